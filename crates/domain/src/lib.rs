@@ -1,0 +1,19 @@
+//! The partner API's rules as plain Rust: no I/O, no async runtime, no framework types.
+//! Every rule of the spec is stated once here and tested in the words of the spec.
+
+pub mod devices;
+pub mod identifiers;
+pub mod invoice;
+pub mod limits;
+pub mod markup;
+pub mod money;
+pub mod subscription;
+pub mod term_events;
+pub mod webhook_schedule;
+
+pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase};
+pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
+pub use invoice::{InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
+pub use markup::{MarkupPercent, PriceBreakdown};
+pub use money::{CURRENCY, Money};
+pub use subscription::{Subscription, SubscriptionError, SubscriptionStatus, Term};

@@ -1,0 +1,19 @@
+# Contributors' shortcuts; every recipe is a plain cargo command underneath.
+
+# Run the service on the embedded default (SQLite under ./data, demo partner).
+run:
+    cargo xtask run
+
+# All tests: domain, storage contract (SQLite + PostgreSQL when reachable), CLI.
+test *ARGS:
+    cargo xtask test {{ARGS}}
+
+# What CI runs.
+ci:
+    bash .ci/run
+
+fmt:
+    cargo fmt --all
+
+lint:
+    cargo clippy --workspace --all-targets -- -D warnings
