@@ -1,0 +1,160 @@
+//! Rows as the core sees them. Ids are opaque strings made by `IdGenerator`, except plan ids,
+//! which the spec makes integers and the store assigns.
+
+use time::OffsetDateTime;
+use vp_domain::limits::LimitOverrides;
+use vp_domain::{
+    BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription,
+    SubscriptionStatus,
+};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountRecord {
+    pub id: String,
+    pub brand_name: BrandName,
+    pub markup: MarkupPercent,
+    pub trial_enabled: bool,
+    pub api_enabled: bool,
+    pub limits: LimitOverrides,
+    pub created_at: OffsetDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyRecord {
+    pub id: String,
+    pub account_id: String,
+    /// SHA-256 of the key, hex; the key itself is never stored.
+    pub key_hash: String,
+    /// The first characters of the key, so an operator can tell keys apart.
+    pub prefix: String,
+    pub created_at: OffsetDateTime,
+    pub revoked_at: Option<OffsetDateTime>,
+}
+
+/// A plan before the store gives it its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewPlan {
+    /// Calendar months of the term; 0 for a lifetime plan.
+    pub months: u32,
+    pub lifetime: bool,
+    /// `false` makes subscriptions of this plan unlimited in devices.
+    pub device_limited: bool,
+    pub platform_price: Money,
+    pub created_at: OffsetDateTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanRecord {
+    pub plan_id: i32,
+    pub months: u32,
+    pub lifetime: bool,
+    pub device_limited: bool,
+    pub platform_price: Money,
+    pub created_at: OffsetDateTime,
+    pub withdrawn_at: Option<OffsetDateTime>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentMethodRecord {
+    pub code: String,
+    pub name_en: String,
+    pub name_ru: String,
+    pub enabled: bool,
+    /// Display order, lowest first.
+    pub position: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientRecord {
+    /// Internal id, unique across accounts.
+    pub id: String,
+    pub account_id: String,
+    pub client_id: ClientId,
+    pub created_at: OffsetDateTime,
+    pub blocked: bool,
+    pub subscription: Option<SubscriptionRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionRecord {
+    pub subscription: Subscription,
+    /// Secret token of the subscription link; replaced by link rotation.
+    pub link_token: String,
+}
+
+/// Which clients a list returns.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClientFilter {
+    /// `None`: every client; `Some(None)`: clients without a subscription.
+    pub subscription_status: Option<Option<SubscriptionStatus>>,
+    /// Return clients whose internal order key is after this cursor (created_at, id).
+    pub after: Option<(OffsetDateTime, String)>,
+    pub limit: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceRecord {
+    pub payment_id: String,
+    pub account_id: String,
+    /// Internal id of the client.
+    pub client_ref: String,
+    pub client_id: ClientId,
+    pub status: InvoiceStatus,
+    pub purpose: Purpose,
+    pub method: String,
+    pub amounts: PriceBreakdown,
+    pub return_url: Option<String>,
+    pub payment_url: Option<String>,
+    pub gateway_payment_id: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+    pub paid_at: Option<OffsetDateTime>,
+}
+
+/// Where an idempotent `POST /payments` got to, so a retry after a crash resumes safely.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecoveryPoint {
+    /// Key recorded; the gateway may or may not have been called.
+    Started,
+    /// Invoice issued and visible; the response can be replayed.
+    Finished,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyRecord {
+    pub account_id: String,
+    pub key: String,
+    /// Canonical text of the request's "same fields" (see `vp_domain::InvoiceRequest`).
+    pub request_fingerprint: String,
+    /// The invoice id reserved when the key was first recorded.
+    pub payment_id: String,
+    pub recovery_point: RecoveryPoint,
+    /// While the first request runs, a retry before this moment gets `OPERATION_IN_PROGRESS`.
+    pub locked_until: Option<OffsetDateTime>,
+    pub created_at: OffsetDateTime,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LedgerKind {
+    PartnerShareCredit,
+    PartnerShareReversal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerEntry {
+    pub id: String,
+    pub account_id: String,
+    pub payment_id: String,
+    pub kind: LedgerKind,
+    /// Signed: credits positive, reversals negative.
+    pub amount: Money,
+    pub created_at: OffsetDateTime,
+}
+
+/// A named, operator-edited JSON document (application catalogue, legal documents, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingRecord {
+    pub key: String,
+    pub value: String,
+    pub updated_at: OffsetDateTime,
+}

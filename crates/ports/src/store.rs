@@ -1,0 +1,108 @@
+//! The storage port: a pool of units of work. Everything done through one `Tx` commits or
+//! rolls back together, so a state change and the records that follow from it are atomic.
+
+use async_trait::async_trait;
+use thiserror::Error;
+use time::OffsetDateTime;
+use vp_domain::{ClientId, DeviceSettings};
+
+use crate::records::*;
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A unique constraint refused the write (client per account, idempotency key per
+    /// account, api key hash, ...). The unit of work must be rolled back.
+    #[error("conflict with an existing record: {0}")]
+    Conflict(String),
+    /// Another writer holds what this unit of work needs; retrying later may succeed.
+    #[error("the database is busy: {0}")]
+    Busy(String),
+    /// The database cannot be reached or failed.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// A stored value does not decode into a domain value (a bug or a manual edit).
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A database: hands out units of work.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Starts a unit of work that may write. On SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock upgrade.
+    async fn begin(&self) -> StoreResult<Box<dyn Tx>>;
+    /// Whether the database answers (for `/ready`).
+    async fn ping(&self) -> StoreResult<()>;
+}
+
+/// One unit of work. Dropping it without `commit` rolls it back.
+#[async_trait]
+pub trait Tx: Send {
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
+    async fn rollback(self: Box<Self>) -> StoreResult<()>;
+
+    // Accounts and keys.
+    async fn insert_account(&mut self, account: &AccountRecord) -> StoreResult<()>;
+    async fn update_account(&mut self, account: &AccountRecord) -> StoreResult<()>;
+    async fn account(&mut self, id: &str) -> StoreResult<Option<AccountRecord>>;
+    async fn accounts(&mut self) -> StoreResult<Vec<AccountRecord>>;
+    async fn insert_api_key(&mut self, key: &ApiKeyRecord) -> StoreResult<()>;
+    async fn api_key(&mut self, id: &str) -> StoreResult<Option<ApiKeyRecord>>;
+    async fn api_key_by_hash(&mut self, key_hash: &str) -> StoreResult<Option<ApiKeyRecord>>;
+    async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>>;
+    /// Marks a key revoked; returns false when it does not exist or was already revoked.
+    async fn revoke_api_key(&mut self, id: &str, at: OffsetDateTime) -> StoreResult<bool>;
+
+    // Catalogue: plans, device settings, payment methods, operator documents.
+    async fn insert_plan(&mut self, plan: &NewPlan) -> StoreResult<PlanRecord>;
+    async fn plan(&mut self, plan_id: i32) -> StoreResult<Option<PlanRecord>>;
+    /// All plans, ordered by id; withdrawn ones only when asked.
+    async fn plans(&mut self, include_withdrawn: bool) -> StoreResult<Vec<PlanRecord>>;
+    /// Returns false when the plan does not exist or was already withdrawn.
+    async fn withdraw_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool>;
+    async fn device_settings(&mut self) -> StoreResult<Option<DeviceSettings>>;
+    async fn set_device_settings(&mut self, settings: &DeviceSettings) -> StoreResult<()>;
+    async fn upsert_payment_method(&mut self, method: &PaymentMethodRecord) -> StoreResult<()>;
+    async fn payment_method(&mut self, code: &str) -> StoreResult<Option<PaymentMethodRecord>>;
+    /// All methods ordered by position, then code.
+    async fn payment_methods(&mut self) -> StoreResult<Vec<PaymentMethodRecord>>;
+    async fn setting(&mut self, key: &str) -> StoreResult<Option<SettingRecord>>;
+    async fn put_setting(&mut self, setting: &SettingRecord) -> StoreResult<()>;
+
+    // Clients and subscriptions.
+    /// Fails with `Conflict` when the account already has this `client_id`.
+    async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()>;
+    async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>>;
+    async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>>;
+    async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()>;
+    /// Creates or replaces the client's subscription.
+    async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()>;
+    /// Clients of an account ordered by (created_at, id).
+    async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>>;
+    async fn count_clients_created_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64>;
+    async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>>;
+    /// Records that a trial was granted, for the daily trial limit.
+    async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()>;
+    async fn count_trials_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64>;
+
+    // Invoices, idempotency keys and the partner balance ledger.
+    async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()>;
+    async fn update_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()>;
+    async fn invoice(&mut self, account_id: &str, payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
+    async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
+    /// Pending invoices whose deadline is at or before `now`, oldest first.
+    async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>>;
+    /// Fails with `Conflict` when the account already used this key.
+    async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
+    async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    /// Keys left at `Started` whose lock expired before `before` (crash recovery).
+    async fn unfinished_idempotency_keys(&mut self, before: OffsetDateTime, limit: u32)
+    -> StoreResult<Vec<IdempotencyRecord>>;
+    /// Fails with `Conflict` when the same invoice already has an entry of this kind.
+    async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
+    async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>>;
+    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::Money>;
+}
