@@ -151,10 +151,7 @@ mod tests {
         let s = on_sale();
         let sub = active(s.initial_limit(true));
         assert_eq!(check_device_purchase(Some(&sub), &s, 2, NOW), Ok(()));
-        assert_eq!(
-            check_device_purchase(Some(&sub), &s, 3, NOW),
-            Err(DevicePurchaseRefused::LimitExceeded { max: 5 })
-        );
+        assert_eq!(check_device_purchase(Some(&sub), &s, 3, NOW), Err(DevicePurchaseRefused::LimitExceeded { max: 5 }));
         assert_eq!(
             check_device_purchase(Some(&sub), &s, u32::MAX, NOW),
             Err(DevicePurchaseRefused::LimitExceeded { max: 5 })

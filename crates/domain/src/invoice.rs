@@ -63,8 +63,12 @@ pub enum PaymentOutcome {
 }
 
 impl PaymentOutcome {
-    pub const ALL: [PaymentOutcome; 4] =
-        [PaymentOutcome::Paid, PaymentOutcome::DeadlinePassed, PaymentOutcome::AttemptFailed, PaymentOutcome::BankRecall];
+    pub const ALL: [PaymentOutcome; 4] = [
+        PaymentOutcome::Paid,
+        PaymentOutcome::DeadlinePassed,
+        PaymentOutcome::AttemptFailed,
+        PaymentOutcome::BankRecall,
+    ];
 }
 
 /// What the partner's balance ledger records for a transition.
@@ -237,8 +241,13 @@ mod tests {
 
     #[test]
     fn every_other_transition_is_refused() {
-        let allowed =
-            [(Pending, Paid), (Pending, DeadlinePassed), (Pending, AttemptFailed), (Expired, Paid), (Succeeded, BankRecall)];
+        let allowed = [
+            (Pending, Paid),
+            (Pending, DeadlinePassed),
+            (Pending, AttemptFailed),
+            (Expired, Paid),
+            (Succeeded, BankRecall),
+        ];
         for from in InvoiceStatus::ALL {
             for outcome in PaymentOutcome::ALL {
                 let result = transition(from, outcome);

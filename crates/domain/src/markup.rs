@@ -73,8 +73,8 @@ pub struct PriceOverflow;
 
 /// Partner share of a platform price, rounded half-up to the kopeck.
 pub fn partner_share(platform: Money, markup: MarkupPercent) -> Result<Money, PriceOverflow> {
-    let exact = BigDecimal::from(platform.kopecks()) * BigDecimal::from(markup.basis_points())
-        / BigDecimal::from(10_000);
+    let exact =
+        BigDecimal::from(platform.kopecks()) * BigDecimal::from(markup.basis_points()) / BigDecimal::from(10_000);
     let rounded = exact.with_scale_round(0, RoundingMode::HalfUp);
     rounded.to_i64().map(Money::from_kopecks).ok_or(PriceOverflow)
 }

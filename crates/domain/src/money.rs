@@ -86,10 +86,7 @@ impl FromStr for Money {
             1 => i64::from(fraction.as_bytes()[0] - b'0') * 10,
             _ => fraction.parse().map_err(|_| MoneyError::Malformed)?,
         };
-        let total = rubles
-            .checked_mul(100)
-            .and_then(|v| v.checked_add(kopecks))
-            .ok_or(MoneyError::Overflow)?;
+        let total = rubles.checked_mul(100).and_then(|v| v.checked_add(kopecks)).ok_or(MoneyError::Overflow)?;
         Ok(Money(if negative { -total } else { total }))
     }
 }

@@ -69,7 +69,11 @@ mod tests {
     }
 
     /// Runs the 5-minute checker from `from` to `to` and returns what was sent, with times.
-    fn run_checks(sub: &mut Subscription, from: OffsetDateTime, to: OffsetDateTime) -> Vec<(Threshold, OffsetDateTime)> {
+    fn run_checks(
+        sub: &mut Subscription,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+    ) -> Vec<(Threshold, OffsetDateTime)> {
         let mut sent = vec![];
         let mut now = from;
         while now <= to {

@@ -96,7 +96,10 @@ mod tests {
         }
         assert_eq!(next_attempt_delay(10, 0, None), None, "the tenth attempt is the last");
         let total: Duration = expected.iter().copied().sum();
-        assert!(total > Duration::days(3) && total < Duration::days(4), "last attempt about three days after the first");
+        assert!(
+            total > Duration::days(3) && total < Duration::days(4),
+            "last attempt about three days after the first"
+        );
     }
 
     #[test]

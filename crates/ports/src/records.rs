@@ -4,8 +4,7 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription,
-    SubscriptionStatus,
+    BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription, SubscriptionStatus,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq)]

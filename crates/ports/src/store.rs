@@ -99,8 +99,11 @@ pub trait Tx: Send {
     async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
     async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     /// Keys left at `Started` whose lock expired before `before` (crash recovery).
-    async fn unfinished_idempotency_keys(&mut self, before: OffsetDateTime, limit: u32)
-    -> StoreResult<Vec<IdempotencyRecord>>;
+    async fn unfinished_idempotency_keys(
+        &mut self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<IdempotencyRecord>>;
     /// Fails with `Conflict` when the same invoice already has an entry of this kind.
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
     async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>>;

@@ -67,10 +67,7 @@ fn test(extra: &[String]) -> ExitCode {
         ]);
     }
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let has_nextest = Command::new(&cargo)
-        .args(["nextest", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let has_nextest = Command::new(&cargo).args(["nextest", "--version"]).output().is_ok_and(|o| o.status.success());
     let mut cmd = Command::new(&cargo);
     if has_nextest {
         cmd.args(["nextest", "run", "--workspace", "--no-fail-fast"]);

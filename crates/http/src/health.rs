@@ -1,0 +1,26 @@
+//! Liveness and readiness probes for ops: `/health` answers while the process runs, `/ready`
+//! only while the database answers too.
+
+use actix_web::{HttpResponse, get, web};
+use serde_json::json;
+use vp_app::App;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(health).service(ready);
+}
+
+#[get("/health")]
+async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(json!({ "status": "ok" }))
+}
+
+#[get("/ready")]
+async fn ready(app: web::Data<App>) -> HttpResponse {
+    match app.store.ping().await {
+        Ok(()) => HttpResponse::Ok().json(json!({ "status": "ready" })),
+        Err(e) => {
+            tracing::warn!(error = %e, "readiness check failed");
+            HttpResponse::ServiceUnavailable().json(json!({ "status": "unavailable" }))
+        }
+    }
+}
