@@ -7,6 +7,7 @@ pub mod invoice;
 pub mod limits;
 pub mod markup;
 pub mod money;
+pub mod rate_window;
 pub mod subscription;
 pub mod term_events;
 pub mod webhook_schedule;
