@@ -20,8 +20,64 @@ pub enum AppError {
     /// The request conflicts with the current state.
     #[error("{0}")]
     Conflict(String),
+    /// A partner request the spec's rules refuse; each maps to one error code.
+    #[error("{0}")]
+    Refused(Refusal),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Business refusals of the partner API, in the spec's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum Refusal {
+    #[error("the API key is missing, wrong or revoked, or API access is disabled")]
+    Unauthorized,
+    #[error("the plan does not exist or is withdrawn")]
+    PlanNotFound,
+    #[error("no such invoice in the account")]
+    PaymentNotFound,
+    #[error("no such client in the account")]
+    ClientNotFound,
+    #[error("the client is blocked by the platform")]
+    ClientBlocked,
+    #[error("the operation needs an active subscription")]
+    NoActiveSubscription,
+    #[error("the client's device ceiling would be exceeded")]
+    DeviceSlotLimitExceeded,
+    #[error("the client's devices are unlimited")]
+    DeviceSlotsNotApplicable,
+    #[error("extra devices are not sold now")]
+    DevicesNotForSale,
+    #[error("the client has no such device")]
+    DeviceNotFound,
+    #[error("the payment method is not available")]
+    UnsupportedPaymentMethod,
+    #[error("the daily new-client limit is used up")]
+    NewClientsDailyLimit,
+    #[error("trials are not enabled for the account")]
+    TrialDisabled,
+    #[error("the client already had a subscription")]
+    TrialAlreadyUsed,
+    #[error("the daily trial limit is used up")]
+    TrialDailyLimit,
+    #[error("the link was rotated less than an hour ago")]
+    LinkRotateTooSoon { retry_after_secs: u64 },
+    #[error("the idempotency key is already bound to an invoice with other fields")]
+    IdempotencyKeyReuse,
+    #[error("the invoice for this idempotency key is still being issued")]
+    OperationInProgress,
+    #[error("the payment service did not answer; no invoice was issued")]
+    PaymentUnavailable,
+    #[error("the VPN service did not answer; nothing was changed")]
+    ServiceUnavailable,
+    #[error("the client already has a lifetime subscription")]
+    LifetimeSubscription,
+}
+
+impl From<Refusal> for AppError {
+    fn from(r: Refusal) -> Self {
+        AppError::Refused(r)
+    }
 }
 
 fn describe(fields: &FieldErrors) -> String {

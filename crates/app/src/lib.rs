@@ -5,25 +5,58 @@ pub mod catalogue;
 pub mod demo;
 pub mod error;
 pub mod keys;
+pub mod lang;
 pub mod operator;
+pub mod partner;
 pub mod system;
+pub mod views;
 
 use std::sync::Arc;
 
-use vp_ports::{Clock, IdGenerator, Store};
+use time::Duration;
+use vp_ports::{Clock, IdGenerator, PaymentGateway, Store, VpnPanel};
 
-pub use error::{AppError, AppResult, FieldErrors};
+pub use error::{AppError, AppResult, FieldErrors, Refusal};
+pub use lang::Lang;
 
-/// Everything the use cases need from outside, wired once by the binary.
+/// The adapters the use cases run on, wired once by the binary.
+#[derive(Clone)]
+pub struct Adapters {
+    pub store: Arc<dyn Store>,
+    pub clock: Arc<dyn Clock>,
+    pub ids: Arc<dyn IdGenerator>,
+    pub gateway: Arc<dyn PaymentGateway>,
+    pub panel: Arc<dyn VpnPanel>,
+}
+
+/// Platform settings the use cases need.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Public address of this service, for the pages it links to (no trailing slash).
+    pub public_base_url: String,
+    /// Length of a trial (the spec: "the whole trial is" under 72 hours of reminders).
+    pub trial_length: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { public_base_url: "http://127.0.0.1:8080".into(), trial_length: Duration::hours(72) }
+    }
+}
+
 #[derive(Clone)]
 pub struct App {
     pub store: Arc<dyn Store>,
     pub clock: Arc<dyn Clock>,
     pub ids: Arc<dyn IdGenerator>,
+    pub gateway: Arc<dyn PaymentGateway>,
+    pub panel: Arc<dyn VpnPanel>,
+    pub settings: Arc<Settings>,
 }
 
 impl App {
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, ids: Arc<dyn IdGenerator>) -> App {
-        App { store, clock, ids }
+    pub fn new(adapters: Adapters, settings: Settings) -> App {
+        let Adapters { store, clock, ids, gateway, panel } = adapters;
+        App { store, clock, ids, gateway, panel, settings: Arc::new(settings) }
     }
 }

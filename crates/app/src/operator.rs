@@ -363,8 +363,14 @@ impl App {
         let mut tx = self.store.begin().await?;
         let mut client = load_client(tx.as_mut(), account_id, client_id).await?;
         tx.set_client_blocked(&client.id, blocked).await?;
-        tx.commit().await?;
         client.blocked = blocked;
+        if let Some(record) = client.subscription.as_mut() {
+            // The panel must switch access off (or on again).
+            record.revision += 1;
+            tx.save_subscription(&client.id, record).await?;
+        }
+        tx.commit().await?;
+        self.sync_panel_for(&client.id).await;
         Ok(client)
     }
 
@@ -385,8 +391,10 @@ impl App {
             SubscriptionError::NotSuspended => AppError::Conflict("the subscription is not suspended".into()),
             other => AppError::Conflict(other.to_string()),
         })?;
+        record.revision += 1;
         tx.save_subscription(&client.id, record).await?;
         tx.commit().await?;
+        self.sync_panel_for(&client.id).await;
         Ok(client)
     }
 

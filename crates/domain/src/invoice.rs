@@ -136,6 +136,17 @@ pub fn transition(from: InvoiceStatus, outcome: PaymentOutcome) -> Result<Invoic
     }
 }
 
+/// An outcome that already happened: the invoice is where that outcome would put it. Gateways
+/// notify at least once, so repeating an applied outcome is a no-op, not an error.
+pub const fn outcome_already_applied(status: InvoiceStatus, outcome: PaymentOutcome) -> bool {
+    matches!(
+        (status, outcome),
+        (InvoiceStatus::Succeeded, PaymentOutcome::Paid)
+            | (InvoiceStatus::Expired, PaymentOutcome::DeadlinePassed)
+            | (InvoiceStatus::Failed, PaymentOutcome::AttemptFailed | PaymentOutcome::BankRecall)
+    )
+}
+
 /// What an invoice is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Purpose {
@@ -252,6 +263,21 @@ mod tests {
             for outcome in PaymentOutcome::ALL {
                 let result = transition(from, outcome);
                 assert_eq!(result.is_ok(), allowed.contains(&(from, outcome)), "{from:?} on {outcome:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_repeated_outcome_is_recognised_as_already_applied() {
+        assert!(outcome_already_applied(Succeeded, Paid));
+        assert!(outcome_already_applied(Expired, DeadlinePassed));
+        assert!(outcome_already_applied(Failed, AttemptFailed));
+        assert!(outcome_already_applied(Failed, BankRecall));
+        assert!(!outcome_already_applied(Expired, Paid), "a late payment is a real transition");
+        assert!(!outcome_already_applied(Pending, Paid));
+        for from in InvoiceStatus::ALL {
+            for outcome in PaymentOutcome::ALL {
+                assert!(!(outcome_already_applied(from, outcome) && transition(from, outcome).is_ok()), "{from:?} {outcome:?}");
             }
         }
     }

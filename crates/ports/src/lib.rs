@@ -2,11 +2,15 @@
 //! layer calls them. Only domain types and plain records cross these boundaries.
 
 pub mod clock;
+pub mod gateway;
 pub mod ids;
+pub mod panel;
 pub mod records;
 pub mod store;
 
 pub use clock::Clock;
+pub use gateway::{GatewayError, GatewayPayment, GatewayPaymentRequest, PaymentGateway};
 pub use ids::IdGenerator;
+pub use panel::{PanelDevice, PanelError, PanelUser, VpnPanel};
 pub use records::*;
 pub use store::{Store, StoreError, Tx};

@@ -79,6 +79,10 @@ pub struct SubscriptionRecord {
     pub subscription: Subscription,
     /// Secret token of the subscription link; replaced by link rotation.
     pub link_token: String,
+    /// Bumped by every change the VPN panel must learn about.
+    pub revision: i64,
+    /// The last `revision` the panel confirmed; below `revision` means a sync is owed.
+    pub panel_revision: i64,
 }
 
 /// Which clients a list returns.
@@ -156,4 +160,27 @@ pub struct SettingRecord {
     pub key: String,
     pub value: String,
     pub updated_at: OffsetDateTime,
+}
+
+/// The embedded local panel's view of a user (its own state, as a real panel keeps its own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalPanelUser {
+    pub user_ref: String,
+    pub link_token: String,
+    pub expires_at: OffsetDateTime,
+    pub device_limit: Option<u32>,
+    pub enabled: bool,
+}
+
+/// A device registered by the embedded local panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalPanelDevice {
+    pub user_ref: String,
+    pub hwid: String,
+    pub platform: Option<String>,
+    pub os_version: Option<String>,
+    pub model: Option<String>,
+    pub user_agent: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub last_seen_at: OffsetDateTime,
 }

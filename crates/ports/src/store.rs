@@ -42,6 +42,10 @@ pub trait Store: Send + Sync {
 pub trait Tx: Send {
     async fn commit(self: Box<Self>) -> StoreResult<()>;
     async fn rollback(self: Box<Self>) -> StoreResult<()>;
+    /// Serialises writers of one account until this unit of work ends (PostgreSQL:
+    /// `SELECT ... FOR UPDATE` on the account row; SQLite: already serialised by
+    /// `BEGIN IMMEDIATE`, so nothing to do). Count-then-insert limits rely on it.
+    async fn lock_account(&mut self, account_id: &str) -> StoreResult<()>;
 
     // Accounts and keys.
     async fn insert_account(&mut self, account: &AccountRecord) -> StoreResult<()>;
@@ -98,7 +102,10 @@ pub trait Tx: Send {
     async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
     async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
-    /// Keys left at `Started` whose lock expired before `before` (crash recovery).
+    async fn delete_idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<()>;
+    /// Keys left at `Started` whose lock expired before `before` (a process died holding it):
+    /// `locked_until IS NOT NULL AND locked_until < before`. Keys released after a gateway
+    /// failure have no lock and are not returned: the partner's retry decides for them.
     async fn unfinished_idempotency_keys(
         &mut self,
         before: OffsetDateTime,
@@ -108,4 +115,21 @@ pub trait Tx: Send {
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
     async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>>;
     async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::Money>;
+
+    // Panel synchronisation of subscriptions.
+    /// Clients whose subscription `revision` is above its `panel_revision`, oldest change first.
+    async fn subscriptions_owing_panel_sync(&mut self, limit: u32) -> StoreResult<Vec<ClientRecord>>;
+    /// Records that the panel confirmed `revision` (never lowers `panel_revision`).
+    async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()>;
+
+    // The embedded local panel's own tables.
+    async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()>;
+    async fn local_panel_user(&mut self, user_ref: &str) -> StoreResult<Option<LocalPanelUser>>;
+    async fn local_panel_user_by_token(&mut self, link_token: &str) -> StoreResult<Option<LocalPanelUser>>;
+    /// Devices of a user, oldest first.
+    async fn local_panel_devices(&mut self, user_ref: &str) -> StoreResult<Vec<LocalPanelDevice>>;
+    /// Inserts the device, or updates its details and `last_seen_at` when (user_ref, hwid) exists.
+    async fn local_panel_upsert_device(&mut self, device: &LocalPanelDevice) -> StoreResult<()>;
+    /// Returns false when the user has no such device.
+    async fn local_panel_delete_device(&mut self, user_ref: &str, hwid: &str) -> StoreResult<bool>;
 }

@@ -1,0 +1,94 @@
+//! Account, plans, payment methods, applications and documents as partners read them.
+
+use vp_domain::BrandName;
+use vp_ports::{AccountRecord, PaymentMethodRecord};
+
+use crate::catalogue::{DOCUMENTS_KEY, Documents};
+use crate::error::{AppError, AppResult};
+use crate::lang::Lang;
+use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
+use crate::App;
+
+/// The two document types of the spec, in the order they are listed.
+pub const DOCUMENT_TYPES: [&str; 2] = ["terms_of_service", "privacy_policy"];
+
+impl App {
+    /// `PATCH /account`: only the brand name changes.
+    pub async fn rename_brand(&self, account: &AccountRecord, brand_name: BrandName) -> AppResult<AccountRecord> {
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account.id).await?;
+        let mut current = tx.account(&account.id).await?.ok_or(crate::Refusal::Unauthorized)?;
+        current.brand_name = brand_name;
+        tx.update_account(&current).await?;
+        tx.commit().await?;
+        Ok(current)
+    }
+
+    /// `GET /plans`: plans on sale and the device offer, priced with the account's markup.
+    pub async fn price_list(&self, account: &AccountRecord) -> AppResult<PlansView> {
+        let mut tx = self.store.begin().await?;
+        let plans = tx.plans(false).await?;
+        let devices = tx.device_settings().await?;
+        tx.commit().await?;
+        price_list(plans, devices, account.markup).map_err(|e| AppError::Conflict(e.to_string()))
+    }
+
+    /// `GET /payment-methods`: enabled methods, in display order.
+    pub async fn available_payment_methods(&self) -> AppResult<Vec<PaymentMethodRecord>> {
+        let mut tx = self.store.begin().await?;
+        let methods = tx.payment_methods().await?;
+        tx.commit().await?;
+        Ok(methods.into_iter().filter(|m| m.enabled).collect())
+    }
+
+    /// `GET /apps`.
+    pub async fn apps(&self, lang: Lang) -> AppResult<Option<AppsView>> {
+        let mut tx = self.store.begin().await?;
+        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        tx.commit().await?;
+        Ok(catalogue.map(|c| apps_view(&c, lang)))
+    }
+
+    /// `GET /documents`: titles in the requested language, pages served without a key.
+    pub async fn document_links(&self, account: &AccountRecord, lang: Lang) -> AppResult<Vec<DocumentLink>> {
+        let Some(docs) = self.documents().await? else { return Ok(vec![]) };
+        Ok(DOCUMENT_TYPES
+            .iter()
+            .map(|t| {
+                let doc = if *t == "terms_of_service" { &docs.terms_of_service } else { &docs.privacy_policy };
+                DocumentLink {
+                    doc_type: t,
+                    title: lang.pick(&doc.title).to_owned(),
+                    url: format!(
+                        "{}/documents/{}/{}?lang={}",
+                        self.settings.public_base_url,
+                        url_encode(&account.id),
+                        t,
+                        lang.code()
+                    ),
+                }
+            })
+            .collect())
+    }
+
+    /// A document page as customers see it: the partner's brand in place of `{brand}`.
+    pub async fn document_page(&self, account_id: &str, doc_type: &str, lang: Lang) -> AppResult<(String, String)> {
+        let mut tx = self.store.begin().await?;
+        let account = tx.account(account_id).await?;
+        let docs = tx.setting(DOCUMENTS_KEY).await?;
+        tx.commit().await?;
+        let account = account.ok_or(AppError::NotFound("document"))?;
+        let docs: Documents = docs
+            .map(|r| serde_json::from_str(&r.value))
+            .transpose()
+            .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("documents: {e}"))))?
+            .ok_or(AppError::NotFound("document"))?;
+        let doc = match doc_type {
+            "terms_of_service" => &docs.terms_of_service,
+            "privacy_policy" => &docs.privacy_policy,
+            _ => return Err(AppError::NotFound("document")),
+        };
+        let brand = account.brand_name.as_str();
+        Ok((lang.pick(&doc.title).replace("{brand}", brand), lang.pick(&doc.body).replace("{brand}", brand)))
+    }
+}

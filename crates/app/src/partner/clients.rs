@@ -1,0 +1,262 @@
+//! Clients: read, list, trial, link rotation and devices.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use time::OffsetDateTime;
+use vp_domain::limits::{AccountLimits, DAILY_WINDOW};
+use vp_domain::subscription::SubscriptionError;
+use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};
+use vp_ports::{AccountRecord, ClientFilter, ClientRecord, PanelUser, SubscriptionRecord, Tx};
+
+use super::panel_sync::panel_user;
+use super::partner_client;
+use crate::error::{AppError, AppResult, Refusal};
+use crate::views::{ClientPage, ClientView, DevicesView};
+use crate::App;
+
+/// Largest page of `GET /clients`.
+pub const CLIENT_PAGE_MAX: u32 = 100;
+pub const CLIENT_PAGE_DEFAULT: u32 = 20;
+
+/// `GET /clients` query, validated by the HTTP adapter's parsing.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClientListQuery {
+    /// `None`: all clients; `Some(None)`: clients that never had a subscription.
+    pub status: Option<Option<SubscriptionStatus>>,
+    pub limit: Option<u32>,
+    /// Opaque cursor from a previous page's `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+fn encode_cursor(c: &ClientRecord) -> String {
+    let nanos = c.created_at.unix_timestamp_nanos();
+    URL_SAFE_NO_PAD.encode(format!("{nanos}|{}", c.id))
+}
+
+fn decode_cursor(text: &str) -> Option<(OffsetDateTime, String)> {
+    let raw = String::from_utf8(URL_SAFE_NO_PAD.decode(text).ok()?).ok()?;
+    let (nanos, id) = raw.split_once('|')?;
+    let at = OffsetDateTime::from_unix_timestamp_nanos(nanos.parse().ok()?).ok()?;
+    (!id.is_empty()).then(|| (at, id.to_owned()))
+}
+
+impl App {
+    /// `GET /clients/{client_id}`.
+    pub async fn client_view(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
+        let mut tx = self.store.begin().await?;
+        let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
+        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        tx.commit().await?;
+        Ok(self.with_views(account, catalogue.as_ref(), |v| v.client(&client)))
+    }
+
+    /// `GET /clients`: ordered by creation, oldest first, with a cursor to the next page.
+    pub async fn list_clients(&self, account: &AccountRecord, query: ClientListQuery) -> AppResult<ClientPage> {
+        let limit = query.limit.unwrap_or(CLIENT_PAGE_DEFAULT);
+        if !(1..=CLIENT_PAGE_MAX).contains(&limit) {
+            return Err(AppError::field("limit", format!("must be between 1 and {CLIENT_PAGE_MAX}")));
+        }
+        let after = match query.cursor.as_deref() {
+            None => None,
+            Some(c) => Some(decode_cursor(c).ok_or_else(|| AppError::field("cursor", "is not a cursor from this API"))?),
+        };
+        let filter = ClientFilter { subscription_status: query.status, after, limit: limit + 1 };
+        let mut tx = self.store.begin().await?;
+        let mut rows = tx.clients(&account.id, &filter).await?;
+        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        tx.commit().await?;
+        let has_more = rows.len() > usize::try_from(limit).unwrap_or(usize::MAX);
+        rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        let next_cursor = if has_more { rows.last().map(encode_cursor) } else { None };
+        let clients = self.with_views(account, catalogue.as_ref(), |v| rows.iter().map(|c| v.client(c)).collect());
+        Ok(ClientPage { clients, next_cursor })
+    }
+
+    /// `POST /clients/{client_id}/trial`. The panel is told first; only when it answers is the
+    /// trial recorded, so a 503 grants nothing and the request may be repeated.
+    pub async fn start_trial(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let existing = self.check_trial(tx.as_mut(), account, client_id, now).await?;
+        let settings = tx.device_settings().await?;
+        tx.commit().await?;
+
+        let client_ref = existing.as_ref().map_or_else(|| self.ids.new_id("cli"), |c| c.id.clone());
+        let limit = settings.map_or(DeviceLimit::Unlimited, |s: DeviceSettings| s.initial_limit(true));
+        let record = SubscriptionRecord {
+            subscription: Subscription::activate(Term::Trial(self.settings.trial_length), limit, now),
+            link_token: self.new_link_token(),
+            revision: 1,
+            panel_revision: 1,
+        };
+        let user = PanelUser {
+            user_ref: client_ref.clone(),
+            link_token: record.link_token.clone(),
+            expires_at: record.subscription.expires_at,
+            device_limit: limit.limit(),
+            enabled: true,
+        };
+        self.panel.put_user(&user).await.map_err(|_| Refusal::ServiceUnavailable)?;
+
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account.id).await?;
+        let recorded = async {
+            // Checked again under the lock: a parallel request may have won meanwhile.
+            let existing = self.check_trial(tx.as_mut(), account, client_id, now).await?;
+            let client = match existing {
+                Some(c) => c,
+                None => {
+                    let c = ClientRecord {
+                        id: client_ref.clone(),
+                        account_id: account.id.clone(),
+                        client_id: client_id.clone(),
+                        created_at: now,
+                        blocked: false,
+                        subscription: None,
+                    };
+                    tx.insert_client(&c).await?;
+                    c
+                }
+            };
+            tx.save_subscription(&client.id, &record).await?;
+            tx.insert_trial_grant(&account.id, &client.id, now).await?;
+            Ok::<_, AppError>(ClientRecord { subscription: Some(record.clone()), ..client })
+        }
+        .await;
+        let client = match recorded {
+            Ok(c) => c,
+            Err(e) => {
+                drop(tx);
+                // The panel already holds an enabled user nobody can see: switch it off.
+                let _ = self.panel.put_user(&PanelUser { enabled: false, ..user }).await;
+                return Err(e);
+            }
+        };
+        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        tx.commit().await?;
+        Ok(self.with_views(account, catalogue.as_ref(), |v| v.client(&client)))
+    }
+
+    /// Trial rules 1, 3 and 4 (and the new-client limit for a client the trial creates).
+    async fn check_trial(
+        &self,
+        tx: &mut dyn Tx,
+        account: &AccountRecord,
+        client_id: &ClientId,
+        now: OffsetDateTime,
+    ) -> AppResult<Option<ClientRecord>> {
+        let account = tx.account(&account.id).await?.ok_or(Refusal::Unauthorized)?;
+        if !account.trial_enabled {
+            return Err(Refusal::TrialDisabled.into());
+        }
+        let existing = tx.client(&account.id, client_id).await?;
+        if let Some(c) = &existing {
+            if c.blocked {
+                return Err(Refusal::ClientBlocked.into());
+            }
+            if c.subscription.is_some() {
+                return Err(Refusal::TrialAlreadyUsed.into());
+            }
+        }
+        let limits = AccountLimits::with_overrides(&account.limits);
+        if tx.count_trials_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limits.trials_per_day) {
+            return Err(Refusal::TrialDailyLimit.into());
+        }
+        if existing.is_none()
+            && tx.count_clients_created_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limits.new_clients_per_day)
+        {
+            return Err(Refusal::NewClientsDailyLimit.into());
+        }
+        Ok(existing)
+    }
+
+    /// `POST /clients/{client_id}/rotate-link`: the panel switches to the new link first; only
+    /// then is the rotation (and the hourly pause) recorded.
+    pub async fn rotate_link(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
+        tx.commit().await?;
+        check_rotation(&client, now)?;
+        let new_token = self.new_link_token();
+        let mut user = panel_user(&client, now).ok_or(Refusal::NoActiveSubscription)?;
+        user.link_token = new_token.clone();
+        self.panel.put_user(&user).await.map_err(|_| Refusal::ServiceUnavailable)?;
+
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account.id).await?;
+        let mut client = partner_client(tx.as_mut(), &account.id, client_id).await?;
+        check_rotation(&client, now)?;
+        let record = client.subscription.as_mut().ok_or(Refusal::NoActiveSubscription)?;
+        record.link_token = new_token;
+        record.subscription.record_link_rotation(now);
+        // Owed to the panel again, in case the term changed between the two transactions.
+        record.revision += 1;
+        tx.save_subscription(&client.id, record).await?;
+        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        tx.commit().await?;
+        self.sync_panel_for(&client.id).await;
+        Ok(self.with_views(account, catalogue.as_ref(), |v| v.client(&client)))
+    }
+
+    /// `GET /clients/{client_id}/devices`.
+    pub async fn client_devices(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<DevicesView> {
+        let mut tx = self.store.begin().await?;
+        let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
+        tx.commit().await?;
+        let Some(record) = &client.subscription else {
+            return Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] });
+        };
+        let devices = self.panel.devices(&client.id).await.map_err(|_| Refusal::ServiceUnavailable)?;
+        Ok(DevicesView {
+            devices_count: devices.len(),
+            devices_limit: record.subscription.devices.limit(),
+            devices,
+        })
+    }
+
+    /// `DELETE /clients/{client_id}/devices/{device_id}`.
+    pub async fn delete_client_device(&self, account: &AccountRecord, client_id: &ClientId, device_id: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
+        tx.commit().await?;
+        if client.subscription.is_none() {
+            return Err(Refusal::DeviceNotFound.into());
+        }
+        match self.panel.delete_device(&client.id, device_id).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Refusal::DeviceNotFound.into()),
+            Err(_) => Err(Refusal::ServiceUnavailable.into()),
+        }
+    }
+}
+
+fn check_rotation(client: &ClientRecord, now: OffsetDateTime) -> AppResult<()> {
+    let record = client.subscription.as_ref().ok_or(Refusal::NoActiveSubscription)?;
+    record.subscription.check_link_rotation(now).map_err(|e| match e {
+        SubscriptionError::LinkRotateTooSoon { retry_after_secs } => Refusal::LinkRotateTooSoon { retry_after_secs }.into(),
+        _ => AppError::from(Refusal::NoActiveSubscription),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn cursors_round_trip_and_garbage_is_refused() {
+        let c = ClientRecord {
+            id: "cli_x".into(),
+            account_id: "acc".into(),
+            client_id: ClientId::parse("u").unwrap(),
+            created_at: datetime!(2026-01-01 10:00:00.123456 UTC),
+            blocked: false,
+            subscription: None,
+        };
+        assert_eq!(decode_cursor(&encode_cursor(&c)), Some((c.created_at, "cli_x".to_owned())));
+        assert_eq!(decode_cursor("not base64!"), None);
+        assert_eq!(decode_cursor(&URL_SAFE_NO_PAD.encode("12|")), None);
+        assert_eq!(decode_cursor(&URL_SAFE_NO_PAD.encode("x|id")), None);
+    }
+}

@@ -1,0 +1,67 @@
+//! Partner API use cases: every endpoint of the spec is one method on `App` here.
+
+mod auth;
+mod catalog;
+mod clients;
+mod invoices;
+mod panel_sync;
+mod settlement;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use vp_domain::ClientId;
+use vp_ports::{AccountRecord, ClientRecord, Tx};
+
+pub use clients::ClientListQuery;
+pub use invoices::fingerprint;
+
+use crate::catalogue::{CATALOGUE_KEY, Catalogue};
+use crate::error::{AppResult, Refusal};
+use crate::views::ViewContext;
+use crate::{App, AppError};
+
+impl App {
+    /// A new secret subscription-link token (24 random bytes, URL-safe).
+    pub(crate) fn new_link_token(&self) -> String {
+        URL_SAFE_NO_PAD.encode(self.ids.random_bytes(24))
+    }
+
+    pub(crate) async fn load_catalogue(&self, tx: &mut dyn Tx) -> AppResult<Option<Catalogue>> {
+        tx.setting(CATALOGUE_KEY)
+            .await?
+            .map(|r| {
+                serde_json::from_str(&r.value)
+                    .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("catalogue: {e}"))))
+            })
+            .transpose()
+    }
+
+    /// Runs `f` with a view context for `account`.
+    pub(crate) fn with_views<R>(
+        &self,
+        account: &AccountRecord,
+        catalogue: Option<&Catalogue>,
+        f: impl FnOnce(&ViewContext<'_>) -> R,
+    ) -> R {
+        let panel = self.panel.clone();
+        let url = move |token: &str| panel.subscription_url(token);
+        let ctx = ViewContext {
+            now: self.clock.now(),
+            public_base_url: &self.settings.public_base_url,
+            catalogue,
+            account,
+            subscription_url: &url,
+        };
+        f(&ctx)
+    }
+}
+
+/// The client of a partner request: `API_CLIENT_NOT_FOUND` when absent, `API_CLIENT_BLOCKED`
+/// when blocked (every client endpoint).
+pub(crate) async fn partner_client(tx: &mut dyn Tx, account_id: &str, client_id: &ClientId) -> AppResult<ClientRecord> {
+    let client = tx.client(account_id, client_id).await?.ok_or(Refusal::ClientNotFound)?;
+    if client.blocked {
+        return Err(Refusal::ClientBlocked.into());
+    }
+    Ok(client)
+}

@@ -1,0 +1,295 @@
+//! What the partner API shows, built from records in one place so every endpoint and every
+//! event shows a client or an invoice the same way.
+
+use std::collections::BTreeMap;
+
+use time::OffsetDateTime;
+use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
+use vp_ports::{AccountRecord, ClientRecord, InvoiceRecord, PanelDevice, PlanRecord};
+
+use crate::catalogue::{Catalogue, URL_PLACEHOLDER};
+use crate::lang::Lang;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectEntry {
+    pub app_id: String,
+    pub app_name: String,
+    pub connect_url: String,
+    pub qr_payload: String,
+    pub supports_manual_url: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionView {
+    pub status: SubscriptionStatus,
+    pub is_trial: bool,
+    pub lifetime: bool,
+    pub expires_at: OffsetDateTime,
+    pub days_left: i64,
+    pub subscription_url: String,
+    pub connect: Vec<ConnectEntry>,
+    pub devices_limit: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientView {
+    pub client_id: String,
+    pub created_at: OffsetDateTime,
+    pub subscription: Option<SubscriptionView>,
+    pub trial_available: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceView {
+    pub invoice: InvoiceRecord,
+    /// Filled only for a succeeded invoice.
+    pub client: Option<ClientView>,
+    pub replayed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanPrice {
+    pub plan: PlanRecord,
+    pub price: PriceBreakdown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceOfferPrice {
+    pub included: u32,
+    pub max: u32,
+    pub price: PriceBreakdown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlansView {
+    pub plans: Vec<PlanPrice>,
+    pub devices: Option<DeviceOfferPrice>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DevicesView {
+    pub devices_count: usize,
+    pub devices_limit: Option<u32>,
+    pub devices: Vec<PanelDevice>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientPage {
+    pub clients: Vec<ClientView>,
+    pub next_cursor: Option<String>,
+}
+
+/// Localised application catalogue as `GET /apps` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppsView {
+    pub platforms: Vec<PlatformView>,
+    pub apps: Vec<AppView>,
+    pub recommended_app_id: String,
+    /// Per platform: the recommended application's install link, or the first application
+    /// that has one for that platform.
+    pub downloads: BTreeMap<String, DownloadLink>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlatformView {
+    pub platform_id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppView {
+    pub app_id: String,
+    pub app_name: String,
+    pub supports_manual_url: bool,
+    pub install_links: Vec<DownloadLink>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DownloadLink {
+    pub platform_id: String,
+    pub app_id: String,
+    pub url: String,
+    /// "Download Happ for iOS" in the requested language.
+    pub label: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentLink {
+    pub doc_type: &'static str,
+    pub title: String,
+    pub url: String,
+}
+
+/// Percent-encodes everything outside RFC 3986's unreserved set.
+pub fn url_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The deep link that imports `subscription_url` into an application.
+pub fn deep_link(template: &str, subscription_url: &str) -> String {
+    template.replacen(URL_PLACEHOLDER, &url_encode(subscription_url), 1)
+}
+
+/// Builds views; holds what every view needs besides the record.
+pub struct ViewContext<'a> {
+    pub now: OffsetDateTime,
+    pub public_base_url: &'a str,
+    pub catalogue: Option<&'a Catalogue>,
+    pub account: &'a AccountRecord,
+    pub subscription_url: &'a dyn Fn(&str) -> String,
+}
+
+impl ViewContext<'_> {
+    pub fn client(&self, c: &ClientRecord) -> ClientView {
+        let subscription = c.subscription.as_ref().map(|r| {
+            let s = &r.subscription;
+            let url = (self.subscription_url)(&r.link_token);
+            SubscriptionView {
+                status: s.status_at(self.now),
+                is_trial: s.is_trial,
+                lifetime: s.lifetime,
+                expires_at: s.expires_at,
+                days_left: s.days_left(self.now),
+                connect: self.connect_entries(&r.link_token),
+                subscription_url: url,
+                devices_limit: s.devices.limit(),
+            }
+        });
+        ClientView {
+            client_id: c.client_id.as_str().to_owned(),
+            created_at: c.created_at,
+            trial_available: self.account.trial_enabled && !c.blocked && c.subscription.is_none(),
+            subscription,
+        }
+    }
+
+    /// One entry per application of the catalogue. `connect_url` is an https page of this
+    /// service that opens the application (messenger buttons refuse custom schemes); the QR
+    /// code carries the same page, so any phone camera can open it on another device.
+    fn connect_entries(&self, link_token: &str) -> Vec<ConnectEntry> {
+        let Some(catalogue) = self.catalogue else { return vec![] };
+        catalogue
+            .apps
+            .iter()
+            .map(|a| {
+                let page = format!("{}/connect/{}/{}", self.public_base_url, url_encode(link_token), url_encode(&a.app_id));
+                ConnectEntry {
+                    app_id: a.app_id.clone(),
+                    app_name: a.app_name.clone(),
+                    qr_payload: page.clone(),
+                    connect_url: page,
+                    supports_manual_url: a.supports_manual_url,
+                }
+            })
+            .collect()
+    }
+
+    pub fn invoice(&self, invoice: InvoiceRecord, client: Option<&ClientRecord>, replayed: bool) -> InvoiceView {
+        let client = client.filter(|_| invoice::shows_client(invoice.status)).map(|c| self.client(c));
+        let mut invoice = invoice;
+        if !invoice::shows_payment_url(invoice.status) {
+            invoice.payment_url = None;
+        }
+        InvoiceView { invoice, client, replayed }
+    }
+}
+
+/// Localised application catalogue.
+pub fn apps_view(catalogue: &Catalogue, lang: Lang) -> AppsView {
+    let platform_name = |id: &str| {
+        catalogue.platforms.iter().find(|p| p.platform_id == id).map_or(id.to_owned(), |p| lang.pick(&p.name).to_owned())
+    };
+    let link = |app: &crate::catalogue::Application, platform_id: &str, url: &str| DownloadLink {
+        platform_id: platform_id.to_owned(),
+        app_id: app.app_id.clone(),
+        url: url.to_owned(),
+        label: match lang {
+            Lang::En => format!("Download {} for {}", app.app_name, platform_name(platform_id)),
+            Lang::Ru => format!("Скачать {} для {}", app.app_name, platform_name(platform_id)),
+        },
+    };
+    let apps: Vec<AppView> = catalogue
+        .apps
+        .iter()
+        .map(|a| AppView {
+            app_id: a.app_id.clone(),
+            app_name: a.app_name.clone(),
+            supports_manual_url: a.supports_manual_url,
+            install_links: catalogue
+                .platforms
+                .iter()
+                .filter_map(|p| a.install_links.get(&p.platform_id).map(|u| link(a, &p.platform_id, u)))
+                .collect(),
+        })
+        .collect();
+    let recommended = catalogue.apps.iter().find(|a| a.app_id == catalogue.recommended_app_id);
+    let downloads = catalogue
+        .platforms
+        .iter()
+        .filter_map(|p| {
+            let id = p.platform_id.as_str();
+            recommended
+                .into_iter()
+                .chain(catalogue.apps.iter())
+                .find_map(|a| a.install_links.get(id).map(|u| (id.to_owned(), link(a, id, u))))
+        })
+        .collect();
+    AppsView {
+        platforms: catalogue
+            .platforms
+            .iter()
+            .map(|p| PlatformView { platform_id: p.platform_id.clone(), name: lang.pick(&p.name).to_owned() })
+            .collect(),
+        apps,
+        recommended_app_id: catalogue.recommended_app_id.clone(),
+        downloads,
+    }
+}
+
+/// Plans and the device offer priced for an account's markup.
+pub fn price_list(
+    plans: Vec<PlanRecord>,
+    devices: Option<vp_domain::DeviceSettings>,
+    markup: MarkupPercent,
+) -> Result<PlansView, vp_domain::markup::PriceOverflow> {
+    let plans = plans
+        .into_iter()
+        .map(|plan| Ok(PlanPrice { price: vp_domain::markup::price(plan.platform_price, 1, markup)?, plan }))
+        .collect::<Result<Vec<_>, _>>()?;
+    let devices = devices
+        .and_then(|d| d.platform_price.map(|p| (d, p)))
+        .map(|(d, p)| Ok(DeviceOfferPrice { included: d.included, max: d.max, price: vp_domain::markup::price(p, 1, markup)? }))
+        .transpose()?;
+    Ok(PlansView { plans, devices })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Catalogue;
+    use crate::demo::CATALOGUE_JSON;
+
+    #[test]
+    fn deep_links_carry_the_url_encoded_subscription_link() {
+        assert_eq!(deep_link("happ://add/{url}", "https://x.example/sub/a b"), "happ://add/https%3A%2F%2Fx.example%2Fsub%2Fa%20b");
+    }
+
+    #[test]
+    fn downloads_prefer_the_recommended_app_and_fall_back_to_another() {
+        let c = Catalogue::parse(CATALOGUE_JSON).unwrap();
+        let v = apps_view(&c, Lang::Ru);
+        assert_eq!(v.downloads["ios"].app_id, "happ");
+        assert_eq!(v.downloads["linux"].app_id, "hiddify", "Happ has no Linux build");
+        assert_eq!(v.downloads["ios"].label, "Скачать Happ для iOS");
+        assert_eq!(apps_view(&c, Lang::En).downloads["android"].label, "Download Happ for Android");
+        assert_eq!(v.platforms.len(), 5);
+    }
+}
