@@ -6,6 +6,7 @@ pub mod gateway;
 pub mod ids;
 pub mod panel;
 pub mod records;
+pub mod sandbox;
 pub mod store;
 
 pub use clock::Clock;

@@ -1,0 +1,146 @@
+//! The local panel's behaviour: the port for the core, and the link fetch for VPN apps.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use vp_ports::sandbox::{PANEL_MODE_KEY, behave, read_mode};
+use vp_ports::{Clock, LocalPanelDevice, LocalPanelUser, PanelDevice, PanelError, PanelUser, Store, Tx, VpnPanel};
+
+use crate::servers::{SERVERS_KEY, ServerList};
+
+pub struct LocalPanel {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    public_base_url: String,
+}
+
+/// The headers a VPN app sends when it fetches a subscription link.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeviceHeaders {
+    pub hwid: Option<String>,
+    pub platform: Option<String>,
+    pub os_version: Option<String>,
+    pub model: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// What the link returns to an app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionContent {
+    pub servers: Vec<String>,
+    pub expires_at: time::OffsetDateTime,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FetchRefused {
+    /// Unknown, rotated or expired link, or access paused.
+    NotFound,
+    /// The device limit is set and the app sent no `x-hwid`.
+    HwidRequired,
+    /// A new device over the limit.
+    DeviceLimitReached,
+    Unavailable,
+}
+
+fn unavailable(e: impl std::fmt::Display) -> PanelError {
+    PanelError::Unavailable(e.to_string())
+}
+
+/// Keeps header values printable and short; apps send free text.
+fn clean(value: Option<String>) -> Option<String> {
+    value.map(|v| v.chars().filter(|c| !c.is_control()).take(128).collect::<String>()).filter(|v| !v.is_empty())
+}
+
+impl LocalPanel {
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, public_base_url: &str) -> LocalPanel {
+        LocalPanel { store, clock, public_base_url: public_base_url.trim_end_matches('/').to_owned() }
+    }
+
+    async fn answer(&self) -> Result<Box<dyn Tx>, PanelError> {
+        behave(read_mode(self.store.as_ref(), PANEL_MODE_KEY).await)
+            .await
+            .map_err(|()| PanelError::Unavailable("the local panel is switched to down".into()))?;
+        self.store.begin().await.map_err(unavailable)
+    }
+
+    /// A VPN app fetches the link: the device is registered (or refused over the limit) and
+    /// the server list returned. A rotated or expired link stops working at once.
+    pub async fn fetch(&self, token: &str, headers: DeviceHeaders) -> Result<SubscriptionContent, FetchRefused> {
+        let mut tx = self.answer().await.map_err(|_| FetchRefused::Unavailable)?;
+        let now = self.clock.now();
+        let user = tx.local_panel_user_by_token(token).await.map_err(|_| FetchRefused::Unavailable)?;
+        let user = user.filter(|u| u.enabled && u.expires_at > now).ok_or(FetchRefused::NotFound)?;
+        let hwid = clean(headers.hwid);
+        match (&hwid, user.device_limit) {
+            (None, Some(_)) => return Err(FetchRefused::HwidRequired),
+            (None, None) => {}
+            (Some(hwid), limit) => {
+                let devices = tx.local_panel_devices(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
+                let known = devices.iter().find(|d| &d.hwid == hwid);
+                if known.is_none() && limit.is_some_and(|l| devices.len() >= usize::try_from(l).unwrap_or(usize::MAX)) {
+                    return Err(FetchRefused::DeviceLimitReached);
+                }
+                let device = LocalPanelDevice {
+                    user_ref: user.user_ref.clone(),
+                    hwid: hwid.clone(),
+                    platform: clean(headers.platform),
+                    os_version: clean(headers.os_version),
+                    model: clean(headers.model),
+                    user_agent: clean(headers.user_agent),
+                    created_at: known.map_or(now, |d| d.created_at),
+                    last_seen_at: now,
+                };
+                tx.local_panel_upsert_device(&device).await.map_err(|_| FetchRefused::Unavailable)?;
+            }
+        }
+        let servers = tx.setting(SERVERS_KEY).await.map_err(|_| FetchRefused::Unavailable)?;
+        tx.commit().await.map_err(|_| FetchRefused::Unavailable)?;
+        let servers = servers.and_then(|s| ServerList::parse(&s.value).ok()).unwrap_or_else(ServerList::demo);
+        Ok(SubscriptionContent { servers: servers.servers, expires_at: user.expires_at })
+    }
+}
+
+#[async_trait]
+impl VpnPanel for LocalPanel {
+    async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
+        let mut tx = self.answer().await?;
+        tx.local_panel_put_user(&LocalPanelUser {
+            user_ref: user.user_ref.clone(),
+            link_token: user.link_token.clone(),
+            expires_at: user.expires_at,
+            device_limit: user.device_limit,
+            enabled: user.enabled,
+        })
+        .await
+        .map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)
+    }
+
+    async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
+        let mut tx = self.answer().await?;
+        let devices = tx.local_panel_devices(user_ref).await.map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        Ok(devices
+            .into_iter()
+            .map(|d| PanelDevice {
+                hwid: d.hwid,
+                platform: d.platform,
+                os_version: d.os_version,
+                model: d.model,
+                user_agent: d.user_agent,
+                created_at: d.created_at,
+            })
+            .collect())
+    }
+
+    async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {
+        let mut tx = self.answer().await?;
+        let deleted = tx.local_panel_delete_device(user_ref, hwid).await.map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        Ok(deleted)
+    }
+
+    fn subscription_url(&self, link_token: &str) -> String {
+        format!("{}/sub/{link_token}", self.public_base_url)
+    }
+}

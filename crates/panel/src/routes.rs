@@ -1,0 +1,53 @@
+//! `GET /sub/{token}`: what a VPN app fetches. The body is the base64 of the server share
+//! links, one per line (the format V2Ray-family apps read), with the usual subscription
+//! headers; devices register from the `x-hwid` family of headers.
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+
+use crate::local::{DeviceHeaders, FetchRefused, LocalPanel};
+
+pub fn routes(panel: Arc<LocalPanel>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(web::Data::from(panel)).route("/sub/{token}", web::get().to(fetch));
+    }
+}
+
+fn header(req: &HttpRequest, name: &str) -> Option<String> {
+    req.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
+}
+
+async fn fetch(req: HttpRequest, token: web::Path<String>, panel: web::Data<LocalPanel>) -> HttpResponse {
+    let headers = DeviceHeaders {
+        hwid: header(&req, "x-hwid"),
+        platform: header(&req, "x-device-os"),
+        os_version: header(&req, "x-ver-os"),
+        model: header(&req, "x-device-model"),
+        user_agent: header(&req, "user-agent"),
+    };
+    match panel.fetch(&token, headers).await {
+        Ok(content) => HttpResponse::Ok()
+            .content_type("text/plain; charset=utf-8")
+            .insert_header((
+                "subscription-userinfo",
+                format!("upload=0; download=0; total=0; expire={}", content.expires_at.unix_timestamp()),
+            ))
+            .insert_header(("profile-update-interval", "12"))
+            .body(STANDARD.encode(content.servers.join("\n"))),
+        Err(refused) => {
+            let (status, text) = match refused {
+                FetchRefused::NotFound => (StatusCode::NOT_FOUND, "subscription not found"),
+                FetchRefused::HwidRequired => {
+                    (StatusCode::BAD_REQUEST, "this subscription needs an app that sends x-hwid")
+                }
+                FetchRefused::DeviceLimitReached => (StatusCode::FORBIDDEN, "device limit reached"),
+                FetchRefused::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "temporarily unavailable"),
+            };
+            HttpResponse::build(status).content_type("text/plain; charset=utf-8").body(text)
+        }
+    }
+}
