@@ -15,7 +15,9 @@ impl Lang {
     pub fn from_accept_language(header: Option<&str>) -> Lang {
         let first = header.and_then(|h| h.split(',').next()).map(|t| t.split(';').next().unwrap_or("").trim());
         match first {
-            Some(tag) if tag.eq_ignore_ascii_case("ru") || tag.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("ru-")) => {
+            Some(tag)
+                if tag.eq_ignore_ascii_case("ru") || tag.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("ru-")) =>
+            {
                 Lang::Ru
             }
             _ => Lang::En,

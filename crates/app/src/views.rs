@@ -180,7 +180,8 @@ impl ViewContext<'_> {
             .apps
             .iter()
             .map(|a| {
-                let page = format!("{}/connect/{}/{}", self.public_base_url, url_encode(link_token), url_encode(&a.app_id));
+                let page =
+                    format!("{}/connect/{}/{}", self.public_base_url, url_encode(link_token), url_encode(&a.app_id));
                 ConnectEntry {
                     app_id: a.app_id.clone(),
                     app_name: a.app_name.clone(),
@@ -205,7 +206,11 @@ impl ViewContext<'_> {
 /// Localised application catalogue.
 pub fn apps_view(catalogue: &Catalogue, lang: Lang) -> AppsView {
     let platform_name = |id: &str| {
-        catalogue.platforms.iter().find(|p| p.platform_id == id).map_or(id.to_owned(), |p| lang.pick(&p.name).to_owned())
+        catalogue
+            .platforms
+            .iter()
+            .find(|p| p.platform_id == id)
+            .map_or(id.to_owned(), |p| lang.pick(&p.name).to_owned())
     };
     let link = |app: &crate::catalogue::Application, platform_id: &str, url: &str| DownloadLink {
         platform_id: platform_id.to_owned(),
@@ -266,7 +271,9 @@ pub fn price_list(
         .collect::<Result<Vec<_>, _>>()?;
     let devices = devices
         .and_then(|d| d.platform_price.map(|p| (d, p)))
-        .map(|(d, p)| Ok(DeviceOfferPrice { included: d.included, max: d.max, price: vp_domain::markup::price(p, 1, markup)? }))
+        .map(|(d, p)| {
+            Ok(DeviceOfferPrice { included: d.included, max: d.max, price: vp_domain::markup::price(p, 1, markup)? })
+        })
         .transpose()?;
     Ok(PlansView { plans, devices })
 }
@@ -279,7 +286,10 @@ mod tests {
 
     #[test]
     fn deep_links_carry_the_url_encoded_subscription_link() {
-        assert_eq!(deep_link("happ://add/{url}", "https://x.example/sub/a b"), "happ://add/https%3A%2F%2Fx.example%2Fsub%2Fa%20b");
+        assert_eq!(
+            deep_link("happ://add/{url}", "https://x.example/sub/a b"),
+            "happ://add/https%3A%2F%2Fx.example%2Fsub%2Fa%20b"
+        );
     }
 
     #[test]

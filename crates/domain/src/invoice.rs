@@ -277,7 +277,10 @@ mod tests {
         assert!(!outcome_already_applied(Pending, Paid));
         for from in InvoiceStatus::ALL {
             for outcome in PaymentOutcome::ALL {
-                assert!(!(outcome_already_applied(from, outcome) && transition(from, outcome).is_ok()), "{from:?} {outcome:?}");
+                assert!(
+                    !(outcome_already_applied(from, outcome) && transition(from, outcome).is_ok()),
+                    "{from:?} {outcome:?}"
+                );
             }
         }
     }

@@ -3,11 +3,11 @@
 use vp_domain::BrandName;
 use vp_ports::{AccountRecord, PaymentMethodRecord};
 
+use crate::App;
 use crate::catalogue::{DOCUMENTS_KEY, Documents};
 use crate::error::{AppError, AppResult};
 use crate::lang::Lang;
 use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
-use crate::App;
 
 /// The two document types of the spec, in the order they are listed.
 pub const DOCUMENT_TYPES: [&str; 2] = ["terms_of_service", "privacy_policy"];

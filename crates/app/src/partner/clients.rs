@@ -10,9 +10,9 @@ use vp_ports::{AccountRecord, ClientFilter, ClientRecord, PanelUser, Subscriptio
 
 use super::panel_sync::panel_user;
 use super::partner_client;
+use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::{ClientPage, ClientView, DevicesView};
-use crate::App;
 
 /// Largest page of `GET /clients`.
 pub const CLIENT_PAGE_MAX: u32 = 100;
@@ -58,7 +58,9 @@ impl App {
         }
         let after = match query.cursor.as_deref() {
             None => None,
-            Some(c) => Some(decode_cursor(c).ok_or_else(|| AppError::field("cursor", "is not a cursor from this API"))?),
+            Some(c) => {
+                Some(decode_cursor(c).ok_or_else(|| AppError::field("cursor", "is not a cursor from this API"))?)
+            }
         };
         let filter = ClientFilter { subscription_status: query.status, after, limit: limit + 1 };
         let mut tx = self.store.begin().await?;
@@ -163,7 +165,8 @@ impl App {
             return Err(Refusal::TrialDailyLimit.into());
         }
         if existing.is_none()
-            && tx.count_clients_created_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limits.new_clients_per_day)
+            && tx.count_clients_created_since(&account.id, now - DAILY_WINDOW).await?
+                >= u64::from(limits.new_clients_per_day)
         {
             return Err(Refusal::NewClientsDailyLimit.into());
         }
@@ -208,15 +211,16 @@ impl App {
             return Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] });
         };
         let devices = self.panel.devices(&client.id).await.map_err(|_| Refusal::ServiceUnavailable)?;
-        Ok(DevicesView {
-            devices_count: devices.len(),
-            devices_limit: record.subscription.devices.limit(),
-            devices,
-        })
+        Ok(DevicesView { devices_count: devices.len(), devices_limit: record.subscription.devices.limit(), devices })
     }
 
     /// `DELETE /clients/{client_id}/devices/{device_id}`.
-    pub async fn delete_client_device(&self, account: &AccountRecord, client_id: &ClientId, device_id: &str) -> AppResult<()> {
+    pub async fn delete_client_device(
+        &self,
+        account: &AccountRecord,
+        client_id: &ClientId,
+        device_id: &str,
+    ) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
         tx.commit().await?;
@@ -234,7 +238,9 @@ impl App {
 fn check_rotation(client: &ClientRecord, now: OffsetDateTime) -> AppResult<()> {
     let record = client.subscription.as_ref().ok_or(Refusal::NoActiveSubscription)?;
     record.subscription.check_link_rotation(now).map_err(|e| match e {
-        SubscriptionError::LinkRotateTooSoon { retry_after_secs } => Refusal::LinkRotateTooSoon { retry_after_secs }.into(),
+        SubscriptionError::LinkRotateTooSoon { retry_after_secs } => {
+            Refusal::LinkRotateTooSoon { retry_after_secs }.into()
+        }
         _ => AppError::from(Refusal::NoActiveSubscription),
     })
 }

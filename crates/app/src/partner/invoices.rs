@@ -13,13 +13,13 @@ use vp_domain::{
     check_device_purchase, devices::DevicePurchaseRefused,
 };
 use vp_ports::{
-    AccountRecord, ClientRecord, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord, InvoiceRecord, RecoveryPoint,
-    Tx,
+    AccountRecord, ClientRecord, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord, InvoiceRecord,
+    RecoveryPoint, Tx,
 };
 
+use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::InvoiceView;
-use crate::App;
 
 /// While the first request holds a key, retries get `OPERATION_IN_PROGRESS`; after this the
 /// request is presumed dead and a retry (or the completer) resumes it.
@@ -172,11 +172,15 @@ impl App {
                     return Err(Refusal::LifetimeSubscription.into());
                 }
                 let term = if plan.lifetime { "lifetime".to_owned() } else { format!("{} months", plan.months) };
-                (price(plan.platform_price, 1, account.markup).map_err(overflow)?, format!("{}: {term}", account.brand_name))
+                (
+                    price(plan.platform_price, 1, account.markup).map_err(overflow)?,
+                    format!("{}: {term}", account.brand_name),
+                )
             }
             Purpose::Devices { count } => {
                 // Without device settings every subscription is unlimited (docs/decisions.md).
-                let settings = tx.device_settings().await?.unwrap_or(DeviceSettings { included: 0, max: 0, platform_price: None });
+                let settings =
+                    tx.device_settings().await?.unwrap_or(DeviceSettings { included: 0, max: 0, platform_price: None });
                 check_device_purchase(subscription, &settings, count, now).map_err(|e| match e {
                     DevicePurchaseRefused::NoActiveSubscription => Refusal::NoActiveSubscription,
                     DevicePurchaseRefused::NotApplicable => Refusal::DeviceSlotsNotApplicable,
@@ -184,7 +188,10 @@ impl App {
                     DevicePurchaseRefused::LimitExceeded { .. } => Refusal::DeviceSlotLimitExceeded,
                 })?;
                 let unit = settings.platform_price.ok_or(Refusal::DevicesNotForSale)?;
-                (price(unit, count, account.markup).map_err(overflow)?, format!("{}: {count} extra devices", account.brand_name))
+                (
+                    price(unit, count, account.markup).map_err(overflow)?,
+                    format!("{}: {count} extra devices", account.brand_name),
+                )
             }
         };
         let method = tx.payment_method(request.method.as_str()).await?;
@@ -331,7 +338,9 @@ impl App {
             };
             match self.resume(&rec, &request).await {
                 Ok(()) => finished += 1,
-                Err(e) => tracing::warn!(payment_id = %rec.payment_id, error = %e, "could not complete the invoice yet"),
+                Err(e) => {
+                    tracing::warn!(payment_id = %rec.payment_id, error = %e, "could not complete the invoice yet")
+                }
             }
         }
         Ok(finished)

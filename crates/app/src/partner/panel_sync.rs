@@ -4,8 +4,8 @@
 
 use vp_ports::{ClientRecord, PanelUser};
 
-use crate::error::AppResult;
 use crate::App;
+use crate::error::AppResult;
 
 /// What the panel must hold for a client with a subscription.
 pub(crate) fn panel_user(client: &ClientRecord, now: time::OffsetDateTime) -> Option<PanelUser> {

@@ -6,8 +6,8 @@ use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
 use vp_ports::{InvoiceRecord, LedgerEntry, LedgerKind, SubscriptionRecord, Tx};
 
-use crate::error::{AppError, AppResult};
 use crate::App;
+use crate::error::{AppError, AppResult};
 
 impl App {
     /// Applies a gateway, sweeper or operator outcome to an invoice. Repeating an outcome that
