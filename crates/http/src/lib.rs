@@ -1,14 +1,62 @@
 //! The actix-web adapter. Handlers translate HTTP to use-case calls and errors back, nothing
-//! more. For now: the operational probes; the partner API mounts here under `/api/partner/v1`.
+//! more: the partner API under `/api/partner/v1`, the customer pages, the probes.
 
+pub mod api;
+pub mod auth;
+pub mod body;
+pub mod dto;
+pub mod error;
+pub mod fallback;
 pub mod health;
+pub mod localize;
+mod messages;
+pub mod openapi;
+pub mod pages;
+pub mod rate_limit;
 
 use actix_web::web;
+use utoipa_actix_web::service_config::ServiceConfig as DocumentedConfig;
 use vp_app::App;
 
-/// Registers every route of the service on an actix `App`.
-pub fn configure(app: App) -> impl FnOnce(&mut web::ServiceConfig) {
+pub use fallback::fallback;
+pub use localize::localize;
+pub use rate_limit::RateLimiter;
+
+/// Base path of the partner API.
+pub const API_PREFIX: &str = "/api/partner/v1";
+
+/// Shared state built once per process (the rate limiter must be one for all workers).
+#[derive(Clone)]
+pub struct HttpState {
+    pub app: web::Data<App>,
+    pub limiter: web::Data<RateLimiter>,
+    pub openapi_json: web::Data<openapi::OpenApiJson>,
+}
+
+impl HttpState {
+    pub fn new(app: App) -> HttpState {
+        HttpState {
+            app: web::Data::new(app),
+            limiter: web::Data::new(RateLimiter::default()),
+            openapi_json: web::Data::new(openapi::OpenApiJson::build()),
+        }
+    }
+}
+
+/// Registers every route of this adapter. Wrap the actix `App` with `localize` and give it
+/// `fallback` as default service, so that every error (even an unknown route) is an envelope.
+pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        cfg.app_data(web::Data::new(app)).configure(health::routes);
+        cfg.app_data(state.app.clone())
+            .app_data(state.limiter.clone())
+            .app_data(state.openapi_json.clone())
+            .app_data(web::PayloadConfig::new(body::BODY_LIMIT))
+            .configure(health::routes)
+            .configure(pages::routes)
+            .service(
+                web::scope(API_PREFIX)
+                    .route("/openapi.json", web::get().to(openapi::serve))
+                    .configure(|scope_cfg| api::endpoints(&mut DocumentedConfig::new(scope_cfg))),
+            );
     }
 }

@@ -4,6 +4,7 @@ mod auth;
 mod catalog;
 mod clients;
 mod invoices;
+mod pages;
 mod panel_sync;
 mod settlement;
 
@@ -14,6 +15,7 @@ use vp_ports::{AccountRecord, ClientRecord, Tx};
 
 pub use clients::ClientListQuery;
 pub use invoices::fingerprint;
+pub use pages::{ConnectPage, PaymentPage};
 
 use crate::catalogue::{CATALOGUE_KEY, Catalogue};
 use crate::error::{AppResult, Refusal};

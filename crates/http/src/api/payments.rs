@@ -1,0 +1,159 @@
+use actix_web::web::{Bytes, Data, Path};
+use actix_web::{HttpRequest, HttpResponse, get, post};
+use serde::Deserialize;
+use utoipa::ToSchema;
+use vp_app::App;
+use vp_domain::limits::PLAN_ID_MAX;
+use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
+
+use crate::auth::{Partner, admit_payment};
+use crate::body::json_object;
+use crate::dto::Payment;
+use crate::error::{ApiError, Envelope, ErrorCode};
+use crate::rate_limit::RateLimiter;
+
+/// `POST /payments` body.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentCreate {
+    /// The partner's client id; a new client is created by the invoice.
+    #[schema(min_length = 1, max_length = 128, pattern = "^[A-Za-z0-9._:@+-]*[A-Za-z0-9_:@+-][A-Za-z0-9._:@+-]*$")]
+    pub client_id: String,
+    /// `subscription` (a subscription or its renewal) or `devices` (extra devices).
+    #[schema(example = "subscription")]
+    pub purpose: String,
+    /// A code from `GET /payment-methods`.
+    #[schema(min_length = 1, max_length = 32)]
+    pub method: String,
+    /// Required with `purpose` = `subscription`, refused otherwise.
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub plan_id: Option<i64>,
+    /// Required with `purpose` = `devices`, refused otherwise: devices to add.
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub devices: Option<i64>,
+    /// https only, up to 500 characters: where the customer returns after payment.
+    #[schema(max_length = 500)]
+    pub return_url: Option<String>,
+}
+
+const FIELDS: [&str; 6] = ["client_id", "purpose", "method", "plan_id", "devices", "return_url"];
+
+/// Reads and checks the body, naming every bad field.
+fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> Result<InvoiceRequest, ApiError> {
+    let mut body = json_object(req, body, &FIELDS)?;
+    let client_id = body.string("client_id", true).and_then(|raw| match ClientId::parse(&raw) {
+        Ok(id) => Some(id),
+        Err(e) => {
+            body.reject("client_id", e.to_string());
+            None
+        }
+    });
+    let method = body.string("method", true).and_then(|raw| match MethodCode::parse(&raw) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            body.reject("method", e.to_string());
+            None
+        }
+    });
+    let return_url = body.string("return_url", false).and_then(|raw| match ReturnUrl::parse(&raw) {
+        Ok(u) => Some(u),
+        Err(e) => {
+            body.reject("return_url", e.to_string());
+            None
+        }
+    });
+    let plan_id = body.integer("plan_id", 1, PLAN_ID_MAX);
+    let devices = body.integer("devices", 1, i64::from(i32::MAX));
+    let purpose = match body.string("purpose", true).as_deref() {
+        Some("subscription") => {
+            if body.has("devices") {
+                body.reject("devices", "is allowed only when purpose is devices");
+            }
+            if !body.has("plan_id") {
+                body.reject("plan_id", "is required when purpose is subscription");
+            }
+            plan_id.and_then(|p| i32::try_from(p).ok()).map(|plan_id| Purpose::Subscription { plan_id })
+        }
+        Some("devices") => {
+            if body.has("plan_id") {
+                body.reject("plan_id", "is allowed only when purpose is subscription");
+            }
+            if !body.has("devices") {
+                body.reject("devices", "is required when purpose is devices");
+            }
+            devices.and_then(|d| u32::try_from(d).ok()).map(|count| Purpose::Devices { count })
+        }
+        Some(_) => {
+            body.reject("purpose", "must be subscription or devices");
+            None
+        }
+        None => None,
+    };
+    body.finish()?;
+    match (client_id, purpose, method) {
+        (Some(client_id), Some(purpose), Some(method)) => Ok(InvoiceRequest { client_id, purpose, method, return_url }),
+        _ => Err(ApiError::field("body", "is incomplete")),
+    }
+}
+
+/// Issue an invoice. Idempotent by `Idempotency-Key`: the same key and fields replay the first
+/// invoice (`200`, `replayed: true`); after a timeout, a dropped connection or a `5xx`, retry
+/// with the same key.
+#[utoipa::path(
+    tag = "payments",
+    security(("PartnerKey" = [])),
+    params(("Idempotency-Key" = String, Header, description = "1 to 200 characters, unique inside the account")),
+    request_body = PaymentCreate,
+    responses(
+        (status = 201, description = "Invoice issued", body = Payment),
+        (status = 200, description = "Replay of the first request with this key", body = Payment),
+        (status = 400, description = "IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_TOO_LONG, UNSUPPORTED_PAYMENT_METHOD, NO_ACTIVE_SUBSCRIPTION, DEVICE_SLOT_LIMIT_EXCEEDED, DEVICE_SLOTS_NOT_APPLICABLE", body = Envelope),
+        (status = 401, description = "UNAUTHORIZED", body = Envelope),
+        (status = 403, description = "API_CLIENT_BLOCKED", body = Envelope),
+        (status = 404, description = "PLAN_NOT_FOUND", body = Envelope),
+        (status = 409, description = "IDEMPOTENCY_KEY_REUSE, OPERATION_IN_PROGRESS, DEVICES_NOT_FOR_SALE, LIFETIME_SUBSCRIPTION", body = Envelope),
+        (status = 422, description = "VALIDATION_ERROR", body = Envelope),
+        (status = 429, description = "RATE_LIMITED (with Retry-After), NEW_CLIENTS_DAILY_LIMIT", body = Envelope),
+        (status = 503, description = "PAYMENT_UNAVAILABLE: no invoice issued; retry with the same key", body = Envelope),
+    )
+)]
+#[post("/payments")]
+pub async fn create_payment(
+    req: HttpRequest,
+    partner: Partner,
+    app: Data<App>,
+    limiter: Data<RateLimiter>,
+    body: Result<Bytes, actix_web::Error>,
+) -> Result<HttpResponse, ApiError> {
+    admit_payment(&app, &limiter, &partner.0)?;
+    let header = req.headers().get("idempotency-key").map(|v| v.to_str().map_err(|_| ()));
+    let key = match header {
+        Some(Err(())) => return Err(ApiError::field("Idempotency-Key", "must be printable text")),
+        Some(Ok(raw)) => IdempotencyKey::parse(Some(raw)),
+        None => IdempotencyKey::parse(None),
+    }
+    .map_err(|e| match e {
+        IdempotencyKeyError::Missing => ApiError::new(ErrorCode::IdempotencyKeyRequired),
+        IdempotencyKeyError::TooLong => ApiError::new(ErrorCode::IdempotencyKeyTooLong),
+    })?;
+    let request = invoice_request(&req, body)?;
+    let view = app.create_invoice(&partner.0, key, request).await?;
+    let mut res = if view.replayed { HttpResponse::Ok() } else { HttpResponse::Created() };
+    Ok(res.json(Payment::from(view)))
+}
+
+/// Read an invoice. Re-read it before granting anything on the partner side.
+#[utoipa::path(
+    tag = "payments",
+    security(("PartnerKey" = [])),
+    params(("payment_id" = String, Path)),
+    responses(
+        (status = 200, body = Payment),
+        (status = 401, description = "UNAUTHORIZED", body = Envelope),
+        (status = 404, description = "PAYMENT_NOT_FOUND", body = Envelope),
+    )
+)]
+#[get("/payments/{payment_id}")]
+pub async fn get_payment(partner: Partner, app: Data<App>, payment_id: Path<String>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Payment::from(app.invoice_view(&partner.0, &payment_id).await?)))
+}

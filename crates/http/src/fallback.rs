@@ -1,0 +1,36 @@
+//! Unknown routes and wrong methods get the envelope too: `404 NOT_FOUND`, or
+//! `405 METHOD_NOT_ALLOWED` with `Allow` when the path exists under another method.
+
+use actix_web::HttpRequest;
+use actix_web::dev::ResourceDef;
+
+use crate::API_PREFIX;
+use crate::api::ROUTES;
+use crate::error::{ApiError, ErrorCode};
+
+pub fn allowed_methods(path: &str) -> Vec<&'static str> {
+    let Some(rest) = path.strip_prefix(API_PREFIX) else { return vec![] };
+    ROUTES.iter().filter(|(_, template)| ResourceDef::new(*template).is_match(rest)).map(|(m, _)| *m).collect()
+}
+
+pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    let allowed = allowed_methods(req.path());
+    if allowed.is_empty() {
+        return Err(ApiError::new(ErrorCode::NotFound));
+    }
+    Err(ApiError { allow: Some(allowed.join(", ")), ..ApiError::new(ErrorCode::MethodNotAllowed) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_paths_name_their_methods_and_unknown_paths_none() {
+        assert_eq!(allowed_methods("/api/partner/v1/account"), ["GET", "PATCH"]);
+        assert_eq!(allowed_methods("/api/partner/v1/clients/u1/devices/abc"), ["DELETE"]);
+        assert_eq!(allowed_methods("/api/partner/v1/clients/u1/trial"), ["POST"]);
+        assert!(allowed_methods("/api/partner/v1/nothing").is_empty());
+        assert!(allowed_methods("/account").is_empty());
+    }
+}

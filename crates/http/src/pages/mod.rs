@@ -1,0 +1,16 @@
+//! Customer-facing pages served without a key: the sandbox payment page, the legal documents
+//! and the open-in-app page behind `connect_url`.
+
+pub mod connect;
+pub mod documents;
+mod html;
+pub mod sandbox;
+
+use actix_web::web;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/sandbox/pay/{payment_id}", web::get().to(sandbox::show))
+        .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
+        .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
+        .route("/connect/{token}/{app_id}", web::get().to(connect::show));
+}
