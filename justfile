@@ -17,3 +17,8 @@ fmt:
 
 lint:
     cargo clippy --workspace --all-targets -- -D warnings
+
+# Load harness against a real service and a bare actix-web route (see crates/bench).
+bench *ARGS:
+    cargo build --release -p vp-api
+    cargo run --release -p vp-bench -- {{ARGS}}

@@ -418,6 +418,23 @@ impl App {
         self.setting(DOCUMENTS_KEY).await
     }
 
+    /// Stores an operator setting that an adapter validated (stand-in modes, panel servers).
+    pub async fn set_raw_setting(&self, key: &str, value: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.put_setting(&SettingRecord { key: key.to_owned(), value: value.to_owned(), updated_at: self.clock.now() })
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Any invoice by id, for the operator.
+    pub async fn operator_invoice(&self, payment_id: &str) -> AppResult<vp_ports::InvoiceRecord> {
+        let mut tx = self.store.begin().await?;
+        let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
+        tx.commit().await?;
+        Ok(invoice)
+    }
+
     async fn put_setting<T: serde::Serialize>(&self, key: &str, value: &T) -> AppResult<()> {
         let value = serde_json::to_string(value).map_err(|e| AppError::Conflict(e.to_string()))?;
         let mut tx = self.store.begin().await?;

@@ -85,10 +85,12 @@ pub trait Tx: Send {
     async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()>;
     /// Clients of an account ordered by (created_at, id).
     async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>>;
+    /// Clients created strictly after `since` (a sliding window excludes its start).
     async fn count_clients_created_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64>;
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>>;
     /// Records that a trial was granted, for the daily trial limit.
     async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()>;
+    /// Trials granted strictly after `since`.
     async fn count_trials_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64>;
 
     // Invoices, idempotency keys and the partner balance ledger.

@@ -1,0 +1,235 @@
+//! The command line: `serve`, `migrate` and the operator commands.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
+pub struct Cli {
+    /// A KEY=VALUE file with settings (the environment overrides it).
+    #[arg(long, global = true, env = "VP_CONFIG_FILE", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply pending database migrations.
+    Migrate,
+    /// Run the HTTP server (migrates first).
+    Serve {
+        /// Seed the demo catalogue and partner when the database is empty, and print the key.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Seed an empty database with the demo catalogue and a demo partner; prints its API key.
+    Demo,
+    /// Partner accounts.
+    #[command(subcommand)]
+    Account(AccountCommand),
+    /// API keys of partner accounts.
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// Plans sold to customers.
+    #[command(subcommand)]
+    Plan(PlanCommand),
+    /// The extra-device offer.
+    #[command(subcommand)]
+    Devices(DevicesCommand),
+    /// Payment methods.
+    #[command(subcommand)]
+    Method(MethodCommand),
+    /// Clients of a partner.
+    #[command(subcommand)]
+    Client(ClientCommand),
+    /// Subscriptions of a partner's clients.
+    #[command(subcommand)]
+    Subscription(SubscriptionCommand),
+    /// The application catalogue (platforms, apps, install and deep links).
+    #[command(subcommand)]
+    Catalogue(ContentCommand),
+    /// The legal documents (terms of service, privacy policy) in ru and en.
+    #[command(subcommand)]
+    Documents(ContentCommand),
+    /// The embedded stand-ins: switch the sandbox gateway or the local panel up, down or slow;
+    /// set the server list the local panel's subscription links return.
+    #[command(subcommand)]
+    Sandbox(SandboxCommand),
+    /// Invoices: show one, or record a bank recall of a paid one.
+    #[command(subcommand)]
+    Invoice(InvoiceCommand),
+    /// Run the background jobs once (invoice expiry, crash completion, panel sync).
+    Jobs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SandboxCommand {
+    /// `up`, `down` (does not answer: 503 paths) or `slow:<ms>`.
+    Gateway { mode: String },
+    /// `up`, `down` (does not answer: 503 paths) or `slow:<ms>`.
+    Panel { mode: String },
+    /// Set the server share links the local panel returns, from a JSON file `{"servers": [...]}`.
+    Servers { file: PathBuf },
+    /// Show both modes.
+    Show,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InvoiceCommand {
+    Show {
+        payment_id: String,
+    },
+    /// The bank recalled the payment: succeeded becomes failed, the partner share is reversed.
+    Recall {
+        payment_id: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+impl Switch {
+    pub fn is_on(self) -> bool {
+        self == Switch::On
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AccountCommand {
+    /// Create an account with API access on and issue its first key (shown once).
+    Create {
+        #[arg(long)]
+        brand: String,
+        /// Percent over the platform price, at most two decimals, e.g. 15 or 12.50.
+        #[arg(long, default_value = "0")]
+        markup: String,
+        #[arg(long)]
+        trial: bool,
+    },
+    /// Show an account with its keys and partner balance.
+    Show { account_id: String },
+    /// List all accounts.
+    List,
+    /// Set the markup percent.
+    SetMarkup { account_id: String, markup: String },
+    /// Set the brand name.
+    SetBrand { account_id: String, brand: String },
+    /// Turn trials on or off for the account.
+    Trial { account_id: String, switch: Switch },
+    /// Turn API access on or off (off: every key answers 401).
+    ApiAccess { account_id: String, switch: Switch },
+    /// Per-account limit overrides; each takes a number or `default`.
+    Limits(LimitsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LimitsArgs {
+    pub account_id: String,
+    #[arg(long)]
+    pub requests_per_minute: Option<String>,
+    #[arg(long)]
+    pub payments_per_minute: Option<String>,
+    #[arg(long)]
+    pub new_clients_per_day: Option<String>,
+    #[arg(long)]
+    pub trials_per_day: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Issue another key (shown once).
+    Issue { account_id: String },
+    /// Revoke a key by its id.
+    Revoke { key_id: String },
+    /// List an account's keys (ids and prefixes, never the keys).
+    List { account_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlanCommand {
+    /// Create a plan of N months, or a lifetime plan.
+    Create {
+        #[arg(long, conflicts_with = "lifetime", required_unless_present = "lifetime")]
+        months: Option<u32>,
+        #[arg(long)]
+        lifetime: bool,
+        /// Platform price in rubles, e.g. 199.00.
+        #[arg(long)]
+        price: String,
+        /// Subscriptions of this plan have no device limit.
+        #[arg(long)]
+        unlimited_devices: bool,
+    },
+    /// Withdraw a plan from sale.
+    Withdraw { plan_id: i32 },
+    /// List plans.
+    List {
+        #[arg(long)]
+        include_withdrawn: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DevicesCommand {
+    /// Set devices included in a subscription, the per-client ceiling and the price per device.
+    Set {
+        #[arg(long)]
+        included: u32,
+        #[arg(long)]
+        max: u32,
+        /// Platform price per added device; omit to keep extra devices off sale.
+        #[arg(long)]
+        price: Option<String>,
+    },
+    /// Stop selling extra devices (included and max stay).
+    Off,
+    /// Show the device settings.
+    Show,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MethodCommand {
+    /// Add a payment method, enabled.
+    Add {
+        code: String,
+        #[arg(long)]
+        name_en: String,
+        #[arg(long)]
+        name_ru: String,
+    },
+    Enable {
+        code: String,
+    },
+    Disable {
+        code: String,
+    },
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClientCommand {
+    Show { account_id: String, client_id: String },
+    Block { account_id: String, client_id: String },
+    Unblock { account_id: String, client_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SubscriptionCommand {
+    /// Pause access; the term keeps running.
+    Suspend { account_id: String, client_id: String },
+    /// Lift the pause.
+    Resume { account_id: String, client_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ContentCommand {
+    /// Replace it with the JSON file's content (validated first).
+    Set { file: PathBuf },
+    /// Print the current content.
+    Show,
+}

@@ -1,0 +1,208 @@
+//! Runs one operator command against the use cases and renders its result.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use vp_app::operator::{LimitChange, LimitChanges};
+use vp_app::{App, AppError};
+
+use crate::cli::{
+    AccountCommand, ClientCommand, ContentCommand, DevicesCommand, InvoiceCommand, KeyCommand, LimitsArgs,
+    MethodCommand, PlanCommand, SandboxCommand, SubscriptionCommand,
+};
+use crate::output;
+
+/// How a command failed: bad input (exit 2) or the system (exit 1).
+#[derive(Debug)]
+pub enum CommandError {
+    BadInput(String),
+    Failed(String),
+}
+
+impl From<AppError> for CommandError {
+    fn from(e: AppError) -> Self {
+        match e {
+            AppError::Store(s) => CommandError::Failed(format!("storage failed: {s}")),
+            other => CommandError::BadInput(other.to_string()),
+        }
+    }
+}
+
+type CommandResult = Result<Value, CommandError>;
+
+fn read_file(path: &Path) -> Result<String, CommandError> {
+    std::fs::read_to_string(path).map_err(|e| CommandError::BadInput(format!("cannot read {}: {e}", path.display())))
+}
+
+fn limit_change(field: &str, raw: Option<&str>) -> Result<LimitChange, CommandError> {
+    match raw {
+        None => Ok(LimitChange::Keep),
+        Some("default") => Ok(LimitChange::Default),
+        Some(v) => v.parse::<u32>().ok().filter(|n| *n >= 1).map(LimitChange::Set).ok_or_else(|| {
+            CommandError::BadInput(format!("--{field} must be a whole number of at least 1 or `default`, not {v:?}"))
+        }),
+    }
+}
+
+pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
+    Ok(match cmd {
+        AccountCommand::Create { brand, markup, trial } => {
+            let (account, key) = app.create_account(&brand, &markup, trial).await?;
+            json!({ "account": output::account(&account), "api_key": output::issued_key(&key) })
+        }
+        AccountCommand::Show { account_id } => output::account_overview(&app.account_overview(&account_id).await?),
+        AccountCommand::List => app.list_accounts().await?.iter().map(output::account).collect(),
+        AccountCommand::SetMarkup { account_id, markup } => {
+            output::account(&app.set_markup(&account_id, &markup).await?)
+        }
+        AccountCommand::SetBrand { account_id, brand } => {
+            output::account(&app.set_brand_name(&account_id, &brand).await?)
+        }
+        AccountCommand::Trial { account_id, switch } => {
+            output::account(&app.set_trial_enabled(&account_id, switch.is_on()).await?)
+        }
+        AccountCommand::ApiAccess { account_id, switch } => {
+            output::account(&app.set_api_access(&account_id, switch.is_on()).await?)
+        }
+        AccountCommand::Limits(LimitsArgs {
+            account_id,
+            requests_per_minute,
+            payments_per_minute,
+            new_clients_per_day,
+            trials_per_day,
+        }) => {
+            let changes = LimitChanges {
+                requests_per_minute: limit_change("requests-per-minute", requests_per_minute.as_deref())?,
+                payments_per_minute: limit_change("payments-per-minute", payments_per_minute.as_deref())?,
+                new_clients_per_day: limit_change("new-clients-per-day", new_clients_per_day.as_deref())?,
+                trials_per_day: limit_change("trials-per-day", trials_per_day.as_deref())?,
+            };
+            output::account(&app.set_limits(&account_id, changes).await?)
+        }
+    })
+}
+
+pub async fn key(app: &App, cmd: KeyCommand) -> CommandResult {
+    Ok(match cmd {
+        KeyCommand::Issue { account_id } => output::issued_key(&app.issue_key(&account_id).await?),
+        KeyCommand::Revoke { key_id } => output::api_key(&app.revoke_key(&key_id).await?),
+        KeyCommand::List { account_id } => {
+            app.account_overview(&account_id).await?.keys.iter().map(output::api_key).collect()
+        }
+    })
+}
+
+pub async fn plan(app: &App, cmd: PlanCommand) -> CommandResult {
+    Ok(match cmd {
+        PlanCommand::Create { months, lifetime, price, unlimited_devices } => {
+            let months = if lifetime { None } else { months };
+            output::plan(&app.create_plan(months, &price, !unlimited_devices).await?)
+        }
+        PlanCommand::Withdraw { plan_id } => output::plan(&app.withdraw_plan(plan_id).await?),
+        PlanCommand::List { include_withdrawn } => {
+            app.list_plans(include_withdrawn).await?.iter().map(output::plan).collect()
+        }
+    })
+}
+
+pub async fn devices(app: &App, cmd: DevicesCommand) -> CommandResult {
+    let settings = match cmd {
+        DevicesCommand::Set { included, max, price } => {
+            Some(app.set_device_offer(included, max, price.as_deref()).await?)
+        }
+        DevicesCommand::Off => Some(app.switch_off_device_offer().await?),
+        DevicesCommand::Show => app.device_settings().await?,
+    };
+    Ok(output::device_settings(settings.as_ref()))
+}
+
+pub async fn method(app: &App, cmd: MethodCommand) -> CommandResult {
+    Ok(match cmd {
+        MethodCommand::Add { code, name_en, name_ru } => {
+            output::payment_method(&app.add_payment_method(&code, &name_en, &name_ru).await?)
+        }
+        MethodCommand::Enable { code } => output::payment_method(&app.set_payment_method_enabled(&code, true).await?),
+        MethodCommand::Disable { code } => output::payment_method(&app.set_payment_method_enabled(&code, false).await?),
+        MethodCommand::List => app.list_payment_methods().await?.iter().map(output::payment_method).collect(),
+    })
+}
+
+pub async fn client(app: &App, cmd: ClientCommand) -> CommandResult {
+    let client = match cmd {
+        ClientCommand::Show { account_id, client_id } => app.show_client(&account_id, &client_id).await?,
+        ClientCommand::Block { account_id, client_id } => app.set_client_blocked(&account_id, &client_id, true).await?,
+        ClientCommand::Unblock { account_id, client_id } => {
+            app.set_client_blocked(&account_id, &client_id, false).await?
+        }
+    };
+    Ok(output::client(&client))
+}
+
+pub async fn subscription(app: &App, cmd: SubscriptionCommand) -> CommandResult {
+    let client = match cmd {
+        SubscriptionCommand::Suspend { account_id, client_id } => {
+            app.set_subscription_suspended(&account_id, &client_id, true).await?
+        }
+        SubscriptionCommand::Resume { account_id, client_id } => {
+            app.set_subscription_suspended(&account_id, &client_id, false).await?
+        }
+    };
+    Ok(output::client(&client))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> CommandResult {
+    serde_json::to_value(value).map_err(|e| CommandError::Failed(e.to_string()))
+}
+
+pub async fn catalogue(app: &App, cmd: ContentCommand) -> CommandResult {
+    match cmd {
+        ContentCommand::Set { file } => to_json(&app.set_catalogue(&read_file(&file)?).await?),
+        ContentCommand::Show => to_json(&app.catalogue().await?),
+    }
+}
+
+pub async fn documents(app: &App, cmd: ContentCommand) -> CommandResult {
+    match cmd {
+        ContentCommand::Set { file } => to_json(&app.set_documents(&read_file(&file)?).await?),
+        ContentCommand::Show => to_json(&app.documents().await?),
+    }
+}
+
+pub async fn demo(app: &App) -> CommandResult {
+    let (account, key) = app.seed_demo().await?;
+    Ok(json!({ "account": output::account(&account), "api_key": output::issued_key(&key) }))
+}
+
+pub async fn sandbox(app: &App, cmd: SandboxCommand) -> CommandResult {
+    use vp_ports::sandbox::{GATEWAY_MODE_KEY, PANEL_MODE_KEY, StandInMode};
+    let parse = |m: &str| m.parse::<StandInMode>().map_err(CommandError::BadInput);
+    match cmd {
+        SandboxCommand::Gateway { mode } => {
+            let mode = parse(&mode)?;
+            app.set_raw_setting(GATEWAY_MODE_KEY, &mode.to_string()).await?;
+        }
+        SandboxCommand::Panel { mode } => {
+            let mode = parse(&mode)?;
+            app.set_raw_setting(PANEL_MODE_KEY, &mode.to_string()).await?;
+        }
+        SandboxCommand::Servers { file } => {
+            let list = vp_panel::ServerList::parse(&read_file(&file)?).map_err(CommandError::BadInput)?;
+            let value = serde_json::to_string(&list).map_err(|e| CommandError::Failed(e.to_string()))?;
+            app.set_raw_setting(vp_panel::SERVERS_KEY, &value).await?;
+        }
+        SandboxCommand::Show => {}
+    }
+    let gateway = vp_ports::sandbox::read_mode(app.store.as_ref(), GATEWAY_MODE_KEY).await;
+    let panel = vp_ports::sandbox::read_mode(app.store.as_ref(), PANEL_MODE_KEY).await;
+    Ok(json!({ "gateway": gateway.to_string(), "panel": panel.to_string() }))
+}
+
+pub async fn invoice(app: &App, cmd: InvoiceCommand) -> CommandResult {
+    let invoice = match cmd {
+        InvoiceCommand::Show { payment_id } => app.operator_invoice(&payment_id).await?,
+        InvoiceCommand::Recall { payment_id } => {
+            app.apply_payment_outcome(&payment_id, vp_domain::PaymentOutcome::BankRecall).await?
+        }
+    };
+    Ok(output::invoice(&invoice))
+}

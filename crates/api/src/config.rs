@@ -1,0 +1,184 @@
+//! Configuration from the environment and an optional file, validated at start with errors
+//! that name the setting. The file holds `KEY=VALUE` lines with the same keys as the
+//! environment; the environment wins.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::Path;
+
+use thiserror::Error;
+
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
+const DEFAULT_BIND: &str = "127.0.0.1:8080";
+
+/// Every key the service reads; a file naming any other key is refused (typos do not pass).
+const KEYS: [&str; 5] = ["DATABASE_URL", "VP_BIND", "VP_PUBLIC_BASE_URL", "VP_DB_MAX_CONNECTIONS", "VP_LOG"];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// `postgres://...` for PostgreSQL, `sqlite://path` (or a path) for SQLite.
+    pub database_url: String,
+    pub bind: SocketAddr,
+    /// Public address of this service, used in links it hands out (no trailing slash).
+    pub public_base_url: String,
+    pub db_max_connections: usize,
+    /// tracing filter, e.g. `info` or `vp_http=debug,info`.
+    pub log: String,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {reason}")]
+    File { path: String, reason: String },
+    #[error("config file {path}, line {line}: {reason}")]
+    FileLine { path: String, line: usize, reason: String },
+    #[error("{key}: {reason}")]
+    Invalid { key: &'static str, reason: String },
+}
+
+/// Reads `KEY=VALUE` lines; `#` starts a comment line; values may be wrapped in double quotes.
+pub fn parse_file(path: &str, text: &str) -> Result<BTreeMap<String, String>, ConfigError> {
+    let mut values = BTreeMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |reason: String| ConfigError::FileLine { path: path.to_owned(), line: i + 1, reason };
+        let (key, value) = line.split_once('=').ok_or_else(|| err("expected KEY=VALUE".into()))?;
+        let key = key.trim();
+        if !KEYS.contains(&key) {
+            return Err(err(format!("unknown key {key:?}; known keys: {}", KEYS.join(", "))));
+        }
+        let value = value.trim();
+        let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+        values.insert(key.to_owned(), value.to_owned());
+    }
+    Ok(values)
+}
+
+impl Config {
+    /// Loads from an optional file, then the environment on top.
+    pub fn load(file: Option<&Path>, env: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let mut values = match file {
+            Some(path) => {
+                let shown = path.display().to_string();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| ConfigError::File { path: shown.clone(), reason: e.to_string() })?;
+                parse_file(&shown, &text)?
+            }
+            None => BTreeMap::new(),
+        };
+        for key in KEYS {
+            if let Some(v) = env(key) {
+                values.insert(key.to_owned(), v);
+            }
+        }
+        Config::from_values(&values)
+    }
+
+    pub fn from_values(values: &BTreeMap<String, String>) -> Result<Config, ConfigError> {
+        let get = |k: &str| values.get(k).map(String::as_str).filter(|v| !v.is_empty());
+        let database_url = get("DATABASE_URL").unwrap_or(DEFAULT_DATABASE_URL).to_owned();
+        vp_store::backend_of(&database_url)
+            .map_err(|e| ConfigError::Invalid { key: "DATABASE_URL", reason: e.to_string() })?;
+        let bind_text = get("VP_BIND").unwrap_or(DEFAULT_BIND);
+        let bind: SocketAddr = bind_text.parse().map_err(|_| ConfigError::Invalid {
+            key: "VP_BIND",
+            reason: format!("{bind_text:?} is not an address like 127.0.0.1:8080"),
+        })?;
+        let public_base_url = match get("VP_PUBLIC_BASE_URL") {
+            Some(url) => {
+                let lower = url.to_ascii_lowercase();
+                let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
+                if rest.is_none_or(|r| r.is_empty() || r.contains(char::is_whitespace)) {
+                    return Err(ConfigError::Invalid {
+                        key: "VP_PUBLIC_BASE_URL",
+                        reason: format!("{url:?} is not an http(s) URL like https://vpn.example.com"),
+                    });
+                }
+                url.trim_end_matches('/').to_owned()
+            }
+            None => format!("http://{bind}"),
+        };
+        let db_max_connections = match get("VP_DB_MAX_CONNECTIONS") {
+            None => 8,
+            Some(v) => {
+                v.parse::<usize>().ok().filter(|n| (1..=200).contains(n)).ok_or_else(|| ConfigError::Invalid {
+                    key: "VP_DB_MAX_CONNECTIONS",
+                    reason: format!("{v:?} is not a number from 1 to 200"),
+                })?
+            }
+        };
+        let log = get("VP_LOG").unwrap_or("info").to_owned();
+        Ok(Config { database_url, bind, public_base_url, db_max_connections, log })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn defaults_run_on_an_sqlite_file_under_data() {
+        let c = Config::from_values(&BTreeMap::new()).unwrap();
+        assert_eq!(c.database_url, DEFAULT_DATABASE_URL);
+        assert_eq!(c.bind, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!(c.public_base_url, "http://127.0.0.1:8080");
+        assert_eq!(c.db_max_connections, 8);
+    }
+
+    #[test]
+    fn bad_values_are_refused_naming_the_setting() {
+        let bad = [
+            ("VP_BIND", "localhost"),
+            ("VP_PUBLIC_BASE_URL", "ftp://x"),
+            ("VP_DB_MAX_CONNECTIONS", "0"),
+            ("VP_DB_MAX_CONNECTIONS", "many"),
+            ("DATABASE_URL", "mysql://x"),
+        ];
+        for (key, value) in bad {
+            match Config::from_values(&values(&[(key, value)])) {
+                Err(ConfigError::Invalid { key: k, .. }) => assert_eq!(k, key),
+                other => panic!("{key}={value} gave {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn public_base_url_loses_its_trailing_slash() {
+        let c = Config::from_values(&values(&[("VP_PUBLIC_BASE_URL", "https://vpn.example.com/")])).unwrap();
+        assert_eq!(c.public_base_url, "https://vpn.example.com");
+    }
+
+    #[test]
+    fn the_file_takes_key_value_lines_and_refuses_unknown_keys() {
+        let parsed = parse_file("f", "# comment\n\nDATABASE_URL=\"postgres://db/x\"\nVP_BIND = 0.0.0.0:80\n").unwrap();
+        assert_eq!(parsed["DATABASE_URL"], "postgres://db/x");
+        assert_eq!(parsed["VP_BIND"], "0.0.0.0:80");
+        assert_eq!(
+            parse_file("f", "DATABSE_URL=x"),
+            Err(ConfigError::FileLine {
+                path: "f".into(),
+                line: 1,
+                reason: format!("unknown key \"DATABSE_URL\"; known keys: {}", KEYS.join(", "))
+            })
+        );
+        assert!(matches!(parse_file("f", "just words"), Err(ConfigError::FileLine { line: 1, .. })));
+    }
+
+    #[test]
+    fn the_environment_wins_over_the_file() {
+        let dir = std::env::temp_dir().join(format!("vp-config-{}", std::process::id()));
+        std::fs::write(&dir, "VP_BIND=127.0.0.1:1\nVP_LOG=debug\n").unwrap();
+        let c = Config::load(Some(&dir), |k| (k == "VP_BIND").then(|| "127.0.0.1:2".to_owned())).unwrap();
+        std::fs::remove_file(&dir).unwrap();
+        assert_eq!(c.bind, "127.0.0.1:2".parse().unwrap());
+        assert_eq!(c.log, "debug");
+        assert!(matches!(Config::load(Some(Path::new("/nonexistent/x.env")), |_| None), Err(ConfigError::File { .. })));
+    }
+}

@@ -1,0 +1,90 @@
+//! `vp-api`: the binary ops deploy. Reads configuration, wires the adapters to the use cases
+//! and runs a subcommand. Operator commands print JSON on stdout; errors go to stderr with
+//! exit code 2 for bad input and 1 for failures.
+
+mod cli;
+mod commands;
+mod config;
+mod output;
+mod serve;
+mod wiring;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::commands::CommandError;
+use crate::config::Config;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match Config::load(cli.config.as_deref(), |k| std::env::var(k).ok()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: configuration: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    init_tracing(&config.log);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command, config)) {
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(value)) => {
+            println!("{}", serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string()));
+            ExitCode::SUCCESS
+        }
+        Err(CommandError::BadInput(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(CommandError::Failed(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing(filter: &str) {
+    let filter =
+        tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Logs go to stderr so that stdout stays the command's JSON.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+async fn run(command: Command, config: Config) -> Result<Option<serde_json::Value>, CommandError> {
+    if let Command::Migrate = command {
+        let applied = vp_store::migrate(&config.database_url)
+            .await
+            .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
+        return Ok(Some(serde_json::json!({ "applied": applied })));
+    }
+    let wiring::Wired { app, panel } = wiring::wire(&config).await?;
+    let value = match command {
+        Command::Migrate => return Ok(None),
+        Command::Serve { demo } => return serve::serve(app, panel, &config, demo).await.map(|()| None),
+        Command::Jobs => {
+            serve::run_jobs_once(&app).await;
+            serde_json::json!({ "ran": ["expire_overdue_invoices", "complete_unfinished_invoices", "sync_panel"] })
+        }
+        Command::Sandbox(c) => commands::sandbox(&app, c).await?,
+        Command::Invoice(c) => commands::invoice(&app, c).await?,
+        Command::Demo => commands::demo(&app).await?,
+        Command::Account(c) => commands::account(&app, c).await?,
+        Command::Key(c) => commands::key(&app, c).await?,
+        Command::Plan(c) => commands::plan(&app, c).await?,
+        Command::Devices(c) => commands::devices(&app, c).await?,
+        Command::Method(c) => commands::method(&app, c).await?,
+        Command::Client(c) => commands::client(&app, c).await?,
+        Command::Subscription(c) => commands::subscription(&app, c).await?,
+        Command::Catalogue(c) => commands::catalogue(&app, c).await?,
+        Command::Documents(c) => commands::documents(&app, c).await?,
+    };
+    Ok(Some(value))
+}

@@ -1,0 +1,133 @@
+//! JSON shapes printed by the operator commands. Money as two-decimal strings, times ISO 8601.
+
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use vp_app::keys::IssuedKey;
+use vp_app::operator::AccountOverview;
+use vp_domain::{CURRENCY, DeviceSettings};
+use vp_ports::{AccountRecord, ApiKeyRecord, ClientRecord, InvoiceRecord, PaymentMethodRecord, PlanRecord};
+
+pub fn timestamp(t: OffsetDateTime) -> Value {
+    t.format(&Rfc3339).map(Value::String).unwrap_or(Value::Null)
+}
+
+fn opt_timestamp(t: Option<OffsetDateTime>) -> Value {
+    t.map_or(Value::Null, timestamp)
+}
+
+pub fn account(a: &AccountRecord) -> Value {
+    json!({
+        "account_id": a.id,
+        "brand_name": a.brand_name.as_str(),
+        "markup_percent": a.markup.to_string(),
+        "trial_enabled": a.trial_enabled,
+        "api_enabled": a.api_enabled,
+        "currency": CURRENCY,
+        "limit_overrides": {
+            "requests_per_minute": a.limits.requests_per_minute,
+            "payments_per_minute": a.limits.payments_per_minute,
+            "new_clients_per_day": a.limits.new_clients_per_day,
+            "trials_per_day": a.limits.trials_per_day,
+        },
+        "created_at": timestamp(a.created_at),
+    })
+}
+
+pub fn account_overview(o: &AccountOverview) -> Value {
+    let mut v = account(&o.account);
+    v["partner_balance"] = json!(o.balance.to_string());
+    v["api_keys"] = o.keys.iter().map(api_key).collect();
+    v
+}
+
+pub fn api_key(k: &ApiKeyRecord) -> Value {
+    json!({
+        "key_id": k.id,
+        "prefix": k.prefix,
+        "created_at": timestamp(k.created_at),
+        "revoked_at": opt_timestamp(k.revoked_at),
+    })
+}
+
+/// The one time a key's secret is shown.
+pub fn issued_key(k: &IssuedKey) -> Value {
+    json!({
+        "key_id": k.id,
+        "api_key": k.secret,
+        "prefix": k.prefix,
+        "note": "the key is shown only now; it is stored as a hash and cannot be shown again",
+    })
+}
+
+pub fn plan(p: &PlanRecord) -> Value {
+    json!({
+        "plan_id": p.plan_id,
+        "months": p.months,
+        "lifetime": p.lifetime,
+        "unlimited_devices": !p.device_limited,
+        "platform_price": p.platform_price.to_string(),
+        "currency": CURRENCY,
+        "created_at": timestamp(p.created_at),
+        "withdrawn_at": opt_timestamp(p.withdrawn_at),
+    })
+}
+
+pub fn device_settings(s: Option<&DeviceSettings>) -> Value {
+    match s {
+        None => json!({ "configured": false, "on_sale": false }),
+        Some(s) => json!({
+            "configured": true,
+            "included": s.included,
+            "max": s.max,
+            "on_sale": s.platform_price.is_some(),
+            "platform_price": s.platform_price.map(|p| p.to_string()),
+            "currency": CURRENCY,
+        }),
+    }
+}
+
+pub fn payment_method(m: &PaymentMethodRecord) -> Value {
+    json!({ "code": m.code, "name_en": m.name_en, "name_ru": m.name_ru, "enabled": m.enabled, "position": m.position })
+}
+
+pub fn client(c: &ClientRecord) -> Value {
+    let subscription = c.subscription.as_ref().map(|r| {
+        let s = &r.subscription;
+        json!({
+            "status": s.status.as_str(),
+            "is_trial": s.is_trial,
+            "lifetime": s.lifetime,
+            "expires_at": timestamp(s.expires_at),
+            "devices_limit": s.devices.limit(),
+        })
+    });
+    json!({
+        "account_id": c.account_id,
+        "client_id": c.client_id.as_str(),
+        "blocked": c.blocked,
+        "created_at": timestamp(c.created_at),
+        "subscription": subscription,
+    })
+}
+
+pub fn invoice(i: &InvoiceRecord) -> Value {
+    json!({
+        "payment_id": i.payment_id,
+        "account_id": i.account_id,
+        "client_id": i.client_id.as_str(),
+        "status": i.status.as_str(),
+        "purpose": i.purpose.as_str(),
+        "plan_id": i.purpose.plan_id(),
+        "devices": i.purpose.devices(),
+        "method": i.method,
+        "amount": i.amounts.customer.to_string(),
+        "platform_amount": i.amounts.platform.to_string(),
+        "partner_share": i.amounts.partner_share.to_string(),
+        "currency": CURRENCY,
+        "gateway_payment_id": i.gateway_payment_id,
+        "created_at": timestamp(i.created_at),
+        "expires_at": timestamp(i.expires_at),
+        "paid_at": opt_timestamp(i.paid_at),
+    })
+}

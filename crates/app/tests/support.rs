@@ -1,0 +1,154 @@
+//! The use cases on a real SQLite store with a hand-moved clock and in-memory stand-ins for the
+//! gateway and the panel that can be told to fail.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use time::{Duration, OffsetDateTime};
+use vp_app::system::SystemIds;
+use vp_app::{Adapters, App, Settings};
+use vp_ports::*;
+
+pub struct ManualClock(Mutex<OffsetDateTime>);
+
+impl ManualClock {
+    pub fn now_for_test(&self) -> OffsetDateTime {
+        *self.0.lock().unwrap()
+    }
+
+    pub fn advance(&self, d: Duration) {
+        *self.0.lock().unwrap() += d;
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> OffsetDateTime {
+        *self.0.lock().unwrap()
+    }
+}
+
+#[derive(Default)]
+pub struct FakeGateway {
+    pub down: AtomicBool,
+    pub calls: AtomicU32,
+    pub keys: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl PaymentGateway for FakeGateway {
+    async fn create_payment(&self, r: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if self.down.load(Ordering::SeqCst) {
+            return Err(GatewayError::Unavailable("down".into()));
+        }
+        self.keys.lock().unwrap().push(r.idempotency_key.clone());
+        Ok(GatewayPayment {
+            gateway_payment_id: format!("gw_{}", r.idempotency_key),
+            payment_url: format!("https://pay.example/{}", r.idempotency_key),
+        })
+    }
+}
+
+#[derive(Default)]
+pub struct FakePanel {
+    pub down: AtomicBool,
+    pub users: Mutex<HashMap<String, PanelUser>>,
+    pub devices: Mutex<HashMap<String, Vec<PanelDevice>>>,
+}
+
+impl FakePanel {
+    fn check(&self) -> Result<(), PanelError> {
+        if self.down.load(Ordering::SeqCst) { Err(PanelError::Unavailable("down".into())) } else { Ok(()) }
+    }
+
+    pub fn user(&self, user_ref: &str) -> Option<PanelUser> {
+        self.users.lock().unwrap().get(user_ref).cloned()
+    }
+}
+
+#[async_trait]
+impl VpnPanel for FakePanel {
+    async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
+        self.check()?;
+        self.users.lock().unwrap().insert(user.user_ref.clone(), user.clone());
+        Ok(())
+    }
+    async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
+        self.check()?;
+        Ok(self.devices.lock().unwrap().get(user_ref).cloned().unwrap_or_default())
+    }
+    async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {
+        self.check()?;
+        let mut all = self.devices.lock().unwrap();
+        let list = all.entry(user_ref.to_owned()).or_default();
+        let before = list.len();
+        list.retain(|d| d.hwid != hwid);
+        Ok(list.len() < before)
+    }
+    fn subscription_url(&self, token: &str) -> String {
+        format!("https://sub.example/{token}")
+    }
+}
+
+pub struct World {
+    pub app: App,
+    pub clock: Arc<ManualClock>,
+    pub gateway: Arc<FakeGateway>,
+    pub panel: Arc<FakePanel>,
+    pub account: AccountRecord,
+    dir: std::path::PathBuf,
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+impl World {
+    /// A demo-seeded database at 2026-01-01 00:00 UTC.
+    pub async fn new() -> World {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("vp-app-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}", dir.join("db.sqlite").display());
+        vp_store::migrate(&url).await.unwrap();
+        let store = vp_store::connect(&url, &vp_store::StoreOptions::default()).await.unwrap();
+        let clock = Arc::new(ManualClock(Mutex::new(time::macros::datetime!(2026-01-01 00:00 UTC))));
+        let gateway = Arc::new(FakeGateway::default());
+        let panel = Arc::new(FakePanel::default());
+        let app = App::new(
+            Adapters {
+                store,
+                clock: clock.clone(),
+                ids: Arc::new(SystemIds::new()),
+                gateway: gateway.clone(),
+                panel: panel.clone(),
+            },
+            Settings::default(),
+        );
+        let (account, _) = app.seed_demo().await.unwrap();
+        World { app, clock, gateway, panel, account, dir }
+    }
+
+    pub async fn account(&self) -> AccountRecord {
+        let mut tx = self.app.store.begin().await.unwrap();
+        let a = tx.account(&self.account.id).await.unwrap().unwrap();
+        tx.commit().await.unwrap();
+        a
+    }
+
+    pub async fn balance(&self) -> vp_domain::Money {
+        let mut tx = self.app.store.begin().await.unwrap();
+        let b = tx.partner_balance(&self.account.id).await.unwrap();
+        tx.commit().await.unwrap();
+        b
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

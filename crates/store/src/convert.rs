@@ -1,0 +1,432 @@
+//! Records <-> rows. Reading never trusts stored text: anything that does not decode into a
+//! domain value is `StoreError::Corrupt`.
+
+use std::str::FromStr;
+
+use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
+use vp_domain::limits::LimitOverrides;
+use vp_domain::subscription::TermReminders;
+use vp_domain::{
+    BrandName, ClientId, DeviceLimit, DeviceSettings, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose,
+    Subscription, SubscriptionStatus,
+};
+use vp_ports::records::*;
+use vp_ports::store::StoreResult;
+
+use crate::errors::corrupt;
+use crate::models::*;
+
+/// Stored as UTC with microsecond precision, the finest PostgreSQL keeps, so both backends
+/// give back exactly the same instant.
+pub(crate) fn db_time(t: OffsetDateTime) -> PrimitiveDateTime {
+    let utc = t.to_offset(UtcOffset::UTC);
+    let micros = utc.time().nanosecond() / 1_000 * 1_000;
+    let time = utc.time().replace_nanosecond(micros).unwrap_or(utc.time());
+    PrimitiveDateTime::new(utc.date(), time)
+}
+
+pub(crate) fn db_time_opt(t: Option<OffsetDateTime>) -> Option<PrimitiveDateTime> {
+    t.map(db_time)
+}
+
+fn utc(t: PrimitiveDateTime) -> OffsetDateTime {
+    t.assume_utc()
+}
+
+/// Counts are `u32` in the domain and INTEGER in the schema.
+pub(crate) fn int(v: u32, what: &str) -> StoreResult<i32> {
+    i32::try_from(v).map_err(|_| corrupt(format!("{what} {v} is too large to store")))
+}
+
+fn int_opt(v: Option<u32>, what: &str) -> StoreResult<Option<i32>> {
+    v.map(|v| int(v, what)).transpose()
+}
+
+fn count(v: i32, what: &str) -> StoreResult<u32> {
+    u32::try_from(v).map_err(|_| corrupt(format!("stored {what} {v} is negative")))
+}
+
+fn count_opt(v: Option<i32>, what: &str) -> StoreResult<Option<u32>> {
+    v.map(|v| count(v, what)).transpose()
+}
+
+fn parse<T: FromStr>(text: &str, what: &str) -> StoreResult<T> {
+    text.parse().map_err(|_| corrupt(format!("stored {what} {text:?} is not valid")))
+}
+
+pub(crate) fn client_id(text: &str) -> StoreResult<ClientId> {
+    ClientId::parse(text).map_err(|e| corrupt(format!("stored client_id {text:?}: {e}")))
+}
+
+pub(crate) fn account_row(a: &AccountRecord) -> StoreResult<AccountRow> {
+    let markup = i32::try_from(a.markup.basis_points()).map_err(|_| corrupt("markup is too large to store"))?;
+    Ok(AccountRow {
+        id: a.id.clone(),
+        brand_name: a.brand_name.as_str().to_owned(),
+        markup_bp: markup,
+        trial_enabled: a.trial_enabled,
+        api_enabled: a.api_enabled,
+        limit_requests_per_minute: int_opt(a.limits.requests_per_minute, "requests_per_minute")?,
+        limit_payments_per_minute: int_opt(a.limits.payments_per_minute, "payments_per_minute")?,
+        limit_new_clients_per_day: int_opt(a.limits.new_clients_per_day, "new_clients_per_day")?,
+        limit_trials_per_day: int_opt(a.limits.trials_per_day, "trials_per_day")?,
+        created_at: db_time(a.created_at),
+    })
+}
+
+pub(crate) fn account(r: AccountRow) -> StoreResult<AccountRecord> {
+    let bp = count(r.markup_bp, "markup")?;
+    Ok(AccountRecord {
+        brand_name: BrandName::parse(&r.brand_name).map_err(|e| corrupt(format!("stored brand name: {e}")))?,
+        markup: MarkupPercent::from_basis_points(bp).map_err(|e| corrupt(format!("stored markup {bp}: {e}")))?,
+        trial_enabled: r.trial_enabled,
+        api_enabled: r.api_enabled,
+        limits: LimitOverrides {
+            requests_per_minute: count_opt(r.limit_requests_per_minute, "requests_per_minute")?,
+            payments_per_minute: count_opt(r.limit_payments_per_minute, "payments_per_minute")?,
+            new_clients_per_day: count_opt(r.limit_new_clients_per_day, "new_clients_per_day")?,
+            trials_per_day: count_opt(r.limit_trials_per_day, "trials_per_day")?,
+        },
+        created_at: utc(r.created_at),
+        id: r.id,
+    })
+}
+
+pub(crate) fn api_key_row(k: &ApiKeyRecord) -> ApiKeyRow {
+    ApiKeyRow {
+        id: k.id.clone(),
+        account_id: k.account_id.clone(),
+        key_hash: k.key_hash.clone(),
+        prefix: k.prefix.clone(),
+        created_at: db_time(k.created_at),
+        revoked_at: db_time_opt(k.revoked_at),
+    }
+}
+
+pub(crate) fn api_key(r: ApiKeyRow) -> ApiKeyRecord {
+    ApiKeyRecord {
+        id: r.id,
+        account_id: r.account_id,
+        key_hash: r.key_hash,
+        prefix: r.prefix,
+        created_at: utc(r.created_at),
+        revoked_at: r.revoked_at.map(utc),
+    }
+}
+
+pub(crate) fn new_plan_row(p: &NewPlan) -> StoreResult<NewPlanRow> {
+    Ok(NewPlanRow {
+        months: int(p.months, "months")?,
+        lifetime: p.lifetime,
+        device_limited: p.device_limited,
+        platform_price: p.platform_price.kopecks(),
+        created_at: db_time(p.created_at),
+    })
+}
+
+pub(crate) fn plan(r: PlanRow) -> StoreResult<PlanRecord> {
+    Ok(PlanRecord {
+        plan_id: r.plan_id,
+        months: count(r.months, "months")?,
+        lifetime: r.lifetime,
+        device_limited: r.device_limited,
+        platform_price: Money::from_kopecks(r.platform_price),
+        created_at: utc(r.created_at),
+        withdrawn_at: r.withdrawn_at.map(utc),
+    })
+}
+
+/// The single row of `device_settings` has id 1 (a CHECK keeps it single).
+pub(crate) fn device_settings_row(s: &DeviceSettings) -> StoreResult<DeviceSettingsRow> {
+    Ok(DeviceSettingsRow {
+        id: 1,
+        included: int(s.included, "included devices")?,
+        max_devices: int(s.max, "max devices")?,
+        platform_price: s.platform_price.map(Money::kopecks),
+    })
+}
+
+pub(crate) fn device_settings(r: DeviceSettingsRow) -> StoreResult<DeviceSettings> {
+    let price = r.platform_price.map(Money::from_kopecks);
+    DeviceSettings::new(count(r.included, "included devices")?, count(r.max_devices, "max devices")?, price)
+        .map_err(|e| corrupt(format!("stored device settings: {e}")))
+}
+
+pub(crate) fn payment_method_row(m: &PaymentMethodRecord) -> PaymentMethodRow {
+    PaymentMethodRow {
+        code: m.code.clone(),
+        name_en: m.name_en.clone(),
+        name_ru: m.name_ru.clone(),
+        enabled: m.enabled,
+        position: m.position,
+    }
+}
+
+pub(crate) fn payment_method(r: PaymentMethodRow) -> PaymentMethodRecord {
+    PaymentMethodRecord {
+        code: r.code,
+        name_en: r.name_en,
+        name_ru: r.name_ru,
+        enabled: r.enabled,
+        position: r.position,
+    }
+}
+
+pub(crate) fn setting_row(s: &SettingRecord) -> SettingRow {
+    SettingRow { key: s.key.clone(), value: s.value.clone(), updated_at: db_time(s.updated_at) }
+}
+
+pub(crate) fn setting(r: SettingRow) -> SettingRecord {
+    SettingRecord { key: r.key, value: r.value, updated_at: utc(r.updated_at) }
+}
+
+pub(crate) fn client_row(c: &ClientRecord) -> ClientRow {
+    ClientRow {
+        id: c.id.clone(),
+        account_id: c.account_id.clone(),
+        client_id: c.client_id.as_str().to_owned(),
+        created_at: db_time(c.created_at),
+        blocked: c.blocked,
+    }
+}
+
+pub(crate) fn client(r: ClientRow, sub: Option<SubscriptionRow>) -> StoreResult<ClientRecord> {
+    Ok(ClientRecord {
+        client_id: client_id(&r.client_id)?,
+        id: r.id,
+        account_id: r.account_id,
+        created_at: utc(r.created_at),
+        blocked: r.blocked,
+        subscription: sub.map(subscription).transpose()?,
+    })
+}
+
+pub(crate) fn subscription_row(
+    client_ref: &str,
+    s: &SubscriptionRecord,
+    change_seq: i64,
+) -> StoreResult<SubscriptionRow> {
+    let sub = &s.subscription;
+    let (unlimited, included, purchased) = match sub.devices {
+        DeviceLimit::Unlimited => (true, 0, 0),
+        DeviceLimit::Limited { included, purchased } => {
+            (false, int(included, "included devices")?, int(purchased, "purchased devices")?)
+        }
+    };
+    Ok(SubscriptionRow {
+        client_ref: client_ref.to_owned(),
+        status: sub.status.as_str().to_owned(),
+        is_trial: sub.is_trial,
+        lifetime: sub.lifetime,
+        expires_at: db_time(sub.expires_at),
+        term_started_at: db_time(sub.term_started_at),
+        devices_unlimited: unlimited,
+        devices_included: included,
+        devices_purchased: purchased,
+        reminder_72_sent: sub.reminders.sent_72,
+        reminder_24_sent: sub.reminders.sent_24,
+        link_rotated_at: db_time_opt(sub.link_rotated_at),
+        link_token: s.link_token.clone(),
+        revision: s.revision,
+        panel_revision: s.panel_revision,
+        change_seq,
+    })
+}
+
+fn subscription(r: SubscriptionRow) -> StoreResult<SubscriptionRecord> {
+    let devices = if r.devices_unlimited {
+        DeviceLimit::Unlimited
+    } else {
+        DeviceLimit::Limited {
+            included: count(r.devices_included, "included devices")?,
+            purchased: count(r.devices_purchased, "purchased devices")?,
+        }
+    };
+    Ok(SubscriptionRecord {
+        subscription: Subscription {
+            status: parse::<SubscriptionStatus>(&r.status, "subscription status")?,
+            is_trial: r.is_trial,
+            lifetime: r.lifetime,
+            expires_at: utc(r.expires_at),
+            term_started_at: utc(r.term_started_at),
+            devices,
+            reminders: TermReminders { sent_72: r.reminder_72_sent, sent_24: r.reminder_24_sent },
+            link_rotated_at: r.link_rotated_at.map(utc),
+        },
+        link_token: r.link_token,
+        revision: r.revision,
+        panel_revision: r.panel_revision,
+    })
+}
+
+pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
+    let devices = i.purpose.devices().map(|d| int(d, "devices")).transpose()?;
+    Ok(InvoiceRow {
+        payment_id: i.payment_id.clone(),
+        account_id: i.account_id.clone(),
+        client_ref: i.client_ref.clone(),
+        status: i.status.as_str().to_owned(),
+        purpose: i.purpose.as_str().to_owned(),
+        plan_id: i.purpose.plan_id(),
+        devices,
+        method: i.method.clone(),
+        amount: i.amounts.customer.kopecks(),
+        platform_amount: i.amounts.platform.kopecks(),
+        partner_share: i.amounts.partner_share.kopecks(),
+        return_url: i.return_url.clone(),
+        payment_url: i.payment_url.clone(),
+        gateway_payment_id: i.gateway_payment_id.clone(),
+        created_at: db_time(i.created_at),
+        expires_at: db_time(i.expires_at),
+        paid_at: db_time_opt(i.paid_at),
+    })
+}
+
+pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str) -> StoreResult<InvoiceRecord> {
+    let purpose = match (r.purpose.as_str(), r.plan_id, r.devices) {
+        ("subscription", Some(plan_id), None) => Purpose::Subscription { plan_id },
+        ("devices", None, Some(n)) => Purpose::Devices { count: count(n, "devices")? },
+        (p, plan, devices) => {
+            return Err(corrupt(format!("invoice purpose {p:?} with plan {plan:?} and devices {devices:?}")));
+        }
+    };
+    Ok(InvoiceRecord {
+        client_id: client_id(client_id_text)?,
+        status: parse::<InvoiceStatus>(&r.status, "invoice status")?,
+        purpose,
+        amounts: PriceBreakdown {
+            customer: Money::from_kopecks(r.amount),
+            platform: Money::from_kopecks(r.platform_amount),
+            partner_share: Money::from_kopecks(r.partner_share),
+        },
+        payment_id: r.payment_id,
+        account_id: r.account_id,
+        client_ref: r.client_ref,
+        method: r.method,
+        return_url: r.return_url,
+        payment_url: r.payment_url,
+        gateway_payment_id: r.gateway_payment_id,
+        created_at: utc(r.created_at),
+        expires_at: utc(r.expires_at),
+        paid_at: r.paid_at.map(utc),
+    })
+}
+
+const STARTED: &str = "started";
+const FINISHED: &str = "finished";
+
+pub(crate) const fn recovery_point_text(p: RecoveryPoint) -> &'static str {
+    match p {
+        RecoveryPoint::Started => STARTED,
+        RecoveryPoint::Finished => FINISHED,
+    }
+}
+
+pub(crate) fn idempotency_row(r: &IdempotencyRecord) -> IdempotencyRow {
+    IdempotencyRow {
+        account_id: r.account_id.clone(),
+        key: r.key.clone(),
+        request_fingerprint: r.request_fingerprint.clone(),
+        payment_id: r.payment_id.clone(),
+        recovery_point: recovery_point_text(r.recovery_point).to_owned(),
+        locked_until: db_time_opt(r.locked_until),
+        created_at: db_time(r.created_at),
+    }
+}
+
+pub(crate) fn idempotency(r: IdempotencyRow) -> StoreResult<IdempotencyRecord> {
+    let recovery_point = match r.recovery_point.as_str() {
+        STARTED => RecoveryPoint::Started,
+        FINISHED => RecoveryPoint::Finished,
+        other => return Err(corrupt(format!("stored recovery point {other:?} is not valid"))),
+    };
+    Ok(IdempotencyRecord {
+        account_id: r.account_id,
+        key: r.key,
+        request_fingerprint: r.request_fingerprint,
+        payment_id: r.payment_id,
+        recovery_point,
+        locked_until: r.locked_until.map(utc),
+        created_at: utc(r.created_at),
+    })
+}
+
+const CREDIT: &str = "partner_share_credit";
+const REVERSAL: &str = "partner_share_reversal";
+
+pub(crate) fn ledger_row(e: &LedgerEntry) -> LedgerRow {
+    let kind = match e.kind {
+        LedgerKind::PartnerShareCredit => CREDIT,
+        LedgerKind::PartnerShareReversal => REVERSAL,
+    };
+    LedgerRow {
+        id: e.id.clone(),
+        account_id: e.account_id.clone(),
+        payment_id: e.payment_id.clone(),
+        kind: kind.to_owned(),
+        amount: e.amount.kopecks(),
+        created_at: db_time(e.created_at),
+    }
+}
+
+pub(crate) fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
+    let kind = match r.kind.as_str() {
+        CREDIT => LedgerKind::PartnerShareCredit,
+        REVERSAL => LedgerKind::PartnerShareReversal,
+        other => return Err(corrupt(format!("stored ledger kind {other:?} is not valid"))),
+    };
+    Ok(LedgerEntry {
+        id: r.id,
+        account_id: r.account_id,
+        payment_id: r.payment_id,
+        kind,
+        amount: Money::from_kopecks(r.amount),
+        created_at: utc(r.created_at),
+    })
+}
+
+pub(crate) fn local_user_row(u: &LocalPanelUser) -> StoreResult<LocalPanelUserRow> {
+    Ok(LocalPanelUserRow {
+        user_ref: u.user_ref.clone(),
+        link_token: u.link_token.clone(),
+        expires_at: db_time(u.expires_at),
+        device_limit: int_opt(u.device_limit, "device limit")?,
+        enabled: u.enabled,
+    })
+}
+
+pub(crate) fn local_user(r: LocalPanelUserRow) -> StoreResult<LocalPanelUser> {
+    Ok(LocalPanelUser {
+        device_limit: count_opt(r.device_limit, "device limit")?,
+        user_ref: r.user_ref,
+        link_token: r.link_token,
+        expires_at: utc(r.expires_at),
+        enabled: r.enabled,
+    })
+}
+
+pub(crate) fn local_device_row(d: &LocalPanelDevice) -> LocalPanelDeviceRow {
+    LocalPanelDeviceRow {
+        user_ref: d.user_ref.clone(),
+        hwid: d.hwid.clone(),
+        platform: d.platform.clone(),
+        os_version: d.os_version.clone(),
+        model: d.model.clone(),
+        user_agent: d.user_agent.clone(),
+        created_at: db_time(d.created_at),
+        last_seen_at: db_time(d.last_seen_at),
+    }
+}
+
+pub(crate) fn local_device(r: LocalPanelDeviceRow) -> LocalPanelDevice {
+    LocalPanelDevice {
+        user_ref: r.user_ref,
+        hwid: r.hwid,
+        platform: r.platform,
+        os_version: r.os_version,
+        model: r.model,
+        user_agent: r.user_agent,
+        created_at: utc(r.created_at),
+        last_seen_at: utc(r.last_seen_at),
+    }
+}

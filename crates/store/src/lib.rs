@@ -1,0 +1,40 @@
+//! Storage adapter: implements the `Store`/`Tx` ports on PostgreSQL or SQLite, chosen at run
+//! time by `DATABASE_URL`, with one schema and one set of diesel queries for both.
+
+use std::sync::Arc;
+
+use vp_ports::{Store, StoreError};
+
+mod convert;
+mod errors;
+mod migrations;
+mod models;
+mod pool;
+mod repo;
+mod schema;
+mod tx;
+mod url;
+
+pub use migrations::{migrate, revert_all};
+pub use url::{Backend, backend_of};
+
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// Size of the connection pool.
+    pub max_connections: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions { max_connections: 8 }
+    }
+}
+
+/// Opens a pool on the database `database_url` names and checks that it answers. The schema
+/// must already be migrated (`migrate`).
+pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<dyn Store>, StoreError> {
+    let target = url::parse(database_url)?;
+    let store = tx::PoolStore::new(pool::DbPool::build(&target, opts.max_connections)?);
+    store.ping().await?;
+    Ok(Arc::new(store))
+}

@@ -1,0 +1,194 @@
+//! Rows exactly as stored. Conversions to and from the port's records live in `convert`.
+
+use diesel::{AsChangeset, Insertable, Queryable, Selectable};
+use time::PrimitiveDateTime;
+
+use crate::schema::*;
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = accounts, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct AccountRow {
+    pub id: String,
+    pub brand_name: String,
+    pub markup_bp: i32,
+    pub trial_enabled: bool,
+    pub api_enabled: bool,
+    pub limit_requests_per_minute: Option<i32>,
+    pub limit_payments_per_minute: Option<i32>,
+    pub limit_new_clients_per_day: Option<i32>,
+    pub limit_trials_per_day: Option<i32>,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = api_keys)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ApiKeyRow {
+    pub id: String,
+    pub account_id: String,
+    pub key_hash: String,
+    pub prefix: String,
+    pub created_at: PrimitiveDateTime,
+    pub revoked_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable)]
+#[diesel(table_name = plans)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PlanRow {
+    pub plan_id: i32,
+    pub months: i32,
+    pub lifetime: bool,
+    pub device_limited: bool,
+    pub platform_price: i64,
+    pub created_at: PrimitiveDateTime,
+    pub withdrawn_at: Option<PrimitiveDateTime>,
+}
+
+/// A plan without its id: the database assigns it.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = plans)]
+pub(crate) struct NewPlanRow {
+    pub months: i32,
+    pub lifetime: bool,
+    pub device_limited: bool,
+    pub platform_price: i64,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = device_settings, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct DeviceSettingsRow {
+    pub id: i32,
+    pub included: i32,
+    pub max_devices: i32,
+    pub platform_price: Option<i64>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = payment_methods, primary_key(code))]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PaymentMethodRow {
+    pub code: String,
+    pub name_en: String,
+    pub name_ru: String,
+    pub enabled: bool,
+    pub position: i32,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = settings, primary_key(key))]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct SettingRow {
+    pub key: String,
+    pub value: String,
+    pub updated_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = clients)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ClientRow {
+    pub id: String,
+    pub account_id: String,
+    pub client_id: String,
+    pub created_at: PrimitiveDateTime,
+    pub blocked: bool,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = subscriptions, primary_key(client_ref), treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct SubscriptionRow {
+    pub client_ref: String,
+    pub status: String,
+    pub is_trial: bool,
+    pub lifetime: bool,
+    pub expires_at: PrimitiveDateTime,
+    pub term_started_at: PrimitiveDateTime,
+    pub devices_unlimited: bool,
+    pub devices_included: i32,
+    pub devices_purchased: i32,
+    pub reminder_72_sent: bool,
+    pub reminder_24_sent: bool,
+    pub link_rotated_at: Option<PrimitiveDateTime>,
+    pub link_token: String,
+    pub revision: i64,
+    pub panel_revision: i64,
+    pub change_seq: i64,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = invoices, primary_key(payment_id), treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct InvoiceRow {
+    pub payment_id: String,
+    pub account_id: String,
+    pub client_ref: String,
+    pub status: String,
+    pub purpose: String,
+    pub plan_id: Option<i32>,
+    pub devices: Option<i32>,
+    pub method: String,
+    pub amount: i64,
+    pub platform_amount: i64,
+    pub partner_share: i64,
+    pub return_url: Option<String>,
+    pub payment_url: Option<String>,
+    pub gateway_payment_id: Option<String>,
+    pub created_at: PrimitiveDateTime,
+    pub expires_at: PrimitiveDateTime,
+    pub paid_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = idempotency_keys, primary_key(account_id, key), treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct IdempotencyRow {
+    pub account_id: String,
+    pub key: String,
+    pub request_fingerprint: String,
+    pub payment_id: String,
+    pub recovery_point: String,
+    pub locked_until: Option<PrimitiveDateTime>,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = ledger_entries)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct LedgerRow {
+    pub id: String,
+    pub account_id: String,
+    pub payment_id: String,
+    pub kind: String,
+    pub amount: i64,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = local_panel_users, primary_key(user_ref), treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct LocalPanelUserRow {
+    pub user_ref: String,
+    pub link_token: String,
+    pub expires_at: PrimitiveDateTime,
+    pub device_limit: Option<i32>,
+    pub enabled: bool,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = local_panel_devices)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct LocalPanelDeviceRow {
+    pub user_ref: String,
+    pub hwid: String,
+    pub platform: Option<String>,
+    pub os_version: Option<String>,
+    pub model: Option<String>,
+    pub user_agent: Option<String>,
+    pub created_at: PrimitiveDateTime,
+    pub last_seen_at: PrimitiveDateTime,
+}

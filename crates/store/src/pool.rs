@@ -1,0 +1,108 @@
+//! The two pooled connection types behind one enum, and `db_run!`, which expands the same
+//! diesel query text once per backend so each type-checks against its own backend.
+
+use std::path::Path;
+
+use diesel::SqliteConnection;
+use diesel_async::pooled_connection::deadpool::{Object, Pool};
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
+use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use vp_ports::StoreError;
+use vp_ports::store::StoreResult;
+
+use crate::errors;
+use crate::url::Target;
+
+pub(crate) type SqliteConn = SyncConnectionWrapper<SqliteConnection>;
+pub(crate) type PgConn = AsyncPgConnection;
+
+/// Set on every SQLite connection: the busy timeout (first, so the other pragmas wait too)
+/// makes a second `BEGIN IMMEDIATE` wait for the first writer instead of failing at once;
+/// WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
+pub(crate) const SQLITE_PRAGMAS: &str =
+    "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;";
+
+pub(crate) enum DbPool {
+    Sqlite(Pool<SqliteConn>),
+    Postgres(Pool<PgConn>),
+}
+
+// One per unit of work, moved a handful of times: boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum DbConn {
+    Sqlite(Object<SqliteConn>),
+    Postgres(Object<PgConn>),
+}
+
+/// Runs `$body` with `$c` bound to the backend's connection (`&mut SqliteConn` or
+/// `&mut PgConn`); the body is compiled once per backend.
+macro_rules! db_run {
+    ($conn:expr, $c:ident => $body:expr) => {
+        match $conn {
+            $crate::pool::DbConn::Sqlite(object) => {
+                let $c: &mut $crate::pool::SqliteConn = &mut **object;
+                $body
+            }
+            $crate::pool::DbConn::Postgres(object) => {
+                let $c: &mut $crate::pool::PgConn = &mut **object;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use db_run;
+
+impl DbPool {
+    pub(crate) fn build(target: &Target, max_connections: usize) -> StoreResult<DbPool> {
+        let size = max_connections.max(1);
+        let built = match target {
+            Target::Sqlite(path) => {
+                ensure_parent_dir(path)?;
+                let mut config = ManagerConfig::<SqliteConn>::default();
+                config.custom_setup = Box::new(|url| Box::pin(establish_sqlite(url.to_owned())));
+                let url = path.to_string_lossy().into_owned();
+                let manager = AsyncDieselConnectionManager::new_with_config(url, config);
+                Pool::builder(manager).max_size(size).build().map(DbPool::Sqlite)
+            }
+            Target::Postgres(url) => {
+                let manager = AsyncDieselConnectionManager::<PgConn>::new(url.clone());
+                Pool::builder(manager).max_size(size).build().map(DbPool::Postgres)
+            }
+        };
+        built.map_err(|e| StoreError::Unavailable(format!("cannot build the connection pool: {e}")))
+    }
+
+    pub(crate) async fn get(&self) -> StoreResult<DbConn> {
+        match self {
+            DbPool::Sqlite(pool) => pool.get().await.map(DbConn::Sqlite).map_err(errors::pool),
+            DbPool::Postgres(pool) => pool.get().await.map(DbConn::Postgres).map_err(errors::pool),
+        }
+    }
+}
+
+impl DbConn {
+    /// Removes the connection from its pool so it is closed instead of reused (used when it
+    /// may still hold an open transaction).
+    pub(crate) fn detach(self) {
+        match self {
+            DbConn::Sqlite(object) => drop(Object::take(object)),
+            DbConn::Postgres(object) => drop(Object::take(object)),
+        }
+    }
+}
+
+async fn establish_sqlite(path: String) -> diesel::ConnectionResult<SqliteConn> {
+    let mut conn = SqliteConn::establish(&path).await?;
+    conn.batch_execute(SQLITE_PRAGMAS).await.map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+    Ok(conn)
+}
+
+/// SQLite creates the file but not its directory; a fresh install should just work.
+pub(crate) fn ensure_parent_dir(path: &Path) -> StoreResult<()> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Unavailable(format!("cannot create directory {}: {e}", dir.display()))),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,185 @@
+//! Invoices, idempotency keys and the partner balance ledger.
+
+use diesel::dsl::sql;
+use diesel::sql_types::{BigInt, Nullable};
+use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_domain::Money;
+use vp_ports::records::{IdempotencyRecord, InvoiceRecord, LedgerEntry};
+use vp_ports::store::StoreResult;
+
+use crate::convert::{self, db_time, recovery_point_text};
+use crate::errors::db;
+use crate::models::{IdempotencyRow, InvoiceRow, LedgerRow};
+use crate::pool::{DbConn, db_run};
+use crate::schema::{clients, idempotency_keys, invoices, ledger_entries};
+use vp_ports::records::RecoveryPoint;
+
+/// Invoices joined with their client for the partner's `client_id`.
+macro_rules! invoice_query {
+    () => {
+        invoices::table.inner_join(clients::table).select((InvoiceRow::as_select(), clients::client_id)).into_boxed()
+    };
+}
+
+fn into_records(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Vec<InvoiceRecord>> {
+    rows.into_iter().map(|(row, client_id)| convert::invoice(row, &client_id)).collect()
+}
+
+fn first(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Option<InvoiceRecord>> {
+    Ok(into_records(rows)?.into_iter().next())
+}
+
+pub(crate) async fn insert_invoice(conn: &mut DbConn, invoice: &InvoiceRecord) -> StoreResult<()> {
+    let row = convert::invoice_row(invoice)?;
+    db_run!(conn, c => diesel::insert_into(invoices::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn update_invoice(conn: &mut DbConn, invoice: &InvoiceRecord) -> StoreResult<()> {
+    let row = convert::invoice_row(invoice)?;
+    db_run!(conn, c => {
+        diesel::update(invoices::table.find(&invoice.payment_id)).set(&row).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn invoice(
+    conn: &mut DbConn,
+    account_id: &str,
+    payment_id: &str,
+) -> StoreResult<Option<InvoiceRecord>> {
+    let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+        invoice_query!()
+            .filter(invoices::payment_id.eq(payment_id))
+            .filter(invoices::account_id.eq(account_id))
+            .limit(1)
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    first(rows)
+}
+
+pub(crate) async fn invoice_by_id(conn: &mut DbConn, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+    let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+        invoice_query!().filter(invoices::payment_id.eq(payment_id)).limit(1).load(c).await
+    })
+    .map_err(db)?;
+    first(rows)
+}
+
+pub(crate) async fn pending_invoices_due(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<InvoiceRecord>> {
+    let now = db_time(now);
+    let limit = i64::from(limit);
+    let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+        invoice_query!()
+            .filter(invoices::status.eq(vp_domain::InvoiceStatus::Pending.as_str()))
+            .filter(invoices::expires_at.le(now))
+            .order((invoices::expires_at, invoices::payment_id))
+            .limit(limit)
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    into_records(rows)
+}
+
+pub(crate) async fn insert_idempotency_key(conn: &mut DbConn, record: &IdempotencyRecord) -> StoreResult<()> {
+    let row = convert::idempotency_row(record);
+    db_run!(conn, c => diesel::insert_into(idempotency_keys::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn idempotency_key(
+    conn: &mut DbConn,
+    account_id: &str,
+    key: &str,
+) -> StoreResult<Option<IdempotencyRecord>> {
+    let row: Option<IdempotencyRow> = db_run!(conn, c => {
+        idempotency_keys::table
+            .find((account_id, key))
+            .select(IdempotencyRow::as_select())
+            .first(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    row.map(convert::idempotency).transpose()
+}
+
+pub(crate) async fn update_idempotency_key(conn: &mut DbConn, record: &IdempotencyRecord) -> StoreResult<()> {
+    let row = convert::idempotency_row(record);
+    db_run!(conn, c => {
+        diesel::update(idempotency_keys::table.find((&record.account_id, &record.key))).set(&row).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn delete_idempotency_key(conn: &mut DbConn, account_id: &str, key: &str) -> StoreResult<()> {
+    db_run!(conn, c => diesel::delete(idempotency_keys::table.find((account_id, key))).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+/// Keys still at `started` whose lock ran out before `before`; released keys (no lock) are
+/// left to the partner's retry.
+pub(crate) async fn unfinished_idempotency_keys(
+    conn: &mut DbConn,
+    before: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<IdempotencyRecord>> {
+    let before = db_time(before);
+    let limit = i64::from(limit);
+    let rows: Vec<IdempotencyRow> = db_run!(conn, c => {
+        idempotency_keys::table
+            .filter(idempotency_keys::recovery_point.eq(recovery_point_text(RecoveryPoint::Started)))
+            .filter(idempotency_keys::locked_until.is_not_null())
+            .filter(idempotency_keys::locked_until.lt(before))
+            .select(IdempotencyRow::as_select())
+            .order((idempotency_keys::locked_until, idempotency_keys::account_id, idempotency_keys::key))
+            .limit(limit)
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(convert::idempotency).collect()
+}
+
+pub(crate) async fn insert_ledger_entry(conn: &mut DbConn, entry: &LedgerEntry) -> StoreResult<()> {
+    let row = convert::ledger_row(entry);
+    db_run!(conn, c => diesel::insert_into(ledger_entries::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn ledger_entries(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<LedgerEntry>> {
+    let rows: Vec<LedgerRow> = db_run!(conn, c => {
+        ledger_entries::table
+            .filter(ledger_entries::account_id.eq(account_id))
+            .select(LedgerRow::as_select())
+            .order((ledger_entries::created_at, ledger_entries::id))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(convert::ledger).collect()
+}
+
+pub(crate) async fn partner_balance(conn: &mut DbConn, account_id: &str) -> StoreResult<Money> {
+    // SUM(bigint) is NUMERIC on PostgreSQL; the cast keeps one integer type on both backends.
+    let sum: Option<i64> = db_run!(conn, c => {
+        ledger_entries::table
+            .filter(ledger_entries::account_id.eq(account_id))
+            .select(sql::<Nullable<BigInt>>("CAST(SUM(amount) AS BIGINT)"))
+            .get_result(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(Money::from_kopecks(sum.unwrap_or(0)))
+}

@@ -1,0 +1,224 @@
+//! Clients with their subscriptions, trial grants and panel synchronisation.
+
+use diesel::dsl::{count_star, max};
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_domain::ClientId;
+use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord};
+use vp_ports::store::StoreResult;
+
+use crate::convert::{self, db_time};
+use crate::errors::{corrupt, db};
+use crate::models::{ClientRow, SubscriptionRow};
+use crate::pool::{DbConn, db_run};
+use crate::schema::{clients, subscriptions, trial_grants};
+
+type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
+
+/// Clients left-joined with their subscription, as a boxed query to add filters to.
+macro_rules! client_query {
+    () => {
+        clients::table
+            .left_join(subscriptions::table)
+            .select((ClientRow::as_select(), Option::<SubscriptionRow>::as_select()))
+            .into_boxed()
+    };
+}
+
+fn into_records(rows: ClientRows) -> StoreResult<Vec<ClientRecord>> {
+    rows.into_iter().map(|(client, sub)| convert::client(client, sub)).collect()
+}
+
+fn first(rows: ClientRows) -> StoreResult<Option<ClientRecord>> {
+    Ok(into_records(rows)?.into_iter().next())
+}
+
+pub(crate) async fn insert_client(conn: &mut DbConn, client: &ClientRecord) -> StoreResult<()> {
+    let row = convert::client_row(client);
+    db_run!(conn, c => diesel::insert_into(clients::table).values(&row).execute(c).await).map_err(db)?;
+    if let Some(sub) = &client.subscription {
+        save_subscription(conn, &client.id, sub).await?;
+    }
+    Ok(())
+}
+
+pub(crate) async fn client(conn: &mut DbConn, account_id: &str, id: &ClientId) -> StoreResult<Option<ClientRecord>> {
+    let rows: ClientRows = db_run!(conn, c => {
+        client_query!()
+            .filter(clients::account_id.eq(account_id))
+            .filter(clients::client_id.eq(id.as_str()))
+            .limit(1)
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    first(rows)
+}
+
+pub(crate) async fn client_by_ref(conn: &mut DbConn, id: &str) -> StoreResult<Option<ClientRecord>> {
+    let rows: ClientRows =
+        db_run!(conn, c => client_query!().filter(clients::id.eq(id)).limit(1).load(c).await).map_err(db)?;
+    first(rows)
+}
+
+pub(crate) async fn client_by_link_token(conn: &mut DbConn, token: &str) -> StoreResult<Option<ClientRecord>> {
+    let rows: ClientRows = db_run!(conn, c => {
+        client_query!().filter(subscriptions::link_token.eq(token)).limit(1).load(c).await
+    })
+    .map_err(db)?;
+    first(rows)
+}
+
+pub(crate) async fn set_client_blocked(conn: &mut DbConn, id: &str, blocked: bool) -> StoreResult<()> {
+    db_run!(conn, c => {
+        diesel::update(clients::table.find(id)).set(clients::blocked.eq(blocked)).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn clients(
+    conn: &mut DbConn,
+    account_id: &str,
+    filter: &ClientFilter,
+) -> StoreResult<Vec<ClientRecord>> {
+    let limit = i64::from(filter.limit);
+    let after = filter.after.as_ref().map(|(at, id)| (db_time(*at), id.as_str()));
+    let rows: ClientRows = db_run!(conn, c => {
+        let mut query = client_query!()
+            .filter(clients::account_id.eq(account_id))
+            .order((clients::created_at, clients::id))
+            .limit(limit);
+        match filter.subscription_status {
+            None => {}
+            Some(None) => query = query.filter(subscriptions::client_ref.is_null()),
+            Some(Some(status)) => query = query.filter(subscriptions::status.eq(status.as_str())),
+        }
+        if let Some((at, id)) = after {
+            query = query
+                .filter(clients::created_at.gt(at).or(clients::created_at.eq(at).and(clients::id.gt(id))));
+        }
+        query.load(c).await
+    })
+    .map_err(db)?;
+    into_records(rows)
+}
+
+pub(crate) async fn count_clients_created_since(
+    conn: &mut DbConn,
+    account_id: &str,
+    since: OffsetDateTime,
+) -> StoreResult<u64> {
+    let since = db_time(since);
+    let n: i64 = db_run!(conn, c => {
+        clients::table
+            .filter(clients::account_id.eq(account_id))
+            .filter(clients::created_at.gt(since))
+            .select(count_star())
+            .get_result(c)
+            .await
+    })
+    .map_err(db)?;
+    u64::try_from(n).map_err(|_| corrupt("negative count"))
+}
+
+/// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
+/// changes, which orders the panel sync queue oldest change first.
+pub(crate) async fn save_subscription(
+    conn: &mut DbConn,
+    client_ref: &str,
+    sub: &SubscriptionRecord,
+) -> StoreResult<()> {
+    let stored: Option<(i64, i64)> = db_run!(conn, c => {
+        subscriptions::table
+            .find(client_ref)
+            .select((subscriptions::revision, subscriptions::change_seq))
+            .first(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    let change_seq = match stored {
+        Some((revision, seq)) if revision == sub.revision => seq,
+        _ => {
+            let last: Option<i64> = db_run!(conn, c => {
+                subscriptions::table.select(max(subscriptions::change_seq)).get_result(c).await
+            })
+            .map_err(db)?;
+            last.unwrap_or(0).saturating_add(1)
+        }
+    };
+    let row = convert::subscription_row(client_ref, sub, change_seq)?;
+    db_run!(conn, c => {
+        diesel::insert_into(subscriptions::table)
+            .values(&row)
+            .on_conflict(subscriptions::client_ref)
+            .do_update()
+            .set(&row)
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn subscriptions_owing_panel_sync(conn: &mut DbConn, limit: u32) -> StoreResult<Vec<ClientRecord>> {
+    let limit = i64::from(limit);
+    let rows: ClientRows = db_run!(conn, c => {
+        client_query!()
+            .filter(subscriptions::revision.gt(subscriptions::panel_revision))
+            .order((subscriptions::change_seq, clients::id))
+            .limit(limit)
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    into_records(rows)
+}
+
+pub(crate) async fn mark_panel_synced(conn: &mut DbConn, client_ref: &str, revision: i64) -> StoreResult<()> {
+    db_run!(conn, c => {
+        diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
+            .set(subscriptions::panel_revision.eq(revision))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn insert_trial_grant(
+    conn: &mut DbConn,
+    account_id: &str,
+    client_ref: &str,
+    at: OffsetDateTime,
+) -> StoreResult<()> {
+    let at = db_time(at);
+    db_run!(conn, c => {
+        diesel::insert_into(trial_grants::table)
+            .values((
+                trial_grants::client_ref.eq(client_ref),
+                trial_grants::account_id.eq(account_id),
+                trial_grants::granted_at.eq(at),
+            ))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn count_trials_since(conn: &mut DbConn, account_id: &str, since: OffsetDateTime) -> StoreResult<u64> {
+    let since = db_time(since);
+    let n: i64 = db_run!(conn, c => {
+        trial_grants::table
+            .filter(trial_grants::account_id.eq(account_id))
+            .filter(trial_grants::granted_at.gt(since))
+            .select(count_star())
+            .get_result(c)
+            .await
+    })
+    .map_err(db)?;
+    u64::try_from(n).map_err(|_| corrupt("negative count"))
+}

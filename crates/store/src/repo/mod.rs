@@ -1,0 +1,8 @@
+//! Query functions, one module per area. Each takes the unit of work's connection and runs
+//! the same diesel query on whichever backend it is (`db_run!`).
+
+pub(crate) mod accounts;
+pub(crate) mod billing;
+pub(crate) mod catalogue;
+pub(crate) mod clients;
+pub(crate) mod local_panel;

@@ -1,0 +1,179 @@
+//! One diesel schema for both backends: only types that map the same way on PostgreSQL and
+//! SQLite (Text, Integer, BigInt, Bool, Timestamp).
+
+diesel::table! {
+    accounts (id) {
+        id -> Text,
+        brand_name -> Text,
+        markup_bp -> Integer,
+        trial_enabled -> Bool,
+        api_enabled -> Bool,
+        limit_requests_per_minute -> Nullable<Integer>,
+        limit_payments_per_minute -> Nullable<Integer>,
+        limit_new_clients_per_day -> Nullable<Integer>,
+        limit_trials_per_day -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    api_keys (id) {
+        id -> Text,
+        account_id -> Text,
+        key_hash -> Text,
+        prefix -> Text,
+        created_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    plans (plan_id) {
+        plan_id -> Integer,
+        months -> Integer,
+        lifetime -> Bool,
+        device_limited -> Bool,
+        platform_price -> BigInt,
+        created_at -> Timestamp,
+        withdrawn_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    device_settings (id) {
+        id -> Integer,
+        included -> Integer,
+        max_devices -> Integer,
+        platform_price -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    payment_methods (code) {
+        code -> Text,
+        name_en -> Text,
+        name_ru -> Text,
+        enabled -> Bool,
+        position -> Integer,
+    }
+}
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    clients (id) {
+        id -> Text,
+        account_id -> Text,
+        client_id -> Text,
+        created_at -> Timestamp,
+        blocked -> Bool,
+    }
+}
+
+diesel::table! {
+    subscriptions (client_ref) {
+        client_ref -> Text,
+        status -> Text,
+        is_trial -> Bool,
+        lifetime -> Bool,
+        expires_at -> Timestamp,
+        term_started_at -> Timestamp,
+        devices_unlimited -> Bool,
+        devices_included -> Integer,
+        devices_purchased -> Integer,
+        reminder_72_sent -> Bool,
+        reminder_24_sent -> Bool,
+        link_rotated_at -> Nullable<Timestamp>,
+        link_token -> Text,
+        revision -> BigInt,
+        panel_revision -> BigInt,
+        change_seq -> BigInt,
+    }
+}
+
+diesel::table! {
+    invoices (payment_id) {
+        payment_id -> Text,
+        account_id -> Text,
+        client_ref -> Text,
+        status -> Text,
+        purpose -> Text,
+        plan_id -> Nullable<Integer>,
+        devices -> Nullable<Integer>,
+        method -> Text,
+        amount -> BigInt,
+        platform_amount -> BigInt,
+        partner_share -> BigInt,
+        return_url -> Nullable<Text>,
+        payment_url -> Nullable<Text>,
+        gateway_payment_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        paid_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (account_id, key) {
+        account_id -> Text,
+        key -> Text,
+        request_fingerprint -> Text,
+        payment_id -> Text,
+        recovery_point -> Text,
+        locked_until -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ledger_entries (id) {
+        id -> Text,
+        account_id -> Text,
+        payment_id -> Text,
+        kind -> Text,
+        amount -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    trial_grants (client_ref) {
+        client_ref -> Text,
+        account_id -> Text,
+        granted_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    local_panel_users (user_ref) {
+        user_ref -> Text,
+        link_token -> Text,
+        expires_at -> Timestamp,
+        device_limit -> Nullable<Integer>,
+        enabled -> Bool,
+    }
+}
+
+diesel::table! {
+    local_panel_devices (user_ref, hwid) {
+        user_ref -> Text,
+        hwid -> Text,
+        platform -> Nullable<Text>,
+        os_version -> Nullable<Text>,
+        model -> Nullable<Text>,
+        user_agent -> Nullable<Text>,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(subscriptions -> clients (client_ref));
+diesel::joinable!(invoices -> clients (client_ref));
+
+diesel::allow_tables_to_appear_in_same_query!(clients, subscriptions, invoices);

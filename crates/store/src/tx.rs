@@ -1,0 +1,311 @@
+//! The unit of work: a pooled connection inside an explicit `BEGIN ... COMMIT/ROLLBACK`.
+//! diesel's own transaction manager is not used, so the SQL decides the lock mode
+//! (`BEGIN IMMEDIATE` on SQLite).
+
+use async_trait::async_trait;
+use diesel_async::SimpleAsyncConnection;
+use time::OffsetDateTime;
+use vp_domain::{ClientId, DeviceSettings, Money};
+use vp_ports::records::*;
+use vp_ports::store::StoreResult;
+use vp_ports::{Store, StoreError, Tx};
+
+use crate::errors;
+use crate::pool::{DbConn, DbPool, db_run};
+use crate::repo::{accounts, billing, catalogue, clients, local_panel};
+
+pub(crate) struct PoolStore {
+    pool: DbPool,
+}
+
+impl PoolStore {
+    pub(crate) fn new(pool: DbPool) -> PoolStore {
+        PoolStore { pool }
+    }
+}
+
+#[async_trait]
+impl Store for PoolStore {
+    async fn begin(&self) -> StoreResult<Box<dyn Tx>> {
+        let mut conn = self.pool.get().await?;
+        let begin = match conn {
+            // Takes the write lock now: a later upgrade from a read lock could deadlock.
+            DbConn::Sqlite(_) => "BEGIN IMMEDIATE",
+            DbConn::Postgres(_) => "BEGIN",
+        };
+        // A failed BEGIN leaves no transaction open, so the connection may go back to the pool.
+        db_run!(&mut conn, c => c.batch_execute(begin).await).map_err(errors::db)?;
+        Ok(Box::new(StoreTx { conn: Some(conn) }))
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        let mut conn = self.pool.get().await?;
+        db_run!(&mut conn, c => c.batch_execute("SELECT 1").await).map_err(errors::db)
+    }
+}
+
+pub(crate) struct StoreTx {
+    /// `None` once committed or rolled back.
+    conn: Option<DbConn>,
+}
+
+impl StoreTx {
+    fn conn(&mut self) -> StoreResult<&mut DbConn> {
+        self.conn.as_mut().ok_or_else(|| StoreError::Unavailable("the unit of work has already ended".into()))
+    }
+
+    async fn finish(&mut self, statement: &str) -> StoreResult<()> {
+        let Some(mut conn) = self.conn.take() else {
+            return Err(StoreError::Unavailable("the unit of work has already ended".into()));
+        };
+        match db_run!(&mut conn, c => c.batch_execute(statement).await) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // The transaction may still be open: never hand this connection out again.
+                conn.detach();
+                Err(errors::db(e))
+            }
+        }
+    }
+}
+
+impl Drop for StoreTx {
+    fn drop(&mut self) {
+        let Some(mut conn) = self.conn.take() else { return };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    if let Err(e) = db_run!(&mut conn, c => c.batch_execute("ROLLBACK").await) {
+                        tracing::warn!(error = %e, "rollback of an abandoned unit of work failed; dropping the connection");
+                        conn.detach();
+                    }
+                });
+            }
+            // No runtime to roll back on: closing the connection rolls the transaction back.
+            Err(_) => conn.detach(),
+        }
+    }
+}
+
+#[async_trait]
+impl Tx for StoreTx {
+    async fn commit(mut self: Box<Self>) -> StoreResult<()> {
+        self.finish("COMMIT").await
+    }
+
+    async fn rollback(mut self: Box<Self>) -> StoreResult<()> {
+        self.finish("ROLLBACK").await
+    }
+
+    async fn lock_account(&mut self, account_id: &str) -> StoreResult<()> {
+        accounts::lock_account(self.conn()?, account_id).await
+    }
+
+    async fn insert_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
+        accounts::insert_account(self.conn()?, account).await
+    }
+
+    async fn update_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
+        accounts::update_account(self.conn()?, account).await
+    }
+
+    async fn account(&mut self, id: &str) -> StoreResult<Option<AccountRecord>> {
+        accounts::account(self.conn()?, id).await
+    }
+
+    async fn accounts(&mut self) -> StoreResult<Vec<AccountRecord>> {
+        accounts::accounts(self.conn()?).await
+    }
+
+    async fn insert_api_key(&mut self, key: &ApiKeyRecord) -> StoreResult<()> {
+        accounts::insert_api_key(self.conn()?, key).await
+    }
+
+    async fn api_key(&mut self, id: &str) -> StoreResult<Option<ApiKeyRecord>> {
+        accounts::api_key(self.conn()?, id).await
+    }
+
+    async fn api_key_by_hash(&mut self, key_hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
+        accounts::api_key_by_hash(self.conn()?, key_hash).await
+    }
+
+    async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>> {
+        accounts::api_keys(self.conn()?, account_id).await
+    }
+
+    async fn revoke_api_key(&mut self, id: &str, at: OffsetDateTime) -> StoreResult<bool> {
+        accounts::revoke_api_key(self.conn()?, id, at).await
+    }
+
+    async fn insert_plan(&mut self, plan: &NewPlan) -> StoreResult<PlanRecord> {
+        catalogue::insert_plan(self.conn()?, plan).await
+    }
+
+    async fn plan(&mut self, plan_id: i32) -> StoreResult<Option<PlanRecord>> {
+        catalogue::plan(self.conn()?, plan_id).await
+    }
+
+    async fn plans(&mut self, include_withdrawn: bool) -> StoreResult<Vec<PlanRecord>> {
+        catalogue::plans(self.conn()?, include_withdrawn).await
+    }
+
+    async fn withdraw_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
+        catalogue::withdraw_plan(self.conn()?, plan_id, at).await
+    }
+
+    async fn device_settings(&mut self) -> StoreResult<Option<DeviceSettings>> {
+        catalogue::device_settings(self.conn()?).await
+    }
+
+    async fn set_device_settings(&mut self, settings: &DeviceSettings) -> StoreResult<()> {
+        catalogue::set_device_settings(self.conn()?, settings).await
+    }
+
+    async fn upsert_payment_method(&mut self, method: &PaymentMethodRecord) -> StoreResult<()> {
+        catalogue::upsert_payment_method(self.conn()?, method).await
+    }
+
+    async fn payment_method(&mut self, code: &str) -> StoreResult<Option<PaymentMethodRecord>> {
+        catalogue::payment_method(self.conn()?, code).await
+    }
+
+    async fn payment_methods(&mut self) -> StoreResult<Vec<PaymentMethodRecord>> {
+        catalogue::payment_methods(self.conn()?).await
+    }
+
+    async fn setting(&mut self, key: &str) -> StoreResult<Option<SettingRecord>> {
+        catalogue::setting(self.conn()?, key).await
+    }
+
+    async fn put_setting(&mut self, setting: &SettingRecord) -> StoreResult<()> {
+        catalogue::put_setting(self.conn()?, setting).await
+    }
+
+    async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()> {
+        clients::insert_client(self.conn()?, client).await
+    }
+
+    async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>> {
+        clients::client(self.conn()?, account_id, client_id).await
+    }
+
+    async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>> {
+        clients::client_by_ref(self.conn()?, id).await
+    }
+
+    async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()> {
+        clients::set_client_blocked(self.conn()?, id, blocked).await
+    }
+
+    async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()> {
+        clients::save_subscription(self.conn()?, client_ref, subscription).await
+    }
+
+    async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>> {
+        clients::clients(self.conn()?, account_id, filter).await
+    }
+
+    async fn count_clients_created_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64> {
+        clients::count_clients_created_since(self.conn()?, account_id, since).await
+    }
+
+    async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>> {
+        clients::client_by_link_token(self.conn()?, token).await
+    }
+
+    async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()> {
+        clients::insert_trial_grant(self.conn()?, account_id, client_ref, at).await
+    }
+
+    async fn count_trials_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64> {
+        clients::count_trials_since(self.conn()?, account_id, since).await
+    }
+
+    async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
+        billing::insert_invoice(self.conn()?, invoice).await
+    }
+
+    async fn update_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
+        billing::update_invoice(self.conn()?, invoice).await
+    }
+
+    async fn invoice(&mut self, account_id: &str, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+        billing::invoice(self.conn()?, account_id, payment_id).await
+    }
+
+    async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+        billing::invoice_by_id(self.conn()?, payment_id).await
+    }
+
+    async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
+        billing::pending_invoices_due(self.conn()?, now, limit).await
+    }
+
+    async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        billing::insert_idempotency_key(self.conn()?, record).await
+    }
+
+    async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        billing::idempotency_key(self.conn()?, account_id, key).await
+    }
+
+    async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        billing::update_idempotency_key(self.conn()?, record).await
+    }
+
+    async fn delete_idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<()> {
+        billing::delete_idempotency_key(self.conn()?, account_id, key).await
+    }
+
+    async fn unfinished_idempotency_keys(
+        &mut self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<IdempotencyRecord>> {
+        billing::unfinished_idempotency_keys(self.conn()?, before, limit).await
+    }
+
+    async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()> {
+        billing::insert_ledger_entry(self.conn()?, entry).await
+    }
+
+    async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>> {
+        billing::ledger_entries(self.conn()?, account_id).await
+    }
+
+    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<Money> {
+        billing::partner_balance(self.conn()?, account_id).await
+    }
+
+    async fn subscriptions_owing_panel_sync(&mut self, limit: u32) -> StoreResult<Vec<ClientRecord>> {
+        clients::subscriptions_owing_panel_sync(self.conn()?, limit).await
+    }
+
+    async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
+        clients::mark_panel_synced(self.conn()?, client_ref, revision).await
+    }
+
+    async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()> {
+        local_panel::put_user(self.conn()?, user).await
+    }
+
+    async fn local_panel_user(&mut self, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
+        local_panel::user(self.conn()?, user_ref).await
+    }
+
+    async fn local_panel_user_by_token(&mut self, link_token: &str) -> StoreResult<Option<LocalPanelUser>> {
+        local_panel::user_by_token(self.conn()?, link_token).await
+    }
+
+    async fn local_panel_devices(&mut self, user_ref: &str) -> StoreResult<Vec<LocalPanelDevice>> {
+        local_panel::devices(self.conn()?, user_ref).await
+    }
+
+    async fn local_panel_upsert_device(&mut self, device: &LocalPanelDevice) -> StoreResult<()> {
+        local_panel::upsert_device(self.conn()?, device).await
+    }
+
+    async fn local_panel_delete_device(&mut self, user_ref: &str, hwid: &str) -> StoreResult<bool> {
+        local_panel::delete_device(self.conn()?, user_ref, hwid).await
+    }
+}

@@ -1,0 +1,928 @@
+//! The store contract, written once and run against SQLite and PostgreSQL.
+//!
+//! SQLite: a fresh temporary file per test. PostgreSQL: a fresh schema per test in the
+//! database at `VP_TEST_POSTGRES_URL`; `VP_TEST_POSTGRES=require|skip|auto` decides what a
+//! missing server means (auto: skip).
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration as StdDuration, SystemTime, UNIX_EPOCH};
+
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+use vp_domain::limits::LimitOverrides;
+use vp_domain::subscription::TermReminders;
+use vp_domain::{
+    BrandName, ClientId, DeviceLimit, DeviceSettings, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose,
+    Subscription, SubscriptionStatus,
+};
+use vp_ports::records::*;
+use vp_ports::{Store, StoreError, Tx};
+use vp_store::{StoreOptions, connect, migrate, revert_all};
+
+// ---------------------------------------------------------------------------------------------
+// Harness
+// ---------------------------------------------------------------------------------------------
+
+/// What a contract test gets: the store, and its URL for tests that migrate.
+struct Ctx {
+    store: Arc<dyn Store>,
+    url: String,
+}
+
+fn unique() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    format!("{}_{}_{}", std::process::id(), nanos, COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Runs the test body on its own task so a failing assertion still lets the harness clean up.
+async fn run_body<F, Fut>(test: F, ctx: Ctx) -> Result<(), tokio::task::JoinError>
+where
+    F: FnOnce(Ctx) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    tokio::spawn(test(ctx)).await
+}
+
+fn rethrow(result: Result<(), tokio::task::JoinError>) {
+    if let Err(e) = result {
+        match e.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(e) => panic!("test task failed: {e}"),
+        }
+    }
+}
+
+async fn run_sqlite<F, Fut>(test: F)
+where
+    F: FnOnce(Ctx) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let dir = std::env::temp_dir().join(format!("vp-store-test-{}", unique()));
+    let path = dir.join("db").join("vp.sqlite");
+    let url = format!("sqlite://{}", path.display());
+    let result = async {
+        migrate(&url).await.expect("migrate sqlite");
+        let store = connect(&url, &StoreOptions::default()).await.expect("connect sqlite");
+        run_body(test, Ctx { store, url: url.clone() }).await
+    }
+    .await;
+    let _ = std::fs::remove_dir_all(&dir);
+    rethrow(result);
+}
+
+async fn run_postgres<F, Fut>(test: F)
+where
+    F: FnOnce(Ctx) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let mode = std::env::var("VP_TEST_POSTGRES").unwrap_or_else(|_| "auto".into());
+    let base =
+        std::env::var("VP_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    if mode == "skip" {
+        eprintln!("SKIPPED: VP_TEST_POSTGRES=skip");
+        return;
+    }
+    let admin = tokio::time::timeout(StdDuration::from_secs(5), AsyncPgConnection::establish(&base)).await;
+    let mut admin = match admin {
+        Ok(Ok(conn)) => conn,
+        Ok(Err(e)) if mode == "require" => panic!("PostgreSQL at {base} is required: {e}"),
+        Err(_) if mode == "require" => panic!("PostgreSQL at {base} is required but did not answer"),
+        _ => {
+            eprintln!("SKIPPED: PostgreSQL at {base} does not answer");
+            return;
+        }
+    };
+    let schema = format!("t_{}", unique());
+    admin.batch_execute(&format!("CREATE SCHEMA {schema}")).await.expect("create schema");
+    let sep = if base.contains('?') { '&' } else { '?' };
+    let url = format!("{base}{sep}options=-csearch_path%3D{schema}");
+    let result = async {
+        migrate(&url).await.expect("migrate postgres");
+        let store = connect(&url, &StoreOptions::default()).await.expect("connect postgres");
+        run_body(test, Ctx { store, url: url.clone() }).await
+    }
+    .await;
+    admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.expect("drop schema");
+    rethrow(result);
+}
+
+/// Generates `sqlite::<name>` and `postgres::<name>` tests for each contract test.
+macro_rules! contract_tests {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::run_sqlite(super::$name).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    super::run_postgres(super::$name).await;
+                }
+            )*
+        }
+    };
+}
+
+contract_tests!(
+    migrations_go_up_down_and_up_again,
+    accounts_and_api_keys_round_trip,
+    client_ids_are_unique_per_account_and_case_sensitive,
+    subscriptions_round_trip_every_field,
+    clients_filter_by_subscription_and_page_in_order,
+    clients_created_since_are_counted,
+    plans_get_increasing_ids_and_can_be_withdrawn,
+    device_settings_are_set_replaced_and_read,
+    payment_methods_are_upserted_and_ordered,
+    settings_are_put_and_read,
+    invoices_round_trip_and_stay_within_their_account,
+    pending_invoices_due_are_oldest_first,
+    idempotency_keys_are_unique_per_account,
+    unfinished_idempotency_keys_are_the_expired_locks,
+    ledger_is_unique_per_invoice_and_kind_and_sums,
+    trials_are_counted_and_one_per_client,
+    panel_sync_queue_follows_revisions,
+    local_panel_users_and_devices,
+    commit_persists,
+    rollback_leaves_no_trace,
+    dropped_unit_of_work_leaves_no_trace,
+    concurrent_writers_both_succeed,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+// ---------------------------------------------------------------------------------------------
+
+const T0: OffsetDateTime = datetime!(2026-11-23 10:00:00.123456 UTC);
+
+fn at(seconds: i64) -> OffsetDateTime {
+    T0 + Duration::seconds(seconds)
+}
+
+async fn begin(store: &Arc<dyn Store>) -> Box<dyn Tx> {
+    store.begin().await.expect("begin")
+}
+
+fn account(id: &str) -> AccountRecord {
+    AccountRecord {
+        id: id.into(),
+        brand_name: BrandName::parse("Fast VPN").unwrap(),
+        markup: MarkupPercent::from_basis_points(1250).unwrap(),
+        trial_enabled: true,
+        api_enabled: true,
+        limits: LimitOverrides {
+            requests_per_minute: Some(1200),
+            trials_per_day: Some(7),
+            ..LimitOverrides::default()
+        },
+        created_at: T0,
+    }
+}
+
+fn cid(text: &str) -> ClientId {
+    ClientId::parse(text).unwrap()
+}
+
+fn client(id: &str, account_id: &str, client_id: &str, created_at: OffsetDateTime) -> ClientRecord {
+    ClientRecord {
+        id: id.into(),
+        account_id: account_id.into(),
+        client_id: cid(client_id),
+        created_at,
+        blocked: false,
+        subscription: None,
+    }
+}
+
+fn subscription(status: SubscriptionStatus, token: &str) -> SubscriptionRecord {
+    SubscriptionRecord {
+        subscription: Subscription {
+            status,
+            is_trial: false,
+            lifetime: false,
+            expires_at: at(30 * 86_400),
+            term_started_at: T0,
+            devices: DeviceLimit::Limited { included: 2, purchased: 0 },
+            reminders: TermReminders::default(),
+            link_rotated_at: None,
+        },
+        link_token: token.into(),
+        revision: 1,
+        panel_revision: 1,
+    }
+}
+
+/// An account with one client (`c-1`, partner id `alice`) committed.
+async fn seed(store: &Arc<dyn Store>, account_id: &str) {
+    let mut tx = begin(store).await;
+    tx.insert_account(&account(account_id)).await.unwrap();
+    tx.insert_client(&client(&format!("{account_id}-c1"), account_id, "alice", T0)).await.unwrap();
+    tx.commit().await.unwrap();
+}
+
+fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpose) -> InvoiceRecord {
+    InvoiceRecord {
+        payment_id: payment_id.into(),
+        account_id: account_id.into(),
+        client_ref: client_ref.into(),
+        client_id: cid("alice"),
+        status: InvoiceStatus::Pending,
+        purpose,
+        method: "card".into(),
+        amounts: PriceBreakdown {
+            customer: Money::from_kopecks(112_500),
+            platform: Money::from_kopecks(100_000),
+            partner_share: Money::from_kopecks(12_500),
+        },
+        return_url: Some("https://partner.example/back".into()),
+        payment_url: None,
+        gateway_payment_id: None,
+        created_at: T0,
+        expires_at: at(1800),
+        paid_at: None,
+    }
+}
+
+fn idem(account_id: &str, key: &str, point: RecoveryPoint, locked_until: Option<OffsetDateTime>) -> IdempotencyRecord {
+    IdempotencyRecord {
+        account_id: account_id.into(),
+        key: key.into(),
+        request_fingerprint: "client_id=alice;purpose=subscription;plan_id=1".into(),
+        payment_id: format!("pay-{key}"),
+        recovery_point: point,
+        locked_until,
+        created_at: T0,
+    }
+}
+
+fn is_conflict<T: std::fmt::Debug>(result: &Result<T, StoreError>) -> bool {
+    matches!(result, Err(StoreError::Conflict(_)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract tests
+// ---------------------------------------------------------------------------------------------
+
+async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
+    assert_eq!(migrate(&ctx.url).await.unwrap(), Vec::<String>::new(), "a second migrate is a no-op");
+    revert_all(&ctx.url).await.unwrap();
+    {
+        let mut tx = begin(&ctx.store).await;
+        assert!(tx.accounts().await.is_err(), "tables are gone after revert_all");
+        tx.rollback().await.unwrap();
+    }
+    assert_eq!(migrate(&ctx.url).await.unwrap(), ["20261123000001"]);
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.account("acc-1").await.unwrap(), Some(account("acc-1")));
+    tx.rollback().await.unwrap();
+}
+
+async fn accounts_and_api_keys_round_trip(ctx: Ctx) {
+    let s = &ctx.store;
+    let mut tx = begin(s).await;
+    let mut a = account("acc-a");
+    let mut b = account("acc-b");
+    b.created_at = at(-10);
+    b.limits = LimitOverrides::default();
+    tx.insert_account(&a).await.unwrap();
+    tx.insert_account(&b).await.unwrap();
+    tx.lock_account("acc-a").await.unwrap();
+    tx.lock_account("missing").await.unwrap();
+    assert_eq!(tx.account("acc-a").await.unwrap(), Some(a.clone()));
+    assert_eq!(tx.account("missing").await.unwrap(), None);
+    assert_eq!(tx.accounts().await.unwrap(), vec![b.clone(), a.clone()], "ordered by created_at");
+
+    a.brand_name = BrandName::parse("Other Brand").unwrap();
+    a.markup = MarkupPercent::from_basis_points(0).unwrap();
+    a.trial_enabled = false;
+    a.api_enabled = false;
+    a.limits =
+        LimitOverrides { payments_per_minute: Some(5), new_clients_per_day: Some(9), ..LimitOverrides::default() };
+    tx.update_account(&a).await.unwrap();
+    assert_eq!(tx.account("acc-a").await.unwrap(), Some(a.clone()));
+
+    let key = |id: &str, hash: &str, created: i64| ApiKeyRecord {
+        id: id.into(),
+        account_id: "acc-a".into(),
+        key_hash: hash.into(),
+        prefix: "vp_live_ab".into(),
+        created_at: at(created),
+        revoked_at: None,
+    };
+    tx.insert_api_key(&key("k2", "hash-2", 5)).await.unwrap();
+    tx.insert_api_key(&key("k1", "hash-1", 1)).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.api_key("k1").await.unwrap(), Some(key("k1", "hash-1", 1)));
+    assert_eq!(tx.api_key_by_hash("hash-2").await.unwrap(), Some(key("k2", "hash-2", 5)));
+    assert_eq!(tx.api_key_by_hash("nope").await.unwrap(), None);
+    assert_eq!(tx.api_keys("acc-a").await.unwrap(), vec![key("k1", "hash-1", 1), key("k2", "hash-2", 5)]);
+    assert_eq!(tx.api_keys("acc-b").await.unwrap(), vec![]);
+    assert!(tx.revoke_api_key("k1", at(100)).await.unwrap());
+    assert!(!tx.revoke_api_key("k1", at(200)).await.unwrap(), "already revoked");
+    assert!(!tx.revoke_api_key("missing", at(200)).await.unwrap());
+    let revoked = tx.api_key_by_hash("hash-1").await.unwrap().unwrap();
+    assert_eq!(revoked.revoked_at, Some(at(100)), "the first revocation time stays");
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let mut dup = key("k3", "hash-2", 9);
+    dup.account_id = "acc-b".into();
+    assert!(is_conflict(&tx.insert_api_key(&dup).await), "key hashes are unique");
+    tx.rollback().await.unwrap();
+}
+
+async fn client_ids_are_unique_per_account_and_case_sensitive(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await; // acc-b also has "alice"
+
+    let mut tx = begin(s).await;
+    let dup = tx.insert_client(&client("c-dup", "acc-a", "alice", at(1))).await;
+    assert!(is_conflict(&dup), "{dup:?}");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(s).await;
+    tx.insert_client(&client("c-upper", "acc-a", "Alice", at(2))).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let lower = tx.client("acc-a", &cid("alice")).await.unwrap().unwrap();
+    let upper = tx.client("acc-a", &cid("Alice")).await.unwrap().unwrap();
+    let other = tx.client("acc-b", &cid("alice")).await.unwrap().unwrap();
+    assert_eq!((lower.id.as_str(), upper.id.as_str(), other.id.as_str()), ("acc-a-c1", "c-upper", "acc-b-c1"));
+    assert_eq!(lower, client("acc-a-c1", "acc-a", "alice", T0));
+    assert_eq!(tx.client("acc-b", &cid("Alice")).await.unwrap(), None);
+    assert_eq!(tx.client_by_ref("c-upper").await.unwrap(), Some(upper));
+    tx.set_client_blocked("c-upper", true).await.unwrap();
+    assert!(tx.client_by_ref("c-upper").await.unwrap().unwrap().blocked);
+    tx.commit().await.unwrap();
+}
+
+async fn subscriptions_round_trip_every_field(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let full = SubscriptionRecord {
+        subscription: Subscription {
+            status: SubscriptionStatus::Suspended,
+            is_trial: true,
+            lifetime: false,
+            expires_at: datetime!(2027-01-31 23:59:59.999999 UTC),
+            term_started_at: datetime!(2026-12-31 00:00:00.000001 UTC),
+            devices: DeviceLimit::Limited { included: 3, purchased: 4 },
+            reminders: TermReminders { sent_72: true, sent_24: false },
+            link_rotated_at: Some(at(77)),
+        },
+        link_token: "tok-1".into(),
+        revision: 7,
+        panel_revision: 5,
+    };
+    let mut tx = begin(s).await;
+    tx.save_subscription("acc-a-c1", &full).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let loaded = tx.client("acc-a", &cid("alice")).await.unwrap().unwrap();
+    assert_eq!(loaded.subscription, Some(full.clone()));
+    assert_eq!(tx.client_by_link_token("tok-1").await.unwrap(), Some(loaded));
+
+    let lifetime = SubscriptionRecord {
+        subscription: Subscription {
+            status: SubscriptionStatus::Active,
+            is_trial: false,
+            lifetime: true,
+            expires_at: vp_domain::subscription::LIFETIME_END,
+            term_started_at: at(5),
+            devices: DeviceLimit::Unlimited,
+            reminders: TermReminders { sent_72: false, sent_24: true },
+            link_rotated_at: None,
+        },
+        link_token: "tok-2".into(),
+        revision: 8,
+        panel_revision: 8,
+    };
+    tx.save_subscription("acc-a-c1", &lifetime).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let loaded = tx.client_by_ref("acc-a-c1").await.unwrap().unwrap();
+    assert_eq!(loaded.subscription, Some(lifetime));
+    assert_eq!(tx.client_by_link_token("tok-1").await.unwrap(), None, "the old link is gone");
+    assert_eq!(tx.client_by_link_token("tok-2").await.unwrap().map(|c| c.id), Some("acc-a-c1".into()));
+
+    tx.insert_client(&client("c-2", "acc-a", "bob", at(1))).await.unwrap();
+    let clash = tx.save_subscription("c-2", &subscription(SubscriptionStatus::Active, "tok-2")).await;
+    assert!(is_conflict(&clash), "link tokens are unique: {clash:?}");
+    tx.rollback().await.unwrap();
+}
+
+async fn clients_filter_by_subscription_and_page_in_order(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-b").await;
+    let mut tx = begin(s).await;
+    tx.insert_account(&account("acc-a")).await.unwrap();
+    // Two clients share a created_at: the id breaks the tie.
+    let rows = [
+        ("c-e", at(3), Some(SubscriptionStatus::Active)),
+        ("c-a", at(1), Some(SubscriptionStatus::Active)),
+        ("c-c", at(2), None),
+        ("c-b", at(2), Some(SubscriptionStatus::Expired)),
+        ("c-d", at(4), Some(SubscriptionStatus::Suspended)),
+    ];
+    for (id, created, status) in rows {
+        tx.insert_client(&client(id, "acc-a", &format!("p-{id}"), created)).await.unwrap();
+        if let Some(status) = status {
+            tx.save_subscription(id, &subscription(status, &format!("tok-{id}"))).await.unwrap();
+        }
+    }
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let ids = |list: Vec<ClientRecord>| list.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    let all = ClientFilter { limit: 100, ..ClientFilter::default() };
+    assert_eq!(ids(tx.clients("acc-a", &all).await.unwrap()), ["c-a", "c-b", "c-c", "c-e", "c-d"]);
+    let active = ClientFilter { subscription_status: Some(Some(SubscriptionStatus::Active)), ..all.clone() };
+    assert_eq!(ids(tx.clients("acc-a", &active).await.unwrap()), ["c-a", "c-e"]);
+    let expired = ClientFilter { subscription_status: Some(Some(SubscriptionStatus::Expired)), ..all.clone() };
+    assert_eq!(ids(tx.clients("acc-a", &expired).await.unwrap()), ["c-b"]);
+    let none = ClientFilter { subscription_status: Some(None), ..all.clone() };
+    let without = tx.clients("acc-a", &none).await.unwrap();
+    assert_eq!(without.iter().map(|c| (c.id.as_str(), c.subscription.is_none())).collect::<Vec<_>>(), [("c-c", true)]);
+
+    // Page through two at a time with the (created_at, id) cursor.
+    let mut seen = Vec::new();
+    let mut after = None;
+    loop {
+        let page =
+            tx.clients("acc-a", &ClientFilter { after: after.clone(), limit: 2, ..ClientFilter::default() }).await;
+        let page = page.unwrap();
+        assert!(page.len() <= 2);
+        let Some(last) = page.last() else { break };
+        after = Some((last.created_at, last.id.clone()));
+        seen.extend(ids(page));
+    }
+    assert_eq!(seen, ["c-a", "c-b", "c-c", "c-e", "c-d"]);
+    let after_b = ClientFilter { after: Some((at(2), "c-b".into())), limit: 100, ..ClientFilter::default() };
+    assert_eq!(ids(tx.clients("acc-a", &after_b).await.unwrap()), ["c-c", "c-e", "c-d"]);
+    let zero = ClientFilter { limit: 0, ..ClientFilter::default() };
+    assert!(tx.clients("acc-a", &zero).await.unwrap().is_empty());
+    assert_eq!(ids(tx.clients("acc-b", &all).await.unwrap()), ["acc-b-c1"], "other accounts stay apart");
+    tx.rollback().await.unwrap();
+}
+
+async fn clients_created_since_are_counted(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await; // created at T0
+    seed(s, "acc-b").await;
+    let mut tx = begin(s).await;
+    tx.insert_client(&client("c-2", "acc-a", "bob", at(60))).await.unwrap();
+    tx.insert_client(&client("c-3", "acc-a", "carol", at(120))).await.unwrap();
+    assert_eq!(tx.count_clients_created_since("acc-a", at(-1)).await.unwrap(), 3);
+    assert_eq!(tx.count_clients_created_since("acc-a", at(59)).await.unwrap(), 2);
+    assert_eq!(tx.count_clients_created_since("acc-a", at(60)).await.unwrap(), 1, "since itself is outside the window");
+    assert_eq!(tx.count_clients_created_since("acc-b", at(-1)).await.unwrap(), 1);
+    assert_eq!(tx.count_clients_created_since("nobody", at(-1)).await.unwrap(), 0);
+    tx.commit().await.unwrap();
+}
+
+async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
+    let s = &ctx.store;
+    let new = |months: u32, lifetime: bool, limited: bool, price: i64| NewPlan {
+        months,
+        lifetime,
+        device_limited: limited,
+        platform_price: Money::from_kopecks(price),
+        created_at: at(i64::from(months)),
+    };
+    let mut tx = begin(s).await;
+    let p1 = tx.insert_plan(&new(1, false, true, 29_900)).await.unwrap();
+    let p2 = tx.insert_plan(&new(0, true, false, 999_900)).await.unwrap();
+    let p3 = tx.insert_plan(&new(12, false, true, 249_900)).await.unwrap();
+    assert!(p1.plan_id < p2.plan_id && p2.plan_id < p3.plan_id, "{p1:?} {p2:?} {p3:?}");
+    assert_eq!(
+        p2,
+        PlanRecord {
+            plan_id: p2.plan_id,
+            months: 0,
+            lifetime: true,
+            device_limited: false,
+            platform_price: Money::from_kopecks(999_900),
+            created_at: at(0),
+            withdrawn_at: None,
+        }
+    );
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.plan(p1.plan_id).await.unwrap(), Some(p1.clone()));
+    assert_eq!(tx.plan(p3.plan_id + 100).await.unwrap(), None);
+    assert!(tx.withdraw_plan(p2.plan_id, at(500)).await.unwrap());
+    assert!(!tx.withdraw_plan(p2.plan_id, at(600)).await.unwrap(), "already withdrawn");
+    assert!(!tx.withdraw_plan(p3.plan_id + 100, at(600)).await.unwrap(), "missing");
+    let ids = |plans: Vec<PlanRecord>| plans.into_iter().map(|p| p.plan_id).collect::<Vec<_>>();
+    assert_eq!(ids(tx.plans(false).await.unwrap()), [p1.plan_id, p3.plan_id]);
+    let with = tx.plans(true).await.unwrap();
+    assert_eq!(ids(with.clone()), [p1.plan_id, p2.plan_id, p3.plan_id]);
+    assert_eq!(with[1].withdrawn_at, Some(at(500)));
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let p4 = tx.insert_plan(&new(3, false, true, 79_900)).await.unwrap();
+    assert!(p4.plan_id > p3.plan_id);
+    tx.commit().await.unwrap();
+}
+
+async fn device_settings_are_set_replaced_and_read(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.device_settings().await.unwrap(), None);
+    let first = DeviceSettings::new(2, 5, Some(Money::from_kopecks(9_900))).unwrap();
+    tx.set_device_settings(&first).await.unwrap();
+    assert_eq!(tx.device_settings().await.unwrap(), Some(first));
+    let second = DeviceSettings::new(1, 10, None).unwrap();
+    tx.set_device_settings(&second).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.device_settings().await.unwrap(), Some(second));
+    tx.commit().await.unwrap();
+}
+
+async fn payment_methods_are_upserted_and_ordered(ctx: Ctx) {
+    let method = |code: &str, position: i32, enabled: bool| PaymentMethodRecord {
+        code: code.into(),
+        name_en: format!("{code} en"),
+        name_ru: format!("{code} ru"),
+        enabled,
+        position,
+    };
+    let mut tx = begin(&ctx.store).await;
+    tx.upsert_payment_method(&method("sbp", 2, true)).await.unwrap();
+    tx.upsert_payment_method(&method("card", 1, true)).await.unwrap();
+    tx.upsert_payment_method(&method("bank", 1, false)).await.unwrap();
+    let codes = |list: Vec<PaymentMethodRecord>| list.into_iter().map(|m| m.code).collect::<Vec<_>>();
+    assert_eq!(codes(tx.payment_methods().await.unwrap()), ["bank", "card", "sbp"]);
+    let mut changed = method("sbp", 0, false);
+    changed.name_en = "Fast payments".into();
+    tx.upsert_payment_method(&changed).await.unwrap();
+    tx.upsert_payment_method(&method("bank", 1, true)).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(
+        tx.payment_methods().await.unwrap(),
+        vec![changed.clone(), method("bank", 1, true), method("card", 1, true)]
+    );
+    assert_eq!(tx.payment_method("sbp").await.unwrap(), Some(changed));
+    assert_eq!(tx.payment_method("cash").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn settings_are_put_and_read(ctx: Ctx) {
+    let setting = |value: &str, t: i64| SettingRecord { key: "apps".into(), value: value.into(), updated_at: at(t) };
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.setting("apps").await.unwrap(), None);
+    tx.put_setting(&setting(r#"{"apps":[]}"#, 1)).await.unwrap();
+    assert_eq!(tx.setting("apps").await.unwrap(), Some(setting(r#"{"apps":[]}"#, 1)));
+    tx.put_setting(&setting(r#"{"apps":["x"]}"#, 2)).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.setting("apps").await.unwrap(), Some(setting(r#"{"apps":["x"]}"#, 2)));
+    assert_eq!(tx.setting("legal").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn invoices_round_trip_and_stay_within_their_account(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let sub = invoice("pay-1", "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: 3 });
+    let mut devices = invoice("pay-2", "acc-a", "acc-a-c1", Purpose::Devices { count: 2 });
+    devices.return_url = None;
+    let mut tx = begin(s).await;
+    tx.insert_invoice(&sub).await.unwrap();
+    tx.insert_invoice(&devices).await.unwrap();
+    assert!(is_conflict(&tx.insert_invoice(&sub).await), "payment ids are unique");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(s).await;
+    tx.insert_invoice(&sub).await.unwrap();
+    tx.insert_invoice(&devices).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.invoice("acc-a", "pay-1").await.unwrap(), Some(sub.clone()));
+    assert_eq!(tx.invoice("acc-a", "pay-2").await.unwrap(), Some(devices.clone()));
+    assert_eq!(tx.invoice("acc-b", "pay-1").await.unwrap(), None, "another account's invoice is invisible");
+    assert_eq!(tx.invoice_by_id("pay-2").await.unwrap(), Some(devices));
+    assert_eq!(tx.invoice_by_id("pay-9").await.unwrap(), None);
+
+    let mut paid = sub.clone();
+    paid.status = InvoiceStatus::Succeeded;
+    paid.payment_url = Some("https://pay.example/p/1".into());
+    paid.gateway_payment_id = Some("gw-1".into());
+    paid.paid_at = Some(at(600));
+    tx.update_invoice(&paid).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.invoice("acc-a", "pay-1").await.unwrap(), Some(paid.clone()));
+    let mut recalled = paid;
+    recalled.status = InvoiceStatus::Failed;
+    recalled.paid_at = None;
+    recalled.return_url = None;
+    tx.update_invoice(&recalled).await.unwrap();
+    assert_eq!(tx.invoice_by_id("pay-1").await.unwrap(), Some(recalled), "None fields are written as NULL");
+    tx.commit().await.unwrap();
+}
+
+async fn pending_invoices_due_are_oldest_first(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let now = at(1000);
+    let mut tx = begin(s).await;
+    for (id, expires, status) in [
+        ("p-late", at(900), InvoiceStatus::Pending),
+        ("p-now", now, InvoiceStatus::Pending),
+        ("p-early", at(100), InvoiceStatus::Pending),
+        ("p-future", at(1001), InvoiceStatus::Pending),
+        ("p-paid", at(50), InvoiceStatus::Succeeded),
+        ("p-expired", at(60), InvoiceStatus::Expired),
+    ] {
+        let mut inv = invoice(id, "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: 1 });
+        inv.expires_at = expires;
+        inv.status = status;
+        tx.insert_invoice(&inv).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let ids = |list: Vec<InvoiceRecord>| list.into_iter().map(|i| i.payment_id).collect::<Vec<_>>();
+    assert_eq!(ids(tx.pending_invoices_due(now, 10).await.unwrap()), ["p-early", "p-late", "p-now"]);
+    assert_eq!(ids(tx.pending_invoices_due(now, 2).await.unwrap()), ["p-early", "p-late"]);
+    assert!(tx.pending_invoices_due(at(0), 10).await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+}
+
+async fn idempotency_keys_are_unique_per_account(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let first = idem("acc-a", "key-1", RecoveryPoint::Started, Some(at(30)));
+    let mut tx = begin(s).await;
+    tx.insert_idempotency_key(&first).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let again = tx.insert_idempotency_key(&idem("acc-a", "key-1", RecoveryPoint::Started, None)).await;
+    assert!(is_conflict(&again), "{again:?}");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(s).await;
+    tx.insert_idempotency_key(&idem("acc-b", "key-1", RecoveryPoint::Started, None)).await.unwrap();
+    assert_eq!(tx.idempotency_key("acc-a", "key-1").await.unwrap(), Some(first.clone()));
+    let mut finished = first.clone();
+    finished.recovery_point = RecoveryPoint::Finished;
+    finished.locked_until = None;
+    tx.update_idempotency_key(&finished).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.idempotency_key("acc-a", "key-1").await.unwrap(), Some(finished));
+    assert_eq!(
+        tx.idempotency_key("acc-b", "key-1").await.unwrap().map(|k| k.recovery_point),
+        Some(RecoveryPoint::Started),
+        "the other account's key is untouched"
+    );
+    tx.delete_idempotency_key("acc-a", "key-1").await.unwrap();
+    assert_eq!(tx.idempotency_key("acc-a", "key-1").await.unwrap(), None);
+    assert!(tx.idempotency_key("acc-b", "key-1").await.unwrap().is_some());
+    tx.commit().await.unwrap();
+}
+
+async fn unfinished_idempotency_keys_are_the_expired_locks(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    for record in [
+        idem("acc-a", "expired-late", RecoveryPoint::Started, Some(at(50))),
+        idem("acc-a", "expired-early", RecoveryPoint::Started, Some(at(10))),
+        idem("acc-a", "still-locked", RecoveryPoint::Started, Some(at(500))),
+        idem("acc-a", "at-boundary", RecoveryPoint::Started, Some(at(100))),
+        idem("acc-a", "released", RecoveryPoint::Started, None),
+        idem("acc-a", "finished", RecoveryPoint::Finished, Some(at(1))),
+    ] {
+        tx.insert_idempotency_key(&record).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let keys = |list: Vec<IdempotencyRecord>| list.into_iter().map(|k| k.key).collect::<Vec<_>>();
+    assert_eq!(keys(tx.unfinished_idempotency_keys(at(100), 10).await.unwrap()), ["expired-early", "expired-late"]);
+    assert_eq!(keys(tx.unfinished_idempotency_keys(at(100), 1).await.unwrap()), ["expired-early"]);
+    tx.commit().await.unwrap();
+}
+
+async fn ledger_is_unique_per_invoice_and_kind_and_sums(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let entry = |id: &str, payment: &str, kind: LedgerKind, amount: i64, t: i64| LedgerEntry {
+        id: id.into(),
+        account_id: "acc-a".into(),
+        payment_id: payment.into(),
+        kind,
+        amount: Money::from_kopecks(amount),
+        created_at: at(t),
+    };
+    let mut tx = begin(s).await;
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), Money::from_kopecks(0));
+    let e1 = entry("l1", "pay-1", LedgerKind::PartnerShareCredit, 12_500, 1);
+    let e2 = entry("l2", "pay-2", LedgerKind::PartnerShareCredit, 7_000_000_000, 2);
+    let e3 = entry("l3", "pay-1", LedgerKind::PartnerShareReversal, -12_500, 3);
+    for e in [&e2, &e1, &e3] {
+        tx.insert_ledger_entry(e).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let dup = tx.insert_ledger_entry(&entry("l4", "pay-1", LedgerKind::PartnerShareCredit, 12_500, 4)).await;
+    assert!(is_conflict(&dup), "one entry per invoice and kind: {dup:?}");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), Money::from_kopecks(7_000_000_000), "beyond i32");
+    assert_eq!(tx.partner_balance("acc-b").await.unwrap(), Money::from_kopecks(0));
+    assert_eq!(tx.ledger_entries("acc-a").await.unwrap(), vec![e1, e2, e3]);
+    assert_eq!(tx.ledger_entries("acc-b").await.unwrap(), vec![]);
+    tx.commit().await.unwrap();
+}
+
+async fn trials_are_counted_and_one_per_client(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let mut tx = begin(s).await;
+    tx.insert_client(&client("c-2", "acc-a", "bob", T0)).await.unwrap();
+    tx.insert_trial_grant("acc-a", "acc-a-c1", at(10)).await.unwrap();
+    tx.insert_trial_grant("acc-a", "c-2", at(20)).await.unwrap();
+    tx.insert_trial_grant("acc-b", "acc-b-c1", at(20)).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.count_trials_since("acc-a", at(0)).await.unwrap(), 2);
+    assert_eq!(tx.count_trials_since("acc-a", at(19)).await.unwrap(), 1);
+    assert_eq!(tx.count_trials_since("acc-a", at(20)).await.unwrap(), 0, "since itself is outside the window");
+    assert_eq!(tx.count_trials_since("acc-b", at(0)).await.unwrap(), 1);
+    let second = tx.insert_trial_grant("acc-a", "acc-a-c1", at(100_000)).await;
+    assert!(is_conflict(&second), "a client gets one trial ever: {second:?}");
+    tx.rollback().await.unwrap();
+}
+
+async fn panel_sync_queue_follows_revisions(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    tx.insert_client(&client("c-2", "acc-a", "bob", T0)).await.unwrap();
+    tx.insert_client(&client("c-3", "acc-a", "carol", T0)).await.unwrap();
+    let sub = |token: &str, revision: i64, panel_revision: i64| SubscriptionRecord {
+        revision,
+        panel_revision,
+        ..subscription(SubscriptionStatus::Active, token)
+    };
+    tx.save_subscription("c-3", &sub("t3", 2, 1)).await.unwrap(); // owes, changed first
+    tx.save_subscription("acc-a-c1", &sub("t1", 1, 1)).await.unwrap(); // in sync
+    tx.save_subscription("c-2", &sub("t2", 4, 0)).await.unwrap(); // owes, changed second
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let ids = |list: Vec<ClientRecord>| list.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(10).await.unwrap()), ["c-3", "c-2"]);
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(1).await.unwrap()), ["c-3"]);
+    // A new change to c-3 moves it behind c-2.
+    tx.save_subscription("c-3", &sub("t3", 3, 1)).await.unwrap();
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(10).await.unwrap()), ["c-2", "c-3"]);
+    tx.mark_panel_synced("c-3", 3).await.unwrap();
+    tx.mark_panel_synced("c-2", 2).await.unwrap();
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(10).await.unwrap()), ["c-2"]);
+    tx.mark_panel_synced("c-3", 1).await.unwrap(); // never lowers
+    let c3 = tx.client_by_ref("c-3").await.unwrap().unwrap();
+    assert_eq!(c3.subscription.map(|s| (s.revision, s.panel_revision)), Some((3, 3)));
+    tx.mark_panel_synced("c-2", 4).await.unwrap();
+    assert!(tx.subscriptions_owing_panel_sync(10).await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+}
+
+async fn local_panel_users_and_devices(ctx: Ctx) {
+    let user = LocalPanelUser {
+        user_ref: "u-1".into(),
+        link_token: "lt-1".into(),
+        expires_at: at(86_400),
+        device_limit: Some(3),
+        enabled: true,
+    };
+    let device = |hwid: &str, created: i64, model: Option<&str>| LocalPanelDevice {
+        user_ref: "u-1".into(),
+        hwid: hwid.into(),
+        platform: Some("android".into()),
+        os_version: None,
+        model: model.map(Into::into),
+        user_agent: Some("app/1.0".into()),
+        created_at: at(created),
+        last_seen_at: at(created),
+    };
+    let mut tx = begin(&ctx.store).await;
+    tx.local_panel_put_user(&user).await.unwrap();
+    assert_eq!(tx.local_panel_user("u-1").await.unwrap(), Some(user.clone()));
+    let mut changed = user.clone();
+    changed.device_limit = None;
+    changed.enabled = false;
+    changed.link_token = "lt-2".into();
+    tx.local_panel_put_user(&changed).await.unwrap();
+    assert_eq!(tx.local_panel_user_by_token("lt-2").await.unwrap(), Some(changed));
+    assert_eq!(tx.local_panel_user_by_token("lt-1").await.unwrap(), None);
+    assert_eq!(tx.local_panel_user("u-9").await.unwrap(), None);
+
+    tx.local_panel_upsert_device(&device("hw-b", 20, Some("Pixel"))).await.unwrap();
+    tx.local_panel_upsert_device(&device("hw-a", 10, None)).await.unwrap();
+    let mut seen_again = device("hw-b", 99, Some("Pixel 9"));
+    seen_again.created_at = at(500); // ignored: the first registration time stays
+    tx.local_panel_upsert_device(&seen_again).await.unwrap();
+    let devices = tx.local_panel_devices("u-1").await.unwrap();
+    let mut expected_b = device("hw-b", 20, Some("Pixel 9"));
+    expected_b.last_seen_at = at(99);
+    assert_eq!(devices, vec![device("hw-a", 10, None), expected_b]);
+    assert!(tx.local_panel_delete_device("u-1", "hw-a").await.unwrap());
+    assert!(!tx.local_panel_delete_device("u-1", "hw-a").await.unwrap());
+    assert_eq!(tx.local_panel_devices("u-1").await.unwrap().len(), 1);
+    tx.commit().await.unwrap();
+}
+
+async fn commit_persists(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-a")).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.account("acc-a").await.unwrap(), Some(account("acc-a")));
+    tx.commit().await.unwrap();
+}
+
+async fn rollback_leaves_no_trace(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-a")).await.unwrap();
+    assert!(tx.account("acc-a").await.unwrap().is_some(), "visible inside the unit of work");
+    tx.rollback().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.account("acc-a").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn dropped_unit_of_work_leaves_no_trace(ctx: Ctx) {
+    {
+        let mut tx = begin(&ctx.store).await;
+        tx.insert_account(&account("acc-a")).await.unwrap();
+        drop(tx);
+    }
+    // The abandoned transaction must neither persist nor block the next writer.
+    for _ in 0..3 {
+        let mut tx = begin(&ctx.store).await;
+        assert_eq!(tx.account("acc-a").await.unwrap(), None);
+        tx.insert_account(&account("acc-b")).await.unwrap();
+        tx.rollback().await.unwrap();
+    }
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-a")).await.unwrap();
+    tx.commit().await.unwrap();
+}
+
+async fn concurrent_writers_both_succeed(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let writer = |store: Arc<dyn Store>, n: u32| async move {
+        let mut tx = store.begin().await?;
+        tx.lock_account("acc-a").await?;
+        let before = tx.count_clients_created_since("acc-a", at(-1)).await?;
+        tx.insert_client(&client(&format!("w-{n}"), "acc-a", &format!("writer-{n}"), at(i64::from(n)))).await?;
+        tokio::time::sleep(StdDuration::from_millis(100)).await;
+        tx.commit().await?;
+        Ok::<u64, StoreError>(before)
+    };
+    let a = tokio::spawn(writer(ctx.store.clone(), 1));
+    let b = tokio::spawn(writer(ctx.store.clone(), 2));
+    let (a, b) = (a.await.unwrap(), b.await.unwrap());
+    let (a, b) = (a.expect("first writer"), b.expect("second writer"));
+    // Serialised: one of them saw the other's client.
+    let mut seen = [a, b];
+    seen.sort_unstable();
+    assert_eq!(seen, [1, 2]);
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.count_clients_created_since("acc-a", at(-1)).await.unwrap(), 3);
+    tx.commit().await.unwrap();
+}

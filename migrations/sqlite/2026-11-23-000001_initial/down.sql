@@ -1,0 +1,14 @@
+DROP TABLE local_panel_devices;
+DROP TABLE local_panel_users;
+DROP TABLE trial_grants;
+DROP TABLE ledger_entries;
+DROP TABLE idempotency_keys;
+DROP TABLE invoices;
+DROP TABLE subscriptions;
+DROP TABLE clients;
+DROP TABLE settings;
+DROP TABLE payment_methods;
+DROP TABLE device_settings;
+DROP TABLE plans;
+DROP TABLE api_keys;
+DROP TABLE accounts;

@@ -1,0 +1,263 @@
+//! Operator commands, black-box: the real binary on a fresh SQLite database. Every command
+//! prints JSON; bad input gives a clear message, exit code 2, and changes nothing.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::Scratch;
+
+fn create_account(s: &Scratch) -> (String, Value) {
+    let out = s.ok(&["account", "create", "--brand", "  Fast VPN ", "--markup", "12.5", "--trial"]);
+    (out["account"]["account_id"].as_str().expect("account id").to_owned(), out)
+}
+
+#[test]
+fn account_create_shows_the_key_once_and_stores_only_its_prefix() {
+    let s = Scratch::new("account");
+    let (id, out) = create_account(&s);
+    assert_eq!(out["account"]["brand_name"], "Fast VPN");
+    assert_eq!(out["account"]["markup_percent"], "12.50");
+    assert_eq!(out["account"]["trial_enabled"], true);
+    assert_eq!(out["account"]["api_enabled"], true);
+    let secret = out["api_key"]["api_key"].as_str().unwrap().to_owned();
+    assert!(secret.starts_with("vpk_"));
+    let shown = s.ok(&["account", "show", &id]);
+    assert_eq!(shown["partner_balance"], "0.00");
+    let keys = shown["api_keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 1);
+    assert_eq!(keys[0]["prefix"], json!(&secret[..8]));
+    assert!(!shown.to_string().contains(&secret), "the key is never shown again");
+    let db = std::fs::read(s.dir.join("db.sqlite")).unwrap();
+    assert!(!db.windows(secret.len()).any(|w| w == secret.as_bytes()), "the key is not stored in clear");
+}
+
+#[test]
+fn account_create_with_bad_brand_or_markup_is_refused_and_creates_nothing() {
+    let s = Scratch::new("account-bad");
+    let msg = s.refused(&["account", "create", "--brand", "   ", "--markup", "abc"]);
+    assert!(msg.contains("brand_name") && msg.contains("markup_percent"), "{msg}");
+    s.refused(&["account", "create", "--brand", &"x".repeat(65)]);
+    s.refused(&["account", "create", "--brand", "ok", "--markup", "1000.01"]);
+    s.refused(&["account", "create", "--brand", "ok", "--markup", "-5"]);
+    assert_eq!(s.ok(&["account", "list"]), json!([]));
+}
+
+#[test]
+fn account_settings_change_and_bad_values_leave_the_account_unchanged() {
+    let s = Scratch::new("account-set");
+    let (id, _) = create_account(&s);
+    assert_eq!(s.ok(&["account", "set-markup", &id, "20"])["markup_percent"], "20.00");
+    assert_eq!(s.ok(&["account", "trial", &id, "off"])["trial_enabled"], false);
+    assert_eq!(s.ok(&["account", "api-access", &id, "off"])["api_enabled"], false);
+    assert_eq!(s.ok(&["account", "set-brand", &id, "New Name"])["brand_name"], "New Name");
+    let before = s.ok(&["account", "show", &id]);
+    s.refused(&["account", "set-markup", &id, "12.345"]);
+    s.refused(&["account", "set-brand", &id, ""]);
+    s.refused(&["account", "trial", &id, "maybe"]);
+    s.refused(&["account", "set-markup", "acc_missing", "10"]);
+    assert_eq!(s.ok(&["account", "show", &id]), before);
+}
+
+#[test]
+fn limit_overrides_are_set_reset_and_validated() {
+    let s = Scratch::new("limits");
+    let (id, _) = create_account(&s);
+    let out = s.ok(&["account", "limits", &id, "--trials-per-day", "200", "--requests-per-minute", "1200"]);
+    assert_eq!(
+        out["limit_overrides"],
+        json!({"requests_per_minute": 1200, "payments_per_minute": null, "new_clients_per_day": null, "trials_per_day": 200})
+    );
+    let out = s.ok(&["account", "limits", &id, "--trials-per-day", "default"]);
+    assert_eq!(out["limit_overrides"]["trials_per_day"], Value::Null);
+    assert_eq!(out["limit_overrides"]["requests_per_minute"], 1200);
+    for bad in ["0", "-1", "lots", "1.5"] {
+        s.refused(&["account", "limits", &id, "--payments-per-minute", bad]);
+    }
+    assert_eq!(s.ok(&["account", "show", &id])["limit_overrides"]["payments_per_minute"], Value::Null);
+}
+
+#[test]
+fn keys_are_issued_listed_and_revoked_once() {
+    let s = Scratch::new("keys");
+    let (id, first) = create_account(&s);
+    let second = s.ok(&["key", "issue", &id]);
+    assert_ne!(second["api_key"], first["api_key"]["api_key"]);
+    let key_id = second["key_id"].as_str().unwrap();
+    let revoked = s.ok(&["key", "revoke", key_id]);
+    assert!(revoked["revoked_at"].is_string());
+    s.refused(&["key", "revoke", key_id]);
+    s.refused(&["key", "revoke", "key_unknown"]);
+    s.refused(&["key", "issue", "acc_unknown"]);
+    let keys = s.ok(&["key", "list", &id]);
+    assert_eq!(keys.as_array().unwrap().len(), 2);
+    assert_eq!(keys.as_array().unwrap().iter().filter(|k| k["revoked_at"].is_null()).count(), 1);
+}
+
+#[test]
+fn plans_are_created_listed_and_withdrawn() {
+    let s = Scratch::new("plans");
+    let monthly = s.ok(&["plan", "create", "--months", "1", "--price", "199"]);
+    assert_eq!(monthly["platform_price"], "199.00");
+    assert_eq!(monthly["lifetime"], false);
+    let lifetime = s.ok(&["plan", "create", "--lifetime", "--price", "4990.00", "--unlimited-devices"]);
+    assert_eq!(lifetime["lifetime"], true);
+    assert_eq!(lifetime["months"], 0);
+    assert_eq!(lifetime["unlimited_devices"], true);
+    let id = monthly["plan_id"].as_i64().unwrap().to_string();
+    assert!(s.ok(&["plan", "withdraw", &id])["withdrawn_at"].is_string());
+    s.refused(&["plan", "withdraw", &id]);
+    s.refused(&["plan", "withdraw", "999"]);
+    assert_eq!(s.ok(&["plan", "list"]).as_array().unwrap().len(), 1);
+    assert_eq!(s.ok(&["plan", "list", "--include-withdrawn"]).as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_plans_are_refused_and_nothing_is_created() {
+    let s = Scratch::new("plans-bad");
+    for args in [
+        vec!["plan", "create", "--months", "1", "--price", "0"],
+        vec!["plan", "create", "--months", "1", "--price", "1.234"],
+        vec!["plan", "create", "--months", "1", "--price", "abc"],
+        vec!["plan", "create", "--months", "0", "--price", "100"],
+        vec!["plan", "create", "--months", "121", "--price", "100"],
+        vec!["plan", "create", "--months", "1", "--lifetime", "--price", "100"],
+        vec!["plan", "create", "--price", "100"],
+    ] {
+        s.refused(&args);
+    }
+    assert_eq!(s.ok(&["plan", "list", "--include-withdrawn"]), json!([]));
+}
+
+#[test]
+fn the_device_offer_is_set_switched_off_and_validated() {
+    let s = Scratch::new("devices");
+    assert_eq!(s.ok(&["devices", "show"])["configured"], false);
+    s.refused(&["devices", "off"]);
+    let set = s.ok(&["devices", "set", "--included", "3", "--max", "5", "--price", "49"]);
+    assert_eq!(
+        set,
+        json!({"configured": true, "included": 3, "max": 5, "on_sale": true, "platform_price": "49.00", "currency": "RUB"})
+    );
+    s.refused(&["devices", "set", "--included", "6", "--max", "5", "--price", "49"]);
+    s.refused(&["devices", "set", "--included", "1", "--max", "5", "--price", "0"]);
+    assert_eq!(s.ok(&["devices", "show"]), set);
+    let off = s.ok(&["devices", "off"]);
+    assert_eq!(off["on_sale"], false);
+    assert_eq!(off["included"], 3);
+    assert_eq!(off["max"], 5);
+}
+
+#[test]
+fn payment_methods_are_added_once_and_enabled_or_disabled() {
+    let s = Scratch::new("methods");
+    let card = s.ok(&["method", "add", "card", "--name-en", "Bank card", "--name-ru", "Банковская карта"]);
+    assert_eq!(card["enabled"], true);
+    s.ok(&["method", "add", "sbp", "--name-en", "SBP", "--name-ru", "СБП"]);
+    s.refused(&["method", "add", "card", "--name-en", "Again", "--name-ru", "Снова"]);
+    s.refused(&["method", "add", "bad code", "--name-en", "X", "--name-ru", "X"]);
+    s.refused(&["method", "add", &"m".repeat(33), "--name-en", "X", "--name-ru", "X"]);
+    s.refused(&["method", "add", "x", "--name-en", " ", "--name-ru", "X"]);
+    assert_eq!(s.ok(&["method", "disable", "sbp"])["enabled"], false);
+    s.refused(&["method", "enable", "nope"]);
+    let list = s.ok(&["method", "list"]);
+    let codes: Vec<_> = list.as_array().unwrap().iter().map(|m| (m["code"].clone(), m["enabled"].clone())).collect();
+    assert_eq!(codes, vec![(json!("card"), json!(true)), (json!("sbp"), json!(false))]);
+    assert_eq!(list[0]["name_ru"], "Банковская карта");
+}
+
+#[test]
+fn client_and_subscription_commands_refuse_unknown_accounts_and_clients() {
+    let s = Scratch::new("clients");
+    let (id, _) = create_account(&s);
+    assert!(s.refused(&["client", "block", &id, "nobody"]).contains("client not found"));
+    assert!(s.refused(&["client", "show", "acc_missing", "nobody"]).contains("account not found"));
+    s.refused(&["client", "unblock", &id, ".."]);
+    s.refused(&["subscription", "suspend", &id, "nobody"]);
+    s.refused(&["subscription", "resume", &id, "nobody"]);
+}
+
+#[test]
+fn the_catalogue_and_documents_are_replaced_only_by_valid_files() {
+    let s = Scratch::new("content");
+    assert_eq!(s.ok(&["catalogue", "show"]), Value::Null);
+    let good = s.file("catalogue.json", include_str!("../crates/app/seed/catalogue.json"));
+    let set = s.ok(&["catalogue", "set", good.to_str().unwrap()]);
+    assert_eq!(set["recommended_app_id"], "happ");
+    let bad = s.file("bad.json", r#"{"platforms": [], "apps": [], "recommended_app_id": "happ"}"#);
+    assert!(s.refused(&["catalogue", "set", bad.to_str().unwrap()]).contains("recommended_app_id"));
+    s.refused(&["catalogue", "set", "/nonexistent/file.json"]);
+    assert_eq!(s.ok(&["catalogue", "show"]), set);
+
+    let docs = s.file("docs.json", include_str!("../crates/app/seed/documents.json"));
+    let set = s.ok(&["documents", "set", docs.to_str().unwrap()]);
+    assert_eq!(set["privacy_policy"]["title"]["ru"], "Политика конфиденциальности");
+    let bad = s.file("bad-docs.json", r#"{"terms_of_service": {}}"#);
+    s.refused(&["documents", "set", bad.to_str().unwrap()]);
+    assert_eq!(s.ok(&["documents", "show"]), set);
+}
+
+#[test]
+fn demo_seeds_an_empty_database_once() {
+    let s = Scratch::new("demo");
+    let out = s.ok(&["demo"]);
+    assert!(out["api_key"]["api_key"].as_str().unwrap().starts_with("vpk_"));
+    assert_eq!(out["account"]["trial_enabled"], true);
+    let plans = s.ok(&["plan", "list"]);
+    let terms: Vec<_> =
+        plans.as_array().unwrap().iter().map(|p| (p["months"].clone(), p["lifetime"].clone())).collect();
+    assert_eq!(
+        terms,
+        vec![
+            (json!(1), json!(false)),
+            (json!(3), json!(false)),
+            (json!(6), json!(false)),
+            (json!(12), json!(false)),
+            (json!(0), json!(true))
+        ]
+    );
+    assert_eq!(s.ok(&["devices", "show"])["on_sale"], true);
+    assert_eq!(s.ok(&["method", "list"]).as_array().unwrap().len(), 2);
+    let apps = s.ok(&["catalogue", "show"]);
+    let ids: Vec<_> =
+        apps["apps"].as_array().unwrap().iter().map(|a| a["app_id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(ids, ["happ", "v2raytun", "hiddify", "streisand"]);
+    assert!(s.ok(&["documents", "show"])["terms_of_service"].is_object());
+    assert!(s.refused(&["demo"]).contains("not empty"));
+    assert_eq!(s.ok(&["account", "list"]).as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn migrate_applies_pending_migrations_once() {
+    let s = Scratch::new("migrate");
+    let first = s.ok(&["migrate"]);
+    assert!(!first["applied"].as_array().unwrap().is_empty());
+    assert_eq!(s.ok(&["migrate"])["applied"], json!([]));
+}
+
+#[test]
+fn bad_configuration_is_refused_naming_the_setting() {
+    let s = Scratch::new("config");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vp-api"))
+        .args(["plan", "list"])
+        .env("DATABASE_URL", "mysql://nope")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("DATABASE_URL"));
+    let file = s.file("bad.env", "VP_BND=1.2.3.4:5\n");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vp-api"))
+        .args(["--config", file.to_str().unwrap(), "plan", "list"])
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown key \"VP_BND\""));
+}
+
+#[test]
+fn unknown_commands_and_missing_arguments_are_refused() {
+    let s = Scratch::new("usage");
+    assert_eq!(s.run(&["frobnicate"]).code, 2);
+    assert_eq!(s.run(&["account", "create"]).code, 2);
+    assert_eq!(s.run(&["plan", "withdraw", "not-a-number"]).code, 2);
+}

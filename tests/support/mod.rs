@@ -1,0 +1,96 @@
+//! Shared helpers of the black-box tests: run the real `vp-api` binary against a fresh database.
+
+#![allow(dead_code)]
+
+pub mod server;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use serde_json::Value;
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// A scratch directory with its own SQLite database, removed on drop.
+pub struct Scratch {
+    pub dir: PathBuf,
+    pub database_url: String,
+}
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("vp-bb-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let database_url = format!("sqlite://{}", dir.join("db.sqlite").display());
+        Scratch { dir, database_url }
+    }
+
+    pub fn file(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.dir.join(name);
+        std::fs::write(&path, content).expect("write scratch file");
+        path
+    }
+
+    /// Runs `vp-api` with this database and returns what it printed.
+    pub fn run(&self, args: &[&str]) -> Run {
+        let output = Command::new(env!("CARGO_BIN_EXE_vp-api"))
+            .args(args)
+            .env("DATABASE_URL", &self.database_url)
+            .env("VP_LOG", "warn")
+            .env_remove("VP_CONFIG_FILE")
+            .output()
+            .expect("run vp-api");
+        Run::from(output)
+    }
+
+    /// Runs a command that must succeed and returns its JSON.
+    pub fn ok(&self, args: &[&str]) -> Value {
+        let run = self.run(args);
+        assert_eq!(run.code, 0, "{args:?} failed: {}", run.stderr);
+        run.json()
+    }
+
+    /// Runs a command that must be refused as bad input; returns the error message.
+    pub fn refused(&self, args: &[&str]) -> String {
+        let run = self.run(args);
+        assert_eq!(
+            run.code, 2,
+            "{args:?} should be refused with exit 2, got {}: {}{}",
+            run.code, run.stdout, run.stderr
+        );
+        assert!(run.stdout.trim().is_empty(), "a refused command prints no JSON: {}", run.stdout);
+        assert!(run.stderr.starts_with("error: "), "clear message expected: {}", run.stderr);
+        run.stderr
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Run {
+        Run {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+}

@@ -1,0 +1,251 @@
+//! A real `vp-api serve` on a loopback port with its own database (SQLite file, or a
+//! PostgreSQL schema of its own), stopped and cleaned up on drop.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Whether PostgreSQL tests run: `VP_TEST_POSTGRES=require` makes a missing server a failure,
+/// `skip` skips, anything else probes the server.
+pub fn postgres_url() -> Option<String> {
+    let url =
+        std::env::var("VP_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    let mode = std::env::var("VP_TEST_POSTGRES").unwrap_or_default();
+    if mode == "skip" {
+        eprintln!("SKIPPED: PostgreSQL half (VP_TEST_POSTGRES=skip)");
+        return None;
+    }
+    let reachable = TcpStream::connect_timeout(&"127.0.0.1:5432".parse().unwrap(), Duration::from_secs(1)).is_ok()
+        && Command::new("psql").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !reachable {
+        assert_ne!(mode, "require", "PostgreSQL is required but not reachable at {url}");
+        eprintln!("SKIPPED: PostgreSQL half (no server or no psql)");
+        return None;
+    }
+    Some(url)
+}
+
+fn psql(url: &str, sql: &str) {
+    let out = Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]).output().expect("run psql");
+    assert!(out.status.success(), "psql {sql}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A database of a test's own.
+pub struct Database {
+    pub url: String,
+    cleanup: Option<(String, String)>,
+    dir: std::path::PathBuf,
+}
+
+impl Database {
+    pub fn new(backend: Backend, name: &str) -> Option<Database> {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let tag = format!("{name}_{}_{n}", std::process::id());
+        let dir = std::env::temp_dir().join(format!("vp-http-{tag}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        match backend {
+            Backend::Sqlite => {
+                Some(Database { url: format!("sqlite://{}", dir.join("db.sqlite").display()), cleanup: None, dir })
+            }
+            Backend::Postgres => {
+                let base = postgres_url()?;
+                let schema =
+                    format!("t_{}", tag.to_ascii_lowercase().replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+                psql(&base, &format!("CREATE SCHEMA {schema}"));
+                let sep = if base.contains('?') { '&' } else { '?' };
+                let url = format!("{base}{sep}options=-csearch_path%3D{schema}");
+                Some(Database { url, cleanup: Some((base, schema)), dir })
+            }
+        }
+    }
+
+    /// Runs an operator command on this database; returns its JSON.
+    pub fn cli(&self, args: &[&str]) -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_vp-api"))
+            .args(args)
+            .env("DATABASE_URL", &self.url)
+            .env("VP_LOG", "warn")
+            .output()
+            .expect("run vp-api");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if let Some((base, schema)) = &self.cleanup {
+            let _ = Command::new("psql")
+                .args([base.as_str(), "-q", "-c", &format!("DROP SCHEMA {schema} CASCADE")])
+                .output();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub base: String,
+    pub port: u16,
+    pub db: Database,
+    pub key: String,
+    pub account_id: String,
+    child: Child,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
+}
+
+impl Server {
+    /// A server on a demo-seeded database.
+    pub fn start(backend: Backend, name: &str) -> Option<Server> {
+        let db = Database::new(backend, name)?;
+        let demo = db.cli(&["demo"]);
+        let key = demo["api_key"]["api_key"].as_str().expect("demo key").to_owned();
+        let account_id = demo["account"]["account_id"].as_str().expect("demo account").to_owned();
+        Some(Server::start_on(db, key, account_id))
+    }
+
+    pub fn start_on(db: Database, key: String, account_id: String) -> Server {
+        let port = free_port();
+        let base = format!("http://127.0.0.1:{port}");
+        let child = Command::new(env!("CARGO_BIN_EXE_vp-api"))
+            .arg("serve")
+            .env("DATABASE_URL", &db.url)
+            .env("VP_BIND", format!("127.0.0.1:{port}"))
+            .env("VP_PUBLIC_BASE_URL", &base)
+            .env("VP_LOG", "warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start vp-api serve");
+        let mut server = Server { base, port, db, key, account_id, child };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() || server.get_raw("/health", &[]).status != 200 {
+            assert!(server.child.try_wait().expect("child state").is_none(), "the server exited at start");
+            assert!(Instant::now() < deadline, "server did not come up");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    pub fn cli(&self, args: &[&str]) -> Value {
+        self.db.cli(args)
+    }
+
+    /// A partner request with the demo key.
+    pub fn api(&self, method: &str, path: &str, body: Option<&Value>, headers: &[(&str, &str)]) -> Response {
+        let auth = format!("Bearer {}", self.key);
+        let mut all: Vec<(&str, &str)> = vec![("authorization", auth.as_str())];
+        all.extend_from_slice(headers);
+        let body_text = body.map(Value::to_string);
+        if body_text.is_some() {
+            all.push(("content-type", "application/json"));
+        }
+        self.request(method, &format!("/api/partner/v1{path}"), &all, body_text.as_deref())
+    }
+
+    pub fn get_raw(&self, path: &str, headers: &[(&str, &str)]) -> Response {
+        self.request("GET", path, headers, None)
+    }
+
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&str>) -> Response {
+        request(self.port, method, path, headers, body.map(str::as_bytes))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The error code of an envelope.
+    pub fn code(&self) -> String {
+        self.json()["error"]["code"].as_str().unwrap_or_default().to_owned()
+    }
+}
+
+/// A minimal HTTP/1.1 client: one request per connection, `Connection: close`.
+pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Response {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    let mut head = format!("{method} {path} HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nconnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let body = body.unwrap_or_default();
+    if !body.is_empty() || matches!(method, "POST" | "PATCH" | "PUT") {
+        head.push_str(&format!("content-length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).expect("write head");
+    stream.write_all(body).expect("write body");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read response");
+    parse(&raw)
+}
+
+fn parse(raw: &[u8]) -> Response {
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("header end");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("status");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned())))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked")) {
+        body = dechunk(&body);
+    }
+    Response { status, headers, body }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(pos) = data.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..pos]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.extend_from_slice(&data[pos + 2..pos + 2 + size]);
+        data = &data[pos + 2 + size + 2..];
+    }
+    out
+}
