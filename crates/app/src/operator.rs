@@ -133,7 +133,7 @@ impl App {
     }
 
     pub async fn account_overview(&self, account_id: &str) -> AppResult<AccountOverview> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let account = load_account(tx.as_mut(), account_id).await?;
         let keys = tx.api_keys(account_id).await?;
         let balance = tx.partner_balance(account_id).await?;
@@ -142,7 +142,7 @@ impl App {
     }
 
     pub async fn list_accounts(&self) -> AppResult<Vec<AccountRecord>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let all = tx.accounts().await?;
         tx.commit().await?;
         Ok(all)
@@ -252,7 +252,7 @@ impl App {
     }
 
     pub async fn list_plans(&self, include_withdrawn: bool) -> AppResult<Vec<PlanRecord>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let plans = tx.plans(include_withdrawn).await?;
         tx.commit().await?;
         Ok(plans)
@@ -289,7 +289,7 @@ impl App {
     }
 
     pub async fn device_settings(&self) -> AppResult<Option<DeviceSettings>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let s = tx.device_settings().await?;
         tx.commit().await?;
         Ok(s)
@@ -339,14 +339,14 @@ impl App {
     }
 
     pub async fn list_payment_methods(&self) -> AppResult<Vec<PaymentMethodRecord>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let all = tx.payment_methods().await?;
         tx.commit().await?;
         Ok(all)
     }
 
     pub async fn show_client(&self, account_id: &str, client_id: &str) -> AppResult<ClientRecord> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = load_client(tx.as_mut(), account_id, client_id).await?;
         tx.commit().await?;
         Ok(client)
@@ -429,7 +429,7 @@ impl App {
 
     /// Any invoice by id, for the operator.
     pub async fn operator_invoice(&self, payment_id: &str) -> AppResult<vp_ports::InvoiceRecord> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         tx.commit().await?;
         Ok(invoice)
@@ -444,7 +444,7 @@ impl App {
     }
 
     async fn setting<T: serde::de::DeserializeOwned>(&self, key: &str) -> AppResult<Option<T>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let row = tx.setting(key).await?;
         tx.commit().await?;
         row.map(|r| {

@@ -142,6 +142,9 @@ async fn wait_up(port: u16) -> Result<(), String> {
 /// A request a worker sends; `None` ends nothing, it only skips.
 type Pick = Arc<dyn Fn(u64) -> (&'static str, &'static str, String, Vec<u8>) + Send + Sync>;
 
+const PHASE_SHIFT: u32 = 32;
+const PAYMENTS_PHASE: u64 = 2;
+
 /// Runs `connections` workers for `duration`, each sending what `pick` chooses.
 async fn drive(
     port: u16,
@@ -149,8 +152,10 @@ async fn drive(
     connections: usize,
     duration: Duration,
     pick: Pick,
+    phase: u64,
 ) -> (Table, Duration) {
-    let counter = Arc::new(AtomicU64::new(0));
+    // Request numbers (and so idempotency keys and client ids) never repeat across phases.
+    let counter = Arc::new(AtomicU64::new(phase << PHASE_SHIFT));
     let start = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..connections {
@@ -249,6 +254,7 @@ async fn run(o: Options) -> Result<bool, String> {
         o.connections,
         d,
         Arc::new(|_| ("GET /bare (actix-web alone)", "GET", "/bare".into(), vec![])),
+        0,
     )
     .await;
     let bare_rps = rate(&t, "GET /bare (actix-web alone)", e);
@@ -260,6 +266,7 @@ async fn run(o: Options) -> Result<bool, String> {
         o.connections,
         d,
         Arc::new(|_| ("GET /account", "GET", "/api/partner/v1/account".into(), vec![])),
+        1,
     )
     .await;
     let account_rps = rate(&t, "GET /account", e);
@@ -272,6 +279,7 @@ async fn run(o: Options) -> Result<bool, String> {
         o.connections,
         d,
         Arc::new(|n| ("POST /payments", "POST", "/api/partner/v1/payments".into(), subscribe_body(n))),
+        PAYMENTS_PHASE,
     )
     .await;
     let invoices_rps = rate(&t, "POST /payments", e);
@@ -285,15 +293,18 @@ async fn run(o: Options) -> Result<bool, String> {
         o.connections,
         d,
         Arc::new(|n| match n % 10 {
-            0 => {
-                ("POST /payments", "POST", "/api/partner/v1/payments".into(), subscribe_body(1_000_000_000 + n % 5_000))
-            }
+            0 => ("POST /payments", "POST", "/api/partner/v1/payments".into(), subscribe_body(n)),
             1 | 2 => ("GET /plans", "GET", "/api/partner/v1/plans".into(), vec![]),
-            3 | 4 => ("GET /clients/{id}", "GET", format!("/api/partner/v1/clients/bench-{}", n % 1000), vec![]),
+            // Clients the payments phase created.
+            3 | 4 => {
+                let client = (PAYMENTS_PHASE << PHASE_SHIFT) + n % 50;
+                ("GET /clients/{id}", "GET", format!("/api/partner/v1/clients/bench-{client}"), vec![])
+            }
             5 => ("GET /payment-methods", "GET", "/api/partner/v1/payment-methods".into(), vec![]),
             6 => ("GET /apps", "GET", "/api/partner/v1/apps".into(), vec![]),
             _ => ("GET /account", "GET", "/api/partner/v1/account".into(), vec![]),
         }),
+        3,
     )
     .await;
     stats::print("Mixed partner workload", &mut t, e);

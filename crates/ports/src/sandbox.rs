@@ -48,7 +48,7 @@ impl fmt::Display for StandInMode {
 
 /// Reads a stand-in's mode; a missing or unreadable setting means `up`.
 pub async fn read_mode(store: &dyn Store, key: &str) -> StandInMode {
-    let Ok(mut tx) = store.begin().await else { return StandInMode::Up };
+    let Ok(mut tx) = store.read().await else { return StandInMode::Up };
     let value = tx.setting(key).await.ok().flatten();
     let _ = tx.commit().await;
     value.and_then(|v| v.value.parse().ok()).unwrap_or_default()

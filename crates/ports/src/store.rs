@@ -33,6 +33,10 @@ pub trait Store: Send + Sync {
     /// Starts a unit of work that may write. On SQLite it takes the write lock at once
     /// (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock upgrade.
     async fn begin(&self) -> StoreResult<Box<dyn Tx>>;
+    /// Starts a unit of work that only reads: a consistent snapshot that takes no write lock,
+    /// so reads never queue behind writers (PostgreSQL `READ ONLY`; SQLite a deferred
+    /// transaction). Writing through it is a bug and fails on PostgreSQL.
+    async fn read(&self) -> StoreResult<Box<dyn Tx>>;
     /// Whether the database answers (for `/ready`).
     async fn ping(&self) -> StoreResult<()>;
 }

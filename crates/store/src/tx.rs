@@ -22,20 +22,28 @@ impl PoolStore {
     pub(crate) fn new(pool: DbPool) -> PoolStore {
         PoolStore { pool }
     }
+
+    async fn start(&self, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
+        let mut conn = self.pool.get().await?;
+        let begin = match conn {
+            DbConn::Sqlite(_) => sqlite,
+            DbConn::Postgres(_) => postgres,
+        };
+        // A failed BEGIN leaves no transaction open, so the connection may go back to the pool.
+        db_run!(&mut conn, c => c.batch_execute(begin).await).map_err(errors::db)?;
+        Ok(Box::new(StoreTx { conn: Some(conn) }))
+    }
 }
 
 #[async_trait]
 impl Store for PoolStore {
     async fn begin(&self) -> StoreResult<Box<dyn Tx>> {
-        let mut conn = self.pool.get().await?;
-        let begin = match conn {
-            // Takes the write lock now: a later upgrade from a read lock could deadlock.
-            DbConn::Sqlite(_) => "BEGIN IMMEDIATE",
-            DbConn::Postgres(_) => "BEGIN",
-        };
-        // A failed BEGIN leaves no transaction open, so the connection may go back to the pool.
-        db_run!(&mut conn, c => c.batch_execute(begin).await).map_err(errors::db)?;
-        Ok(Box::new(StoreTx { conn: Some(conn) }))
+        // SQLite takes the write lock now: a later upgrade from a read lock could deadlock.
+        self.start("BEGIN IMMEDIATE", "BEGIN").await
+    }
+
+    async fn read(&self) -> StoreResult<Box<dyn Tx>> {
+        self.start("BEGIN DEFERRED", "BEGIN READ ONLY").await
     }
 
     async fn ping(&self) -> StoreResult<()> {

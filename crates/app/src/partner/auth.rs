@@ -12,7 +12,7 @@ impl App {
             return Err(Refusal::Unauthorized.into());
         };
         let hash = keys::hash(key);
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let found = match tx.api_key_by_hash(&hash).await? {
             Some(k) if k.revoked_at.is_none() => tx.account(&k.account_id).await?,
             _ => None,

@@ -26,7 +26,7 @@ impl App {
 
     /// `GET /plans`: plans on sale and the device offer, priced with the account's markup.
     pub async fn price_list(&self, account: &AccountRecord) -> AppResult<PlansView> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let plans = tx.plans(false).await?;
         let devices = tx.device_settings().await?;
         tx.commit().await?;
@@ -35,7 +35,7 @@ impl App {
 
     /// `GET /payment-methods`: enabled methods, in display order.
     pub async fn available_payment_methods(&self) -> AppResult<Vec<PaymentMethodRecord>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let methods = tx.payment_methods().await?;
         tx.commit().await?;
         Ok(methods.into_iter().filter(|m| m.enabled).collect())
@@ -43,7 +43,7 @@ impl App {
 
     /// `GET /apps`.
     pub async fn apps(&self, lang: Lang) -> AppResult<Option<AppsView>> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let catalogue = self.load_catalogue(tx.as_mut()).await?;
         tx.commit().await?;
         Ok(catalogue.map(|c| apps_view(&c, lang)))
@@ -73,7 +73,7 @@ impl App {
 
     /// A document page as customers see it: the partner's brand in place of `{brand}`.
     pub async fn document_page(&self, account_id: &str, doc_type: &str, lang: Lang) -> AppResult<(String, String)> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let account = tx.account(account_id).await?;
         let docs = tx.setting(DOCUMENTS_KEY).await?;
         tx.commit().await?;

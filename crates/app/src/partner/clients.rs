@@ -43,7 +43,7 @@ fn decode_cursor(text: &str) -> Option<(OffsetDateTime, String)> {
 impl App {
     /// `GET /clients/{client_id}`.
     pub async fn client_view(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
         let catalogue = self.load_catalogue(tx.as_mut()).await?;
         tx.commit().await?;
@@ -63,7 +63,7 @@ impl App {
             }
         };
         let filter = ClientFilter { subscription_status: query.status, after, limit: limit + 1 };
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let mut rows = tx.clients(&account.id, &filter).await?;
         let catalogue = self.load_catalogue(tx.as_mut()).await?;
         tx.commit().await?;
@@ -78,7 +78,7 @@ impl App {
     /// trial recorded, so a 503 grants nothing and the request may be repeated.
     pub async fn start_trial(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let existing = self.check_trial(tx.as_mut(), account, client_id, now).await?;
         let settings = tx.device_settings().await?;
         tx.commit().await?;
@@ -177,7 +177,7 @@ impl App {
     /// then is the rotation (and the hourly pause) recorded.
     pub async fn rotate_link(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
         tx.commit().await?;
         check_rotation(&client, now)?;
@@ -204,7 +204,7 @@ impl App {
 
     /// `GET /clients/{client_id}/devices`.
     pub async fn client_devices(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<DevicesView> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
         tx.commit().await?;
         let Some(record) = &client.subscription else {
@@ -221,7 +221,7 @@ impl App {
         client_id: &ClientId,
         device_id: &str,
     ) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
         tx.commit().await?;
         if client.subscription.is_none() {

@@ -303,7 +303,7 @@ impl App {
 
     /// `GET /payments/{payment_id}`: only invoices of the caller's account exist for it.
     pub async fn invoice_view(&self, account: &AccountRecord, payment_id: &str) -> AppResult<InvoiceView> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let view = self.stored_invoice_view(tx.as_mut(), account, payment_id, false).await?;
         tx.commit().await?;
         Ok(view)
@@ -327,7 +327,7 @@ impl App {
     /// it finished.
     pub async fn complete_unfinished_invoices(&self, limit: u32) -> AppResult<usize> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let stale = tx.unfinished_idempotency_keys(now, limit).await?;
         tx.commit().await?;
         let mut finished = 0;

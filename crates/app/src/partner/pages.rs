@@ -27,7 +27,7 @@ pub struct ConnectPage {
 
 impl App {
     pub async fn payment_page(&self, payment_id: &str, lang: Lang) -> AppResult<PaymentPage> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         let account = tx.account(&invoice.account_id).await?.ok_or(AppError::NotFound("invoice"))?;
         let method = tx.payment_method(&invoice.method).await?;
@@ -49,7 +49,7 @@ impl App {
     }
 
     pub async fn connect_page(&self, link_token: &str, app_id: &str, lang: Lang) -> AppResult<ConnectPage> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = tx.client_by_link_token(link_token).await?.ok_or(AppError::NotFound("subscription"))?;
         let account = tx.account(&client.account_id).await?.ok_or(AppError::NotFound("subscription"))?;
         let catalogue = self.load_catalogue(tx.as_mut()).await?.ok_or(AppError::NotFound("application"))?;

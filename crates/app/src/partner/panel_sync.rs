@@ -30,7 +30,7 @@ impl App {
     }
 
     async fn try_sync(&self, client_ref: &str) -> AppResult<bool> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let client = tx.client_by_ref(client_ref).await?;
         tx.commit().await?;
         let Some(client) = client else { return Ok(false) };
@@ -53,7 +53,7 @@ impl App {
 
     /// The background sync: pushes every owed subscription. Returns how many the panel took.
     pub async fn sync_panel(&self, limit: u32) -> AppResult<usize> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let owed = tx.subscriptions_owing_panel_sync(limit).await?;
         tx.commit().await?;
         let mut pushed = 0;

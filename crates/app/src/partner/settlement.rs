@@ -111,7 +111,7 @@ impl App {
     /// The sweeper: pending invoices past their deadline become `expired`. Returns how many.
     pub async fn expire_overdue_invoices(&self, limit: u32) -> AppResult<usize> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let due = tx.pending_invoices_due(now, limit).await?;
         tx.commit().await?;
         let mut expired = 0;
