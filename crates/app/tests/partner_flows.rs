@@ -363,3 +363,28 @@ async fn authentication_refuses_wrong_revoked_and_disabled_keys_alike() {
     w.app.revoke_key(&key.id).await.unwrap();
     assert_eq!(refusal(w.app.authenticate(Some(&key.secret)).await), Refusal::Unauthorized);
 }
+
+#[tokio::test]
+async fn concurrent_requests_with_one_key_make_one_gateway_call_and_one_invoice() {
+    let w = World::new().await;
+    let app = w.app.clone();
+    let account = w.account.clone();
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let (app, account) = (app.clone(), account.clone());
+            tokio::spawn(async move { app.create_invoice(&account, key("same"), subscribe("u1", 1)).await })
+        })
+        .collect();
+    let mut ids = std::collections::BTreeSet::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(view) => {
+                ids.insert(view.invoice.payment_id);
+            }
+            Err(AppError::Refused(Refusal::OperationInProgress)) => {}
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(ids.len(), 1, "every success is the same invoice");
+    assert_eq!(w.gateway.calls.load(Ordering::SeqCst), 1, "one gateway call");
+}

@@ -246,3 +246,67 @@ impl From<AppError> for ApiError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::MessageBody;
+    use vp_ports::StoreError;
+
+    fn body(e: &ApiError, lang: Lang) -> serde_json::Value {
+        let bytes = e.render(lang).into_body().try_into_bytes().unwrap_or_default();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[test]
+    fn a_storage_failure_is_an_internal_error_in_the_envelope() {
+        let e = ApiError::from(AppError::Store(StoreError::Unavailable("db down".into())));
+        assert_eq!(e.code.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let b = body(&e, Lang::En);
+        assert_eq!(b["error"]["code"], "INTERNAL_ERROR");
+        assert_eq!(b["error"]["fields"], serde_json::Value::Null);
+        assert!(!b.to_string().contains("db down"), "internals stay in the log");
+    }
+
+    #[test]
+    fn statuses_follow_the_specs_table() {
+        let expect = [
+            ("UNAUTHORIZED", 401),
+            ("VALIDATION_ERROR", 422),
+            ("RATE_LIMITED", 429),
+            ("NEW_CLIENTS_DAILY_LIMIT", 429),
+            ("IDEMPOTENCY_KEY_REQUIRED", 400),
+            ("IDEMPOTENCY_KEY_TOO_LONG", 400),
+            ("IDEMPOTENCY_KEY_REUSE", 409),
+            ("OPERATION_IN_PROGRESS", 409),
+            ("PAYMENT_UNAVAILABLE", 503),
+            ("UNSUPPORTED_PAYMENT_METHOD", 400),
+            ("PLAN_NOT_FOUND", 404),
+            ("PAYMENT_NOT_FOUND", 404),
+            ("API_CLIENT_NOT_FOUND", 404),
+            ("API_CLIENT_BLOCKED", 403),
+            ("NO_ACTIVE_SUBSCRIPTION", 400),
+            ("DEVICE_SLOT_LIMIT_EXCEEDED", 400),
+            ("DEVICE_SLOTS_NOT_APPLICABLE", 400),
+            ("DEVICES_NOT_FOR_SALE", 409),
+            ("DEVICE_NOT_FOUND", 404),
+            ("TRIAL_DISABLED", 403),
+            ("TRIAL_ALREADY_USED", 409),
+            ("TRIAL_DAILY_LIMIT", 429),
+            ("LINK_ROTATE_TOO_SOON", 429),
+            ("SERVICE_UNAVAILABLE", 503),
+            ("INTERNAL_ERROR", 500),
+        ];
+        for (code, status) in expect {
+            let c = ErrorCode::ALL.into_iter().find(|c| c.as_str() == code).unwrap_or_else(|| panic!("{code} missing"));
+            assert_eq!(c.status().as_u16(), status, "{code}");
+        }
+    }
+
+    #[test]
+    fn retry_after_is_at_least_one_second_and_only_where_given() {
+        let e = ApiError::retry_after(ErrorCode::RateLimited, 0);
+        assert_eq!(e.render(Lang::En).headers().get("retry-after").unwrap(), "1");
+        assert!(ApiError::new(ErrorCode::TrialDailyLimit).render(Lang::En).headers().get("retry-after").is_none());
+    }
+}
