@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use vp_ports::sandbox::{PANEL_MODE_KEY, behave, read_mode};
-use vp_ports::{Clock, LocalPanelDevice, LocalPanelUser, PanelDevice, PanelError, PanelUser, Store, Tx, VpnPanel};
+use vp_ports::{Clock, LocalPanelDevice, PanelDevice, PanelError, PanelUser, Store, Tx, VpnPanel};
 
 use crate::servers::{SERVERS_KEY, ServerList};
 
@@ -104,15 +104,7 @@ impl LocalPanel {
 impl VpnPanel for LocalPanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
         let mut tx = self.answer().await?;
-        tx.local_panel_put_user(&LocalPanelUser {
-            user_ref: user.user_ref.clone(),
-            link_token: user.link_token.clone(),
-            expires_at: user.expires_at,
-            device_limit: user.device_limit,
-            enabled: user.enabled,
-        })
-        .await
-        .map_err(unavailable)?;
+        tx.local_panel_put_user(user).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)
     }
 

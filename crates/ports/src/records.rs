@@ -162,15 +162,8 @@ pub struct SettingRecord {
     pub updated_at: OffsetDateTime,
 }
 
-/// The embedded local panel's view of a user (its own state, as a real panel keeps its own).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LocalPanelUser {
-    pub user_ref: String,
-    pub link_token: String,
-    pub expires_at: OffsetDateTime,
-    pub device_limit: Option<u32>,
-    pub enabled: bool,
-}
+/// The embedded local panel keeps exactly what the port hands it.
+pub type LocalPanelUser = crate::panel::PanelUser;
 
 /// A device registered by the embedded local panel.
 #[derive(Debug, Clone, PartialEq, Eq)]
