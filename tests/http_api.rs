@@ -98,15 +98,15 @@ fn account_is_read_and_renamed(s: &Server) {
 fn every_authentication_failure_is_the_same_401(s: &Server) {
     let other = s.cli(&["key", "issue", &s.account_id]);
     let revoked_key = other["api_key"].as_str().unwrap().to_owned();
-    s.cli(&["key", "revoke", other["key_id"].as_str().unwrap()]);
+    s.cli_settled(&["key", "revoke", other["key_id"].as_str().unwrap()]);
     let path = "/api/partner/v1/account";
     let missing = s.request("GET", path, &[], None);
     let wrong = s.request("GET", path, &[("authorization", "Bearer vpk_nope")], None);
     let revoked = s.request("GET", path, &[("authorization", &format!("Bearer {revoked_key}"))], None);
     let not_bearer = s.request("GET", path, &[("authorization", &format!("Basic {}", s.key))], None);
-    s.cli(&["account", "api-access", &s.account_id, "off"]);
+    s.cli_settled(&["account", "api-access", &s.account_id, "off"]);
     let disabled = s.request("GET", path, &[("authorization", &format!("Bearer {}", s.key))], None);
-    s.cli(&["account", "api-access", &s.account_id, "on"]);
+    s.cli_settled(&["account", "api-access", &s.account_id, "on"]);
     for r in [&missing, &wrong, &revoked, &not_bearer, &disabled] {
         assert_eq!(r.status, 401);
         assert_eq!(r.body, missing.body, "byte-identical bodies");
@@ -154,7 +154,7 @@ fn plans_carry_the_partner_markup(s: &Server) {
         p["devices"],
         json!({"included": 3, "max": 10, "price": "58.80", "platform_price": "49.00", "partner_share": "9.80"})
     );
-    s.cli(&["account", "set-markup", &s.account_id, "12.5"]);
+    s.cli_settled(&["account", "set-markup", &s.account_id, "12.5"]);
     s.cli(&["devices", "off"]);
     s.cli(&["plan", "withdraw", "2"]);
     let p = s.api("GET", "/plans", None, &[]).json();
@@ -302,7 +302,7 @@ fn concurrent_requests_with_one_key_issue_one_invoice(s: &Server) {
 }
 
 fn a_slow_first_request_answers_operation_in_progress(s: &Server) {
-    s.cli(&["sandbox", "gateway", "slow:1500"]);
+    s.cli_settled(&["sandbox", "gateway", "slow:1500"]);
     let port = s.port;
     let auth = format!("Bearer {}", s.key);
     let body = subscription("slow", 1).to_string();
@@ -328,17 +328,17 @@ fn a_slow_first_request_answers_operation_in_progress(s: &Server) {
     );
     assert_eq!((second.status, second.code().as_str()), (409, "OPERATION_IN_PROGRESS"));
     assert_eq!(first.join().unwrap().status, 201);
-    s.cli(&["sandbox", "gateway", "up"]);
+    s.cli_settled(&["sandbox", "gateway", "up"]);
     let third = post_payment(s, "slow-key", &subscription("slow", 1));
     assert_eq!((third.status, third.json()["replayed"].clone()), (200, json!(true)));
 }
 
 fn gateway_outage_gives_503_and_the_same_key_works_after(s: &Server) {
-    s.cli(&["sandbox", "gateway", "down"]);
+    s.cli_settled(&["sandbox", "gateway", "down"]);
     let r = post_payment(s, "retry-me", &subscription("g1", 1));
     assert_eq!((r.status, r.code().as_str()), (503, "PAYMENT_UNAVAILABLE"));
     assert_eq!(s.api("GET", "/clients/g1", None, &[]).code(), "API_CLIENT_NOT_FOUND", "no invoice issued, no client");
-    s.cli(&["sandbox", "gateway", "up"]);
+    s.cli_settled(&["sandbox", "gateway", "up"]);
     let r = post_payment(s, "retry-me", &subscription("g1", 1));
     assert_eq!(r.status, 201);
     assert_eq!(r.json()["replayed"], false);
@@ -388,7 +388,7 @@ fn purpose_rules_give_their_codes(s: &Server) {
 }
 
 fn new_clients_daily_limit(s: &Server) {
-    s.cli(&["account", "limits", &s.account_id, "--new-clients-per-day", "2"]);
+    s.cli_settled(&["account", "limits", &s.account_id, "--new-clients-per-day", "2"]);
     assert_eq!(post_payment(s, "n1", &subscription("n1", 1)).status, 201);
     assert_eq!(s.api("POST", "/clients/n2/trial", None, &[]).status, 201);
     let r = post_payment(s, "n3", &subscription("n3", 1));
@@ -467,11 +467,11 @@ fn trial_rules(s: &Server) {
     let r = s.api("POST", "/clients/t1/trial", None, &[]);
     assert_eq!((r.status, r.code().as_str()), (409, "TRIAL_ALREADY_USED"));
     assert_eq!(s.api("GET", "/clients/t1", None, &[]).json()["subscription"]["is_trial"], true);
-    s.cli(&["account", "limits", &s.account_id, "--trials-per-day", "1"]);
+    s.cli_settled(&["account", "limits", &s.account_id, "--trials-per-day", "1"]);
     let r = s.api("POST", "/clients/t2/trial", None, &[]);
     assert_eq!((r.status, r.code().as_str()), (429, "TRIAL_DAILY_LIMIT"));
     assert_eq!(r.header("retry-after"), None);
-    s.cli(&["account", "trial", &s.account_id, "off"]);
+    s.cli_settled(&["account", "trial", &s.account_id, "off"]);
     let r = s.api("POST", "/clients/t3/trial", None, &[]);
     assert_eq!((r.status, r.code().as_str()), (403, "TRIAL_DISABLED"));
     post_payment(s, "tp", &subscription("t4", 1));
@@ -547,7 +547,7 @@ fn devices_register_through_the_link_and_can_be_deleted(s: &Server) {
 fn panel_outage_gives_503_on_devices_trial_and_rotation(s: &Server) {
     let paid = buy(s, "po", 1);
     let url = paid["client"]["subscription"]["subscription_url"].clone();
-    s.cli(&["sandbox", "panel", "down"]);
+    s.cli_settled(&["sandbox", "panel", "down"]);
     for (method, path) in [
         ("GET", "/clients/po/devices"),
         ("POST", "/clients/po/rotate-link"),
@@ -557,7 +557,7 @@ fn panel_outage_gives_503_on_devices_trial_and_rotation(s: &Server) {
         let r = s.api(method, path, None, &[]);
         assert_eq!((r.status, r.code().as_str()), (503, "SERVICE_UNAVAILABLE"), "{method} {path}");
     }
-    s.cli(&["sandbox", "panel", "up"]);
+    s.cli_settled(&["sandbox", "panel", "up"]);
     assert_eq!(s.api("GET", "/clients/new-trial", None, &[]).code(), "API_CLIENT_NOT_FOUND", "no trial granted");
     assert_eq!(
         s.api("GET", "/clients/po", None, &[]).json()["subscription"]["subscription_url"],
@@ -589,7 +589,7 @@ fn apps_and_documents(s: &Server) {
 }
 
 fn rate_limits_answer_429_with_retry_after(s: &Server) {
-    s.cli(&["account", "limits", &s.account_id, "--requests-per-minute", "3", "--payments-per-minute", "1"]);
+    s.cli_settled(&["account", "limits", &s.account_id, "--requests-per-minute", "3", "--payments-per-minute", "1"]);
     // A fresh server process would start with empty windows; this one counts from now.
     assert_eq!(post_payment(s, "rl1", &subscription("rl", 1)).status, 201);
     let r = post_payment(s, "rl2", &subscription("rl", 1));

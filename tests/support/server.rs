@@ -148,6 +148,15 @@ impl Server {
         self.db.cli(args)
     }
 
+    /// An operator command that changes what a running server caches (keys, account
+    /// settings, stand-in modes): it takes effect within one second (docs/decisions.md),
+    /// so the test waits that long before going on.
+    pub fn cli_settled(&self, args: &[&str]) -> Value {
+        let out = self.db.cli(args);
+        std::thread::sleep(Duration::from_millis(1_150));
+        out
+    }
+
     /// A partner request with the demo key.
     pub fn api(&self, method: &str, path: &str, body: Option<&Value>, headers: &[(&str, &str)]) -> Response {
         let auth = format!("Bearer {}", self.key);

@@ -52,11 +52,12 @@ pub struct App {
     pub gateway: Arc<dyn PaymentGateway>,
     pub panel: Arc<dyn VpnPanel>,
     pub settings: Arc<Settings>,
+    auth_cache: Arc<partner::AuthCache>,
 }
 
 impl App {
     pub fn new(adapters: Adapters, settings: Settings) -> App {
         let Adapters { store, clock, ids, gateway, panel } = adapters;
-        App { store, clock, ids, gateway, panel, settings: Arc::new(settings) }
+        App { store, clock, ids, gateway, panel, settings: Arc::new(settings), auth_cache: Arc::default() }
     }
 }

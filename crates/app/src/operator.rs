@@ -129,6 +129,7 @@ impl App {
         }
         let revoked = tx.api_key(key_id).await?.unwrap_or(key);
         tx.commit().await?;
+        self.auth_cache.forget_account(&revoked.account_id);
         Ok(revoked)
     }
 
@@ -158,6 +159,7 @@ impl App {
         change(&mut account);
         tx.update_account(&account).await?;
         tx.commit().await?;
+        self.auth_cache.forget_account(account_id);
         Ok(account)
     }
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use vp_ports::sandbox::{PANEL_MODE_KEY, behave, read_mode};
+use vp_ports::sandbox::{ModeCache, PANEL_MODE_KEY, behave};
 use vp_ports::{Clock, LocalPanelDevice, PanelDevice, PanelError, PanelUser, Store, Tx, VpnPanel};
 
 use crate::servers::{SERVERS_KEY, ServerList};
@@ -12,6 +12,7 @@ pub struct LocalPanel {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     public_base_url: String,
+    mode: ModeCache,
 }
 
 /// The headers a VPN app sends when it fetches a subscription link.
@@ -53,11 +54,16 @@ fn clean(value: Option<String>) -> Option<String> {
 
 impl LocalPanel {
     pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, public_base_url: &str) -> LocalPanel {
-        LocalPanel { store, clock, public_base_url: public_base_url.trim_end_matches('/').to_owned() }
+        LocalPanel {
+            store,
+            clock,
+            public_base_url: public_base_url.trim_end_matches('/').to_owned(),
+            mode: ModeCache::new(PANEL_MODE_KEY),
+        }
     }
 
     async fn answer(&self) -> Result<Box<dyn Tx>, PanelError> {
-        behave(read_mode(self.store.as_ref(), PANEL_MODE_KEY).await)
+        behave(self.mode.mode(self.store.as_ref()).await)
             .await
             .map_err(|()| PanelError::Unavailable("the local panel is switched to down".into()))?;
         self.store.begin().await.map_err(unavailable)

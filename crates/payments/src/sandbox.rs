@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use vp_ports::sandbox::{GATEWAY_MODE_KEY, behave, read_mode};
+use vp_ports::sandbox::{GATEWAY_MODE_KEY, ModeCache, behave};
 use vp_ports::{GatewayError, GatewayPayment, GatewayPaymentRequest, PaymentGateway, Store};
 
 /// Path of the hosted payment page, followed by the invoice id.
@@ -12,18 +12,23 @@ pub const SANDBOX_PAGE_PREFIX: &str = "/sandbox/pay/";
 pub struct SandboxGateway {
     store: Arc<dyn Store>,
     public_base_url: String,
+    mode: ModeCache,
 }
 
 impl SandboxGateway {
     pub fn new(store: Arc<dyn Store>, public_base_url: &str) -> SandboxGateway {
-        SandboxGateway { store, public_base_url: public_base_url.trim_end_matches('/').to_owned() }
+        SandboxGateway {
+            store,
+            public_base_url: public_base_url.trim_end_matches('/').to_owned(),
+            mode: ModeCache::new(GATEWAY_MODE_KEY),
+        }
     }
 }
 
 #[async_trait]
 impl PaymentGateway for SandboxGateway {
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
-        behave(read_mode(self.store.as_ref(), GATEWAY_MODE_KEY).await)
+        behave(self.mode.mode(self.store.as_ref()).await)
             .await
             .map_err(|()| GatewayError::Unavailable("the sandbox gateway is switched to down".into()))?;
         // Invoice ids are URL-safe (prefix + base64url), so they go into the path as they are.

@@ -54,6 +54,32 @@ pub async fn read_mode(store: &dyn Store, key: &str) -> StandInMode {
     value.and_then(|v| v.value.parse().ok()).unwrap_or_default()
 }
 
+/// How long a stand-in trusts the mode it read; a switch reaches every process within this.
+pub const MODE_CACHE_TTL: Duration = Duration::from_secs(1);
+
+/// A stand-in's mode, re-read from the settings at most once per `MODE_CACHE_TTL`, so the
+/// switch costs no query on the hot path.
+pub struct ModeCache {
+    key: &'static str,
+    last: std::sync::Mutex<Option<(StandInMode, std::time::Instant)>>,
+}
+
+impl ModeCache {
+    pub const fn new(key: &'static str) -> ModeCache {
+        ModeCache { key, last: std::sync::Mutex::new(None) }
+    }
+
+    pub async fn mode(&self, store: &dyn Store) -> StandInMode {
+        let cached = *self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((mode, _)) = cached.filter(|(_, at)| at.elapsed() < MODE_CACHE_TTL) {
+            return mode;
+        }
+        let mode = read_mode(store, self.key).await;
+        *self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((mode, std::time::Instant::now()));
+        mode
+    }
+}
+
 /// Applies a mode: `Err(())` for down, after a pause for slow.
 pub async fn behave(mode: StandInMode) -> Result<(), ()> {
     match mode {

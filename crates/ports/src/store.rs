@@ -37,6 +37,9 @@ pub trait Store: Send + Sync {
     /// so reads never queue behind writers (PostgreSQL `READ ONLY`; SQLite a deferred
     /// transaction). Writing through it is a bug and fails on PostgreSQL.
     async fn read(&self) -> StoreResult<Box<dyn Tx>>;
+    /// The key with this hash and its account, in one statement outside any unit of work:
+    /// every partner request authenticates, so this is the hottest read.
+    async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>>;
     /// Whether the database answers (for `/ready`).
     async fn ping(&self) -> StoreResult<()>;
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use diesel::SqliteConnection;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
-use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig};
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use vp_ports::StoreError;
@@ -60,13 +60,17 @@ impl DbPool {
             Target::Sqlite(path) => {
                 ensure_parent_dir(path)?;
                 let mut config = ManagerConfig::<SqliteConn>::default();
+                // A checkout costs no query; a broken connection shows on its first use.
+                config.recycling_method = RecyclingMethod::Fast;
                 config.custom_setup = Box::new(|url| Box::pin(establish_sqlite(url.to_owned())));
                 let url = path.to_string_lossy().into_owned();
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
                 Pool::builder(manager).max_size(size).build().map(DbPool::Sqlite)
             }
             Target::Postgres(url) => {
-                let manager = AsyncDieselConnectionManager::<PgConn>::new(url.clone());
+                let mut config = ManagerConfig::<PgConn>::default();
+                config.recycling_method = RecyclingMethod::Fast;
+                let manager = AsyncDieselConnectionManager::<PgConn>::new_with_config(url.clone(), config);
                 Pool::builder(manager).max_size(size).build().map(DbPool::Postgres)
             }
         };

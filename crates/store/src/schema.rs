@@ -176,4 +176,7 @@ diesel::table! {
 diesel::joinable!(subscriptions -> clients (client_ref));
 diesel::joinable!(invoices -> clients (client_ref));
 
+diesel::joinable!(api_keys -> accounts (account_id));
+
 diesel::allow_tables_to_appear_in_same_query!(clients, subscriptions, invoices);
+diesel::allow_tables_to_appear_in_same_query!(api_keys, accounts);

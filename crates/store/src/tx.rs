@@ -46,6 +46,11 @@ impl Store for PoolStore {
         self.start("BEGIN DEFERRED", "BEGIN READ ONLY").await
     }
 
+    async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>> {
+        let mut conn = self.pool.get().await?;
+        accounts::account_by_key_hash(&mut conn, key_hash).await
+    }
+
     async fn ping(&self) -> StoreResult<()> {
         let mut conn = self.pool.get().await?;
         db_run!(&mut conn, c => c.batch_execute("SELECT 1").await).map_err(errors::db)

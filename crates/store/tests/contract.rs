@@ -337,6 +337,13 @@ async fn accounts_and_api_keys_round_trip(ctx: Ctx) {
     assert_eq!(revoked.revoked_at, Some(at(100)), "the first revocation time stays");
     tx.commit().await.unwrap();
 
+    // The hot-path lookup outside a unit of work: key and account in one statement.
+    let (k, acc) = s.account_by_key_hash("hash-2").await.unwrap().expect("key found");
+    assert_eq!((k, acc), (key("k2", "hash-2", 5), a.clone()));
+    let (k, _) = s.account_by_key_hash("hash-1").await.unwrap().expect("revoked keys are still found");
+    assert_eq!(k.revoked_at, Some(at(100)));
+    assert_eq!(s.account_by_key_hash("nope").await.unwrap(), None);
+
     let mut tx = begin(s).await;
     let mut dup = key("k3", "hash-2", 9);
     dup.account_id = "acc-b".into();

@@ -21,6 +21,7 @@ impl App {
         current.brand_name = brand_name;
         tx.update_account(&current).await?;
         tx.commit().await?;
+        self.auth_cache.forget_account(&current.id);
         Ok(current)
     }
 

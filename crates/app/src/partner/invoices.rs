@@ -287,7 +287,9 @@ impl App {
             expires_at: payment_deadline(created_at),
             paid_at: None,
         };
-        if tx.invoice_by_id(&invoice.payment_id).await?.is_none() {
+        // A resumed request may find its invoice already recorded (and even paid).
+        let already = tx.invoice_by_id(&invoice.payment_id).await?.is_some();
+        if !already {
             tx.insert_invoice(&invoice).await?;
         }
         tx.update_idempotency_key(&IdempotencyRecord {
@@ -296,7 +298,12 @@ impl App {
             ..record
         })
         .await?;
-        let view = self.stored_invoice_view(tx.as_mut(), account, &invoice.payment_id, false).await?;
+        let view = if already {
+            self.stored_invoice_view(tx.as_mut(), account, &invoice.payment_id, false).await?
+        } else {
+            // A new invoice is pending: shown without a client, so nothing needs re-reading.
+            self.with_views(account, None, |v| v.invoice(invoice, None, false))
+        };
         tx.commit().await?;
         Ok(view)
     }

@@ -13,6 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use vp_domain::ClientId;
 use vp_ports::{AccountRecord, ClientRecord, Tx};
 
+pub use auth::{AUTH_CACHE_TTL, AuthCache};
 pub use clients::ClientListQuery;
 pub use invoices::fingerprint;
 pub use pages::{ConnectPage, PaymentPage};

@@ -81,6 +81,24 @@ pub(crate) async fn api_key_by_hash(conn: &mut DbConn, key_hash: &str) -> StoreR
     Ok(row.map(convert::api_key))
 }
 
+/// The key and its account in one statement: the hot path of every partner request.
+pub(crate) async fn account_by_key_hash(
+    conn: &mut DbConn,
+    key_hash: &str,
+) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>> {
+    let row: Option<(ApiKeyRow, AccountRow)> = db_run!(conn, c => {
+        api_keys::table
+            .inner_join(accounts::table)
+            .filter(api_keys::key_hash.eq(key_hash))
+            .select((ApiKeyRow::as_select(), AccountRow::as_select()))
+            .first(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    row.map(|(k, a)| Ok((convert::api_key(k), convert::account(a)?))).transpose()
+}
+
 pub(crate) async fn api_keys(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>> {
     let rows: Vec<ApiKeyRow> = db_run!(conn, c => {
         api_keys::table
