@@ -1,0 +1,6 @@
+//! The webhook adapter: how an event leaves this service. Signatures follow the Standard
+//! Webhooks scheme the spec describes; addresses are vetted so an event only ever reaches a
+//! publicly reachable HTTPS server.
+
+pub mod address;
+pub mod signature;
