@@ -8,6 +8,7 @@ pub mod panel;
 pub mod records;
 pub mod sandbox;
 pub mod store;
+pub mod webhook;
 
 pub use clock::Clock;
 pub use gateway::{GatewayError, GatewayPayment, GatewayPaymentRequest, PaymentGateway};
@@ -15,3 +16,4 @@ pub use ids::IdGenerator;
 pub use panel::{PanelDevice, PanelError, PanelUser, VpnPanel};
 pub use records::*;
 pub use store::{Store, StoreError, Tx};
+pub use webhook::*;

@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 use vp_domain::{ClientId, DeviceSettings};
 
 use crate::records::*;
+use crate::webhook::*;
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -130,6 +131,56 @@ pub trait Tx: Send {
     async fn subscriptions_owing_panel_sync(&mut self, limit: u32) -> StoreResult<Vec<ClientRecord>>;
     /// Records that the panel confirmed `revision` (never lowers `panel_revision`).
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()>;
+
+    // Events and their delivery (the outbox).
+    async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    async fn update_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>>;
+    /// Endpoints of an account, oldest first.
+    async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>>;
+    async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()>;
+    async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>>;
+    /// Fails with `Conflict` when the event already has a delivery to this endpoint.
+    async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()>;
+    async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()>;
+    async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>>;
+    /// Pending deliveries due at `now` whose lease is free, oldest due first, leased to the
+    /// caller until `lease_until`: no other worker of any process takes them meanwhile
+    /// (PostgreSQL skips rows being claimed with `FOR UPDATE SKIP LOCKED`; SQLite's single
+    /// write lock serialises claimers).
+    async fn claim_due_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<DeliveryRecord>>;
+    async fn insert_attempt(&mut self, attempt: &AttemptRecord) -> StoreResult<()>;
+    /// Attempts to an endpoint, newest first.
+    async fn endpoint_attempts(&mut self, endpoint_id: &str, limit: u32) -> StoreResult<Vec<AttemptLogEntry>>;
+    /// Deliveries to an endpoint in `status` created strictly after `since`, oldest first.
+    async fn endpoint_deliveries_since(
+        &mut self,
+        endpoint_id: &str,
+        status: DeliveryStatus,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<DeliveryRecord>>;
+    /// Events of `event_type` queued for an endpoint strictly after `since`.
+    async fn count_endpoint_events_since(
+        &mut self,
+        endpoint_id: &str,
+        event_type: &str,
+        since: OffsetDateTime,
+    ) -> StoreResult<u64>;
+    /// Clients whose subscription may owe a term event: active, not lifetime, ending at or
+    /// before `horizon`, with the 24-hour reminder unsent or the term over at `now`; ordered
+    /// by (expires_at, client ref) and strictly after the cursor `after`.
+    async fn term_event_candidates(
+        &mut self,
+        now: OffsetDateTime,
+        horizon: OffsetDateTime,
+        after: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>>;
 
     // The embedded local panel's own tables.
     async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()>;

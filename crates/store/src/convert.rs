@@ -29,7 +29,7 @@ pub(crate) fn db_time_opt(t: Option<OffsetDateTime>) -> Option<PrimitiveDateTime
     t.map(db_time)
 }
 
-fn utc(t: PrimitiveDateTime) -> OffsetDateTime {
+pub(crate) fn utc(t: PrimitiveDateTime) -> OffsetDateTime {
     t.assume_utc()
 }
 
@@ -42,11 +42,11 @@ fn int_opt(v: Option<u32>, what: &str) -> StoreResult<Option<i32>> {
     v.map(|v| int(v, what)).transpose()
 }
 
-fn count(v: i32, what: &str) -> StoreResult<u32> {
+pub(crate) fn count(v: i32, what: &str) -> StoreResult<u32> {
     u32::try_from(v).map_err(|_| corrupt(format!("stored {what} {v} is negative")))
 }
 
-fn count_opt(v: Option<i32>, what: &str) -> StoreResult<Option<u32>> {
+pub(crate) fn count_opt(v: Option<i32>, what: &str) -> StoreResult<Option<u32>> {
     v.map(|v| count(v, what)).transpose()
 }
 

@@ -180,3 +180,59 @@ diesel::joinable!(api_keys -> accounts (account_id));
 
 diesel::allow_tables_to_appear_in_same_query!(clients, subscriptions, invoices);
 diesel::allow_tables_to_appear_in_same_query!(api_keys, accounts);
+
+diesel::table! {
+    webhook_endpoints (id) {
+        id -> Text,
+        account_id -> Text,
+        url -> Text,
+        event_types -> Text,
+        secret -> Text,
+        previous_secret -> Nullable<Text>,
+        secret_rotated_at -> Nullable<Timestamp>,
+        enabled -> Bool,
+        disabled_reason -> Nullable<Text>,
+        failing_since -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    events (id) {
+        id -> Text,
+        account_id -> Text,
+        event_type -> Text,
+        body -> Text,
+        occurred_at -> Timestamp,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Text,
+        event_id -> Text,
+        endpoint_id -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        locked_until -> Nullable<Timestamp>,
+        delivered_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (delivery_id, attempt) {
+        delivery_id -> Text,
+        attempt -> Integer,
+        attempted_at -> Timestamp,
+        status_code -> Nullable<Integer>,
+        duration_ms -> Integer,
+        error -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(webhook_deliveries -> events (event_id));
+diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
+diesel::allow_tables_to_appear_in_same_query!(webhook_attempts, webhook_deliveries, events);

@@ -8,11 +8,12 @@ use time::OffsetDateTime;
 use vp_domain::{ClientId, DeviceSettings, Money};
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
+use vp_ports::webhook::*;
 use vp_ports::{Store, StoreError, Tx};
 
 use crate::errors;
 use crate::pool::{DbConn, DbPool, db_run};
-use crate::repo::{accounts, billing, catalogue, clients, local_panel};
+use crate::repo::{accounts, billing, catalogue, clients, events, local_panel};
 
 pub(crate) struct PoolStore {
     pool: DbPool,
@@ -296,6 +297,87 @@ impl Tx for StoreTx {
 
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
         clients::mark_panel_synced(self.conn()?, client_ref, revision).await
+    }
+
+    async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        events::insert_endpoint(self.conn()?, endpoint).await
+    }
+
+    async fn update_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        events::update_endpoint(self.conn()?, endpoint).await
+    }
+
+    async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
+        events::endpoint_by_id(self.conn()?, id).await
+    }
+
+    async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        events::endpoints(self.conn()?, account_id).await
+    }
+
+    async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()> {
+        events::insert_event(self.conn()?, event).await
+    }
+
+    async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>> {
+        events::event_by_id(self.conn()?, id).await
+    }
+
+    async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
+        events::insert_delivery(self.conn()?, delivery).await
+    }
+
+    async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
+        events::update_delivery(self.conn()?, delivery).await
+    }
+
+    async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>> {
+        events::delivery_by_id(self.conn()?, id).await
+    }
+
+    async fn claim_due_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<DeliveryRecord>> {
+        events::claim_due_deliveries(self.conn()?, now, lease_until, limit).await
+    }
+
+    async fn insert_attempt(&mut self, attempt: &AttemptRecord) -> StoreResult<()> {
+        events::insert_attempt(self.conn()?, attempt).await
+    }
+
+    async fn endpoint_attempts(&mut self, endpoint_id: &str, limit: u32) -> StoreResult<Vec<AttemptLogEntry>> {
+        events::endpoint_attempts(self.conn()?, endpoint_id, limit).await
+    }
+
+    async fn endpoint_deliveries_since(
+        &mut self,
+        endpoint_id: &str,
+        status: DeliveryStatus,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<DeliveryRecord>> {
+        events::deliveries_since(self.conn()?, endpoint_id, status, since).await
+    }
+
+    async fn count_endpoint_events_since(
+        &mut self,
+        endpoint_id: &str,
+        event_type: &str,
+        since: OffsetDateTime,
+    ) -> StoreResult<u64> {
+        events::count_endpoint_events_since(self.conn()?, endpoint_id, event_type, since).await
+    }
+
+    async fn term_event_candidates(
+        &mut self,
+        now: OffsetDateTime,
+        horizon: OffsetDateTime,
+        after: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>> {
+        events::term_event_candidates(self.conn()?, now, horizon, after, limit).await
     }
 
     async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()> {

@@ -19,6 +19,7 @@ use vp_domain::{
     Subscription, SubscriptionStatus,
 };
 use vp_ports::records::*;
+use vp_ports::webhook::*;
 use vp_ports::{Store, StoreError, Tx};
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -155,6 +156,10 @@ contract_tests!(
     rollback_leaves_no_trace,
     dropped_unit_of_work_leaves_no_trace,
     concurrent_writers_both_succeed,
+    webhook_endpoints_round_trip_every_field,
+    events_and_deliveries_are_claimed_once_under_a_lease,
+    a_delivery_per_event_and_endpoint_and_its_attempt_log,
+    term_event_candidates_are_the_unreminded_and_the_ended,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +284,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
         assert!(tx.accounts().await.is_err(), "tables are gone after revert_all");
         tx.rollback().await.unwrap();
     }
-    assert_eq!(migrate(&ctx.url).await.unwrap(), ["20261123000001"]);
+    assert_eq!(migrate(&ctx.url).await.unwrap(), ["20261123000001", "20261123000002"]);
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
     tx.commit().await.unwrap();
@@ -931,5 +936,210 @@ async fn concurrent_writers_both_succeed(ctx: Ctx) {
     assert_eq!(seen, [1, 2]);
     let mut tx = begin(&ctx.store).await;
     assert_eq!(tx.count_clients_created_since("acc-a", at(-1)).await.unwrap(), 3);
+    tx.commit().await.unwrap();
+}
+
+fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
+    WebhookEndpointRecord {
+        id: id.into(),
+        account_id: account_id.into(),
+        url: "https://hooks.partner.example/vpn".into(),
+        event_types: vec!["payment.succeeded".into(), "subscription.expired".into()],
+        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".into(),
+        previous_secret: None,
+        secret_rotated_at: None,
+        enabled: true,
+        disabled_reason: None,
+        failing_since: None,
+        created_at: T0,
+    }
+}
+
+fn event(id: &str, account_id: &str, event_type: &str, at_s: i64) -> EventRecord {
+    EventRecord {
+        id: id.into(),
+        account_id: account_id.into(),
+        event_type: event_type.into(),
+        body: format!(r#"{{"type":"{event_type}","timestamp":"2026-11-23T10:00:00.123456Z","data":{{}}}}"#),
+        occurred_at: at(at_s),
+        created_at: at(at_s),
+    }
+}
+
+fn delivery(id: &str, event_id: &str, endpoint_id: &str, due_s: i64) -> DeliveryRecord {
+    DeliveryRecord {
+        id: id.into(),
+        event_id: event_id.into(),
+        endpoint_id: endpoint_id.into(),
+        status: DeliveryStatus::Pending,
+        attempts: 0,
+        next_attempt_at: at(due_s),
+        locked_until: None,
+        delivered_at: None,
+        created_at: at(due_s),
+    }
+}
+
+async fn webhook_endpoints_round_trip_every_field(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    seed(&ctx.store, "acc-b").await;
+    let mut tx = begin(&ctx.store).await;
+    let mut first = endpoint("we-1", "acc-a");
+    tx.insert_webhook_endpoint(&first).await.unwrap();
+    tx.insert_webhook_endpoint(&WebhookEndpointRecord { created_at: at(5), ..endpoint("we-2", "acc-a") })
+        .await
+        .unwrap();
+    tx.insert_webhook_endpoint(&endpoint("we-3", "acc-b")).await.unwrap();
+    first.previous_secret = Some(first.secret.clone());
+    first.secret = "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=".into();
+    first.secret_rotated_at = Some(at(60));
+    first.enabled = false;
+    first.disabled_reason = Some("gone".into());
+    first.failing_since = Some(at(30));
+    first.event_types = vec!["webhook.test".into()];
+    tx.update_webhook_endpoint(&first).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = ctx.store.read().await.unwrap();
+    assert_eq!(tx.webhook_endpoint("we-1").await.unwrap(), Some(first));
+    let ids: Vec<String> = tx.webhook_endpoints("acc-a").await.unwrap().into_iter().map(|e| e.id).collect();
+    assert_eq!(ids, ["we-1", "we-2"], "only the account's own, oldest first");
+    assert_eq!(tx.webhook_endpoint("we-none").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn events_and_deliveries_are_claimed_once_under_a_lease(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    for (n, due) in [(1, 10), (2, 0), (3, 500)] {
+        tx.insert_event(&event(&format!("evt-{n}"), "acc-a", "payment.succeeded", 0)).await.unwrap();
+        tx.insert_delivery(&delivery(&format!("dl-{n}"), &format!("evt-{n}"), "we-1", due)).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+
+    let claim = |store: Arc<dyn Store>, now: i64| async move {
+        let mut tx = store.begin().await.unwrap();
+        let got = tx.claim_due_deliveries(at(now), at(now + 60), 10).await.unwrap();
+        tx.commit().await.unwrap();
+        got.into_iter().map(|d| d.id).collect::<Vec<_>>()
+    };
+    assert_eq!(claim(ctx.store.clone(), 20).await, ["dl-2", "dl-1"], "due ones, oldest due first");
+    assert!(claim(ctx.store.clone(), 30).await.is_empty(), "leased ones are not claimed again");
+    let mut tx = ctx.store.read().await.unwrap();
+    assert_eq!(tx.delivery("dl-1").await.unwrap().unwrap().locked_until, Some(at(80)));
+    tx.commit().await.unwrap();
+    assert_eq!(claim(ctx.store.clone(), 81).await, ["dl-2", "dl-1"], "an expired lease (a dead worker) frees them");
+
+    // Two claimers at once never get the same delivery.
+    let (a, b) = tokio::join!(claim(ctx.store.clone(), 600), claim(ctx.store.clone(), 600));
+    let mut all = [a.clone(), b.clone()].concat();
+    all.sort();
+    assert_eq!(all, ["dl-1", "dl-2", "dl-3"], "each claimed by exactly one: {a:?} / {b:?}");
+
+    let mut tx = begin(&ctx.store).await;
+    let mut d = tx.delivery("dl-3").await.unwrap().unwrap();
+    d.status = DeliveryStatus::Delivered;
+    d.attempts = 1;
+    d.delivered_at = Some(at(601));
+    d.locked_until = None;
+    tx.update_delivery(&d).await.unwrap();
+    tx.commit().await.unwrap();
+    assert!(claim(ctx.store.clone(), 10_000).await.iter().all(|id| id != "dl-3"), "delivered ones are done");
+    let mut tx = ctx.store.read().await.unwrap();
+    assert_eq!(tx.delivery("dl-3").await.unwrap(), Some(d));
+    assert_eq!(tx.event("evt-3").await.unwrap(), Some(event("evt-3", "acc-a", "payment.succeeded", 0)));
+    tx.commit().await.unwrap();
+}
+
+async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    tx.insert_event(&event("evt-1", "acc-a", "webhook.test", 0)).await.unwrap();
+    tx.insert_event(&event("evt-2", "acc-a", "payment.expired", 100)).await.unwrap();
+    tx.insert_delivery(&delivery("dl-1", "evt-1", "we-1", 0)).await.unwrap();
+    tx.insert_delivery(&delivery("dl-2", "evt-2", "we-1", 100)).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert!(
+        is_conflict(&tx.insert_delivery(&delivery("dl-9", "evt-1", "we-1", 0)).await),
+        "one per event and endpoint"
+    );
+    drop(tx);
+
+    let mut tx = begin(&ctx.store).await;
+    let attempt = |n: u32, s: i64, code: Option<u16>| AttemptRecord {
+        delivery_id: "dl-2".into(),
+        attempt: n,
+        attempted_at: at(s),
+        status_code: code,
+        duration_ms: 15_000,
+        error: code.is_none().then(|| "timed out".to_owned()),
+    };
+    tx.insert_attempt(&attempt(1, 100, None)).await.unwrap();
+    tx.insert_attempt(&attempt(2, 105, Some(503))).await.unwrap();
+    let mut failed = tx.delivery("dl-2").await.unwrap().unwrap();
+    failed.status = DeliveryStatus::Failed;
+    tx.update_delivery(&failed).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = ctx.store.read().await.unwrap();
+    let log = tx.endpoint_attempts("we-1", 10).await.unwrap();
+    assert_eq!(log.len(), 2);
+    assert_eq!(
+        (log[0].attempt.clone(), log[0].event_type.as_str(), log[0].event_id.as_str()),
+        (attempt(2, 105, Some(503)), "payment.expired", "evt-2"),
+        "newest first"
+    );
+    assert_eq!(log[1].attempt, attempt(1, 100, None));
+    assert_eq!(tx.endpoint_attempts("we-1", 1).await.unwrap().len(), 1);
+    let ids = |v: Vec<DeliveryRecord>| v.into_iter().map(|d| d.id).collect::<Vec<_>>();
+    assert_eq!(ids(tx.endpoint_deliveries_since("we-1", DeliveryStatus::Failed, at(0)).await.unwrap()), ["dl-2"]);
+    assert!(
+        tx.endpoint_deliveries_since("we-1", DeliveryStatus::Failed, at(100)).await.unwrap().is_empty(),
+        "strictly after"
+    );
+    assert_eq!(ids(tx.endpoint_deliveries_since("we-1", DeliveryStatus::Pending, at(-1)).await.unwrap()), ["dl-1"]);
+    assert_eq!(tx.count_endpoint_events_since("we-1", "webhook.test", at(-1)).await.unwrap(), 1);
+    assert_eq!(tx.count_endpoint_events_since("we-1", "webhook.test", at(0)).await.unwrap(), 0);
+    assert_eq!(tx.count_endpoint_events_since("we-1", "payment.expired", at(-1)).await.unwrap(), 1);
+    tx.commit().await.unwrap();
+}
+
+async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    let day = 86_400;
+    // (client, ends in seconds, 24 h reminder sent, status, lifetime)
+    let rows = [
+        ("far", 10 * day, false, SubscriptionStatus::Active, false),
+        ("soon", 2 * day, false, SubscriptionStatus::Active, false),
+        ("reminded", 10 * 3600, true, SubscriptionStatus::Active, false),
+        ("ended", -60, true, SubscriptionStatus::Active, false),
+        ("ended-2", -60, false, SubscriptionStatus::Active, false),
+        ("already-expired", -day, false, SubscriptionStatus::Expired, false),
+        ("suspended", 3600, false, SubscriptionStatus::Suspended, false),
+        ("lifetime", 3600, false, SubscriptionStatus::Active, true),
+    ];
+    for (name, ends, sent_24, status, lifetime) in rows {
+        let id = format!("c-{name}");
+        tx.insert_client(&client(&id, "acc-a", name, T0)).await.unwrap();
+        let mut sub = subscription(status, &format!("tok-{name}"));
+        sub.subscription.expires_at = at(ends);
+        sub.subscription.reminders.sent_24 = sent_24;
+        sub.subscription.lifetime = lifetime;
+        tx.save_subscription(&id, &sub).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+
+    let mut tx = ctx.store.read().await.unwrap();
+    let names = |v: Vec<ClientRecord>| v.into_iter().map(|c| c.client_id.as_str().to_owned()).collect::<Vec<_>>();
+    let all = tx.term_event_candidates(T0, at(3 * day), None, 10).await.unwrap();
+    assert_eq!(names(all.clone()), ["ended", "ended-2", "soon"], "ordered by the end of term");
+    let page = tx.term_event_candidates(T0, at(3 * day), None, 1).await.unwrap();
+    let first = page[0].clone();
+    let cursor = (first.subscription.unwrap().subscription.expires_at, first.id);
+    assert_eq!(names(tx.term_event_candidates(T0, at(3 * day), Some(cursor), 10).await.unwrap()), ["ended-2", "soon"]);
     tx.commit().await.unwrap();
 }

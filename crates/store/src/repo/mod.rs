@@ -5,4 +5,5 @@ pub(crate) mod accounts;
 pub(crate) mod billing;
 pub(crate) mod catalogue;
 pub(crate) mod clients;
+pub(crate) mod events;
 pub(crate) mod local_panel;

@@ -1,0 +1,391 @@
+//! The outbox: webhook endpoints, events, deliveries and the attempt log, plus the query the
+//! term-event scheduler walks.
+
+use diesel::dsl::count_star;
+use diesel::{
+    AsChangeset, BoolExpressionMethods, ExpressionMethods, Insertable, OptionalExtension, QueryDsl, Queryable,
+    Selectable, SelectableHelper,
+};
+use diesel_async::RunQueryDsl;
+use time::{OffsetDateTime, PrimitiveDateTime};
+use vp_ports::records::ClientRecord;
+use vp_ports::store::StoreResult;
+use vp_ports::webhook::*;
+
+use crate::convert::{self, count, db_time, db_time_opt, int, utc};
+use crate::errors::{corrupt, db};
+use crate::models::{ClientRow, SubscriptionRow};
+use crate::pool::{DbConn, db_run};
+use crate::schema::{clients, events, subscriptions, webhook_attempts, webhook_deliveries, webhook_endpoints};
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = webhook_endpoints, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct EndpointRow {
+    pub id: String,
+    pub account_id: String,
+    pub url: String,
+    pub event_types: String,
+    pub secret: String,
+    pub previous_secret: Option<String>,
+    pub secret_rotated_at: Option<PrimitiveDateTime>,
+    pub enabled: bool,
+    pub disabled_reason: Option<String>,
+    pub failing_since: Option<PrimitiveDateTime>,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = events)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct EventRow {
+    pub id: String,
+    pub account_id: String,
+    pub event_type: String,
+    pub body: String,
+    pub occurred_at: PrimitiveDateTime,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = webhook_deliveries, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct DeliveryRow {
+    pub id: String,
+    pub event_id: String,
+    pub endpoint_id: String,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: PrimitiveDateTime,
+    pub locked_until: Option<PrimitiveDateTime>,
+    pub delivered_at: Option<PrimitiveDateTime>,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhook_attempts)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct AttemptRow {
+    pub delivery_id: String,
+    pub attempt: i32,
+    pub attempted_at: PrimitiveDateTime,
+    pub status_code: Option<i32>,
+    pub duration_ms: i32,
+    pub error: Option<String>,
+}
+
+fn endpoint_row(e: &WebhookEndpointRecord) -> EndpointRow {
+    EndpointRow {
+        id: e.id.clone(),
+        account_id: e.account_id.clone(),
+        url: e.url.clone(),
+        event_types: e.event_types.join(" "),
+        secret: e.secret.clone(),
+        previous_secret: e.previous_secret.clone(),
+        secret_rotated_at: db_time_opt(e.secret_rotated_at),
+        enabled: e.enabled,
+        disabled_reason: e.disabled_reason.clone(),
+        failing_since: db_time_opt(e.failing_since),
+        created_at: db_time(e.created_at),
+    }
+}
+
+fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
+    WebhookEndpointRecord {
+        id: r.id,
+        account_id: r.account_id,
+        url: r.url,
+        event_types: r.event_types.split_whitespace().map(str::to_owned).collect(),
+        secret: r.secret,
+        previous_secret: r.previous_secret,
+        secret_rotated_at: r.secret_rotated_at.map(utc),
+        enabled: r.enabled,
+        disabled_reason: r.disabled_reason,
+        failing_since: r.failing_since.map(utc),
+        created_at: utc(r.created_at),
+    }
+}
+
+fn event(r: EventRow) -> EventRecord {
+    EventRecord {
+        id: r.id,
+        account_id: r.account_id,
+        event_type: r.event_type,
+        body: r.body,
+        occurred_at: utc(r.occurred_at),
+        created_at: utc(r.created_at),
+    }
+}
+
+fn delivery_row(d: &DeliveryRecord) -> StoreResult<DeliveryRow> {
+    Ok(DeliveryRow {
+        id: d.id.clone(),
+        event_id: d.event_id.clone(),
+        endpoint_id: d.endpoint_id.clone(),
+        status: d.status.as_str().to_owned(),
+        attempts: int(d.attempts, "attempts")?,
+        next_attempt_at: db_time(d.next_attempt_at),
+        locked_until: db_time_opt(d.locked_until),
+        delivered_at: db_time_opt(d.delivered_at),
+        created_at: db_time(d.created_at),
+    })
+}
+
+fn delivery(r: DeliveryRow) -> StoreResult<DeliveryRecord> {
+    Ok(DeliveryRecord {
+        status: DeliveryStatus::parse(&r.status).ok_or_else(|| corrupt(format!("delivery status {:?}", r.status)))?,
+        attempts: count(r.attempts, "attempts")?,
+        id: r.id,
+        event_id: r.event_id,
+        endpoint_id: r.endpoint_id,
+        next_attempt_at: utc(r.next_attempt_at),
+        locked_until: r.locked_until.map(utc),
+        delivered_at: r.delivered_at.map(utc),
+        created_at: utc(r.created_at),
+    })
+}
+
+fn attempt(r: AttemptRow) -> StoreResult<AttemptRecord> {
+    Ok(AttemptRecord {
+        attempt: count(r.attempt, "attempt")?,
+        status_code: r
+            .status_code
+            .map(|s| u16::try_from(s).map_err(|_| corrupt(format!("status code {s}"))))
+            .transpose()?,
+        duration_ms: count(r.duration_ms, "duration")?,
+        delivery_id: r.delivery_id,
+        attempted_at: utc(r.attempted_at),
+        error: r.error,
+    })
+}
+
+pub(crate) async fn insert_endpoint(conn: &mut DbConn, e: &WebhookEndpointRecord) -> StoreResult<()> {
+    let row = endpoint_row(e);
+    db_run!(conn, c => diesel::insert_into(webhook_endpoints::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn update_endpoint(conn: &mut DbConn, e: &WebhookEndpointRecord) -> StoreResult<()> {
+    let row = endpoint_row(e);
+    db_run!(conn, c => diesel::update(webhook_endpoints::table.find(&e.id)).set(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn endpoint_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
+    let row: Option<EndpointRow> = db_run!(conn, c => {
+        webhook_endpoints::table.find(id).select(EndpointRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    Ok(row.map(endpoint))
+}
+
+pub(crate) async fn endpoints(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
+    let rows: Vec<EndpointRow> = db_run!(conn, c => {
+        webhook_endpoints::table
+            .filter(webhook_endpoints::account_id.eq(account_id))
+            .select(EndpointRow::as_select())
+            .order((webhook_endpoints::created_at, webhook_endpoints::id))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(endpoint).collect())
+}
+
+pub(crate) async fn insert_event(conn: &mut DbConn, e: &EventRecord) -> StoreResult<()> {
+    let row = EventRow {
+        id: e.id.clone(),
+        account_id: e.account_id.clone(),
+        event_type: e.event_type.clone(),
+        body: e.body.clone(),
+        occurred_at: db_time(e.occurred_at),
+        created_at: db_time(e.created_at),
+    };
+    db_run!(conn, c => diesel::insert_into(events::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn event_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<EventRecord>> {
+    let row: Option<EventRow> = db_run!(conn, c => {
+        events::table.find(id).select(EventRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    Ok(row.map(event))
+}
+
+pub(crate) async fn insert_delivery(conn: &mut DbConn, d: &DeliveryRecord) -> StoreResult<()> {
+    let row = delivery_row(d)?;
+    db_run!(conn, c => diesel::insert_into(webhook_deliveries::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn update_delivery(conn: &mut DbConn, d: &DeliveryRecord) -> StoreResult<()> {
+    let row = delivery_row(d)?;
+    db_run!(conn, c => diesel::update(webhook_deliveries::table.find(&d.id)).set(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn delivery_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<DeliveryRecord>> {
+    let row: Option<DeliveryRow> = db_run!(conn, c => {
+        webhook_deliveries::table.find(id).select(DeliveryRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    row.map(delivery).transpose()
+}
+
+pub(crate) async fn claim_due_deliveries(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    lease_until: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<DeliveryRecord>> {
+    let (now_db, limit) = (db_time(now), i64::from(limit));
+    let free = webhook_deliveries::locked_until.is_null().or(webhook_deliveries::locked_until.lt(now_db));
+    let due = webhook_deliveries::status
+        .eq(DeliveryStatus::Pending.as_str())
+        .and(webhook_deliveries::next_attempt_at.le(now_db))
+        .and(free);
+    let rows: Vec<DeliveryRow> = match conn {
+        // `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.
+        DbConn::Sqlite(_) => db_run!(conn, c => {
+            webhook_deliveries::table
+                .filter(due)
+                .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
+                .limit(limit)
+                .select(DeliveryRow::as_select())
+                .load(c)
+                .await
+        }),
+        // Rows another worker is claiming right now are skipped, not waited for.
+        DbConn::Postgres(object) => {
+            let c: &mut crate::pool::PgConn = object;
+            webhook_deliveries::table
+                .filter(due)
+                .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
+                .limit(limit)
+                .select(DeliveryRow::as_select())
+                .for_update()
+                .skip_locked()
+                .load(c)
+                .await
+        }
+    }
+    .map_err(db)?;
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    let lease = db_time(lease_until);
+    db_run!(conn, c => {
+        diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&ids)))
+            .set(webhook_deliveries::locked_until.eq(lease))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter()
+        .map(|mut r| {
+            r.locked_until = Some(lease);
+            delivery(r)
+        })
+        .collect()
+}
+
+pub(crate) async fn insert_attempt(conn: &mut DbConn, a: &AttemptRecord) -> StoreResult<()> {
+    let row = AttemptRow {
+        delivery_id: a.delivery_id.clone(),
+        attempt: int(a.attempt, "attempt")?,
+        attempted_at: db_time(a.attempted_at),
+        status_code: a.status_code.map(i32::from),
+        duration_ms: int(a.duration_ms, "duration")?,
+        error: a.error.clone(),
+    };
+    db_run!(conn, c => diesel::insert_into(webhook_attempts::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn endpoint_attempts(
+    conn: &mut DbConn,
+    endpoint_id: &str,
+    limit: u32,
+) -> StoreResult<Vec<AttemptLogEntry>> {
+    let limit = i64::from(limit);
+    let rows: Vec<(AttemptRow, String, String)> = db_run!(conn, c => {
+        webhook_attempts::table
+            .inner_join(webhook_deliveries::table.inner_join(events::table))
+            .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
+            .order((webhook_attempts::attempted_at.desc(), webhook_attempts::attempt.desc()))
+            .limit(limit)
+            .select((AttemptRow::as_select(), events::id, events::event_type))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter()
+        .map(|(a, event_id, event_type)| Ok(AttemptLogEntry { attempt: attempt(a)?, event_id, event_type }))
+        .collect()
+}
+
+pub(crate) async fn deliveries_since(
+    conn: &mut DbConn,
+    endpoint_id: &str,
+    status: DeliveryStatus,
+    since: OffsetDateTime,
+) -> StoreResult<Vec<DeliveryRecord>> {
+    let rows: Vec<DeliveryRow> = db_run!(conn, c => {
+        webhook_deliveries::table
+            .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
+            .filter(webhook_deliveries::status.eq(status.as_str()))
+            .filter(webhook_deliveries::created_at.gt(db_time(since)))
+            .order((webhook_deliveries::created_at, webhook_deliveries::id))
+            .select(DeliveryRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(delivery).collect()
+}
+
+pub(crate) async fn count_endpoint_events_since(
+    conn: &mut DbConn,
+    endpoint_id: &str,
+    event_type: &str,
+    since: OffsetDateTime,
+) -> StoreResult<u64> {
+    let n: i64 = db_run!(conn, c => {
+        webhook_deliveries::table
+            .inner_join(events::table)
+            .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
+            .filter(events::event_type.eq(event_type))
+            .filter(webhook_deliveries::created_at.gt(db_time(since)))
+            .select(count_star())
+            .first(c)
+            .await
+    })
+    .map_err(db)?;
+    u64::try_from(n).map_err(|_| corrupt("negative count"))
+}
+
+pub(crate) async fn term_event_candidates(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    horizon: OffsetDateTime,
+    after: Option<(OffsetDateTime, String)>,
+    limit: u32,
+) -> StoreResult<Vec<ClientRecord>> {
+    let (now, horizon, limit) = (db_time(now), db_time(horizon), i64::from(limit));
+    let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
+        let mut q = clients::table
+            .inner_join(subscriptions::table)
+            .filter(subscriptions::status.eq("active"))
+            .filter(subscriptions::lifetime.eq(false))
+            .filter(subscriptions::expires_at.le(horizon))
+            .filter(subscriptions::reminder_24_sent.eq(false).or(subscriptions::expires_at.le(now)))
+            .select((ClientRow::as_select(), SubscriptionRow::as_select()))
+            .into_boxed();
+        if let Some((at, id)) = &after {
+            let at = db_time(*at);
+            q = q.filter(subscriptions::expires_at.gt(at).or(subscriptions::expires_at.eq(at).and(clients::id.gt(id.clone()))));
+        }
+        q.order((subscriptions::expires_at, clients::id)).limit(limit).load(c).await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(|(client, sub)| convert::client(client, Some(sub))).collect()
+}
