@@ -60,8 +60,77 @@ pub enum Command {
     /// Invoices: show one, or record a bank recall of a paid one.
     #[command(subcommand)]
     Invoice(InvoiceCommand),
-    /// Run the background jobs once (invoice expiry, crash completion, panel sync).
+    /// Run the background jobs once (invoice expiry, crash completion, panel sync, term events).
     Jobs,
+    /// Run the background work without the HTTP server: event delivery, term events, jobs.
+    Worker,
+    /// Webhook endpoints of a partner (the partner's cabinet, for the operator).
+    #[command(subcommand)]
+    Endpoint(EndpointCommand),
+    /// The test clock (only with VP_TEST_CLOCK=on): show it or move it forward.
+    #[command(subcommand)]
+    Clock(ClockCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EndpointCommand {
+    /// Register an https address (port 443, publicly reachable) for some event types.
+    Add {
+        account_id: String,
+        url: String,
+        /// Event types, e.g. payment.succeeded (repeat or comma-separate).
+        #[arg(long = "type", value_delimiter = ',', required = true)]
+        types: Vec<String>,
+    },
+    /// Endpoints of an account.
+    List {
+        account_id: String,
+    },
+    /// Replace the event types of an endpoint (from the next event on).
+    Types {
+        endpoint_id: String,
+        #[arg(long = "type", value_delimiter = ',', required = true)]
+        types: Vec<String>,
+    },
+    Enable {
+        endpoint_id: String,
+    },
+    /// Disable: pending deliveries become undelivered (replayable after re-enabling).
+    Disable {
+        endpoint_id: String,
+    },
+    /// Show the signing secret.
+    Secret {
+        endpoint_id: String,
+    },
+    /// Issue a new secret; the previous one keeps signing for 24 hours.
+    RotateSecret {
+        endpoint_id: String,
+    },
+    /// Send `webhook.test` now and show the response code and time (5 per minute).
+    Test {
+        endpoint_id: String,
+    },
+    /// Recent delivery attempts with status code, time and attempt number.
+    Deliveries {
+        endpoint_id: String,
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+    },
+    /// Resend undelivered events of the last 1, 3, 7 or 30 days.
+    Replay {
+        endpoint_id: String,
+        #[arg(long, value_parser = ["1", "3", "7", "30"])]
+        days: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClockCommand {
+    /// The test clock's time and offset.
+    Show,
+    /// Move the test clock forward, e.g. `90m`, `72h`, `30d`, `45s`.
+    Advance { by: String },
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,7 +3,7 @@
 //! environment; the environment wins.
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 
 use thiserror::Error;
@@ -12,7 +12,17 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 5] = ["DATABASE_URL", "VP_BIND", "VP_PUBLIC_BASE_URL", "VP_DB_MAX_CONNECTIONS", "VP_LOG"];
+const KEYS: [&str; 9] = [
+    "DATABASE_URL",
+    "VP_BIND",
+    "VP_PUBLIC_BASE_URL",
+    "VP_DB_MAX_CONNECTIONS",
+    "VP_LOG",
+    "VP_WEBHOOK_ALLOW_ADDRESSES",
+    "VP_TERM_CHECK_SECONDS",
+    "VP_DELIVERY_WORKERS",
+    "VP_TEST_CLOCK",
+];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -24,6 +34,15 @@ pub struct Config {
     pub db_max_connections: usize,
     /// tracing filter, e.g. `info` or `vp_http=debug,info`.
     pub log: String,
+    /// Operator-only: addresses webhooks may reach although not public (tests, local
+    /// receivers), over http on any port. Empty by default; logged loudly when set.
+    pub webhook_allow_addresses: Vec<IpAddr>,
+    /// How often term events and expiries are checked (spec: every 5 minutes).
+    pub term_check_every: std::time::Duration,
+    /// Delivery worker tasks per process.
+    pub delivery_workers: usize,
+    /// The operator's test clock (`vp-api clock advance`); off by default, logged loudly.
+    pub test_clock: bool,
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -111,7 +130,65 @@ impl Config {
             }
         };
         let log = get("VP_LOG").unwrap_or("info").to_owned();
-        Ok(Config { database_url, bind, public_base_url, db_max_connections, log })
+        let webhook_allow_addresses = get("VP_WEBHOOK_ALLOW_ADDRESSES")
+            .map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(|a| {
+                        a.parse::<IpAddr>().map_err(|_| ConfigError::Invalid {
+                            key: "VP_WEBHOOK_ALLOW_ADDRESSES",
+                            reason: format!("{a:?} is not an IP address (a comma-separated list like 127.0.0.1,::1)"),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?
+            .unwrap_or_default();
+        let term_check_every = std::time::Duration::from_secs(number(
+            get("VP_TERM_CHECK_SECONDS"),
+            "VP_TERM_CHECK_SECONDS",
+            300,
+            1..=3600,
+        )?);
+        let delivery_workers =
+            usize::try_from(number(get("VP_DELIVERY_WORKERS"), "VP_DELIVERY_WORKERS", 2, 1..=32)?).unwrap_or(2);
+        let test_clock = match get("VP_TEST_CLOCK") {
+            None | Some("off") => false,
+            Some("on") => true,
+            Some(other) => {
+                return Err(ConfigError::Invalid {
+                    key: "VP_TEST_CLOCK",
+                    reason: format!("{other:?} is not on or off"),
+                });
+            }
+        };
+        Ok(Config {
+            database_url,
+            bind,
+            public_base_url,
+            db_max_connections,
+            log,
+            webhook_allow_addresses,
+            term_check_every,
+            delivery_workers,
+            test_clock,
+        })
+    }
+}
+
+fn number(
+    value: Option<&str>,
+    key: &'static str,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, ConfigError> {
+    match value {
+        None => Ok(default),
+        Some(v) => v.parse::<u64>().ok().filter(|n| range.contains(n)).ok_or_else(|| ConfigError::Invalid {
+            key,
+            reason: format!("{v:?} is not a number from {} to {}", range.start(), range.end()),
+        }),
     }
 }
 
@@ -130,6 +207,9 @@ mod tests {
         assert_eq!(c.bind, "127.0.0.1:8080".parse().unwrap());
         assert_eq!(c.public_base_url, "http://127.0.0.1:8080");
         assert_eq!(c.db_max_connections, 8);
+        assert!(c.webhook_allow_addresses.is_empty(), "no allow-list unless the operator sets one");
+        assert_eq!(c.term_check_every, std::time::Duration::from_secs(300), "the spec's 5 minutes");
+        assert!(!c.test_clock, "the test clock is off by default");
     }
 
     #[test]
@@ -140,6 +220,10 @@ mod tests {
             ("VP_DB_MAX_CONNECTIONS", "0"),
             ("VP_DB_MAX_CONNECTIONS", "many"),
             ("DATABASE_URL", "mysql://x"),
+            ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1,localhost"),
+            ("VP_TERM_CHECK_SECONDS", "0"),
+            ("VP_DELIVERY_WORKERS", "100"),
+            ("VP_TEST_CLOCK", "yes"),
         ];
         for (key, value) in bad {
             match Config::from_values(&values(&[(key, value)])) {

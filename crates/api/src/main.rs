@@ -5,9 +5,11 @@
 mod cli;
 mod commands;
 mod config;
+mod event_commands;
 mod output;
 mod serve;
 mod wiring;
+mod workers;
 
 use std::process::ExitCode;
 
@@ -65,14 +67,22 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
         return Ok(Some(serde_json::json!({ "applied": applied })));
     }
-    let wiring::Wired { app, panel } = wiring::wire(&config).await?;
+    let wiring::Wired { app, panel, test_clock } = wiring::wire(&config).await?;
     let value = match command {
         Command::Migrate => return Ok(None),
-        Command::Serve { demo } => return serve::serve(app, panel, &config, demo).await.map(|()| None),
-        Command::Jobs => {
-            serve::run_jobs_once(&app).await;
-            serde_json::json!({ "ran": ["expire_overdue_invoices", "complete_unfinished_invoices", "sync_panel"] })
+        Command::Serve { demo } => return serve::serve(app, panel, &config, demo, test_clock).await.map(|()| None),
+        Command::Worker => {
+            workers::run_worker(app, &config, test_clock).await;
+            return Ok(None);
         }
+        Command::Jobs => {
+            workers::run_jobs_once(&app).await;
+            serde_json::json!({
+                "ran": ["expire_overdue_invoices", "complete_unfinished_invoices", "sync_panel", "check_terms"]
+            })
+        }
+        Command::Endpoint(c) => event_commands::endpoint_command(&app, c).await?,
+        Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&app, c).await?,
         Command::Invoice(c) => commands::invoice(&app, c).await?,
         Command::Demo => commands::demo(&app).await?,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use time::Duration;
 use vp_app::system::{SystemClock, SystemIds};
+use vp_app::test_clock::{TestClock, read_offset};
 use vp_app::{Adapters, App, Settings};
 use vp_panel::LocalPanel;
 use vp_payments::SandboxGateway;
@@ -17,6 +18,8 @@ use crate::config::Config;
 pub struct Wired {
     pub app: App,
     pub panel: Arc<LocalPanel>,
+    /// Present when the operator started with `VP_TEST_CLOCK=on`.
+    pub test_clock: Option<Arc<TestClock>>,
 }
 
 pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
@@ -28,10 +31,37 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     let store = vp_store::connect(&config.database_url, &options)
         .await
         .map_err(|e| CommandError::Failed(format!("cannot open the database: {e}")))?;
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let test_clock = if config.test_clock {
+        tracing::warn!("TEST CLOCK ON: time is moved by `vp-api clock advance`; never use this in production");
+        let offset = read_offset(store.as_ref()).await.map_err(CommandError::from)?;
+        Some(Arc::new(TestClock::new(offset)))
+    } else {
+        None
+    };
+    let clock: Arc<dyn Clock> = match &test_clock {
+        Some(c) => c.clone(),
+        None => Arc::new(SystemClock),
+    };
+    if !config.webhook_allow_addresses.is_empty() {
+        tracing::warn!(
+            addresses = ?config.webhook_allow_addresses,
+            "WEBHOOK ALLOW-LIST ON: events may go to these non-public addresses over plain http; for tests only"
+        );
+    }
+    let policy = vp_webhooks::AddressPolicy { allowed: config.webhook_allow_addresses.clone() };
+    let webhooks = Arc::new(vp_webhooks::HttpsSender::new(policy).map_err(CommandError::Failed)?);
     let panel = Arc::new(LocalPanel::new(store.clone(), clock.clone(), &config.public_base_url));
     let gateway = Arc::new(SandboxGateway::new(store.clone(), &config.public_base_url));
-    let adapters = Adapters { store, clock, ids: Arc::new(SystemIds::new()), gateway, panel: panel.clone() };
+    let adapters = Adapters {
+        store,
+        clock,
+        ids: Arc::new(SystemIds::new()),
+        gateway,
+        panel: panel.clone(),
+        events: Arc::new(vp_http::ApiShapes),
+        webhooks,
+        notifier: Arc::new(vp_webhooks::LogNotifier),
+    };
     let settings = Settings { public_base_url: config.public_base_url.clone(), trial_length: Duration::hours(72) };
-    Ok(Wired { app: App::new(adapters, settings), panel })
+    Ok(Wired { app: App::new(adapters, settings), panel, test_clock })
 }

@@ -4,17 +4,21 @@
 pub mod catalogue;
 pub mod demo;
 pub mod error;
+pub mod events;
 pub mod keys;
 pub mod lang;
 pub mod operator;
 pub mod partner;
 pub mod system;
+pub mod test_clock;
 pub mod views;
 
 use std::sync::Arc;
 
 use time::Duration;
-use vp_ports::{Clock, IdGenerator, PaymentGateway, Store, VpnPanel};
+use vp_ports::{Clock, IdGenerator, PartnerNotifier, PaymentGateway, Store, VpnPanel, WebhookSender};
+
+use crate::events::EventRenderer;
 
 pub use error::{AppError, AppResult, FieldErrors, Refusal};
 pub use lang::Lang;
@@ -27,6 +31,10 @@ pub struct Adapters {
     pub ids: Arc<dyn IdGenerator>,
     pub gateway: Arc<dyn PaymentGateway>,
     pub panel: Arc<dyn VpnPanel>,
+    /// Event data in the partner API's shapes.
+    pub events: Arc<dyn EventRenderer>,
+    pub webhooks: Arc<dyn WebhookSender>,
+    pub notifier: Arc<dyn PartnerNotifier>,
 }
 
 /// Platform settings the use cases need.
@@ -51,13 +59,27 @@ pub struct App {
     pub ids: Arc<dyn IdGenerator>,
     pub gateway: Arc<dyn PaymentGateway>,
     pub panel: Arc<dyn VpnPanel>,
+    pub events: Arc<dyn EventRenderer>,
+    pub webhooks: Arc<dyn WebhookSender>,
+    pub notifier: Arc<dyn PartnerNotifier>,
     pub settings: Arc<Settings>,
     auth_cache: Arc<partner::AuthCache>,
 }
 
 impl App {
     pub fn new(adapters: Adapters, settings: Settings) -> App {
-        let Adapters { store, clock, ids, gateway, panel } = adapters;
-        App { store, clock, ids, gateway, panel, settings: Arc::new(settings), auth_cache: Arc::default() }
+        let Adapters { store, clock, ids, gateway, panel, events, webhooks, notifier } = adapters;
+        App {
+            store,
+            clock,
+            ids,
+            gateway,
+            panel,
+            events,
+            webhooks,
+            notifier,
+            settings: Arc::new(settings),
+            auth_cache: Arc::default(),
+        }
     }
 }

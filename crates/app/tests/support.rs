@@ -94,8 +94,97 @@ impl VpnPanel for FakePanel {
     }
 }
 
+/// A sent webhook as the receiver saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Received {
+    pub url: String,
+    pub webhook_id: String,
+    pub body: String,
+    pub secrets: Vec<String>,
+}
+
+/// Receives webhooks in memory; answers with the queued responses, then 200.
+#[derive(Default)]
+pub struct FakeWebhooks {
+    pub received: Mutex<Vec<Received>>,
+    pub answers: Mutex<Vec<WebhookResponse>>,
+}
+
+impl FakeWebhooks {
+    pub fn answer(&self, status: Option<u16>, retry_after: Option<Duration>) {
+        self.answers.lock().unwrap().push(WebhookResponse {
+            status_code: status,
+            retry_after,
+            duration: Duration::milliseconds(12),
+            error: None,
+        });
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl WebhookSender for FakeWebhooks {
+    async fn vet(&self, url: &str) -> Result<(), AddressRefused> {
+        if url.starts_with("https://") { Ok(()) } else { Err(AddressRefused("only https".into())) }
+    }
+    async fn send(&self, w: &OutgoingWebhook<'_>) -> WebhookResponse {
+        self.received.lock().unwrap().push(Received {
+            url: w.url.to_owned(),
+            webhook_id: w.webhook_id.to_owned(),
+            body: w.body.to_owned(),
+            secrets: w.secrets.iter().map(|s| (*s).to_owned()).collect(),
+        });
+        let mut answers = self.answers.lock().unwrap();
+        if answers.is_empty() {
+            WebhookResponse {
+                status_code: Some(200),
+                retry_after: None,
+                duration: Duration::milliseconds(5),
+                error: None,
+            }
+        } else {
+            answers.remove(0)
+        }
+    }
+}
+
+/// Renders the fields the tests look at.
+pub struct TestShapes;
+
+impl vp_app::events::EventRenderer for TestShapes {
+    fn payment(&self, v: vp_app::views::InvoiceView) -> serde_json::Value {
+        serde_json::json!({
+            "payment_id": v.invoice.payment_id,
+            "status": format!("{:?}", v.invoice.status).to_lowercase(),
+            "client": v.client.map(|c| c.client_id),
+        })
+    }
+    fn client(&self, v: vp_app::views::ClientView) -> serde_json::Value {
+        serde_json::json!({
+            "client_id": v.client_id,
+            "status": v.subscription.map(|s| format!("{:?}", s.status).to_lowercase()),
+        })
+    }
+}
+
+#[derive(Default)]
+pub struct RecordingNotifier {
+    pub disabled: Mutex<Vec<(String, String)>>,
+}
+
+impl PartnerNotifier for RecordingNotifier {
+    fn endpoint_disabled(&self, endpoint: &WebhookEndpointRecord, reason: &str) {
+        self.disabled.lock().unwrap().push((endpoint.id.clone(), reason.to_owned()));
+    }
+}
+
 pub struct World {
     pub app: App,
+    pub webhooks: Arc<FakeWebhooks>,
+    pub notifier: Arc<RecordingNotifier>,
     pub clock: Arc<ManualClock>,
     pub gateway: Arc<FakeGateway>,
     pub panel: Arc<FakePanel>,
@@ -118,6 +207,8 @@ impl World {
         let clock = Arc::new(ManualClock(Mutex::new(time::macros::datetime!(2026-01-01 00:00 UTC))));
         let gateway = Arc::new(FakeGateway::default());
         let panel = Arc::new(FakePanel::default());
+        let webhooks = Arc::new(FakeWebhooks::default());
+        let notifier = Arc::new(RecordingNotifier::default());
         let app = App::new(
             Adapters {
                 store,
@@ -125,11 +216,14 @@ impl World {
                 ids: Arc::new(SystemIds::new()),
                 gateway: gateway.clone(),
                 panel: panel.clone(),
+                events: Arc::new(TestShapes),
+                webhooks: webhooks.clone(),
+                notifier: notifier.clone(),
             },
             Settings::default(),
         );
         let (account, _) = app.seed_demo().await.unwrap();
-        World { app, clock, gateway, panel, account, dir }
+        World { app, webhooks, notifier, clock, gateway, panel, account, dir }
     }
 
     pub async fn account(&self) -> AccountRecord {

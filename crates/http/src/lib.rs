@@ -6,6 +6,7 @@ pub mod auth;
 pub mod body;
 pub mod dto;
 pub mod error;
+pub mod event_shapes;
 pub mod fallback;
 pub mod health;
 pub mod localize;
@@ -18,6 +19,7 @@ use actix_web::web;
 use utoipa_actix_web::service_config::ServiceConfig as DocumentedConfig;
 use vp_app::App;
 
+pub use event_shapes::ApiShapes;
 pub use fallback::fallback;
 pub use localize::localize;
 pub use rate_limit::RateLimiter;

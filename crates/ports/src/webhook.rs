@@ -87,8 +87,9 @@ pub struct DeliveryRecord {
 /// The log line of one attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttemptRecord {
+    pub id: String,
     pub delivery_id: String,
-    /// 1 for the first attempt.
+    /// 1 for the first attempt of the delivery's current schedule (a replay starts again).
     pub attempt: u32,
     pub attempted_at: OffsetDateTime,
     /// The response status; `None` when no response came (timeout, refused address, ...).
@@ -111,10 +112,9 @@ pub struct OutgoingWebhook<'a> {
     pub url: &'a str,
     pub webhook_id: &'a str,
     pub body: &'a str,
-    /// Signing secrets, the current one first.
+    /// Signing secrets, the current one first. The sender stamps `webhook-timestamp` with the
+    /// real send time (not the operator's test clock), so receivers' 5-minute check holds.
     pub secrets: Vec<&'a str>,
-    /// `webhook-timestamp` of this attempt.
-    pub sent_at: OffsetDateTime,
 }
 
 /// How an attempt ended.

@@ -223,7 +223,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    webhook_attempts (delivery_id, attempt) {
+    webhook_attempts (id) {
+        id -> Text,
         delivery_id -> Text,
         attempt -> Integer,
         attempted_at -> Timestamp,

@@ -1070,6 +1070,7 @@ async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
 
     let mut tx = begin(&ctx.store).await;
     let attempt = |n: u32, s: i64, code: Option<u16>| AttemptRecord {
+        id: format!("att-{n}"),
         delivery_id: "dl-2".into(),
         attempt: n,
         attempted_at: at(s),

@@ -40,14 +40,16 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at);
 
+-- `attempt` counts within the delivery's current schedule: a replay starts again at 1.
 CREATE TABLE webhook_attempts (
+    id TEXT PRIMARY KEY NOT NULL,
     delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id),
     attempt INTEGER NOT NULL CHECK (attempt >= 1),
     attempted_at TIMESTAMP NOT NULL,
     status_code INTEGER,
     duration_ms INTEGER NOT NULL CHECK (duration_ms >= 0),
-    error TEXT,
-    PRIMARY KEY (delivery_id, attempt)
+    error TEXT
 );
+CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, attempted_at);
 
 CREATE INDEX subscriptions_term_end ON subscriptions (status, expires_at);

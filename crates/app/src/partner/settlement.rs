@@ -8,6 +8,7 @@ use vp_ports::{InvoiceRecord, LedgerEntry, LedgerKind, SubscriptionRecord, Tx};
 
 use crate::App;
 use crate::error::{AppError, AppResult};
+use crate::events::types;
 
 impl App {
     /// Applies a gateway, sweeper or operator outcome to an invoice. Repeating an outcome that
@@ -55,11 +56,30 @@ impl App {
             .await?;
         }
         tx.update_invoice(&invoice).await?;
+        self.record_payment_event(tx.as_mut(), &invoice).await?;
         tx.commit().await?;
         if step.grants_access {
             self.sync_panel_for(&invoice.client_ref).await;
         }
         Ok(invoice)
+    }
+
+    /// `payment.succeeded` or `payment.expired`, carrying the invoice exactly as
+    /// `GET /payments/{id}` shows it now; other transitions send nothing.
+    async fn record_payment_event(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()> {
+        let event_type = match invoice.status {
+            InvoiceStatus::Succeeded => types::PAYMENT_SUCCEEDED,
+            InvoiceStatus::Expired => types::PAYMENT_EXPIRED,
+            InvoiceStatus::Pending | InvoiceStatus::Failed => return Ok(()),
+        };
+        let account = tx.account(&invoice.account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let catalogue = self.load_catalogue(tx).await?;
+        let client = tx.client_by_ref(&invoice.client_ref).await?;
+        let view =
+            self.with_views(&account, catalogue.as_ref(), |v| v.invoice(invoice.clone(), client.as_ref(), false));
+        let data = self.events.payment(view);
+        self.record_event(tx, &invoice.account_id, event_type, self.clock.now(), &data).await?;
+        Ok(())
     }
 
     /// The access a paid invoice buys: the first term, a renewal, or device slots.

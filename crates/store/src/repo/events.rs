@@ -66,6 +66,7 @@ pub(crate) struct DeliveryRow {
 #[diesel(table_name = webhook_attempts)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
 pub(crate) struct AttemptRow {
+    pub id: String,
     pub delivery_id: String,
     pub attempt: i32,
     pub attempted_at: PrimitiveDateTime,
@@ -153,6 +154,7 @@ fn attempt(r: AttemptRow) -> StoreResult<AttemptRecord> {
             .map(|s| u16::try_from(s).map_err(|_| corrupt(format!("status code {s}"))))
             .transpose()?,
         duration_ms: count(r.duration_ms, "duration")?,
+        id: r.id,
         delivery_id: r.delivery_id,
         attempted_at: utc(r.attempted_at),
         error: r.error,
@@ -290,6 +292,7 @@ pub(crate) async fn claim_due_deliveries(
 
 pub(crate) async fn insert_attempt(conn: &mut DbConn, a: &AttemptRecord) -> StoreResult<()> {
     let row = AttemptRow {
+        id: a.id.clone(),
         delivery_id: a.delivery_id.clone(),
         attempt: int(a.attempt, "attempt")?,
         attempted_at: db_time(a.attempted_at),

@@ -1,0 +1,108 @@
+//! The background work of a process: the periodic jobs, the term-event check, the event
+//! dispatcher's workers and, when on, the test clock's refresher. `serve` runs them beside
+//! the HTTP server; `worker` runs them alone for deployments that split roles.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::task::JoinHandle;
+use vp_app::App;
+use vp_app::test_clock::TestClock;
+
+use crate::config::Config;
+
+/// How often the periodic jobs run: invoice expiry, completion of requests cut off by a
+/// crash, and the panel sync.
+const JOB_INTERVAL: Duration = Duration::from_secs(30);
+const JOB_BATCH: u32 = 200;
+/// Deliveries one worker claims at a time.
+const DELIVERY_BATCH: u32 = 10;
+/// An idle delivery worker looks for due deliveries this often.
+const DELIVERY_IDLE: Duration = Duration::from_secs(1);
+const TEST_CLOCK_REFRESH: Duration = Duration::from_secs(1);
+
+/// Starts every background task; abort the handles to stop them.
+pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>) -> Vec<JoinHandle<()>> {
+    let mut tasks = vec![
+        tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_jobs_once(&app).await })),
+        tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
+    ];
+    for _ in 0..config.delivery_workers {
+        tasks.push(tokio::spawn(deliver_forever(app.clone())));
+    }
+    if let Some(clock) = test_clock {
+        let store = app.store.clone();
+        tasks.push(tokio::spawn(async move {
+            loop {
+                clock.refresh(store.as_ref()).await;
+                tokio::time::sleep(TEST_CLOCK_REFRESH).await;
+            }
+        }));
+    }
+    tasks
+}
+
+async fn every<F, Fut>(period: Duration, app: App, job: F)
+where
+    F: Fn(App) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let mut tick = tokio::time::interval(period);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        job(app.clone()).await;
+    }
+}
+
+/// One worker: while deliveries are due it keeps sending; idle, it looks again every second.
+async fn deliver_forever(app: App) {
+    loop {
+        match app.deliver_due_events(DELIVERY_BATCH).await {
+            Ok(0) => tokio::time::sleep(DELIVERY_IDLE).await,
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "event delivery failed; retrying");
+                tokio::time::sleep(DELIVERY_IDLE * 5).await;
+            }
+        }
+    }
+}
+
+async fn check_terms(app: &App) {
+    match app.check_terms().await {
+        Ok(done) if done == vp_app::events::TermCheck::default() => {}
+        Ok(done) => tracing::info!(?done, "term events checked"),
+        Err(e) => tracing::warn!(error = %e, "term check failed"),
+    }
+}
+
+/// Every periodic job once (also the `jobs` command, handy with the test clock).
+pub async fn run_jobs_once(app: &App) {
+    match app.expire_overdue_invoices(JOB_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(expired = n, "expired overdue invoices"),
+        Err(e) => tracing::warn!(error = %e, "invoice expiry failed"),
+    }
+    match app.complete_unfinished_invoices(JOB_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(completed = n, "completed invoices left unfinished by a crash"),
+        Err(e) => tracing::warn!(error = %e, "invoice completion failed"),
+    }
+    match app.sync_panel(JOB_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(synced = n, "pushed subscriptions to the VPN panel"),
+        Err(e) => tracing::warn!(error = %e, "panel sync failed"),
+    }
+    check_terms(app).await;
+}
+
+/// `worker`: the background work without the HTTP server, until interrupted.
+pub async fn run_worker(app: App, config: &Config, test_clock: Option<Arc<TestClock>>) {
+    let tasks = spawn_all(&app, config, test_clock);
+    tracing::info!(delivery_workers = config.delivery_workers, "worker running");
+    let _ = tokio::signal::ctrl_c().await;
+    for t in tasks {
+        t.abort();
+    }
+}

@@ -1,0 +1,232 @@
+//! Endpoint management (what the spec calls the partner's cabinet): operator use cases today,
+//! a web cabinet later over the same calls.
+
+use time::Duration;
+use vp_ports::{AttemptLogEntry, AttemptRecord, DeliveryStatus, WebhookEndpointRecord};
+
+use super::types;
+use crate::App;
+use crate::error::{AppError, AppResult};
+
+/// At most this many endpoints per account (spec: "up to 10 addresses").
+pub const MAX_ENDPOINTS: usize = 10;
+/// The test button: at most this many per endpoint per minute.
+pub const TESTS_PER_MINUTE: u64 = 5;
+/// Replay windows the spec offers, in days.
+pub const REPLAY_DAYS: [i64; 4] = [1, 3, 7, 30];
+
+fn parse_types(types: &[String]) -> AppResult<Vec<String>> {
+    if types.is_empty() {
+        return Err(AppError::field("event_types", "choose at least one event type"));
+    }
+    let mut chosen: Vec<String> = Vec::new();
+    for t in types {
+        if !types::SUBSCRIBABLE.contains(&t.as_str()) {
+            return Err(AppError::field(
+                "event_types",
+                format!("unknown event type {t:?}; one of {}", types::SUBSCRIBABLE.join(", ")),
+            ));
+        }
+        if !chosen.contains(t) {
+            chosen.push(t.clone());
+        }
+    }
+    Ok(chosen)
+}
+
+impl App {
+    fn new_webhook_secret(&self) -> String {
+        use base64::Engine;
+        format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(self.ids.random_bytes(32)))
+    }
+
+    async fn load_endpoint(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+        let mut tx = self.store.read().await?;
+        let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        tx.commit().await?;
+        Ok(endpoint)
+    }
+
+    /// Changes an endpoint under its account's lock.
+    async fn change_endpoint(
+        &self,
+        endpoint_id: &str,
+        change: impl FnOnce(&mut WebhookEndpointRecord) -> AppResult<()>,
+    ) -> AppResult<WebhookEndpointRecord> {
+        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account_id).await?;
+        let mut endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        change(&mut endpoint)?;
+        tx.update_webhook_endpoint(&endpoint).await?;
+        tx.commit().await?;
+        Ok(endpoint)
+    }
+
+    /// Registers an address: https on port 443 to a publicly reachable host (checked now and
+    /// at every attempt), with the event types it receives, at most ten per account.
+    pub async fn add_endpoint(
+        &self,
+        account_id: &str,
+        url: &str,
+        event_types: &[String],
+    ) -> AppResult<WebhookEndpointRecord> {
+        let event_types = parse_types(event_types)?;
+        self.webhooks.vet(url).await.map_err(|e| AppError::field("url", e))?;
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(account_id).await?;
+        tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+        if tx.webhook_endpoints(account_id).await?.len() >= MAX_ENDPOINTS {
+            return Err(AppError::Conflict(format!(
+                "the account already has {MAX_ENDPOINTS} endpoints, the most allowed"
+            )));
+        }
+        let endpoint = WebhookEndpointRecord {
+            id: self.ids.new_id("we"),
+            account_id: account_id.to_owned(),
+            url: url.to_owned(),
+            event_types,
+            secret: self.new_webhook_secret(),
+            previous_secret: None,
+            secret_rotated_at: None,
+            enabled: true,
+            disabled_reason: None,
+            failing_since: None,
+            created_at: self.clock.now(),
+        };
+        tx.insert_webhook_endpoint(&endpoint).await?;
+        tx.commit().await?;
+        Ok(endpoint)
+    }
+
+    pub async fn endpoints(&self, account_id: &str) -> AppResult<Vec<WebhookEndpointRecord>> {
+        let mut tx = self.store.read().await?;
+        tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let all = tx.webhook_endpoints(account_id).await?;
+        tx.commit().await?;
+        Ok(all)
+    }
+
+    pub async fn endpoint(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+        self.load_endpoint(endpoint_id).await
+    }
+
+    /// New types apply to events from now on (spec: subscribed "at the moment of the event").
+    pub async fn set_endpoint_types(
+        &self,
+        endpoint_id: &str,
+        event_types: &[String],
+    ) -> AppResult<WebhookEndpointRecord> {
+        let event_types = parse_types(event_types)?;
+        self.change_endpoint(endpoint_id, |e| {
+            e.event_types = event_types;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Disabling makes its pending deliveries undelivered (replayable); enabling starts the
+    /// five-day health count afresh.
+    pub async fn set_endpoint_enabled(&self, endpoint_id: &str, enabled: bool) -> AppResult<WebhookEndpointRecord> {
+        if enabled {
+            let url = self.load_endpoint(endpoint_id).await?.url;
+            self.webhooks.vet(&url).await.map_err(|e| AppError::field("url", e))?;
+        }
+        let endpoint = self
+            .change_endpoint(endpoint_id, |e| {
+                e.enabled = enabled;
+                e.disabled_reason = (!enabled).then(|| "operator".to_owned());
+                e.failing_since = None;
+                Ok(())
+            })
+            .await?;
+        if !enabled {
+            let mut tx = self.store.begin().await?;
+            tx.lock_account(&endpoint.account_id).await?;
+            self.fail_pending_deliveries(tx.as_mut(), endpoint_id).await?;
+            tx.commit().await?;
+        }
+        Ok(endpoint)
+    }
+
+    /// A new secret; the previous one keeps signing for 24 hours.
+    pub async fn rotate_endpoint_secret(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+        let secret = self.new_webhook_secret();
+        let now = self.clock.now();
+        self.change_endpoint(endpoint_id, |e| {
+            e.previous_secret = Some(std::mem::replace(&mut e.secret, secret));
+            e.secret_rotated_at = Some(now);
+            Ok(())
+        })
+        .await
+    }
+
+    /// The test button: sends `webhook.test` now, one attempt, and returns its outcome.
+    pub async fn send_test_event(&self, endpoint_id: &str) -> AppResult<AttemptRecord> {
+        let now = self.clock.now();
+        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account_id).await?;
+        let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        if !endpoint.enabled {
+            return Err(AppError::Conflict("the endpoint is disabled; enable it first".into()));
+        }
+        let recent =
+            tx.count_endpoint_events_since(endpoint_id, types::WEBHOOK_TEST, now - Duration::minutes(1)).await?;
+        if recent >= TESTS_PER_MINUTE {
+            return Err(AppError::Conflict(format!(
+                "at most {TESTS_PER_MINUTE} test events per minute per endpoint; try again in a minute"
+            )));
+        }
+        let empty = serde_json::json!({});
+        let event = self.insert_event(tx.as_mut(), &account_id, types::WEBHOOK_TEST, now, &empty).await?;
+        let mut delivery = self.new_delivery(&event.id, endpoint_id, now);
+        // Held by this call, so no dispatcher takes it meanwhile.
+        delivery.locked_until = Some(now + super::DELIVERY_LEASE);
+        tx.insert_delivery(&delivery).await?;
+        tx.commit().await?;
+        self.attempt_delivery(delivery).await
+    }
+
+    /// Recent attempts to an endpoint, newest first.
+    pub async fn endpoint_attempts(&self, endpoint_id: &str, limit: u32) -> AppResult<Vec<AttemptLogEntry>> {
+        let mut tx = self.store.read().await?;
+        tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        let log = tx.endpoint_attempts(endpoint_id, limit).await?;
+        tx.commit().await?;
+        Ok(log)
+    }
+
+    /// Resends the endpoint's undelivered events of the last `days` (1, 3, 7 or 30) with a
+    /// fresh schedule of ten attempts. Returns how many were queued.
+    pub async fn replay_undelivered(&self, endpoint_id: &str, days: i64) -> AppResult<usize> {
+        if !REPLAY_DAYS.contains(&days) {
+            return Err(AppError::field("days", "one of 1, 3, 7 or 30"));
+        }
+        let now = self.clock.now();
+        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account_id).await?;
+        let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        if !endpoint.enabled {
+            return Err(AppError::Conflict("the endpoint is disabled; enable it before a replay".into()));
+        }
+        let failed =
+            tx.endpoint_deliveries_since(endpoint_id, DeliveryStatus::Failed, now - Duration::days(days)).await?;
+        let mut queued = 0;
+        for mut d in failed {
+            let is_test = tx.event(&d.event_id).await?.is_some_and(|e| e.event_type == types::WEBHOOK_TEST);
+            if is_test {
+                continue;
+            }
+            d.status = DeliveryStatus::Pending;
+            d.attempts = 0;
+            d.next_attempt_at = now;
+            d.locked_until = None;
+            tx.update_delivery(&d).await?;
+            queued += 1;
+        }
+        tx.commit().await?;
+        Ok(queued)
+    }
+}

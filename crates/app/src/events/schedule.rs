@@ -1,0 +1,87 @@
+//! The term-event check (spec: Events, rules for term events), run every 5 minutes:
+//! `subscription.expiring` at the 72 and 24 hour thresholds and `subscription.expired` when a
+//! term ended. Each client is handled in its own unit of work, under its account's lock, so a
+//! payment renewing the term at the same moment is seen or waits.
+
+use serde_json::json;
+use time::{Duration, OffsetDateTime};
+use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
+
+use super::types;
+use crate::App;
+use crate::error::AppResult;
+
+/// Candidates are read in pages of this many.
+const PAGE: u32 = 200;
+
+/// What one check did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TermCheck {
+    pub expiring_events: usize,
+    pub expired_subscriptions: usize,
+    pub expired_events: usize,
+}
+
+impl App {
+    pub async fn check_terms(&self) -> AppResult<TermCheck> {
+        let now = self.clock.now();
+        let horizon = now + Duration::hours(i64::from(Threshold::Hours72.hours()));
+        let mut done = TermCheck::default();
+        let mut after = None;
+        loop {
+            let mut tx = self.store.read().await?;
+            let page = tx.term_event_candidates(now, horizon, after.clone(), PAGE).await?;
+            tx.commit().await?;
+            let Some(last) = page.last() else { break };
+            after = last.subscription.as_ref().map(|s| (s.subscription.expires_at, last.id.clone()));
+            for client in &page {
+                if let Err(e) = self.check_term(&client.id, now, &mut done).await {
+                    tracing::warn!(client = %client.id, error = %e, "term check failed; retried at the next check");
+                }
+            }
+            if page.len() < PAGE as usize {
+                break;
+            }
+        }
+        Ok(done)
+    }
+
+    async fn check_term(&self, client_ref: &str, now: OffsetDateTime, done: &mut TermCheck) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        let Some(client) = tx.client_by_ref(client_ref).await? else { return Ok(()) };
+        tx.lock_account(&client.account_id).await?;
+        // Re-read under the lock: a renewal may have just moved the end of term.
+        let Some(mut client) = tx.client_by_ref(client_ref).await? else { return Ok(()) };
+        let Some(mut record) = client.subscription.take() else { return Ok(()) };
+        let event = if let Some(ended_at) = record.subscription.expire_if_ended(now) {
+            done.expired_subscriptions += 1;
+            Some((types::SUBSCRIPTION_EXPIRED, ended_at, None))
+        } else if let Some(threshold) = due_threshold(&record.subscription, client.blocked, now) {
+            mark_sent(&mut record.subscription, threshold);
+            Some((types::SUBSCRIPTION_EXPIRING, now, Some(threshold.hours())))
+        } else {
+            None
+        };
+        let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(()) };
+        tx.save_subscription(&client.id, &record).await?;
+        client.subscription = Some(record);
+        // Rule 5: nothing is sent for blocked clients (their term still ends).
+        if !client.blocked {
+            let account = tx.account(&client.account_id).await?.ok_or(crate::AppError::NotFound("account"))?;
+            let catalogue = self.load_catalogue(tx.as_mut()).await?;
+            let view = self.with_views(&account, catalogue.as_ref(), |v| v.client(&client));
+            let rendered = self.events.client(view);
+            let data = match threshold_hours {
+                Some(hours) => json!({"threshold_hours": hours, "client": rendered}),
+                None => json!({"client": rendered}),
+            };
+            self.record_event(tx.as_mut(), &client.account_id, event_type, occurred_at, &data).await?;
+            match threshold_hours {
+                Some(_) => done.expiring_events += 1,
+                None => done.expired_events += 1,
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

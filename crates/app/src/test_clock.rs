@@ -1,0 +1,84 @@
+//! The operator's test clock, after Stripe's test clocks: off unless the service starts with
+//! it on, then moved forward (never back) by an operator command. The offset lives in the
+//! settings, so every process sharing the database sees the same time; business code reads
+//! time only through the `Clock` port, so the same paths run as in production.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use time::{Duration, OffsetDateTime};
+use vp_ports::{Clock, SettingRecord, Store};
+
+use crate::App;
+use crate::error::{AppError, AppResult};
+
+pub const TEST_CLOCK_KEY: &str = "test_clock.offset_seconds";
+
+/// Wall-clock time plus the operator's offset.
+#[derive(Debug, Default)]
+pub struct TestClock {
+    offset_seconds: AtomicI64,
+}
+
+impl TestClock {
+    pub fn new(offset_seconds: i64) -> TestClock {
+        TestClock { offset_seconds: AtomicI64::new(offset_seconds) }
+    }
+
+    pub fn offset(&self) -> Duration {
+        Duration::seconds(self.offset_seconds.load(Ordering::Relaxed))
+    }
+
+    /// Re-reads the offset another process may have moved.
+    pub async fn refresh(&self, store: &dyn Store) {
+        if let Ok(offset) = read_offset(store).await {
+            self.offset_seconds.store(offset, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> OffsetDateTime {
+        OffsetDateTime::now_utc() + self.offset()
+    }
+}
+
+/// The stored offset in seconds; 0 when never moved.
+pub async fn read_offset(store: &dyn Store) -> AppResult<i64> {
+    let mut tx = store.read().await?;
+    let value = tx.setting(TEST_CLOCK_KEY).await?;
+    tx.commit().await?;
+    match value {
+        None => Ok(0),
+        Some(v) => v
+            .value
+            .parse()
+            .map_err(|_| AppError::Conflict(format!("stored test clock offset {:?} is not a number", v.value))),
+    }
+}
+
+impl App {
+    /// Moves the shared test clock forward by `by` (at least one second, at most 400 days per
+    /// step) and returns the new offset in seconds.
+    pub async fn advance_test_clock(&self, by: Duration) -> AppResult<i64> {
+        if by < Duration::SECOND || by > Duration::days(400) {
+            return Err(AppError::field("by", "from 1 second to 400 days"));
+        }
+        let mut tx = self.store.begin().await?;
+        let current = match tx.setting(TEST_CLOCK_KEY).await? {
+            None => 0,
+            Some(v) => v
+                .value
+                .parse::<i64>()
+                .map_err(|_| AppError::Conflict("stored test clock offset is not a number".into()))?,
+        };
+        let next = current + by.whole_seconds();
+        tx.put_setting(&SettingRecord {
+            key: TEST_CLOCK_KEY.into(),
+            value: next.to_string(),
+            updated_at: OffsetDateTime::now_utc(),
+        })
+        .await?;
+        tx.commit().await?;
+        Ok(next)
+    }
+}
