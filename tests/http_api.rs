@@ -18,6 +18,28 @@ macro_rules! both {
     };
 }
 
+/// Events need the test clock and a loopback receiver: each backend runs them on a server
+/// started with the operator-only settings for tests.
+mod events_sqlite {
+    #[test]
+    fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock() {
+        if let Some(s) = super::Server::start_with(super::Backend::Sqlite, "events", super::EVENT_TEST_ENV) {
+            super::events_reach_the_partner_signed_and_term_events_follow_the_test_clock(&s)
+        }
+    }
+}
+mod events_postgres {
+    #[test]
+    fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock() {
+        if let Some(s) = super::Server::start_with(super::Backend::Postgres, "events", super::EVENT_TEST_ENV) {
+            super::events_reach_the_partner_signed_and_term_events_follow_the_test_clock(&s)
+        }
+    }
+}
+
+const EVENT_TEST_ENV: &[(&str, &str)] =
+    &[("VP_TEST_CLOCK", "on"), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"), ("VP_TERM_CHECK_SECONDS", "1")];
+
 both!(
     account_is_read_and_renamed,
     every_authentication_failure_is_the_same_401,
@@ -607,4 +629,63 @@ fn openapi_is_served(s: &Server) {
     assert_eq!(r.status, 200);
     assert_eq!(r.text().trim(), include_str!("../docs/openapi.json").trim());
     assert_eq!(s.get_raw("/ready", &[]).status, 200);
+}
+
+fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock(s: &Server) {
+    use std::time::Duration;
+    use vp_webhooks::signature::verify;
+
+    let receiver = support::receiver::Receiver::start();
+    let types = "payment.succeeded,subscription.expiring,subscription.expired";
+    let endpoint = s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", types]);
+    let (id, secret) = (endpoint["endpoint_id"].as_str().unwrap(), endpoint["secret"].as_str().unwrap().to_owned());
+    assert!(secret.starts_with("whsec_"));
+
+    let test = s.cli(&["endpoint", "test", id]);
+    assert_eq!(test["status_code"], 200, "the response code is shown: {test}");
+    let delivered = receiver.next_of("webhook.test", Duration::from_secs(5));
+    assert_eq!(delivered.json()["data"], json!({}));
+
+    let paid = buy(s, "ev1", 1);
+    let event = receiver.next_of("payment.succeeded", Duration::from_secs(15));
+    let timestamp: i64 = event.header("webhook-timestamp").parse().unwrap();
+    assert!(event.header("webhook-id").starts_with("msg_"));
+    assert!(verify(
+        &secret,
+        event.header("webhook-id"),
+        timestamp,
+        event.body.as_bytes(),
+        event.header("webhook-signature")
+    ));
+    let data = &event.json()["data"];
+    let mut expected = paid.clone();
+    expected["replayed"] = json!(false);
+    assert_eq!(data, &expected, "the payment exactly as GET /payments/{{id}} returns it");
+
+    // The term is one month; the test clock moves the service to each threshold.
+    let ends = time::OffsetDateTime::parse(
+        paid["client"]["subscription"]["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let left = ends - time::OffsetDateTime::now_utc();
+    let advance = |to_left: time::Duration| {
+        let offset = s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap();
+        let by = left - to_left - time::Duration::seconds(offset);
+        s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds())]);
+    };
+    advance(time::Duration::hours(60));
+    let expiring = receiver.next_of("subscription.expiring", Duration::from_secs(20)).json();
+    assert_eq!(expiring["data"]["threshold_hours"], 72);
+    assert_eq!(expiring["data"]["client"]["client_id"], "ev1");
+    advance(time::Duration::hours(20));
+    assert_eq!(
+        receiver.next_of("subscription.expiring", Duration::from_secs(20)).json()["data"]["threshold_hours"],
+        24
+    );
+    advance(time::Duration::minutes(-10));
+    let expired = receiver.next_of("subscription.expired", Duration::from_secs(20)).json();
+    assert_eq!(expired["data"]["client"]["subscription"]["status"], "expired");
+    let log = s.cli(&["endpoint", "deliveries", id]);
+    assert!(log["attempts"].as_array().unwrap().len() >= 5, "{log}");
 }

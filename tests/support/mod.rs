@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod receiver;
 pub mod server;
 
 use std::path::PathBuf;

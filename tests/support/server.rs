@@ -47,6 +47,8 @@ fn psql(url: &str, sql: &str) {
 /// A database of a test's own.
 pub struct Database {
     pub url: String,
+    /// Extra settings for every process on this database (CLI and server).
+    pub env: Vec<(String, String)>,
     cleanup: Option<(String, String)>,
     dir: std::path::PathBuf,
 }
@@ -59,9 +61,12 @@ impl Database {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch dir");
         match backend {
-            Backend::Sqlite => {
-                Some(Database { url: format!("sqlite://{}", dir.join("db.sqlite").display()), cleanup: None, dir })
-            }
+            Backend::Sqlite => Some(Database {
+                url: format!("sqlite://{}", dir.join("db.sqlite").display()),
+                env: vec![],
+                cleanup: None,
+                dir,
+            }),
             Backend::Postgres => {
                 let base = postgres_url()?;
                 let schema =
@@ -69,7 +74,7 @@ impl Database {
                 psql(&base, &format!("CREATE SCHEMA {schema}"));
                 let sep = if base.contains('?') { '&' } else { '?' };
                 let url = format!("{base}{sep}options=-csearch_path%3D{schema}");
-                Some(Database { url, cleanup: Some((base, schema)), dir })
+                Some(Database { url, env: vec![], cleanup: Some((base, schema)), dir })
             }
         }
     }
@@ -80,6 +85,7 @@ impl Database {
             .args(args)
             .env("DATABASE_URL", &self.url)
             .env("VP_LOG", "warn")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .output()
             .expect("run vp-api");
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -115,7 +121,13 @@ fn free_port() -> u16 {
 impl Server {
     /// A server on a demo-seeded database.
     pub fn start(backend: Backend, name: &str) -> Option<Server> {
-        let db = Database::new(backend, name)?;
+        Server::start_with(backend, name, &[])
+    }
+
+    /// A server on a demo-seeded database, every process of it run with `env`.
+    pub fn start_with(backend: Backend, name: &str, env: &[(&str, &str)]) -> Option<Server> {
+        let mut db = Database::new(backend, name)?;
+        db.env = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
         let demo = db.cli(&["demo"]);
         let key = demo["api_key"]["api_key"].as_str().expect("demo key").to_owned();
         let account_id = demo["account"]["account_id"].as_str().expect("demo account").to_owned();
@@ -131,6 +143,7 @@ impl Server {
             .env("VP_BIND", format!("127.0.0.1:{port}"))
             .env("VP_PUBLIC_BASE_URL", &base)
             .env("VP_LOG", "warn")
+            .envs(db.env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::null())
             .spawn()
             .expect("start vp-api serve");

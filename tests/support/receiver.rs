@@ -1,0 +1,81 @@
+//! A partner's webhook receiver on loopback: accepts every request, answers 200, and hands
+//! each one (headers and raw body) to the test.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::mpsc::{Receiver as Channel, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone)]
+pub struct Delivered {
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Delivered {
+    pub fn header(&self, name: &str) -> &str {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map_or("", |(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).expect("event body is JSON")
+    }
+}
+
+pub struct Receiver {
+    pub url: String,
+    requests: Channel<Delivered>,
+}
+
+impl Receiver {
+    pub fn start() -> Receiver {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind receiver");
+        let url = format!("http://{}/hooks", listener.local_addr().expect("receiver address"));
+        let (tx, requests) = channel();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().expect("clone stream"));
+                let mut headers = vec![];
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line); // request line
+                loop {
+                    line.clear();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = line.trim_end().split_once(':') {
+                        headers.push((k.trim().to_owned(), v.trim().to_owned()));
+                    }
+                }
+                let len = headers
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+                    .and_then(|(_, v)| v.parse().ok())
+                    .unwrap_or(0);
+                let mut body = vec![0; len];
+                let _ = reader.read_exact(&mut body);
+                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+                if tx.send(Delivered { headers, body: String::from_utf8_lossy(&body).into_owned() }).is_err() {
+                    return;
+                }
+            }
+        });
+        Receiver { url, requests }
+    }
+
+    /// The next event of `event_type`, skipping others; panics after `within`.
+    pub fn next_of(&self, event_type: &str, within: Duration) -> Delivered {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.requests.recv_timeout(left) {
+                Ok(d) if d.json()["type"] == event_type => return d,
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    panic!("no {event_type} event within {within:?}")
+                }
+            }
+        }
+    }
+}
