@@ -264,6 +264,9 @@ async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
         Err(AppError::Conflict(_))
     ));
     assert_eq!(w.app.endpoints(&w.account.id).await.unwrap().len(), 10);
+    let changed = w.app.set_endpoint_types(&e.id, &types(&["payment.expired", "payment.expired"])).await.unwrap();
+    assert_eq!(changed.event_types, ["payment.expired"], "types are kept once each");
+    assert!(matches!(w.app.set_endpoint_types(&e.id, &[]).await, Err(AppError::Validation(_))));
     assert!(e.secret.starts_with("whsec_") && e.secret.len() == "whsec_".len() + 44, "32 random bytes");
 }
 

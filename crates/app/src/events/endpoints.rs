@@ -2,7 +2,7 @@
 //! a web cabinet later over the same calls.
 
 use time::Duration;
-use vp_ports::{AttemptLogEntry, AttemptRecord, DeliveryStatus, WebhookEndpointRecord};
+use vp_ports::{AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
 use super::types;
 use crate::App;
@@ -47,16 +47,22 @@ impl App {
         Ok(endpoint)
     }
 
+    /// A unit of work holding the endpoint's account lock, with the endpoint re-read under it.
+    async fn lock_endpoint(&self, endpoint_id: &str) -> AppResult<(Box<dyn Tx>, WebhookEndpointRecord)> {
+        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account_id).await?;
+        let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        Ok((tx, endpoint))
+    }
+
     /// Changes an endpoint under its account's lock.
     async fn change_endpoint(
         &self,
         endpoint_id: &str,
         change: impl FnOnce(&mut WebhookEndpointRecord) -> AppResult<()>,
     ) -> AppResult<WebhookEndpointRecord> {
-        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&account_id).await?;
-        let mut endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        let (mut tx, mut endpoint) = self.lock_endpoint(endpoint_id).await?;
         change(&mut endpoint)?;
         tx.update_webhook_endpoint(&endpoint).await?;
         tx.commit().await?;
@@ -164,10 +170,8 @@ impl App {
     /// The test button: sends `webhook.test` now, one attempt, and returns its outcome.
     pub async fn send_test_event(&self, endpoint_id: &str) -> AppResult<AttemptRecord> {
         let now = self.clock.now();
-        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&account_id).await?;
-        let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        let (mut tx, endpoint) = self.lock_endpoint(endpoint_id).await?;
+        let account_id = endpoint.account_id;
         if !endpoint.enabled {
             return Err(AppError::Conflict("the endpoint is disabled; enable it first".into()));
         }
@@ -204,10 +208,7 @@ impl App {
             return Err(AppError::field("days", "one of 1, 3, 7 or 30"));
         }
         let now = self.clock.now();
-        let account_id = self.load_endpoint(endpoint_id).await?.account_id;
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&account_id).await?;
-        let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        let (mut tx, endpoint) = self.lock_endpoint(endpoint_id).await?;
         if !endpoint.enabled {
             return Err(AppError::Conflict("the endpoint is disabled; enable it before a replay".into()));
         }
