@@ -15,8 +15,9 @@ use crate::config::Config;
 /// crash, and the panel sync.
 const JOB_INTERVAL: Duration = Duration::from_secs(30);
 const JOB_BATCH: u32 = 200;
-/// Deliveries one worker claims at a time.
-const DELIVERY_BATCH: u32 = 10;
+/// Deliveries one worker claims at a time: one, so a killed worker holds only one lease and
+/// a slow receiver delays only its own event (parallelism comes from `VP_DELIVERY_WORKERS`).
+const DELIVERY_BATCH: u32 = 1;
 /// An idle delivery worker looks for due deliveries this often.
 const DELIVERY_IDLE: Duration = Duration::from_secs(1);
 const TEST_CLOCK_REFRESH: Duration = Duration::from_secs(1);

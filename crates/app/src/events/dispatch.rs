@@ -22,7 +22,10 @@ impl App {
     pub async fn deliver_due_events(&self, limit: u32) -> AppResult<usize> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let claimed = tx.claim_due_deliveries(now, now + DELIVERY_LEASE, limit).await?;
+        // Attempts run one after another, so the lease covers the whole batch: no delivery of
+        // it can be claimed by another worker while this one is still on its way to it.
+        let lease = DELIVERY_LEASE * limit.max(1);
+        let claimed = tx.claim_due_deliveries(now, now + lease, limit).await?;
         tx.commit().await?;
         let count = claimed.len();
         for delivery in claimed {
