@@ -2,9 +2,12 @@
 //! diesel's own transaction manager is not used, so the SQL decides the lock mode
 //! (`BEGIN IMMEDIATE` on SQLite).
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use diesel_async::SimpleAsyncConnection;
 use time::OffsetDateTime;
+use tokio::sync::{Mutex, OwnedMutexGuard};
 use vp_domain::{ClientId, DeviceSettings, Money};
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
@@ -17,14 +20,22 @@ use crate::repo::{accounts, billing, catalogue, clients, events, local_panel};
 
 pub(crate) struct PoolStore {
     pool: DbPool,
+    /// SQLite has one writer at a time. Writers of this process queue here, in order, instead
+    /// of in SQLite's busy handler, which polls with growing sleeps and turned contention into
+    /// long tail latencies. Other processes (operator commands) still meet the busy timeout.
+    sqlite_writer: Arc<Mutex<()>>,
 }
 
 impl PoolStore {
     pub(crate) fn new(pool: DbPool) -> PoolStore {
-        PoolStore { pool }
+        PoolStore { pool, sqlite_writer: Arc::default() }
     }
 
-    async fn start(&self, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
+    async fn start(&self, write: bool, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
+        let writer = match (&self.pool, write) {
+            (DbPool::Sqlite(_), true) => Some(self.sqlite_writer.clone().lock_owned().await),
+            _ => None,
+        };
         let mut conn = self.pool.get().await?;
         let begin = match conn {
             DbConn::Sqlite(_) => sqlite,
@@ -32,7 +43,7 @@ impl PoolStore {
         };
         // A failed BEGIN leaves no transaction open, so the connection may go back to the pool.
         db_run!(&mut conn, c => c.batch_execute(begin).await).map_err(errors::db)?;
-        Ok(Box::new(StoreTx { conn: Some(conn) }))
+        Ok(Box::new(StoreTx { conn: Some(conn), write_turn: writer }))
     }
 }
 
@@ -40,11 +51,11 @@ impl PoolStore {
 impl Store for PoolStore {
     async fn begin(&self) -> StoreResult<Box<dyn Tx>> {
         // SQLite takes the write lock now: a later upgrade from a read lock could deadlock.
-        self.start("BEGIN IMMEDIATE", "BEGIN").await
+        self.start(true, "BEGIN IMMEDIATE", "BEGIN").await
     }
 
     async fn read(&self) -> StoreResult<Box<dyn Tx>> {
-        self.start("BEGIN DEFERRED", "BEGIN READ ONLY").await
+        self.start(false, "BEGIN DEFERRED", "BEGIN READ ONLY").await
     }
 
     async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>> {
@@ -61,6 +72,8 @@ impl Store for PoolStore {
 pub(crate) struct StoreTx {
     /// `None` once committed or rolled back.
     conn: Option<DbConn>,
+    /// This process's SQLite write turn, held until the transaction has ended.
+    write_turn: Option<OwnedMutexGuard<()>>,
 }
 
 impl StoreTx {
@@ -86,6 +99,7 @@ impl StoreTx {
 impl Drop for StoreTx {
     fn drop(&mut self) {
         let Some(mut conn) = self.conn.take() else { return };
+        let write_turn = self.write_turn.take();
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => {
                 runtime.spawn(async move {
@@ -93,6 +107,8 @@ impl Drop for StoreTx {
                         tracing::warn!(error = %e, "rollback of an abandoned unit of work failed; dropping the connection");
                         conn.detach();
                     }
+                    // The next writer starts only once this transaction is over.
+                    drop(write_turn);
                 });
             }
             // No runtime to roll back on: closing the connection rolls the transaction back.
