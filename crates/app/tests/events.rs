@@ -288,3 +288,21 @@ async fn after_a_secret_rotation_both_secrets_sign_for_24_hours() {
     w.app.deliver_due_events(10).await.unwrap();
     assert_eq!(w.webhooks.received()[1].secrets, vec![rotated.secret], "only the new one after 24 hours");
 }
+
+#[tokio::test]
+async fn a_suspended_term_still_ends_with_subscription_expired_but_gets_no_reminders() {
+    let w = World::new().await;
+    let all = types(&["subscription.expiring", "subscription.expired"]);
+    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all).await.unwrap();
+    pay(&w, "u1").await;
+    w.app.set_subscription_suspended(&w.account.id, "u1", true).await.unwrap();
+    w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());
+    assert_eq!(w.app.check_terms().await.unwrap().expiring_events, 0, "access is paused: no reminders");
+    w.clock.advance(Duration::days(1));
+    let done = w.app.check_terms().await.unwrap();
+    assert_eq!((done.expired_subscriptions, done.expired_events), (1, 1));
+    w.app.deliver_due_events(10).await.unwrap();
+    let b = body(&w.webhooks.received()[0].body);
+    assert_eq!(b["type"], "subscription.expired");
+    assert_eq!(b["data"]["client"]["status"], "expired");
+}

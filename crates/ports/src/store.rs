@@ -171,7 +171,7 @@ pub trait Tx: Send {
         event_type: &str,
         since: OffsetDateTime,
     ) -> StoreResult<u64>;
-    /// Clients whose subscription may owe a term event: active, not lifetime, ending at or
+    /// Clients whose subscription may owe a term event: active or suspended, not lifetime, ending at or
     /// before `horizon`, with the 24-hour reminder unsent or the term over at `now`; ordered
     /// by (expires_at, client ref) and strictly after the cursor `after`.
     async fn term_event_candidates(

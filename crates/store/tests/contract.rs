@@ -1137,10 +1137,13 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
     let mut tx = ctx.store.read().await.unwrap();
     let names = |v: Vec<ClientRecord>| v.into_iter().map(|c| c.client_id.as_str().to_owned()).collect::<Vec<_>>();
     let all = tx.term_event_candidates(T0, at(3 * day), None, 10).await.unwrap();
-    assert_eq!(names(all.clone()), ["ended", "ended-2", "soon"], "ordered by the end of term");
+    assert_eq!(names(all.clone()), ["ended", "ended-2", "suspended", "soon"], "ordered by the end of term");
     let page = tx.term_event_candidates(T0, at(3 * day), None, 1).await.unwrap();
     let first = page[0].clone();
     let cursor = (first.subscription.unwrap().subscription.expires_at, first.id);
-    assert_eq!(names(tx.term_event_candidates(T0, at(3 * day), Some(cursor), 10).await.unwrap()), ["ended-2", "soon"]);
+    assert_eq!(
+        names(tx.term_event_candidates(T0, at(3 * day), Some(cursor), 10).await.unwrap()),
+        ["ended-2", "suspended", "soon"]
+    );
     tx.commit().await.unwrap();
 }

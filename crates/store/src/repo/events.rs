@@ -377,7 +377,8 @@ pub(crate) async fn term_event_candidates(
     let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
         let mut q = clients::table
             .inner_join(subscriptions::table)
-            .filter(subscriptions::status.eq("active"))
+            // A suspended term keeps running and ends too (the domain reads it as expired).
+            .filter(subscriptions::status.eq_any(["active", "suspended"]))
             .filter(subscriptions::lifetime.eq(false))
             .filter(subscriptions::expires_at.le(horizon))
             .filter(subscriptions::reminder_24_sent.eq(false).or(subscriptions::expires_at.le(now)))
