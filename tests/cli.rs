@@ -261,3 +261,62 @@ fn unknown_commands_and_missing_arguments_are_refused() {
     assert_eq!(s.run(&["account", "create"]).code, 2);
     assert_eq!(s.run(&["plan", "withdraw", "not-a-number"]).code, 2);
 }
+
+#[test]
+fn webhook_endpoints_are_managed_and_bad_input_changes_nothing() {
+    let s = Scratch::new("endpoints");
+    let (account, _) = create_account(&s);
+    // 1.1.1.1 is a public address, so registration needs no DNS.
+    let added = s.ok(&["endpoint", "add", &account, "https://1.1.1.1/hooks", "--type", "payment.succeeded"]);
+    let id = added["endpoint_id"].as_str().unwrap().to_owned();
+    let secret = added["secret"].as_str().unwrap().to_owned();
+    assert!(secret.starts_with("whsec_"), "the secret is shown at creation");
+    assert!(
+        s.refused(&["endpoint", "add", &account, "http://1.1.1.1/hooks", "--type", "payment.succeeded"])
+            .contains("https")
+    );
+    assert!(
+        s.refused(&["endpoint", "add", &account, "https://1.1.1.1:8443/", "--type", "payment.succeeded"])
+            .contains("443")
+    );
+    assert!(
+        s.refused(&["endpoint", "add", &account, "https://127.0.0.1/", "--type", "payment.succeeded"])
+            .contains("publicly reachable")
+    );
+    assert!(
+        s.refused(&["endpoint", "add", &account, "https://1.1.1.1/", "--type", "invoice.paid"]).contains("event_types")
+    );
+    assert!(
+        s.refused(&["endpoint", "add", "acc_none", "https://1.1.1.1/", "--type", "payment.succeeded"])
+            .contains("not found")
+    );
+    assert_eq!(
+        s.ok(&["endpoint", "list", &account])["endpoints"].as_array().unwrap().len(),
+        1,
+        "refusals created nothing"
+    );
+
+    let changed = s.ok(&["endpoint", "types", &id, "--type", "payment.expired,subscription.expired"]);
+    assert_eq!(changed["event_types"], json!(["payment.expired", "subscription.expired"]));
+    s.refused(&["endpoint", "types", &id, "--type", "nope"]);
+    assert_eq!(s.ok(&["endpoint", "list", &account])["endpoints"][0]["event_types"], changed["event_types"]);
+
+    let rotated = s.ok(&["endpoint", "rotate-secret", &id]);
+    assert_ne!(rotated["secret"], json!(secret));
+    assert_eq!(s.ok(&["endpoint", "secret", &id])["secret"], rotated["secret"], "viewable again");
+    assert_eq!(s.ok(&["endpoint", "disable", &id])["enabled"], false);
+    s.refused(&["endpoint", "test", &id]);
+    s.refused(&["endpoint", "replay", &id, "--days", "1"]);
+    assert_eq!(s.ok(&["endpoint", "enable", &id])["enabled"], true);
+    s.refused(&["endpoint", "replay", &id, "--days", "2"]);
+    assert_eq!(s.ok(&["endpoint", "replay", &id, "--days", "30"])["queued"], 0);
+    assert_eq!(s.ok(&["endpoint", "deliveries", &id])["attempts"], json!([]));
+    s.refused(&["endpoint", "secret", "we_none"]);
+}
+
+#[test]
+fn the_test_clock_is_refused_unless_switched_on() {
+    let s = Scratch::new("clock");
+    assert!(s.refused(&["clock", "advance", "1h"]).contains("VP_TEST_CLOCK"));
+    assert!(s.refused(&["clock", "show"]).contains("VP_TEST_CLOCK"));
+}
