@@ -37,6 +37,23 @@ mod events_postgres {
     }
 }
 
+mod crash_sqlite {
+    #[test]
+    fn an_attempt_cut_off_by_a_killed_process_is_made_again_after_restart() {
+        if let Some(mut s) = super::Server::start_with(super::Backend::Sqlite, "crash", super::EVENT_TEST_ENV) {
+            super::an_attempt_cut_off_by_a_killed_process_is_made_again_after_restart(&mut s)
+        }
+    }
+}
+mod crash_postgres {
+    #[test]
+    fn an_attempt_cut_off_by_a_killed_process_is_made_again_after_restart() {
+        if let Some(mut s) = super::Server::start_with(super::Backend::Postgres, "crash", super::EVENT_TEST_ENV) {
+            super::an_attempt_cut_off_by_a_killed_process_is_made_again_after_restart(&mut s)
+        }
+    }
+}
+
 const EVENT_TEST_ENV: &[(&str, &str)] =
     &[("VP_TEST_CLOCK", "on"), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"), ("VP_TERM_CHECK_SECONDS", "1")];
 
@@ -688,4 +705,20 @@ fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock(s: &Ser
     assert_eq!(expired["data"]["client"]["subscription"]["status"], "expired");
     let log = s.cli(&["endpoint", "deliveries", id]);
     assert!(log["attempts"].as_array().unwrap().len() >= 5, "{log}");
+}
+
+fn an_attempt_cut_off_by_a_killed_process_is_made_again_after_restart(s: &mut Server) {
+    use std::time::Duration;
+
+    let receiver = support::receiver::Receiver::start_hanging(1);
+    s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "payment.succeeded"]);
+    buy(s, "crash1", 1);
+    let first = receiver.next_of("payment.succeeded", Duration::from_secs(15));
+    // The partner's server has the request but has not answered: the process dies now.
+    s.kill_and_restart();
+    // The dead worker's lease (60 s) runs out; the new process makes the attempt again.
+    s.cli(&["clock", "advance", "2m"]);
+    let again = receiver.next_of("payment.succeeded", Duration::from_secs(20));
+    assert_eq!(again.header("webhook-id"), first.header("webhook-id"), "the same event");
+    assert_eq!(again.body, first.body, "byte-identical");
 }

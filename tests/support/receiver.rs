@@ -29,10 +29,17 @@ pub struct Receiver {
 
 impl Receiver {
     pub fn start() -> Receiver {
+        Receiver::start_hanging(0)
+    }
+
+    /// A receiver that never answers its first `hang` requests (a stuck partner server); it
+    /// still reports them, then answers the rest.
+    pub fn start_hanging(hang: usize) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind receiver");
         let url = format!("http://{}/hooks", listener.local_addr().expect("receiver address"));
         let (tx, requests) = channel();
         std::thread::spawn(move || {
+            let mut held = vec![];
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
                 let mut reader = BufReader::new(stream.try_clone().expect("clone stream"));
@@ -55,7 +62,11 @@ impl Receiver {
                     .unwrap_or(0);
                 let mut body = vec![0; len];
                 let _ = reader.read_exact(&mut body);
-                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+                if held.len() < hang {
+                    held.push(stream);
+                } else {
+                    let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+                }
                 if tx.send(Delivered { headers, body: String::from_utf8_lossy(&body).into_owned() }).is_err() {
                     return;
                 }

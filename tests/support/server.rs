@@ -114,6 +114,19 @@ pub struct Server {
     child: Child,
 }
 
+fn spawn_serve(db: &Database, port: u16, base: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_vp-api"))
+        .arg("serve")
+        .env("DATABASE_URL", &db.url)
+        .env("VP_BIND", format!("127.0.0.1:{port}"))
+        .env("VP_PUBLIC_BASE_URL", base)
+        .env("VP_LOG", "warn")
+        .envs(db.env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start vp-api serve")
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("free port")
 }
@@ -137,24 +150,28 @@ impl Server {
     pub fn start_on(db: Database, key: String, account_id: String) -> Server {
         let port = free_port();
         let base = format!("http://127.0.0.1:{port}");
-        let child = Command::new(env!("CARGO_BIN_EXE_vp-api"))
-            .arg("serve")
-            .env("DATABASE_URL", &db.url)
-            .env("VP_BIND", format!("127.0.0.1:{port}"))
-            .env("VP_PUBLIC_BASE_URL", &base)
-            .env("VP_LOG", "warn")
-            .envs(db.env.iter().map(|(k, v)| (k, v)))
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("start vp-api serve");
+        let child = spawn_serve(&db, port, &base);
         let mut server = Server { base, port, db, key, account_id, child };
+        server.wait_up();
+        server
+    }
+
+    fn wait_up(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() || server.get_raw("/health", &[]).status != 200 {
-            assert!(server.child.try_wait().expect("child state").is_none(), "the server exited at start");
+        while TcpStream::connect(("127.0.0.1", self.port)).is_err() || self.get_raw("/health", &[]).status != 200 {
+            assert!(self.child.try_wait().expect("child state").is_none(), "the server exited at start");
             assert!(Instant::now() < deadline, "server did not come up");
             std::thread::sleep(Duration::from_millis(50));
         }
-        server
+    }
+
+    /// Kills the server process at once (no shutdown) and starts a new one on the same
+    /// database and port, as after a crash.
+    pub fn kill_and_restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = spawn_serve(&self.db, self.port, &self.base);
+        self.wait_up();
     }
 
     pub fn cli(&self, args: &[&str]) -> Value {
