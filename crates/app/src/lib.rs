@@ -52,34 +52,26 @@ impl Default for Settings {
     }
 }
 
+/// The use cases: every method of the app layer is on `App`. It reads its adapters as its
+/// own fields (`self.store`, `self.clock`, ...) through `Deref`, so the list of adapters is
+/// written once, in `Adapters`.
 #[derive(Clone)]
 pub struct App {
-    pub store: Arc<dyn Store>,
-    pub clock: Arc<dyn Clock>,
-    pub ids: Arc<dyn IdGenerator>,
-    pub gateway: Arc<dyn PaymentGateway>,
-    pub panel: Arc<dyn VpnPanel>,
-    pub events: Arc<dyn EventRenderer>,
-    pub webhooks: Arc<dyn WebhookSender>,
-    pub notifier: Arc<dyn PartnerNotifier>,
+    adapters: Adapters,
     pub settings: Arc<Settings>,
     auth_cache: Arc<partner::AuthCache>,
 }
 
 impl App {
     pub fn new(adapters: Adapters, settings: Settings) -> App {
-        let Adapters { store, clock, ids, gateway, panel, events, webhooks, notifier } = adapters;
-        App {
-            store,
-            clock,
-            ids,
-            gateway,
-            panel,
-            events,
-            webhooks,
-            notifier,
-            settings: Arc::new(settings),
-            auth_cache: Arc::default(),
-        }
+        App { adapters, settings: Arc::new(settings), auth_cache: Arc::default() }
+    }
+}
+
+impl std::ops::Deref for App {
+    type Target = Adapters;
+
+    fn deref(&self) -> &Adapters {
+        &self.adapters
     }
 }
