@@ -53,6 +53,19 @@ macro_rules! db_run {
 }
 pub(crate) use db_run;
 
+/// Inserts `$row` into `$table`, or replaces every column of the row already there under the
+/// same `$key` (`INSERT ... ON CONFLICT ... DO UPDATE`), on either backend.
+macro_rules! upsert {
+    ($conn:expr, $table:expr, $key:expr, $row:expr) => {
+        $crate::pool::db_run!($conn, c => {
+            diesel::insert_into($table).values($row).on_conflict($key).do_update().set($row).execute(c).await
+        })
+        .map(|_| ())
+        .map_err($crate::errors::db)
+    };
+}
+pub(crate) use upsert;
+
 impl DbPool {
     pub(crate) fn build(target: &Target, max_connections: usize) -> StoreResult<DbPool> {
         let size = max_connections.max(1);

@@ -10,7 +10,7 @@ use vp_ports::store::StoreResult;
 use crate::convert::{self, db_time};
 use crate::errors::db;
 use crate::models::{DeviceSettingsRow, PaymentMethodRow, PlanRow, SettingRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, upsert};
 use crate::schema::{device_settings, payment_methods, plans, settings};
 
 pub(crate) async fn insert_plan(conn: &mut DbConn, plan: &NewPlan) -> StoreResult<PlanRecord> {
@@ -64,32 +64,12 @@ pub(crate) async fn device_settings(conn: &mut DbConn) -> StoreResult<Option<Dev
 
 pub(crate) async fn set_device_settings(conn: &mut DbConn, settings: &DeviceSettings) -> StoreResult<()> {
     let row = convert::device_settings_row(settings)?;
-    db_run!(conn, c => {
-        diesel::insert_into(device_settings::table)
-            .values(&row)
-            .on_conflict(device_settings::id)
-            .do_update()
-            .set(&row)
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
+    upsert!(conn, device_settings::table, device_settings::id, &row)
 }
 
 pub(crate) async fn upsert_payment_method(conn: &mut DbConn, method: &PaymentMethodRecord) -> StoreResult<()> {
     let row = convert::payment_method_row(method);
-    db_run!(conn, c => {
-        diesel::insert_into(payment_methods::table)
-            .values(&row)
-            .on_conflict(payment_methods::code)
-            .do_update()
-            .set(&row)
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
+    upsert!(conn, payment_methods::table, payment_methods::code, &row)
 }
 
 pub(crate) async fn payment_method(conn: &mut DbConn, code: &str) -> StoreResult<Option<PaymentMethodRecord>> {
@@ -122,15 +102,5 @@ pub(crate) async fn setting(conn: &mut DbConn, key: &str) -> StoreResult<Option<
 
 pub(crate) async fn put_setting(conn: &mut DbConn, setting: &SettingRecord) -> StoreResult<()> {
     let row = convert::setting_row(setting);
-    db_run!(conn, c => {
-        diesel::insert_into(settings::table)
-            .values(&row)
-            .on_conflict(settings::key)
-            .do_update()
-            .set(&row)
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
+    upsert!(conn, settings::table, settings::key, &row)
 }

@@ -11,7 +11,7 @@ use vp_ports::store::StoreResult;
 use crate::convert::{self, db_time};
 use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, SubscriptionRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, upsert};
 use crate::schema::{clients, subscriptions, trial_grants};
 
 type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
@@ -150,17 +150,7 @@ pub(crate) async fn save_subscription(
         }
     };
     let row = convert::subscription_row(client_ref, sub, change_seq)?;
-    db_run!(conn, c => {
-        diesel::insert_into(subscriptions::table)
-            .values(&row)
-            .on_conflict(subscriptions::client_ref)
-            .do_update()
-            .set(&row)
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
+    upsert!(conn, subscriptions::table, subscriptions::client_ref, &row)
 }
 
 pub(crate) async fn subscriptions_owing_panel_sync(conn: &mut DbConn, limit: u32) -> StoreResult<Vec<ClientRecord>> {

@@ -8,22 +8,12 @@ use vp_ports::store::StoreResult;
 use crate::convert;
 use crate::errors::db;
 use crate::models::{LocalPanelDeviceRow, LocalPanelUserRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, upsert};
 use crate::schema::{local_panel_devices, local_panel_users};
 
 pub(crate) async fn put_user(conn: &mut DbConn, user: &LocalPanelUser) -> StoreResult<()> {
     let row = convert::local_user_row(user)?;
-    db_run!(conn, c => {
-        diesel::insert_into(local_panel_users::table)
-            .values(&row)
-            .on_conflict(local_panel_users::user_ref)
-            .do_update()
-            .set(&row)
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
+    upsert!(conn, local_panel_users::table, local_panel_users::user_ref, &row)
 }
 
 pub(crate) async fn user(conn: &mut DbConn, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
