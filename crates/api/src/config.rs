@@ -120,15 +120,8 @@ impl Config {
             }
             None => format!("http://{bind}"),
         };
-        let db_max_connections = match get("VP_DB_MAX_CONNECTIONS") {
-            None => 8,
-            Some(v) => {
-                v.parse::<usize>().ok().filter(|n| (1..=200).contains(n)).ok_or_else(|| ConfigError::Invalid {
-                    key: "VP_DB_MAX_CONNECTIONS",
-                    reason: format!("{v:?} is not a number from 1 to 200"),
-                })?
-            }
-        };
+        let db_max_connections =
+            usize::try_from(number(get("VP_DB_MAX_CONNECTIONS"), "VP_DB_MAX_CONNECTIONS", 8, 1..=200)?).unwrap_or(8);
         let log = get("VP_LOG").unwrap_or("info").to_owned();
         let webhook_allow_addresses = get("VP_WEBHOOK_ALLOW_ADDRESSES")
             .map(|list| {
