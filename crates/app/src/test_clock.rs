@@ -47,7 +47,11 @@ pub async fn read_offset(store: &dyn Store) -> AppResult<i64> {
     let mut tx = store.read().await?;
     let value = tx.setting(TEST_CLOCK_KEY).await?;
     tx.commit().await?;
-    match value {
+    parse_offset(value)
+}
+
+fn parse_offset(stored: Option<SettingRecord>) -> AppResult<i64> {
+    match stored {
         None => Ok(0),
         Some(v) => v
             .value
@@ -64,13 +68,7 @@ impl App {
             return Err(AppError::field("by", "from 1 second to 400 days"));
         }
         let mut tx = self.store.begin().await?;
-        let current = match tx.setting(TEST_CLOCK_KEY).await? {
-            None => 0,
-            Some(v) => v
-                .value
-                .parse::<i64>()
-                .map_err(|_| AppError::Conflict("stored test clock offset is not a number".into()))?,
-        };
+        let current = parse_offset(tx.setting(TEST_CLOCK_KEY).await?)?;
         let next = current + by.whole_seconds();
         tx.put_setting(&SettingRecord {
             key: TEST_CLOCK_KEY.into(),
