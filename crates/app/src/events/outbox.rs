@@ -22,8 +22,25 @@ pub fn event_body(event_type: &str, occurred_at: OffsetDateTime, data: &Value) -
 }
 
 impl App {
-    /// Records an event of `account_id` in `tx` and queues a delivery to every enabled
-    /// endpoint subscribed to its type now. Returns the event.
+    /// The endpoints of `account_id` that take `event_type` now: enabled and subscribed to it
+    /// (spec: "subscribed to that type at the moment of the event"). Callers skip rendering
+    /// and recording an event nobody takes.
+    pub(crate) async fn event_targets(
+        &self,
+        tx: &mut dyn Tx,
+        account_id: &str,
+        event_type: &str,
+    ) -> AppResult<Vec<String>> {
+        let endpoints = tx.webhook_endpoints(account_id).await?;
+        Ok(endpoints
+            .into_iter()
+            .filter(|e| e.enabled && e.event_types.iter().any(|t| t == event_type))
+            .map(|e| e.id)
+            .collect())
+    }
+
+    /// Records an event of `account_id` in `tx` and queues one delivery to each of `targets`
+    /// (from `event_targets`, read in the same unit of work). Returns the event.
     pub(crate) async fn record_event(
         &self,
         tx: &mut dyn Tx,
@@ -31,13 +48,12 @@ impl App {
         event_type: &str,
         occurred_at: OffsetDateTime,
         data: &Value,
+        targets: &[String],
     ) -> AppResult<EventRecord> {
         let now = self.clock.now();
         let event = self.insert_event(tx, account_id, event_type, occurred_at, data).await?;
-        for endpoint in tx.webhook_endpoints(account_id).await? {
-            if endpoint.enabled && endpoint.event_types.iter().any(|t| t == event_type) {
-                tx.insert_delivery(&self.new_delivery(&event.id, &endpoint.id, now)).await?;
-            }
+        for endpoint_id in targets {
+            tx.insert_delivery(&self.new_delivery(&event.id, endpoint_id, now)).await?;
         }
         Ok(event)
     }

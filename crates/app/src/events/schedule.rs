@@ -17,8 +17,10 @@ const PAGE: u32 = 200;
 /// What one check did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TermCheck {
+    /// `subscription.expiring` events queued to at least one endpoint.
     pub expiring_events: usize,
     pub expired_subscriptions: usize,
+    /// `subscription.expired` events queued to at least one endpoint.
     pub expired_events: usize,
 }
 
@@ -66,7 +68,11 @@ impl App {
         tx.save_subscription(&client.id, &record).await?;
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).
-        if !client.blocked {
+        let targets = match client.blocked {
+            true => vec![],
+            false => self.event_targets(tx.as_mut(), &client.account_id, event_type).await?,
+        };
+        if !targets.is_empty() {
             let account = tx.account(&client.account_id).await?.ok_or(crate::AppError::NotFound("account"))?;
             let catalogue = self.load_catalogue(tx.as_mut()).await?;
             let view = self.with_views(&account, catalogue.as_ref(), |v| v.client(&client));
@@ -75,7 +81,7 @@ impl App {
                 Some(hours) => json!({"threshold_hours": hours, "client": rendered}),
                 None => json!({"client": rendered}),
             };
-            self.record_event(tx.as_mut(), &client.account_id, event_type, occurred_at, &data).await?;
+            self.record_event(tx.as_mut(), &client.account_id, event_type, occurred_at, &data, &targets).await?;
             match threshold_hours {
                 Some(_) => done.expiring_events += 1,
                 None => done.expired_events += 1,

@@ -72,13 +72,17 @@ impl App {
             InvoiceStatus::Expired => types::PAYMENT_EXPIRED,
             InvoiceStatus::Pending | InvoiceStatus::Failed => return Ok(()),
         };
+        let targets = self.event_targets(tx, &invoice.account_id, event_type).await?;
+        if targets.is_empty() {
+            return Ok(());
+        }
         let account = tx.account(&invoice.account_id).await?.ok_or(AppError::NotFound("account"))?;
         let catalogue = self.load_catalogue(tx).await?;
         let client = tx.client_by_ref(&invoice.client_ref).await?;
         let view =
             self.with_views(&account, catalogue.as_ref(), |v| v.invoice(invoice.clone(), client.as_ref(), false));
         let data = self.events.payment(view);
-        self.record_event(tx, &invoice.account_id, event_type, self.clock.now(), &data).await?;
+        self.record_event(tx, &invoice.account_id, event_type, self.clock.now(), &data, &targets).await?;
         Ok(())
     }
 
