@@ -8,7 +8,7 @@ use vp_domain::subscription::SubscriptionError;
 use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};
 use vp_ports::{AccountRecord, ClientFilter, ClientRecord, PanelUser, SubscriptionRecord, Tx};
 
-use super::panel_sync::panel_user;
+use super::panel_sync::{panel_user, subscription_panel_user};
 use super::partner_client;
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
@@ -91,13 +91,8 @@ impl App {
             revision: 1,
             panel_revision: 1,
         };
-        let user = PanelUser {
-            user_ref: client_ref.clone(),
-            link_token: record.link_token.clone(),
-            expires_at: record.subscription.expires_at,
-            device_limit: limit.limit(),
-            enabled: true,
-        };
+        // A new trial is active and its client not blocked (checked above): access on.
+        let user = subscription_panel_user(&client_ref, &record, false, now);
         self.panel.put_user(&user).await.map_err(|_| Refusal::ServiceUnavailable)?;
 
         let mut tx = self.store.begin().await?;

@@ -2,7 +2,7 @@
 //! the panel afterwards (never inside a transaction); a push that fails is owed, and the
 //! background sync retries it until the panel confirms the revision.
 
-use vp_ports::{ClientRecord, PanelUser};
+use vp_ports::{ClientRecord, PanelUser, SubscriptionRecord};
 
 use crate::App;
 use crate::error::AppResult;
@@ -10,14 +10,24 @@ use crate::error::AppResult;
 /// What the panel must hold for a client with a subscription.
 pub(crate) fn panel_user(client: &ClientRecord, now: time::OffsetDateTime) -> Option<PanelUser> {
     let record = client.subscription.as_ref()?;
+    Some(subscription_panel_user(&client.id, record, client.blocked, now))
+}
+
+/// What the panel must hold for one subscription: access only while active and not blocked.
+pub(crate) fn subscription_panel_user(
+    user_ref: &str,
+    record: &SubscriptionRecord,
+    blocked: bool,
+    now: time::OffsetDateTime,
+) -> PanelUser {
     let s = &record.subscription;
-    Some(PanelUser {
-        user_ref: client.id.clone(),
+    PanelUser {
+        user_ref: user_ref.to_owned(),
         link_token: record.link_token.clone(),
         expires_at: s.expires_at,
         device_limit: s.devices.limit(),
-        enabled: !client.blocked && s.is_active_at(now),
-    })
+        enabled: !blocked && s.is_active_at(now),
+    }
 }
 
 impl App {
