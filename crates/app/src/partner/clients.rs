@@ -8,6 +8,7 @@ use vp_domain::subscription::SubscriptionError;
 use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};
 use vp_ports::{AccountRecord, ClientFilter, ClientRecord, PanelUser, SubscriptionRecord, Tx};
 
+use super::invoices::check_new_client_limit;
 use super::panel_sync::{panel_user, subscription_panel_user};
 use super::partner_client;
 use crate::App;
@@ -159,11 +160,8 @@ impl App {
         if tx.count_trials_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limits.trials_per_day) {
             return Err(Refusal::TrialDailyLimit.into());
         }
-        if existing.is_none()
-            && tx.count_clients_created_since(&account.id, now - DAILY_WINDOW).await?
-                >= u64::from(limits.new_clients_per_day)
-        {
-            return Err(Refusal::NewClientsDailyLimit.into());
+        if existing.is_none() {
+            check_new_client_limit(tx, &account, now).await?;
         }
         Ok(existing)
     }

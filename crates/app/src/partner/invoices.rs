@@ -382,7 +382,12 @@ impl App {
     }
 }
 
-async fn check_new_client_limit(tx: &mut dyn Tx, account: &AccountRecord, now: OffsetDateTime) -> AppResult<()> {
+/// The daily new-client limit (sliding 24 h), for every request that would create a client.
+pub(crate) async fn check_new_client_limit(
+    tx: &mut dyn Tx,
+    account: &AccountRecord,
+    now: OffsetDateTime,
+) -> AppResult<()> {
     let limit = AccountLimits::with_overrides(&account.limits).new_clients_per_day;
     if tx.count_clients_created_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limit) {
         return Err(Refusal::NewClientsDailyLimit.into());
