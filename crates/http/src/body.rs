@@ -66,6 +66,17 @@ impl JsonObject {
         }
     }
 
+    /// A string field parsed into a domain value; a parse error is the field's reason.
+    pub fn parsed<T, E: std::fmt::Display>(
+        &mut self,
+        name: &str,
+        required: bool,
+        parse: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Option<T> {
+        let raw = self.string(name, required)?;
+        parse(&raw).map_err(|e| self.reject(name, e.to_string())).ok()
+    }
+
     /// An integer field within `min..=max`.
     pub fn integer(&mut self, name: &str, min: i64, max: i64) -> Option<i64> {
         match self.fields.get(name) {

@@ -54,13 +54,7 @@ pub async fn update_account(
     body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
     let mut body = json_object(&req, body, &["brand_name"])?;
-    let brand = body.string("brand_name", true).and_then(|raw| match BrandName::parse(&raw) {
-        Ok(b) => Some(b),
-        Err(e) => {
-            body.reject("brand_name", e.to_string());
-            None
-        }
-    });
+    let brand = body.parsed("brand_name", true, BrandName::parse);
     body.finish()?;
     let Some(brand) = brand else { return Err(ApiError::field("brand_name", "is required")) };
     let account = app.rename_brand(&partner.0, brand).await?;

@@ -41,27 +41,9 @@ const FIELDS: [&str; 6] = ["client_id", "purpose", "method", "plan_id", "devices
 /// Reads and checks the body, naming every bad field.
 fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> Result<InvoiceRequest, ApiError> {
     let mut body = json_object(req, body, &FIELDS)?;
-    let client_id = body.string("client_id", true).and_then(|raw| match ClientId::parse(&raw) {
-        Ok(id) => Some(id),
-        Err(e) => {
-            body.reject("client_id", e.to_string());
-            None
-        }
-    });
-    let method = body.string("method", true).and_then(|raw| match MethodCode::parse(&raw) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            body.reject("method", e.to_string());
-            None
-        }
-    });
-    let return_url = body.string("return_url", false).and_then(|raw| match ReturnUrl::parse(&raw) {
-        Ok(u) => Some(u),
-        Err(e) => {
-            body.reject("return_url", e.to_string());
-            None
-        }
-    });
+    let client_id = body.parsed("client_id", true, ClientId::parse);
+    let method = body.parsed("method", true, MethodCode::parse);
+    let return_url = body.parsed("return_url", false, ReturnUrl::parse);
     let plan_id = body.integer("plan_id", 1, PLAN_ID_MAX);
     let devices = body.integer("devices", 1, i64::from(i32::MAX));
     let purpose = match body.string("purpose", true).as_deref() {
