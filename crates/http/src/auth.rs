@@ -35,10 +35,7 @@ impl FromRequest for Partner {
                 return Err(ApiError::new(ErrorCode::InternalError));
             };
             let account = app.authenticate(key.as_deref()).await?;
-            let limit = AccountLimits::with_overrides(&account.limits).requests_per_minute;
-            limiter
-                .admit(&account.id, Bucket::AllRequests, limit, app.clock.now())
-                .map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))?;
+            admit(&app, &limiter, &account, Bucket::AllRequests)?;
             Ok(Partner(account))
         })
     }
@@ -46,8 +43,17 @@ impl FromRequest for Partner {
 
 /// The extra `POST /payments` limit, checked after the account-wide one.
 pub fn admit_payment(app: &App, limiter: &RateLimiter, account: &AccountRecord) -> Result<(), ApiError> {
-    let limit = AccountLimits::with_overrides(&account.limits).payments_per_minute;
+    admit(app, limiter, account, Bucket::Payments)
+}
+
+/// One request against the account's per-minute limit of `bucket` (with its overrides).
+fn admit(app: &App, limiter: &RateLimiter, account: &AccountRecord, bucket: Bucket) -> Result<(), ApiError> {
+    let limits = AccountLimits::with_overrides(&account.limits);
+    let limit = match bucket {
+        Bucket::AllRequests => limits.requests_per_minute,
+        Bucket::Payments => limits.payments_per_minute,
+    };
     limiter
-        .admit(&account.id, Bucket::Payments, limit, app.clock.now())
+        .admit(&account.id, bucket, limit, app.clock.now())
         .map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))
 }
