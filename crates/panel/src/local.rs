@@ -62,17 +62,20 @@ impl LocalPanel {
         }
     }
 
-    async fn answer(&self) -> Result<Box<dyn Tx>, PanelError> {
+    /// Answers as the operator switched it (up, down, slow), then opens a unit of work: a
+    /// writing one, or a read-only one that does not queue behind writers.
+    async fn answer(&self, write: bool) -> Result<Box<dyn Tx>, PanelError> {
         behave(self.mode.mode(self.store.as_ref()).await)
             .await
             .map_err(|()| PanelError::Unavailable("the local panel is switched to down".into()))?;
-        self.store.begin().await.map_err(unavailable)
+        let tx = if write { self.store.begin().await } else { self.store.read().await };
+        tx.map_err(unavailable)
     }
 
     /// A VPN app fetches the link: the device is registered (or refused over the limit) and
     /// the server list returned. A rotated or expired link stops working at once.
     pub async fn fetch(&self, token: &str, headers: DeviceHeaders) -> Result<SubscriptionContent, FetchRefused> {
-        let mut tx = self.answer().await.map_err(|_| FetchRefused::Unavailable)?;
+        let mut tx = self.answer(true).await.map_err(|_| FetchRefused::Unavailable)?;
         let now = self.clock.now();
         let user = tx.local_panel_user_by_token(token).await.map_err(|_| FetchRefused::Unavailable)?;
         let user = user.filter(|u| u.enabled && u.expires_at > now).ok_or(FetchRefused::NotFound)?;
@@ -109,13 +112,13 @@ impl LocalPanel {
 #[async_trait]
 impl VpnPanel for LocalPanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
-        let mut tx = self.answer().await?;
+        let mut tx = self.answer(true).await?;
         tx.local_panel_put_user(user).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)
     }
 
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
-        let mut tx = self.answer().await?;
+        let mut tx = self.answer(false).await?;
         let devices = tx.local_panel_devices(user_ref).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
         Ok(devices
@@ -132,7 +135,7 @@ impl VpnPanel for LocalPanel {
     }
 
     async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {
-        let mut tx = self.answer().await?;
+        let mut tx = self.answer(true).await?;
         let deleted = tx.local_panel_delete_device(user_ref, hwid).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
         Ok(deleted)
