@@ -62,7 +62,6 @@ pub trait Tx: Send {
     async fn accounts(&mut self) -> StoreResult<Vec<AccountRecord>>;
     async fn insert_api_key(&mut self, key: &ApiKeyRecord) -> StoreResult<()>;
     async fn api_key(&mut self, id: &str) -> StoreResult<Option<ApiKeyRecord>>;
-    async fn api_key_by_hash(&mut self, key_hash: &str) -> StoreResult<Option<ApiKeyRecord>>;
     async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>>;
     /// Marks a key revoked; returns false when it does not exist or was already revoked.
     async fn revoke_api_key(&mut self, id: &str, at: OffsetDateTime) -> StoreResult<bool>;

@@ -155,10 +155,6 @@ impl Tx for StoreTx {
         accounts::api_key(self.conn()?, id).await
     }
 
-    async fn api_key_by_hash(&mut self, key_hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
-        accounts::api_key_by_hash(self.conn()?, key_hash).await
-    }
-
     async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>> {
         accounts::api_keys(self.conn()?, account_id).await
     }

@@ -73,14 +73,6 @@ pub(crate) async fn api_key(conn: &mut DbConn, id: &str) -> StoreResult<Option<A
     Ok(row.map(convert::api_key))
 }
 
-pub(crate) async fn api_key_by_hash(conn: &mut DbConn, key_hash: &str) -> StoreResult<Option<ApiKeyRecord>> {
-    let row: Option<ApiKeyRow> = db_run!(conn, c => {
-        api_keys::table.filter(api_keys::key_hash.eq(key_hash)).select(ApiKeyRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(row.map(convert::api_key))
-}
-
 /// The key and its account in one statement: the hot path of every partner request.
 pub(crate) async fn account_by_key_hash(
     conn: &mut DbConn,
