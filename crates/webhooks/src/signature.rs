@@ -18,11 +18,6 @@ pub fn secret_key(secret: &str) -> Result<Vec<u8>, BadSecret> {
     STANDARD.decode(encoded).map_err(|_| BadSecret).and_then(|k| if k.is_empty() { Err(BadSecret) } else { Ok(k) })
 }
 
-/// A new secret: `whsec_` + base64 of 32 random bytes.
-pub fn encode_secret(random: &[u8; 32]) -> String {
-    format!("{SECRET_PREFIX}{}", STANDARD.encode(random))
-}
-
 /// One signature, `v1,<base64>`.
 pub fn sign(secret: &str, webhook_id: &str, timestamp: i64, body: &[u8]) -> Result<String, BadSecret> {
     let key = hmac::Key::new(hmac::HMAC_SHA256, &secret_key(secret)?);
@@ -58,6 +53,11 @@ pub fn verify(secret: &str, webhook_id: &str, timestamp: i64, body: &[u8], heade
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A secret as the app issues them (`whsec_` + base64 of 32 random bytes), from fixed bytes.
+    fn encode_secret(random: &[u8; 32]) -> String {
+        format!("{SECRET_PREFIX}{}", STANDARD.encode(random))
+    }
 
     // The Standard Webhooks reference test vector.
     const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
