@@ -23,6 +23,7 @@ impl From<AppError> for CommandError {
     fn from(e: AppError) -> Self {
         match e {
             AppError::Store(s) => CommandError::Failed(format!("storage failed: {s}")),
+            AppError::External(reason) => CommandError::Failed(reason),
             other => CommandError::BadInput(other.to_string()),
         }
     }

@@ -23,6 +23,11 @@ pub enum AppError {
     /// A partner request the spec's rules refuse; each maps to one error code.
     #[error("{0}")]
     Refused(Refusal),
+    /// An external system (payment gateway, VPN panel) refused a request it should have taken:
+    /// our bug or a drift on its side. Logged where it happens; the partner sees an internal
+    /// error and may retry.
+    #[error("{0}")]
+    External(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

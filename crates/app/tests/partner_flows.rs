@@ -339,6 +339,26 @@ async fn suspension_and_blocks_reach_the_panel_even_after_an_outage() {
 }
 
 #[tokio::test]
+async fn a_push_the_panel_refuses_is_retried_with_backoff_and_the_partner_sees_an_internal_error() {
+    let w = World::new().await;
+    let inv = w.app.create_invoice(&w.account, key("k"), subscribe("u1", 1)).await.unwrap();
+    w.panel.refuse.store(true, Ordering::SeqCst);
+    let paid = w.app.apply_payment_outcome(&inv.invoice.payment_id, PaymentOutcome::Paid).await.unwrap();
+    assert_eq!(paid.status, InvoiceStatus::Succeeded, "a refusing panel never fails a payment");
+    assert!(w.panel.user(&paid.client_ref).is_none());
+    assert!(matches!(w.app.rotate_link(&w.account, &cid("u1")).await, Err(AppError::External(_))));
+    assert!(matches!(w.app.client_devices(&w.account, &cid("u1")).await, Err(AppError::External(_))));
+
+    w.panel.refuse.store(false, Ordering::SeqCst);
+    assert_eq!(w.app.sync_panel(100).await.unwrap(), 0, "held back for a minute after the refusal");
+    w.clock.advance(Duration::seconds(61));
+    assert_eq!(w.app.sync_panel(100).await.unwrap(), 1);
+    let user = w.panel.user(&paid.client_ref).expect("the panel has the user now");
+    assert!(user.enabled);
+    assert_eq!((user.account_id.as_str(), user.client_id.as_str()), (w.account.id.as_str(), "u1"));
+}
+
+#[tokio::test]
 async fn one_account_never_sees_another_accounts_invoices_or_clients() {
     let w = World::new().await;
     let inv = w.app.create_invoice(&w.account, key("k"), subscribe("u1", 1)).await.unwrap();

@@ -56,13 +56,21 @@ impl PaymentGateway for FakeGateway {
 #[derive(Default)]
 pub struct FakePanel {
     pub down: AtomicBool,
+    /// Answers every call with a refusal (a 4xx of a real panel).
+    pub refuse: AtomicBool,
     pub users: Mutex<HashMap<String, PanelUser>>,
     pub devices: Mutex<HashMap<String, Vec<PanelDevice>>>,
 }
 
 impl FakePanel {
-    fn check(&self) -> Result<(), PanelError> {
-        if self.down.load(Ordering::SeqCst) { Err(PanelError::Unavailable("down".into())) } else { Ok(()) }
+    fn answer(&self) -> Result<(), PanelError> {
+        if self.down.load(Ordering::SeqCst) {
+            return Err(PanelError::Unavailable("down".into()));
+        }
+        if self.refuse.load(Ordering::SeqCst) {
+            return Err(PanelError::Rejected("400 refused".into()));
+        }
+        Ok(())
     }
 
     pub fn user(&self, user_ref: &str) -> Option<PanelUser> {
@@ -73,16 +81,16 @@ impl FakePanel {
 #[async_trait]
 impl VpnPanel for FakePanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
-        self.check()?;
+        self.answer()?;
         self.users.lock().unwrap().insert(user.user_ref.clone(), user.clone());
         Ok(())
     }
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
-        self.check()?;
+        self.answer()?;
         Ok(self.devices.lock().unwrap().get(user_ref).cloned().unwrap_or_default())
     }
     async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {
-        self.check()?;
+        self.answer()?;
         let mut all = self.devices.lock().unwrap();
         let list = all.entry(user_ref.to_owned()).or_default();
         let before = list.len();
@@ -91,6 +99,18 @@ impl VpnPanel for FakePanel {
     }
     fn subscription_url(&self, token: &str) -> String {
         format!("https://sub.example/{token}")
+    }
+    async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {
+        self.answer()?;
+        Ok(match self.user(&user.user_ref) {
+            Some(held) if held == *user => vec![],
+            Some(held) => vec![PanelDrift::new("user", format!("{user:?}"), format!("{held:?}"))],
+            None => vec![PanelDrift::missing_user()],
+        })
+    }
+    async fn check(&self) -> Result<PanelInfo, PanelError> {
+        self.answer()?;
+        Ok(PanelInfo { kind: "fake", address: "memory".into(), version: None })
     }
 }
 

@@ -239,6 +239,10 @@ impl From<AppError> for ApiError {
                 tracing::error!(%msg, "unexpected conflict in a partner request");
                 ApiError::new(ErrorCode::InternalError)
             }
+            AppError::External(reason) => {
+                tracing::error!(%reason, "an external system refused a partner request");
+                ApiError::new(ErrorCode::InternalError)
+            }
             AppError::Store(err) => {
                 tracing::error!(error = %err, "storage failed");
                 ApiError::new(ErrorCode::InternalError)

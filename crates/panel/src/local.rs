@@ -3,8 +3,12 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use time::format_description::well_known::Rfc3339;
 use vp_ports::sandbox::{ModeCache, PANEL_MODE_KEY, behave};
-use vp_ports::{Clock, LocalPanelDevice, PanelDevice, PanelError, PanelUser, Store, Tx, VpnPanel};
+use vp_ports::{
+    Clock, LocalPanelDevice, LocalPanelUser, PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, Store, Tx,
+    VpnPanel,
+};
 
 use crate::servers::{SERVERS_KEY, ServerList};
 
@@ -113,8 +117,18 @@ impl LocalPanel {
 impl VpnPanel for LocalPanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
         let mut tx = self.answer(true).await?;
-        tx.local_panel_put_user(user).await.map_err(unavailable)?;
+        tx.local_panel_put_user(&local_user(user)).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)
+    }
+
+    async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {
+        let mut tx = self.answer(false).await?;
+        let held = tx.local_panel_user(&user.user_ref).await.map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        Ok(match held {
+            None => vec![PanelDrift::missing_user()],
+            Some(held) => differences(&local_user(user), &held),
+        })
     }
 
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
@@ -144,4 +158,45 @@ impl VpnPanel for LocalPanel {
     fn subscription_url(&self, link_token: &str) -> String {
         format!("{}/sub/{link_token}", self.public_base_url)
     }
+
+    async fn check(&self) -> Result<PanelInfo, PanelError> {
+        self.answer(false).await?.commit().await.map_err(unavailable)?;
+        Ok(PanelInfo { kind: "local", address: format!("{}/sub/", self.public_base_url), version: None })
+    }
+}
+
+/// The local panel keeps the access part of the port's user.
+fn local_user(user: &PanelUser) -> LocalPanelUser {
+    LocalPanelUser {
+        user_ref: user.user_ref.clone(),
+        link_token: user.link_token.clone(),
+        expires_at: user.expires_at,
+        device_limit: user.device_limit,
+        enabled: user.enabled,
+    }
+}
+
+fn limit_text(limit: Option<u32>) -> String {
+    limit.map_or_else(|| "unlimited".to_owned(), |l| l.to_string())
+}
+
+fn time_text(at: time::OffsetDateTime) -> String {
+    at.format(&Rfc3339).unwrap_or_else(|_| at.to_string())
+}
+
+fn differences(want: &LocalPanelUser, held: &LocalPanelUser) -> Vec<PanelDrift> {
+    let mut drift = Vec::new();
+    if want.expires_at != held.expires_at {
+        drift.push(PanelDrift::new("expires_at", time_text(want.expires_at), time_text(held.expires_at)));
+    }
+    if want.enabled != held.enabled {
+        drift.push(PanelDrift::new("enabled", want.enabled, held.enabled));
+    }
+    if want.device_limit != held.device_limit {
+        drift.push(PanelDrift::new("device_limit", limit_text(want.device_limit), limit_text(held.device_limit)));
+    }
+    if want.link_token != held.link_token {
+        drift.push(PanelDrift::new("link_token", &want.link_token, &held.link_token));
+    }
+    drift
 }

@@ -9,7 +9,12 @@ use time::OffsetDateTime;
 /// What the panel must hold for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PanelUser {
+    /// Our internal client reference (`ClientRecord::id`); the panel user's identity.
     pub user_ref: String,
+    /// The partner account and the partner's `client_id`, so an operator looking at the panel
+    /// can tell whose user it is.
+    pub account_id: String,
+    pub client_id: String,
     pub link_token: String,
     pub expires_at: OffsetDateTime,
     /// `None`: no device limit (Remnawave's `hwidDeviceLimit = 0`).
@@ -33,20 +38,61 @@ pub struct PanelDevice {
     pub created_at: OffsetDateTime,
 }
 
+/// One way the panel's user differs from what it should hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PanelDrift {
+    /// `user` (missing), `expires_at`, `enabled`, `device_limit` or `link_token`.
+    pub field: &'static str,
+    pub expected: String,
+    /// What the panel holds, in its own terms.
+    pub actual: String,
+}
+
+impl PanelDrift {
+    pub fn new(field: &'static str, expected: impl ToString, actual: impl ToString) -> PanelDrift {
+        PanelDrift { field, expected: expected.to_string(), actual: actual.to_string() }
+    }
+
+    pub fn missing_user() -> PanelDrift {
+        PanelDrift::new("user", "exists", "missing")
+    }
+}
+
+/// What `panel check` shows: which panel answered, and what it says about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PanelInfo {
+    /// `local` or `remnawave`.
+    pub kind: &'static str,
+    /// Where the adapter talks to (no credentials).
+    pub address: String,
+    /// The version the panel reports, when it reports one.
+    pub version: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PanelError {
-    /// The panel did not answer; nothing is known to have changed.
+    /// The panel did not answer (timeout, connection error, 5xx); nothing is known to have
+    /// changed, and the same call may be repeated.
     #[error("VPN panel unavailable: {0}")]
     Unavailable(String),
+    /// The panel answered but refused the request (a 4xx): our request was wrong or the panel
+    /// drifted from what we expect. Retrying unchanged will not help at once.
+    #[error("VPN panel refused the request: {0}")]
+    Rejected(String),
 }
 
 #[async_trait]
 pub trait VpnPanel: Send + Sync {
-    /// Creates or updates the user so that it matches `user` exactly.
+    /// Creates or updates the user so that it matches `user`. Idempotent: a retry after a
+    /// timeout never creates a second user. A new `link_token` revokes the old link at once.
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError>;
+    /// How the panel's user differs from `user`; empty when it matches.
+    async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError>;
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError>;
     /// Returns false when the user has no such device.
     async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError>;
     /// The subscription link for a token.
     fn subscription_url(&self, link_token: &str) -> String;
+    /// Reaches the panel with our credentials and reports what it is.
+    async fn check(&self) -> Result<PanelInfo, PanelError>;
 }

@@ -162,8 +162,15 @@ pub struct SettingRecord {
     pub updated_at: OffsetDateTime,
 }
 
-/// The embedded local panel keeps exactly what the port hands it.
-pub type LocalPanelUser = crate::panel::PanelUser;
+/// A user of the embedded local panel: the access part of what the port hands it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalPanelUser {
+    pub user_ref: String,
+    pub link_token: String,
+    pub expires_at: OffsetDateTime,
+    pub device_limit: Option<u32>,
+    pub enabled: bool,
+}
 
 /// A device registered by the embedded local panel.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -126,10 +126,22 @@ pub trait Tx: Send {
     async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::Money>;
 
     // Panel synchronisation of subscriptions.
-    /// Clients whose subscription `revision` is above its `panel_revision`, oldest change first.
-    async fn subscriptions_owing_panel_sync(&mut self, limit: u32) -> StoreResult<Vec<ClientRecord>>;
+    /// Clients whose subscription `revision` is above its `panel_revision` and whose retry is
+    /// not held back past `now`, oldest change first.
+    async fn subscriptions_owing_panel_sync(
+        &mut self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>>;
     /// Records that the panel confirmed `revision` (never lowers `panel_revision`).
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()>;
+    /// Records that the panel refused a push: counts it (reset by `mark_panel_synced`) and
+    /// holds the next try back until `retry_at(failures in a row)`; returns that count.
+    async fn defer_panel_sync(
+        &mut self,
+        client_ref: &str,
+        retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
+    ) -> StoreResult<u32>;
 
     // Events and their delivery (the outbox).
     async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;

@@ -94,6 +94,8 @@ diesel::table! {
         revision -> BigInt,
         panel_revision -> BigInt,
         change_seq -> BigInt,
+        panel_failures -> Integer,
+        panel_retry_at -> Nullable<Timestamp>,
     }
 }
 

@@ -303,12 +303,24 @@ impl Tx for StoreTx {
         billing::partner_balance(self.conn()?, account_id).await
     }
 
-    async fn subscriptions_owing_panel_sync(&mut self, limit: u32) -> StoreResult<Vec<ClientRecord>> {
-        clients::subscriptions_owing_panel_sync(self.conn()?, limit).await
+    async fn subscriptions_owing_panel_sync(
+        &mut self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>> {
+        clients::subscriptions_owing_panel_sync(self.conn()?, now, limit).await
     }
 
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
         clients::mark_panel_synced(self.conn()?, client_ref, revision).await
+    }
+
+    async fn defer_panel_sync(
+        &mut self,
+        client_ref: &str,
+        retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
+    ) -> StoreResult<u32> {
+        clients::defer_panel_sync(self.conn()?, client_ref, retry_at).await
     }
 
     async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {

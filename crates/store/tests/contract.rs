@@ -151,6 +151,7 @@ contract_tests!(
     ledger_is_unique_per_invoice_and_kind_and_sums,
     trials_are_counted_and_one_per_client,
     panel_sync_queue_follows_revisions,
+    a_refused_panel_push_is_counted_and_held_back_until_its_retry_time,
     local_panel_users_and_devices,
     commit_persists,
     rollback_leaves_no_trace,
@@ -284,7 +285,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
         assert!(tx.accounts().await.is_err(), "tables are gone after revert_all");
         tx.rollback().await.unwrap();
     }
-    assert_eq!(migrate(&ctx.url).await.unwrap(), ["20261123000001", "20261123000002"]);
+    assert_eq!(migrate(&ctx.url).await.unwrap(), ["20261123000001", "20261123000002", "20261123000003"]);
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
     tx.commit().await.unwrap();
@@ -816,19 +817,40 @@ async fn panel_sync_queue_follows_revisions(ctx: Ctx) {
 
     let mut tx = begin(s).await;
     let ids = |list: Vec<ClientRecord>| list.into_iter().map(|c| c.id).collect::<Vec<_>>();
-    assert_eq!(ids(tx.subscriptions_owing_panel_sync(10).await.unwrap()), ["c-3", "c-2"]);
-    assert_eq!(ids(tx.subscriptions_owing_panel_sync(1).await.unwrap()), ["c-3"]);
+    let now = at(0);
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap()), ["c-3", "c-2"]);
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 1).await.unwrap()), ["c-3"]);
     // A new change to c-3 moves it behind c-2.
     tx.save_subscription("c-3", &sub("t3", 3, 1)).await.unwrap();
-    assert_eq!(ids(tx.subscriptions_owing_panel_sync(10).await.unwrap()), ["c-2", "c-3"]);
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap()), ["c-2", "c-3"]);
     tx.mark_panel_synced("c-3", 3).await.unwrap();
     tx.mark_panel_synced("c-2", 2).await.unwrap();
-    assert_eq!(ids(tx.subscriptions_owing_panel_sync(10).await.unwrap()), ["c-2"]);
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap()), ["c-2"]);
     tx.mark_panel_synced("c-3", 1).await.unwrap(); // never lowers
     let c3 = tx.client_by_ref("c-3").await.unwrap().unwrap();
     assert_eq!(c3.subscription.map(|s| (s.revision, s.panel_revision)), Some((3, 3)));
     tx.mark_panel_synced("c-2", 4).await.unwrap();
-    assert!(tx.subscriptions_owing_panel_sync(10).await.unwrap().is_empty());
+    assert!(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+}
+
+async fn a_refused_panel_push_is_counted_and_held_back_until_its_retry_time(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    tx.insert_client(&client("c-2", "acc-a", "bob", T0)).await.unwrap();
+    let owed = SubscriptionRecord { revision: 2, panel_revision: 1, ..subscription(SubscriptionStatus::Active, "t2") };
+    tx.save_subscription("c-2", &owed).await.unwrap();
+    let other = SubscriptionRecord { revision: 3, link_token: "t1".into(), ..owed.clone() };
+    tx.save_subscription("acc-a-c1", &other).await.unwrap();
+    let retry_in = |minutes: i64| move |n: u32| at(minutes * 60 * i64::from(n));
+    assert_eq!(tx.defer_panel_sync("c-2", &retry_in(10)).await.unwrap(), 1);
+    assert_eq!(tx.defer_panel_sync("c-2", &retry_in(10)).await.unwrap(), 2, "refusals in a row are counted");
+    let ids = |list: Vec<ClientRecord>| list.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(at(60), 10).await.unwrap()), ["acc-a-c1"], "held back");
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(at(1200), 10).await.unwrap()), ["c-2", "acc-a-c1"]);
+    tx.mark_panel_synced("c-2", 2).await.unwrap();
+    assert_eq!(tx.defer_panel_sync("c-2", &retry_in(10)).await.unwrap(), 1, "a confirmed push resets the count");
     tx.commit().await.unwrap();
 }
 

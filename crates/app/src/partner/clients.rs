@@ -9,7 +9,7 @@ use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, Subscriptio
 use vp_ports::{AccountRecord, ClientFilter, ClientRecord, PanelUser, SubscriptionRecord, Tx};
 
 use super::invoices::check_new_client_limit;
-use super::panel_sync::{panel_user, subscription_panel_user};
+use super::panel_sync::{panel_failure, panel_user, subscription_panel_user};
 use super::partner_client;
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
@@ -93,8 +93,8 @@ impl App {
             panel_revision: 1,
         };
         // A new trial is active and its client not blocked (checked above): access on.
-        let user = subscription_panel_user(&client_ref, &record, false, now);
-        self.panel.put_user(&user).await.map_err(|_| Refusal::ServiceUnavailable)?;
+        let user = subscription_panel_user(&client_ref, &account.id, client_id, &record, false, now);
+        self.panel.put_user(&user).await.map_err(panel_failure)?;
 
         let mut tx = self.store.begin().await?;
         tx.lock_account(&account.id).await?;
@@ -177,7 +177,7 @@ impl App {
         let new_token = self.new_link_token();
         let mut user = panel_user(&client, now).ok_or(Refusal::NoActiveSubscription)?;
         user.link_token = new_token.clone();
-        self.panel.put_user(&user).await.map_err(|_| Refusal::ServiceUnavailable)?;
+        self.panel.put_user(&user).await.map_err(panel_failure)?;
 
         let mut tx = self.store.begin().await?;
         tx.lock_account(&account.id).await?;
@@ -203,7 +203,7 @@ impl App {
         let Some(record) = &client.subscription else {
             return Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] });
         };
-        let devices = self.panel.devices(&client.id).await.map_err(|_| Refusal::ServiceUnavailable)?;
+        let devices = self.panel.devices(&client.id).await.map_err(panel_failure)?;
         Ok(DevicesView { devices_count: devices.len(), devices_limit: record.subscription.devices.limit(), devices })
     }
 
@@ -223,7 +223,7 @@ impl App {
         match self.panel.delete_device(&client.id, device_id).await {
             Ok(true) => Ok(()),
             Ok(false) => Err(Refusal::DeviceNotFound.into()),
-            Err(_) => Err(Refusal::ServiceUnavailable.into()),
+            Err(e) => Err(panel_failure(e)),
         }
     }
 }

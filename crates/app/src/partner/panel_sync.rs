@@ -1,32 +1,49 @@
 //! Keeping the VPN panel in step with subscriptions. Changes are committed first and pushed to
 //! the panel afterwards (never inside a transaction); a push that fails is owed, and the
-//! background sync retries it until the panel confirms the revision.
+//! background sync retries it until the panel confirms the revision: at once when the panel
+//! was down, with backoff when it refused the push.
 
-use vp_ports::{ClientRecord, PanelUser, SubscriptionRecord};
+use time::OffsetDateTime;
+use vp_domain::ClientId;
+use vp_domain::backoff::panel_retry_delay;
+use vp_ports::{ClientRecord, PanelError, PanelUser, SubscriptionRecord};
 
 use crate::App;
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult, Refusal};
 
 /// What the panel must hold for a client with a subscription.
-pub(crate) fn panel_user(client: &ClientRecord, now: time::OffsetDateTime) -> Option<PanelUser> {
+pub(crate) fn panel_user(client: &ClientRecord, now: OffsetDateTime) -> Option<PanelUser> {
     let record = client.subscription.as_ref()?;
-    Some(subscription_panel_user(&client.id, record, client.blocked, now))
+    Some(subscription_panel_user(&client.id, &client.account_id, &client.client_id, record, client.blocked, now))
 }
 
 /// What the panel must hold for one subscription: access only while active and not blocked.
 pub(crate) fn subscription_panel_user(
     user_ref: &str,
+    account_id: &str,
+    client_id: &ClientId,
     record: &SubscriptionRecord,
     blocked: bool,
-    now: time::OffsetDateTime,
+    now: OffsetDateTime,
 ) -> PanelUser {
     let s = &record.subscription;
     PanelUser {
         user_ref: user_ref.to_owned(),
+        account_id: account_id.to_owned(),
+        client_id: client_id.as_str().to_owned(),
         link_token: record.link_token.clone(),
         expires_at: s.expires_at,
         device_limit: s.devices.limit(),
         enabled: !blocked && s.is_active_at(now),
+    }
+}
+
+/// A panel failure as the partner API reports it: the spec's 503 when the panel did not
+/// answer; an internal error (already logged by the adapter) when it refused.
+pub(crate) fn panel_failure(e: PanelError) -> AppError {
+    match e {
+        PanelError::Unavailable(_) => Refusal::ServiceUnavailable.into(),
+        PanelError::Rejected(reason) => AppError::External(reason),
     }
 }
 
@@ -54,23 +71,34 @@ impl App {
         if record.panel_revision >= record.revision {
             return Ok(false);
         }
-        self.panel.put_user(&user).await.map_err(|_| crate::Refusal::ServiceUnavailable)?;
+        if let Err(e) = self.panel.put_user(&user).await {
+            if let PanelError::Rejected(reason) = &e {
+                let now = self.clock.now();
+                let mut tx = self.store.begin().await?;
+                let refusals = tx.defer_panel_sync(&client.id, &|n| now + panel_retry_delay(n)).await?;
+                tx.commit().await?;
+                tracing::error!(client_ref = %client.id, refusals, %reason, "the panel refused a push; retrying with backoff");
+            }
+            return Err(panel_failure(e));
+        }
         let mut tx = self.store.begin().await?;
         tx.mark_panel_synced(&client.id, record.revision).await?;
         tx.commit().await?;
         Ok(true)
     }
 
-    /// The background sync: pushes every owed subscription. Returns how many the panel took.
+    /// The background sync: pushes every owed subscription, oldest change first. Returns how
+    /// many the panel took. A panel that does not answer ends the round (it is retried at the
+    /// next one); a refused push is held back with backoff and the round goes on.
     pub async fn sync_panel(&self, limit: u32) -> AppResult<usize> {
         let mut tx = self.store.read().await?;
-        let owed = tx.subscriptions_owing_panel_sync(limit).await?;
+        let owed = tx.subscriptions_owing_panel_sync(self.clock.now(), limit).await?;
         tx.commit().await?;
         let mut pushed = 0;
         for client in owed {
             match self.push(&client).await {
                 Ok(true) => pushed += 1,
-                Ok(false) => {}
+                Ok(false) | Err(AppError::External(_)) => {}
                 Err(e) => {
                     tracing::warn!(client_ref = %client.id, error = %e, "panel sync failed; will retry");
                     break; // the panel is down: stop hammering it until the next round

@@ -3,7 +3,7 @@
 use diesel::dsl::{count_star, max};
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
-use time::OffsetDateTime;
+use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_domain::ClientId;
 use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord};
 use vp_ports::store::StoreResult;
@@ -153,11 +153,17 @@ pub(crate) async fn save_subscription(
     upsert!(conn, subscriptions::table, subscriptions::client_ref, &row)
 }
 
-pub(crate) async fn subscriptions_owing_panel_sync(conn: &mut DbConn, limit: u32) -> StoreResult<Vec<ClientRecord>> {
+pub(crate) async fn subscriptions_owing_panel_sync(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<ClientRecord>> {
     let limit = i64::from(limit);
+    let now = db_time(now);
     let rows: ClientRows = db_run!(conn, c => {
         client_query!()
             .filter(subscriptions::revision.gt(subscriptions::panel_revision))
+            .filter(subscriptions::panel_retry_at.is_null().or(subscriptions::panel_retry_at.le(now)))
             .order((subscriptions::change_seq, clients::id))
             .limit(limit)
             .load(c)
@@ -170,12 +176,44 @@ pub(crate) async fn subscriptions_owing_panel_sync(conn: &mut DbConn, limit: u32
 pub(crate) async fn mark_panel_synced(conn: &mut DbConn, client_ref: &str, revision: i64) -> StoreResult<()> {
     db_run!(conn, c => {
         diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
-            .set(subscriptions::panel_revision.eq(revision))
+            .set((
+                subscriptions::panel_revision.eq(revision),
+                subscriptions::panel_failures.eq(0),
+                subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
+            ))
             .execute(c)
             .await
     })
     .map_err(db)?;
     Ok(())
+}
+
+/// Counts a push the panel refused and holds the next try back until `retry_at`; returns how
+/// many pushes in a row it has refused.
+pub(crate) async fn defer_panel_sync(
+    conn: &mut DbConn,
+    client_ref: &str,
+    retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
+) -> StoreResult<u32> {
+    let failures: Option<i32> = db_run!(conn, c => {
+        diesel::update(subscriptions::table.find(client_ref))
+            .set(subscriptions::panel_failures.eq(subscriptions::panel_failures + 1))
+            .returning(subscriptions::panel_failures)
+            .get_result(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    let failures = u32::try_from(failures.unwrap_or(0)).unwrap_or(0);
+    let at = db_time(retry_at(failures));
+    db_run!(conn, c => {
+        diesel::update(subscriptions::table.find(client_ref))
+            .set(subscriptions::panel_retry_at.eq(Some(at)))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(failures)
 }
 
 pub(crate) async fn insert_trial_grant(

@@ -1,0 +1,31 @@
+//! How long the platform waits before asking an external system again after it refused or
+//! did not settle something: the panel sync after a refused push, the gateway reconciliation
+//! of an invoice still pending there.
+
+use time::Duration;
+
+/// The pause before try `n + 1` after `n` tries in a row (`n >= 1`): `first`, doubling each
+/// time, never above `cap`.
+pub fn doubling(tries: u32, first: Duration, cap: Duration) -> Duration {
+    let doublings = tries.saturating_sub(1).min(30);
+    let factor = 1_i64 << doublings;
+    first.checked_mul(i32::try_from(factor).unwrap_or(i32::MAX)).map_or(cap, |d| d.min(cap))
+}
+
+/// The panel refused a push (a 4xx: our bug or a drift): try again after 1, 2, 4 ... minutes,
+/// at most hourly, until an operator fixes the cause.
+pub fn panel_retry_delay(refusals: u32) -> Duration {
+    doubling(refusals, Duration::minutes(1), Duration::hours(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pause_doubles_from_the_first_and_stops_at_the_cap() {
+        let minutes = |n| panel_retry_delay(n).whole_minutes();
+        assert_eq!([minutes(0), minutes(1), minutes(2), minutes(3), minutes(6), minutes(7)], [1, 1, 2, 4, 32, 60]);
+        assert_eq!(minutes(u32::MAX), 60, "no overflow for a user refused forever");
+    }
+}
