@@ -7,7 +7,7 @@ use time::format_description::well_known::Rfc3339;
 use vp_ports::sandbox::{ModeCache, PANEL_MODE_KEY, behave};
 use vp_ports::{
     Clock, LocalPanelDevice, LocalPanelUser, PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, Store, Tx,
-    VpnPanel,
+    VpnPanel, to_millis,
 };
 
 use crate::servers::{SERVERS_KEY, ServerList};
@@ -186,7 +186,7 @@ fn time_text(at: time::OffsetDateTime) -> String {
 
 fn differences(want: &LocalPanelUser, held: &LocalPanelUser) -> Vec<PanelDrift> {
     let mut drift = Vec::new();
-    if want.expires_at != held.expires_at {
+    if to_millis(want.expires_at) != to_millis(held.expires_at) {
         drift.push(PanelDrift::new("expires_at", time_text(want.expires_at), time_text(held.expires_at)));
     }
     if want.enabled != held.enabled {

@@ -13,7 +13,7 @@ pub mod webhook;
 pub use clock::Clock;
 pub use gateway::{GatewayError, GatewayPayment, GatewayPaymentRequest, PaymentGateway};
 pub use ids::IdGenerator;
-pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel};
+pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
 pub use store::{Store, StoreError, Tx};
 pub use webhook::*;

@@ -23,6 +23,12 @@ pub struct PanelUser {
     pub enabled: bool,
 }
 
+/// Panels keep times to the millisecond (Remnawave's `expireAt`); what a panel holds is
+/// compared with what it should hold at that precision.
+pub fn to_millis(at: OffsetDateTime) -> OffsetDateTime {
+    at.replace_nanosecond(at.nanosecond() / 1_000_000 * 1_000_000).unwrap_or(at)
+}
+
 /// A device as the panel registered it from the app's headers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PanelDevice {

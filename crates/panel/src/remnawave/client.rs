@@ -1,0 +1,131 @@
+//! HTTP to the panel: the API token, the reverse-proxy headers Remnawave wants on plain http,
+//! a 10-second limit, and the one place that sorts answers into data, outages and refusals.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use vp_ports::PanelError;
+
+/// Timeouts, connection errors and 5xx are outages; the sync retries them.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub(crate) struct Client {
+    http: reqwest::Client,
+    /// `{url}/api` without a trailing slash.
+    api: String,
+    token: String,
+    /// The panel is reached over plain http (same host, no reverse proxy in between).
+    plain_http: bool,
+    refused: AtomicU64,
+}
+
+/// An answer the caller reads: 2xx or 4xx (outages never get here).
+pub(crate) struct Answer {
+    pub status: u16,
+    pub body: Option<Value>,
+}
+
+impl Answer {
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The panel's business error code (`A063`, `A204`, ...), when it sent one.
+    pub fn error_code(&self) -> Option<&str> {
+        self.body.as_ref()?.get("errorCode")?.as_str()
+    }
+
+    /// The `response` of the envelope, typed.
+    pub fn response<T: DeserializeOwned>(&self, what: &str) -> Result<T, PanelError> {
+        let response = self.body.as_ref().and_then(|b| b.get("response")).cloned().unwrap_or(Value::Null);
+        serde_json::from_value(response).map_err(|e| {
+            tracing::error!(what, error = %e, "the Remnawave answer does not have the contract's shape");
+            PanelError::Rejected(format!("{what}: the panel's answer does not have the contract's shape: {e}"))
+        })
+    }
+}
+
+impl Client {
+    pub fn new(url: &str, token: &str, timeout: Duration) -> Result<Client, String> {
+        // reqwest is built without a TLS crypto provider so that only ring is compiled in.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .user_agent(concat!("vpn-partner-platform/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("cannot build the Remnawave HTTP client: {e}"))?;
+        let base = url.trim_end_matches('/');
+        Ok(Client {
+            http,
+            api: format!("{base}/api"),
+            token: token.to_owned(),
+            plain_http: base.to_ascii_lowercase().starts_with("http://"),
+            refused: AtomicU64::new(0),
+        })
+    }
+
+    /// One request. `path` starts after `/api`.
+    pub async fn call(&self, method: Method, path: &str, body: Option<&Value>) -> Result<Answer, PanelError> {
+        let mut request = self.http.request(method.clone(), format!("{}{path}", self.api)).bearer_auth(&self.token);
+        if self.plain_http {
+            // Remnawave drops plain-http requests that did not come through its reverse proxy.
+            request = request.header("x-forwarded-for", "127.0.0.1").header("x-forwarded-proto", "https");
+        }
+        if let Some(body) = body {
+            request = request.header("content-type", "application/json").body(body.to_string());
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| PanelError::Unavailable(format!("{method} /api{path}: {}", describe(&e))))?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| PanelError::Unavailable(format!("{method} /api{path}: {}", describe(&e))))?;
+        if status >= 500 {
+            return Err(PanelError::Unavailable(format!("{method} /api{path}: the panel answered {status}")));
+        }
+        Ok(Answer { status, body: serde_json::from_slice(&bytes).ok() })
+    }
+
+    /// A 4xx the caller did not expect: our bug or a drift. Logged with the request (which
+    /// carries no secret), counted, and returned as a refusal.
+    pub fn refused(&self, method: &Method, path: &str, request: Option<&Value>, answer: &Answer) -> PanelError {
+        let total = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
+        let shown = answer.body.as_ref().map_or_else(|| "(no body)".to_owned(), Value::to_string);
+        tracing::error!(
+            %method,
+            path = %format!("/api{path}"),
+            request = %request.map_or_else(String::new, serde_json::Value::to_string),
+            status = answer.status,
+            answer = %shown,
+            refused_total = total,
+            "Remnawave refused a request"
+        );
+        let why = match answer.status {
+            401 | 403 => "the panel refused the API token (check VP_REMNAWAVE_TOKEN and its scopes)".to_owned(),
+            _ => shown,
+        };
+        PanelError::Rejected(format!("{method} /api{path}: {} {why}", answer.status))
+    }
+}
+
+/// What went wrong on the wire, without the URL's secrets (there are none in our URLs, but
+/// reqwest's text can be long).
+fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "no answer in time".to_owned()
+    } else if e.is_connect() {
+        "cannot connect".to_owned()
+    } else {
+        // A connection closed without an answer lands here (e.g. Remnawave's proxy check).
+        "the connection failed before an answer".to_owned()
+    }
+}

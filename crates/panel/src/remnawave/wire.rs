@@ -1,0 +1,279 @@
+//! Remnawave's shapes as `@remnawave/backend-contract` 3.4.15 defines them, only the fields we
+//! read (docs/remnawave.md lists them), and the mapping between our panel user and theirs.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use time::macros::datetime;
+use vp_ports::{PanelDevice, PanelDrift, PanelUser, to_millis};
+
+/// The panel treats year 2099 as "never expires" (its subscription headers show no expiry),
+/// so a lifetime subscription (ours end at 9999-12-31) is sent as the end of 2099.
+pub const LIFETIME_EXPIRE_AT: OffsetDateTime = datetime!(2099-12-31 23:59:59 UTC);
+
+/// `ExtendedUsersSchema`, the fields we read.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: i64,
+    pub short_uuid: String,
+    /// `ACTIVE`, `DISABLED`, `LIMITED` or `EXPIRED`.
+    pub status: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub expire_at: OffsetDateTime,
+    /// `null` means the panel's global setting, `0` unlimited.
+    pub hwid_device_limit: Option<i64>,
+}
+
+/// `HwidUserDeviceSchema`, the fields we read.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Device {
+    pub hwid: String,
+    pub platform: Option<String>,
+    pub os_version: Option<String>,
+    pub device_model: Option<String>,
+    pub user_agent: Option<String>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Devices {
+    pub devices: Vec<Device>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Metadata {
+    pub version: String,
+}
+
+impl From<Device> for PanelDevice {
+    fn from(d: Device) -> PanelDevice {
+        PanelDevice {
+            hwid: d.hwid,
+            platform: d.platform,
+            os_version: d.os_version,
+            model: d.device_model,
+            user_agent: d.user_agent,
+            created_at: d.created_at,
+        }
+    }
+}
+
+/// The Remnawave username of a client: our client reference when it fits the panel's rule
+/// (3 to 36 of `[A-Za-z0-9_-]`; ours are `cli_` + 22 base64url characters), else a stable
+/// digest of it. Never the partner's `client_id`, which may hold characters the panel refuses.
+pub fn username(user_ref: &str) -> String {
+    let fits = (3..=36).contains(&user_ref.len())
+        && user_ref.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if fits {
+        return user_ref.to_owned();
+    }
+    let digest = fnv1a_128(user_ref);
+    format!("vp_{digest}")
+}
+
+/// FNV-1a 128-bit, hex: stable across releases and platforms, and plenty for a name (the
+/// reference is already unique; this only has to keep it so).
+fn fnv1a_128(text: &str) -> String {
+    let mut hash: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in text.bytes() {
+        hash ^= u128::from(b);
+        hash = hash.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+    }
+    format!("{hash:032x}")
+}
+
+pub fn expire_at(user: &PanelUser) -> OffsetDateTime {
+    to_millis(user.expires_at).min(LIFETIME_EXPIRE_AT)
+}
+
+pub fn status(user: &PanelUser) -> &'static str {
+    if user.enabled { "ACTIVE" } else { "DISABLED" }
+}
+
+/// `hwidDeviceLimit`: 0 means unlimited.
+pub fn device_limit(user: &PanelUser) -> i64 {
+    user.device_limit.map_or(0, i64::from)
+}
+
+pub fn time_text(at: OffsetDateTime) -> String {
+    at.format(&Rfc3339).unwrap_or_else(|_| at.to_string())
+}
+
+/// `POST /api/users`.
+pub fn create_body(user: &PanelUser, squads: &[String]) -> Value {
+    json!({
+        "username": username(&user.user_ref),
+        "shortUuid": user.link_token,
+        "expireAt": time_text(expire_at(user)),
+        "status": status(user),
+        "hwidDeviceLimit": device_limit(user),
+        "trafficLimitBytes": 0,
+        "trafficLimitStrategy": "NO_RESET",
+        "activeInternalSquads": squads,
+        "description": format!("partner {} client {}", user.account_id, user.client_id),
+    })
+}
+
+/// What must change for the panel's user to match ours. The one comparison behind both
+/// `put_user` (what to send) and `drift` (what to report).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// A new link: the old one is revoked with this `shortUuid`.
+    pub short_uuid: Option<String>,
+    pub expire_at: Option<OffsetDateTime>,
+    pub status: Option<&'static str>,
+    pub hwid_device_limit: Option<i64>,
+}
+
+impl Changes {
+    pub fn between(want: &PanelUser, held: &User, now: OffsetDateTime) -> Changes {
+        let wanted_expiry = expire_at(want);
+        // The panel refuses a past `expireAt` on update; an ended term is carried by the
+        // status (no access either way), so only a future end is compared.
+        let expire_at = (wanted_expiry > now && to_millis(held.expire_at) != wanted_expiry).then_some(wanted_expiry);
+        let has_access = held.status == "ACTIVE";
+        Changes {
+            short_uuid: (held.short_uuid != want.link_token).then(|| want.link_token.clone()),
+            expire_at,
+            status: (has_access != want.enabled).then(|| status(want)),
+            hwid_device_limit: (held.hwid_device_limit != Some(device_limit(want))).then(|| device_limit(want)),
+        }
+    }
+
+    /// The `PATCH /api/users` body for everything but the link; `None` when nothing differs.
+    pub fn patch_body(&self, id: i64) -> Option<Value> {
+        let mut body = serde_json::Map::new();
+        if let Some(at) = self.expire_at {
+            body.insert("expireAt".into(), json!(time_text(at)));
+        }
+        if let Some(status) = self.status {
+            body.insert("status".into(), json!(status));
+        }
+        if let Some(limit) = self.hwid_device_limit {
+            body.insert("hwidDeviceLimit".into(), json!(limit));
+        }
+        if body.is_empty() {
+            return None;
+        }
+        body.insert("id".into(), json!(id));
+        Some(Value::Object(body))
+    }
+
+    pub fn drift(&self, held: &User) -> Vec<PanelDrift> {
+        let mut drift = Vec::new();
+        if let Some(at) = self.expire_at {
+            drift.push(PanelDrift::new("expires_at", time_text(at), time_text(held.expire_at)));
+        }
+        if let Some(status) = self.status {
+            drift.push(PanelDrift::new("enabled", status, &held.status));
+        }
+        if let Some(limit) = self.hwid_device_limit {
+            let held_limit = held.hwid_device_limit.map_or_else(|| "null".to_owned(), |l| l.to_string());
+            drift.push(PanelDrift::new("device_limit", limit, held_limit));
+        }
+        if let Some(short_uuid) = &self.short_uuid {
+            drift.push(PanelDrift::new("link_token", short_uuid, &held.short_uuid));
+        }
+        drift
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user() -> PanelUser {
+        PanelUser {
+            user_ref: "cli_AbC-9_xyzXYZ0123456789ab".into(),
+            account_id: "acc_1".into(),
+            client_id: "tg:42@bot".into(),
+            link_token: "tok_0123456789abcdef0123456789ab".into(),
+            expires_at: datetime!(2030-01-02 03:04:05.678901 UTC),
+            device_limit: Some(3),
+            enabled: true,
+        }
+    }
+
+    fn held(u: &PanelUser) -> User {
+        User {
+            id: 7,
+            short_uuid: u.link_token.clone(),
+            status: "ACTIVE".into(),
+            expire_at: expire_at(u),
+            hwid_device_limit: Some(3),
+        }
+    }
+
+    #[test]
+    fn usernames_are_our_reference_when_it_fits_and_a_stable_digest_otherwise() {
+        assert_eq!(username("cli_AbC-9_xyzXYZ0123456789ab"), "cli_AbC-9_xyzXYZ0123456789ab");
+        let odd = username("client:with@odd.chars");
+        assert_eq!(odd, username("client:with@odd.chars"), "stable");
+        assert_ne!(odd, username("client:with@odd.chars2"));
+        assert!(odd.len() <= 36 && odd.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'), "{odd}");
+        assert!(username(&"x".repeat(37)).starts_with("vp_"));
+        assert!(username("ab").starts_with("vp_"), "too short for the panel");
+    }
+
+    #[test]
+    fn a_new_user_carries_every_field_the_issue_names() {
+        let body = create_body(&user(), &["0b6a6c2e-7f1d-4e43-9d5b-1a2b3c4d5e6f".into()]);
+        assert_eq!(
+            body,
+            json!({
+                "username": "cli_AbC-9_xyzXYZ0123456789ab",
+                "shortUuid": "tok_0123456789abcdef0123456789ab",
+                "expireAt": "2030-01-02T03:04:05.678Z",
+                "status": "ACTIVE",
+                "hwidDeviceLimit": 3,
+                "trafficLimitBytes": 0,
+                "trafficLimitStrategy": "NO_RESET",
+                "activeInternalSquads": ["0b6a6c2e-7f1d-4e43-9d5b-1a2b3c4d5e6f"],
+                "description": "partner acc_1 client tg:42@bot"
+            })
+        );
+        let unlimited_lifetime =
+            PanelUser { device_limit: None, enabled: false, expires_at: datetime!(9999-12-31 23:59:59 UTC), ..user() };
+        let body = create_body(&unlimited_lifetime, &[]);
+        assert_eq!(
+            (&body["hwidDeviceLimit"], &body["expireAt"], &body["status"]),
+            (&json!(0), &json!("2099-12-31T23:59:59Z"), &json!("DISABLED"))
+        );
+    }
+
+    #[test]
+    fn only_what_differs_is_patched_and_reported() {
+        let now = datetime!(2026-11-23 12:00 UTC);
+        let u = user();
+        let same = held(&u);
+        assert_eq!(Changes::between(&u, &same, now), Changes::default());
+        assert_eq!(Changes::between(&u, &same, now).patch_body(7), None);
+
+        let expired_in_panel = User { status: "EXPIRED".into(), hwid_device_limit: None, ..same.clone() };
+        let c = Changes::between(&u, &expired_in_panel, now);
+        assert_eq!(c.patch_body(7), Some(json!({"id": 7, "status": "ACTIVE", "hwidDeviceLimit": 3})));
+        let fields: Vec<_> = c.drift(&expired_in_panel).iter().map(|d| d.field).collect();
+        assert_eq!(fields, ["enabled", "device_limit"]);
+
+        let rotated = PanelUser { link_token: "tok_new_0123456789abcdef01234567".into(), ..u.clone() };
+        let c = Changes::between(&rotated, &same, now);
+        assert_eq!(c.short_uuid.as_deref(), Some("tok_new_0123456789abcdef01234567"));
+        assert_eq!(c.patch_body(7), None, "the link changes through revoke, not PATCH");
+    }
+
+    #[test]
+    fn an_ended_term_is_carried_by_the_status_because_the_panel_refuses_past_dates() {
+        let now = datetime!(2030-06-01 00:00 UTC);
+        let ended = PanelUser { enabled: false, ..user() };
+        let held_later = User { expire_at: datetime!(2030-03-01 00:00 UTC), ..held(&ended) };
+        let c = Changes::between(&ended, &held_later, now);
+        assert_eq!(c.expire_at, None);
+        assert_eq!(c.patch_body(7), Some(json!({"id": 7, "status": "DISABLED"})));
+        let already_expired = User { status: "EXPIRED".into(), ..held_later };
+        assert_eq!(Changes::between(&ended, &already_expired, now), Changes::default(), "no access either way");
+    }
+}

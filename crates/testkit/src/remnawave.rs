@@ -1,0 +1,698 @@
+//! A Remnawave 3.x panel on loopback, as `@remnawave/backend-contract` 3.4.15 describes it
+//! (and the panel's backend behaves): users and their HWID devices in memory, the
+//! `{"response": ...}` envelope, the panel's error bodies and codes, the reverse-proxy check
+//! that drops plain-http requests lacking `X-Forwarded-For` / `X-Forwarded-Proto: https`, and
+//! the subscription link that registers devices from the app's `x-hwid` headers.
+//!
+//! Every exchange on `/api/...` is recorded, so a test can check all of them against the
+//! contract's zod schemas with `contract/remnawave/validate.mjs` (`check_exchanges`).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use base64::Engine;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use crate::http::{HttpServer, Reply, Request};
+
+/// The contract version the emulator follows; the lock file in `contract/remnawave` pins it.
+pub const CONTRACT_VERSION: &str = "3.4.15";
+
+/// How the emulator answers the API (the subscription link keeps working).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Up,
+    /// Every API request gets a 503 from the reverse proxy in front of the panel.
+    Down,
+    /// Every API request hangs this long before the answer.
+    Slow(Duration),
+    /// Every create/update/revoke is refused with a 400 validation error (a drifted panel).
+    Refusing,
+}
+
+/// One API request and its answer, as the contract check reads them.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub method: String,
+    pub path: String,
+    pub request: Option<Value>,
+    pub status: u16,
+    pub response: Option<Value>,
+}
+
+/// A user as the panel holds it (the fields tests look at).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: i64,
+    pub username: String,
+    pub short_uuid: String,
+    /// `ACTIVE`, `DISABLED`, `LIMITED` or `EXPIRED`.
+    pub status: String,
+    pub expire_at: OffsetDateTime,
+    pub hwid_device_limit: Option<i64>,
+    pub traffic_limit_bytes: i64,
+    pub traffic_limit_strategy: String,
+    pub description: Option<String>,
+    pub squads: Vec<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+    pub sub_revoked_at: Option<OffsetDateTime>,
+    vless_uuid: String,
+    trojan_password: String,
+    ss_password: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Device {
+    pub user_id: i64,
+    pub hwid: String,
+    pub platform: Option<String>,
+    pub os_version: Option<String>,
+    pub device_model: Option<String>,
+    pub user_agent: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+struct State {
+    token: String,
+    mode: Mode,
+    users: Vec<User>,
+    devices: Vec<Device>,
+    next_id: i64,
+    exchanges: Vec<Exchange>,
+    /// Plain-http requests the proxy check dropped.
+    dropped: u64,
+    squads: Vec<(String, String)>,
+    sub_base: String,
+    /// The next API request with this method is carried out but its answer is lost (the
+    /// connection closes).
+    lose_next_answer: Option<String>,
+    /// The next lookup by username answers 404 although the user exists (another writer
+    /// created it a moment later).
+    hide_next_lookup: bool,
+}
+
+/// The emulator; stops when dropped.
+pub struct Remnawave {
+    state: Arc<Mutex<State>>,
+    server: HttpServer,
+}
+
+static UUIDS: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh RFC 9562 version-4 UUID (unique per process; randomness is not needed here).
+fn uuid() -> String {
+    let n = UUIDS.fetch_add(1, Ordering::Relaxed);
+    let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos().unsigned_abs();
+    format!("{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}", nanos as u32, n as u16, n & 0xfff, nanos & 0xfff, n)
+}
+
+fn iso(at: OffsetDateTime) -> String {
+    // The panel answers with millisecond precision and `Z`.
+    let ms = at.replace_nanosecond(at.nanosecond() / 1_000_000 * 1_000_000).unwrap_or(at);
+    let text = ms.format(&Rfc3339).unwrap_or_default();
+    if text.contains('.') { text } else { text.replacen('Z', ".000Z", 1) }
+}
+
+fn parse_time(text: &str) -> Option<OffsetDateTime> {
+    OffsetDateTime::parse(text, &Rfc3339).ok()
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The panel's business error body (`HttpExceptionWithErrorCodeType`).
+fn error(status: u16, code: &str, message: &str, path: &str) -> Reply {
+    Reply::json(
+        status,
+        &json!({"timestamp": iso(OffsetDateTime::now_utc()), "path": path, "message": message, "errorCode": code}),
+    )
+}
+
+/// nestjs-zod's validation error body.
+fn invalid(path: &str, message: &str) -> Reply {
+    Reply::json(
+        400,
+        &json!({"statusCode": 400, "message": "Validation failed", "errors": [
+            {"code": "custom", "path": [path], "message": message}
+        ]}),
+    )
+}
+
+fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    s.len() == 36
+        && [8, 13, 18, 23].iter().all(|i| b[*i] == b'-')
+        && s.chars().enumerate().all(|(i, c)| [8, 13, 18, 23].contains(&i) || c.is_ascii_hexdigit())
+}
+
+fn valid_username(u: &str) -> bool {
+    (3..=36).contains(&u.len()) && u.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+impl State {
+    fn user_json(&self, u: &User) -> Value {
+        let squads: Vec<Value> = u
+            .squads
+            .iter()
+            .map(|s| {
+                let name = self.squads.iter().find(|(id, _)| id == s).map_or("Default-Squad", |(_, n)| n.as_str());
+                json!({"uuid": s, "name": name})
+            })
+            .collect();
+        json!({
+            "id": u.id,
+            "shortUuid": u.short_uuid,
+            "username": u.username,
+            "status": u.status,
+            "trafficLimitBytes": u.traffic_limit_bytes,
+            "trafficLimitStrategy": u.traffic_limit_strategy,
+            "expireAt": iso(u.expire_at),
+            "telegramId": null,
+            "email": null,
+            "description": u.description,
+            "tag": null,
+            "hwidDeviceLimit": u.hwid_device_limit,
+            "externalSquadUuid": null,
+            "trojanPassword": u.trojan_password,
+            "vlessUuid": u.vless_uuid,
+            "ssPassword": u.ss_password,
+            "lastTriggeredThreshold": 0,
+            "subRevokedAt": u.sub_revoked_at.map(iso),
+            "lastTrafficResetAt": null,
+            "createdAt": iso(u.created_at),
+            "updatedAt": iso(u.updated_at),
+            "subscriptionUrl": format!("{}/{}", self.sub_base, u.short_uuid),
+            "activeInternalSquads": squads,
+            "userTraffic": {
+                "usedTrafficBytes": 0,
+                "lifetimeUsedTrafficBytes": 0,
+                "onlineAt": null,
+                "firstConnectedAt": null,
+                "lastConnectedNodeUuid": null
+            }
+        })
+    }
+
+    fn devices_json(&self, user_id: i64) -> Value {
+        let devices: Vec<Value> = self
+            .devices
+            .iter()
+            .filter(|d| d.user_id == user_id)
+            .map(|d| {
+                json!({
+                    "hwid": d.hwid,
+                    "userId": d.user_id,
+                    "platform": d.platform,
+                    "osVersion": d.os_version,
+                    "deviceModel": d.device_model,
+                    "userAgent": d.user_agent,
+                    "requestIp": "127.0.0.1",
+                    "createdAt": iso(d.created_at),
+                    "updatedAt": iso(d.created_at),
+                })
+            })
+            .collect();
+        json!({"response": {"total": devices.len(), "devices": devices}})
+    }
+
+    /// The panel's own job: an active user whose term passed becomes EXPIRED.
+    fn expire(&mut self) {
+        let now = OffsetDateTime::now_utc();
+        for u in &mut self.users {
+            if u.status == "ACTIVE" && u.expire_at <= now {
+                u.status = "EXPIRED".into();
+            }
+        }
+    }
+
+    fn user_index(&self, id: i64) -> Option<usize> {
+        self.users.iter().position(|u| u.id == id)
+    }
+}
+
+impl Remnawave {
+    /// A panel that accepts the API token `token`.
+    pub fn start(token: &str) -> Remnawave {
+        let state = Arc::new(Mutex::new(State {
+            token: token.to_owned(),
+            mode: Mode::Up,
+            users: vec![],
+            devices: vec![],
+            next_id: 1,
+            exchanges: vec![],
+            dropped: 0,
+            squads: vec![],
+            sub_base: String::new(),
+            lose_next_answer: None,
+            hide_next_lookup: false,
+        }));
+        let handler_state = state.clone();
+        let server = HttpServer::start(move |req| handle(&handler_state, req));
+        lock(&state).sub_base = format!("{}/sub", server.url());
+        Remnawave { state, server }
+    }
+
+    /// The panel's base URL, e.g. `http://127.0.0.1:PORT` (requests go to `{url}/api/...`).
+    pub fn url(&self) -> String {
+        self.server.url()
+    }
+
+    /// The public subscription base (`VP_REMNAWAVE_SUB_URL`): links are `{sub_url}/{shortUuid}`.
+    pub fn sub_url(&self) -> String {
+        format!("{}/sub", self.server.url())
+    }
+
+    /// Adds an internal squad the panel knows; returns its UUID.
+    pub fn add_squad(&self, name: &str) -> String {
+        let id = uuid();
+        lock(&self.state).squads.push((id.clone(), name.to_owned()));
+        id
+    }
+
+    pub fn set_mode(&self, mode: Mode) {
+        lock(&self.state).mode = mode;
+    }
+
+    /// Carries out the next API request with `method` but closes the connection instead of
+    /// answering, as when the caller's timeout fires after the panel did the work.
+    pub fn lose_next_answer(&self, method: &str) {
+        lock(&self.state).lose_next_answer = Some(method.to_owned());
+    }
+
+    /// Makes the next lookup by username miss, as when another writer creates the user
+    /// between the caller's lookup and its create.
+    pub fn hide_next_lookup(&self) {
+        lock(&self.state).hide_next_lookup = true;
+    }
+
+    pub fn user(&self, username: &str) -> Option<User> {
+        let mut s = lock(&self.state);
+        s.expire();
+        s.users.iter().find(|u| u.username == username).cloned()
+    }
+
+    pub fn users(&self) -> Vec<User> {
+        let mut s = lock(&self.state);
+        s.expire();
+        s.users.clone()
+    }
+
+    pub fn devices(&self, username: &str) -> Vec<Device> {
+        let s = lock(&self.state);
+        let Some(u) = s.users.iter().find(|u| u.username == username) else { return vec![] };
+        s.devices.iter().filter(|d| d.user_id == u.id).cloned().collect()
+    }
+
+    /// Changes a user behind the adapter's back (an operator in the panel's UI).
+    pub fn edit_user(&self, username: &str, edit: impl FnOnce(&mut User)) {
+        let mut s = lock(&self.state);
+        if let Some(u) = s.users.iter_mut().find(|u| u.username == username) {
+            edit(u);
+            u.updated_at = OffsetDateTime::now_utc();
+        }
+    }
+
+    /// Deletes a user behind the adapter's back.
+    pub fn delete_user(&self, username: &str) {
+        let mut s = lock(&self.state);
+        let ids: Vec<i64> = s.users.iter().filter(|u| u.username == username).map(|u| u.id).collect();
+        s.users.retain(|u| u.username != username);
+        s.devices.retain(|d| !ids.contains(&d.user_id));
+    }
+
+    /// Every API exchange that got an answer so far (a lost answer is not one).
+    pub fn exchanges(&self) -> Vec<Exchange> {
+        lock(&self.state).exchanges.clone()
+    }
+
+    /// How many API requests came as `method` to a path starting with `prefix`.
+    pub fn count(&self, method: &str, prefix: &str) -> usize {
+        lock(&self.state).exchanges.iter().filter(|e| e.method == method && e.path.starts_with(prefix)).count()
+    }
+
+    /// Plain-http requests the reverse-proxy check dropped without an answer.
+    pub fn dropped(&self) -> u64 {
+        lock(&self.state).dropped
+    }
+}
+
+fn handle(state: &Mutex<State>, req: &Request) -> Reply {
+    if let Some(short_uuid) = req.path.strip_prefix("/sub/") {
+        return subscription(state, short_uuid, req);
+    }
+    if !req.path.starts_with("/api/") {
+        return Reply::text(404, "Cannot GET");
+    }
+    // Remnawave's proxy check: outside its reverse proxy, a request without these headers
+    // gets no answer at all (the socket is destroyed).
+    let proxied = req.header("x-forwarded-for").is_some_and(|v| !v.is_empty())
+        && req.header("x-forwarded-proto") == Some("https");
+    if !proxied {
+        lock(state).dropped += 1;
+        return Reply::Close;
+    }
+    let mode = lock(state).mode;
+    match mode {
+        Mode::Down => return Reply::text(503, "503 Service Unavailable"),
+        Mode::Slow(d) => std::thread::sleep(d),
+        Mode::Up | Mode::Refusing => {}
+    }
+    let request_json = req.json();
+    let reply = {
+        let mut s = lock(state);
+        s.expire();
+        if req.header("authorization") != Some(format!("Bearer {}", s.token).as_str()) {
+            Reply::json(401, &json!({"message": "Unauthorized", "statusCode": 401}))
+        } else if mode == Mode::Refusing && req.method != "GET" {
+            invalid("body", "refused by the emulator's refusing mode")
+        } else {
+            api(&mut s, req, request_json.as_ref())
+        }
+    };
+    {
+        let mut s = lock(state);
+        if s.lose_next_answer.as_deref() == Some(req.method.as_str()) {
+            s.lose_next_answer = None;
+            return Reply::Close;
+        }
+    }
+    if let Reply::Respond { status, body, .. } = &reply {
+        lock(state).exchanges.push(Exchange {
+            method: req.method.clone(),
+            path: req.path.clone(),
+            request: request_json,
+            status: *status,
+            response: serde_json::from_slice(body).ok(),
+        });
+    }
+    reply
+}
+
+fn api(s: &mut State, req: &Request, body: Option<&Value>) -> Reply {
+    let path = req.path.trim_end_matches('/');
+    let seg: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    match (req.method.as_str(), seg.as_slice()) {
+        ("GET", ["api", "system", "metadata"]) => Reply::json(
+            200,
+            &json!({"response": {
+                "version": "2.3.2",
+                "build": {"time": "2026-08-22T00:00:00.000Z", "number": "1"},
+                "git": {
+                    "backend": {"commitSha": "c634cda7", "branch": "main", "commitUrl": "https://github.com/remnawave/backend"},
+                    "frontend": {"commitSha": "0000000", "commitUrl": "https://github.com/remnawave/frontend"}
+                }
+            }}),
+        ),
+        ("GET", ["api", "users", "by-username", username]) => {
+            let hidden = std::mem::take(&mut s.hide_next_lookup);
+            match s.users.iter().find(|u| u.username == *username).filter(|_| !hidden) {
+                Some(u) => Reply::json(200, &json!({"response": s.user_json(u)})),
+                None => error(404, "A063", "User with specified params not found", &req.path),
+            }
+        }
+        ("GET", ["api", "users", id]) => match id.parse::<i64>().ok().filter(|n| *n > 0) {
+            None => invalid("userId", "Invalid input: expected number, received NaN"),
+            Some(id) => match s.user_index(id) {
+                Some(i) => Reply::json(200, &json!({"response": s.user_json(&s.users[i])})),
+                None => error(404, "A063", "User with specified params not found", &req.path),
+            },
+        },
+        ("POST", ["api", "users"]) => create_user(s, body, &req.path),
+        ("PATCH", ["api", "users"]) => update_user(s, body, &req.path),
+        ("POST", ["api", "users", id, "actions", "revoke"]) => revoke(s, id, body, &req.path),
+        ("GET", ["api", "hwid", "devices", id]) => match id.parse::<i64>().ok() {
+            None => invalid("userId", "Invalid input: expected number, received NaN"),
+            Some(id) if s.user_index(id).is_none() => error(404, "A025", "User not found", &req.path),
+            Some(id) => Reply::json(200, &s.devices_json(id)),
+        },
+        ("POST", ["api", "hwid", "devices", "delete"]) => {
+            let Some(body) = body else { return invalid("body", "Invalid input: expected object") };
+            let (Some(id), Some(hwid)) = (body["userId"].as_i64(), body["hwid"].as_str()) else {
+                return invalid("userId", "Invalid input: expected number and hwid");
+            };
+            if s.user_index(id).is_none() {
+                return error(404, "A025", "User not found", &req.path);
+            }
+            let before = s.devices.len();
+            s.devices.retain(|d| !(d.user_id == id && d.hwid == hwid));
+            if s.devices.len() == before {
+                return error(404, "A204", "HWID device not found", &req.path);
+            }
+            Reply::json(200, &s.devices_json(id))
+        }
+        _ => Reply::json(
+            404,
+            &json!({"message": format!("Cannot {} {}", req.method, req.path), "error": "Not Found", "statusCode": 404}),
+        ),
+    }
+}
+
+fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
+    let Some(b) = body.and_then(Value::as_object) else { return invalid("body", "Invalid input: expected object") };
+    let Some(username) = b.get("username").and_then(Value::as_str).filter(|u| valid_username(u)) else {
+        return invalid("username", "Username can only contain letters, numbers, underscores and dashes");
+    };
+    let Some(expire_at) = b.get("expireAt").and_then(Value::as_str).and_then(parse_time) else {
+        return invalid("expireAt", "Invalid ISO datetime");
+    };
+    let status = b.get("status").and_then(Value::as_str).unwrap_or("ACTIVE");
+    if !["ACTIVE", "DISABLED", "LIMITED", "EXPIRED"].contains(&status) {
+        return invalid("status", "Invalid option");
+    }
+    let limit = match b.get("hwidDeviceLimit") {
+        None => None,
+        Some(v) => match v.as_i64().filter(|n| *n >= 0) {
+            Some(n) => Some(n),
+            None => return invalid("hwidDeviceLimit", "Invalid input: expected int >= 0"),
+        },
+    };
+    let squads: Vec<String> = match b.get("activeInternalSquads") {
+        None => vec![],
+        Some(Value::Array(list)) => {
+            let ids: Vec<String> = list.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+            if ids.len() != list.len() || !ids.iter().all(|i| is_uuid(i)) {
+                return invalid("activeInternalSquads", "Invalid UUID");
+            }
+            ids
+        }
+        Some(_) => return invalid("activeInternalSquads", "Invalid input: expected array"),
+    };
+    if s.users.iter().any(|u| u.username == username) {
+        return error(400, "A019", "User username already exists", path);
+    }
+    let short_uuid = match b.get("shortUuid").and_then(Value::as_str).filter(|v| !v.is_empty()) {
+        Some(v) => v.to_owned(),
+        None => uuid().replace('-', "")[..16].to_owned(),
+    };
+    if s.users.iter().any(|u| u.short_uuid == short_uuid) {
+        return error(400, "A020", "User short UUID already exists", path);
+    }
+    let now = OffsetDateTime::now_utc();
+    let user = User {
+        id: s.next_id,
+        username: username.to_owned(),
+        short_uuid,
+        status: status.to_owned(),
+        expire_at,
+        hwid_device_limit: limit,
+        traffic_limit_bytes: b.get("trafficLimitBytes").and_then(Value::as_i64).unwrap_or(0),
+        traffic_limit_strategy: b.get("trafficLimitStrategy").and_then(Value::as_str).unwrap_or("NO_RESET").to_owned(),
+        description: b.get("description").and_then(Value::as_str).map(str::to_owned),
+        squads,
+        created_at: now,
+        updated_at: now,
+        sub_revoked_at: None,
+        vless_uuid: uuid(),
+        trojan_password: format!("trojan{:010}", s.next_id),
+        ss_password: format!("ssprivate{:08}", s.next_id),
+    };
+    s.next_id += 1;
+    s.users.push(user);
+    s.expire();
+    let json = s.user_json(s.users.last().expect("just pushed"));
+    Reply::json(201, &json!({"response": json}))
+}
+
+fn update_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
+    let Some(b) = body.and_then(Value::as_object) else { return invalid("body", "Invalid input: expected object") };
+    let by_id = b.get("id").and_then(Value::as_i64).filter(|n| *n != 0);
+    let by_name = b.get("username").and_then(Value::as_str).filter(|n| !n.is_empty());
+    let index = match (by_id, by_name) {
+        (Some(id), _) => s.user_index(id),
+        (None, Some(name)) => s.users.iter().position(|u| u.username == name),
+        (None, None) => return invalid("", "At least one of username, id must be provided"),
+    };
+    let now = OffsetDateTime::now_utc();
+    let expire_at = match b.get("expireAt") {
+        None => None,
+        Some(v) => match v.as_str().and_then(parse_time) {
+            Some(t) if t > now => Some(t),
+            Some(_) => return invalid("expireAt", "Expiration date cannot be in the past"),
+            None => return invalid("expireAt", "Invalid ISO datetime"),
+        },
+    };
+    let status = match b.get("status") {
+        None => None,
+        Some(v) => match v.as_str() {
+            Some(st @ ("ACTIVE" | "DISABLED")) => Some(st.to_owned()),
+            _ => return invalid("status", "Invalid option: expected one of \"ACTIVE\"|\"DISABLED\""),
+        },
+    };
+    let limit = match b.get("hwidDeviceLimit") {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(v) => match v.as_i64().filter(|n| *n >= 0) {
+            Some(n) => Some(Some(n)),
+            None => return invalid("hwidDeviceLimit", "Invalid input: expected int >= 0"),
+        },
+    };
+    let Some(i) = index else { return error(404, "A025", "User not found", path) };
+    let u = &mut s.users[i];
+    if let Some(t) = expire_at {
+        u.expire_at = t;
+        // The backend: an EXPIRED user given a future date without a status becomes ACTIVE.
+        if u.status == "EXPIRED" && status.is_none() {
+            u.status = "ACTIVE".into();
+        }
+    }
+    if let Some(st) = status {
+        u.status = st;
+    }
+    if let Some(l) = limit {
+        u.hwid_device_limit = l;
+    }
+    if let Some(d) = b.get("description") {
+        u.description = d.as_str().map(str::to_owned);
+    }
+    u.updated_at = now;
+    s.expire();
+    let json = s.user_json(&s.users[i]);
+    Reply::json(200, &json!({"response": json}))
+}
+
+fn revoke(s: &mut State, id: &str, body: Option<&Value>, path: &str) -> Reply {
+    let Some(id) = id.parse::<i64>().ok().filter(|n| *n > 0) else {
+        return invalid("userId", "Invalid input: expected number, received NaN");
+    };
+    let wanted = match body.and_then(|b| b.get("shortUuid")) {
+        None => None,
+        Some(v) => match v.as_str().filter(|t| (16..=64).contains(&t.len())) {
+            Some(t) => Some(t.to_owned()),
+            None => return invalid("shortUuid", "Too small: expected string to have >=16 characters"),
+        },
+    };
+    let Some(i) = s.user_index(id) else { return error(404, "A025", "User not found", path) };
+    let only_passwords = body.and_then(|b| b.get("revokeOnlyPasswords")).and_then(Value::as_bool).unwrap_or(false);
+    let short_uuid = if only_passwords {
+        s.users[i].short_uuid.clone()
+    } else {
+        wanted.unwrap_or_else(|| uuid().replace('-', "")[..16].to_owned())
+    };
+    // A taken shortUuid fails the update's unique index: the generic revoke error.
+    if s.users.iter().any(|u| u.id != id && u.short_uuid == short_uuid) {
+        return error(500, "A027", "Revoke user subscription error", path);
+    }
+    let now = OffsetDateTime::now_utc();
+    let u = &mut s.users[i];
+    u.short_uuid = short_uuid;
+    u.vless_uuid = uuid();
+    u.sub_revoked_at = Some(now);
+    u.updated_at = now;
+    let json = s.user_json(&s.users[i]);
+    Reply::json(200, &json!({"response": json}))
+}
+
+/// What a VPN app gets from the subscription link: the device is registered from `x-hwid`
+/// (refused over the user's limit), and a disabled, expired or unknown link answers 404.
+fn subscription(state: &Mutex<State>, short_uuid: &str, req: &Request) -> Reply {
+    let mut s = lock(state);
+    s.expire();
+    let Some(user) = s.users.iter().find(|u| u.short_uuid == short_uuid).cloned() else {
+        return Reply::text(404, "Not found");
+    };
+    if user.status != "ACTIVE" {
+        return Reply::text(404, "Not found");
+    }
+    let limit = user.hwid_device_limit.unwrap_or(0);
+    match req.header("x-hwid") {
+        None if limit > 0 => return Reply::text(404, "Not found"),
+        None => {}
+        Some(hwid) => {
+            let known = s.devices.iter().any(|d| d.user_id == user.id && d.hwid == hwid);
+            let count = s.devices.iter().filter(|d| d.user_id == user.id).count();
+            if !known {
+                if limit > 0 && i64::try_from(count).unwrap_or(i64::MAX) >= limit {
+                    return Reply::text(404, "Not found");
+                }
+                let header = |n: &str| req.header(n).map(str::to_owned);
+                s.devices.push(Device {
+                    user_id: user.id,
+                    hwid: hwid.to_owned(),
+                    platform: header("x-device-os"),
+                    os_version: header("x-ver-os"),
+                    device_model: header("x-device-model"),
+                    user_agent: header("user-agent"),
+                    created_at: OffsetDateTime::now_utc(),
+                });
+            }
+        }
+    }
+    let links = format!("vless://{}@emulated.vpn.example:443?security=reality#Emulated", user.vless_uuid);
+    Reply::text(200, &base64::engine::general_purpose::STANDARD.encode(links)).with_header(
+        "subscription-userinfo",
+        &format!("upload=0; download=0; total=0; expire={}", user.expire_at.unix_timestamp()),
+    )
+}
+
+/// The directory of the contract check (`package.json`, lock file, `validate.mjs`).
+pub fn contract_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../contract/remnawave"))
+}
+
+fn exchange_json(e: &Exchange) -> Value {
+    json!({"method": e.method, "path": e.path, "request": e.request, "status": e.status, "response": e.response})
+}
+
+/// Checks exchanges against the official contract's zod schemas with Node. `Ok` carries the
+/// script's summary; `Err` what failed (or why the check could not run).
+pub fn check_exchanges(exchanges: &[Exchange]) -> Result<String, String> {
+    let dir = contract_dir();
+    if !dir.join("node_modules/@remnawave/backend-contract").is_dir() {
+        return Err(format!(
+            "the contract package is not installed: run `npm ci --prefix {}` (cargo xtask test does it)",
+            dir.display()
+        ));
+    }
+    let n = UUIDS.fetch_add(1, Ordering::Relaxed);
+    let file = std::env::temp_dir().join(format!("vp-rw-exchanges-{}-{n}.json", std::process::id()));
+    let all: Vec<Value> = exchanges.iter().map(exchange_json).collect();
+    std::fs::write(&file, Value::Array(all).to_string()).map_err(|e| e.to_string())?;
+    let out = std::process::Command::new("node")
+        .arg(dir.join("validate.mjs"))
+        .arg(&file)
+        .output()
+        .map_err(|e| format!("cannot run node: {e}"));
+    let _ = std::fs::remove_file(&file);
+    let out = out?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.success() { Ok(text) } else { Err(text) }
+}
+
+impl Remnawave {
+    /// Checks every exchange so far against the contract; panics with the findings.
+    pub fn assert_contract(&self) {
+        let exchanges = self.exchanges();
+        assert!(!exchanges.is_empty(), "no API exchange to check");
+        if let Err(findings) = check_exchanges(&exchanges) {
+            panic!(
+                "exchanges with the Remnawave emulator break @remnawave/backend-contract {CONTRACT_VERSION}:\n{findings}"
+            );
+        }
+    }
+}
