@@ -44,7 +44,27 @@ fn banner(lines: &[&str]) {
     eprintln!("{bar}\n");
 }
 
+/// The Remnawave contract check runs under Node with the contract package from the committed
+/// lock file; install it when absent so `cargo xtask test` works on a fresh checkout.
+fn install_contract_packages() -> Result<(), String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/remnawave");
+    if dir.join("node_modules/@remnawave/backend-contract").is_dir() {
+        return Ok(());
+    }
+    eprintln!("installing the Remnawave contract package (npm ci in {})", dir.display());
+    let status = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&dir)
+        .status()
+        .map_err(|e| format!("cannot run npm ({e}); Node.js and npm are needed for the Remnawave contract check"))?;
+    if status.success() { Ok(()) } else { Err(format!("npm ci in {} failed", dir.display())) }
+}
+
 fn test(extra: &[String]) -> ExitCode {
+    if let Err(e) = install_contract_packages() {
+        banner(&[&e]);
+        return ExitCode::FAILURE;
+    }
     let url = env::var("VP_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_PG_URL.to_owned());
     let mode = env::var("VP_TEST_POSTGRES").unwrap_or_else(|_| "auto".to_owned());
     let pg_mode = match (mode.as_str(), postgres_answers(&url)) {
