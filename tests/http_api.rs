@@ -4,6 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
+use support::partner::{buy, pay, post_payment, subscription};
 use support::server::{Backend, Server, request};
 
 /// Each test body runs once per backend; the PostgreSQL run is skipped loudly without a server.
@@ -81,37 +82,6 @@ both!(
     rate_limits_answer_429_with_retry_after,
     openapi_is_served,
 );
-
-fn post_payment(s: &Server, key: &str, body: &Value) -> support::server::Response {
-    s.api("POST", "/payments", Some(body), &[("idempotency-key", key)])
-}
-
-fn subscription(client: &str, plan: i64) -> Value {
-    json!({"client_id": client, "purpose": "subscription", "plan_id": plan, "method": "card"})
-}
-
-/// Issues and pays a subscription invoice; returns the paid invoice.
-fn buy(s: &Server, client: &str, plan: i64) -> Value {
-    let key = format!("buy-{client}-{plan}-{}", rand_suffix());
-    let inv = post_payment(s, &key, &subscription(client, plan));
-    assert_eq!(inv.status, 201, "{}", inv.text());
-    pay(s, inv.json()["payment_id"].as_str().unwrap());
-    s.api("GET", &format!("/payments/{}", inv.json()["payment_id"].as_str().unwrap()), None, &[]).json()
-}
-
-fn pay(s: &Server, payment_id: &str) {
-    let r = s.request(
-        "POST",
-        &format!("/sandbox/pay/{payment_id}"),
-        &[("content-type", "application/x-www-form-urlencoded")],
-        Some("action=pay"),
-    );
-    assert_eq!(r.status, 303, "{}", r.text());
-}
-
-fn rand_suffix() -> u128 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
-}
 
 fn account_is_read_and_renamed(s: &Server) {
     let a = s.api("GET", "/account", None, &[]);

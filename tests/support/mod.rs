@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod partner;
 pub mod receiver;
 pub mod server;
 

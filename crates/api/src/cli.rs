@@ -70,6 +70,22 @@ pub enum Command {
     /// The test clock (only with VP_TEST_CLOCK=on): show it or move it forward.
     #[command(subcommand)]
     Clock(ClockCommand),
+    /// The VPN panel (VP_PANEL): check the connection, compare it with the stored subscriptions.
+    #[command(subcommand)]
+    Panel(PanelCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PanelCommand {
+    /// Reach the panel with the configured URL and token; print its kind and version.
+    Check,
+    /// Compare every client's stored subscription with its panel user (exists, expiry, status,
+    /// device limit, link) and print the drift as JSON.
+    Reconcile {
+        /// Push the stored state to the panel where it differs.
+        #[arg(long)]
+        fix: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -8,7 +8,7 @@ use vp_app::{App, AppError};
 
 use crate::cli::{
     AccountCommand, ClientCommand, ContentCommand, DevicesCommand, InvoiceCommand, KeyCommand, LimitsArgs,
-    MethodCommand, PlanCommand, SandboxCommand, SubscriptionCommand,
+    MethodCommand, PanelCommand, PlanCommand, SandboxCommand, SubscriptionCommand,
 };
 use crate::output;
 
@@ -206,4 +206,11 @@ pub async fn invoice(app: &App, cmd: InvoiceCommand) -> CommandResult {
         }
     };
     Ok(output::invoice(&invoice))
+}
+
+pub async fn panel(app: &App, cmd: PanelCommand) -> CommandResult {
+    Ok(match cmd {
+        PanelCommand::Check => output::panel_info(&app.panel_check().await?),
+        PanelCommand::Reconcile { fix } => output::panel_reconciliation(&app.reconcile_panel(fix).await?),
+    })
 }

@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 14] = [
     "DATABASE_URL",
     "VP_BIND",
     "VP_PUBLIC_BASE_URL",
@@ -22,6 +22,11 @@ const KEYS: [&str; 9] = [
     "VP_TERM_CHECK_SECONDS",
     "VP_DELIVERY_WORKERS",
     "VP_TEST_CLOCK",
+    "VP_PANEL",
+    "VP_REMNAWAVE_URL",
+    "VP_REMNAWAVE_TOKEN",
+    "VP_REMNAWAVE_SUB_URL",
+    "VP_REMNAWAVE_SQUADS",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +48,15 @@ pub struct Config {
     pub delivery_workers: usize,
     /// The operator's test clock (`vp-api clock advance`); off by default, logged loudly.
     pub test_clock: bool,
+    /// Which VPN panel grants access.
+    pub panel: PanelChoice,
+}
+
+/// `VP_PANEL`: the embedded local panel (default) or Remnawave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PanelChoice {
+    Local,
+    Remnawave(vp_panel::RemnawaveSettings),
 }
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -107,17 +121,7 @@ impl Config {
             reason: format!("{bind_text:?} is not an address like 127.0.0.1:8080"),
         })?;
         let public_base_url = match get("VP_PUBLIC_BASE_URL") {
-            Some(url) => {
-                let lower = url.to_ascii_lowercase();
-                let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
-                if rest.is_none_or(|r| r.is_empty() || r.contains(char::is_whitespace)) {
-                    return Err(ConfigError::Invalid {
-                        key: "VP_PUBLIC_BASE_URL",
-                        reason: format!("{url:?} is not an http(s) URL like https://vpn.example.com"),
-                    });
-                }
-                url.trim_end_matches('/').to_owned()
-            }
+            Some(url) => http_url("VP_PUBLIC_BASE_URL", url, "https://vpn.example.com")?,
             None => format!("http://{bind}"),
         };
         let db_max_connections =
@@ -156,6 +160,7 @@ impl Config {
                 });
             }
         };
+        let panel = panel_choice(&get)?;
         Ok(Config {
             database_url,
             bind,
@@ -166,7 +171,69 @@ impl Config {
             term_check_every,
             delivery_workers,
             test_clock,
+            panel,
         })
+    }
+}
+
+/// An http(s) URL with a host, without its trailing slash.
+fn http_url(key: &'static str, url: &str, example: &str) -> Result<String, ConfigError> {
+    let lower = url.to_ascii_lowercase();
+    let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
+    if rest.is_none_or(|r| r.trim_end_matches('/').is_empty() || r.contains(char::is_whitespace)) {
+        return Err(ConfigError::Invalid { key, reason: format!("{url:?} is not an http(s) URL like {example}") });
+    }
+    Ok(url.trim_end_matches('/').to_owned())
+}
+
+/// An RFC 9562 UUID in its text form (what Remnawave takes as a squad id).
+fn is_uuid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn panel_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<PanelChoice, ConfigError> {
+    match get("VP_PANEL") {
+        None | Some("local") => Ok(PanelChoice::Local),
+        Some("remnawave") => {
+            let required = |key: &'static str| {
+                get(key).ok_or(ConfigError::Invalid { key, reason: "is required when VP_PANEL=remnawave".into() })
+            };
+            let url = http_url("VP_REMNAWAVE_URL", required("VP_REMNAWAVE_URL")?, "https://panel.example.com")?;
+            let token = required("VP_REMNAWAVE_TOKEN")?.to_owned();
+            if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                // The value is a secret: the message never repeats it.
+                return Err(ConfigError::Invalid {
+                    key: "VP_REMNAWAVE_TOKEN",
+                    reason: "must be the API token as the panel shows it, without spaces".into(),
+                });
+            }
+            let sub_url =
+                http_url("VP_REMNAWAVE_SUB_URL", required("VP_REMNAWAVE_SUB_URL")?, "https://sub.example.com")?;
+            let squads = get("VP_REMNAWAVE_SQUADS")
+                .unwrap_or_default()
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    is_uuid(s).then(|| s.to_ascii_lowercase()).ok_or_else(|| ConfigError::Invalid {
+                        key: "VP_REMNAWAVE_SQUADS",
+                        reason: format!("{s:?} is not a squad UUID (comma-separated, as the panel shows them)"),
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(PanelChoice::Remnawave(vp_panel::RemnawaveSettings {
+                url,
+                token,
+                sub_url,
+                squads,
+                timeout: vp_panel::remnawave::REQUEST_TIMEOUT,
+            }))
+        }
+        Some(other) => {
+            Err(ConfigError::Invalid { key: "VP_PANEL", reason: format!("{other:?} is not local or remnawave") })
+        }
     }
 }
 
@@ -217,6 +284,7 @@ mod tests {
             ("VP_TERM_CHECK_SECONDS", "0"),
             ("VP_DELIVERY_WORKERS", "100"),
             ("VP_TEST_CLOCK", "yes"),
+            ("VP_PANEL", "marzban"),
         ];
         for (key, value) in bad {
             match Config::from_values(&values(&[(key, value)])) {
@@ -224,6 +292,51 @@ mod tests {
                 other => panic!("{key}={value} gave {other:?}"),
             }
         }
+    }
+
+    fn remnawave(extra: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let mut all = vec![
+            ("VP_PANEL", "remnawave"),
+            ("VP_REMNAWAVE_URL", "https://panel.example.com/"),
+            ("VP_REMNAWAVE_TOKEN", "eyJhbGciOi.secret-token"),
+            ("VP_REMNAWAVE_SUB_URL", "https://sub.example.com"),
+        ];
+        all.extend_from_slice(extra);
+        Config::from_values(&values(&all))
+    }
+
+    #[test]
+    fn the_local_panel_is_the_default_and_remnawave_takes_its_settings() {
+        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().panel, PanelChoice::Local);
+        let squads =
+            ("VP_REMNAWAVE_SQUADS", " 0B6A6C2E-7F1D-4E43-9D5B-1A2B3C4D5E6F, ,9a8b7c6d-1111-4222-8333-444455556666 ");
+        let PanelChoice::Remnawave(rw) = remnawave(&[squads]).unwrap().panel else { panic!("remnawave expected") };
+        assert_eq!(rw.url, "https://panel.example.com");
+        assert_eq!(rw.sub_url, "https://sub.example.com");
+        assert_eq!(rw.squads, ["0b6a6c2e-7f1d-4e43-9d5b-1a2b3c4d5e6f", "9a8b7c6d-1111-4222-8333-444455556666"]);
+        let PanelChoice::Remnawave(no_squads) = remnawave(&[]).unwrap().panel else { panic!("remnawave expected") };
+        assert!(no_squads.squads.is_empty(), "squads may be empty");
+    }
+
+    #[test]
+    fn bad_remnawave_settings_name_the_setting_and_never_show_the_token() {
+        for (key, value) in [
+            ("VP_REMNAWAVE_URL", "panel.example.com"),
+            ("VP_REMNAWAVE_SUB_URL", "ftp://sub"),
+            ("VP_REMNAWAVE_SQUADS", "germany"),
+            ("VP_REMNAWAVE_TOKEN", "secret with spaces"),
+            ("VP_REMNAWAVE_TOKEN", ""),
+        ] {
+            match remnawave(&[(key, value)]) {
+                Err(e @ ConfigError::Invalid { key: k, .. }) => {
+                    assert_eq!(k, key, "{value}");
+                    assert!(!e.to_string().contains("secret"), "the token leaked: {e}");
+                }
+                other => panic!("{key}={value} gave {other:?}"),
+            }
+        }
+        let debug = format!("{:?}", remnawave(&[]).unwrap());
+        assert!(!debug.contains("secret-token") && debug.contains("<redacted>"), "{debug}");
     }
 
     #[test]

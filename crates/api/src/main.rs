@@ -67,10 +67,12 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
         return Ok(Some(serde_json::json!({ "applied": applied })));
     }
-    let wiring::Wired { app, panel, test_clock } = wiring::wire(&config).await?;
+    let wiring::Wired { app, local_panel, test_clock } = wiring::wire(&config).await?;
     let value = match command {
         Command::Migrate => return Ok(None),
-        Command::Serve { demo } => return serve::serve(app, panel, &config, demo, test_clock).await.map(|()| None),
+        Command::Serve { demo } => {
+            return serve::serve(app, local_panel, &config, demo, test_clock).await.map(|()| None);
+        }
         Command::Worker => {
             workers::run_worker(app, &config, test_clock).await;
             return Ok(None);
@@ -84,6 +86,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Endpoint(c) => event_commands::endpoint_command(&app, c).await?,
         Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&app, c).await?,
+        Command::Panel(c) => commands::panel(&app, c).await?,
         Command::Invoice(c) => commands::invoice(&app, c).await?,
         Command::Demo => commands::demo(&app).await?,
         Command::Account(c) => commands::account(&app, c).await?,

@@ -5,8 +5,9 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use vp_app::keys::IssuedKey;
 use vp_app::operator::AccountOverview;
+use vp_app::partner::PanelReconciliation;
 use vp_domain::{CURRENCY, DeviceSettings};
-use vp_ports::{AccountRecord, ApiKeyRecord, ClientRecord, InvoiceRecord, PaymentMethodRecord, PlanRecord};
+use vp_ports::{AccountRecord, ApiKeyRecord, ClientRecord, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord};
 
 pub fn timestamp(t: OffsetDateTime) -> Value {
     t.format(&Rfc3339).map(Value::String).unwrap_or(Value::Null)
@@ -130,4 +131,36 @@ pub fn invoice(i: &InvoiceRecord) -> Value {
         "expires_at": timestamp(i.expires_at),
         "paid_at": opt_timestamp(i.paid_at),
     })
+}
+
+pub fn panel_info(i: &PanelInfo) -> Value {
+    json!({ "panel": i.kind, "address": i.address, "version": i.version })
+}
+
+pub fn panel_reconciliation(r: &PanelReconciliation) -> Value {
+    let drifted: Vec<Value> = r
+        .drifted
+        .iter()
+        .map(|d| {
+            let drift: Vec<Value> = d
+                .drift
+                .iter()
+                .map(|f| json!({ "field": f.field, "expected": f.expected, "actual": f.actual }))
+                .collect();
+            let mut entry = json!({
+                "account_id": d.account_id,
+                "client_id": d.client_id,
+                "client_ref": d.client_ref,
+                "drift": drift,
+            });
+            if let Some(fixed) = &d.fixed {
+                entry["fixed"] = json!(fixed.is_ok());
+                if let Err(reason) = fixed {
+                    entry["error"] = json!(reason);
+                }
+            }
+            entry
+        })
+        .collect();
+    json!({ "checked": r.checked, "drifted": drifted.len(), "clients": drifted })
 }

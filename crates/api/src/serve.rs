@@ -15,7 +15,7 @@ use crate::output;
 
 pub async fn serve(
     app: App,
-    panel: Arc<LocalPanel>,
+    local_panel: Option<Arc<LocalPanel>>,
     config: &Config,
     demo: bool,
     test_clock: Option<Arc<TestClock>>,
@@ -28,7 +28,11 @@ pub async fn serve(
         actix_web::App::new()
             .wrap(from_fn(vp_http::localize))
             .configure(vp_http::configure(state.clone()))
-            .configure(vp_panel::routes(panel.clone()))
+            .configure(|cfg| {
+                if let Some(local) = &local_panel {
+                    vp_panel::routes(local.clone())(cfg);
+                }
+            })
             .default_service(web::to(vp_http::fallback))
     })
     .bind(config.bind)

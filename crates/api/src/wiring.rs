@@ -1,6 +1,5 @@
 //! Builds the use cases on their adapters: one place decides which store, gateway and panel
-//! run. Today the embedded defaults (sandbox gateway, local panel); real gateways and panels
-//! plug in here behind the same ports.
+//! run. The embedded defaults (sandbox gateway, local panel) unless configured otherwise.
 
 use std::sync::Arc;
 
@@ -8,16 +7,18 @@ use time::Duration;
 use vp_app::system::{SystemClock, SystemIds};
 use vp_app::test_clock::{TestClock, read_offset};
 use vp_app::{Adapters, App, Settings};
-use vp_panel::LocalPanel;
+use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::SandboxGateway;
-use vp_ports::Clock;
+use vp_ports::{Clock, VpnPanel};
 
 use crate::commands::CommandError;
-use crate::config::Config;
+use crate::config::{Config, PanelChoice};
 
 pub struct Wired {
     pub app: App,
-    pub panel: Arc<LocalPanel>,
+    /// The embedded panel, whose subscription links this service serves; `None` when a real
+    /// panel serves them.
+    pub local_panel: Option<Arc<LocalPanel>>,
     /// Present when the operator started with `VP_TEST_CLOCK=on`.
     pub test_clock: Option<Arc<TestClock>>,
 }
@@ -50,18 +51,26 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     }
     let policy = vp_webhooks::AddressPolicy { allowed: config.webhook_allow_addresses.clone() };
     let webhooks = Arc::new(vp_webhooks::HttpsSender::new(policy).map_err(CommandError::Failed)?);
-    let panel = Arc::new(LocalPanel::new(store.clone(), clock.clone(), &config.public_base_url));
+    let (panel, local_panel): (Arc<dyn VpnPanel>, _) = match &config.panel {
+        PanelChoice::Local => {
+            let local = Arc::new(LocalPanel::new(store.clone(), clock.clone(), &config.public_base_url));
+            (local.clone(), Some(local))
+        }
+        PanelChoice::Remnawave(settings) => {
+            (Arc::new(RemnawavePanel::new(settings).map_err(CommandError::Failed)?), None)
+        }
+    };
     let gateway = Arc::new(SandboxGateway::new(store.clone(), &config.public_base_url));
     let adapters = Adapters {
         store,
         clock,
         ids: Arc::new(SystemIds::new()),
         gateway,
-        panel: panel.clone(),
+        panel,
         events: Arc::new(vp_http::ApiShapes),
         webhooks,
         notifier: Arc::new(vp_webhooks::LogNotifier),
     };
     let settings = Settings { public_base_url: config.public_base_url.clone(), trial_length: Duration::hours(72) };
-    Ok(Wired { app: App::new(adapters, settings), panel, test_clock })
+    Ok(Wired { app: App::new(adapters, settings), local_panel, test_clock })
 }

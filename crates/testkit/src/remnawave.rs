@@ -297,6 +297,13 @@ impl Remnawave {
         s.users.iter().find(|u| u.username == username).cloned()
     }
 
+    /// The user whose subscription link ends in `short_uuid`.
+    pub fn user_by_short_uuid(&self, short_uuid: &str) -> Option<User> {
+        let mut s = lock(&self.state);
+        s.expire();
+        s.users.iter().find(|u| u.short_uuid == short_uuid).cloned()
+    }
+
     pub fn users(&self) -> Vec<User> {
         let mut s = lock(&self.state);
         s.expire();

@@ -52,11 +52,10 @@ fn install_contract_packages() -> Result<(), String> {
         return Ok(());
     }
     eprintln!("installing the Remnawave contract package (npm ci in {})", dir.display());
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&dir)
-        .status()
-        .map_err(|e| format!("cannot run npm ({e}); Node.js and npm are needed for the Remnawave contract check"))?;
+    let status =
+        Command::new("npm").args(["ci", "--no-audit", "--no-fund", "--prefix"]).arg(&dir).status().map_err(|e| {
+            format!("cannot run npm ({e}); Node.js and npm are needed for the Remnawave contract check")
+        })?;
     if status.success() { Ok(()) } else { Err(format!("npm ci in {} failed", dir.display())) }
 }
 

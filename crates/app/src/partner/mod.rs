@@ -17,6 +17,7 @@ pub use auth::{AUTH_CACHE_TTL, AuthCache};
 pub use clients::ClientListQuery;
 pub use invoices::fingerprint;
 pub use pages::{ConnectPage, PaymentPage};
+pub use panel_sync::{ClientDrift, PanelReconciliation};
 
 use crate::catalogue::{CATALOGUE_KEY, Catalogue};
 use crate::error::{AppResult, Refusal};

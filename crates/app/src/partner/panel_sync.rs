@@ -6,7 +6,7 @@
 use time::OffsetDateTime;
 use vp_domain::ClientId;
 use vp_domain::backoff::panel_retry_delay;
-use vp_ports::{ClientRecord, PanelError, PanelUser, SubscriptionRecord};
+use vp_ports::{ClientFilter, ClientRecord, PanelDrift, PanelError, PanelInfo, PanelUser, SubscriptionRecord};
 
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
@@ -106,5 +106,94 @@ impl App {
             }
         }
         Ok(pushed)
+    }
+}
+
+/// One client whose panel user differs from what its subscription needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientDrift {
+    pub account_id: String,
+    pub client_id: String,
+    pub client_ref: String,
+    pub drift: Vec<PanelDrift>,
+    /// With `--fix`: whether the push went through, or the panel's refusal.
+    pub fixed: Option<Result<(), String>>,
+}
+
+/// What `panel reconcile` found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PanelReconciliation {
+    /// Clients with a subscription that were compared.
+    pub checked: usize,
+    pub drifted: Vec<ClientDrift>,
+}
+
+/// Clients are read this many at a time.
+const RECONCILE_PAGE: u32 = 200;
+
+impl App {
+    /// `panel check`: the panel answers with our credentials.
+    pub async fn panel_check(&self) -> AppResult<PanelInfo> {
+        self.panel.check().await.map_err(|e| AppError::External(e.to_string()))
+    }
+
+    /// `panel reconcile [--fix]`: compares every client's stored subscription with its panel
+    /// user and, with `fix`, pushes the stored state where they differ. A panel that stops
+    /// answering ends the run with an error; a refused push is reported and the run goes on.
+    pub async fn reconcile_panel(&self, fix: bool) -> AppResult<PanelReconciliation> {
+        let mut report = PanelReconciliation::default();
+        let mut tx = self.store.read().await?;
+        let accounts = tx.accounts().await?;
+        tx.commit().await?;
+        for account in accounts {
+            let mut after = None;
+            loop {
+                let filter = ClientFilter { subscription_status: None, after: after.clone(), limit: RECONCILE_PAGE };
+                let mut tx = self.store.read().await?;
+                let page = tx.clients(&account.id, &filter).await?;
+                tx.commit().await?;
+                let Some(last) = page.last() else { break };
+                after = Some((last.created_at, last.id.clone()));
+                for client in &page {
+                    if let Some(found) = self.reconcile_client(client, fix).await? {
+                        report.drifted.push(found);
+                    }
+                    report.checked += usize::from(client.subscription.is_some());
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    async fn reconcile_client(&self, client: &ClientRecord, fix: bool) -> AppResult<Option<ClientDrift>> {
+        let (Some(user), Some(record)) = (panel_user(client, self.clock.now()), client.subscription.as_ref()) else {
+            return Ok(None);
+        };
+        let unreachable = |e: PanelError| AppError::External(format!("reconciliation stopped: {e}"));
+        let drift = self.panel.drift(&user).await.map_err(unreachable)?;
+        if drift.is_empty() {
+            return Ok(None);
+        }
+        let fixed = if fix {
+            Some(match self.panel.put_user(&user).await {
+                Ok(()) => {
+                    let mut tx = self.store.begin().await?;
+                    tx.mark_panel_synced(&client.id, record.revision).await?;
+                    tx.commit().await?;
+                    Ok(())
+                }
+                Err(PanelError::Rejected(reason)) => Err(reason),
+                Err(e) => return Err(unreachable(e)),
+            })
+        } else {
+            None
+        };
+        Ok(Some(ClientDrift {
+            account_id: client.account_id.clone(),
+            client_id: client.client_id.as_str().to_owned(),
+            client_ref: client.id.clone(),
+            drift,
+            fixed,
+        }))
     }
 }

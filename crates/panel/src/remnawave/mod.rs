@@ -20,7 +20,7 @@ use client::Client;
 use wire::{Changes, Devices, Metadata, User, create_body};
 
 /// What the operator configures (`VP_REMNAWAVE_*`).
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct RemnawaveSettings {
     /// The panel's base URL; requests go to `{url}/api/...`.
     pub url: String,

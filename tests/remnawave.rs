@@ -1,0 +1,230 @@
+//! The real binary with `VP_PANEL=remnawave` against the Remnawave emulator, on SQLite and on
+//! PostgreSQL: paid invoices, renewals, extra devices, trials, suspensions and blocks, link
+//! rotation and devices reach the panel; a panel outage gives the spec's 503s while payments
+//! still succeed and the sync catches up; reconcile finds and fixes drift made behind our back.
+//! Every exchange with the panel is checked against `@remnawave/backend-contract`.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::partner::{buy, pay, post_payment};
+use support::server::{Backend, Server};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+use vp_testkit::http::send;
+use vp_testkit::remnawave::{Mode, Remnawave, User};
+
+const TOKEN: &str = "rw-api-token-for-tests";
+
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $( #[test] fn $name() { super::$name(super::Backend::Sqlite) } )*
+        }
+        mod postgres {
+            $( #[test] fn $name() { super::$name(super::Backend::Postgres) } )*
+        }
+    };
+}
+
+both!(
+    paid_access_renewals_devices_trials_pauses_and_rotation_reach_the_panel,
+    a_panel_outage_gives_503s_payments_still_succeed_and_the_sync_catches_up,
+    reconcile_finds_and_fixes_drift_made_behind_our_back,
+);
+
+/// A panel and a server wired to it; `None` when the backend is skipped.
+fn start(backend: Backend, name: &str) -> Option<(Remnawave, String, Server)> {
+    let rw = Remnawave::start(TOKEN);
+    let squad = rw.add_squad("Netherlands");
+    let (url, sub_url) = (rw.url(), rw.sub_url());
+    let env = [
+        ("VP_PANEL", "remnawave"),
+        ("VP_REMNAWAVE_URL", url.as_str()),
+        ("VP_REMNAWAVE_TOKEN", TOKEN),
+        ("VP_REMNAWAVE_SUB_URL", sub_url.as_str()),
+        ("VP_REMNAWAVE_SQUADS", squad.as_str()),
+    ];
+    let server = Server::start_with(backend, name, &env)?;
+    Some((rw, squad, server))
+}
+
+fn seconds(text: &str) -> i64 {
+    OffsetDateTime::parse(text, &Rfc3339).expect("an RFC 3339 time").unix_timestamp()
+}
+
+/// The panel user behind a client, found through the `shortUuid` at the end of its link.
+fn panel_user(s: &Server, rw: &Remnawave, client_id: &str) -> User {
+    let client = s.api("GET", &format!("/clients/{client_id}"), None, &[]).json();
+    let url = client["subscription"]["subscription_url"].as_str().expect("a subscription link");
+    let short_uuid = url.rsplit('/').next().unwrap();
+    rw.user_by_short_uuid(short_uuid).unwrap_or_else(|| panic!("no panel user for {url}"))
+}
+
+fn subscription_of(s: &Server, client_id: &str) -> Value {
+    s.api("GET", &format!("/clients/{client_id}"), None, &[]).json()["subscription"].clone()
+}
+
+/// A VPN app fetching a link with its device headers; the HTTP status.
+fn fetch_link(url: &str, hwid: &str) -> u16 {
+    let headers = [("x-hwid", hwid), ("x-device-os", "iOS"), ("x-ver-os", "17.2"), ("x-device-model", "iPhone 15")];
+    send("GET", url, &headers, b"").map_or(0, |a| a.status)
+}
+
+fn paid_access_renewals_devices_trials_pauses_and_rotation_reach_the_panel(backend: Backend) {
+    let Some((rw, squad, s)) = start(backend, "rw_access") else { return };
+    let first = buy(&s, "tg:1001", 1);
+    let sub = first["client"]["subscription"].clone();
+    assert!(sub["subscription_url"].as_str().unwrap().starts_with(&rw.sub_url()), "the link is the panel's: {sub}");
+    let user = panel_user(&s, &rw, "tg:1001");
+    assert_eq!(user.status, "ACTIVE");
+    assert_eq!(user.expire_at.unix_timestamp(), seconds(sub["expires_at"].as_str().unwrap()), "the paid term");
+    assert_eq!(user.hwid_device_limit, Some(3), "the demo's 3 included devices");
+    assert_eq!(user.squads, [squad]);
+    assert_eq!(user.description.as_deref(), Some(format!("partner {} client tg:1001", s.account_id).as_str()));
+    assert!(!user.username.contains(':'), "the username is derived, never the raw client_id: {}", user.username);
+
+    let renewed = buy(&s, "tg:1001", 1)["client"]["subscription"].clone();
+    assert_eq!(renewed["subscription_url"], sub["subscription_url"], "renewal keeps the link");
+    let user = panel_user(&s, &rw, "tg:1001");
+    assert_eq!(user.expire_at.unix_timestamp(), seconds(renewed["expires_at"].as_str().unwrap()), "expireAt moved");
+
+    let devices = post_payment(
+        &s,
+        "rw-dev",
+        &json!({"client_id": "tg:1001", "purpose": "devices", "devices": 2, "method": "card"}),
+    );
+    assert_eq!(devices.status, 201, "{}", devices.text());
+    pay(&s, devices.json()["payment_id"].as_str().unwrap());
+    assert_eq!(panel_user(&s, &rw, "tg:1001").hwid_device_limit, Some(5), "extra devices raise the limit");
+
+    for (command, status) in [("suspend", "DISABLED"), ("resume", "ACTIVE")] {
+        s.cli(&["subscription", command, &s.account_id, "tg:1001"]);
+        assert_eq!(panel_user(&s, &rw, "tg:1001").status, status, "after {command}");
+    }
+    s.cli(&["client", "block", &s.account_id, "tg:1001"]);
+    s.cli(&["client", "unblock", &s.account_id, "tg:1001"]);
+    assert_eq!(panel_user(&s, &rw, "tg:1001").status, "ACTIVE", "unblocked");
+    let blocked = buy(&s, "tg:3003", 1);
+    s.cli(&["client", "block", &s.account_id, "tg:3003"]);
+    let short_uuid =
+        blocked["client"]["subscription"]["subscription_url"].as_str().unwrap().rsplit('/').next().unwrap();
+    assert_eq!(rw.user_by_short_uuid(short_uuid).unwrap().status, "DISABLED", "a block disables the user");
+
+    let old_link = subscription_of(&s, "tg:1001")["subscription_url"].as_str().unwrap().to_owned();
+    assert_eq!(fetch_link(&old_link, "hwid-before-rotation"), 200);
+    let rotated = s.api("POST", "/clients/tg:1001/rotate-link", None, &[]);
+    assert_eq!(rotated.status, 200, "{}", rotated.text());
+    let new_link = rotated.json()["subscription"]["subscription_url"].as_str().unwrap().to_owned();
+    assert_ne!(new_link, old_link);
+    assert_eq!(rw.count("POST", "/api/users/"), 1, "the rotation is one revoke");
+    assert_eq!(fetch_link(&old_link, "hwid-before-rotation"), 404, "the old link stops working at once");
+    assert_eq!(fetch_link(&new_link, "hwid-phone-0001"), 200, "the new link works");
+    assert_eq!(panel_user(&s, &rw, "tg:1001").short_uuid, new_link.rsplit('/').next().unwrap());
+
+    let list = s.api("GET", "/clients/tg:1001/devices", None, &[]).json();
+    assert_eq!((list["devices_count"].clone(), list["devices_limit"].clone()), (json!(2), json!(5)));
+    let phone = list["devices"].as_array().unwrap().iter().find(|d| d["device_id"] == "hwid-phone-0001").cloned();
+    let phone = phone.expect("the device the app registered through the panel");
+    assert_eq!(
+        (phone["platform"].clone(), phone["model"].clone(), phone["os_version"].clone()),
+        (json!("iOS"), json!("iPhone 15"), json!("17.2"))
+    );
+    let deleted = s.api("DELETE", "/clients/tg:1001/devices/hwid-phone-0001", None, &[]);
+    assert_eq!(deleted.status, 204, "{}", deleted.text());
+    assert_eq!(rw.devices(&panel_user(&s, &rw, "tg:1001").username).len(), 1, "deleted in the panel");
+    let again = s.api("DELETE", "/clients/tg:1001/devices/hwid-phone-0001", None, &[]);
+    assert_eq!((again.status, again.code().as_str()), (404, "DEVICE_NOT_FOUND"));
+
+    let trial = s.api("POST", "/clients/tg:2002/trial", None, &[]);
+    assert_eq!(trial.status, 201, "{}", trial.text());
+    let user = panel_user(&s, &rw, "tg:2002");
+    assert_eq!(user.status, "ACTIVE");
+    let hours = (user.expire_at - OffsetDateTime::now_utc()).whole_hours();
+    assert!((71..=72).contains(&hours), "a 72-hour trial, got {hours} h");
+
+    assert_eq!(rw.dropped(), 0, "every plain-http request carried the reverse-proxy headers");
+    rw.assert_contract();
+}
+
+fn a_panel_outage_gives_503s_payments_still_succeed_and_the_sync_catches_up(backend: Backend) {
+    let Some((rw, _, s)) = start(backend, "rw_outage") else { return };
+    buy(&s, "po", 1);
+    let link = subscription_of(&s, "po")["subscription_url"].clone();
+    rw.set_mode(Mode::Down);
+    for (method, path) in [
+        ("GET", "/clients/po/devices"),
+        ("POST", "/clients/po/rotate-link"),
+        ("POST", "/clients/new-trial/trial"),
+        ("DELETE", "/clients/po/devices/x"),
+    ] {
+        let r = s.api(method, path, None, &[]);
+        assert_eq!((r.status, r.code().as_str()), (503, "SERVICE_UNAVAILABLE"), "{method} {path}");
+    }
+    assert_eq!(subscription_of(&s, "po")["subscription_url"], link, "the link did not change");
+    assert_eq!(s.api("GET", "/clients/new-trial", None, &[]).code(), "API_CLIENT_NOT_FOUND", "no trial granted");
+
+    let paid = buy(&s, "paid-while-down", 1);
+    assert_eq!(paid["status"], "succeeded", "a payment never fails because the panel is down");
+    let renewed = buy(&s, "po", 1);
+    assert_eq!(renewed["status"], "succeeded");
+    assert_eq!(rw.users().len(), 1, "the panel has not heard of the new client yet");
+
+    rw.set_mode(Mode::Up);
+    s.cli(&["jobs"]);
+    let late = panel_user(&s, &rw, "paid-while-down");
+    assert_eq!(late.status, "ACTIVE", "access granted once the panel answers");
+    let po = panel_user(&s, &rw, "po");
+    let expires = seconds(renewed["client"]["subscription"]["expires_at"].as_str().unwrap());
+    assert_eq!(po.expire_at.unix_timestamp(), expires, "the renewal reached the panel too");
+    assert_eq!(s.api("POST", "/clients/po/rotate-link", None, &[]).status, 200, "the rotation works again");
+    rw.assert_contract();
+}
+
+fn reconcile_finds_and_fixes_drift_made_behind_our_back(backend: Backend) {
+    let Some((rw, _, s)) = start(backend, "rw_reconcile") else { return };
+    buy(&s, "kept", 1);
+    buy(&s, "edited", 1);
+    buy(&s, "deleted", 1);
+    let check = s.cli(&["panel", "check"]);
+    assert_eq!(check, json!({"panel": "remnawave", "address": rw.url(), "version": "2.3.2"}));
+    assert_eq!(s.cli(&["panel", "reconcile"])["drifted"], 0, "in step after the payments");
+
+    let edited = panel_user(&s, &rw, "edited");
+    rw.edit_user(&edited.username, |u| {
+        u.hwid_device_limit = Some(9);
+        u.status = "DISABLED".into();
+    });
+    rw.delete_user(&panel_user(&s, &rw, "deleted").username);
+    let report = s.cli(&["panel", "reconcile"]);
+    assert_eq!((report["checked"].clone(), report["drifted"].clone()), (json!(3), json!(2)), "{report}");
+    let by_client = |id: &str| report["clients"].as_array().unwrap().iter().find(|c| c["client_id"] == id).cloned();
+    let fields: Vec<Value> =
+        by_client("edited").unwrap()["drift"].as_array().unwrap().iter().map(|d| d["field"].clone()).collect();
+    assert_eq!(fields, [json!("enabled"), json!("device_limit")]);
+    assert_eq!(
+        by_client("deleted").unwrap()["drift"],
+        json!([{"field": "user", "expected": "exists", "actual": "missing"}])
+    );
+    assert_eq!(rw.user(&edited.username).unwrap().status, "DISABLED", "without --fix nothing changes");
+
+    let fixed = s.cli(&["panel", "reconcile", "--fix"]);
+    assert!(fixed["clients"].as_array().unwrap().iter().all(|c| c["fixed"] == true), "{fixed}");
+    let edited = rw.user(&edited.username).unwrap();
+    assert_eq!((edited.status.as_str(), edited.hwid_device_limit), ("ACTIVE", Some(3)));
+    assert_eq!(panel_user(&s, &rw, "deleted").status, "ACTIVE", "the missing user is back");
+    assert_eq!(s.cli(&["panel", "reconcile"])["drifted"], 0);
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vp-api"))
+        .args(["panel", "check"])
+        .env("DATABASE_URL", &s.db.url)
+        .env("VP_LOG", "warn")
+        .envs(s.db.env.iter().map(|(k, v)| (k, v)))
+        .env("VP_REMNAWAVE_TOKEN", "a-wrong-token")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("VP_REMNAWAVE_TOKEN") && !stderr.contains("a-wrong-token"), "{stderr}");
+    rw.assert_contract();
+}

@@ -1,0 +1,37 @@
+//! Partner-side steps the black-box tests share: issuing invoices and paying them on the
+//! sandbox page.
+
+use serde_json::{Value, json};
+
+use super::server::{Response, Server};
+
+pub fn post_payment(s: &Server, key: &str, body: &Value) -> Response {
+    s.api("POST", "/payments", Some(body), &[("idempotency-key", key)])
+}
+
+pub fn subscription(client: &str, plan: i64) -> Value {
+    json!({"client_id": client, "purpose": "subscription", "plan_id": plan, "method": "card"})
+}
+
+/// Issues and pays a subscription invoice; returns the paid invoice.
+pub fn buy(s: &Server, client: &str, plan: i64) -> Value {
+    let key = format!("buy-{client}-{plan}-{}", rand_suffix());
+    let inv = post_payment(s, &key, &subscription(client, plan));
+    assert_eq!(inv.status, 201, "{}", inv.text());
+    pay(s, inv.json()["payment_id"].as_str().unwrap());
+    s.api("GET", &format!("/payments/{}", inv.json()["payment_id"].as_str().unwrap()), None, &[]).json()
+}
+
+pub fn pay(s: &Server, payment_id: &str) {
+    let r = s.request(
+        "POST",
+        &format!("/sandbox/pay/{payment_id}"),
+        &[("content-type", "application/x-www-form-urlencoded")],
+        Some("action=pay"),
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+}
+
+pub fn rand_suffix() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
+}
