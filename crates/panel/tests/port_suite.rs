@@ -11,7 +11,7 @@ use vp_panel::{DeviceHeaders, LocalPanel, RemnawavePanel, RemnawaveSettings};
 use vp_ports::{Clock, PanelError, VpnPanel};
 use vp_testkit::http::send;
 use vp_testkit::panel_suite::{self, APP_HEADERS, LinkClient, new_user};
-use vp_testkit::remnawave::{Mode, Remnawave, check_exchanges};
+use vp_testkit::remnawave::{Mode, Remnawave, check_exchanges, grants_access};
 
 struct WallClock;
 
@@ -44,7 +44,7 @@ impl LinkClient for HttpLinks<'_> {
     async fn fetch(&self, link_token: &str, hwid: &str) -> bool {
         let mut headers: Vec<(&str, &str)> = APP_HEADERS.to_vec();
         headers.push(("x-hwid", hwid));
-        send("GET", &self.0.subscription_url(link_token), &headers, b"").is_ok_and(|a| a.status == 200)
+        send("GET", &self.0.subscription_url(link_token), &headers, b"").is_ok_and(|a| grants_access(&a))
     }
 }
 

@@ -615,27 +615,33 @@ fn revoke(s: &mut State, id: &str, body: Option<&Value>, path: &str) -> Reply {
     Reply::json(200, &json!({"response": json}))
 }
 
-/// What a VPN app gets from the subscription link: the device is registered from `x-hwid`
-/// (refused over the user's limit), and a disabled, expired or unknown link answers 404.
+/// What a VPN app gets from the subscription link, as Remnawave's subscription service answers
+/// with HWID limiting on: an unknown (or revoked) `shortUuid` is a 404; a device the limit
+/// refuses, or an app without `x-hwid` under a limit, gets a 200 with an empty body and the
+/// `x-hwid-*` headers; a user without access (disabled, expired) gets the panel's placeholder
+/// remark instead of server configs; an active user gets its configs.
 fn subscription(state: &Mutex<State>, short_uuid: &str, req: &Request) -> Reply {
     let mut s = lock(state);
     s.expire();
     let Some(user) = s.users.iter().find(|u| u.short_uuid == short_uuid).cloned() else {
         return Reply::text(404, "Not found");
     };
-    if user.status != "ACTIVE" {
-        return Reply::text(404, "Not found");
-    }
     let limit = user.hwid_device_limit.unwrap_or(0);
+    let refused = |reason: &str| {
+        Reply::text(200, "")
+            .with_header("x-hwid-active", "true")
+            .with_header("x-hwid-limit", "true")
+            .with_header(reason, "true")
+    };
     match req.header("x-hwid") {
-        None if limit > 0 => return Reply::text(404, "Not found"),
+        None if limit > 0 => return refused("x-hwid-not-supported"),
         None => {}
         Some(hwid) => {
             let known = s.devices.iter().any(|d| d.user_id == user.id && d.hwid == hwid);
             let count = s.devices.iter().filter(|d| d.user_id == user.id).count();
             if !known {
                 if limit > 0 && i64::try_from(count).unwrap_or(i64::MAX) >= limit {
-                    return Reply::text(404, "Not found");
+                    return refused("x-hwid-max-devices-reached");
                 }
                 let header = |n: &str| req.header(n).map(str::to_owned);
                 s.devices.push(Device {
@@ -650,11 +656,25 @@ fn subscription(state: &Mutex<State>, short_uuid: &str, req: &Request) -> Reply 
             }
         }
     }
-    let links = format!("vless://{}@emulated.vpn.example:443?security=reality#Emulated", user.vless_uuid);
+    let links = if user.status == "ACTIVE" {
+        format!("vless://{}@emulated.vpn.example:443?security=reality#Emulated", user.vless_uuid)
+    } else {
+        format!("{NO_ACCESS_CONFIG}#Subscription {}", user.status)
+    };
     Reply::text(200, &base64::engine::general_purpose::STANDARD.encode(links)).with_header(
         "subscription-userinfo",
         &format!("upload=0; download=0; total=0; expire={}", user.expire_at.unix_timestamp()),
     )
+}
+
+/// The placeholder "server" the panel shows a user without access (its remark says why).
+const NO_ACCESS_CONFIG: &str = "vless://00000000-0000-0000-0000-000000000000@0.0.0.0:1";
+
+/// Whether an answer of the subscription link gives the app server configs it can connect to.
+pub fn grants_access(answer: &crate::http::Answer) -> bool {
+    let decoded = base64::engine::general_purpose::STANDARD.decode(answer.text().trim()).unwrap_or_default();
+    let configs = String::from_utf8_lossy(&decoded);
+    answer.status == 200 && configs.starts_with("vless://") && !configs.starts_with(NO_ACCESS_CONFIG)
 }
 
 /// The directory of the contract check (`package.json`, lock file, `validate.mjs`).
