@@ -60,7 +60,8 @@ pub enum Command {
     /// Invoices: show one, or record a bank recall of a paid one.
     #[command(subcommand)]
     Invoice(InvoiceCommand),
-    /// Run the background jobs once (invoice expiry, crash completion, panel sync, term events).
+    /// Run the background jobs once (invoice expiry, crash completion, payment reconciliation,
+    /// panel sync, term events).
     Jobs,
     /// Run the background work without the HTTP server: event delivery, term events, jobs.
     Worker,
@@ -73,6 +74,16 @@ pub enum Command {
     /// The VPN panel (VP_PANEL): check the connection, compare it with the stored subscriptions.
     #[command(subcommand)]
     Panel(PanelCommand),
+    /// The payment gateway (VP_GATEWAY).
+    #[command(subcommand)]
+    Gateway(GatewayCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GatewayCommand {
+    /// Reach the gateway with the configured credentials; print the shop, its test or live
+    /// status and enabled methods.
+    Check,
 }
 
 #[derive(Debug, Subcommand)]
@@ -168,6 +179,11 @@ pub enum InvoiceCommand {
     },
     /// The bank recalled the payment: succeeded becomes failed, the partner share is reversed.
     Recall {
+        payment_id: String,
+    },
+    /// Refund a succeeded invoice in full through the payment gateway; applied (as a recall)
+    /// when the gateway confirms it.
+    Refund {
         payment_id: String,
     },
 }
@@ -286,6 +302,17 @@ pub enum MethodCommand {
         name_en: String,
         #[arg(long)]
         name_ru: String,
+        /// The YooKassa `payment_method_data.type` it maps to (bank_card, sbp, yoo_money, ...);
+        /// without it the customer chooses on YooKassa's page.
+        #[arg(long)]
+        yookassa_type: Option<String>,
+    },
+    /// Map a method to a YooKassa `payment_method_data.type`, or `none` to let the customer
+    /// choose on YooKassa's page.
+    SetYookassaType {
+        code: String,
+        #[arg(value_name = "TYPE|none")]
+        yookassa_type: String,
     },
     Enable {
         code: String,

@@ -7,8 +7,8 @@ use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::{App, AppError};
 
 use crate::cli::{
-    AccountCommand, ClientCommand, ContentCommand, DevicesCommand, InvoiceCommand, KeyCommand, LimitsArgs,
-    MethodCommand, PanelCommand, PlanCommand, SandboxCommand, SubscriptionCommand,
+    AccountCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand, InvoiceCommand, KeyCommand,
+    LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, SubscriptionCommand,
 };
 use crate::output;
 
@@ -119,12 +119,28 @@ pub async fn devices(app: &App, cmd: DevicesCommand) -> CommandResult {
 
 pub async fn method(app: &App, cmd: MethodCommand) -> CommandResult {
     Ok(match cmd {
-        MethodCommand::Add { code, name_en, name_ru } => {
-            output::payment_method(&app.add_payment_method(&code, &name_en, &name_ru).await?)
+        MethodCommand::Add { code, name_en, name_ru, yookassa_type } => {
+            let gateway_type = yookassa_type.as_deref().map(yookassa_method_type).transpose()?;
+            output::payment_method(&app.add_payment_method(&code, &name_en, &name_ru, gateway_type).await?)
+        }
+        MethodCommand::SetYookassaType { code, yookassa_type } => {
+            let gateway_type = match yookassa_type.as_str() {
+                "none" => None,
+                other => Some(yookassa_method_type(other)?),
+            };
+            output::payment_method(&app.set_payment_method_gateway_type(&code, gateway_type).await?)
         }
         MethodCommand::Enable { code } => output::payment_method(&app.set_payment_method_enabled(&code, true).await?),
         MethodCommand::Disable { code } => output::payment_method(&app.set_payment_method_enabled(&code, false).await?),
         MethodCommand::List => app.list_payment_methods().await?.iter().map(output::payment_method).collect(),
+    })
+}
+
+/// A YooKassa `payment_method_data.type` from its documented list.
+fn yookassa_method_type(text: &str) -> Result<&str, CommandError> {
+    use vp_payments::yookassa::METHOD_TYPES;
+    METHOD_TYPES.contains(&text).then_some(text).ok_or_else(|| {
+        CommandError::BadInput(format!("--yookassa-type {text:?} is not one of {}", METHOD_TYPES.join(", ")))
     })
 }
 
@@ -204,6 +220,16 @@ pub async fn invoice(app: &App, cmd: InvoiceCommand) -> CommandResult {
         InvoiceCommand::Recall { payment_id } => {
             app.apply_payment_outcome(&payment_id, vp_domain::PaymentOutcome::BankRecall).await?
         }
+        InvoiceCommand::Refund { payment_id } => {
+            let (invoice, refund) = app.refund_invoice(&payment_id).await?;
+            let mut shown = output::invoice(&invoice);
+            shown["refund"] = json!(match refund {
+                vp_ports::RefundState::Succeeded => "succeeded",
+                vp_ports::RefundState::Pending => "pending: applied when the gateway confirms it",
+                vp_ports::RefundState::Canceled(_) => "canceled",
+            });
+            return Ok(shown);
+        }
     };
     Ok(output::invoice(&invoice))
 }
@@ -212,5 +238,11 @@ pub async fn panel(app: &App, cmd: PanelCommand) -> CommandResult {
     Ok(match cmd {
         PanelCommand::Check => output::panel_info(&app.panel_check().await?),
         PanelCommand::Reconcile { fix } => output::panel_reconciliation(&app.reconcile_panel(fix).await?),
+    })
+}
+
+pub async fn gateway(app: &App, cmd: GatewayCommand) -> CommandResult {
+    Ok(match cmd {
+        GatewayCommand::Check => output::gateway_info(&app.gateway_check().await?),
     })
 }

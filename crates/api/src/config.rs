@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 14] = [
+const KEYS: [&str; 20] = [
     "DATABASE_URL",
     "VP_BIND",
     "VP_PUBLIC_BASE_URL",
@@ -27,6 +27,12 @@ const KEYS: [&str; 14] = [
     "VP_REMNAWAVE_TOKEN",
     "VP_REMNAWAVE_SUB_URL",
     "VP_REMNAWAVE_SQUADS",
+    "VP_GATEWAY",
+    "VP_YOOKASSA_SHOP_ID",
+    "VP_YOOKASSA_SECRET_KEY",
+    "VP_YOOKASSA_API_URL",
+    "VP_YOOKASSA_NOTIFY_FROM",
+    "VP_TRUSTED_PROXIES",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +56,15 @@ pub struct Config {
     pub test_clock: bool,
     /// Which VPN panel grants access.
     pub panel: PanelChoice,
+    /// Which payment gateway takes the payments.
+    pub gateway: GatewayChoice,
+}
+
+/// `VP_GATEWAY`: the embedded sandbox (default) or YooKassa.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GatewayChoice {
+    Sandbox,
+    YooKassa { settings: vp_payments::YooKassaSettings, notify: vp_payments::yookassa::NotifyPolicy },
 }
 
 /// `VP_PANEL`: the embedded local panel (default) or Remnawave.
@@ -161,6 +176,7 @@ impl Config {
             }
         };
         let panel = panel_choice(&get)?;
+        let gateway = gateway_choice(&get)?;
         Ok(Config {
             database_url,
             bind,
@@ -172,6 +188,7 @@ impl Config {
             delivery_workers,
             test_clock,
             panel,
+            gateway,
         })
     }
 }
@@ -193,24 +210,77 @@ fn is_uuid(text: &str) -> bool {
         && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// A secret's value is never repeated in a message.
+fn secret(key: &'static str, value: &str) -> Result<String, ConfigError> {
+    if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(ConfigError::Invalid { key, reason: "must be the value as issued, without spaces".into() });
+    }
+    Ok(value.to_owned())
+}
+
+fn required<'a>(get: &impl Fn(&str) -> Option<&'a str>, key: &'static str, when: &str) -> Result<&'a str, ConfigError> {
+    get(key).ok_or_else(|| ConfigError::Invalid { key, reason: format!("is required when {when}") })
+}
+
+fn ip_list<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    key: &'static str,
+    default: &str,
+) -> Result<Vec<ipnet::IpNet>, ConfigError> {
+    vp_payments::yookassa::NotifyPolicy::parse_list(get(key).unwrap_or(default))
+        .map_err(|reason| ConfigError::Invalid { key, reason })
+}
+
+fn gateway_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<GatewayChoice, ConfigError> {
+    use vp_payments::yookassa::{DEFAULT_API_URL, DEFAULT_NOTIFY_FROM, NotifyPolicy, REQUEST_TIMEOUT};
+    let trusted_proxies = ip_list(get, "VP_TRUSTED_PROXIES", "")?;
+    match get("VP_GATEWAY") {
+        None | Some("sandbox") => Ok(GatewayChoice::Sandbox),
+        Some("yookassa") => {
+            let when = "VP_GATEWAY=yookassa";
+            let shop_id = required(get, "VP_YOOKASSA_SHOP_ID", when)?;
+            if shop_id.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(ConfigError::Invalid {
+                    key: "VP_YOOKASSA_SHOP_ID",
+                    reason: format!("{shop_id:?} is not a shop id (the number in the YooKassa cabinet)"),
+                });
+            }
+            let secret_key = secret("VP_YOOKASSA_SECRET_KEY", required(get, "VP_YOOKASSA_SECRET_KEY", when)?)?;
+            let api_url = http_url(
+                "VP_YOOKASSA_API_URL",
+                get("VP_YOOKASSA_API_URL").unwrap_or(DEFAULT_API_URL),
+                DEFAULT_API_URL,
+            )?;
+            let allowed = ip_list(get, "VP_YOOKASSA_NOTIFY_FROM", DEFAULT_NOTIFY_FROM)?;
+            Ok(GatewayChoice::YooKassa {
+                settings: vp_payments::YooKassaSettings {
+                    shop_id: shop_id.to_owned(),
+                    secret_key,
+                    api_url,
+                    timeout: REQUEST_TIMEOUT,
+                },
+                notify: NotifyPolicy { allowed, trusted_proxies },
+            })
+        }
+        Some(other) => {
+            Err(ConfigError::Invalid { key: "VP_GATEWAY", reason: format!("{other:?} is not sandbox or yookassa") })
+        }
+    }
+}
+
 fn panel_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<PanelChoice, ConfigError> {
     match get("VP_PANEL") {
         None | Some("local") => Ok(PanelChoice::Local),
         Some("remnawave") => {
-            let required = |key: &'static str| {
-                get(key).ok_or(ConfigError::Invalid { key, reason: "is required when VP_PANEL=remnawave".into() })
-            };
-            let url = http_url("VP_REMNAWAVE_URL", required("VP_REMNAWAVE_URL")?, "https://panel.example.com")?;
-            let token = required("VP_REMNAWAVE_TOKEN")?.to_owned();
-            if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
-                // The value is a secret: the message never repeats it.
-                return Err(ConfigError::Invalid {
-                    key: "VP_REMNAWAVE_TOKEN",
-                    reason: "must be the API token as the panel shows it, without spaces".into(),
-                });
-            }
-            let sub_url =
-                http_url("VP_REMNAWAVE_SUB_URL", required("VP_REMNAWAVE_SUB_URL")?, "https://sub.example.com")?;
+            let when = "VP_PANEL=remnawave";
+            let url =
+                http_url("VP_REMNAWAVE_URL", required(get, "VP_REMNAWAVE_URL", when)?, "https://panel.example.com")?;
+            let token = secret("VP_REMNAWAVE_TOKEN", required(get, "VP_REMNAWAVE_TOKEN", when)?)?;
+            let sub_url = http_url(
+                "VP_REMNAWAVE_SUB_URL",
+                required(get, "VP_REMNAWAVE_SUB_URL", when)?,
+                "https://sub.example.com",
+            )?;
             let squads = get("VP_REMNAWAVE_SQUADS")
                 .unwrap_or_default()
                 .split(',')
@@ -285,6 +355,8 @@ mod tests {
             ("VP_DELIVERY_WORKERS", "100"),
             ("VP_TEST_CLOCK", "yes"),
             ("VP_PANEL", "marzban"),
+            ("VP_GATEWAY", "stripe"),
+            ("VP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"),
         ];
         for (key, value) in bad {
             match Config::from_values(&values(&[(key, value)])) {
@@ -337,6 +409,60 @@ mod tests {
         }
         let debug = format!("{:?}", remnawave(&[]).unwrap());
         assert!(!debug.contains("secret-token") && debug.contains("<redacted>"), "{debug}");
+    }
+
+    fn yookassa(extra: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let mut all = vec![
+            ("VP_GATEWAY", "yookassa"),
+            ("VP_YOOKASSA_SHOP_ID", "100500"),
+            ("VP_YOOKASSA_SECRET_KEY", "live_secret-key"),
+        ];
+        all.extend_from_slice(extra);
+        Config::from_values(&values(&all))
+    }
+
+    #[test]
+    fn the_sandbox_is_the_default_gateway_and_yookassa_takes_its_settings() {
+        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().gateway, GatewayChoice::Sandbox);
+        let GatewayChoice::YooKassa { settings, notify } = yookassa(&[]).unwrap().gateway else { panic!("yookassa") };
+        assert_eq!(settings.api_url, "https://api.yookassa.ru/v3");
+        assert_eq!((settings.shop_id.as_str(), settings.secret_key.as_str()), ("100500", "live_secret-key"));
+        assert!(notify.admits("185.71.76.1".parse().unwrap()) && !notify.admits("127.0.0.1".parse().unwrap()));
+        assert!(notify.trusted_proxies.is_empty(), "no proxy is trusted unless configured");
+        let custom = yookassa(&[
+            ("VP_YOOKASSA_API_URL", "http://127.0.0.1:9/v3/"),
+            ("VP_YOOKASSA_NOTIFY_FROM", "127.0.0.1/32"),
+            ("VP_TRUSTED_PROXIES", "10.0.0.0/8"),
+        ]);
+        let GatewayChoice::YooKassa { settings, notify } = custom.unwrap().gateway else { panic!("yookassa") };
+        assert_eq!(settings.api_url, "http://127.0.0.1:9/v3");
+        assert!(notify.admits("127.0.0.1".parse().unwrap()) && !notify.admits("185.71.76.1".parse().unwrap()));
+        assert_eq!(
+            notify.client_ip("10.0.0.2".parse().unwrap(), Some("127.0.0.1")),
+            "127.0.0.1".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_yookassa_settings_name_the_setting_and_never_show_the_secret() {
+        for (key, value) in [
+            ("VP_YOOKASSA_SHOP_ID", ""),
+            ("VP_YOOKASSA_SHOP_ID", "100 500"),
+            ("VP_YOOKASSA_SECRET_KEY", ""),
+            ("VP_YOOKASSA_SECRET_KEY", "live secret"),
+            ("VP_YOOKASSA_API_URL", "api.yookassa.ru"),
+            ("VP_YOOKASSA_NOTIFY_FROM", "yookassa.ru"),
+        ] {
+            match yookassa(&[(key, value)]) {
+                Err(e @ ConfigError::Invalid { key: k, .. }) => {
+                    assert_eq!(k, key, "{value}");
+                    assert!(!e.to_string().contains("secret"), "the secret leaked: {e}");
+                }
+                other => panic!("{key}={value} gave {other:?}"),
+            }
+        }
+        let debug = format!("{:?}", yookassa(&[]).unwrap());
+        assert!(!debug.contains("live_secret") && debug.contains("<redacted>"), "{debug}");
     }
 
     #[test]

@@ -67,11 +67,12 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
         return Ok(Some(serde_json::json!({ "applied": applied })));
     }
-    let wiring::Wired { app, local_panel, test_clock } = wiring::wire(&config).await?;
+    let wiring::Wired { app, local_panel, yookassa, test_clock } = wiring::wire(&config).await?;
     let value = match command {
         Command::Migrate => return Ok(None),
         Command::Serve { demo } => {
-            return serve::serve(app, local_panel, &config, demo, test_clock).await.map(|()| None);
+            let adapters = serve::Served { local_panel, yookassa };
+            return serve::serve(app, adapters, &config, demo, test_clock).await.map(|()| None);
         }
         Command::Worker => {
             workers::run_worker(app, &config, test_clock).await;
@@ -80,13 +81,20 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Jobs => {
             workers::run_jobs_once(&app).await;
             serde_json::json!({
-                "ran": ["expire_overdue_invoices", "complete_unfinished_invoices", "sync_panel", "check_terms"]
+                "ran": [
+                    "expire_overdue_invoices",
+                    "complete_unfinished_invoices",
+                    "reconcile_pending_payments",
+                    "sync_panel",
+                    "check_terms"
+                ]
             })
         }
         Command::Endpoint(c) => event_commands::endpoint_command(&app, c).await?,
         Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&app, c).await?,
         Command::Panel(c) => commands::panel(&app, c).await?,
+        Command::Gateway(c) => commands::gateway(&app, c).await?,
         Command::Invoice(c) => commands::invoice(&app, c).await?,
         Command::Demo => commands::demo(&app).await?,
         Command::Account(c) => commands::account(&app, c).await?,

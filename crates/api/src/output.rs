@@ -7,7 +7,9 @@ use vp_app::keys::IssuedKey;
 use vp_app::operator::AccountOverview;
 use vp_app::partner::PanelReconciliation;
 use vp_domain::{CURRENCY, DeviceSettings};
-use vp_ports::{AccountRecord, ApiKeyRecord, ClientRecord, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord};
+use vp_ports::{
+    AccountRecord, ApiKeyRecord, ClientRecord, GatewayInfo, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord,
+};
 
 pub fn timestamp(t: OffsetDateTime) -> Value {
     t.format(&Rfc3339).map(Value::String).unwrap_or(Value::Null)
@@ -89,7 +91,14 @@ pub fn device_settings(s: Option<&DeviceSettings>) -> Value {
 }
 
 pub fn payment_method(m: &PaymentMethodRecord) -> Value {
-    json!({ "code": m.code, "name_en": m.name_en, "name_ru": m.name_ru, "enabled": m.enabled, "position": m.position })
+    json!({
+        "code": m.code,
+        "name_en": m.name_en,
+        "name_ru": m.name_ru,
+        "enabled": m.enabled,
+        "position": m.position,
+        "yookassa_type": m.gateway_type,
+    })
 }
 
 pub fn client(c: &ClientRecord) -> Value {
@@ -163,4 +172,15 @@ pub fn panel_reconciliation(r: &PanelReconciliation) -> Value {
         })
         .collect();
     json!({ "checked": r.checked, "drifted": drifted.len(), "clients": drifted })
+}
+
+pub fn gateway_info(i: &GatewayInfo) -> Value {
+    json!({
+        "gateway": i.kind,
+        "address": i.address,
+        "shop_id": i.account,
+        "test": i.test,
+        "enabled": i.enabled,
+        "methods": i.methods,
+    })
 }

@@ -8,14 +8,25 @@ use vp_app::test_clock::TestClock;
 use vp_app::{App, AppError};
 use vp_http::HttpState;
 use vp_panel::LocalPanel;
+use vp_payments::YooKassaGateway;
+use vp_payments::yookassa::NotifyPolicy;
+use vp_ports::GatewayEvents;
 
 use crate::commands::CommandError;
 use crate::config::Config;
 use crate::output;
 
+/// The adapters that serve routes of their own beside the partner API.
+pub struct Served {
+    /// The local panel's subscription links.
+    pub local_panel: Option<Arc<LocalPanel>>,
+    /// YooKassa's notifications.
+    pub yookassa: Option<(Arc<YooKassaGateway>, NotifyPolicy)>,
+}
+
 pub async fn serve(
     app: App,
-    local_panel: Option<Arc<LocalPanel>>,
+    served: Served,
     config: &Config,
     demo: bool,
     test_clock: Option<Arc<TestClock>>,
@@ -24,6 +35,8 @@ pub async fn serve(
         seed_demo_if_empty(&app).await?;
     }
     let state = HttpState::new(app.clone());
+    let Served { local_panel, yookassa } = served;
+    let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
     let server = HttpServer::new(move || {
         actix_web::App::new()
             .wrap(from_fn(vp_http::localize))
@@ -31,6 +44,9 @@ pub async fn serve(
             .configure(|cfg| {
                 if let Some(local) = &local_panel {
                     vp_panel::routes(local.clone())(cfg);
+                }
+                if let Some((gateway, policy)) = &yookassa {
+                    vp_payments::yookassa::routes(gateway.clone(), events.clone(), policy.clone())(cfg);
                 }
             })
             .default_service(web::to(vp_http::fallback))

@@ -8,17 +8,20 @@ use vp_app::system::{SystemClock, SystemIds};
 use vp_app::test_clock::{TestClock, read_offset};
 use vp_app::{Adapters, App, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
-use vp_payments::SandboxGateway;
-use vp_ports::{Clock, VpnPanel};
+use vp_payments::yookassa::NotifyPolicy;
+use vp_payments::{SandboxGateway, YooKassaGateway};
+use vp_ports::{Clock, PaymentGateway, VpnPanel};
 
 use crate::commands::CommandError;
-use crate::config::{Config, PanelChoice};
+use crate::config::{Config, GatewayChoice, PanelChoice};
 
 pub struct Wired {
     pub app: App,
     /// The embedded panel, whose subscription links this service serves; `None` when a real
     /// panel serves them.
     pub local_panel: Option<Arc<LocalPanel>>,
+    /// YooKassa and who may post its notifications, when it is the gateway.
+    pub yookassa: Option<(Arc<YooKassaGateway>, NotifyPolicy)>,
     /// Present when the operator started with `VP_TEST_CLOCK=on`.
     pub test_clock: Option<Arc<TestClock>>,
 }
@@ -60,7 +63,13 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
             (Arc::new(RemnawavePanel::new(settings).map_err(CommandError::Failed)?), None)
         }
     };
-    let gateway = Arc::new(SandboxGateway::new(store.clone(), &config.public_base_url));
+    let (gateway, yookassa): (Arc<dyn PaymentGateway>, _) = match &config.gateway {
+        GatewayChoice::Sandbox => (Arc::new(SandboxGateway::new(store.clone(), &config.public_base_url)), None),
+        GatewayChoice::YooKassa { settings, notify } => {
+            let yookassa = Arc::new(YooKassaGateway::new(settings).map_err(CommandError::Failed)?);
+            (yookassa.clone(), Some((yookassa, notify.clone())))
+        }
+    };
     let adapters = Adapters {
         store,
         clock,
@@ -72,5 +81,5 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         notifier: Arc::new(vp_webhooks::LogNotifier),
     };
     let settings = Settings { public_base_url: config.public_base_url.clone(), trial_length: Duration::hours(72) };
-    Ok(Wired { app: App::new(adapters, settings), local_panel, test_clock })
+    Ok(Wired { app: App::new(adapters, settings), local_panel, yookassa, test_clock })
 }

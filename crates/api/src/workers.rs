@@ -12,7 +12,7 @@ use vp_app::test_clock::TestClock;
 use crate::config::Config;
 
 /// How often the periodic jobs run: invoice expiry, completion of requests cut off by a
-/// crash, and the panel sync.
+/// crash, reconciliation of payments pending at the gateway, and the panel sync.
 const JOB_INTERVAL: Duration = Duration::from_secs(30);
 const JOB_BATCH: u32 = 200;
 /// Deliveries one worker claims at a time: one, so a killed worker holds only one lease and
@@ -89,6 +89,11 @@ pub async fn run_jobs_once(app: &App) {
         Ok(0) => {}
         Ok(n) => tracing::info!(completed = n, "completed invoices left unfinished by a crash"),
         Err(e) => tracing::warn!(error = %e, "invoice completion failed"),
+    }
+    match app.reconcile_pending_payments(JOB_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(read = n, "re-read payments still pending at the gateway"),
+        Err(e) => tracing::warn!(error = %e, "payment reconciliation failed"),
     }
     match app.sync_panel(JOB_BATCH).await {
         Ok(0) => {}

@@ -41,15 +41,16 @@ impl App {
         let devices = DeviceSettings::new(3, 10, Some(Money::from_kopecks(4_900)))
             .map_err(|e| AppError::Conflict(e.to_string()))?;
         tx.set_device_settings(&devices).await?;
-        for (position, (code, en, ru)) in
-            [("card", "Bank card", "Банковская карта"), ("sbp", "SBP (Faster Payments)", "СБП")].into_iter().enumerate()
-        {
+        let methods =
+            [("card", "Bank card", "Банковская карта", "bank_card"), ("sbp", "SBP (Faster Payments)", "СБП", "sbp")];
+        for (position, (code, en, ru, gateway_type)) in methods.into_iter().enumerate() {
             tx.upsert_payment_method(&PaymentMethodRecord {
                 code: code.into(),
                 name_en: en.into(),
                 name_ru: ru.into(),
                 enabled: true,
                 position: i32::try_from(position).unwrap_or(i32::MAX),
+                gateway_type: Some(gateway_type.into()),
             })
             .await?;
         }

@@ -297,9 +297,19 @@ impl App {
         Ok(s)
     }
 
-    /// Adds a payment method, enabled, after the existing ones.
-    pub async fn add_payment_method(&self, code: &str, name_en: &str, name_ru: &str) -> AppResult<PaymentMethodRecord> {
+    /// Adds a payment method, enabled, after the existing ones. `gateway_type` is the
+    /// gateway's own method type it maps to (checked against the gateway's list by the caller).
+    pub async fn add_payment_method(
+        &self,
+        code: &str,
+        name_en: &str,
+        name_ru: &str,
+        gateway_type: Option<&str>,
+    ) -> AppResult<PaymentMethodRecord> {
         let mut errors = crate::FieldErrors::new();
+        if let Err(e) = check_gateway_type(gateway_type) {
+            errors.insert("gateway_type".into(), e);
+        }
         let plain = code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
         if let Err(e) = MethodCode::parse(code) {
             errors.insert("code".into(), e.to_string());
@@ -325,6 +335,7 @@ impl App {
             name_ru: name_ru.trim().to_owned(),
             enabled: true,
             position,
+            gateway_type: gateway_type.map(str::to_owned),
         };
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
@@ -335,6 +346,22 @@ impl App {
         let mut tx = self.store.begin().await?;
         let mut method = tx.payment_method(code).await?.ok_or(AppError::NotFound("payment method"))?;
         method.enabled = enabled;
+        tx.upsert_payment_method(&method).await?;
+        tx.commit().await?;
+        Ok(method)
+    }
+
+    /// Maps a method to the gateway's own method type, or (`None`) lets the customer choose on
+    /// the gateway's page.
+    pub async fn set_payment_method_gateway_type(
+        &self,
+        code: &str,
+        gateway_type: Option<&str>,
+    ) -> AppResult<PaymentMethodRecord> {
+        check_gateway_type(gateway_type).map_err(|e| AppError::field("gateway_type", e))?;
+        let mut tx = self.store.begin().await?;
+        let mut method = tx.payment_method(code).await?.ok_or(AppError::NotFound("payment method"))?;
+        method.gateway_type = gateway_type.map(str::to_owned);
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
         Ok(method)
@@ -467,4 +494,18 @@ pub(crate) fn merge_validation<const N: usize>(errors: [Option<AppError>; N]) ->
         }
     }
     AppError::Validation(fields)
+}
+
+/// A gateway method type is a short lower-case identifier (`bank_card`, `sbp`, ...).
+fn check_gateway_type(gateway_type: Option<&str>) -> Result<(), String> {
+    match gateway_type {
+        Some(t)
+            if t.is_empty()
+                || t.len() > 32
+                || !t.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
+        {
+            Err("must be 1 to 32 of a-z, 0-9 and _".into())
+        }
+        _ => Ok(()),
+    }
 }

@@ -158,6 +158,7 @@ async fn a_request_cut_off_by_a_crash_is_in_progress_then_completed_with_the_sam
         recovery_point: RecoveryPoint::Started,
         locked_until: Some(now + Duration::seconds(60)),
         created_at: now,
+        gateway_request: None,
     })
     .await
     .unwrap();

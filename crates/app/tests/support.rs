@@ -11,6 +11,7 @@ use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
 use vp_app::system::SystemIds;
 use vp_app::{Adapters, App, Settings};
+use vp_domain::{GatewayState, Money};
 use vp_ports::*;
 
 pub struct ManualClock(Mutex<OffsetDateTime>);
@@ -36,19 +37,66 @@ pub struct FakeGateway {
     pub down: AtomicBool,
     pub calls: AtomicU32,
     pub keys: Mutex<Vec<String>>,
+    /// Every create request, in order.
+    pub requests: Mutex<Vec<GatewayPaymentRequest>>,
+    /// What the gateway says about each payment (by gateway payment id); pending when absent.
+    pub states: Mutex<HashMap<String, GatewayState>>,
+    /// The next create fails with this.
+    pub fail_next: Mutex<Option<GatewayError>>,
+    /// A gateway whose outcomes can be lost, so pending invoices are reconciled.
+    pub reconciling: AtomicBool,
+}
+
+impl FakeGateway {
+    fn answer(&self) -> Result<(), GatewayError> {
+        if self.down.load(Ordering::SeqCst) { Err(GatewayError::Unavailable("down".into())) } else { Ok(()) }
+    }
+
+    pub fn set_state(&self, payment_id: &str, state: GatewayState) {
+        self.states.lock().unwrap().insert(format!("gw_{payment_id}"), state);
+    }
 }
 
 #[async_trait]
 impl PaymentGateway for FakeGateway {
     async fn create_payment(&self, r: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        if self.down.load(Ordering::SeqCst) {
-            return Err(GatewayError::Unavailable("down".into()));
+        self.answer()?;
+        self.requests.lock().unwrap().push(r.clone());
+        if let Some(e) = self.fail_next.lock().unwrap().take() {
+            return Err(e);
         }
         self.keys.lock().unwrap().push(r.idempotency_key.clone());
         Ok(GatewayPayment {
             gateway_payment_id: format!("gw_{}", r.idempotency_key),
             payment_url: format!("https://pay.example/{}", r.idempotency_key),
+        })
+    }
+
+    async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError> {
+        self.answer()?;
+        Ok(self.states.lock().unwrap().get(gateway_payment_id).copied().unwrap_or(GatewayState::Pending))
+    }
+
+    async fn refund(&self, gateway_payment_id: &str, _: Money, _: &str) -> Result<RefundState, GatewayError> {
+        self.answer()?;
+        self.states.lock().unwrap().insert(gateway_payment_id.to_owned(), GatewayState::Refunded);
+        Ok(RefundState::Succeeded)
+    }
+
+    fn reconciles(&self) -> bool {
+        self.reconciling.load(Ordering::SeqCst)
+    }
+
+    async fn check(&self) -> Result<GatewayInfo, GatewayError> {
+        self.answer()?;
+        Ok(GatewayInfo {
+            kind: "fake",
+            address: "memory".into(),
+            account: None,
+            test: Some(true),
+            enabled: Some(true),
+            methods: vec![],
         })
     }
 }

@@ -18,6 +18,18 @@ pub fn panel_retry_delay(refusals: u32) -> Duration {
     doubling(refusals, Duration::minutes(1), Duration::hours(1))
 }
 
+/// Reconciliation re-reads an invoice still pending at the gateway from this long after its
+/// creation (notifications usually arrive first) ...
+pub const GATEWAY_RECHECK_FROM: Duration = Duration::minutes(2);
+/// ... until this long after its payment window ends (a late payment may still arrive).
+pub const GATEWAY_RECHECK_AFTER_WINDOW: Duration = Duration::hours(2);
+
+/// The pause before the next re-read after `checks` re-reads found the payment still pending:
+/// 1, 2, 4, 8 minutes, then every 15.
+pub fn gateway_recheck_delay(checks: u32) -> Duration {
+    doubling(checks, Duration::minutes(1), Duration::minutes(15))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,5 +39,11 @@ mod tests {
         let minutes = |n| panel_retry_delay(n).whole_minutes();
         assert_eq!([minutes(0), minutes(1), minutes(2), minutes(3), minutes(6), minutes(7)], [1, 1, 2, 4, 32, 60]);
         assert_eq!(minutes(u32::MAX), 60, "no overflow for a user refused forever");
+    }
+
+    #[test]
+    fn a_pending_payment_is_re_read_ever_less_often_and_at_least_every_15_minutes() {
+        let minutes: Vec<i64> = (1..=6).map(|n| gateway_recheck_delay(n).whole_minutes()).collect();
+        assert_eq!(minutes, [1, 2, 4, 8, 15, 15]);
     }
 }

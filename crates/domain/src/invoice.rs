@@ -147,6 +147,42 @@ pub const fn outcome_already_applied(status: InvoiceStatus, outcome: PaymentOutc
     )
 }
 
+/// What the payment gateway says about an invoice's payment, in the platform's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GatewayState {
+    /// Not paid yet (or the gateway has not decided).
+    Pending,
+    Succeeded,
+    /// The customer did not pay within the gateway's own time limit.
+    Expired,
+    /// Any other cancellation: the payment did not go through.
+    Declined,
+    /// Paid, then refunded in full.
+    Refunded,
+}
+
+impl GatewayState {
+    /// The gateway will not change its mind: re-reading it again is pointless.
+    pub const fn is_final(self) -> bool {
+        !matches!(self, GatewayState::Pending)
+    }
+}
+
+/// What a gateway state means for an invoice now in `status`: the outcome to apply, or `None`
+/// when there is nothing to do (already applied, or a state the payment table has no row for).
+/// A payment refunded before its success was ever seen counts as one that did not go through.
+pub const fn outcome_of_gateway_state(state: GatewayState, status: InvoiceStatus) -> Option<PaymentOutcome> {
+    use GatewayState as G;
+    use InvoiceStatus as S;
+    match (state, status) {
+        (G::Succeeded, S::Pending | S::Expired) => Some(PaymentOutcome::Paid),
+        (G::Expired, S::Pending) => Some(PaymentOutcome::DeadlinePassed),
+        (G::Declined | G::Refunded, S::Pending) => Some(PaymentOutcome::AttemptFailed),
+        (G::Refunded, S::Succeeded) => Some(PaymentOutcome::BankRecall),
+        _ => None,
+    }
+}
+
 /// What an invoice is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Purpose {
@@ -232,6 +268,33 @@ mod tests {
             transition(Pending, AttemptFailed),
             Ok(InvoiceTransition { next: Failed, grants_access: false, ledger: LedgerEffect::None, event: None })
         );
+    }
+
+    #[test]
+    fn every_gateway_state_maps_to_an_outcome_the_payment_table_allows_or_to_nothing() {
+        let states = [
+            GatewayState::Pending,
+            GatewayState::Succeeded,
+            GatewayState::Expired,
+            GatewayState::Declined,
+            GatewayState::Refunded,
+        ];
+        for state in states {
+            for status in InvoiceStatus::ALL {
+                if let Some(outcome) = outcome_of_gateway_state(state, status) {
+                    assert!(transition(status, outcome).is_ok(), "{state:?} on {status} gives a refused {outcome:?}");
+                }
+            }
+        }
+        assert_eq!(outcome_of_gateway_state(GatewayState::Pending, Pending), None);
+        assert_eq!(outcome_of_gateway_state(GatewayState::Succeeded, Expired), Some(Paid), "a late payment succeeds");
+        assert_eq!(outcome_of_gateway_state(GatewayState::Succeeded, Succeeded), None, "already applied");
+        assert_eq!(outcome_of_gateway_state(GatewayState::Expired, Pending), Some(DeadlinePassed));
+        assert_eq!(outcome_of_gateway_state(GatewayState::Declined, Pending), Some(AttemptFailed));
+        assert_eq!(outcome_of_gateway_state(GatewayState::Declined, Expired), None, "no expired -> failed row");
+        assert_eq!(outcome_of_gateway_state(GatewayState::Refunded, Succeeded), Some(BankRecall), "a full refund");
+        assert_eq!(outcome_of_gateway_state(GatewayState::Refunded, Failed), None, "recalled once");
+        assert!(!GatewayState::Pending.is_final() && GatewayState::Refunded.is_final());
     }
 
     #[test]

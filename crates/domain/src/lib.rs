@@ -15,7 +15,7 @@ pub mod webhook_schedule;
 
 pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
-pub use invoice::{InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
+pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
 pub use markup::{MarkupPercent, PriceBreakdown};
 pub use money::{CURRENCY, Money};
 pub use subscription::{Subscription, SubscriptionError, SubscriptionStatus, Term};

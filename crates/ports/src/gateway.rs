@@ -1,21 +1,31 @@
 //! The payment gateway port, shaped after YooKassa v3 / T-Bank `Init`: create a payment with an
-//! idempotency key and get a redirect URL. Outcomes come back later through one use case.
+//! idempotency key and get a redirect URL; later read what became of it (the gateway's word is
+//! the only one trusted), refund it. Outcomes reach the core through one use case, whether a
+//! notification, the reconciliation job or an operator command brought them.
 
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
-use vp_domain::Money;
+use vp_domain::{GatewayState, Money};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatewayPaymentRequest {
     /// Sent as the gateway's idempotency key (our invoice id): a retry after a crash or a
     /// timeout gets the same gateway payment, never a second one.
     pub idempotency_key: String,
+    /// The partner account, for the gateway's metadata.
+    pub account_id: String,
     pub amount: Money,
+    /// Our payment method code.
     pub method: String,
+    /// The gateway's own method type this method maps to (YooKassa's `payment_method_data.type`);
+    /// `None` lets the customer choose on the gateway's page.
+    pub gateway_method: Option<String>,
     /// Shown on the payment page, e.g. "Fast VPN: 3 months".
     pub description: String,
-    pub return_url: Option<String>,
+    /// Where the customer returns after paying: the partner's `return_url`, else the platform's
+    /// own payment result page.
+    pub return_url: String,
     pub expires_at: OffsetDateTime,
 }
 
@@ -26,17 +36,91 @@ pub struct GatewayPayment {
     pub payment_url: String,
 }
 
+/// Where a refund got to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefundState {
+    /// Accepted; the gateway confirms it later (a notification, or the next read).
+    Pending,
+    Succeeded,
+    /// The gateway refused to refund, with its reason.
+    Canceled(String),
+}
+
+/// What `gateway check` shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatewayInfo {
+    /// `sandbox` or `yookassa`.
+    pub kind: &'static str,
+    pub address: String,
+    /// The shop (account) the credentials belong to.
+    pub account: Option<String>,
+    /// A test shop (no real money).
+    pub test: Option<bool>,
+    /// Whether the gateway accepts payments now.
+    pub enabled: Option<bool>,
+    /// The gateway's method types enabled for the shop.
+    pub methods: Vec<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GatewayError {
-    /// No answer, a timeout or a 5xx: nothing is known to be issued; retry with the same key.
+    /// No answer, a timeout, a 5xx or "still processing": the outcome is unknown; retry with
+    /// the same key.
     #[error("payment gateway unavailable: {0}")]
     Unavailable(String),
-    /// The gateway refused the payment (e.g. the method is off on its side).
-    #[error("payment gateway refused: {0}")]
-    Refused(String),
+    /// The payment method is not available (at the gateway, for this shop). Nothing was issued.
+    #[error("payment method not available at the gateway: {0}")]
+    MethodUnavailable(String),
+    /// The gateway created the payment already canceled, so the same key would only give the
+    /// same dead payment: the request must be made anew with a new key.
+    #[error("payment gateway declined the payment: {0}")]
+    Declined(String),
+    /// The gateway refused the request as wrong (a 4xx): our bug or a drift. Logged by the
+    /// adapter without secrets; nothing was issued.
+    #[error("payment gateway refused the request: {0}")]
+    Rejected(String),
 }
 
 #[async_trait]
 pub trait PaymentGateway: Send + Sync {
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError>;
+
+    /// What became of a payment, read from the gateway. A two-stage payment waiting for
+    /// capture is captured here (with its own idempotency key) and reported as it then stands.
+    async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError>;
+
+    /// Refunds `amount` of a payment; `idempotency_key` makes a retry the same refund.
+    async fn refund(
+        &self,
+        gateway_payment_id: &str,
+        amount: Money,
+        idempotency_key: &str,
+    ) -> Result<RefundState, GatewayError>;
+
+    /// Whether outcomes may fail to reach us (a notification lost), so that invoices pending
+    /// at the gateway must be re-read by the reconciliation job. The sandbox applies its
+    /// outcomes in-process and never loses one.
+    fn reconciles(&self) -> bool;
+
+    /// Reaches the gateway with our credentials and reports the shop.
+    async fn check(&self) -> Result<GatewayInfo, GatewayError>;
+}
+
+/// The driving side: what a gateway adapter calls when the gateway tells it something (a
+/// notification). The app implements it; the adapter never settles anything itself.
+#[async_trait]
+pub trait GatewayEvents: Send + Sync {
+    /// The gateway says this payment changed. The app re-reads it through `payment_state` and
+    /// applies what the gateway says. `Ok(false)`: no invoice has this gateway payment.
+    async fn payment_changed(&self, gateway_payment_id: &str) -> Result<bool, GatewayEventError>;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GatewayEventError {
+    /// The gateway could not be re-read now; the notification should come again.
+    #[error("the payment could not be re-read: {0}")]
+    Retry(String),
+    /// Our side failed (storage); the notification should come again.
+    #[error("the payment could not be settled: {0}")]
+    Failed(String),
 }

@@ -11,7 +11,10 @@ pub mod store;
 pub mod webhook;
 
 pub use clock::Clock;
-pub use gateway::{GatewayError, GatewayPayment, GatewayPaymentRequest, PaymentGateway};
+pub use gateway::{
+    GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway,
+    RefundState,
+};
 pub use ids::IdGenerator;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;

@@ -61,6 +61,9 @@ pub struct PaymentMethodRecord {
     pub enabled: bool,
     /// Display order, lowest first.
     pub position: i32,
+    /// The gateway's own method type this method maps to; `None`: the customer chooses on
+    /// the gateway's page.
+    pub gateway_type: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +138,17 @@ pub struct IdempotencyRecord {
     /// While the first request runs, a retry before this moment gets `OPERATION_IN_PROGRESS`.
     pub locked_until: Option<OffsetDateTime>,
     pub created_at: OffsetDateTime,
+    /// What the gateway was first asked for (serialised by the app), so a resumed request
+    /// sends the same; `None` until the first attempt.
+    pub gateway_request: Option<String>,
+}
+
+/// An invoice the reconciliation job claimed for a re-read of its gateway payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatewayCheck {
+    pub invoice: InvoiceRecord,
+    /// Re-reads so far, this one included.
+    pub checks: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

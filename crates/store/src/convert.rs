@@ -159,6 +159,7 @@ pub(crate) fn payment_method_row(m: &PaymentMethodRecord) -> PaymentMethodRow {
         name_ru: m.name_ru.clone(),
         enabled: m.enabled,
         position: m.position,
+        gateway_type: m.gateway_type.clone(),
     }
 }
 
@@ -169,6 +170,7 @@ pub(crate) fn payment_method(r: PaymentMethodRow) -> PaymentMethodRecord {
         name_ru: r.name_ru,
         enabled: r.enabled,
         position: r.position,
+        gateway_type: r.gateway_type,
     }
 }
 
@@ -331,6 +333,7 @@ pub(crate) fn idempotency_row(r: &IdempotencyRecord) -> IdempotencyRow {
         recovery_point: recovery_point_text(r.recovery_point).to_owned(),
         locked_until: db_time_opt(r.locked_until),
         created_at: db_time(r.created_at),
+        gateway_request: r.gateway_request.clone(),
     }
 }
 
@@ -348,6 +351,7 @@ pub(crate) fn idempotency(r: IdempotencyRow) -> StoreResult<IdempotencyRecord> {
         recovery_point,
         locked_until: r.locked_until.map(utc),
         created_at: utc(r.created_at),
+        gateway_request: r.gateway_request,
     })
 }
 

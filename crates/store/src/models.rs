@@ -76,6 +76,7 @@ pub(crate) struct PaymentMethodRow {
     pub name_ru: String,
     pub enabled: bool,
     pub position: i32,
+    pub gateway_type: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
@@ -154,6 +155,7 @@ pub(crate) struct IdempotencyRow {
     pub recovery_point: String,
     pub locked_until: Option<PrimitiveDateTime>,
     pub created_at: PrimitiveDateTime,
+    pub gateway_request: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]

@@ -55,6 +55,7 @@ diesel::table! {
         name_ru -> Text,
         enabled -> Bool,
         position -> Integer,
+        gateway_type -> Nullable<Text>,
     }
 }
 
@@ -118,6 +119,8 @@ diesel::table! {
         created_at -> Timestamp,
         expires_at -> Timestamp,
         paid_at -> Nullable<Timestamp>,
+        gateway_check_at -> Nullable<Timestamp>,
+        gateway_checks -> Integer,
     }
 }
 
@@ -130,6 +133,7 @@ diesel::table! {
         recovery_point -> Text,
         locked_until -> Nullable<Timestamp>,
         created_at -> Timestamp,
+        gateway_request -> Nullable<Text>,
     }
 }
 

@@ -267,6 +267,24 @@ impl Tx for StoreTx {
         billing::pending_invoices_due(self.conn()?, now, limit).await
     }
 
+    async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+        billing::invoice_by_gateway_payment_id(self.conn()?, gateway_payment_id).await
+    }
+
+    async fn schedule_gateway_check(&mut self, payment_id: &str, at: Option<OffsetDateTime>) -> StoreResult<()> {
+        billing::schedule_gateway_check(self.conn()?, payment_id, at).await
+    }
+
+    async fn claim_gateway_checks(
+        &mut self,
+        now: OffsetDateTime,
+        window_start: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<GatewayCheck>> {
+        billing::claim_gateway_checks(self.conn()?, now, window_start, lease_until, limit).await
+    }
+
     async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
         billing::insert_idempotency_key(self.conn()?, record).await
     }

@@ -146,6 +146,7 @@ contract_tests!(
     settings_are_put_and_read,
     invoices_round_trip_and_stay_within_their_account,
     pending_invoices_due_are_oldest_first,
+    invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
     idempotency_keys_are_unique_per_account,
     unfinished_idempotency_keys_are_the_expired_locks,
     ledger_is_unique_per_invoice_and_kind_and_sums,
@@ -266,6 +267,7 @@ fn idem(account_id: &str, key: &str, point: RecoveryPoint, locked_until: Option<
         recovery_point: point,
         locked_until,
         created_at: T0,
+        gateway_request: Some(format!(r#"{{"description":"pinned for {key}"}}"#)),
     }
 }
 
@@ -285,7 +287,10 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
         assert!(tx.accounts().await.is_err(), "tables are gone after revert_all");
         tx.rollback().await.unwrap();
     }
-    assert_eq!(migrate(&ctx.url).await.unwrap(), ["20261123000001", "20261123000002", "20261123000003"]);
+    assert_eq!(
+        migrate(&ctx.url).await.unwrap(),
+        ["20261123000001", "20261123000002", "20261123000003", "20261123000004"]
+    );
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
     tx.commit().await.unwrap();
@@ -577,6 +582,7 @@ async fn payment_methods_are_upserted_and_ordered(ctx: Ctx) {
         name_ru: format!("{code} ru"),
         enabled,
         position,
+        gateway_type: (code == "sbp").then(|| "sbp".to_owned()),
     };
     let mut tx = begin(&ctx.store).await;
     tx.upsert_payment_method(&method("sbp", 2, true)).await.unwrap();
@@ -683,6 +689,53 @@ async fn pending_invoices_due_are_oldest_first(ctx: Ctx) {
     assert_eq!(ids(tx.pending_invoices_due(now, 2).await.unwrap()), ["p-early", "p-late"]);
     assert!(tx.pending_invoices_due(at(0), 10).await.unwrap().is_empty());
     tx.commit().await.unwrap();
+}
+
+async fn invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    for (id, check_at, status, expires) in [
+        ("g-due", Some(10), InvoiceStatus::Pending, 1800),
+        ("g-expired", Some(20), InvoiceStatus::Expired, 1800),
+        ("g-later", Some(500), InvoiceStatus::Pending, 1800),
+        ("g-paid", Some(0), InvoiceStatus::Succeeded, 1800),
+        ("g-never", None, InvoiceStatus::Pending, 1800),
+        ("g-old", Some(0), InvoiceStatus::Pending, -8000),
+    ] {
+        let mut inv = invoice(id, "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: 1 });
+        inv.status = status;
+        inv.expires_at = at(expires);
+        inv.gateway_payment_id = Some(format!("yk-{id}"));
+        tx.insert_invoice(&inv).await.unwrap();
+        tx.schedule_gateway_check(id, check_at.map(at)).await.unwrap();
+    }
+    assert_eq!(
+        tx.invoice_by_gateway_payment_id("yk-g-due").await.unwrap().map(|i| i.payment_id).as_deref(),
+        Some("g-due")
+    );
+    assert_eq!(tx.invoice_by_gateway_payment_id("yk-nothing").await.unwrap(), None);
+    tx.commit().await.unwrap();
+
+    let claim = |store: Arc<dyn Store>, now: i64| async move {
+        let mut tx = store.begin().await.unwrap();
+        // The window: payment windows that ended at most 7200 s before `now`.
+        let got = tx.claim_gateway_checks(at(now), at(now - 7200), at(now + 300), 10).await.unwrap();
+        tx.commit().await.unwrap();
+        got.into_iter().map(|c| (c.invoice.payment_id, c.checks)).collect::<Vec<_>>()
+    };
+    let first = claim(ctx.store.clone(), 100).await;
+    assert_eq!(first, [("g-due".to_owned(), 1), ("g-expired".to_owned(), 1)], "due, pending or expired, in the window");
+    assert!(claim(ctx.store.clone(), 200).await.is_empty(), "claimed ones wait for their lease");
+    let (a, b) = tokio::join!(claim(ctx.store.clone(), 600), claim(ctx.store.clone(), 600));
+    let mut all: Vec<_> = [a.clone(), b.clone()].concat().into_iter().map(|(id, _)| id).collect();
+    all.sort();
+    assert_eq!(all, ["g-due", "g-expired", "g-later"], "each claimed by exactly one: {a:?} / {b:?}");
+    assert!([a, b].concat().contains(&("g-due".to_owned(), 2)), "the count goes up with each claim");
+    let mut tx = begin(&ctx.store).await;
+    tx.schedule_gateway_check("g-due", None).await.unwrap();
+    tx.commit().await.unwrap();
+    let later: Vec<String> = claim(ctx.store.clone(), 2000).await.into_iter().map(|(id, _)| id).collect();
+    assert_eq!(later, ["g-expired", "g-later"], "a payment with a final answer is not re-read");
 }
 
 async fn idempotency_keys_are_unique_per_account(ctx: Ctx) {

@@ -5,3 +5,4 @@
 pub mod http;
 pub mod panel_suite;
 pub mod remnawave;
+pub mod yookassa;

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
+use vp_domain::Money;
+use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::invoice::payment_deadline;
 use vp_domain::limits::{AccountLimits, DAILY_WINDOW};
 use vp_domain::markup::{PriceBreakdown, price};
@@ -13,7 +15,7 @@ use vp_domain::{
     check_device_purchase, devices::DevicePurchaseRefused,
 };
 use vp_ports::{
-    AccountRecord, ClientRecord, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord, InvoiceRecord,
+    AccountRecord, ClientRecord, GatewayError, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord, InvoiceRecord,
     RecoveryPoint, Tx,
 };
 
@@ -66,14 +68,46 @@ fn request_from_fingerprint(text: &str) -> Option<InvoiceRequest> {
 
 /// What a validated request will be invoiced as.
 struct Priced {
-    amounts: PriceBreakdown,
-    description: String,
+    charge: Charge,
     creates_client: bool,
+}
+
+/// What the gateway is asked for. Kept with the idempotency key from the first attempt on, so
+/// a resumed request (a retry after a 503, the completer after a crash) asks for exactly the
+/// same, even if prices, the brand or the method mapping changed meanwhile: a gateway refuses
+/// a reused idempotency key with a different body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Charge {
+    customer: i64,
+    platform: i64,
+    partner_share: i64,
+    description: String,
+    gateway_method: Option<String>,
+    return_url: String,
+}
+
+impl Charge {
+    fn amounts(&self) -> PriceBreakdown {
+        PriceBreakdown {
+            customer: Money::from_kopecks(self.customer),
+            platform: Money::from_kopecks(self.platform),
+            partner_share: Money::from_kopecks(self.partner_share),
+        }
+    }
+
+    fn pinned(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The charge pinned with the key, if its text is readable.
+    fn from_pinned(text: Option<&str>) -> Option<Charge> {
+        serde_json::from_str(text?).ok()
+    }
 }
 
 /// What the first phase decided.
 enum Phase {
-    Replay(Box<InvoiceView>),
+    Replay(InvoiceView),
     CallGateway { record: IdempotencyRecord, priced: Priced },
 }
 
@@ -87,12 +121,13 @@ impl App {
     ) -> AppResult<InvoiceView> {
         let fp = fingerprint(&request);
         match self.reserve_key(account, &key, &request, &fp).await? {
-            Phase::Replay(view) => Ok(*view),
+            Phase::Replay(view) => Ok(view),
             Phase::CallGateway { record, priced } => self.issue(account, &request, record, priced).await,
         }
     }
 
-    /// Phase 1, one transaction: replay, refuse, or validate and record the key.
+    /// Phase 1, one transaction: replay, refuse, or validate and record the key with the
+    /// charge the gateway will be asked for.
     async fn reserve_key(
         &self,
         account: &AccountRecord,
@@ -110,7 +145,7 @@ impl App {
                 RecoveryPoint::Finished if same => {
                     let view = self.stored_invoice_view(tx.as_mut(), account, &rec.payment_id, true).await?;
                     tx.commit().await?;
-                    return Ok(Phase::Replay(Box::new(view)));
+                    return Ok(Phase::Replay(view));
                 }
                 RecoveryPoint::Finished => return Err(Refusal::IdempotencyKeyReuse.into()),
                 RecoveryPoint::Started if rec.locked_until.is_some_and(|until| until > now) => {
@@ -120,43 +155,46 @@ impl App {
                 RecoveryPoint::Started => {}
             }
         }
-        let priced = self.validate(tx.as_mut(), account, request, now).await?;
-        let record = match existing {
-            Some(rec) if rec.request_fingerprint == fp => {
-                let rec = IdempotencyRecord { locked_until: Some(now + KEY_LOCK), ..rec };
-                tx.update_idempotency_key(&rec).await?;
-                rec
-            }
+        let resumed = existing.as_ref().filter(|rec| rec.request_fingerprint == fp);
+        let payment_id = resumed.map_or_else(|| self.ids.new_id("pay"), |rec| rec.payment_id.clone());
+        let priced = self.validate(tx.as_mut(), account, request, &payment_id, resumed, now).await?;
+        let record = match resumed {
+            Some(rec) => IdempotencyRecord {
+                locked_until: Some(now + KEY_LOCK),
+                gateway_request: Some(priced.charge.pinned()),
+                ..rec.clone()
+            },
             // No invoice was ever issued for this key, so other fields make it a new request.
-            other => {
-                let rec = IdempotencyRecord {
-                    account_id: account.id.clone(),
-                    key: key.as_str().to_owned(),
-                    request_fingerprint: fp.to_owned(),
-                    payment_id: self.ids.new_id("pay"),
-                    recovery_point: RecoveryPoint::Started,
-                    locked_until: Some(now + KEY_LOCK),
-                    created_at: now,
-                };
-                if other.is_some() {
-                    tx.update_idempotency_key(&rec).await?;
-                } else {
-                    tx.insert_idempotency_key(&rec).await?;
-                }
-                rec
-            }
+            None => IdempotencyRecord {
+                account_id: account.id.clone(),
+                key: key.as_str().to_owned(),
+                request_fingerprint: fp.to_owned(),
+                payment_id,
+                recovery_point: RecoveryPoint::Started,
+                locked_until: Some(now + KEY_LOCK),
+                created_at: now,
+                gateway_request: Some(priced.charge.pinned()),
+            },
         };
+        if existing.is_some() {
+            tx.update_idempotency_key(&record).await?;
+        } else {
+            tx.insert_idempotency_key(&record).await?;
+        }
         tx.commit().await?;
         Ok(Phase::CallGateway { record, priced })
     }
 
     /// The spec's rules by purpose, in the order: blocked client, plan or device rules,
-    /// payment method, daily new-client limit.
+    /// payment method, daily new-client limit. A request resuming an earlier attempt
+    /// (`resumed`) keeps the charge that attempt pinned.
     async fn validate(
         &self,
         tx: &mut dyn Tx,
         account: &AccountRecord,
         request: &InvoiceRequest,
+        payment_id: &str,
+        resumed: Option<&IdempotencyRecord>,
         now: OffsetDateTime,
     ) -> AppResult<Priced> {
         let client = tx.client(&account.id, &request.client_id).await?;
@@ -171,7 +209,11 @@ impl App {
                 if subscription.is_some_and(|s| s.check_purchase().is_err()) {
                     return Err(Refusal::LifetimeSubscription.into());
                 }
-                let term = if plan.lifetime { "lifetime".to_owned() } else { format!("{} months", plan.months) };
+                let term = match plan.months {
+                    _ if plan.lifetime => "lifetime".to_owned(),
+                    1 => "1 month".to_owned(),
+                    n => format!("{n} months"),
+                };
                 (
                     price(plan.platform_price, 1, account.markup).map_err(overflow)?,
                     format!("{}: {term}", account.brand_name),
@@ -188,21 +230,34 @@ impl App {
                     DevicePurchaseRefused::LimitExceeded { .. } => Refusal::DeviceSlotLimitExceeded,
                 })?;
                 let unit = settings.platform_price.ok_or(Refusal::DevicesNotForSale)?;
-                (
-                    price(unit, count, account.markup).map_err(overflow)?,
-                    format!("{}: {count} extra devices", account.brand_name),
-                )
+                let what = if count == 1 { "1 extra device".to_owned() } else { format!("{count} extra devices") };
+                (price(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name))
             }
         };
-        let method = tx.payment_method(request.method.as_str()).await?;
-        if !method.is_some_and(|m| m.enabled) {
-            return Err(Refusal::UnsupportedPaymentMethod.into());
-        }
+        let method = tx.payment_method(request.method.as_str()).await?.filter(|m| m.enabled);
+        let method = method.ok_or(Refusal::UnsupportedPaymentMethod)?;
         let creates_client = client.is_none();
         if creates_client {
             check_new_client_limit(tx, account, now).await?;
         }
-        Ok(Priced { amounts, description, creates_client })
+        let pinned = resumed.and_then(|rec| Charge::from_pinned(rec.gateway_request.as_deref()));
+        let charge = pinned.unwrap_or_else(|| Charge {
+            customer: amounts.customer.kopecks(),
+            platform: amounts.platform.kopecks(),
+            partner_share: amounts.partner_share.kopecks(),
+            description,
+            gateway_method: method.gateway_type,
+            return_url: request
+                .return_url
+                .as_ref()
+                .map_or_else(|| self.payment_result_url(payment_id), |u| u.as_str().to_owned()),
+        });
+        Ok(Priced { charge, creates_client })
+    }
+
+    /// The platform's own page a customer returns to when the partner gave no `return_url`.
+    pub fn payment_result_url(&self, payment_id: &str) -> String {
+        format!("{}{}{payment_id}", self.settings.public_base_url, crate::partner::PAYMENT_RESULT_PREFIX)
     }
 
     /// Phase 2 (no transaction open): the gateway call, then phase 3 records the invoice.
@@ -214,29 +269,51 @@ impl App {
         priced: Priced,
     ) -> AppResult<InvoiceView> {
         let created_at = self.clock.now();
+        let charge = &priced.charge;
         let gateway_request = GatewayPaymentRequest {
             idempotency_key: record.payment_id.clone(),
-            amount: priced.amounts.customer,
+            account_id: account.id.clone(),
+            amount: Money::from_kopecks(charge.customer),
             method: request.method.as_str().to_owned(),
-            description: priced.description.clone(),
-            return_url: request.return_url.as_ref().map(|u| u.as_str().to_owned()),
+            gateway_method: charge.gateway_method.clone(),
+            description: charge.description.clone(),
+            return_url: charge.return_url.clone(),
             expires_at: payment_deadline(created_at),
         };
         let payment = match self.gateway.create_payment(&gateway_request).await {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!(payment_id = %record.payment_id, error = %e, "gateway did not issue the payment");
-                self.release_key(&record).await?;
-                return Err(Refusal::PaymentUnavailable.into());
+                return Err(self.gateway_refused(&record, e).await);
             }
         };
         self.record_invoice(account, request, record, priced, payment, created_at).await
     }
 
-    /// After a 503: the key stays reserved but unlocked, so a retry may resume at once.
-    async fn release_key(&self, record: &IdempotencyRecord) -> AppResult<()> {
+    /// What a gateway failure leaves behind. An unknown outcome keeps the key reserved but
+    /// unlocked, so a retry resumes with the same gateway key at once. A definite "no" frees
+    /// the key (nothing was issued; the gateway would only repeat its answer for the same key),
+    /// so the partner's retry with the same key is a new request.
+    async fn gateway_refused(&self, record: &IdempotencyRecord, e: GatewayError) -> AppError {
+        let unlocked = IdempotencyRecord { locked_until: None, ..record.clone() };
+        let forget = async {
+            let mut tx = self.store.begin().await?;
+            tx.delete_idempotency_key(&record.account_id, &record.key).await?;
+            tx.commit().await?;
+            Ok::<_, AppError>(())
+        };
+        let (cleanup, error) = match e {
+            GatewayError::Unavailable(_) => (self.save_key(&unlocked).await, Refusal::PaymentUnavailable.into()),
+            GatewayError::Declined(_) => (forget.await, Refusal::PaymentUnavailable.into()),
+            GatewayError::MethodUnavailable(_) => (forget.await, Refusal::UnsupportedPaymentMethod.into()),
+            GatewayError::Rejected(reason) => (forget.await, AppError::External(reason)),
+        };
+        cleanup.err().unwrap_or(error)
+    }
+
+    async fn save_key(&self, record: &IdempotencyRecord) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
-        tx.update_idempotency_key(&IdempotencyRecord { locked_until: None, ..record.clone() }).await?;
+        tx.update_idempotency_key(record).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -279,7 +356,7 @@ impl App {
             status: InvoiceStatus::Pending,
             purpose: request.purpose,
             method: request.method.as_str().to_owned(),
-            amounts: priced.amounts,
+            amounts: priced.charge.amounts(),
             return_url: request.return_url.as_ref().map(|u| u.as_str().to_owned()),
             payment_url: Some(payment.payment_url),
             gateway_payment_id: Some(payment.gateway_payment_id),
@@ -291,6 +368,9 @@ impl App {
         let already = tx.invoice_by_id(&invoice.payment_id).await?.is_some();
         if !already {
             tx.insert_invoice(&invoice).await?;
+            if self.gateway.reconciles() {
+                tx.schedule_gateway_check(&invoice.payment_id, Some(created_at + GATEWAY_RECHECK_FROM)).await?;
+            }
         }
         tx.update_idempotency_key(&IdempotencyRecord {
             recovery_point: RecoveryPoint::Finished,
@@ -330,8 +410,8 @@ impl App {
     }
 
     /// The background completer: finishes requests whose process died between recording the
-    /// key and recording the invoice, with the same gateway idempotency key. Returns how many
-    /// it finished.
+    /// key and recording the invoice, with the same gateway idempotency key and the same
+    /// charge. Returns how many it finished.
     pub async fn complete_unfinished_invoices(&self, limit: u32) -> AppResult<usize> {
         let now = self.clock.now();
         let mut tx = self.store.read().await?;
@@ -364,7 +444,7 @@ impl App {
             return Ok(());
         }
         let rec = IdempotencyRecord { locked_until: Some(now + KEY_LOCK), ..rec };
-        let priced = match self.validate(tx.as_mut(), &account, request, now).await {
+        let priced = match self.validate(tx.as_mut(), &account, request, &rec.payment_id, Some(&rec), now).await {
             Ok(p) => p,
             Err(AppError::Refused(r)) => {
                 // The rules refuse it now (plan withdrawn, limit reached): nothing is issued, and
@@ -376,6 +456,7 @@ impl App {
             }
             Err(e) => return Err(e),
         };
+        let rec = IdempotencyRecord { gateway_request: Some(priced.charge.pinned()), ..rec };
         tx.update_idempotency_key(&rec).await?;
         tx.commit().await?;
         self.issue(&account, request, rec, priced).await.map(|_| ())

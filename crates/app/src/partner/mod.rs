@@ -3,6 +3,7 @@
 mod auth;
 mod catalog;
 mod clients;
+mod gateway;
 mod invoices;
 mod pages;
 mod panel_sync;
@@ -23,6 +24,10 @@ use crate::catalogue::{CATALOGUE_KEY, Catalogue};
 use crate::error::{AppResult, Refusal};
 use crate::views::ViewContext;
 use crate::{App, AppError};
+
+/// The platform's payment result page, followed by the invoice id: where a customer returns
+/// from the gateway when the partner gave no `return_url`.
+pub const PAYMENT_RESULT_PREFIX: &str = "/payment-result/";
 
 impl App {
     /// A new secret subscription-link token (24 random bytes, URL-safe).

@@ -1,7 +1,19 @@
 //! A tiny HTML layout with escaping; the pages are simple enough not to need templates.
 
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse};
+use vp_app::Lang;
+
+use crate::localize::request_lang;
+
+/// The page's language: `?lang=ru|en`, else `Accept-Language`.
+pub fn page_lang(req: &HttpRequest) -> Lang {
+    match req.query_string().split('&').find_map(|p| p.strip_prefix("lang=")) {
+        Some("ru") => Lang::Ru,
+        Some(_) => Lang::En,
+        None => request_lang(req),
+    }
+}
 
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

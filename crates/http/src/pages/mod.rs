@@ -1,9 +1,10 @@
-//! Customer-facing pages served without a key: the sandbox payment page, the legal documents
-//! and the open-in-app page behind `connect_url`.
+//! Customer-facing pages served without a key: the sandbox payment page, the payment result
+//! page, the legal documents and the open-in-app page behind `connect_url`.
 
 pub mod connect;
 pub mod documents;
 mod html;
+pub mod result;
 pub mod sandbox;
 
 use actix_web::web;
@@ -12,5 +13,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/sandbox/pay/{payment_id}", web::get().to(sandbox::show))
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
-        .route("/connect/{token}/{app_id}", web::get().to(connect::show));
+        .route("/connect/{token}/{app_id}", web::get().to(connect::show))
+        .route(&format!("{}{{payment_id}}", vp_app::partner::PAYMENT_RESULT_PREFIX), web::get().to(result::show));
 }

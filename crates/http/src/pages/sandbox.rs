@@ -6,19 +6,10 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
-use vp_app::{App, AppError, Lang};
+use vp_app::{App, AppError};
 use vp_domain::InvoiceStatus;
 
-use super::html::{escape, not_found, page};
-use crate::localize::request_lang;
-
-fn lang_of(req: &HttpRequest) -> Lang {
-    match req.query_string().split('&').find_map(|p| p.strip_prefix("lang=")) {
-        Some("ru") => Lang::Ru,
-        Some(_) => Lang::En,
-        None => request_lang(req),
-    }
-}
+use super::html::{escape, not_found, page, page_lang as lang_of};
 
 pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
     let lang = lang_of(&req);

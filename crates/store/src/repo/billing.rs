@@ -2,11 +2,12 @@
 
 use diesel::dsl::sql;
 use diesel::sql_types::{BigInt, Nullable};
-use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::InvoiceStatus;
 use vp_domain::Money;
-use vp_ports::records::{IdempotencyRecord, InvoiceRecord, LedgerEntry};
+use vp_ports::records::{GatewayCheck, IdempotencyRecord, InvoiceRecord, LedgerEntry};
 use vp_ports::store::StoreResult;
 
 use crate::convert::{self, db_time, recovery_point_text};
@@ -182,4 +183,99 @@ pub(crate) async fn partner_balance(conn: &mut DbConn, account_id: &str) -> Stor
     })
     .map_err(db)?;
     Ok(Money::from_kopecks(sum.unwrap_or(0)))
+}
+
+pub(crate) async fn invoice_by_gateway_payment_id(
+    conn: &mut DbConn,
+    gateway_payment_id: &str,
+) -> StoreResult<Option<InvoiceRecord>> {
+    let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+        invoice_query!().filter(invoices::gateway_payment_id.eq(gateway_payment_id)).limit(1).load(c).await
+    })
+    .map_err(db)?;
+    first(rows)
+}
+
+pub(crate) async fn schedule_gateway_check(
+    conn: &mut DbConn,
+    payment_id: &str,
+    at: Option<OffsetDateTime>,
+) -> StoreResult<()> {
+    let at = at.map(db_time);
+    db_run!(conn, c => {
+        diesel::update(invoices::table.find(payment_id)).set(invoices::gateway_check_at.eq(at)).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+/// Claims invoices whose re-read is due: pending or expired here, a payment window that ended
+/// no earlier than `window_start`, and `gateway_check_at <= now`. Each
+/// claimed row's next check moves to `lease_until` (a checker that dies leaves it to run again
+/// then) and its count goes up by one.
+pub(crate) async fn claim_gateway_checks(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    window_start: OffsetDateTime,
+    lease_until: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<GatewayCheck>> {
+    let (now_db, window_db, limit) = (db_time(now), db_time(window_start), i64::from(limit));
+    let open = [InvoiceStatus::Pending.as_str(), InvoiceStatus::Expired.as_str()];
+    let due = invoices::gateway_check_at
+        .le(now_db)
+        .and(invoices::status.eq_any(open))
+        .and(invoices::expires_at.ge(window_db));
+    let ids: Vec<String> = match conn {
+        // `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.
+        DbConn::Sqlite(_) => db_run!(conn, c => {
+            invoices::table
+                .filter(due)
+                .order((invoices::gateway_check_at, invoices::payment_id))
+                .limit(limit)
+                .select(invoices::payment_id)
+                .load(c)
+                .await
+        }),
+        // Rows another instance is claiming right now are skipped, not waited for.
+        DbConn::Postgres(object) => {
+            let c: &mut crate::pool::PgConn = object;
+            invoices::table
+                .filter(due)
+                .order((invoices::gateway_check_at, invoices::payment_id))
+                .limit(limit)
+                .select(invoices::payment_id)
+                .for_update()
+                .skip_locked()
+                .load(c)
+                .await
+        }
+    }
+    .map_err(db)?;
+    if ids.is_empty() {
+        return Ok(vec![]);
+    }
+    let lease = db_time(lease_until);
+    db_run!(conn, c => {
+        diesel::update(invoices::table.filter(invoices::payment_id.eq_any(&ids)))
+            .set((invoices::gateway_check_at.eq(lease), invoices::gateway_checks.eq(invoices::gateway_checks + 1)))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    let rows: Vec<(InvoiceRow, String, i32)> = db_run!(conn, c => {
+        invoices::table
+            .inner_join(clients::table)
+            .filter(invoices::payment_id.eq_any(&ids))
+            .order((invoices::created_at, invoices::payment_id))
+            .select((InvoiceRow::as_select(), clients::client_id, invoices::gateway_checks))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter()
+        .map(|(row, client_id, checks)| {
+            Ok(GatewayCheck { invoice: convert::invoice(row, &client_id)?, checks: u32::try_from(checks).unwrap_or(0) })
+        })
+        .collect()
 }

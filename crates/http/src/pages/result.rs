@@ -1,0 +1,69 @@
+//! The platform's payment result page under the partner's brand, where a customer returns from
+//! the gateway when the partner gave no `return_url`. The customer being back is a good moment
+//! to ask the gateway (its notification may still be on the way); while the payment is still
+//! pending the page refreshes itself.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::web::{Data, Path};
+use actix_web::{HttpRequest, HttpResponse};
+use vp_app::{App, AppError};
+use vp_domain::InvoiceStatus;
+
+use super::html::{escape, not_found, page, page_lang};
+
+/// Seconds between the page's own refreshes while the payment is pending.
+const REFRESH_SECONDS: &str = "5";
+
+pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
+    let lang = page_lang(&req);
+    let mut p = match app.payment_page(&payment_id, lang).await {
+        Ok(p) => p,
+        Err(AppError::NotFound(_)) => return not_found(lang.code()),
+        Err(e) => {
+            tracing::error!(error = %e, "payment result page failed");
+            return page(StatusCode::SERVICE_UNAVAILABLE, lang.code(), "Error", "<p>Temporarily unavailable.</p>");
+        }
+    };
+    if p.invoice.status == InvoiceStatus::Pending && app.gateway.reconciles() {
+        match app.reconcile_invoice(&payment_id).await {
+            Ok((invoice, _)) => p.invoice = invoice,
+            Err(e) => tracing::info!(error = %e, "the result page could not re-read the payment"),
+        }
+    }
+    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+    let (headline, detail) = match p.invoice.status {
+        InvoiceStatus::Pending => (
+            t("Waiting for the payment", "Ждём подтверждения оплаты"),
+            t(
+                "As soon as the payment service confirms the payment, this page will say so. It updates by itself.",
+                "Как только платёжный сервис подтвердит оплату, эта страница сообщит об этом. Она обновляется сама.",
+            ),
+        ),
+        InvoiceStatus::Succeeded => (
+            t("Paid. Thank you!", "Оплачено. Спасибо!"),
+            t("You can return to the app or the bot.", "Можно вернуться в приложение или бот."),
+        ),
+        InvoiceStatus::Failed => (
+            t("The payment did not go through", "Платёж не прошёл"),
+            t(
+                "No money was taken. Ask for a new invoice to try again.",
+                "Деньги не списаны. Запросите новый счёт, чтобы попробовать снова.",
+            ),
+        ),
+        InvoiceStatus::Expired => (
+            t("The payment window has passed", "Срок оплаты истёк"),
+            t("Ask for a new invoice to pay.", "Запросите новый счёт, чтобы оплатить."),
+        ),
+    };
+    let body = format!(
+        "<p>{brand}</p><h1>{headline}</h1><p class=\"amount\">{amount} ₽</p><p>{detail}</p>",
+        brand = escape(&p.brand_name),
+        amount = p.invoice.amounts.customer,
+    );
+    let mut response = page(StatusCode::OK, lang.code(), &p.brand_name, &body);
+    if p.invoice.status == InvoiceStatus::Pending {
+        response.headers_mut().insert(HeaderName::from_static("refresh"), HeaderValue::from_static(REFRESH_SECONDS));
+    }
+    response
+}

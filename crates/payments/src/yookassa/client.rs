@@ -1,0 +1,146 @@
+//! HTTP to YooKassa: Basic auth with the shop id and secret key, the `Idempotence-Key` of every
+//! POST, a 10-second limit, and the one place that sorts answers into objects, unknown
+//! outcomes and refusals.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use reqwest::Method;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use vp_ports::GatewayError;
+
+use super::wire::ApiError;
+
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub(crate) struct Client {
+    http: reqwest::Client,
+    /// `https://api.yookassa.ru/v3` without a trailing slash.
+    api: String,
+    shop_id: String,
+    secret_key: String,
+    refused: AtomicU64,
+}
+
+/// A 200 or a 4xx (unknown outcomes never get here).
+pub(crate) struct Answer {
+    pub status: u16,
+    pub body: Option<Value>,
+}
+
+impl Answer {
+    pub fn ok(&self) -> bool {
+        self.status == 200
+    }
+
+    pub fn object<T: DeserializeOwned>(&self, what: &str) -> Result<T, GatewayError> {
+        serde_json::from_value(self.body.clone().unwrap_or(Value::Null)).map_err(|e| {
+            tracing::error!(what, error = %e, "a YooKassa answer does not have the documented shape");
+            GatewayError::Rejected(format!("{what}: YooKassa's answer does not have the documented shape: {e}"))
+        })
+    }
+
+    pub fn error(&self) -> ApiError {
+        self.body.clone().and_then(|b| serde_json::from_value(b).ok()).unwrap_or_default()
+    }
+}
+
+impl Client {
+    pub fn new(api_url: &str, shop_id: &str, secret_key: &str, timeout: Duration) -> Result<Client, String> {
+        // reqwest is built without a TLS crypto provider so that only ring is compiled in.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .user_agent(concat!("vpn-partner-platform/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("cannot build the YooKassa HTTP client: {e}"))?;
+        Ok(Client {
+            http,
+            api: api_url.trim_end_matches('/').to_owned(),
+            shop_id: shop_id.to_owned(),
+            secret_key: secret_key.to_owned(),
+            refused: AtomicU64::new(0),
+        })
+    }
+
+    pub fn api_url(&self) -> &str {
+        &self.api
+    }
+
+    /// One request. `path` starts after `/v3`; every POST carries an `Idempotence-Key`.
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        idempotence_key: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<Answer, GatewayError> {
+        let mut request = self
+            .http
+            .request(method.clone(), format!("{}{path}", self.api))
+            .basic_auth(&self.shop_id, Some(&self.secret_key));
+        if let Some(key) = idempotence_key {
+            request = request.header("idempotence-key", key);
+        }
+        if let Some(body) = body {
+            request = request.header("content-type", "application/json").body(body.to_string());
+        }
+        let unknown = |e: &reqwest::Error| GatewayError::Unavailable(format!("{method} {path}: {}", describe(e)));
+        let response = request.send().await.map_err(|e| unknown(&e))?;
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.map_err(|e| unknown(&e))?;
+        let body: Option<Value> = serde_json::from_slice(&bytes).ok();
+        // 202 (the SDKs' "processing") and 500 (the documented "result unknown", often with
+        // `retry_after`) both mean: ask again with the same key and body.
+        if status == 202 || status >= 500 {
+            let retry_after = body.as_ref().and_then(|b| b.get("retry_after")).and_then(Value::as_u64);
+            let hint = retry_after.map_or_else(String::new, |ms| format!(", retry after {ms} ms"));
+            return Err(GatewayError::Unavailable(format!("{method} {path}: YooKassa answered {status}{hint}")));
+        }
+        Ok(Answer { status, body })
+    }
+
+    /// A 4xx: our request was wrong, or the shop's settings drifted. Logged with the request
+    /// (no secret travels in our bodies) and YooKassa's answer, counted, and returned.
+    pub fn refused(&self, method: &Method, path: &str, request: Option<&Value>, answer: &Answer) -> GatewayError {
+        let total = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
+        let shown = answer.body.as_ref().map_or_else(|| "(no body)".to_owned(), Value::to_string);
+        tracing::error!(
+            %method,
+            path,
+            request = %request.map_or_else(String::new, serde_json::Value::to_string),
+            status = answer.status,
+            answer = %shown,
+            refused_total = total,
+            "YooKassa refused a request"
+        );
+        let error = answer.error();
+        let why = match answer.status {
+            401 => {
+                "the shop id or secret key is wrong (check VP_YOOKASSA_SHOP_ID and VP_YOOKASSA_SECRET_KEY)".to_owned()
+            }
+            _ => format!(
+                "{} {}{}",
+                error.code.as_deref().unwrap_or("error"),
+                error.description.as_deref().unwrap_or(""),
+                error.parameter.as_deref().map_or_else(String::new, |p| format!(" (parameter {p})"))
+            ),
+        };
+        GatewayError::Rejected(format!("{method} {path}: {} {why}", answer.status))
+    }
+}
+
+/// What went wrong on the wire.
+fn describe(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "no answer in time".to_owned()
+    } else if e.is_connect() {
+        "cannot connect".to_owned()
+    } else {
+        "the connection failed before an answer".to_owned()
+    }
+}
