@@ -79,6 +79,19 @@ impl Database {
         }
     }
 
+    /// Runs an operator command that may fail; returns its exit code and everything it printed.
+    pub fn cli_raw(&self, args: &[&str]) -> (Option<i32>, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_vp-api"))
+            .args(args)
+            .env("DATABASE_URL", &self.url)
+            .env("VP_LOG", "warn")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .output()
+            .expect("run vp-api");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        (out.status.code(), text)
+    }
+
     /// Runs an operator command on this database; returns its JSON.
     pub fn cli(&self, args: &[&str]) -> Value {
         let out = Command::new(env!("CARGO_BIN_EXE_vp-api"))

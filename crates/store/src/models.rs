@@ -68,7 +68,7 @@ pub(crate) struct DeviceSettingsRow {
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
-#[diesel(table_name = payment_methods, primary_key(code))]
+#[diesel(table_name = payment_methods, primary_key(code), treat_none_as_null = true)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
 pub(crate) struct PaymentMethodRow {
     pub code: String,

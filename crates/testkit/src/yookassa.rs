@@ -64,6 +64,8 @@ struct State {
     lose_next: Option<(String, String)>,
     /// Refunds stay `pending` until `confirm_refunds`.
     refunds_pending: bool,
+    /// Requests that reached the emulator, counted on arrival (before any delay).
+    arrived: usize,
 }
 
 pub struct YooKassa {
@@ -154,6 +156,7 @@ impl YooKassa {
             delay_next: None,
             lose_next: None,
             refunds_pending: false,
+            arrived: 0,
         }));
         let handler_state = state.clone();
         let server = HttpServer::start(move |req| handle(&handler_state, req));
@@ -230,6 +233,11 @@ impl YooKassa {
     /// The payment whose metadata names our invoice.
     pub fn payment_for(&self, invoice_id: &str) -> Option<Value> {
         lock(&self.state).payments.iter().find(|p| p["metadata"]["payment_id"] == invoice_id).cloned()
+    }
+
+    /// How many requests reached the emulator, answered or not yet.
+    pub fn arrived(&self) -> usize {
+        lock(&self.state).arrived
     }
 
     /// Every request received, in order.
@@ -326,6 +334,7 @@ fn handle(state: &Mutex<State>, req: &Request) -> Reply {
     let key = req.header("idempotence-key").map(str::to_owned);
     let (mode, delay, lose) = {
         let mut s = lock(state);
+        s.arrived += 1;
         let matches = |(m, p): (&String, &String)| m.as_str() == req.method && path.starts_with(p.as_str());
         let delay = s.delay_next.take_if(|(m, p, _)| matches((m, p))).map(|(_, _, d)| d);
         let lose = s.lose_next.take_if(|(m, p)| matches((m, p))).is_some();
