@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::partner::{buy, pay, post_payment, subscription};
+use support::partner::{assert_panel_outage_503s, buy, pay, post_payment, subscription};
 use support::server::{Backend, Server, request};
 
 /// Each test body runs once per backend; the PostgreSQL run is skipped loudly without a server.
@@ -557,17 +557,8 @@ fn panel_outage_gives_503_on_devices_trial_and_rotation(s: &Server) {
     let paid = buy(s, "po", 1);
     let url = paid["client"]["subscription"]["subscription_url"].clone();
     s.cli_settled(&["sandbox", "panel", "down"]);
-    for (method, path) in [
-        ("GET", "/clients/po/devices"),
-        ("POST", "/clients/po/rotate-link"),
-        ("POST", "/clients/new-trial/trial"),
-        ("DELETE", "/clients/po/devices/x"),
-    ] {
-        let r = s.api(method, path, None, &[]);
-        assert_eq!((r.status, r.code().as_str()), (503, "SERVICE_UNAVAILABLE"), "{method} {path}");
-    }
+    assert_panel_outage_503s(s, "po");
     s.cli_settled(&["sandbox", "panel", "up"]);
-    assert_eq!(s.api("GET", "/clients/new-trial", None, &[]).code(), "API_CLIENT_NOT_FOUND", "no trial granted");
     assert_eq!(
         s.api("GET", "/clients/po", None, &[]).json()["subscription"]["subscription_url"],
         url,

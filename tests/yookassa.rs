@@ -5,6 +5,7 @@
 //! (503, no invoice, the retry makes one YooKassa payment); a crash between the YooKassa call
 //! and our commit (the completer finishes with the same payment); a method the shop lacks.
 
+#[macro_use]
 mod support;
 
 use serde_json::{Value, json};
@@ -17,18 +18,7 @@ const SECRET: &str = "test_Fh8hUAVVBGUGbjmlzba6TB0iyUbos_lueTHE";
 /// YooKassa posts from its own ranges; here through a reverse proxy on loopback.
 const YOOKASSA_ADDRESS: &str = "185.71.76.10";
 
-macro_rules! both {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $( #[test] fn $name() { super::$name(super::Backend::Sqlite) } )*
-        }
-        mod postgres {
-            $( #[test] fn $name() { super::$name(super::Backend::Postgres) } )*
-        }
-    };
-}
-
-both!(
+each_backend!(
     notifications_settle_paid_expired_declined_and_captured_invoices_once,
     forged_and_foreign_notifications_change_nothing,
     late_payments_lost_notifications_and_refunds_are_settled,

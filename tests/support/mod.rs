@@ -2,6 +2,20 @@
 
 #![allow(dead_code)]
 
+/// Generates `sqlite::<name>` and `postgres::<name>` tests, each calling `<name>(Backend)`
+/// (a test skips the PostgreSQL half loudly when no server answers).
+#[allow(unused_macros, reason = "shared by test files, not all of which use it")]
+macro_rules! each_backend {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $( #[test] fn $name() { super::$name(super::support::server::Backend::Sqlite) } )*
+        }
+        mod postgres {
+            $( #[test] fn $name() { super::$name(super::support::server::Backend::Postgres) } )*
+        }
+    };
+}
+
 pub mod partner;
 pub mod receiver;
 pub mod server;

@@ -35,3 +35,18 @@ pub fn pay(s: &Server, payment_id: &str) {
 pub fn rand_suffix() -> u128 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
 }
+
+/// With the VPN panel down, the three endpoints that need it answer the spec's 503 (and the
+/// device delete too) for `client`, a client with a subscription.
+pub fn assert_panel_outage_503s(s: &Server, client: &str) {
+    for (method, path) in [
+        ("GET", format!("/clients/{client}/devices")),
+        ("POST", format!("/clients/{client}/rotate-link")),
+        ("POST", "/clients/new-trial/trial".to_owned()),
+        ("DELETE", format!("/clients/{client}/devices/x")),
+    ] {
+        let r = s.api(method, &path, None, &[]);
+        assert_eq!((r.status, r.code().as_str()), (503, "SERVICE_UNAVAILABLE"), "{method} {path}");
+    }
+    assert_eq!(s.api("GET", "/clients/new-trial", None, &[]).code(), "API_CLIENT_NOT_FOUND", "no trial granted");
+}

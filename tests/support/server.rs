@@ -3,7 +3,6 @@
 
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -79,28 +78,26 @@ impl Database {
         }
     }
 
-    /// Runs an operator command that may fail; returns its exit code and everything it printed.
-    pub fn cli_raw(&self, args: &[&str]) -> (Option<i32>, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_vp-api"))
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        Command::new(env!("CARGO_BIN_EXE_vp-api"))
             .args(args)
             .env("DATABASE_URL", &self.url)
             .env("VP_LOG", "warn")
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .output()
-            .expect("run vp-api");
+            .expect("run vp-api")
+    }
+
+    /// Runs an operator command that may fail; returns its exit code and everything it printed.
+    pub fn cli_raw(&self, args: &[&str]) -> (Option<i32>, String) {
+        let out = self.run(args);
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         (out.status.code(), text)
     }
 
     /// Runs an operator command on this database; returns its JSON.
     pub fn cli(&self, args: &[&str]) -> Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_vp-api"))
-            .args(args)
-            .env("DATABASE_URL", &self.url)
-            .env("VP_LOG", "warn")
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .output()
-            .expect("run vp-api");
+        let out = self.run(args);
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
     }
@@ -254,50 +251,9 @@ impl Response {
     }
 }
 
-/// A minimal HTTP/1.1 client: one request per connection, `Connection: close`.
+/// One request to the server on `port` (`Connection: close`), through the test kit's client.
 pub fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Response {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
-    let mut head = format!("{method} {path} HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nconnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    let body = body.unwrap_or_default();
-    if !body.is_empty() || matches!(method, "POST" | "PATCH" | "PUT") {
-        head.push_str(&format!("content-length: {}\r\n", body.len()));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).expect("write head");
-    stream.write_all(body).expect("write body");
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("read response");
-    parse(&raw)
-}
-
-fn parse(raw: &[u8]) -> Response {
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("header end");
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut lines = head.split("\r\n");
-    let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("status");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned())))
-        .collect();
-    let mut body = raw[split + 4..].to_vec();
-    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked")) {
-        body = dechunk(&body);
-    }
-    Response { status, headers, body }
-}
-
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(pos) = data.windows(2).position(|w| w == b"\r\n") {
-        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..pos]).trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        out.extend_from_slice(&data[pos + 2..pos + 2 + size]);
-        data = &data[pos + 2 + size + 2..];
-    }
-    out
+    let url = format!("http://127.0.0.1:{port}{path}");
+    let answer = vp_testkit::http::send(method, &url, headers, body.unwrap_or_default()).expect("request");
+    Response { status: answer.status, headers: answer.headers, body: answer.body }
 }

@@ -392,23 +392,32 @@ mod tests {
 
     #[test]
     fn bad_remnawave_settings_name_the_setting_and_never_show_the_token() {
-        for (key, value) in [
+        let cases = [
             ("VP_REMNAWAVE_URL", "panel.example.com"),
             ("VP_REMNAWAVE_SUB_URL", "ftp://sub"),
             ("VP_REMNAWAVE_SQUADS", "germany"),
             ("VP_REMNAWAVE_TOKEN", "secret with spaces"),
             ("VP_REMNAWAVE_TOKEN", ""),
-        ] {
-            match remnawave(&[(key, value)]) {
+        ];
+        refused_by_name_without_the_secret(remnawave, &cases, "secret-token");
+    }
+
+    /// Builds a configuration from base settings plus the given ones.
+    type ConfigWith = fn(&[(&str, &str)]) -> Result<Config, ConfigError>;
+
+    /// Each case is refused naming its setting; no message or `Debug` output shows `secret`.
+    fn refused_by_name_without_the_secret(build: ConfigWith, cases: &[(&'static str, &str)], secret: &str) {
+        for (key, value) in cases {
+            match build(&[(key, value)]) {
                 Err(e @ ConfigError::Invalid { key: k, .. }) => {
-                    assert_eq!(k, key, "{value}");
-                    assert!(!e.to_string().contains("secret"), "the token leaked: {e}");
+                    assert_eq!(k, *key, "{value}");
+                    assert!(!e.to_string().contains("secret"), "the secret leaked: {e}");
                 }
                 other => panic!("{key}={value} gave {other:?}"),
             }
         }
-        let debug = format!("{:?}", remnawave(&[]).unwrap());
-        assert!(!debug.contains("secret-token") && debug.contains("<redacted>"), "{debug}");
+        let debug = format!("{:?}", build(&[]).unwrap());
+        assert!(!debug.contains(secret) && debug.contains("<redacted>"), "{debug}");
     }
 
     fn yookassa(extra: &[(&str, &str)]) -> Result<Config, ConfigError> {
@@ -445,24 +454,15 @@ mod tests {
 
     #[test]
     fn bad_yookassa_settings_name_the_setting_and_never_show_the_secret() {
-        for (key, value) in [
+        let cases = [
             ("VP_YOOKASSA_SHOP_ID", ""),
             ("VP_YOOKASSA_SHOP_ID", "100 500"),
             ("VP_YOOKASSA_SECRET_KEY", ""),
             ("VP_YOOKASSA_SECRET_KEY", "live secret"),
             ("VP_YOOKASSA_API_URL", "api.yookassa.ru"),
             ("VP_YOOKASSA_NOTIFY_FROM", "yookassa.ru"),
-        ] {
-            match yookassa(&[(key, value)]) {
-                Err(e @ ConfigError::Invalid { key: k, .. }) => {
-                    assert_eq!(k, key, "{value}");
-                    assert!(!e.to_string().contains("secret"), "the secret leaked: {e}");
-                }
-                other => panic!("{key}={value} gave {other:?}"),
-            }
-        }
-        let debug = format!("{:?}", yookassa(&[]).unwrap());
-        assert!(!debug.contains("live_secret") && debug.contains("<redacted>"), "{debug}");
+        ];
+        refused_by_name_without_the_secret(yookassa, &cases, "live_secret");
     }
 
     #[test]

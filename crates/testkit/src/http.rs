@@ -215,12 +215,13 @@ impl Answer {
     }
 }
 
-/// One blocking request to `http://127.0.0.1:PORT/...` (tests only; `connection: close`).
+/// One blocking request to `http://127.0.0.1:PORT/...` (tests only; `connection: close`);
+/// a chunked answer is read whole.
 pub fn send(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8]) -> std::io::Result<Answer> {
     let rest = url.strip_prefix("http://").ok_or_else(|| std::io::Error::other("only http:// URLs"))?;
     let (authority, path) = rest.split_once('/').map_or((rest, "/".to_owned()), |(a, p)| (a, format!("/{p}")));
     let mut stream = TcpStream::connect(authority)?;
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.set_read_timeout(Some(Duration::from_secs(60)))?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {authority}\r\nconnection: close\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
@@ -241,8 +242,25 @@ pub fn send(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8]) -> s
         .and_then(|l| l.split(' ').nth(1))
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| std::io::Error::other("no status line"))?;
-    let headers = lines
+    let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned())))
         .collect();
-    Ok(Answer { status, headers, body: raw[split + 4..].to_vec() })
+    let mut body = raw[split + 4..].to_vec();
+    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked")) {
+        body = dechunk(&body);
+    }
+    Ok(Answer { status, headers, body })
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(pos) = data.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..pos]).trim(), 16).unwrap_or(0);
+        if size == 0 || data.len() < pos + 2 + size {
+            break;
+        }
+        out.extend_from_slice(&data[pos + 2..pos + 2 + size]);
+        data = data.get(pos + 2 + size + 2..).unwrap_or_default();
+    }
+    out
 }

@@ -77,13 +77,8 @@ pub struct HttpsSender {
 
 impl HttpsSender {
     pub fn new(policy: AddressPolicy) -> Result<HttpsSender, String> {
-        // reqwest is built without a TLS crypto provider so that only ring is compiled in.
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let policy = Arc::new(policy);
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .timeout(ATTEMPT_TIMEOUT)
+        let client = vp_outbound::builder(ATTEMPT_TIMEOUT)
             .dns_resolver(VettedResolver { policy: policy.clone() })
             .user_agent(concat!("vpn-partner-webhooks/", env!("CARGO_PKG_VERSION")))
             .build()

@@ -1,7 +1,6 @@
 //! HTTP to the panel: the API token, the reverse-proxy headers Remnawave wants on plain http,
 //! a 10-second limit, and the one place that sorts answers into data, outages and refusals.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use reqwest::Method;
@@ -19,7 +18,7 @@ pub(crate) struct Client {
     token: String,
     /// The panel is reached over plain http (same host, no reverse proxy in between).
     plain_http: bool,
-    refused: AtomicU64,
+    refused: vp_outbound::Refusals,
 }
 
 /// An answer the caller reads: 2xx or 4xx (outages never get here).
@@ -50,14 +49,7 @@ impl Answer {
 
 impl Client {
     pub fn new(url: &str, token: &str, timeout: Duration) -> Result<Client, String> {
-        // reqwest is built without a TLS crypto provider so that only ring is compiled in.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .user_agent(concat!("vpn-partner-platform/", env!("CARGO_PKG_VERSION")))
+        let http = vp_outbound::builder(timeout)
             .build()
             .map_err(|e| format!("cannot build the Remnawave HTTP client: {e}"))?;
         let base = url.trim_end_matches('/');
@@ -66,7 +58,7 @@ impl Client {
             api: format!("{base}/api"),
             token: token.to_owned(),
             plain_http: base.to_ascii_lowercase().starts_with("http://"),
-            refused: AtomicU64::new(0),
+            refused: vp_outbound::Refusals::new("remnawave"),
         })
     }
 
@@ -83,12 +75,12 @@ impl Client {
         let response = request
             .send()
             .await
-            .map_err(|e| PanelError::Unavailable(format!("{method} /api{path}: {}", describe(&e))))?;
+            .map_err(|e| PanelError::Unavailable(format!("{method} /api{path}: {}", vp_outbound::failure(&e))))?;
         let status = response.status().as_u16();
         let bytes = response
             .bytes()
             .await
-            .map_err(|e| PanelError::Unavailable(format!("{method} /api{path}: {}", describe(&e))))?;
+            .map_err(|e| PanelError::Unavailable(format!("{method} /api{path}: {}", vp_outbound::failure(&e))))?;
         if status >= 500 {
             return Err(PanelError::Unavailable(format!("{method} /api{path}: the panel answered {status}")));
         }
@@ -98,34 +90,12 @@ impl Client {
     /// A 4xx the caller did not expect: our bug or a drift. Logged with the request (which
     /// carries no secret), counted, and returned as a refusal.
     pub fn refused(&self, method: &Method, path: &str, request: Option<&Value>, answer: &Answer) -> PanelError {
-        let total = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
-        let shown = answer.body.as_ref().map_or_else(|| "(no body)".to_owned(), Value::to_string);
-        tracing::error!(
-            %method,
-            path = %format!("/api{path}"),
-            request = %request.map_or_else(String::new, serde_json::Value::to_string),
-            status = answer.status,
-            answer = %shown,
-            refused_total = total,
-            "Remnawave refused a request"
-        );
+        let path = format!("/api{path}");
+        self.refused.record(method.as_str(), &path, request, answer.status, answer.body.as_ref());
         let why = match answer.status {
             401 | 403 => "the panel refused the API token (check VP_REMNAWAVE_TOKEN and its scopes)".to_owned(),
-            _ => shown,
+            _ => answer.body.as_ref().map_or_else(|| "(no body)".to_owned(), Value::to_string),
         };
-        PanelError::Rejected(format!("{method} /api{path}: {} {why}", answer.status))
-    }
-}
-
-/// What went wrong on the wire, without the URL's secrets (there are none in our URLs, but
-/// reqwest's text can be long).
-fn describe(e: &reqwest::Error) -> String {
-    if e.is_timeout() {
-        "no answer in time".to_owned()
-    } else if e.is_connect() {
-        "cannot connect".to_owned()
-    } else {
-        // A connection closed without an answer lands here (e.g. Remnawave's proxy check).
-        "the connection failed before an answer".to_owned()
+        PanelError::Rejected(format!("{method} {path}: {} {why}", answer.status))
     }
 }

@@ -2,7 +2,6 @@
 //! POST, a 10-second limit, and the one place that sorts answers into objects, unknown
 //! outcomes and refusals.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use reqwest::Method;
@@ -20,7 +19,7 @@ pub(crate) struct Client {
     api: String,
     shop_id: String,
     secret_key: String,
-    refused: AtomicU64,
+    refused: vp_outbound::Refusals,
 }
 
 /// A 200 or a 4xx (unknown outcomes never get here).
@@ -48,22 +47,14 @@ impl Answer {
 
 impl Client {
     pub fn new(api_url: &str, shop_id: &str, secret_key: &str, timeout: Duration) -> Result<Client, String> {
-        // reqwest is built without a TLS crypto provider so that only ring is compiled in.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .user_agent(concat!("vpn-partner-platform/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| format!("cannot build the YooKassa HTTP client: {e}"))?;
+        let http =
+            vp_outbound::builder(timeout).build().map_err(|e| format!("cannot build the YooKassa HTTP client: {e}"))?;
         Ok(Client {
             http,
             api: api_url.trim_end_matches('/').to_owned(),
             shop_id: shop_id.to_owned(),
             secret_key: secret_key.to_owned(),
-            refused: AtomicU64::new(0),
+            refused: vp_outbound::Refusals::new("yookassa"),
         })
     }
 
@@ -89,7 +80,8 @@ impl Client {
         if let Some(body) = body {
             request = request.header("content-type", "application/json").body(body.to_string());
         }
-        let unknown = |e: &reqwest::Error| GatewayError::Unavailable(format!("{method} {path}: {}", describe(e)));
+        let unknown =
+            |e: &reqwest::Error| GatewayError::Unavailable(format!("{method} {path}: {}", vp_outbound::failure(e)));
         let response = request.send().await.map_err(|e| unknown(&e))?;
         let status = response.status().as_u16();
         let bytes = response.bytes().await.map_err(|e| unknown(&e))?;
@@ -107,17 +99,7 @@ impl Client {
     /// A 4xx: our request was wrong, or the shop's settings drifted. Logged with the request
     /// (no secret travels in our bodies) and YooKassa's answer, counted, and returned.
     pub fn refused(&self, method: &Method, path: &str, request: Option<&Value>, answer: &Answer) -> GatewayError {
-        let total = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
-        let shown = answer.body.as_ref().map_or_else(|| "(no body)".to_owned(), Value::to_string);
-        tracing::error!(
-            %method,
-            path,
-            request = %request.map_or_else(String::new, serde_json::Value::to_string),
-            status = answer.status,
-            answer = %shown,
-            refused_total = total,
-            "YooKassa refused a request"
-        );
+        self.refused.record(method.as_str(), path, request, answer.status, answer.body.as_ref());
         let error = answer.error();
         let why = match answer.status {
             401 => {
@@ -131,16 +113,5 @@ impl Client {
             ),
         };
         GatewayError::Rejected(format!("{method} {path}: {} {why}", answer.status))
-    }
-}
-
-/// What went wrong on the wire.
-fn describe(e: &reqwest::Error) -> String {
-    if e.is_timeout() {
-        "no answer in time".to_owned()
-    } else if e.is_connect() {
-        "cannot connect".to_owned()
-    } else {
-        "the connection failed before an answer".to_owned()
     }
 }
