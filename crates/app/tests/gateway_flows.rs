@@ -133,6 +133,31 @@ async fn reconciliation_re_reads_pending_payments_from_two_minutes_on_ever_less_
 }
 
 #[tokio::test]
+async fn the_deadline_asks_the_gateway_first_so_a_paid_invoice_never_expires() {
+    let w = World::new().await;
+    w.gateway.reconciling.store(true, Ordering::SeqCst);
+    let paid = w.app.create_invoice(&w.account, key("paid"), subscribe("u1")).await.unwrap().invoice;
+    w.clock.advance(Duration::seconds(1));
+    let unpaid = w.app.create_invoice(&w.account, key("unpaid"), subscribe("u2")).await.unwrap().invoice;
+    let down = w.app.create_invoice(&w.account, key("down"), subscribe("u3")).await.unwrap().invoice;
+    w.gateway.set_state(&paid.payment_id, GatewayState::Succeeded); // its notification is lost
+    w.clock.advance(Duration::minutes(31));
+    w.gateway.down.store(true, Ordering::SeqCst);
+    w.app.expire_overdue_invoices(1).await.unwrap(); // the oldest first: `paid`, but the gateway is down
+    w.gateway.down.store(false, Ordering::SeqCst);
+    w.app.expire_overdue_invoices(100).await.unwrap();
+    assert_eq!(status(&w, &paid.payment_id).await, InvoiceStatus::Expired, "without the gateway's word it expired");
+    assert_eq!(status(&w, &unpaid.payment_id).await, InvoiceStatus::Expired);
+    assert_eq!(status(&w, &down.payment_id).await, InvoiceStatus::Expired);
+
+    let late = w.app.create_invoice(&w.account, key("late"), subscribe("u4")).await.unwrap().invoice;
+    w.gateway.set_state(&late.payment_id, GatewayState::Succeeded);
+    w.clock.advance(Duration::minutes(31));
+    assert_eq!(w.app.expire_overdue_invoices(100).await.unwrap(), 0);
+    assert_eq!(status(&w, &late.payment_id).await, InvoiceStatus::Succeeded, "paid, not expired");
+}
+
+#[tokio::test]
 async fn the_sandbox_kind_of_gateway_is_not_reconciled() {
     let w = World::new().await;
     let inv = w.app.create_invoice(&w.account, key("s"), subscribe("u1")).await.unwrap().invoice;

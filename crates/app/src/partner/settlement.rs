@@ -140,6 +140,21 @@ impl App {
         tx.commit().await?;
         let mut expired = 0;
         for invoice in due {
+            // A gateway whose word can be lost is asked first: a payment it already settled
+            // (its notification lost) is applied as such instead of expiring. When it cannot
+            // be asked, the deadline still applies (a late payment succeeds later).
+            if self.gateway.reconciles() {
+                match self.reconcile_invoice(&invoice.payment_id).await {
+                    Ok((settled, _)) if settled.status != InvoiceStatus::Pending => {
+                        expired += usize::from(settled.status == InvoiceStatus::Expired);
+                        continue;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::info!(payment_id = %invoice.payment_id, error = %e, "expiring without the gateway's word")
+                    }
+                }
+            }
             match self.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::DeadlinePassed).await {
                 Ok(i) if i.status == InvoiceStatus::Expired => expired += 1,
                 Ok(_) => {}
