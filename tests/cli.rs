@@ -166,6 +166,38 @@ fn payment_methods_are_added_once_and_enabled_or_disabled() {
 }
 
 #[test]
+fn payment_methods_map_to_yookassa_types_from_its_list_only() {
+    let s = Scratch::new("yookassa-types");
+    let sbp = s.ok(&["method", "add", "sbp", "--name-en", "SBP", "--name-ru", "СБП", "--yookassa-type", "sbp"]);
+    assert_eq!(sbp["yookassa_type"], "sbp");
+    let refused =
+        s.refused(&["method", "add", "pp", "--name-en", "PayPal", "--name-ru", "PayPal", "--yookassa-type", "paypal"]);
+    assert!(refused.contains("bank_card"), "the message lists the types: {refused}");
+    assert!(s.ok(&["method", "list"]).as_array().unwrap().iter().all(|m| m["code"] != "pp"), "nothing created");
+    s.refused(&["method", "set-yookassa-type", "sbp", "paypal"]);
+    s.refused(&["method", "set-yookassa-type", "nope", "bank_card"]);
+    assert_eq!(s.ok(&["method", "list"])[0]["yookassa_type"], "sbp", "unchanged by the refusals");
+    assert_eq!(s.ok(&["method", "set-yookassa-type", "sbp", "none"])["yookassa_type"], Value::Null);
+    assert_eq!(s.ok(&["method", "set-yookassa-type", "sbp", "yoo_money"])["yookassa_type"], "yoo_money");
+}
+
+#[test]
+fn the_embedded_gateway_and_panel_answer_their_checks() {
+    let s = Scratch::new("checks");
+    let gateway = s.ok(&["gateway", "check"]);
+    assert_eq!((gateway["gateway"].clone(), gateway["test"].clone()), (json!("sandbox"), json!(true)));
+    let panel = s.ok(&["panel", "check"]);
+    assert_eq!(panel["panel"], "local");
+    assert_eq!(s.ok(&["panel", "reconcile"]), json!({"checked": 0, "drifted": 0, "clients": []}));
+}
+
+#[test]
+fn an_unknown_invoice_cannot_be_refunded() {
+    let s = Scratch::new("refund");
+    assert!(s.refused(&["invoice", "refund", "pay_missing"]).contains("invoice not found"));
+}
+
+#[test]
 fn client_and_subscription_commands_refuse_unknown_accounts_and_clients() {
     let s = Scratch::new("clients");
     let (id, _) = create_account(&s);
