@@ -75,6 +75,11 @@ impl Receiver {
         Receiver { url, requests }
     }
 
+    /// How many requests arrived since the last look, without waiting.
+    pub fn received_so_far(&self) -> usize {
+        self.requests.try_iter().count()
+    }
+
     /// The next event of `event_type`, skipping others; panics after `within`.
     pub fn next_of(&self, event_type: &str, within: Duration) -> Delivered {
         let deadline = Instant::now() + within;

@@ -50,7 +50,7 @@ pub struct Config {
     pub webhook_allow_addresses: Vec<IpAddr>,
     /// How often term events and expiries are checked (spec: every 5 minutes).
     pub term_check_every: std::time::Duration,
-    /// Delivery worker tasks per process.
+    /// Delivery worker slots per process, each keeping up to 32 attempts in flight.
     pub delivery_workers: usize,
     /// The operator's test clock (`vp-api clock advance`); off by default, logged loudly.
     pub test_clock: bool,

@@ -15,11 +15,8 @@ use crate::config::Config;
 /// crash, reconciliation of payments pending at the gateway, and the panel sync.
 const JOB_INTERVAL: Duration = Duration::from_secs(30);
 const JOB_BATCH: u32 = 200;
-/// Deliveries one worker claims at a time: one, so a killed worker holds only one lease and
-/// a slow receiver delays only its own event (parallelism comes from `VP_DELIVERY_WORKERS`).
-const DELIVERY_BATCH: u32 = 1;
-/// An idle delivery worker looks for due deliveries this often.
-const DELIVERY_IDLE: Duration = Duration::from_secs(1);
+/// Attempts in flight per delivery worker slot (`VP_DELIVERY_WORKERS`).
+const ATTEMPTS_PER_WORKER: usize = 32;
 const TEST_CLOCK_REFRESH: Duration = Duration::from_secs(1);
 
 /// Starts every background task; abort the handles to stop them.
@@ -28,9 +25,9 @@ pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>)
         tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_jobs_once(&app).await })),
         tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
     ];
-    for _ in 0..config.delivery_workers {
-        tasks.push(tokio::spawn(deliver_forever(app.clone())));
-    }
+    let dispatcher = app.clone();
+    let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
+    tasks.push(tokio::spawn(async move { dispatcher.run_dispatcher(capacity).await }));
     if let Some(clock) = test_clock {
         let store = app.store.clone();
         tasks.push(tokio::spawn(async move {
@@ -53,20 +50,6 @@ where
     loop {
         tick.tick().await;
         job(app.clone()).await;
-    }
-}
-
-/// One worker: while deliveries are due it keeps sending; idle, it looks again every second.
-async fn deliver_forever(app: App) {
-    loop {
-        match app.deliver_due_events(DELIVERY_BATCH).await {
-            Ok(0) => tokio::time::sleep(DELIVERY_IDLE).await,
-            Ok(_) => {}
-            Err(e) => {
-                tracing::warn!(error = %e, "event delivery failed; retrying");
-                tokio::time::sleep(DELIVERY_IDLE * 5).await;
-            }
-        }
     }
 }
 

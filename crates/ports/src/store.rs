@@ -43,6 +43,9 @@ pub trait Store: Send + Sync {
     async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>>;
     /// Whether the database answers (for `/ready`).
     async fn ping(&self) -> StoreResult<()>;
+    /// Returns when deliveries were recorded since the last call (in this process, or in
+    /// another one sharing the database where the backend can tell), or after `max`.
+    async fn wait_for_deliveries(&self, max: std::time::Duration);
 }
 
 /// One unit of work. Dropping it without `commit` rolls it back.
@@ -173,14 +176,20 @@ pub trait Tx: Send {
     /// Pending deliveries due at `now` whose lease is free, oldest due first, leased to the
     /// caller until `lease_until`: no other worker of any process takes them meanwhile
     /// (PostgreSQL skips rows being claimed with `FOR UPDATE SKIP LOCKED`; SQLite's single
-    /// write lock serialises claimers).
+    /// write lock serialises claimers). Deliveries to the endpoints in `skip_endpoints` are
+    /// left alone.
     async fn claim_due_deliveries(
         &mut self,
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
         limit: u32,
+        skip_endpoints: &[String],
     ) -> StoreResult<Vec<DeliveryRecord>>;
-    async fn insert_attempt(&mut self, attempt: &AttemptRecord) -> StoreResult<()>;
+    /// Gives claimed deliveries back before their lease runs out.
+    async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()>;
+    async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>>;
+    async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>>;
+    async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()>;
     /// Attempts to an endpoint, newest first.
     async fn endpoint_attempts(&mut self, endpoint_id: &str, limit: u32) -> StoreResult<Vec<AttemptLogEntry>>;
     /// Deliveries to an endpoint in `status` created strictly after `since`, oldest first.

@@ -12,6 +12,7 @@ mod models;
 mod pool;
 mod repo;
 mod schema;
+mod signal;
 mod tx;
 mod url;
 
@@ -34,7 +35,12 @@ impl Default for StoreOptions {
 /// must already be migrated (`migrate`).
 pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<dyn Store>, StoreError> {
     let target = url::parse(database_url)?;
-    let store = tx::PoolStore::new(pool::DbPool::build(&target, opts.max_connections)?);
+    let postgres_url = match &target {
+        url::Target::Postgres(url) => Some(url.clone()),
+        url::Target::Sqlite(_) => None,
+    };
+    let signal = signal::DeliverySignal::new(postgres_url);
+    let store = tx::PoolStore::new(pool::DbPool::build(&target, opts.max_connections)?, signal);
     store.ping().await?;
     Ok(Arc::new(store))
 }

@@ -17,9 +17,11 @@ use vp_ports::{Store, StoreError, Tx};
 use crate::errors;
 use crate::pool::{DbConn, DbPool, db_run};
 use crate::repo::{accounts, billing, catalogue, clients, events, local_panel};
+use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
 
 pub(crate) struct PoolStore {
     pool: DbPool,
+    deliveries: Arc<DeliverySignal>,
     /// SQLite has one writer at a time. Writers of this process queue here, in order, instead
     /// of in SQLite's busy handler, which polls with growing sleeps and turned contention into
     /// long tail latencies. Other processes (operator commands) still meet the busy timeout.
@@ -27,8 +29,8 @@ pub(crate) struct PoolStore {
 }
 
 impl PoolStore {
-    pub(crate) fn new(pool: DbPool) -> PoolStore {
-        PoolStore { pool, sqlite_writer: Arc::default() }
+    pub(crate) fn new(pool: DbPool, deliveries: DeliverySignal) -> PoolStore {
+        PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer: Arc::default() }
     }
 
     async fn start(&self, write: bool, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
@@ -43,7 +45,12 @@ impl PoolStore {
         };
         // A failed BEGIN leaves no transaction open, so the connection may go back to the pool.
         db_run!(&mut conn, c => c.batch_execute(begin).await).map_err(errors::db)?;
-        Ok(Box::new(StoreTx { conn: Some(conn), write_turn: writer }))
+        Ok(Box::new(StoreTx {
+            conn: Some(conn),
+            write_turn: writer,
+            deliveries: self.deliveries.clone(),
+            recorded_deliveries: false,
+        }))
     }
 }
 
@@ -67,6 +74,10 @@ impl Store for PoolStore {
         let mut conn = self.pool.get().await?;
         db_run!(&mut conn, c => c.batch_execute("SELECT 1").await).map_err(errors::db)
     }
+
+    async fn wait_for_deliveries(&self, max: std::time::Duration) {
+        self.deliveries.wait(max).await;
+    }
 }
 
 pub(crate) struct StoreTx {
@@ -74,6 +85,9 @@ pub(crate) struct StoreTx {
     conn: Option<DbConn>,
     /// This process's SQLite write turn, held until the transaction has ended.
     write_turn: Option<OwnedMutexGuard<()>>,
+    deliveries: Arc<DeliverySignal>,
+    /// Deliveries were inserted: the dispatcher is woken when this unit of work commits.
+    recorded_deliveries: bool,
 }
 
 impl StoreTx {
@@ -120,7 +134,15 @@ impl Drop for StoreTx {
 #[async_trait]
 impl Tx for StoreTx {
     async fn commit(mut self: Box<Self>) -> StoreResult<()> {
-        self.finish("COMMIT").await
+        let postgres = matches!(self.conn, Some(DbConn::Postgres(_)));
+        if !self.recorded_deliveries {
+            return self.finish("COMMIT").await;
+        }
+        // On PostgreSQL the notification reaches every listening process at the commit.
+        let statement = if postgres { format!("{NOTIFY_DELIVERIES}; COMMIT") } else { "COMMIT".to_owned() };
+        self.finish(&statement).await?;
+        self.deliveries.wake();
+        Ok(())
     }
 
     async fn rollback(mut self: Box<Self>) -> StoreResult<()> {
@@ -366,7 +388,9 @@ impl Tx for StoreTx {
     }
 
     async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
-        events::insert_delivery(self.conn()?, delivery).await
+        events::insert_delivery(self.conn()?, delivery).await?;
+        self.recorded_deliveries = true;
+        Ok(())
     }
 
     async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
@@ -382,12 +406,25 @@ impl Tx for StoreTx {
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
         limit: u32,
+        skip_endpoints: &[String],
     ) -> StoreResult<Vec<DeliveryRecord>> {
-        events::claim_due_deliveries(self.conn()?, now, lease_until, limit).await
+        events::claim_due_deliveries(self.conn()?, now, lease_until, limit, skip_endpoints).await
     }
 
-    async fn insert_attempt(&mut self, attempt: &AttemptRecord) -> StoreResult<()> {
-        events::insert_attempt(self.conn()?, attempt).await
+    async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()> {
+        events::release_deliveries(self.conn()?, ids).await
+    }
+
+    async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>> {
+        events::events_by_ids(self.conn()?, ids).await
+    }
+
+    async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        events::endpoints_by_ids(self.conn()?, ids).await
+    }
+
+    async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()> {
+        events::insert_attempts(self.conn()?, attempts).await
     }
 
     async fn endpoint_attempts(&mut self, endpoint_id: &str, limit: u32) -> StoreResult<Vec<AttemptLogEntry>> {

@@ -160,6 +160,8 @@ contract_tests!(
     concurrent_writers_both_succeed,
     webhook_endpoints_round_trip_every_field,
     events_and_deliveries_are_claimed_once_under_a_lease,
+    claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go,
+    committed_deliveries_wake_a_waiting_dispatcher_and_a_rollback_does_not,
     a_delivery_per_event_and_endpoint_and_its_attempt_log,
     term_event_candidates_are_the_unreminded_and_the_ended,
 );
@@ -1095,7 +1097,7 @@ async fn events_and_deliveries_are_claimed_once_under_a_lease(ctx: Ctx) {
 
     let claim = |store: Arc<dyn Store>, now: i64| async move {
         let mut tx = store.begin().await.unwrap();
-        let got = tx.claim_due_deliveries(at(now), at(now + 60), 10).await.unwrap();
+        let got = tx.claim_due_deliveries(at(now), at(now + 60), 10, &[]).await.unwrap();
         tx.commit().await.unwrap();
         got.into_iter().map(|d| d.id).collect::<Vec<_>>()
     };
@@ -1127,6 +1129,75 @@ async fn events_and_deliveries_are_claimed_once_under_a_lease(ctx: Ctx) {
     tx.commit().await.unwrap();
 }
 
+async fn claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_webhook_endpoint(&endpoint("we-slow", "acc-a")).await.unwrap();
+    tx.insert_webhook_endpoint(&endpoint("we-fast", "acc-a")).await.unwrap();
+    for (n, endpoint_id) in [(1, "we-slow"), (2, "we-fast"), (3, "we-slow"), (4, "we-fast")] {
+        tx.insert_event(&event(&format!("evt-{n}"), "acc-a", "payment.succeeded", n)).await.unwrap();
+        tx.insert_delivery(&delivery(&format!("dl-{n}"), &format!("evt-{n}"), endpoint_id, n)).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    let claimed = tx.claim_due_deliveries(at(100), at(160), 10, &["we-slow".to_owned()]).await.unwrap();
+    assert_eq!(claimed.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["dl-2", "dl-4"], "the busy endpoint waits");
+    tx.release_deliveries(&["dl-4".to_owned()]).await.unwrap();
+    let again = tx.claim_due_deliveries(at(100), at(160), 10, &[]).await.unwrap();
+    assert_eq!(again.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["dl-1", "dl-3", "dl-4"], "given back");
+    let mut events = tx.events_by_ids(&["evt-3".to_owned(), "evt-1".to_owned(), "evt-9".to_owned()]).await.unwrap();
+    events.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(
+        events,
+        [event("evt-1", "acc-a", "payment.succeeded", 1), event("evt-3", "acc-a", "payment.succeeded", 3)]
+    );
+    let endpoints = tx.webhook_endpoints_by_ids(&["we-fast".to_owned()]).await.unwrap();
+    assert_eq!(endpoints, [endpoint("we-fast", "acc-a")]);
+    assert!(tx.events_by_ids(&[]).await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+}
+
+async fn committed_deliveries_wake_a_waiting_dispatcher_and_a_rollback_does_not(ctx: Ctx) {
+    use std::time::{Duration, Instant};
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    tx.commit().await.unwrap();
+    // A second store on the same database stands for another process.
+    let other = connect(&ctx.url, &StoreOptions::default()).await.unwrap();
+    // Waiting starts listening where the backend can; both do before anything is recorded.
+    ctx.store.wait_for_deliveries(Duration::from_millis(50)).await;
+    other.wait_for_deliveries(Duration::from_millis(50)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let waiting = |store: Arc<dyn Store>, max: Duration| {
+        tokio::spawn(async move {
+            let started = Instant::now();
+            store.wait_for_deliveries(max).await;
+            started.elapsed()
+        })
+    };
+    let here = waiting(ctx.store.clone(), Duration::from_secs(5));
+    let there = waiting(other.clone(), Duration::from_secs(2));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_event(&event("evt-w", "acc-a", "payment.succeeded", 0)).await.unwrap();
+    tx.insert_delivery(&delivery("dl-w", "evt-w", "we-1", 0)).await.unwrap();
+    tx.commit().await.unwrap();
+    assert!(here.await.unwrap() < Duration::from_secs(2), "this process wakes at the commit");
+    let there = there.await.unwrap();
+    if ctx.url.starts_with("postgres") {
+        assert!(there < Duration::from_secs(2), "another process on PostgreSQL wakes too (LISTEN/NOTIFY): {there:?}");
+    }
+
+    let quiet = waiting(ctx.store.clone(), Duration::from_millis(1500));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_event(&event("evt-r", "acc-a", "payment.succeeded", 0)).await.unwrap();
+    tx.insert_delivery(&delivery("dl-r", "evt-r", "we-1", 0)).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert!(quiet.await.unwrap() >= Duration::from_millis(1400), "nothing was recorded: no wake-up");
+}
+
 async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
     seed(&ctx.store, "acc-a").await;
     let mut tx = begin(&ctx.store).await;
@@ -1153,8 +1224,7 @@ async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
         duration_ms: 15_000,
         error: code.is_none().then(|| "timed out".to_owned()),
     };
-    tx.insert_attempt(&attempt(1, 100, None)).await.unwrap();
-    tx.insert_attempt(&attempt(2, 105, Some(503))).await.unwrap();
+    tx.insert_attempts(&[attempt(1, 100, None), attempt(2, 105, Some(503))]).await.unwrap();
     let mut failed = tx.delivery("dl-2").await.unwrap().unwrap();
     failed.status = DeliveryStatus::Failed;
     tx.update_delivery(&failed).await.unwrap();

@@ -106,3 +106,58 @@ async fn a_closed_port_is_a_failure_without_a_status() {
     assert_eq!(r.status_code, None);
     assert!(r.error.unwrap().starts_with("request failed"));
 }
+
+/// A receiver that keeps connections open and answers every request on them with 200;
+/// returns its URL and the number of connections it accepted so far.
+async fn keep_alive_receiver() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+    let connections = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = connections.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { return };
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut pending = Vec::new();
+                let mut buf = [0u8; 4096];
+                loop {
+                    let Ok(n) = socket.read(&mut buf).await else { return };
+                    if n == 0 {
+                        return;
+                    }
+                    pending.extend_from_slice(&buf[..n]);
+                    // Answer every complete request in the buffer.
+                    while let Some(end) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+                        let head = String::from_utf8_lossy(&pending[..end]).to_ascii_lowercase();
+                        let len: usize = head
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
+                            .unwrap_or(0);
+                        if pending.len() < end + 4 + len {
+                            break;
+                        }
+                        pending.drain(..end + 4 + len);
+                        if socket.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    (url, connections)
+}
+
+#[tokio::test]
+async fn attempts_to_one_endpoint_reuse_its_connection() {
+    let (url, connections) = keep_alive_receiver().await;
+    let s = sender();
+    for n in 0..5 {
+        let id = format!("msg_{n}");
+        let r = s.send(&OutgoingWebhook { url: &url, webhook_id: &id, body: "{}", secrets: vec![SECRET] }).await;
+        assert!(r.accepted(), "{r:?}");
+    }
+    assert_eq!(connections.load(std::sync::atomic::Ordering::SeqCst), 1, "five attempts, one connection");
+}

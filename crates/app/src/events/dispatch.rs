@@ -1,56 +1,194 @@
-//! The dispatcher: claims due deliveries under a lease, makes one attempt each and records
-//! the outcome with the next attempt on the spec's schedule. A killed worker loses nothing:
-//! its lease runs out and another worker (or the restarted one) takes the delivery again.
+//! The dispatcher: claims due deliveries in batches under a lease, sends them concurrently
+//! (at most `PER_ENDPOINT_IN_FLIGHT` at a time to one endpoint, so a slow or dead partner holds
+//! only its own slots), and records the outcomes in batches, each with the next attempt on the
+//! spec's schedule. A killed process loses nothing: its leases run out and another worker (or
+//! the restarted one) takes the deliveries again. New deliveries wake it at once
+//! (`Store::wait_for_deliveries`); polling is only the fallback, for retries falling due.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
+use tokio::task::JoinSet;
 use vp_domain::webhook_schedule::{AttemptResult, EndpointHealth, next_attempt_delay};
 use vp_ports::{
-    AttemptRecord, DeliveryRecord, DeliveryStatus, OutgoingWebhook, WebhookEndpointRecord, WebhookResponse,
+    AttemptRecord, DeliveryRecord, DeliveryStatus, EventRecord, OutgoingWebhook, WebhookEndpointRecord, WebhookResponse,
 };
 
 use super::types;
 use crate::App;
 use crate::error::{AppError, AppResult};
 
-/// How long a claimed delivery is reserved: longer than one attempt can take (15 s).
+/// How long a claimed delivery is reserved: longer than an attempt can take (15 s) plus its
+/// recording, so no delivery is attempted twice at once.
 pub const DELIVERY_LEASE: Duration = Duration::seconds(60);
+/// Attempts in flight to one endpoint from one process.
+pub const PER_ENDPOINT_IN_FLIGHT: usize = 16;
+/// Deliveries claimed in one round trip.
+const CLAIM_BATCH: usize = 200;
+/// Without a wake-up, due deliveries (retries) are looked for this often.
+const POLL_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// After a storage failure the dispatcher waits this long before it tries again.
+const PAUSE_AFTER_FAILURE: std::time::Duration = std::time::Duration::from_secs(5);
 /// The previous secret still signs for this long after a rotation.
 const PREVIOUS_SECRET_VALID_FOR: Duration = Duration::hours(24);
 
+/// A claimed delivery with what sending it needs.
+pub(crate) struct Claimed {
+    delivery: DeliveryRecord,
+    event: Arc<EventRecord>,
+    endpoint: Arc<WebhookEndpointRecord>,
+}
+
+/// What became of one attempt, waiting to be recorded.
+pub(crate) struct Outcome {
+    delivery: DeliveryRecord,
+    account_id: String,
+    endpoint_id: String,
+    is_test: bool,
+    started: OffsetDateTime,
+    response: WebhookResponse,
+}
+
 impl App {
-    /// Makes one attempt for each delivery due now (at most `limit`); returns how many.
+    /// Makes one attempt for each delivery due now (at most `limit`), concurrently, and
+    /// records them; returns how many.
     pub async fn deliver_due_events(&self, limit: u32) -> AppResult<usize> {
-        let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
-        // Attempts run one after another, so the lease covers the whole batch: no delivery of
-        // it can be claimed by another worker while this one is still on its way to it.
-        let lease = DELIVERY_LEASE * limit.max(1);
-        let claimed = tx.claim_due_deliveries(now, now + lease, limit).await?;
-        tx.commit().await?;
+        let claimed = self.claim_deliveries(usize::try_from(limit).unwrap_or(usize::MAX), &HashMap::new()).await?;
         let count = claimed.len();
-        for delivery in claimed {
-            if let Err(e) = self.attempt_delivery(delivery).await {
-                // The lease runs out and the delivery is tried again: nothing is lost.
-                tracing::warn!(error = %e, "could not record a delivery attempt");
-            }
+        let mut sending = JoinSet::new();
+        for c in claimed {
+            let app = self.clone();
+            sending.spawn(async move { app.send_delivery(c).await });
         }
+        let mut outcomes = Vec::with_capacity(count);
+        while let Some(done) = sending.join_next().await {
+            outcomes.push(done.map_err(|e| AppError::Conflict(format!("a delivery attempt panicked: {e}")))?);
+        }
+        self.record_outcomes(outcomes).await?;
         Ok(count)
     }
 
-    /// One attempt of a claimed delivery, recorded with its consequences in one unit of work.
-    pub(crate) async fn attempt_delivery(&self, delivery: DeliveryRecord) -> AppResult<AttemptRecord> {
-        let mut tx = self.store.read().await?;
-        let event = tx.event(&delivery.event_id).await?.ok_or(AppError::NotFound("event"))?;
-        let endpoint = tx.webhook_endpoint(&delivery.endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
-        tx.commit().await?;
+    /// The long-running dispatcher of a process: keeps up to `capacity` attempts in flight,
+    /// claiming as slots free up, and records finished attempts in batches. Never returns.
+    pub async fn run_dispatcher(&self, capacity: usize) {
+        let capacity = capacity.max(1);
+        let mut in_flight: HashMap<String, usize> = HashMap::new();
+        let mut sending: JoinSet<Outcome> = JoinSet::new();
+        loop {
+            let room = capacity.saturating_sub(sending.len());
+            // A full batch suggests more are due: claim again before waiting.
+            let mut more_due = false;
+            if room > 0 {
+                let asked = room.min(CLAIM_BATCH);
+                match self.claim_deliveries(asked, &in_flight).await {
+                    Ok(claimed) => {
+                        more_due = claimed.len() == asked;
+                        for c in claimed {
+                            *in_flight.entry(c.endpoint.id.clone()).or_default() += 1;
+                            let app = self.clone();
+                            sending.spawn(async move { app.send_delivery(c).await });
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not claim deliveries; retrying");
+                        tokio::time::sleep(PAUSE_AFTER_FAILURE).await;
+                    }
+                }
+            }
+            let mut finished = Vec::new();
+            if !more_due {
+                if sending.is_empty() {
+                    self.store.wait_for_deliveries(POLL_EVERY).await;
+                } else if sending.len() < capacity {
+                    // A finished attempt, or new deliveries for the free slots.
+                    tokio::select! {
+                        Some(done) = sending.join_next() => finished.push(done),
+                        () = self.store.wait_for_deliveries(POLL_EVERY) => {}
+                    }
+                } else if let Some(done) = sending.join_next().await {
+                    finished.push(done);
+                }
+            }
+            while let Some(done) = sending.try_join_next() {
+                finished.push(done);
+            }
+            let outcomes: Vec<Outcome> = finished
+                .into_iter()
+                .filter_map(|done| {
+                    done.map_err(|e| tracing::error!(error = %e, "a delivery attempt panicked; its lease runs out"))
+                        .ok()
+                })
+                .collect();
+            for o in &outcomes {
+                if let Some(n) = in_flight.get_mut(&o.endpoint_id) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            in_flight.retain(|_, n| *n > 0);
+            if let Err(e) = self.record_outcomes(outcomes).await {
+                // The leases run out and the deliveries are tried again: nothing is lost.
+                tracing::warn!(error = %e, "could not record delivery attempts");
+            }
+        }
+    }
 
+    /// Claims up to `limit` due deliveries under a lease, none to an endpoint that already has
+    /// `PER_ENDPOINT_IN_FLIGHT` attempts in flight (`in_flight`), and loads their events and
+    /// endpoints. Deliveries beyond an endpoint's free slots are given back at once.
+    async fn claim_deliveries(&self, limit: usize, in_flight: &HashMap<String, usize>) -> AppResult<Vec<Claimed>> {
+        let now = self.clock.now();
+        let busy: Vec<String> =
+            in_flight.iter().filter(|(_, n)| **n >= PER_ENDPOINT_IN_FLIGHT).map(|(id, _)| id.clone()).collect();
+        let mut tx = self.store.begin().await?;
+        let limit = u32::try_from(limit).unwrap_or(u32::MAX);
+        let claimed = tx.claim_due_deliveries(now, now + DELIVERY_LEASE, limit, &busy).await?;
+        let mut taken: HashMap<String, usize> = HashMap::new();
+        let (keep, give_back): (Vec<DeliveryRecord>, Vec<DeliveryRecord>) = claimed.into_iter().partition(|d| {
+            let n = taken
+                .entry(d.endpoint_id.clone())
+                .or_insert_with(|| in_flight.get(&d.endpoint_id).copied().unwrap_or(0));
+            *n += 1;
+            *n <= PER_ENDPOINT_IN_FLIGHT
+        });
+        if !give_back.is_empty() {
+            let ids: Vec<String> = give_back.into_iter().map(|d| d.id).collect();
+            tx.release_deliveries(&ids).await?;
+        }
+        let event_ids: Vec<String> =
+            keep.iter().map(|d| d.event_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+        let endpoint_ids: Vec<String> =
+            keep.iter().map(|d| d.endpoint_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+        let events: HashMap<String, Arc<EventRecord>> = if keep.is_empty() {
+            HashMap::new()
+        } else {
+            tx.events_by_ids(&event_ids).await?.into_iter().map(|e| (e.id.clone(), Arc::new(e))).collect()
+        };
+        let endpoints: HashMap<String, Arc<WebhookEndpointRecord>> = if keep.is_empty() {
+            HashMap::new()
+        } else {
+            tx.webhook_endpoints_by_ids(&endpoint_ids).await?.into_iter().map(|e| (e.id.clone(), Arc::new(e))).collect()
+        };
+        tx.commit().await?;
+        Ok(keep
+            .into_iter()
+            .filter_map(|delivery| {
+                let event = events.get(&delivery.event_id)?.clone();
+                let endpoint = endpoints.get(&delivery.endpoint_id)?.clone();
+                Some(Claimed { delivery, event, endpoint })
+            })
+            .collect())
+    }
+
+    /// One attempt; touches no storage.
+    async fn send_delivery(&self, c: Claimed) -> Outcome {
         let started = self.clock.now();
-        let response = if endpoint.enabled {
+        let response = if c.endpoint.enabled {
             let webhook = OutgoingWebhook {
-                url: &endpoint.url,
-                webhook_id: &event.id,
-                body: &event.body,
-                secrets: signing_secrets(&endpoint, started),
+                url: &c.endpoint.url,
+                webhook_id: &c.event.id,
+                body: &c.event.body,
+                secrets: signing_secrets(&c.endpoint, started),
             };
             self.webhooks.send(&webhook).await
         } else {
@@ -61,23 +199,93 @@ impl App {
                 error: Some("the endpoint is disabled".into()),
             }
         };
-        let is_test = event.event_type == types::WEBHOOK_TEST;
-        self.record_attempt(delivery, endpoint, &response, is_test, started).await
+        Outcome {
+            is_test: c.event.event_type == types::WEBHOOK_TEST,
+            account_id: c.endpoint.account_id.clone(),
+            endpoint_id: c.endpoint.id.clone(),
+            delivery: c.delivery,
+            started,
+            response,
+        }
     }
 
-    async fn record_attempt(
-        &self,
-        mut delivery: DeliveryRecord,
-        mut endpoint: WebhookEndpointRecord,
-        response: &WebhookResponse,
-        is_test: bool,
-        started: OffsetDateTime,
-    ) -> AppResult<AttemptRecord> {
+    /// One attempt of a claimed delivery (the test button), recorded at once.
+    pub(crate) async fn attempt_delivery(&self, delivery: DeliveryRecord) -> AppResult<AttemptRecord> {
+        let mut tx = self.store.read().await?;
+        let event = tx.event(&delivery.event_id).await?.ok_or(AppError::NotFound("event"))?;
+        let endpoint = tx.webhook_endpoint(&delivery.endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
+        tx.commit().await?;
+        let claimed = Claimed { delivery, event: Arc::new(event), endpoint: Arc::new(endpoint) };
+        let outcome = self.send_delivery(claimed).await;
+        let mut attempts = self.record_outcomes(vec![outcome]).await?;
+        attempts.pop().ok_or(AppError::NotFound("attempt"))
+    }
+
+    /// Records attempts with their consequences in one unit of work: the attempt log, each
+    /// delivery's next attempt (or its end), the endpoints' health and, when an endpoint is
+    /// disabled by it, its pending deliveries.
+    async fn record_outcomes(&self, mut outcomes: Vec<Outcome>) -> AppResult<Vec<AttemptRecord>> {
+        if outcomes.is_empty() {
+            return Ok(vec![]);
+        }
+        // Health follows the attempts in the order they were made.
+        outcomes.sort_by_key(|o| o.started);
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        tx.lock_account(&endpoint.account_id).await?;
-        // Re-read under the lock: the operator may have changed the endpoint meanwhile.
-        endpoint = tx.webhook_endpoint(&endpoint.id).await?.unwrap_or(endpoint);
+        // In one order everywhere, so two recorders never wait for each other's locks.
+        let accounts: BTreeSet<&str> = outcomes.iter().map(|o| o.account_id.as_str()).collect();
+        for account_id in accounts {
+            tx.lock_account(account_id).await?;
+        }
+        // Re-read under the locks: the operator may have changed an endpoint meanwhile.
+        let endpoint_ids: Vec<String> =
+            outcomes.iter().map(|o| o.endpoint_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+        let mut endpoints: HashMap<String, (WebhookEndpointRecord, bool)> =
+            tx.webhook_endpoints_by_ids(&endpoint_ids).await?.into_iter().map(|e| (e.id.clone(), (e, false))).collect();
+        let mut attempts = Vec::with_capacity(outcomes.len());
+        let mut deliveries = Vec::with_capacity(outcomes.len());
+        let mut disabled_now = Vec::new();
+        for o in outcomes {
+            let Some((endpoint, changed)) = endpoints.get_mut(&o.endpoint_id) else { continue };
+            let (attempt, delivery, disabled) = self.settle_attempt(o, endpoint, changed, now);
+            if let Some(reason) = disabled {
+                disabled_now.push((endpoint.id.clone(), reason));
+            }
+            attempts.push(attempt);
+            deliveries.push(delivery);
+        }
+        tx.insert_attempts(&attempts).await?;
+        for d in &deliveries {
+            tx.update_delivery(d).await?;
+        }
+        for (endpoint, changed) in endpoints.values() {
+            if *changed {
+                tx.update_webhook_endpoint(endpoint).await?;
+            }
+        }
+        for (endpoint_id, _) in &disabled_now {
+            self.fail_pending_deliveries(tx.as_mut(), endpoint_id).await?;
+        }
+        tx.commit().await?;
+        for (endpoint_id, reason) in disabled_now {
+            if let Some((endpoint, _)) = endpoints.get(&endpoint_id) {
+                self.notifier.endpoint_disabled(endpoint, reason);
+            }
+        }
+        Ok(attempts)
+    }
+
+    /// What one attempt means: its log entry, the delivery's next state and the endpoint's
+    /// health (`changed` is set when the endpoint must be saved). Returns the reason when the
+    /// attempt disables the endpoint.
+    fn settle_attempt(
+        &self,
+        o: Outcome,
+        endpoint: &mut WebhookEndpointRecord,
+        changed: &mut bool,
+        now: OffsetDateTime,
+    ) -> (AttemptRecord, DeliveryRecord, Option<&'static str>) {
+        let Outcome { mut delivery, is_test, started, response, .. } = o;
         delivery.attempts += 1;
         let attempt = AttemptRecord {
             id: self.ids.new_id("att"),
@@ -88,10 +296,7 @@ impl App {
             duration_ms: u32::try_from(response.duration.whole_milliseconds()).unwrap_or(u32::MAX),
             error: response.error.clone(),
         };
-        tx.insert_attempt(&attempt).await?;
         delivery.locked_until = None;
-
-        let mut disabled_now = None;
         if response.accepted() {
             delivery.status = DeliveryStatus::Delivered;
             delivery.delivered_at = Some(now);
@@ -105,6 +310,7 @@ impl App {
                 None => delivery.status = DeliveryStatus::Failed,
             }
         }
+        let mut disabled = None;
         // The endpoint's health counts real events only: the test button must not disable it.
         if !is_test && endpoint.enabled {
             let result = match response.status_code {
@@ -114,25 +320,18 @@ impl App {
             };
             let mut health = EndpointHealth { failing_since: endpoint.failing_since };
             let disable = health.record(result, started);
+            *changed |= endpoint.failing_since != health.failing_since;
             endpoint.failing_since = health.failing_since;
             if disable {
                 let reason = if result == AttemptResult::Gone { "gone" } else { "failing" };
                 endpoint.enabled = false;
                 endpoint.disabled_reason = Some(reason.into());
                 delivery.status = DeliveryStatus::Failed;
-                disabled_now = Some(reason);
+                *changed = true;
+                disabled = Some(reason);
             }
-            tx.update_webhook_endpoint(&endpoint).await?;
         }
-        tx.update_delivery(&delivery).await?;
-        if disabled_now.is_some() {
-            self.fail_pending_deliveries(tx.as_mut(), &endpoint.id).await?;
-        }
-        tx.commit().await?;
-        if let Some(reason) = disabled_now {
-            self.notifier.endpoint_disabled(&endpoint, reason);
-        }
-        Ok(attempt)
+        (attempt, delivery, disabled)
     }
 
     /// Pending deliveries of a disabled endpoint become undelivered (replayable later).

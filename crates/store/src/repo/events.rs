@@ -240,13 +240,15 @@ pub(crate) async fn claim_due_deliveries(
     now: OffsetDateTime,
     lease_until: OffsetDateTime,
     limit: u32,
+    skip_endpoints: &[String],
 ) -> StoreResult<Vec<DeliveryRecord>> {
     let (now_db, limit) = (db_time(now), i64::from(limit));
     let free = webhook_deliveries::locked_until.is_null().or(webhook_deliveries::locked_until.lt(now_db));
     let due = webhook_deliveries::status
         .eq(DeliveryStatus::Pending.as_str())
         .and(webhook_deliveries::next_attempt_at.le(now_db))
-        .and(free);
+        .and(free)
+        .and(diesel::dsl::not(webhook_deliveries::endpoint_id.eq_any(skip_endpoints)));
     let rows: Vec<DeliveryRow> = match conn {
         // `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.
         DbConn::Sqlite(_) => db_run!(conn, c => {
@@ -290,17 +292,69 @@ pub(crate) async fn claim_due_deliveries(
         .collect()
 }
 
-pub(crate) async fn insert_attempt(conn: &mut DbConn, a: &AttemptRecord) -> StoreResult<()> {
-    let row = AttemptRow {
-        id: a.id.clone(),
-        delivery_id: a.delivery_id.clone(),
-        attempt: int(a.attempt, "attempt")?,
-        attempted_at: db_time(a.attempted_at),
-        status_code: a.status_code.map(i32::from),
-        duration_ms: int(a.duration_ms, "duration")?,
-        error: a.error.clone(),
-    };
-    db_run!(conn, c => diesel::insert_into(webhook_attempts::table).values(&row).execute(c).await).map_err(db)?;
+pub(crate) async fn release_deliveries(conn: &mut DbConn, ids: &[String]) -> StoreResult<()> {
+    db_run!(conn, c => {
+        diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(ids)))
+            .set(webhook_deliveries::locked_until.eq(None::<PrimitiveDateTime>))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn events_by_ids(conn: &mut DbConn, ids: &[String]) -> StoreResult<Vec<EventRecord>> {
+    let rows: Vec<EventRow> = db_run!(conn, c => {
+        events::table.filter(events::id.eq_any(ids)).select(EventRow::as_select()).load(c).await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(event).collect())
+}
+
+pub(crate) async fn endpoints_by_ids(conn: &mut DbConn, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
+    let rows: Vec<EndpointRow> = db_run!(conn, c => {
+        webhook_endpoints::table
+            .filter(webhook_endpoints::id.eq_any(ids))
+            .select(EndpointRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(endpoint).collect())
+}
+
+/// One statement on PostgreSQL; one per row on SQLite (in-process, and diesel's SQLite batch
+/// insert cannot take optional columns).
+pub(crate) async fn insert_attempts(conn: &mut DbConn, attempts: &[AttemptRecord]) -> StoreResult<()> {
+    if attempts.is_empty() {
+        return Ok(());
+    }
+    let rows = attempts
+        .iter()
+        .map(|a| {
+            Ok(AttemptRow {
+                id: a.id.clone(),
+                delivery_id: a.delivery_id.clone(),
+                attempt: int(a.attempt, "attempt")?,
+                attempted_at: db_time(a.attempted_at),
+                status_code: a.status_code.map(i32::from),
+                duration_ms: int(a.duration_ms, "duration")?,
+                error: a.error.clone(),
+            })
+        })
+        .collect::<StoreResult<Vec<_>>>()?;
+    match conn {
+        DbConn::Postgres(object) => {
+            let c: &mut crate::pool::PgConn = object;
+            diesel::insert_into(webhook_attempts::table).values(&rows).execute(c).await.map_err(db)?;
+        }
+        DbConn::Sqlite(object) => {
+            let c: &mut crate::pool::SqliteConn = object;
+            for row in &rows {
+                diesel::insert_into(webhook_attempts::table).values(row).execute(c).await.map_err(db)?;
+            }
+        }
+    }
     Ok(())
 }
 
