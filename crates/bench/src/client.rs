@@ -12,9 +12,10 @@ pub struct Conn {
     buf: Vec<u8>,
 }
 
-/// The status of a reply; the body is read off the socket and dropped.
+/// A reply's status and body.
 pub struct Reply {
     pub status: u16,
+    pub body: Vec<u8>,
 }
 
 impl Conn {
@@ -72,6 +73,6 @@ impl Conn {
             }
             self.buf.extend_from_slice(&chunk[..n]);
         }
-        Ok(Reply { status })
+        Ok(Reply { status, body: self.buf[head_end..head_end + length].to_vec() })
     }
 }

@@ -4,6 +4,7 @@
 //! the harness runs end to end.
 
 mod client;
+mod dispatch;
 mod stats;
 
 use std::process::{Child, Command, ExitCode, Stdio};
@@ -49,6 +50,10 @@ struct Service {
     child: Child,
     port: u16,
     key: String,
+    account: String,
+    bin: std::path::PathBuf,
+    db: String,
+    env: Vec<(String, String)>,
     dir: std::path::PathBuf,
 }
 
@@ -57,6 +62,14 @@ impl Drop for Service {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Service {
+    /// Runs an operator command against the service's database (with its settings).
+    fn cli(&self, args: &[&str]) -> Result<serde_json::Value, String> {
+        let env: Vec<(&str, &str)> = self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        cli(&self.bin, &self.db, &env, args)
     }
 }
 
@@ -74,11 +87,12 @@ fn vp_api() -> Result<std::path::PathBuf, String> {
     }
 }
 
-fn cli(bin: &std::path::Path, db: &str, args: &[&str]) -> Result<serde_json::Value, String> {
+fn cli(bin: &std::path::Path, db: &str, env: &[(&str, &str)], args: &[&str]) -> Result<serde_json::Value, String> {
     let out = Command::new(bin)
         .args(args)
         .env("DATABASE_URL", db)
         .env("VP_LOG", "warn")
+        .envs(env.iter().copied())
         .output()
         .map_err(|e| e.to_string())?;
     if !out.status.success() {
@@ -87,19 +101,32 @@ fn cli(bin: &std::path::Path, db: &str, args: &[&str]) -> Result<serde_json::Val
     serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
 }
 
-fn start_service() -> Result<Service, String> {
-    let bin = vp_api()?;
-    let dir = std::env::temp_dir().join(format!("vp-bench-{}", std::process::id()));
+/// A fresh SQLite database in a directory of its own; returns (directory, URL).
+fn fresh_sqlite(name: &str) -> Result<(std::path::PathBuf, String), String> {
+    let dir = std::env::temp_dir().join(format!("vp-bench-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let db = format!("sqlite://{}", dir.join("bench.sqlite").display());
-    let demo = cli(&bin, &db, &["demo"])?;
+    Ok((dir, db))
+}
+
+fn start_service() -> Result<Service, String> {
+    let (dir, db) = fresh_sqlite("api")?;
+    start_service_on(dir, db, &[])
+}
+
+/// Seeds the demo on `db`, lifts the demo partner's limits and starts `vp-api serve`; every
+/// process on it runs with `env`.
+fn start_service_on(dir: std::path::PathBuf, db: String, env: &[(&str, &str)]) -> Result<Service, String> {
+    let bin = vp_api()?;
+    let demo = cli(&bin, &db, env, &["demo"])?;
     let key = demo["api_key"]["api_key"].as_str().ok_or("no demo key")?.to_owned();
     let account = demo["account"]["account_id"].as_str().ok_or("no demo account")?.to_owned();
     let big = "1000000000";
     cli(
         &bin,
         &db,
+        env,
         &[
             "account",
             "limits",
@@ -118,10 +145,12 @@ fn start_service() -> Result<Service, String> {
         .env("DATABASE_URL", &db)
         .env("VP_BIND", format!("127.0.0.1:{port}"))
         .env("VP_LOG", "warn")
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .spawn()
         .map_err(|e| e.to_string())?;
-    Ok(Service { child, port, key, dir })
+    let env = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    Ok(Service { child, port, key, account, bin, db, env, dir })
 }
 
 async fn wait_up(port: u16) -> Result<(), String> {
@@ -310,6 +339,29 @@ async fn run(o: Options) -> Result<bool, String> {
     stats::print("Mixed partner workload", &mut t, e);
 
     let rss_mib = resident_peak_kib(service.child.id()).map(|k| k as f64 / 1024.0);
+    drop(service);
+
+    let (steady, burst) = if o.short { (20, 40) } else { (1_000, 2_000) };
+    let mut dispatch = Vec::new();
+    let (dir, db) = dispatch::sqlite()?;
+    dispatch.push(dispatch::run("SQLite", dir, db, steady, burst).await?);
+    match dispatch::postgres() {
+        Ok((dir, db, _schema)) => dispatch.push(dispatch::run("PostgreSQL", dir, db, steady, burst).await?),
+        Err(e) => println!("\nEvent dispatch on PostgreSQL skipped: {}", e.trim()),
+    }
+    for d in &dispatch {
+        println!(
+            "\nEvent dispatch on {} (8 delivery workers, one endpoint on a loopback receiver)\n  steady: {} payments, payment.succeeded lag p50 {:.0} ms, p99 {:.0} ms\n  burst: {} retries due at once, delivered at {:.0}/s (first to last receipt {:.2} s)",
+            d.backend,
+            d.steady_payments,
+            d.lag_p50.as_secs_f64() * 1000.0,
+            d.lag_p99.as_secs_f64() * 1000.0,
+            d.burst,
+            d.burst_per_second,
+            d.burst_span.as_secs_f64(),
+        );
+    }
+
     println!("\nTargets (ratios in this run)");
     let account_ratio = if bare_rps > 0.0 { account_rps / bare_rps } else { 0.0 };
     let checks = [
@@ -330,6 +382,22 @@ async fn run(o: Options) -> Result<bool, String> {
             rss_mib.is_some_and(|m| m < 256.0),
         ),
     ];
+    let mut checks = checks.to_vec();
+    for d in &dispatch {
+        let floor = if d.backend == "PostgreSQL" { 2_000.0 } else { 1_000.0 };
+        checks.push((
+            format!("burst delivery on {} = {:.0}/s (target >= {floor:.0}/s)", d.backend, d.burst_per_second),
+            d.burst_per_second >= floor,
+        ));
+        checks.push((
+            format!(
+                "steady event lag p99 on {} = {:.0} ms (target < 1000 ms)",
+                d.backend,
+                d.lag_p99.as_secs_f64() * 1000.0
+            ),
+            d.lag_p99 < Duration::from_secs(1),
+        ));
+    }
     for (text, ok) in &checks {
         println!("  [{}] {text}", if *ok { "met" } else { "MISSED" });
     }

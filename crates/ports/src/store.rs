@@ -172,6 +172,8 @@ pub trait Tx: Send {
     /// Fails with `Conflict` when the event already has a delivery to this endpoint.
     async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()>;
     async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()>;
+    /// Saves many deliveries' state at once.
+    async fn update_deliveries(&mut self, deliveries: &[DeliveryRecord]) -> StoreResult<()>;
     async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>>;
     /// Pending deliveries due at `now` whose lease is free, oldest due first, leased to the
     /// caller until `lease_until`: no other worker of any process takes them meanwhile

@@ -397,6 +397,10 @@ impl Tx for StoreTx {
         events::update_delivery(self.conn()?, delivery).await
     }
 
+    async fn update_deliveries(&mut self, deliveries: &[DeliveryRecord]) -> StoreResult<()> {
+        events::update_deliveries(self.conn()?, deliveries).await
+    }
+
     async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>> {
         events::delivery_by_id(self.conn()?, id).await
     }

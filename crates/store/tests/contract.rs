@@ -1154,6 +1154,21 @@ async fn claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go(ctx
     let endpoints = tx.webhook_endpoints_by_ids(&["we-fast".to_owned()]).await.unwrap();
     assert_eq!(endpoints, [endpoint("we-fast", "acc-a")]);
     assert!(tx.events_by_ids(&[]).await.unwrap().is_empty());
+
+    // Outcomes are saved in one go: every changing column of every row.
+    let mut delivered = claimed[0].clone();
+    delivered.status = DeliveryStatus::Delivered;
+    delivered.attempts = 1;
+    delivered.delivered_at = Some(at(101));
+    delivered.locked_until = None;
+    let mut retried = again[0].clone();
+    retried.attempts = 3;
+    retried.next_attempt_at = at(400);
+    retried.locked_until = None;
+    tx.update_deliveries(&[delivered.clone(), retried.clone()]).await.unwrap();
+    tx.update_deliveries(&[]).await.unwrap();
+    assert_eq!(tx.delivery("dl-2").await.unwrap(), Some(delivered));
+    assert_eq!(tx.delivery("dl-1").await.unwrap(), Some(retried));
     tx.commit().await.unwrap();
 }
 

@@ -1,7 +1,7 @@
 //! The dispatcher: claims due deliveries in batches under a lease, sends them concurrently
-//! (at most `PER_ENDPOINT_IN_FLIGHT` at a time to one endpoint, so a slow or dead partner holds
-//! only its own slots), and records the outcomes in batches, each with the next attempt on the
-//! spec's schedule. A killed process loses nothing: its leases run out and another worker (or
+//! (one endpoint gets at most a quarter of the process's slots, so a slow or dead partner
+//! holds only its own share), and records the outcomes in batches, each with the next attempt
+//! on the spec's schedule. A killed process loses nothing: its leases run out and another worker (or
 //! the restarted one) takes the deliveries again. New deliveries wake it at once
 //! (`Store::wait_for_deliveries`); polling is only the fallback, for retries falling due.
 
@@ -22,10 +22,16 @@ use crate::error::{AppError, AppResult};
 /// How long a claimed delivery is reserved: longer than an attempt can take (15 s) plus its
 /// recording, so no delivery is attempted twice at once.
 pub const DELIVERY_LEASE: Duration = Duration::seconds(60);
-/// Attempts in flight to one endpoint from one process.
-pub const PER_ENDPOINT_IN_FLIGHT: usize = 16;
+/// Attempts in flight to one endpoint in a one-off `deliver_due_events`.
+const PER_ENDPOINT_IN_FLIGHT: usize = 16;
 /// Deliveries claimed in one round trip.
 const CLAIM_BATCH: usize = 200;
+/// Batches recorded at once, beside the claiming and sending.
+const RECORDERS: usize = 2;
+/// Finished attempts recorded in one unit of work at most ...
+const RECORD_BATCH: usize = 64;
+/// ... and at the latest this long after the first of them finished.
+const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_millis(5);
 /// Without a wake-up, due deliveries (retries) are looked for this often.
 const POLL_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// After a storage failure the dispatcher waits this long before it tries again.
@@ -54,7 +60,8 @@ impl App {
     /// Makes one attempt for each delivery due now (at most `limit`), concurrently, and
     /// records them; returns how many.
     pub async fn deliver_due_events(&self, limit: u32) -> AppResult<usize> {
-        let claimed = self.claim_deliveries(usize::try_from(limit).unwrap_or(usize::MAX), &HashMap::new()).await?;
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let claimed = self.claim_deliveries(limit, &HashMap::new(), PER_ENDPOINT_IN_FLIGHT).await?;
         let count = claimed.len();
         let mut sending = JoinSet::new();
         for c in claimed {
@@ -73,17 +80,25 @@ impl App {
     /// claiming as slots free up, and records finished attempts in batches. Never returns.
     pub async fn run_dispatcher(&self, capacity: usize) {
         let capacity = capacity.max(1);
+        let per_endpoint = per_endpoint_cap(capacity);
         let mut in_flight: HashMap<String, usize> = HashMap::new();
         let mut sending: JoinSet<Outcome> = JoinSet::new();
+        let mut finished: Vec<Outcome> = Vec::new();
+        let mut record_by: Option<tokio::time::Instant> = None;
+        // Batches being recorded while the dispatcher goes on claiming and sending.
+        let mut recording: JoinSet<()> = JoinSet::new();
+        // Claim at once at the start; later after a wake-up, a full batch, or enough freed slots.
+        let mut claim_now = true;
+        let mut freed = 0;
         loop {
             let room = capacity.saturating_sub(sending.len());
-            // A full batch suggests more are due: claim again before waiting.
-            let mut more_due = false;
-            if room > 0 {
+            if room > 0 && (claim_now || freed >= claim_after_freed(per_endpoint)) {
                 let asked = room.min(CLAIM_BATCH);
-                match self.claim_deliveries(asked, &in_flight).await {
+                claim_now = false;
+                freed = 0;
+                match self.claim_deliveries(asked, &in_flight, per_endpoint).await {
                     Ok(claimed) => {
-                        more_due = claimed.len() == asked;
+                        claim_now = claimed.len() == asked;
                         for c in claimed {
                             *in_flight.entry(c.endpoint.id.clone()).or_default() += 1;
                             let app = self.clone();
@@ -96,50 +111,68 @@ impl App {
                     }
                 }
             }
-            let mut finished = Vec::new();
-            if !more_due {
-                if sending.is_empty() {
-                    self.store.wait_for_deliveries(POLL_EVERY).await;
-                } else if sending.len() < capacity {
-                    // A finished attempt, or new deliveries for the free slots.
-                    tokio::select! {
-                        Some(done) = sending.join_next() => finished.push(done),
-                        () = self.store.wait_for_deliveries(POLL_EVERY) => {}
+            let room = capacity.saturating_sub(sending.len());
+            let mut done = Vec::new();
+            if !(claim_now && room > 0) {
+                let record_timer = async {
+                    match record_by {
+                        Some(at) => tokio::time::sleep_until(at).await,
+                        None => std::future::pending().await,
                     }
-                } else if let Some(done) = sending.join_next().await {
-                    finished.push(done);
+                };
+                tokio::select! {
+                    Some(one) = sending.join_next(), if !sending.is_empty() => done.push(one),
+                    () = self.store.wait_for_deliveries(POLL_EVERY), if room > 0 => claim_now = true,
+                    () = record_timer => {}
                 }
             }
-            while let Some(done) = sending.try_join_next() {
-                finished.push(done);
+            while let Some(one) = sending.try_join_next() {
+                done.push(one);
             }
-            let outcomes: Vec<Outcome> = finished
-                .into_iter()
-                .filter_map(|done| {
-                    done.map_err(|e| tracing::error!(error = %e, "a delivery attempt panicked; its lease runs out"))
-                        .ok()
-                })
-                .collect();
-            for o in &outcomes {
-                if let Some(n) = in_flight.get_mut(&o.endpoint_id) {
-                    *n = n.saturating_sub(1);
+            for one in done {
+                match one {
+                    Ok(outcome) => {
+                        if let Some(n) = in_flight.get_mut(&outcome.endpoint_id) {
+                            *n = n.saturating_sub(1);
+                        }
+                        freed += 1;
+                        record_by.get_or_insert_with(|| tokio::time::Instant::now() + RECORD_WITHIN);
+                        finished.push(outcome);
+                    }
+                    Err(e) => tracing::error!(error = %e, "a delivery attempt panicked; its lease runs out"),
                 }
             }
             in_flight.retain(|_, n| *n > 0);
-            if let Err(e) = self.record_outcomes(outcomes).await {
-                // The leases run out and the deliveries are tried again: nothing is lost.
-                tracing::warn!(error = %e, "could not record delivery attempts");
+            let due = record_by.is_some_and(|at| tokio::time::Instant::now() >= at);
+            if !finished.is_empty() && (finished.len() >= RECORD_BATCH || due || sending.is_empty()) {
+                record_by = None;
+                while recording.len() >= RECORDERS {
+                    recording.join_next().await;
+                }
+                let (app, batch) = (self.clone(), std::mem::take(&mut finished));
+                recording.spawn(async move {
+                    if let Err(e) = app.record_outcomes(batch).await {
+                        // The leases run out and the deliveries are tried again: nothing is lost.
+                        tracing::warn!(error = %e, "could not record delivery attempts");
+                    }
+                });
             }
+            while recording.try_join_next().is_some() {}
         }
     }
 
     /// Claims up to `limit` due deliveries under a lease, none to an endpoint that already has
-    /// `PER_ENDPOINT_IN_FLIGHT` attempts in flight (`in_flight`), and loads their events and
-    /// endpoints. Deliveries beyond an endpoint's free slots are given back at once.
-    async fn claim_deliveries(&self, limit: usize, in_flight: &HashMap<String, usize>) -> AppResult<Vec<Claimed>> {
+    /// `per_endpoint` attempts in flight (`in_flight`), and loads their events and endpoints.
+    /// Deliveries beyond an endpoint's free slots are given back at once.
+    async fn claim_deliveries(
+        &self,
+        limit: usize,
+        in_flight: &HashMap<String, usize>,
+        per_endpoint: usize,
+    ) -> AppResult<Vec<Claimed>> {
         let now = self.clock.now();
         let busy: Vec<String> =
-            in_flight.iter().filter(|(_, n)| **n >= PER_ENDPOINT_IN_FLIGHT).map(|(id, _)| id.clone()).collect();
+            in_flight.iter().filter(|(_, n)| **n >= per_endpoint).map(|(id, _)| id.clone()).collect();
         let mut tx = self.store.begin().await?;
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         let claimed = tx.claim_due_deliveries(now, now + DELIVERY_LEASE, limit, &busy).await?;
@@ -149,7 +182,7 @@ impl App {
                 .entry(d.endpoint_id.clone())
                 .or_insert_with(|| in_flight.get(&d.endpoint_id).copied().unwrap_or(0));
             *n += 1;
-            *n <= PER_ENDPOINT_IN_FLIGHT
+            *n <= per_endpoint
         });
         if !give_back.is_empty() {
             let ids: Vec<String> = give_back.into_iter().map(|d| d.id).collect();
@@ -255,9 +288,7 @@ impl App {
             deliveries.push(delivery);
         }
         tx.insert_attempts(&attempts).await?;
-        for d in &deliveries {
-            tx.update_delivery(d).await?;
-        }
+        tx.update_deliveries(&deliveries).await?;
         for (endpoint, changed) in endpoints.values() {
             if *changed {
                 tx.update_webhook_endpoint(endpoint).await?;
@@ -336,13 +367,13 @@ impl App {
 
     /// Pending deliveries of a disabled endpoint become undelivered (replayable later).
     pub(crate) async fn fail_pending_deliveries(&self, tx: &mut dyn vp_ports::Tx, endpoint_id: &str) -> AppResult<()> {
-        let pending =
+        let mut pending =
             tx.endpoint_deliveries_since(endpoint_id, DeliveryStatus::Pending, OffsetDateTime::UNIX_EPOCH).await?;
-        for mut d in pending {
+        for d in &mut pending {
             d.status = DeliveryStatus::Failed;
             d.locked_until = None;
-            tx.update_delivery(&d).await?;
         }
+        tx.update_deliveries(&pending).await?;
         Ok(())
     }
 
@@ -352,6 +383,18 @@ impl App {
         let n = u16::from_le_bytes([bytes.first().copied().unwrap_or(0), bytes.get(1).copied().unwrap_or(0)]);
         i32::from(n % 201) - 100
     }
+}
+
+/// The per-endpoint cap for a process keeping `capacity` attempts in flight: one endpoint
+/// never takes more than a quarter of them, so a slow partner leaves the rest to the others.
+fn per_endpoint_cap(capacity: usize) -> usize {
+    (capacity / 4).max(1)
+}
+
+/// Slots freed by finished attempts before the dispatcher claims again without a wake-up:
+/// half an endpoint's slots, so claims come in batches rather than one by one.
+fn claim_after_freed(per_endpoint: usize) -> usize {
+    (per_endpoint / 2).max(1)
 }
 
 /// The current secret, and the previous one during 24 hours after a rotation.

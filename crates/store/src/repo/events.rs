@@ -227,6 +227,43 @@ pub(crate) async fn update_delivery(conn: &mut DbConn, d: &DeliveryRecord) -> St
     Ok(())
 }
 
+/// Saves many deliveries' state: one statement on PostgreSQL (the rows travel as arrays), one
+/// per row on SQLite (in-process).
+pub(crate) async fn update_deliveries(conn: &mut DbConn, all: &[DeliveryRecord]) -> StoreResult<()> {
+    if all.is_empty() {
+        return Ok(());
+    }
+    let rows = all.iter().map(delivery_row).collect::<StoreResult<Vec<_>>>()?;
+    match conn {
+        DbConn::Postgres(object) => {
+            use diesel::sql_types::{Array, Integer, Nullable, Text, Timestamp};
+            let c: &mut crate::pool::PgConn = object;
+            diesel::sql_query(
+                "UPDATE webhook_deliveries AS d SET status = v.status, attempts = v.attempts, \
+                 next_attempt_at = v.next_attempt_at, locked_until = v.locked_until, delivered_at = v.delivered_at \
+                 FROM unnest($1::text[], $2::text[], $3::int4[], $4::timestamp[], $5::timestamp[], $6::timestamp[]) \
+                 AS v(id, status, attempts, next_attempt_at, locked_until, delivered_at) WHERE d.id = v.id",
+            )
+            .bind::<Array<Text>, _>(rows.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
+            .bind::<Array<Text>, _>(rows.iter().map(|r| r.status.clone()).collect::<Vec<_>>())
+            .bind::<Array<Integer>, _>(rows.iter().map(|r| r.attempts).collect::<Vec<_>>())
+            .bind::<Array<Timestamp>, _>(rows.iter().map(|r| r.next_attempt_at).collect::<Vec<_>>())
+            .bind::<Array<Nullable<Timestamp>>, _>(rows.iter().map(|r| r.locked_until).collect::<Vec<_>>())
+            .bind::<Array<Nullable<Timestamp>>, _>(rows.iter().map(|r| r.delivered_at).collect::<Vec<_>>())
+            .execute(c)
+            .await
+            .map_err(db)?;
+        }
+        DbConn::Sqlite(object) => {
+            let c: &mut crate::pool::SqliteConn = object;
+            for row in &rows {
+                diesel::update(webhook_deliveries::table.find(&row.id)).set(row).execute(c).await.map_err(db)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 pub(crate) async fn delivery_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<DeliveryRecord>> {
     let row: Option<DeliveryRow> = db_run!(conn, c => {
         webhook_deliveries::table.find(id).select(DeliveryRow::as_select()).first(c).await.optional()
