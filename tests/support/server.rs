@@ -188,6 +188,18 @@ impl Server {
         self.db.cli(args)
     }
 
+    /// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to
+    /// exit; returns its exit code.
+    pub fn terminate(&mut self) -> Option<i32> {
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        self.child.wait().ok().and_then(|s| s.code())
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// An operator command that changes what a running server caches (keys, account
     /// settings, stand-in modes): it takes effect within one second (docs/decisions.md),
     /// so the test waits that long before going on.

@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 21] = [
     "DATABASE_URL",
     "VP_BIND",
     "VP_PUBLIC_BASE_URL",
@@ -33,6 +33,7 @@ const KEYS: [&str; 20] = [
     "VP_YOOKASSA_API_URL",
     "VP_YOOKASSA_NOTIFY_FROM",
     "VP_TRUSTED_PROXIES",
+    "VP_SHUTDOWN_SECONDS",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +59,8 @@ pub struct Config {
     pub panel: PanelChoice,
     /// Which payment gateway takes the payments.
     pub gateway: GatewayChoice,
+    /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
+    pub shutdown_after: std::time::Duration,
 }
 
 /// `VP_GATEWAY`: the embedded sandbox (default) or YooKassa.
@@ -177,6 +180,8 @@ impl Config {
         };
         let panel = panel_choice(&get)?;
         let gateway = gateway_choice(&get)?;
+        let shutdown_after =
+            std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
         Ok(Config {
             database_url,
             bind,
@@ -189,6 +194,7 @@ impl Config {
             test_clock,
             panel,
             gateway,
+            shutdown_after,
         })
     }
 }
@@ -356,6 +362,7 @@ mod tests {
             ("VP_TEST_CLOCK", "yes"),
             ("VP_PANEL", "marzban"),
             ("VP_GATEWAY", "stripe"),
+            ("VP_SHUTDOWN_SECONDS", "forever"),
             ("VP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"),
         ];
         for (key, value) in bad {

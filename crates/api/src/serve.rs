@@ -1,8 +1,11 @@
 //! `serve`: the HTTP server, with the background work beside it (`workers`).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use actix_web::middleware::from_fn;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpServer, web};
 use vp_app::test_clock::TestClock;
 use vp_app::{App, AppError};
@@ -37,9 +40,13 @@ pub async fn serve(
     let state = HttpState::new(app.clone());
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
+    let in_flight = web::Data::new(InFlight::default());
+    let counted = in_flight.clone();
     let server = HttpServer::new(move || {
         actix_web::App::new()
+            .app_data(counted.clone())
             .wrap(from_fn(vp_http::localize))
+            .wrap(from_fn(count_in_flight))
             .configure(vp_http::configure(state.clone()))
             .configure(|cfg| {
                 if let Some(local) = &local_panel {
@@ -51,15 +58,32 @@ pub async fn serve(
             })
             .default_service(web::to(vp_http::fallback))
     })
+    // Signals are ours (below): actix's own graceful stop relies on per-worker connection
+    // counts and was seen to drop a request in flight.
+    .disable_signals()
+    .shutdown_timeout(config.shutdown_after.as_secs())
     .bind(config.bind)
     .map_err(|e| CommandError::BadInput(format!("cannot listen on {}: {e}", config.bind)))?
     .run();
+    let handle = server.handle();
+    let allowance = config.shutdown_after;
+    tokio::spawn(async move {
+        crate::workers::terminated().await;
+        tracing::info!("stopping: no new connections; finishing the requests in flight");
+        handle.pause().await;
+        let deadline = tokio::time::Instant::now() + allowance;
+        while in_flight.count() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        handle.stop(true).await;
+    });
     let background = crate::workers::spawn_all(&app, config, test_clock);
     tracing::info!(bind = %config.bind, public_base_url = %config.public_base_url, "listening");
+    // On SIGTERM or SIGINT the server stops accepting and lets requests in flight finish (up
+    // to VP_SHUTDOWN_SECONDS) before this returns.
     let result = server.await.map_err(|e| CommandError::Failed(format!("server stopped: {e}")));
-    for task in background {
-        task.abort();
-    }
+    tracing::info!("stopping: finishing the delivery attempts under way");
+    background.shut_down().await;
     result
 }
 
@@ -77,4 +101,36 @@ async fn seed_demo_if_empty(app: &App) -> Result<(), CommandError> {
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// Requests being answered now, so a shutdown can wait for them.
+#[derive(Default)]
+struct InFlight(AtomicUsize);
+
+impl InFlight {
+    fn count(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Decrements when the request's handling ends, however it ends.
+struct InFlightGuard(web::Data<InFlight>);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn count_in_flight(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let guard = req.app_data::<web::Data<InFlight>>().cloned().map(|counter| {
+        counter.0.fetch_add(1, Ordering::SeqCst);
+        InFlightGuard(counter)
+    });
+    let response = next.call(req).await;
+    drop(guard);
+    response
 }

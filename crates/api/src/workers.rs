@@ -19,15 +19,40 @@ const JOB_BATCH: u32 = 200;
 const ATTEMPTS_PER_WORKER: usize = 32;
 const TEST_CLOCK_REFRESH: Duration = Duration::from_secs(1);
 
-/// Starts every background task; abort the handles to stop them.
-pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>) -> Vec<JoinHandle<()>> {
+/// The background work of a process, stopped by `shut_down`.
+pub struct Background {
+    tasks: Vec<JoinHandle<()>>,
+    dispatcher: JoinHandle<()>,
+    stop: tokio::sync::watch::Sender<bool>,
+    drain_for: Duration,
+}
+
+impl Background {
+    /// Lets the event dispatcher finish its attempts in flight (or give their deliveries
+    /// back) within the shutdown allowance, and stops the rest at once.
+    pub async fn shut_down(self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+        let _ = self.stop.send(true);
+        let margin = Duration::from_secs(5);
+        if tokio::time::timeout(self.drain_for + margin, self.dispatcher).await.is_err() {
+            tracing::warn!("the event dispatcher did not stop in time; its leases run out");
+        }
+    }
+}
+
+/// Starts every background task.
+pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>) -> Background {
     let mut tasks = vec![
         tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_jobs_once(&app).await })),
         tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
     ];
+    let (stop, stopped) = tokio::sync::watch::channel(false);
     let dispatcher = app.clone();
     let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
-    tasks.push(tokio::spawn(async move { dispatcher.run_dispatcher(capacity).await }));
+    let drain_for = config.shutdown_after;
+    let dispatcher = tokio::spawn(async move { dispatcher.run_dispatcher(capacity, stopped, drain_for).await });
     if let Some(clock) = test_clock {
         let store = app.store.clone();
         tasks.push(tokio::spawn(async move {
@@ -37,7 +62,7 @@ pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>)
             }
         }));
     }
-    tasks
+    Background { tasks, dispatcher, stop, drain_for }
 }
 
 async fn every<F, Fut>(period: Duration, app: App, job: F)
@@ -86,12 +111,26 @@ pub async fn run_jobs_once(app: &App) {
     check_terms(app).await;
 }
 
-/// `worker`: the background work without the HTTP server, until interrupted.
+/// `worker`: the background work without the HTTP server, until SIGINT or SIGTERM.
 pub async fn run_worker(app: App, config: &Config, test_clock: Option<Arc<TestClock>>) {
-    let tasks = spawn_all(&app, config, test_clock);
+    let background = spawn_all(&app, config, test_clock);
     tracing::info!(delivery_workers = config.delivery_workers, "worker running");
-    let _ = tokio::signal::ctrl_c().await;
-    for t in tasks {
-        t.abort();
+    terminated().await;
+    tracing::info!("stopping: finishing the delivery attempts under way");
+    background.shut_down().await;
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (systemd, container runtimes).
+pub(crate) async fn terminated() {
+    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

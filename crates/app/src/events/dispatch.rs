@@ -77,9 +77,17 @@ impl App {
     }
 
     /// The long-running dispatcher of a process: keeps up to `capacity` attempts in flight,
-    /// claiming as slots free up, and records finished attempts in batches. Never returns.
-    pub async fn run_dispatcher(&self, capacity: usize) {
+    /// claiming as slots free up, and records finished attempts in batches. When `stop` turns
+    /// true it claims no more, lets the attempts in flight finish for up to `drain_for`,
+    /// records them, gives back the leases of any still unfinished, and returns.
+    pub async fn run_dispatcher(
+        &self,
+        capacity: usize,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+        drain_for: std::time::Duration,
+    ) {
         let capacity = capacity.max(1);
+        let mut in_flight_ids: BTreeSet<String> = BTreeSet::new();
         let per_endpoint = per_endpoint_cap(capacity);
         let mut in_flight: HashMap<String, usize> = HashMap::new();
         let mut sending: JoinSet<Outcome> = JoinSet::new();
@@ -90,7 +98,7 @@ impl App {
         // Claim at once at the start; later after a wake-up, a full batch, or enough freed slots.
         let mut claim_now = true;
         let mut freed = 0;
-        loop {
+        while !*stop.borrow() {
             let room = capacity.saturating_sub(sending.len());
             if room > 0 && (claim_now || freed >= claim_after_freed(per_endpoint)) {
                 let asked = room.min(CLAIM_BATCH);
@@ -101,6 +109,7 @@ impl App {
                         claim_now = claimed.len() == asked;
                         for c in claimed {
                             *in_flight.entry(c.endpoint.id.clone()).or_default() += 1;
+                            in_flight_ids.insert(c.delivery.id.clone());
                             let app = self.clone();
                             sending.spawn(async move { app.send_delivery(c).await });
                         }
@@ -124,6 +133,7 @@ impl App {
                     Some(one) = sending.join_next(), if !sending.is_empty() => done.push(one),
                     () = self.store.wait_for_deliveries(POLL_EVERY), if room > 0 => claim_now = true,
                     () = record_timer => {}
+                    _ = stop.changed() => {}
                 }
             }
             while let Some(one) = sending.try_join_next() {
@@ -135,6 +145,7 @@ impl App {
                         if let Some(n) = in_flight.get_mut(&outcome.endpoint_id) {
                             *n = n.saturating_sub(1);
                         }
+                        in_flight_ids.remove(&outcome.delivery.id);
                         freed += 1;
                         record_by.get_or_insert_with(|| tokio::time::Instant::now() + RECORD_WITHIN);
                         finished.push(outcome);
@@ -159,6 +170,35 @@ impl App {
             }
             while recording.try_join_next().is_some() {}
         }
+        // Stopping: the attempts under way may finish; what cannot is given back.
+        let drained = tokio::time::timeout(drain_for, async {
+            while let Some(one) = sending.join_next().await {
+                if let Ok(outcome) = one {
+                    in_flight_ids.remove(&outcome.delivery.id);
+                    finished.push(outcome);
+                }
+            }
+        })
+        .await;
+        if drained.is_err() {
+            sending.abort_all();
+        }
+        if let Err(e) = self.record_outcomes(finished).await {
+            tracing::warn!(error = %e, "could not record the last delivery attempts; their leases run out");
+        }
+        if !in_flight_ids.is_empty() {
+            let unfinished: Vec<String> = in_flight_ids.into_iter().collect();
+            let given_back = async {
+                let mut tx = self.store.begin().await?;
+                tx.release_deliveries(&unfinished).await?;
+                tx.commit().await?;
+                Ok::<_, AppError>(())
+            };
+            if let Err(e) = given_back.await {
+                tracing::warn!(error = %e, "could not give back unfinished deliveries; their leases run out");
+            }
+        }
+        while recording.join_next().await.is_some() {}
     }
 
     /// Claims up to `limit` due deliveries under a lease, none to an endpoint that already has

@@ -1,0 +1,44 @@
+//! Production operations of the real binary, on both backends: graceful shutdown.
+
+#[macro_use]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::partner::subscription;
+use support::server::{Backend, Server};
+
+each_backend!(sigterm_lets_the_request_in_flight_finish_and_exits_0);
+
+fn sigterm_lets_the_request_in_flight_finish_and_exits_0(backend: Backend) {
+    let Some(mut s) = Server::start(backend, "sigterm") else { return };
+    s.cli_settled(&["sandbox", "gateway", "slow:3000"]);
+    let (port, auth) = (s.port, format!("Bearer {}", s.key));
+    let body = subscription("patient", 1).to_string();
+    let started = Instant::now();
+    let in_flight = std::thread::spawn(move || {
+        let headers =
+            [("authorization", auth.as_str()), ("content-type", "application/json"), ("idempotency-key", "k-term")];
+        support::server::request(port, "POST", "/api/partner/v1/payments", &headers, Some(body.as_bytes()))
+    });
+    std::thread::sleep(Duration::from_millis(700)); // the request now waits on the slow gateway
+    let _ = std::process::Command::new("kill").args(["-TERM", &s.pid().to_string()]).status();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!answers_a_new_request(port), "after SIGTERM no new request is served");
+    let answer = in_flight.join().expect("the request thread");
+    assert_eq!(answer.status, 201, "the request in flight completed: {}", answer.text());
+    assert!(started.elapsed() >= Duration::from_secs(3), "it waited for the slow gateway");
+    assert_eq!(s.terminate(), Some(0), "a clean exit after SIGTERM");
+}
+
+/// Whether a new connection gets an HTTP answer within half a second.
+fn answers_a_new_request(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else { return false };
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    if stream.write_all(b"GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").is_err() {
+        return false;
+    }
+    let mut first = [0u8; 1];
+    matches!(stream.read(&mut first), Ok(1))
+}
