@@ -473,6 +473,18 @@ mod tests {
     }
 
     #[test]
+    fn the_deployment_example_names_every_setting_and_is_valid() {
+        let example = include_str!("../../../deploy/vp-api.env.example");
+        for key in KEYS {
+            assert!(example.contains(&format!("{key}=")), "deploy/vp-api.env.example lacks {key}");
+        }
+        let values = parse_file("vp-api.env.example", example).expect("the example parses");
+        let config = Config::from_values(&values).expect("the example is a valid configuration");
+        assert!(matches!(config.gateway, GatewayChoice::YooKassa { .. }));
+        assert!(matches!(config.panel, PanelChoice::Remnawave(_)));
+    }
+
+    #[test]
     fn public_base_url_loses_its_trailing_slash() {
         let c = Config::from_values(&values(&[("VP_PUBLIC_BASE_URL", "https://vpn.example.com/")])).unwrap();
         assert_eq!(c.public_base_url, "https://vpn.example.com");
