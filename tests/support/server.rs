@@ -38,6 +38,27 @@ pub fn postgres_url() -> Option<String> {
     Some(url)
 }
 
+/// Whether Redis tests run, like `postgres_url` (`VP_TEST_REDIS`, `VP_TEST_REDIS_URL`).
+pub fn redis_url() -> Option<String> {
+    let url = std::env::var("VP_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let mode = std::env::var("VP_TEST_REDIS").unwrap_or_default();
+    if mode == "skip" {
+        eprintln!("SKIPPED: Redis test (VP_TEST_REDIS=skip)");
+        return None;
+    }
+    let authority = url.split_once("://").map_or("", |(_, rest)| rest.split('/').next().unwrap_or(""));
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
+    let host_port = if host_port.contains(':') { host_port.to_owned() } else { format!("{host_port}:6379") };
+    let reachable = std::net::ToSocketAddrs::to_socket_addrs(&host_port)
+        .is_ok_and(|mut a| a.any(|a| TcpStream::connect_timeout(&a, Duration::from_secs(1)).is_ok()));
+    if !reachable {
+        assert_ne!(mode, "require", "Redis is required but does not answer at {url}");
+        eprintln!("SKIPPED: Redis test (no server at {url})");
+        return None;
+    }
+    Some(url)
+}
+
 fn psql(url: &str, sql: &str) {
     let out = Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]).output().expect("run psql");
     assert!(out.status.success(), "psql {sql}: {}", String::from_utf8_lossy(&out.stderr));
@@ -124,7 +145,9 @@ pub struct Server {
     child: Child,
 }
 
-fn spawn_serve(db: &Database, port: u16, base: &str) -> Child {
+/// Starts `serve`; what it logs goes to `log` (shown when the test fails).
+fn spawn_serve(db: &Database, port: u16, base: &str, log: &std::path::Path) -> Child {
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("server log file");
     Command::new(env!("CARGO_BIN_EXE_vp-api"))
         .arg("serve")
         .env("DATABASE_URL", &db.url)
@@ -133,8 +156,27 @@ fn spawn_serve(db: &Database, port: u16, base: &str) -> Child {
         .env("VP_LOG", "warn")
         .envs(db.env.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::null())
+        .stderr(file)
         .spawn()
         .expect("start vp-api serve")
+}
+
+/// Waits until the server on `port` answers `/health`.
+fn wait_up(child: &mut Child, port: u16, log: &std::path::Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() || request(port, "GET", "/health", &[], None).status != 200 {
+        let exited = child.try_wait().expect("child state");
+        assert!(exited.is_none(), "the server exited at start: {}", std::fs::read_to_string(log).unwrap_or_default());
+        assert!(Instant::now() < deadline, "server did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A failing test shows what its server logged.
+fn show_log_if_failing(log: &std::path::Path) {
+    if std::thread::panicking() {
+        eprintln!("--- server log {} ---\n{}", log.display(), std::fs::read_to_string(log).unwrap_or_default());
+    }
 }
 
 fn free_port() -> u16 {
@@ -160,19 +202,19 @@ impl Server {
     pub fn start_on(db: Database, key: String, account_id: String) -> Server {
         let port = free_port();
         let base = format!("http://127.0.0.1:{port}");
-        let child = spawn_serve(&db, port, &base);
-        let mut server = Server { base, port, db, key, account_id, child };
-        server.wait_up();
-        server
+        let log = db.dir.join(format!("serve-{port}.log"));
+        let mut child = spawn_serve(&db, port, &base, &log);
+        wait_up(&mut child, port, &log);
+        Server { base, port, db, key, account_id, child }
     }
 
-    fn wait_up(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", self.port)).is_err() || self.get_raw("/health", &[]).status != 200 {
-            assert!(self.child.try_wait().expect("child state").is_none(), "the server exited at start");
-            assert!(Instant::now() < deadline, "server did not come up");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    /// What the server process has logged so far (every start of it on this port).
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log_path()).unwrap_or_default()
+    }
+
+    fn log_path(&self) -> std::path::PathBuf {
+        self.db.dir.join(format!("serve-{}.log", self.port))
     }
 
     /// Kills the server process at once (no shutdown) and starts a new one on the same
@@ -180,8 +222,19 @@ impl Server {
     pub fn kill_and_restart(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.child = spawn_serve(&self.db, self.port, &self.base);
-        self.wait_up();
+        let log = self.log_path();
+        self.child = spawn_serve(&self.db, self.port, &self.base, &log);
+        wait_up(&mut self.child, self.port, &log);
+    }
+
+    /// A second `serve` process on the same database and settings, as a second instance
+    /// behind a load balancer.
+    pub fn another_instance(&self) -> Instance {
+        let port = free_port();
+        let log = self.db.dir.join(format!("serve-{port}.log"));
+        let mut child = spawn_serve(&self.db, port, &format!("http://127.0.0.1:{port}"), &log);
+        wait_up(&mut child, port, &log);
+        Instance { port, key: self.key.clone(), log, child }
     }
 
     pub fn cli(&self, args: &[&str]) -> Value {
@@ -211,14 +264,7 @@ impl Server {
 
     /// A partner request with the demo key.
     pub fn api(&self, method: &str, path: &str, body: Option<&Value>, headers: &[(&str, &str)]) -> Response {
-        let auth = format!("Bearer {}", self.key);
-        let mut all: Vec<(&str, &str)> = vec![("authorization", auth.as_str())];
-        all.extend_from_slice(headers);
-        let body_text = body.map(Value::to_string);
-        if body_text.is_some() {
-            all.push(("content-type", "application/json"));
-        }
-        self.request(method, &format!("/api/partner/v1{path}"), &all, body_text.as_deref())
+        partner_request(self.port, &self.key, method, path, body, headers)
     }
 
     pub fn get_raw(&self, path: &str, headers: &[(&str, &str)]) -> Response {
@@ -234,7 +280,54 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        show_log_if_failing(&self.log_path());
     }
+}
+
+/// Another server process on a `Server`'s database, stopped on drop.
+pub struct Instance {
+    pub port: u16,
+    key: String,
+    log: std::path::PathBuf,
+    child: Child,
+}
+
+impl Instance {
+    /// A partner request with the demo key.
+    pub fn api(&self, method: &str, path: &str, body: Option<&Value>, headers: &[(&str, &str)]) -> Response {
+        partner_request(self.port, &self.key, method, path, body, headers)
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        show_log_if_failing(&self.log);
+    }
+}
+
+/// A partner API request (`/api/partner/v1{path}`) with `key`.
+fn partner_request(
+    port: u16,
+    key: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    headers: &[(&str, &str)],
+) -> Response {
+    let auth = format!("Bearer {key}");
+    let mut all: Vec<(&str, &str)> = vec![("authorization", auth.as_str())];
+    all.extend_from_slice(headers);
+    let body_text = body.map(Value::to_string);
+    if body_text.is_some() {
+        all.push(("content-type", "application/json"));
+    }
+    request(port, method, &format!("/api/partner/v1{path}"), &all, body_text.as_deref().map(str::as_bytes))
 }
 
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 21] = [
+const KEYS: [&str; 22] = [
     "DATABASE_URL",
     "VP_BIND",
     "VP_PUBLIC_BASE_URL",
@@ -34,6 +34,7 @@ const KEYS: [&str; 21] = [
     "VP_YOOKASSA_NOTIFY_FROM",
     "VP_TRUSTED_PROXIES",
     "VP_SHUTDOWN_SECONDS",
+    "VP_REDIS_URL",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +62,9 @@ pub struct Config {
     pub gateway: GatewayChoice,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
+    /// Where the per-minute request windows of every instance live; `None`: in each process.
+    /// May hold a password: never logged.
+    pub redis_url: Option<String>,
 }
 
 /// `VP_GATEWAY`: the embedded sandbox (default) or YooKassa.
@@ -182,6 +186,13 @@ impl Config {
         let gateway = gateway_choice(&get)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
+        let redis_url = get("VP_REDIS_URL")
+            .map(|url| {
+                vp_limits::check_url(url)
+                    .map(|()| url.to_owned())
+                    .map_err(|reason| ConfigError::Invalid { key: "VP_REDIS_URL", reason })
+            })
+            .transpose()?;
         Ok(Config {
             database_url,
             bind,
@@ -195,6 +206,7 @@ impl Config {
             panel,
             gateway,
             shutdown_after,
+            redis_url,
         })
     }
 }
@@ -346,6 +358,7 @@ mod tests {
         assert!(c.webhook_allow_addresses.is_empty(), "no allow-list unless the operator sets one");
         assert_eq!(c.term_check_every, std::time::Duration::from_secs(300), "the spec's 5 minutes");
         assert!(!c.test_clock, "the test clock is off by default");
+        assert_eq!(c.redis_url, None, "request windows are per process unless Redis is configured");
     }
 
     #[test]
@@ -364,6 +377,8 @@ mod tests {
             ("VP_GATEWAY", "stripe"),
             ("VP_SHUTDOWN_SECONDS", "forever"),
             ("VP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"),
+            ("VP_REDIS_URL", "127.0.0.1:6379"),
+            ("VP_REDIS_URL", "rediss://:pw@cache.internal"),
         ];
         for (key, value) in bad {
             match Config::from_values(&values(&[(key, value)])) {

@@ -37,7 +37,16 @@ pub async fn serve(
     if demo {
         seed_demo_if_empty(&app).await?;
     }
-    let state = HttpState::new(app.clone());
+    let limiter = match &config.redis_url {
+        None => vp_http::Limiter::local(),
+        Some(url) => {
+            let windows = vp_limits::RedisWindows::new(url)
+                .map_err(|reason| CommandError::BadInput(format!("VP_REDIS_URL: {reason}")))?;
+            tracing::info!("request limits: per-minute windows shared through Redis");
+            vp_http::Limiter::shared(Arc::new(windows))
+        }
+    };
+    let state = HttpState::new(app.clone(), limiter);
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
     let in_flight = web::Data::new(InFlight::default());

@@ -1,17 +1,20 @@
 //! The `Partner` extractor: `Authorization: Bearer <key>` resolved to an account, then the
-//! account's request limit. Every authentication failure is the same `401 UNAUTHORIZED`.
+//! account's per-minute limits (both windows at once for `POST /payments`, one round trip to
+//! the shared windows). Every authentication failure is the same `401 UNAUTHORIZED`.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
+use actix_web::http::Method;
 use actix_web::{FromRequest, HttpRequest, web};
 use vp_app::App;
 use vp_domain::limits::AccountLimits;
-use vp_ports::AccountRecord;
+use vp_ports::{AccountRecord, RequestWindow, WindowCheck};
 
+use crate::API_PREFIX;
 use crate::error::{ApiError, ErrorCode};
-use crate::rate_limit::{Bucket, RateLimiter};
+use crate::rate_limit::Limiter;
 
 /// The authenticated account of a partner request.
 pub struct Partner(pub AccountRecord);
@@ -28,32 +31,33 @@ impl FromRequest for Partner {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let app = req.app_data::<web::Data<App>>().cloned();
-        let limiter = req.app_data::<web::Data<RateLimiter>>().cloned();
+        let limiter = req.app_data::<web::Data<Limiter>>().cloned();
         let key = bearer(req);
+        let is_payment = is_payment_creation(req);
         Box::pin(async move {
             let (Some(app), Some(limiter)) = (app, limiter) else {
                 return Err(ApiError::new(ErrorCode::InternalError));
             };
             let account = app.authenticate(key.as_deref()).await?;
-            admit(&app, &limiter, &account, Bucket::AllRequests)?;
+            admit(&app, &limiter, &account, is_payment).await?;
             Ok(Partner(account))
         })
     }
 }
 
-/// The extra `POST /payments` limit, checked after the account-wide one.
-pub fn admit_payment(app: &App, limiter: &RateLimiter, account: &AccountRecord) -> Result<(), ApiError> {
-    admit(app, limiter, account, Bucket::Payments)
+/// `POST /payments` also counts against the payment window.
+fn is_payment_creation(req: &HttpRequest) -> bool {
+    req.method() == Method::POST && req.match_pattern().is_some_and(|p| p.strip_prefix(API_PREFIX) == Some("/payments"))
 }
 
-/// One request against the account's per-minute limit of `bucket` (with its overrides).
-fn admit(app: &App, limiter: &RateLimiter, account: &AccountRecord, bucket: Bucket) -> Result<(), ApiError> {
+/// One request against the account's per-minute limits (with its overrides): every request
+/// against the account window, a payment creation then against the payment window.
+async fn admit(app: &App, limiter: &Limiter, account: &AccountRecord, is_payment: bool) -> Result<(), ApiError> {
     let limits = AccountLimits::with_overrides(&account.limits);
-    let limit = match bucket {
-        Bucket::AllRequests => limits.requests_per_minute,
-        Bucket::Payments => limits.payments_per_minute,
-    };
-    limiter
-        .admit(&account.id, bucket, limit, app.clock.now())
-        .map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))
+    let all =
+        WindowCheck { account_id: &account.id, window: RequestWindow::AllRequests, limit: limits.requests_per_minute };
+    let payments =
+        WindowCheck { account_id: &account.id, window: RequestWindow::Payments, limit: limits.payments_per_minute };
+    let checks = if is_payment { &[all, payments][..] } else { &[all][..] };
+    limiter.admit(checks, app.clock.now()).await.map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))
 }

@@ -22,7 +22,7 @@ use vp_app::App;
 pub use event_shapes::ApiShapes;
 pub use fallback::fallback;
 pub use localize::localize;
-pub use rate_limit::RateLimiter;
+pub use rate_limit::Limiter;
 
 /// Base path of the partner API.
 pub const API_PREFIX: &str = "/api/partner/v1";
@@ -31,15 +31,15 @@ pub const API_PREFIX: &str = "/api/partner/v1";
 #[derive(Clone)]
 pub struct HttpState {
     pub app: web::Data<App>,
-    pub limiter: web::Data<RateLimiter>,
+    pub limiter: web::Data<Limiter>,
     pub openapi_json: web::Data<openapi::OpenApiJson>,
 }
 
 impl HttpState {
-    pub fn new(app: App) -> HttpState {
+    pub fn new(app: App, limiter: Limiter) -> HttpState {
         HttpState {
             app: web::Data::new(app),
-            limiter: web::Data::new(RateLimiter::default()),
+            limiter: web::Data::new(limiter),
             openapi_json: web::Data::new(openapi::OpenApiJson::build()),
         }
     }

@@ -1,37 +1,100 @@
-//! Per-account request limits: exact sliding windows held in this process (docs/limits.md
-//! explains how they hold across several instances).
+//! Per-account request limits: exact sliding windows, shared by every instance through
+//! `SharedWindows` (Redis) when configured, otherwise held in this process. When the shared
+//! store does not answer, this process's windows decide, so the limiter never fails a request
+//! (docs/limits.md).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use time::OffsetDateTime;
 use vp_domain::limits::MINUTE_WINDOW;
 use vp_domain::rate_window::{RetryAfter, SlidingWindow};
+use vp_ports::{RequestWindow, SharedWindows, WindowCheck};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Bucket {
-    /// Every request of an account.
-    AllRequests,
-    /// `POST /payments`.
-    Payments,
-}
-
+/// The windows of this process.
 #[derive(Default)]
 pub struct RateLimiter {
-    windows: Mutex<HashMap<(String, Bucket), SlidingWindow>>,
+    windows: Mutex<HashMap<(String, RequestWindow), SlidingWindow>>,
 }
 
 /// Idle windows are dropped once the map holds this many entries.
 const PRUNE_AT: usize = 10_000;
 
 impl RateLimiter {
-    pub fn admit(&self, account_id: &str, bucket: Bucket, limit: u32, now: OffsetDateTime) -> Result<(), RetryAfter> {
+    /// Counts one request against each check in order; stops at the first full window.
+    pub fn admit(&self, checks: &[WindowCheck<'_>], now: OffsetDateTime) -> Result<(), RetryAfter> {
         // A poisoned lock only means another request panicked mid-update; the windows stay valid.
         let mut windows = self.windows.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if windows.len() >= PRUNE_AT {
             windows.retain(|_, w| !w.is_idle(now, MINUTE_WINDOW));
         }
-        windows.entry((account_id.to_owned(), bucket)).or_default().admit(now, limit, MINUTE_WINDOW)
+        for check in checks {
+            windows.entry((check.account_id.to_owned(), check.window)).or_default().admit(
+                now,
+                check.limit,
+                MINUTE_WINDOW,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The limiter the HTTP adapter asks: shared windows first, this process's when they fail.
+pub struct Limiter {
+    local: RateLimiter,
+    shared: Option<Arc<dyn SharedWindows>>,
+    /// Requests decided by this process's windows because the shared ones did not answer.
+    fallbacks: AtomicU64,
+    /// Whether the last shared call failed (logged once per outage, not per request).
+    degraded: AtomicBool,
+}
+
+impl Limiter {
+    /// Windows held in this process only (one instance, or no Redis configured).
+    pub fn local() -> Limiter {
+        Limiter {
+            local: RateLimiter::default(),
+            shared: None,
+            fallbacks: AtomicU64::new(0),
+            degraded: AtomicBool::new(false),
+        }
+    }
+
+    /// Windows shared by every instance, with this process's as the fallback.
+    pub fn shared(windows: Arc<dyn SharedWindows>) -> Limiter {
+        Limiter { shared: Some(windows), ..Limiter::local() }
+    }
+
+    pub async fn admit(&self, checks: &[WindowCheck<'_>], now: OffsetDateTime) -> Result<(), RetryAfter> {
+        let Some(shared) = &self.shared else { return self.local.admit(checks, now) };
+        match shared.admit(checks).await {
+            Ok(decision) => {
+                if self.degraded.swap(false, Ordering::Relaxed) {
+                    tracing::info!("request limits: the shared windows answer again; limits hold across instances");
+                }
+                if decision.is_ok() {
+                    // Kept here too, so a fallback starts from this process's recent requests.
+                    let unbounded: Vec<WindowCheck<'_>> =
+                        checks.iter().map(|c| WindowCheck { limit: u32::MAX, ..*c }).collect();
+                    let _ = self.local.admit(&unbounded, now);
+                }
+                decision
+            }
+            Err(e) => {
+                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                if !self.degraded.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(error = %e, "request limits: shared windows unavailable; each instance counts its own requests until they answer");
+                }
+                self.local.admit(checks, now)
+            }
+        }
+    }
+
+    /// How many requests this process's windows decided because the shared ones failed.
+    pub fn fallbacks(&self) -> u64 {
+        self.fallbacks.load(Ordering::Relaxed)
     }
 }
 
@@ -39,14 +102,39 @@ impl RateLimiter {
 mod tests {
     use super::*;
     use time::macros::datetime;
+    use vp_ports::WindowsUnavailable;
+
+    const NOW: OffsetDateTime = datetime!(2026-01-01 00:00 UTC);
+
+    fn check(account_id: &str, window: RequestWindow, limit: u32) -> WindowCheck<'_> {
+        WindowCheck { account_id, window, limit }
+    }
 
     #[test]
-    fn accounts_and_buckets_are_counted_apart() {
+    fn accounts_and_windows_are_counted_apart() {
         let l = RateLimiter::default();
-        let now = datetime!(2026-01-01 00:00 UTC);
-        assert!(l.admit("a", Bucket::Payments, 1, now).is_ok());
-        assert!(l.admit("a", Bucket::Payments, 1, now).is_err());
-        assert!(l.admit("b", Bucket::Payments, 1, now).is_ok());
-        assert!(l.admit("a", Bucket::AllRequests, 1, now).is_ok());
+        assert!(l.admit(&[check("a", RequestWindow::Payments, 1)], NOW).is_ok());
+        assert!(l.admit(&[check("a", RequestWindow::Payments, 1)], NOW).is_err());
+        assert!(l.admit(&[check("b", RequestWindow::Payments, 1)], NOW).is_ok());
+        assert!(l.admit(&[check("a", RequestWindow::AllRequests, 1)], NOW).is_ok());
+    }
+
+    struct Down;
+
+    #[async_trait::async_trait]
+    impl SharedWindows for Down {
+        async fn admit(&self, _: &[WindowCheck<'_>]) -> Result<Result<(), RetryAfter>, WindowsUnavailable> {
+            Err(WindowsUnavailable("connection refused".into()))
+        }
+    }
+
+    #[tokio::test]
+    async fn when_the_shared_windows_fail_this_process_counts_and_the_fallback_is_counted() {
+        let limiter = Limiter::shared(Arc::new(Down));
+        let all = [check("a", RequestWindow::AllRequests, 2)];
+        assert_eq!(limiter.admit(&all, NOW).await, Ok(()));
+        assert_eq!(limiter.admit(&all, NOW).await, Ok(()));
+        assert!(limiter.admit(&all, NOW).await.is_err(), "the per-process window still limits");
+        assert_eq!(limiter.fallbacks(), 3);
     }
 }

@@ -9,6 +9,7 @@ pub mod records;
 pub mod sandbox;
 pub mod store;
 pub mod webhook;
+pub mod windows;
 
 pub use clock::Clock;
 pub use gateway::{
@@ -20,3 +21,4 @@ pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPa
 pub use records::*;
 pub use store::{Store, StoreError, Tx};
 pub use webhook::*;
+pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

@@ -1,7 +1,8 @@
 //! `cargo xtask test`: runs every test of the workspace. The PostgreSQL half runs when a server
-//! answers at `VP_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/test`);
-//! otherwise it is skipped with a loud banner, unless `VP_TEST_POSTGRES=require` (CI) makes a
-//! missing server a failure. `cargo xtask run` starts the service with the demo data.
+//! answers at `VP_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/test`), the
+//! Redis tests when one answers at `VP_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`);
+//! otherwise they are skipped with a loud banner, unless `VP_TEST_POSTGRES=require` /
+//! `VP_TEST_REDIS=require` (CI) makes a missing server a failure. `cargo xtask run` starts the service with the demo data.
 
 use std::env;
 use std::net::{TcpStream, ToSocketAddrs};
@@ -9,6 +10,7 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 const DEFAULT_PG_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
+const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -22,17 +24,64 @@ fn main() -> ExitCode {
     }
 }
 
-/// host:port of a `postgres://user@host:port/db` URL (enough for a reachability probe).
-fn host_port(url: &str) -> Option<String> {
+/// host:port of a `scheme://user@host:port/db` URL (enough for a reachability probe).
+fn host_port(url: &str, default_port: u16) -> Option<String> {
     let rest = url.split_once("://")?.1;
     let authority = rest.split(['/', '?']).next()?;
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
-    Some(if host_port.contains(':') { host_port.to_owned() } else { format!("{host_port}:5432") })
+    Some(if host_port.contains(':') { host_port.to_owned() } else { format!("{host_port}:{default_port}") })
 }
 
-fn postgres_answers(url: &str) -> bool {
-    let Some(addrs) = host_port(url).and_then(|hp| hp.to_socket_addrs().ok()) else { return false };
+fn answers(url: &str, default_port: u16) -> bool {
+    let Some(addrs) = host_port(url, default_port).and_then(|hp| hp.to_socket_addrs().ok()) else { return false };
     addrs.into_iter().any(|a| TcpStream::connect_timeout(&a, Duration::from_secs(2)).is_ok())
+}
+
+/// A server some tests need: they run when it answers, are skipped with a banner when it does
+/// not, and fail the run when `VP_TEST_<NAME>=require` (CI) and it does not answer.
+struct Needed {
+    name: &'static str,
+    mode_var: &'static str,
+    url_var: &'static str,
+    default_url: &'static str,
+    default_port: u16,
+}
+
+const NEEDED: [Needed; 2] = [
+    Needed {
+        name: "PostgreSQL",
+        mode_var: "VP_TEST_POSTGRES",
+        url_var: "VP_TEST_POSTGRES_URL",
+        default_url: DEFAULT_PG_URL,
+        default_port: 5432,
+    },
+    Needed {
+        name: "Redis",
+        mode_var: "VP_TEST_REDIS",
+        url_var: "VP_TEST_REDIS_URL",
+        default_url: DEFAULT_REDIS_URL,
+        default_port: 6379,
+    },
+];
+
+impl Needed {
+    /// The URL and whether its tests run (`require`) or are skipped (`skip`).
+    fn resolve(&self) -> Result<(String, &'static str), ExitCode> {
+        let url = env::var(self.url_var).unwrap_or_else(|_| self.default_url.to_owned());
+        let mode = env::var(self.mode_var).unwrap_or_else(|_| "auto".to_owned());
+        match (mode.as_str(), answers(&url, self.default_port)) {
+            ("skip", _) | ("auto", false) => Ok((url, "skip")),
+            ("require", false) => {
+                banner(&[&format!("{} is required ({}=require) but {url} does not answer.", self.name, self.mode_var)]);
+                Err(ExitCode::FAILURE)
+            }
+            ("auto" | "require", true) => Ok((url, "require")),
+            (other, _) => {
+                eprintln!("{} must be auto, require or skip, not {other:?}", self.mode_var);
+                Err(ExitCode::from(2))
+            }
+        }
+    }
 }
 
 fn banner(lines: &[&str]) {
@@ -64,26 +113,23 @@ fn test(extra: &[String]) -> ExitCode {
         banner(&[&e]);
         return ExitCode::FAILURE;
     }
-    let url = env::var("VP_TEST_POSTGRES_URL").unwrap_or_else(|_| DEFAULT_PG_URL.to_owned());
-    let mode = env::var("VP_TEST_POSTGRES").unwrap_or_else(|_| "auto".to_owned());
-    let pg_mode = match (mode.as_str(), postgres_answers(&url)) {
-        ("skip", _) | ("auto", false) => "skip",
-        ("require", false) => {
-            banner(&[&format!("PostgreSQL is required (VP_TEST_POSTGRES=require) but {url} does not answer.")]);
-            return ExitCode::FAILURE;
+    let mut skipped = Vec::new();
+    let mut settings = Vec::new();
+    for needed in &NEEDED {
+        let (url, mode) = match needed.resolve() {
+            Ok(resolved) => resolved,
+            Err(code) => return code,
+        };
+        if mode == "skip" {
+            banner(&[
+                &format!("{} tests SKIPPED: no server answers at", needed.name),
+                &format!("{url} (set {}).", needed.url_var),
+                "CI runs them.",
+            ]);
+            skipped.push(needed.name);
         }
-        (_, true) => "require",
-        (other, false) => {
-            eprintln!("VP_TEST_POSTGRES must be auto, require or skip, not {other:?}");
-            return ExitCode::from(2);
-        }
-    };
-    if pg_mode == "skip" {
-        banner(&[
-            "PostgreSQL half SKIPPED: no server answers at",
-            &format!("{url} (set VP_TEST_POSTGRES_URL)."),
-            "Only the SQLite half runs. CI runs both.",
-        ]);
+        settings.push((needed.mode_var, mode.to_owned()));
+        settings.push((needed.url_var, url));
     }
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let has_nextest = Command::new(&cargo).args(["nextest", "--version"]).output().is_ok_and(|o| o.status.success());
@@ -93,7 +139,7 @@ fn test(extra: &[String]) -> ExitCode {
     } else {
         cmd.args(["test", "--workspace", "--no-fail-fast"]);
     }
-    cmd.args(extra).env("VP_TEST_POSTGRES", pg_mode).env("VP_TEST_POSTGRES_URL", &url);
+    cmd.args(extra).envs(settings);
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {
@@ -101,8 +147,8 @@ fn test(extra: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if pg_mode == "skip" {
-        banner(&["Reminder: the PostgreSQL half was SKIPPED in this run."]);
+    if !skipped.is_empty() {
+        banner(&[&format!("Reminder: the tests needing {} were SKIPPED in this run.", skipped.join(" and "))]);
     }
     if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
@@ -126,9 +172,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn host_port_is_read_from_postgres_urls() {
-        assert_eq!(host_port("postgres://postgres@127.0.0.1:5432/test").as_deref(), Some("127.0.0.1:5432"));
-        assert_eq!(host_port("postgres://u:p@db.internal/x?sslmode=disable").as_deref(), Some("db.internal:5432"));
-        assert_eq!(host_port("not a url"), None);
+    fn host_port_is_read_from_postgres_and_redis_urls() {
+        assert_eq!(host_port("postgres://postgres@127.0.0.1:5432/test", 5432).as_deref(), Some("127.0.0.1:5432"));
+        assert_eq!(
+            host_port("postgres://u:p@db.internal/x?sslmode=disable", 5432).as_deref(),
+            Some("db.internal:5432")
+        );
+        assert_eq!(host_port("redis://:secret@cache.internal/0", 6379).as_deref(), Some("cache.internal:6379"));
+        assert_eq!(host_port("not a url", 5432), None);
     }
 }

@@ -6,11 +6,10 @@ use vp_app::App;
 use vp_domain::limits::PLAN_ID_MAX;
 use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
 
-use crate::auth::{Partner, admit_payment};
+use crate::auth::Partner;
 use crate::body::json_object;
 use crate::dto::Payment;
 use crate::error::{ApiError, Envelope, ErrorCode};
-use crate::rate_limit::RateLimiter;
 
 /// `POST /payments` body.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -104,10 +103,8 @@ pub async fn create_payment(
     req: HttpRequest,
     partner: Partner,
     app: Data<App>,
-    limiter: Data<RateLimiter>,
     body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
-    admit_payment(&app, &limiter, &partner.0)?;
     let header = req.headers().get("idempotency-key").map(|v| v.to_str().map_err(|_| ()));
     let key = match header {
         Some(Err(())) => return Err(ApiError::field("Idempotency-Key", "must be printable text")),
