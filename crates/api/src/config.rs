@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 25] = [
     "DATABASE_URL",
     "VP_BIND",
     "VP_PUBLIC_BASE_URL",
@@ -35,6 +35,9 @@ const KEYS: [&str; 22] = [
     "VP_TRUSTED_PROXIES",
     "VP_SHUTDOWN_SECONDS",
     "VP_REDIS_URL",
+    "VP_LOG_FORMAT",
+    "VP_METRICS_BIND",
+    "VP_METRICS_TOKEN",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +50,12 @@ pub struct Config {
     pub db_max_connections: usize,
     /// tracing filter, e.g. `info` or `vp_http=debug,info`.
     pub log: String,
+    /// Plain lines for people, or one JSON object per line for log shippers.
+    pub log_format: LogFormat,
+    /// A listener of its own serving only `GET /metrics` (private network); off by default.
+    pub metrics_bind: Option<SocketAddr>,
+    /// Bearer token for `GET /metrics`; when set, the main listener serves it too. Never logged.
+    pub metrics_token: Option<String>,
     /// Operator-only: addresses webhooks may reach although not public (tests, local
     /// receivers), over http on any port. Empty by default; logged loudly when set.
     pub webhook_allow_addresses: Vec<IpAddr>,
@@ -66,6 +75,16 @@ pub struct Config {
     /// May hold a password: never logged.
     pub redis_url: Option<String>,
 }
+
+/// `VP_LOG_FORMAT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Shortest `VP_METRICS_TOKEN` accepted: a guessable token would publish the service's traffic.
+pub const METRICS_TOKEN_MIN_CHARS: usize = 16;
 
 /// `VP_GATEWAY`: the embedded sandbox (default) or YooKassa.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,6 +168,48 @@ impl Config {
         let db_max_connections =
             usize::try_from(number(get("VP_DB_MAX_CONNECTIONS"), "VP_DB_MAX_CONNECTIONS", 8, 1..=200)?).unwrap_or(8);
         let log = get("VP_LOG").unwrap_or("info").to_owned();
+        if let Err(e) = tracing_subscriber::EnvFilter::try_new(&log) {
+            return Err(ConfigError::Invalid {
+                key: "VP_LOG",
+                reason: format!("{log:?} is not a log filter like info or vp_http=debug,info ({e})"),
+            });
+        }
+        let log_format = match get("VP_LOG_FORMAT") {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => {
+                return Err(ConfigError::Invalid {
+                    key: "VP_LOG_FORMAT",
+                    reason: format!("{other:?} is not text or json"),
+                });
+            }
+        };
+        let metrics_bind = get("VP_METRICS_BIND")
+            .map(|text| {
+                text.parse::<SocketAddr>().map_err(|_| ConfigError::Invalid {
+                    key: "VP_METRICS_BIND",
+                    reason: format!("{text:?} is not an address like 127.0.0.1:9100"),
+                })
+            })
+            .transpose()?;
+        if metrics_bind.is_some_and(|m| m == bind) {
+            return Err(ConfigError::Invalid {
+                key: "VP_METRICS_BIND",
+                reason: "must differ from VP_BIND (set VP_METRICS_TOKEN to serve /metrics on the main listener)".into(),
+            });
+        }
+        let metrics_token = get("VP_METRICS_TOKEN")
+            .map(|t| {
+                let t = secret("VP_METRICS_TOKEN", t)?;
+                if t.chars().count() < METRICS_TOKEN_MIN_CHARS {
+                    return Err(ConfigError::Invalid {
+                        key: "VP_METRICS_TOKEN",
+                        reason: format!("must be at least {METRICS_TOKEN_MIN_CHARS} characters"),
+                    });
+                }
+                Ok(t)
+            })
+            .transpose()?;
         let webhook_allow_addresses = get("VP_WEBHOOK_ALLOW_ADDRESSES")
             .map(|list| {
                 list.split(',')
@@ -199,6 +260,9 @@ impl Config {
             public_base_url,
             db_max_connections,
             log,
+            log_format,
+            metrics_bind,
+            metrics_token,
             webhook_allow_addresses,
             term_check_every,
             delivery_workers,
@@ -209,6 +273,29 @@ impl Config {
             redis_url,
         })
     }
+
+    /// Every secret value in the settings, which the logs scrub should anything log one.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut all = Vec::new();
+        if let GatewayChoice::YooKassa { settings, .. } = &self.gateway {
+            all.push(settings.secret_key.clone());
+        }
+        if let PanelChoice::Remnawave(settings) = &self.panel {
+            all.push(settings.token.clone());
+        }
+        all.extend(self.metrics_token.clone());
+        all.extend(self.redis_url.as_deref().and_then(url_password));
+        all.extend(url_password(&self.database_url));
+        all
+    }
+}
+
+/// The password of a `scheme://user:password@host/...` URL.
+fn url_password(url: &str) -> Option<String> {
+    let authority = url.split_once("://")?.1.split('/').next()?;
+    let userinfo = authority.rsplit_once('@')?.0;
+    let password = userinfo.split_once(':')?.1;
+    (!password.is_empty()).then(|| password.to_owned())
 }
 
 /// An http(s) URL with a host, without its trailing slash.
@@ -349,6 +436,26 @@ mod tests {
     }
 
     #[test]
+    fn secrets_are_listed_for_the_log_scrub() {
+        let mut pairs = vec![
+            ("VP_REDIS_URL", "redis://:redis-pass-1@cache.internal:6379/0"),
+            ("DATABASE_URL", "postgres://vpn:db-pass-2@db.internal/vpn"),
+            ("VP_METRICS_TOKEN", "metrics-token-0123456789"),
+        ];
+        pairs.extend([("VP_PANEL", "remnawave"), ("VP_REMNAWAVE_URL", "https://panel.example.com")]);
+        pairs.extend([("VP_REMNAWAVE_TOKEN", "panel-token-3"), ("VP_REMNAWAVE_SUB_URL", "https://sub.example.com")]);
+        pairs.extend([("VP_GATEWAY", "yookassa"), ("VP_YOOKASSA_SHOP_ID", "1")]);
+        pairs.push(("VP_YOOKASSA_SECRET_KEY", "live_secret-4"));
+        let mut secrets = Config::from_values(&values(&pairs)).unwrap().secrets();
+        secrets.sort();
+        assert_eq!(
+            secrets,
+            ["db-pass-2", "live_secret-4", "metrics-token-0123456789", "panel-token-3", "redis-pass-1"]
+        );
+        assert!(Config::from_values(&BTreeMap::new()).unwrap().secrets().is_empty());
+    }
+
+    #[test]
     fn defaults_run_on_an_sqlite_file_under_data() {
         let c = Config::from_values(&BTreeMap::new()).unwrap();
         assert_eq!(c.database_url, DEFAULT_DATABASE_URL);
@@ -359,6 +466,7 @@ mod tests {
         assert_eq!(c.term_check_every, std::time::Duration::from_secs(300), "the spec's 5 minutes");
         assert!(!c.test_clock, "the test clock is off by default");
         assert_eq!(c.redis_url, None, "request windows are per process unless Redis is configured");
+        assert_eq!((c.log_format, c.metrics_bind, c.metrics_token.as_deref()), (LogFormat::Text, None, None));
     }
 
     #[test]
@@ -378,6 +486,11 @@ mod tests {
             ("VP_SHUTDOWN_SECONDS", "forever"),
             ("VP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"),
             ("VP_REDIS_URL", "127.0.0.1:6379"),
+            ("VP_LOG", "info,=bogus=="),
+            ("VP_LOG_FORMAT", "xml"),
+            ("VP_METRICS_BIND", "9100"),
+            ("VP_METRICS_BIND", "127.0.0.1:8080"),
+            ("VP_METRICS_TOKEN", "short"),
             ("VP_REDIS_URL", "rediss://:pw@cache.internal"),
         ];
         for (key, value) in bad {

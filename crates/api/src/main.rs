@@ -6,6 +6,7 @@ mod cli;
 mod commands;
 mod config;
 mod event_commands;
+mod logging;
 mod output;
 mod serve;
 mod wiring;
@@ -28,7 +29,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    init_tracing(&config.log);
+    logging::init(&config.log, config.log_format, config.secrets());
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -51,13 +52,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn init_tracing(filter: &str) {
-    let filter =
-        tracing_subscriber::EnvFilter::try_new(filter).unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // Logs go to stderr so that stdout stays the command's JSON.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
 async fn run(command: Command, config: Config) -> Result<Option<serde_json::Value>, CommandError> {

@@ -9,7 +9,7 @@ use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpServer, web};
 use vp_app::test_clock::TestClock;
 use vp_app::{App, AppError};
-use vp_http::HttpState;
+use vp_http::{HttpState, MetricsAccess};
 use vp_panel::LocalPanel;
 use vp_payments::YooKassaGateway;
 use vp_payments::yookassa::NotifyPolicy;
@@ -43,7 +43,7 @@ pub async fn serve(
             let windows = vp_limits::RedisWindows::new(url)
                 .map_err(|reason| CommandError::BadInput(format!("VP_REDIS_URL: {reason}")))?;
             tracing::info!("request limits: per-minute windows shared through Redis");
-            vp_http::Limiter::shared(Arc::new(windows))
+            vp_http::Limiter::shared(Arc::new(windows), app.metrics.clone())
         }
     };
     let state = HttpState::new(app.clone(), limiter);
@@ -51,11 +51,14 @@ pub async fn serve(
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
     let in_flight = web::Data::new(InFlight::default());
     let counted = in_flight.clone();
+    let metrics_access = MetricsAccess { token: config.metrics_token.clone() };
+    let on_main_listener = config.metrics_token.is_some().then(|| metrics_access.clone());
     let server = HttpServer::new(move || {
         actix_web::App::new()
             .app_data(counted.clone())
             .wrap(from_fn(vp_http::localize))
             .wrap(from_fn(count_in_flight))
+            .wrap(from_fn(vp_http::observe))
             .configure(vp_http::configure(state.clone()))
             .configure(|cfg| {
                 if let Some(local) = &local_panel {
@@ -63,6 +66,9 @@ pub async fn serve(
                 }
                 if let Some((gateway, policy)) = &yookassa {
                     vp_payments::yookassa::routes(gateway.clone(), events.clone(), policy.clone())(cfg);
+                }
+                if let Some(access) = &on_main_listener {
+                    vp_http::metrics::routes(access.clone())(cfg);
                 }
             })
             .default_service(web::to(vp_http::fallback))
@@ -74,7 +80,12 @@ pub async fn serve(
     .bind(config.bind)
     .map_err(|e| CommandError::BadInput(format!("cannot listen on {}: {e}", config.bind)))?
     .run();
+    let metrics_server = match config.metrics_bind {
+        Some(bind) => Some(metrics_listener(&app, metrics_access, bind)?),
+        None => None,
+    };
     let handle = server.handle();
+    let metrics_handle = metrics_server.as_ref().map(actix_web::dev::Server::handle);
     let allowance = config.shutdown_after;
     tokio::spawn(async move {
         crate::workers::terminated().await;
@@ -85,7 +96,13 @@ pub async fn serve(
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
         handle.stop(true).await;
+        if let Some(metrics) = metrics_handle {
+            metrics.stop(true).await;
+        }
     });
+    if let Some(metrics) = metrics_server {
+        tokio::spawn(metrics);
+    }
     let background = crate::workers::spawn_all(&app, config, test_clock);
     tracing::info!(bind = %config.bind, public_base_url = %config.public_base_url, "listening");
     // On SIGTERM or SIGINT the server stops accepting and lets requests in flight finish (up
@@ -94,6 +111,29 @@ pub async fn serve(
     tracing::info!("stopping: finishing the delivery attempts under way");
     background.shut_down().await;
     result
+}
+
+/// `GET /metrics` alone on its own listener (`VP_METRICS_BIND`), for a private network.
+fn metrics_listener(
+    app: &App,
+    access: MetricsAccess,
+    bind: std::net::SocketAddr,
+) -> Result<actix_web::dev::Server, CommandError> {
+    let app = web::Data::new(app.clone());
+    let server = HttpServer::new(move || {
+        actix_web::App::new()
+            .app_data(app.clone())
+            .wrap(from_fn(vp_http::localize))
+            .configure(vp_http::metrics::routes(access.clone()))
+            .default_service(web::to(vp_http::fallback::not_found))
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(bind)
+    .map_err(|e| CommandError::BadInput(format!("cannot listen on {bind} (VP_METRICS_BIND): {e}")))?
+    .run();
+    tracing::info!(%bind, "metrics listening");
+    Ok(server)
 }
 
 async fn seed_demo_if_empty(app: &App) -> Result<(), CommandError> {

@@ -4,13 +4,14 @@
 use std::sync::Arc;
 
 use time::Duration;
+use vp_app::metered::{MeteredGateway, MeteredPanel};
 use vp_app::system::{SystemClock, SystemIds};
 use vp_app::test_clock::{TestClock, read_offset};
 use vp_app::{Adapters, App, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
 use vp_payments::{SandboxGateway, YooKassaGateway};
-use vp_ports::{Clock, PaymentGateway, VpnPanel};
+use vp_ports::{Clock, Metrics, PaymentGateway, VpnPanel};
 
 use crate::commands::CommandError;
 use crate::config::{Config, GatewayChoice, PanelChoice};
@@ -70,12 +71,17 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
             (yookassa.clone(), Some((yookassa, notify.clone())))
         }
     };
+    // Every call to the gateway and the panel is timed and counted, whichever adapter runs.
+    let metrics: Arc<dyn Metrics> = Arc::new(vp_metrics::PrometheusMetrics::new());
+    let gateway = Arc::new(MeteredGateway { inner: gateway, metrics: metrics.clone() });
+    let panel = Arc::new(MeteredPanel { inner: panel, metrics: metrics.clone() });
     let adapters = Adapters {
         store,
         clock,
         ids: Arc::new(SystemIds::new()),
         gateway,
         panel,
+        metrics,
         events: Arc::new(vp_http::ApiShapes),
         webhooks,
         notifier: Arc::new(vp_webhooks::LogNotifier),

@@ -7,6 +7,8 @@ pub mod error;
 pub mod events;
 pub mod keys;
 pub mod lang;
+pub mod metered;
+pub mod observe;
 pub mod operator;
 pub mod partner;
 pub mod system;
@@ -16,7 +18,7 @@ pub mod views;
 use std::sync::Arc;
 
 use time::Duration;
-use vp_ports::{Clock, IdGenerator, PartnerNotifier, PaymentGateway, Store, VpnPanel, WebhookSender};
+use vp_ports::{Clock, IdGenerator, Metrics, PartnerNotifier, PaymentGateway, Store, VpnPanel, WebhookSender};
 
 use crate::events::EventRenderer;
 
@@ -35,6 +37,8 @@ pub struct Adapters {
     pub events: Arc<dyn EventRenderer>,
     pub webhooks: Arc<dyn WebhookSender>,
     pub notifier: Arc<dyn PartnerNotifier>,
+    /// What the operators' dashboards show (`vp_ports::NoMetrics` where no one looks).
+    pub metrics: Arc<dyn Metrics>,
 }
 
 /// Platform settings the use cases need.

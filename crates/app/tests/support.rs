@@ -258,6 +258,8 @@ pub struct World {
     pub panel: Arc<FakePanel>,
     pub account: AccountRecord,
     dir: std::path::PathBuf,
+    /// The real Prometheus adapter, so tests read what an operator's scrape would show.
+    pub metrics: Arc<vp_metrics::PrometheusMetrics>,
 }
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
@@ -277,6 +279,7 @@ impl World {
         let panel = Arc::new(FakePanel::default());
         let webhooks = Arc::new(FakeWebhooks::default());
         let notifier = Arc::new(RecordingNotifier::default());
+        let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
         let app = App::new(
             Adapters {
                 store,
@@ -287,11 +290,12 @@ impl World {
                 events: Arc::new(TestShapes),
                 webhooks: webhooks.clone(),
                 notifier: notifier.clone(),
+                metrics: metrics.clone(),
             },
             Settings::default(),
         );
         let (account, _) = app.seed_demo().await.unwrap();
-        World { app, webhooks, notifier, clock, gateway, panel, account, dir }
+        World { app, webhooks, notifier, clock, gateway, panel, account, dir, metrics }
     }
 
     pub async fn account(&self) -> AccountRecord {

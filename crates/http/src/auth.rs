@@ -19,7 +19,8 @@ use crate::rate_limit::Limiter;
 /// The authenticated account of a partner request.
 pub struct Partner(pub AccountRecord);
 
-fn bearer(req: &HttpRequest) -> Option<String> {
+/// The token of an `Authorization: Bearer <token>` header.
+pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get("authorization")?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())

@@ -21,6 +21,11 @@ pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiEr
     Err(ApiError { allow: Some(allowed.join(", ")), ..ApiError::new(ErrorCode::MethodNotAllowed) })
 }
 
+/// The fallback of a listener that serves no partner API (the metrics listener).
+pub async fn not_found() -> Result<actix_web::HttpResponse, ApiError> {
+    Err(ApiError::new(ErrorCode::NotFound))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,8 @@ pub mod fallback;
 pub mod health;
 pub mod localize;
 mod messages;
+pub mod metrics;
+pub mod observe;
 pub mod openapi;
 pub mod pages;
 pub mod rate_limit;
@@ -22,6 +24,8 @@ use vp_app::App;
 pub use event_shapes::ApiShapes;
 pub use fallback::fallback;
 pub use localize::localize;
+pub use metrics::MetricsAccess;
+pub use observe::observe;
 pub use rate_limit::Limiter;
 
 /// Base path of the partner API.

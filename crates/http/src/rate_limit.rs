@@ -6,12 +6,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use time::OffsetDateTime;
 use vp_domain::limits::MINUTE_WINDOW;
 use vp_domain::rate_window::{RetryAfter, SlidingWindow};
-use vp_ports::{RequestWindow, SharedWindows, WindowCheck};
+use vp_ports::{Metrics, RequestWindow, SharedWindows, WindowCheck};
 
 /// The windows of this process.
 #[derive(Default)]
@@ -45,8 +45,8 @@ impl RateLimiter {
 pub struct Limiter {
     local: RateLimiter,
     shared: Option<Arc<dyn SharedWindows>>,
-    /// Requests decided by this process's windows because the shared ones did not answer.
-    fallbacks: AtomicU64,
+    /// Counts the requests decided by this process's windows because the shared ones failed.
+    metrics: Option<Arc<dyn Metrics>>,
     /// Whether the last shared call failed (logged once per outage, not per request).
     degraded: AtomicBool,
 }
@@ -54,17 +54,12 @@ pub struct Limiter {
 impl Limiter {
     /// Windows held in this process only (one instance, or no Redis configured).
     pub fn local() -> Limiter {
-        Limiter {
-            local: RateLimiter::default(),
-            shared: None,
-            fallbacks: AtomicU64::new(0),
-            degraded: AtomicBool::new(false),
-        }
+        Limiter { local: RateLimiter::default(), shared: None, metrics: None, degraded: AtomicBool::new(false) }
     }
 
-    /// Windows shared by every instance, with this process's as the fallback.
-    pub fn shared(windows: Arc<dyn SharedWindows>) -> Limiter {
-        Limiter { shared: Some(windows), ..Limiter::local() }
+    /// Windows shared by every instance, with this process's as the fallback (counted).
+    pub fn shared(windows: Arc<dyn SharedWindows>, metrics: Arc<dyn Metrics>) -> Limiter {
+        Limiter { shared: Some(windows), metrics: Some(metrics), ..Limiter::local() }
     }
 
     pub async fn admit(&self, checks: &[WindowCheck<'_>], now: OffsetDateTime) -> Result<(), RetryAfter> {
@@ -83,18 +78,15 @@ impl Limiter {
                 decision
             }
             Err(e) => {
-                self.fallbacks.fetch_add(1, Ordering::Relaxed);
+                if let Some(metrics) = &self.metrics {
+                    metrics.limiter_fallback();
+                }
                 if !self.degraded.swap(true, Ordering::Relaxed) {
                     tracing::warn!(error = %e, "request limits: shared windows unavailable; each instance counts its own requests until they answer");
                 }
                 self.local.admit(checks, now)
             }
         }
-    }
-
-    /// How many requests this process's windows decided because the shared ones failed.
-    pub fn fallbacks(&self) -> u64 {
-        self.fallbacks.load(Ordering::Relaxed)
     }
 }
 
@@ -130,11 +122,13 @@ mod tests {
 
     #[tokio::test]
     async fn when_the_shared_windows_fail_this_process_counts_and_the_fallback_is_counted() {
-        let limiter = Limiter::shared(Arc::new(Down));
+        let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
+        let limiter = Limiter::shared(Arc::new(Down), metrics.clone());
         let all = [check("a", RequestWindow::AllRequests, 2)];
         assert_eq!(limiter.admit(&all, NOW).await, Ok(()));
         assert_eq!(limiter.admit(&all, NOW).await, Ok(()));
         assert!(limiter.admit(&all, NOW).await.is_err(), "the per-process window still limits");
-        assert_eq!(limiter.fallbacks(), 3);
+        let text = metrics.render(&vp_ports::Gauges::default());
+        assert!(text.contains("vp_limiter_fallbacks_total 3"), "{text}");
     }
 }

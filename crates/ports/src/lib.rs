@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod gateway;
 pub mod ids;
+pub mod metrics;
 pub mod panel;
 pub mod records;
 pub mod sandbox;
@@ -17,8 +18,9 @@ pub use gateway::{
     RefundState,
 };
 pub use ids::IdGenerator;
+pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
-pub use store::{Store, StoreError, Tx};
+pub use store::{DeliveryBacklog, Store, StoreError, Tx};
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

@@ -46,6 +46,19 @@ pub trait Store: Send + Sync {
     /// Returns when deliveries were recorded since the last call (in this process, or in
     /// another one sharing the database where the backend can tell), or after `max`.
     async fn wait_for_deliveries(&self, max: std::time::Duration);
+    /// Deliveries still to be made, read outside any unit of work (for the metrics).
+    async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog>;
+    /// The connection pool's use now.
+    fn pool_state(&self) -> crate::metrics::PoolState;
+}
+
+/// Deliveries still to be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeliveryBacklog {
+    /// Neither delivered nor given up.
+    pub pending: u64,
+    /// When the longest-waiting delivery that is due now fell due.
+    pub oldest_due_at: Option<OffsetDateTime>,
 }
 
 /// One unit of work. Dropping it without `commit` rolls it back.

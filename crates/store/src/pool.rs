@@ -90,6 +90,21 @@ impl DbPool {
         built.map_err(|e| StoreError::Unavailable(format!("cannot build the connection pool: {e}")))
     }
 
+    pub(crate) fn state(&self) -> vp_ports::PoolState {
+        let status = match self {
+            DbPool::Sqlite(pool) => pool.status(),
+            DbPool::Postgres(pool) => pool.status(),
+        };
+        let open = u64::try_from(status.size).unwrap_or(0);
+        let available = u64::try_from(status.available).unwrap_or(0);
+        vp_ports::PoolState {
+            max: u64::try_from(status.max_size).unwrap_or(0),
+            open,
+            in_use: open.saturating_sub(available),
+            waiting: u64::try_from(status.waiting).unwrap_or(0),
+        }
+    }
+
     pub(crate) async fn get(&self) -> StoreResult<DbConn> {
         match self {
             DbPool::Sqlite(pool) => pool.get().await.map(DbConn::Sqlite).map_err(errors::pool),

@@ -12,7 +12,7 @@ use vp_domain::{ClientId, DeviceSettings, Money};
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
 use vp_ports::webhook::*;
-use vp_ports::{Store, StoreError, Tx};
+use vp_ports::{DeliveryBacklog, Store, StoreError, Tx};
 
 use crate::errors;
 use crate::pool::{DbConn, DbPool, db_run};
@@ -77,6 +77,15 @@ impl Store for PoolStore {
 
     async fn wait_for_deliveries(&self, max: std::time::Duration) {
         self.deliveries.wait(max).await;
+    }
+
+    async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
+        let mut conn = self.pool.get().await?;
+        events::delivery_backlog(&mut conn, now).await
+    }
+
+    fn pool_state(&self) -> vp_ports::PoolState {
+        self.pool.state()
     }
 }
 

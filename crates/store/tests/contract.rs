@@ -20,7 +20,7 @@ use vp_domain::{
 };
 use vp_ports::records::*;
 use vp_ports::webhook::*;
-use vp_ports::{Store, StoreError, Tx};
+use vp_ports::{DeliveryBacklog, Store, StoreError, Tx};
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
 // ---------------------------------------------------------------------------------------------
@@ -164,6 +164,8 @@ contract_tests!(
     committed_deliveries_wake_a_waiting_dispatcher_and_a_rollback_does_not,
     a_delivery_per_event_and_endpoint_and_its_attempt_log,
     term_event_candidates_are_the_unreminded_and_the_ended,
+    the_delivery_backlog_counts_pending_ones_and_dates_the_longest_waiting_due_one,
+    the_pool_reports_its_size_and_use,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1306,4 +1308,39 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
         ["ended-2", "suspended", "soon"]
     );
     tx.commit().await.unwrap();
+}
+
+async fn the_delivery_backlog_counts_pending_ones_and_dates_the_longest_waiting_due_one(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    assert_eq!(ctx.store.delivery_backlog(at(0)).await.unwrap(), DeliveryBacklog::default(), "nothing to deliver");
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    for (n, due) in [(1, 10), (2, 5), (3, 500), (4, 1)] {
+        tx.insert_event(&event(&format!("evt-{n}"), "acc-a", "payment.succeeded", 0)).await.unwrap();
+        tx.insert_delivery(&delivery(&format!("dl-{n}"), &format!("evt-{n}"), "we-1", due)).await.unwrap();
+    }
+    let mut done = delivery("dl-4", "evt-4", "we-1", 1);
+    done.status = DeliveryStatus::Delivered;
+    done.delivered_at = Some(at(2));
+    tx.update_delivery(&done).await.unwrap();
+    tx.commit().await.unwrap();
+    let backlog = ctx.store.delivery_backlog(at(20)).await.unwrap();
+    assert_eq!(
+        backlog,
+        DeliveryBacklog { pending: 3, oldest_due_at: Some(at(5)) },
+        "a retry due later counts as pending"
+    );
+    let early = ctx.store.delivery_backlog(at(3)).await.unwrap();
+    assert_eq!(early, DeliveryBacklog { pending: 3, oldest_due_at: None }, "none is due yet");
+}
+
+async fn the_pool_reports_its_size_and_use(ctx: Ctx) {
+    let idle = ctx.store.pool_state();
+    assert_eq!((idle.in_use, idle.waiting), (0, 0));
+    assert!(idle.max >= 1 && idle.open <= idle.max, "{idle:?}");
+    let tx = ctx.store.read().await.unwrap();
+    let busy = ctx.store.pool_state();
+    assert_eq!(busy.in_use, 1, "{busy:?}");
+    tx.commit().await.unwrap();
+    assert_eq!(ctx.store.pool_state().in_use, 0);
 }

@@ -12,7 +12,8 @@ use time::{Duration, OffsetDateTime};
 use tokio::task::JoinSet;
 use vp_domain::webhook_schedule::{AttemptResult, EndpointHealth, next_attempt_delay};
 use vp_ports::{
-    AttemptRecord, DeliveryRecord, DeliveryStatus, EventRecord, OutgoingWebhook, WebhookEndpointRecord, WebhookResponse,
+    AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, EventRecord, OutgoingWebhook, WebhookEndpointRecord,
+    WebhookResponse,
 };
 
 use super::types;
@@ -263,7 +264,9 @@ impl App {
                 body: &c.event.body,
                 secrets: signing_secrets(&c.endpoint, started),
             };
-            self.webhooks.send(&webhook).await
+            let response = self.webhooks.send(&webhook).await;
+            self.count_attempt(&c.delivery, &response);
+            response
         } else {
             WebhookResponse {
                 status_code: None,
@@ -279,6 +282,18 @@ impl App {
             delivery: c.delivery,
             started,
             response,
+        }
+    }
+
+    fn count_attempt(&self, delivery: &DeliveryRecord, response: &WebhookResponse) {
+        let outcome = match response.status_code {
+            _ if response.accepted() => AttemptOutcome::Delivered,
+            Some(_) => AttemptOutcome::Refused,
+            None => AttemptOutcome::NetworkError,
+        };
+        self.metrics.webhook_attempt(outcome, response.duration.as_seconds_f64());
+        if outcome == AttemptOutcome::Delivered {
+            self.metrics.event_delivered((self.clock.now() - delivery.created_at).as_seconds_f64());
         }
     }
 

@@ -15,8 +15,8 @@ use vp_domain::{
     check_device_purchase, devices::DevicePurchaseRefused,
 };
 use vp_ports::{
-    AccountRecord, ClientRecord, GatewayError, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord, InvoiceRecord,
-    RecoveryPoint, Tx,
+    AccountRecord, ClientRecord, GatewayError, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord,
+    InvoiceCreation, InvoiceRecord, RecoveryPoint, Tx,
 };
 
 use crate::App;
@@ -120,10 +120,19 @@ impl App {
         request: InvoiceRequest,
     ) -> AppResult<InvoiceView> {
         let fp = fingerprint(&request);
-        match self.reserve_key(account, &key, &request, &fp).await? {
-            Phase::Replay(view) => Ok(view),
-            Phase::CallGateway { record, priced } => self.issue(account, &request, record, priced).await,
-        }
+        let result = match self.reserve_key(account, &key, &request, &fp).await {
+            Ok(Phase::Replay(view)) => Ok(view),
+            Ok(Phase::CallGateway { record, priced }) => self.issue(account, &request, record, priced).await,
+            Err(e) => Err(e),
+        };
+        self.metrics.invoice_created(match &result {
+            Ok(view) if view.replayed => InvoiceCreation::Replayed,
+            Ok(_) => InvoiceCreation::Issued,
+            Err(AppError::Refused(Refusal::PaymentUnavailable)) => InvoiceCreation::PaymentUnavailable,
+            Err(AppError::Store(_) | AppError::External(_)) => InvoiceCreation::Failed,
+            Err(_) => InvoiceCreation::Refused,
+        });
+        result
     }
 
     /// Phase 1, one transaction: replay, refuse, or validate and record the key with the

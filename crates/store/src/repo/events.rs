@@ -9,7 +9,7 @@ use diesel::{
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_ports::records::ClientRecord;
-use vp_ports::store::StoreResult;
+use vp_ports::store::{DeliveryBacklog, StoreResult};
 use vp_ports::webhook::*;
 
 use crate::convert::{self, count, db_time, db_time_opt, int, utc};
@@ -327,6 +327,29 @@ pub(crate) async fn claim_due_deliveries(
             delivery(r)
         })
         .collect()
+}
+
+/// Pending deliveries, and when the longest-waiting one of those due now fell due (both from
+/// the `(status, next_attempt_at)` index).
+pub(crate) async fn delivery_backlog(conn: &mut DbConn, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
+    let pending = DeliveryStatus::Pending.as_str();
+    let n: i64 = db_run!(conn, c => {
+        webhook_deliveries::table.filter(webhook_deliveries::status.eq(pending)).select(count_star()).first(c).await
+    })
+    .map_err(db)?;
+    let oldest: Option<PrimitiveDateTime> = db_run!(conn, c => {
+        webhook_deliveries::table
+            .filter(webhook_deliveries::status.eq(pending))
+            .filter(webhook_deliveries::next_attempt_at.le(db_time(now)))
+            .select(diesel::dsl::min(webhook_deliveries::next_attempt_at))
+            .first(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(DeliveryBacklog {
+        pending: u64::try_from(n).map_err(|_| corrupt("negative count"))?,
+        oldest_due_at: oldest.map(utc),
+    })
 }
 
 pub(crate) async fn release_deliveries(conn: &mut DbConn, ids: &[String]) -> StoreResult<()> {

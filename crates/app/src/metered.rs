@@ -1,0 +1,119 @@
+//! Decorators that time every call to the payment gateway and the VPN panel and count its
+//! outcome, whichever adapter is behind the port (wired by the binary).
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use vp_domain::{GatewayState, Money};
+use vp_ports::{
+    External, GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, Metrics, PanelDevice, PanelDrift,
+    PanelError, PanelInfo, PanelUser, PaymentGateway, RefundState, VpnPanel,
+};
+
+/// The label of an outcome: `ok`, or the port's error kind.
+trait OutcomeLabel {
+    fn label(&self) -> &'static str;
+}
+
+impl OutcomeLabel for GatewayError {
+    fn label(&self) -> &'static str {
+        match self {
+            GatewayError::Unavailable(_) => "unavailable",
+            GatewayError::MethodUnavailable(_) => "method_unavailable",
+            GatewayError::Declined(_) => "declined",
+            GatewayError::Rejected(_) => "rejected",
+        }
+    }
+}
+
+impl OutcomeLabel for PanelError {
+    fn label(&self) -> &'static str {
+        match self {
+            PanelError::Unavailable(_) => "unavailable",
+            PanelError::Rejected(_) => "rejected",
+        }
+    }
+}
+
+async fn timed<T, E: OutcomeLabel>(
+    metrics: &dyn Metrics,
+    system: External,
+    operation: &'static str,
+    call: impl Future<Output = Result<T, E>>,
+) -> Result<T, E> {
+    let started = Instant::now();
+    let result = call.await;
+    let outcome = result.as_ref().map_or_else(OutcomeLabel::label, |_| "ok");
+    metrics.external_call(system, operation, outcome, started.elapsed().as_secs_f64());
+    result
+}
+
+pub struct MeteredGateway {
+    pub inner: Arc<dyn PaymentGateway>,
+    pub metrics: Arc<dyn Metrics>,
+}
+
+#[async_trait]
+impl PaymentGateway for MeteredGateway {
+    async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
+        timed(self.metrics.as_ref(), External::Gateway, "create_payment", self.inner.create_payment(request)).await
+    }
+
+    async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError> {
+        let call = self.inner.payment_state(gateway_payment_id);
+        timed(self.metrics.as_ref(), External::Gateway, "payment_state", call).await
+    }
+
+    async fn refund(
+        &self,
+        gateway_payment_id: &str,
+        amount: Money,
+        idempotency_key: &str,
+    ) -> Result<RefundState, GatewayError> {
+        let call = self.inner.refund(gateway_payment_id, amount, idempotency_key);
+        timed(self.metrics.as_ref(), External::Gateway, "refund", call).await
+    }
+
+    fn reconciles(&self) -> bool {
+        self.inner.reconciles()
+    }
+
+    async fn check(&self) -> Result<GatewayInfo, GatewayError> {
+        timed(self.metrics.as_ref(), External::Gateway, "check", self.inner.check()).await
+    }
+}
+
+pub struct MeteredPanel {
+    pub inner: Arc<dyn VpnPanel>,
+    pub metrics: Arc<dyn Metrics>,
+}
+
+#[async_trait]
+impl VpnPanel for MeteredPanel {
+    async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
+        timed(self.metrics.as_ref(), External::Panel, "put_user", self.inner.put_user(user)).await
+    }
+
+    async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {
+        timed(self.metrics.as_ref(), External::Panel, "drift", self.inner.drift(user)).await
+    }
+
+    async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
+        timed(self.metrics.as_ref(), External::Panel, "devices", self.inner.devices(user_ref)).await
+    }
+
+    async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {
+        let call = self.inner.delete_device(user_ref, hwid);
+        timed(self.metrics.as_ref(), External::Panel, "delete_device", call).await
+    }
+
+    fn subscription_url(&self, link_token: &str) -> String {
+        self.inner.subscription_url(link_token)
+    }
+
+    async fn check(&self) -> Result<PanelInfo, PanelError> {
+        timed(self.metrics.as_ref(), External::Panel, "check", self.inner.check()).await
+    }
+}
