@@ -18,6 +18,11 @@ fmt:
 lint:
     cargo clippy --workspace --all-targets -- -D warnings
 
+# The running service against its OpenAPI document with Schemathesis (creates a virtualenv).
+api-check *ARGS:
+    cargo build -p vp-api
+    bash contract/partner-api/check.sh "${CARGO_TARGET_DIR:-target}/debug/vp-api" {{ARGS}}
+
 # Load harness against a real service and a bare actix-web route (see crates/bench).
 bench *ARGS:
     cargo build --release -p vp-api

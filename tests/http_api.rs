@@ -81,6 +81,7 @@ both!(
     apps_and_documents,
     rate_limits_answer_429_with_retry_after,
     openapi_is_served,
+    input_is_accepted_exactly_as_the_document_describes_it,
 );
 
 fn account_is_read_and_renamed(s: &Server) {
@@ -445,6 +446,35 @@ fn clients_are_listed_filtered_and_paged(s: &Server) {
     }
     assert_eq!(s.api("GET", "/clients/nobody", None, &[]).code(), "API_CLIENT_NOT_FOUND");
     assert_eq!(s.api("GET", "/clients/..", None, &[]).status, 422);
+}
+
+/// The edges of the document's rules (docs/openapi.json), each on both sides.
+fn input_is_accepted_exactly_as_the_document_describes_it(s: &Server) {
+    let rename = |name: &str| s.api("PATCH", "/account", Some(&json!({ "brand_name": name })), &[]);
+    assert_eq!(rename(&format!("  {}  ", "n".repeat(60))).status, 200, "64 characters as sent");
+    let r = rename(&format!("  {}  ", "n".repeat(61)));
+    assert_eq!((r.status, r.json()["error"]["fields"]["brand_name"].is_string()), (422, true), "65 as sent");
+    assert_eq!(rename("\tTabbed").status, 422, "a control character, even where trimming would drop it");
+    assert_eq!(s.api("GET", "/account", None, &[]).json()["brand_name"], "n".repeat(60));
+
+    let mut body = subscription("doc-edges", 1);
+    body["return_url"] = Value::Null;
+    let r = post_payment(s, "edge-null", &body);
+    assert_eq!((r.status, r.json()["error"]["fields"]["return_url"].is_string()), (422, true), "null is refused");
+    let r = s.api("POST", "/payments", Some(&subscription("doc-edges", 1)), &[("idempotency-key", "tab\there")]);
+    assert_eq!((r.status, r.json()["error"]["fields"]["Idempotency-Key"].is_string()), (422, true));
+    let mut whole = subscription("doc-edges", 1);
+    whole["plan_id"] = json!(1.0);
+    assert_eq!(post_payment(s, "edge-whole", &whole).status, 201, "1.0 is the integer 1, as JSON Schema says");
+    let mut fraction = subscription("doc-edges", 1);
+    fraction["plan_id"] = json!(1.5);
+    assert_eq!(post_payment(s, "edge-fraction", &fraction).status, 422);
+
+    // Any cursor of the documented shape is a position; other shapes are refused.
+    let page = s.api("GET", "/clients?cursor=0.anything_of-the-shape", None, &[]);
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert_eq!(s.api("GET", &format!("/clients?cursor={}.x", "9".repeat(19)), None, &[]).json()["clients"], json!([]));
+    assert_eq!(s.api("GET", "/clients?cursor=12.a%20b", None, &[]).status, 422);
 }
 
 fn blocked_clients_answer_403_everywhere(s: &Server) {

@@ -1,5 +1,7 @@
 //! Validated values the partner sends: client id, brand name, idempotency key, method code,
-//! return URL. Each constructor states the spec's rule once.
+//! return URL. Each constructor states the spec's rule once; `patterns` states the same rules
+//! in the regular-expression syntax of JSON Schema for the OpenAPI document, and a property test
+//! below holds each pattern and its constructor together.
 
 use std::fmt;
 
@@ -17,6 +19,23 @@ pub enum InvalidValue {
     ControlCharacters,
     #[error("must be an https URL")]
     NotHttps,
+}
+
+/// The rules as JSON Schema patterns (ECMA-262, also valid for Rust's `regex`). Lengths are
+/// separate (`minLength`/`maxLength` from `limits`).
+pub mod patterns {
+    /// The spec's own pattern.
+    pub const CLIENT_ID: &str = r"^[A-Za-z0-9._:@+-]*[A-Za-z0-9_:@+-][A-Za-z0-9._:@+-]*$";
+    /// No control characters; something other than whitespace.
+    pub const BRAND_NAME: &str =
+        r"^[^\u0000-\u001f\u007f-\u009f]*[^\s\u0000-\u001f\u007f-\u009f][^\u0000-\u001f\u007f-\u009f]*$";
+    /// No control characters.
+    pub const METHOD: &str = r"^[^\u0000-\u001f\u007f-\u009f]*$";
+    /// `https://` in any letter case, a host, no whitespace or control characters.
+    pub const RETURN_URL: &str =
+        r"^[Hh][Tt][Tt][Pp][Ss]://[^/?#\s\u0000-\u001f\u007f-\u009f][^\s\u0000-\u001f\u007f-\u009f]*$";
+    /// Printable ASCII, no space at either end (HTTP drops those from a header value).
+    pub const IDEMPOTENCY_KEY: &str = r"^[!-~]([ -~]*[!-~])?$";
 }
 
 /// The partner's id of a client (spec: Client identifier). Case-sensitive.
@@ -48,19 +67,20 @@ impl fmt::Display for ClientId {
     }
 }
 
-/// The service name shown to customers: trimmed, 1 to 64 characters.
+/// The service name shown to customers: 1 to 64 characters as sent, kept with surrounding
+/// spaces trimmed (docs/decisions.md).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BrandName(String);
 
 impl BrandName {
     pub fn parse(raw: &str) -> Result<Self, InvalidValue> {
+        let len = raw.chars().count();
         let trimmed = raw.trim();
-        let len = trimmed.chars().count();
-        if len == 0 || len > limits::BRAND_NAME_MAX_CHARS {
+        if len == 0 || len > limits::BRAND_NAME_MAX_CHARS || trimmed.is_empty() {
             return Err(InvalidValue::Length { max: limits::BRAND_NAME_MAX_CHARS });
         }
         // Shown in documents and VPN apps: a line break or NUL there would break the display.
-        if trimmed.chars().any(char::is_control) {
+        if raw.chars().any(char::is_control) {
             return Err(InvalidValue::ControlCharacters);
         }
         Ok(BrandName(trimmed.to_owned()))
@@ -84,6 +104,8 @@ pub enum IdempotencyKeyError {
     Missing,
     #[error("the Idempotency-Key header must be at most 200 characters")]
     TooLong,
+    #[error("the Idempotency-Key header must be printable ASCII without spaces at either end")]
+    NotPrintable,
 }
 
 /// The `Idempotency-Key` of `POST /payments`: 1 to 200 characters, unique inside the account.
@@ -96,6 +118,10 @@ impl IdempotencyKey {
         let raw = raw.filter(|r| !r.is_empty()).ok_or(IdempotencyKeyError::Missing)?;
         if raw.chars().count() > limits::IDEMPOTENCY_KEY_MAX_CHARS {
             return Err(IdempotencyKeyError::TooLong);
+        }
+        let printable = |b: &u8| (b' '..=b'~').contains(b);
+        if !raw.bytes().all(|b| printable(&b)) || raw.starts_with(' ') || raw.ends_with(' ') {
+            return Err(IdempotencyKeyError::NotPrintable);
         }
         Ok(IdempotencyKey(raw.to_owned()))
     }
@@ -184,13 +210,16 @@ mod tests {
     }
 
     #[test]
-    fn brand_name_is_trimmed_and_1_to_64_characters() {
+    fn brand_name_is_1_to_64_characters_as_sent_and_kept_trimmed() {
         assert_eq!(BrandName::parse("  Fast VPN ").unwrap().as_str(), "Fast VPN");
         assert!(BrandName::parse(&"я".repeat(64)).is_ok());
         assert_eq!(BrandName::parse("   "), Err(InvalidValue::Length { max: 64 }));
         assert_eq!(BrandName::parse(""), Err(InvalidValue::Length { max: 64 }));
         assert_eq!(BrandName::parse(&"я".repeat(65)), Err(InvalidValue::Length { max: 64 }));
+        let padded = format!("  {}  ", "я".repeat(62));
+        assert_eq!(BrandName::parse(&padded), Err(InvalidValue::Length { max: 64 }), "66 characters as sent");
         assert_eq!(BrandName::parse("a\nb"), Err(InvalidValue::ControlCharacters));
+        assert_eq!(BrandName::parse("\tName"), Err(InvalidValue::ControlCharacters), "even where trimmed away");
     }
 
     #[test]
@@ -199,6 +228,47 @@ mod tests {
         assert_eq!(IdempotencyKey::parse(Some("")), Err(IdempotencyKeyError::Missing));
         assert!(IdempotencyKey::parse(Some(&"k".repeat(200))).is_ok());
         assert_eq!(IdempotencyKey::parse(Some(&"k".repeat(201))), Err(IdempotencyKeyError::TooLong));
+        for bad in ["a\tb", "ключ", " lead", "trail ", "nul\0"] {
+            assert_eq!(IdempotencyKey::parse(Some(bad)), Err(IdempotencyKeyError::NotPrintable), "{bad:?}");
+        }
+        assert!(IdempotencyKey::parse(Some("order 42/a")).is_ok(), "inner spaces and any printable ASCII");
+    }
+
+    mod patterns_agree {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Characters where the rules differ: the client id alphabet, dots, spaces and other
+        /// whitespace, controls (C0, DEL, C1), URL punctuation, non-Latin letters, a BOM.
+        fn text() -> impl Strategy<Value = String> {
+            let pick = prop::sample::select(vec![
+                'a', 'Z', '0', '9', '.', '_', ':', '@', '+', '-', '/', '?', '#', ' ', '\t', '\n', '\r', '\u{0}',
+                '\u{1f}', '\u{7f}', '\u{85}', '\u{9f}', '\u{a0}', '\u{2003}', '\u{3000}', '\u{feff}', 'я', 'é', '!',
+                '~', '%', 'h', 't', 'p', 's', 'H', 'T', 'P', 'S',
+            ]);
+            let https = prop::sample::select(vec!["", "https://", "HTTPS://", "hTtPs://", "http://"]);
+            (https, prop::collection::vec(pick, 0..12))
+                .prop_map(|(p, cs)| format!("{p}{}", cs.into_iter().collect::<String>()))
+        }
+
+        fn agrees(pattern: &str, max: usize, raw: &str, accepted: bool) -> Result<(), TestCaseError> {
+            let len = raw.chars().count();
+            let by_schema = regex::Regex::new(pattern).unwrap().is_match(raw) && (1..=max).contains(&len);
+            prop_assert_eq!(accepted, by_schema, "{:?}", raw);
+            Ok(())
+        }
+
+        proptest! {
+            #[test]
+            fn each_pattern_accepts_exactly_what_its_constructor_accepts(raw in text()) {
+                agrees(patterns::CLIENT_ID, limits::CLIENT_ID_MAX_CHARS, &raw, ClientId::parse(&raw).is_ok())?;
+                agrees(patterns::BRAND_NAME, limits::BRAND_NAME_MAX_CHARS, &raw, BrandName::parse(&raw).is_ok())?;
+                agrees(patterns::METHOD, limits::METHOD_MAX_CHARS, &raw, MethodCode::parse(&raw).is_ok())?;
+                agrees(patterns::RETURN_URL, limits::RETURN_URL_MAX_CHARS, &raw, ReturnUrl::parse(&raw).is_ok())?;
+                let key = IdempotencyKey::parse(Some(&raw)).is_ok();
+                agrees(patterns::IDEMPOTENCY_KEY, limits::IDEMPOTENCY_KEY_MAX_CHARS, &raw, key)?;
+            }
+        }
     }
 
     #[test]

@@ -11,22 +11,46 @@ use vp_app::views::{
     AppsView, ClientPage, ClientView, ConnectEntry, DevicesView, DocumentLink, DownloadLink, InvoiceView, PlansView,
     SubscriptionView,
 };
-use vp_domain::{CURRENCY, PriceBreakdown};
+use vp_domain::{CURRENCY, Money, PriceBreakdown};
+
+use crate::openapi::values::{ClientIdValue, named_schema};
 use vp_ports::{AccountRecord, PaymentMethodRecord};
 
-/// `2026-01-31T12:00:00Z`: whole seconds, UTC.
-pub fn timestamp(t: OffsetDateTime) -> String {
+/// `2026-01-31T12:00:00Z`: whole seconds, UTC (component `Timestamp`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Timestamp(String);
+named_schema!(@impl Timestamp => "Timestamp");
+
+pub fn timestamp(t: OffsetDateTime) -> Timestamp {
     let t = t.to_offset(time::UtcOffset::UTC).replace_nanosecond(0).unwrap_or(t);
-    t.format(&Rfc3339).unwrap_or_default()
+    Timestamp(t.format(&Rfc3339).unwrap_or_default())
 }
+
+/// Rubles with two digits after the point, as the domain's `Money` prints (component `Money`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct MoneyText(String);
+named_schema!(@impl MoneyText => "Money");
+
+impl From<Money> for MoneyText {
+    fn from(m: Money) -> Self {
+        MoneyText(m.to_string())
+    }
+}
+
+/// Percent with two digits after the point (component `Percent`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct PercentText(String);
+named_schema!(@impl PercentText => "Percent");
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Account {
     /// Service name shown to customers.
     pub brand_name: String,
-    /// Partner markup over the platform price, percent with two decimals.
-    #[schema(example = "15.00")]
-    pub markup_percent: String,
+    /// Partner markup over the platform price.
+    pub markup_percent: PercentText,
     pub trial_enabled: bool,
     #[schema(example = "RUB")]
     pub currency: &'static str,
@@ -36,7 +60,7 @@ impl From<&AccountRecord> for Account {
     fn from(a: &AccountRecord) -> Self {
         Account {
             brand_name: a.brand_name.as_str().to_owned(),
-            markup_percent: a.markup.to_string(),
+            markup_percent: PercentText(a.markup.to_string()),
             trial_enabled: a.trial_enabled,
             currency: CURRENCY,
         }
@@ -50,12 +74,9 @@ pub struct Plan {
     pub months: u32,
     pub lifetime: bool,
     /// Customer price, exactly the invoice amount.
-    #[schema(example = "238.80")]
-    pub price: String,
-    #[schema(example = "199.00")]
-    pub platform_price: String,
-    #[schema(example = "39.80")]
-    pub partner_share: String,
+    pub price: MoneyText,
+    pub platform_price: MoneyText,
+    pub partner_share: MoneyText,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -65,9 +86,9 @@ pub struct DevicesOffer {
     /// Ceiling of devices per client.
     pub max: u32,
     /// Customer price per added device.
-    pub price: String,
-    pub platform_price: String,
-    pub partner_share: String,
+    pub price: MoneyText,
+    pub platform_price: MoneyText,
+    pub partner_share: MoneyText,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -78,8 +99,8 @@ pub struct Plans {
     pub devices: Option<DevicesOffer>,
 }
 
-fn money(p: &PriceBreakdown) -> (String, String, String) {
-    (p.customer.to_string(), p.platform.to_string(), p.partner_share.to_string())
+fn money(p: &PriceBreakdown) -> (MoneyText, MoneyText, MoneyText) {
+    (p.customer.into(), p.platform.into(), p.partner_share.into())
 }
 
 impl From<PlansView> for Plans {
@@ -173,7 +194,7 @@ pub struct Subscription {
     pub is_trial: bool,
     /// A lifetime plan: `expires_at` is 9999-12-31T23:59:59Z and never passes.
     pub lifetime: bool,
-    pub expires_at: String,
+    pub expires_at: Timestamp,
     pub days_left: i64,
     /// Unchanged by renewal; replaced by link rotation.
     pub subscription_url: String,
@@ -203,8 +224,9 @@ impl From<SubscriptionView> for Subscription {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Client {
+    #[schema(value_type = ClientIdValue)]
     pub client_id: String,
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// `null`: the client never had a subscription.
     pub subscription: Option<Subscription>,
     /// Whether a trial can still be started; `false` for a blocked client.
@@ -261,19 +283,20 @@ pub struct Payment {
     pub payment_id: String,
     pub status: PaymentStatus,
     pub purpose: Purpose,
+    #[schema(value_type = ClientIdValue)]
     pub client_id: String,
     pub plan_id: Option<i32>,
     pub devices: Option<u32>,
     pub method: String,
-    pub amount: String,
-    pub platform_amount: String,
-    pub partner_share: String,
+    pub amount: MoneyText,
+    pub platform_amount: MoneyText,
+    pub partner_share: MoneyText,
     pub currency: &'static str,
     /// Present only while `pending`.
     pub payment_url: Option<String>,
-    pub created_at: String,
-    pub expires_at: String,
-    pub paid_at: Option<String>,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
+    pub paid_at: Option<Timestamp>,
     /// Filled for `succeeded` (with the subscription link); `null` otherwise.
     pub client: Option<Client>,
     /// `true` when this is a replay of the first request with the same `Idempotency-Key`.
@@ -299,9 +322,9 @@ impl From<InvoiceView> for Payment {
             plan_id: i.purpose.plan_id(),
             devices: i.purpose.devices(),
             method: i.method,
-            amount: i.amounts.customer.to_string(),
-            platform_amount: i.amounts.platform.to_string(),
-            partner_share: i.amounts.partner_share.to_string(),
+            amount: i.amounts.customer.into(),
+            platform_amount: i.amounts.platform.into(),
+            partner_share: i.amounts.partner_share.into(),
             currency: CURRENCY,
             payment_url: i.payment_url,
             created_at: timestamp(i.created_at),
@@ -320,7 +343,7 @@ pub struct Device {
     pub platform: Option<String>,
     pub model: Option<String>,
     pub os_version: Option<String>,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -1,7 +1,5 @@
 //! Clients: read, list, trial, link rotation and devices.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use time::OffsetDateTime;
 use vp_domain::limits::{AccountLimits, DAILY_WINDOW};
 use vp_domain::subscription::SubscriptionError;
@@ -29,16 +27,27 @@ pub struct ClientListQuery {
     pub cursor: Option<String>,
 }
 
+/// A page cursor: the last client's creation time (Unix nanoseconds) and reference. Every
+/// string of this shape is a position in the list, so any of them gives a page (perhaps empty)
+/// and only other shapes are refused; the OpenAPI document carries the pattern.
+pub const CURSOR_PATTERN: &str = r"^[0-9]{1,19}\.[A-Za-z0-9_-]{1,64}$";
+
 fn encode_cursor(c: &ClientRecord) -> String {
-    let nanos = c.created_at.unix_timestamp_nanos();
-    URL_SAFE_NO_PAD.encode(format!("{nanos}|{}", c.id))
+    format!("{}.{}", c.created_at.unix_timestamp_nanos().max(0), c.id)
 }
 
 fn decode_cursor(text: &str) -> Option<(OffsetDateTime, String)> {
-    let raw = String::from_utf8(URL_SAFE_NO_PAD.decode(text).ok()?).ok()?;
-    let (nanos, id) = raw.split_once('|')?;
+    let (nanos, id) = text.split_once('.')?;
+    let ref_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let shaped = (1..=19).contains(&nanos.len())
+        && nanos.bytes().all(|b| b.is_ascii_digit())
+        && (1..=64).contains(&id.len())
+        && id.bytes().all(ref_char);
+    if !shaped {
+        return None;
+    }
     let at = OffsetDateTime::from_unix_timestamp_nanos(nanos.parse().ok()?).ok()?;
-    (!id.is_empty()).then(|| (at, id.to_owned()))
+    Some((at, id.to_owned()))
 }
 
 impl App {
@@ -253,9 +262,13 @@ mod tests {
             blocked: false,
             subscription: None,
         };
+        assert_eq!(encode_cursor(&c), "1767261600123456000.cli_x");
         assert_eq!(decode_cursor(&encode_cursor(&c)), Some((c.created_at, "cli_x".to_owned())));
-        assert_eq!(decode_cursor("not base64!"), None);
-        assert_eq!(decode_cursor(&URL_SAFE_NO_PAD.encode("12|")), None);
-        assert_eq!(decode_cursor(&URL_SAFE_NO_PAD.encode("x|id")), None);
+        for garbage in ["not a cursor!", "12.", ".cli_x", "x.cli_x", "12.cli x", "12|cli_x", "12345678901234567890.a"] {
+            assert_eq!(decode_cursor(garbage), None, "{garbage}");
+        }
+        // The pattern's extremes are still positions: 19 nines is the year 2286.
+        assert!(decode_cursor(&format!("{}.{}", "9".repeat(19), "-".repeat(64))).is_some());
+        assert!(decode_cursor("0._").is_some());
     }
 }

@@ -1,7 +1,5 @@
 use actix_web::web::{Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse, get, patch};
-use serde::Deserialize;
-use utoipa::ToSchema;
 use vp_app::App;
 use vp_domain::BrandName;
 
@@ -9,6 +7,7 @@ use crate::auth::Partner;
 use crate::body::json_object;
 use crate::dto::Account;
 use crate::error::{ApiError, Envelope};
+use crate::openapi::values::AccountUpdate;
 
 /// Read the account; also serves to check the key.
 #[utoipa::path(
@@ -23,15 +22,6 @@ use crate::error::{ApiError, Envelope};
 #[get("/account")]
 pub async fn get_account(partner: Partner) -> HttpResponse {
     HttpResponse::Ok().json(Account::from(&partner.0))
-}
-
-/// `PATCH /account` body.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AccountUpdate {
-    /// 1 to 64 characters; surrounding spaces are trimmed.
-    #[schema(min_length = 1, max_length = 64)]
-    pub brand_name: String,
 }
 
 /// Change the service name.

@@ -7,6 +7,7 @@ use vp_domain::{ClientId, SubscriptionStatus};
 use crate::auth::Partner;
 use crate::dto::{Client, ClientList, Devices};
 use crate::error::{ApiError, Envelope};
+use crate::openapi::values::{ClientIdValue, ClientStatusFilter, PageCursor, PageLimit};
 
 fn client_id(raw: &str) -> Result<ClientId, ApiError> {
     ClientId::parse(raw).map_err(|e| ApiError::field("client_id", e.to_string()))
@@ -17,9 +18,9 @@ fn client_id(raw: &str) -> Result<ClientId, ApiError> {
     tag = "clients",
     security(("PartnerKey" = [])),
     params(
-        ("status" = Option<String>, Query, description = "`active`, `expired`, `suspended`, or `none` (never had a subscription); all clients when absent"),
-        ("limit" = Option<u32>, Query, description = "1 to 100, default 20"),
-        ("cursor" = Option<String>, Query, description = "`next_cursor` of the previous page"),
+        ("status" = Option<ClientStatusFilter>, Query, description = "Only clients in this subscription state; all clients when absent"),
+        ("limit" = Option<PageLimit>, Query, description = "Clients per page"),
+        ("cursor" = Option<PageCursor>, Query, description = "`next_cursor` of the previous page"),
     ),
     responses(
         (status = 200, body = ClientList),
@@ -69,7 +70,7 @@ pub async fn list_clients(
 #[utoipa::path(
     tag = "clients",
     security(("PartnerKey" = [])),
-    params(("client_id" = String, Path)),
+    params(("client_id" = ClientIdValue, Path)),
     responses(
         (status = 200, body = Client),
         (status = 401, description = "UNAUTHORIZED", body = Envelope),
@@ -88,7 +89,7 @@ pub async fn get_client(partner: Partner, app: Data<App>, path: Path<String>) ->
 #[utoipa::path(
     tag = "clients",
     security(("PartnerKey" = [])),
-    params(("client_id" = String, Path)),
+    params(("client_id" = ClientIdValue, Path)),
     responses(
         (status = 200, body = Devices),
         (status = 401, description = "UNAUTHORIZED", body = Envelope),
@@ -107,7 +108,7 @@ pub async fn get_devices(partner: Partner, app: Data<App>, path: Path<String>) -
 #[utoipa::path(
     tag = "clients",
     security(("PartnerKey" = [])),
-    params(("client_id" = String, Path), ("device_id" = String, Path)),
+    params(("client_id" = ClientIdValue, Path), ("device_id" = String, Path, description = "`device_id` from the device list")),
     responses(
         (status = 204, description = "Disconnected"),
         (status = 401, description = "UNAUTHORIZED", body = Envelope),
@@ -132,7 +133,7 @@ pub async fn delete_device(
 #[utoipa::path(
     tag = "clients",
     security(("PartnerKey" = [])),
-    params(("client_id" = String, Path)),
+    params(("client_id" = ClientIdValue, Path)),
     responses(
         (status = 201, description = "Trial granted", body = Client),
         (status = 401, description = "UNAUTHORIZED", body = Envelope),
@@ -152,7 +153,7 @@ pub async fn start_trial(partner: Partner, app: Data<App>, path: Path<String>) -
 #[utoipa::path(
     tag = "clients",
     security(("PartnerKey" = [])),
-    params(("client_id" = String, Path)),
+    params(("client_id" = ClientIdValue, Path)),
     responses(
         (status = 200, description = "The client with its new subscription_url", body = Client),
         (status = 400, description = "NO_ACTIVE_SUBSCRIPTION", body = Envelope),

@@ -1,7 +1,5 @@
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
-use serde::Deserialize;
-use utoipa::ToSchema;
 use vp_app::App;
 use vp_domain::limits::PLAN_ID_MAX;
 use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
@@ -10,30 +8,7 @@ use crate::auth::Partner;
 use crate::body::json_object;
 use crate::dto::Payment;
 use crate::error::{ApiError, Envelope, ErrorCode};
-
-/// `POST /payments` body.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PaymentCreate {
-    /// The partner's client id; a new client is created by the invoice.
-    #[schema(min_length = 1, max_length = 128, pattern = "^[A-Za-z0-9._:@+-]*[A-Za-z0-9_:@+-][A-Za-z0-9._:@+-]*$")]
-    pub client_id: String,
-    /// `subscription` (a subscription or its renewal) or `devices` (extra devices).
-    #[schema(example = "subscription")]
-    pub purpose: String,
-    /// A code from `GET /payment-methods`.
-    #[schema(min_length = 1, max_length = 32)]
-    pub method: String,
-    /// Required with `purpose` = `subscription`, refused otherwise.
-    #[schema(minimum = 1, maximum = 2147483647)]
-    pub plan_id: Option<i64>,
-    /// Required with `purpose` = `devices`, refused otherwise: devices to add.
-    #[schema(minimum = 1, maximum = 2147483647)]
-    pub devices: Option<i64>,
-    /// https only, up to 500 characters: where the customer returns after payment.
-    #[schema(max_length = 500)]
-    pub return_url: Option<String>,
-}
+use crate::openapi::values::{IdempotencyKeyValue, PaymentCreate};
 
 const FIELDS: [&str; 6] = ["client_id", "purpose", "method", "plan_id", "devices", "return_url"];
 
@@ -83,7 +58,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
 #[utoipa::path(
     tag = "payments",
     security(("PartnerKey" = [])),
-    params(("Idempotency-Key" = String, Header, description = "1 to 200 characters, unique inside the account")),
+    params(("Idempotency-Key" = IdempotencyKeyValue, Header, description = "Unique inside the account; the retry of a request uses the same key")),
     request_body = PaymentCreate,
     responses(
         (status = 201, description = "Invoice issued", body = Payment),
@@ -105,15 +80,17 @@ pub async fn create_payment(
     app: Data<App>,
     body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
-    let header = req.headers().get("idempotency-key").map(|v| v.to_str().map_err(|_| ()));
+    let header =
+        req.headers().get("idempotency-key").map(|v| v.to_str().map_err(|_| IdempotencyKeyError::NotPrintable));
     let key = match header {
-        Some(Err(())) => return Err(ApiError::field("Idempotency-Key", "must be printable text")),
+        Some(Err(e)) => Err(e),
         Some(Ok(raw)) => IdempotencyKey::parse(Some(raw)),
         None => IdempotencyKey::parse(None),
     }
     .map_err(|e| match e {
         IdempotencyKeyError::Missing => ApiError::new(ErrorCode::IdempotencyKeyRequired),
         IdempotencyKeyError::TooLong => ApiError::new(ErrorCode::IdempotencyKeyTooLong),
+        IdempotencyKeyError::NotPrintable => ApiError::field("Idempotency-Key", e.to_string()),
     })?;
     let request = invoice_request(&req, body)?;
     let view = app.create_invoice(&partner.0, key, request).await?;
@@ -125,7 +102,7 @@ pub async fn create_payment(
 #[utoipa::path(
     tag = "payments",
     security(("PartnerKey" = [])),
-    params(("payment_id" = String, Path)),
+    params(("payment_id" = String, Path, description = "`payment_id` of an invoice of this account")),
     responses(
         (status = 200, body = Payment),
         (status = 401, description = "UNAUTHORIZED", body = Envelope),
