@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::client::Conn;
+use crate::service::{Backend, Database, Service, free_port};
 use crate::stats::Samples;
-use crate::{Service, free_port, fresh_sqlite, start_service_on, wait_up};
 
 /// What the receiver saw: per invoice id, when each attempt arrived.
 #[derive(Default)]
@@ -127,7 +127,6 @@ async fn wait_for(receipts: &Receipts, attempts: usize, count: usize, within: Du
 
 /// One backend's numbers.
 pub struct DispatchRun {
-    pub backend: &'static str,
     pub steady_payments: usize,
     pub lag_p50: Duration,
     pub lag_p99: Duration,
@@ -136,14 +135,9 @@ pub struct DispatchRun {
     pub burst_span: Duration,
 }
 
-/// Runs both phases on `db` (`dir` is removed afterwards).
-pub async fn run(
-    backend: &'static str,
-    dir: std::path::PathBuf,
-    db: String,
-    steady: usize,
-    burst: usize,
-) -> Result<DispatchRun, String> {
+/// Runs both phases on a fresh database of `backend`.
+pub async fn run(backend: Backend, steady: usize, burst: usize) -> Result<DispatchRun, String> {
+    let name = backend.name();
     let receipts = Arc::new(Receipts::default());
     let receiver = start_receiver(receipts.clone())?;
     let env = [
@@ -152,14 +146,13 @@ pub async fn run(
         ("VP_DELIVERY_WORKERS", "8"),
         ("VP_LOG", "error"),
     ];
-    let service = start_service_on(dir, db, &env)?;
-    wait_up(service.port).await?;
+    let service = Service::start(Database::fresh(backend, "dispatch")?, &env).await?;
     let hooks = format!("http://127.0.0.1:{receiver}/hooks");
     service.cli(&["endpoint", "add", &service.account, &hooks, "--type", "payment.succeeded"])?;
 
     let paid = pay_invoices(&service, steady, 8, "steady").await;
     if !wait_for(&receipts, 1, paid.len(), Duration::from_secs(60)).await {
-        return Err(format!("{backend}: not every payment.succeeded arrived within a minute"));
+        return Err(format!("{name}: not every payment.succeeded arrived within a minute"));
     }
     let mut lags = Samples::default();
     if let Ok(arrivals) = receipts.arrivals.lock() {
@@ -174,12 +167,12 @@ pub async fn run(
     let failing = pay_invoices(&service, burst, 8, "burst").await;
     let total = paid.len() + failing.len();
     if !wait_for(&receipts, 1, total, Duration::from_secs(120)).await {
-        return Err(format!("{backend}: the first attempts of the burst did not all arrive"));
+        return Err(format!("{name}: the first attempts of the burst did not all arrive"));
     }
     // Every retry of the burst falls due at the same moment of the test clock.
     service.cli(&["clock", "advance", "2h"])?;
     if !wait_for(&receipts, 2, failing.len(), Duration::from_secs(120)).await {
-        return Err(format!("{backend}: the burst's retries did not all arrive within two minutes"));
+        return Err(format!("{name}: the burst's retries did not all arrive within two minutes"));
     }
     let seconds: Vec<Instant> = receipts
         .arrivals
@@ -193,7 +186,6 @@ pub async fn run(
     };
     let per_second = if span.is_zero() { 0.0 } else { seconds.len().saturating_sub(1) as f64 / span.as_secs_f64() };
     Ok(DispatchRun {
-        backend,
         steady_payments: paid.len(),
         lag_p50: lags.percentile(0.50),
         lag_p99: lags.percentile(0.99),
@@ -201,45 +193,4 @@ pub async fn run(
         burst_per_second: per_second,
         burst_span: span,
     })
-}
-
-/// A fresh SQLite database for the phase.
-pub fn sqlite() -> Result<(std::path::PathBuf, String), String> {
-    fresh_sqlite("dispatch")
-}
-
-/// A fresh schema on the bench's PostgreSQL server (`VP_BENCH_POSTGRES_URL`, default the test
-/// server), dropped by the returned guard; `Err` when it does not answer.
-pub fn postgres() -> Result<(std::path::PathBuf, String, PgSchema), String> {
-    let base =
-        std::env::var("VP_BENCH_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
-    let schema = format!("vp_bench_{}", std::process::id());
-    let psql = |sql: &str| {
-        std::process::Command::new("psql")
-            .args([base.as_str(), "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
-            .output()
-            .map_err(|e| format!("cannot run psql: {e}"))
-            .and_then(
-                |o| if o.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&o.stderr).into_owned()) },
-            )
-    };
-    psql(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"))?;
-    let sep = if base.contains('?') { '&' } else { '?' };
-    let url = format!("{base}{sep}options=-csearch_path%3D{schema}");
-    let (dir, _) = fresh_sqlite("dispatch-pg")?;
-    Ok((dir, url, PgSchema { base, schema }))
-}
-
-/// Drops the bench's schema when the phase is over.
-pub struct PgSchema {
-    base: String,
-    schema: String,
-}
-
-impl Drop for PgSchema {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("psql")
-            .args([self.base.as_str(), "-q", "-c", &format!("DROP SCHEMA IF EXISTS {} CASCADE", self.schema)])
-            .output();
-    }
 }

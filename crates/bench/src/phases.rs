@@ -1,0 +1,302 @@
+//! The phases of a run and the report with its targets.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::dispatch::{self, DispatchRun};
+use crate::load::{self, Load, Request, drive, first_number, rate};
+use crate::pgbench::{self, Ceiling};
+use crate::service::{Backend, Database, Service, free_port, wait_up};
+use crate::{Options, seed, stats};
+
+/// Clients the `grown` phase adds to the demo account before it measures.
+const GROWN_CLIENTS: usize = 100_000;
+
+/// What one backend showed.
+#[derive(Default)]
+struct Report {
+    backend: Option<Backend>,
+    account_rps: Option<f64>,
+    payments: Option<(f64, Duration)>,
+    accounts10: Option<(f64, Duration)>,
+    grown: Option<(f64, Duration)>,
+    rss_mib: Option<f64>,
+    dispatch: Option<DispatchRun>,
+    ceiling: Option<Ceiling>,
+    /// Failed requests in the measured phases (each must be 0).
+    errors: u64,
+}
+
+fn subscribe_body(n: u64) -> Vec<u8> {
+    format!(r#"{{"client_id":"bench-{n}","purpose":"subscription","plan_id":1,"method":"card"}}"#).into_bytes()
+}
+
+fn payments_pick(keys: usize) -> load::Pick {
+    Arc::new(move |n| Request {
+        name: "POST /payments",
+        method: "POST",
+        path: "/api/partner/v1/payments".into(),
+        body: subscribe_body(n),
+        key: usize::try_from(n).unwrap_or(0) % keys.max(1),
+    })
+}
+
+/// Runs a phase of new-client invoices; returns (invoices/s, p99).
+async fn payments_phase(load: &Load, phase: u64, title: &str, report: &mut Report) -> (f64, Duration) {
+    let (mut t, e) = drive(load, payments_pick(load.keys.len()), phase).await;
+    let rps = rate(&t, "POST /payments", e);
+    let p99 = t.get_mut("POST /payments").map_or(Duration::ZERO, |s| s.percentile(0.99));
+    report.errors += load::errors(&t);
+    stats::print(title, &mut t, e);
+    (rps, p99)
+}
+
+fn start_bare() -> Result<u16, String> {
+    let port = free_port()?;
+    std::thread::spawn(move || {
+        let sys = actix_web::rt::System::new();
+        sys.block_on(async move {
+            let server = actix_web::HttpServer::new(|| {
+                actix_web::App::new()
+                    .route("/health", actix_web::web::get().to(|| async { actix_web::HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
+                    .route(
+                        "/bare",
+                        actix_web::web::get().to(|| async {
+                            actix_web::HttpResponse::Ok().json(serde_json::json!({"brand_name": "Bare", "markup_percent": "0.00", "trial_enabled": true, "currency": "RUB"}))
+                        }),
+                    )
+            })
+            .bind(("127.0.0.1", port));
+            if let Ok(s) = server {
+                let _ = s.run().await;
+            }
+        });
+    });
+    Ok(port)
+}
+
+fn resident_peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
+    let mut report = Report { backend: Some(backend), ..Report::default() };
+    let name = backend.name();
+    let service = Service::start(Database::fresh(backend, "api")?, &[]).await?;
+    let load =
+        Load { port: service.port, keys: vec![service.key.clone()], connections: o.connections, duration: o.duration };
+
+    if o.wants("account") {
+        let pick: load::Pick = Arc::new(|_| Request {
+            name: "GET /account",
+            method: "GET",
+            path: "/api/partner/v1/account".into(),
+            body: vec![],
+            key: 0,
+        });
+        let (mut t, e) = drive(&load, pick, 1).await;
+        report.account_rps = Some(rate(&t, "GET /account", e));
+        report.errors += load::errors(&t);
+        stats::print(&format!("{name}: GET /account"), &mut t, e);
+    }
+    if o.wants("payments") {
+        let title = format!("{name}: POST /payments, one account (a new client and invoice each)");
+        report.payments = Some(payments_phase(&load, 2, &title, &mut report).await);
+    }
+    if o.wants("accounts10") {
+        let mut keys = vec![service.key.clone()];
+        for i in 1..10 {
+            keys.push(service.new_partner(&format!("Bench Partner {i}"))?);
+        }
+        let ten = Load { keys, ..load.clone() };
+        let title = format!("{name}: POST /payments, 10 partner accounts at once");
+        report.accounts10 = Some(payments_phase(&ten, 3, &title, &mut report).await);
+    }
+    if o.wants("mixed") {
+        let pick: load::Pick = Arc::new(|n| {
+            let (name, path, body) = match n % 10 {
+                0 => ("POST /payments", "/api/partner/v1/payments".to_owned(), subscribe_body(n)),
+                1 | 2 => ("GET /plans", "/api/partner/v1/plans".to_owned(), vec![]),
+                // Clients the payments phase created.
+                3 | 4 => {
+                    ("GET /clients/{id}", format!("/api/partner/v1/clients/bench-{}", first_number(2) + n % 50), vec![])
+                }
+                5 => ("GET /payment-methods", "/api/partner/v1/payment-methods".to_owned(), vec![]),
+                6 => ("GET /apps", "/api/partner/v1/apps".to_owned(), vec![]),
+                _ => ("GET /account", "/api/partner/v1/account".to_owned(), vec![]),
+            };
+            let method = if name.starts_with("POST") { "POST" } else { "GET" };
+            Request { name, method, path, body, key: 0 }
+        });
+        let (mut t, e) = drive(&load, pick, 4).await;
+        stats::print(&format!("{name}: mixed partner workload"), &mut t, e);
+    }
+    if o.wants("grown") {
+        let count = if o.short { 1_000 } else { GROWN_CLIENTS };
+        let started = std::time::Instant::now();
+        seed::clients(&service.db.url, &service.account, count).await?;
+        println!("\n{name}: {count} clients added to the account in {:.1} s", started.elapsed().as_secs_f64());
+        let title = format!("{name}: POST /payments after {count} more clients in the account");
+        report.grown = Some(payments_phase(&load, 5, &title, &mut report).await);
+    }
+    report.rss_mib = resident_peak_kib(service.pid()).map(|k| k as f64 / 1024.0);
+    drop(service);
+
+    if o.wants("dispatch") {
+        let (steady, burst) = if o.short { (20, 40) } else { (1_000, 2_000) };
+        report.dispatch = Some(dispatch::run(backend, steady, burst).await?);
+    }
+    if o.wants("pgbench") && backend == Backend::Postgres {
+        if pgbench::available() {
+            let db = Database::fresh(backend, "ceiling")?;
+            let demo = crate::service::cli(&db.url, &[], &["demo"])?;
+            let account = demo["account"]["account_id"].as_str().ok_or("no demo account")?.to_owned();
+            let seconds = o.duration.as_secs().max(1);
+            let ceiling = pgbench::run(&db.url, db.dir(), &account, o.connections, seconds)?;
+            println!(
+                "\nPostgreSQL ceiling (pgbench, {} connections, same server): one-row insert {:.0} tx/s; one invoice's rows in one transaction {:.0} tx/s",
+                o.connections, ceiling.single_row, ceiling.invoice_rows
+            );
+            report.ceiling = Some(ceiling);
+        } else {
+            println!("\npgbench is not installed: the PostgreSQL ceiling is not measured");
+        }
+    }
+    Ok(report)
+}
+
+fn postgres_answers() -> bool {
+    crate::service::psql(&crate::service::postgres_base(), "SELECT 1").is_ok()
+}
+
+pub async fn run(o: &Options) -> Result<bool, String> {
+    let bare = start_bare()?;
+    wait_up(bare).await?;
+    let mut bare_rps = None;
+    if o.wants("account") {
+        let load = Load { port: bare, keys: vec![], connections: o.connections, duration: o.duration };
+        let pick: load::Pick = Arc::new(|_| Request {
+            name: "GET /bare (actix-web alone)",
+            method: "GET",
+            path: "/bare".into(),
+            body: vec![],
+            key: 0,
+        });
+        let (mut t, e) = drive(&load, pick, 0).await;
+        bare_rps = Some(rate(&t, "GET /bare (actix-web alone)", e));
+        stats::print("Bare actix-web JSON route", &mut t, e);
+    }
+    let mut reports = Vec::new();
+    for backend in &o.backends {
+        if *backend == Backend::Postgres && !postgres_answers() {
+            println!(
+                "\nPostgreSQL skipped: nothing answers at VP_BENCH_POSTGRES_URL ({})",
+                crate::service::postgres_base()
+            );
+            continue;
+        }
+        reports.push(run_backend(o, *backend).await?);
+    }
+    let ok = print_targets(o, bare_rps, &reports);
+    if o.short {
+        println!("\nshort mode: the harness ran end to end (numbers from a 1-second run mean little)");
+    }
+    Ok(ok)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Prints every target with its number in this run; false when a measured phase had errors.
+fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool {
+    let mut checks: Vec<(String, bool)> = Vec::new();
+    for r in reports {
+        let Some(backend) = r.backend else { continue };
+        let name = backend.name();
+        if let (Some(account), Some(bare)) = (r.account_rps, bare_rps.filter(|b| *b > 0.0)) {
+            let ratio = account / bare;
+            checks.push((
+                format!("{name}: GET /account = {:.0}% of the bare route's requests/s (target >= 60%)", ratio * 100.0),
+                ratio >= 0.6,
+            ));
+        }
+        let floor = if backend == Backend::Postgres { 2_500.0 } else { 2_000.0 };
+        if let Some((rps, p99)) = r.payments {
+            checks.push((format!("{name}: POST /payments = {rps:.0} invoices/s (target >= {floor:.0})"), rps >= floor));
+            checks.push((
+                format!("{name}: POST /payments p99 = {:.1} ms (target < 30 ms)", ms(p99)),
+                p99 < Duration::from_millis(30),
+            ));
+            if let Some(c) = &r.ceiling {
+                let (to_rows, to_single) = (rps / c.invoice_rows, rps / c.single_row);
+                checks.push((
+                    format!(
+                        "{name}: POST /payments = {:.0}% of pgbench writing one invoice's rows ({:.0}/s; target >= 50%), {:.0}% of one-row inserts ({:.0}/s)",
+                        to_rows * 100.0,
+                        c.invoice_rows,
+                        to_single * 100.0,
+                        c.single_row
+                    ),
+                    to_rows >= 0.5,
+                ));
+            }
+        }
+        if let (Some((ten, ten_p99)), Some((one, _))) = (r.accounts10, r.payments) {
+            checks.push((
+                format!("{name}: 10 accounts at once = {ten:.0} invoices/s, p99 {:.1} ms ({:.0}% of one account; target >= 80%)", ms(ten_p99), ten / one * 100.0),
+                ten >= 0.8 * one,
+            ));
+        }
+        if let (Some((grown, grown_p99)), Some((one, _))) = (r.grown, r.payments) {
+            checks.push((
+                format!(
+                    "{name}: after {} more clients = {grown:.0} invoices/s, p99 {:.1} ms ({:.0}% of the fresh account; target >= 80%)",
+                    if o.short { 1_000 } else { GROWN_CLIENTS },
+                    ms(grown_p99),
+                    grown / one * 100.0
+                ),
+                grown >= 0.8 * one,
+            ));
+        }
+        if let Some(m) = r.rss_mib {
+            checks.push((format!("{name}: peak resident memory = {m:.0} MiB (target < 256 MiB)"), m < 256.0));
+        }
+        if let Some(d) = &r.dispatch {
+            println!(
+                "\nEvent dispatch on {name} (8 delivery workers, one endpoint on a loopback receiver)\n  steady: {} payments, payment.succeeded lag p50 {:.0} ms, p99 {:.0} ms\n  burst: {} retries due at once, delivered at {:.0}/s (first to last receipt {:.2} s)",
+                d.steady_payments,
+                ms(d.lag_p50),
+                ms(d.lag_p99),
+                d.burst,
+                d.burst_per_second,
+                d.burst_span.as_secs_f64(),
+            );
+            let floor = if backend == Backend::Postgres { 2_000.0 } else { 1_000.0 };
+            checks.push((
+                format!("{name}: burst delivery = {:.0}/s (target >= {floor:.0}/s)", d.burst_per_second),
+                d.burst_per_second >= floor,
+            ));
+            checks.push((
+                format!("{name}: steady event lag p99 = {:.0} ms (target < 1000 ms)", ms(d.lag_p99)),
+                d.lag_p99 < Duration::from_secs(1),
+            ));
+        }
+    }
+    println!("\nTargets (ratios in this run)");
+    for (text, ok) in &checks {
+        println!("  [{}] {text}", if *ok { "met" } else { "MISSED" });
+    }
+    // Every request of the measured phases must have succeeded; targets are reported, not
+    // enforced, since they depend on the machine.
+    let errors: u64 = reports.iter().map(|r| r.errors).sum();
+    if errors > 0 {
+        eprintln!("{errors} requests failed during the measured phases");
+        return false;
+    }
+    true
+}
