@@ -109,6 +109,9 @@ pub async fn run_jobs_once(app: &App) {
         Err(e) => tracing::warn!(error = %e, "panel sync failed"),
     }
     check_terms(app).await;
+    if let Err(e) = app.prune_daily_counts().await {
+        tracing::warn!(error = %e, "pruning the daily counts failed");
+    }
 }
 
 /// `worker`: the background work without the HTTP server, until SIGINT or SIGTERM.

@@ -21,6 +21,6 @@ pub use ids::IdGenerator;
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
-pub use store::{DeliveryBacklog, Store, StoreError, Tx};
+pub use store::{DailyLimit, DailyQuota, DeliveryBacklog, Store, StoreError, Tx};
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

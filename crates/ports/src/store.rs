@@ -52,6 +52,30 @@ pub trait Store: Send + Sync {
     fn pool_state(&self) -> crate::metrics::PoolState;
 }
 
+/// The daily limits the store keeps (spec: Limits; a day is a sliding 24 hours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DailyQuota {
+    NewClients,
+    Trials,
+}
+
+impl DailyQuota {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DailyQuota::NewClients => "new_clients",
+            DailyQuota::Trials => "trials",
+        }
+    }
+}
+
+/// A daily limit as it applies now: at most `limit` recorded after `since`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyLimit {
+    pub quota: DailyQuota,
+    pub since: OffsetDateTime,
+    pub limit: u32,
+}
+
 /// Deliveries still to be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DeliveryBacklog {
@@ -108,13 +132,17 @@ pub trait Tx: Send {
     async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()>;
     /// Clients of an account ordered by (created_at, id).
     async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>>;
-    /// Clients created strictly after `since` (a sliding window excludes its start).
-    async fn count_clients_created_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64>;
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>>;
     /// Records that a trial was granted, for the daily trial limit.
     async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()>;
-    /// Trials granted strictly after `since`.
-    async fn count_trials_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64>;
+    /// Whether the account recorded fewer than `limit.limit` new clients (or trials) strictly
+    /// after `limit.since` (a sliding window excludes its start). Exact, and it stays true until
+    /// this unit of work ends: whoever records more waits for it (PostgreSQL: an advisory lock on
+    /// the account's quota; SQLite has one writer). Costs O(1) until the count nears the limit.
+    async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool>;
+    /// Forgets the daily counts older than `before` (no window reaches them); returns how many
+    /// rows went.
+    async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
 
     // Invoices, idempotency keys and the partner balance ledger.
     async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()>;

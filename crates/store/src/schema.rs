@@ -240,6 +240,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    daily_counts (account_id, kind, hour, stripe) {
+        account_id -> Text,
+        kind -> Text,
+        hour -> BigInt,
+        stripe -> Integer,
+        n -> BigInt,
+    }
+}
+
 diesel::joinable!(webhook_deliveries -> events (event_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 diesel::allow_tables_to_appear_in_same_query!(webhook_attempts, webhook_deliveries, events);

@@ -12,11 +12,11 @@ use vp_domain::{ClientId, DeviceSettings, Money};
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
 use vp_ports::webhook::*;
-use vp_ports::{DeliveryBacklog, Store, StoreError, Tx};
+use vp_ports::{DailyLimit, DeliveryBacklog, Store, StoreError, Tx};
 
 use crate::errors;
 use crate::pool::{DbConn, DbPool, db_run};
-use crate::repo::{accounts, billing, catalogue, clients, events, local_panel};
+use crate::repo::{accounts, billing, catalogue, clients, events, local_panel, quotas};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
 
 pub(crate) struct PoolStore {
@@ -262,10 +262,6 @@ impl Tx for StoreTx {
         clients::clients(self.conn()?, account_id, filter).await
     }
 
-    async fn count_clients_created_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64> {
-        clients::count_clients_created_since(self.conn()?, account_id, since).await
-    }
-
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>> {
         clients::client_by_link_token(self.conn()?, token).await
     }
@@ -274,8 +270,12 @@ impl Tx for StoreTx {
         clients::insert_trial_grant(self.conn()?, account_id, client_ref, at).await
     }
 
-    async fn count_trials_since(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<u64> {
-        clients::count_trials_since(self.conn()?, account_id, since).await
+    async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
+        quotas::below_daily_limit(self.conn()?, account_id, limit).await
+    }
+
+    async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        quotas::prune(self.conn()?, before).await
     }
 
     async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {

@@ -20,7 +20,7 @@ use vp_domain::{
 };
 use vp_ports::records::*;
 use vp_ports::webhook::*;
-use vp_ports::{DeliveryBacklog, Store, StoreError, Tx};
+use vp_ports::{DailyLimit, DailyQuota, DeliveryBacklog, Store, StoreError, Tx};
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
 // ---------------------------------------------------------------------------------------------
@@ -140,6 +140,7 @@ contract_tests!(
     subscriptions_round_trip_every_field,
     clients_filter_by_subscription_and_page_in_order,
     clients_created_since_are_counted,
+    daily_counts_leave_the_window_and_are_pruned,
     plans_get_increasing_ids_and_can_be_withdrawn,
     device_settings_are_set_replaced_and_read,
     payment_methods_are_upserted_and_ordered,
@@ -158,6 +159,7 @@ contract_tests!(
     rollback_leaves_no_trace,
     dropped_unit_of_work_leaves_no_trace,
     concurrent_writers_both_succeed,
+    the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
     webhook_endpoints_round_trip_every_field,
     events_and_deliveries_are_claimed_once_under_a_lease,
     claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go,
@@ -293,7 +295,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
     }
     assert_eq!(
         migrate(&ctx.url).await.unwrap(),
-        ["20261123000001", "20261123000002", "20261123000003", "20261123000004"]
+        ["20261123000001", "20261123000002", "20261123000003", "20261123000004", "20261123000005"]
     );
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
@@ -503,6 +505,11 @@ async fn clients_filter_by_subscription_and_page_in_order(ctx: Ctx) {
     tx.rollback().await.unwrap();
 }
 
+/// `Tx::below_daily_limit` for a window starting at `since`.
+async fn below(tx: &mut Box<dyn Tx>, account: &str, quota: DailyQuota, since: OffsetDateTime, limit: u32) -> bool {
+    tx.below_daily_limit(account, &DailyLimit { quota, since, limit }).await.unwrap()
+}
+
 async fn clients_created_since_are_counted(ctx: Ctx) {
     let s = &ctx.store;
     seed(s, "acc-a").await; // created at T0
@@ -510,11 +517,35 @@ async fn clients_created_since_are_counted(ctx: Ctx) {
     let mut tx = begin(s).await;
     tx.insert_client(&client("c-2", "acc-a", "bob", at(60))).await.unwrap();
     tx.insert_client(&client("c-3", "acc-a", "carol", at(120))).await.unwrap();
-    assert_eq!(tx.count_clients_created_since("acc-a", at(-1)).await.unwrap(), 3);
-    assert_eq!(tx.count_clients_created_since("acc-a", at(59)).await.unwrap(), 2);
-    assert_eq!(tx.count_clients_created_since("acc-a", at(60)).await.unwrap(), 1, "since itself is outside the window");
-    assert_eq!(tx.count_clients_created_since("acc-b", at(-1)).await.unwrap(), 1);
-    assert_eq!(tx.count_clients_created_since("nobody", at(-1)).await.unwrap(), 0);
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let nc = DailyQuota::NewClients;
+    assert!(!below(&mut tx, "acc-a", nc, at(-1), 3).await && below(&mut tx, "acc-a", nc, at(-1), 4).await);
+    assert!(!below(&mut tx, "acc-a", nc, at(59), 2).await && below(&mut tx, "acc-a", nc, at(59), 3).await);
+    // All three share an hour, so the buckets say 3: the records themselves decide.
+    assert!(below(&mut tx, "acc-a", nc, at(60), 2).await, "since itself is outside the window");
+    assert!(!below(&mut tx, "acc-a", nc, at(60), 1).await);
+    assert!(!below(&mut tx, "acc-b", nc, at(-1), 1).await && below(&mut tx, "acc-b", nc, at(-1), 2).await);
+    assert!(below(&mut tx, "nobody", nc, at(-1), 1).await);
+    assert!(!below(&mut tx, "acc-a", nc, at(-1), 0).await, "a limit of 0 admits nothing");
+    tx.commit().await.unwrap();
+}
+
+async fn daily_counts_leave_the_window_and_are_pruned(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await; // created at T0
+    let mut tx = begin(s).await;
+    for i in 0..5 {
+        tx.insert_client(&client(&format!("old-{i}"), "acc-a", &format!("old-{i}"), at(-30 * 3600))).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let nc = DailyQuota::NewClients;
+    assert!(below(&mut tx, "acc-a", nc, at(-24 * 3600), 2).await, "clients of 30 hours ago are outside the day");
+    assert!(!below(&mut tx, "acc-a", nc, at(-31 * 3600), 6).await, "and inside a longer window");
+    assert!(tx.prune_daily_counts(at(-25 * 3600)).await.unwrap() >= 1, "their bucket is pruned");
+    assert!(below(&mut tx, "acc-a", nc, at(-24 * 3600), 2).await);
+    assert!(!below(&mut tx, "acc-a", nc, at(-1), 1).await, "the client of T0 still counts");
     tx.commit().await.unwrap();
 }
 
@@ -848,10 +879,11 @@ async fn trials_are_counted_and_one_per_client(ctx: Ctx) {
     tx.commit().await.unwrap();
 
     let mut tx = begin(s).await;
-    assert_eq!(tx.count_trials_since("acc-a", at(0)).await.unwrap(), 2);
-    assert_eq!(tx.count_trials_since("acc-a", at(19)).await.unwrap(), 1);
-    assert_eq!(tx.count_trials_since("acc-a", at(20)).await.unwrap(), 0, "since itself is outside the window");
-    assert_eq!(tx.count_trials_since("acc-b", at(0)).await.unwrap(), 1);
+    let tr = DailyQuota::Trials;
+    assert!(!below(&mut tx, "acc-a", tr, at(0), 2).await && below(&mut tx, "acc-a", tr, at(0), 3).await);
+    assert!(!below(&mut tx, "acc-a", tr, at(19), 1).await && below(&mut tx, "acc-a", tr, at(19), 2).await);
+    assert!(below(&mut tx, "acc-a", tr, at(20), 1).await, "since itself is outside the window");
+    assert!(!below(&mut tx, "acc-b", tr, at(0), 1).await && below(&mut tx, "acc-b", tr, at(0), 2).await);
     let second = tx.insert_trial_grant("acc-a", "acc-a-c1", at(100_000)).await;
     assert!(is_conflict(&second), "a client gets one trial ever: {second:?}");
     tx.rollback().await.unwrap();
@@ -999,22 +1031,40 @@ async fn concurrent_writers_both_succeed(ctx: Ctx) {
     let writer = |store: Arc<dyn Store>, n: u32| async move {
         let mut tx = store.begin().await?;
         tx.lock_account("acc-a").await?;
-        let before = tx.count_clients_created_since("acc-a", at(-1)).await?;
         tx.insert_client(&client(&format!("w-{n}"), "acc-a", &format!("writer-{n}"), at(i64::from(n)))).await?;
         tokio::time::sleep(StdDuration::from_millis(100)).await;
-        tx.commit().await?;
-        Ok::<u64, StoreError>(before)
+        tx.commit().await
     };
     let a = tokio::spawn(writer(ctx.store.clone(), 1));
     let b = tokio::spawn(writer(ctx.store.clone(), 2));
-    let (a, b) = (a.await.unwrap(), b.await.unwrap());
-    let (a, b) = (a.expect("first writer"), b.expect("second writer"));
-    // Serialised: one of them saw the other's client.
-    let mut seen = [a, b];
-    seen.sort_unstable();
-    assert_eq!(seen, [1, 2]);
+    a.await.unwrap().expect("first writer");
+    b.await.unwrap().expect("second writer");
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.count_clients_created_since("acc-a", at(-1)).await.unwrap(), 3);
+    assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 3).await, "both clients and the seed's count");
+    tx.commit().await.unwrap();
+}
+
+async fn the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await; // one client already: one place left under a limit of 2
+    let writer = |store: Arc<dyn Store>, n: u32| async move {
+        let mut tx = store.begin().await?;
+        let limit = DailyLimit { quota: DailyQuota::NewClients, since: at(-1), limit: 2 };
+        if !tx.below_daily_limit("acc-a", &limit).await? {
+            tx.rollback().await?;
+            return Ok::<bool, StoreError>(false);
+        }
+        tokio::time::sleep(StdDuration::from_millis(100)).await;
+        tx.insert_client(&client(&format!("w-{n}"), "acc-a", &format!("writer-{n}"), at(i64::from(n)))).await?;
+        tx.commit().await?;
+        Ok(true)
+    };
+    let a = tokio::spawn(writer(ctx.store.clone(), 1));
+    let b = tokio::spawn(writer(ctx.store.clone(), 2));
+    let (a, b) = (a.await.unwrap().expect("first writer"), b.await.unwrap().expect("second writer"));
+    assert!(a ^ b, "exactly one took the last place: {a} {b}");
+    let mut tx = begin(&ctx.store).await;
+    assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 2).await);
+    assert!(below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 3).await, "and no more than that");
     tx.commit().await.unwrap();
 }
 

@@ -1,12 +1,11 @@
 //! Clients: read, list, trial, link rotation and devices.
 
 use time::OffsetDateTime;
-use vp_domain::limits::{AccountLimits, DAILY_WINDOW};
 use vp_domain::subscription::SubscriptionError;
 use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};
-use vp_ports::{AccountRecord, ClientFilter, ClientRecord, PanelUser, SubscriptionRecord, Tx};
+use vp_ports::{AccountRecord, ClientFilter, ClientRecord, DailyQuota, PanelUser, SubscriptionRecord, Tx};
 
-use super::invoices::check_new_client_limit;
+use super::limits::{check_new_client_limit, daily_limit};
 use super::panel_sync::{panel_failure, panel_user, subscription_panel_user};
 use super::partner_client;
 use crate::App;
@@ -165,8 +164,7 @@ impl App {
                 return Err(Refusal::TrialAlreadyUsed.into());
             }
         }
-        let limits = AccountLimits::with_overrides(&account.limits);
-        if tx.count_trials_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limits.trials_per_day) {
+        if !tx.below_daily_limit(&account.id, &daily_limit(&account, DailyQuota::Trials, now)).await? {
             return Err(Refusal::TrialDailyLimit.into());
         }
         if existing.is_none() {

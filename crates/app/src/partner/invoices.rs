@@ -8,7 +8,6 @@ use time::{Duration, OffsetDateTime};
 use vp_domain::Money;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::invoice::payment_deadline;
-use vp_domain::limits::{AccountLimits, DAILY_WINDOW};
 use vp_domain::markup::{PriceBreakdown, price};
 use vp_domain::{
     ClientId, DeviceSettings, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Purpose, ReturnUrl,
@@ -19,6 +18,7 @@ use vp_ports::{
     InvoiceCreation, InvoiceRecord, RecoveryPoint, Tx,
 };
 
+use super::limits::check_new_client_limit;
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::InvoiceView;
@@ -470,19 +470,6 @@ impl App {
         tx.commit().await?;
         self.issue(&account, request, rec, priced).await.map(|_| ())
     }
-}
-
-/// The daily new-client limit (sliding 24 h), for every request that would create a client.
-pub(crate) async fn check_new_client_limit(
-    tx: &mut dyn Tx,
-    account: &AccountRecord,
-    now: OffsetDateTime,
-) -> AppResult<()> {
-    let limit = AccountLimits::with_overrides(&account.limits).new_clients_per_day;
-    if tx.count_clients_created_since(&account.id, now - DAILY_WINDOW).await? >= u64::from(limit) {
-        return Err(Refusal::NewClientsDailyLimit.into());
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod catalog;
 mod clients;
 mod gateway;
 mod invoices;
+mod limits;
 mod pages;
 mod panel_sync;
 mod settlement;

@@ -1,17 +1,19 @@
 //! Clients with their subscriptions, trial grants and panel synchronisation.
 
-use diesel::dsl::{count_star, max};
+use diesel::dsl::max;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_domain::ClientId;
+use vp_ports::DailyQuota;
 use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord};
 use vp_ports::store::StoreResult;
 
 use crate::convert::{self, db_time};
-use crate::errors::{corrupt, db};
+use crate::errors::db;
 use crate::models::{ClientRow, SubscriptionRow};
 use crate::pool::{DbConn, db_run, upsert};
+use crate::repo::quotas;
 use crate::schema::{clients, subscriptions, trial_grants};
 
 type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
@@ -37,6 +39,7 @@ fn first(rows: ClientRows) -> StoreResult<Option<ClientRecord>> {
 pub(crate) async fn insert_client(conn: &mut DbConn, client: &ClientRecord) -> StoreResult<()> {
     let row = convert::client_row(client);
     db_run!(conn, c => diesel::insert_into(clients::table).values(&row).execute(c).await).map_err(db)?;
+    quotas::bump(conn, &client.account_id, DailyQuota::NewClients, client.created_at, &client.id).await?;
     if let Some(sub) = &client.subscription {
         save_subscription(conn, &client.id, sub).await?;
     }
@@ -103,24 +106,6 @@ pub(crate) async fn clients(
     })
     .map_err(db)?;
     into_records(rows)
-}
-
-pub(crate) async fn count_clients_created_since(
-    conn: &mut DbConn,
-    account_id: &str,
-    since: OffsetDateTime,
-) -> StoreResult<u64> {
-    let since = db_time(since);
-    let n: i64 = db_run!(conn, c => {
-        clients::table
-            .filter(clients::account_id.eq(account_id))
-            .filter(clients::created_at.gt(since))
-            .select(count_star())
-            .get_result(c)
-            .await
-    })
-    .map_err(db)?;
-    u64::try_from(n).map_err(|_| corrupt("negative count"))
 }
 
 /// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
@@ -222,31 +207,16 @@ pub(crate) async fn insert_trial_grant(
     client_ref: &str,
     at: OffsetDateTime,
 ) -> StoreResult<()> {
-    let at = db_time(at);
     db_run!(conn, c => {
         diesel::insert_into(trial_grants::table)
             .values((
                 trial_grants::client_ref.eq(client_ref),
                 trial_grants::account_id.eq(account_id),
-                trial_grants::granted_at.eq(at),
+                trial_grants::granted_at.eq(db_time(at)),
             ))
             .execute(c)
             .await
     })
     .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn count_trials_since(conn: &mut DbConn, account_id: &str, since: OffsetDateTime) -> StoreResult<u64> {
-    let since = db_time(since);
-    let n: i64 = db_run!(conn, c => {
-        trial_grants::table
-            .filter(trial_grants::account_id.eq(account_id))
-            .filter(trial_grants::granted_at.gt(since))
-            .select(count_star())
-            .get_result(c)
-            .await
-    })
-    .map_err(db)?;
-    u64::try_from(n).map_err(|_| corrupt("negative count"))
+    quotas::bump(conn, account_id, DailyQuota::Trials, at, client_ref).await
 }

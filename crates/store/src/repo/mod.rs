@@ -7,3 +7,4 @@ pub(crate) mod catalogue;
 pub(crate) mod clients;
 pub(crate) mod events;
 pub(crate) mod local_panel;
+pub(crate) mod quotas;

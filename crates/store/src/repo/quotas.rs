@@ -1,0 +1,176 @@
+//! The daily limits in O(1) (docs/limits.md, "New clients and trials").
+//!
+//! Every new client and trial grant adds 1 to its account's count for the hour it happened in
+//! (`daily_counts`, split in `STRIPES` rows so concurrent writers rarely share one). The buckets
+//! a window touches sum to an upper bound of the exact count, so "below the limit" is decided
+//! from at most 25 x `STRIPES` small rows; only when that bound reaches the limit are the
+//! records themselves counted, and then at most `limit` of them.
+//!
+//! Exactness under concurrency: on SQLite writers run one at a time. On PostgreSQL each
+//! account's quota has an advisory lock. `below_daily_limit` (trials, operator paths) takes it
+//! exclusively; the invoice hot path (`invoice.rs`) takes it shared and goes on only while the
+//! bound plus the server's `max_connections` stays below the limit, else starts over with it
+//! exclusive. `docs/limits.md` has the argument that this never lets the limit be passed.
+
+use diesel::dsl::sql;
+use diesel::sql_types::{BigInt, Bool};
+use diesel::{ExpressionMethods, QueryDsl};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_ports::store::StoreResult;
+use vp_ports::{DailyLimit, DailyQuota};
+
+use crate::convert::db_time;
+use crate::errors::{corrupt, db};
+use crate::pool::{DbConn, db_run};
+use crate::schema::{clients, daily_counts, trial_grants};
+
+/// Rows each (account, quota, hour) is split over.
+pub(crate) const STRIPES: u64 = 8;
+const HOUR_SECONDS: i64 = 3600;
+
+pub(crate) fn hour_of(at: OffsetDateTime) -> i64 {
+    at.unix_timestamp().div_euclid(HOUR_SECONDS)
+}
+
+/// FNV-1a: a stable hash (std's is seeded per process, and these values outlive a process).
+pub(crate) fn stable_hash(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The stripe a record counts in: spread by the record's own id.
+pub(crate) fn stripe_of(record_id: &str) -> i32 {
+    i32::try_from(stable_hash(&[record_id]) % STRIPES).unwrap_or(0)
+}
+
+/// The advisory lock key of an account's quota (collisions only make two quotas share a lock).
+pub(crate) fn lock_key(account_id: &str, quota: DailyQuota) -> i64 {
+    i64::from_ne_bytes(stable_hash(&[account_id, quota.as_str()]).to_ne_bytes())
+}
+
+/// Adds one to the account's count for the hour of `at`.
+pub(crate) async fn bump(
+    conn: &mut DbConn,
+    account_id: &str,
+    quota: DailyQuota,
+    at: OffsetDateTime,
+    record_id: &str,
+) -> StoreResult<()> {
+    let row = (
+        daily_counts::account_id.eq(account_id),
+        daily_counts::kind.eq(quota.as_str()),
+        daily_counts::hour.eq(hour_of(at)),
+        daily_counts::stripe.eq(stripe_of(record_id)),
+        daily_counts::n.eq(1_i64),
+    );
+    db_run!(conn, c => {
+        diesel::insert_into(daily_counts::table)
+            .values(row)
+            .on_conflict((daily_counts::account_id, daily_counts::kind, daily_counts::hour, daily_counts::stripe))
+            .do_update()
+            .set(daily_counts::n.eq(daily_counts::n + 1))
+            .execute(c)
+            .await
+    })
+    .map(|_| ())
+    .map_err(db)
+}
+
+/// The sum of the buckets the window after `since` touches: at least the exact count.
+pub(crate) async fn upper_bound(conn: &mut DbConn, account_id: &str, limit: &DailyLimit) -> StoreResult<u64> {
+    let n: i64 = db_run!(conn, c => {
+        daily_counts::table
+            .filter(daily_counts::account_id.eq(account_id))
+            .filter(daily_counts::kind.eq(limit.quota.as_str()))
+            .filter(daily_counts::hour.ge(hour_of(limit.since)))
+            .select(sql::<BigInt>("CAST(COALESCE(SUM(n), 0) AS BIGINT)"))
+            .get_result(c)
+            .await
+    })
+    .map_err(db)?;
+    u64::try_from(n).map_err(|_| corrupt("negative daily count"))
+}
+
+/// Whether fewer than `limit` records fall strictly after `since`, counting at most `limit`.
+pub(crate) async fn exactly_below(conn: &mut DbConn, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
+    let since = db_time(limit.since);
+    let cap = i64::from(limit.limit);
+    let found: Vec<bool> = match limit.quota {
+        DailyQuota::NewClients => db_run!(conn, c => {
+            clients::table
+                .filter(clients::account_id.eq(account_id))
+                .filter(clients::created_at.gt(since))
+                .select(sql::<Bool>("1 = 1"))
+                .limit(cap)
+                .load(c)
+                .await
+        }),
+        DailyQuota::Trials => db_run!(conn, c => {
+            trial_grants::table
+                .filter(trial_grants::account_id.eq(account_id))
+                .filter(trial_grants::granted_at.gt(since))
+                .select(sql::<Bool>("1 = 1"))
+                .limit(cap)
+                .load(c)
+                .await
+        }),
+    }
+    .map_err(db)?;
+    Ok(found.len() < usize::try_from(limit.limit).unwrap_or(usize::MAX))
+}
+
+/// Takes the account's quota lock until the unit of work ends (PostgreSQL; SQLite's single
+/// writer needs none).
+pub(crate) async fn lock(conn: &mut DbConn, account_id: &str, quota: DailyQuota, exclusive: bool) -> StoreResult<()> {
+    let DbConn::Postgres(pg) = conn else { return Ok(()) };
+    let function = if exclusive { "pg_advisory_xact_lock" } else { "pg_advisory_xact_lock_shared" };
+    diesel::sql_query(format!("SELECT {function}($1)"))
+        .bind::<BigInt, _>(lock_key(account_id, quota))
+        .execute(&mut **pg)
+        .await
+        .map(|_| ())
+        .map_err(db)
+}
+
+/// `Tx::below_daily_limit`: the exclusive guard, then the bound, then (near the limit) the count.
+pub(crate) async fn below_daily_limit(conn: &mut DbConn, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
+    lock(conn, account_id, limit.quota, true).await?;
+    if upper_bound(conn, account_id, limit).await? < u64::from(limit.limit) {
+        return Ok(true);
+    }
+    exactly_below(conn, account_id, limit).await
+}
+
+/// Drops buckets no window reaching back from `now` can touch any more.
+pub(crate) async fn prune(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
+    let hour = hour_of(before);
+    let n = db_run!(conn, c => {
+        diesel::delete(daily_counts::table.filter(daily_counts::hour.lt(hour))).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn hours_and_stripes_are_stable() {
+        assert_eq!(hour_of(datetime!(1970-01-01 01:59:59 UTC)), 1);
+        assert_eq!(hour_of(datetime!(1970-01-02 00:00:00 UTC)), 24);
+        assert_eq!(hour_of(datetime!(1969-12-31 23:30:00 UTC)), -1, "before 1970 rounds down too");
+        assert_eq!(stripe_of("cli_abc"), stripe_of("cli_abc"));
+        let stripes: std::collections::BTreeSet<i32> = (0..200).map(|i| stripe_of(&format!("cli_{i}"))).collect();
+        assert_eq!(stripes.len(), 8, "records spread over every stripe");
+        assert_ne!(lock_key("acc_1", DailyQuota::NewClients), lock_key("acc_1", DailyQuota::Trials));
+    }
+}
