@@ -370,10 +370,10 @@ fn purpose_rules_give_their_codes(s: &Server) {
     assert_eq!((r.status, r.code().as_str()), (400, "DEVICE_SLOTS_NOT_APPLICABLE"));
     let r = post_payment(s, "d3b", &subscription("life", 1));
     assert_eq!((r.status, r.code().as_str()), (409, "LIFETIME_SUBSCRIPTION"));
-    s.cli(&["devices", "off"]);
+    s.cli_settled(&["devices", "off"]);
     let r = post_payment(s, "d4", &devices("p1", 1));
     assert_eq!((r.status, r.code().as_str()), (409, "DEVICES_NOT_FOR_SALE"));
-    s.cli(&["method", "disable", "card"]);
+    s.cli_settled(&["method", "disable", "card"]);
     let r = post_payment(s, "m1", &subscription("p1", 1));
     assert_eq!((r.status, r.code().as_str()), (400, "UNSUPPORTED_PAYMENT_METHOD"));
     let r = post_payment(
@@ -383,7 +383,7 @@ fn purpose_rules_give_their_codes(s: &Server) {
     );
     assert_eq!(r.code(), "UNSUPPORTED_PAYMENT_METHOD");
     s.cli(&["method", "enable", "card"]);
-    s.cli(&["plan", "withdraw", "3"]);
+    s.cli_settled(&["plan", "withdraw", "3"]);
     for plan in [3, 999] {
         let r = post_payment(s, &format!("pl{plan}"), &subscription("p1", plan));
         assert_eq!((r.status, r.code().as_str()), (404, "PLAN_NOT_FOUND"));

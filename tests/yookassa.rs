@@ -232,7 +232,7 @@ fn an_unanswered_gateway_issues_no_invoice_and_the_retry_makes_one_payment(backe
     let refused = post_payment(&s, "k-sbp", &sbp);
     assert_eq!((refused.status, refused.code().as_str()), (400, "UNSUPPORTED_PAYMENT_METHOD"), "the shop has no SBP");
     assert_eq!(s.api("GET", "/clients/sbp-fan", None, &[]).code(), "API_CLIENT_NOT_FOUND", "nothing half-created");
-    s.cli(&["method", "set-yookassa-type", "sbp", "none"]);
+    s.cli_settled(&["method", "set-yookassa-type", "sbp", "none"]);
     let chosen_on_yookassa = post_payment(&s, "k-sbp", &sbp);
     assert_eq!(chosen_on_yookassa.status, 201, "the same key works: {}", chosen_on_yookassa.text());
     let id = chosen_on_yookassa.json()["payment_id"].as_str().unwrap().to_owned();

@@ -64,11 +64,12 @@ pub struct App {
     adapters: Adapters,
     pub settings: Arc<Settings>,
     auth_cache: Arc<partner::AuthCache>,
+    sale_cache: Arc<partner::SaleCatalogCache>,
 }
 
 impl App {
     pub fn new(adapters: Adapters, settings: Settings) -> App {
-        App { adapters, settings: Arc::new(settings), auth_cache: Arc::default() }
+        App { adapters, settings: Arc::new(settings), auth_cache: Arc::default(), sale_cache: Arc::default() }
     }
 }
 

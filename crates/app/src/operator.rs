@@ -237,6 +237,7 @@ impl App {
         let mut tx = self.store.begin().await?;
         let created = tx.insert_plan(&plan).await?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(created)
     }
 
@@ -250,6 +251,7 @@ impl App {
         }
         let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(plan)
     }
 
@@ -274,6 +276,7 @@ impl App {
         let mut tx = self.store.begin().await?;
         tx.set_device_settings(&settings).await?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(settings)
     }
 
@@ -287,6 +290,7 @@ impl App {
         let off = DeviceSettings { platform_price: None, ..current };
         tx.set_device_settings(&off).await?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(off)
     }
 
@@ -339,6 +343,7 @@ impl App {
         };
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(method)
     }
 
@@ -348,6 +353,7 @@ impl App {
         method.enabled = enabled;
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(method)
     }
 
@@ -364,6 +370,7 @@ impl App {
         method.gateway_type = gateway_type.map(str::to_owned);
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
+        self.sale_cache.forget();
         Ok(method)
     }
 

@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod gateway;
 pub mod ids;
+pub mod invoice_work;
 pub mod metrics;
 pub mod panel;
 pub mod records;
@@ -18,6 +19,7 @@ pub use gateway::{
     RefundState,
 };
 pub use ids::IdGenerator;
+pub use invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;

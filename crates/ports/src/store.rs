@@ -6,6 +6,7 @@ use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::{ClientId, DeviceSettings};
 
+use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
 use crate::records::*;
 use crate::webhook::*;
 
@@ -46,6 +47,12 @@ pub trait Store: Send + Sync {
     /// Returns when deliveries were recorded since the last call (in this process, or in
     /// another one sharing the database where the backend can tell), or after `max`.
     async fn wait_for_deliveries(&self, max: std::time::Duration);
+    /// `POST /payments` before the gateway call, as one unit of work: records `opening.key`
+    /// unless the account has that key already, and reads the client and the new-client bound.
+    async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice>;
+    /// `POST /payments` after the gateway call, as one unit of work: the new client (within its
+    /// daily limit, exactly), the invoice, the finished key. All or nothing.
+    async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded>;
     /// Deliveries still to be made, read outside any unit of work (for the metrics).
     async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog>;
     /// The connection pool's use now.

@@ -7,6 +7,7 @@ use vp_ports::{Store, StoreError};
 
 mod convert;
 mod errors;
+mod invoice_work;
 mod migrations;
 mod models;
 mod pool;
@@ -40,7 +41,9 @@ pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<dyn 
         url::Target::Sqlite(_) => None,
     };
     let signal = signal::DeliverySignal::new(postgres_url);
-    let store = tx::PoolStore::new(pool::DbPool::build(&target, opts.max_connections)?, signal);
+    let pool = pool::DbPool::build(&target, opts.max_connections)?;
+    let open_transactions = pool.max_open_transactions().await?;
+    let store = tx::PoolStore::new(pool, signal, open_transactions);
     store.ping().await?;
     Ok(Arc::new(store))
 }

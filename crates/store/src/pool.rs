@@ -7,7 +7,7 @@ use diesel::SqliteConnection;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
-use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use vp_ports::StoreError;
 use vp_ports::store::StoreResult;
 
@@ -22,6 +22,12 @@ pub(crate) type PgConn = AsyncPgConnection;
 /// WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
 pub(crate) const SQLITE_PRAGMAS: &str =
     "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;";
+
+#[derive(diesel::QueryableByName)]
+struct MaxConnections {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
 
 pub(crate) enum DbPool {
     Sqlite(Pool<SqliteConn>),
@@ -103,6 +109,18 @@ impl DbPool {
             in_use: open.saturating_sub(available),
             waiting: u64::try_from(status.waiting).unwrap_or(0),
         }
+    }
+
+    /// The most transactions the database can have open at once: PostgreSQL's
+    /// `max_connections`; SQLite runs one writer at a time.
+    pub(crate) async fn max_open_transactions(&self) -> StoreResult<u64> {
+        let DbPool::Postgres(pool) = self else { return Ok(1) };
+        let mut conn = pool.get().await.map_err(errors::pool)?;
+        let row: MaxConnections = diesel::sql_query("SELECT current_setting('max_connections')::BIGINT AS n")
+            .get_result(&mut *conn)
+            .await
+            .map_err(errors::db)?;
+        u64::try_from(row.n).map_err(|_| errors::corrupt("negative max_connections"))
     }
 
     pub(crate) async fn get(&self) -> StoreResult<DbConn> {

@@ -12,9 +12,12 @@ use vp_domain::{ClientId, DeviceSettings, Money};
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
 use vp_ports::webhook::*;
-use vp_ports::{DailyLimit, DeliveryBacklog, Store, StoreError, Tx};
+use vp_ports::{
+    DailyLimit, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice, Store, StoreError, Tx,
+};
 
 use crate::errors;
+use crate::invoice_work;
 use crate::pool::{DbConn, DbPool, db_run};
 use crate::repo::{accounts, billing, catalogue, clients, events, local_panel, quotas};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
@@ -26,11 +29,14 @@ pub(crate) struct PoolStore {
     /// of in SQLite's busy handler, which polls with growing sleeps and turned contention into
     /// long tail latencies. Other processes (operator commands) still meet the busy timeout.
     sqlite_writer: Arc<Mutex<()>>,
+    /// The most transactions the database can have open at once (PostgreSQL's
+    /// `max_connections`), for the new-client quota (`invoice_work`).
+    open_transactions: u64,
 }
 
 impl PoolStore {
-    pub(crate) fn new(pool: DbPool, deliveries: DeliverySignal) -> PoolStore {
-        PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer: Arc::default() }
+    pub(crate) fn new(pool: DbPool, deliveries: DeliverySignal, open_transactions: u64) -> PoolStore {
+        PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer: Arc::default(), open_transactions }
     }
 
     async fn start(&self, write: bool, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
@@ -86,6 +92,31 @@ impl Store for PoolStore {
 
     fn pool_state(&self) -> vp_ports::PoolState {
         self.pool.state()
+    }
+
+    async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice> {
+        let work = invoice_work::Opening::new(opening);
+        match &self.pool {
+            DbPool::Sqlite(pool) => {
+                let turn = self.sqlite_writer.clone().lock_owned().await;
+                invoice_work::open_sqlite(pool.get().await.map_err(errors::pool)?, turn, work).await
+            }
+            DbPool::Postgres(pool) => invoice_work::open_postgres(pool.get().await.map_err(errors::pool)?, work).await,
+        }
+    }
+
+    async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded> {
+        let work = invoice_work::Recording::new(write)?;
+        match &self.pool {
+            DbPool::Sqlite(pool) => {
+                let turn = self.sqlite_writer.clone().lock_owned().await;
+                invoice_work::record_sqlite(pool.get().await.map_err(errors::pool)?, turn, work).await
+            }
+            DbPool::Postgres(pool) => {
+                let conn = pool.get().await.map_err(errors::pool)?;
+                invoice_work::record_postgres(conn, work, self.open_transactions).await
+            }
+        }
     }
 }
 

@@ -20,7 +20,9 @@ use vp_domain::{
 };
 use vp_ports::records::*;
 use vp_ports::webhook::*;
-use vp_ports::{DailyLimit, DailyQuota, DeliveryBacklog, Store, StoreError, Tx};
+use vp_ports::{
+    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, Store, StoreError, Tx,
+};
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +170,12 @@ contract_tests!(
     term_event_candidates_are_the_unreminded_and_the_ended,
     the_delivery_backlog_counts_pending_ones_and_dates_the_longest_waiting_due_one,
     the_pool_reports_its_size_and_use,
+    opening_an_invoice_records_a_new_key_and_reads_the_client,
+    opening_an_invoice_with_a_known_key_writes_nothing,
+    recording_an_invoice_writes_the_client_the_invoice_and_the_finished_key_together,
+    recording_an_invoice_for_a_client_created_meanwhile_or_twice_writes_nothing,
+    recording_a_new_client_past_the_daily_limit_writes_nothing,
+    racing_new_clients_never_pass_the_daily_limit,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1393,4 +1401,160 @@ async fn the_pool_reports_its_size_and_use(ctx: Ctx) {
     assert_eq!(busy.in_use, 1, "{busy:?}");
     tx.commit().await.unwrap();
     assert_eq!(ctx.store.pool_state().in_use, 0);
+}
+
+fn new_clients(limit: u32) -> DailyLimit {
+    DailyLimit { quota: DailyQuota::NewClients, since: at(-3600), limit }
+}
+
+async fn opening_an_invoice_records_a_new_key_and_reads_the_client(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await; // alice, created at T0
+    let key = idem("acc-a", "k-1", RecoveryPoint::Started, Some(at(60)));
+    let opening = InvoiceOpening { key: &key, client_id: &cid("alice"), new_clients: &new_clients(500) };
+    let opened = ctx.store.open_invoice(opening).await.unwrap();
+    assert_eq!(opened.existing_key, None, "a new key is recorded");
+    assert_eq!(opened.client.map(|c| c.id), Some("acc-a-c1".to_owned()));
+    assert_eq!(opened.new_clients_bound, 1, "alice counts in the window");
+    let mut tx = ctx.store.read().await.unwrap();
+    assert_eq!(tx.idempotency_key("acc-a", "k-1").await.unwrap(), Some(key.clone()));
+    tx.commit().await.unwrap();
+
+    let key2 = idem("acc-a", "k-2", RecoveryPoint::Started, Some(at(60)));
+    let opening = InvoiceOpening { key: &key2, client_id: &cid("bob"), new_clients: &new_clients(500) };
+    let opened = ctx.store.open_invoice(opening).await.unwrap();
+    assert_eq!((opened.existing_key, opened.client), (None, None), "bob is not a client yet");
+}
+
+async fn opening_an_invoice_with_a_known_key_writes_nothing(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let first = idem("acc-a", "k-1", RecoveryPoint::Started, Some(at(60)));
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_idempotency_key(&first).await.unwrap();
+    tx.commit().await.unwrap();
+    let other = IdempotencyRecord { request_fingerprint: "other fields".into(), ..first.clone() };
+    let opening = InvoiceOpening { key: &other, client_id: &cid("alice"), new_clients: &new_clients(500) };
+    let opened = ctx.store.open_invoice(opening).await.unwrap();
+    assert_eq!(opened.existing_key, Some(first.clone()), "the key as first recorded");
+    let mut tx = ctx.store.read().await.unwrap();
+    assert_eq!(tx.idempotency_key("acc-a", "k-1").await.unwrap(), Some(first));
+    tx.commit().await.unwrap();
+}
+
+/// The recording of a new invoice for a new client `client_ref` / `client_id`.
+fn recording(key: &str, client_ref: &str, client_id: &str, limit: u32) -> InvoiceWrite {
+    let started = idem("acc-a", key, RecoveryPoint::Started, Some(at(60)));
+    let mut inv = invoice(&started.payment_id, "acc-a", client_ref, Purpose::Subscription { plan_id: 1 });
+    inv.client_id = cid(client_id);
+    InvoiceWrite {
+        invoice: inv,
+        new_client: Some((client(client_ref, "acc-a", client_id, at(5)), new_clients(limit))),
+        key: IdempotencyRecord { recovery_point: RecoveryPoint::Finished, locked_until: None, ..started },
+        gateway_check_at: Some(at(600)),
+    }
+}
+
+async fn open_key(store: &Arc<dyn Store>, key: &str) {
+    let mut tx = begin(store).await;
+    tx.insert_idempotency_key(&idem("acc-a", key, RecoveryPoint::Started, Some(at(60)))).await.unwrap();
+    tx.commit().await.unwrap();
+}
+
+async fn recording_an_invoice_writes_the_client_the_invoice_and_the_finished_key_together(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    open_key(&ctx.store, "k-1").await;
+    let write = recording("k-1", "c-bob", "bob", 500);
+    assert_eq!(ctx.store.record_invoice(&write).await.unwrap(), InvoiceRecorded::Recorded);
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.client("acc-a", &cid("bob")).await.unwrap().map(|c| c.id), Some("c-bob".to_owned()));
+    assert_eq!(tx.invoice("acc-a", "pay-k-1").await.unwrap(), Some(write.invoice.clone()));
+    assert_eq!(tx.idempotency_key("acc-a", "k-1").await.unwrap(), Some(write.key.clone()));
+    let nc = DailyQuota::NewClients;
+    assert!(!below(&mut tx, "acc-a", nc, at(-1), 2).await, "alice and bob count");
+    let due = tx.claim_gateway_checks(at(600), at(-7200), at(700), 10).await.unwrap();
+    assert_eq!(due.iter().map(|c| c.invoice.payment_id.as_str()).collect::<Vec<_>>(), ["pay-k-1"], "check scheduled");
+    tx.rollback().await.unwrap();
+
+    // An existing client: the invoice and the key only.
+    open_key(&ctx.store, "k-2").await;
+    let mut again = recording("k-2", "c-bob", "bob", 500);
+    again.new_client = None;
+    again.gateway_check_at = None;
+    assert_eq!(ctx.store.record_invoice(&again).await.unwrap(), InvoiceRecorded::Recorded);
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.invoice("acc-a", "pay-k-2").await.unwrap().map(|i| i.client_ref), Some("c-bob".to_owned()));
+    assert!(below(&mut tx, "acc-a", nc, at(-1), 3).await, "no client was added");
+    tx.commit().await.unwrap();
+}
+
+async fn recording_an_invoice_for_a_client_created_meanwhile_or_twice_writes_nothing(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    open_key(&ctx.store, "k-1").await;
+    // Alice exists (as acc-a-c1): a new client "alice" is refused, and nothing is written.
+    let write = recording("k-1", "c-alice-2", "alice", 500);
+    assert_eq!(ctx.store.record_invoice(&write).await.unwrap(), InvoiceRecorded::ClientExists);
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.invoice_by_id("pay-k-1").await.unwrap(), None);
+    assert_eq!(
+        tx.idempotency_key("acc-a", "k-1").await.unwrap().map(|k| k.recovery_point),
+        Some(RecoveryPoint::Started)
+    );
+    assert!(below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 2).await, "not counted");
+    tx.commit().await.unwrap();
+
+    let fresh = recording("k-1", "c-bob", "bob", 500);
+    assert_eq!(ctx.store.record_invoice(&fresh).await.unwrap(), InvoiceRecorded::Recorded);
+    let twice = InvoiceWrite { new_client: None, ..recording("k-1", "acc-a-c1", "alice", 500) };
+    assert_eq!(ctx.store.record_invoice(&twice).await.unwrap(), InvoiceRecorded::AlreadyRecorded);
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.invoice_by_id("pay-k-1").await.unwrap().map(|i| i.client_ref), Some("c-bob".to_owned()));
+    tx.commit().await.unwrap();
+}
+
+async fn recording_a_new_client_past_the_daily_limit_writes_nothing(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await; // alice fills a limit of 1
+    open_key(&ctx.store, "k-1").await;
+    let write = recording("k-1", "c-bob", "bob", 1);
+    assert_eq!(ctx.store.record_invoice(&write).await.unwrap(), InvoiceRecorded::DailyLimitReached);
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.client("acc-a", &cid("bob")).await.unwrap(), None);
+    assert_eq!(tx.invoice_by_id("pay-k-1").await.unwrap(), None);
+    tx.commit().await.unwrap();
+    assert_eq!(
+        ctx.store.record_invoice(&recording("k-1", "c-bob", "bob", 2)).await.unwrap(),
+        InvoiceRecorded::Recorded
+    );
+}
+
+async fn racing_new_clients_never_pass_the_daily_limit(ctx: Ctx) {
+    // 150 places left (alice and 49 more of 200); 200 new clients race for them. On PostgreSQL
+    // the first ones pass under the shared lock (the bound plus max_connections is below the
+    // limit), the last ones under the exclusive one.
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    for i in 0..49 {
+        tx.insert_client(&client(&format!("pre-{i}"), "acc-a", &format!("pre-{i}"), at(1))).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..200 {
+        let store = ctx.store.clone();
+        tasks.push(tokio::spawn(async move {
+            open_key(&store, &format!("race-{i}")).await;
+            store
+                .record_invoice(&recording(&format!("race-{i}"), &format!("c-race-{i}"), &format!("racer-{i}"), 200))
+                .await
+        }));
+    }
+    let mut recorded = 0;
+    for t in tasks {
+        match t.await.unwrap().unwrap() {
+            InvoiceRecorded::Recorded => recorded += 1,
+            InvoiceRecorded::DailyLimitReached => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(recorded, 150, "exactly the places that were left");
+    let mut tx = begin(&ctx.store).await;
+    assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-3600), 200).await);
+    tx.commit().await.unwrap();
 }

@@ -1,24 +1,31 @@
 //! `POST /payments` and `GET /payments/{id}`, with Stripe-style idempotency keys and recovery
-//! points: the key is recorded (with the invoice id reserved) before the gateway is called, and
-//! the invoice id is the gateway's idempotency key, so a retry, or the background completer
-//! after a crash, resumes with the same gateway payment instead of creating a second one.
+//! points: the key is recorded (with the invoice id reserved and the charge pinned) before the
+//! gateway is called, and the invoice id is the gateway's idempotency key, so a retry, or the
+//! background completer after a crash, resumes with the same gateway payment instead of creating
+//! a second one.
+//!
+//! A new request is two units of work of the store around the gateway call (`open_invoice`,
+//! `record_invoice`), without an account-wide lock: the key's uniqueness serialises one key, and
+//! the store keeps the new-client limit exact. Prices come from the sale catalog kept in memory.
+//! The rare paths (a known key, the completer) go through `Tx` under the account lock.
 
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use vp_domain::Money;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::invoice::payment_deadline;
-use vp_domain::markup::{PriceBreakdown, price};
+use vp_domain::markup::{PriceBreakdown, price as price_of};
 use vp_domain::{
     ClientId, DeviceSettings, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Purpose, ReturnUrl,
     check_device_purchase, devices::DevicePurchaseRefused,
 };
 use vp_ports::{
-    AccountRecord, ClientRecord, GatewayError, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord,
-    InvoiceCreation, InvoiceRecord, RecoveryPoint, Tx,
+    AccountRecord, ClientRecord, DailyQuota, GatewayError, GatewayPayment, GatewayPaymentRequest, IdempotencyRecord,
+    InvoiceCreation, InvoiceOpening, InvoiceRecord, InvoiceRecorded, InvoiceWrite, RecoveryPoint, Tx,
 };
 
-use super::limits::check_new_client_limit;
+use super::limits::{check_new_client_limit, daily_limit};
+use super::sale_catalog::SaleCatalog;
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::InvoiceView;
@@ -66,12 +73,6 @@ fn request_from_fingerprint(text: &str) -> Option<InvoiceRequest> {
     })
 }
 
-/// What a validated request will be invoiced as.
-struct Priced {
-    charge: Charge,
-    creates_client: bool,
-}
-
 /// What the gateway is asked for. Kept with the idempotency key from the first attempt on, so
 /// a resumed request (a retry after a 503, the completer after a crash) asks for exactly the
 /// same, even if prices, the brand or the method mapping changed meanwhile: a gateway refuses
@@ -105,10 +106,82 @@ impl Charge {
     }
 }
 
-/// What the first phase decided.
-enum Phase {
-    Replay(InvoiceView),
-    CallGateway { record: IdempotencyRecord, priced: Priced },
+/// The charge of a request as the catalog prices it now, or the pricing refusal (an unknown
+/// plan, devices not for sale, a method not offered). Needs no client.
+fn price(
+    catalog: &SaleCatalog,
+    account: &AccountRecord,
+    request: &InvoiceRequest,
+    return_url: String,
+) -> AppResult<Charge> {
+    let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
+    let (amounts, description) = match request.purpose {
+        Purpose::Subscription { plan_id } => {
+            let plan = catalog.plan(plan_id).ok_or(Refusal::PlanNotFound)?;
+            let term = match plan.months {
+                _ if plan.lifetime => "lifetime".to_owned(),
+                1 => "1 month".to_owned(),
+                n => format!("{n} months"),
+            };
+            (
+                price_of(plan.platform_price, 1, account.markup).map_err(overflow)?,
+                format!("{}: {term}", account.brand_name),
+            )
+        }
+        Purpose::Devices { count } => {
+            let unit =
+                catalog.device_settings.as_ref().and_then(|s| s.platform_price).ok_or(Refusal::DevicesNotForSale)?;
+            let what = if count == 1 { "1 extra device".to_owned() } else { format!("{count} extra devices") };
+            (price_of(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name))
+        }
+    };
+    let method = catalog.method(request.method.as_str()).ok_or(Refusal::UnsupportedPaymentMethod)?;
+    Ok(Charge {
+        customer: amounts.customer.kopecks(),
+        platform: amounts.platform.kopecks(),
+        partner_share: amounts.partner_share.kopecks(),
+        description,
+        gateway_method: method.gateway_type.clone(),
+        return_url,
+    })
+}
+
+/// The spec's rules by purpose, in the order: blocked client, plan or device rules, payment
+/// method (the daily new-client limit is the store's, checked after). `priced` is the charge
+/// the catalog gives, or a resumed request's pinned one.
+fn check_rules(
+    catalog: &SaleCatalog,
+    request: &InvoiceRequest,
+    client: Option<&ClientRecord>,
+    priced: AppResult<Charge>,
+    now: OffsetDateTime,
+) -> AppResult<Charge> {
+    if client.is_some_and(|c| c.blocked) {
+        return Err(Refusal::ClientBlocked.into());
+    }
+    let subscription = client.and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
+    match request.purpose {
+        Purpose::Subscription { .. } => {
+            if let Err(AppError::Refused(Refusal::PlanNotFound)) = priced {
+                return priced;
+            }
+            if subscription.is_some_and(|s| s.check_purchase().is_err()) {
+                return Err(Refusal::LifetimeSubscription.into());
+            }
+        }
+        Purpose::Devices { count } => {
+            // Without device settings every subscription is unlimited (docs/decisions.md).
+            let none = DeviceSettings { included: 0, max: 0, platform_price: None };
+            let settings = catalog.device_settings.as_ref().unwrap_or(&none);
+            check_device_purchase(subscription, settings, count, now).map_err(|e| match e {
+                DevicePurchaseRefused::NoActiveSubscription => Refusal::NoActiveSubscription,
+                DevicePurchaseRefused::NotApplicable => Refusal::DeviceSlotsNotApplicable,
+                DevicePurchaseRefused::NotForSale => Refusal::DevicesNotForSale,
+                DevicePurchaseRefused::LimitExceeded { .. } => Refusal::DeviceSlotLimitExceeded,
+            })?;
+        }
+    }
+    priced
 }
 
 impl App {
@@ -119,12 +192,7 @@ impl App {
         key: IdempotencyKey,
         request: InvoiceRequest,
     ) -> AppResult<InvoiceView> {
-        let fp = fingerprint(&request);
-        let result = match self.reserve_key(account, &key, &request, &fp).await {
-            Ok(Phase::Replay(view)) => Ok(view),
-            Ok(Phase::CallGateway { record, priced }) => self.issue(account, &request, record, priced).await,
-            Err(e) => Err(e),
-        };
+        let result = self.open_and_issue(account, &key, &request).await;
         self.metrics.invoice_created(match &result {
             Ok(view) if view.replayed => InvoiceCreation::Replayed,
             Ok(_) => InvoiceCreation::Issued,
@@ -135,133 +203,59 @@ impl App {
         result
     }
 
-    /// Phase 1, one transaction: replay, refuse, or validate and record the key with the
-    /// charge the gateway will be asked for.
-    async fn reserve_key(
+    /// The first unit of work: the key recorded with the charge, the client read; then the
+    /// rules, and the gateway.
+    async fn open_and_issue(
         &self,
         account: &AccountRecord,
         key: &IdempotencyKey,
         request: &InvoiceRequest,
-        fp: &str,
-    ) -> AppResult<Phase> {
+    ) -> AppResult<InvoiceView> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&account.id).await?;
-        let existing = tx.idempotency_key(&account.id, key.as_str()).await?;
-        if let Some(rec) = &existing {
-            let same = rec.request_fingerprint == fp;
-            match rec.recovery_point {
-                RecoveryPoint::Finished if same => {
-                    let view = self.stored_invoice_view(tx.as_mut(), account, &rec.payment_id, true).await?;
-                    tx.commit().await?;
-                    return Ok(Phase::Replay(view));
-                }
-                RecoveryPoint::Finished => return Err(Refusal::IdempotencyKeyReuse.into()),
-                RecoveryPoint::Started if rec.locked_until.is_some_and(|until| until > now) => {
-                    return Err(if same { Refusal::OperationInProgress } else { Refusal::IdempotencyKeyReuse }.into());
-                }
-                // Unlocked: the first attempt got a 503 or died. Same fields resume it.
-                RecoveryPoint::Started => {}
-            }
-        }
-        let resumed = existing.as_ref().filter(|rec| rec.request_fingerprint == fp);
-        let payment_id = resumed.map_or_else(|| self.ids.new_id("pay"), |rec| rec.payment_id.clone());
-        let priced = self.validate(tx.as_mut(), account, request, &payment_id, resumed, now).await?;
-        let record = match resumed {
-            Some(rec) => IdempotencyRecord {
-                locked_until: Some(now + KEY_LOCK),
-                gateway_request: Some(priced.charge.pinned()),
-                ..rec.clone()
-            },
-            // No invoice was ever issued for this key, so other fields make it a new request.
-            None => IdempotencyRecord {
-                account_id: account.id.clone(),
-                key: key.as_str().to_owned(),
-                request_fingerprint: fp.to_owned(),
-                payment_id,
-                recovery_point: RecoveryPoint::Started,
-                locked_until: Some(now + KEY_LOCK),
-                created_at: now,
-                gateway_request: Some(priced.charge.pinned()),
-            },
+        let fp = fingerprint(request);
+        let catalog = self.sale_catalog().await?;
+        let payment_id = self.ids.new_id("pay");
+        let priced = price(&catalog, account, request, self.return_url(request, &payment_id));
+        let record = IdempotencyRecord {
+            account_id: account.id.clone(),
+            key: key.as_str().to_owned(),
+            request_fingerprint: fp.clone(),
+            payment_id,
+            recovery_point: RecoveryPoint::Started,
+            locked_until: Some(now + KEY_LOCK),
+            created_at: now,
+            gateway_request: priced.as_ref().ok().map(Charge::pinned),
         };
-        if existing.is_some() {
-            tx.update_idempotency_key(&record).await?;
-        } else {
-            tx.insert_idempotency_key(&record).await?;
+        let new_clients = daily_limit(account, DailyQuota::NewClients, now);
+        let opening = InvoiceOpening { key: &record, client_id: &request.client_id, new_clients: &new_clients };
+        let opened = self.store.open_invoice(opening).await?;
+        if let Some(existing) = opened.existing_key {
+            return self.known_key(account, existing, &fp, request, now).await;
         }
-        tx.commit().await?;
-        Ok(Phase::CallGateway { record, priced })
+        let checked = match check_rules(&catalog, request, opened.client.as_ref(), priced, now) {
+            Ok(charge) if opened.client.is_none() && opened.new_clients_bound >= u64::from(new_clients.limit) => {
+                self.new_client_allowed(account, now).await.map(|()| charge)
+            }
+            checked => checked,
+        };
+        match checked {
+            Ok(charge) => self.issue(account, request, record, charge, opened.client).await,
+            // A refusal binds no key: the partner may use it again.
+            Err(e) => Err(self.forget_key(&record).await.err().unwrap_or(e)),
+        }
     }
 
-    /// The spec's rules by purpose, in the order: blocked client, plan or device rules,
-    /// payment method, daily new-client limit. A request resuming an earlier attempt
-    /// (`resumed`) keeps the charge that attempt pinned.
-    async fn validate(
-        &self,
-        tx: &mut dyn Tx,
-        account: &AccountRecord,
-        request: &InvoiceRequest,
-        payment_id: &str,
-        resumed: Option<&IdempotencyRecord>,
-        now: OffsetDateTime,
-    ) -> AppResult<Priced> {
-        let client = tx.client(&account.id, &request.client_id).await?;
-        if client.as_ref().is_some_and(|c| c.blocked) {
-            return Err(Refusal::ClientBlocked.into());
-        }
-        let subscription = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
-        let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
-        let (amounts, description) = match request.purpose {
-            Purpose::Subscription { plan_id } => {
-                let plan = tx.plan(plan_id).await?.filter(|p| p.withdrawn_at.is_none()).ok_or(Refusal::PlanNotFound)?;
-                if subscription.is_some_and(|s| s.check_purchase().is_err()) {
-                    return Err(Refusal::LifetimeSubscription.into());
-                }
-                let term = match plan.months {
-                    _ if plan.lifetime => "lifetime".to_owned(),
-                    1 => "1 month".to_owned(),
-                    n => format!("{n} months"),
-                };
-                (
-                    price(plan.platform_price, 1, account.markup).map_err(overflow)?,
-                    format!("{}: {term}", account.brand_name),
-                )
-            }
-            Purpose::Devices { count } => {
-                // Without device settings every subscription is unlimited (docs/decisions.md).
-                let settings =
-                    tx.device_settings().await?.unwrap_or(DeviceSettings { included: 0, max: 0, platform_price: None });
-                check_device_purchase(subscription, &settings, count, now).map_err(|e| match e {
-                    DevicePurchaseRefused::NoActiveSubscription => Refusal::NoActiveSubscription,
-                    DevicePurchaseRefused::NotApplicable => Refusal::DeviceSlotsNotApplicable,
-                    DevicePurchaseRefused::NotForSale => Refusal::DevicesNotForSale,
-                    DevicePurchaseRefused::LimitExceeded { .. } => Refusal::DeviceSlotLimitExceeded,
-                })?;
-                let unit = settings.platform_price.ok_or(Refusal::DevicesNotForSale)?;
-                let what = if count == 1 { "1 extra device".to_owned() } else { format!("{count} extra devices") };
-                (price(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name))
-            }
-        };
-        let method = tx.payment_method(request.method.as_str()).await?.filter(|m| m.enabled);
-        let method = method.ok_or(Refusal::UnsupportedPaymentMethod)?;
-        let creates_client = client.is_none();
-        if creates_client {
-            check_new_client_limit(tx, account, now).await?;
-        }
-        let pinned = resumed.and_then(|rec| Charge::from_pinned(rec.gateway_request.as_deref()));
-        let charge = pinned.unwrap_or_else(|| Charge {
-            customer: amounts.customer.kopecks(),
-            platform: amounts.platform.kopecks(),
-            partner_share: amounts.partner_share.kopecks(),
-            description,
-            gateway_method: method.gateway_type,
-            return_url: request
-                .return_url
-                .as_ref()
-                .map_or_else(|| self.payment_result_url(payment_id), |u| u.as_str().to_owned()),
-        });
-        Ok(Priced { charge, creates_client })
+    /// The store's bound reached the limit: count exactly before anything is issued.
+    async fn new_client_allowed(&self, account: &AccountRecord, now: OffsetDateTime) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        check_new_client_limit(tx.as_mut(), account, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The partner's `return_url`, else the platform's own payment result page.
+    fn return_url(&self, request: &InvoiceRequest, payment_id: &str) -> String {
+        request.return_url.as_ref().map_or_else(|| self.payment_result_url(payment_id), |u| u.as_str().to_owned())
     }
 
     /// The platform's own page a customer returns to when the partner gave no `return_url`.
@@ -269,16 +263,97 @@ impl App {
         format!("{}{}{payment_id}", self.settings.public_base_url, crate::partner::PAYMENT_RESULT_PREFIX)
     }
 
-    /// Phase 2 (no transaction open): the gateway call, then phase 3 records the invoice.
+    /// A key the account had already: the first request's invoice, a refusal, or (when the
+    /// first attempt got a 503 or died) a take-over.
+    async fn known_key(
+        &self,
+        account: &AccountRecord,
+        existing: IdempotencyRecord,
+        fp: &str,
+        request: &InvoiceRequest,
+        now: OffsetDateTime,
+    ) -> AppResult<InvoiceView> {
+        let same = existing.request_fingerprint == fp;
+        match existing.recovery_point {
+            RecoveryPoint::Finished if same => {
+                let mut tx = self.store.read().await?;
+                let view = self.stored_invoice_view(tx.as_mut(), account, &existing.payment_id, true).await?;
+                tx.commit().await?;
+                Ok(view)
+            }
+            RecoveryPoint::Finished => Err(Refusal::IdempotencyKeyReuse.into()),
+            RecoveryPoint::Started if existing.locked_until.is_some_and(|until| until > now) => {
+                Err(if same { Refusal::OperationInProgress } else { Refusal::IdempotencyKeyReuse }.into())
+            }
+            // Unlocked: the first attempt got a 503 or died.
+            RecoveryPoint::Started => match self.take_over(account, &existing, request).await? {
+                TakeOver::Issue(taken) => {
+                    let (record, charge, client) = *taken;
+                    self.issue(account, request, record, charge, client).await
+                }
+                TakeOver::Refused(e) | TakeOver::Changed(e) => Err(e),
+            },
+        }
+    }
+
+    /// Takes an unlocked key over, under the account lock so only one taker wins: with the same
+    /// fields the request resumes (same invoice id, pinned charge); with other fields it is a
+    /// new request, since no invoice was ever issued for the key.
+    async fn take_over(
+        &self,
+        account: &AccountRecord,
+        stale: &IdempotencyRecord,
+        request: &InvoiceRequest,
+    ) -> AppResult<TakeOver> {
+        let now = self.clock.now();
+        let catalog = self.sale_catalog().await?;
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&account.id).await?;
+        let current = tx.idempotency_key(&account.id, &stale.key).await?;
+        if current.as_ref() != Some(stale) {
+            // Another request or the completer moved first: the partner retries and sees how.
+            return Ok(TakeOver::Changed(Refusal::OperationInProgress.into()));
+        }
+        let fp = fingerprint(request);
+        let resumed = stale.request_fingerprint == fp;
+        let payment_id = if resumed { stale.payment_id.clone() } else { self.ids.new_id("pay") };
+        let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
+        let priced = match pinned {
+            Some(charge) => Ok(charge),
+            None => price(&catalog, account, request, self.return_url(request, &payment_id)),
+        };
+        let client = tx.client(&account.id, &request.client_id).await?;
+        let checked = check_rules(&catalog, request, client.as_ref(), priced, now);
+        let checked = match checked {
+            Ok(charge) if client.is_none() => check_new_client_limit(tx.as_mut(), account, now).await.map(|()| charge),
+            checked => checked,
+        };
+        let charge = match checked {
+            Ok(charge) => charge,
+            Err(e) => return Ok(TakeOver::Refused(e)),
+        };
+        let record = IdempotencyRecord {
+            request_fingerprint: fp,
+            payment_id,
+            locked_until: Some(now + KEY_LOCK),
+            gateway_request: Some(charge.pinned()),
+            ..stale.clone()
+        };
+        tx.update_idempotency_key(&record).await?;
+        tx.commit().await?;
+        Ok(TakeOver::Issue(Box::new((record, charge, client))))
+    }
+
+    /// Phase 2 (no transaction open): the gateway call, then the second unit of work.
     async fn issue(
         &self,
         account: &AccountRecord,
         request: &InvoiceRequest,
         record: IdempotencyRecord,
-        priced: Priced,
+        charge: Charge,
+        client: Option<ClientRecord>,
     ) -> AppResult<InvoiceView> {
         let created_at = self.clock.now();
-        let charge = &priced.charge;
         let gateway_request = GatewayPaymentRequest {
             idempotency_key: record.payment_id.clone(),
             account_id: account.id.clone(),
@@ -296,7 +371,7 @@ impl App {
                 return Err(self.gateway_refused(&record, e).await);
             }
         };
-        self.record_invoice(account, request, record, priced, payment, created_at).await
+        self.record_invoice(account, request, record, charge, client, payment, created_at).await
     }
 
     /// What a gateway failure leaves behind. An unknown outcome keeps the key reserved but
@@ -305,17 +380,13 @@ impl App {
     /// so the partner's retry with the same key is a new request.
     async fn gateway_refused(&self, record: &IdempotencyRecord, e: GatewayError) -> AppError {
         let unlocked = IdempotencyRecord { locked_until: None, ..record.clone() };
-        let forget = async {
-            let mut tx = self.store.begin().await?;
-            tx.delete_idempotency_key(&record.account_id, &record.key).await?;
-            tx.commit().await?;
-            Ok::<_, AppError>(())
-        };
         let (cleanup, error) = match e {
             GatewayError::Unavailable(_) => (self.save_key(&unlocked).await, Refusal::PaymentUnavailable.into()),
-            GatewayError::Declined(_) => (forget.await, Refusal::PaymentUnavailable.into()),
-            GatewayError::MethodUnavailable(_) => (forget.await, Refusal::UnsupportedPaymentMethod.into()),
-            GatewayError::Rejected(reason) => (forget.await, AppError::External(reason)),
+            GatewayError::Declined(_) => (self.forget_key(record).await, Refusal::PaymentUnavailable.into()),
+            GatewayError::MethodUnavailable(_) => {
+                (self.forget_key(record).await, Refusal::UnsupportedPaymentMethod.into())
+            }
+            GatewayError::Rejected(reason) => (self.forget_key(record).await, AppError::External(reason)),
         };
         cleanup.err().unwrap_or(error)
     }
@@ -327,74 +398,88 @@ impl App {
         Ok(())
     }
 
-    /// Phase 3, one transaction: the client (if new), the invoice and the finished key.
+    /// Frees a key no invoice was issued for.
+    async fn forget_key(&self, record: &IdempotencyRecord) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.delete_idempotency_key(&record.account_id, &record.key).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The second unit of work: the client (if new), the invoice and the finished key.
+    #[allow(clippy::too_many_arguments, reason = "the pieces of one invoice, gathered along the request")]
     async fn record_invoice(
         &self,
         account: &AccountRecord,
         request: &InvoiceRequest,
         record: IdempotencyRecord,
-        priced: Priced,
+        charge: Charge,
+        mut client: Option<ClientRecord>,
         payment: GatewayPayment,
         created_at: OffsetDateTime,
     ) -> AppResult<InvoiceView> {
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&account.id).await?;
-        let client = match tx.client(&account.id, &request.client_id).await? {
-            Some(c) => c,
-            None => {
-                if priced.creates_client {
-                    check_new_client_limit(tx.as_mut(), account, created_at).await?;
+        let finished = IdempotencyRecord { recovery_point: RecoveryPoint::Finished, locked_until: None, ..record };
+        // Twice at most: a client created meanwhile by another request gets the invoice instead.
+        for _ in 0..2 {
+            let new_client = match &client {
+                Some(_) => None,
+                None => Some((
+                    ClientRecord {
+                        id: self.ids.new_id("cli"),
+                        account_id: account.id.clone(),
+                        client_id: request.client_id.clone(),
+                        created_at,
+                        blocked: false,
+                        subscription: None,
+                    },
+                    daily_limit(account, DailyQuota::NewClients, created_at),
+                )),
+            };
+            let client_ref = client.as_ref().or(new_client.as_ref().map(|(c, _)| c)).map(|c| c.id.clone());
+            let invoice = InvoiceRecord {
+                payment_id: finished.payment_id.clone(),
+                account_id: account.id.clone(),
+                client_ref: client_ref.unwrap_or_default(),
+                client_id: request.client_id.clone(),
+                status: InvoiceStatus::Pending,
+                purpose: request.purpose,
+                method: request.method.as_str().to_owned(),
+                amounts: charge.amounts(),
+                return_url: request.return_url.as_ref().map(|u| u.as_str().to_owned()),
+                payment_url: Some(payment.payment_url.clone()),
+                gateway_payment_id: Some(payment.gateway_payment_id.clone()),
+                created_at,
+                expires_at: payment_deadline(created_at),
+                paid_at: None,
+            };
+            let gateway_check_at = self.gateway.reconciles().then(|| created_at + GATEWAY_RECHECK_FROM);
+            let write = InvoiceWrite { invoice, new_client, key: finished.clone(), gateway_check_at };
+            match self.store.record_invoice(&write).await? {
+                // A new invoice is pending: shown without a client, so nothing needs re-reading.
+                InvoiceRecorded::Recorded => {
+                    return Ok(self.with_views(account, None, |v| v.invoice(write.invoice, None, false)));
                 }
-                let c = ClientRecord {
-                    id: self.ids.new_id("cli"),
-                    account_id: account.id.clone(),
-                    client_id: request.client_id.clone(),
-                    created_at,
-                    blocked: false,
-                    subscription: None,
-                };
-                tx.insert_client(&c).await?;
-                c
-            }
-        };
-        let invoice = InvoiceRecord {
-            payment_id: record.payment_id.clone(),
-            account_id: account.id.clone(),
-            client_ref: client.id.clone(),
-            client_id: client.client_id.clone(),
-            status: InvoiceStatus::Pending,
-            purpose: request.purpose,
-            method: request.method.as_str().to_owned(),
-            amounts: priced.charge.amounts(),
-            return_url: request.return_url.as_ref().map(|u| u.as_str().to_owned()),
-            payment_url: Some(payment.payment_url),
-            gateway_payment_id: Some(payment.gateway_payment_id),
-            created_at,
-            expires_at: payment_deadline(created_at),
-            paid_at: None,
-        };
-        // A resumed request may find its invoice already recorded (and even paid).
-        let already = tx.invoice_by_id(&invoice.payment_id).await?.is_some();
-        if !already {
-            tx.insert_invoice(&invoice).await?;
-            if self.gateway.reconciles() {
-                tx.schedule_gateway_check(&invoice.payment_id, Some(created_at + GATEWAY_RECHECK_FROM)).await?;
+                // Another attempt of this request recorded it (and it may even be paid).
+                InvoiceRecorded::AlreadyRecorded => {
+                    let mut tx = self.store.begin().await?;
+                    tx.update_idempotency_key(&finished).await?;
+                    let view = self.stored_invoice_view(tx.as_mut(), account, &finished.payment_id, false).await?;
+                    tx.commit().await?;
+                    return Ok(view);
+                }
+                InvoiceRecorded::ClientExists => {
+                    let mut tx = self.store.read().await?;
+                    client = tx.client(&account.id, &request.client_id).await?;
+                    tx.commit().await?;
+                }
+                InvoiceRecorded::DailyLimitReached => {
+                    // Others took the last places after this request looked; nothing was issued
+                    // here (the gateway's payment is never shown and lapses unpaid).
+                    return Err(self.forget_key(&finished).await.err().unwrap_or(Refusal::NewClientsDailyLimit.into()));
+                }
             }
         }
-        tx.update_idempotency_key(&IdempotencyRecord {
-            recovery_point: RecoveryPoint::Finished,
-            locked_until: None,
-            ..record
-        })
-        .await?;
-        let view = if already {
-            self.stored_invoice_view(tx.as_mut(), account, &invoice.payment_id, false).await?
-        } else {
-            // A new invoice is pending: shown without a client, so nothing needs re-reading.
-            self.with_views(account, None, |v| v.invoice(invoice, None, false))
-        };
-        tx.commit().await?;
-        Ok(view)
+        Err(AppError::Conflict(format!("client {} changed twice while its invoice was recorded", request.client_id)))
     }
 
     /// `GET /payments/{payment_id}`: only invoices of the caller's account exist for it.
@@ -443,33 +528,35 @@ impl App {
     }
 
     async fn resume(&self, stale: &IdempotencyRecord, request: &InvoiceRequest) -> AppResult<()> {
-        let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&stale.account_id).await?;
+        let mut tx = self.store.read().await?;
         let account = tx.account(&stale.account_id).await?.ok_or(AppError::NotFound("account"))?;
-        // Re-read under the lock: a partner's retry may have taken the key over meanwhile.
-        let Some(rec) = tx.idempotency_key(&stale.account_id, &stale.key).await? else { return Ok(()) };
-        if rec != *stale {
-            return Ok(());
-        }
-        let rec = IdempotencyRecord { locked_until: Some(now + KEY_LOCK), ..rec };
-        let priced = match self.validate(tx.as_mut(), &account, request, &rec.payment_id, Some(&rec), now).await {
-            Ok(p) => p,
-            Err(AppError::Refused(r)) => {
+        tx.commit().await?;
+        match self.take_over(&account, stale, request).await? {
+            TakeOver::Issue(taken) => {
+                let (record, charge, client) = *taken;
+                self.issue(&account, request, record, charge, client).await.map(|_| ())
+            }
+            // A partner's retry took the key over meanwhile.
+            TakeOver::Changed(_) => Ok(()),
+            TakeOver::Refused(AppError::Refused(r)) => {
                 // The rules refuse it now (plan withdrawn, limit reached): nothing is issued, and
                 // the key is left free for the partner's retry, which gets the same refusal.
-                tracing::info!(payment_id = %rec.payment_id, refusal = %r, "abandoning an unfinished invoice");
-                tx.update_idempotency_key(&IdempotencyRecord { locked_until: None, ..rec }).await?;
-                tx.commit().await?;
-                return Ok(());
+                tracing::info!(payment_id = %stale.payment_id, refusal = %r, "abandoning an unfinished invoice");
+                self.save_key(&IdempotencyRecord { locked_until: None, ..stale.clone() }).await
             }
-            Err(e) => return Err(e),
-        };
-        let rec = IdempotencyRecord { gateway_request: Some(priced.charge.pinned()), ..rec };
-        tx.update_idempotency_key(&rec).await?;
-        tx.commit().await?;
-        self.issue(&account, request, rec, priced).await.map(|_| ())
+            TakeOver::Refused(e) => Err(e),
+        }
     }
+}
+
+/// What taking a key over came to.
+enum TakeOver {
+    /// The key is ours again (relocked): issue with this charge for this client.
+    Issue(Box<(IdempotencyRecord, Charge, Option<ClientRecord>)>),
+    /// The rules refuse the request now; the key is unchanged.
+    Refused(AppError),
+    /// Someone else changed the key first.
+    Changed(AppError),
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod invoices;
 mod limits;
 mod pages;
 mod panel_sync;
+mod sale_catalog;
 mod settlement;
 
 use base64::Engine;
@@ -20,6 +21,7 @@ pub use clients::{CLIENT_PAGE_DEFAULT, CLIENT_PAGE_MAX, CURSOR_PATTERN, ClientLi
 pub use invoices::fingerprint;
 pub use pages::{ConnectPage, PaymentPage};
 pub use panel_sync::{ClientDrift, PanelReconciliation};
+pub use sale_catalog::{SALE_CATALOG_TTL, SaleCatalogCache};
 
 use crate::catalogue::{CATALOGUE_KEY, Catalogue};
 use crate::error::{AppResult, Refusal};

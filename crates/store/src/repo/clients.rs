@@ -1,7 +1,7 @@
 //! Clients with their subscriptions, trial grants and panel synchronisation.
 
 use diesel::dsl::max;
-use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl};
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_domain::ClientId;
@@ -16,23 +16,27 @@ use crate::pool::{DbConn, db_run, upsert};
 use crate::repo::quotas;
 use crate::schema::{clients, subscriptions, trial_grants};
 
-type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
+pub(crate) type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
 
 /// Clients left-joined with their subscription, as a boxed query to add filters to.
 macro_rules! client_query {
     () => {
-        clients::table
-            .left_join(subscriptions::table)
-            .select((ClientRow::as_select(), Option::<SubscriptionRow>::as_select()))
+        $crate::schema::clients::table
+            .left_join($crate::schema::subscriptions::table)
+            .select((
+                <$crate::models::ClientRow as diesel::SelectableHelper<_>>::as_select(),
+                <Option<$crate::models::SubscriptionRow> as diesel::SelectableHelper<_>>::as_select(),
+            ))
             .into_boxed()
     };
 }
+pub(crate) use client_query;
 
 fn into_records(rows: ClientRows) -> StoreResult<Vec<ClientRecord>> {
     rows.into_iter().map(|(client, sub)| convert::client(client, sub)).collect()
 }
 
-fn first(rows: ClientRows) -> StoreResult<Option<ClientRecord>> {
+pub(crate) fn first(rows: ClientRows) -> StoreResult<Option<ClientRecord>> {
     Ok(into_records(rows)?.into_iter().next())
 }
 

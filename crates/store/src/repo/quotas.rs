@@ -14,7 +14,7 @@
 
 use diesel::dsl::sql;
 use diesel::sql_types::{BigInt, Bool};
-use diesel::{ExpressionMethods, QueryDsl};
+use diesel::{ExpressionMethods, Insertable, QueryDsl};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_ports::store::StoreResult;
@@ -55,6 +55,29 @@ pub(crate) fn lock_key(account_id: &str, quota: DailyQuota) -> i64 {
     i64::from_ne_bytes(stable_hash(&[account_id, quota.as_str()]).to_ne_bytes())
 }
 
+/// One record's count: 1 in its hour and stripe.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = daily_counts)]
+pub(crate) struct CounterRow {
+    pub account_id: String,
+    pub kind: &'static str,
+    pub hour: i64,
+    pub stripe: i32,
+    pub n: i64,
+}
+
+impl CounterRow {
+    pub(crate) fn new(account_id: &str, quota: DailyQuota, at: OffsetDateTime, record_id: &str) -> CounterRow {
+        CounterRow {
+            account_id: account_id.to_owned(),
+            kind: quota.as_str(),
+            hour: hour_of(at),
+            stripe: stripe_of(record_id),
+            n: 1,
+        }
+    }
+}
+
 /// Adds one to the account's count for the hour of `at`.
 pub(crate) async fn bump(
     conn: &mut DbConn,
@@ -63,24 +86,8 @@ pub(crate) async fn bump(
     at: OffsetDateTime,
     record_id: &str,
 ) -> StoreResult<()> {
-    let row = (
-        daily_counts::account_id.eq(account_id),
-        daily_counts::kind.eq(quota.as_str()),
-        daily_counts::hour.eq(hour_of(at)),
-        daily_counts::stripe.eq(stripe_of(record_id)),
-        daily_counts::n.eq(1_i64),
-    );
-    db_run!(conn, c => {
-        diesel::insert_into(daily_counts::table)
-            .values(row)
-            .on_conflict((daily_counts::account_id, daily_counts::kind, daily_counts::hour, daily_counts::stripe))
-            .do_update()
-            .set(daily_counts::n.eq(daily_counts::n + 1))
-            .execute(c)
-            .await
-    })
-    .map(|_| ())
-    .map_err(db)
+    let row = CounterRow::new(account_id, quota, at, record_id);
+    db_run!(conn, c => crate::invoice_work::count_record!(&row).execute(c).await).map(|_| ()).map_err(db)
 }
 
 /// The sum of the buckets the window after `since` touches: at least the exact count.

@@ -1,0 +1,90 @@
+//! On SQLite each unit of work is one call on the blocking connection thread, inside this
+//! process's write turn: one writer at a time, so the new-client limit is exact without locks.
+
+use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, RunQueryDsl, SqliteConnection};
+use diesel_async::pooled_connection::deadpool::Object;
+use tokio::sync::OwnedMutexGuard;
+use vp_ports::store::StoreResult;
+use vp_ports::{InvoiceRecorded, OpenedInvoice};
+
+use super::{
+    Opening, Recording, clients_in_window, conflict_outcome, count_record, existing_key, finish_key, insert_client,
+    insert_invoice, insert_key, new_clients_bound, the_client,
+};
+use crate::convert;
+use crate::errors::{corrupt, db};
+use crate::models::IdempotencyRow;
+use crate::pool::SqliteConn;
+use crate::repo::clients::{ClientRows, first};
+
+pub(crate) async fn open(
+    mut conn: Object<SqliteConn>,
+    _turn: OwnedMutexGuard<()>,
+    o: Opening,
+) -> StoreResult<OpenedInvoice> {
+    let (existing, rows, bound) = conn
+        .spawn_blocking(move |c: &mut SqliteConnection| {
+            let inserted = insert_key!(&o.key).execute(c)?;
+            let existing: Option<IdempotencyRow> =
+                if inserted == 0 { existing_key!(o.key).first(c).optional()? } else { None };
+            let rows: ClientRows = the_client!(&o.key.account_id, &o.client_id).load(c)?;
+            let bound: i64 = new_clients_bound!(&o.key.account_id, &o.new_clients).get_result(c)?;
+            Ok((existing, rows, bound))
+        })
+        .await
+        .map_err(db)?;
+    Ok(OpenedInvoice {
+        existing_key: existing.map(convert::idempotency).transpose()?,
+        client: first(rows)?,
+        new_clients_bound: u64::try_from(bound).map_err(|_| corrupt("negative daily count"))?,
+    })
+}
+
+/// Ends the transaction without writing, with an outcome other than `Recorded`.
+enum Abort {
+    Outcome(InvoiceRecorded),
+    Db(diesel::result::Error),
+}
+
+impl From<diesel::result::Error> for Abort {
+    fn from(e: diesel::result::Error) -> Self {
+        match conflict_outcome(&e) {
+            Some(outcome) => Abort::Outcome(outcome),
+            None => Abort::Db(e),
+        }
+    }
+}
+
+pub(crate) async fn record(
+    mut conn: Object<SqliteConn>,
+    _turn: OwnedMutexGuard<()>,
+    r: Recording,
+) -> StoreResult<InvoiceRecorded> {
+    let done = conn
+        .spawn_blocking(move |c: &mut SqliteConnection| {
+            let result = c.immediate_transaction(|c| {
+                if let Some(new) = &r.client {
+                    let account = &new.row.account_id;
+                    let bound: i64 = new_clients_bound!(account, &new.limit).get_result(c)?;
+                    if bound >= i64::from(new.limit.limit) {
+                        let in_window: Vec<time::PrimitiveDateTime> =
+                            clients_in_window!(account, &new.limit).load(c)?;
+                        if in_window.len() >= usize::try_from(new.limit.limit).unwrap_or(usize::MAX) {
+                            return Err(Abort::Outcome(InvoiceRecorded::DailyLimitReached));
+                        }
+                    }
+                    insert_client!(&new.row).execute(c)?;
+                    count_record!(&new.counter).execute(c)?;
+                }
+                insert_invoice!(&r.invoice, r.gateway_check_at).execute(c)?;
+                finish_key!(&r.key).execute(c)?;
+                Ok(InvoiceRecorded::Recorded)
+            });
+            match result {
+                Ok(outcome) | Err(Abort::Outcome(outcome)) => Ok(outcome),
+                Err(Abort::Db(e)) => Err(e),
+            }
+        })
+        .await;
+    done.map_err(db)
+}
