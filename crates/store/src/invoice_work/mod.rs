@@ -10,71 +10,79 @@
 
 mod postgres;
 mod sqlite;
+pub(crate) mod statements;
 
 use time::PrimitiveDateTime;
 use vp_ports::store::StoreResult;
 use vp_ports::{DailyLimit, DailyQuota, InvoiceOpening, InvoiceRecorded, InvoiceWrite};
 
 use crate::convert::{self, db_time, db_time_opt};
-use crate::models::{ClientRow, IdempotencyRow, InvoiceRow};
-use crate::repo::quotas::{CounterRow, hour_of, lock_key};
+use crate::repo::quotas::{CounterRow, lock_key, window_counts};
+use statements::{CountRecord, CountsFrom, FinishKey, InsertClient, InsertInvoice, InsertKey};
 
 pub(crate) use postgres::{open as open_postgres, record as record_postgres};
 pub(crate) use sqlite::{open as open_sqlite, record as record_sqlite};
 
-/// `Store::open_invoice`, as rows.
+/// `Store::open_invoice`, as statements.
 pub(crate) struct Opening {
-    pub key: IdempotencyRow,
+    pub insert_key: InsertKey,
     pub client_id: String,
-    pub new_clients: DailyLimit,
+    pub new_clients: CountsFrom,
 }
 
 impl Opening {
     pub(crate) fn new(o: InvoiceOpening<'_>) -> Opening {
         Opening {
-            key: convert::idempotency_row(o.key),
+            insert_key: InsertKey(convert::idempotency_row(o.key)),
             client_id: o.client_id.as_str().to_owned(),
-            new_clients: *o.new_clients,
+            new_clients: window_counts(&o.key.account_id, o.new_clients),
         }
+    }
+
+    pub(crate) fn account_id(&self) -> &str {
+        &self.insert_key.0.account_id
     }
 }
 
 /// A new client with its count and limit.
 pub(crate) struct NewClient {
-    pub row: ClientRow,
-    pub counter: CounterRow,
+    pub insert: InsertClient,
+    pub count: CountRecord,
+    pub window: CountsFrom,
     pub limit: DailyLimit,
     pub lock_key: i64,
 }
 
-/// `Store::record_invoice`, as rows.
+/// `Store::record_invoice`, as statements.
 pub(crate) struct Recording {
     pub client: Option<NewClient>,
-    pub invoice: InvoiceRow,
-    pub gateway_check_at: Option<PrimitiveDateTime>,
-    pub key: IdempotencyRow,
+    pub insert_invoice: InsertInvoice,
+    pub finish_key: FinishKey,
 }
 
 impl Recording {
     pub(crate) fn new(w: &InvoiceWrite) -> StoreResult<Recording> {
         let client = w.new_client.as_ref().map(|(client, limit)| NewClient {
-            row: convert::client_row(client),
-            counter: CounterRow::new(&client.account_id, DailyQuota::NewClients, client.created_at, &client.id),
+            insert: InsertClient(convert::client_row(client)),
+            count: CountRecord(CounterRow::new(
+                &client.account_id,
+                DailyQuota::NewClients,
+                client.created_at,
+                &client.id,
+            )),
+            window: window_counts(&client.account_id, limit),
             limit: *limit,
             lock_key: lock_key(&client.account_id, DailyQuota::NewClients),
         });
         Ok(Recording {
             client,
-            invoice: convert::invoice_row(&w.invoice)?,
-            gateway_check_at: db_time_opt(w.gateway_check_at),
-            key: convert::idempotency_row(&w.key),
+            insert_invoice: InsertInvoice {
+                row: convert::invoice_row(&w.invoice)?,
+                gateway_check_at: db_time_opt(w.gateway_check_at),
+            },
+            finish_key: FinishKey { account_id: w.key.account_id.clone(), key: w.key.key.clone() },
         })
     }
-}
-
-/// The first hour of a limit's window, as the counts store it.
-pub(crate) fn first_hour(limit: &DailyLimit) -> i64 {
-    hour_of(limit.since)
 }
 
 pub(crate) fn since(limit: &DailyLimit) -> PrimitiveDateTime {
@@ -98,13 +106,7 @@ pub(crate) fn conflict_outcome(e: &diesel::result::Error) -> Option<InvoiceRecor
     }
 }
 
-/// The statements, written once for both backends.
-macro_rules! insert_key {
-    ($row:expr) => {
-        diesel::insert_into($crate::schema::idempotency_keys::table).values($row).on_conflict_do_nothing()
-    };
-}
-
+/// The statements the builder writes cacheably, written once for both backends.
 macro_rules! existing_key {
     ($row:expr) => {
         $crate::schema::idempotency_keys::table
@@ -122,16 +124,6 @@ macro_rules! the_client {
     };
 }
 
-macro_rules! new_clients_bound {
-    ($account:expr, $limit:expr) => {
-        $crate::schema::daily_counts::table
-            .filter($crate::schema::daily_counts::account_id.eq($account))
-            .filter($crate::schema::daily_counts::kind.eq(vp_ports::DailyQuota::NewClients.as_str()))
-            .filter($crate::schema::daily_counts::hour.ge($crate::invoice_work::first_hour($limit)))
-            .select(diesel::dsl::sql::<diesel::sql_types::BigInt>("CAST(COALESCE(SUM(n), 0) AS BIGINT)"))
-    };
-}
-
 /// At most `limit` clients of the window (their creation times), to count exactly.
 macro_rules! clients_in_window {
     ($account:expr, $limit:expr) => {
@@ -143,44 +135,7 @@ macro_rules! clients_in_window {
     };
 }
 
-macro_rules! insert_client {
-    ($row:expr) => {
-        diesel::insert_into($crate::schema::clients::table).values($row)
-    };
-}
-
-macro_rules! count_record {
-    ($counter:expr) => {
-        diesel::insert_into($crate::schema::daily_counts::table)
-            .values($counter)
-            .on_conflict((
-                $crate::schema::daily_counts::account_id,
-                $crate::schema::daily_counts::kind,
-                $crate::schema::daily_counts::hour,
-                $crate::schema::daily_counts::stripe,
-            ))
-            .do_update()
-            .set($crate::schema::daily_counts::n.eq($crate::schema::daily_counts::n + 1))
-    };
-}
-
-macro_rules! insert_invoice {
-    ($row:expr, $check_at:expr) => {
-        diesel::insert_into($crate::schema::invoices::table)
-            .values(($row, $crate::schema::invoices::gateway_check_at.eq($check_at)))
-    };
-}
-
-macro_rules! finish_key {
-    ($row:expr) => {
-        diesel::update($crate::schema::idempotency_keys::table.find((&$row.account_id, &$row.key))).set($row)
-    };
-}
-
-pub(crate) use {
-    clients_in_window, count_record, existing_key, finish_key, insert_client, insert_invoice, insert_key,
-    new_clients_bound, the_client,
-};
+pub(crate) use {clients_in_window, existing_key, the_client};
 
 #[cfg(test)]
 mod tests {

@@ -16,10 +16,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use vp_ports::store::StoreResult;
 use vp_ports::{InvoiceRecorded, OpenedInvoice};
 
-use super::{
-    NewClient, Opening, Recording, clients_in_window, conflict_outcome, count_record, existing_key, finish_key,
-    insert_client, insert_invoice, insert_key, new_clients_bound, the_client,
-};
+use super::{NewClient, Opening, Recording, clients_in_window, conflict_outcome, existing_key, the_client};
 use crate::convert;
 use crate::errors::{corrupt, db};
 use crate::models::IdempotencyRow;
@@ -62,15 +59,14 @@ impl<const EXCLUSIVE: bool> QueryFragment<Pg> for Lock<EXCLUSIVE> {
 
 pub(crate) async fn open(conn: Object<AsyncPgConnection>, o: Opening) -> StoreResult<OpenedInvoice> {
     let c: &AsyncPgConnection = &conn;
-    let account = &o.key.account_id;
     let (inserted, rows, bound) = tokio::join!(
-        insert_key!(&o.key).execute(&mut &*c),
-        the_client!(account, &o.client_id)
+        (&o.insert_key).execute(&mut &*c),
+        the_client!(o.account_id(), &o.client_id)
             .load::<(crate::models::ClientRow, Option<crate::models::SubscriptionRow>)>(&mut &*c),
-        new_clients_bound!(account, &o.new_clients).get_result::<i64>(&mut &*c),
+        (&o.new_clients).get_result::<i64>(&mut &*c),
     );
     let existing: Option<IdempotencyRow> = if inserted.map_err(db)? == 0 {
-        existing_key!(o.key).first(&mut &*c).await.optional().map_err(db)?
+        existing_key!(o.insert_key.0).first(&mut &*c).await.optional().map_err(db)?
     } else {
         None
     };
@@ -88,10 +84,7 @@ async fn write(c: &AsyncPgConnection, r: &Recording) -> Result<InvoiceRecorded, 
     let client = async {
         match &r.client {
             Some(new) => {
-                let (inserted, counted) = tokio::join!(
-                    insert_client!(&new.row).execute(&mut &*c),
-                    count_record!(&new.counter).execute(&mut &*c)
-                );
+                let (inserted, counted) = tokio::join!((&new.insert).execute(&mut &*c), (&new.count).execute(&mut &*c));
                 inserted.and(counted)
             }
             None => Ok(0),
@@ -99,8 +92,8 @@ async fn write(c: &AsyncPgConnection, r: &Recording) -> Result<InvoiceRecorded, 
     };
     let (client, invoice, key, commit): (Done, Done, Done, Done) = tokio::join!(
         client,
-        insert_invoice!(&r.invoice, r.gateway_check_at).execute(&mut &*c),
-        finish_key!(&r.key).execute(&mut &*c),
+        (&r.insert_invoice).execute(&mut &*c),
+        (&r.finish_key).execute(&mut &*c),
         Commit.execute(&mut &*c),
     );
     for result in [client, invoice, key] {
@@ -124,11 +117,8 @@ async fn guard(c: &AsyncPgConnection, new: &NewClient, exclusive: bool) -> Resul
             Lock::<false>(new.lock_key).execute(&mut &*c).await
         }
     };
-    let (begun, locked, bound) = tokio::join!(
-        Begin.execute(&mut &*c),
-        lock,
-        new_clients_bound!(&new.row.account_id, &new.limit).get_result::<i64>(&mut &*c),
-    );
+    let (begun, locked, bound) =
+        tokio::join!(Begin.execute(&mut &*c), lock, (&new.window).get_result::<i64>(&mut &*c),);
     begun?;
     locked?;
     Ok(u64::try_from(bound?).unwrap_or(0))
@@ -152,7 +142,7 @@ async fn record_on(
     Rollback.execute(&mut &*c).await?;
     if guard(c, new, true).await? >= limit {
         let in_window: Vec<time::PrimitiveDateTime> =
-            clients_in_window!(&new.row.account_id, &new.limit).load(&mut &*c).await?;
+            clients_in_window!(&new.insert.0.account_id, &new.limit).load(&mut &*c).await?;
         if u64::try_from(in_window.len()).unwrap_or(u64::MAX) >= limit {
             Rollback.execute(&mut &*c).await?;
             return Ok(InvoiceRecorded::DailyLimitReached);

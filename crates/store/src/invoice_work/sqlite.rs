@@ -7,10 +7,7 @@ use tokio::sync::OwnedMutexGuard;
 use vp_ports::store::StoreResult;
 use vp_ports::{InvoiceRecorded, OpenedInvoice};
 
-use super::{
-    Opening, Recording, clients_in_window, conflict_outcome, count_record, existing_key, finish_key, insert_client,
-    insert_invoice, insert_key, new_clients_bound, the_client,
-};
+use super::{Opening, Recording, clients_in_window, conflict_outcome, existing_key, the_client};
 use crate::convert;
 use crate::errors::{corrupt, db};
 use crate::models::IdempotencyRow;
@@ -24,11 +21,11 @@ pub(crate) async fn open(
 ) -> StoreResult<OpenedInvoice> {
     let (existing, rows, bound) = conn
         .spawn_blocking(move |c: &mut SqliteConnection| {
-            let inserted = insert_key!(&o.key).execute(c)?;
+            let inserted = (&o.insert_key).execute(c)?;
             let existing: Option<IdempotencyRow> =
-                if inserted == 0 { existing_key!(o.key).first(c).optional()? } else { None };
-            let rows: ClientRows = the_client!(&o.key.account_id, &o.client_id).load(c)?;
-            let bound: i64 = new_clients_bound!(&o.key.account_id, &o.new_clients).get_result(c)?;
+                if inserted == 0 { existing_key!(o.insert_key.0).first(c).optional()? } else { None };
+            let rows: ClientRows = the_client!(o.account_id(), &o.client_id).load(c)?;
+            let bound: i64 = (&o.new_clients).get_result(c)?;
             Ok((existing, rows, bound))
         })
         .await
@@ -64,20 +61,19 @@ pub(crate) async fn record(
         .spawn_blocking(move |c: &mut SqliteConnection| {
             let result = c.immediate_transaction(|c| {
                 if let Some(new) = &r.client {
-                    let account = &new.row.account_id;
-                    let bound: i64 = new_clients_bound!(account, &new.limit).get_result(c)?;
+                    let bound: i64 = (&new.window).get_result(c)?;
                     if bound >= i64::from(new.limit.limit) {
                         let in_window: Vec<time::PrimitiveDateTime> =
-                            clients_in_window!(account, &new.limit).load(c)?;
+                            clients_in_window!(&new.insert.0.account_id, &new.limit).load(c)?;
                         if in_window.len() >= usize::try_from(new.limit.limit).unwrap_or(usize::MAX) {
                             return Err(Abort::Outcome(InvoiceRecorded::DailyLimitReached));
                         }
                     }
-                    insert_client!(&new.row).execute(c)?;
-                    count_record!(&new.counter).execute(c)?;
+                    (&new.insert).execute(c)?;
+                    (&new.count).execute(c)?;
                 }
-                insert_invoice!(&r.invoice, r.gateway_check_at).execute(c)?;
-                finish_key!(&r.key).execute(c)?;
+                (&r.insert_invoice).execute(c)?;
+                (&r.finish_key).execute(c)?;
                 Ok(InvoiceRecorded::Recorded)
             });
             match result {

@@ -22,6 +22,7 @@ use vp_ports::{DailyLimit, DailyQuota};
 
 use crate::convert::db_time;
 use crate::errors::{corrupt, db};
+use crate::invoice_work::statements::{CountRecord, CountsFrom};
 use crate::pool::{DbConn, db_run};
 use crate::schema::{clients, daily_counts, trial_grants};
 
@@ -60,7 +61,7 @@ pub(crate) fn lock_key(account_id: &str, quota: DailyQuota) -> i64 {
 #[diesel(table_name = daily_counts)]
 pub(crate) struct CounterRow {
     pub account_id: String,
-    pub kind: &'static str,
+    pub kind: String,
     pub hour: i64,
     pub stripe: i32,
     pub n: i64,
@@ -70,7 +71,7 @@ impl CounterRow {
     pub(crate) fn new(account_id: &str, quota: DailyQuota, at: OffsetDateTime, record_id: &str) -> CounterRow {
         CounterRow {
             account_id: account_id.to_owned(),
-            kind: quota.as_str(),
+            kind: quota.as_str().to_owned(),
             hour: hour_of(at),
             stripe: stripe_of(record_id),
             n: 1,
@@ -86,22 +87,19 @@ pub(crate) async fn bump(
     at: OffsetDateTime,
     record_id: &str,
 ) -> StoreResult<()> {
-    let row = CounterRow::new(account_id, quota, at, record_id);
-    db_run!(conn, c => crate::invoice_work::count_record!(&row).execute(c).await).map(|_| ()).map_err(db)
+    let count = CountRecord(CounterRow::new(account_id, quota, at, record_id));
+    db_run!(conn, c => (&count).execute(c).await).map(|_| ()).map_err(db)
+}
+
+/// The buckets the window after `since` touches.
+pub(crate) fn window_counts(account_id: &str, limit: &DailyLimit) -> CountsFrom {
+    CountsFrom { account_id: account_id.to_owned(), kind: limit.quota.as_str().to_owned(), hour: hour_of(limit.since) }
 }
 
 /// The sum of the buckets the window after `since` touches: at least the exact count.
 pub(crate) async fn upper_bound(conn: &mut DbConn, account_id: &str, limit: &DailyLimit) -> StoreResult<u64> {
-    let n: i64 = db_run!(conn, c => {
-        daily_counts::table
-            .filter(daily_counts::account_id.eq(account_id))
-            .filter(daily_counts::kind.eq(limit.quota.as_str()))
-            .filter(daily_counts::hour.ge(hour_of(limit.since)))
-            .select(sql::<BigInt>("CAST(COALESCE(SUM(n), 0) AS BIGINT)"))
-            .get_result(c)
-            .await
-    })
-    .map_err(db)?;
+    let counts = window_counts(account_id, limit);
+    let n: i64 = db_run!(conn, c => (&counts).get_result(c).await).map_err(db)?;
     u64::try_from(n).map_err(|_| corrupt("negative daily count"))
 }
 

@@ -1,0 +1,190 @@
+//! The hot statements of invoice creation as types of their own with fixed SQL text, so each
+//! connection prepares them once and reuses the plan. (diesel marks an `UPDATE`, an upsert's
+//! `DO UPDATE`, an insert of optional columns and an SQL literal as not cacheable, so written
+//! with its query builder each of these would be parsed and planned on every call, and on
+//! PostgreSQL a prepare would stall the pipeline.) One text serves both backends: the query
+//! builder writes the placeholders (`$1` or `?`).
+
+use diesel::QueryResult;
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
+use diesel::sqlite::Sqlite;
+
+use crate::models::{ClientRow, IdempotencyRow, InvoiceRow};
+use crate::repo::quotas::CounterRow;
+
+/// Implements `QueryFragment` for PostgreSQL and SQLite with one body.
+macro_rules! for_both_backends {
+    ($ty:ty, |$this:ident, $out:ident| $body:block) => {
+        impl QueryFragment<Pg> for $ty {
+            fn walk_ast<'b>(&'b self, mut $out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+                let $this = self;
+                $body
+            }
+        }
+        impl QueryFragment<Sqlite> for $ty {
+            fn walk_ast<'b>(&'b self, mut $out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+                let $this = self;
+                $body
+            }
+        }
+        impl<Conn> diesel::RunQueryDsl<Conn> for $ty {}
+        impl<Conn> diesel::RunQueryDsl<Conn> for &$ty {}
+    };
+}
+
+/// Records a new request's key, unless the account has it (then nothing happens).
+#[derive(QueryId)]
+pub(crate) struct InsertKey(pub IdempotencyRow);
+
+for_both_backends!(InsertKey, |this, out| {
+    let k = &this.0;
+    out.push_sql(
+        "INSERT INTO idempotency_keys (account_id, key, request_fingerprint, payment_id, recovery_point, \
+         locked_until, created_at, gateway_request) VALUES (",
+    );
+    out.push_bind_param::<Text, _>(&k.account_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&k.key)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&k.request_fingerprint)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&k.payment_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&k.recovery_point)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Timestamp>, _>(&k.locked_until)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Timestamp, _>(&k.created_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Text>, _>(&k.gateway_request)?;
+    out.push_sql(") ON CONFLICT DO NOTHING");
+    Ok(())
+});
+
+/// Moves a key to `finished`, unlocked.
+#[derive(QueryId)]
+pub(crate) struct FinishKey {
+    pub account_id: String,
+    pub key: String,
+}
+
+for_both_backends!(FinishKey, |this, out| {
+    out.push_sql("UPDATE idempotency_keys SET recovery_point = 'finished', locked_until = NULL WHERE account_id = ");
+    out.push_bind_param::<Text, _>(&this.account_id)?;
+    out.push_sql(" AND key = ");
+    out.push_bind_param::<Text, _>(&this.key)?;
+    Ok(())
+});
+
+#[derive(QueryId)]
+pub(crate) struct InsertClient(pub ClientRow);
+
+for_both_backends!(InsertClient, |this, out| {
+    let c = &this.0;
+    out.push_sql("INSERT INTO clients (id, account_id, client_id, created_at, blocked) VALUES (");
+    out.push_bind_param::<Text, _>(&c.id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&c.account_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&c.client_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Timestamp, _>(&c.created_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&c.blocked)?;
+    out.push_sql(")");
+    Ok(())
+});
+
+/// Adds a record to its account's count for its hour and stripe.
+#[derive(QueryId)]
+pub(crate) struct CountRecord(pub CounterRow);
+
+for_both_backends!(CountRecord, |this, out| {
+    let r = &this.0;
+    out.push_sql("INSERT INTO daily_counts (account_id, kind, hour, stripe, n) VALUES (");
+    out.push_bind_param::<Text, _>(&r.account_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&r.kind)?;
+    out.push_sql(", ");
+    out.push_bind_param::<BigInt, _>(&r.hour)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Integer, _>(&r.stripe)?;
+    out.push_sql(", 1) ON CONFLICT (account_id, kind, hour, stripe) DO UPDATE SET n = daily_counts.n + 1");
+    Ok(())
+});
+
+/// The sum of an account's counts of one kind from an hour on.
+#[derive(QueryId)]
+pub(crate) struct CountsFrom {
+    pub account_id: String,
+    pub kind: String,
+    pub hour: i64,
+}
+
+for_both_backends!(CountsFrom, |this, out| {
+    out.push_sql("SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM daily_counts WHERE account_id = ");
+    out.push_bind_param::<Text, _>(&this.account_id)?;
+    out.push_sql(" AND kind = ");
+    out.push_bind_param::<Text, _>(&this.kind)?;
+    out.push_sql(" AND hour >= ");
+    out.push_bind_param::<BigInt, _>(&this.hour)?;
+    Ok(())
+});
+
+impl diesel::query_builder::Query for CountsFrom {
+    type SqlType = BigInt;
+}
+
+#[derive(QueryId)]
+pub(crate) struct InsertInvoice {
+    pub row: InvoiceRow,
+    pub gateway_check_at: Option<time::PrimitiveDateTime>,
+}
+
+for_both_backends!(InsertInvoice, |this, out| {
+    let i = &this.row;
+    out.push_sql(
+        "INSERT INTO invoices (payment_id, account_id, client_ref, status, purpose, plan_id, devices, method, \
+         amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
+         expires_at, paid_at, gateway_check_at) VALUES (",
+    );
+    out.push_bind_param::<Text, _>(&i.payment_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&i.account_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&i.client_ref)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&i.status)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&i.purpose)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Integer>, _>(&i.plan_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Integer>, _>(&i.devices)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&i.method)?;
+    out.push_sql(", ");
+    out.push_bind_param::<BigInt, _>(&i.amount)?;
+    out.push_sql(", ");
+    out.push_bind_param::<BigInt, _>(&i.platform_amount)?;
+    out.push_sql(", ");
+    out.push_bind_param::<BigInt, _>(&i.partner_share)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Text>, _>(&i.return_url)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Text>, _>(&i.payment_url)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Text>, _>(&i.gateway_payment_id)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Timestamp, _>(&i.created_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Timestamp, _>(&i.expires_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Timestamp>, _>(&i.paid_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Timestamp>, _>(&this.gateway_check_at)?;
+    out.push_sql(")");
+    Ok(())
+});
