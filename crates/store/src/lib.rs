@@ -14,6 +14,7 @@ mod pool;
 mod repo;
 mod schema;
 mod signal;
+mod sqlite_writer;
 mod tx;
 mod url;
 
@@ -36,14 +37,14 @@ impl Default for StoreOptions {
 /// must already be migrated (`migrate`).
 pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<dyn Store>, StoreError> {
     let target = url::parse(database_url)?;
-    let postgres_url = match &target {
-        url::Target::Postgres(url) => Some(url.clone()),
-        url::Target::Sqlite(_) => None,
+    let (postgres_url, sqlite_path) = match &target {
+        url::Target::Postgres(url) => (Some(url.clone()), None),
+        url::Target::Sqlite(path) => (None, Some(path.to_string_lossy().into_owned())),
     };
     let signal = signal::DeliverySignal::new(postgres_url);
     let pool = pool::DbPool::build(&target, opts.max_connections)?;
     let open_transactions = pool.max_open_transactions().await?;
-    let store = tx::PoolStore::new(pool, signal, open_transactions);
+    let store = tx::PoolStore::new(pool, signal, open_transactions, sqlite_path)?;
     store.ping().await?;
     Ok(Arc::new(store))
 }

@@ -21,6 +21,7 @@ use crate::invoice_work;
 use crate::pool::{DbConn, DbPool, db_run};
 use crate::repo::{accounts, billing, catalogue, clients, events, local_panel, quotas};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
+use crate::sqlite_writer::GroupWriter;
 
 pub(crate) struct PoolStore {
     pool: DbPool,
@@ -29,14 +30,28 @@ pub(crate) struct PoolStore {
     /// of in SQLite's busy handler, which polls with growing sleeps and turned contention into
     /// long tail latencies. Other processes (operator commands) still meet the busy timeout.
     sqlite_writer: Arc<Mutex<()>>,
+    /// On SQLite, the writer thread committing invoice units of work in groups.
+    sqlite_group: Option<GroupWriter>,
     /// The most transactions the database can have open at once (PostgreSQL's
     /// `max_connections`), for the new-client quota (`invoice_work`).
     open_transactions: u64,
 }
 
 impl PoolStore {
-    pub(crate) fn new(pool: DbPool, deliveries: DeliverySignal, open_transactions: u64) -> PoolStore {
-        PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer: Arc::default(), open_transactions }
+    /// `sqlite_path` is the database file when `pool` is SQLite's.
+    pub(crate) fn new(
+        pool: DbPool,
+        deliveries: DeliverySignal,
+        open_transactions: u64,
+        sqlite_path: Option<String>,
+    ) -> StoreResult<PoolStore> {
+        let sqlite_writer = Arc::<Mutex<()>>::default();
+        let sqlite_group = sqlite_path.map(|path| GroupWriter::start(path, sqlite_writer.clone())).transpose()?;
+        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, sqlite_group, open_transactions })
+    }
+
+    fn group_writer(&self) -> StoreResult<&GroupWriter> {
+        self.sqlite_group.as_ref().ok_or_else(|| StoreError::Unavailable("no SQLite writer for this pool".into()))
     }
 
     async fn start(&self, write: bool, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
@@ -97,10 +112,7 @@ impl Store for PoolStore {
     async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice> {
         let work = invoice_work::Opening::new(opening);
         match &self.pool {
-            DbPool::Sqlite(pool) => {
-                let turn = self.sqlite_writer.clone().lock_owned().await;
-                invoice_work::open_sqlite(pool.get().await.map_err(errors::pool)?, turn, work).await
-            }
+            DbPool::Sqlite(_) => invoice_work::open_sqlite(self.group_writer()?, work).await,
             DbPool::Postgres(pool) => invoice_work::open_postgres(pool.get().await.map_err(errors::pool)?, work).await,
         }
     }
@@ -108,10 +120,7 @@ impl Store for PoolStore {
     async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded> {
         let work = invoice_work::Recording::new(write)?;
         match &self.pool {
-            DbPool::Sqlite(pool) => {
-                let turn = self.sqlite_writer.clone().lock_owned().await;
-                invoice_work::record_sqlite(pool.get().await.map_err(errors::pool)?, turn, work).await
-            }
+            DbPool::Sqlite(_) => invoice_work::record_sqlite(self.group_writer()?, work).await,
             DbPool::Postgres(pool) => {
                 let conn = pool.get().await.map_err(errors::pool)?;
                 invoice_work::record_postgres(conn, work, self.open_transactions).await

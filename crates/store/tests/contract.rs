@@ -176,6 +176,7 @@ contract_tests!(
     recording_an_invoice_for_a_client_created_meanwhile_or_twice_writes_nothing,
     recording_a_new_client_past_the_daily_limit_writes_nothing,
     racing_new_clients_never_pass_the_daily_limit,
+    invoices_recorded_at_once_keep_their_own_outcomes,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -1523,6 +1524,64 @@ async fn recording_a_new_client_past_the_daily_limit_writes_nothing(ctx: Ctx) {
         ctx.store.record_invoice(&recording("k-1", "c-bob", "bob", 2)).await.unwrap(),
         InvoiceRecorded::Recorded
     );
+}
+
+async fn invoices_recorded_at_once_keep_their_own_outcomes(ctx: Ctx) {
+    // Recorded together (on SQLite, in one commit of the group writer), a refused one writes
+    // nothing and undoes nothing of the others. Of 45 invoices, 15 ask for a new client named
+    // like alice, who exists; 15 were recorded before, so their new client (written before the
+    // invoice is refused) must be undone; 15 are new.
+    seed(&ctx.store, "acc-a").await;
+    for i in (1..45).step_by(3) {
+        let key = format!("both-{i}");
+        open_key(&ctx.store, &key).await;
+        let first = recording(&key, &format!("c-first-{i}"), &format!("first-{i}"), 500);
+        assert_eq!(ctx.store.record_invoice(&first).await.unwrap(), InvoiceRecorded::Recorded);
+    }
+    let mut tasks = Vec::new();
+    for i in 0..45 {
+        let store = ctx.store.clone();
+        let key = format!("both-{i}");
+        let name = if i % 3 == 0 { "alice".to_owned() } else { format!("fresh-{i}") };
+        tasks.push(tokio::spawn(async move {
+            if i % 3 != 1 {
+                open_key(&store, &key).await;
+            }
+            (i, store.record_invoice(&recording(&key, &format!("c-both-{i}"), &name, 500)).await.unwrap())
+        }));
+    }
+    let want = |i: usize| match i % 3 {
+        0 => InvoiceRecorded::ClientExists,
+        1 => InvoiceRecorded::AlreadyRecorded,
+        _ => InvoiceRecorded::Recorded,
+    };
+    for t in tasks {
+        let (i, outcome) = t.await.unwrap();
+        assert_eq!(outcome, want(i), "invoice {i}");
+    }
+    let mut tx = begin(&ctx.store).await;
+    for i in 0..45 {
+        let invoice = tx.invoice_by_id(&format!("pay-both-{i}")).await.unwrap().map(|inv| inv.client_ref);
+        let point = tx.idempotency_key("acc-a", &format!("both-{i}")).await.unwrap().map(|k| k.recovery_point);
+        let fresh = tx.client("acc-a", &cid(&format!("fresh-{i}"))).await.unwrap().map(|c| c.id);
+        match want(i) {
+            InvoiceRecorded::ClientExists => {
+                assert_eq!((invoice, point), (None, Some(RecoveryPoint::Started)), "invoice {i} refused");
+            }
+            InvoiceRecorded::AlreadyRecorded => {
+                assert_eq!(invoice, Some(format!("c-first-{i}")), "invoice {i} as first recorded");
+                assert_eq!(fresh, None, "the second new client of invoice {i} was undone");
+            }
+            _ => {
+                assert_eq!((invoice, point), (Some(format!("c-both-{i}")), Some(RecoveryPoint::Finished)));
+                assert_eq!(fresh, Some(format!("c-both-{i}")));
+            }
+        }
+    }
+    // alice, 15 first clients and 15 fresh ones are counted; nothing of the refused ones.
+    assert!(below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 32).await);
+    assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 31).await);
+    tx.commit().await.unwrap();
 }
 
 async fn racing_new_clients_never_pass_the_daily_limit(ctx: Ctx) {

@@ -1,26 +1,20 @@
-//! On SQLite each unit of work is one call on the blocking connection thread, inside this
-//! process's write turn: one writer at a time, so the new-client limit is exact without locks.
+//! On SQLite each unit of work is one closure run by the group writer (`sqlite_writer`), in
+//! its own savepoint: one writer at a time, so the new-client limit is exact without locks.
 
-use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, RunQueryDsl, SqliteConnection};
-use diesel_async::pooled_connection::deadpool::Object;
-use tokio::sync::OwnedMutexGuard;
+use diesel::{Connection, ExpressionMethods, OptionalExtension, QueryDsl, RunQueryDsl, SqliteConnection};
 use vp_ports::store::StoreResult;
 use vp_ports::{InvoiceRecorded, OpenedInvoice};
 
 use super::{Opening, Recording, clients_in_window, conflict_outcome, existing_key, the_client};
 use crate::convert;
-use crate::errors::{corrupt, db};
+use crate::errors::corrupt;
 use crate::models::IdempotencyRow;
-use crate::pool::SqliteConn;
 use crate::repo::clients::{ClientRows, first};
+use crate::sqlite_writer::GroupWriter;
 
-pub(crate) async fn open(
-    mut conn: Object<SqliteConn>,
-    _turn: OwnedMutexGuard<()>,
-    o: Opening,
-) -> StoreResult<OpenedInvoice> {
-    let (existing, rows, bound) = conn
-        .spawn_blocking(move |c: &mut SqliteConnection| {
+pub(crate) async fn open(writer: &GroupWriter, o: Opening) -> StoreResult<OpenedInvoice> {
+    let (existing, rows, bound) = writer
+        .run(move |c: &mut SqliteConnection| {
             let inserted = (&o.insert_key).execute(c)?;
             let existing: Option<IdempotencyRow> =
                 if inserted == 0 { existing_key!(o.insert_key.0).first(c).optional()? } else { None };
@@ -28,8 +22,7 @@ pub(crate) async fn open(
             let bound: i64 = (&o.new_clients).get_result(c)?;
             Ok((existing, rows, bound))
         })
-        .await
-        .map_err(db)?;
+        .await?;
     Ok(OpenedInvoice {
         existing_key: existing.map(convert::idempotency).transpose()?,
         client: first(rows)?,
@@ -52,14 +45,11 @@ impl From<diesel::result::Error> for Abort {
     }
 }
 
-pub(crate) async fn record(
-    mut conn: Object<SqliteConn>,
-    _turn: OwnedMutexGuard<()>,
-    r: Recording,
-) -> StoreResult<InvoiceRecorded> {
-    let done = conn
-        .spawn_blocking(move |c: &mut SqliteConnection| {
-            let result = c.immediate_transaction(|c| {
+pub(crate) async fn record(writer: &GroupWriter, r: Recording) -> StoreResult<InvoiceRecorded> {
+    writer
+        .run(move |c: &mut SqliteConnection| {
+            // A savepoint of its own: an outcome other than `Recorded` undoes what it wrote.
+            let result = c.transaction(|c| {
                 if let Some(new) = &r.client {
                     let bound: i64 = (&new.window).get_result(c)?;
                     if bound >= i64::from(new.limit.limit) {
@@ -81,6 +71,5 @@ pub(crate) async fn record(
                 Err(Abort::Db(e)) => Err(e),
             }
         })
-        .await;
-    done.map_err(db)
+        .await
 }
