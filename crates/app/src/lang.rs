@@ -1,5 +1,7 @@
 //! The language of names and messages (spec: General conventions, Language).
 
+use vp_domain::Money;
+
 use crate::catalogue::Localized;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,6 +40,30 @@ impl Lang {
         }
     }
 
+    /// An amount in roubles as a reader of the language writes it: `5 988,00 ₽` in Russian
+    /// (no-break spaces, so it never wraps), `RUB 5,988.00` in English.
+    pub fn amount(self, money: Money) -> String {
+        let sign = if money.kopecks() < 0 { "-" } else { "" };
+        let abs = money.kopecks().unsigned_abs();
+        let (group, decimal) = match self {
+            Lang::Ru => ("\u{a0}", ","),
+            Lang::En => (",", "."),
+        };
+        let digits = (abs / 100).to_string();
+        let mut roubles = String::with_capacity(digits.len() + digits.len() / 3 * group.len());
+        for (i, d) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                roubles.push_str(group);
+            }
+            roubles.push(d);
+        }
+        let kopecks = abs % 100;
+        match self {
+            Lang::Ru => format!("{sign}{roubles}{decimal}{kopecks:02}\u{a0}₽"),
+            Lang::En => format!("{sign}RUB\u{a0}{roubles}{decimal}{kopecks:02}"),
+        }
+    }
+
     pub const fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
@@ -49,6 +75,20 @@ impl Lang {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_are_written_the_way_each_language_writes_them() {
+        let m = |s: &str| s.parse::<Money>().unwrap();
+        let plain = |s: String| s.replace('\u{a0}', " ");
+        assert_eq!(plain(Lang::Ru.amount(m("5988.00"))), "5 988,00 ₽");
+        assert_eq!(plain(Lang::En.amount(m("5988.00"))), "RUB 5,988.00");
+        assert_eq!(plain(Lang::Ru.amount(m("1234567.05"))), "1 234 567,05 ₽");
+        assert_eq!(plain(Lang::En.amount(m("1234567.05"))), "RUB 1,234,567.05");
+        assert_eq!(plain(Lang::Ru.amount(m("238.80"))), "238,80 ₽");
+        assert_eq!(plain(Lang::En.amount(m("0.05"))), "RUB 0.05");
+        assert_eq!(plain(Lang::Ru.amount(m("-100.00"))), "-100,00 ₽");
+        assert!(!Lang::Ru.amount(m("5988.00")).contains(' '), "no breakable space inside an amount");
+    }
 
     #[test]
     fn russian_only_when_asked_for_first_anything_else_is_english() {

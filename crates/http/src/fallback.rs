@@ -1,5 +1,6 @@
-//! Unknown routes and wrong methods get the envelope too: `404 NOT_FOUND`, or
-//! `405 METHOD_NOT_ALLOWED` with `Allow` when the path exists under another method.
+//! Unknown routes and wrong methods of the partner API get the envelope too: `404 NOT_FOUND`,
+//! or `405 METHOD_NOT_ALLOWED` with `Allow` when the path exists under another method. Every
+//! other unknown path is for a person (a mistyped or stale customer link): the branded page.
 
 use actix_web::HttpRequest;
 use actix_web::dev::ResourceDef;
@@ -14,11 +15,19 @@ pub fn allowed_methods(path: &str) -> Vec<&'static str> {
 }
 
 pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
+    if !is_api_path(req.path()) {
+        return Ok(crate::pages::kit::not_found(&req, crate::pages::kit::page_lang(&req), None));
+    }
     let allowed = allowed_methods(req.path());
     if allowed.is_empty() {
         return Err(ApiError::new(ErrorCode::NotFound));
     }
     Err(ApiError { allow: Some(allowed.join(", ")), ..ApiError::new(ErrorCode::MethodNotAllowed) })
+}
+
+/// `/api/...` paths answer machines; everything else answers people.
+fn is_api_path(path: &str) -> bool {
+    path == "/api" || path.starts_with("/api/")
 }
 
 /// The fallback of a listener that serves no partner API (the metrics listener).
@@ -37,5 +46,11 @@ mod tests {
         assert_eq!(allowed_methods("/api/partner/v1/clients/u1/trial"), ["POST"]);
         assert!(allowed_methods("/api/partner/v1/nothing").is_empty());
         assert!(allowed_methods("/account").is_empty());
+    }
+
+    #[test]
+    fn only_paths_under_api_answer_with_the_envelope() {
+        assert!(is_api_path("/api/partner/v1/nothing") && is_api_path("/api/other") && is_api_path("/api"));
+        assert!(!is_api_path("/connect/abc") && !is_api_path("/apis") && !is_api_path("/"));
     }
 }

@@ -12,6 +12,13 @@ use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url
 /// The two document types of the spec, in the order they are listed.
 pub const DOCUMENT_TYPES: [&str; 2] = ["terms_of_service", "privacy_policy"];
 
+/// A legal document as its page shows it, with the brand substituted.
+pub struct DocumentPage {
+    pub brand_name: String,
+    pub title: String,
+    pub body: String,
+}
+
 impl App {
     /// `PATCH /account`: only the brand name changes.
     pub async fn rename_brand(&self, account: &AccountRecord, brand_name: BrandName) -> AppResult<AccountRecord> {
@@ -73,7 +80,7 @@ impl App {
     }
 
     /// A document page as customers see it: the partner's brand in place of `{brand}`.
-    pub async fn document_page(&self, account_id: &str, doc_type: &str, lang: Lang) -> AppResult<(String, String)> {
+    pub async fn document_page(&self, account_id: &str, doc_type: &str, lang: Lang) -> AppResult<DocumentPage> {
         let mut tx = self.store.read().await?;
         let account = tx.account(account_id).await?;
         let docs = tx.setting(DOCUMENTS_KEY).await?;
@@ -90,6 +97,10 @@ impl App {
             _ => return Err(AppError::NotFound("document")),
         };
         let brand = account.brand_name.as_str();
-        Ok((lang.pick(&doc.title).replace("{brand}", brand), lang.pick(&doc.body).replace("{brand}", brand)))
+        Ok(DocumentPage {
+            title: lang.pick(&doc.title).replace("{brand}", brand),
+            body: lang.pick(&doc.body).replace("{brand}", brand),
+            brand_name: brand.to_owned(),
+        })
     }
 }

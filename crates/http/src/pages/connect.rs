@@ -7,18 +7,17 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use vp_app::{App, AppError};
 
-use super::html::{escape, not_found, page};
-use crate::localize::request_lang;
+use super::kit::{Page, escape, not_found, page_lang, unavailable};
 
 pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>) -> HttpResponse {
-    let lang = request_lang(&req);
+    let lang = page_lang(&req);
     let (token, app_id) = path.into_inner();
     let p = match app.connect_page(&token, &app_id, lang).await {
         Ok(p) => p,
-        Err(AppError::NotFound(_)) => return not_found(lang.code()),
+        Err(AppError::NotFound(_)) => return not_found(&req, lang, None),
         Err(e) => {
             tracing::error!(error = %e, "connect page failed");
-            return page(StatusCode::SERVICE_UNAVAILABLE, lang.code(), "Error", "<p>Temporarily unavailable.</p>");
+            return unavailable(&req, lang, None);
         }
     };
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
@@ -28,9 +27,8 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
         .map(|l| format!("<li><a href=\"{}\">{}</a></li>", escape(&l.url), escape(&l.label)))
         .collect();
     let body = format!(
-        "<h1>{brand}</h1><p><a class=\"button primary\" href=\"{deep}\">{open} {app}</a></p>\
+        "<h1>{open} {app}</h1><p><a class=\"button primary\" href=\"{deep}\">{open} {app}</a></p>\
          <p>{missing}</p><ul>{installs}</ul><p>{manual}</p><p><code>{url}</code></p>",
-        brand = escape(&p.brand_name),
         deep = escape(&p.deep_link),
         open = t("Open in", "Открыть в"),
         app = escape(&p.app_name),
@@ -40,7 +38,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
     );
     // The page also sends the browser to the app at once; the button stays for browsers that
     // block automatic opening of custom schemes.
-    let mut res = page(StatusCode::OK, lang.code(), &p.brand_name, &body);
+    let mut res = Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body);
     if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&format!("0; url={}", p.deep_link)) {
         res.headers_mut().insert(actix_web::http::header::HeaderName::from_static("refresh"), v);
     }

@@ -1,16 +1,20 @@
 //! Customer-facing pages served without a key: the sandbox payment page, the payment result
-//! page, the legal documents and the open-in-app page behind `connect_url`.
+//! page, the legal documents, the open-in-app page behind `connect_url`, the start page and the
+//! not-found page of every path outside the partner API, all built with the page kit.
 
 pub mod connect;
 pub mod documents;
-mod html;
+pub mod home;
+pub mod kit;
 pub mod result;
 pub mod sandbox;
 
 use actix_web::web;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/sandbox/pay/{payment_id}", web::get().to(sandbox::show))
+    cfg.route("/", web::get().to(home::show))
+        .route("/favicon.ico", web::get().to(home::favicon))
+        .route("/sandbox/pay/{payment_id}", web::get().to(sandbox::show))
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
         .route("/connect/{token}/{app_id}", web::get().to(connect::show))

@@ -10,7 +10,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use vp_app::{App, AppError};
 use vp_domain::InvoiceStatus;
 
-use super::html::{escape, not_found, page, page_lang};
+use super::kit::{Page, escape, not_found, page_lang, unavailable};
 
 /// Seconds between the page's own refreshes while the payment is pending.
 const REFRESH_SECONDS: &str = "5";
@@ -19,10 +19,10 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
     let lang = page_lang(&req);
     let mut p = match app.payment_page(&payment_id, lang).await {
         Ok(p) => p,
-        Err(AppError::NotFound(_)) => return not_found(lang.code()),
+        Err(AppError::NotFound(_)) => return not_found(&req, lang, None),
         Err(e) => {
             tracing::error!(error = %e, "payment result page failed");
-            return page(StatusCode::SERVICE_UNAVAILABLE, lang.code(), "Error", "<p>Temporarily unavailable.</p>");
+            return unavailable(&req, lang, None);
         }
     };
     if p.invoice.status == InvoiceStatus::Pending && app.gateway.reconciles() {
@@ -57,11 +57,11 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         ),
     };
     let body = format!(
-        "<p>{brand}</p><h1>{headline}</h1><p class=\"amount\">{amount} ₽</p><p>{detail}</p>",
+        "<p>{brand}</p><h1>{headline}</h1><p class=\"amount\">{amount}</p><p>{detail}</p>",
         brand = escape(&p.brand_name),
-        amount = p.invoice.amounts.customer,
+        amount = lang.amount(p.invoice.amounts.customer),
     );
-    let mut response = page(StatusCode::OK, lang.code(), &p.brand_name, &body);
+    let mut response = Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body);
     if p.invoice.status == InvoiceStatus::Pending {
         response.headers_mut().insert(HeaderName::from_static("refresh"), HeaderValue::from_static(REFRESH_SECONDS));
     }

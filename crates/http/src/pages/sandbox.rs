@@ -9,16 +9,16 @@ use serde::Deserialize;
 use vp_app::{App, AppError};
 use vp_domain::InvoiceStatus;
 
-use super::html::{escape, not_found, page, page_lang as lang_of};
+use super::kit::{Page, escape, not_found, page_lang as lang_of, unavailable};
 
 pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
     let lang = lang_of(&req);
     let p = match app.payment_page(&payment_id, lang).await {
         Ok(p) => p,
-        Err(AppError::NotFound(_)) => return not_found(lang.code()),
+        Err(AppError::NotFound(_)) => return not_found(&req, lang, None),
         Err(e) => {
             tracing::error!(error = %e, "sandbox page failed");
-            return page(StatusCode::SERVICE_UNAVAILABLE, lang.code(), "Error", "<p>Temporarily unavailable.</p>");
+            return unavailable(&req, lang, None);
         }
     };
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
@@ -55,19 +55,19 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         _ => String::new(),
     };
     let body = format!(
-        "<p>{sandbox}</p><h1>{brand}</h1><p class=\"amount\">{amount} ₽</p><p>{method_label}: {method}</p>{state}{back}\
+        "<p>{sandbox}</p><h1>{brand}</h1><p class=\"amount\">{amount}</p><p>{method_label}: {method}</p>{state}{back}\
          <p>{docs_label}:</p><ul>{documents}</ul>",
         sandbox = t(
             "Sandbox payment page: no real money moves.",
             "Тестовая страница оплаты: реальные деньги не списываются."
         ),
         brand = escape(&p.brand_name),
-        amount = i.amounts.customer,
+        amount = lang.amount(i.amounts.customer),
         method_label = t("Payment method", "Способ оплаты"),
         method = escape(&p.method_name),
         docs_label = t("By paying you accept", "Оплачивая, вы принимаете"),
     );
-    page(StatusCode::OK, lang.code(), &p.brand_name, &body)
+    Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body)
 }
 
 #[derive(Deserialize)]
@@ -79,17 +79,21 @@ pub async fn act(req: HttpRequest, app: Data<App>, payment_id: Path<String>, for
     let paid = match form.action.as_str() {
         "pay" => true,
         "decline" => false,
-        _ => return page(StatusCode::BAD_REQUEST, "en", "Bad request", "<p>Unknown action.</p>"),
+        _ => {
+            let lang = lang_of(&req);
+            let title = lang.pick_str("Unknown action", "Неизвестное действие");
+            return Page::new(&req, lang, title).render(StatusCode::BAD_REQUEST, &format!("<h1>{title}</h1>"));
+        }
     };
     match app.sandbox_pay(&payment_id, paid).await {
         // Post/redirect/get: the page shows the new state.
         Ok(_) | Err(AppError::Conflict(_)) => HttpResponse::SeeOther()
             .insert_header(("location", format!("{}?lang={}", req.path(), lang_of(&req).code())))
             .finish(),
-        Err(AppError::NotFound(_)) => not_found(lang_of(&req).code()),
+        Err(AppError::NotFound(_)) => not_found(&req, lang_of(&req), None),
         Err(e) => {
             tracing::error!(error = %e, "sandbox payment failed");
-            page(StatusCode::SERVICE_UNAVAILABLE, "en", "Error", "<p>Temporarily unavailable; try again.</p>")
+            unavailable(&req, lang_of(&req), None)
         }
     }
 }

@@ -1,0 +1,200 @@
+//! The page kit every customer page is built with: one layout (the partner's brand, a system
+//! font stack, a width that fits a 360 px phone and a desktop, visible focus, colours that pass
+//! WCAG AA), the language (`?lang`, then `Accept-Language`) with a switch, escaping, and the
+//! not-found and error pages. The pages are small enough not to need a template engine.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse};
+use vp_app::Lang;
+
+use crate::localize::request_lang;
+
+/// The page's language: `?lang=ru|en`, else `Accept-Language`.
+pub fn page_lang(req: &HttpRequest) -> Lang {
+    match query_lang(req.query_string()) {
+        Some("ru") => Lang::Ru,
+        Some("en") => Lang::En,
+        _ => request_lang(req),
+    }
+}
+
+fn query_lang(query: &str) -> Option<&str> {
+    query.split('&').find_map(|p| p.strip_prefix("lang="))
+}
+
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Colours: text #1b1f24 and links #0b57d0 on white, white on the #1a7f37 button: each at
+/// least 4.5:1. Long links and codes wrap anywhere, so nothing runs off a phone's screen.
+const STYLE: &str = "*{box-sizing:border-box}\
+html{-webkit-text-size-adjust:100%}\
+body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;\
+font-size:1rem;line-height:1.5;color:#1b1f24;background:#f6f7f9}\
+.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;\
+max-width:42rem;margin:0 auto;padding:1rem}\
+.brand{font-weight:700;font-size:1.15rem;overflow-wrap:anywhere}\
+main{max-width:42rem;margin:0 auto 1rem;padding:1.25rem 1rem;background:#fff;border-radius:.75rem}\
+footer{max-width:42rem;margin:0 auto;padding:0 1rem 2rem;font-size:.875rem;color:#4a5260}\
+h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem;overflow-wrap:anywhere}\
+p,li{overflow-wrap:anywhere}\
+a{color:#0b57d0}\
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
+code{font-size:.9rem;overflow-wrap:anywhere;word-break:break-all;background:#f0f2f5;padding:.1rem .25rem;border-radius:.25rem}\
+.amount{font-size:2rem;font-weight:650;margin:.25rem 0}\
+.muted{color:#4a5260}\
+.lang a{margin-left:.5rem}.lang [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}\
+button,.button{font:inherit;font-size:1.05rem;padding:.65rem 1.2rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;\
+border:1px solid #5b6472;background:#fff;color:#1b1f24;cursor:pointer;text-decoration:none;display:inline-block;\
+min-height:2.75rem}\
+.primary{background:#1a7f37;color:#fff;border-color:#1a7f37}\
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0}";
+
+/// A page of the kit: its language, the brand it is shown under, and its title.
+pub struct Page<'a> {
+    req: &'a HttpRequest,
+    lang: Lang,
+    brand: Option<&'a str>,
+    title: &'a str,
+}
+
+impl<'a> Page<'a> {
+    pub fn new(req: &'a HttpRequest, lang: Lang, title: &'a str) -> Page<'a> {
+        Page { req, lang, brand: None, title }
+    }
+
+    /// The partner's brand name in the header (without it, the platform's pages).
+    pub fn brand(self, brand: &'a str) -> Page<'a> {
+        Page { brand: Some(brand), ..self }
+    }
+
+    /// `body` must already be escaped HTML.
+    pub fn render(&self, status: StatusCode, body: &str) -> HttpResponse {
+        let t = |en: &'static str, ru: &'static str| self.lang.pick_str(en, ru);
+        let brand = self.brand.unwrap_or(t("VPN partner platform", "Партнёрская VPN-платформа"));
+        let html = format!(
+            "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+             <title>{title}</title><link rel=\"icon\" href=\"/favicon.ico\"><style>{STYLE}</style></head>\
+             <body><header class=\"top\"><span class=\"brand\">{brand}</span>{switch}</header>\
+             <main>{body}</main></body></html>",
+            lang = self.lang.code(),
+            title = escape(self.title),
+            brand = escape(brand),
+            switch = self.language_switch(),
+        );
+        HttpResponse::build(status)
+            .content_type("text/html; charset=utf-8")
+            .insert_header((
+                "content-security-policy",
+                "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; \
+                 form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            ))
+            .insert_header(("x-frame-options", "DENY"))
+            .insert_header(("x-content-type-options", "nosniff"))
+            // Links carry tokens (connect and subscription pages): never hand them to other sites.
+            .insert_header(("referrer-policy", "no-referrer"))
+            .insert_header(("content-language", self.lang.code()))
+            .body(html)
+    }
+
+    /// Links to this page in each language, keeping the rest of the query.
+    fn language_switch(&self) -> String {
+        let path = escape(self.req.path());
+        let rest: Vec<&str> =
+            self.req.query_string().split('&').filter(|p| !p.is_empty() && !p.starts_with("lang=")).collect();
+        let links: String = [(Lang::En, "English"), (Lang::Ru, "Русский")]
+            .into_iter()
+            .map(|(lang, name)| {
+                let choice = format!("lang={}", lang.code());
+                let query: Vec<&str> = rest.iter().copied().chain([choice.as_str()]).collect();
+                let current = if lang == self.lang { " aria-current=\"true\"" } else { "" };
+                format!(
+                    "<a href=\"{path}?{query}\" hreflang=\"{code}\" lang=\"{code}\"{current}>{name}</a>",
+                    query = escape(&query.join("&")),
+                    code = lang.code(),
+                )
+            })
+            .collect();
+        format!("<nav class=\"lang\" aria-label=\"{}\">{links}</nav>", self.lang.pick_str("Language", "Язык"))
+    }
+}
+
+/// The branded not-found page, with a way on.
+pub fn not_found(req: &HttpRequest, lang: Lang, brand: Option<&str>) -> HttpResponse {
+    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+    let title = t("Page not found", "Страница не найдена");
+    let body = format!(
+        "<h1>{title}</h1><p>{why}</p><p><a class=\"button\" href=\"/?lang={code}\">{home}</a></p>",
+        why = t(
+            "The link may be mistyped or no longer valid. If it came from a shop or a bot, ask it for a new one.",
+            "Возможно, в ссылке опечатка или она больше не действует. Если её прислал магазин или бот, попросите новую."
+        ),
+        code = lang.code(),
+        home = t("Go to the start page", "На главную"),
+    );
+    with_brand(Page::new(req, lang, title), brand).render(StatusCode::NOT_FOUND, &body)
+}
+
+/// The branded page for a failure on our side: the customer is told to try again.
+pub fn unavailable(req: &HttpRequest, lang: Lang, brand: Option<&str>) -> HttpResponse {
+    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+    let title = t("Temporarily unavailable", "Временно недоступно");
+    let body = format!(
+        "<h1>{title}</h1><p>{why}</p><p><a class=\"button primary\" href=\"{again}\">{retry}</a></p>",
+        why = t(
+            "Something went wrong on our side. Please try again in a minute.",
+            "У нас что-то пошло не так. Попробуйте ещё раз через минуту."
+        ),
+        again = escape(&req.uri().to_string()),
+        retry = t("Try again", "Попробовать снова"),
+    );
+    with_brand(Page::new(req, lang, title), brand).render(StatusCode::SERVICE_UNAVAILABLE, &body)
+}
+
+fn with_brand<'a>(page: Page<'a>, brand: Option<&'a str>) -> Page<'a> {
+    match brand {
+        Some(b) => page.brand(b),
+        None => page,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    #[test]
+    fn markup_characters_are_escaped() {
+        assert_eq!(escape("<b>\"A&B\"</b>'"), "&lt;b&gt;&quot;A&amp;B&quot;&lt;/b&gt;&#39;");
+    }
+
+    #[test]
+    fn the_query_chooses_the_language_before_accept_language() {
+        let req = |uri: &str| TestRequest::get().uri(uri).insert_header(("accept-language", "ru")).to_http_request();
+        assert_eq!(page_lang(&req("/x?lang=en")), Lang::En);
+        assert_eq!(page_lang(&req("/x")), Lang::Ru, "Accept-Language without ?lang");
+        assert_eq!(page_lang(&req("/x?lang=de")), Lang::Ru, "an unknown ?lang falls back to the header");
+        assert_eq!(page_lang(&TestRequest::get().uri("/x?a=1&lang=ru").to_http_request()), Lang::Ru);
+    }
+
+    #[test]
+    fn the_language_switch_keeps_the_rest_of_the_query() {
+        let req = TestRequest::get().uri("/sandbox/pay/p1?x=1&lang=ru").to_http_request();
+        let html = Page::new(&req, Lang::Ru, "t").language_switch();
+        assert!(html.contains("href=\"/sandbox/pay/p1?x=1&amp;lang=en\""), "{html}");
+        assert!(html.contains("lang=\"ru\" aria-current=\"true\">Русский"), "{html}");
+    }
+}
