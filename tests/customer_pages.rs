@@ -110,3 +110,141 @@ fn every_customer_page_sends_the_kit_headers() {
         assert!(r.text().contains("name=\"viewport\" content=\"width=device-width,initial-scale=1\""), "{path}");
     }
 }
+
+const IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+const ANDROID: &str = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36";
+
+#[test]
+fn the_payment_page_summarises_the_order_with_the_deadline_and_leads_on_after_payment() {
+    let Some(s) = server("payment_summary") else { return };
+    let body = serde_json::json!({"client_id": "summary", "purpose": "subscription", "plan_id": 1, "method": "card",
+        "return_url": "https://shop.example/back"});
+    let inv = post_payment(&s, "summary-1", &body).json();
+    let id = inv["payment_id"].as_str().unwrap();
+    let sandbox = format!("/sandbox/pay/{id}");
+    let open = html(&s.get_raw(&format!("{sandbox}?lang=en"), &[]));
+    assert!(open.contains("<dd>Subscription for 1 month</dd>"), "what is bought: {open}");
+    assert!(open.contains(&format!("<dd><code>{id}</code></dd>")), "the order number");
+    assert!(open.contains("min left)</dd>") && open.contains("UTC, "), "the deadline with the time left");
+    assert!(open.contains("By paying you accept") && open.contains("value=\"decline\""));
+    let ru = html(&s.get_raw(&format!("{sandbox}?lang=ru"), &[]));
+    assert!(ru.contains("<dd>Подписка на 1 мес.</dd>") && ru.contains("(осталось "), "{ru}");
+
+    // Back from the gateway before paying: the same invoice can still be paid.
+    let waiting = html(&s.get_raw(&format!("/payment-result/{id}?lang=en"), &[]));
+    assert!(waiting.contains(&format!("href=\"{}\">Back to the payment</a>", inv["payment_url"].as_str().unwrap())));
+
+    pay(&s, id);
+    let paid = html(&s.get_raw(&format!("{sandbox}?lang=en"), &[]));
+    assert!(!paid.contains("By paying you accept") && paid.contains("Documents:"), "no acceptance line once paid");
+    assert!(paid.contains("Receipt: RUB") && !paid.contains("min left"), "{paid}");
+    let client = s.api("GET", "/clients/summary", None, &[]).json();
+    let token = client["subscription"]["subscription_url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let result = html(&s.get_raw(&format!("/payment-result/{id}?lang=en"), &[]));
+    assert!(result.contains(&format!("/connect/{token}?lang=en\">Connect now</a>")), "the next step: {result}");
+    assert!(result.contains("href=\"https://shop.example/back\">Back to the shop</a>"));
+    assert!(!result.contains("Back to the payment"));
+}
+
+#[test]
+fn after_a_decline_the_page_says_nothing_was_taken_and_leads_back_to_the_shop() {
+    let Some(s) = server("payment_declined") else { return };
+    let body = serde_json::json!({"client_id": "declined", "purpose": "subscription", "plan_id": 1, "method": "card",
+        "return_url": "https://shop.example/again"});
+    let id = post_payment(&s, "declined-1", &body).json()["payment_id"].as_str().unwrap().to_owned();
+    let declined = s.request(
+        "POST",
+        &format!("/sandbox/pay/{id}"),
+        &[("content-type", "application/x-www-form-urlencoded")],
+        Some("action=decline"),
+    );
+    assert_eq!(declined.status, 303);
+    for path in [format!("/sandbox/pay/{id}?lang=en"), format!("/payment-result/{id}?lang=en")] {
+        let page = html(&s.get_raw(&path, &[]));
+        assert!(page.contains("No money was taken"), "{path}: {page}");
+        assert!(page.contains("href=\"https://shop.example/again\">Back to the shop</a>"), "{path}");
+        assert!(!page.contains("By paying you accept") && !page.contains("value=\"pay\""), "{path}");
+    }
+}
+
+/// A paid subscription's link token.
+fn paid_token(s: &Server, client: &str) -> String {
+    let paid = support::partner::buy(s, client, 1);
+    let url = paid["client"]["subscription"]["subscription_url"].as_str().unwrap();
+    url.rsplit('/').next().unwrap().to_owned()
+}
+
+#[test]
+fn the_connect_page_shows_the_subscription_and_the_visitors_platform_first() {
+    let Some(s) = server("connect_listing") else { return };
+    let token = paid_token(&s, "connect-me");
+    let r = s.get_raw(&format!("/connect/{token}?lang=en"), &[("user-agent", IPHONE)]);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("refresh"), None, "never sent on to the app's scheme by itself");
+    let ios = html(&r);
+    assert!(
+        ios.contains("<dd>Active</dd>") && ios.contains("days left)</dd>") && ios.contains("<dd>0 of 3</dd>"),
+        "{ios}"
+    );
+    assert!(ios.contains("<h2>Apps for iOS</h2>"));
+    let open_in_happ = ios.split("href=\"happ://add/").nth(1).expect("open in the app").split('"').next().unwrap();
+    assert!(open_in_happ.ends_with(&format!("%2Fsub%2F{token}")), "the app imports the subscription link");
+    assert!(ios.contains("<small>Get it on</small> App Store</a>"), "store badges for the platform");
+    assert!(!ios.contains("Other apps"), "every app of the demo catalogue is on iOS");
+    assert!(ios.contains(&format!("readonly value=\"{}/sub/{token}\"", s.base)) && ios.contains("data-copy="));
+    assert!(ios.contains("<script src=\"/assets/copy.js\"></script>"));
+
+    let android = html(&s.get_raw(&format!("/connect/{token}?lang=en"), &[("user-agent", ANDROID)]));
+    let others = android.split("<summary>Other apps</summary>").nth(1).expect("apps without Android come after");
+    assert!(others.contains("<h3>Streisand</h3>") && !others.contains("<h3>Happ</h3>"), "{android}");
+    assert!(android.contains("Google Play"));
+    let picked = html(&s.get_raw(&format!("/connect/{token}?platform=linux&lang=en"), &[("user-agent", IPHONE)]));
+    assert!(picked.contains("<h2>Apps for Linux</h2>"), "the visitor's choice beats the User-Agent");
+
+    let one = html(&s.get_raw(&format!("/connect/{token}/streisand?lang=ru"), &[("user-agent", ANDROID)]));
+    let first_card = one.split("<section class=\"app\"><h3>").nth(1).unwrap();
+    assert!(first_card.starts_with("Streisand</h3>"), "the link's app comes first: {one}");
+    assert!(one.contains("Ваша подписка") && one.contains("<dd>0 из 3</dd>"));
+
+    assert_eq!(s.get_raw(&format!("/connect/{token}/no-such-app"), &[]).status, 404);
+    let js = s.get_raw("/assets/copy.js", &[]);
+    assert_eq!((js.status, js.header("content-type")), (200, Some("text/javascript; charset=utf-8")));
+}
+
+#[test]
+fn the_connect_pages_qr_code_reads_back_as_the_apps_qr_payload() {
+    let Some(s) = server("connect_qr") else { return };
+    let token = paid_token(&s, "qr-me");
+    let client = s.api("GET", "/clients/qr-me", None, &[]).json();
+    let entries = client["subscription"]["connect"].as_array().unwrap().clone();
+    for (path, app_id) in [(format!("/connect/{token}"), "happ"), (format!("/connect/{token}/hiddify"), "hiddify")] {
+        let page = html(&s.get_raw(&path, &[("user-agent", IPHONE)]));
+        let payload = entries.iter().find(|e| e["app_id"] == app_id).unwrap()["qr_payload"].as_str().unwrap();
+        assert_eq!(read_qr(&page), payload, "{path}");
+    }
+}
+
+/// Draws the page's inline SVG QR code (its `<rect>` modules) and reads it with a QR decoder.
+fn read_qr(page: &str) -> String {
+    let svg = page.split("<svg class=\"qr\"").nth(1).expect("a QR code on the page");
+    let svg = svg.split("</svg>").next().unwrap();
+    let side: usize = svg.split("viewBox=\"0 0 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let mut dark = vec![false; side * side];
+    let modules = svg.split("<g fill=\"#000\">").nth(1).unwrap();
+    let number = |rect: &str, attr: &str| -> usize {
+        rect.split(&format!(" {attr}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
+    };
+    for rect in modules.split("<rect").skip(1) {
+        let (x, y, w, h) = (number(rect, "x"), number(rect, "y"), number(rect, "width"), number(rect, "height"));
+        for yy in y..y + h {
+            for xx in x..x + w {
+                dark[yy * side + xx] = true;
+            }
+        }
+    }
+    let mut image =
+        rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| if dark[y * side + x] { 0 } else { 255 });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code");
+    grids[0].decode().expect("a readable QR code").1
+}

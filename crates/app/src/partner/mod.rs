@@ -20,7 +20,7 @@ pub use auth::{AUTH_CACHE_TTL, AuthCache};
 pub use catalog::DocumentPage;
 pub use clients::{CLIENT_PAGE_DEFAULT, CLIENT_PAGE_MAX, CURSOR_PATTERN, ClientListQuery};
 pub use invoices::fingerprint;
-pub use pages::{ConnectPage, PaymentPage};
+pub use pages::{ConnectApp, ConnectPage, OrderItem, PaymentPage};
 pub use panel_sync::{ClientDrift, PanelReconciliation};
 pub use sale_catalog::{SALE_CATALOG_TTL, SaleCatalogCache};
 

@@ -1,14 +1,10 @@
-//! `/`: a small page naming the service and pointing at its health check and API document, and
-//! the favicon every page links to.
+//! `/`: a small page naming the service and pointing at its health check and API document.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::kit::{Page, page_lang};
 use crate::API_PREFIX;
-
-/// A 32x32 PNG inside an ICO container: what browsers ask `/favicon.ico` for.
-const FAVICON: &[u8] = include_bytes!("../../assets/favicon.ico");
 
 pub async fn show(req: HttpRequest) -> HttpResponse {
     let lang = page_lang(&req);
@@ -32,11 +28,4 @@ pub async fn show(req: HttpRequest) -> HttpResponse {
         ),
     );
     Page::new(&req, lang, title).render(StatusCode::OK, &body)
-}
-
-pub async fn favicon() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("image/x-icon")
-        .insert_header(("cache-control", "public, max-age=604800"))
-        .body(FAVICON)
 }

@@ -55,12 +55,12 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{ou
 code{font-size:.9rem;overflow-wrap:anywhere;word-break:break-all;background:#f0f2f5;padding:.1rem .25rem;border-radius:.25rem}\
 .amount{font-size:2rem;font-weight:650;margin:.25rem 0}\
 .muted{color:#4a5260}\
-.lang a{margin-left:.5rem}.lang [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}\
+.lang{display:flex;gap:.75rem}.lang [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}\
 button,.button{font:inherit;font-size:1.05rem;padding:.65rem 1.2rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;\
 border:1px solid #5b6472;background:#fff;color:#1b1f24;cursor:pointer;text-decoration:none;display:inline-block;\
 min-height:2.75rem}\
 .primary{background:#1a7f37;color:#fff;border-color:#1a7f37}\
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0}";
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .25rem}.choices{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 .75rem}.choices [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.app{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.app p{margin:.25rem 0 0}.badge{display:inline-flex;flex-direction:column;justify-content:center;min-height:2.75rem;padding:.2rem .8rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;background:#1b1f24;color:#fff;text-decoration:none;font-weight:600;line-height:1.2;vertical-align:top}.badge small{font-weight:400;font-size:.7rem}details{margin:.5rem 0}summary{cursor:pointer;color:#0b57d0;padding:.25rem 0}.copy{display:flex;gap:.5rem;flex-wrap:wrap}.copy input{flex:1 1 12rem;min-width:0;font:inherit;font-size:.9rem;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem}.copy button{margin:0}.qr-box{margin:0}.qr{width:min(15rem,100%);height:auto;display:block}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.
 pub struct Page<'a> {
@@ -68,16 +68,22 @@ pub struct Page<'a> {
     lang: Lang,
     brand: Option<&'a str>,
     title: &'a str,
+    script: Option<&'static str>,
 }
 
 impl<'a> Page<'a> {
     pub fn new(req: &'a HttpRequest, lang: Lang, title: &'a str) -> Page<'a> {
-        Page { req, lang, brand: None, title }
+        Page { req, lang, brand: None, title, script: None }
     }
 
     /// The partner's brand name in the header (without it, the platform's pages).
     pub fn brand(self, brand: &'a str) -> Page<'a> {
         Page { brand: Some(brand), ..self }
+    }
+
+    /// A script of this site (`/assets/...`) the page loads at its end; pages work without it.
+    pub fn with_script(self, src: &'static str) -> Page<'a> {
+        Page { script: Some(src), ..self }
     }
 
     /// `body` must already be escaped HTML.
@@ -89,17 +95,18 @@ impl<'a> Page<'a> {
              <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
              <title>{title}</title><link rel=\"icon\" href=\"/favicon.ico\"><style>{STYLE}</style></head>\
              <body><header class=\"top\"><span class=\"brand\">{brand}</span>{switch}</header>\
-             <main>{body}</main></body></html>",
+             <main>{body}</main>{script}</body></html>",
             lang = self.lang.code(),
             title = escape(self.title),
             brand = escape(brand),
             switch = self.language_switch(),
+            script = self.script.map(|src| format!("<script src=\"{src}\"></script>")).unwrap_or_default(),
         );
         HttpResponse::build(status)
             .content_type("text/html; charset=utf-8")
             .insert_header((
                 "content-security-policy",
-                "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; \
+                "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data: https:; \
                  form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
             ))
             .insert_header(("x-frame-options", "DENY"))

@@ -11,6 +11,7 @@ use vp_app::{App, AppError};
 use vp_domain::InvoiceStatus;
 
 use super::kit::{Page, escape, not_found, page_lang, unavailable};
+use super::order;
 
 /// Seconds between the page's own refreshes while the payment is pending.
 const REFRESH_SECONDS: &str = "5";
@@ -42,24 +43,38 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         ),
         InvoiceStatus::Succeeded => (
             t("Paid. Thank you!", "Оплачено. Спасибо!"),
-            t("You can return to the app or the bot.", "Можно вернуться в приложение или бот."),
+            t(
+                "Your access is ready: connect an app with the button below.",
+                "Доступ готов: подключите приложение кнопкой ниже.",
+            ),
         ),
         InvoiceStatus::Failed => (
             t("The payment did not go through", "Платёж не прошёл"),
             t(
-                "No money was taken. Ask for a new invoice to try again.",
-                "Деньги не списаны. Запросите новый счёт, чтобы попробовать снова.",
+                "No money was taken. Ask the shop or the bot for a new invoice to try again.",
+                "Деньги не списаны. Запросите в магазине или боте новый счёт, чтобы попробовать снова.",
             ),
         ),
         InvoiceStatus::Expired => (
             t("The payment window has passed", "Срок оплаты истёк"),
-            t("Ask for a new invoice to pay.", "Запросите новый счёт, чтобы оплатить."),
+            t("Ask the shop or the bot for a new invoice to pay.", "Запросите в магазине или боте новый счёт."),
         ),
     };
+    // While the invoice is open, the customer may go back and try again with it.
+    let retry = match (&p.invoice.payment_url, p.invoice.status) {
+        (Some(url), InvoiceStatus::Pending) => format!(
+            "<p><a class=\"button primary\" href=\"{}\">{}</a></p>",
+            escape(url),
+            t("Back to the payment", "Вернуться к оплате")
+        ),
+        _ => String::new(),
+    };
     let body = format!(
-        "<p>{brand}</p><h1>{headline}</h1><p class=\"amount\">{amount}</p><p>{detail}</p>",
-        brand = escape(&p.brand_name),
+        "<h1>{headline}</h1><p class=\"amount\">{amount}</p><p>{detail}</p>{retry}{next}{receipt}{summary}",
         amount = lang.amount(p.invoice.amounts.customer),
+        next = order::next_step(lang, &p).unwrap_or_default(),
+        receipt = order::receipt(lang, &p),
+        summary = order::summary(lang, &p),
     );
     let mut response = Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body);
     if p.invoice.status == InvoiceStatus::Pending {

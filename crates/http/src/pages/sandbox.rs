@@ -1,5 +1,5 @@
-//! The sandbox gateway's hosted payment page: brand, amount, method and the partner's
-//! documents, with buttons to pay or to decline. Pressing one applies the outcome through the
+//! The sandbox gateway's hosted payment page: the order summary with the deadline, the amount
+//! and the partner's documents, with buttons to pay or to decline, and the next step after. Pressing one applies the outcome through the
 //! same use case a real gateway's notification would.
 
 use actix_web::http::StatusCode;
@@ -10,6 +10,7 @@ use vp_app::{App, AppError};
 use vp_domain::InvoiceStatus;
 
 use super::kit::{Page, escape, not_found, page_lang as lang_of, unavailable};
+use super::order;
 
 pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
     let lang = lang_of(&req);
@@ -22,50 +23,57 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         }
     };
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let i = &p.invoice;
+    let pay_form = |label: &str| {
+        format!(
+            "<form method=\"post\"><button class=\"primary\" name=\"action\" value=\"pay\">{label}</button>{decline}</form>",
+            decline = if p.invoice.status == InvoiceStatus::Pending {
+                format!("<button name=\"action\" value=\"decline\">{}</button>", t("Decline", "Отказаться"))
+            } else {
+                String::new()
+            }
+        )
+    };
+    let state = match p.invoice.status {
+        InvoiceStatus::Pending => pay_form(t("Pay", "Оплатить")),
+        InvoiceStatus::Succeeded => format!(
+            "<p><strong>{}</strong></p>{}",
+            t("Paid. Thank you!", "Оплачено. Спасибо!"),
+            order::receipt(lang, &p)
+        ),
+        InvoiceStatus::Failed => format!(
+            "<p><strong>{}</strong> {}</p>",
+            t("The payment did not go through.", "Платёж не прошёл."),
+            t("No money was taken.", "Деньги не списаны.")
+        ),
+        // A late payment still succeeds (spec: expired -> succeeded), so the button stays.
+        InvoiceStatus::Expired => format!(
+            "<p>{}</p>{}",
+            t("The payment window has passed.", "Срок оплаты истёк."),
+            pay_form(t("Pay anyway", "Всё равно оплатить"))
+        ),
+    };
+    let payable = matches!(p.invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
     let documents: String = p
         .documents
         .iter()
         .map(|d| format!("<li><a href=\"{}\">{}</a></li>", escape(&d.url), escape(&d.title)))
         .collect();
-    let state = match i.status {
-        InvoiceStatus::Pending => format!(
-            "<form method=\"post\"><button class=\"primary\" name=\"action\" value=\"pay\">{}</button>\
-             <button name=\"action\" value=\"decline\">{}</button></form>",
-            t("Pay", "Оплатить"),
-            t("Decline", "Отказаться")
-        ),
-        InvoiceStatus::Succeeded => format!("<p><strong>{}</strong></p>", t("Paid. Thank you!", "Оплачено. Спасибо!")),
-        InvoiceStatus::Failed => format!("<p>{}</p>", t("The payment did not go through.", "Платёж не прошёл.")),
-        // A late payment still succeeds (spec: expired -> succeeded), so the button stays.
-        InvoiceStatus::Expired => format!(
-            "<p>{}</p><form method=\"post\"><button class=\"primary\" name=\"action\" value=\"pay\">{}</button></form>",
-            t("The payment window has passed.", "Срок оплаты истёк."),
-            t("Pay anyway", "Всё равно оплатить")
-        ),
-    };
-    let back = match (&i.return_url, i.status) {
-        (Some(url), InvoiceStatus::Succeeded | InvoiceStatus::Failed) => {
-            format!(
-                "<p><a class=\"button\" href=\"{}\">{}</a></p>",
-                escape(url),
-                t("Back to the shop", "Вернуться в магазин")
-            )
-        }
-        _ => String::new(),
+    let documents_label = if payable {
+        t("By paying you accept", "Оплачивая, вы принимаете")
+    } else {
+        t("Documents", "Документы")
     };
     let body = format!(
-        "<p>{sandbox}</p><h1>{brand}</h1><p class=\"amount\">{amount}</p><p>{method_label}: {method}</p>{state}{back}\
-         <p>{docs_label}:</p><ul>{documents}</ul>",
+        "<p class=\"muted\">{sandbox}</p><h1>{title}</h1><p class=\"amount\">{amount}</p>{summary}{state}{next}\
+         <p>{documents_label}:</p><ul>{documents}</ul>",
         sandbox = t(
             "Sandbox payment page: no real money moves.",
             "Тестовая страница оплаты: реальные деньги не списываются."
         ),
-        brand = escape(&p.brand_name),
-        amount = lang.amount(i.amounts.customer),
-        method_label = t("Payment method", "Способ оплаты"),
-        method = escape(&p.method_name),
-        docs_label = t("By paying you accept", "Оплачивая, вы принимаете"),
+        title = t("Payment", "Оплата"),
+        amount = lang.amount(p.invoice.amounts.customer),
+        summary = order::summary(lang, &p),
+        next = order::next_step(lang, &p).unwrap_or_default(),
     );
     Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body)
 }
