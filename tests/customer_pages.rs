@@ -248,3 +248,72 @@ fn read_qr(page: &str) -> String {
     assert_eq!(grids.len(), 1, "one QR code");
     grids[0].decode().expect("a readable QR code").1
 }
+
+const BROWSER_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+#[test]
+fn a_subscription_link_opened_in_a_browser_is_the_connect_page_and_apps_get_the_headers_they_read() {
+    use base64::Engine;
+    let Some(s) = server("subscription_link") else { return };
+    let token = paid_token(&s, "linked");
+    let path = format!("/sub/{token}");
+
+    let browser = s.get_raw(&path, &[("accept", BROWSER_ACCEPT), ("user-agent", IPHONE), ("accept-language", "ru")]);
+    assert_eq!(browser.status, 200);
+    let page = html(&browser);
+    assert!(page.contains("Ваша подписка") && page.contains("<h2>Приложения для iOS</h2>"), "{page}");
+
+    let app = s.get_raw(&path, &[("accept", "*/*"), ("x-hwid", "phone-1"), ("user-agent", "Happ/3.0")]);
+    assert_eq!((app.status, app.header("content-type")), (200, Some("text/plain; charset=utf-8")));
+    let title = app.header("profile-title").unwrap().strip_prefix("base64:").expect("base64-encoded title");
+    assert_eq!(base64::engine::general_purpose::STANDARD.decode(title).unwrap(), b"Demo VPN");
+    assert_eq!(app.header("profile-update-interval"), Some("12"));
+    assert_eq!(app.header("profile-web-page-url"), Some(format!("{}/connect/{token}", s.base).as_str()));
+    assert!(app.header("subscription-userinfo").unwrap().contains("expire="));
+    assert_eq!(app.header("support-url"), None, "no support address set yet");
+    let html_but_app = s.get_raw(&path, &[("accept", BROWSER_ACCEPT), ("x-hwid", "phone-1")]);
+    assert_eq!(html_but_app.header("content-type"), Some("text/plain; charset=utf-8"), "an app's headers win");
+
+    s.cli(&["account", "set-style", &s.account_id, "--support-url", "https://t.me/demo_support"]);
+    let styled = s.get_raw(&path, &[("x-hwid", "phone-1")]);
+    assert_eq!(styled.header("support-url"), Some("https://t.me/demo_support"));
+}
+
+#[test]
+fn the_operator_styles_an_accounts_pages_and_bad_values_change_nothing() {
+    let Some(s) = server("account_style") else { return };
+    let account = s.cli(&[
+        "account",
+        "set-style",
+        &s.account_id,
+        "--logo-url",
+        "https://brand.example/logo.png",
+        "--accent",
+        "#7A1FA2",
+        "--support-url",
+        "https://brand.example/help",
+    ]);
+    assert_eq!(
+        account["style"],
+        serde_json::json!({"logo_url": "https://brand.example/logo.png", "accent_color": "#7a1fa2",
+            "support_url": "https://brand.example/help"})
+    );
+    let id = post_payment(&s, "styled-1", &subscription("styled", 1)).json()["payment_id"].as_str().unwrap().to_owned();
+    let page = html(&s.get_raw(&format!("/sandbox/pay/{id}?lang=en"), &[]));
+    assert!(page.contains("<img class=\"logo\" src=\"https://brand.example/logo.png\""), "{page}");
+    assert!(page.contains(":root{--accent:#7a1fa2}"));
+    assert!(page.contains("<footer><a href=\"https://brand.example/help\">Support</a></footer>"));
+
+    for (flag, value, why) in [
+        ("--accent", "#ffee00", "too light"),
+        ("--logo-url", "http://brand.example/logo.png", "https://"),
+        ("--support-url", "https://x.example/\"><script>", "must not contain"),
+    ] {
+        let (code, text) = s.db.cli_raw(&["account", "set-style", &s.account_id, flag, value]);
+        assert_ne!(code, Some(0), "{flag} {value}");
+        assert!(text.contains(why), "{flag} {value}: {text}");
+    }
+    let cleared = s.cli(&["account", "set-style", &s.account_id, "--logo-url", "none"]);
+    assert_eq!(cleared["style"]["logo_url"], serde_json::Value::Null);
+    assert_eq!(cleared["style"]["accent_color"], "#7a1fa2", "the refused values changed nothing");
+}

@@ -226,6 +226,22 @@ pub enum AccountCommand {
     ApiAccess { account_id: String, switch: Switch },
     /// Per-account limit overrides; each takes a number or `default`.
     Limits(LimitsArgs),
+    /// How the customer pages show the account; each takes a value or `none`.
+    SetStyle(StyleArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct StyleArgs {
+    pub account_id: String,
+    /// https address of a logo shown beside the brand name.
+    #[arg(long)]
+    pub logo_url: Option<String>,
+    /// Button colour as #rrggbb; white text on it must reach 4.5:1 contrast.
+    #[arg(long)]
+    pub accent: Option<String>,
+    /// https address of the partner's support, shown on pages and given to VPN apps.
+    #[arg(long)]
+    pub support_url: Option<String>,
 }
 
 #[derive(Debug, Args)]

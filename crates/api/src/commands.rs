@@ -4,11 +4,12 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use vp_app::operator::{LimitChange, LimitChanges};
+use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{App, AppError};
 
 use crate::cli::{
     AccountCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand, InvoiceCommand, KeyCommand,
-    LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, SubscriptionCommand,
+    LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, StyleArgs, SubscriptionCommand,
 };
 use crate::output;
 
@@ -45,6 +46,14 @@ fn limit_change(field: &str, raw: Option<&str>) -> Result<LimitChange, CommandEr
     }
 }
 
+fn style_change(raw: Option<String>) -> StyleChange {
+    match raw.as_deref() {
+        None => StyleChange::Keep,
+        Some("none") => StyleChange::Clear,
+        Some(_) => StyleChange::Set(raw.unwrap_or_default()),
+    }
+}
+
 pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
     Ok(match cmd {
         AccountCommand::Create { brand, markup, trial } => {
@@ -64,6 +73,14 @@ pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
         }
         AccountCommand::ApiAccess { account_id, switch } => {
             output::account(&app.set_api_access(&account_id, switch.is_on()).await?)
+        }
+        AccountCommand::SetStyle(StyleArgs { account_id, logo_url, accent, support_url }) => {
+            let changes = StyleChanges {
+                logo_url: style_change(logo_url),
+                accent_color: style_change(accent),
+                support_url: style_change(support_url),
+            };
+            output::account(&app.set_style(&account_id, changes).await?)
         }
         AccountCommand::Limits(LimitsArgs {
             account_id,

@@ -33,6 +33,11 @@ pub fn account(a: &AccountRecord) -> Value {
             "new_clients_per_day": a.limits.new_clients_per_day,
             "trials_per_day": a.limits.trials_per_day,
         },
+        "style": {
+            "logo_url": a.style.logo_url,
+            "accent_color": a.style.accent_color,
+            "support_url": a.style.support_url,
+        },
         "created_at": timestamp(a.created_at),
     })
 }

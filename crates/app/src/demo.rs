@@ -67,6 +67,7 @@ impl App {
             trial_enabled: true,
             api_enabled: true,
             limits: LimitOverrides::default(),
+            style: Default::default(),
             created_at: now,
         };
         tx.insert_account(&account).await?;

@@ -11,6 +11,7 @@ pub mod metered;
 pub mod observe;
 pub mod operator;
 pub mod partner;
+pub mod style;
 pub mod system;
 pub mod test_clock;
 pub mod views;

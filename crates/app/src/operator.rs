@@ -89,6 +89,7 @@ impl App {
             trial_enabled,
             api_enabled: true,
             limits: LimitOverrides::default(),
+            style: Default::default(),
             created_at: self.clock.now(),
         };
         let mut tx = self.store.begin().await?;
@@ -152,11 +153,11 @@ impl App {
     async fn change_account(
         &self,
         account_id: &str,
-        change: impl FnOnce(&mut AccountRecord),
+        change: impl FnOnce(&mut AccountRecord) -> AppResult<()>,
     ) -> AppResult<AccountRecord> {
         let mut tx = self.store.begin().await?;
         let mut account = load_account(tx.as_mut(), account_id).await?;
-        change(&mut account);
+        change(&mut account)?;
         tx.update_account(&account).await?;
         tx.commit().await?;
         self.auth_cache.forget_account(account_id);
@@ -164,21 +165,47 @@ impl App {
     }
 
     pub async fn set_api_access(&self, account_id: &str, enabled: bool) -> AppResult<AccountRecord> {
-        self.change_account(account_id, |a| a.api_enabled = enabled).await
+        self.change_account(account_id, |a| {
+            a.api_enabled = enabled;
+            Ok(())
+        })
+        .await
     }
 
     pub async fn set_trial_enabled(&self, account_id: &str, enabled: bool) -> AppResult<AccountRecord> {
-        self.change_account(account_id, |a| a.trial_enabled = enabled).await
+        self.change_account(account_id, |a| {
+            a.trial_enabled = enabled;
+            Ok(())
+        })
+        .await
     }
 
     pub async fn set_markup(&self, account_id: &str, markup: &str) -> AppResult<AccountRecord> {
         let markup = parse_markup(markup)?;
-        self.change_account(account_id, |a| a.markup = markup).await
+        self.change_account(account_id, |a| {
+            a.markup = markup;
+            Ok(())
+        })
+        .await
     }
 
     pub async fn set_brand_name(&self, account_id: &str, brand: &str) -> AppResult<AccountRecord> {
         let brand = parse_brand(brand)?;
-        self.change_account(account_id, |a| a.brand_name = brand).await
+        self.change_account(account_id, |a| {
+            a.brand_name = brand;
+            Ok(())
+        })
+        .await
+    }
+
+    /// How the customer pages show the account (`account set-style`); nothing changes unless
+    /// every value passes its check.
+    pub async fn set_style(&self, account_id: &str, changes: crate::style::StyleChanges) -> AppResult<AccountRecord> {
+        self.change_account(account_id, |a| {
+            a.style = crate::style::apply(&a.style, changes)?;
+            Ok(())
+        })
+        .await
     }
 
     /// Per-account limit overrides; every set value must be at least 1.
@@ -205,6 +232,7 @@ impl App {
                 new_clients_per_day: changes.new_clients_per_day.apply(l.new_clients_per_day),
                 trials_per_day: changes.trials_per_day.apply(l.trials_per_day),
             };
+            Ok(())
         })
         .await
     }

@@ -34,6 +34,13 @@ pub struct DeviceHeaders {
 pub struct SubscriptionContent {
     pub servers: Vec<String>,
     pub expires_at: time::OffsetDateTime,
+    /// The partner's brand, which apps show as the profile's title (`None` for a panel user
+    /// without its client, which only the panel's own tests make).
+    pub brand_name: Option<String>,
+    /// The partner's support address, when set.
+    pub support_url: Option<String>,
+    /// The page a browser gets for this link (the connect page).
+    pub web_page_url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,9 +114,20 @@ impl LocalPanel {
             }
         }
         let servers = tx.setting(SERVERS_KEY).await.map_err(|_| FetchRefused::Unavailable)?;
+        let client = tx.client_by_ref(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
+        let account = match &client {
+            Some(c) => tx.account(&c.account_id).await.map_err(|_| FetchRefused::Unavailable)?,
+            None => None,
+        };
         tx.commit().await.map_err(|_| FetchRefused::Unavailable)?;
         let servers = servers.and_then(|s| ServerList::parse(&s.value).ok()).unwrap_or_else(ServerList::demo);
-        Ok(SubscriptionContent { servers: servers.servers, expires_at: user.expires_at })
+        Ok(SubscriptionContent {
+            servers: servers.servers,
+            expires_at: user.expires_at,
+            brand_name: account.as_ref().map(|a| a.brand_name.as_str().to_owned()),
+            support_url: account.and_then(|a| a.style.support_url),
+            web_page_url: format!("{}/connect/{token}", self.public_base_url),
+        })
     }
 }
 

@@ -1,6 +1,9 @@
 //! `GET /sub/{token}`: what a VPN app fetches. The body is the base64 of the server share
-//! links, one per line (the format V2Ray-family apps read), with the usual subscription
-//! headers; devices register from the `x-hwid` family of headers.
+//! links, one per line (the format V2Ray-family apps read), with the headers those apps read:
+//! `profile-title` (the brand, as `base64:...` so any script survives the header),
+//! `subscription-userinfo`, `profile-update-interval` (hours), `profile-web-page-url` and
+//! `support-url`. Devices register from the `x-hwid` family of headers. A browser opening the
+//! link gets the connect page instead (content negotiation, in the HTTP adapter).
 
 use std::sync::Arc;
 
@@ -10,6 +13,9 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 use crate::local::{DeviceHeaders, FetchRefused, LocalPanel};
+
+/// How often apps refresh the server list.
+const PROFILE_UPDATE_HOURS: &str = "12";
 
 pub fn routes(panel: Arc<LocalPanel>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
@@ -30,14 +36,24 @@ async fn fetch(req: HttpRequest, token: web::Path<String>, panel: web::Data<Loca
         user_agent: header(&req, "user-agent"),
     };
     match panel.fetch(&token, headers).await {
-        Ok(content) => HttpResponse::Ok()
-            .content_type("text/plain; charset=utf-8")
-            .insert_header((
-                "subscription-userinfo",
-                format!("upload=0; download=0; total=0; expire={}", content.expires_at.unix_timestamp()),
-            ))
-            .insert_header(("profile-update-interval", "12"))
-            .body(STANDARD.encode(content.servers.join("\n"))),
+        Ok(content) => {
+            let mut response = HttpResponse::Ok();
+            response
+                .content_type("text/plain; charset=utf-8")
+                .insert_header((
+                    "subscription-userinfo",
+                    format!("upload=0; download=0; total=0; expire={}", content.expires_at.unix_timestamp()),
+                ))
+                .insert_header(("profile-update-interval", PROFILE_UPDATE_HOURS))
+                .insert_header(("profile-web-page-url", content.web_page_url));
+            if let Some(brand) = &content.brand_name {
+                response.insert_header(("profile-title", format!("base64:{}", STANDARD.encode(brand))));
+            }
+            if let Some(url) = content.support_url {
+                response.insert_header(("support-url", url));
+            }
+            response.body(STANDARD.encode(content.servers.join("\n")))
+        }
         Err(refused) => {
             let (status, text) = match refused {
                 FetchRefused::NotFound => (StatusCode::NOT_FOUND, "subscription not found"),

@@ -15,7 +15,20 @@ pub struct AccountRecord {
     pub trial_enabled: bool,
     pub api_enabled: bool,
     pub limits: LimitOverrides,
+    pub style: AccountStyle,
     pub created_at: OffsetDateTime,
+}
+
+/// How the customer pages show an account; every value already checked by the operator
+/// command that set it (`vp-app`'s `style`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AccountStyle {
+    /// https address of the logo shown beside the brand name.
+    pub logo_url: Option<String>,
+    /// `#rrggbb`, at least 4.5:1 against white (button backgrounds under white text).
+    pub accent_color: Option<String>,
+    /// https address of the partner's support, also given to VPN apps as `support-url`.
+    pub support_url: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -71,6 +71,9 @@ pub(crate) fn account_row(a: &AccountRecord) -> StoreResult<AccountRow> {
         limit_new_clients_per_day: int_opt(a.limits.new_clients_per_day, "new_clients_per_day")?,
         limit_trials_per_day: int_opt(a.limits.trials_per_day, "trials_per_day")?,
         created_at: db_time(a.created_at),
+        logo_url: a.style.logo_url.clone(),
+        accent_color: a.style.accent_color.clone(),
+        support_url: a.style.support_url.clone(),
     })
 }
 
@@ -88,6 +91,7 @@ pub(crate) fn account(r: AccountRow) -> StoreResult<AccountRecord> {
             trials_per_day: count_opt(r.limit_trials_per_day, "trials_per_day")?,
         },
         created_at: utc(r.created_at),
+        style: AccountStyle { logo_url: r.logo_url, accent_color: r.accent_color, support_url: r.support_url },
         id: r.id,
     })
 }

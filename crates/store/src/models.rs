@@ -19,6 +19,9 @@ pub(crate) struct AccountRow {
     pub limit_new_clients_per_day: Option<i32>,
     pub limit_trials_per_day: Option<i32>,
     pub created_at: PrimitiveDateTime,
+    pub logo_url: Option<String>,
+    pub accent_color: Option<String>,
+    pub support_url: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]

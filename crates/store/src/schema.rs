@@ -13,6 +13,9 @@ diesel::table! {
         limit_new_clients_per_day -> Nullable<Integer>,
         limit_trials_per_day -> Nullable<Integer>,
         created_at -> Timestamp,
+        logo_url -> Nullable<Text>,
+        accent_color -> Nullable<Text>,
+        support_url -> Nullable<Text>,
     }
 }
 

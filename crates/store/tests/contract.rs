@@ -205,6 +205,11 @@ fn account(id: &str) -> AccountRecord {
             trials_per_day: Some(7),
             ..LimitOverrides::default()
         },
+        style: vp_ports::AccountStyle {
+            logo_url: Some("https://brand.example/logo.png".into()),
+            accent_color: Some("#0b57d0".into()),
+            support_url: None,
+        },
         created_at: T0,
     }
 }
@@ -304,7 +309,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
     }
     assert_eq!(
         migrate(&ctx.url).await.unwrap(),
-        ["20261123000001", "20261123000002", "20261123000003", "20261123000004", "20261123000005"]
+        ["20261123000001", "20261123000002", "20261123000003", "20261123000004", "20261123000005", "20261123000006"]
     );
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
@@ -335,6 +340,11 @@ async fn accounts_and_api_keys_round_trip(ctx: Ctx) {
     a.api_enabled = false;
     a.limits =
         LimitOverrides { payments_per_minute: Some(5), new_clients_per_day: Some(9), ..LimitOverrides::default() };
+    a.style = vp_ports::AccountStyle {
+        logo_url: None,
+        accent_color: Some("#7a1fa2".into()),
+        support_url: Some("https://t.me/brand_support".into()),
+    };
     tx.update_account(&a).await.unwrap();
     assert_eq!(tx.account("acc-a").await.unwrap(), Some(a.clone()));
 

@@ -76,6 +76,7 @@ mod tests {
             trial_enabled: true,
             api_enabled: true,
             limits: vp_domain::limits::LimitOverrides::default(),
+            style: Default::default(),
             created_at: datetime!(2026-01-01 00:00 UTC),
         }
     }

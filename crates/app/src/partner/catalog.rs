@@ -15,6 +15,7 @@ pub const DOCUMENT_TYPES: [&str; 2] = ["terms_of_service", "privacy_policy"];
 /// A legal document as its page shows it, with the brand substituted.
 pub struct DocumentPage {
     pub brand_name: String,
+    pub style: vp_ports::AccountStyle,
     pub title: String,
     pub body: String,
 }
@@ -101,6 +102,7 @@ impl App {
             title: lang.pick(&doc.title).replace("{brand}", brand),
             body: lang.pick(&doc.body).replace("{brand}", brand),
             brand_name: brand.to_owned(),
+            style: account.style.clone(),
         })
     }
 }

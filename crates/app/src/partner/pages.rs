@@ -2,7 +2,7 @@
 //! open-in-app page behind `connect_url`.
 
 use vp_domain::{PaymentOutcome, Purpose};
-use vp_ports::InvoiceRecord;
+use vp_ports::{AccountStyle, InvoiceRecord};
 
 use crate::App;
 use crate::error::{AppError, AppResult};
@@ -12,6 +12,7 @@ use crate::views::{DocumentLink, DownloadLink, PlatformView, SubscriptionView, a
 pub struct PaymentPage {
     pub invoice: InvoiceRecord,
     pub brand_name: String,
+    pub style: AccountStyle,
     pub method_name: String,
     pub documents: Vec<DocumentLink>,
     /// What is being bought, for the order summary.
@@ -38,6 +39,7 @@ pub enum OrderItem {
 /// to connect with (`/connect/{token}` and `/connect/{token}/{app_id}`).
 pub struct ConnectPage {
     pub brand_name: String,
+    pub style: AccountStyle,
     pub subscription: SubscriptionView,
     /// Devices registered in the panel; `None` when the panel does not answer.
     pub devices_used: Option<usize>,
@@ -80,6 +82,7 @@ impl App {
             method_name: method
                 .map_or_else(|| invoice.method.clone(), |m| lang.pick_str(&m.name_en, &m.name_ru).to_owned()),
             brand_name: account.brand_name.as_str().to_owned(),
+            style: account.style.clone(),
             seconds_left: (invoice.expires_at - self.clock.now()).whole_seconds().max(0),
             order,
             connect_url,
@@ -137,6 +140,7 @@ impl App {
         apps.sort_by_key(|a| a.app_id != view.recommended_app_id);
         Ok(ConnectPage {
             brand_name: account.brand_name.as_str().to_owned(),
+            style: account.style.clone(),
             subscription,
             devices_used,
             platforms: view.platforms,

@@ -39,6 +39,7 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
     let body = render(lang, &p, platform.as_deref(), app_id, req.path());
     Page::new(req, lang, &p.brand_name)
         .brand(&p.brand_name)
+        .style(&p.style)
         .with_script("/assets/copy.js")
         .render(StatusCode::OK, &body)
 }

@@ -17,6 +17,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
                 doc.body.split("\n\n").map(|p| format!("<p>{}</p>", escape(p).replace('\n', "<br>"))).collect();
             Page::new(&req, lang, &doc.title)
                 .brand(&doc.brand_name)
+                .style(&doc.style)
                 .render(StatusCode::OK, &format!("<h1>{}</h1>{paragraphs}", escape(&doc.title)))
         }
         Err(AppError::NotFound(_)) => not_found(&req, lang, None),

@@ -6,6 +6,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
 use vp_app::Lang;
+use vp_ports::AccountStyle;
 
 use crate::localize::request_lang;
 
@@ -45,7 +46,8 @@ body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica N
 font-size:1rem;line-height:1.5;color:#1b1f24;background:#f6f7f9}\
 .top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;\
 max-width:42rem;margin:0 auto;padding:1rem}\
-.brand{font-weight:700;font-size:1.15rem;overflow-wrap:anywhere}\
+.brand{font-weight:700;font-size:1.15rem;overflow-wrap:anywhere;display:flex;align-items:center;gap:.5rem}\
+.logo{width:2rem;height:2rem;object-fit:contain;border-radius:.25rem}\
 main{max-width:42rem;margin:0 auto 1rem;padding:1.25rem 1rem;background:#fff;border-radius:.75rem}\
 footer{max-width:42rem;margin:0 auto;padding:0 1rem 2rem;font-size:.875rem;color:#4a5260}\
 h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem;overflow-wrap:anywhere}\
@@ -59,7 +61,7 @@ code{font-size:.9rem;overflow-wrap:anywhere;word-break:break-all;background:#f0f
 button,.button{font:inherit;font-size:1.05rem;padding:.65rem 1.2rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;\
 border:1px solid #5b6472;background:#fff;color:#1b1f24;cursor:pointer;text-decoration:none;display:inline-block;\
 min-height:2.75rem}\
-.primary{background:#1a7f37;color:#fff;border-color:#1a7f37}\
+.primary{background:var(--accent,#1a7f37);color:#fff;border-color:var(--accent,#1a7f37)}\
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .25rem}.choices{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 .75rem}.choices [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.app{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.app p{margin:.25rem 0 0}.badge{display:inline-flex;flex-direction:column;justify-content:center;min-height:2.75rem;padding:.2rem .8rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;background:#1b1f24;color:#fff;text-decoration:none;font-weight:600;line-height:1.2;vertical-align:top}.badge small{font-weight:400;font-size:.7rem}details{margin:.5rem 0}summary{cursor:pointer;color:#0b57d0;padding:.25rem 0}.copy{display:flex;gap:.5rem;flex-wrap:wrap}.copy input{flex:1 1 12rem;min-width:0;font:inherit;font-size:.9rem;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem}.copy button{margin:0}.qr-box{margin:0}.qr{width:min(15rem,100%);height:auto;display:block}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.
@@ -67,18 +69,24 @@ pub struct Page<'a> {
     req: &'a HttpRequest,
     lang: Lang,
     brand: Option<&'a str>,
+    style: Option<&'a AccountStyle>,
     title: &'a str,
     script: Option<&'static str>,
 }
 
 impl<'a> Page<'a> {
     pub fn new(req: &'a HttpRequest, lang: Lang, title: &'a str) -> Page<'a> {
-        Page { req, lang, brand: None, title, script: None }
+        Page { req, lang, brand: None, style: None, title, script: None }
     }
 
     /// The partner's brand name in the header (without it, the platform's pages).
     pub fn brand(self, brand: &'a str) -> Page<'a> {
         Page { brand: Some(brand), ..self }
+    }
+
+    /// The partner's logo, accent colour and support address (checked when they were set).
+    pub fn style(self, style: &'a AccountStyle) -> Page<'a> {
+        Page { style: Some(style), ..self }
     }
 
     /// A script of this site (`/assets/...`) the page loads at its end; pages work without it.
@@ -90,16 +98,29 @@ impl<'a> Page<'a> {
     pub fn render(&self, status: StatusCode, body: &str) -> HttpResponse {
         let t = |en: &'static str, ru: &'static str| self.lang.pick_str(en, ru);
         let brand = self.brand.unwrap_or(t("VPN partner platform", "Партнёрская VPN-платформа"));
+        let no_style = AccountStyle::default();
+        let style = self.style.unwrap_or(&no_style);
         let html = format!(
             "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-             <title>{title}</title><link rel=\"icon\" href=\"/favicon.ico\"><style>{STYLE}</style></head>\
-             <body><header class=\"top\"><span class=\"brand\">{brand}</span>{switch}</header>\
-             <main>{body}</main>{script}</body></html>",
+             <title>{title}</title><link rel=\"icon\" href=\"/favicon.ico\"><style>{STYLE}{accent}</style></head>\
+             <body><header class=\"top\"><span class=\"brand\">{logo}{brand}</span>{switch}</header>\
+             <main>{body}</main>{support}{script}</body></html>",
             lang = self.lang.code(),
             title = escape(self.title),
             brand = escape(brand),
             switch = self.language_switch(),
+            accent = style.accent_color.as_deref().map(|c| format!(":root{{--accent:{c}}}")).unwrap_or_default(),
+            logo = style
+                .logo_url
+                .as_deref()
+                .map(|url| format!("<img class=\"logo\" src=\"{}\" alt=\"\" width=\"32\" height=\"32\">", escape(url)))
+                .unwrap_or_default(),
+            support = style
+                .support_url
+                .as_deref()
+                .map(|url| format!("<footer><a href=\"{}\">{}</a></footer>", escape(url), t("Support", "Поддержка")))
+                .unwrap_or_default(),
             script = self.script.map(|src| format!("<script src=\"{src}\"></script>")).unwrap_or_default(),
         );
         HttpResponse::build(status)

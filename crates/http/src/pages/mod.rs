@@ -12,6 +12,7 @@ mod qr;
 pub mod result;
 pub mod sandbox;
 
+use actix_web::guard::{Guard, GuardContext};
 use actix_web::web;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -22,6 +23,25 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
         .route("/connect/{token}", web::get().to(connect::list))
+        // Registered before the panel's `/sub/{token}`, which answers everything else.
+        .service(web::resource("/sub/{token}").guard(BrowserPage).route(web::get().to(connect::list)))
         .route("/connect/{token}/{app_id}", web::get().to(connect::for_app))
         .route(&format!("{}{{payment_id}}", vp_app::partner::PAYMENT_RESULT_PREFIX), web::get().to(result::show));
+}
+
+/// A person opening a subscription link in a browser: HTML asked for, and none of the headers
+/// VPN apps send (they ask for `*/*` or nothing, and send `x-hwid` when they register devices).
+pub struct BrowserPage;
+
+const APP_HEADERS: [&str; 4] = ["x-hwid", "x-device-os", "x-ver-os", "x-device-model"];
+
+impl Guard for BrowserPage {
+    fn check(&self, ctx: &GuardContext<'_>) -> bool {
+        let headers = ctx.head().headers();
+        let wants_html = headers
+            .get("accept")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|accept| accept.split(',').any(|t| t.trim().starts_with("text/html")));
+        wants_html && !APP_HEADERS.iter().any(|h| headers.contains_key(*h))
+    }
 }

@@ -76,7 +76,8 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         receipt = order::receipt(lang, &p),
         summary = order::summary(lang, &p),
     );
-    let mut response = Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body);
+    let mut response =
+        Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).style(&p.style).render(StatusCode::OK, &body);
     if p.invoice.status == InvoiceStatus::Pending {
         response.headers_mut().insert(HeaderName::from_static("refresh"), HeaderValue::from_static(REFRESH_SECONDS));
     }

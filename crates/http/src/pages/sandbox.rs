@@ -75,7 +75,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         summary = order::summary(lang, &p),
         next = order::next_step(lang, &p).unwrap_or_default(),
     );
-    Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).render(StatusCode::OK, &body)
+    Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).style(&p.style).render(StatusCode::OK, &body)
 }
 
 #[derive(Deserialize)]
