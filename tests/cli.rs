@@ -225,6 +225,10 @@ fn the_catalogue_and_documents_are_replaced_only_by_valid_files() {
     assert_eq!(set["privacy_policy"]["title"]["ru"], "Политика конфиденциальности");
     let bad = s.file("bad-docs.json", r#"{"terms_of_service": {}}"#);
     s.refused(&["documents", "set", bad.to_str().unwrap()]);
+    let mut unfilled: Value = serde_json::from_str(include_str!("../crates/app/seed/documents.json")).unwrap();
+    unfilled["operator"]["name"]["en"] = json!("");
+    let unfilled = s.file("unfilled.json", &unfilled.to_string());
+    assert!(s.refused(&["documents", "set", unfilled.to_str().unwrap()]).contains("operator.name.en"));
     assert_eq!(s.ok(&["documents", "show"]), set);
 }
 

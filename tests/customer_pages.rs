@@ -95,6 +95,24 @@ fn documents_follow_accept_language_and_show_the_brand() {
 }
 
 #[test]
+fn the_terms_carry_the_offer_and_refunds_and_every_document_names_the_operator() {
+    let Some(s) = server("document_sections") else { return };
+    let terms = html(&s.get_raw(&format!("/documents/{}/terms_of_service?lang=en", s.account_id), &[]));
+    let offer = terms.find("<h2>Public offer</h2>").expect("the offer");
+    let own = terms.find("Demo VPN provides access").expect("the terms themselves, the brand filled in");
+    let refunds = terms.find("<h2>Refunds</h2>").expect("the refund policy");
+    assert!(offer < own && own < refunds, "offer, terms, refunds: {terms}");
+    assert!(
+        terms.contains("<dt>Name</dt><dd>Demo Operator LLC")
+            && terms.contains("<dt>Contact</dt><dd>support@vpn.example")
+    );
+    assert!(terms.contains("<time datetime=\"2026-11-23\">2026-11-23</time>"));
+    let privacy = html(&s.get_raw(&format!("/documents/{}/privacy_policy?lang=ru", s.account_id), &[]));
+    assert!(!privacy.contains("Публичная оферта") && !privacy.contains("Возврат средств"), "{privacy}");
+    assert!(privacy.contains("ООО «Демо Оператор»") && privacy.contains(">23.11.2026</time>"));
+}
+
+#[test]
 fn every_customer_page_sends_the_kit_headers() {
     let Some(s) = server("page_headers") else { return };
     let inv = post_payment(&s, "headers-1", &subscription("headers", 1)).json();

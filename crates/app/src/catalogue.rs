@@ -136,20 +136,68 @@ pub struct Document {
     pub body: Localized,
 }
 
+/// Who runs the service, as Russian payment providers ask every document to say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Operator {
+    /// The legal name (with its registration numbers, if the operator wants them shown).
+    pub name: Localized,
+    /// How to reach the operator: an address, e-mail or phone.
+    pub contact: Localized,
+    /// The day the documents take effect, `YYYY-MM-DD`.
+    pub effective_date: String,
+}
+
+/// The spec's two documents plus what both show: the operator, and in the terms of service the
+/// public offer and the refund policy. The last three are optional only so that documents
+/// stored before they existed still show; `documents set` requires them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Documents {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Operator>,
     pub terms_of_service: Document,
     pub privacy_policy: Document,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offer: Option<Document>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund_policy: Option<Document>,
 }
 
 impl Documents {
+    /// Checks a template before it is stored: every section present and filled in both languages.
     pub fn parse(json: &str) -> AppResult<Documents> {
         let d: Documents = serde_json::from_str(json).map_err(|e| AppError::field("documents", e))?;
         let mut errors = FieldErrors::new();
-        for (name, doc) in [("terms_of_service", &d.terms_of_service), ("privacy_policy", &d.privacy_policy)] {
-            doc.title.check(&format!("{name}.title"), &mut errors);
-            doc.body.check(&format!("{name}.body"), &mut errors);
+        let sections = [
+            ("terms_of_service", Some(&d.terms_of_service)),
+            ("privacy_policy", Some(&d.privacy_policy)),
+            ("offer", d.offer.as_ref()),
+            ("refund_policy", d.refund_policy.as_ref()),
+        ];
+        for (name, doc) in sections {
+            match doc {
+                Some(doc) => {
+                    doc.title.check(&format!("{name}.title"), &mut errors);
+                    doc.body.check(&format!("{name}.body"), &mut errors);
+                }
+                None => {
+                    errors.insert(name.to_owned(), "is required".into());
+                }
+            }
+        }
+        match &d.operator {
+            Some(op) => {
+                op.name.check("operator.name", &mut errors);
+                op.contact.check("operator.contact", &mut errors);
+                let format = time::macros::format_description!("[year]-[month]-[day]");
+                if time::Date::parse(&op.effective_date, &format).is_err() {
+                    errors.insert("operator.effective_date".into(), "must be a date as YYYY-MM-DD".into());
+                }
+            }
+            None => {
+                errors.insert("operator".into(), "is required (name, contact, effective_date)".into());
+            }
         }
         if errors.is_empty() { Ok(d) } else { Err(AppError::Validation(errors)) }
     }
@@ -182,6 +230,31 @@ mod tests {
         );
     }
 
+    /// The spec's two documents only, as stored before the operator, offer and refund sections.
+    const OLD_DOCUMENTS: &str = r#"{"terms_of_service": {"title": {"en":"T","ru":"Т"}, "body": {"en":"a","ru":"б"}},
+                      "privacy_policy": {"title": {"en":"P","ru":"П"}, "body": {"en":"a","ru":"б"}}}"#;
+
+    #[test]
+    fn a_new_template_must_name_the_operator_and_carry_the_offer_and_refund_sections() {
+        let Err(AppError::Validation(f)) = Documents::parse(OLD_DOCUMENTS) else { panic!("must be refused") };
+        assert_eq!(f.keys().map(String::as_str).collect::<Vec<_>>(), ["offer", "operator", "refund_policy"]);
+        let mut filled: serde_json::Value = serde_json::from_str(demo::DOCUMENTS_JSON).unwrap();
+        filled["operator"]["contact"]["ru"] = " ".into();
+        filled["operator"]["effective_date"] = "23.11.2026".into();
+        filled["refund_policy"]["body"]["en"] = "".into();
+        let Err(AppError::Validation(f)) = Documents::parse(&filled.to_string()) else { panic!("must be refused") };
+        assert_eq!(
+            f.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["operator.contact.ru", "operator.effective_date", "refund_policy.body.en"]
+        );
+    }
+
+    #[test]
+    fn documents_stored_before_the_new_sections_still_show() {
+        let old: Documents = serde_json::from_str(OLD_DOCUMENTS).unwrap();
+        assert_eq!((old.operator, old.offer, old.refund_policy), (None, None, None));
+    }
+
     #[test]
     fn unknown_fields_and_malformed_json_are_refused() {
         assert!(matches!(Catalogue::parse("{"), Err(AppError::Validation(_))));
@@ -192,9 +265,10 @@ mod tests {
 
     #[test]
     fn empty_texts_in_documents_are_refused() {
-        let docs = r#"{"terms_of_service": {"title": {"en":"","ru":"b"}, "body": {"en":"a","ru":"b"}},
-                      "privacy_policy": {"title": {"en":"a","ru":"b"}, "body": {"en":"a","ru":" "}}}"#;
-        let Err(AppError::Validation(f)) = Documents::parse(docs) else { panic!("must be refused") };
+        let mut docs: serde_json::Value = serde_json::from_str(demo::DOCUMENTS_JSON).unwrap();
+        docs["terms_of_service"]["title"]["en"] = "".into();
+        docs["privacy_policy"]["body"]["ru"] = " ".into();
+        let Err(AppError::Validation(f)) = Documents::parse(&docs.to_string()) else { panic!("must be refused") };
         assert_eq!(
             f.keys().map(String::as_str).collect::<Vec<_>>(),
             ["privacy_policy.body.ru", "terms_of_service.title.en"]

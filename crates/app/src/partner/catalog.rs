@@ -4,7 +4,7 @@ use vp_domain::BrandName;
 use vp_ports::{AccountRecord, PaymentMethodRecord};
 
 use crate::App;
-use crate::catalogue::{DOCUMENTS_KEY, Documents};
+use crate::catalogue::{BRAND_PLACEHOLDER, DOCUMENTS_KEY, Document, Documents};
 use crate::error::{AppError, AppResult};
 use crate::lang::Lang;
 use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
@@ -17,7 +17,24 @@ pub struct DocumentPage {
     pub brand_name: String,
     pub style: vp_ports::AccountStyle,
     pub title: String,
+    /// The document itself, with the offer before it and the refund policy after it in the
+    /// terms of service.
+    pub sections: Vec<DocumentSection>,
+    /// `None` only for documents stored before the operator section existed.
+    pub operator: Option<DocumentOperator>,
+}
+
+pub struct DocumentSection {
+    pub title: String,
+    /// Plain text, paragraphs separated by blank lines.
     pub body: String,
+}
+
+pub struct DocumentOperator {
+    pub name: String,
+    pub contact: String,
+    /// `YYYY-MM-DD`.
+    pub effective_date: String,
 }
 
 impl App {
@@ -92,15 +109,23 @@ impl App {
             .transpose()
             .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("documents: {e}"))))?
             .ok_or(AppError::NotFound("document"))?;
-        let doc = match doc_type {
-            "terms_of_service" => &docs.terms_of_service,
-            "privacy_policy" => &docs.privacy_policy,
+        // The terms of service carry the public offer first and the refund policy after.
+        let (doc, before, after) = match doc_type {
+            "terms_of_service" => (&docs.terms_of_service, docs.offer.as_ref(), docs.refund_policy.as_ref()),
+            "privacy_policy" => (&docs.privacy_policy, None, None),
             _ => return Err(AppError::NotFound("document")),
         };
         let brand = account.brand_name.as_str();
+        let text = |t: &crate::catalogue::Localized| lang.pick(t).replace(BRAND_PLACEHOLDER, brand);
+        let section = |d: &Document| DocumentSection { title: text(&d.title), body: text(&d.body) };
         Ok(DocumentPage {
-            title: lang.pick(&doc.title).replace("{brand}", brand),
-            body: lang.pick(&doc.body).replace("{brand}", brand),
+            title: text(&doc.title),
+            sections: before.into_iter().chain([doc]).chain(after).map(section).collect(),
+            operator: docs.operator.as_ref().map(|op| DocumentOperator {
+                name: text(&op.name),
+                contact: text(&op.contact),
+                effective_date: op.effective_date.clone(),
+            }),
             brand_name: brand.to_owned(),
             style: account.style.clone(),
         })

@@ -17,7 +17,7 @@ use vp_domain::ClientId;
 use vp_ports::{AccountRecord, ClientRecord, Tx};
 
 pub use auth::{AUTH_CACHE_TTL, AuthCache};
-pub use catalog::DocumentPage;
+pub use catalog::{DocumentOperator, DocumentPage, DocumentSection};
 pub use clients::{CLIENT_PAGE_DEFAULT, CLIENT_PAGE_MAX, CURSOR_PATTERN, ClientListQuery};
 pub use invoices::fingerprint;
 pub use pages::{ConnectApp, ConnectPage, OrderItem, PaymentPage};
