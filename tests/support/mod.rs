@@ -16,7 +16,9 @@ macro_rules! each_backend {
     };
 }
 
+pub mod browser;
 pub mod partner;
+pub mod qr;
 pub mod receiver;
 pub mod server;
 

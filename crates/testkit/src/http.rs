@@ -229,12 +229,20 @@ pub fn send(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8]) -> s
     head.push_str(&format!("content-length: {}\r\n\r\n", body.len()));
     stream.write_all(head.as_bytes())?;
     stream.write_all(body)?;
+    // Read the head, then as much body as it announces: some servers (chromedriver) keep the
+    // connection open despite `connection: close`.
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw)?;
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| std::io::Error::other("the connection closed without an answer"))?;
+    let mut chunk = [0u8; 16 * 1024];
+    let split = loop {
+        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at;
+        }
+        let n = stream.read(&mut chunk)?;
+        if n == 0 {
+            return Err(std::io::Error::other("the connection closed without an answer"));
+        }
+        raw.extend_from_slice(&chunk[..n]);
+    };
     let head = String::from_utf8_lossy(&raw[..split]).into_owned();
     let mut lines = head.split("\r\n");
     let status = lines
@@ -245,8 +253,29 @@ pub fn send(method: &str, url: &str, headers: &[(&str, &str)], body: &[u8]) -> s
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned())))
         .collect();
+    let header = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let chunked = header("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
+    let length: Option<usize> = header("content-length").and_then(|v| v.parse().ok());
+    let bodyless = method == "HEAD" || status == 204 || status == 304;
+    loop {
+        let received = raw.len() - (split + 4);
+        let complete = bodyless
+            || length.is_some_and(|len| received >= len)
+            || (chunked && raw[split + 4..].ends_with(b"0\r\n\r\n"));
+        if complete {
+            break;
+        }
+        let n = stream.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&chunk[..n]);
+    }
     let mut body = raw[split + 4..].to_vec();
-    if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.eq_ignore_ascii_case("chunked")) {
+    if let Some(len) = length {
+        body.truncate(len);
+    }
+    if chunked {
         body = dechunk(&body);
     }
     Ok(Answer { status, headers, body })

@@ -53,7 +53,7 @@ footer{max-width:42rem;margin:0 auto;padding:0 1rem 2rem;font-size:.875rem;color
 h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 1rem;overflow-wrap:anywhere}\
 p,li{overflow-wrap:anywhere}\
 a{color:#0b57d0}\
-a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
 code{font-size:.9rem;overflow-wrap:anywhere;word-break:break-all;background:#f0f2f5;padding:.1rem .25rem;border-radius:.25rem}\
 .amount{font-size:2rem;font-weight:650;margin:.25rem 0}\
 .muted{color:#4a5260}\
