@@ -16,7 +16,7 @@ pub fn allowed_methods(path: &str) -> Vec<&'static str> {
 
 pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
     if !is_api_path(req.path()) {
-        return Ok(crate::pages::kit::not_found(&req, crate::pages::kit::page_lang(&req), None));
+        return Ok(crate::pages::kit::not_found(&req, crate::pages::kit::page_lang(&req)));
     }
     let allowed = allowed_methods(req.path());
     if allowed.is_empty() {

@@ -29,10 +29,10 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
     let lang = page_lang(req);
     let p = match app.connect_page(token, app_id, lang).await {
         Ok(p) => p,
-        Err(AppError::NotFound(_)) => return not_found(req, lang, None),
+        Err(AppError::NotFound(_)) => return not_found(req, lang),
         Err(e) => {
             tracing::error!(error = %e, "connect page failed");
-            return unavailable(req, lang, None);
+            return unavailable(req, lang);
         }
     };
     let platform = chosen_platform(req, &p);

@@ -18,10 +18,10 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
             .brand(&doc.brand_name)
             .style(&doc.style)
             .render(StatusCode::OK, &render(lang, &doc)),
-        Err(AppError::NotFound(_)) => not_found(&req, lang, None),
+        Err(AppError::NotFound(_)) => not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "document page failed");
-            unavailable(&req, lang, None)
+            unavailable(&req, lang)
         }
     }
 }

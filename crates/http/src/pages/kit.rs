@@ -160,43 +160,37 @@ impl<'a> Page<'a> {
     }
 }
 
-/// The branded not-found page, with a way on.
-pub fn not_found(req: &HttpRequest, lang: Lang, brand: Option<&str>) -> HttpResponse {
+/// The not-found page, under the platform's name (the partner is not known when the object is
+/// not), with a way on.
+pub fn not_found(req: &HttpRequest, lang: Lang) -> HttpResponse {
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let title = t("Page not found", "Страница не найдена");
-    let body = format!(
-        "<h1>{title}</h1><p>{why}</p><p><a class=\"button\" href=\"/?lang={code}\">{home}</a></p>",
-        why = t(
-            "The link may be mistyped or no longer valid. If it came from a shop or a bot, ask it for a new one.",
-            "Возможно, в ссылке опечатка или она больше не действует. Если её прислал магазин или бот, попросите новую."
-        ),
-        code = lang.code(),
-        home = t("Go to the start page", "На главную"),
+    let home =
+        format!("<a class=\"button\" href=\"/?lang={}\">{}</a>", lang.code(), t("Go to the start page", "На главную"));
+    let why = t(
+        "The link may be mistyped or no longer valid. If it came from a shop or a bot, ask it for a new one.",
+        "Возможно, в ссылке опечатка или она больше не действует. Если её прислал магазин или бот, попросите новую.",
     );
-    with_brand(Page::new(req, lang, title), brand).render(StatusCode::NOT_FOUND, &body)
+    notice(req, lang, StatusCode::NOT_FOUND, t("Page not found", "Страница не найдена"), why, &home)
 }
 
-/// The branded page for a failure on our side: the customer is told to try again.
-pub fn unavailable(req: &HttpRequest, lang: Lang, brand: Option<&str>) -> HttpResponse {
+/// The page for a failure on our side: the customer is told to try again.
+pub fn unavailable(req: &HttpRequest, lang: Lang) -> HttpResponse {
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let title = t("Temporarily unavailable", "Временно недоступно");
-    let body = format!(
-        "<h1>{title}</h1><p>{why}</p><p><a class=\"button primary\" href=\"{again}\">{retry}</a></p>",
-        why = t(
-            "Something went wrong on our side. Please try again in a minute.",
-            "У нас что-то пошло не так. Попробуйте ещё раз через минуту."
-        ),
-        again = escape(&req.uri().to_string()),
-        retry = t("Try again", "Попробовать снова"),
+    let again = format!(
+        "<a class=\"button primary\" href=\"{}\">{}</a>",
+        escape(&req.uri().to_string()),
+        t("Try again", "Попробовать снова")
     );
-    with_brand(Page::new(req, lang, title), brand).render(StatusCode::SERVICE_UNAVAILABLE, &body)
+    let why = t(
+        "Something went wrong on our side. Please try again in a minute.",
+        "У нас что-то пошло не так. Попробуйте ещё раз через минуту.",
+    );
+    notice(req, lang, StatusCode::SERVICE_UNAVAILABLE, t("Temporarily unavailable", "Временно недоступно"), why, &again)
 }
 
-fn with_brand<'a>(page: Page<'a>, brand: Option<&'a str>) -> Page<'a> {
-    match brand {
-        Some(b) => page.brand(b),
-        None => page,
-    }
+/// A page that says what happened and offers one way on (`way_on`: escaped HTML).
+fn notice(req: &HttpRequest, lang: Lang, status: StatusCode, title: &str, why: &str, way_on: &str) -> HttpResponse {
+    Page::new(req, lang, title).render(status, &format!("<h1>{title}</h1><p>{why}</p><p>{way_on}</p>"))
 }
 
 #[cfg(test)]
@@ -216,6 +210,17 @@ mod tests {
         assert_eq!(page_lang(&req("/x")), Lang::Ru, "Accept-Language without ?lang");
         assert_eq!(page_lang(&req("/x?lang=de")), Lang::Ru, "an unknown ?lang falls back to the header");
         assert_eq!(page_lang(&TestRequest::get().uri("/x?a=1&lang=ru").to_http_request()), Lang::Ru);
+    }
+
+    #[actix_web::test]
+    async fn a_failure_on_our_side_is_a_branded_503_page_that_offers_to_try_again() {
+        let req = TestRequest::get().uri("/connect/t0k3n?lang=ru").to_http_request();
+        let res = unavailable(&req, Lang::Ru);
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+        let html = String::from_utf8(body.to_vec()).unwrap();
+        assert!(html.contains("<span class=\"brand\">Партнёрская VPN-платформа</span>"), "{html}");
+        assert!(html.contains("href=\"/connect/t0k3n?lang=ru\">Попробовать снова</a>"), "{html}");
     }
 
     #[test]

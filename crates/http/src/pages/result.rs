@@ -20,10 +20,10 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
     let lang = page_lang(&req);
     let mut p = match app.payment_page(&payment_id, lang).await {
         Ok(p) => p,
-        Err(AppError::NotFound(_)) => return not_found(&req, lang, None),
+        Err(AppError::NotFound(_)) => return not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "payment result page failed");
-            return unavailable(&req, lang, None);
+            return unavailable(&req, lang);
         }
     };
     if p.invoice.status == InvoiceStatus::Pending && app.gateway.reconciles() {

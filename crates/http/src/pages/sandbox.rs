@@ -16,10 +16,10 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
     let lang = lang_of(&req);
     let p = match app.payment_page(&payment_id, lang).await {
         Ok(p) => p,
-        Err(AppError::NotFound(_)) => return not_found(&req, lang, None),
+        Err(AppError::NotFound(_)) => return not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "sandbox page failed");
-            return unavailable(&req, lang, None);
+            return unavailable(&req, lang);
         }
     };
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
@@ -98,10 +98,10 @@ pub async fn act(req: HttpRequest, app: Data<App>, payment_id: Path<String>, for
         Ok(_) | Err(AppError::Conflict(_)) => HttpResponse::SeeOther()
             .insert_header(("location", format!("{}?lang={}", req.path(), lang_of(&req).code())))
             .finish(),
-        Err(AppError::NotFound(_)) => not_found(&req, lang_of(&req), None),
+        Err(AppError::NotFound(_)) => not_found(&req, lang_of(&req)),
         Err(e) => {
             tracing::error!(error = %e, "sandbox payment failed");
-            unavailable(&req, lang_of(&req), None)
+            unavailable(&req, lang_of(&req))
         }
     }
 }
