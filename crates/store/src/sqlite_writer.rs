@@ -66,7 +66,7 @@ impl GroupWriter {
         self.jobs.send(job).map_err(|_| StoreError::Unavailable("the SQLite writer has stopped".into()))?;
         answered
             .await
-            .map_err(|_| StoreError::Unavailable("the SQLite writer could not open its transaction".into()))?
+            .map_err(|_| StoreError::Unavailable("the SQLite writer could not run or commit the write".into()))?
     }
 }
 
@@ -93,10 +93,20 @@ fn write_groups(path: &str, turn: &Mutex<()>, queue: &Receiver<Job>) {
         };
         let _turn = turn.blocking_lock();
         let mut replies = Vec::with_capacity(group.len());
-        let committed = c.immediate_transaction(|c| {
-            replies.extend(group.into_iter().map(|job| job(c)));
-            Ok::<_, diesel::result::Error>(())
-        });
+        // A unit that panics (a bug) must not take the thread, and every later invoice, with it:
+        // the group is dropped unanswered (its callers get an error) and the connection closed,
+        // which rolls its transaction back.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            c.immediate_transaction(|c| {
+                replies.extend(group.into_iter().map(|job| job(c)));
+                Ok::<_, diesel::result::Error>(())
+            })
+        }));
+        let Ok(committed) = run else {
+            tracing::error!("an invoice unit of work panicked in the SQLite writer; its group was rolled back");
+            conn = None;
+            continue;
+        };
         let failure = committed.err().map(|e| e.to_string());
         if failure.is_some() {
             // The connection may be left mid-transaction; the next group starts on a new one.
@@ -112,4 +122,27 @@ fn open(path: &str) -> Result<SqliteConnection, String> {
     let mut c = SqliteConnection::establish(path).map_err(|e| e.to_string())?;
     c.batch_execute(SQLITE_PRAGMAS).map_err(|e| e.to_string())?;
     Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use diesel::RunQueryDsl;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_unit_that_panics_fails_alone_and_the_writer_goes_on() {
+        let path = std::env::temp_dir().join(format!("vp-writer-{}.sqlite", std::process::id()));
+        let path = path.to_string_lossy().into_owned();
+        let writer = GroupWriter::start(path.clone(), Arc::default()).unwrap();
+        writer.run(|c| diesel::sql_query("CREATE TABLE IF NOT EXISTS t (x INTEGER)").execute(c)).await.unwrap();
+        let panicked = writer.run(|_| -> Result<(), diesel::result::Error> { panic!("a bug in a unit of work") }).await;
+        assert!(matches!(panicked, Err(StoreError::Unavailable(_))), "{panicked:?}");
+        let written = writer.run(|c| diesel::sql_query("INSERT INTO t (x) VALUES (1)").execute(c)).await;
+        assert_eq!(written.unwrap(), 1, "the next unit runs on a fresh connection");
+        drop(writer);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{path}{suffix}"));
+        }
+    }
 }
