@@ -291,10 +291,23 @@ fn bad_configuration_is_refused_naming_the_setting() {
 }
 
 #[test]
+fn an_account_created_without_a_brand_gets_the_platform_name() {
+    let s = Scratch::new("platform_name");
+    assert_eq!(s.ok(&["account", "create"])["account"]["brand_name"], "VPN", "the default platform name");
+    let file = s.file("named.env", "VP_PLATFORM_NAME=  Acme VPN \n");
+    let named = s.ok(&["--config", file.to_str().unwrap(), "account", "create"]);
+    assert_eq!(named["account"]["brand_name"], "Acme VPN", "trimmed like any brand name");
+    let bad = s.file("bad-name.env", &format!("VP_PLATFORM_NAME={}\n", "x".repeat(65)));
+    let run = s.run(&["--config", bad.to_str().unwrap(), "account", "create"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("VP_PLATFORM_NAME"), "{}", run.stderr);
+}
+
+#[test]
 fn unknown_commands_and_missing_arguments_are_refused() {
     let s = Scratch::new("usage");
     assert_eq!(s.run(&["frobnicate"]).code, 2);
-    assert_eq!(s.run(&["account", "create"]).code, 2);
+    assert_eq!(s.run(&["account", "set-brand"]).code, 2);
     assert_eq!(s.run(&["plan", "withdraw", "not-a-number"]).code, 2);
 }
 

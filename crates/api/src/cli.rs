@@ -204,8 +204,9 @@ impl Switch {
 pub enum AccountCommand {
     /// Create an account with API access on and issue its first key (shown once).
     Create {
+        /// The brand customers see; without it, the platform's name (VP_PLATFORM_NAME).
         #[arg(long)]
-        brand: String,
+        brand: Option<String>,
         /// Percent over the platform price, at most two decimals, e.g. 15 or 12.50.
         #[arg(long, default_value = "0")]
         markup: String,

@@ -57,7 +57,7 @@ fn style_change(raw: Option<String>) -> StyleChange {
 pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
     Ok(match cmd {
         AccountCommand::Create { brand, markup, trial } => {
-            let (account, key) = app.create_account(&brand, &markup, trial).await?;
+            let (account, key) = app.create_account(brand.as_deref(), &markup, trial).await?;
             json!({ "account": output::account(&account), "api_key": output::issued_key(&key) })
         }
         AccountCommand::Show { account_id } => output::account_overview(&app.account_overview(&account_id).await?),

@@ -12,8 +12,9 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 25] = [
+const KEYS: [&str; 26] = [
     "DATABASE_URL",
+    "VP_PLATFORM_NAME",
     "VP_BIND",
     "VP_PUBLIC_BASE_URL",
     "VP_DB_MAX_CONNECTIONS",
@@ -47,6 +48,8 @@ pub struct Config {
     pub bind: SocketAddr,
     /// Public address of this service, used in links it hands out (no trailing slash).
     pub public_base_url: String,
+    /// The brand of accounts created without one.
+    pub platform_name: String,
     pub db_max_connections: usize,
     /// tracing filter, e.g. `info` or `vp_http=debug,info`.
     pub log: String,
@@ -165,6 +168,11 @@ impl Config {
             Some(url) => http_url("VP_PUBLIC_BASE_URL", url, "https://vpn.example.com")?,
             None => format!("http://{bind}"),
         };
+        let platform_name = get("VP_PLATFORM_NAME").unwrap_or(vp_app::DEFAULT_PLATFORM_NAME);
+        let platform_name = vp_domain::BrandName::parse(platform_name)
+            .map_err(|e| ConfigError::Invalid { key: "VP_PLATFORM_NAME", reason: format!("{platform_name:?}: {e}") })?
+            .as_str()
+            .to_owned();
         let db_max_connections =
             usize::try_from(number(get("VP_DB_MAX_CONNECTIONS"), "VP_DB_MAX_CONNECTIONS", 8, 1..=200)?).unwrap_or(8);
         let log = get("VP_LOG").unwrap_or("info").to_owned();
@@ -258,6 +266,7 @@ impl Config {
             database_url,
             bind,
             public_base_url,
+            platform_name,
             db_max_connections,
             log,
             log_format,
@@ -461,6 +470,7 @@ mod tests {
         assert_eq!(c.database_url, DEFAULT_DATABASE_URL);
         assert_eq!(c.bind, "127.0.0.1:8080".parse().unwrap());
         assert_eq!(c.public_base_url, "http://127.0.0.1:8080");
+        assert_eq!(c.platform_name, "VPN");
         assert_eq!(c.db_max_connections, 8);
         assert!(c.webhook_allow_addresses.is_empty(), "no allow-list unless the operator sets one");
         assert_eq!(c.term_check_every, std::time::Duration::from_secs(300), "the spec's 5 minutes");

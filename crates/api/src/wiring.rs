@@ -86,6 +86,10 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         webhooks,
         notifier: Arc::new(vp_webhooks::LogNotifier),
     };
-    let settings = Settings { public_base_url: config.public_base_url.clone(), trial_length: Duration::hours(72) };
+    let settings = Settings {
+        public_base_url: config.public_base_url.clone(),
+        trial_length: Duration::hours(72),
+        platform_name: config.platform_name.clone(),
+    };
     Ok(Wired { app: App::new(adapters, settings), local_panel, yookassa, test_clock })
 }

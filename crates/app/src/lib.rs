@@ -42,6 +42,9 @@ pub struct Adapters {
     pub metrics: Arc<dyn Metrics>,
 }
 
+/// `Settings::platform_name` unless the operator sets `VP_PLATFORM_NAME`.
+pub const DEFAULT_PLATFORM_NAME: &str = "VPN";
+
 /// Platform settings the use cases need.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -49,11 +52,18 @@ pub struct Settings {
     pub public_base_url: String,
     /// Length of a trial (the spec: "the whole trial is" under 72 hours of reminders).
     pub trial_length: Duration,
+    /// The brand name of an account created without one (spec: "the platform default name
+    /// applies until changed"); passes the `brand_name` rules.
+    pub platform_name: String,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { public_base_url: "http://127.0.0.1:8080".into(), trial_length: Duration::hours(72) }
+        Settings {
+            public_base_url: "http://127.0.0.1:8080".into(),
+            trial_length: Duration::hours(72),
+            platform_name: DEFAULT_PLATFORM_NAME.into(),
+        }
     }
 }
 

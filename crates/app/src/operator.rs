@@ -72,11 +72,11 @@ impl App {
     /// Creates a partner account with API access enabled and issues its first key.
     pub async fn create_account(
         &self,
-        brand: &str,
+        brand: Option<&str>,
         markup: &str,
         trial_enabled: bool,
     ) -> AppResult<(AccountRecord, IssuedKey)> {
-        let brand = parse_brand(brand);
+        let brand = parse_brand(brand.unwrap_or(&self.settings.platform_name));
         let markup = parse_markup(markup);
         let (brand_name, markup) = match (brand, markup) {
             (Ok(b), Ok(m)) => (b, m),

@@ -363,7 +363,7 @@ async fn a_push_the_panel_refuses_is_retried_with_backoff_and_the_partner_sees_a
 async fn one_account_never_sees_another_accounts_invoices_or_clients() {
     let w = World::new().await;
     let inv = w.app.create_invoice(&w.account, key("k"), subscribe("u1", 1)).await.unwrap();
-    let (other, _) = w.app.create_account("Other", "0", true).await.unwrap();
+    let (other, _) = w.app.create_account(Some("Other"), "0", true).await.unwrap();
     assert_eq!(refusal(w.app.invoice_view(&other, &inv.invoice.payment_id).await), Refusal::PaymentNotFound);
     assert_eq!(refusal(w.app.client_view(&other, &cid("u1")).await), Refusal::ClientNotFound);
     let own = w.app.create_invoice(&other, key("k"), subscribe("u1", 1)).await.unwrap();
@@ -373,7 +373,7 @@ async fn one_account_never_sees_another_accounts_invoices_or_clients() {
 #[tokio::test]
 async fn authentication_refuses_wrong_revoked_and_disabled_keys_alike() {
     let w = World::new().await;
-    let (account, key) = w.app.create_account("K", "0", false).await.unwrap();
+    let (account, key) = w.app.create_account(Some("K"), "0", false).await.unwrap();
     assert_eq!(w.app.authenticate(Some(&key.secret)).await.unwrap().id, account.id);
     for bad in [None, Some(""), Some("vpk_wrong")] {
         assert_eq!(refusal(w.app.authenticate(bad).await), Refusal::Unauthorized);
