@@ -7,7 +7,8 @@ mod support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use support::server::{Backend, Server, redis_url};
+use support::server::{Backend, Server};
+use vp_testkit::services::redis_url;
 
 #[test]
 fn two_instances_on_one_database_and_one_redis_let_exactly_600_requests_a_minute_through() {

@@ -38,27 +38,6 @@ pub fn postgres_url() -> Option<String> {
     Some(url)
 }
 
-/// Whether Redis tests run, like `postgres_url` (`VP_TEST_REDIS`, `VP_TEST_REDIS_URL`).
-pub fn redis_url() -> Option<String> {
-    let url = std::env::var("VP_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    let mode = std::env::var("VP_TEST_REDIS").unwrap_or_default();
-    if mode == "skip" {
-        eprintln!("SKIPPED: Redis test (VP_TEST_REDIS=skip)");
-        return None;
-    }
-    let authority = url.split_once("://").map_or("", |(_, rest)| rest.split('/').next().unwrap_or(""));
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
-    let host_port = if host_port.contains(':') { host_port.to_owned() } else { format!("{host_port}:6379") };
-    let reachable = std::net::ToSocketAddrs::to_socket_addrs(&host_port)
-        .is_ok_and(|mut a| a.any(|a| TcpStream::connect_timeout(&a, Duration::from_secs(1)).is_ok()));
-    if !reachable {
-        assert_ne!(mode, "require", "Redis is required but does not answer at {url}");
-        eprintln!("SKIPPED: Redis test (no server at {url})");
-        return None;
-    }
-    Some(url)
-}
-
 fn psql(url: &str, sql: &str) {
     let out = Command::new("psql").args([url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]).output().expect("run psql");
     assert!(out.status.success(), "psql {sql}: {}", String::from_utf8_lossy(&out.stderr));

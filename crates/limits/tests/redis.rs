@@ -7,27 +7,7 @@ use std::time::{Duration, Instant};
 use vp_domain::rate_window::RetryAfter;
 use vp_limits::{REST_AFTER_FAILURE, RedisWindows};
 use vp_ports::{RequestWindow, SharedWindows, WindowCheck};
-
-fn redis_url() -> Option<String> {
-    let url = std::env::var("VP_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    let mode = std::env::var("VP_TEST_REDIS").unwrap_or_default();
-    if mode == "skip" {
-        eprintln!("SKIPPED: Redis tests (VP_TEST_REDIS=skip)");
-        return None;
-    }
-    // redis://[:password@]host[:port][/db]
-    let authority = url.split_once("://").map_or("", |(_, rest)| rest.split('/').next().unwrap_or(""));
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
-    let host_port = if host_port.contains(':') { host_port.to_owned() } else { format!("{host_port}:6379") };
-    let reachable = std::net::ToSocketAddrs::to_socket_addrs(&host_port)
-        .is_ok_and(|mut a| a.any(|a| std::net::TcpStream::connect_timeout(&a, Duration::from_secs(1)).is_ok()));
-    if !reachable {
-        assert_ne!(mode, "require", "Redis is required but does not answer at {url}");
-        eprintln!("SKIPPED: Redis tests (no server at {url})");
-        return None;
-    }
-    Some(url)
-}
+use vp_testkit::services::redis_url;
 
 /// An account id no other run has used (keys outlive a test by a minute).
 fn fresh_account(tag: &str) -> String {

@@ -5,4 +5,5 @@
 pub mod http;
 pub mod panel_suite;
 pub mod remnawave;
+pub mod services;
 pub mod yookassa;
