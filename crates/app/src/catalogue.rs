@@ -148,6 +148,14 @@ pub struct Operator {
     pub effective_date: String,
 }
 
+impl Operator {
+    /// `effective_date` as a day; `None` when it is not `YYYY-MM-DD`.
+    pub fn effective_day(&self) -> Option<time::Date> {
+        let format = time::macros::format_description!("[year]-[month]-[day]");
+        time::Date::parse(&self.effective_date, &format).ok()
+    }
+}
+
 /// The spec's two documents plus what both show: the operator, and in the terms of service the
 /// public offer and the refund policy. The last three are optional only so that documents
 /// stored before they existed still show; `documents set` requires them.
@@ -190,8 +198,7 @@ impl Documents {
             Some(op) => {
                 op.name.check("operator.name", &mut errors);
                 op.contact.check("operator.contact", &mut errors);
-                let format = time::macros::format_description!("[year]-[month]-[day]");
-                if time::Date::parse(&op.effective_date, &format).is_err() {
+                if op.effective_day().is_none() {
                     errors.insert("operator.effective_date".into(), "must be a date as YYYY-MM-DD".into());
                 }
             }

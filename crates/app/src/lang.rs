@@ -64,6 +64,16 @@ impl Lang {
         }
     }
 
+    /// A day as a reader of the language writes it: `23.11.2026` in Russian, ISO `2026-11-23`
+    /// in English (unambiguous across English-speaking countries).
+    pub fn date(self, date: time::Date) -> String {
+        let (y, m, d) = (date.year(), u8::from(date.month()), date.day());
+        match self {
+            Lang::Ru => format!("{d:02}.{m:02}.{y}"),
+            Lang::En => format!("{y}-{m:02}-{d:02}"),
+        }
+    }
+
     pub const fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
@@ -75,6 +85,13 @@ impl Lang {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_are_written_the_way_each_language_writes_them() {
+        let day = time::macros::date!(2026 - 03 - 07);
+        assert_eq!(Lang::Ru.date(day), "07.03.2026");
+        assert_eq!(Lang::En.date(day), "2026-03-07");
+    }
 
     #[test]
     fn amounts_are_written_the_way_each_language_writes_them() {

@@ -33,8 +33,7 @@ pub struct DocumentSection {
 pub struct DocumentOperator {
     pub name: String,
     pub contact: String,
-    /// `YYYY-MM-DD`.
-    pub effective_date: String,
+    pub effective_date: time::Date,
 }
 
 impl App {
@@ -118,14 +117,20 @@ impl App {
         let brand = account.brand_name.as_str();
         let text = |t: &crate::catalogue::Localized| lang.pick(t).replace(BRAND_PLACEHOLDER, brand);
         let section = |d: &Document| DocumentSection { title: text(&d.title), body: text(&d.body) };
+        let operator = match &docs.operator {
+            Some(op) => Some(DocumentOperator {
+                name: text(&op.name),
+                contact: text(&op.contact),
+                effective_date: op.effective_day().ok_or_else(|| {
+                    AppError::Store(vp_ports::StoreError::Corrupt("documents: operator.effective_date".into()))
+                })?,
+            }),
+            None => None,
+        };
         Ok(DocumentPage {
             title: text(&doc.title),
             sections: before.into_iter().chain([doc]).chain(after).map(section).collect(),
-            operator: docs.operator.as_ref().map(|op| DocumentOperator {
-                name: text(&op.name),
-                contact: text(&op.contact),
-                effective_date: op.effective_date.clone(),
-            }),
+            operator,
             brand_name: brand.to_owned(),
             style: account.style.clone(),
         })

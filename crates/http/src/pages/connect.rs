@@ -8,7 +8,6 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
-use time::OffsetDateTime;
 use vp_app::partner::{ConnectApp, ConnectPage};
 use vp_app::{App, AppError, Lang};
 use vp_domain::SubscriptionStatus;
@@ -187,7 +186,7 @@ fn state(lang: Lang, p: &ConnectPage) -> String {
     let until = if s.lifetime {
         t("Never (lifetime)", "Бессрочно").to_owned()
     } else {
-        format!("{} ({})", date(lang, s.expires_at), days_left(lang, s.days_left))
+        format!("{} ({})", lang.date(s.expires_at.date()), days_left(lang, s.days_left))
     };
     let devices = match (p.devices_used, s.devices_limit) {
         (Some(used), Some(limit)) => format!("{used} {} {limit}", t("of", "из")),
@@ -201,13 +200,6 @@ fn state(lang: Lang, p: &ConnectPage) -> String {
         t("Valid until", "Действует до"),
         t("Devices", "Устройства"),
     )
-}
-
-fn date(lang: Lang, at: OffsetDateTime) -> String {
-    match lang {
-        Lang::En => format!("{}-{:02}-{:02}", at.year(), u8::from(at.month()), at.day()),
-        Lang::Ru => format!("{:02}.{:02}.{}", at.day(), u8::from(at.month()), at.year()),
-    }
 }
 
 fn days_left(lang: Lang, days: i64) -> String {

@@ -54,18 +54,10 @@ fn render(lang: Lang, doc: &DocumentPage) -> String {
                 reach = t("Contact", "Контакты"),
                 contact = escape(&op.contact),
                 since = t("In effect since", "Действует с"),
-                date = escape(&op.effective_date),
-                shown = escape(&shown_date(lang, &op.effective_date)),
+                date = op.effective_date,
+                shown = lang.date(op.effective_date),
             )
         })
         .unwrap_or_default();
     format!("<h1>{}</h1>{sections}{operator}", escape(&doc.title))
-}
-
-/// `2026-11-23` as the language writes dates: `23.11.2026` in Russian.
-fn shown_date(lang: Lang, iso: &str) -> String {
-    match (lang, iso.split('-').collect::<Vec<_>>().as_slice()) {
-        (Lang::Ru, [y, m, d]) => format!("{d}.{m}.{y}"),
-        _ => iso.to_owned(),
-    }
 }

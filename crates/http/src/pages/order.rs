@@ -50,11 +50,7 @@ pub fn deadline(lang: Lang, p: &PaymentPage) -> String {
 }
 
 fn moment(lang: Lang, at: OffsetDateTime) -> String {
-    let (d, m, y, hh, mm) = (at.day(), u8::from(at.month()), at.year(), at.hour(), at.minute());
-    match lang {
-        Lang::En => format!("{hh:02}:{mm:02} UTC, {y}-{m:02}-{d:02}"),
-        Lang::Ru => format!("{hh:02}:{mm:02} UTC, {d:02}.{m:02}.{y}"),
-    }
+    format!("{:02}:{:02} UTC, {}", at.hour(), at.minute(), lang.date(at.date()))
 }
 
 /// Whole minutes, rounded up, so "0 min left" never shows while payment is still possible.
