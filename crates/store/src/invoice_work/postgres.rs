@@ -9,13 +9,13 @@
 
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
-use diesel::sql_types::BigInt;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, QueryResult};
 use diesel_async::pooled_connection::deadpool::Object;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use vp_ports::store::StoreResult;
 use vp_ports::{InvoiceRecorded, OpenedInvoice};
 
+use super::statements::quota_lock;
 use super::{NewClient, Opening, Recording, clients_in_window, conflict_outcome, existing_key, the_client};
 use crate::convert;
 use crate::errors::{corrupt, db};
@@ -43,19 +43,6 @@ macro_rules! fixed_statement {
 fixed_statement!(Begin, "BEGIN");
 fixed_statement!(Commit, "COMMIT");
 fixed_statement!(Rollback, "ROLLBACK");
-
-/// The account's new-client lock for this transaction, shared or exclusive.
-#[derive(Debug, Clone, Copy, QueryId)]
-struct Lock<const EXCLUSIVE: bool>(i64);
-
-impl<const EXCLUSIVE: bool> QueryFragment<Pg> for Lock<EXCLUSIVE> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
-        out.push_sql(if EXCLUSIVE { "SELECT pg_advisory_xact_lock(" } else { "SELECT pg_advisory_xact_lock_shared(" });
-        out.push_bind_param::<BigInt, _>(&self.0)?;
-        out.push_sql(")");
-        Ok(())
-    }
-}
 
 pub(crate) async fn open(conn: Object<AsyncPgConnection>, o: Opening) -> StoreResult<OpenedInvoice> {
     let c: &AsyncPgConnection = &conn;
@@ -110,15 +97,11 @@ async fn write(c: &AsyncPgConnection, r: &Recording) -> Result<InvoiceRecorded, 
 
 /// BEGIN, the new-client lock (shared or exclusive) and the bound, pipelined.
 async fn guard(c: &AsyncPgConnection, new: &NewClient, exclusive: bool) -> Result<u64, diesel::result::Error> {
-    let lock = async {
-        if exclusive {
-            Lock::<true>(new.lock_key).execute(&mut &*c).await
-        } else {
-            Lock::<false>(new.lock_key).execute(&mut &*c).await
-        }
-    };
-    let (begun, locked, bound) =
-        tokio::join!(Begin.execute(&mut &*c), lock, (&new.window).get_result::<i64>(&mut &*c),);
+    let (begun, locked, bound) = tokio::join!(
+        Begin.execute(&mut &*c),
+        quota_lock(c, new.lock_key, exclusive),
+        (&new.window).get_result::<i64>(&mut &*c),
+    );
     begun?;
     locked?;
     Ok(u64::try_from(bound?).unwrap_or(0))

@@ -188,3 +188,28 @@ for_both_backends!(InsertInvoice, |this, out| {
     out.push_sql(")");
     Ok(())
 });
+
+/// An account quota's advisory lock until the transaction ends (PostgreSQL only), shared or
+/// exclusive. The mode is a type parameter: the statement cache keys texts by type, and the two
+/// modes are two texts.
+#[derive(Debug, Clone, Copy, QueryId)]
+struct Lock<const EXCLUSIVE: bool>(i64);
+
+impl<const EXCLUSIVE: bool> QueryFragment<Pg> for Lock<EXCLUSIVE> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql(if EXCLUSIVE { "SELECT pg_advisory_xact_lock(" } else { "SELECT pg_advisory_xact_lock_shared(" });
+        out.push_bind_param::<BigInt, _>(&self.0)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+/// Takes the quota lock `key` (`quotas::lock_key`) in the mode asked for, on `conn`: a
+/// connection, or a shared one (`&AsyncPgConnection`) to pipeline it with other statements.
+pub(crate) async fn quota_lock<Conn>(mut conn: Conn, key: i64, exclusive: bool) -> QueryResult<usize>
+where
+    Conn: diesel_async::AsyncConnectionCore<Backend = Pg>,
+{
+    use diesel_async::RunQueryDsl;
+    if exclusive { Lock::<true>(key).execute(&mut conn).await } else { Lock::<false>(key).execute(&mut conn).await }
+}

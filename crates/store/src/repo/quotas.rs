@@ -13,7 +13,7 @@
 //! exclusive. `docs/limits.md` has the argument that this never lets the limit be passed.
 
 use diesel::dsl::sql;
-use diesel::sql_types::{BigInt, Bool};
+use diesel::sql_types::Bool;
 use diesel::{ExpressionMethods, Insertable, QueryDsl};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
@@ -22,7 +22,7 @@ use vp_ports::{DailyLimit, DailyQuota};
 
 use crate::convert::db_time;
 use crate::errors::{corrupt, db};
-use crate::invoice_work::statements::{CountRecord, CountsFrom};
+use crate::invoice_work::statements::{CountRecord, CountsFrom, quota_lock};
 use crate::pool::{DbConn, db_run};
 use crate::schema::{clients, daily_counts, trial_grants};
 
@@ -135,13 +135,7 @@ pub(crate) async fn exactly_below(conn: &mut DbConn, account_id: &str, limit: &D
 /// writer needs none).
 pub(crate) async fn lock(conn: &mut DbConn, account_id: &str, quota: DailyQuota, exclusive: bool) -> StoreResult<()> {
     let DbConn::Postgres(pg) = conn else { return Ok(()) };
-    let function = if exclusive { "pg_advisory_xact_lock" } else { "pg_advisory_xact_lock_shared" };
-    diesel::sql_query(format!("SELECT {function}($1)"))
-        .bind::<BigInt, _>(lock_key(account_id, quota))
-        .execute(&mut **pg)
-        .await
-        .map(|_| ())
-        .map_err(db)
+    quota_lock(&mut **pg, lock_key(account_id, quota), exclusive).await.map(|_| ()).map_err(db)
 }
 
 /// `Tx::below_daily_limit`: the exclusive guard, then the bound, then (near the limit) the count.
