@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::{Value, json};
 use support::browser::{Browser, DESKTOP, PHONE};
-use support::partner::{buy, post_payment, subscription};
+use support::partner::{buy, link_token, post_payment, subscription};
 use support::qr::read_qr;
 use support::server::{Backend, Server};
 
@@ -35,8 +35,7 @@ fn customer_pages(s: &Server) -> Vec<(&'static str, String)> {
     let pending = pending["payment_id"].as_str().unwrap().to_owned();
     let paid = buy(s, "browser-paid", 4);
     let paid_id = paid["payment_id"].as_str().unwrap().to_owned();
-    let url = paid["client"]["subscription"]["subscription_url"].as_str().unwrap();
-    let token = url.rsplit('/').next().unwrap().to_owned();
+    let token = link_token(&paid["client"]);
     let account = &s.account_id;
     vec![
         ("start", "/".to_owned()),
@@ -100,7 +99,7 @@ fn the_connect_page_in_a_browser_shows_a_qr_code_of_qr_payload_and_copies_the_li
     let paid = buy(&s, "browser-qr", 1);
     let entries = paid["client"]["subscription"]["connect"].as_array().unwrap().clone();
     let url = paid["client"]["subscription"]["subscription_url"].as_str().unwrap().to_owned();
-    let token = url.rsplit('/').next().unwrap().to_owned();
+    let token = link_token(&paid["client"]);
     let Some(browser) = Browser::start(PHONE) else { return };
     for app in ["v2raytun", "streisand"] {
         browser.goto(&format!("{}/connect/{token}/{app}?lang=en", s.base));

@@ -5,7 +5,7 @@
 
 mod support;
 
-use support::partner::{pay, post_payment, subscription};
+use support::partner::{link_token, pay, post_payment, subscription};
 use support::qr::read_qr;
 use support::server::{Backend, Response, Server};
 
@@ -158,7 +158,7 @@ fn the_payment_page_summarises_the_order_with_the_deadline_and_leads_on_after_pa
     assert!(!paid.contains("By paying you accept") && paid.contains("Documents:"), "no acceptance line once paid");
     assert!(paid.contains("Receipt: RUB") && !paid.contains("min left"), "{paid}");
     let client = s.api("GET", "/clients/summary", None, &[]).json();
-    let token = client["subscription"]["subscription_url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let token = link_token(&client);
     let result = html(&s.get_raw(&format!("/payment-result/{id}?lang=en"), &[]));
     assert!(result.contains(&format!("/connect/{token}?lang=en\">Connect now</a>")), "the next step: {result}");
     assert!(result.contains("href=\"https://shop.example/back\">Back to the shop</a>"));
@@ -188,9 +188,7 @@ fn after_a_decline_the_page_says_nothing_was_taken_and_leads_back_to_the_shop() 
 
 /// A paid subscription's link token.
 fn paid_token(s: &Server, client: &str) -> String {
-    let paid = support::partner::buy(s, client, 1);
-    let url = paid["client"]["subscription"]["subscription_url"].as_str().unwrap();
-    url.rsplit('/').next().unwrap().to_owned()
+    link_token(&support::partner::buy(s, client, 1)["client"])
 }
 
 #[test]

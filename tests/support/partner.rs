@@ -22,6 +22,12 @@ pub fn buy(s: &Server, client: &str, plan: i64) -> Value {
     s.api("GET", &format!("/payments/{}", inv.json()["payment_id"].as_str().unwrap()), None, &[]).json()
 }
 
+/// The link token of a client view's subscription: the last segment of its `subscription_url`.
+pub fn link_token(client: &Value) -> String {
+    let url = client["subscription"]["subscription_url"].as_str().expect("a subscription");
+    url.rsplit('/').next().unwrap_or_default().to_owned()
+}
+
 pub fn pay(s: &Server, payment_id: &str) {
     let r = s.request(
         "POST",
