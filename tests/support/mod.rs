@@ -21,6 +21,7 @@ pub mod partner;
 pub mod qr;
 pub mod receiver;
 pub mod server;
+pub mod visitor;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -77,6 +77,24 @@ pub enum Command {
     /// The payment gateway (VP_GATEWAY).
     #[command(subcommand)]
     Gateway(GatewayCommand),
+    /// People who sign in to a partner's web cabinet (/cabinet).
+    #[command(subcommand)]
+    Cabinet(CabinetCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CabinetCommand {
+    /// Print a one-time link (valid 72 h) where the person sets a password; for an existing
+    /// user of the account it is a password reset link.
+    Invite {
+        account_id: String,
+        #[arg(long)]
+        email: String,
+    },
+    /// Users of an account.
+    Users { account_id: String },
+    /// End a user's access: their sessions end now and their links stop working.
+    Revoke { user_id: String },
 }
 
 #[derive(Debug, Subcommand)]

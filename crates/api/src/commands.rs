@@ -8,8 +8,8 @@ use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{App, AppError};
 
 use crate::cli::{
-    AccountCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand, InvoiceCommand, KeyCommand,
-    LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, StyleArgs, SubscriptionCommand,
+    AccountCommand, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand, InvoiceCommand,
+    KeyCommand, LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, StyleArgs, SubscriptionCommand,
 };
 use crate::output;
 
@@ -261,5 +261,22 @@ pub async fn panel(app: &App, cmd: PanelCommand) -> CommandResult {
 pub async fn gateway(app: &App, cmd: GatewayCommand) -> CommandResult {
     Ok(match cmd {
         GatewayCommand::Check => output::gateway_info(&app.gateway_check().await?),
+    })
+}
+
+pub async fn cabinet(app: &App, cmd: CabinetCommand) -> CommandResult {
+    Ok(match cmd {
+        CabinetCommand::Invite { account_id, email } => {
+            output::cabinet_invitation(&app.invite_cabinet_user(&account_id, &email).await?)
+        }
+        CabinetCommand::Users { account_id } => {
+            app.cabinet_users(&account_id).await?.iter().map(output::cabinet_user).collect()
+        }
+        CabinetCommand::Revoke { user_id } => {
+            let (user, sessions_ended) = app.revoke_cabinet_user(&user_id).await?;
+            let mut out = output::cabinet_user(&user);
+            out["sessions_ended"] = sessions_ended.into();
+            out
+        }
     })
 }

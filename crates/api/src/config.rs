@@ -72,6 +72,9 @@ pub struct Config {
     pub panel: PanelChoice,
     /// Which payment gateway takes the payments.
     pub gateway: GatewayChoice,
+    /// `VP_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (YooKassa's
+    /// notification check, the cabinet's sign-in lockout per address).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
     /// Where the per-minute request windows of every instance live; `None`: in each process.
@@ -252,7 +255,8 @@ impl Config {
             }
         };
         let panel = panel_choice(&get)?;
-        let gateway = gateway_choice(&get)?;
+        let trusted_proxies = ip_list(&get, "VP_TRUSTED_PROXIES", "")?;
+        let gateway = gateway_choice(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
         let redis_url = get("VP_REDIS_URL")
@@ -278,6 +282,7 @@ impl Config {
             test_clock,
             panel,
             gateway,
+            trusted_proxies,
             shutdown_after,
             redis_url,
         })
@@ -345,9 +350,11 @@ fn ip_list<'a>(
         .map_err(|reason| ConfigError::Invalid { key, reason })
 }
 
-fn gateway_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<GatewayChoice, ConfigError> {
+fn gateway_choice<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    trusted_proxies: &[ipnet::IpNet],
+) -> Result<GatewayChoice, ConfigError> {
     use vp_payments::yookassa::{DEFAULT_API_URL, DEFAULT_NOTIFY_FROM, NotifyPolicy, REQUEST_TIMEOUT};
-    let trusted_proxies = ip_list(get, "VP_TRUSTED_PROXIES", "")?;
     match get("VP_GATEWAY") {
         None | Some("sandbox") => Ok(GatewayChoice::Sandbox),
         Some("yookassa") => {
@@ -373,7 +380,7 @@ fn gateway_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<GatewayC
                     api_url,
                     timeout: REQUEST_TIMEOUT,
                 },
-                notify: NotifyPolicy { allowed, trusted_proxies },
+                notify: NotifyPolicy { allowed, trusted_proxies: trusted_proxies.to_vec() },
             })
         }
         Some(other) => {

@@ -189,3 +189,27 @@ pub fn gateway_info(i: &GatewayInfo) -> Value {
         "methods": i.methods,
     })
 }
+
+pub fn cabinet_user(u: &vp_ports::CabinetUser) -> Value {
+    json!({
+        "user_id": u.id,
+        "account_id": u.account_id,
+        "email": u.email,
+        "password_set": u.password_hash.is_some(),
+        "created_at": timestamp(u.created_at),
+        "revoked_at": opt_timestamp(u.revoked_at),
+    })
+}
+
+/// The one time a set-password link is shown.
+pub fn cabinet_invitation(i: &vp_app::cabinet::Invitation) -> Value {
+    json!({
+        "user_id": i.user.id,
+        "account_id": i.user.account_id,
+        "email": i.user.email,
+        "purpose": i.purpose.as_str(),
+        "link": i.link,
+        "expires_at": timestamp(i.expires_at),
+        "note": "give the link to the person only; it works once and is stored as a hash",
+    })
+}

@@ -46,7 +46,11 @@ pub async fn serve(
             vp_http::Limiter::shared(Arc::new(windows), app.metrics.clone())
         }
     };
-    let state = HttpState::new(app.clone(), limiter);
+    let proxies =
+        vp_payments::yookassa::NotifyPolicy { allowed: Vec::new(), trusted_proxies: config.trusted_proxies.clone() };
+    let client_address =
+        vp_http::cabinet::ClientAddress::new(move |peer, forwarded| proxies.client_ip(peer, forwarded));
+    let state = HttpState::new(app.clone(), limiter).with_client_address(client_address);
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
     let in_flight = web::Data::new(InFlight::default());

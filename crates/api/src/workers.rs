@@ -112,6 +112,9 @@ pub async fn run_jobs_once(app: &App) {
     if let Err(e) = app.prune_daily_counts().await {
         tracing::warn!(error = %e, "pruning the daily counts failed");
     }
+    if let Err(e) = app.prune_cabinet().await {
+        tracing::warn!(error = %e, "pruning ended cabinet sessions failed");
+    }
 }
 
 /// `worker`: the background work without the HTTP server, until SIGINT or SIGTERM.

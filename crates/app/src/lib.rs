@@ -1,6 +1,7 @@
 //! Use cases of the platform. Adapters (HTTP, CLI) call these; these call the ports. No
 //! business rule lives in an adapter: the rules come from `vp_domain`, the orchestration is here.
 
+pub mod cabinet;
 pub mod catalogue;
 pub mod demo;
 pub mod error;

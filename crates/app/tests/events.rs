@@ -8,7 +8,24 @@ use support::World;
 use time::Duration;
 use time::macros::datetime;
 use vp_app::AppError;
+use vp_app::cabinet::audit::Who;
+use vp_app::events::TestOutcome;
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, PaymentOutcome, Purpose};
+use vp_ports::AttemptFilter;
+
+const OPERATOR: Who<'static> = Who::Operator;
+
+fn log_of(limit: u32) -> AttemptFilter {
+    AttemptFilter { limit, ..AttemptFilter::default() }
+}
+
+/// The attempt the test button made.
+fn sent(outcome: TestOutcome) -> vp_ports::AttemptRecord {
+    match outcome {
+        TestOutcome::Sent(attempt) => attempt,
+        TestOutcome::TooSoon { retry_after } => panic!("refused, wait {retry_after}"),
+    }
+}
 
 fn types(list: &[&str]) -> Vec<String> {
     list.iter().map(|t| (*t).to_owned()).collect()
@@ -35,9 +52,12 @@ async fn pay(w: &World, client: &str) -> String {
 #[tokio::test]
 async fn a_paid_invoice_sends_payment_succeeded_only_to_endpoints_subscribed_to_it() {
     let w = World::new().await;
-    let wanted =
-        w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
-    w.app.add_endpoint(&w.account.id, "https://b.example/hooks", &types(&["payment.expired"])).await.unwrap();
+    let wanted = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
+    w.app.add_endpoint(&w.account.id, "https://b.example/hooks", &types(&["payment.expired"]), OPERATOR).await.unwrap();
     let payment_id = pay(&w, "u1").await;
     assert_eq!(w.app.deliver_due_events(10).await.unwrap(), 1);
     let got = w.webhooks.received();
@@ -56,7 +76,11 @@ async fn a_paid_invoice_sends_payment_succeeded_only_to_endpoints_subscribed_to_
 #[tokio::test]
 async fn failed_attempts_follow_the_schedule_and_resend_the_same_id_and_body() {
     let w = World::new().await;
-    let e = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
+    let e = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
     w.webhooks.answer(Some(500), None);
     w.webhooks.answer(None, None);
     w.webhooks.answer(Some(503), Some(Duration::hours(1)));
@@ -87,7 +111,7 @@ async fn failed_attempts_follow_the_schedule_and_resend_the_same_id_and_body() {
     assert_eq!(got.len(), 4);
     assert!(got.iter().all(|r| r.webhook_id == got[0].webhook_id), "webhook-id stable across attempts");
     assert!(got.iter().all(|r| r.body == got[0].body), "body byte-identical across attempts");
-    let log = w.app.endpoint_attempts(&e.id, 10).await.unwrap();
+    let log = w.app.endpoint_attempts(&e.id, &log_of(10)).await.unwrap();
     let codes: Vec<Option<u16>> = log.iter().map(|l| l.attempt.status_code).collect();
     assert_eq!(codes, [Some(200), Some(503), None, Some(500)], "newest first");
     let numbers: Vec<u32> = log.iter().map(|l| l.attempt.attempt).collect();
@@ -98,7 +122,11 @@ async fn failed_attempts_follow_the_schedule_and_resend_the_same_id_and_body() {
 #[tokio::test]
 async fn gone_disables_the_endpoint_at_once_and_a_replay_after_repair_resends() {
     let w = World::new().await;
-    let e = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
+    let e = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
     w.webhooks.answer(Some(410), None);
     pay(&w, "u1").await;
     w.app.deliver_due_events(10).await.unwrap();
@@ -110,22 +138,29 @@ async fn gone_disables_the_endpoint_at_once_and_a_replay_after_repair_resends() 
     pay(&w, "u2").await;
     w.clock.advance(Duration::hours(1));
     assert_eq!(w.app.deliver_due_events(10).await.unwrap(), 0, "a disabled endpoint gets nothing");
-    assert!(matches!(w.app.replay_undelivered(&e.id, 1).await, Err(AppError::Conflict(_))), "enable first");
+    assert!(matches!(w.app.replay_undelivered(&e.id, 1, OPERATOR).await, Err(AppError::Conflict(_))), "enable first");
 
-    w.app.set_endpoint_enabled(&e.id, true).await.unwrap();
-    assert!(matches!(w.app.replay_undelivered(&e.id, 2).await, Err(AppError::Validation(_))), "1, 3, 7 or 30 days");
-    assert_eq!(w.app.replay_undelivered(&e.id, 1).await.unwrap(), 1, "the undelivered event of the last day");
+    w.app.set_endpoint_enabled(&e.id, true, OPERATOR).await.unwrap();
+    assert!(
+        matches!(w.app.replay_undelivered(&e.id, 2, OPERATOR).await, Err(AppError::Validation(_))),
+        "1, 3, 7 or 30 days"
+    );
+    assert_eq!(w.app.replay_undelivered(&e.id, 1, OPERATOR).await.unwrap(), 1, "the undelivered event of the last day");
     assert_eq!(w.app.deliver_due_events(10).await.unwrap(), 1);
     let got = w.webhooks.received();
     assert_eq!(got.len(), 2);
     assert_eq!(got[0].webhook_id, got[1].webhook_id, "the same event again");
-    assert_eq!(w.app.replay_undelivered(&e.id, 30).await.unwrap(), 0, "delivered now");
+    assert_eq!(w.app.replay_undelivered(&e.id, 30, OPERATOR).await.unwrap(), 0, "delivered now");
 }
 
 #[tokio::test]
 async fn five_days_without_an_accepted_event_disable_the_endpoint() {
     let w = World::new().await;
-    let e = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
+    let e = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
     for _ in 0..20 {
         w.webhooks.answer(Some(500), None);
     }
@@ -134,7 +169,7 @@ async fn five_days_without_an_accepted_event_disable_the_endpoint() {
         w.app.deliver_due_events(10).await.unwrap();
         w.clock.advance(Duration::hours(1));
     }
-    let log = w.app.endpoint_attempts(&e.id, 50).await.unwrap();
+    let log = w.app.endpoint_attempts(&e.id, &log_of(50)).await.unwrap();
     assert_eq!(log.len(), 10, "ten attempts in all");
     assert!(w.app.endpoint(&e.id).await.unwrap().enabled, "about three days of attempts: not yet five");
     pay(&w, "u2").await;
@@ -147,7 +182,7 @@ async fn five_days_without_an_accepted_event_disable_the_endpoint() {
 #[tokio::test]
 async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
     let w = World::new().await;
-    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.expired"])).await.unwrap();
+    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.expired"]), OPERATOR).await.unwrap();
     let request = InvoiceRequest {
         client_id: ClientId::parse("u1").unwrap(),
         purpose: Purpose::Subscription { plan_id: 1 },
@@ -169,7 +204,7 @@ async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
 async fn term_events_come_72_and_24_hours_before_the_end_then_expired_at_the_end() {
     let w = World::new().await;
     let all = types(&["subscription.expiring", "subscription.expired"]);
-    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all).await.unwrap();
+    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
     pay(&w, "u1").await; // term ends 2026-02-01 00:00
     let end = datetime!(2026-02-01 00:00 UTC);
     let check = |w: &World| {
@@ -208,7 +243,7 @@ async fn term_events_come_72_and_24_hours_before_the_end_then_expired_at_the_end
 async fn blocked_clients_get_no_term_events_but_their_term_still_ends() {
     let w = World::new().await;
     let all = types(&["subscription.expiring", "subscription.expired"]);
-    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all).await.unwrap();
+    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
     pay(&w, "u1").await;
     w.app.set_client_blocked(&w.account.id, "u1", true).await.unwrap();
     w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());
@@ -222,15 +257,25 @@ async fn blocked_clients_get_no_term_events_but_their_term_still_ends() {
 #[tokio::test]
 async fn the_test_button_sends_webhook_test_at_most_five_times_a_minute() {
     let w = World::new().await;
-    let e = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
+    let e = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
     for _ in 0..5 {
-        let attempt = w.app.send_test_event(&e.id).await.unwrap();
+        let attempt = sent(w.app.send_test_event(&e.id, OPERATOR).await.unwrap());
         assert_eq!(attempt.status_code, Some(200));
+        w.clock.advance(Duration::seconds(5));
     }
-    assert!(matches!(w.app.send_test_event(&e.id).await, Err(AppError::Conflict(_))), "a sixth within the minute");
-    w.clock.advance(Duration::seconds(61));
+    assert_eq!(
+        w.app.send_test_event(&e.id, OPERATOR).await.unwrap(),
+        TestOutcome::TooSoon { retry_after: Duration::seconds(35) },
+        "a sixth within the minute waits until the first test is a minute old"
+    );
+    w.clock.advance(Duration::seconds(36));
     w.webhooks.answer(Some(500), None);
-    assert_eq!(w.app.send_test_event(&e.id).await.unwrap().status_code, Some(500), "the response code is shown");
+    let attempt = sent(w.app.send_test_event(&e.id, OPERATOR).await.unwrap());
+    assert_eq!(attempt.status_code, Some(500), "the response code is shown");
     let b = body(&w.webhooks.received()[0].body);
     assert_eq!((b["type"].as_str(), b["data"].clone()), (Some("webhook.test"), serde_json::json!({})));
     w.clock.advance(Duration::hours(1));
@@ -242,39 +287,51 @@ async fn the_test_button_sends_webhook_test_at_most_five_times_a_minute() {
 async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
     let w = World::new().await;
     pay(&w, "u1").await;
-    let e = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
+    let e = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
     assert_eq!(w.app.deliver_due_events(10).await.unwrap(), 0, "an event before the endpoint existed is not sent");
     assert!(matches!(
-        w.app.add_endpoint(&w.account.id, "http://a.example/hooks", &types(&["payment.succeeded"])).await,
+        w.app.add_endpoint(&w.account.id, "http://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR).await,
         Err(AppError::Validation(f)) if f.contains_key("url")
     ));
     assert!(matches!(
-        w.app.add_endpoint(&w.account.id, "https://a.example/", &types(&["payment.refunded"])).await,
+        w.app.add_endpoint(&w.account.id, "https://a.example/", &types(&["payment.refunded"]), OPERATOR).await,
         Err(AppError::Validation(f)) if f.contains_key("event_types")
     ));
-    assert!(matches!(w.app.add_endpoint(&w.account.id, "https://a.example/", &[]).await, Err(AppError::Validation(_))));
+    assert!(matches!(
+        w.app.add_endpoint(&w.account.id, "https://a.example/", &[], OPERATOR).await,
+        Err(AppError::Validation(_))
+    ));
     for n in 1..10 {
         w.app
-            .add_endpoint(&w.account.id, &format!("https://{n}.example/"), &types(&["payment.expired"]))
+            .add_endpoint(&w.account.id, &format!("https://{n}.example/"), &types(&["payment.expired"]), OPERATOR)
             .await
             .unwrap();
     }
     assert!(matches!(
-        w.app.add_endpoint(&w.account.id, "https://11.example/", &types(&["payment.expired"])).await,
+        w.app.add_endpoint(&w.account.id, "https://11.example/", &types(&["payment.expired"]), OPERATOR).await,
         Err(AppError::Conflict(_))
     ));
     assert_eq!(w.app.endpoints(&w.account.id).await.unwrap().len(), 10);
-    let changed = w.app.set_endpoint_types(&e.id, &types(&["payment.expired", "payment.expired"])).await.unwrap();
+    let changed =
+        w.app.set_endpoint_types(&e.id, &types(&["payment.expired", "payment.expired"]), OPERATOR).await.unwrap();
     assert_eq!(changed.event_types, ["payment.expired"], "types are kept once each");
-    assert!(matches!(w.app.set_endpoint_types(&e.id, &[]).await, Err(AppError::Validation(_))));
+    assert!(matches!(w.app.set_endpoint_types(&e.id, &[], OPERATOR).await, Err(AppError::Validation(_))));
     assert!(e.secret.starts_with("whsec_") && e.secret.len() == "whsec_".len() + 44, "32 random bytes");
 }
 
 #[tokio::test]
 async fn after_a_secret_rotation_both_secrets_sign_for_24_hours() {
     let w = World::new().await;
-    let e = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"])).await.unwrap();
-    let rotated = w.app.rotate_endpoint_secret(&e.id).await.unwrap();
+    let e = w
+        .app
+        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
+        .await
+        .unwrap();
+    let rotated = w.app.rotate_endpoint_secret(&e.id, OPERATOR).await.unwrap();
     assert_ne!(rotated.secret, e.secret);
     pay(&w, "u1").await;
     w.app.deliver_due_events(10).await.unwrap();
@@ -293,7 +350,7 @@ async fn after_a_secret_rotation_both_secrets_sign_for_24_hours() {
 async fn a_suspended_term_still_ends_with_subscription_expired_but_gets_no_reminders() {
     let w = World::new().await;
     let all = types(&["subscription.expiring", "subscription.expired"]);
-    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all).await.unwrap();
+    w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
     pay(&w, "u1").await;
     w.app.set_subscription_suspended(&w.account.id, "u1", true).await.unwrap();
     w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());

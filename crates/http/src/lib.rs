@@ -4,6 +4,7 @@
 pub mod api;
 pub mod auth;
 pub mod body;
+pub mod cabinet;
 pub mod dto;
 pub mod error;
 pub mod event_shapes;
@@ -37,6 +38,7 @@ pub struct HttpState {
     pub app: web::Data<App>,
     pub limiter: web::Data<Limiter>,
     pub openapi_json: web::Data<openapi::OpenApiJson>,
+    pub client_address: web::Data<cabinet::ClientAddress>,
 }
 
 impl HttpState {
@@ -45,7 +47,13 @@ impl HttpState {
             app: web::Data::new(app),
             limiter: web::Data::new(limiter),
             openapi_json: web::Data::new(openapi::OpenApiJson::build()),
+            client_address: web::Data::new(cabinet::ClientAddress::peer()),
         }
+    }
+
+    /// How the client's address is found behind trusted proxies (the default trusts none).
+    pub fn with_client_address(self, client_address: cabinet::ClientAddress) -> HttpState {
+        HttpState { client_address: web::Data::new(client_address), ..self }
     }
 }
 
@@ -56,9 +64,11 @@ pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
         cfg.app_data(state.app.clone())
             .app_data(state.limiter.clone())
             .app_data(state.openapi_json.clone())
+            .app_data(state.client_address.clone())
             .app_data(web::PayloadConfig::new(body::BODY_LIMIT))
             .configure(health::routes)
             .configure(pages::routes)
+            .configure(cabinet::routes)
             .service(
                 web::scope(API_PREFIX)
                     .route("/openapi.json", web::get().to(openapi::serve))

@@ -1,6 +1,7 @@
 //! Ports: the traits the core needs from the outside world. Adapters implement them; the app
 //! layer calls them. Only domain types and plain records cross these boundaries.
 
+pub mod cabinet;
 pub mod clock;
 pub mod gateway;
 pub mod ids;
@@ -13,6 +14,7 @@ pub mod store;
 pub mod webhook;
 pub mod windows;
 
+pub use cabinet::*;
 pub use clock::Clock;
 pub use gateway::{
     GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway,

@@ -6,6 +6,7 @@ use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::{ClientId, DeviceSettings};
 
+use crate::cabinet::*;
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
 use crate::records::*;
 use crate::webhook::*;
@@ -191,6 +192,51 @@ pub trait Tx: Send {
     async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>>;
     async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::Money>;
 
+    // The partner cabinet.
+    /// Fails with `Conflict` when the email is taken (by any account).
+    async fn insert_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()>;
+    async fn update_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()>;
+    async fn cabinet_user(&mut self, id: &str) -> StoreResult<Option<CabinetUser>>;
+    async fn cabinet_user_by_email(&mut self, email: &str) -> StoreResult<Option<CabinetUser>>;
+    /// Users of an account, oldest first.
+    async fn cabinet_users(&mut self, account_id: &str) -> StoreResult<Vec<CabinetUser>>;
+    async fn insert_cabinet_link(&mut self, link: &CabinetLink) -> StoreResult<()>;
+    async fn cabinet_link(&mut self, token_hash: &str) -> StoreResult<Option<CabinetLink>>;
+    /// Marks every unused link of the user used at `at`.
+    async fn spend_cabinet_links(&mut self, user_id: &str, at: OffsetDateTime) -> StoreResult<()>;
+    async fn insert_cabinet_session(&mut self, session: &CabinetSession) -> StoreResult<()>;
+    async fn cabinet_session(&mut self, token_hash: &str) -> StoreResult<Option<CabinetSession>>;
+    async fn touch_cabinet_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()>;
+    async fn delete_cabinet_session(&mut self, token_hash: &str) -> StoreResult<()>;
+    /// Ends every session of the user; returns how many there were.
+    async fn delete_cabinet_sessions(&mut self, user_id: &str) -> StoreResult<u64>;
+    /// Forgets sessions idle since `idle_before` or signed in before `created_before`.
+    async fn prune_cabinet_sessions(
+        &mut self,
+        idle_before: OffsetDateTime,
+        created_before: OffsetDateTime,
+    ) -> StoreResult<u64>;
+    async fn insert_sign_in_failure(
+        &mut self,
+        id: &str,
+        email: &str,
+        address: &str,
+        at: OffsetDateTime,
+    ) -> StoreResult<()>;
+    /// When the source's most recent failed sign-ins happened, newest first, at most `limit`.
+    async fn sign_in_failures(&mut self, source: SignInSource<'_>, limit: u32) -> StoreResult<Vec<OffsetDateTime>>;
+    /// Forgets the email's failed sign-ins (after a successful one).
+    async fn clear_sign_in_failures(&mut self, email: &str) -> StoreResult<()>;
+    async fn prune_sign_in_failures(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
+    async fn insert_audit_entry(&mut self, entry: &AuditEntry) -> StoreResult<()>;
+    /// An account's activity, newest first, strictly before the cursor `(at, id)`.
+    async fn audit_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<AuditEntry>>;
+
     // Panel synchronisation of subscriptions.
     /// Clients whose subscription `revision` is above its `panel_revision` and whose retry is
     /// not held back past `now`, oldest change first.
@@ -240,8 +286,12 @@ pub trait Tx: Send {
     async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>>;
     async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>>;
     async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()>;
-    /// Attempts to an endpoint, newest first.
-    async fn endpoint_attempts(&mut self, endpoint_id: &str, limit: u32) -> StoreResult<Vec<AttemptLogEntry>>;
+    /// Attempts to an endpoint that pass the filter, newest first (ties: by id, descending).
+    async fn endpoint_attempts(
+        &mut self,
+        endpoint_id: &str,
+        filter: &AttemptFilter,
+    ) -> StoreResult<Vec<AttemptLogEntry>>;
     /// Deliveries to an endpoint in `status` created strictly after `since`, oldest first.
     async fn endpoint_deliveries_since(
         &mut self,
@@ -249,13 +299,14 @@ pub trait Tx: Send {
         status: DeliveryStatus,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<DeliveryRecord>>;
-    /// Events of `event_type` queued for an endpoint strictly after `since`.
-    async fn count_endpoint_events_since(
+    /// When events of `event_type` were queued for an endpoint strictly after `since`, oldest
+    /// first.
+    async fn endpoint_event_times_since(
         &mut self,
         endpoint_id: &str,
         event_type: &str,
         since: OffsetDateTime,
-    ) -> StoreResult<u64>;
+    ) -> StoreResult<Vec<OffsetDateTime>>;
     /// Clients whose subscription may owe a term event: active or suspended, not lifetime, ending at or
     /// before `horizon`, with the 24-hour reminder unsent or the term over at `now`; ordered
     /// by (expires_at, client ref) and strictly after the cursor `after`.

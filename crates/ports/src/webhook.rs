@@ -106,6 +106,17 @@ pub struct AttemptLogEntry {
     pub event_type: String,
 }
 
+/// Which attempts of an endpoint a delivery log shows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AttemptFilter {
+    /// Only attempts without a `2xx` (error statuses and no response).
+    pub failed_only: bool,
+    pub event_type: Option<String>,
+    /// Attempts strictly older than this cursor `(attempted_at, attempt id)`.
+    pub before: Option<(OffsetDateTime, String)>,
+    pub limit: u32,
+}
+
 /// What the sender needs for one attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutgoingWebhook<'a> {

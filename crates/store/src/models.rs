@@ -197,3 +197,51 @@ pub(crate) struct LocalPanelDeviceRow {
     pub created_at: PrimitiveDateTime,
     pub last_seen_at: PrimitiveDateTime,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = cabinet_users, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct CabinetUserRow {
+    pub id: String,
+    pub account_id: String,
+    pub email: String,
+    pub password_hash: Option<String>,
+    pub created_at: PrimitiveDateTime,
+    pub revoked_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = cabinet_links, primary_key(token_hash))]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct CabinetLinkRow {
+    pub token_hash: String,
+    pub user_id: String,
+    pub purpose: String,
+    pub created_at: PrimitiveDateTime,
+    pub expires_at: PrimitiveDateTime,
+    pub used_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = cabinet_sessions, primary_key(token_hash))]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct CabinetSessionRow {
+    pub token_hash: String,
+    pub user_id: String,
+    pub csrf_token: String,
+    pub created_at: PrimitiveDateTime,
+    pub last_seen_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = cabinet_audit)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct AuditRow {
+    pub id: String,
+    pub account_id: String,
+    pub user_id: Option<String>,
+    pub actor: String,
+    pub action: String,
+    pub detail: String,
+    pub at: PrimitiveDateTime,
+}

@@ -253,6 +253,59 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    cabinet_users (id) {
+        id -> Text,
+        account_id -> Text,
+        email -> Text,
+        password_hash -> Nullable<Text>,
+        created_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    cabinet_links (token_hash) {
+        token_hash -> Text,
+        user_id -> Text,
+        purpose -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    cabinet_sessions (token_hash) {
+        token_hash -> Text,
+        user_id -> Text,
+        csrf_token -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    cabinet_sign_in_failures (id) {
+        id -> Text,
+        email -> Text,
+        address -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    cabinet_audit (id) {
+        id -> Text,
+        account_id -> Text,
+        user_id -> Nullable<Text>,
+        actor -> Text,
+        action -> Text,
+        detail -> Text,
+        at -> Timestamp,
+    }
+}
+
 diesel::joinable!(webhook_deliveries -> events (event_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 diesel::allow_tables_to_appear_in_same_query!(webhook_attempts, webhook_deliveries, events);

@@ -9,6 +9,7 @@ use diesel_async::SimpleAsyncConnection;
 use time::OffsetDateTime;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 use vp_domain::{ClientId, DeviceSettings, Money};
+use vp_ports::cabinet::*;
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
 use vp_ports::webhook::*;
@@ -19,7 +20,7 @@ use vp_ports::{
 use crate::errors;
 use crate::invoice_work;
 use crate::pool::{DbConn, DbPool, db_run};
-use crate::repo::{accounts, billing, catalogue, clients, events, local_panel, quotas};
+use crate::repo::{accounts, billing, cabinet, catalogue, clients, events, local_panel, quotas};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
 use crate::sqlite_writer::GroupWriter;
 
@@ -392,6 +393,101 @@ impl Tx for StoreTx {
         billing::partner_balance(self.conn()?, account_id).await
     }
 
+    async fn insert_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()> {
+        cabinet::insert_user(self.conn()?, user).await
+    }
+
+    async fn update_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()> {
+        cabinet::update_user(self.conn()?, user).await
+    }
+
+    async fn cabinet_user(&mut self, id: &str) -> StoreResult<Option<CabinetUser>> {
+        cabinet::user_by_id(self.conn()?, id).await
+    }
+
+    async fn cabinet_user_by_email(&mut self, email: &str) -> StoreResult<Option<CabinetUser>> {
+        cabinet::user_by_email(self.conn()?, email).await
+    }
+
+    async fn cabinet_users(&mut self, account_id: &str) -> StoreResult<Vec<CabinetUser>> {
+        cabinet::users(self.conn()?, account_id).await
+    }
+
+    async fn insert_cabinet_link(&mut self, link: &CabinetLink) -> StoreResult<()> {
+        cabinet::insert_link(self.conn()?, link).await
+    }
+
+    async fn cabinet_link(&mut self, token_hash: &str) -> StoreResult<Option<CabinetLink>> {
+        cabinet::link(self.conn()?, token_hash).await
+    }
+
+    async fn spend_cabinet_links(&mut self, user_id: &str, at: OffsetDateTime) -> StoreResult<()> {
+        cabinet::spend_links(self.conn()?, user_id, at).await
+    }
+
+    async fn insert_cabinet_session(&mut self, session: &CabinetSession) -> StoreResult<()> {
+        cabinet::insert_session(self.conn()?, session).await
+    }
+
+    async fn cabinet_session(&mut self, token_hash: &str) -> StoreResult<Option<CabinetSession>> {
+        cabinet::session(self.conn()?, token_hash).await
+    }
+
+    async fn touch_cabinet_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()> {
+        cabinet::touch_session(self.conn()?, token_hash, at).await
+    }
+
+    async fn delete_cabinet_session(&mut self, token_hash: &str) -> StoreResult<()> {
+        cabinet::delete_session(self.conn()?, token_hash).await
+    }
+
+    async fn delete_cabinet_sessions(&mut self, user_id: &str) -> StoreResult<u64> {
+        cabinet::delete_user_sessions(self.conn()?, user_id).await
+    }
+
+    async fn prune_cabinet_sessions(
+        &mut self,
+        idle_before: OffsetDateTime,
+        created_before: OffsetDateTime,
+    ) -> StoreResult<u64> {
+        cabinet::prune_sessions(self.conn()?, idle_before, created_before).await
+    }
+
+    async fn insert_sign_in_failure(
+        &mut self,
+        id: &str,
+        email: &str,
+        address: &str,
+        at: OffsetDateTime,
+    ) -> StoreResult<()> {
+        cabinet::insert_failure(self.conn()?, id, email, address, at).await
+    }
+
+    async fn sign_in_failures(&mut self, source: SignInSource<'_>, limit: u32) -> StoreResult<Vec<OffsetDateTime>> {
+        cabinet::failures(self.conn()?, source, limit).await
+    }
+
+    async fn clear_sign_in_failures(&mut self, email: &str) -> StoreResult<()> {
+        cabinet::clear_failures(self.conn()?, email).await
+    }
+
+    async fn prune_sign_in_failures(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        cabinet::prune_failures(self.conn()?, before).await
+    }
+
+    async fn insert_audit_entry(&mut self, entry: &AuditEntry) -> StoreResult<()> {
+        cabinet::insert_audit(self.conn()?, entry).await
+    }
+
+    async fn audit_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<AuditEntry>> {
+        cabinet::audit(self.conn()?, account_id, before, limit).await
+    }
+
     async fn subscriptions_owing_panel_sync(
         &mut self,
         now: OffsetDateTime,
@@ -480,8 +576,12 @@ impl Tx for StoreTx {
         events::insert_attempts(self.conn()?, attempts).await
     }
 
-    async fn endpoint_attempts(&mut self, endpoint_id: &str, limit: u32) -> StoreResult<Vec<AttemptLogEntry>> {
-        events::endpoint_attempts(self.conn()?, endpoint_id, limit).await
+    async fn endpoint_attempts(
+        &mut self,
+        endpoint_id: &str,
+        filter: &AttemptFilter,
+    ) -> StoreResult<Vec<AttemptLogEntry>> {
+        events::endpoint_attempts(self.conn()?, endpoint_id, filter).await
     }
 
     async fn endpoint_deliveries_since(
@@ -493,13 +593,13 @@ impl Tx for StoreTx {
         events::deliveries_since(self.conn()?, endpoint_id, status, since).await
     }
 
-    async fn count_endpoint_events_since(
+    async fn endpoint_event_times_since(
         &mut self,
         endpoint_id: &str,
         event_type: &str,
         since: OffsetDateTime,
-    ) -> StoreResult<u64> {
-        events::count_endpoint_events_since(self.conn()?, endpoint_id, event_type, since).await
+    ) -> StoreResult<Vec<OffsetDateTime>> {
+        events::endpoint_event_times_since(self.conn()?, endpoint_id, event_type, since).await
     }
 
     async fn term_event_candidates(

@@ -309,7 +309,15 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
     }
     assert_eq!(
         migrate(&ctx.url).await.unwrap(),
-        ["20261123000001", "20261123000002", "20261123000003", "20261123000004", "20261123000005", "20261123000006"]
+        [
+            "20261123000001",
+            "20261123000002",
+            "20261123000003",
+            "20261123000004",
+            "20261123000005",
+            "20261123000006",
+            "20261123000007"
+        ]
     );
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
@@ -1316,16 +1324,35 @@ async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
     tx.update_delivery(&failed).await.unwrap();
     tx.commit().await.unwrap();
 
+    let mut tx = begin(&ctx.store).await;
+    let accepted = AttemptRecord { id: "att-9".into(), delivery_id: "dl-1".into(), ..attempt(1, 101, Some(200)) };
+    tx.insert_attempts(std::slice::from_ref(&accepted)).await.unwrap();
+    tx.commit().await.unwrap();
+
     let mut tx = ctx.store.read().await.unwrap();
-    let log = tx.endpoint_attempts("we-1", 10).await.unwrap();
-    assert_eq!(log.len(), 2);
+    let filter = |failed_only: bool, event_type: Option<&str>, before: Option<&AttemptRecord>| AttemptFilter {
+        failed_only,
+        event_type: event_type.map(str::to_owned),
+        before: before.map(|a| (a.attempted_at, a.id.clone())),
+        limit: 10,
+    };
+    let log = tx.endpoint_attempts("we-1", &filter(false, None, None)).await.unwrap();
+    assert_eq!(log.len(), 3);
     assert_eq!(
         (log[0].attempt.clone(), log[0].event_type.as_str(), log[0].event_id.as_str()),
         (attempt(2, 105, Some(503)), "payment.expired", "evt-2"),
         "newest first"
     );
-    assert_eq!(log[1].attempt, attempt(1, 100, None));
-    assert_eq!(tx.endpoint_attempts("we-1", 1).await.unwrap().len(), 1);
+    assert_eq!((log[1].attempt.clone(), log[2].attempt.clone()), (accepted.clone(), attempt(1, 100, None)));
+    let one = AttemptFilter { limit: 1, ..filter(false, None, None) };
+    assert_eq!(tx.endpoint_attempts("we-1", &one).await.unwrap().len(), 1);
+    let attempts = |log: Vec<AttemptLogEntry>| log.into_iter().map(|e| e.attempt.id).collect::<Vec<_>>();
+    let failed_only = tx.endpoint_attempts("we-1", &filter(true, None, None)).await.unwrap();
+    assert_eq!(attempts(failed_only), ["att-2", "att-1"], "no 2xx: error statuses and no response");
+    let tests = tx.endpoint_attempts("we-1", &filter(false, Some("webhook.test"), None)).await.unwrap();
+    assert_eq!(attempts(tests), ["att-9"]);
+    let older = tx.endpoint_attempts("we-1", &filter(false, None, Some(&accepted))).await.unwrap();
+    assert_eq!(attempts(older), ["att-1"], "strictly older than the cursor");
     let ids = |v: Vec<DeliveryRecord>| v.into_iter().map(|d| d.id).collect::<Vec<_>>();
     assert_eq!(ids(tx.endpoint_deliveries_since("we-1", DeliveryStatus::Failed, at(0)).await.unwrap()), ["dl-2"]);
     assert!(
@@ -1333,9 +1360,9 @@ async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
         "strictly after"
     );
     assert_eq!(ids(tx.endpoint_deliveries_since("we-1", DeliveryStatus::Pending, at(-1)).await.unwrap()), ["dl-1"]);
-    assert_eq!(tx.count_endpoint_events_since("we-1", "webhook.test", at(-1)).await.unwrap(), 1);
-    assert_eq!(tx.count_endpoint_events_since("we-1", "webhook.test", at(0)).await.unwrap(), 0);
-    assert_eq!(tx.count_endpoint_events_since("we-1", "payment.expired", at(-1)).await.unwrap(), 1);
+    assert_eq!(tx.endpoint_event_times_since("we-1", "webhook.test", at(-1)).await.unwrap(), [at(0)]);
+    assert!(tx.endpoint_event_times_since("we-1", "webhook.test", at(0)).await.unwrap().is_empty(), "strictly after");
+    assert_eq!(tx.endpoint_event_times_since("we-1", "payment.expired", at(-1)).await.unwrap(), [at(100)]);
     tx.commit().await.unwrap();
 }
 

@@ -2,11 +2,21 @@
 //! a web cabinet later over the same calls.
 
 use time::Duration;
-use vp_ports::{AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
+use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
 use super::types;
 use crate::App;
+use crate::cabinet::audit::{self, Who};
 use crate::error::{AppError, AppResult};
+
+/// What the test button did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TestOutcome {
+    /// `webhook.test` was sent once; how the attempt ended.
+    Sent(AttemptRecord),
+    /// Five tests in the last minute already; the next may go after this wait.
+    TooSoon { retry_after: Duration },
+}
 
 /// At most this many endpoints per account (spec: "up to 10 addresses").
 pub const MAX_ENDPOINTS: usize = 10;
@@ -56,15 +66,19 @@ impl App {
         Ok((tx, endpoint))
     }
 
-    /// Changes an endpoint under its account's lock.
+    /// Changes an endpoint under its account's lock and records who did it.
     async fn change_endpoint(
         &self,
         endpoint_id: &str,
+        who: Who<'_>,
+        action: &str,
         change: impl FnOnce(&mut WebhookEndpointRecord) -> AppResult<()>,
     ) -> AppResult<WebhookEndpointRecord> {
         let (mut tx, mut endpoint) = self.lock_endpoint(endpoint_id).await?;
         change(&mut endpoint)?;
         tx.update_webhook_endpoint(&endpoint).await?;
+        let detail = endpoint.url.clone();
+        self.audit(tx.as_mut(), &endpoint.account_id, who, action, detail).await?;
         tx.commit().await?;
         Ok(endpoint)
     }
@@ -76,6 +90,7 @@ impl App {
         account_id: &str,
         url: &str,
         event_types: &[String],
+        who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
         let event_types = parse_types(event_types)?;
         self.webhooks.vet(url).await.map_err(|e| AppError::field("url", e))?;
@@ -101,6 +116,8 @@ impl App {
             created_at: self.clock.now(),
         };
         tx.insert_webhook_endpoint(&endpoint).await?;
+        let detail = format!("{} ({})", endpoint.url, endpoint.event_types.join(", "));
+        self.audit(tx.as_mut(), account_id, who, audit::ENDPOINT_ADDED, detail).await?;
         tx.commit().await?;
         Ok(endpoint)
     }
@@ -122,9 +139,10 @@ impl App {
         &self,
         endpoint_id: &str,
         event_types: &[String],
+        who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
         let event_types = parse_types(event_types)?;
-        self.change_endpoint(endpoint_id, |e| {
+        self.change_endpoint(endpoint_id, who, audit::ENDPOINT_TYPES_CHANGED, |e| {
             e.event_types = event_types;
             Ok(())
         })
@@ -133,13 +151,19 @@ impl App {
 
     /// Disabling makes its pending deliveries undelivered (replayable); enabling starts the
     /// five-day health count afresh.
-    pub async fn set_endpoint_enabled(&self, endpoint_id: &str, enabled: bool) -> AppResult<WebhookEndpointRecord> {
+    pub async fn set_endpoint_enabled(
+        &self,
+        endpoint_id: &str,
+        enabled: bool,
+        who: Who<'_>,
+    ) -> AppResult<WebhookEndpointRecord> {
+        let action = if enabled { audit::ENDPOINT_ENABLED } else { audit::ENDPOINT_DISABLED };
         if enabled {
             let url = self.load_endpoint(endpoint_id).await?.url;
             self.webhooks.vet(&url).await.map_err(|e| AppError::field("url", e))?;
         }
         let endpoint = self
-            .change_endpoint(endpoint_id, |e| {
+            .change_endpoint(endpoint_id, who, action, |e| {
                 e.enabled = enabled;
                 e.disabled_reason = (!enabled).then(|| "operator".to_owned());
                 e.failing_since = None;
@@ -156,10 +180,10 @@ impl App {
     }
 
     /// A new secret; the previous one keeps signing for 24 hours.
-    pub async fn rotate_endpoint_secret(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+    pub async fn rotate_endpoint_secret(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<WebhookEndpointRecord> {
         let secret = self.new_webhook_secret();
         let now = self.clock.now();
-        self.change_endpoint(endpoint_id, |e| {
+        self.change_endpoint(endpoint_id, who, audit::ENDPOINT_SECRET_ROTATED, |e| {
             e.previous_secret = Some(std::mem::replace(&mut e.secret, secret));
             e.secret_rotated_at = Some(now);
             Ok(())
@@ -167,20 +191,22 @@ impl App {
         .await
     }
 
-    /// The test button: sends `webhook.test` now, one attempt, and returns its outcome.
-    pub async fn send_test_event(&self, endpoint_id: &str) -> AppResult<AttemptRecord> {
+    /// The test button: sends `webhook.test` now, one attempt, and returns its outcome; at
+    /// most five a minute per endpoint.
+    pub async fn send_test_event(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<TestOutcome> {
         let now = self.clock.now();
         let (mut tx, endpoint) = self.lock_endpoint(endpoint_id).await?;
         let account_id = endpoint.account_id;
         if !endpoint.enabled {
             return Err(AppError::Conflict("the endpoint is disabled; enable it first".into()));
         }
-        let recent =
-            tx.count_endpoint_events_since(endpoint_id, types::WEBHOOK_TEST, now - Duration::minutes(1)).await?;
-        if recent >= TESTS_PER_MINUTE {
-            return Err(AppError::Conflict(format!(
-                "at most {TESTS_PER_MINUTE} test events per minute per endpoint; try again in a minute"
-            )));
+        let window = Duration::minutes(1);
+        let recent = tx.endpoint_event_times_since(endpoint_id, types::WEBHOOK_TEST, now - window).await?;
+        let limit = TESTS_PER_MINUTE as usize;
+        if recent.len() >= limit {
+            // The test that frees a place is the one `limit` back from the newest.
+            let frees_at = recent[recent.len() - limit] + window;
+            return Ok(TestOutcome::TooSoon { retry_after: (frees_at - now).max(Duration::seconds(1)) });
         }
         let empty = serde_json::json!({});
         let event = self.insert_event(tx.as_mut(), &account_id, types::WEBHOOK_TEST, now, &empty).await?;
@@ -188,22 +214,27 @@ impl App {
         // Held by this call, so no dispatcher takes it meanwhile.
         delivery.locked_until = Some(now + super::DELIVERY_LEASE);
         tx.insert_delivery(&delivery).await?;
+        self.audit(tx.as_mut(), &account_id, who, audit::ENDPOINT_TESTED, endpoint.url).await?;
         tx.commit().await?;
-        self.attempt_delivery(delivery).await
+        Ok(TestOutcome::Sent(self.attempt_delivery(delivery).await?))
     }
 
-    /// Recent attempts to an endpoint, newest first.
-    pub async fn endpoint_attempts(&self, endpoint_id: &str, limit: u32) -> AppResult<Vec<AttemptLogEntry>> {
+    /// Attempts to an endpoint that pass the filter, newest first.
+    pub async fn endpoint_attempts(
+        &self,
+        endpoint_id: &str,
+        filter: &AttemptFilter,
+    ) -> AppResult<Vec<AttemptLogEntry>> {
         let mut tx = self.store.read().await?;
         tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
-        let log = tx.endpoint_attempts(endpoint_id, limit).await?;
+        let log = tx.endpoint_attempts(endpoint_id, filter).await?;
         tx.commit().await?;
         Ok(log)
     }
 
     /// Resends the endpoint's undelivered events of the last `days` (1, 3, 7 or 30) with a
     /// fresh schedule of ten attempts. Returns how many were queued.
-    pub async fn replay_undelivered(&self, endpoint_id: &str, days: i64) -> AppResult<usize> {
+    pub async fn replay_undelivered(&self, endpoint_id: &str, days: i64, who: Who<'_>) -> AppResult<usize> {
         if !REPLAY_DAYS.contains(&days) {
             return Err(AppError::field("days", "one of 1, 3, 7 or 30"));
         }
@@ -227,6 +258,8 @@ impl App {
             tx.update_delivery(&d).await?;
             queued += 1;
         }
+        let detail = format!("{}: {queued} events of the last {days} days", endpoint.url);
+        self.audit(tx.as_mut(), &endpoint.account_id, who, audit::ENDPOINT_REPLAYED, detail).await?;
         tx.commit().await?;
         Ok(queued)
     }

@@ -2,7 +2,7 @@
 //! delivered by the dispatcher on the spec's retry schedule. The operator manages endpoints.
 
 mod dispatch;
-mod endpoints;
+pub(crate) mod endpoints;
 mod outbox;
 mod schedule;
 
@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::views::{ClientView, InvoiceView};
 
 pub use dispatch::DELIVERY_LEASE;
-pub use endpoints::{MAX_ENDPOINTS, REPLAY_DAYS, TESTS_PER_MINUTE};
+pub use endpoints::{MAX_ENDPOINTS, REPLAY_DAYS, TESTS_PER_MINUTE, TestOutcome};
 pub use outbox::event_body;
 pub use schedule::TermCheck;
 

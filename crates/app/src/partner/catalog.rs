@@ -39,11 +39,25 @@ pub struct DocumentOperator {
 impl App {
     /// `PATCH /account`: only the brand name changes.
     pub async fn rename_brand(&self, account: &AccountRecord, brand_name: BrandName) -> AppResult<AccountRecord> {
+        self.rename_brand_by(account, brand_name, None).await
+    }
+
+    /// Renames, and when a cabinet user did it, records it in the account's activity.
+    pub(crate) async fn rename_brand_by(
+        &self,
+        account: &AccountRecord,
+        brand_name: BrandName,
+        who: Option<crate::cabinet::audit::Who<'_>>,
+    ) -> AppResult<AccountRecord> {
         let mut tx = self.store.begin().await?;
         tx.lock_account(&account.id).await?;
         let mut current = tx.account(&account.id).await?.ok_or(crate::Refusal::Unauthorized)?;
+        let detail = format!("{} -> {}", current.brand_name, brand_name);
         current.brand_name = brand_name;
         tx.update_account(&current).await?;
+        if let Some(who) = who {
+            self.audit(tx.as_mut(), &account.id, who, crate::cabinet::audit::BRAND_RENAMED, detail).await?;
+        }
         tx.commit().await?;
         self.auth_cache.forget_account(&current.id);
         Ok(current)

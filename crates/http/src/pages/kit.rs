@@ -62,7 +62,15 @@ button,.button{font:inherit;font-size:1.05rem;padding:.65rem 1.2rem;margin:.25re
 border:1px solid #5b6472;background:#fff;color:#1b1f24;cursor:pointer;text-decoration:none;display:inline-block;\
 min-height:2.75rem}\
 .primary{background:var(--accent,#1a7f37);color:#fff;border-color:var(--accent,#1a7f37)}\
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .25rem}.choices{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 .75rem}.choices [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.app{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.app p{margin:.25rem 0 0}.badge{display:inline-flex;flex-direction:column;justify-content:center;min-height:2.75rem;padding:.2rem .8rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;background:#1b1f24;color:#fff;text-decoration:none;font-weight:600;line-height:1.2;vertical-align:top}.badge small{font-weight:400;font-size:.7rem}details{margin:.5rem 0}summary{cursor:pointer;color:#0b57d0;padding:.25rem 0}.copy{display:flex;gap:.5rem;flex-wrap:wrap}.copy input{flex:1 1 12rem;min-width:0;font:inherit;font-size:.9rem;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem}.copy button{margin:0}.qr-box{margin:0}.qr{width:min(15rem,100%);height:auto;display:block}";
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .25rem}.choices{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 .75rem}.choices [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.app{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.app p{margin:.25rem 0 0}.badge{display:inline-flex;flex-direction:column;justify-content:center;min-height:2.75rem;padding:.2rem .8rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;background:#1b1f24;color:#fff;text-decoration:none;font-weight:600;line-height:1.2;vertical-align:top}.badge small{font-weight:400;font-size:.7rem}details{margin:.5rem 0}summary{cursor:pointer;color:#0b57d0;padding:.25rem 0}.copy{display:flex;gap:.5rem;flex-wrap:wrap}.copy input{flex:1 1 12rem;min-width:0;font:inherit;font-size:.9rem;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem}.copy button{margin:0}.qr-box{margin:0}.qr{width:min(15rem,100%);height:auto;display:block}\
+.sections{max-width:42rem;margin:0 auto .75rem;padding:0 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem}\
+.sections [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.sections form{margin:0}.sections button{font-size:.9rem;padding:.3rem .7rem;min-height:2.25rem;margin:0}\
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}label.check{font-weight:400;margin:.25rem 0}\
+input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],select,textarea{font:inherit;width:100%;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem;background:#fff}\
+textarea:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
+.error{color:#b3261e;font-weight:600}.ok{color:#1a7f37;font-weight:600}form.inline{display:inline}\
+.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.4rem .6rem .4rem 0;border-bottom:1px solid #e3e6eb;vertical-align:top}\
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f2f5;padding:.5rem;border-radius:.4rem;font-size:.85rem}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.
 pub struct Page<'a> {
@@ -72,11 +80,15 @@ pub struct Page<'a> {
     style: Option<&'a AccountStyle>,
     title: &'a str,
     script: Option<&'static str>,
+    /// Links under the header (escaped HTML), for the cabinet's sections.
+    nav: Option<String>,
+    /// A signed-in page: never stored by a browser or a proxy.
+    private: bool,
 }
 
 impl<'a> Page<'a> {
     pub fn new(req: &'a HttpRequest, lang: Lang, title: &'a str) -> Page<'a> {
-        Page { req, lang, brand: None, style: None, title, script: None }
+        Page { req, lang, brand: None, style: None, title, script: None, nav: None, private: false }
     }
 
     /// The partner's brand name in the header (without it, the platform's pages).
@@ -94,6 +106,11 @@ impl<'a> Page<'a> {
         Page { script: Some(src), ..self }
     }
 
+    /// Section links under the header (`nav`: escaped HTML), on a page that is never cached.
+    pub fn private_with_nav(self, nav: String) -> Page<'a> {
+        Page { nav: Some(nav), private: true, ..self }
+    }
+
     /// `body` must already be escaped HTML.
     pub fn render(&self, status: StatusCode, body: &str) -> HttpResponse {
         let t = |en: &'static str, ru: &'static str| self.lang.pick_str(en, ru);
@@ -104,12 +121,13 @@ impl<'a> Page<'a> {
             "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
              <title>{title}</title><link rel=\"icon\" href=\"/favicon.ico\"><style>{STYLE}{accent}</style></head>\
-             <body><header class=\"top\"><span class=\"brand\">{logo}{brand}</span>{switch}</header>\
+             <body><header class=\"top\"><span class=\"brand\">{logo}{brand}</span>{switch}</header>{nav}\
              <main>{body}</main>{support}{script}</body></html>",
             lang = self.lang.code(),
             title = escape(self.title),
             brand = escape(brand),
             switch = self.language_switch(),
+            nav = self.nav.as_deref().unwrap_or_default(),
             accent = style.accent_color.as_deref().map(|c| format!(":root{{--accent:{c}}}")).unwrap_or_default(),
             logo = style
                 .logo_url
@@ -123,7 +141,11 @@ impl<'a> Page<'a> {
                 .unwrap_or_default(),
             script = self.script.map(|src| format!("<script src=\"{src}\"></script>")).unwrap_or_default(),
         );
-        HttpResponse::build(status)
+        let mut response = HttpResponse::build(status);
+        if self.private {
+            response.insert_header(("cache-control", "no-store"));
+        }
+        response
             .content_type("text/html; charset=utf-8")
             .insert_header((
                 "content-security-policy",

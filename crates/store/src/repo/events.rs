@@ -418,21 +418,49 @@ pub(crate) async fn insert_attempts(conn: &mut DbConn, attempts: &[AttemptRecord
     Ok(())
 }
 
+/// An endpoint's attempts with their event, filtered, as a boxed query of the backend it is
+/// expanded for.
+macro_rules! attempts_query {
+    ($endpoint_id:expr, $filter:expr, $at:expr, $id:expr) => {{
+        let mut query = webhook_attempts::table
+            .inner_join(webhook_deliveries::table.inner_join(events::table))
+            .filter(webhook_deliveries::endpoint_id.eq($endpoint_id))
+            .filter(
+                webhook_attempts::attempted_at
+                    .lt($at)
+                    .or(webhook_attempts::attempted_at.eq($at).and(webhook_attempts::id.lt($id))),
+            )
+            .select((AttemptRow::as_select(), events::id, events::event_type))
+            .into_boxed();
+        if $filter.failed_only {
+            query = query.filter(
+                webhook_attempts::status_code
+                    .is_null()
+                    .or(webhook_attempts::status_code.lt(200))
+                    .or(webhook_attempts::status_code.ge(300)),
+            );
+        }
+        if let Some(t) = &$filter.event_type {
+            query = query.filter(events::event_type.eq(t.clone()));
+        }
+        query
+            .order((webhook_attempts::attempted_at.desc(), webhook_attempts::id.desc()))
+            .limit(i64::from($filter.limit))
+    }};
+}
+
 pub(crate) async fn endpoint_attempts(
     conn: &mut DbConn,
     endpoint_id: &str,
-    limit: u32,
+    filter: &AttemptFilter,
 ) -> StoreResult<Vec<AttemptLogEntry>> {
-    let limit = i64::from(limit);
+    // Without a cursor, every attempt is before the end of time.
+    let (at, id) = filter
+        .before
+        .clone()
+        .map_or((time::macros::datetime!(9999-12-31 00:00), String::new()), |(at, id)| (db_time(at), id));
     let rows: Vec<(AttemptRow, String, String)> = db_run!(conn, c => {
-        webhook_attempts::table
-            .inner_join(webhook_deliveries::table.inner_join(events::table))
-            .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
-            .order((webhook_attempts::attempted_at.desc(), webhook_attempts::attempt.desc()))
-            .limit(limit)
-            .select((AttemptRow::as_select(), events::id, events::event_type))
-            .load(c)
-            .await
+        attempts_query!(endpoint_id, filter, at, id.clone()).load(c).await
     })
     .map_err(db)?;
     rows.into_iter()
@@ -460,24 +488,25 @@ pub(crate) async fn deliveries_since(
     rows.into_iter().map(delivery).collect()
 }
 
-pub(crate) async fn count_endpoint_events_since(
+pub(crate) async fn endpoint_event_times_since(
     conn: &mut DbConn,
     endpoint_id: &str,
     event_type: &str,
     since: OffsetDateTime,
-) -> StoreResult<u64> {
-    let n: i64 = db_run!(conn, c => {
+) -> StoreResult<Vec<OffsetDateTime>> {
+    let rows: Vec<PrimitiveDateTime> = db_run!(conn, c => {
         webhook_deliveries::table
             .inner_join(events::table)
             .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
             .filter(events::event_type.eq(event_type))
             .filter(webhook_deliveries::created_at.gt(db_time(since)))
-            .select(count_star())
-            .first(c)
+            .select(webhook_deliveries::created_at)
+            .order(webhook_deliveries::created_at.asc())
+            .load(c)
             .await
     })
     .map_err(db)?;
-    u64::try_from(n).map_err(|_| corrupt("negative count"))
+    Ok(rows.into_iter().map(utc).collect())
 }
 
 pub(crate) async fn term_event_candidates(

@@ -3,6 +3,7 @@
 
 pub(crate) mod accounts;
 pub(crate) mod billing;
+pub(crate) mod cabinet;
 pub(crate) mod catalogue;
 pub(crate) mod clients;
 pub(crate) mod events;

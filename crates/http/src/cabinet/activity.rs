@@ -1,0 +1,83 @@
+//! The Activity page: the account's audit log, newest first, fifty a page.
+
+use actix_web::http::StatusCode;
+use actix_web::web::Data;
+use actix_web::{HttpRequest, HttpResponse};
+use time::OffsetDateTime;
+use vp_app::cabinet::audit;
+use vp_app::{App, Lang};
+
+use super::session;
+use super::{Section, Shell, failed, when};
+use crate::pages::kit::escape;
+
+/// What an action is called on the page.
+fn action_name(action: &str, lang: Lang) -> String {
+    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru).to_owned();
+    match action {
+        audit::USER_INVITED => t("user invited", "приглашён пользователь"),
+        audit::USER_RESET_LINK => t("password reset link issued", "выдана ссылка для нового пароля"),
+        audit::USER_REVOKED => t("user access ended", "доступ пользователя закрыт"),
+        audit::PASSWORD_SET => t("password set", "задан пароль"),
+        audit::SIGNED_IN => t("signed in", "вход"),
+        audit::SIGNED_OUT => t("signed out", "выход"),
+        audit::BRAND_RENAMED => t("brand name changed", "изменено название бренда"),
+        other => other.to_owned(),
+    }
+}
+
+/// The cursor of the next page: `before=<unix microseconds>.<id>`.
+fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
+    let raw = query.split('&').find_map(|p| p.strip_prefix("before="))?;
+    let (micros, id) = raw.split_once('.')?;
+    let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
+    Some((at, id.to_owned()))
+}
+
+pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
+    let actor = match session::actor(&req, &app).await {
+        Ok(actor) => actor,
+        Err(res) => return res,
+    };
+    let entries = match app.activity(&actor, cursor(req.query_string())).await {
+        Ok(entries) => entries,
+        Err(e) => return failed(&req, &e),
+    };
+    let shell = Shell::new(&req, &app, &actor, Section::Activity);
+    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
+    let rows: String = entries
+        .iter()
+        .map(|e| {
+            format!(
+                "<tr><td>{at}</td><td>{who}</td><td>{what}</td><td>{detail}</td></tr>",
+                at = when(e.at),
+                who = escape(&e.actor),
+                what = escape(&action_name(&e.action, shell.lang)),
+                detail = escape(&e.detail),
+            )
+        })
+        .collect();
+    let older = match entries.last() {
+        Some(last) if entries.len() as u32 == audit::ACTIVITY_PAGE => format!(
+            "<p><a href=\"/cabinet/activity?before={}.{}\">{}</a></p>",
+            last.at.unix_timestamp_nanos() / 1_000,
+            escape(&last.id),
+            t("Older", "Раньше")
+        ),
+        _ => String::new(),
+    };
+    let title = t("Activity", "Журнал действий");
+    let body = if entries.is_empty() {
+        format!("<h1>{title}</h1><p>{}</p>", t("Nothing has happened yet.", "Пока ничего не происходило."))
+    } else {
+        format!(
+            "<h1>{title}</h1><div class=\"scroll\"><table><thead><tr><th>{when_h}</th><th>{who_h}</th><th>{what_h}</th>\
+             <th>{detail_h}</th></tr></thead><tbody>{rows}</tbody></table></div>{older}",
+            when_h = t("When", "Когда"),
+            who_h = t("Who", "Кто"),
+            what_h = t("What", "Что"),
+            detail_h = t("Details", "Подробности"),
+        )
+    };
+    shell.render(StatusCode::OK, title, &body)
+}

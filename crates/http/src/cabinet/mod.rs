@@ -1,0 +1,147 @@
+//! The partner cabinet under `/cabinet`: server-rendered pages in Russian and English that work
+//! without JavaScript. Every page but sign-in and set-password needs a live session; every form
+//! that changes something carries the session's form token, checked here before the use case
+//! runs; the use cases take the signed-in `Actor`, so another account's objects are out of reach.
+
+mod activity;
+mod overview;
+pub mod session;
+mod sign_in;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use time::OffsetDateTime;
+use vp_app::cabinet::Actor;
+use vp_app::{App, Lang};
+
+use crate::pages::kit::{Page, escape};
+pub use session::ClientAddress;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/cabinet")
+            .route("", web::get().to(overview::show))
+            .route("/", web::get().to(overview::show))
+            .route("/brand", web::post().to(overview::rename))
+            .route("/sign-in", web::get().to(sign_in::form))
+            .route("/sign-in", web::post().to(sign_in::submit))
+            .route("/sign-out", web::post().to(sign_in::sign_out))
+            .route("/welcome/{token}", web::get().to(sign_in::welcome))
+            .route("/welcome/{token}", web::post().to(sign_in::set_password))
+            .route("/activity", web::get().to(activity::show)),
+    );
+}
+
+/// The cabinet's sections, in the order of the menu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Overview,
+    Activity,
+}
+
+impl Section {
+    const ALL: [Section; 2] = [Section::Overview, Section::Activity];
+
+    fn path(self) -> &'static str {
+        match self {
+            Section::Overview => "/cabinet",
+            Section::Activity => "/cabinet/activity",
+        }
+    }
+
+    fn name(self, lang: Lang) -> &'static str {
+        match self {
+            Section::Overview => lang.pick_str("Overview", "Обзор"),
+            Section::Activity => lang.pick_str("Activity", "Журнал действий"),
+        }
+    }
+}
+
+/// A signed-in page: the partner's brand, the menu with the current section marked, the
+/// sign-out button, no caching.
+struct Shell<'a> {
+    req: &'a HttpRequest,
+    app: &'a App,
+    actor: &'a Actor,
+    lang: Lang,
+    section: Section,
+}
+
+impl<'a> Shell<'a> {
+    fn new(req: &'a HttpRequest, app: &'a App, actor: &'a Actor, section: Section) -> Shell<'a> {
+        Shell { req, app, actor, lang: session::lang(req), section }
+    }
+
+    fn t(&self, en: &'static str, ru: &'static str) -> &'static str {
+        self.lang.pick_str(en, ru)
+    }
+
+    fn menu(&self) -> String {
+        let links: String = Section::ALL
+            .iter()
+            .map(|s| {
+                let current = if *s == self.section { " aria-current=\"page\"" } else { "" };
+                format!("<a href=\"{}\"{current}>{}</a>", s.path(), s.name(self.lang))
+            })
+            .collect();
+        format!(
+            "<nav class=\"sections\" aria-label=\"{label}\">{links}<span class=\"muted\">{email}</span>\
+             <form class=\"inline\" method=\"post\" action=\"/cabinet/sign-out\">{csrf}\
+             <button type=\"submit\">{out}</button></form></nav>",
+            label = self.t("Cabinet", "Кабинет"),
+            email = escape(&self.actor.user.email),
+            csrf = self.csrf_field(),
+            out = self.t("Sign out", "Выйти"),
+        )
+    }
+
+    /// The hidden field every state-changing form of the session carries.
+    fn csrf_field(&self) -> String {
+        format!("<input type=\"hidden\" name=\"csrf\" value=\"{}\">", escape(&self.actor.csrf_token))
+    }
+
+    fn render(&self, status: StatusCode, title: &str, body: &str) -> HttpResponse {
+        let account = &self.actor.account;
+        let mut res = Page::new(self.req, self.lang, title)
+            .brand(account.brand_name.as_str())
+            .style(&account.style)
+            .private_with_nav(self.menu())
+            .render(status, body);
+        if let Some(cookie) = session::remember_lang_cookie(self.app, self.req) {
+            session::add_cookie(&mut res, cookie);
+        }
+        res
+    }
+}
+
+/// The fields of a posted form, in order (checkboxes repeat a name).
+pub struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    fn get(&self, name: &str) -> &str {
+        self.0.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
+    }
+
+    /// Whether the form carries the session's token.
+    fn carries_token_of(&self, actor: &Actor) -> bool {
+        session::same_token(self.get("csrf"), &actor.csrf_token)
+    }
+}
+
+impl From<web::Form<Vec<(String, String)>>> for Fields {
+    fn from(form: web::Form<Vec<(String, String)>>) -> Fields {
+        Fields(form.into_inner())
+    }
+}
+
+/// A moment as the cabinet shows it: `2026-11-23 10:05 UTC`.
+fn when(t: OffsetDateTime) -> String {
+    let t = t.to_offset(time::UtcOffset::UTC);
+    format!("{} {:02}:{:02} UTC", t.date(), t.hour(), t.minute())
+}
+
+/// The page for a failure on our side, logged.
+fn failed(req: &HttpRequest, e: &vp_app::AppError) -> HttpResponse {
+    tracing::error!(error = %e, "cabinet request failed");
+    crate::pages::kit::unavailable(req, session::lang(req))
+}

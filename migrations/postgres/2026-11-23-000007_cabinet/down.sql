@@ -1,0 +1,5 @@
+DROP TABLE cabinet_audit;
+DROP TABLE cabinet_sign_in_failures;
+DROP TABLE cabinet_sessions;
+DROP TABLE cabinet_links;
+DROP TABLE cabinet_users;
