@@ -207,3 +207,153 @@ fn the_language_switch_holds_across_the_cabinets_pages() {
     assert!(next.contains("задан пароль"), "actions are named in the page's language");
     let _ = field(&next, "csrf");
 }
+
+const LOOPBACK: [(&str, &str); 1] = [("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
+
+/// The page a form post led to (its `Location`), opened.
+fn follow(v: &mut Visitor, res: &Response) -> String {
+    assert_eq!(res.status, 303, "{}", res.text());
+    v.get(res.header("location").unwrap()).text()
+}
+
+trait Act {
+    /// Posts a page's form and opens the page it leads to.
+    fn act(&mut self, page: &str, action: &str, fields: &[(&str, &str)]) -> String;
+}
+
+impl Act for Visitor {
+    fn act(&mut self, page: &str, action: &str, fields: &[(&str, &str)]) -> String {
+        let res = self.submit(page, action, fields);
+        follow(self, &res)
+    }
+}
+
+fn wait_for(mut check: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while !check() {
+        assert!(std::time::Instant::now() < deadline, "not within 15 s");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_partner_adds_an_address_tests_it_and_rotates_its_secret() {
+    let Some(s) = Server::start_with(Backend::Sqlite, "cab_hooks", &LOOPBACK) else { return };
+    let receiver = support::receiver::Receiver::start();
+    let mut v = member(&s, "p@example.com");
+
+    let refused = v.submit(
+        "/cabinet/webhooks",
+        "/cabinet/webhooks",
+        &[("url", "http://203.0.113.9/hooks"), ("event_types", "payment.succeeded")],
+    );
+    assert_eq!(refused.status, 422, "the same vetting as the operator's: https only");
+    assert!(refused.text().contains("https"), "the reason is shown: {}", refused.text());
+    let none = v.submit("/cabinet/webhooks", "/cabinet/webhooks", &[("url", &receiver.url)]);
+    assert_eq!(none.status, 422, "at least one event type");
+
+    let added = v.submit(
+        "/cabinet/webhooks",
+        "/cabinet/webhooks",
+        &[("url", &receiver.url), ("event_types", "payment.succeeded"), ("event_types", "payment.expired")],
+    );
+    let page_path = added.header("location").unwrap().split('?').next().unwrap().to_owned();
+    let page = follow(&mut v, &added);
+    assert!(page.contains("The address is added.") && page.contains("enabled"), "{page}");
+    assert!(v.get("/cabinet/webhooks").text().contains(&receiver.url));
+
+    let tested = v.submit(&page_path, &format!("{page_path}/test"), &[]);
+    let result = follow(&mut v, &tested);
+    assert!(result.contains("Test event sent: response <strong>200</strong>"), "{result}");
+    assert!(result.contains(" ms</p>"), "the time is shown");
+    let got = receiver.next_of("webhook.test", std::time::Duration::from_secs(5));
+    let before = got.header("webhook-signature").to_owned();
+
+    let shown = v.submit(&page_path, &format!("{page_path}/secret"), &[]);
+    assert_eq!(shown.status, 200);
+    let secret = shown.text().split("<code id=\"secret\">").nth(1).unwrap().split('<').next().unwrap().to_owned();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    assert_eq!(shown.header("cache-control"), Some("no-store"));
+
+    let rotated = v.act(&page_path, &format!("{page_path}/rotate"), &[]);
+    assert!(rotated.contains("signed with both the old and the new one"), "{rotated}");
+    let again = v.submit(&page_path, &format!("{page_path}/secret"), &[]).text();
+    assert!(!again.contains(&secret), "a new secret after rotation");
+    v.act(&page_path, &format!("{page_path}/test"), &[]);
+    let signed = receiver.next_of("webhook.test", std::time::Duration::from_secs(5));
+    assert_eq!(signed.header("webhook-signature").split(' ').count(), 2, "both secrets sign for 24 hours");
+    assert_eq!(before.split(' ').count(), 1);
+
+    for _ in 0..3 {
+        v.act(&page_path, &format!("{page_path}/test"), &[]);
+    }
+    let sixth = v.act(&page_path, &format!("{page_path}/test"), &[]);
+    assert!(sixth.contains("At most 5 test events a minute. Try again in"), "the wait is shown: {sixth}");
+
+    let activity = v.get("/cabinet/activity").text();
+    for action in ["webhook address added", "test event sent", "signing secret shown", "signing secret rotated"] {
+        assert!(activity.contains(action), "{action} in the activity log");
+    }
+    assert!(!activity.contains(&secret), "never a secret in the activity log");
+}
+
+#[test]
+fn a_failed_delivery_shows_in_the_log_and_is_replayed_after_re_enabling() {
+    let Some(s) = Server::start_with(Backend::Sqlite, "cab_replay", &LOOPBACK) else { return };
+    // An address where nothing listens: every attempt fails.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{dead}/hooks");
+    let mut v = member(&s, "p@example.com");
+    let added =
+        v.submit("/cabinet/webhooks", "/cabinet/webhooks", &[("url", &url), ("event_types", "payment.succeeded")]);
+    let page = added.header("location").unwrap().split('?').next().unwrap().to_owned();
+    support::partner::buy(&s, "tg:replay", 1);
+
+    let log_path = format!("{page}/deliveries?failed=1&type=payment.succeeded");
+    wait_for(|| v.get(&log_path).text().contains("<code>payment.succeeded</code>"));
+    let log = v.get(&log_path).text();
+    assert!(log.contains("class=\"error\""), "the network error is shown: {log}");
+    let event_id = log.split("/cabinet/events/").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let event = v.get(&format!("/cabinet/events/{event_id}"));
+    assert_eq!(event.status, 200);
+    assert!(event.text().contains("tg:replay"), "the event's body is shown");
+    assert!(v.get(&format!("{page}/deliveries?type=webhook.test")).text().contains("No attempts match."));
+
+    let disabled = v.act(&page, &format!("{page}/disable"), &[]);
+    assert!(disabled.contains("The address is disabled"), "{disabled}");
+    let enabled = v.act(&page, &format!("{page}/enable"), &[]);
+    assert!(enabled.contains("can be replayed below"), "{enabled}");
+    let replayed = v.act(&page, &format!("{page}/replay"), &[("days", "1")]);
+    assert!(replayed.contains("1 undelivered events of the last 1 days are queued again."), "{replayed}");
+}
+
+#[test]
+fn another_accounts_addresses_and_events_are_not_found() {
+    let Some(s) = Server::start_with(Backend::Sqlite, "cab_tenants", &LOOPBACK) else { return };
+    let receiver = support::receiver::Receiver::start();
+    let other = s.cli(&["account", "create", "--brand", "Other", "--markup", "10"]);
+    let other_id = other["account"]["account_id"].as_str().unwrap();
+    let theirs = s.cli(&["endpoint", "add", other_id, &receiver.url, "--type", "payment.succeeded"]);
+    let their_id = theirs["endpoint_id"].as_str().unwrap();
+    s.cli(&["endpoint", "test", their_id]);
+    let log = s.cli(&["endpoint", "deliveries", their_id]);
+    let their_event = log["attempts"][0]["event_id"].as_str().unwrap();
+
+    let mut v = member(&s, "p@example.com");
+    let own_page = "/cabinet/webhooks";
+    for path in [
+        format!("/cabinet/webhooks/{their_id}"),
+        format!("/cabinet/webhooks/{their_id}/deliveries"),
+        format!("/cabinet/events/{their_event}"),
+    ] {
+        assert_eq!(v.get(&path).status, 404, "{path}");
+    }
+    for action in ["rotate", "disable", "secret", "test", "replay", "types"] {
+        let res = v.submit(own_page, &format!("/cabinet/webhooks/{their_id}/{action}"), &[("days", "1")]);
+        assert_eq!(res.status, 404, "{action}");
+        assert!(!res.text().contains("whsec_"));
+    }
+    let after = s.cli(&["endpoint", "list", other_id]);
+    assert_eq!(after["endpoints"][0]["enabled"], true, "nothing changed on their address");
+    assert!(after["endpoints"][0]["secret_rotated_at"].is_null());
+}

@@ -22,6 +22,7 @@ fn endpoint(e: &WebhookEndpointRecord) -> Value {
         "event_types": e.event_types,
         "enabled": e.enabled,
         "disabled_reason": e.disabled_reason,
+        "disabled_at": e.disabled_at.map_or(Value::Null, timestamp),
         "failing_since": e.failing_since.map_or(Value::Null, timestamp),
         "secret_rotated_at": e.secret_rotated_at.map_or(Value::Null, timestamp),
         "created_at": timestamp(e.created_at),

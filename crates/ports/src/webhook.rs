@@ -20,6 +20,8 @@ pub struct WebhookEndpointRecord {
     pub enabled: bool,
     /// Why it was disabled (`operator`, `gone`, `failing`); `None` while enabled.
     pub disabled_reason: Option<String>,
+    /// When it was disabled; `None` while enabled.
+    pub disabled_at: Option<OffsetDateTime>,
     /// Since when no attempt was accepted; `None` after an accepted one.
     pub failing_since: Option<OffsetDateTime>,
     pub created_at: OffsetDateTime,

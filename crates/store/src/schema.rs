@@ -201,6 +201,7 @@ diesel::table! {
         secret_rotated_at -> Nullable<Timestamp>,
         enabled -> Bool,
         disabled_reason -> Nullable<Text>,
+        disabled_at -> Nullable<Timestamp>,
         failing_since -> Nullable<Timestamp>,
         created_at -> Timestamp,
     }

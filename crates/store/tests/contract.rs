@@ -1106,6 +1106,7 @@ fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
         secret_rotated_at: None,
         enabled: true,
         disabled_reason: None,
+        disabled_at: None,
         failing_since: None,
         created_at: T0,
     }

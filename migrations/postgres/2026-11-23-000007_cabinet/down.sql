@@ -1,3 +1,4 @@
+ALTER TABLE webhook_endpoints DROP COLUMN disabled_at;
 DROP TABLE cabinet_audit;
 DROP TABLE cabinet_sign_in_failures;
 DROP TABLE cabinet_sessions;

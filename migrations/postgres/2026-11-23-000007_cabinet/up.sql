@@ -50,3 +50,6 @@ CREATE TABLE cabinet_audit (
     at TIMESTAMP NOT NULL
 );
 CREATE INDEX cabinet_audit_account ON cabinet_audit (account_id, at, id);
+
+-- When an address was disabled (the cabinet says since when).
+ALTER TABLE webhook_endpoints ADD COLUMN disabled_at TIMESTAMP;

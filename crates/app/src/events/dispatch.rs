@@ -412,6 +412,7 @@ impl App {
                 let reason = if result == AttemptResult::Gone { "gone" } else { "failing" };
                 endpoint.enabled = false;
                 endpoint.disabled_reason = Some(reason.into());
+                endpoint.disabled_at = Some(now);
                 delivery.status = DeliveryStatus::Failed;
                 *changed = true;
                 disabled = Some(reason);

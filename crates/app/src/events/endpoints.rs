@@ -112,6 +112,7 @@ impl App {
             secret_rotated_at: None,
             enabled: true,
             disabled_reason: None,
+            disabled_at: None,
             failing_since: None,
             created_at: self.clock.now(),
         };
@@ -158,6 +159,7 @@ impl App {
         who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
         let action = if enabled { audit::ENDPOINT_ENABLED } else { audit::ENDPOINT_DISABLED };
+        let now = self.clock.now();
         if enabled {
             let url = self.load_endpoint(endpoint_id).await?.url;
             self.webhooks.vet(&url).await.map_err(|e| AppError::field("url", e))?;
@@ -166,6 +168,7 @@ impl App {
             .change_endpoint(endpoint_id, who, action, |e| {
                 e.enabled = enabled;
                 e.disabled_reason = (!enabled).then(|| "operator".to_owned());
+                e.disabled_at = (!enabled).then_some(now);
                 e.failing_since = None;
                 Ok(())
             })

@@ -22,13 +22,21 @@ fn action_name(action: &str, lang: Lang) -> String {
         audit::SIGNED_IN => t("signed in", "вход"),
         audit::SIGNED_OUT => t("signed out", "выход"),
         audit::BRAND_RENAMED => t("brand name changed", "изменено название бренда"),
+        audit::ENDPOINT_ADDED => t("webhook address added", "добавлен адрес для событий"),
+        audit::ENDPOINT_TYPES_CHANGED => t("webhook events changed", "изменены события адреса"),
+        audit::ENDPOINT_ENABLED => t("webhook address enabled", "адрес для событий включён"),
+        audit::ENDPOINT_DISABLED => t("webhook address disabled", "адрес для событий отключён"),
+        audit::ENDPOINT_SECRET_REVEALED => t("signing secret shown", "показан секрет подписи"),
+        audit::ENDPOINT_SECRET_ROTATED => t("signing secret rotated", "заменён секрет подписи"),
+        audit::ENDPOINT_TESTED => t("test event sent", "отправлено тестовое событие"),
+        audit::ENDPOINT_REPLAYED => t("undelivered events replayed", "повторно отправлены события"),
         other => other.to_owned(),
     }
 }
 
 /// The cursor of the next page: `before=<unix microseconds>.<id>`.
 fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
-    let raw = query.split('&').find_map(|p| p.strip_prefix("before="))?;
+    let raw = super::query_value(query, "before")?;
     let (micros, id) = raw.split_once('.')?;
     let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
     Some((at, id.to_owned()))

@@ -4,9 +4,11 @@
 //! runs; the use cases take the signed-in `Actor`, so another account's objects are out of reach.
 
 mod activity;
+mod deliveries;
 mod overview;
 pub mod session;
 mod sign_in;
+mod webhooks;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -28,7 +30,19 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/sign-out", web::post().to(sign_in::sign_out))
             .route("/welcome/{token}", web::get().to(sign_in::welcome))
             .route("/welcome/{token}", web::post().to(sign_in::set_password))
-            .route("/activity", web::get().to(activity::show)),
+            .route("/activity", web::get().to(activity::show))
+            .route("/webhooks", web::get().to(webhooks::list))
+            .route("/webhooks", web::post().to(webhooks::add))
+            .route("/webhooks/{id}", web::get().to(webhooks::show))
+            .route("/webhooks/{id}/deliveries", web::get().to(deliveries::log))
+            .route("/webhooks/{id}/types", web::post().to(webhooks::set_types))
+            .route("/webhooks/{id}/enable", web::post().to(webhooks::enable))
+            .route("/webhooks/{id}/disable", web::post().to(webhooks::disable))
+            .route("/webhooks/{id}/secret", web::post().to(webhooks::secret))
+            .route("/webhooks/{id}/rotate", web::post().to(webhooks::rotate))
+            .route("/webhooks/{id}/test", web::post().to(webhooks::test))
+            .route("/webhooks/{id}/replay", web::post().to(webhooks::replay))
+            .route("/events/{id}", web::get().to(deliveries::event)),
     );
 }
 
@@ -36,15 +50,17 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Section {
     Overview,
+    Webhooks,
     Activity,
 }
 
 impl Section {
-    const ALL: [Section; 2] = [Section::Overview, Section::Activity];
+    const ALL: [Section; 3] = [Section::Overview, Section::Webhooks, Section::Activity];
 
     fn path(self) -> &'static str {
         match self {
             Section::Overview => "/cabinet",
+            Section::Webhooks => "/cabinet/webhooks",
             Section::Activity => "/cabinet/activity",
         }
     }
@@ -52,6 +68,7 @@ impl Section {
     fn name(self, lang: Lang) -> &'static str {
         match self {
             Section::Overview => lang.pick_str("Overview", "Обзор"),
+            Section::Webhooks => lang.pick_str("Webhooks", "Вебхуки"),
             Section::Activity => lang.pick_str("Activity", "Журнал действий"),
         }
     }
@@ -122,6 +139,10 @@ impl Fields {
         self.0.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
     }
 
+    fn all(&self, name: &str) -> Vec<String> {
+        self.0.iter().filter(|(k, _)| k == name).map(|(_, v)| v.clone()).collect()
+    }
+
     /// Whether the form carries the session's token.
     fn carries_token_of(&self, actor: &Actor) -> bool {
         session::same_token(self.get("csrf"), &actor.csrf_token)
@@ -132,6 +153,15 @@ impl From<web::Form<Vec<(String, String)>>> for Fields {
     fn from(form: web::Form<Vec<(String, String)>>) -> Fields {
         Fields(form.into_inner())
     }
+}
+
+/// A value of the query string (the cabinet's own links and forms write plain values).
+fn query_value(query: &str, name: &str) -> Option<String> {
+    query
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, v)| *k == name && !v.is_empty())
+        .map(|(_, v)| v.replace('+', " "))
 }
 
 /// A moment as the cabinet shows it: `2026-11-23 10:05 UTC`.

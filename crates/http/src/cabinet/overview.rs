@@ -105,7 +105,8 @@ async fn render(
          <dt>{rpm}</dt><dd>{rpm_v}</dd><dt>{ppm}</dt><dd>{ppm_v}</dd>\
          <dt>{ncd}</dt><dd>{ncd_v}</dd><dt>{tpd}</dt><dd>{tpd_v}</dd></dl>\
          <p class=\"muted\">{limits_help}</p>\
-         <h2>{more}</h2><ul><li><a href=\"/cabinet/activity\">{activity}</a></li></ul>",
+         <h2>{more}</h2><ul><li><a href=\"/cabinet/webhooks\">{webhooks}</a></li>\
+         <li><a href=\"/cabinet/activity\">{activity}</a></li></ul>",
         csrf = shell.csrf_field(),
         brand_label = t("Brand name", "Название бренда"),
         max = BRAND_NAME_MAX_CHARS,
@@ -150,6 +151,8 @@ async fn render(
         limits_help =
             t("Higher limits are arranged with the platform.", "Более высокие лимиты согласуются с платформой."),
         more = t("More", "Ещё"),
+        webhooks =
+            t("Webhook addresses, secrets and the delivery log", "Адреса для событий, секреты и журнал доставки"),
         activity = t("Activity: who did what in the cabinet", "Журнал: кто и что делал в кабинете"),
     );
     shell.render(status, title, &body)

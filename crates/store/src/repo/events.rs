@@ -31,6 +31,7 @@ pub(crate) struct EndpointRow {
     pub secret_rotated_at: Option<PrimitiveDateTime>,
     pub enabled: bool,
     pub disabled_reason: Option<String>,
+    pub disabled_at: Option<PrimitiveDateTime>,
     pub failing_since: Option<PrimitiveDateTime>,
     pub created_at: PrimitiveDateTime,
 }
@@ -86,6 +87,7 @@ fn endpoint_row(e: &WebhookEndpointRecord) -> EndpointRow {
         secret_rotated_at: db_time_opt(e.secret_rotated_at),
         enabled: e.enabled,
         disabled_reason: e.disabled_reason.clone(),
+        disabled_at: db_time_opt(e.disabled_at),
         failing_since: db_time_opt(e.failing_since),
         created_at: db_time(e.created_at),
     }
@@ -102,6 +104,7 @@ fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
         secret_rotated_at: r.secret_rotated_at.map(utc),
         enabled: r.enabled,
         disabled_reason: r.disabled_reason,
+        disabled_at: r.disabled_at.map(utc),
         failing_since: r.failing_since.map(utc),
         created_at: utc(r.created_at),
     }
