@@ -74,7 +74,7 @@ pub struct Config {
     pub gateway: GatewayChoice,
     /// `VP_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (YooKassa's
     /// notification check, the cabinet's sign-in lockout per address).
-    pub trusted_proxies: Vec<ipnet::IpNet>,
+    pub trusted_proxies: vp_payments::yookassa::TrustedProxies,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
     /// Where the per-minute request windows of every instance live; `None`: in each process.
@@ -255,7 +255,7 @@ impl Config {
             }
         };
         let panel = panel_choice(&get)?;
-        let trusted_proxies = ip_list(&get, "VP_TRUSTED_PROXIES", "")?;
+        let trusted_proxies = vp_payments::yookassa::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
         let gateway = gateway_choice(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
@@ -352,7 +352,7 @@ fn ip_list<'a>(
 
 fn gateway_choice<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
-    trusted_proxies: &[ipnet::IpNet],
+    trusted_proxies: &vp_payments::yookassa::TrustedProxies,
 ) -> Result<GatewayChoice, ConfigError> {
     use vp_payments::yookassa::{DEFAULT_API_URL, DEFAULT_NOTIFY_FROM, NotifyPolicy, REQUEST_TIMEOUT};
     match get("VP_GATEWAY") {
@@ -380,7 +380,7 @@ fn gateway_choice<'a>(
                     api_url,
                     timeout: REQUEST_TIMEOUT,
                 },
-                notify: NotifyPolicy { allowed, trusted_proxies: trusted_proxies.to_vec() },
+                notify: NotifyPolicy { allowed, trusted_proxies: trusted_proxies.clone() },
             })
         }
         Some(other) => {
@@ -589,7 +589,7 @@ mod tests {
         assert_eq!(settings.api_url, "https://api.yookassa.ru/v3");
         assert_eq!((settings.shop_id.as_str(), settings.secret_key.as_str()), ("100500", "live_secret-key"));
         assert!(notify.admits("185.71.76.1".parse().unwrap()) && !notify.admits("127.0.0.1".parse().unwrap()));
-        assert!(notify.trusted_proxies.is_empty(), "no proxy is trusted unless configured");
+        assert!(notify.trusted_proxies.0.is_empty(), "no proxy is trusted unless configured");
         let custom = yookassa(&[
             ("VP_YOOKASSA_API_URL", "http://127.0.0.1:9/v3/"),
             ("VP_YOOKASSA_NOTIFY_FROM", "127.0.0.1/32"),
@@ -599,7 +599,7 @@ mod tests {
         assert_eq!(settings.api_url, "http://127.0.0.1:9/v3");
         assert!(notify.admits("127.0.0.1".parse().unwrap()) && !notify.admits("185.71.76.1".parse().unwrap()));
         assert_eq!(
-            notify.client_ip("10.0.0.2".parse().unwrap(), Some("127.0.0.1")),
+            notify.trusted_proxies.client_ip("10.0.0.2".parse().unwrap(), Some("127.0.0.1")),
             "127.0.0.1".parse::<IpAddr>().unwrap()
         );
     }

@@ -46,8 +46,7 @@ pub async fn serve(
             vp_http::Limiter::shared(Arc::new(windows), app.metrics.clone())
         }
     };
-    let proxies =
-        vp_payments::yookassa::NotifyPolicy { allowed: Vec::new(), trusted_proxies: config.trusted_proxies.clone() };
+    let proxies = config.trusted_proxies.clone();
     let client_address =
         vp_http::cabinet::ClientAddress::new(move |peer, forwarded| proxies.client_ip(peer, forwarded));
     let state = HttpState::new(app.clone(), limiter).with_client_address(client_address);

@@ -27,28 +27,20 @@ const BODY_LIMIT: usize = 64 * 1024;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotifyPolicy {
     pub allowed: Vec<IpNet>,
-    pub trusted_proxies: Vec<IpNet>,
+    pub trusted_proxies: TrustedProxies,
 }
 
-impl NotifyPolicy {
-    /// Parses a comma-separated list of IPs and CIDRs.
-    pub fn parse_list(text: &str) -> Result<Vec<IpNet>, String> {
-        text.split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                s.parse::<IpNet>()
-                    .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
-                    .map_err(|_| format!("{s:?} is not an IP address or a CIDR range like 185.71.76.0/27"))
-            })
-            .collect()
-    }
+/// The reverse proxies (`VP_TRUSTED_PROXIES`) whose `X-Forwarded-For` names the client: for
+/// YooKassa's notifications and for the cabinet's sign-in lockout per address.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TrustedProxies(pub Vec<IpNet>);
 
+impl TrustedProxies {
     fn trusted(&self, ip: IpAddr) -> bool {
-        self.trusted_proxies.iter().any(|n| n.contains(&ip))
+        self.0.iter().any(|n| n.contains(&ip))
     }
 
-    /// The sender: the peer, unless the peer is a trusted proxy; then the last address in
+    /// The client: the peer, unless the peer is a trusted proxy; then the last address in
     /// `X-Forwarded-For` that is not itself a trusted proxy. An unreadable entry stops the
     /// walk at the proxy that added it.
     pub fn client_ip(&self, peer: IpAddr, forwarded_for: Option<&str>) -> IpAddr {
@@ -68,6 +60,21 @@ impl NotifyPolicy {
             }
         }
         client
+    }
+}
+
+impl NotifyPolicy {
+    /// Parses a comma-separated list of IPs and CIDRs.
+    pub fn parse_list(text: &str) -> Result<Vec<IpNet>, String> {
+        text.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<IpNet>()
+                    .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
+                    .map_err(|_| format!("{s:?} is not an IP address or a CIDR range like 185.71.76.0/27"))
+            })
+            .collect()
     }
 
     pub fn admits(&self, ip: IpAddr) -> bool {
@@ -117,7 +124,7 @@ async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> Ht
         return answer(StatusCode::FORBIDDEN, "forbidden");
     };
     let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
-    let sender = state.policy.client_ip(peer, forwarded);
+    let sender = state.policy.trusted_proxies.client_ip(peer, forwarded);
     if !state.policy.admits(sender) {
         tracing::warn!(%sender, %peer, "a YooKassa notification from an address outside VP_YOOKASSA_NOTIFY_FROM");
         return answer(StatusCode::FORBIDDEN, "forbidden");
@@ -169,7 +176,7 @@ mod tests {
     fn policy(allowed: &str, proxies: &str) -> NotifyPolicy {
         NotifyPolicy {
             allowed: NotifyPolicy::parse_list(allowed).unwrap(),
-            trusted_proxies: NotifyPolicy::parse_list(proxies).unwrap(),
+            trusted_proxies: TrustedProxies(NotifyPolicy::parse_list(proxies).unwrap()),
         }
     }
 
@@ -200,20 +207,24 @@ mod tests {
     fn forwarded_for_counts_only_behind_a_trusted_proxy() {
         let p = policy(DEFAULT_NOTIFY_FROM, "10.0.0.0/8");
         let yk = Some("185.71.76.5");
-        assert_eq!(p.client_ip(ip("203.0.113.7"), yk), ip("203.0.113.7"), "an untrusted peer cannot claim an address");
-        assert_eq!(p.client_ip(ip("10.1.2.3"), yk), ip("185.71.76.5"));
         assert_eq!(
-            p.client_ip(ip("10.1.2.3"), Some("185.71.76.5, 10.9.9.9")),
+            p.trusted_proxies.client_ip(ip("203.0.113.7"), yk),
+            ip("203.0.113.7"),
+            "an untrusted peer cannot claim an address"
+        );
+        assert_eq!(p.trusted_proxies.client_ip(ip("10.1.2.3"), yk), ip("185.71.76.5"));
+        assert_eq!(
+            p.trusted_proxies.client_ip(ip("10.1.2.3"), Some("185.71.76.5, 10.9.9.9")),
             ip("185.71.76.5"),
             "proxies are skipped"
         );
         assert_eq!(
-            p.client_ip(ip("10.1.2.3"), Some("185.71.76.5, 203.0.113.7")),
+            p.trusted_proxies.client_ip(ip("10.1.2.3"), Some("185.71.76.5, 203.0.113.7")),
             ip("203.0.113.7"),
             "a spoofed entry left of the real sender is ignored"
         );
-        assert_eq!(p.client_ip(ip("10.1.2.3"), Some("garbage")), ip("10.1.2.3"));
-        assert_eq!(p.client_ip(ip("10.1.2.3"), None), ip("10.1.2.3"));
+        assert_eq!(p.trusted_proxies.client_ip(ip("10.1.2.3"), Some("garbage")), ip("10.1.2.3"));
+        assert_eq!(p.trusted_proxies.client_ip(ip("10.1.2.3"), None), ip("10.1.2.3"));
     }
 
     #[test]
