@@ -3,12 +3,11 @@
 use actix_web::http::StatusCode;
 use actix_web::web::Data;
 use actix_web::{HttpRequest, HttpResponse};
-use time::OffsetDateTime;
 use vp_app::cabinet::audit;
 use vp_app::{App, Lang};
 
 use super::session;
-use super::{Section, Shell, failed, when};
+use super::{Section, Shell, cursor, cursor_param, failed, when};
 use crate::pages::kit::escape;
 
 /// What an action is called on the page.
@@ -32,14 +31,6 @@ fn action_name(action: &str, lang: Lang) -> String {
         audit::ENDPOINT_REPLAYED => t("undelivered events replayed", "повторно отправлены события"),
         other => other.to_owned(),
     }
-}
-
-/// The cursor of the next page: `before=<unix microseconds>.<id>`.
-fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
-    let raw = super::query_value(query, "before")?;
-    let (micros, id) = raw.split_once('.')?;
-    let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
-    Some((at, id.to_owned()))
 }
 
 pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
@@ -67,9 +58,8 @@ pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
         .collect();
     let older = match entries.last() {
         Some(last) if entries.len() as u32 == audit::ACTIVITY_PAGE => format!(
-            "<p><a href=\"/cabinet/activity?before={}.{}\">{}</a></p>",
-            last.at.unix_timestamp_nanos() / 1_000,
-            escape(&last.id),
+            "<p><a href=\"/cabinet/activity?{}\">{}</a></p>",
+            escape(&cursor_param(last.at, &last.id)),
             t("Older", "Раньше")
         ),
         _ => String::new(),

@@ -4,23 +4,14 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
-use time::OffsetDateTime;
 use vp_app::cabinet::DELIVERY_LOG_PAGE;
 use vp_app::events::types::SUBSCRIBABLE;
 use vp_app::{App, AppError};
 use vp_ports::AttemptFilter;
 
 use super::session;
-use super::{Section, Shell, failed, query_value, webhooks, when};
+use super::{Section, Shell, cursor, cursor_param, failed, query_value, webhooks, when};
 use crate::pages::kit::escape;
-
-/// `before=<unix microseconds>.<attempt id>`, the cursor of the next page.
-fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
-    let raw = query_value(query, "before")?;
-    let (micros, id) = raw.split_once('.')?;
-    let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
-    Some((at, id.to_owned()))
-}
 
 pub async fn log(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
     let actor = match session::actor(&req, &app).await {
@@ -82,11 +73,7 @@ pub async fn log(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResp
         Some(last) if attempts.len() as u32 == DELIVERY_LOG_PAGE => format!(
             "<p><a href=\"/cabinet/webhooks/{id}/deliveries?{q}\">{older}</a></p>",
             id = escape(&endpoint.id),
-            q = escape(&kept(format!(
-                "before={}.{}",
-                last.attempt.attempted_at.unix_timestamp_nanos() / 1_000,
-                last.attempt.id
-            ))),
+            q = escape(&kept(cursor_param(last.attempt.attempted_at, &last.attempt.id))),
             older = t("Older attempts", "Более ранние попытки"),
         ),
         _ => String::new(),

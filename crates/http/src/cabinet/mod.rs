@@ -164,6 +164,20 @@ fn query_value(query: &str, name: &str) -> Option<String> {
         .map(|(_, v)| v.replace('+', " "))
 }
 
+/// The `before` cursor of a list's next page: `<unix microseconds>.<id>` of its last row.
+fn cursor_param(at: OffsetDateTime, id: &str) -> String {
+    format!("before={}.{id}", at.unix_timestamp_nanos() / 1_000)
+}
+
+/// The cursor a list page was asked for (`cursor_param`); `None` on the first page or for a
+/// cursor that does not read.
+fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
+    let raw = query_value(query, "before")?;
+    let (micros, id) = raw.split_once('.')?;
+    let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
+    Some((at, id.to_owned()))
+}
+
 /// A moment as the cabinet shows it: `2026-11-23 10:05 UTC`.
 fn when(t: OffsetDateTime) -> String {
     let t = t.to_offset(time::UtcOffset::UTC);

@@ -9,7 +9,7 @@ use vp_app::{App, AppError};
 use vp_domain::limits::BRAND_NAME_MAX_CHARS;
 
 use super::session;
-use super::{Fields, Section, Shell, failed, when};
+use super::{Section, Shell, failed, when};
 use crate::pages::kit::escape;
 
 pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
@@ -22,19 +22,14 @@ pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
 }
 
 pub async fn rename(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, String)>>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
-        Ok(actor) => actor,
+    let (actor, fields) = match session::posted(&req, &app, form).await {
+        Ok(found) => found,
         Err(res) => return res,
     };
-    let fields = Fields::from(form);
-    if !fields.carries_token_of(&actor) {
-        return session::stale_form(&req);
-    }
     match app.cabinet_rename_brand(&actor, fields.get("brand_name")).await {
         Ok(_) => session::see_other("/cabinet?saved=brand"),
         Err(AppError::Validation(_)) => {
-            let shell = Shell::new(&req, &app, &actor, Section::Overview);
-            let problem = match shell.lang {
+            let problem = match session::lang(&req) {
                 vp_app::Lang::En => {
                     format!("The brand name must be 1 to {BRAND_NAME_MAX_CHARS} characters on one line.")
                 }

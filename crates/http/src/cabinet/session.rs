@@ -46,20 +46,24 @@ pub fn session_cookie(app: &App, token: &str) -> (&'static str, String) {
 
 /// The cabinet's language: `?lang=`, then the switch's cookie, then `Accept-Language`.
 pub fn lang(req: &HttpRequest) -> Lang {
-    if req.query_string().split('&').any(|p| p.starts_with("lang=")) {
-        return kit::page_lang(req);
-    }
-    match cookie(req, LANG_COOKIE) {
-        Some("ru") => Lang::Ru,
-        Some("en") => Lang::En,
-        _ => kit::page_lang(req),
-    }
+    let remembered = match cookie(req, LANG_COOKIE) {
+        Some("ru") => Some(Lang::Ru),
+        Some("en") => Some(Lang::En),
+        _ => None,
+    };
+    kit::query_lang(req).or(remembered).unwrap_or_else(|| kit::page_lang(req))
 }
 
 /// The cookie that remembers a language picked with `?lang=` for the cabinet's other pages.
 pub fn remember_lang_cookie(app: &App, req: &HttpRequest) -> Option<(&'static str, String)> {
-    let picked = req.query_string().split('&').any(|p| p == "lang=ru" || p == "lang=en");
-    picked.then(|| set_cookie(app, LANG_COOKIE, lang(req).code(), SESSION_MAX_AGE))
+    kit::query_lang(req).map(|picked| set_cookie(app, LANG_COOKIE, picked.code(), SESSION_MAX_AGE))
+}
+
+/// `303` to the sign-in page, clearing the session cookie.
+pub fn to_sign_in(app: &App) -> HttpResponse {
+    let mut res = see_other("/cabinet/sign-in");
+    add_cookie(&mut res, set_cookie(app, SESSION_COOKIE, "", 0));
+    res
 }
 
 /// Adds a `Set-Cookie` to a response.
@@ -82,16 +86,27 @@ pub async fn actor(req: &HttpRequest, app: &App) -> Result<Actor, HttpResponse> 
     };
     match app.cabinet_actor(token).await {
         Ok(Some(actor)) => Ok(actor),
-        Ok(None) => {
-            let mut res = see_other("/cabinet/sign-in");
-            add_cookie(&mut res, set_cookie(app, SESSION_COOKIE, "", 0));
-            Err(res)
-        }
+        Ok(None) => Err(to_sign_in(app)),
         Err(e) => {
             tracing::error!(error = %e, "cabinet session lookup failed");
             Err(kit::unavailable(req, lang(req)))
         }
     }
+}
+
+/// The signed-in actor and a posted form, once the form is checked to carry the session's
+/// token; otherwise the response to send instead.
+pub async fn posted(
+    req: &HttpRequest,
+    app: &App,
+    form: actix_web::web::Form<Vec<(String, String)>>,
+) -> Result<(Actor, super::Fields), HttpResponse> {
+    let actor = actor(req, app).await?;
+    let fields = super::Fields::from(form);
+    if !fields.carries_token_of(&actor) {
+        return Err(stale_form(req));
+    }
+    Ok((actor, fields))
 }
 
 /// Compares two tokens in time independent of where they differ.

@@ -137,19 +137,14 @@ fn locked_message(lang: Lang, until: OffsetDateTime) -> String {
 }
 
 pub async fn sign_out(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, String)>>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
-        Ok(actor) => actor,
+    let actor = match session::posted(&req, &app, form).await {
+        Ok((actor, _)) => actor,
         Err(res) => return res,
     };
-    if !Fields::from(form).carries_token_of(&actor) {
-        return session::stale_form(&req);
+    match app.sign_out(&actor).await {
+        Ok(()) => session::to_sign_in(&app),
+        Err(e) => failed(&req, &e),
     }
-    if let Err(e) = app.sign_out(&actor).await {
-        return failed(&req, &e);
-    }
-    let mut res = session::see_other("/cabinet/sign-in");
-    session::add_cookie(&mut res, session::set_cookie(&app, session::SESSION_COOKIE, "", 0));
-    res
 }
 
 fn link_gone(req: &HttpRequest, app: &App) -> HttpResponse {

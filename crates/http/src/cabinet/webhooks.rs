@@ -17,16 +17,6 @@ use crate::pages::kit::escape;
 
 type Posted = Form<Vec<(String, String)>>;
 
-/// The signed-in actor and the posted fields, once the form's token is checked.
-async fn posted(req: &HttpRequest, app: &App, form: Posted) -> Result<(Actor, Fields), HttpResponse> {
-    let actor = session::actor(req, app).await?;
-    let fields = Fields::from(form);
-    if !fields.carries_token_of(&actor) {
-        return Err(session::stale_form(req));
-    }
-    Ok((actor, fields))
-}
-
 fn state(e: &WebhookEndpointRecord, lang: Lang) -> String {
     let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
     if e.enabled {
@@ -145,7 +135,7 @@ async fn render_list(
 }
 
 pub async fn add(req: HttpRequest, app: Data<App>, form: Posted) -> HttpResponse {
-    let (actor, fields) = match posted(&req, &app, form).await {
+    let (actor, fields) = match session::posted(&req, &app, form).await {
         Ok(found) => found,
         Err(res) => return res,
     };
@@ -338,7 +328,7 @@ async fn act(
     form: Posted,
     run: impl AsyncFnOnce(&App, &Actor, &str, &Fields) -> Result<String, AppError>,
 ) -> HttpResponse {
-    let (actor, fields) = match posted(&req, &app, form).await {
+    let (actor, fields) = match session::posted(&req, &app, form).await {
         Ok(found) => found,
         Err(res) => return res,
     };
@@ -406,7 +396,7 @@ pub async fn replay(req: HttpRequest, app: Data<App>, id: Path<String>, form: Po
 
 /// The secret is shown in the answer to the post, never in an address.
 pub async fn secret(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
-    let (actor, _) = match posted(&req, &app, form).await {
+    let (actor, _) = match session::posted(&req, &app, form).await {
         Ok(found) => found,
         Err(res) => return res,
     };

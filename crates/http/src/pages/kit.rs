@@ -12,15 +12,16 @@ use crate::localize::request_lang;
 
 /// The page's language: `?lang=ru|en`, else `Accept-Language`.
 pub fn page_lang(req: &HttpRequest) -> Lang {
-    match query_lang(req.query_string()) {
-        Some("ru") => Lang::Ru,
-        Some("en") => Lang::En,
-        _ => request_lang(req),
-    }
+    query_lang(req).unwrap_or_else(|| request_lang(req))
 }
 
-fn query_lang(query: &str) -> Option<&str> {
-    query.split('&').find_map(|p| p.strip_prefix("lang="))
+/// The language `?lang=ru|en` asks for; `None` without it or for another value.
+pub fn query_lang(req: &HttpRequest) -> Option<Lang> {
+    match req.query_string().split('&').find_map(|p| p.strip_prefix("lang=")) {
+        Some("ru") => Some(Lang::Ru),
+        Some("en") => Some(Lang::En),
+        _ => None,
+    }
 }
 
 pub fn escape(text: &str) -> String {
