@@ -3,7 +3,8 @@
 use serde_json::{Value, json};
 use time::Duration;
 use vp_app::App;
-use vp_app::events::TestOutcome;
+use vp_app::cabinet::audit::Who;
+use vp_app::events::{TESTS_PER_MINUTE, TestOutcome};
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, WebhookEndpointRecord};
 
 use crate::cli::{ClockCommand, EndpointCommand};
@@ -49,7 +50,7 @@ fn logged(entry: &AttemptLogEntry) -> Value {
 pub async fn endpoint_command(app: &App, cmd: EndpointCommand) -> CommandResult {
     Ok(match cmd {
         EndpointCommand::Add { account_id, url, types } => {
-            let e = app.add_endpoint(&account_id, &url, &types, vp_app::cabinet::audit::Who::Operator).await?;
+            let e = app.add_endpoint(&account_id, &url, &types, Who::Operator).await?;
             let mut shown = endpoint(&e);
             shown["secret"] = json!(e.secret);
             shown
@@ -58,40 +59,38 @@ pub async fn endpoint_command(app: &App, cmd: EndpointCommand) -> CommandResult 
             json!({ "endpoints": app.endpoints(&account_id).await?.iter().map(endpoint).collect::<Vec<_>>() })
         }
         EndpointCommand::Types { endpoint_id, types } => {
-            endpoint(&app.set_endpoint_types(&endpoint_id, &types, vp_app::cabinet::audit::Who::Operator).await?)
+            endpoint(&app.set_endpoint_types(&endpoint_id, &types, Who::Operator).await?)
         }
         EndpointCommand::Enable { endpoint_id } => {
-            endpoint(&app.set_endpoint_enabled(&endpoint_id, true, vp_app::cabinet::audit::Who::Operator).await?)
+            endpoint(&app.set_endpoint_enabled(&endpoint_id, true, Who::Operator).await?)
         }
         EndpointCommand::Disable { endpoint_id } => {
-            endpoint(&app.set_endpoint_enabled(&endpoint_id, false, vp_app::cabinet::audit::Who::Operator).await?)
+            endpoint(&app.set_endpoint_enabled(&endpoint_id, false, Who::Operator).await?)
         }
         EndpointCommand::Secret { endpoint_id } => {
             let e = app.endpoint(&endpoint_id).await?;
             json!({ "endpoint_id": e.id, "secret": e.secret })
         }
         EndpointCommand::RotateSecret { endpoint_id } => {
-            let e = app.rotate_endpoint_secret(&endpoint_id, vp_app::cabinet::audit::Who::Operator).await?;
+            let e = app.rotate_endpoint_secret(&endpoint_id, Who::Operator).await?;
             json!({ "endpoint_id": e.id, "secret": e.secret, "previous_secret_valid_until": e.secret_rotated_at.map(|t| timestamp(t + Duration::hours(24))) })
         }
-        EndpointCommand::Test { endpoint_id } => {
-            match app.send_test_event(&endpoint_id, vp_app::cabinet::audit::Who::Operator).await? {
-                TestOutcome::Sent(a) => attempt(&a),
-                TestOutcome::TooSoon { retry_after } => {
-                    return Err(CommandError::BadInput(format!(
-                        "at most 5 test events per minute per endpoint; try again in {} s",
-                        retry_after.whole_seconds()
-                    )));
-                }
+        EndpointCommand::Test { endpoint_id } => match app.send_test_event(&endpoint_id, Who::Operator).await? {
+            TestOutcome::Sent(a) => attempt(&a),
+            TestOutcome::TooSoon { retry_after } => {
+                return Err(CommandError::BadInput(format!(
+                    "at most {TESTS_PER_MINUTE} test events per minute per endpoint; try again in {} s",
+                    retry_after.whole_seconds()
+                )));
             }
-        }
+        },
         EndpointCommand::Deliveries { endpoint_id, limit } => {
             let filter = AttemptFilter { limit, ..AttemptFilter::default() };
             json!({ "attempts": app.endpoint_attempts(&endpoint_id, &filter).await?.iter().map(logged).collect::<Vec<_>>() })
         }
         EndpointCommand::Replay { endpoint_id, days } => {
             let days: i64 = days.parse().map_err(|_| CommandError::BadInput("--days: one of 1, 3, 7, 30".into()))?;
-            json!({ "queued": app.replay_undelivered(&endpoint_id, days, vp_app::cabinet::audit::Who::Operator).await? })
+            json!({ "queued": app.replay_undelivered(&endpoint_id, days, Who::Operator).await? })
         }
     })
 }

@@ -144,16 +144,13 @@ impl App {
 
     /// A usable link and its user; `NotFound` for an unknown, used or expired one.
     async fn usable_link(&self, tx: &mut dyn Tx, token: &str) -> AppResult<(CabinetLink, CabinetUser)> {
-        let gone = AppError::NotFound("link");
-        let link = tx.cabinet_link(&keys::hash(token)).await?.ok_or(AppError::NotFound("link"))?;
-        if link.used_at.is_some() || link.expires_at <= self.clock.now() {
-            return Err(gone);
-        }
-        let user = tx.cabinet_user(&link.user_id).await?.ok_or(AppError::NotFound("link"))?;
-        if user.revoked_at.is_some() {
-            return Err(gone);
-        }
-        Ok((link, user))
+        let now = self.clock.now();
+        let link = tx.cabinet_link(&keys::hash(token)).await?.filter(|l| l.used_at.is_none() && l.expires_at > now);
+        let user = match &link {
+            Some(l) => tx.cabinet_user(&l.user_id).await?.filter(|u| u.revoked_at.is_none()),
+            None => None,
+        };
+        link.zip(user).ok_or(AppError::NotFound("link"))
     }
 
     /// What the set-password page shows for a link.
