@@ -1,7 +1,8 @@
 //! The partner cabinet's main journey in a real headless Chromium at a phone's size (390x844):
 //! accept an invitation and set a password, land on the overview, add an address pointing at a
 //! loopback receiver, press the test button and see the code and time, rotate the secret, and
-//! switch to Russian. Every page must fit the phone (the document is as wide as the viewport);
+//! switch to Russian; and sign in, see a failed delivery in the log and replay it, request a
+//! withdrawal and see the balance held. Every page must fit the phone (the document is as wide as the viewport);
 //! each step's screenshot goes to `tests/screenshots/cabinet-*.png` for a person to look at.
 
 mod support;
@@ -92,4 +93,80 @@ fn a_partner_gets_in_adds_an_address_tests_it_and_rotates_its_secret_on_a_phone(
     assert!(russian.contains("Обзор") && russian.contains("Действующие лимиты"), "Russian holds: {russian}");
     fits_the_phone(&browser, "overview in Russian");
     browser.screenshot("cabinet-5-overview-ru");
+}
+
+#[test]
+fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_phone() {
+    let env = [("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_cabinet_money", &env) else { return };
+    // An address where nothing listens: every attempt fails.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let invited = s.cli(&["cabinet", "invite", &s.account_id, "--email", "money@example.com"]);
+    let link = invited["link"].as_str().unwrap();
+    let path = &link[link.find("/cabinet/welcome/").unwrap()..];
+    let Some(browser) = Browser::start(PHONE) else { return };
+    browser.goto(&format!("{}{path}", s.base));
+    browser.eval(
+        "document.getElementById('password').value = arguments[0]; document.getElementById('confirm').value = arguments[0];",
+        json!(["a long enough phrase"]),
+    );
+    press(&browser, path);
+    press(&browser, "/cabinet/sign-out");
+
+    browser.goto(&format!("{}/cabinet/sign-in", s.base));
+    browser.eval(
+        "document.getElementById('email').value = 'money@example.com'; \
+         document.getElementById('password').value = 'a long enough phrase';",
+        json!([]),
+    );
+    press(&browser, "/cabinet/sign-in");
+    wait_until(&browser, "return location.pathname === '/cabinet';");
+
+    browser.goto(&format!("{}/cabinet/webhooks", s.base));
+    browser.eval(
+        "document.getElementById('url').value = arguments[0]; \
+         document.querySelector('input[value=\"payment.succeeded\"]').checked = true;",
+        json!([format!("http://127.0.0.1:{dead}/hooks")]),
+    );
+    press(&browser, "/cabinet/webhooks");
+    let address = browser.eval("return location.pathname;", json!([])).as_str().unwrap().to_owned();
+    support::partner::buy(&s, "browser-money", 1);
+
+    let log = format!("{}{address}/deliveries?failed=1", s.base);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        browser.goto(&log);
+        if text(&browser).contains("payment.succeeded") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the failed delivery never showed: {}", text(&browser));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    fits_the_phone(&browser, "delivery log");
+    browser.screenshot("cabinet-6-failed-delivery");
+
+    browser.goto(&format!("{}{address}", s.base));
+    press(&browser, "/disable");
+    press(&browser, "/enable");
+    press(&browser, "/replay");
+    let replayed = text(&browser);
+    assert!(replayed.contains("undelivered events of the last 1 days are queued again"), "{replayed}");
+    fits_the_phone(&browser, "replayed");
+    browser.screenshot("cabinet-7-replayed");
+
+    browser.goto(&format!("{}/cabinet/balance", s.base));
+    browser.eval(
+        "document.getElementById('amount').value = '1.00'; \
+         document.getElementById('payout_details').value = 'Card 4000 0000 0000 0002, Ivan Petrov';",
+        json!([]),
+    );
+    press(&browser, "/cabinet/withdrawals");
+    let requested = text(&browser);
+    assert!(requested.contains("The request is made and its amount is held."), "{requested}");
+    fits_the_phone(&browser, "withdrawal request");
+    browser.goto(&format!("{}/cabinet/balance", s.base));
+    let held = browser.eval("return document.getElementById('held').innerText;", json!([]));
+    assert_eq!(held, json!("RUB\u{a0}1.00"), "the requested amount is held at once");
+    fits_the_phone(&browser, "balance");
+    browser.screenshot("cabinet-8-balance-held");
 }

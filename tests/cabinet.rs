@@ -20,10 +20,15 @@ each_backend!(
     sign_in_refuses_wrong_passwords_alike_and_locks_after_ten,
     the_operator_lists_and_revokes_users_and_a_revoked_users_session_ends,
     a_form_without_the_sessions_token_changes_nothing,
+    a_withdrawal_is_held_at_once_and_the_operator_takes_it_to_paid,
 );
 
 fn invite(s: &Server, email: &str) -> String {
-    let out = s.cli(&["cabinet", "invite", &s.account_id, "--email", email]);
+    invite_to(s, &s.account_id, email)
+}
+
+fn invite_to(s: &Server, account_id: &str, email: &str) -> String {
+    let out = s.cli(&["cabinet", "invite", account_id, "--email", email]);
     let link = out["link"].as_str().expect("a link").to_owned();
     // The operator's command runs with its own settings; the path is what the server serves.
     link[link.find("/cabinet/welcome/").expect("a welcome link")..].to_owned()
@@ -31,7 +36,11 @@ fn invite(s: &Server, email: &str) -> String {
 
 /// A visitor who accepted an invitation and is signed in.
 fn member(s: &Server, email: &str) -> Visitor {
-    let path = invite(s, email);
+    member_of(s, &s.account_id, email)
+}
+
+fn member_of(s: &Server, account_id: &str, email: &str) -> Visitor {
+    let path = invite_to(s, account_id, email);
     let mut v = Visitor::new(s.port);
     let res = v.submit(&path, &path, &[("password", PASSWORD), ("confirm", PASSWORD)]);
     assert_eq!(res.status, 303, "{}", res.text());
@@ -356,4 +365,169 @@ fn another_accounts_addresses_and_events_are_not_found() {
     let after = s.cli(&["endpoint", "list", other_id]);
     assert_eq!(after["endpoints"][0]["enabled"], true, "nothing changed on their address");
     assert!(after["endpoints"][0]["secret_rotated_at"].is_null());
+}
+
+/// The text of the element with this id on a page.
+fn element(html: &str, id: &str) -> String {
+    let start = html.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id} in {html}"));
+    let rest = &html[start..];
+    let inner = &rest[rest.find('>').unwrap() + 1..];
+    let text: String = inner[..inner.find("</dd>").unwrap()].replace("<strong>", "").replace("</strong>", "");
+    text
+}
+
+fn a_withdrawal_is_held_at_once_and_the_operator_takes_it_to_paid(backend: Backend) {
+    let Some(s) = Server::start(backend, "cab_withdraw") else { return };
+    let share = support::partner::buy(&s, "money-1", 1)["partner_share"].as_str().unwrap().to_owned();
+    let mut v = member(&s, "money@example.com");
+    let page = v.get("/cabinet/balance").text();
+    assert_eq!(element(&page, "available"), format!("RUB\u{a0}{share}"), "the paid invoice's markup is available");
+    assert!(page.contains("markup of a paid invoice"), "{page}");
+
+    let share_kopecks: i64 = share.replace('.', "").parse().unwrap();
+    let too_much = format!("{}.{:02}", (share_kopecks + 1) / 100, (share_kopecks + 1) % 100);
+    let refused =
+        v.submit("/cabinet/balance", "/cabinet/withdrawals", &[("amount", &too_much), ("payout_details", "IBAN")]);
+    assert_eq!(refused.status, 422);
+    assert!(refused.text().contains("more than the available balance"), "{}", refused.text());
+    assert!(refused.text().contains(&format!("value=\"{too_much}\"")), "the form keeps what was typed");
+    let no_details =
+        v.submit("/cabinet/balance", "/cabinet/withdrawals", &[("amount", "1.00"), ("payout_details", " ")]);
+    assert_eq!(no_details.status, 422);
+    assert!(no_details.text().contains("Payout details: payout details are required."), "{}", no_details.text());
+
+    let requested =
+        v.submit("/cabinet/balance", "/cabinet/withdrawals", &[("amount", "1.50"), ("payout_details", "card 4000")]);
+    let location = requested.header("location").expect("to the request's page").to_owned();
+    let id = location.trim_start_matches("/cabinet/withdrawals/").split('?').next().unwrap().to_owned();
+    let shown = follow(&mut v, &requested);
+    assert!(shown.contains("The request is made and its amount is held."), "{shown}");
+    assert_eq!(element(&shown, "status"), "requested, amount held");
+    let balance = v.get("/cabinet/balance").text();
+    assert_eq!(element(&balance, "held"), "RUB\u{a0}1.50");
+
+    let listed = s.cli(&["withdrawal", "list", "--status", "requested"]);
+    assert_eq!(listed[0]["withdrawal_id"], id.as_str());
+    assert_eq!((listed[0]["amount"].as_str(), listed[0]["payout_details"].as_str()), (Some("1.50"), Some("card 4000")));
+    let (code, out) = s.db.cli_raw(&["withdrawal", "paid", &id]);
+    assert_eq!(code, Some(2), "paid before approval is refused: {out}");
+    s.cli(&["withdrawal", "approve", &id]);
+    let paid = s.cli(&["withdrawal", "paid", &id, "--note", "transfer 77"]);
+    assert_eq!((paid["status"].as_str(), paid["balance"]["held"].as_str()), (Some("paid"), Some("0.00")));
+    let (code, _) = s.db.cli_raw(&["withdrawal", "reject", &id]);
+    assert_eq!(code, Some(2), "a paid request cannot be rejected");
+
+    let shown = v.get(&format!("/cabinet/withdrawals/{id}")).text();
+    assert_eq!(element(&shown, "status"), "paid");
+    assert!(shown.contains("transfer 77") && shown.contains("withdrawal paid out"), "{shown}");
+    let notices = v.get("/cabinet/notices").text();
+    assert!(notices.contains(&format!("withdrawal {id} of RUB\u{a0}1.50 was paid out")), "{notices}");
+
+    let csv = v.get("/cabinet/balance/ledger.csv");
+    assert_eq!(csv.header("content-type"), Some("text/csv; charset=utf-8"));
+    assert_eq!(csv.header("cache-control"), Some("no-store"));
+    let text = csv.text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "entry_id,created_at,kind,invoice_id,withdrawal_id,amount,held");
+    let kinds: Vec<&str> = lines[1..].iter().map(|l| l.split(',').nth(2).unwrap()).collect();
+    assert_eq!(kinds, ["withdrawal_payout", "withdrawal_approval", "withdrawal_hold", "partner_share_credit"]);
+    let kopecks = |column: usize| -> i64 {
+        lines[1..].iter().map(|l| l.split(',').nth(column).unwrap().replace('.', "").parse::<i64>().unwrap()).sum()
+    };
+    assert_eq!((kopecks(5), kopecks(6)), (share_kopecks - 150, 0), "the ledger sums to the balance to the kopeck");
+}
+
+#[test]
+fn another_accounts_withdrawals_and_clients_are_not_found() {
+    let Some(s) = server("cab_tenant_money") else { return };
+    support::partner::buy(&s, "ours-1", 1);
+    let mut ours = member(&s, "ours@example.com");
+    let requested =
+        ours.submit("/cabinet/balance", "/cabinet/withdrawals", &[("amount", "1.00"), ("payout_details", "x")]);
+    let withdrawal = requested.header("location").unwrap().split('?').next().unwrap().to_owned();
+    assert_eq!(ours.get(&withdrawal).status, 200);
+    assert_eq!(ours.get("/cabinet/clients/ours-1").status, 200);
+
+    let other = s.cli(&["account", "create", "--brand", "Other", "--markup", "10"]);
+    let mut theirs = member_of(&s, other["account"]["account_id"].as_str().unwrap(), "them@example.com");
+    assert_eq!(theirs.get(&withdrawal).status, 404);
+    assert_eq!(theirs.get("/cabinet/clients/ours-1").status, 404);
+    let search = theirs.get("/cabinet/clients?client_id=ours-1");
+    assert_eq!(search.status, 404);
+    assert!(!theirs.get("/cabinet/clients").text().contains("ours-1"));
+    assert!(!theirs.get("/cabinet/balance").text().contains("/cabinet/withdrawals/wd_"));
+    assert!(theirs.get("/cabinet/balance/ledger.csv").text().lines().count() == 1, "their ledger is empty");
+}
+
+#[test]
+fn support_staff_find_a_client_and_see_its_subscription_devices_and_invoices() {
+    let Some(s) = server("cab_clients") else { return };
+    let paid = support::partner::buy(&s, "tg:42@example", 1);
+    support::partner::post_payment(&s, "pending-1", &support::partner::subscription("tg:42@example", 1));
+    s.api("POST", "/clients/never-paid/trial", None, &[]);
+    let mut v = member(&s, "support@example.com");
+
+    let all = v.get("/cabinet/clients").text();
+    assert!(all.contains("tg:42@example") && all.contains("never-paid"), "{all}");
+    let expired = v.get("/cabinet/clients?status=expired").text();
+    assert!(!expired.contains("tg:42@example"), "the filter applies: {expired}");
+    let active = v.get("/cabinet/clients?status=active").text();
+    assert!(active.contains("tg:42@example"));
+
+    let found = v.get("/cabinet/clients?client_id=tg%3A42%40example");
+    assert_eq!(found.status, 303, "an exact client_id opens the client");
+    let page = follow(&mut v, &found);
+    assert!(page.contains("active"), "{page}");
+    assert!(page.contains(paid["payment_id"].as_str().unwrap()), "the paid invoice is listed");
+    assert!(page.contains("awaiting payment") && page.contains("paid"), "both invoices with their status: {page}");
+    assert!(page.contains("No devices connected."), "{page}");
+
+    let missing = v.get("/cabinet/clients?client_id=nobody");
+    assert_eq!(missing.status, 404);
+    assert!(missing.text().contains("No client of yours has the id"));
+}
+
+const BOT_TOKEN: &str = "123456789:AAHcabinet_0123456789abcdefghijklmn";
+
+#[test]
+fn a_partner_links_telegram_and_the_chat_receives_the_withdrawal_notice() {
+    let bot = vp_testkit::telegram::TelegramEmulator::start(BOT_TOKEN, "platform_bot");
+    let api_url = bot.url();
+    let env = [("VP_TELEGRAM_BOT_TOKEN", BOT_TOKEN), ("VP_TELEGRAM_API_URL", api_url.as_str())];
+    let Some(s) = Server::start_with(Backend::Sqlite, "cab_telegram", &env) else { return };
+    support::partner::buy(&s, "tg-notice", 1);
+    let mut v = member(&s, "p@example.com");
+    let notices = v.get("/cabinet/notices").text();
+    assert!(notices.contains("No chat is linked yet."), "{notices}");
+
+    let linked = v.submit("/cabinet/notices", "/cabinet/notices/telegram", &[]);
+    assert_eq!(linked.status, 200);
+    let page = linked.text();
+    let link =
+        page.split("href=\"https://t.me/platform_bot?start=").nth(1).expect("the deep link").split('"').next().unwrap();
+    bot.press_start(424_242, link);
+    let answers = bot.wait_for_sent(1, std::time::Duration::from_secs(15));
+    assert_eq!(answers.first().map(|a| a.0), Some(424_242), "the chat is answered: {answers:?}");
+    assert!(answers[0].1.contains("This chat now receives the notices of Demo VPN."), "{answers:?}");
+    wait_for(|| v.get("/cabinet/notices").text().contains("<code>424242</code>"));
+
+    let requested =
+        v.submit("/cabinet/balance", "/cabinet/withdrawals", &[("amount", "1.00"), ("payout_details", "card")]);
+    let id = requested
+        .header("location")
+        .unwrap()
+        .trim_start_matches("/cabinet/withdrawals/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    s.cli(&["withdrawal", "approve", &id]);
+    s.cli(&["withdrawal", "paid", &id]);
+    let sent = bot.wait_for_sent(2, std::time::Duration::from_secs(15));
+    assert_eq!(sent.len(), 2, "the notice reaches the chat: {sent:?}");
+    assert_eq!(sent[1], (424_242, format!("Demo VPN: withdrawal {id} of RUB\u{a0}1.00 was paid out.")));
+
+    let unlinked = v.act("/cabinet/notices", "/cabinet/notices/telegram/424242/unlink", &[]);
+    assert!(unlinked.contains("The chat is unlinked.") && unlinked.contains("No chat is linked yet."), "{unlinked}");
+    assert_eq!(v.submit("/cabinet/notices", "/cabinet/notices/telegram/424242/unlink", &[]).status, 404);
 }

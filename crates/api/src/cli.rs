@@ -80,6 +80,40 @@ pub enum Command {
     /// People who sign in to a partner's web cabinet (/cabinet).
     #[command(subcommand)]
     Cabinet(CabinetCommand),
+    /// Partners' withdrawal requests: list them and take each through approve, reject or paid.
+    #[command(subcommand)]
+    Withdrawal(WithdrawalCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WithdrawalCommand {
+    /// Requests of every account, newest first.
+    List {
+        /// Only requests in this status: requested, approved, rejected or paid.
+        #[arg(long)]
+        status: Option<String>,
+        /// At most this many (1 to 1000).
+        #[arg(long, default_value_t = 100)]
+        limit: u32,
+    },
+    /// Approve a requested withdrawal (the amount stays held until it is paid).
+    Approve {
+        withdrawal_id: String,
+        #[arg(long)]
+        note: Option<String>,
+    },
+    /// Reject a requested or approved withdrawal: its hold goes back to the available balance.
+    Reject {
+        withdrawal_id: String,
+        #[arg(long)]
+        note: Option<String>,
+    },
+    /// Record that an approved withdrawal was paid out; the partner is notified.
+    Paid {
+        withdrawal_id: String,
+        #[arg(long)]
+        note: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -6,10 +6,13 @@ use serde_json::{Value, json};
 use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{App, AppError};
+use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
+use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
     AccountCommand, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand, InvoiceCommand,
     KeyCommand, LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, StyleArgs, SubscriptionCommand,
+    WithdrawalCommand,
 };
 use crate::output;
 
@@ -279,4 +282,31 @@ pub async fn cabinet(app: &App, cmd: CabinetCommand) -> CommandResult {
             out
         }
     })
+}
+
+pub async fn withdrawal(app: &App, cmd: WithdrawalCommand) -> CommandResult {
+    let (id, step, note) = match cmd {
+        WithdrawalCommand::List { status, limit } => {
+            let status = match status.as_deref() {
+                None => None,
+                Some(s) => Some(WithdrawalStatus::parse(s).ok_or_else(|| {
+                    CommandError::BadInput(format!(
+                        "--status must be one of requested, approved, rejected, paid, not {s:?}"
+                    ))
+                })?),
+            };
+            if !(1..=1000).contains(&limit) {
+                return Err(CommandError::BadInput("--limit must be between 1 and 1000".into()));
+            }
+            let filter = WithdrawalFilter { account_id: None, status, before: None, limit };
+            return Ok(app.withdrawals(&filter).await?.iter().map(output::withdrawal).collect());
+        }
+        WithdrawalCommand::Approve { withdrawal_id, note } => (withdrawal_id, WithdrawalStep::Approve, note),
+        WithdrawalCommand::Reject { withdrawal_id, note } => (withdrawal_id, WithdrawalStep::Reject, note),
+        WithdrawalCommand::Paid { withdrawal_id, note } => (withdrawal_id, WithdrawalStep::MarkPaid, note),
+    };
+    let record = app.step_withdrawal(&id, step, note.as_deref()).await?;
+    let mut out = output::withdrawal(&record);
+    out["balance"] = output::balance(app.balance(&record.account_id).await?);
+    Ok(out)
 }

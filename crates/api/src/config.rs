@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 26] = [
+const KEYS: [&str; 28] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -39,6 +39,8 @@ const KEYS: [&str; 26] = [
     "VP_LOG_FORMAT",
     "VP_METRICS_BIND",
     "VP_METRICS_TOKEN",
+    "VP_TELEGRAM_BOT_TOKEN",
+    "VP_TELEGRAM_API_URL",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +82,59 @@ pub struct Config {
     /// Where the per-minute request windows of every instance live; `None`: in each process.
     /// May hold a password: never logged.
     pub redis_url: Option<String>,
+    /// The Telegram bot that carries notices to partners' chats; `None`: notices stay in the
+    /// cabinet.
+    pub telegram: Option<TelegramSettings>,
+}
+
+/// `VP_TELEGRAM_BOT_TOKEN` and `VP_TELEGRAM_API_URL`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TelegramSettings {
+    /// Never logged.
+    pub token: String,
+    pub api_url: String,
+}
+
+impl std::fmt::Debug for TelegramSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TelegramSettings").field("token", &"<redacted>").field("api_url", &self.api_url).finish()
+    }
+}
+
+pub const DEFAULT_TELEGRAM_API_URL: &str = "https://api.telegram.org";
+
+/// A bot token as BotFather issues it: the bot's number, a colon, and a secret of letters,
+/// digits, `_` and `-`.
+fn telegram_settings<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Option<TelegramSettings>, ConfigError> {
+    let Some(token) = get("VP_TELEGRAM_BOT_TOKEN") else {
+        if get("VP_TELEGRAM_API_URL").is_some() {
+            return Err(ConfigError::Invalid {
+                key: "VP_TELEGRAM_API_URL",
+                reason: "is set but VP_TELEGRAM_BOT_TOKEN is not".into(),
+            });
+        }
+        return Ok(None);
+    };
+    let shaped = token.split_once(':').is_some_and(|(bot, secret)| {
+        !bot.is_empty()
+            && bot.bytes().all(|b| b.is_ascii_digit())
+            && secret.len() >= 30
+            && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    });
+    if !shaped {
+        return Err(ConfigError::Invalid {
+            key: "VP_TELEGRAM_BOT_TOKEN",
+            reason:
+                "is not a bot token as BotFather issues it: digits, a colon, then 30 or more letters, digits, _ or -"
+                    .into(),
+        });
+    }
+    let api_url = http_url(
+        "VP_TELEGRAM_API_URL",
+        get("VP_TELEGRAM_API_URL").unwrap_or(DEFAULT_TELEGRAM_API_URL),
+        DEFAULT_TELEGRAM_API_URL,
+    )?;
+    Ok(Some(TelegramSettings { token: token.to_owned(), api_url }))
 }
 
 /// `VP_LOG_FORMAT`.
@@ -266,6 +321,7 @@ impl Config {
                     .map_err(|reason| ConfigError::Invalid { key: "VP_REDIS_URL", reason })
             })
             .transpose()?;
+        let telegram = telegram_settings(&get)?;
         Ok(Config {
             database_url,
             bind,
@@ -285,6 +341,7 @@ impl Config {
             trusted_proxies,
             shutdown_after,
             redis_url,
+            telegram,
         })
     }
 
@@ -298,6 +355,7 @@ impl Config {
             all.push(settings.token.clone());
         }
         all.extend(self.metrics_token.clone());
+        all.extend(self.telegram.as_ref().map(|t| t.token.clone()));
         all.extend(self.redis_url.as_deref().and_then(url_password));
         all.extend(url_password(&self.database_url));
         all
@@ -570,6 +628,37 @@ mod tests {
         }
         let debug = format!("{:?}", build(&[]).unwrap());
         assert!(!debug.contains(secret) && debug.contains("<redacted>"), "{debug}");
+    }
+
+    const BOT_TOKEN: &str = "123456789:AAHsecret_0123456789abcdefghijklmnop";
+
+    fn telegram(extra: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let mut all = vec![("VP_TELEGRAM_BOT_TOKEN", BOT_TOKEN)];
+        all.extend_from_slice(extra);
+        Config::from_values(&values(&all))
+    }
+
+    #[test]
+    fn telegram_needs_a_bot_token_and_defaults_to_the_official_api() {
+        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().telegram, None, "without a token, no Telegram");
+        let on = telegram(&[]).unwrap().telegram.unwrap();
+        assert_eq!((on.token.as_str(), on.api_url.as_str()), (BOT_TOKEN, "https://api.telegram.org"));
+        let local = telegram(&[("VP_TELEGRAM_API_URL", "http://127.0.0.1:8081/")]).unwrap().telegram.unwrap();
+        assert_eq!(local.api_url, "http://127.0.0.1:8081");
+        assert!(telegram(&[]).unwrap().secrets().contains(&BOT_TOKEN.to_owned()));
+        let url_alone = Config::from_values(&values(&[("VP_TELEGRAM_API_URL", "https://api.telegram.org")]));
+        assert!(matches!(url_alone, Err(ConfigError::Invalid { key: "VP_TELEGRAM_API_URL", .. })));
+    }
+
+    #[test]
+    fn bad_telegram_settings_name_the_setting_and_never_show_the_token() {
+        let cases = [
+            ("VP_TELEGRAM_BOT_TOKEN", "secret"),
+            ("VP_TELEGRAM_BOT_TOKEN", "12345:short_secret"),
+            ("VP_TELEGRAM_BOT_TOKEN", "bot:AAHsecret_0123456789abcdefghijklmnop"),
+            ("VP_TELEGRAM_API_URL", "api.telegram.org"),
+        ];
+        refused_by_name_without_the_secret(telegram, &cases, "AAHsecret_0123456789abcdefghijklmnop");
     }
 
     fn yookassa(extra: &[(&str, &str)]) -> Result<Config, ConfigError> {

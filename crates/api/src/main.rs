@@ -86,6 +86,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         }
         Command::Endpoint(c) => event_commands::endpoint_command(&app, c).await?,
         Command::Cabinet(c) => commands::cabinet(&app, c).await?,
+        Command::Withdrawal(c) => commands::withdrawal(&app, c).await?,
         Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&app, c).await?,
         Command::Panel(c) => commands::panel(&app, c).await?,

@@ -44,7 +44,8 @@ pub fn account(a: &AccountRecord) -> Value {
 
 pub fn account_overview(o: &AccountOverview) -> Value {
     let mut v = account(&o.account);
-    v["partner_balance"] = json!(o.balance.to_string());
+    v["partner_balance"] = json!(o.balance.available.to_string());
+    v["partner_balance_held"] = json!(o.balance.held.to_string());
     v["api_keys"] = o.keys.iter().map(api_key).collect();
     v
 }
@@ -211,5 +212,24 @@ pub fn cabinet_invitation(i: &vp_app::cabinet::Invitation) -> Value {
         "link": i.link,
         "expires_at": timestamp(i.expires_at),
         "note": "give the link to the person only; it works once and is stored as a hash",
+    })
+}
+
+/// A partner balance: what may be withdrawn and what open requests hold.
+pub fn balance(b: vp_domain::withdrawal::Balance) -> Value {
+    json!({ "available": b.available.to_string(), "held": b.held.to_string() })
+}
+
+pub fn withdrawal(w: &vp_ports::WithdrawalRecord) -> Value {
+    json!({
+        "withdrawal_id": w.id,
+        "account_id": w.account_id,
+        "amount": w.amount.to_string(),
+        "status": w.status.as_str(),
+        "payout_details": w.payout_details,
+        "note": w.note,
+        "requested_by": w.requested_by,
+        "created_at": timestamp(w.created_at),
+        "updated_at": timestamp(w.updated_at),
     })
 }

@@ -11,7 +11,8 @@ use vp_app::{Adapters, App, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
 use vp_payments::{SandboxGateway, YooKassaGateway};
-use vp_ports::{Clock, Metrics, PaymentGateway, VpnPanel};
+use vp_ports::{Clock, Metrics, PartnerNotifier, PaymentGateway, VpnPanel};
+use vp_telegram::TelegramNotifier;
 
 use crate::commands::CommandError;
 use crate::config::{Config, GatewayChoice, PanelChoice};
@@ -75,6 +76,10 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     let metrics: Arc<dyn Metrics> = Arc::new(vp_metrics::PrometheusMetrics::new());
     let gateway = Arc::new(MeteredGateway { inner: gateway, metrics: metrics.clone() });
     let panel = Arc::new(MeteredPanel { inner: panel, metrics: metrics.clone() });
+    let notifier: Arc<dyn PartnerNotifier> = match &config.telegram {
+        Some(t) => Arc::new(TelegramNotifier::new(&t.api_url, &t.token).map_err(CommandError::Failed)?),
+        None => Arc::new(vp_webhooks::LogNotifier),
+    };
     let adapters = Adapters {
         store,
         clock,
@@ -84,7 +89,7 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         metrics,
         events: Arc::new(vp_http::ApiShapes),
         webhooks,
-        notifier: Arc::new(vp_webhooks::LogNotifier),
+        notifier,
     };
     let settings = Settings {
         public_base_url: config.public_base_url.clone(),

@@ -18,6 +18,12 @@ const JOB_BATCH: u32 = 200;
 /// Attempts in flight per delivery worker slot (`VP_DELIVERY_WORKERS`).
 const ATTEMPTS_PER_WORKER: usize = 32;
 const TEST_CLOCK_REFRESH: Duration = Duration::from_secs(1);
+/// How often due notice sends are looked for, and how many at a time.
+const NOTICE_INTERVAL: Duration = Duration::from_secs(2);
+const NOTICE_BATCH: u32 = 50;
+/// The chat poller's long poll, and its pause after the messenger could not be read.
+const CHAT_POLL_WAIT: Duration = Duration::from_secs(25);
+const CHAT_POLL_PAUSE: Duration = Duration::from_secs(5);
 
 /// The background work of a process, stopped by `shut_down`.
 pub struct Background {
@@ -48,6 +54,10 @@ pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>)
         tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_jobs_once(&app).await })),
         tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
     ];
+    if app.messenger().is_some() {
+        tasks.push(tokio::spawn(every(NOTICE_INTERVAL, app.clone(), |app| async move { deliver_notices(&app).await })));
+        tasks.push(tokio::spawn(poll_chats(app.clone())));
+    }
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let dispatcher = app.clone();
     let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
@@ -75,6 +85,29 @@ where
     loop {
         tick.tick().await;
         job(app.clone()).await;
+    }
+}
+
+async fn deliver_notices(app: &App) {
+    match app.deliver_notices_once(NOTICE_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(sent = n, "sent notices to partners' chats"),
+        Err(e) => tracing::warn!(error = %e, "notice delivery failed"),
+    }
+}
+
+/// Links the chats partners open the bot's deep link in. Long polling keeps one request open,
+/// so a link takes effect within a second or two.
+async fn poll_chats(app: App) {
+    loop {
+        match app.link_chats_once(CHAT_POLL_WAIT).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(linked = n, "linked partners' chats"),
+            Err(e) => {
+                tracing::warn!(error = %e, "chat linking round failed");
+                tokio::time::sleep(CHAT_POLL_PAUSE).await;
+            }
+        }
     }
 }
 

@@ -26,6 +26,11 @@ impl Lang {
         }
     }
 
+    /// The language of an `en` or `ru` code, as URLs, cookies and stored preferences carry it.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        [Lang::En, Lang::Ru].into_iter().find(|l| l.code() == code)
+    }
+
     pub fn pick(self, text: &Localized) -> &str {
         match self {
             Lang::En => &text.en,

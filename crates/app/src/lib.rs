@@ -1,6 +1,7 @@
 //! Use cases of the platform. Adapters (HTTP, CLI) call these; these call the ports. No
 //! business rule lives in an adapter: the rules come from `vp_domain`, the orchestration is here.
 
+pub mod balance;
 pub mod cabinet;
 pub mod catalogue;
 pub mod demo;
@@ -9,6 +10,7 @@ pub mod events;
 pub mod keys;
 pub mod lang;
 pub mod metered;
+pub mod notices;
 pub mod observe;
 pub mod operator;
 pub mod partner;

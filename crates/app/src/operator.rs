@@ -47,7 +47,7 @@ pub struct LimitChanges {
 pub struct AccountOverview {
     pub account: AccountRecord,
     pub keys: Vec<ApiKeyRecord>,
-    pub balance: Money,
+    pub balance: vp_domain::withdrawal::Balance,
 }
 
 fn parse_brand(raw: &str) -> AppResult<BrandName> {

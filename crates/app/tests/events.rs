@@ -10,8 +10,8 @@ use time::macros::datetime;
 use vp_app::AppError;
 use vp_app::cabinet::audit::Who;
 use vp_app::events::TestOutcome;
-use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, PaymentOutcome, Purpose};
-use vp_ports::AttemptFilter;
+use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
+use vp_ports::{AttemptFilter, NoticeKind};
 
 const OPERATOR: Who<'static> = Who::Operator;
 
@@ -37,16 +37,7 @@ fn body(raw: &str) -> Value {
 
 /// Creates and pays a one-month invoice for `client`; returns the payment id.
 async fn pay(w: &World, client: &str) -> String {
-    let request = InvoiceRequest {
-        client_id: ClientId::parse(client).unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("card").unwrap(),
-        return_url: None,
-    };
-    let key = IdempotencyKey::parse(Some(&format!("k-{client}-{}", w.clock.now_for_test()))).unwrap();
-    let inv = w.app.create_invoice(&w.account, key, request).await.unwrap();
-    w.app.apply_payment_outcome(&inv.invoice.payment_id, PaymentOutcome::Paid).await.unwrap();
-    inv.invoice.payment_id
+    w.pay(&w.account, client).await.payment_id
 }
 
 #[tokio::test]
@@ -133,7 +124,12 @@ async fn gone_disables_the_endpoint_at_once_and_a_replay_after_repair_resends() 
     let disabled = w.app.endpoint(&e.id).await.unwrap();
     assert!(!disabled.enabled);
     assert_eq!(disabled.disabled_reason.as_deref(), Some("gone"));
-    assert_eq!(*w.notifier.disabled.lock().unwrap(), [(e.id.clone(), "gone".to_owned())], "the partner is told");
+    let notices = w.app.notices(&w.account.id, None, 10).await.unwrap();
+    assert_eq!(
+        notices.iter().map(|n| n.kind.clone()).collect::<Vec<_>>(),
+        [NoticeKind::EndpointDisabled { endpoint_id: e.id.clone(), url: e.url.clone(), reason: "gone".into() }],
+        "the partner is told"
+    );
     w.clock.advance(Duration::minutes(1));
     pay(&w, "u2").await;
     w.clock.advance(Duration::hours(1));

@@ -238,14 +238,48 @@ impl vp_app::events::EventRenderer for TestShapes {
     }
 }
 
+/// An in-memory messenger: records what is sent, hands out queued start commands, and fails
+/// sends on request.
 #[derive(Default)]
 pub struct RecordingNotifier {
-    pub disabled: Mutex<Vec<(String, String)>>,
+    pub sent: Mutex<Vec<(i64, String)>>,
+    pub starts: Mutex<Vec<ChatStart>>,
+    /// Sends still to fail, with what.
+    pub failures: Mutex<Vec<MessengerError>>,
 }
 
+impl RecordingNotifier {
+    /// Someone opened the chat link in `chat_id`.
+    pub fn start(&self, chat_id: i64, code: &str) {
+        let mut starts = self.starts.lock().unwrap();
+        let update_id = 100 + starts.len() as i64;
+        starts.push(ChatStart { update_id, chat_id, code: code.to_owned() });
+    }
+}
+
+#[async_trait]
 impl PartnerNotifier for RecordingNotifier {
-    fn endpoint_disabled(&self, endpoint: &WebhookEndpointRecord, reason: &str) {
-        self.disabled.lock().unwrap().push((endpoint.id.clone(), reason.to_owned()));
+    fn channel(&self) -> Option<&'static str> {
+        Some("Telegram")
+    }
+
+    async fn chat_link(&self, code: &str) -> Result<String, MessengerError> {
+        Ok(format!("https://t.me/test_bot?start={code}"))
+    }
+
+    async fn send(&self, chat_id: i64, text: &str) -> Result<(), MessengerError> {
+        if let Some(e) = self.failures.lock().unwrap().pop() {
+            return Err(e);
+        }
+        self.sent.lock().unwrap().push((chat_id, text.to_owned()));
+        Ok(())
+    }
+
+    async fn chat_starts(&self, offset: i64, _wait: std::time::Duration) -> Result<ChatStartBatch, MessengerError> {
+        let starts: Vec<ChatStart> =
+            self.starts.lock().unwrap().iter().filter(|s| s.update_id >= offset).cloned().collect();
+        let next_offset = starts.iter().map(|s| s.update_id + 1).max().unwrap_or(offset);
+        Ok(ChatStartBatch { starts, next_offset })
     }
 }
 
@@ -305,11 +339,32 @@ impl World {
         a
     }
 
+    /// Creates and pays a one-month invoice of the account for `client`.
+    pub async fn pay(&self, account: &AccountRecord, client: &str) -> InvoiceRecord {
+        let request = vp_domain::InvoiceRequest {
+            client_id: vp_domain::ClientId::parse(client).unwrap(),
+            purpose: vp_domain::Purpose::Subscription { plan_id: 1 },
+            method: vp_domain::MethodCode::parse("card").unwrap(),
+            return_url: None,
+        };
+        let key = vp_domain::IdempotencyKey::parse(Some(&format!("k-{client}-{}", self.clock.now_for_test()))).unwrap();
+        let inv = self.app.create_invoice(account, key, request).await.unwrap();
+        self.app.apply_payment_outcome(&inv.invoice.payment_id, vp_domain::PaymentOutcome::Paid).await.unwrap()
+    }
+
+    /// A signed-in cabinet user of `account_id`.
+    pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::cabinet::Actor {
+        let invitation = self.app.invite_cabinet_user(account_id, email).await.unwrap();
+        let token = invitation.link.rsplit('/').next().unwrap();
+        let signed_in = self.app.set_cabinet_password(token, "a long enough phrase").await.unwrap();
+        self.app.cabinet_actor(&signed_in.token).await.unwrap().unwrap()
+    }
+
     pub async fn balance(&self) -> vp_domain::Money {
         let mut tx = self.app.store.begin().await.unwrap();
         let b = tx.partner_balance(&self.account.id).await.unwrap();
         tx.commit().await.unwrap();
-        b
+        b.available
     }
 }
 

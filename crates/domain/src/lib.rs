@@ -13,6 +13,7 @@ pub mod rate_window;
 pub mod subscription;
 pub mod term_events;
 pub mod webhook_schedule;
+pub mod withdrawal;
 
 pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};

@@ -164,23 +164,6 @@ pub struct GatewayCheck {
     pub checks: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LedgerKind {
-    PartnerShareCredit,
-    PartnerShareReversal,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LedgerEntry {
-    pub id: String,
-    pub account_id: String,
-    pub payment_id: String,
-    pub kind: LedgerKind,
-    /// Signed: credits positive, reversals negative.
-    pub amount: Money,
-    pub created_at: OffsetDateTime,
-}
-
 /// A named, operator-edited JSON document (application catalogue, legal documents, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingRecord {

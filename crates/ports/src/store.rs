@@ -6,8 +6,10 @@ use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::{ClientId, DeviceSettings};
 
+use crate::balance::*;
 use crate::cabinet::*;
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
+use crate::notice::*;
 use crate::records::*;
 use crate::webhook::*;
 
@@ -157,6 +159,8 @@ pub trait Tx: Send {
     async fn update_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()>;
     async fn invoice(&mut self, account_id: &str, payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
     async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
+    /// A client's newest invoices first.
+    async fn client_invoices(&mut self, client_ref: &str, limit: u32) -> StoreResult<Vec<InvoiceRecord>>;
     /// Pending invoices whose deadline is at or before `now`, oldest first.
     async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>>;
     async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
@@ -187,10 +191,52 @@ pub trait Tx: Send {
         before: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<IdempotencyRecord>>;
-    /// Fails with `Conflict` when the same invoice already has an entry of this kind.
+    /// Fails with `Conflict` when the same invoice or withdrawal already has an entry of this
+    /// kind.
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
-    async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>>;
-    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::Money>;
+    /// An account's ledger, newest first, strictly before the cursor `(created_at, id)`.
+    async fn ledger_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<LedgerEntry>>;
+    /// The entries about one withdrawal request, oldest first.
+    async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>>;
+    /// The sums of the account's ledger.
+    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::withdrawal::Balance>;
+    async fn insert_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()>;
+    async fn update_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()>;
+    async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>>;
+    async fn withdrawals(&mut self, filter: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>>;
+
+    // Notices to partners and the chats that receive them.
+    async fn insert_notice(&mut self, notice: &NoticeRecord) -> StoreResult<()>;
+    /// An account's notices, newest first, strictly before the cursor `(created_at, id)`.
+    async fn notices(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<NoticeRecord>>;
+    async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()>;
+    /// Sends due at `now`, oldest first.
+    async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>>;
+    /// Moves a due send's next attempt to `until`, but only if it is still due at `expected`
+    /// (no other worker took it); returns whether this caller has it.
+    async fn claim_notice_send(&mut self, send: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool>;
+    async fn update_notice_send(&mut self, send: &NoticeSend) -> StoreResult<()>;
+    async fn notice(&mut self, id: &str) -> StoreResult<Option<NoticeRecord>>;
+    /// Fails with `Conflict` when the chat is already linked to the account.
+    async fn insert_partner_chat(&mut self, chat: &PartnerChat) -> StoreResult<()>;
+    async fn partner_chats(&mut self, account_id: &str) -> StoreResult<Vec<PartnerChat>>;
+    /// Returns whether there was such a link.
+    async fn delete_partner_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<bool>;
+    async fn insert_chat_link_code(&mut self, code: &ChatLinkCode) -> StoreResult<()>;
+    /// Removes and returns the code (it works once).
+    async fn take_chat_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ChatLinkCode>>;
+    /// Forgets codes that expired before `before`.
+    async fn prune_chat_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
 
     // The partner cabinet.
     /// Fails with `Conflict` when the email is taken (by any account).

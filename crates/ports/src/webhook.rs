@@ -162,9 +162,3 @@ pub trait WebhookSender: Send + Sync {
     async fn vet(&self, url: &str) -> Result<(), AddressRefused>;
     async fn send(&self, webhook: &OutgoingWebhook<'_>) -> WebhookResponse;
 }
-
-/// How the platform tells a partner about its endpoints (the messenger bot is outside this
-/// service; the default adapter writes the log).
-pub trait PartnerNotifier: Send + Sync {
-    fn endpoint_disabled(&self, endpoint: &WebhookEndpointRecord, reason: &str);
-}

@@ -359,40 +359,6 @@ pub(crate) fn idempotency(r: IdempotencyRow) -> StoreResult<IdempotencyRecord> {
     })
 }
 
-const CREDIT: &str = "partner_share_credit";
-const REVERSAL: &str = "partner_share_reversal";
-
-pub(crate) fn ledger_row(e: &LedgerEntry) -> LedgerRow {
-    let kind = match e.kind {
-        LedgerKind::PartnerShareCredit => CREDIT,
-        LedgerKind::PartnerShareReversal => REVERSAL,
-    };
-    LedgerRow {
-        id: e.id.clone(),
-        account_id: e.account_id.clone(),
-        payment_id: e.payment_id.clone(),
-        kind: kind.to_owned(),
-        amount: e.amount.kopecks(),
-        created_at: db_time(e.created_at),
-    }
-}
-
-pub(crate) fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
-    let kind = match r.kind.as_str() {
-        CREDIT => LedgerKind::PartnerShareCredit,
-        REVERSAL => LedgerKind::PartnerShareReversal,
-        other => return Err(corrupt(format!("stored ledger kind {other:?} is not valid"))),
-    };
-    Ok(LedgerEntry {
-        id: r.id,
-        account_id: r.account_id,
-        payment_id: r.payment_id,
-        kind,
-        amount: Money::from_kopecks(r.amount),
-        created_at: utc(r.created_at),
-    })
-}
-
 pub(crate) fn local_user_row(u: &LocalPanelUser) -> StoreResult<LocalPanelUserRow> {
     Ok(LocalPanelUserRow {
         user_ref: u.user_ref.clone(),

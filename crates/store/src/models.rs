@@ -167,10 +167,76 @@ pub(crate) struct IdempotencyRow {
 pub(crate) struct LedgerRow {
     pub id: String,
     pub account_id: String,
-    pub payment_id: String,
+    pub payment_id: Option<String>,
+    pub withdrawal_id: Option<String>,
     pub kind: String,
     pub amount: i64,
+    pub held: i64,
     pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = withdrawals, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct WithdrawalRow {
+    pub id: String,
+    pub account_id: String,
+    pub amount: i64,
+    pub payout_details: String,
+    pub status: String,
+    pub note: Option<String>,
+    pub requested_by: String,
+    pub created_at: PrimitiveDateTime,
+    pub updated_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = partner_notices)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct NoticeRow {
+    pub id: String,
+    pub account_id: String,
+    pub kind: String,
+    pub subject_id: String,
+    pub url: Option<String>,
+    pub reason: Option<String>,
+    pub amount: Option<i64>,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = partner_chats)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PartnerChatRow {
+    pub account_id: String,
+    pub chat_id: i64,
+    pub linked_by: String,
+    pub lang: String,
+    pub linked_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = chat_link_codes)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ChatLinkCodeRow {
+    pub code_hash: String,
+    pub account_id: String,
+    pub user_id: String,
+    pub linked_by: String,
+    pub lang: String,
+    pub expires_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = notice_sends, primary_key(notice_id, chat_id), treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct NoticeSendRow {
+    pub notice_id: String,
+    pub chat_id: i64,
+    pub attempts: i32,
+    pub next_attempt_at: Option<PrimitiveDateTime>,
+    pub sent_at: Option<PrimitiveDateTime>,
+    pub last_error: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

@@ -144,9 +144,11 @@ diesel::table! {
     ledger_entries (id) {
         id -> Text,
         account_id -> Text,
-        payment_id -> Text,
+        payment_id -> Nullable<Text>,
+        withdrawal_id -> Nullable<Text>,
         kind -> Text,
         amount -> BigInt,
+        held -> BigInt,
         created_at -> Timestamp,
     }
 }
@@ -310,3 +312,62 @@ diesel::table! {
 diesel::joinable!(webhook_deliveries -> events (event_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 diesel::allow_tables_to_appear_in_same_query!(webhook_attempts, webhook_deliveries, events);
+
+diesel::table! {
+    withdrawals (id) {
+        id -> Text,
+        account_id -> Text,
+        amount -> BigInt,
+        payout_details -> Text,
+        status -> Text,
+        note -> Nullable<Text>,
+        requested_by -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    partner_notices (id) {
+        id -> Text,
+        account_id -> Text,
+        kind -> Text,
+        subject_id -> Text,
+        url -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        amount -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    partner_chats (account_id, chat_id) {
+        account_id -> Text,
+        chat_id -> BigInt,
+        linked_by -> Text,
+        lang -> Text,
+        linked_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    chat_link_codes (code_hash) {
+        code_hash -> Text,
+        account_id -> Text,
+        user_id -> Text,
+        linked_by -> Text,
+        lang -> Text,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    notice_sends (notice_id, chat_id) {
+        notice_id -> Text,
+        chat_id -> BigInt,
+        attempts -> Integer,
+        next_attempt_at -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+    }
+}

@@ -8,8 +8,11 @@ use async_trait::async_trait;
 use diesel_async::SimpleAsyncConnection;
 use time::OffsetDateTime;
 use tokio::sync::{Mutex, OwnedMutexGuard};
-use vp_domain::{ClientId, DeviceSettings, Money};
+use vp_domain::withdrawal::Balance;
+use vp_domain::{ClientId, DeviceSettings};
+use vp_ports::balance::*;
 use vp_ports::cabinet::*;
+use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
 use vp_ports::webhook::*;
@@ -20,7 +23,7 @@ use vp_ports::{
 use crate::errors;
 use crate::invoice_work;
 use crate::pool::{DbConn, DbPool, db_run};
-use crate::repo::{accounts, billing, cabinet, catalogue, clients, events, local_panel, quotas};
+use crate::repo::{accounts, balance, billing, cabinet, catalogue, clients, events, local_panel, notices, quotas};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
 use crate::sqlite_writer::GroupWriter;
 
@@ -331,6 +334,10 @@ impl Tx for StoreTx {
         billing::invoice(self.conn()?, account_id, payment_id).await
     }
 
+    async fn client_invoices(&mut self, client_ref: &str, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
+        billing::client_invoices(self.conn()?, client_ref, limit).await
+    }
+
     async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
         billing::invoice_by_id(self.conn()?, payment_id).await
     }
@@ -382,15 +389,97 @@ impl Tx for StoreTx {
     }
 
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()> {
-        billing::insert_ledger_entry(self.conn()?, entry).await
+        balance::insert_ledger_entry(self.conn()?, entry).await
     }
 
-    async fn ledger_entries(&mut self, account_id: &str) -> StoreResult<Vec<LedgerEntry>> {
-        billing::ledger_entries(self.conn()?, account_id).await
+    async fn ledger_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<LedgerEntry>> {
+        balance::ledger_entries(self.conn()?, account_id, before, limit).await
     }
 
-    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<Money> {
-        billing::partner_balance(self.conn()?, account_id).await
+    async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>> {
+        balance::withdrawal_ledger(self.conn()?, withdrawal_id).await
+    }
+
+    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<Balance> {
+        balance::partner_balance(self.conn()?, account_id).await
+    }
+
+    async fn insert_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()> {
+        balance::insert_withdrawal(self.conn()?, withdrawal).await
+    }
+
+    async fn update_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()> {
+        balance::update_withdrawal(self.conn()?, withdrawal).await
+    }
+
+    async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>> {
+        balance::withdrawal_by_id(self.conn()?, id).await
+    }
+
+    async fn withdrawals(&mut self, filter: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
+        balance::withdrawals_page(self.conn()?, filter).await
+    }
+
+    async fn insert_notice(&mut self, notice: &NoticeRecord) -> StoreResult<()> {
+        notices::insert_notice(self.conn()?, notice).await
+    }
+
+    async fn notices(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<NoticeRecord>> {
+        notices::notices(self.conn()?, account_id, before, limit).await
+    }
+
+    async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()> {
+        notices::insert_sends(self.conn()?, sends).await
+    }
+
+    async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>> {
+        notices::sends_due(self.conn()?, now, limit).await
+    }
+
+    async fn claim_notice_send(&mut self, send: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
+        notices::claim_send(self.conn()?, send, until).await
+    }
+
+    async fn update_notice_send(&mut self, send: &NoticeSend) -> StoreResult<()> {
+        notices::update_send(self.conn()?, send).await
+    }
+
+    async fn notice(&mut self, id: &str) -> StoreResult<Option<NoticeRecord>> {
+        notices::notice_by_id(self.conn()?, id).await
+    }
+
+    async fn insert_partner_chat(&mut self, chat: &PartnerChat) -> StoreResult<()> {
+        notices::insert_chat(self.conn()?, chat).await
+    }
+
+    async fn partner_chats(&mut self, account_id: &str) -> StoreResult<Vec<PartnerChat>> {
+        notices::chats(self.conn()?, account_id).await
+    }
+
+    async fn delete_partner_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<bool> {
+        notices::delete_chat(self.conn()?, account_id, chat_id).await
+    }
+
+    async fn insert_chat_link_code(&mut self, code: &ChatLinkCode) -> StoreResult<()> {
+        notices::insert_link_code(self.conn()?, code).await
+    }
+
+    async fn take_chat_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ChatLinkCode>> {
+        notices::take_link_code(self.conn()?, code_hash).await
+    }
+
+    async fn prune_chat_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        notices::prune_link_codes(self.conn()?, before).await
     }
 
     async fn insert_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()> {

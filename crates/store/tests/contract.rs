@@ -14,10 +14,14 @@ use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
+use vp_domain::withdrawal::{Balance, WithdrawalStatus};
 use vp_domain::{
     BrandName, ClientId, DeviceLimit, DeviceSettings, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose,
     Subscription, SubscriptionStatus,
 };
+use vp_ports::balance::*;
+use vp_ports::cabinet::CabinetUser;
+use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
@@ -153,6 +157,9 @@ contract_tests!(
     idempotency_keys_are_unique_per_account,
     unfinished_idempotency_keys_are_the_expired_locks,
     ledger_is_unique_per_invoice_and_kind_and_sums,
+    withdrawal_steps_are_one_entry_each_and_the_balance_sums_both_columns,
+    withdrawals_list_by_account_and_status_newest_first,
+    notices_their_sends_and_linked_chats,
     trials_are_counted_and_one_per_client,
     panel_sync_queue_follows_revisions,
     a_refused_panel_push_is_counted_and_held_back_until_its_retry_time,
@@ -316,7 +323,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261123000004",
             "20261123000005",
             "20261123000006",
-            "20261123000007"
+            "20261123000007",
+            "20261123000008"
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -859,20 +867,31 @@ async fn unfinished_idempotency_keys_are_the_expired_locks(ctx: Ctx) {
     tx.commit().await.unwrap();
 }
 
+fn ledger_entry(id: &str, subject: LedgerSubject, kind: LedgerKind, amount: i64, held: i64, t: i64) -> LedgerEntry {
+    LedgerEntry {
+        id: id.into(),
+        account_id: "acc-a".into(),
+        subject,
+        kind,
+        amount: Money::from_kopecks(amount),
+        held: Money::from_kopecks(held),
+        created_at: at(t),
+    }
+}
+
+fn balance(available: i64, held: i64) -> Balance {
+    Balance { available: Money::from_kopecks(available), held: Money::from_kopecks(held) }
+}
+
 async fn ledger_is_unique_per_invoice_and_kind_and_sums(ctx: Ctx) {
     let s = &ctx.store;
     seed(s, "acc-a").await;
     seed(s, "acc-b").await;
-    let entry = |id: &str, payment: &str, kind: LedgerKind, amount: i64, t: i64| LedgerEntry {
-        id: id.into(),
-        account_id: "acc-a".into(),
-        payment_id: payment.into(),
-        kind,
-        amount: Money::from_kopecks(amount),
-        created_at: at(t),
+    let entry = |id: &str, payment: &str, kind: LedgerKind, amount: i64, t: i64| {
+        ledger_entry(id, LedgerSubject::Invoice(payment.into()), kind, amount, 0, t)
     };
     let mut tx = begin(s).await;
-    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), Money::from_kopecks(0));
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(0, 0));
     let e1 = entry("l1", "pay-1", LedgerKind::PartnerShareCredit, 12_500, 1);
     let e2 = entry("l2", "pay-2", LedgerKind::PartnerShareCredit, 7_000_000_000, 2);
     let e3 = entry("l3", "pay-1", LedgerKind::PartnerShareReversal, -12_500, 3);
@@ -887,10 +906,179 @@ async fn ledger_is_unique_per_invoice_and_kind_and_sums(ctx: Ctx) {
     tx.rollback().await.unwrap();
 
     let mut tx = begin(s).await;
-    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), Money::from_kopecks(7_000_000_000), "beyond i32");
-    assert_eq!(tx.partner_balance("acc-b").await.unwrap(), Money::from_kopecks(0));
-    assert_eq!(tx.ledger_entries("acc-a").await.unwrap(), vec![e1, e2, e3]);
-    assert_eq!(tx.ledger_entries("acc-b").await.unwrap(), vec![]);
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(7_000_000_000, 0), "beyond i32");
+    assert_eq!(tx.partner_balance("acc-b").await.unwrap(), balance(0, 0));
+    assert_eq!(tx.ledger_entries("acc-a", None, 10).await.unwrap(), vec![e3.clone(), e2.clone(), e1.clone()]);
+    assert_eq!(tx.ledger_entries("acc-a", Some((e2.created_at, e2.id.clone())), 10).await.unwrap(), vec![e1]);
+    assert_eq!(tx.ledger_entries("acc-a", None, 1).await.unwrap(), vec![e3]);
+    assert_eq!(tx.ledger_entries("acc-b", None, 10).await.unwrap(), vec![]);
+    tx.commit().await.unwrap();
+}
+
+fn withdrawal(id: &str, account: &str, status: WithdrawalStatus, t: i64) -> WithdrawalRecord {
+    WithdrawalRecord {
+        id: id.into(),
+        account_id: account.into(),
+        amount: Money::from_kopecks(150_050),
+        payout_details: "IBAN DE00 1234\nBank \"Ost\"".into(),
+        status,
+        note: None,
+        requested_by: "money@example.com".into(),
+        created_at: at(t),
+        updated_at: at(t),
+    }
+}
+
+async fn withdrawal_steps_are_one_entry_each_and_the_balance_sums_both_columns(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let wd = |id: &str| LedgerSubject::Withdrawal(id.into());
+    let mut tx = begin(s).await;
+    let mut w = withdrawal("wd-1", "acc-a", WithdrawalStatus::Requested, 1);
+    tx.insert_withdrawal(&w).await.unwrap();
+    let credit =
+        ledger_entry("l0", LedgerSubject::Invoice("pay-1".into()), LedgerKind::PartnerShareCredit, 200_000, 0, 0);
+    let hold = ledger_entry("l1", wd("wd-1"), LedgerKind::WithdrawalHold, -150_050, 150_050, 1);
+    let approval = ledger_entry("l2", wd("wd-1"), LedgerKind::WithdrawalApproval, 0, 0, 2);
+    let payout = ledger_entry("l3", wd("wd-1"), LedgerKind::WithdrawalPayout, 0, -150_050, 3);
+    for e in [&credit, &hold, &approval] {
+        tx.insert_ledger_entry(e).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(49_950, 150_050));
+    let twice = tx.insert_ledger_entry(&ledger_entry("l9", wd("wd-1"), LedgerKind::WithdrawalHold, -1, 1, 4)).await;
+    assert!(is_conflict(&twice), "one entry per withdrawal and kind: {twice:?}");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(s).await;
+    w.status = WithdrawalStatus::Paid;
+    w.note = Some("transfer 77".into());
+    w.updated_at = at(3);
+    tx.update_withdrawal(&w).await.unwrap();
+    tx.insert_ledger_entry(&payout).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.withdrawal("wd-1").await.unwrap(), Some(w));
+    assert_eq!(tx.withdrawal("wd-2").await.unwrap(), None);
+    assert_eq!(tx.withdrawal_ledger("wd-1").await.unwrap(), vec![hold, approval, payout]);
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(49_950, 0), "the payout left the balance");
+    tx.commit().await.unwrap();
+}
+
+async fn withdrawals_list_by_account_and_status_newest_first(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let mut tx = begin(s).await;
+    let a1 = withdrawal("wd-a1", "acc-a", WithdrawalStatus::Paid, 1);
+    let a2 = withdrawal("wd-a2", "acc-a", WithdrawalStatus::Requested, 2);
+    let a3 = withdrawal("wd-a3", "acc-a", WithdrawalStatus::Requested, 3);
+    let b1 = withdrawal("wd-b1", "acc-b", WithdrawalStatus::Requested, 4);
+    for w in [&a1, &a2, &a3, &b1] {
+        tx.insert_withdrawal(w).await.unwrap();
+    }
+    let ids = |list: Vec<WithdrawalRecord>| list.into_iter().map(|w| w.id).collect::<Vec<_>>();
+    let all = WithdrawalFilter { limit: 10, ..WithdrawalFilter::default() };
+    assert_eq!(ids(tx.withdrawals(&all).await.unwrap()), ["wd-b1", "wd-a3", "wd-a2", "wd-a1"]);
+    let requested = WithdrawalFilter { status: Some(WithdrawalStatus::Requested), ..all.clone() };
+    assert_eq!(ids(tx.withdrawals(&requested).await.unwrap()), ["wd-b1", "wd-a3", "wd-a2"]);
+    let ours = WithdrawalFilter { account_id: Some("acc-a".into()), limit: 2, ..all.clone() };
+    assert_eq!(ids(tx.withdrawals(&ours).await.unwrap()), ["wd-a3", "wd-a2"]);
+    let next = WithdrawalFilter { before: Some((a2.created_at, a2.id.clone())), ..ours };
+    assert_eq!(ids(tx.withdrawals(&next).await.unwrap()), ["wd-a1"]);
+    tx.commit().await.unwrap();
+}
+
+async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    let disabled = NoticeRecord {
+        id: "ntc-1".into(),
+        account_id: "acc-a".into(),
+        kind: NoticeKind::EndpointDisabled {
+            endpoint_id: "we-1".into(),
+            url: "https://a.example/h".into(),
+            reason: "gone".into(),
+        },
+        created_at: at(1),
+    };
+    let paid = NoticeRecord {
+        id: "ntc-2".into(),
+        account_id: "acc-a".into(),
+        kind: NoticeKind::WithdrawalPaid { withdrawal_id: "wd-1".into(), amount: Money::from_kopecks(99) },
+        created_at: at(2),
+    };
+    tx.insert_notice(&disabled).await.unwrap();
+    tx.insert_notice(&paid).await.unwrap();
+    assert_eq!(tx.notices("acc-a", None, 10).await.unwrap(), vec![paid.clone(), disabled.clone()]);
+    assert_eq!(
+        tx.notices("acc-a", Some((paid.created_at, paid.id.clone())), 10).await.unwrap(),
+        vec![disabled.clone()]
+    );
+    assert_eq!(tx.notice("ntc-2").await.unwrap(), Some(paid));
+
+    let chat = PartnerChat {
+        account_id: "acc-a".into(),
+        chat_id: -100_123_456_789,
+        linked_by: "a@example.com".into(),
+        lang: "ru".into(),
+        linked_at: at(0),
+    };
+    tx.insert_partner_chat(&chat).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    assert!(is_conflict(&tx.insert_partner_chat(&chat).await), "a chat is linked once per account");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(s).await;
+    assert_eq!(tx.partner_chats("acc-a").await.unwrap(), vec![chat.clone()]);
+    let send = NoticeSend {
+        notice_id: "ntc-1".into(),
+        chat_id: chat.chat_id,
+        attempts: 0,
+        next_attempt_at: Some(at(1)),
+        sent_at: None,
+        last_error: None,
+    };
+    tx.insert_notice_sends(std::slice::from_ref(&send)).await.unwrap();
+    assert!(tx.notice_sends_due(at(0), 10).await.unwrap().is_empty(), "not due yet");
+    assert_eq!(tx.notice_sends_due(at(1), 10).await.unwrap(), vec![send.clone()]);
+    assert!(tx.claim_notice_send(&send, at(120)).await.unwrap(), "the first claim takes it");
+    assert!(!tx.claim_notice_send(&send, at(120)).await.unwrap(), "a second claim with the old time does not");
+    assert!(tx.notice_sends_due(at(60), 10).await.unwrap().is_empty(), "claimed for the lease");
+    let done = NoticeSend { attempts: 1, next_attempt_at: None, sent_at: Some(at(5)), ..send };
+    tx.update_notice_send(&done).await.unwrap();
+    assert!(tx.notice_sends_due(at(10_000), 10).await.unwrap().is_empty(), "a sent one is never due");
+
+    let user = CabinetUser {
+        id: "cu-1".into(),
+        account_id: "acc-a".into(),
+        email: "a@example.com".into(),
+        password_hash: None,
+        created_at: at(0),
+        revoked_at: None,
+    };
+    tx.insert_cabinet_user(&user).await.unwrap();
+    let code = ChatLinkCode {
+        code_hash: "h1".into(),
+        account_id: "acc-a".into(),
+        user_id: "cu-1".into(),
+        linked_by: "a@example.com".into(),
+        lang: "en".into(),
+        expires_at: at(3600),
+    };
+    tx.insert_chat_link_code(&code).await.unwrap();
+    assert_eq!(tx.take_chat_link_code("h1").await.unwrap(), Some(code.clone()));
+    assert_eq!(tx.take_chat_link_code("h1").await.unwrap(), None, "a code works once");
+    tx.insert_chat_link_code(&code).await.unwrap();
+    assert_eq!(tx.prune_chat_link_codes(at(3600)).await.unwrap(), 0, "not expired before its time");
+    assert_eq!(tx.prune_chat_link_codes(at(3601)).await.unwrap(), 1);
+    assert!(tx.delete_partner_chat("acc-a", chat.chat_id).await.unwrap());
+    assert!(!tx.delete_partner_chat("acc-a", chat.chat_id).await.unwrap());
     tx.commit().await.unwrap();
 }
 

@@ -1,9 +1,10 @@
 //! Test-only tools: loopback emulators of the external systems we plug in, speaking their
-//! published protocols (Remnawave's `@remnawave/backend-contract`, YooKassa's API v3), and the
+//! published protocols (Remnawave's `@remnawave/backend-contract`, YooKassa's API v3, Telegram's Bot API), and the
 //! ports' shared test suites that every adapter must pass. Never linked into the binary.
 
 pub mod http;
 pub mod panel_suite;
 pub mod remnawave;
 pub mod services;
+pub mod telegram;
 pub mod yookassa;

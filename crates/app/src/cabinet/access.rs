@@ -295,7 +295,8 @@ impl App {
         let mut tx = self.store.begin().await?;
         let sessions = tx.prune_cabinet_sessions(now - SESSION_IDLE, now - SESSION_ABSOLUTE).await?;
         let failures = tx.prune_sign_in_failures(now - LOCK_WINDOW - LOCK_FOR).await?;
+        let chat_codes = tx.prune_chat_link_codes(now).await?;
         tx.commit().await?;
-        Ok(sessions + failures)
+        Ok(sessions + failures + chat_codes)
     }
 }

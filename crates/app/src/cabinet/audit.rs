@@ -23,6 +23,12 @@ pub const ENDPOINT_SECRET_REVEALED: &str = "endpoint.secret_revealed";
 pub const ENDPOINT_SECRET_ROTATED: &str = "endpoint.secret_rotated";
 pub const ENDPOINT_TESTED: &str = "endpoint.tested";
 pub const ENDPOINT_REPLAYED: &str = "endpoint.replayed";
+pub const WITHDRAWAL_REQUESTED: &str = "withdrawal.requested";
+pub const WITHDRAWAL_APPROVED: &str = "withdrawal.approved";
+pub const WITHDRAWAL_REJECTED: &str = "withdrawal.rejected";
+pub const WITHDRAWAL_PAID: &str = "withdrawal.paid";
+pub const CHAT_LINKED: &str = "chat.linked";
+pub const CHAT_UNLINKED: &str = "chat.unlinked";
 
 /// Who did it: a cabinet user, or the platform's operator (CLI).
 pub enum Who<'a> {

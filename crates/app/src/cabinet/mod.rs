@@ -5,13 +5,17 @@
 mod access;
 mod account;
 pub mod audit;
+mod clients;
 mod endpoints;
+mod money;
 mod password;
 
 use vp_ports::{AccountRecord, CabinetUser};
 
 pub use access::{Invitation, LinkView, SignInRefusal, SignedIn};
+pub use clients::{CLIENT_INVOICES, ClientDetail};
 pub use endpoints::DELIVERY_LOG_PAGE;
+pub use money::WITHDRAWAL_PAGE;
 
 /// Where a set-password link points (under the public base URL).
 pub const LINK_PATH: &str = "/cabinet/welcome/";

@@ -12,8 +12,8 @@ use time::{Duration, OffsetDateTime};
 use tokio::task::JoinSet;
 use vp_domain::webhook_schedule::{AttemptResult, EndpointHealth, next_attempt_delay};
 use vp_ports::{
-    AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, EventRecord, OutgoingWebhook, WebhookEndpointRecord,
-    WebhookResponse,
+    AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, EventRecord, NoticeKind, OutgoingWebhook,
+    WebhookEndpointRecord, WebhookResponse,
 };
 
 use super::types;
@@ -349,15 +349,18 @@ impl App {
                 tx.update_webhook_endpoint(endpoint).await?;
             }
         }
-        for (endpoint_id, _) in &disabled_now {
+        for (endpoint_id, reason) in &disabled_now {
             self.fail_pending_deliveries(tx.as_mut(), endpoint_id).await?;
-        }
-        tx.commit().await?;
-        for (endpoint_id, reason) in disabled_now {
-            if let Some((endpoint, _)) = endpoints.get(&endpoint_id) {
-                self.notifier.endpoint_disabled(endpoint, reason);
+            if let Some((endpoint, _)) = endpoints.get(endpoint_id) {
+                let notice = NoticeKind::EndpointDisabled {
+                    endpoint_id: endpoint.id.clone(),
+                    url: endpoint.url.clone(),
+                    reason: (*reason).to_owned(),
+                };
+                self.notify(tx.as_mut(), &endpoint.account_id, notice).await?;
             }
         }
+        tx.commit().await?;
         Ok(attempts)
     }
 

@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
-use vp_ports::{InvoiceRecord, LedgerEntry, LedgerKind, SubscriptionRecord, Tx};
+use vp_ports::{InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, SubscriptionRecord, Tx};
 
 use crate::App;
 use crate::error::{AppError, AppResult};
@@ -48,9 +48,10 @@ impl App {
             tx.insert_ledger_entry(&LedgerEntry {
                 id: self.ids.new_id("led"),
                 account_id: invoice.account_id.clone(),
-                payment_id: invoice.payment_id.clone(),
+                subject: LedgerSubject::Invoice(invoice.payment_id.clone()),
                 kind,
                 amount,
+                held: Money::ZERO,
                 created_at: now,
             })
             .await?;

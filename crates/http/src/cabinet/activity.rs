@@ -7,7 +7,7 @@ use vp_app::cabinet::audit;
 use vp_app::{App, Lang};
 
 use super::session;
-use super::{Section, Shell, cursor, cursor_param, failed, when};
+use super::{Section, Shell, cursor, failed, when};
 use crate::pages::kit::escape;
 
 /// What an action is called on the page.
@@ -29,6 +29,12 @@ fn action_name(action: &str, lang: Lang) -> String {
         audit::ENDPOINT_SECRET_ROTATED => t("signing secret rotated", "заменён секрет подписи"),
         audit::ENDPOINT_TESTED => t("test event sent", "отправлено тестовое событие"),
         audit::ENDPOINT_REPLAYED => t("undelivered events replayed", "повторно отправлены события"),
+        audit::WITHDRAWAL_REQUESTED => t("withdrawal requested", "запрошен вывод средств"),
+        audit::WITHDRAWAL_APPROVED => t("withdrawal approved", "вывод одобрен"),
+        audit::WITHDRAWAL_REJECTED => t("withdrawal rejected", "вывод отклонён"),
+        audit::WITHDRAWAL_PAID => t("withdrawal paid out", "вывод выплачен"),
+        audit::CHAT_LINKED => t("Telegram chat linked", "подключён чат Telegram"),
+        audit::CHAT_UNLINKED => t("Telegram chat unlinked", "отключён чат Telegram"),
         other => other.to_owned(),
     }
 }
@@ -56,14 +62,8 @@ pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
             )
         })
         .collect();
-    let older = match entries.last() {
-        Some(last) if entries.len() as u32 == audit::ACTIVITY_PAGE => format!(
-            "<p><a href=\"/cabinet/activity?{}\">{}</a></p>",
-            escape(&cursor_param(last.at, &last.id)),
-            t("Older", "Раньше")
-        ),
-        _ => String::new(),
-    };
+    let last = entries.last().map(|e| (e.at, e.id.as_str()));
+    let older = shell.older_link("/cabinet/activity", entries.len(), audit::ACTIVITY_PAGE, last);
     let title = t("Activity", "Журнал действий");
     let body = if entries.is_empty() {
         format!("<h1>{title}</h1><p>{}</p>", t("Nothing has happened yet.", "Пока ничего не происходило."))

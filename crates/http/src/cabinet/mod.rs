@@ -4,7 +4,10 @@
 //! runs; the use cases take the signed-in `Actor`, so another account's objects are out of reach.
 
 mod activity;
+mod balance;
+mod clients;
 mod deliveries;
+mod notices;
 mod overview;
 pub mod session;
 mod sign_in;
@@ -42,7 +45,17 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/webhooks/{id}/rotate", web::post().to(webhooks::rotate))
             .route("/webhooks/{id}/test", web::post().to(webhooks::test))
             .route("/webhooks/{id}/replay", web::post().to(webhooks::replay))
-            .route("/events/{id}", web::get().to(deliveries::event)),
+            .route("/events/{id}", web::get().to(deliveries::event))
+            .route("/balance", web::get().to(balance::show))
+            .route("/balance/ledger.csv", web::get().to(balance::ledger_csv))
+            .route("/withdrawals", web::get().to(balance::list))
+            .route("/withdrawals", web::post().to(balance::request))
+            .route("/withdrawals/{id}", web::get().to(balance::withdrawal))
+            .route("/clients", web::get().to(clients::list))
+            .route("/clients/{client_id}", web::get().to(clients::show))
+            .route("/notices", web::get().to(notices::list))
+            .route("/notices/telegram", web::post().to(notices::link_chat))
+            .route("/notices/telegram/{chat_id}/unlink", web::post().to(notices::unlink_chat)),
     );
 }
 
@@ -51,16 +64,23 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 enum Section {
     Overview,
     Webhooks,
+    Balance,
+    Clients,
+    Notices,
     Activity,
 }
 
 impl Section {
-    const ALL: [Section; 3] = [Section::Overview, Section::Webhooks, Section::Activity];
+    const ALL: [Section; 6] =
+        [Section::Overview, Section::Webhooks, Section::Balance, Section::Clients, Section::Notices, Section::Activity];
 
     fn path(self) -> &'static str {
         match self {
             Section::Overview => "/cabinet",
             Section::Webhooks => "/cabinet/webhooks",
+            Section::Balance => "/cabinet/balance",
+            Section::Clients => "/cabinet/clients",
+            Section::Notices => "/cabinet/notices",
             Section::Activity => "/cabinet/activity",
         }
     }
@@ -69,6 +89,9 @@ impl Section {
         match self {
             Section::Overview => lang.pick_str("Overview", "Обзор"),
             Section::Webhooks => lang.pick_str("Webhooks", "Вебхуки"),
+            Section::Balance => lang.pick_str("Balance", "Баланс"),
+            Section::Clients => lang.pick_str("Clients", "Клиенты"),
+            Section::Notices => lang.pick_str("Notices", "Уведомления"),
             Section::Activity => lang.pick_str("Activity", "Журнал действий"),
         }
     }
@@ -115,6 +138,28 @@ impl<'a> Shell<'a> {
     /// The hidden field every state-changing form of the session carries.
     fn csrf_field(&self) -> String {
         format!("<input type=\"hidden\" name=\"csrf\" value=\"{}\">", escape(&self.actor.csrf_token))
+    }
+
+    /// 404 for an id that is not the account's (whether it exists elsewhere or not at all).
+    fn not_found(&self, message: &str, back: &str, back_label: &str) -> HttpResponse {
+        let title = self.t("Not found", "Не найдено");
+        let body = format!(
+            "<h1>{title}</h1><p>{}</p><p><a class=\"button\" href=\"{}\">{}</a></p>",
+            escape(message),
+            escape(back),
+            escape(back_label)
+        );
+        self.render(StatusCode::NOT_FOUND, title, &body)
+    }
+
+    /// The link to a list's next (older) page when this one is full.
+    fn older_link(&self, path: &str, shown: usize, page: u32, last: Option<(OffsetDateTime, &str)>) -> String {
+        match last {
+            Some((at, id)) if shown == page as usize => {
+                format!("<p><a href=\"{path}?{}\">{}</a></p>", escape(&cursor_param(at, id)), self.t("Older", "Раньше"))
+            }
+            _ => String::new(),
+        }
     }
 
     fn render(&self, status: StatusCode, title: &str, body: &str) -> HttpResponse {

@@ -92,7 +92,7 @@ async fn render(
          <dt>{markup_label}</dt><dd>{markup} %</dd>\
          <dt>{trial_label}</dt><dd>{trial}</dd>\
          <dt>{api_label}</dt><dd>{api}</dd>\
-         <dt>{balance_label}</dt><dd>{balance}</dd></dl>\
+         <dt>{balance_label}</dt><dd><a href=\"/cabinet/balance\">{balance}</a></dd></dl>\
          <h2>{keys_heading}</h2><p class=\"muted\">{keys_help}</p>\
          <div class=\"scroll\"><table><thead><tr><th>{prefix_h}</th><th>{issued_h}</th><th>{state_h}</th></tr></thead>\
          <tbody>{keys}</tbody></table></div>\
@@ -101,6 +101,9 @@ async fn render(
          <dt>{ncd}</dt><dd>{ncd_v}</dd><dt>{tpd}</dt><dd>{tpd_v}</dd></dl>\
          <p class=\"muted\">{limits_help}</p>\
          <h2>{more}</h2><ul><li><a href=\"/cabinet/webhooks\">{webhooks}</a></li>\
+         <li><a href=\"/cabinet/balance\">{balance_link}</a></li>\
+         <li><a href=\"/cabinet/clients\">{clients}</a></li>\
+         <li><a href=\"/cabinet/notices\">{notices}</a></li>\
          <li><a href=\"/cabinet/activity\">{activity}</a></li></ul>",
         csrf = shell.csrf_field(),
         brand_label = t("Brand name", "Название бренда"),
@@ -124,8 +127,8 @@ async fn render(
         } else {
             t("disabled by the platform", "отключён платформой")
         },
-        balance_label = t("Balance", "Баланс"),
-        balance = shell.lang.amount(overview.balance),
+        balance_label = t("Available balance", "Доступный баланс"),
+        balance = shell.lang.amount(overview.balance.available),
         keys_heading = t("API keys", "Ключи API"),
         keys_help = t(
             "Keys are issued by the platform and shown only once; here are their first characters.",
@@ -148,6 +151,9 @@ async fn render(
         more = t("More", "Ещё"),
         webhooks =
             t("Webhook addresses, secrets and the delivery log", "Адреса для событий, секреты и журнал доставки"),
+        balance_link = t("Balance, ledger and withdrawals", "Баланс, движение средств и вывод"),
+        clients = t("Clients: subscriptions, devices and invoices", "Клиенты: подписки, устройства и счета"),
+        notices = t("Notices from the platform and Telegram", "Уведомления платформы и Telegram"),
         activity = t("Activity: who did what in the cabinet", "Журнал: кто и что делал в кабинете"),
     );
     shell.render(status, title, &body)

@@ -46,11 +46,7 @@ pub fn session_cookie(app: &App, token: &str) -> (&'static str, String) {
 
 /// The cabinet's language: `?lang=`, then the switch's cookie, then `Accept-Language`.
 pub fn lang(req: &HttpRequest) -> Lang {
-    let remembered = match cookie(req, LANG_COOKIE) {
-        Some("ru") => Some(Lang::Ru),
-        Some("en") => Some(Lang::En),
-        _ => None,
-    };
+    let remembered = cookie(req, LANG_COOKIE).and_then(Lang::from_code);
     kit::query_lang(req).or(remembered).unwrap_or_else(|| kit::page_lang(req))
 }
 

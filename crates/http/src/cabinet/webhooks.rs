@@ -230,13 +230,11 @@ pub async fn show(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpRes
 
 pub(super) fn not_found(req: &HttpRequest, app: &App, actor: &Actor) -> HttpResponse {
     let shell = Shell::new(req, app, actor, Section::Webhooks);
-    let title = shell.t("Not found", "Не найдено");
-    let body = format!(
-        "<h1>{title}</h1><p>{}</p><p><a class=\"button\" href=\"/cabinet/webhooks\">{}</a></p>",
+    shell.not_found(
         shell.t("There is no such address in your account.", "В вашем аккаунте нет такого адреса."),
-        shell.t("All addresses", "Все адреса")
-    );
-    shell.render(StatusCode::NOT_FOUND, title, &body)
+        "/cabinet/webhooks",
+        shell.t("All addresses", "Все адреса"),
+    )
 }
 
 fn render_endpoint(

@@ -17,11 +17,7 @@ pub fn page_lang(req: &HttpRequest) -> Lang {
 
 /// The language `?lang=ru|en` asks for; `None` without it or for another value.
 pub fn query_lang(req: &HttpRequest) -> Option<Lang> {
-    match req.query_string().split('&').find_map(|p| p.strip_prefix("lang=")) {
-        Some("ru") => Some(Lang::Ru),
-        Some("en") => Some(Lang::En),
-        _ => None,
-    }
+    req.query_string().split('&').find_map(|p| p.strip_prefix("lang=")).and_then(Lang::from_code)
 }
 
 pub fn escape(text: &str) -> String {
@@ -71,6 +67,7 @@ input[type=email],input[type=password],input[type=text],input[type=url],input[ty
 textarea:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
 .error{color:#b3261e;font-weight:600}.ok{color:#1a7f37;font-weight:600}form.inline{display:inline}\
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.4rem .6rem .4rem 0;border-bottom:1px solid #e3e6eb;vertical-align:top}\
+td.num{text-align:right;white-space:nowrap}.prewrap{white-space:pre-wrap;overflow-wrap:anywhere}\
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f2f5;padding:.5rem;border-radius:.4rem;font-size:.85rem}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.

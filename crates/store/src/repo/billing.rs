@@ -1,20 +1,17 @@
-//! Invoices, idempotency keys and the partner balance ledger.
+//! Invoices and idempotency keys.
 
-use diesel::dsl::sql;
-use diesel::sql_types::{BigInt, Nullable};
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_domain::InvoiceStatus;
-use vp_domain::Money;
-use vp_ports::records::{GatewayCheck, IdempotencyRecord, InvoiceRecord, LedgerEntry};
+use vp_ports::records::{GatewayCheck, IdempotencyRecord, InvoiceRecord};
 use vp_ports::store::StoreResult;
 
 use crate::convert::{self, db_time, recovery_point_text};
 use crate::errors::db;
-use crate::models::{IdempotencyRow, InvoiceRow, LedgerRow};
+use crate::models::{IdempotencyRow, InvoiceRow};
 use crate::pool::{DbConn, db_run};
-use crate::schema::{clients, idempotency_keys, invoices, ledger_entries};
+use crate::schema::{clients, idempotency_keys, invoices};
 use vp_ports::records::RecoveryPoint;
 
 /// Invoices joined with their client for the partner's `client_id`.
@@ -153,36 +150,21 @@ pub(crate) async fn unfinished_idempotency_keys(
     rows.into_iter().map(convert::idempotency).collect()
 }
 
-pub(crate) async fn insert_ledger_entry(conn: &mut DbConn, entry: &LedgerEntry) -> StoreResult<()> {
-    let row = convert::ledger_row(entry);
-    db_run!(conn, c => diesel::insert_into(ledger_entries::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn ledger_entries(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<LedgerEntry>> {
-    let rows: Vec<LedgerRow> = db_run!(conn, c => {
-        ledger_entries::table
-            .filter(ledger_entries::account_id.eq(account_id))
-            .select(LedgerRow::as_select())
-            .order((ledger_entries::created_at, ledger_entries::id))
+pub(crate) async fn client_invoices(
+    conn: &mut DbConn,
+    client_ref: &str,
+    limit: u32,
+) -> StoreResult<Vec<InvoiceRecord>> {
+    let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+        invoice_query!()
+            .filter(invoices::client_ref.eq(client_ref))
+            .order((invoices::created_at.desc(), invoices::payment_id.desc()))
+            .limit(i64::from(limit))
             .load(c)
             .await
     })
     .map_err(db)?;
-    rows.into_iter().map(convert::ledger).collect()
-}
-
-pub(crate) async fn partner_balance(conn: &mut DbConn, account_id: &str) -> StoreResult<Money> {
-    // SUM(bigint) is NUMERIC on PostgreSQL; the cast keeps one integer type on both backends.
-    let sum: Option<i64> = db_run!(conn, c => {
-        ledger_entries::table
-            .filter(ledger_entries::account_id.eq(account_id))
-            .select(sql::<Nullable<BigInt>>("CAST(SUM(amount) AS BIGINT)"))
-            .get_result(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(Money::from_kopecks(sum.unwrap_or(0)))
+    into_records(rows)
 }
 
 pub(crate) async fn invoice_by_gateway_payment_id(

@@ -10,6 +10,7 @@ use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{AuditRow, CabinetLinkRow, CabinetSessionRow, CabinetUserRow};
 use crate::pool::{DbConn, db_run};
+use crate::repo::page_cursor;
 use crate::schema::{cabinet_audit, cabinet_links, cabinet_sessions, cabinet_sign_in_failures, cabinet_users};
 
 fn user_row(u: &CabinetUser) -> CabinetUserRow {
@@ -271,9 +272,7 @@ pub(crate) async fn audit(
     limit: u32,
 ) -> StoreResult<Vec<AuditEntry>> {
     use cabinet_audit::dsl as a;
-    // Without a cursor, everything is before the end of time.
-    let (at, id) =
-        before.map_or((time::macros::datetime!(9999-12-31 00:00), String::new()), |(at, id)| (db_time(at), id));
+    let (at, id) = page_cursor(before);
     let rows: Vec<AuditRow> = db_run!(conn, c => {
         a::cabinet_audit
             .filter(a::account_id.eq(account_id))

@@ -457,11 +457,7 @@ pub(crate) async fn endpoint_attempts(
     endpoint_id: &str,
     filter: &AttemptFilter,
 ) -> StoreResult<Vec<AttemptLogEntry>> {
-    // Without a cursor, every attempt is before the end of time.
-    let (at, id) = filter
-        .before
-        .clone()
-        .map_or((time::macros::datetime!(9999-12-31 00:00), String::new()), |(at, id)| (db_time(at), id));
+    let (at, id) = crate::repo::page_cursor(filter.before.clone());
     let rows: Vec<(AttemptRow, String, String)> = db_run!(conn, c => {
         attempts_query!(endpoint_id, filter, at, id.clone()).load(c).await
     })

@@ -2,10 +2,20 @@
 //! the same diesel query on whichever backend it is (`db_run!`).
 
 pub(crate) mod accounts;
+pub(crate) mod balance;
 pub(crate) mod billing;
 pub(crate) mod cabinet;
 pub(crate) mod catalogue;
 pub(crate) mod clients;
 pub(crate) mod events;
 pub(crate) mod local_panel;
+pub(crate) mod notices;
 pub(crate) mod quotas;
+
+/// A newest-first page's cursor `(at, id)` as stored; without one, everything is before the
+/// end of time.
+pub(crate) fn page_cursor(before: Option<(time::OffsetDateTime, String)>) -> (time::PrimitiveDateTime, String) {
+    before.map_or((time::macros::datetime!(9999-12-31 00:00), String::new()), |(at, id)| {
+        (crate::convert::db_time(at), id)
+    })
+}

@@ -1,0 +1,169 @@
+//! The partner balance: the ledger, withdrawal requests and the operator's steps on them. Each
+//! change is one ledger entry written in the unit of work that makes it, under the account's
+//! lock, so the balance read before a hold is the balance the hold applies to.
+
+use time::OffsetDateTime;
+use vp_domain::withdrawal::{self, Balance, Movement, WithdrawalRefused, WithdrawalStatus, WithdrawalStep};
+use vp_ports::{LedgerEntry, LedgerKind, LedgerSubject, NoticeKind, Tx, WithdrawalFilter, WithdrawalRecord};
+
+use crate::App;
+use crate::cabinet::audit::{self, Who};
+use crate::error::{AppError, AppResult};
+
+/// Ledger entries a page shows.
+pub const LEDGER_PAGE: u32 = 50;
+
+/// A withdrawal request and its ledger entries, oldest first.
+#[derive(Debug, Clone)]
+pub struct WithdrawalView {
+    pub withdrawal: WithdrawalRecord,
+    pub ledger: Vec<LedgerEntry>,
+}
+
+impl App {
+    pub async fn balance(&self, account_id: &str) -> AppResult<Balance> {
+        let mut tx = self.store.read().await?;
+        let balance = tx.partner_balance(account_id).await?;
+        tx.commit().await?;
+        Ok(balance)
+    }
+
+    /// The account's ledger, newest first, before the cursor.
+    pub async fn ledger(
+        &self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> AppResult<Vec<LedgerEntry>> {
+        let mut tx = self.store.read().await?;
+        let entries = tx.ledger_entries(account_id, before, limit).await?;
+        tx.commit().await?;
+        Ok(entries)
+    }
+
+    /// A partner asks to be paid `amount`: it is held at once, so it can never be asked for
+    /// twice and the available balance never goes below zero through withdrawals.
+    pub(crate) async fn request_withdrawal(
+        &self,
+        account_id: &str,
+        amount: &str,
+        payout_details: &str,
+        who: Who<'_>,
+    ) -> AppResult<WithdrawalRecord> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(account_id).await?;
+        let balance = tx.partner_balance(account_id).await?;
+        let (amount, payout_details) =
+            withdrawal::check_request(amount, payout_details, balance).map_err(refusal_field)?;
+        let record = WithdrawalRecord {
+            id: self.ids.new_id("wd"),
+            account_id: account_id.to_owned(),
+            amount,
+            payout_details,
+            status: WithdrawalStatus::Requested,
+            note: None,
+            requested_by: match who {
+                Who::User { email, .. } => email.to_owned(),
+                Who::Operator => "operator".to_owned(),
+            },
+            created_at: now,
+            updated_at: now,
+        };
+        tx.insert_withdrawal(&record).await?;
+        self.record_withdrawal_step(tx.as_mut(), &record, LedgerKind::WithdrawalHold, withdrawal::hold(amount), now)
+            .await?;
+        self.audit(tx.as_mut(), account_id, who, audit::WITHDRAWAL_REQUESTED, format!("{} {amount}", record.id))
+            .await?;
+        tx.commit().await?;
+        Ok(record)
+    }
+
+    pub async fn withdrawal(&self, id: &str) -> AppResult<WithdrawalView> {
+        let mut tx = self.store.read().await?;
+        let withdrawal = tx.withdrawal(id).await?.ok_or(AppError::NotFound("withdrawal"))?;
+        let ledger = tx.withdrawal_ledger(id).await?;
+        tx.commit().await?;
+        Ok(WithdrawalView { withdrawal, ledger })
+    }
+
+    pub async fn withdrawals(&self, filter: &WithdrawalFilter) -> AppResult<Vec<WithdrawalRecord>> {
+        let mut tx = self.store.read().await?;
+        let list = tx.withdrawals(filter).await?;
+        tx.commit().await?;
+        Ok(list)
+    }
+
+    /// Operator: approve, reject (the hold goes back) or mark paid (the held amount leaves the
+    /// balance and the partner is told). A step the request's status does not allow is a
+    /// conflict and changes nothing.
+    pub async fn step_withdrawal(
+        &self,
+        id: &str,
+        step: WithdrawalStep,
+        note: Option<&str>,
+    ) -> AppResult<WithdrawalRecord> {
+        let note = withdrawal::check_note(note).map_err(refusal_field)?;
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let account_id = tx.withdrawal(id).await?.ok_or(AppError::NotFound("withdrawal"))?.account_id;
+        tx.lock_account(&account_id).await?;
+        // Re-read under the lock: another step may have been taken meanwhile.
+        let mut record = tx.withdrawal(id).await?.ok_or(AppError::NotFound("withdrawal"))?;
+        let (next, movement) = withdrawal::step(record.status, step, record.amount)
+            .map_err(|e| AppError::Conflict(format!("withdrawal {id}: {e}")))?;
+        record.status = next;
+        record.note = note;
+        record.updated_at = now;
+        tx.update_withdrawal(&record).await?;
+        let (kind, action) = match step {
+            WithdrawalStep::Approve => (LedgerKind::WithdrawalApproval, audit::WITHDRAWAL_APPROVED),
+            WithdrawalStep::Reject => (LedgerKind::WithdrawalRelease, audit::WITHDRAWAL_REJECTED),
+            WithdrawalStep::MarkPaid => (LedgerKind::WithdrawalPayout, audit::WITHDRAWAL_PAID),
+        };
+        self.record_withdrawal_step(tx.as_mut(), &record, kind, movement, now).await?;
+        let detail = match &record.note {
+            Some(note) => format!("{id} {}: {note}", record.amount),
+            None => format!("{id} {}", record.amount),
+        };
+        self.audit(tx.as_mut(), &account_id, Who::Operator, action, detail).await?;
+        if next == WithdrawalStatus::Paid {
+            let notice = NoticeKind::WithdrawalPaid { withdrawal_id: record.id.clone(), amount: record.amount };
+            self.notify(tx.as_mut(), &account_id, notice).await?;
+        }
+        tx.commit().await?;
+        Ok(record)
+    }
+
+    async fn record_withdrawal_step(
+        &self,
+        tx: &mut dyn Tx,
+        record: &WithdrawalRecord,
+        kind: LedgerKind,
+        movement: Movement,
+        now: OffsetDateTime,
+    ) -> AppResult<()> {
+        let entry = LedgerEntry {
+            id: self.ids.new_id("led"),
+            account_id: record.account_id.clone(),
+            subject: LedgerSubject::Withdrawal(record.id.clone()),
+            kind,
+            amount: movement.available,
+            held: movement.held,
+            created_at: now,
+        };
+        tx.insert_ledger_entry(&entry).await?;
+        Ok(())
+    }
+}
+
+/// A refused request names the form field at fault.
+fn refusal_field(e: WithdrawalRefused) -> AppError {
+    let field = match e {
+        WithdrawalRefused::Amount(_) | WithdrawalRefused::MoreThanAvailable { .. } => "amount",
+        WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong => "payout_details",
+        WithdrawalRefused::NoteTooLong => "note",
+        WithdrawalRefused::Step { .. } => "status",
+    };
+    AppError::field(field, e)
+}

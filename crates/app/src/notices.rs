@@ -1,0 +1,302 @@
+//! Notices from the platform to partners. Each is kept for the cabinet in the unit of work of
+//! its cause; when a messenger is configured, a send to each linked chat is queued in the same
+//! unit of work and delivered by the notice worker with retries, so neither a slow messenger
+//! nor a lost process holds up or loses one.
+
+use std::time::Duration as StdDuration;
+
+use time::{Duration, OffsetDateTime};
+use vp_domain::backoff;
+use vp_ports::{
+    ChatLinkCode, MessengerError, NoticeKind, NoticeRecord, NoticeSend, PartnerChat, SettingRecord, StoreError, Tx,
+};
+
+use crate::App;
+use crate::cabinet::Actor;
+use crate::cabinet::audit::{self, Who};
+use crate::error::{AppError, AppResult};
+use crate::lang::Lang;
+
+/// Notices a cabinet page shows.
+pub const NOTICE_PAGE: u32 = 50;
+/// A chat link's code works this long, once.
+pub const CHAT_CODE_VALID_FOR: Duration = Duration::hours(1);
+/// A send is tried this many times (over about a day) before it is given up.
+pub const SEND_ATTEMPTS: u32 = 12;
+/// A claimed send is not picked up by another worker for this long.
+const SEND_LEASE: Duration = Duration::minutes(2);
+/// Where the chat poller keeps the messenger's next update number.
+const UPDATE_OFFSET_KEY: &str = "messenger.update_offset";
+
+/// The pause before the next try after `attempts` failed ones: 30 s doubling, at most 4 h
+/// (12 tries span about a day).
+fn send_retry_delay(attempts: u32) -> Duration {
+    backoff::doubling(attempts, Duration::seconds(30), Duration::hours(4))
+}
+
+/// How a notice reads, in a chat or on the cabinet's Notices page.
+pub fn notice_text(kind: &NoticeKind, brand: &str, lang: Lang) -> String {
+    match kind {
+        NoticeKind::EndpointDisabled { url, reason, .. } => {
+            let why = match (reason.as_str(), lang) {
+                ("gone", Lang::En) => "it answered 410 Gone",
+                ("gone", Lang::Ru) => "он ответил 410 Gone",
+                (_, Lang::En) => "no attempt was accepted for five days",
+                (_, Lang::Ru) => "пять дней ни одна попытка не была принята",
+            };
+            match lang {
+                Lang::En => format!(
+                    "{brand}: webhook address {url} was disabled because {why}. Fix the receiver, re-enable the address in the cabinet and replay the events you missed."
+                ),
+                Lang::Ru => format!(
+                    "{brand}: адрес вебхуков {url} отключён, потому что {why}. Исправьте приёмник, включите адрес в кабинете и повторите пропущенные события."
+                ),
+            }
+        }
+        NoticeKind::WithdrawalPaid { withdrawal_id, amount } => match lang {
+            Lang::En => format!("{brand}: withdrawal {withdrawal_id} of {} was paid out.", lang.amount(*amount)),
+            Lang::Ru => format!("{brand}: вывод {withdrawal_id} на {} выплачен.", lang.amount(*amount)),
+        },
+    }
+}
+
+/// A chat link for the cabinet: the deep link, and until when its code works.
+#[derive(Debug, Clone)]
+pub struct ChatLink {
+    pub url: String,
+    pub expires_at: OffsetDateTime,
+}
+
+impl App {
+    /// The messenger notices also go to ("Telegram"), or `None` when they stay in the cabinet.
+    pub fn messenger(&self) -> Option<&'static str> {
+        self.notifier.channel()
+    }
+
+    /// Keeps a notice for the account and queues it for every linked chat.
+    pub(crate) async fn notify(&self, tx: &mut dyn Tx, account_id: &str, kind: NoticeKind) -> AppResult<()> {
+        let now = self.clock.now();
+        let notice =
+            NoticeRecord { id: self.ids.new_id("ntc"), account_id: account_id.to_owned(), kind, created_at: now };
+        tx.insert_notice(&notice).await?;
+        tracing::info!(target: "partner_notice", account_id, notice_id = %notice.id, kind = ?notice.kind, "partner notice");
+        if self.notifier.channel().is_some() {
+            let sends: Vec<NoticeSend> = tx
+                .partner_chats(account_id)
+                .await?
+                .into_iter()
+                .map(|chat| NoticeSend {
+                    notice_id: notice.id.clone(),
+                    chat_id: chat.chat_id,
+                    attempts: 0,
+                    next_attempt_at: Some(now),
+                    sent_at: None,
+                    last_error: None,
+                })
+                .collect();
+            tx.insert_notice_sends(&sends).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn notices(
+        &self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> AppResult<Vec<NoticeRecord>> {
+        let mut tx = self.store.read().await?;
+        let list = tx.notices(account_id, before, limit).await?;
+        tx.commit().await?;
+        Ok(list)
+    }
+
+    pub async fn partner_chats(&self, account_id: &str) -> AppResult<Vec<PartnerChat>> {
+        let mut tx = self.store.read().await?;
+        let chats = tx.partner_chats(account_id).await?;
+        tx.commit().await?;
+        Ok(chats)
+    }
+
+    /// A one-time deep link that links the chat it is opened in to the actor's account;
+    /// `None` when no messenger is configured.
+    pub async fn chat_link(&self, actor: &Actor, lang: Lang) -> AppResult<Option<ChatLink>> {
+        if self.notifier.channel().is_none() {
+            return Ok(None);
+        }
+        // The messenger's start parameter allows at most 64 of [A-Za-z0-9_-]: 32 bytes in
+        // URL-safe base64 is 43.
+        let code = self.random_token();
+        let url = match self.notifier.chat_link(&code).await {
+            Ok(url) => url,
+            Err(e) => return Err(AppError::External(format!("cannot make a chat link: {e}"))),
+        };
+        let expires_at = self.clock.now() + CHAT_CODE_VALID_FOR;
+        let mut tx = self.store.begin().await?;
+        tx.insert_chat_link_code(&ChatLinkCode {
+            code_hash: crate::keys::hash(&code),
+            account_id: actor.account_id().to_owned(),
+            user_id: actor.user.id.clone(),
+            linked_by: actor.user.email.clone(),
+            lang: lang.code().to_owned(),
+            expires_at,
+        })
+        .await?;
+        tx.commit().await?;
+        Ok(Some(ChatLink { url, expires_at }))
+    }
+
+    pub async fn unlink_chat(&self, actor: &Actor, chat_id: i64) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        if !tx.delete_partner_chat(actor.account_id(), chat_id).await? {
+            return Err(AppError::NotFound("chat"));
+        }
+        self.audit(tx.as_mut(), actor.account_id(), actor.into(), audit::CHAT_UNLINKED, chat_id.to_string()).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The chat poller's round: waits up to `wait` for start commands, links each chat whose
+    /// code is good, and answers every one. Returns how many chats were linked; `External`
+    /// when the messenger cannot be read (the caller pauses before the next round).
+    pub async fn link_chats_once(&self, wait: StdDuration) -> AppResult<usize> {
+        if self.notifier.channel().is_none() {
+            return Ok(0);
+        }
+        let offset = self.read_setting(UPDATE_OFFSET_KEY).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
+        let batch = self
+            .notifier
+            .chat_starts(offset, wait)
+            .await
+            .map_err(|e| AppError::External(format!("cannot read the messenger's updates: {e}")))?;
+        let mut linked = 0;
+        for start in &batch.starts {
+            let answer = match self.link_chat(start.chat_id, &start.code).await? {
+                Some((brand, lang)) => {
+                    linked += 1;
+                    match lang {
+                        Lang::En => format!("This chat now receives the notices of {brand}."),
+                        Lang::Ru => format!("Этот чат теперь получает уведомления {brand}."),
+                    }
+                }
+                None => "This link has expired or was used. Press \"Link Telegram\" in the cabinet again. / \
+                         Ссылка устарела или уже использована. Нажмите «Подключить Telegram» в кабинете ещё раз."
+                    .to_owned(),
+            };
+            if let Err(e) = self.notifier.send(start.chat_id, &answer).await {
+                tracing::info!(chat_id = start.chat_id, error = %e, "could not answer a chat link");
+            }
+        }
+        if batch.next_offset != offset {
+            self.write_setting(UPDATE_OFFSET_KEY, &batch.next_offset.to_string()).await?;
+        }
+        Ok(linked)
+    }
+
+    /// Links a chat with a good code: the account's brand and the linker's language.
+    async fn link_chat(&self, chat_id: i64, code: &str) -> AppResult<Option<(String, Lang)>> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let Some(code) = tx.take_chat_link_code(&crate::keys::hash(code)).await?.filter(|c| c.expires_at > now) else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let Some(account) = tx.account(&code.account_id).await? else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let chat = PartnerChat {
+            account_id: code.account_id.clone(),
+            chat_id,
+            linked_by: code.linked_by.clone(),
+            lang: code.lang.clone(),
+            linked_at: now,
+        };
+        match tx.insert_partner_chat(&chat).await {
+            // Linked before: the code still did its job.
+            Ok(()) | Err(StoreError::Conflict(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let who = Who::User { id: &code.user_id, email: &code.linked_by };
+        self.audit(tx.as_mut(), &code.account_id, who, audit::CHAT_LINKED, chat_id.to_string()).await?;
+        tx.commit().await?;
+        Ok(Some((account.brand_name.as_str().to_owned(), Lang::from_code(&code.lang).unwrap_or_default())))
+    }
+
+    /// The notice worker's round: sends what is due, each claimed first so two workers never
+    /// send the same one. Returns how many were sent.
+    pub async fn deliver_notices_once(&self, limit: u32) -> AppResult<usize> {
+        if self.notifier.channel().is_none() {
+            return Ok(0);
+        }
+        let now = self.clock.now();
+        let mut tx = self.store.read().await?;
+        let due = tx.notice_sends_due(now, limit).await?;
+        tx.commit().await?;
+        let mut sent = 0;
+        for send in due {
+            let mut tx = self.store.begin().await?;
+            let claimed = tx.claim_notice_send(&send, now + SEND_LEASE).await?;
+            let notice = tx.notice(&send.notice_id).await?;
+            let (chat, brand) = match &notice {
+                Some(n) => (
+                    tx.partner_chats(&n.account_id).await?.into_iter().find(|c| c.chat_id == send.chat_id),
+                    tx.account(&n.account_id).await?.map(|a| a.brand_name.as_str().to_owned()),
+                ),
+                None => (None, None),
+            };
+            tx.commit().await?;
+            if !claimed {
+                continue;
+            }
+            let mut send = send;
+            send.attempts += 1;
+            let outcome = match (notice, chat, brand) {
+                (Some(notice), Some(chat), Some(brand)) => {
+                    let lang = Lang::from_code(&chat.lang).unwrap_or_default();
+                    self.notifier.send(chat.chat_id, &notice_text(&notice.kind, &brand, lang)).await
+                }
+                // Unlinked since: nobody is there to tell.
+                _ => Err(MessengerError::Refused("the chat is no longer linked".into())),
+            };
+            let now = self.clock.now();
+            match outcome {
+                Ok(()) => {
+                    send.sent_at = Some(now);
+                    send.next_attempt_at = None;
+                    send.last_error = None;
+                    sent += 1;
+                }
+                Err(MessengerError::Unavailable { reason, retry_after }) if send.attempts < SEND_ATTEMPTS => {
+                    let asked = retry_after.and_then(|d| Duration::try_from(d).ok()).unwrap_or(Duration::ZERO);
+                    send.next_attempt_at = Some(now + send_retry_delay(send.attempts).max(asked));
+                    send.last_error = Some(reason);
+                }
+                Err(e) => {
+                    tracing::warn!(notice_id = %send.notice_id, chat_id = send.chat_id, error = %e, "notice not sent; giving up");
+                    send.next_attempt_at = None;
+                    send.last_error = Some(e.to_string());
+                }
+            }
+            let mut tx = self.store.begin().await?;
+            tx.update_notice_send(&send).await?;
+            tx.commit().await?;
+        }
+        Ok(sent)
+    }
+
+    async fn read_setting(&self, key: &str) -> AppResult<Option<String>> {
+        let mut tx = self.store.read().await?;
+        let value = tx.setting(key).await?.map(|s| s.value);
+        tx.commit().await?;
+        Ok(value)
+    }
+
+    async fn write_setting(&self, key: &str, value: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.put_setting(&SettingRecord { key: key.to_owned(), value: value.to_owned(), updated_at: self.clock.now() })
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,184 @@
+//! The partner balance ledger and withdrawal requests.
+
+use diesel::dsl::sql;
+use diesel::sql_types::{BigInt, Nullable};
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_domain::Money;
+use vp_domain::withdrawal::{Balance, WithdrawalStatus};
+use vp_ports::balance::*;
+use vp_ports::store::StoreResult;
+
+use crate::convert::{db_time, utc};
+use crate::errors::{corrupt, db};
+use crate::models::{LedgerRow, WithdrawalRow};
+use crate::pool::{DbConn, db_run};
+use crate::repo::page_cursor;
+use crate::schema::{ledger_entries, withdrawals};
+
+fn ledger_row(e: &LedgerEntry) -> LedgerRow {
+    let (payment_id, withdrawal_id) = match &e.subject {
+        LedgerSubject::Invoice(id) => (Some(id.clone()), None),
+        LedgerSubject::Withdrawal(id) => (None, Some(id.clone())),
+    };
+    LedgerRow {
+        id: e.id.clone(),
+        account_id: e.account_id.clone(),
+        payment_id,
+        withdrawal_id,
+        kind: e.kind.as_str().to_owned(),
+        amount: e.amount.kopecks(),
+        held: e.held.kopecks(),
+        created_at: db_time(e.created_at),
+    }
+}
+
+fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
+    let kind =
+        LedgerKind::parse(&r.kind).ok_or_else(|| corrupt(format!("stored ledger kind {:?} is not valid", r.kind)))?;
+    let subject = match (r.payment_id, r.withdrawal_id) {
+        (Some(id), None) => LedgerSubject::Invoice(id),
+        (None, Some(id)) => LedgerSubject::Withdrawal(id),
+        _ => return Err(corrupt(format!("ledger entry {} is about neither one invoice nor one withdrawal", r.id))),
+    };
+    Ok(LedgerEntry {
+        id: r.id,
+        account_id: r.account_id,
+        subject,
+        kind,
+        amount: Money::from_kopecks(r.amount),
+        held: Money::from_kopecks(r.held),
+        created_at: utc(r.created_at),
+    })
+}
+
+pub(crate) async fn insert_ledger_entry(conn: &mut DbConn, entry: &LedgerEntry) -> StoreResult<()> {
+    let row = ledger_row(entry);
+    db_run!(conn, c => diesel::insert_into(ledger_entries::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn ledger_entries(
+    conn: &mut DbConn,
+    account_id: &str,
+    before: Option<(OffsetDateTime, String)>,
+    limit: u32,
+) -> StoreResult<Vec<LedgerEntry>> {
+    use ledger_entries::dsl as l;
+    let (at, id) = page_cursor(before);
+    let rows: Vec<LedgerRow> = db_run!(conn, c => {
+        l::ledger_entries
+            .filter(l::account_id.eq(account_id))
+            .filter(l::created_at.lt(at).or(l::created_at.eq(at).and(l::id.lt(&id))))
+            .select(LedgerRow::as_select())
+            .order((l::created_at.desc(), l::id.desc()))
+            .limit(i64::from(limit))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(ledger).collect()
+}
+
+pub(crate) async fn withdrawal_ledger(conn: &mut DbConn, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>> {
+    use ledger_entries::dsl as l;
+    let rows: Vec<LedgerRow> = db_run!(conn, c => {
+        l::ledger_entries
+            .filter(l::withdrawal_id.eq(withdrawal_id))
+            .select(LedgerRow::as_select())
+            .order((l::created_at, l::id))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(ledger).collect()
+}
+
+pub(crate) async fn partner_balance(conn: &mut DbConn, account_id: &str) -> StoreResult<Balance> {
+    // SUM(bigint) is NUMERIC on PostgreSQL; the casts keep one integer type on both backends.
+    let (available, held): (Option<i64>, Option<i64>) = db_run!(conn, c => {
+        ledger_entries::table
+            .filter(ledger_entries::account_id.eq(account_id))
+            .select((
+                sql::<Nullable<BigInt>>("CAST(SUM(amount) AS BIGINT)"),
+                sql::<Nullable<BigInt>>("CAST(SUM(held) AS BIGINT)"),
+            ))
+            .get_result(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(Balance { available: Money::from_kopecks(available.unwrap_or(0)), held: Money::from_kopecks(held.unwrap_or(0)) })
+}
+
+fn withdrawal_row(w: &WithdrawalRecord) -> WithdrawalRow {
+    WithdrawalRow {
+        id: w.id.clone(),
+        account_id: w.account_id.clone(),
+        amount: w.amount.kopecks(),
+        payout_details: w.payout_details.clone(),
+        status: w.status.as_str().to_owned(),
+        note: w.note.clone(),
+        requested_by: w.requested_by.clone(),
+        created_at: db_time(w.created_at),
+        updated_at: db_time(w.updated_at),
+    }
+}
+
+fn withdrawal(r: WithdrawalRow) -> StoreResult<WithdrawalRecord> {
+    let status = WithdrawalStatus::parse(&r.status)
+        .ok_or_else(|| corrupt(format!("stored withdrawal status {:?} is not valid", r.status)))?;
+    Ok(WithdrawalRecord {
+        id: r.id,
+        account_id: r.account_id,
+        amount: Money::from_kopecks(r.amount),
+        payout_details: r.payout_details,
+        status,
+        note: r.note,
+        requested_by: r.requested_by,
+        created_at: utc(r.created_at),
+        updated_at: utc(r.updated_at),
+    })
+}
+
+pub(crate) async fn insert_withdrawal(conn: &mut DbConn, w: &WithdrawalRecord) -> StoreResult<()> {
+    let row = withdrawal_row(w);
+    db_run!(conn, c => diesel::insert_into(withdrawals::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn update_withdrawal(conn: &mut DbConn, w: &WithdrawalRecord) -> StoreResult<()> {
+    let row = withdrawal_row(w);
+    db_run!(conn, c => diesel::update(withdrawals::table.find(&w.id)).set(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn withdrawal_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<WithdrawalRecord>> {
+    let row: Option<WithdrawalRow> = db_run!(conn, c => {
+        withdrawals::table.find(id).select(WithdrawalRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    row.map(withdrawal).transpose()
+}
+
+pub(crate) async fn withdrawals_page(conn: &mut DbConn, f: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
+    use withdrawals::dsl as w;
+    let (at, id) = page_cursor(f.before.clone());
+    let rows: Vec<WithdrawalRow> = db_run!(conn, c => {
+        let mut q = w::withdrawals
+            .filter(w::created_at.lt(at).or(w::created_at.eq(at).and(w::id.lt(&id))))
+            .select(WithdrawalRow::as_select())
+            .order((w::created_at.desc(), w::id.desc()))
+            .limit(i64::from(f.limit))
+            .into_boxed();
+        if let Some(account_id) = &f.account_id {
+            q = q.filter(w::account_id.eq(account_id.clone()));
+        }
+        if let Some(status) = f.status {
+            q = q.filter(w::status.eq(status.as_str()));
+        }
+        q.load(c).await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(withdrawal).collect()
+}

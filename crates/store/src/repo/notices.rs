@@ -1,0 +1,250 @@
+//! Notices to partners, their sends to linked chats, the chats and the codes that link them.
+
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_domain::Money;
+use vp_ports::notice::*;
+use vp_ports::store::StoreResult;
+
+use crate::convert::{db_time, db_time_opt, utc};
+use crate::errors::{corrupt, db};
+use crate::models::{ChatLinkCodeRow, NoticeRow, NoticeSendRow, PartnerChatRow};
+use crate::pool::{DbConn, db_run};
+use crate::repo::page_cursor;
+use crate::schema::{chat_link_codes, notice_sends, partner_chats, partner_notices};
+
+const ENDPOINT_DISABLED: &str = "endpoint_disabled";
+const WITHDRAWAL_PAID: &str = "withdrawal_paid";
+
+fn notice_row(n: &NoticeRecord) -> NoticeRow {
+    let (kind, subject_id, url, reason, amount) = match &n.kind {
+        NoticeKind::EndpointDisabled { endpoint_id, url, reason } => {
+            (ENDPOINT_DISABLED, endpoint_id.clone(), Some(url.clone()), Some(reason.clone()), None)
+        }
+        NoticeKind::WithdrawalPaid { withdrawal_id, amount } => {
+            (WITHDRAWAL_PAID, withdrawal_id.clone(), None, None, Some(amount.kopecks()))
+        }
+    };
+    NoticeRow {
+        id: n.id.clone(),
+        account_id: n.account_id.clone(),
+        kind: kind.to_owned(),
+        subject_id,
+        url,
+        reason,
+        amount,
+        created_at: db_time(n.created_at),
+    }
+}
+
+fn notice(r: NoticeRow) -> StoreResult<NoticeRecord> {
+    let kind = match (r.kind.as_str(), r.url, r.reason, r.amount) {
+        (ENDPOINT_DISABLED, Some(url), Some(reason), _) => {
+            NoticeKind::EndpointDisabled { endpoint_id: r.subject_id, url, reason }
+        }
+        (WITHDRAWAL_PAID, _, _, Some(amount)) => {
+            NoticeKind::WithdrawalPaid { withdrawal_id: r.subject_id, amount: Money::from_kopecks(amount) }
+        }
+        (kind, ..) => return Err(corrupt(format!("stored notice {} of kind {kind:?} is incomplete", r.id))),
+    };
+    Ok(NoticeRecord { id: r.id, account_id: r.account_id, kind, created_at: utc(r.created_at) })
+}
+
+pub(crate) async fn insert_notice(conn: &mut DbConn, n: &NoticeRecord) -> StoreResult<()> {
+    let row = notice_row(n);
+    db_run!(conn, c => diesel::insert_into(partner_notices::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn notice_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<NoticeRecord>> {
+    let row: Option<NoticeRow> = db_run!(conn, c => {
+        partner_notices::table.find(id).select(NoticeRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    row.map(notice).transpose()
+}
+
+pub(crate) async fn notices(
+    conn: &mut DbConn,
+    account_id: &str,
+    before: Option<(OffsetDateTime, String)>,
+    limit: u32,
+) -> StoreResult<Vec<NoticeRecord>> {
+    use partner_notices::dsl as n;
+    let (at, id) = page_cursor(before);
+    let rows: Vec<NoticeRow> = db_run!(conn, c => {
+        n::partner_notices
+            .filter(n::account_id.eq(account_id))
+            .filter(n::created_at.lt(at).or(n::created_at.eq(at).and(n::id.lt(&id))))
+            .select(NoticeRow::as_select())
+            .order((n::created_at.desc(), n::id.desc()))
+            .limit(i64::from(limit))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(notice).collect()
+}
+
+fn send_row(s: &NoticeSend) -> NoticeSendRow {
+    NoticeSendRow {
+        notice_id: s.notice_id.clone(),
+        chat_id: s.chat_id,
+        attempts: i32::try_from(s.attempts).unwrap_or(i32::MAX),
+        next_attempt_at: db_time_opt(s.next_attempt_at),
+        sent_at: db_time_opt(s.sent_at),
+        last_error: s.last_error.clone(),
+    }
+}
+
+fn send(r: NoticeSendRow) -> NoticeSend {
+    NoticeSend {
+        notice_id: r.notice_id,
+        chat_id: r.chat_id,
+        attempts: u32::try_from(r.attempts).unwrap_or(0),
+        next_attempt_at: r.next_attempt_at.map(utc),
+        sent_at: r.sent_at.map(utc),
+        last_error: r.last_error,
+    }
+}
+
+pub(crate) async fn insert_sends(conn: &mut DbConn, sends: &[NoticeSend]) -> StoreResult<()> {
+    // One row each: SQLite's batch insert cannot leave the optional columns to their default.
+    for row in sends.iter().map(send_row) {
+        db_run!(conn, c => diesel::insert_into(notice_sends::table).values(&row).execute(c).await).map_err(db)?;
+    }
+    Ok(())
+}
+
+pub(crate) async fn sends_due(conn: &mut DbConn, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>> {
+    use notice_sends::dsl as s;
+    let rows: Vec<NoticeSendRow> = db_run!(conn, c => {
+        s::notice_sends
+            .filter(s::next_attempt_at.le(db_time(now)))
+            .select(NoticeSendRow::as_select())
+            .order((s::next_attempt_at, s::notice_id, s::chat_id))
+            .limit(i64::from(limit))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(send).collect())
+}
+
+pub(crate) async fn claim_send(conn: &mut DbConn, due: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
+    use notice_sends::dsl as s;
+    let Some(expected) = due.next_attempt_at else { return Ok(false) };
+    let changed = db_run!(conn, c => {
+        diesel::update(
+            s::notice_sends
+                .filter(s::notice_id.eq(&due.notice_id))
+                .filter(s::chat_id.eq(due.chat_id))
+                .filter(s::next_attempt_at.eq(db_time(expected))),
+        )
+        .set(s::next_attempt_at.eq(db_time(until)))
+        .execute(c)
+        .await
+    })
+    .map_err(db)?;
+    Ok(changed == 1)
+}
+
+pub(crate) async fn update_send(conn: &mut DbConn, x: &NoticeSend) -> StoreResult<()> {
+    use notice_sends::dsl as s;
+    let row = send_row(x);
+    db_run!(conn, c => {
+        diesel::update(s::notice_sends.filter(s::notice_id.eq(&x.notice_id)).filter(s::chat_id.eq(x.chat_id)))
+            .set(&row)
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn insert_chat(conn: &mut DbConn, chat: &PartnerChat) -> StoreResult<()> {
+    let row = PartnerChatRow {
+        account_id: chat.account_id.clone(),
+        chat_id: chat.chat_id,
+        linked_by: chat.linked_by.clone(),
+        lang: chat.lang.clone(),
+        linked_at: db_time(chat.linked_at),
+    };
+    db_run!(conn, c => diesel::insert_into(partner_chats::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn chats(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<PartnerChat>> {
+    use partner_chats::dsl as p;
+    let rows: Vec<PartnerChatRow> = db_run!(conn, c => {
+        p::partner_chats
+            .filter(p::account_id.eq(account_id))
+            .select(PartnerChatRow::as_select())
+            .order((p::linked_at, p::chat_id))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| PartnerChat {
+            account_id: r.account_id,
+            chat_id: r.chat_id,
+            linked_by: r.linked_by,
+            lang: r.lang,
+            linked_at: utc(r.linked_at),
+        })
+        .collect())
+}
+
+pub(crate) async fn delete_chat(conn: &mut DbConn, account_id: &str, chat_id: i64) -> StoreResult<bool> {
+    use partner_chats::dsl as p;
+    let gone = db_run!(conn, c => {
+        diesel::delete(p::partner_chats.filter(p::account_id.eq(account_id)).filter(p::chat_id.eq(chat_id)))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(gone > 0)
+}
+
+pub(crate) async fn insert_link_code(conn: &mut DbConn, code: &ChatLinkCode) -> StoreResult<()> {
+    let row = ChatLinkCodeRow {
+        code_hash: code.code_hash.clone(),
+        account_id: code.account_id.clone(),
+        user_id: code.user_id.clone(),
+        linked_by: code.linked_by.clone(),
+        lang: code.lang.clone(),
+        expires_at: db_time(code.expires_at),
+    };
+    db_run!(conn, c => diesel::insert_into(chat_link_codes::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn take_link_code(conn: &mut DbConn, code_hash: &str) -> StoreResult<Option<ChatLinkCode>> {
+    let row: Option<ChatLinkCodeRow> = db_run!(conn, c => {
+        diesel::delete(chat_link_codes::table.find(code_hash))
+            .returning(ChatLinkCodeRow::as_returning())
+            .get_result(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    Ok(row.map(|r| ChatLinkCode {
+        code_hash: r.code_hash,
+        account_id: r.account_id,
+        user_id: r.user_id,
+        linked_by: r.linked_by,
+        lang: r.lang,
+        expires_at: utc(r.expires_at),
+    }))
+}
+
+pub(crate) async fn prune_link_codes(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
+    let gone = db_run!(conn, c => {
+        diesel::delete(chat_link_codes::table.filter(chat_link_codes::expires_at.lt(db_time(before)))).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(gone as u64)
+}

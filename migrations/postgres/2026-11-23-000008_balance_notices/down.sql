@@ -1,0 +1,14 @@
+DROP INDEX invoices_client;
+DROP TABLE notice_sends;
+DROP TABLE chat_link_codes;
+DROP TABLE partner_chats;
+DROP TABLE partner_notices;
+DROP TABLE withdrawals;
+DELETE FROM ledger_entries WHERE withdrawal_id IS NOT NULL;
+ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_withdrawal_id_kind_key;
+ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_subject;
+ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_kind_check;
+ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_kind_check CHECK (kind IN ('partner_share_credit', 'partner_share_reversal'));
+ALTER TABLE ledger_entries DROP COLUMN held;
+ALTER TABLE ledger_entries DROP COLUMN withdrawal_id;
+ALTER TABLE ledger_entries ALTER COLUMN payment_id SET NOT NULL;
