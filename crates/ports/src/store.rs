@@ -222,8 +222,8 @@ pub trait Tx: Send {
     async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()>;
     /// Sends due at `now`, oldest first.
     async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>>;
-    /// Moves a due send's next attempt to `until`, but only if it is still due at `expected`
-    /// (no other worker took it); returns whether this caller has it.
+    /// Moves a send's next attempt to `until`, but only if it is still the time `send` was read
+    /// with (no other worker took it meanwhile); returns whether this caller has it.
     async fn claim_notice_send(&mut self, send: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool>;
     async fn update_notice_send(&mut self, send: &NoticeSend) -> StoreResult<()>;
     async fn notice(&mut self, id: &str) -> StoreResult<Option<NoticeRecord>>;
