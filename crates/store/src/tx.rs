@@ -36,13 +36,14 @@ pub(crate) struct PoolStore {
     sqlite_writer: Arc<Mutex<()>>,
     /// On SQLite, the writer thread committing invoice units of work in groups.
     sqlite_group: Option<GroupWriter>,
-    /// The most transactions the database can have open at once (PostgreSQL's
-    /// `max_connections`), for the new-client quota (`invoice_work`).
-    open_transactions: u64,
+    /// On PostgreSQL, the writer tasks committing invoice units of work in groups.
+    pg_groups: Option<invoice_work::PgGroups>,
 }
 
 impl PoolStore {
-    /// `sqlite_path` is the database file when `pool` is SQLite's.
+    /// `sqlite_path` is the database file when `pool` is SQLite's; `open_transactions` the
+    /// most transactions the database can have open at once (PostgreSQL's `max_connections`),
+    /// for the new-client quota. Must run inside the runtime (it starts the writers).
     pub(crate) fn new(
         pool: DbPool,
         deliveries: DeliverySignal,
@@ -51,7 +52,21 @@ impl PoolStore {
     ) -> StoreResult<PoolStore> {
         let sqlite_writer = Arc::<Mutex<()>>::default();
         let sqlite_group = sqlite_path.map(|path| GroupWriter::start(path, sqlite_writer.clone())).transpose()?;
-        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, sqlite_group, open_transactions })
+        let pg_groups = match &pool {
+            // A quarter of the pool per unit of work (two kinds: half the pool at most), so
+            // other work always finds connections.
+            DbPool::Postgres(pg) => Some(invoice_work::PgGroups::start(
+                pg.clone(),
+                (pg.status().max_size / 4).clamp(1, 4),
+                invoice_work::Margin::of(open_transactions),
+            )),
+            DbPool::Sqlite(_) => None,
+        };
+        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, sqlite_group, pg_groups })
+    }
+
+    fn pg_groups(&self) -> StoreResult<&invoice_work::PgGroups> {
+        self.pg_groups.as_ref().ok_or_else(|| StoreError::Unavailable("no PostgreSQL writers for this pool".into()))
     }
 
     fn group_writer(&self) -> StoreResult<&GroupWriter> {
@@ -117,7 +132,7 @@ impl Store for PoolStore {
         let work = invoice_work::Opening::new(opening);
         match &self.pool {
             DbPool::Sqlite(_) => invoice_work::open_sqlite(self.group_writer()?, work).await,
-            DbPool::Postgres(pool) => invoice_work::open_postgres(pool.get().await.map_err(errors::pool)?, work).await,
+            DbPool::Postgres(_) => self.pg_groups()?.open(work).await,
         }
     }
 
@@ -125,10 +140,7 @@ impl Store for PoolStore {
         let work = invoice_work::Recording::new(write)?;
         match &self.pool {
             DbPool::Sqlite(_) => invoice_work::record_sqlite(self.group_writer()?, work).await,
-            DbPool::Postgres(pool) => {
-                let conn = pool.get().await.map_err(errors::pool)?;
-                invoice_work::record_postgres(conn, work, self.open_transactions).await
-            }
+            DbPool::Postgres(_) => self.pg_groups()?.record(work).await,
         }
     }
 }

@@ -183,6 +183,9 @@ contract_tests!(
     recording_an_invoice_for_a_client_created_meanwhile_or_twice_writes_nothing,
     recording_a_new_client_past_the_daily_limit_writes_nothing,
     racing_new_clients_never_pass_the_daily_limit,
+    openings_of_one_key_at_once_record_it_once,
+    new_clients_of_two_accounts_at_once_fill_each_accounts_places_exactly,
+    new_clients_far_below_a_raised_limit_are_all_recorded_and_counted,
     invoices_recorded_at_once_keep_their_own_outcomes,
 );
 
@@ -1669,20 +1672,28 @@ async fn opening_an_invoice_with_a_known_key_writes_nothing(ctx: Ctx) {
 
 /// The recording of a new invoice for a new client `client_ref` / `client_id`.
 fn recording(key: &str, client_ref: &str, client_id: &str, limit: u32) -> InvoiceWrite {
-    let started = idem("acc-a", key, RecoveryPoint::Started, Some(at(60)));
-    let mut inv = invoice(&started.payment_id, "acc-a", client_ref, Purpose::Subscription { plan_id: 1 });
+    recording_of("acc-a", key, client_ref, client_id, limit)
+}
+
+fn recording_of(account: &str, key: &str, client_ref: &str, client_id: &str, limit: u32) -> InvoiceWrite {
+    let started = idem(account, key, RecoveryPoint::Started, Some(at(60)));
+    let mut inv = invoice(&started.payment_id, account, client_ref, Purpose::Subscription { plan_id: 1 });
     inv.client_id = cid(client_id);
     InvoiceWrite {
         invoice: inv,
-        new_client: Some((client(client_ref, "acc-a", client_id, at(5)), new_clients(limit))),
+        new_client: Some((client(client_ref, account, client_id, at(5)), new_clients(limit))),
         key: IdempotencyRecord { recovery_point: RecoveryPoint::Finished, locked_until: None, ..started },
         gateway_check_at: Some(at(600)),
     }
 }
 
 async fn open_key(store: &Arc<dyn Store>, key: &str) {
+    open_key_of(store, "acc-a", key).await;
+}
+
+async fn open_key_of(store: &Arc<dyn Store>, account: &str, key: &str) {
     let mut tx = begin(store).await;
-    tx.insert_idempotency_key(&idem("acc-a", key, RecoveryPoint::Started, Some(at(60)))).await.unwrap();
+    tx.insert_idempotency_key(&idem(account, key, RecoveryPoint::Started, Some(at(60)))).await.unwrap();
     tx.commit().await.unwrap();
 }
 
@@ -1807,6 +1818,101 @@ async fn invoices_recorded_at_once_keep_their_own_outcomes(ctx: Ctx) {
     // alice, 15 first clients and 15 fresh ones are counted; nothing of the refused ones.
     assert!(below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 32).await);
     assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 31).await);
+    tx.commit().await.unwrap();
+}
+
+async fn openings_of_one_key_at_once_record_it_once(ctx: Ctx) {
+    // Twelve requests with one key, among twelve with keys of their own, all at once (on
+    // PostgreSQL several share a group's transaction): the key is recorded once, as the one
+    // request that got no existing key sent it, and every other request of it gets that record.
+    seed(&ctx.store, "acc-a").await;
+    let mut tasks = Vec::new();
+    for i in 0..24 {
+        let store = ctx.store.clone();
+        tasks.push(tokio::spawn(async move {
+            let key_name = if i % 2 == 0 { "k-same".to_owned() } else { format!("k-own-{i}") };
+            let key = IdempotencyRecord {
+                request_fingerprint: format!("request {i}"),
+                ..idem("acc-a", &key_name, RecoveryPoint::Started, Some(at(60)))
+            };
+            let opening = InvoiceOpening { key: &key, client_id: &cid("alice"), new_clients: &new_clients(500) };
+            let opened = store.open_invoice(opening).await.unwrap();
+            assert_eq!(opened.client.map(|c| c.id), Some("acc-a-c1".to_owned()), "request {i} reads alice");
+            (i, key, opened.existing_key)
+        }));
+    }
+    let mut first = Vec::new();
+    let mut others = Vec::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            (i, key, None) => first.push((i, key)),
+            (i, _, Some(existing)) => others.push((i, existing)),
+        }
+    }
+    let same: Vec<_> = first.iter().filter(|(i, _)| i % 2 == 0).collect();
+    assert_eq!(same.len(), 1, "one request recorded the shared key: {first:?}");
+    assert_eq!(first.len(), 13, "and each own key was recorded by its request");
+    let recorded = &same[0].1;
+    assert_eq!(others.len(), 11);
+    for (i, existing) in &others {
+        assert_eq!(existing, recorded, "request {i} sees the key as first recorded");
+    }
+    let mut tx = ctx.store.read().await.unwrap();
+    assert_eq!(tx.idempotency_key("acc-a", "k-same").await.unwrap().as_ref(), Some(recorded));
+    tx.commit().await.unwrap();
+}
+
+async fn new_clients_of_two_accounts_at_once_fill_each_accounts_places_exactly(ctx: Ctx) {
+    // acc-a has 20 places a day and acc-b 30 (alice takes one of each); 60 new clients of
+    // each race, in groups that mix the two accounts.
+    seed(&ctx.store, "acc-a").await;
+    seed(&ctx.store, "acc-b").await;
+    let mut tasks = Vec::new();
+    for i in 0..120 {
+        let store = ctx.store.clone();
+        let (account, limit) = if i % 2 == 0 { ("acc-a", 20) } else { ("acc-b", 30) };
+        tasks.push(tokio::spawn(async move {
+            let key = format!("{account}-race-{i}");
+            open_key_of(&store, account, &key).await;
+            let write = recording_of(account, &key, &format!("c-{key}"), &format!("racer-{i}"), limit);
+            (account, store.record_invoice(&write).await.unwrap())
+        }));
+    }
+    let mut recorded = std::collections::BTreeMap::<&str, u32>::new();
+    for t in tasks {
+        match t.await.unwrap() {
+            (account, InvoiceRecorded::Recorded) => *recorded.entry(account).or_default() += 1,
+            (_, InvoiceRecorded::DailyLimitReached) => {}
+            (_, other) => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(recorded.get("acc-a"), Some(&19), "acc-a's places that were left");
+    assert_eq!(recorded.get("acc-b"), Some(&29), "acc-b's places that were left");
+    let mut tx = begin(&ctx.store).await;
+    assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-3600), 20).await);
+    assert!(!below(&mut tx, "acc-b", DailyQuota::NewClients, at(-3600), 30).await);
+    tx.commit().await.unwrap();
+}
+
+async fn new_clients_far_below_a_raised_limit_are_all_recorded_and_counted(ctx: Ctx) {
+    // A raised limit (on PostgreSQL far above the margin, so groups take the shared lock):
+    // 150 new clients at once are all recorded, and each is counted once.
+    seed(&ctx.store, "acc-a").await;
+    let mut tasks = Vec::new();
+    for i in 0..150 {
+        let store = ctx.store.clone();
+        tasks.push(tokio::spawn(async move {
+            let key = format!("raised-{i}");
+            open_key(&store, &key).await;
+            store.record_invoice(&recording(&key, &format!("c-raised-{i}"), &format!("raised-{i}"), 1_000_000)).await
+        }));
+    }
+    for t in tasks {
+        assert_eq!(t.await.unwrap().unwrap(), InvoiceRecorded::Recorded);
+    }
+    let mut tx = begin(&ctx.store).await;
+    assert!(below(&mut tx, "acc-a", DailyQuota::NewClients, at(-3600), 152).await, "alice and 150");
+    assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-3600), 151).await, "alice and 150");
     tx.commit().await.unwrap();
 }
 

@@ -1,14 +1,17 @@
 //! The two units of work of `POST /payments` (`Store::open_invoice`, `Store::record_invoice`),
-//! each in as few trips to the database as it allows: on SQLite one blocking call for the whole
-//! unit of work; on PostgreSQL its statements pipelined, so a unit of work is one or two round
-//! trips. The statements are written once (the macros below) and run by `sqlite` and `postgres`.
+//! in as few trips to the database as they allow: on SQLite one blocking call for the whole unit
+//! of work, in the group writer's transaction; on PostgreSQL in groups too (`postgres_group`),
+//! one transaction of pipelined statements for every unit queued at once. The statements are
+//! written once (the macros below) and run by `sqlite`, `postgres` and `postgres_group`.
 //!
 //! No account-wide lock is taken: the idempotency key's primary key serialises one key, and a
 //! new client's daily limit is kept exact by the quota protocol of `repo::quotas` (on PostgreSQL
-//! the shared advisory lock while the bound stays below the limit by `max_connections`, the
+//! the shared advisory lock while the bound stays below the limit by the margin of `Margin`, the
 //! exclusive one near it).
 
+mod group_statements;
 mod postgres;
+mod postgres_group;
 mod sqlite;
 pub(crate) mod statements;
 
@@ -20,7 +23,8 @@ use crate::convert::{self, db_time, db_time_opt};
 use crate::repo::quotas::{CounterRow, lock_key, window_counts};
 use statements::{CountRecord, CountsFrom, FinishKey, InsertClient, InsertInvoice, InsertKey};
 
-pub(crate) use postgres::{open as open_postgres, record as record_postgres};
+pub(crate) use postgres::Margin;
+pub(crate) use postgres_group::PgGroups;
 pub(crate) use sqlite::{open as open_sqlite, record as record_sqlite};
 
 /// `Store::open_invoice`, as statements.

@@ -1,35 +1,35 @@
-//! On PostgreSQL a unit of work's statements are pipelined (sent together, answered together):
-//! `open` is one round trip, `record` one for an existing client and two for a new one (the
-//! quota decision sits between them).
+//! One invoice unit of work on its own on PostgreSQL, its statements pipelined (sent together,
+//! answered together): `open_one` is one round trip, `record_one` one for an existing client and
+//! two for a new one (the quota decision sits between them). Groups (`postgres_group`) run units
+//! together and fall back to these, one by one, when a group fails.
 //!
-//! A new client takes its account's new-client lock shared and goes on while the bound plus
-//! `max_connections` (the most transactions that can be open at once) stays below the limit: even
-//! if every other open transaction adds a client too, the limit holds. Otherwise it starts over
-//! with the lock exclusive, waits for those transactions, and counts exactly.
+//! A new client takes its account's new-client lock shared and goes on while the bound plus the
+//! margin (the most clients of one account all open transactions can add, `Margin`) stays below
+//! the limit: even if every other open transaction adds its most, the limit holds. Otherwise it
+//! starts over with the lock exclusive, waits for those transactions, and counts exactly.
 
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, QueryResult};
-use diesel_async::pooled_connection::deadpool::Object;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use vp_ports::store::StoreResult;
-use vp_ports::{InvoiceRecorded, OpenedInvoice};
+use vp_ports::{ClientRecord, InvoiceRecorded, OpenedInvoice};
 
 use super::statements::quota_lock;
 use super::{NewClient, Opening, Recording, clients_in_window, conflict_outcome, existing_key, the_client};
 use crate::convert;
 use crate::errors::{corrupt, db};
 use crate::models::IdempotencyRow;
-use crate::repo::clients::{ClientRows, first};
+use crate::repo::clients::first;
 
-type Done = Result<usize, diesel::result::Error>;
+pub(super) type Done = Result<usize, diesel::result::Error>;
 
 /// A statement of fixed text as a type of its own, so the connection prepares it once and
 /// later uses only send it: pipelined statements then go out without waiting for a prepare.
 macro_rules! fixed_statement {
     ($name:ident, $sql:literal) => {
         #[derive(Debug, Clone, Copy, QueryId)]
-        struct $name;
+        pub(super) struct $name;
 
         impl QueryFragment<Pg> for $name {
             fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
@@ -44,8 +44,7 @@ fixed_statement!(Begin, "BEGIN");
 fixed_statement!(Commit, "COMMIT");
 fixed_statement!(Rollback, "ROLLBACK");
 
-pub(crate) async fn open(conn: Object<AsyncPgConnection>, o: Opening) -> StoreResult<OpenedInvoice> {
-    let c: &AsyncPgConnection = &conn;
+pub(super) async fn open_one(c: &AsyncPgConnection, o: &Opening) -> StoreResult<OpenedInvoice> {
     let (inserted, rows, bound) = tokio::join!(
         (&o.insert_key).execute(&mut &*c),
         the_client!(o.account_id(), &o.client_id)
@@ -57,11 +56,19 @@ pub(crate) async fn open(conn: Object<AsyncPgConnection>, o: Opening) -> StoreRe
     } else {
         None
     };
-    let rows: ClientRows = rows.map_err(db)?;
+    opened(existing, first(rows.map_err(db)?)?, bound.map_err(db)?)
+}
+
+/// What a unit's opening read, as the port says it.
+pub(super) fn opened(
+    existing: Option<IdempotencyRow>,
+    client: Option<ClientRecord>,
+    bound: i64,
+) -> StoreResult<OpenedInvoice> {
     Ok(OpenedInvoice {
         existing_key: existing.map(convert::idempotency).transpose()?,
-        client: first(rows)?,
-        new_clients_bound: u64::try_from(bound.map_err(db)?).map_err(|_| corrupt("negative daily count"))?,
+        client,
+        new_clients_bound: u64::try_from(bound).map_err(|_| corrupt("negative daily count"))?,
     })
 }
 
@@ -107,10 +114,10 @@ async fn guard(c: &AsyncPgConnection, new: &NewClient, exclusive: bool) -> Resul
     Ok(u64::try_from(bound?).unwrap_or(0))
 }
 
-async fn record_on(
+pub(super) async fn record_one(
     c: &AsyncPgConnection,
     r: &Recording,
-    open_transactions: u64,
+    margin: Margin,
 ) -> Result<InvoiceRecorded, diesel::result::Error> {
     let Some(new) = &r.client else {
         // BEGIN goes out with the writes.
@@ -119,10 +126,12 @@ async fn record_on(
         return written;
     };
     let limit = u64::from(new.limit.limit);
-    if guard(c, new, false).await?.saturating_add(open_transactions) < limit {
-        return write(c, r).await;
+    if margin.below(limit) {
+        if margin.allows_shared(guard(c, new, false).await?, limit) {
+            return write(c, r).await;
+        }
+        Rollback.execute(&mut &*c).await?;
     }
-    Rollback.execute(&mut &*c).await?;
     if guard(c, new, true).await? >= limit {
         let in_window: Vec<time::PrimitiveDateTime> =
             clients_in_window!(&new.insert.0.account_id, &new.limit).load(&mut &*c).await?;
@@ -134,18 +143,24 @@ async fn record_on(
     write(c, r).await
 }
 
-/// `open_transactions`: the server's `max_connections`.
-pub(crate) async fn record(
-    conn: Object<AsyncPgConnection>,
-    r: Recording,
-    open_transactions: u64,
-) -> StoreResult<InvoiceRecorded> {
-    match record_on(&conn, &r, open_transactions).await {
-        Ok(outcome) => Ok(outcome),
-        Err(e) => {
-            // The transaction may still be open: never hand this connection out again.
-            crate::pool::DbConn::Postgres(conn).detach();
-            Err(db(e))
-        }
+/// The most clients of one account that all transactions open at once can add together:
+/// `max_connections` transactions, each a group of at most `GROUP_MAX` units.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Margin(pub u64);
+
+impl Margin {
+    pub(crate) fn of(max_connections: u64) -> Margin {
+        Margin(max_connections.saturating_mul(u64::try_from(super::postgres_group::GROUP_MAX).unwrap_or(u64::MAX)))
+    }
+
+    /// Whether a shared holder that read `bound` may add clients without counting exactly:
+    /// even with every open transaction adding its most, the limit holds.
+    pub(super) fn allows_shared(self, bound: u64, limit: u64) -> bool {
+        bound.saturating_add(self.0) < limit
+    }
+
+    /// Whether the shared path can ever pass for `limit` (else go exclusive at once).
+    pub(super) fn below(self, limit: u64) -> bool {
+        self.0 < limit
     }
 }
