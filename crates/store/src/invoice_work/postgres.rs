@@ -146,7 +146,7 @@ pub(super) async fn record_one(
 /// The most clients of one account that all transactions open at once can add together:
 /// `max_connections` transactions, each a group of at most `GROUP_MAX` units.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Margin(pub u64);
+pub(crate) struct Margin(u64);
 
 impl Margin {
     pub(crate) fn of(max_connections: u64) -> Margin {

@@ -174,7 +174,7 @@ impl Held {
 impl Drop for Held {
     fn drop(&mut self) {
         if let Some(conn) = self.0.take() {
-            drop(Object::take(conn));
+            crate::pool::DbConn::Postgres(conn).detach();
         }
     }
 }
