@@ -30,8 +30,15 @@ pub fn issue(ids: &dyn IdGenerator) -> IssuedKey {
 }
 
 /// Hex SHA-256 of a presented key; lookups compare hashes, so a key's text is never compared.
+/// Every partner request computes it, so the digits are written into one string.
 pub fn hash(secret: &str) -> String {
-    digest(&SHA256, secret.as_bytes()).as_ref().iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(64);
+    for b in digest(&SHA256, secret.as_bytes()).as_ref() {
+        hex.push(char::from(DIGITS[usize::from(b >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    hex
 }
 
 #[cfg(test)]

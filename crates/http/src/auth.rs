@@ -6,13 +6,11 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
-use actix_web::http::Method;
 use actix_web::{FromRequest, HttpRequest, web};
 use vp_app::App;
 use vp_domain::limits::AccountLimits;
 use vp_ports::{AccountRecord, RequestWindow, WindowCheck};
 
-use crate::API_PREFIX;
 use crate::error::{ApiError, ErrorCode};
 use crate::rate_limit::Limiter;
 
@@ -31,24 +29,38 @@ impl FromRequest for Partner {
     type Future = Pin<Box<dyn Future<Output = Result<Partner, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let app = req.app_data::<web::Data<App>>().cloned();
-        let limiter = req.app_data::<web::Data<Limiter>>().cloned();
-        let key = bearer(req);
-        let is_payment = is_payment_creation(req);
-        Box::pin(async move {
-            let (Some(app), Some(limiter)) = (app, limiter) else {
-                return Err(ApiError::new(ErrorCode::InternalError));
-            };
-            let account = app.authenticate(key.as_deref()).await?;
-            admit(&app, &limiter, &account, is_payment).await?;
-            Ok(Partner(account))
-        })
+        let admitted = admitted(req, false);
+        Box::pin(async move { admitted.await.map(Partner) })
     }
 }
 
-/// `POST /payments` also counts against the payment window.
-fn is_payment_creation(req: &HttpRequest) -> bool {
-    req.method() == Method::POST && req.match_pattern().is_some_and(|p| p.strip_prefix(API_PREFIX) == Some("/payments"))
+/// The partner of a `POST /payments`: the handler's type says it, so the payment window is
+/// counted without matching the request's path again.
+pub struct PayingPartner(pub AccountRecord);
+
+impl FromRequest for PayingPartner {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<PayingPartner, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let admitted = admitted(req, true);
+        Box::pin(async move { admitted.await.map(PayingPartner) })
+    }
+}
+
+/// The request's account once its key is valid and its windows admit it.
+fn admitted(req: &HttpRequest, is_payment: bool) -> impl Future<Output = Result<AccountRecord, ApiError>> + use<> {
+    let app = req.app_data::<web::Data<App>>().cloned();
+    let limiter = req.app_data::<web::Data<Limiter>>().cloned();
+    let key = bearer(req);
+    async move {
+        let (Some(app), Some(limiter)) = (app, limiter) else {
+            return Err(ApiError::new(ErrorCode::InternalError));
+        };
+        let account = app.authenticate(key.as_deref()).await?;
+        admit(&app, &limiter, &account, is_payment).await?;
+        Ok(account)
+    }
 }
 
 /// One request against the account's per-minute limits (with its overrides): every request

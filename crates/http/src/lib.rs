@@ -67,12 +67,14 @@ pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(state.client_address.clone())
             .app_data(web::PayloadConfig::new(body::BODY_LIMIT))
             .configure(health::routes)
-            .configure(pages::routes)
-            .configure(cabinet::routes)
+            // The partner API before the pages: routing (and the route label of every request)
+            // tries resources in this order, and the pages' patterns are regular expressions.
             .service(
                 web::scope(API_PREFIX)
                     .route("/openapi.json", web::get().to(openapi::serve))
                     .configure(|scope_cfg| api::endpoints(&mut DocumentedConfig::new(scope_cfg))),
-            );
+            )
+            .configure(pages::routes)
+            .configure(cabinet::routes);
     }
 }

@@ -4,7 +4,7 @@ use vp_app::App;
 use vp_domain::limits::PLAN_ID_MAX;
 use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
 
-use crate::auth::Partner;
+use crate::auth::{Partner, PayingPartner};
 use crate::body::json_object;
 use crate::dto::Payment;
 use crate::error::{ApiError, Envelope, ErrorCode};
@@ -76,7 +76,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
 #[post("/payments")]
 pub async fn create_payment(
     req: HttpRequest,
-    partner: Partner,
+    partner: PayingPartner,
     app: Data<App>,
     body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
