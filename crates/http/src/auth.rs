@@ -14,8 +14,13 @@ use vp_ports::{AccountRecord, RequestWindow, WindowCheck};
 use crate::error::{ApiError, ErrorCode};
 use crate::rate_limit::Limiter;
 
-/// The authenticated account of a partner request.
-pub struct Partner(pub AccountRecord);
+/// The authenticated account of a partner request. `PAYMENT` is the handler's word that the
+/// request creates a payment and counts against the payment window too (`PayingPartner`), so
+/// no route is matched again to find out.
+pub struct Partner<const PAYMENT: bool = false>(pub AccountRecord);
+
+/// The partner of a `POST /payments`.
+pub type PayingPartner = Partner<true>;
 
 /// The token of an `Authorization: Bearer <token>` header.
 pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
@@ -24,42 +29,22 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned())
 }
 
-impl FromRequest for Partner {
+impl<const PAYMENT: bool> FromRequest for Partner<PAYMENT> {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Partner, ApiError>>>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let admitted = admitted(req, false);
-        Box::pin(async move { admitted.await.map(Partner) })
-    }
-}
-
-/// The partner of a `POST /payments`: the handler's type says it, so the payment window is
-/// counted without matching the request's path again.
-pub struct PayingPartner(pub AccountRecord);
-
-impl FromRequest for PayingPartner {
-    type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<PayingPartner, ApiError>>>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let admitted = admitted(req, true);
-        Box::pin(async move { admitted.await.map(PayingPartner) })
-    }
-}
-
-/// The request's account once its key is valid and its windows admit it.
-fn admitted(req: &HttpRequest, is_payment: bool) -> impl Future<Output = Result<AccountRecord, ApiError>> + use<> {
-    let app = req.app_data::<web::Data<App>>().cloned();
-    let limiter = req.app_data::<web::Data<Limiter>>().cloned();
-    let key = bearer(req);
-    async move {
-        let (Some(app), Some(limiter)) = (app, limiter) else {
-            return Err(ApiError::new(ErrorCode::InternalError));
-        };
-        let account = app.authenticate(key.as_deref()).await?;
-        admit(&app, &limiter, &account, is_payment).await?;
-        Ok(account)
+        let app = req.app_data::<web::Data<App>>().cloned();
+        let limiter = req.app_data::<web::Data<Limiter>>().cloned();
+        let key = bearer(req);
+        Box::pin(async move {
+            let (Some(app), Some(limiter)) = (app, limiter) else {
+                return Err(ApiError::new(ErrorCode::InternalError));
+            };
+            let account = app.authenticate(key.as_deref()).await?;
+            admit(&app, &limiter, &account, PAYMENT).await?;
+            Ok(Partner(account))
+        })
     }
 }
 
