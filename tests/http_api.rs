@@ -619,16 +619,19 @@ fn apps_and_documents(s: &Server) {
 }
 
 fn rate_limits_answer_429_with_retry_after(s: &Server) {
-    s.cli_settled(&["account", "limits", &s.account_id, "--requests-per-minute", "3", "--payments-per-minute", "1"]);
+    s.cli_settled(&["account", "limits", &s.account_id, "--requests-per-minute", "4", "--payments-per-minute", "1"]);
     // A fresh server process would start with empty windows; this one counts from now.
     assert_eq!(post_payment(s, "rl1", &subscription("rl", 1)).status, 201);
     let r = post_payment(s, "rl2", &subscription("rl", 1));
     assert_eq!((r.status, r.code().as_str()), (429, "RATE_LIMITED"));
     let secs: u64 = r.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=60).contains(&secs));
-    assert_eq!(s.api("GET", "/account", None, &[]).status, 200, "the third request of the minute");
+    // The router decodes `%70` to `p`: the same operation, so the same payment window.
+    let r = s.api("POST", "/%70ayments", Some(&subscription("rl", 1)), &[("idempotency-key", "rl3")]);
+    assert_eq!((r.status, r.code().as_str()), (429, "RATE_LIMITED"), "a percent-encoded path is a payment too");
+    assert_eq!(s.api("GET", "/account", None, &[]).status, 200, "the fourth request of the minute");
     let r = s.api("GET", "/account", None, &[]);
-    assert_eq!((r.status, r.code().as_str()), (429, "RATE_LIMITED"), "the fourth is over 3");
+    assert_eq!((r.status, r.code().as_str()), (429, "RATE_LIMITED"), "the fifth is over 4");
     assert!(r.header("retry-after").is_some());
 }
 
