@@ -42,7 +42,11 @@ pub async fn observe(
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         res.headers_mut().insert(REQUEST_ID, value);
     }
-    let route = res.request().match_pattern().unwrap_or_else(|| "unmatched".to_owned());
+    // Matched on the path as routed (`%61` decoded), which `HttpRequest::match_pattern`'s raw
+    // path is not.
+    let routed = res.request();
+    let route =
+        routed.resource_map().match_pattern(routed.match_info().as_str()).unwrap_or_else(|| "unmatched".to_owned());
     let status = res.status().as_u16();
     let elapsed = started.elapsed();
     if let Some(app) = &app {
