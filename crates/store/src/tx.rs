@@ -34,10 +34,14 @@ pub(crate) struct PoolStore {
     /// of in SQLite's busy handler, which polls with growing sleeps and turned contention into
     /// long tail latencies. Other processes (operator commands) still meet the busy timeout.
     sqlite_writer: Arc<Mutex<()>>,
-    /// On SQLite, the writer thread committing invoice units of work in groups.
-    sqlite_group: Option<GroupWriter>,
-    /// On PostgreSQL, the writer tasks committing invoice units of work in groups.
-    pg_groups: Option<invoice_work::PgGroups>,
+    invoices: InvoiceWriters,
+}
+
+/// Who commits the invoice units of work, in groups: the one writer thread on SQLite, writer
+/// tasks on PostgreSQL.
+enum InvoiceWriters {
+    Sqlite(GroupWriter),
+    Postgres(invoice_work::PgGroups),
 }
 
 impl PoolStore {
@@ -51,26 +55,20 @@ impl PoolStore {
         sqlite_path: Option<String>,
     ) -> StoreResult<PoolStore> {
         let sqlite_writer = Arc::<Mutex<()>>::default();
-        let sqlite_group = sqlite_path.map(|path| GroupWriter::start(path, sqlite_writer.clone())).transpose()?;
-        let pg_groups = match &pool {
+        let invoices = match (&pool, sqlite_path) {
+            (DbPool::Sqlite(_), Some(path)) => InvoiceWriters::Sqlite(GroupWriter::start(path, sqlite_writer.clone())?),
+            (DbPool::Sqlite(_), None) => {
+                return Err(StoreError::Unavailable("an SQLite store needs its database file".into()));
+            }
             // A quarter of the pool per unit of work (two kinds: half the pool at most), so
             // other work always finds connections.
-            DbPool::Postgres(pg) => Some(invoice_work::PgGroups::start(
+            (DbPool::Postgres(pg), _) => InvoiceWriters::Postgres(invoice_work::PgGroups::start(
                 pg.clone(),
                 (pg.status().max_size / 4).clamp(1, 4),
                 invoice_work::Margin::of(open_transactions),
             )),
-            DbPool::Sqlite(_) => None,
         };
-        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, sqlite_group, pg_groups })
-    }
-
-    fn pg_groups(&self) -> StoreResult<&invoice_work::PgGroups> {
-        self.pg_groups.as_ref().ok_or_else(|| StoreError::Unavailable("no PostgreSQL writers for this pool".into()))
-    }
-
-    fn group_writer(&self) -> StoreResult<&GroupWriter> {
-        self.sqlite_group.as_ref().ok_or_else(|| StoreError::Unavailable("no SQLite writer for this pool".into()))
+        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, invoices })
     }
 
     async fn start(&self, write: bool, sqlite: &str, postgres: &str) -> StoreResult<Box<dyn Tx>> {
@@ -130,17 +128,17 @@ impl Store for PoolStore {
 
     async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice> {
         let work = invoice_work::Opening::new(opening);
-        match &self.pool {
-            DbPool::Sqlite(_) => invoice_work::open_sqlite(self.group_writer()?, work).await,
-            DbPool::Postgres(_) => self.pg_groups()?.open(work).await,
+        match &self.invoices {
+            InvoiceWriters::Sqlite(writer) => invoice_work::open_sqlite(writer, work).await,
+            InvoiceWriters::Postgres(groups) => groups.open(work).await,
         }
     }
 
     async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded> {
         let work = invoice_work::Recording::new(write)?;
-        match &self.pool {
-            DbPool::Sqlite(_) => invoice_work::record_sqlite(self.group_writer()?, work).await,
-            DbPool::Postgres(_) => self.pg_groups()?.record(work).await,
+        match &self.invoices {
+            InvoiceWriters::Sqlite(writer) => invoice_work::record_sqlite(writer, work).await,
+            InvoiceWriters::Postgres(groups) => groups.record(work).await,
         }
     }
 }
