@@ -1918,8 +1918,9 @@ async fn new_clients_far_below_a_raised_limit_are_all_recorded_and_counted(ctx: 
 
 async fn racing_new_clients_never_pass_the_daily_limit(ctx: Ctx) {
     // 150 places left (alice and 49 more of 200); 200 new clients race for them. On PostgreSQL
-    // the first ones pass under the shared lock (the bound plus max_connections is below the
-    // limit), the last ones under the exclusive one.
+    // a limit of 200 is within the margin (max_connections x a group's most clients), so every
+    // group takes the exclusive lock and counts exactly; the shared path is raced by
+    // new_clients_far_below_a_raised_limit_are_all_recorded_and_counted.
     seed(&ctx.store, "acc-a").await;
     let mut tx = begin(&ctx.store).await;
     for i in 0..49 {

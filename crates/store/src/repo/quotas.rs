@@ -8,9 +8,10 @@
 //!
 //! Exactness under concurrency: on SQLite writers run one at a time. On PostgreSQL each
 //! account's quota has an advisory lock. `below_daily_limit` (trials, operator paths) takes it
-//! exclusively; the invoice hot path (`invoice.rs`) takes it shared and goes on only while the
-//! bound plus the server's `max_connections` stays below the limit, else starts over with it
-//! exclusive. `docs/limits.md` has the argument that this never lets the limit be passed.
+//! exclusively; the invoice hot path (`invoice_work`) takes it shared and goes on only while the
+//! bound plus its margin (`invoice_work::Margin`: `max_connections` transactions of at most a
+//! group's clients each) stays below the limit, else starts over with it exclusive.
+//! `docs/limits.md` has the argument that this never lets the limit be passed.
 
 use diesel::dsl::sql;
 use diesel::sql_types::Bool;
