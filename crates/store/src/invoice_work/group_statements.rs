@@ -20,17 +20,13 @@ use crate::models::{ClientRow, IdempotencyRow, InvoiceRow};
 
 /// `unnest($1, $2, ...)` of the given arrays, each bound as `Array<type>`.
 macro_rules! unnest {
-    ($out:ident, $($ty:ty => $values:expr),+ $(,)?) => {{
+    ($out:ident, $first_ty:ty => $first:expr $(, $ty:ty => $values:expr)* $(,)?) => {{
         $out.push_sql("SELECT * FROM unnest(");
-        let mut first = true;
+        $out.push_bind_param::<Array<$first_ty>, _>($first)?;
         $(
-            if !first {
-                $out.push_sql(", ");
-            }
-            first = false;
+            $out.push_sql(", ");
             $out.push_bind_param::<Array<$ty>, _>($values)?;
-        )+
-        let _ = first;
+        )*
         $out.push_sql(")");
     }};
 }
