@@ -294,7 +294,7 @@ impl Config {
         let term_check_every = std::time::Duration::from_secs(number(
             get("VP_TERM_CHECK_SECONDS"),
             "VP_TERM_CHECK_SECONDS",
-            300,
+            vp_domain::limits::TERM_EVENT_CHECK_INTERVAL.whole_seconds().unsigned_abs(),
             1..=3600,
         )?);
         let delivery_workers =

@@ -4,7 +4,8 @@ use serde_json::{Value, json};
 use time::Duration;
 use vp_app::App;
 use vp_app::cabinet::audit::Who;
-use vp_app::events::{TESTS_PER_MINUTE, TestOutcome};
+use vp_app::events::TestOutcome;
+use vp_domain::limits::WEBHOOK_TESTS_PER_MINUTE;
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, WebhookEndpointRecord};
 
 use crate::cli::{ClockCommand, EndpointCommand};
@@ -73,13 +74,13 @@ pub async fn endpoint_command(app: &App, cmd: EndpointCommand) -> CommandResult 
         }
         EndpointCommand::RotateSecret { endpoint_id } => {
             let e = app.rotate_endpoint_secret(&endpoint_id, Who::Operator).await?;
-            json!({ "endpoint_id": e.id, "secret": e.secret, "previous_secret_valid_until": e.secret_rotated_at.map(|t| timestamp(t + Duration::hours(24))) })
+            json!({ "endpoint_id": e.id, "secret": e.secret, "previous_secret_valid_until": e.previous_secret_valid_until().map(timestamp) })
         }
         EndpointCommand::Test { endpoint_id } => match app.send_test_event(&endpoint_id, Who::Operator).await? {
             TestOutcome::Sent(a) => attempt(&a),
             TestOutcome::TooSoon { retry_after } => {
                 return Err(CommandError::BadInput(format!(
-                    "at most {TESTS_PER_MINUTE} test events per minute per endpoint; try again in {} s",
+                    "at most {WEBHOOK_TESTS_PER_MINUTE} test events per minute per endpoint; try again in {} s",
                     retry_after.whole_seconds()
                 )));
             }

@@ -14,6 +14,7 @@ use vp_panel::LocalPanel;
 use vp_payments::YooKassaGateway;
 use vp_payments::yookassa::NotifyPolicy;
 use vp_ports::GatewayEvents;
+use vp_web::WebState;
 
 use crate::commands::CommandError;
 use crate::config::Config;
@@ -47,9 +48,9 @@ pub async fn serve(
         }
     };
     let proxies = config.trusted_proxies.clone();
-    let client_address =
-        vp_http::cabinet::ClientAddress::new(move |peer, forwarded| proxies.client_ip(peer, forwarded));
-    let state = HttpState::new(app.clone(), limiter).with_client_address(client_address);
+    let client_address = vp_web::ClientAddress::new(move |peer, forwarded| proxies.client_ip(peer, forwarded));
+    let state = HttpState::new(app.clone(), limiter);
+    let web_state = WebState::new(app.clone()).with_client_address(client_address);
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
     let in_flight = web::Data::new(InFlight::default());
@@ -63,6 +64,7 @@ pub async fn serve(
             .wrap(from_fn(count_in_flight))
             .wrap(from_fn(vp_http::observe))
             .configure(vp_http::configure(state.clone()))
+            .configure(vp_web::configure(web_state.clone()))
             .configure(|cfg| {
                 if let Some(local) = &local_panel {
                     vp_panel::routes(local.clone())(cfg);
@@ -74,7 +76,7 @@ pub async fn serve(
                     vp_http::metrics::routes(access.clone())(cfg);
                 }
             })
-            .default_service(web::to(vp_http::fallback))
+            .default_service(web::to(fallback))
     })
     // Signals are ours (below): actix's own graceful stop relies on per-worker connection
     // counts and was seen to drop a request in flight.
@@ -114,6 +116,15 @@ pub async fn serve(
     tracing::info!("stopping: finishing the delivery attempts under way");
     background.shut_down().await;
     result
+}
+
+/// A path no route took: the envelope under `/api/`, the not-found page for people elsewhere.
+async fn fallback(req: actix_web::HttpRequest) -> Result<actix_web::HttpResponse, vp_http::error::ApiError> {
+    if vp_http::fallback::is_api_path(req.path()) {
+        vp_http::fallback(req).await
+    } else {
+        Ok(vp_web::not_found_page(&req))
+    }
 }
 
 /// `GET /metrics` alone on its own listener (`VP_METRICS_BIND`), for a private network.

@@ -3,12 +3,12 @@
 //! lock, so the balance read before a hold is the balance the hold applies to.
 
 use time::OffsetDateTime;
-use vp_domain::withdrawal::{self, Balance, Movement, WithdrawalRefused, WithdrawalStatus, WithdrawalStep};
+use vp_domain::withdrawal::{self, Balance, Movement, WithdrawalStatus, WithdrawalStep};
 use vp_ports::{LedgerEntry, LedgerKind, LedgerSubject, NoticeKind, Tx, WithdrawalFilter, WithdrawalRecord};
 
 use crate::App;
 use crate::cabinet::audit::{self, Who};
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Declined};
 
 /// Ledger entries a page shows.
 pub const LEDGER_PAGE: u32 = 50;
@@ -55,7 +55,7 @@ impl App {
         tx.lock_account(account_id).await?;
         let balance = tx.partner_balance(account_id).await?;
         let (amount, payout_details) =
-            withdrawal::check_request(amount, payout_details, balance).map_err(refusal_field)?;
+            withdrawal::check_request(amount, payout_details, balance).map_err(Declined::Withdrawal)?;
         let record = WithdrawalRecord {
             id: self.ids.new_id("wd"),
             account_id: account_id.to_owned(),
@@ -103,7 +103,7 @@ impl App {
         step: WithdrawalStep,
         note: Option<&str>,
     ) -> AppResult<WithdrawalRecord> {
-        let note = withdrawal::check_note(note).map_err(refusal_field)?;
+        let note = withdrawal::check_note(note).map_err(Declined::Withdrawal)?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let account_id = tx.withdrawal(id).await?.ok_or(AppError::NotFound("withdrawal"))?.account_id;
@@ -155,15 +155,4 @@ impl App {
         tx.insert_ledger_entry(&entry).await?;
         Ok(())
     }
-}
-
-/// A refused request names the form field at fault.
-fn refusal_field(e: WithdrawalRefused) -> AppError {
-    let field = match e {
-        WithdrawalRefused::Amount(_) | WithdrawalRefused::MoreThanAvailable { .. } => "amount",
-        WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong => "payout_details",
-        WithdrawalRefused::NoteTooLong => "note",
-        WithdrawalRefused::Step { .. } => "status",
-    };
-    AppError::field(field, e)
 }

@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use thiserror::Error;
-use vp_ports::StoreError;
+use vp_domain::limits::{WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAYS};
+use vp_domain::withdrawal::WithdrawalRefused;
+use vp_ports::{AddressRefused, StoreError};
 
 /// Field name to reason, as in the envelope's `fields`.
 pub type FieldErrors = BTreeMap<String, String>;
@@ -23,6 +25,10 @@ pub enum AppError {
     /// A partner request the spec's rules refuse; each maps to one error code.
     #[error("{0}")]
     Refused(Refusal),
+    /// A request of the cabinet or the operator that a rule refuses, with a typed reason a
+    /// page or a bot words in its own language.
+    #[error("{}", declined_text(.0))]
+    Declined(Declined),
     /// An external system (payment gateway, VPN panel) refused a request it should have taken:
     /// our bug or a drift on its side. Logged where it happens; the partner sees an internal
     /// error and may retry.
@@ -77,6 +83,66 @@ pub enum Refusal {
     ServiceUnavailable,
     #[error("the client already has a lifetime subscription")]
     LifetimeSubscription,
+}
+
+/// Why a cabinet or operator request was refused. The English text is the CLI's; pages match
+/// on the variant, never on the text.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Declined {
+    #[error("{0}")]
+    Withdrawal(#[from] WithdrawalRefused),
+    #[error("{0}")]
+    EndpointAddress(#[from] AddressRefused),
+    #[error("the account already has {WEBHOOK_ENDPOINTS_MAX} endpoints, the most allowed")]
+    TooManyEndpoints,
+    #[error("choose at least one event type")]
+    NoEventTypes,
+    #[error("unknown event type {0:?}; one of {types}", types = crate::events::types::SUBSCRIBABLE.join(", "))]
+    UnknownEventType(String),
+    #[error("one of {}", replay_days())]
+    ReplayDays,
+    #[error("the endpoint is disabled; enable it first")]
+    EndpointDisabled,
+}
+
+impl Declined {
+    /// The input field the refusal is about, when it is about one.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Declined::Withdrawal(w) => match w {
+                WithdrawalRefused::Amount(_) | WithdrawalRefused::MoreThanAvailable { .. } => Some("amount"),
+                WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong => Some("payout_details"),
+                WithdrawalRefused::NoteTooLong => Some("note"),
+                WithdrawalRefused::Step { .. } => None,
+            },
+            Declined::EndpointAddress(_) => Some("url"),
+            Declined::NoEventTypes | Declined::UnknownEventType(_) => Some("event_types"),
+            Declined::ReplayDays => Some("days"),
+            Declined::TooManyEndpoints | Declined::EndpointDisabled => None,
+        }
+    }
+}
+
+fn replay_days() -> String {
+    let days: Vec<String> = WEBHOOK_REPLAY_DAYS.iter().map(i64::to_string).collect();
+    match days.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => days.concat(),
+    }
+}
+
+/// As the CLI has always said it: a refusal about a field reads like invalid input.
+fn declined_text(d: &Declined) -> String {
+    match d.field() {
+        Some(field) => format!("invalid input: {field}: {d}"),
+        None => d.to_string(),
+    }
+}
+
+impl From<Declined> for AppError {
+    fn from(d: Declined) -> Self {
+        AppError::Declined(d)
+    }
 }
 
 impl From<Refusal> for AppError {

@@ -26,7 +26,7 @@ use vp_ports::{Clock, IdGenerator, Metrics, PartnerNotifier, PaymentGateway, Sto
 
 use crate::events::EventRenderer;
 
-pub use error::{AppError, AppResult, FieldErrors, Refusal};
+pub use error::{AppError, AppResult, Declined, FieldErrors, Refusal};
 pub use lang::Lang;
 
 /// The adapters the use cases run on, wired once by the binary.

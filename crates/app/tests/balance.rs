@@ -5,9 +5,9 @@ mod support;
 
 use support::World;
 use time::Duration;
-use vp_app::AppError;
+use vp_app::{AppError, Declined};
 use vp_domain::Money;
-use vp_domain::withdrawal::{Balance, WithdrawalStatus, WithdrawalStep};
+use vp_domain::withdrawal::{Balance, WithdrawalRefused, WithdrawalStatus, WithdrawalStep};
 use vp_ports::{LedgerKind, LedgerSubject, MessengerError, NoticeKind};
 
 fn rub(kopecks: i64) -> Money {
@@ -33,7 +33,10 @@ async fn a_request_is_held_at_once_and_can_never_take_more_than_is_available() {
 
     let one_kopeck_too_many = two.checked_add(rub(1)).unwrap().to_string();
     let refused = w.app.cabinet_request_withdrawal(&actor, &one_kopeck_too_many, "IBAN 1").await.unwrap_err();
-    assert!(matches!(refused, AppError::Validation(ref f) if f.contains_key("amount")), "{refused:?}");
+    assert!(
+        matches!(refused, AppError::Declined(Declined::Withdrawal(WithdrawalRefused::MoreThanAvailable { available })) if available == two),
+        "{refused:?}"
+    );
     assert_eq!(w.app.balance(&w.account.id).await.unwrap(), Balance { available: two, held: Money::ZERO });
 
     let first = w.app.cabinet_request_withdrawal(&actor, &share.to_string(), "IBAN 1").await.unwrap();
@@ -43,9 +46,12 @@ async fn a_request_is_held_at_once_and_can_never_take_more_than_is_available() {
     w.app.cabinet_request_withdrawal(&actor, &share.to_string(), "IBAN 1").await.unwrap();
     assert_eq!(w.app.balance(&w.account.id).await.unwrap(), Balance { available: Money::ZERO, held: two });
     let nothing_left = w.app.cabinet_request_withdrawal(&actor, "0.01", "IBAN 1").await.unwrap_err();
-    assert!(matches!(nothing_left, AppError::Validation(ref f) if f.contains_key("amount")), "{nothing_left:?}");
+    assert!(
+        matches!(nothing_left, AppError::Declined(Declined::Withdrawal(WithdrawalRefused::MoreThanAvailable { .. }))),
+        "{nothing_left:?}"
+    );
     let no_details = w.app.cabinet_request_withdrawal(&actor, "0.01", " ").await.unwrap_err();
-    assert!(matches!(no_details, AppError::Validation(ref f) if f.contains_key("payout_details")));
+    assert!(matches!(no_details, AppError::Declined(Declined::Withdrawal(WithdrawalRefused::NoPayoutDetails))));
     assert_eq!(w.app.cabinet_withdrawals(&actor, None).await.unwrap().len(), 2, "refusals leave nothing behind");
 }
 
@@ -127,7 +133,7 @@ async fn a_step_the_status_does_not_allow_is_a_conflict_and_changes_nothing() {
     assert_eq!(after, Balance { available: before.available.checked_add(rub(100)).unwrap(), held: Money::ZERO });
     let long_note = "n".repeat(501);
     let refused = w.app.step_withdrawal(&request.id, WithdrawalStep::Approve, Some(&long_note)).await.unwrap_err();
-    assert!(matches!(refused, AppError::Validation(ref f) if f.contains_key("note")));
+    assert!(matches!(refused, AppError::Declined(Declined::Withdrawal(WithdrawalRefused::NoteTooLong))));
     assert!(matches!(
         w.app.step_withdrawal("wd_none", WithdrawalStep::Approve, None).await,
         Err(AppError::NotFound(_))
@@ -145,7 +151,10 @@ async fn another_accounts_withdrawal_is_not_found_from_the_cabinet() {
     assert!(matches!(w.app.own_withdrawal(&theirs, &request.id).await, Err(AppError::NotFound("withdrawal"))));
     assert!(w.app.cabinet_withdrawals(&theirs, None).await.unwrap().is_empty());
     let refused = w.app.cabinet_request_withdrawal(&theirs, "1.00", "card").await.unwrap_err();
-    assert!(matches!(refused, AppError::Validation(_)), "the other account has nothing to withdraw");
+    assert!(
+        matches!(refused, AppError::Declined(Declined::Withdrawal(WithdrawalRefused::MoreThanAvailable { .. }))),
+        "the other account has nothing to withdraw"
+    );
 }
 
 /// The one-time code in a chat link.

@@ -7,11 +7,11 @@ use serde_json::Value;
 use support::World;
 use time::Duration;
 use time::macros::datetime;
-use vp_app::AppError;
 use vp_app::cabinet::audit::Who;
 use vp_app::events::TestOutcome;
+use vp_app::{AppError, Declined};
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
-use vp_ports::{AttemptFilter, NoticeKind};
+use vp_ports::{AddressRefused, AttemptFilter, NoticeKind};
 
 const OPERATOR: Who<'static> = Who::Operator;
 
@@ -134,11 +134,17 @@ async fn gone_disables_the_endpoint_at_once_and_a_replay_after_repair_resends() 
     pay(&w, "u2").await;
     w.clock.advance(Duration::hours(1));
     assert_eq!(w.app.deliver_due_events(10).await.unwrap(), 0, "a disabled endpoint gets nothing");
-    assert!(matches!(w.app.replay_undelivered(&e.id, 1, OPERATOR).await, Err(AppError::Conflict(_))), "enable first");
+    assert!(
+        matches!(
+            w.app.replay_undelivered(&e.id, 1, OPERATOR).await,
+            Err(AppError::Declined(Declined::EndpointDisabled))
+        ),
+        "enable first"
+    );
 
     w.app.set_endpoint_enabled(&e.id, true, OPERATOR).await.unwrap();
     assert!(
-        matches!(w.app.replay_undelivered(&e.id, 2, OPERATOR).await, Err(AppError::Validation(_))),
+        matches!(w.app.replay_undelivered(&e.id, 2, OPERATOR).await, Err(AppError::Declined(Declined::ReplayDays))),
         "1, 3, 7 or 30 days"
     );
     assert_eq!(w.app.replay_undelivered(&e.id, 1, OPERATOR).await.unwrap(), 1, "the undelivered event of the last day");
@@ -291,15 +297,15 @@ async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
     assert_eq!(w.app.deliver_due_events(10).await.unwrap(), 0, "an event before the endpoint existed is not sent");
     assert!(matches!(
         w.app.add_endpoint(&w.account.id, "http://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR).await,
-        Err(AppError::Validation(f)) if f.contains_key("url")
+        Err(AppError::Declined(Declined::EndpointAddress(AddressRefused::NotHttps)))
     ));
     assert!(matches!(
         w.app.add_endpoint(&w.account.id, "https://a.example/", &types(&["payment.refunded"]), OPERATOR).await,
-        Err(AppError::Validation(f)) if f.contains_key("event_types")
+        Err(AppError::Declined(Declined::UnknownEventType(t))) if t == "payment.refunded"
     ));
     assert!(matches!(
         w.app.add_endpoint(&w.account.id, "https://a.example/", &[], OPERATOR).await,
-        Err(AppError::Validation(_))
+        Err(AppError::Declined(Declined::NoEventTypes))
     ));
     for n in 1..10 {
         w.app
@@ -309,13 +315,16 @@ async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
     }
     assert!(matches!(
         w.app.add_endpoint(&w.account.id, "https://11.example/", &types(&["payment.expired"]), OPERATOR).await,
-        Err(AppError::Conflict(_))
+        Err(AppError::Declined(Declined::TooManyEndpoints))
     ));
     assert_eq!(w.app.endpoints(&w.account.id).await.unwrap().len(), 10);
     let changed =
         w.app.set_endpoint_types(&e.id, &types(&["payment.expired", "payment.expired"]), OPERATOR).await.unwrap();
     assert_eq!(changed.event_types, ["payment.expired"], "types are kept once each");
-    assert!(matches!(w.app.set_endpoint_types(&e.id, &[], OPERATOR).await, Err(AppError::Validation(_))));
+    assert!(matches!(
+        w.app.set_endpoint_types(&e.id, &[], OPERATOR).await,
+        Err(AppError::Declined(Declined::NoEventTypes))
+    ));
     assert!(e.secret.starts_with("whsec_") && e.secret.len() == "whsec_".len() + 44, "32 random bytes");
 }
 

@@ -196,7 +196,7 @@ impl FakeWebhooks {
 #[async_trait]
 impl WebhookSender for FakeWebhooks {
     async fn vet(&self, url: &str) -> Result<(), AddressRefused> {
-        if url.starts_with("https://") { Ok(()) } else { Err(AddressRefused("only https".into())) }
+        if url.starts_with("https://") { Ok(()) } else { Err(AddressRefused::NotHttps) }
     }
     async fn send(&self, w: &OutgoingWebhook<'_>) -> WebhookResponse {
         self.received.lock().unwrap().push(Received {

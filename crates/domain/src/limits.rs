@@ -57,11 +57,15 @@ pub struct LimitOverrides {
     pub trials_per_day: Option<u32>,
 }
 
-/// Webhook limits (spec: Events).
+/// Webhook endpoints (spec: Events): up to ten addresses per account.
 pub const WEBHOOK_ENDPOINTS_MAX: usize = 10;
-pub const WEBHOOK_TESTS_PER_MINUTE: u32 = 5;
+/// The test button: at most this many `webhook.test` events per endpoint per minute.
+pub const WEBHOOK_TESTS_PER_MINUTE: usize = 5;
+/// Replay windows of undelivered events, in days.
+pub const WEBHOOK_REPLAY_DAYS: [i64; 4] = [1, 3, 7, 30];
+/// "2xx within 15 seconds": a slower answer is a failed attempt.
 pub const WEBHOOK_RESPONSE_TIMEOUT: Duration = Duration::seconds(15);
-pub const WEBHOOK_SIGNATURE_TOLERANCE: Duration = Duration::minutes(5);
+/// After a rotation the previous secret keeps signing (a second signature) this long.
 pub const WEBHOOK_SECRET_OVERLAP: Duration = Duration::hours(24);
 /// Term events are checked this often.
 pub const TERM_EVENT_CHECK_INTERVAL: Duration = Duration::minutes(5);

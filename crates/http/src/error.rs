@@ -235,6 +235,10 @@ impl From<AppError> for ApiError {
                 tracing::error!(what, "unexpected not-found in a partner request");
                 ApiError::new(ErrorCode::InternalError)
             }
+            AppError::Declined(reason) => {
+                tracing::error!(%reason, "a cabinet refusal in a partner request");
+                ApiError::new(ErrorCode::InternalError)
+            }
             AppError::Conflict(msg) => {
                 tracing::error!(%msg, "unexpected conflict in a partner request");
                 ApiError::new(ErrorCode::InternalError)

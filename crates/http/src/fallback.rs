@@ -1,6 +1,7 @@
 //! Unknown routes and wrong methods of the partner API get the envelope too: `404 NOT_FOUND`,
 //! or `405 METHOD_NOT_ALLOWED` with `Allow` when the path exists under another method. Every
-//! other unknown path is for a person (a mistyped or stale customer link): the branded page.
+//! other unknown path is for a person (a mistyped or stale customer link): the binary sends it
+//! to the web surfaces' not-found page (`is_api_path` tells which).
 
 use actix_web::HttpRequest;
 use actix_web::dev::ResourceDef;
@@ -14,10 +15,8 @@ pub fn allowed_methods(path: &str) -> Vec<&'static str> {
     ROUTES.iter().filter(|(_, template)| ResourceDef::new(*template).is_match(rest)).map(|(m, _)| *m).collect()
 }
 
+/// The answer to an `/api/...` path no route took.
 pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
-    if !is_api_path(req.path()) {
-        return Ok(crate::pages::kit::not_found(&req, crate::pages::kit::page_lang(&req)));
-    }
     let allowed = allowed_methods(req.path());
     if allowed.is_empty() {
         return Err(ApiError::new(ErrorCode::NotFound));
@@ -26,7 +25,7 @@ pub async fn fallback(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiEr
 }
 
 /// `/api/...` paths answer machines; everything else answers people.
-fn is_api_path(path: &str) -> bool {
+pub fn is_api_path(path: &str) -> bool {
     path == "/api" || path.starts_with("/api/")
 }
 

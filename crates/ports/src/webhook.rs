@@ -27,6 +27,13 @@ pub struct WebhookEndpointRecord {
     pub created_at: OffsetDateTime,
 }
 
+impl WebhookEndpointRecord {
+    /// Until when the previous secret still signs (a second signature) after a rotation.
+    pub fn previous_secret_valid_until(&self) -> Option<OffsetDateTime> {
+        self.secret_rotated_at.map(|at| at + vp_domain::limits::WEBHOOK_SECRET_OVERLAP)
+    }
+}
+
 /// One event, its body serialised once: every attempt sends these exact bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventRecord {
@@ -149,10 +156,26 @@ impl WebhookResponse {
     }
 }
 
-/// A refused endpoint address, with the reason shown to the operator.
+/// Why an endpoint address is refused; pages and bots show each in their own words.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct AddressRefused(pub String);
+pub enum AddressRefused {
+    #[error("not a valid URL: {0}")]
+    NotAUrl(String),
+    #[error("credentials in the URL are not accepted")]
+    Credentials,
+    #[error("the URL has no host")]
+    NoHost,
+    #[error("only https:// addresses are accepted")]
+    NotHttps,
+    #[error("only port 443 is accepted")]
+    NotPort443,
+    #[error("{host} does not resolve: {reason}")]
+    DoesNotResolve { host: String, reason: String },
+    #[error("{host} does not resolve to any address")]
+    NoAddress { host: String },
+    #[error("{host} resolves to {ip}, which is not a publicly reachable address")]
+    NotPublic { host: String, ip: std::net::IpAddr },
+}
 
 /// Where events leave the service. Implementations vet the address (https, port 443, only
 /// publicly reachable IPs, checked again at every attempt) and sign the body.

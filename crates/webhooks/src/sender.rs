@@ -17,7 +17,8 @@ use crate::address::is_public;
 use crate::signature::signature_header;
 
 /// A response after this long is a failure (spec: "2xx within 15 seconds").
-pub const ATTEMPT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(15);
+pub const ATTEMPT_TIMEOUT: std::time::Duration =
+    std::time::Duration::from_secs(vp_domain::limits::WEBHOOK_RESPONSE_TIMEOUT.whole_seconds().unsigned_abs());
 
 /// Which addresses events may reach. `allowed` is the operator-only escape hatch for tests
 /// and local receivers: listed addresses are accepted over plain http on any port. Empty by
@@ -34,12 +35,10 @@ impl AddressPolicy {
 
     fn vet_addresses(&self, host: &str, addrs: &[IpAddr]) -> Result<(), AddressRefused> {
         if addrs.is_empty() {
-            return Err(AddressRefused(format!("{host} does not resolve to any address")));
+            return Err(AddressRefused::NoAddress { host: host.to_owned() });
         }
         match addrs.iter().find(|ip| !self.admits(**ip)) {
-            Some(ip) => {
-                Err(AddressRefused(format!("{host} resolves to {ip}, which is not a publicly reachable address")))
-            }
+            Some(ip) => Err(AddressRefused::NotPublic { host: host.to_owned(), ip: *ip }),
             None => Ok(()),
         }
     }
@@ -52,7 +51,7 @@ struct VettedResolver {
 async fn lookup(host: &str) -> Result<Vec<IpAddr>, AddressRefused> {
     let found = tokio::net::lookup_host((host, 443))
         .await
-        .map_err(|e| AddressRefused(format!("{host} does not resolve: {e}")))?;
+        .map_err(|e| AddressRefused::DoesNotResolve { host: host.to_owned(), reason: e.to_string() })?;
     Ok(found.map(|a| a.ip()).collect())
 }
 
@@ -88,27 +87,27 @@ impl HttpsSender {
 
     /// The form of the address, then what its host resolves to now.
     async fn check(&self, url: &str) -> Result<Url, AddressRefused> {
-        let parsed = Url::parse(url).map_err(|e| AddressRefused(format!("not a valid URL: {e}")))?;
+        let parsed = Url::parse(url).map_err(|e| AddressRefused::NotAUrl(e.to_string()))?;
         if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err(AddressRefused("credentials in the URL are not accepted".into()));
+            return Err(AddressRefused::Credentials);
         }
         let ips = match parsed.host() {
             Some(Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
             Some(Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
             Some(Host::Domain(name)) => lookup(name).await?,
-            None => return Err(AddressRefused("the URL has no host".into())),
+            None => return Err(AddressRefused::NoHost),
         };
         let host = parsed.host_str().unwrap_or_default().to_owned();
         let allow_listed = !ips.is_empty() && ips.iter().all(|ip| self.policy.allowed.contains(ip));
         if !allow_listed {
             if parsed.scheme() != "https" {
-                return Err(AddressRefused("only https:// addresses are accepted".into()));
+                return Err(AddressRefused::NotHttps);
             }
             if parsed.port_or_known_default() != Some(443) {
-                return Err(AddressRefused("only port 443 is accepted".into()));
+                return Err(AddressRefused::NotPort443);
             }
         } else if !matches!(parsed.scheme(), "https" | "http") {
-            return Err(AddressRefused("only https:// addresses are accepted".into()));
+            return Err(AddressRefused::NotHttps);
         }
         self.policy.vet_addresses(&host, &ips)?;
         Ok(parsed)
@@ -190,7 +189,7 @@ mod tests {
     }
 
     async fn refused(s: &HttpsSender, url: &str) -> String {
-        s.vet(url).await.expect_err(url).0
+        s.vet(url).await.expect_err(url).to_string()
     }
 
     #[tokio::test]

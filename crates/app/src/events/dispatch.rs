@@ -37,8 +37,6 @@ const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_millis(5);
 const POLL_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// After a storage failure the dispatcher waits this long before it tries again.
 const PAUSE_AFTER_FAILURE: std::time::Duration = std::time::Duration::from_secs(5);
-/// The previous secret still signs for this long after a rotation.
-const PREVIOUS_SECRET_VALID_FOR: Duration = Duration::hours(24);
 
 /// A claimed delivery with what sending it needs.
 pub(crate) struct Claimed {
@@ -459,8 +457,8 @@ fn claim_after_freed(per_endpoint: usize) -> usize {
 /// The current secret, and the previous one during 24 hours after a rotation.
 fn signing_secrets(endpoint: &WebhookEndpointRecord, now: OffsetDateTime) -> Vec<&str> {
     let mut secrets = vec![endpoint.secret.as_str()];
-    if let (Some(previous), Some(rotated_at)) = (&endpoint.previous_secret, endpoint.secret_rotated_at) {
-        if now - rotated_at < PREVIOUS_SECRET_VALID_FOR {
+    if let (Some(previous), Some(until)) = (&endpoint.previous_secret, endpoint.previous_secret_valid_until()) {
+        if now < until {
             secrets.push(previous);
         }
     }

@@ -2,12 +2,13 @@
 //! a web cabinet later over the same calls.
 
 use time::Duration;
+use vp_domain::limits::{MINUTE_WINDOW, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAYS, WEBHOOK_TESTS_PER_MINUTE};
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
 use super::types;
 use crate::App;
 use crate::cabinet::audit::{self, Who};
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Declined};
 
 /// What the test button did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,24 +19,14 @@ pub enum TestOutcome {
     TooSoon { retry_after: Duration },
 }
 
-/// At most this many endpoints per account (spec: "up to 10 addresses").
-pub const MAX_ENDPOINTS: usize = 10;
-/// The test button: at most this many per endpoint per minute.
-pub const TESTS_PER_MINUTE: u64 = 5;
-/// Replay windows the spec offers, in days.
-pub const REPLAY_DAYS: [i64; 4] = [1, 3, 7, 30];
-
 fn parse_types(types: &[String]) -> AppResult<Vec<String>> {
     if types.is_empty() {
-        return Err(AppError::field("event_types", "choose at least one event type"));
+        return Err(Declined::NoEventTypes.into());
     }
     let mut chosen: Vec<String> = Vec::new();
     for t in types {
         if !types::SUBSCRIBABLE.contains(&t.as_str()) {
-            return Err(AppError::field(
-                "event_types",
-                format!("unknown event type {t:?}; one of {}", types::SUBSCRIBABLE.join(", ")),
-            ));
+            return Err(Declined::UnknownEventType(t.clone()).into());
         }
         if !chosen.contains(t) {
             chosen.push(t.clone());
@@ -93,14 +84,12 @@ impl App {
         who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
         let event_types = parse_types(event_types)?;
-        self.webhooks.vet(url).await.map_err(|e| AppError::field("url", e))?;
+        self.webhooks.vet(url).await.map_err(Declined::EndpointAddress)?;
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
-        if tx.webhook_endpoints(account_id).await?.len() >= MAX_ENDPOINTS {
-            return Err(AppError::Conflict(format!(
-                "the account already has {MAX_ENDPOINTS} endpoints, the most allowed"
-            )));
+        if tx.webhook_endpoints(account_id).await?.len() >= WEBHOOK_ENDPOINTS_MAX {
+            return Err(Declined::TooManyEndpoints.into());
         }
         let endpoint = WebhookEndpointRecord {
             id: self.ids.new_id("we"),
@@ -162,7 +151,7 @@ impl App {
         let now = self.clock.now();
         if enabled {
             let url = self.load_endpoint(endpoint_id).await?.url;
-            self.webhooks.vet(&url).await.map_err(|e| AppError::field("url", e))?;
+            self.webhooks.vet(&url).await.map_err(Declined::EndpointAddress)?;
         }
         let endpoint = self
             .change_endpoint(endpoint_id, who, action, |e| {
@@ -201,11 +190,11 @@ impl App {
         let (mut tx, endpoint) = self.lock_endpoint(endpoint_id).await?;
         let account_id = endpoint.account_id;
         if !endpoint.enabled {
-            return Err(AppError::Conflict("the endpoint is disabled; enable it first".into()));
+            return Err(Declined::EndpointDisabled.into());
         }
-        let window = Duration::minutes(1);
+        let window = MINUTE_WINDOW;
         let recent = tx.endpoint_event_times_since(endpoint_id, types::WEBHOOK_TEST, now - window).await?;
-        let limit = TESTS_PER_MINUTE as usize;
+        let limit = WEBHOOK_TESTS_PER_MINUTE;
         if recent.len() >= limit {
             // The test that frees a place is the one `limit` back from the newest.
             let frees_at = recent[recent.len() - limit] + window;
@@ -238,13 +227,13 @@ impl App {
     /// Resends the endpoint's undelivered events of the last `days` (1, 3, 7 or 30) with a
     /// fresh schedule of ten attempts. Returns how many were queued.
     pub async fn replay_undelivered(&self, endpoint_id: &str, days: i64, who: Who<'_>) -> AppResult<usize> {
-        if !REPLAY_DAYS.contains(&days) {
-            return Err(AppError::field("days", "one of 1, 3, 7 or 30"));
+        if !WEBHOOK_REPLAY_DAYS.contains(&days) {
+            return Err(Declined::ReplayDays.into());
         }
         let now = self.clock.now();
         let (mut tx, endpoint) = self.lock_endpoint(endpoint_id).await?;
         if !endpoint.enabled {
-            return Err(AppError::Conflict("the endpoint is disabled; enable it before a replay".into()));
+            return Err(Declined::EndpointDisabled.into());
         }
         let failed =
             tx.endpoint_deliveries_since(endpoint_id, DeliveryStatus::Failed, now - Duration::days(days)).await?;

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::views::{ClientView, InvoiceView};
 
 pub use dispatch::DELIVERY_LEASE;
-pub use endpoints::{MAX_ENDPOINTS, REPLAY_DAYS, TESTS_PER_MINUTE, TestOutcome};
+pub use endpoints::TestOutcome;
 pub use outbox::event_body;
 pub use schedule::TermCheck;
 

@@ -29,6 +29,9 @@ use crate::error::{AppResult, Refusal};
 use crate::views::ViewContext;
 use crate::{App, AppError};
 
+/// Where the partner API is served (spec: `{base_url}` is the host followed by this prefix).
+pub const API_PREFIX: &str = "/api/partner/v1";
+
 /// The platform's payment result page, followed by the invoice id: where a customer returns
 /// from the gateway when the partner gave no `return_url`.
 pub const PAYMENT_RESULT_PREFIX: &str = "/payment-result/";

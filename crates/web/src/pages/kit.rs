@@ -8,11 +8,11 @@ use actix_web::{HttpRequest, HttpResponse};
 use vp_app::Lang;
 use vp_ports::AccountStyle;
 
-use crate::localize::request_lang;
-
 /// The page's language: `?lang=ru|en`, else `Accept-Language`.
 pub fn page_lang(req: &HttpRequest) -> Lang {
-    query_lang(req).unwrap_or_else(|| request_lang(req))
+    query_lang(req).unwrap_or_else(|| {
+        Lang::from_accept_language(req.headers().get("accept-language").and_then(|v| v.to_str().ok()))
+    })
 }
 
 /// The language `?lang=ru|en` asks for; `None` without it or for another value.
@@ -191,6 +191,11 @@ pub fn not_found(req: &HttpRequest, lang: Lang) -> HttpResponse {
         "Возможно, в ссылке опечатка или она больше не действует. Если её прислал магазин или бот, попросите новую.",
     );
     notice(req, lang, StatusCode::NOT_FOUND, t("Page not found", "Страница не найдена"), why, &home)
+}
+
+/// The not-found page of a path no route took, in the page's language.
+pub fn not_found_page(req: &HttpRequest) -> HttpResponse {
+    not_found(req, page_lang(req))
 }
 
 /// The page for a failure on our side: the customer is told to try again.

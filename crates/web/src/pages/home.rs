@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
 
 use super::kit::{Page, page_lang};
-use crate::API_PREFIX;
+use vp_app::partner::API_PREFIX;
 
 pub async fn show(req: HttpRequest) -> HttpResponse {
     let lang = page_lang(&req);

@@ -6,8 +6,8 @@ use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use vp_app::balance::LEDGER_PAGE;
 use vp_app::cabinet::{Actor, WITHDRAWAL_PAGE};
-use vp_app::{App, AppError, Lang};
-use vp_domain::withdrawal::{PAYOUT_DETAILS_MAX_CHARS, WithdrawalStatus};
+use vp_app::{App, AppError, Declined, Lang};
+use vp_domain::withdrawal::{PAYOUT_DETAILS_MAX_CHARS, WithdrawalRefused, WithdrawalStatus};
 use vp_ports::{LedgerEntry, LedgerKind, LedgerSubject, WithdrawalRecord};
 
 use super::session;
@@ -117,13 +117,8 @@ pub async fn request(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, S
     let (amount, details) = (fields.get("amount"), fields.get("payout_details"));
     match app.cabinet_request_withdrawal(&actor, amount, details).await {
         Ok(w) => session::see_other(&format!("/cabinet/withdrawals/{}?requested=1", w.id)),
-        Err(AppError::Validation(fields)) => {
-            let lang = session::lang(&req);
-            let (field, reason) = fields.into_iter().next().unwrap_or_default();
-            let problem = match field.as_str() {
-                "payout_details" => ("payout_details", details_problem(&reason, lang)),
-                _ => ("amount", amount_problem(&reason, lang)),
-            };
+        Err(AppError::Declined(Declined::Withdrawal(refused))) => {
+            let problem = (refused_field(&refused), problem_text(&refused, session::lang(&req)));
             let form =
                 RequestForm { amount: amount.to_owned(), payout_details: details.to_owned(), problem: Some(problem) };
             render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, &form).await
@@ -132,21 +127,28 @@ pub async fn request(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, S
     }
 }
 
-/// The domain's reason in the page's language.
-fn amount_problem(reason: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("Amount: {reason}."),
-        Lang::Ru if reason.starts_with("the amount is more than") => "Сумма больше доступного баланса.".to_owned(),
-        Lang::Ru => {
-            "Сумма: число больше нуля, не более двух знаков после точки (например, 1500 или 1500.50).".to_owned()
-        }
+/// The form field a refusal points at.
+fn refused_field(refused: &WithdrawalRefused) -> &'static str {
+    match refused {
+        WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong => "payout_details",
+        _ => "amount",
     }
 }
 
-fn details_problem(reason: &str, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("Payout details: {reason}."),
-        Lang::Ru => format!("Реквизиты для выплаты: обязательны, не более {PAYOUT_DETAILS_MAX_CHARS} символов."),
+/// The domain's reason in the page's language.
+fn problem_text(refused: &WithdrawalRefused, lang: Lang) -> String {
+    match (refused, lang) {
+        (WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong, Lang::En) => {
+            format!("Payout details: {refused}.")
+        }
+        (WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong, Lang::Ru) => {
+            format!("Реквизиты для выплаты: обязательны, не более {PAYOUT_DETAILS_MAX_CHARS} символов.")
+        }
+        (_, Lang::En) => format!("Amount: {refused}."),
+        (WithdrawalRefused::MoreThanAvailable { .. }, Lang::Ru) => "Сумма больше доступного баланса.".to_owned(),
+        (_, Lang::Ru) => {
+            "Сумма: число больше нуля, не более двух знаков после точки (например, 1500 или 1500.50).".to_owned()
+        }
     }
 }
 

@@ -5,11 +5,11 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
-use time::Duration;
 use vp_app::cabinet::Actor;
-use vp_app::events::{MAX_ENDPOINTS, REPLAY_DAYS, TestOutcome, types::SUBSCRIBABLE};
-use vp_app::{App, AppError, Lang};
-use vp_ports::WebhookEndpointRecord;
+use vp_app::events::{TestOutcome, types::SUBSCRIBABLE};
+use vp_app::{App, AppError, Declined, Lang};
+use vp_domain::limits::{WEBHOOK_ENDPOINTS_MAX as MAX_ENDPOINTS, WEBHOOK_REPLAY_DAYS as REPLAY_DAYS};
+use vp_ports::{AddressRefused, WebhookEndpointRecord};
 
 use super::session;
 use super::{Fields, Section, Shell, failed, query_value, when};
@@ -47,16 +47,42 @@ fn type_boxes(chosen: &[String]) -> String {
         .collect()
 }
 
-/// A refusal of the use case as the form shows it (the address vetting explains itself).
+/// A refusal of the use case as the form shows it, in the page's language.
 fn refusal(e: &AppError, lang: Lang) -> Option<String> {
-    match e {
-        AppError::Validation(fields) => Some(fields.values().cloned().collect::<Vec<_>>().join("; ")),
-        AppError::Conflict(reason) if reason.contains("endpoints, the most allowed") => Some(match lang {
-            Lang::En => format!("An account has at most {MAX_ENDPOINTS} addresses; remove or reuse one."),
-            Lang::Ru => format!("У аккаунта не больше {MAX_ENDPOINTS} адресов; удалите или измените один из них."),
-        }),
-        AppError::Conflict(reason) => Some(reason.clone()),
+    match (e, lang) {
+        (AppError::Declined(Declined::TooManyEndpoints), Lang::En) => {
+            Some(format!("An account has at most {MAX_ENDPOINTS} addresses; remove or reuse one."))
+        }
+        (AppError::Declined(Declined::TooManyEndpoints), Lang::Ru) => {
+            Some(format!("У аккаунта не больше {MAX_ENDPOINTS} адресов; удалите или измените один из них."))
+        }
+        (AppError::Declined(d), Lang::En) => Some(d.to_string()),
+        (AppError::Declined(d), Lang::Ru) => Some(declined_ru(d)),
+        (AppError::Conflict(reason), _) => Some(reason.clone()),
         _ => None,
+    }
+}
+
+fn declined_ru(d: &Declined) -> String {
+    match d {
+        Declined::EndpointAddress(refused) => match refused {
+            AddressRefused::NotAUrl(_) => "Это не адрес URL.".to_owned(),
+            AddressRefused::Credentials => "Логин и пароль в адресе не принимаются.".to_owned(),
+            AddressRefused::NoHost => "В адресе нет имени сервера.".to_owned(),
+            AddressRefused::NotHttps => "Принимаются только адреса https://.".to_owned(),
+            AddressRefused::NotPort443 => "Принимается только порт 443.".to_owned(),
+            AddressRefused::DoesNotResolve { host, .. } | AddressRefused::NoAddress { host } => {
+                format!("Имя {host} не находится в DNS.")
+            }
+            AddressRefused::NotPublic { host, ip } => {
+                format!("{host} указывает на {ip}, а это не общедоступный адрес.")
+            }
+        },
+        Declined::NoEventTypes => "Отметьте хотя бы один тип событий.".to_owned(),
+        Declined::UnknownEventType(t) => format!("Неизвестный тип событий {t:?}."),
+        Declined::ReplayDays => "Выберите 1, 3, 7 или 30 дней.".to_owned(),
+        Declined::EndpointDisabled => "Адрес выключен; сначала включите его.".to_owned(),
+        Declined::TooManyEndpoints | Declined::Withdrawal(_) => d.to_string(),
     }
 }
 
@@ -185,7 +211,7 @@ fn notice(req: &HttpRequest, lang: Lang, endpoint: &WebhookEndpointRecord) -> St
         });
     }
     if q.contains("rotated=1") {
-        let until = endpoint.secret_rotated_at.map(|at| when(at + Duration::hours(24))).unwrap_or_default();
+        let until = endpoint.previous_secret_valid_until().map(when).unwrap_or_default();
         return ok(match lang {
             Lang::En => format!(
                 "A new secret is in use. Until {until} events are signed with both the old and the new one: switch your server over by then."

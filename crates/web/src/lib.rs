@@ -1,0 +1,43 @@
+//! The web surfaces for people, beside the partner API: the customer pages (start page,
+//! sandbox payment page, payment result, documents, connect pages) and the partner cabinet
+//! under `/cabinet`. Like the partner API they only translate HTTP to use-case calls; what they
+//! add is the page kit the pages are built with.
+
+pub mod cabinet;
+pub mod pages;
+
+use actix_web::web;
+use vp_app::App;
+
+pub use cabinet::ClientAddress;
+pub use pages::kit::not_found_page;
+
+/// Shared state of the web surfaces, built once per process.
+#[derive(Clone)]
+pub struct WebState {
+    pub app: web::Data<App>,
+    pub client_address: web::Data<ClientAddress>,
+}
+
+impl WebState {
+    /// The default trusts no proxy: a client's address is its peer's.
+    pub fn new(app: App) -> WebState {
+        WebState { app: web::Data::new(app), client_address: web::Data::new(ClientAddress::peer()) }
+    }
+
+    /// How the client's address is found behind trusted proxies.
+    pub fn with_client_address(self, client_address: ClientAddress) -> WebState {
+        WebState { client_address: web::Data::new(client_address), ..self }
+    }
+}
+
+/// Registers the customer pages and the cabinet. Register after the partner API: routing tries
+/// resources in order, and the pages' patterns are regular expressions.
+pub fn configure(state: WebState) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(state.app.clone())
+            .app_data(state.client_address.clone())
+            .configure(pages::routes)
+            .configure(cabinet::routes);
+    }
+}
