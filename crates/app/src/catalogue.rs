@@ -5,6 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use vp_domain::Lang;
+
 use crate::error::{AppError, AppResult, FieldErrors};
 
 pub const CATALOGUE_KEY: &str = "app_catalogue";
@@ -23,6 +25,14 @@ pub struct Localized {
 }
 
 impl Localized {
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Ru => &self.ru,
+        }
+    }
+
     fn check(&self, path: &str, errors: &mut FieldErrors) {
         if self.en.trim().is_empty() {
             errors.insert(format!("{path}.en"), "must not be empty".into());

@@ -8,7 +8,6 @@ pub mod demo;
 pub mod error;
 pub mod events;
 pub mod keys;
-pub mod lang;
 pub mod metered;
 pub mod notices;
 pub mod observe;
@@ -27,7 +26,7 @@ use vp_ports::{Clock, IdGenerator, Metrics, PartnerNotifier, PaymentGateway, Sto
 use crate::events::EventRenderer;
 
 pub use error::{AppError, AppResult, Declined, FieldErrors, Refusal};
-pub use lang::Lang;
+pub use vp_domain::Lang;
 
 /// The adapters the use cases run on, wired once by the binary.
 #[derive(Clone)]

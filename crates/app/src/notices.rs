@@ -15,7 +15,7 @@ use crate::App;
 use crate::cabinet::Actor;
 use crate::cabinet::audit::{self, Who};
 use crate::error::{AppError, AppResult};
-use crate::lang::Lang;
+use vp_domain::Lang;
 
 /// Notices a cabinet page shows.
 pub const NOTICE_PAGE: u32 = 50;
@@ -54,8 +54,10 @@ pub fn notice_text(kind: &NoticeKind, brand: &str, lang: Lang) -> String {
             }
         }
         NoticeKind::WithdrawalPaid { withdrawal_id, amount } => match lang {
-            Lang::En => format!("{brand}: withdrawal {withdrawal_id} of {} was paid out.", lang.amount(*amount)),
-            Lang::Ru => format!("{brand}: вывод {withdrawal_id} на {} выплачен.", lang.amount(*amount)),
+            Lang::En => {
+                format!("{brand}: withdrawal {withdrawal_id} of {} was paid out.", vp_i18n::money(lang, *amount))
+            }
+            Lang::Ru => format!("{brand}: вывод {withdrawal_id} на {} выплачен.", vp_i18n::money(lang, *amount)),
         },
     }
 }

@@ -8,7 +8,7 @@ use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
 use vp_ports::{AccountRecord, ClientRecord, InvoiceRecord, PanelDevice, PlanRecord};
 
 use crate::catalogue::{Catalogue, URL_PLACEHOLDER};
-use crate::lang::Lang;
+use vp_domain::Lang;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectEntry {
@@ -206,11 +206,7 @@ impl ViewContext<'_> {
 /// Localised application catalogue.
 pub fn apps_view(catalogue: &Catalogue, lang: Lang) -> AppsView {
     let platform_name = |id: &str| {
-        catalogue
-            .platforms
-            .iter()
-            .find(|p| p.platform_id == id)
-            .map_or(id.to_owned(), |p| lang.pick(&p.name).to_owned())
+        catalogue.platforms.iter().find(|p| p.platform_id == id).map_or(id.to_owned(), |p| p.name.get(lang).to_owned())
     };
     let link = |app: &crate::catalogue::Application, platform_id: &str, url: &str| DownloadLink {
         platform_id: platform_id.to_owned(),
@@ -251,7 +247,7 @@ pub fn apps_view(catalogue: &Catalogue, lang: Lang) -> AppsView {
         platforms: catalogue
             .platforms
             .iter()
-            .map(|p| PlatformView { platform_id: p.platform_id.clone(), name: lang.pick(&p.name).to_owned() })
+            .map(|p| PlatformView { platform_id: p.platform_id.clone(), name: p.name.get(lang).to_owned() })
             .collect(),
         apps,
         recommended_app_id: catalogue.recommended_app_id.clone(),

@@ -6,8 +6,8 @@ use vp_ports::{AccountRecord, PaymentMethodRecord};
 use crate::App;
 use crate::catalogue::{BRAND_PLACEHOLDER, DOCUMENTS_KEY, Document, Documents};
 use crate::error::{AppError, AppResult};
-use crate::lang::Lang;
 use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
+use vp_domain::Lang;
 
 /// The two document types of the spec, in the order they are listed.
 pub const DOCUMENT_TYPES: [&str; 2] = ["terms_of_service", "privacy_policy"];
@@ -97,7 +97,7 @@ impl App {
                 let doc = if *t == "terms_of_service" { &docs.terms_of_service } else { &docs.privacy_policy };
                 DocumentLink {
                     doc_type: t,
-                    title: lang.pick(&doc.title).to_owned(),
+                    title: doc.title.get(lang).to_owned(),
                     url: format!(
                         "{}/documents/{}/{}?lang={}",
                         self.settings.public_base_url,
@@ -129,7 +129,7 @@ impl App {
             _ => return Err(AppError::NotFound("document")),
         };
         let brand = account.brand_name.as_str();
-        let text = |t: &crate::catalogue::Localized| lang.pick(t).replace(BRAND_PLACEHOLDER, brand);
+        let text = |t: &crate::catalogue::Localized| t.get(lang).replace(BRAND_PLACEHOLDER, brand);
         let section = |d: &Document| DocumentSection { title: text(&d.title), body: text(&d.body) };
         let operator = match &docs.operator {
             Some(op) => Some(DocumentOperator {

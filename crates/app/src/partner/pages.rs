@@ -6,8 +6,8 @@ use vp_ports::{AccountStyle, InvoiceRecord};
 
 use crate::App;
 use crate::error::{AppError, AppResult};
-use crate::lang::Lang;
 use crate::views::{DocumentLink, DownloadLink, PlatformView, SubscriptionView, apps_view, deep_link, url_encode};
+use vp_domain::Lang;
 
 pub struct PaymentPage {
     pub invoice: InvoiceRecord,

@@ -55,8 +55,8 @@ fn ledger_rows(entries: &[LedgerEntry], lang: Lang) -> String {
                 at = when(e.created_at),
                 what = kind_name(e.kind, lang),
                 subject = subject_cell(e),
-                amount = escape(&lang.amount(e.amount)),
-                held = escape(&lang.amount(e.held)),
+                amount = escape(&vp_i18n::money(lang, e.amount)),
+                held = escape(&vp_i18n::money(lang, e.held)),
             )
         })
         .collect()
@@ -70,7 +70,7 @@ fn withdrawal_rows(list: &[WithdrawalRecord], lang: Lang) -> String {
                  <td class=\"num\">{amount}</td><td>{status}</td></tr>",
                 id = escape(&w.id),
                 at = when(w.created_at),
-                amount = escape(&lang.amount(w.amount)),
+                amount = escape(&vp_i18n::money(lang, w.amount)),
                 status = status_name(w.status, lang),
             )
         })
@@ -216,11 +216,11 @@ async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode,
          <h2>{requests_heading}</h2>{requests}{all_requests}\
          <h2>{ledger_heading}</h2><p><a href=\"/cabinet/balance/ledger.csv\" download>{csv}</a></p>{ledger_table}",
         available_label = t("Available to withdraw", "Доступно к выводу"),
-        available = escape(&lang.amount(balance.available)),
+        available = escape(&vp_i18n::money(lang, balance.available)),
         held_label = t("Held by open requests", "Удержано открытыми запросами"),
-        held = escape(&lang.amount(balance.held)),
+        held = escape(&vp_i18n::money(lang, balance.held)),
         total_label = t("Total owed to you", "Всего причитается"),
-        total = escape(&lang.amount(balance.total())),
+        total = escape(&vp_i18n::money(lang, balance.total())),
         request_heading = t("Request a withdrawal", "Запросить вывод"),
         csrf = shell.csrf_field(),
         amount_label = t("Amount, RUB", "Сумма, руб."),
@@ -310,7 +310,7 @@ pub async fn withdrawal(req: HttpRequest, app: Data<App>, id: Path<String>) -> H
          <p><a href=\"/cabinet/balance\">{back}</a></p>",
         id = escape(&w.id),
         amount_l = t("Amount", "Сумма"),
-        amount = escape(&lang.amount(w.amount)),
+        amount = escape(&vp_i18n::money(lang, w.amount)),
         status_l = t("Status", "Статус"),
         status = status_name(w.status, lang),
         details_l = t("Payout details", "Реквизиты"),

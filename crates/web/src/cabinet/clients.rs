@@ -281,8 +281,8 @@ fn invoices_section(shell: &Shell<'_>, d: &ClientDetail) -> String {
                  <td class=\"num\">{share}</td><td>{status}</td></tr>",
                 id = escape(&i.payment_id),
                 created = when(i.created_at),
-                total = escape(&lang.amount(i.amounts.customer)),
-                share = escape(&lang.amount(i.amounts.partner_share)),
+                total = escape(&vp_i18n::money(lang, i.amounts.customer)),
+                share = escape(&vp_i18n::money(lang, i.amounts.partner_share)),
                 status = invoice_status(i.status, lang),
             )
         })

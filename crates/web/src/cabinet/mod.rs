@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 use vp_app::cabinet::Actor;
 use vp_app::{App, Lang};
 
-use crate::pages::kit::{Page, escape};
+use crate::pages::kit::{self, Page, escape};
 pub use session::ClientAddress;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -167,7 +167,7 @@ impl<'a> Shell<'a> {
         let mut res = Page::new(self.req, self.lang, title)
             .brand(account.brand_name.as_str())
             .style(&account.style)
-            .private_with_nav(self.menu())
+            .private_with_nav(kit::prebuilt(self.menu()))
             .render(status, body);
         if let Some(cookie) = session::remember_lang_cookie(self.app, self.req) {
             session::add_cookie(&mut res, cookie);

@@ -128,7 +128,7 @@ async fn render(
             t("disabled by the platform", "отключён платформой")
         },
         balance_label = t("Available balance", "Доступный баланс"),
-        balance = shell.lang.amount(overview.balance.available),
+        balance = vp_i18n::money(shell.lang, overview.balance.available),
         keys_heading = t("API keys", "Ключи API"),
         keys_help = t(
             "Keys are issued by the platform and shown only once; here are their first characters.",

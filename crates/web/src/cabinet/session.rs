@@ -123,7 +123,7 @@ pub fn stale_form(req: &HttpRequest) -> HttpResponse {
         ),
         back = t("Back to the cabinet", "Вернуться в кабинет"),
     );
-    kit::Page::new(req, lang, title).private_with_nav(String::new()).render(StatusCode::FORBIDDEN, &body)
+    kit::Page::new(req, lang, title).private_with_nav(maud::html! {}).render(StatusCode::FORBIDDEN, &body)
 }
 
 /// How the service finds the client's address behind proxies it trusts (`VP_TRUSTED_PROXIES`).

@@ -40,7 +40,7 @@ fn anonymous_page(
     body: &str,
     cookie: Option<(&'static str, String)>,
 ) -> HttpResponse {
-    let mut res = Page::new(req, lang, title).private_with_nav(String::new()).render(status, body);
+    let mut res = Page::new(req, lang, title).private_with_nav(maud::html! {}).render(status, body);
     for cookie in cookie.into_iter().chain(session::remember_lang_cookie(app, req)) {
         session::add_cookie(&mut res, cookie);
     }

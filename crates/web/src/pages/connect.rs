@@ -12,7 +12,10 @@ use vp_app::partner::{ConnectApp, ConnectPage};
 use vp_app::{App, AppError, Lang};
 use vp_domain::SubscriptionStatus;
 
-use super::kit::{Page, escape, not_found, page_lang, unavailable};
+use maud::{Markup, html};
+use vp_i18n::{Arg, Texts};
+
+use super::kit::{Page, not_found, page_lang, unavailable};
 use super::qr;
 
 pub async fn list(req: HttpRequest, app: Data<App>, token: Path<String>) -> HttpResponse {
@@ -40,7 +43,7 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
         .brand(&p.brand_name)
         .style(&p.style)
         .with_script("/assets/copy.js")
-        .render(StatusCode::OK, &body)
+        .render_markup(StatusCode::OK, body)
 }
 
 /// `?platform=` when it names one of the catalogue's, else the one the User-Agent shows.
@@ -69,97 +72,68 @@ pub fn platform_of(agent: &str) -> Option<&'static str> {
     }
 }
 
-fn render(lang: Lang, p: &ConnectPage, platform: Option<&str>, app_id: Option<&str>, path: &str) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+fn render(lang: Lang, p: &ConnectPage, platform: Option<&str>, app_id: Option<&str>, path: &str) -> Markup {
+    let tx = Texts(lang);
     let installs_on = |a: &ConnectApp| platform.is_none_or(|pl| a.install_links.iter().any(|l| l.platform_id == pl));
     // The application of the link first, then those for the visitor's platform, then the rest.
     let mut apps: Vec<&ConnectApp> = p.apps.iter().collect();
     apps.sort_by_key(|a| (Some(a.app_id.as_str()) != app_id, !installs_on(a)));
     let (main, other): (Vec<&ConnectApp>, Vec<&ConnectApp>) =
         apps.iter().partition(|a| Some(a.app_id.as_str()) == app_id || installs_on(a));
-    let cards = |list: &[&ConnectApp]| list.iter().map(|a| app_card(lang, a, platform)).collect::<String>();
     let first = main.first().or(other.first()).copied();
-    let other = if other.is_empty() {
-        String::new()
-    } else {
-        format!("<details><summary>{}</summary>{}</details>", t("Other apps", "Другие приложения"), cards(&other))
-    };
     let platform_name =
         platform.and_then(|id| p.platforms.iter().find(|pl| pl.platform_id == id)).map(|pl| pl.name.as_str());
     let heading = match platform_name {
-        Some(name) => format!("{} {}", t("Apps for", "Приложения для"), escape(name)),
-        None => t("Apps", "Приложения").to_owned(),
+        Some(name) => tx.with("page-connect-apps-for", &[("platform", name.into())]),
+        None => tx.get("page-connect-apps"),
     };
-    let picker: String = p
-        .platforms
-        .iter()
-        .map(|pl| {
-            let current = if Some(pl.platform_id.as_str()) == platform { " aria-current=\"true\"" } else { "" };
-            format!(
-                "<a href=\"{}?platform={}&amp;lang={}\"{current}>{}</a>",
-                escape(path),
-                escape(&pl.platform_id),
-                lang.code(),
-                escape(&pl.name)
-            )
-        })
-        .collect();
-    let qr = first
-        .and_then(|a| qr::svg(&a.qr_payload, t("QR code of the connect page", "QR-код страницы подключения")))
-        .map(|svg| {
-            format!(
-                "<h2>{}</h2><figure class=\"qr-box\">{svg}<figcaption class=\"muted\">{}</figcaption></figure>",
-                t("On another device", "На другом устройстве"),
-                t(
-                    "Scan with the phone's camera to open this page there.",
-                    "Наведите камеру телефона, чтобы открыть эту страницу на нём."
-                ),
-            )
-        })
-        .unwrap_or_default();
-    format!(
-        "<h1>{title}</h1>{state}<h2>{heading}</h2><nav class=\"choices\" aria-label=\"{platforms}\">{picker}</nav>\
-         {main}{other}<p class=\"muted\">{nothing}</p>\
-         <h2>{link_title}</h2><p>{link_hint}</p><p class=\"copy\"><input id=\"subscription-link\" readonly value=\"{url}\" \
-         aria-label=\"{link_title}\"><button type=\"button\" data-copy=\"subscription-link\" data-done=\"{copied}\" hidden>{copy}</button></p>{qr}",
-        title = t("Your subscription", "Ваша подписка"),
-        state = state(lang, p),
-        platforms = t("Platform", "Платформа"),
-        main = cards(&main),
-        nothing = t(
-            "Nothing happened after pressing Open? Install the app first, then press Open again.",
-            "Ничего не произошло после нажатия «Открыть»? Сначала установите приложение, затем нажмите ещё раз."
-        ),
-        link_title = t("Subscription link", "Ссылка на подписку"),
-        link_hint = t("Or add this link in the app by hand:", "Или добавьте эту ссылку в приложение вручную:"),
-        url = escape(&p.subscription.subscription_url),
-        copied = t("Copied", "Скопировано"),
-        copy = t("Copy", "Копировать"),
-    )
+    let link_title = tx.get("page-connect-link-title");
+    let qr = first.and_then(|a| qr::svg(&a.qr_payload, &tx.get("page-connect-qr-label")));
+    html! {
+        h1 { (tx.get("page-subscription-title")) }
+        (state(lang, p))
+        h2 { (heading) }
+        nav.choices aria-label=(tx.get("page-connect-platform")) {
+            @for pl in &p.platforms {
+                a href={ (path) "?platform=" (pl.platform_id) "&lang=" (lang.code()) }
+                    aria-current=[(Some(pl.platform_id.as_str()) == platform).then_some("true")] { (pl.name) }
+            }
+        }
+        @for a in &main { (app_card(lang, a, platform)) }
+        @if !other.is_empty() {
+            details { summary { (tx.get("page-connect-other-apps")) } @for a in &other { (app_card(lang, a, platform)) } }
+        }
+        p.muted { (tx.get("page-connect-nothing-happened")) }
+        h2 { (link_title) }
+        p { (tx.get("page-connect-link-hint")) }
+        p.copy {
+            input #subscription-link readonly value=(p.subscription.subscription_url) aria-label=(link_title);
+            button type="button" data-copy="subscription-link" data-done=(tx.get("page-connect-copied")) hidden {
+                (tx.get("page-connect-copy"))
+            }
+        }
+        @if let Some(svg) = qr {
+            h2 { (tx.get("page-connect-another-device")) }
+            figure.qr-box { (svg) figcaption.muted { (tx.get("page-connect-scan")) } }
+        }
+    }
 }
 
-fn app_card(lang: Lang, a: &ConnectApp, platform: Option<&str>) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let badges: String = a
-        .install_links
-        .iter()
-        .filter(|l| platform.is_none_or(|pl| l.platform_id == pl))
-        .map(|l| {
-            format!(
-                "<a class=\"badge\" href=\"{url}\" aria-label=\"{label}\"><small>{get}</small> {store}</a>",
-                url = escape(&l.url),
-                label = escape(&l.label),
-                get = t("Get it on", "Скачать в"),
-                store = escape(store_name(&l.url, &l.platform_id)),
-            )
-        })
-        .collect();
-    format!(
-        "<section class=\"app\"><h3>{name}</h3><p><a class=\"button primary\" href=\"{deep}\">{open} {name}</a>{badges}</p></section>",
-        name = escape(&a.app_name),
-        deep = escape(&a.deep_link),
-        open = t("Open in", "Открыть в"),
-    )
+fn app_card(lang: Lang, a: &ConnectApp, platform: Option<&str>) -> Markup {
+    let tx = Texts(lang);
+    html! {
+        section.app {
+            h3 { (a.app_name) }
+            p {
+                a.button.primary href=(a.deep_link) { (tx.with("page-connect-open-in", &[("app", (&a.app_name).into())])) }
+                @for l in a.install_links.iter().filter(|l| platform.is_none_or(|pl| l.platform_id == pl)) {
+                    a.badge href=(l.url) aria-label=(l.label) {
+                        small { (tx.get("page-connect-get-it-on")) } " " (store_name(&l.url, &l.platform_id))
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The store a download link leads to, named as its badge does.
@@ -174,39 +148,39 @@ fn store_name<'a>(url: &str, platform_id: &'a str) -> &'a str {
     }
 }
 
-fn state(lang: Lang, p: &ConnectPage) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+fn state(lang: Lang, p: &ConnectPage) -> Markup {
+    let tx = Texts(lang);
     let s = &p.subscription;
     let status = match (s.status, s.is_trial) {
-        (SubscriptionStatus::Active, true) => t("Active (trial)", "Активна (пробный период)"),
-        (SubscriptionStatus::Active, false) => t("Active", "Активна"),
-        (SubscriptionStatus::Expired, _) => t("Expired", "Истекла"),
-        (SubscriptionStatus::Suspended, _) => t("Paused", "Приостановлена"),
+        (SubscriptionStatus::Active, true) => "page-subscription-active-trial",
+        (SubscriptionStatus::Active, false) => "page-subscription-active",
+        (SubscriptionStatus::Expired, _) => "page-subscription-expired",
+        (SubscriptionStatus::Suspended, _) => "page-subscription-paused",
     };
     let until = if s.lifetime {
-        t("Never (lifetime)", "Бессрочно").to_owned()
+        tx.get("page-subscription-lifetime")
     } else {
-        format!("{} ({})", lang.date(s.expires_at.date()), days_left(lang, s.days_left))
+        tx.with("page-subscription-until-day", &[("day", s.expires_at.date().into()), ("days", s.days_left.into())])
     };
     let devices = match (p.devices_used, s.devices_limit) {
-        (Some(used), Some(limit)) => format!("{used} {} {limit}", t("of", "из")),
-        (Some(used), None) => format!("{used} ({})", t("no limit", "без ограничения")),
-        (None, Some(limit)) => format!("{} {limit}", t("up to", "до")),
-        (None, None) => t("no limit", "без ограничения").to_owned(),
+        (Some(used), Some(limit)) => {
+            tx.with("page-subscription-devices-used-of", &[("used", count(used)), ("limit", count(limit))])
+        }
+        (Some(used), None) => tx.with("page-subscription-devices-used", &[("used", count(used))]),
+        (None, Some(limit)) => tx.with("page-subscription-devices-up-to", &[("limit", count(limit))]),
+        (None, None) => tx.get("page-subscription-devices-no-limit"),
     };
-    format!(
-        "<dl><dt>{}</dt><dd>{status}</dd><dt>{}</dt><dd>{until}</dd><dt>{}</dt><dd>{devices}</dd></dl>",
-        t("Status", "Статус"),
-        t("Valid until", "Действует до"),
-        t("Devices", "Устройства"),
-    )
+    html! {
+        dl {
+            dt { (tx.get("page-subscription-status")) } dd { (tx.get(status)) }
+            dt { (tx.get("page-subscription-valid-until")) } dd { (until) }
+            dt { (tx.get("page-subscription-devices")) } dd { (devices) }
+        }
+    }
 }
 
-fn days_left(lang: Lang, days: i64) -> String {
-    match lang {
-        Lang::En => format!("{days} {} left", if days == 1 { "day" } else { "days" }),
-        Lang::Ru => format!("осталось дней: {days}"),
-    }
+fn count(n: impl TryInto<i64>) -> Arg<'static> {
+    Arg::Count(n.try_into().unwrap_or(i64::MAX))
 }
 
 #[cfg(test)]

@@ -55,7 +55,7 @@ fn render(lang: Lang, doc: &DocumentPage) -> String {
                 contact = escape(&op.contact),
                 since = t("In effect since", "Действует с"),
                 date = op.effective_date,
-                shown = lang.date(op.effective_date),
+                shown = vp_i18n::date(lang, op.effective_date),
             )
         })
         .unwrap_or_default();

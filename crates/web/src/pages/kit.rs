@@ -1,11 +1,14 @@
 //! The page kit every customer page is built with: one layout (the partner's brand, a system
 //! font stack, a width that fits a 360 px phone and a desktop, visible focus, colours that pass
-//! WCAG AA), the language (`?lang`, then `Accept-Language`) with a switch, escaping, and the
-//! not-found and error pages. The pages are small enough not to need a template engine.
+//! WCAG AA), the language (`?lang`, then `Accept-Language`) with a switch, and the not-found
+//! and error pages. Pages are `maud` markup: every value is escaped unless it is `PreEscaped`,
+//! which only `prebuilt` (below) uses.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 use vp_app::Lang;
+use vp_i18n::Texts;
 use vp_ports::AccountStyle;
 
 /// The page's language: `?lang=ru|en`, else `Accept-Language`.
@@ -78,8 +81,8 @@ pub struct Page<'a> {
     style: Option<&'a AccountStyle>,
     title: &'a str,
     script: Option<&'static str>,
-    /// Links under the header (escaped HTML), for the cabinet's sections.
-    nav: Option<String>,
+    /// Links under the header, for the cabinet's sections.
+    nav: Option<Markup>,
     /// A signed-in page: never stored by a browser or a proxy.
     private: bool,
 }
@@ -104,41 +107,49 @@ impl<'a> Page<'a> {
         Page { script: Some(src), ..self }
     }
 
-    /// Section links under the header (`nav`: escaped HTML), on a page that is never cached.
-    pub fn private_with_nav(self, nav: String) -> Page<'a> {
+    /// Section links under the header, on a page that is never cached.
+    pub fn private_with_nav(self, nav: Markup) -> Page<'a> {
         Page { nav: Some(nav), private: true, ..self }
     }
 
-    /// `body` must already be escaped HTML.
+    /// A page whose body is still written as text by a page not yet moved to markup: the
+    /// caller escaped every value with `escape`.
     pub fn render(&self, status: StatusCode, body: &str) -> HttpResponse {
-        let t = |en: &'static str, ru: &'static str| self.lang.pick_str(en, ru);
-        let brand = self.brand.unwrap_or(t("VPN partner platform", "Партнёрская VPN-платформа"));
+        self.render_markup(status, prebuilt(body.to_owned()))
+    }
+
+    pub fn render_markup(&self, status: StatusCode, body: Markup) -> HttpResponse {
+        let tx = Texts(self.lang);
+        let platform = tx.get("page-platform-name");
         let no_style = AccountStyle::default();
         let style = self.style.unwrap_or(&no_style);
-        let html = format!(
-            "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-             <title>{title}</title><link rel=\"icon\" href=\"/favicon.ico\"><style>{STYLE}{accent}</style></head>\
-             <body><header class=\"top\"><span class=\"brand\">{logo}{brand}</span>{switch}</header>{nav}\
-             <main>{body}</main>{support}{script}</body></html>",
-            lang = self.lang.code(),
-            title = escape(self.title),
-            brand = escape(brand),
-            switch = self.language_switch(),
-            nav = self.nav.as_deref().unwrap_or_default(),
-            accent = style.accent_color.as_deref().map(|c| format!(":root{{--accent:{c}}}")).unwrap_or_default(),
-            logo = style
-                .logo_url
-                .as_deref()
-                .map(|url| format!("<img class=\"logo\" src=\"{}\" alt=\"\" width=\"32\" height=\"32\">", escape(url)))
-                .unwrap_or_default(),
-            support = style
-                .support_url
-                .as_deref()
-                .map(|url| format!("<footer><a href=\"{}\">{}</a></footer>", escape(url), t("Support", "Поддержка")))
-                .unwrap_or_default(),
-            script = self.script.map(|src| format!("<script src=\"{src}\"></script>")).unwrap_or_default(),
-        );
+        let html = html! {
+            (DOCTYPE)
+            html lang=(self.lang.code()) {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width,initial-scale=1";
+                    title { (self.title) }
+                    link rel="icon" href="/favicon.ico";
+                    // STYLE and the checked accent colour hold no character markup escapes
+                    // (a test holds STYLE to it), so they reach the browser as written.
+                    style { (STYLE) @if let Some(c) = &style.accent_color { ":root{--accent:" (c) "}" } }
+                }
+                body {
+                    header.top {
+                        span.brand {
+                            @if let Some(url) = &style.logo_url { img.logo src=(url) alt="" width="32" height="32"; }
+                            (self.brand.unwrap_or(&platform))
+                        }
+                        (self.language_switch())
+                    }
+                    @if let Some(nav) = &self.nav { (nav) }
+                    main { (body) }
+                    @if let Some(url) = &style.support_url { footer { a href=(url) { (tx.get("page-support")) } } }
+                    @if let Some(src) = self.script { script src=(src) {} }
+                }
+            }
+        };
         let mut response = HttpResponse::build(status);
         if self.private {
             response.insert_header(("cache-control", "no-store"));
@@ -155,42 +166,47 @@ impl<'a> Page<'a> {
             // Links carry tokens (connect and subscription pages): never hand them to other sites.
             .insert_header(("referrer-policy", "no-referrer"))
             .insert_header(("content-language", self.lang.code()))
-            .body(html)
+            .body(html.into_string())
     }
 
     /// Links to this page in each language, keeping the rest of the query.
-    fn language_switch(&self) -> String {
-        let path = escape(self.req.path());
+    fn language_switch(&self) -> Markup {
         let rest: Vec<&str> =
             self.req.query_string().split('&').filter(|p| !p.is_empty() && !p.starts_with("lang=")).collect();
-        let links: String = [(Lang::En, "English"), (Lang::Ru, "Русский")]
-            .into_iter()
-            .map(|(lang, name)| {
-                let choice = format!("lang={}", lang.code());
-                let query: Vec<&str> = rest.iter().copied().chain([choice.as_str()]).collect();
-                let current = if lang == self.lang { " aria-current=\"true\"" } else { "" };
-                format!(
-                    "<a href=\"{path}?{query}\" hreflang=\"{code}\" lang=\"{code}\"{current}>{name}</a>",
-                    query = escape(&query.join("&")),
-                    code = lang.code(),
-                )
-            })
-            .collect();
-        format!("<nav class=\"lang\" aria-label=\"{}\">{links}</nav>", self.lang.pick_str("Language", "Язык"))
+        html! {
+            nav.lang aria-label=(Texts(self.lang).get("page-language")) {
+                @for lang in Lang::ALL {
+                    @let choice = format!("lang={}", lang.code());
+                    @let query = rest.iter().copied().chain([choice.as_str()]).collect::<Vec<_>>().join("&");
+                    a href={ (self.req.path()) "?" (query) } hreflang=(lang.code()) lang=(lang.code())
+                        aria-current=[(lang == self.lang).then_some("true")] { (endonym(lang)) }
+                }
+            }
+        }
     }
+}
+
+/// A language's name in itself, as a switch shows it.
+fn endonym(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "English",
+        Lang::Ru => "Русский",
+    }
+}
+
+/// Markup written as text by a page not yet moved to `maud`: every value in it was escaped by
+/// its author with `escape`. The one way text reaches a page unescaped.
+pub fn prebuilt(html: String) -> Markup {
+    PreEscaped(html)
 }
 
 /// The not-found page, under the platform's name (the partner is not known when the object is
 /// not), with a way on.
 pub fn not_found(req: &HttpRequest, lang: Lang) -> HttpResponse {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let home =
-        format!("<a class=\"button\" href=\"/?lang={}\">{}</a>", lang.code(), t("Go to the start page", "На главную"));
-    let why = t(
-        "The link may be mistyped or no longer valid. If it came from a shop or a bot, ask it for a new one.",
-        "Возможно, в ссылке опечатка или она больше не действует. Если её прислал магазин или бот, попросите новую.",
-    );
-    notice(req, lang, StatusCode::NOT_FOUND, t("Page not found", "Страница не найдена"), why, &home)
+    let tx = Texts(lang);
+    let home = html! { a.button href={ "/?lang=" (lang.code()) } { (tx.get("page-not-found-home")) } };
+    let why = tx.get("page-not-found-why");
+    notice(req, lang, StatusCode::NOT_FOUND, &tx.get("page-not-found-title"), &why, home)
 }
 
 /// The not-found page of a path no route took, in the page's language.
@@ -200,28 +216,43 @@ pub fn not_found_page(req: &HttpRequest) -> HttpResponse {
 
 /// The page for a failure on our side: the customer is told to try again.
 pub fn unavailable(req: &HttpRequest, lang: Lang) -> HttpResponse {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let again = format!(
-        "<a class=\"button primary\" href=\"{}\">{}</a>",
-        escape(&req.uri().to_string()),
-        t("Try again", "Попробовать снова")
-    );
-    let why = t(
-        "Something went wrong on our side. Please try again in a minute.",
-        "У нас что-то пошло не так. Попробуйте ещё раз через минуту.",
-    );
-    notice(req, lang, StatusCode::SERVICE_UNAVAILABLE, t("Temporarily unavailable", "Временно недоступно"), why, &again)
+    let tx = Texts(lang);
+    let again = html! { a.button.primary href=(req.uri().to_string()) { (tx.get("page-try-again")) } };
+    let why = tx.get("page-unavailable-why");
+    notice(req, lang, StatusCode::SERVICE_UNAVAILABLE, &tx.get("page-unavailable-title"), &why, again)
 }
 
-/// A page that says what happened and offers one way on (`way_on`: escaped HTML).
-fn notice(req: &HttpRequest, lang: Lang, status: StatusCode, title: &str, why: &str, way_on: &str) -> HttpResponse {
-    Page::new(req, lang, title).render(status, &format!("<h1>{title}</h1><p>{why}</p><p>{way_on}</p>"))
+/// A page that says what happened and offers one way on.
+fn notice(req: &HttpRequest, lang: Lang, status: StatusCode, title: &str, why: &str, way_on: Markup) -> HttpResponse {
+    Page::new(req, lang, title).render_markup(status, html! { h1 { (title) } p { (why) } p { (way_on) } })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use actix_web::test::TestRequest;
+
+    #[test]
+    fn the_style_sheet_needs_no_escaping() {
+        assert!(!STYLE.contains(['&', '<', '>', '"']), "maud would change these inside <style>");
+    }
+
+    #[test]
+    fn only_the_kit_writes_unescaped_markup() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if !path.ends_with("pages/kit.rs") {
+                    let code = std::fs::read_to_string(&path).unwrap();
+                    assert!(!code.contains("PreEscaped"), "{} bypasses escaping", path.display());
+                }
+            }
+        }
+    }
 
     #[test]
     fn markup_characters_are_escaped() {
@@ -251,7 +282,7 @@ mod tests {
     #[test]
     fn the_language_switch_keeps_the_rest_of_the_query() {
         let req = TestRequest::get().uri("/sandbox/pay/p1?x=1&lang=ru").to_http_request();
-        let html = Page::new(&req, Lang::Ru, "t").language_switch();
+        let html = Page::new(&req, Lang::Ru, "t").language_switch().into_string();
         assert!(html.contains("href=\"/sandbox/pay/p1?x=1&amp;lang=en\""), "{html}");
         assert!(html.contains("lang=\"ru\" aria-current=\"true\">Русский"), "{html}");
     }

@@ -50,7 +50,7 @@ pub fn deadline(lang: Lang, p: &PaymentPage) -> String {
 }
 
 fn moment(lang: Lang, at: OffsetDateTime) -> String {
-    format!("{:02}:{:02} UTC, {}", at.hour(), at.minute(), lang.date(at.date()))
+    format!("{:02}:{:02} UTC, {}", at.hour(), at.minute(), vp_i18n::date(lang, at.date()))
 }
 
 /// Whole minutes, rounded up, so "0 min left" never shows while payment is still possible.
@@ -71,7 +71,7 @@ pub fn receipt(lang: Lang, p: &PaymentPage) -> String {
     format!(
         "<p class=\"muted\">{label}: {amount}, {when}, {method}, {number} <code>{id}</code></p>",
         label = lang.pick_str("Receipt", "Чек"),
-        amount = lang.amount(p.invoice.amounts.customer),
+        amount = vp_i18n::money(lang, p.invoice.amounts.customer),
         when = moment(lang, paid_at),
         method = escape(&p.method_name),
         number = lang.pick_str("order", "заказ"),

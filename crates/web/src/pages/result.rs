@@ -71,7 +71,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
     };
     let body = format!(
         "<h1>{headline}</h1><p class=\"amount\">{amount}</p><p>{detail}</p>{retry}{next}{receipt}{summary}",
-        amount = lang.amount(p.invoice.amounts.customer),
+        amount = vp_i18n::money(lang, p.invoice.amounts.customer),
         next = order::next_step(lang, &p).unwrap_or_default(),
         receipt = order::receipt(lang, &p),
         summary = order::summary(lang, &p),

@@ -71,7 +71,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
             "Тестовая страница оплаты: реальные деньги не списываются."
         ),
         title = t("Payment", "Оплата"),
-        amount = lang.amount(p.invoice.amounts.customer),
+        amount = vp_i18n::money(lang, p.invoice.amounts.customer),
         summary = order::summary(lang, &p),
         next = order::next_step(lang, &p).unwrap_or_default(),
     );
