@@ -50,3 +50,17 @@ page-connect-copied = Copied
 page-connect-another-device = On another device
 page-connect-qr-label = QR code of the connect page
 page-connect-scan = Scan with the phone's camera to open this page there.
+
+## The start page
+
+page-home-what = Partners sell VPN subscriptions under their own brand through this service's API: plans and prices, invoices, clients, trials, devices and app links.
+page-home-api = Partner API document (OpenAPI)
+page-home-health = Service health
+page-home-customers = Looking for your subscription? Open the link your shop or bot sent you.
+
+## Legal documents
+
+page-document-operator = Operator
+page-document-operator-name = Name
+page-document-contact = Contact
+page-document-since = In effect since

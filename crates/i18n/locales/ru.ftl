@@ -50,3 +50,17 @@ page-connect-copied = Скопировано
 page-connect-another-device = На другом устройстве
 page-connect-qr-label = QR-код страницы подключения
 page-connect-scan = Наведите камеру телефона, чтобы открыть эту страницу на нём.
+
+## Главная страница
+
+page-home-what = Партнёры продают VPN-подписки под своим брендом через API этого сервиса: тарифы и цены, счета, клиенты, пробный период, устройства и ссылки на приложения.
+page-home-api = Описание партнёрского API (OpenAPI)
+page-home-health = Состояние сервиса
+page-home-customers = Ищете свою подписку? Откройте ссылку, которую прислал магазин или бот.
+
+## Юридические документы
+
+page-document-operator = Оператор
+page-document-operator-name = Наименование
+page-document-contact = Контакты
+page-document-since = Действует с

@@ -8,7 +8,10 @@ use actix_web::{HttpRequest, HttpResponse};
 use vp_app::partner::DocumentPage;
 use vp_app::{App, AppError, Lang};
 
-use super::kit::{Page, escape, not_found, page_lang, unavailable};
+use maud::{Markup, html};
+use vp_i18n::Texts;
+
+use super::kit::{Page, not_found, page_lang, unavailable};
 
 pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>) -> HttpResponse {
     let lang = page_lang(&req);
@@ -17,7 +20,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
         Ok(doc) => Page::new(&req, lang, &doc.title)
             .brand(&doc.brand_name)
             .style(&doc.style)
-            .render(StatusCode::OK, &render(lang, &doc)),
+            .render_markup(StatusCode::OK, render(lang, &doc)),
         Err(AppError::NotFound(_)) => not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "document page failed");
@@ -26,38 +29,34 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
     }
 }
 
-fn paragraphs(text: &str) -> String {
-    text.split("\n\n").map(|p| format!("<p>{}</p>", escape(p).replace('\n', "<br>"))).collect()
+/// Paragraphs split at blank lines, lines kept within them.
+fn paragraphs(text: &str) -> Markup {
+    html! {
+        @for paragraph in text.split("\n\n") {
+            p { @for (i, line) in paragraph.split('\n').enumerate() { @if i > 0 { br; } (line) } }
+        }
+    }
 }
 
-fn render(lang: Lang, doc: &DocumentPage) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let sections: String = doc
-        .sections
-        .iter()
-        .map(|s| {
-            // The document's own section has the page's title already.
-            let heading = if s.title == doc.title { String::new() } else { format!("<h2>{}</h2>", escape(&s.title)) };
-            format!("<section>{heading}{}</section>", paragraphs(&s.body))
-        })
-        .collect();
-    let operator = doc
-        .operator
-        .as_ref()
-        .map(|op| {
-            format!(
-                "<h2>{about}</h2><dl><dt>{who}</dt><dd>{name}</dd><dt>{reach}</dt><dd>{contact}</dd>\
-                 <dt>{since}</dt><dd><time datetime=\"{date}\">{shown}</time></dd></dl>",
-                about = t("Operator", "Оператор"),
-                who = t("Name", "Наименование"),
-                name = escape(&op.name),
-                reach = t("Contact", "Контакты"),
-                contact = escape(&op.contact),
-                since = t("In effect since", "Действует с"),
-                date = op.effective_date,
-                shown = vp_i18n::date(lang, op.effective_date),
-            )
-        })
-        .unwrap_or_default();
-    format!("<h1>{}</h1>{sections}{operator}", escape(&doc.title))
+fn render(lang: Lang, doc: &DocumentPage) -> Markup {
+    let tx = Texts(lang);
+    html! {
+        h1 { (doc.title) }
+        @for s in &doc.sections {
+            section {
+                // The document's own section has the page's title already.
+                @if s.title != doc.title { h2 { (s.title) } }
+                (paragraphs(&s.body))
+            }
+        }
+        @if let Some(op) = &doc.operator {
+            h2 { (tx.get("page-document-operator")) }
+            dl {
+                dt { (tx.get("page-document-operator-name")) } dd { (op.name) }
+                dt { (tx.get("page-document-contact")) } dd { (op.contact) }
+                dt { (tx.get("page-document-since")) }
+                dd { time datetime=(op.effective_date) { (tx.date(op.effective_date)) } }
+            }
+        }
+    }
 }
