@@ -1,5 +1,5 @@
-//! Endpoint management (what the spec calls the partner's cabinet): operator use cases today,
-//! a web cabinet later over the same calls.
+//! Endpoint management (what the spec calls the partner's cabinet): the use cases behind the
+//! operator CLI and the web cabinet (`cabinet/endpoints.rs`) alike.
 
 use time::Duration;
 use vp_domain::limits::{MINUTE_WINDOW, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAYS, WEBHOOK_TESTS_PER_MINUTE};
