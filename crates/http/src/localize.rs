@@ -25,14 +25,25 @@ pub async fn localize(
         Some(e) if lang != Lang::En => Some(e),
         Some(_) => None,
         // An error raised by the framework itself (never by our code): keep its status, give it
-        // the envelope.
-        None if res.response().error().is_some() => Some(ApiError::new(framework_code(res.status()))),
+        // the envelope. The web layer's extractors answer with a page or a redirect of their
+        // own (the cabinet's sign-in), which stays as it is.
+        None if res.response().error().is_some() && !is_page(res.response()) => {
+            Some(ApiError::new(framework_code(res.status())))
+        }
         None => None,
     };
     Ok(match replacement {
         Some(e) => res.into_response(e.render(lang)),
         None => res,
     })
+}
+
+/// A redirect or an HTML page: an answer made for people, never one of actix's plain-text
+/// defaults.
+fn is_page(res: &actix_web::HttpResponse) -> bool {
+    let html =
+        res.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("text/html"));
+    res.status().is_redirection() || html
 }
 
 fn framework_code(status: StatusCode) -> ErrorCode {

@@ -64,3 +64,85 @@ page-document-operator = Оператор
 page-document-operator-name = Наименование
 page-document-contact = Контакты
 page-document-since = Действует с
+
+## The cabinet's frame
+
+cabinet-menu = Кабинет
+cabinet-section-overview = Обзор
+cabinet-section-webhooks = Вебхуки
+cabinet-section-balance = Баланс
+cabinet-section-clients = Клиенты
+cabinet-section-notices = Уведомления
+cabinet-section-activity = Журнал действий
+cabinet-sign-out = Выйти
+cabinet-not-found = Не найдено
+cabinet-older = Раньше
+cabinet-back = Вернуться в кабинет
+cabinet-stale-form-title = Форма устарела
+cabinet-stale-form-why = Ничего не изменено. Откройте страницу заново и повторите действие.
+
+## Cabinet: overview
+
+cabinet-overview-on = включён
+cabinet-overview-off = выключен
+cabinet-overview-brand-refused = Название бренда: от 1 до { $max } символов в одну строку.
+cabinet-overview-brand-saved = Название сохранено.
+cabinet-overview-brand = Название бренда
+cabinet-overview-brand-help = Его видят ваши покупатели на страницах оплаты, в документах и в VPN-приложениях.
+cabinet-overview-brand-save = Сохранить название
+cabinet-overview-account = Аккаунт
+cabinet-overview-account-id = Идентификатор
+cabinet-overview-markup = Наценка
+cabinet-overview-trial = Пробный период
+cabinet-overview-api = Доступ к API
+cabinet-overview-api-enabled = включён
+cabinet-overview-api-disabled = отключён платформой
+cabinet-overview-available = Доступный баланс
+cabinet-overview-keys = Ключи API
+cabinet-overview-keys-help = Ключи выдаёт платформа и показывает один раз; здесь их первые символы.
+cabinet-overview-key = Ключ
+cabinet-overview-key-issued = Выдан
+cabinet-overview-key-state = Состояние
+cabinet-overview-key-revoked = отозван
+cabinet-overview-key-active = действует
+cabinet-overview-limits = Действующие лимиты
+cabinet-overview-requests-per-minute = Запросов в минуту
+cabinet-overview-invoices-per-minute = Счетов в минуту
+cabinet-overview-new-clients-per-day = Новых клиентов в сутки
+cabinet-overview-trials-per-day = Пробных периодов в сутки
+cabinet-overview-limits-help = Более высокие лимиты согласуются с платформой.
+cabinet-overview-more = Ещё
+cabinet-overview-more-webhooks = Адреса для событий, секреты и журнал доставки
+cabinet-overview-more-balance = Баланс, движение средств и вывод
+cabinet-overview-more-clients = Клиенты: подписки, устройства и счета
+cabinet-overview-more-notices = Уведомления платформы и Telegram
+cabinet-overview-more-activity = Журнал: кто и что делал в кабинете
+
+## Cabinet: activity
+
+cabinet-activity-none = Пока ничего не происходило.
+cabinet-activity-when = Когда
+cabinet-activity-who = Кто
+cabinet-activity-what = Что
+cabinet-activity-details = Подробности
+cabinet-action-user-invited = приглашён пользователь
+cabinet-action-user-reset-link = выдана ссылка для нового пароля
+cabinet-action-user-revoked = доступ пользователя закрыт
+cabinet-action-password-set = задан пароль
+cabinet-action-signed-in = вход
+cabinet-action-signed-out = выход
+cabinet-action-brand-renamed = изменено название бренда
+cabinet-action-endpoint-added = добавлен адрес для событий
+cabinet-action-endpoint-types-changed = изменены события адреса
+cabinet-action-endpoint-enabled = адрес для событий включён
+cabinet-action-endpoint-disabled = адрес для событий отключён
+cabinet-action-endpoint-secret-revealed = показан секрет подписи
+cabinet-action-endpoint-secret-rotated = заменён секрет подписи
+cabinet-action-endpoint-tested = отправлено тестовое событие
+cabinet-action-endpoint-replayed = повторно отправлены события
+cabinet-action-withdrawal-requested = запрошен вывод средств
+cabinet-action-withdrawal-approved = вывод одобрен
+cabinet-action-withdrawal-rejected = вывод отклонён
+cabinet-action-withdrawal-paid = вывод выплачен
+cabinet-action-chat-linked = подключён чат Telegram
+cabinet-action-chat-unlinked = отключён чат Telegram

@@ -48,6 +48,19 @@ impl From<i64> for Arg<'_> {
     }
 }
 
+/// Counts held as `u32` or `usize` (limits, list lengths); a count beyond `i64` cannot occur.
+impl From<u32> for Arg<'_> {
+    fn from(n: u32) -> Self {
+        Arg::Count(i64::from(n))
+    }
+}
+
+impl From<usize> for Arg<'_> {
+    fn from(n: usize) -> Self {
+        Arg::Count(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
 impl From<Money> for Arg<'_> {
     fn from(m: Money) -> Self {
         Arg::Money(m)

@@ -74,22 +74,40 @@ fn every_key_has_a_user_and_every_key_used_exists() {
     assert!(unknown.is_empty(), "keys the catalogues lack: {unknown:?}");
 }
 
+/// The variables (`$name`) a message of the source reads.
+fn variables(source: &str, key: &str) -> BTreeSet<String> {
+    let mut lines = source.lines().skip_while(|l| l.split_once(" =").is_none_or(|(k, _)| k.trim() != key));
+    let first = lines.next().unwrap_or_default();
+    let body: Vec<&str> = std::iter::once(first).chain(lines.take_while(|l| l.starts_with(' '))).collect();
+    body.join("\n")
+        .split('$')
+        .skip(1)
+        .map(|rest| rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect())
+        .collect()
+}
+
+/// A value of the type a variable's name says: `amount` money, `day` a date, `count`-like
+/// names numbers, anything else text.
+fn sample(name: &str) -> Arg<'static> {
+    match name {
+        n if n.ends_with("amount") => Arg::Money("5988.00".parse().unwrap()),
+        n if n.ends_with("day") => Arg::Date(time::macros::date!(2026 - 03 - 07)),
+        n if ["count", "days", "used", "limit", "max", "minutes", "hours", "n"].contains(&n)
+            || n.ends_with("count")
+            || n.ends_with("seconds") =>
+        {
+            Arg::Count(3)
+        }
+        _ => Arg::Text("Happ"),
+    }
+}
+
 #[test]
 fn every_key_formats_without_leaving_a_placeholder() {
-    let [(_, en), _] = vp_i18n::sources();
-    let day = time::macros::date!(2026 - 03 - 07);
-    let args = [
-        ("days", Arg::Count(3)),
-        ("day", Arg::Date(day)),
-        ("used", Arg::Count(1)),
-        ("limit", Arg::Count(3)),
-        ("count", Arg::Count(2)),
-        ("amount", Arg::Money("5988.00".parse().unwrap())),
-        ("platform", Arg::Text("iOS")),
-        ("app", Arg::Text("Happ")),
-    ];
-    for key in keys(en) {
-        for lang in Lang::ALL {
+    for (lang, source) in vp_i18n::sources() {
+        for key in keys(source) {
+            let names = variables(source, &key);
+            let args: Vec<(&str, Arg<'_>)> = names.iter().map(|n| (n.as_str(), sample(n))).collect();
             let shown = text_with(lang, &key, &args);
             assert!(!shown.is_empty() && shown != key, "{key} in {}", lang.code());
             assert!(!shown.contains('{') && !shown.contains('\u{2068}'), "{key} in {}: {shown}", lang.code());

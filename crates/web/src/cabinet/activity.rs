@@ -1,81 +1,73 @@
 //! The Activity page: the account's audit log, newest first, fifty a page.
 
 use actix_web::http::StatusCode;
-use actix_web::web::Data;
+use actix_web::web::{Data, Query};
 use actix_web::{HttpRequest, HttpResponse};
+use maud::html;
+use vp_app::App;
 use vp_app::cabinet::audit;
-use vp_app::{App, Lang};
+use vp_i18n::Texts;
 
-use super::session;
-use super::{Section, Shell, cursor, failed, when};
-use crate::pages::kit::escape;
+use crate::pages::kit::{self, Column};
 
-/// What an action is called on the page.
-fn action_name(action: &str, lang: Lang) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru).to_owned();
-    match action {
-        audit::USER_INVITED => t("user invited", "приглашён пользователь"),
-        audit::USER_RESET_LINK => t("password reset link issued", "выдана ссылка для нового пароля"),
-        audit::USER_REVOKED => t("user access ended", "доступ пользователя закрыт"),
-        audit::PASSWORD_SET => t("password set", "задан пароль"),
-        audit::SIGNED_IN => t("signed in", "вход"),
-        audit::SIGNED_OUT => t("signed out", "выход"),
-        audit::BRAND_RENAMED => t("brand name changed", "изменено название бренда"),
-        audit::ENDPOINT_ADDED => t("webhook address added", "добавлен адрес для событий"),
-        audit::ENDPOINT_TYPES_CHANGED => t("webhook events changed", "изменены события адреса"),
-        audit::ENDPOINT_ENABLED => t("webhook address enabled", "адрес для событий включён"),
-        audit::ENDPOINT_DISABLED => t("webhook address disabled", "адрес для событий отключён"),
-        audit::ENDPOINT_SECRET_REVEALED => t("signing secret shown", "показан секрет подписи"),
-        audit::ENDPOINT_SECRET_ROTATED => t("signing secret rotated", "заменён секрет подписи"),
-        audit::ENDPOINT_TESTED => t("test event sent", "отправлено тестовое событие"),
-        audit::ENDPOINT_REPLAYED => t("undelivered events replayed", "повторно отправлены события"),
-        audit::WITHDRAWAL_REQUESTED => t("withdrawal requested", "запрошен вывод средств"),
-        audit::WITHDRAWAL_APPROVED => t("withdrawal approved", "вывод одобрен"),
-        audit::WITHDRAWAL_REJECTED => t("withdrawal rejected", "вывод отклонён"),
-        audit::WITHDRAWAL_PAID => t("withdrawal paid out", "вывод выплачен"),
-        audit::CHAT_LINKED => t("Telegram chat linked", "подключён чат Telegram"),
-        audit::CHAT_UNLINKED => t("Telegram chat unlinked", "отключён чат Telegram"),
-        other => other.to_owned(),
-    }
+use super::{ListQuery, Section, Shell, SignedIn, failed, when};
+
+/// The catalogue key naming an action on the page; `None` for an action this page does not
+/// know (shown as recorded).
+fn action_key(action: &str) -> Option<&'static str> {
+    Some(match action {
+        audit::USER_INVITED => "cabinet-action-user-invited",
+        audit::USER_RESET_LINK => "cabinet-action-user-reset-link",
+        audit::USER_REVOKED => "cabinet-action-user-revoked",
+        audit::PASSWORD_SET => "cabinet-action-password-set",
+        audit::SIGNED_IN => "cabinet-action-signed-in",
+        audit::SIGNED_OUT => "cabinet-action-signed-out",
+        audit::BRAND_RENAMED => "cabinet-action-brand-renamed",
+        audit::ENDPOINT_ADDED => "cabinet-action-endpoint-added",
+        audit::ENDPOINT_TYPES_CHANGED => "cabinet-action-endpoint-types-changed",
+        audit::ENDPOINT_ENABLED => "cabinet-action-endpoint-enabled",
+        audit::ENDPOINT_DISABLED => "cabinet-action-endpoint-disabled",
+        audit::ENDPOINT_SECRET_REVEALED => "cabinet-action-endpoint-secret-revealed",
+        audit::ENDPOINT_SECRET_ROTATED => "cabinet-action-endpoint-secret-rotated",
+        audit::ENDPOINT_TESTED => "cabinet-action-endpoint-tested",
+        audit::ENDPOINT_REPLAYED => "cabinet-action-endpoint-replayed",
+        audit::WITHDRAWAL_REQUESTED => "cabinet-action-withdrawal-requested",
+        audit::WITHDRAWAL_APPROVED => "cabinet-action-withdrawal-approved",
+        audit::WITHDRAWAL_REJECTED => "cabinet-action-withdrawal-rejected",
+        audit::WITHDRAWAL_PAID => "cabinet-action-withdrawal-paid",
+        audit::CHAT_LINKED => "cabinet-action-chat-linked",
+        audit::CHAT_UNLINKED => "cabinet-action-chat-unlinked",
+        _ => return None,
+    })
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
-    let entries = match app.activity(&actor, cursor(req.query_string())).await {
+fn action_name(tx: Texts, action: &str) -> String {
+    action_key(action).map_or_else(|| action.to_owned(), |key| tx.get(key))
+}
+
+pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, list: Query<ListQuery>) -> HttpResponse {
+    let entries = match app.activity(&actor, list.cursor()).await {
         Ok(entries) => entries,
         Err(e) => return failed(&req, &e),
     };
     let shell = Shell::new(&req, &app, &actor, Section::Activity);
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let rows: String = entries
-        .iter()
-        .map(|e| {
-            format!(
-                "<tr><td>{at}</td><td>{who}</td><td>{what}</td><td>{detail}</td></tr>",
-                at = when(e.at),
-                who = escape(&e.actor),
-                what = escape(&action_name(&e.action, shell.lang)),
-                detail = escape(&e.detail),
-            )
-        })
-        .collect();
+    let tx = shell.tx;
     let last = entries.last().map(|e| (e.at, e.id.as_str()));
-    let older = shell.older_link("/cabinet/activity", entries.len(), audit::ACTIVITY_PAGE, last);
-    let title = t("Activity", "Журнал действий");
-    let body = if entries.is_empty() {
-        format!("<h1>{title}</h1><p>{}</p>", t("Nothing has happened yet.", "Пока ничего не происходило."))
-    } else {
-        format!(
-            "<h1>{title}</h1><div class=\"scroll\"><table><thead><tr><th>{when_h}</th><th>{who_h}</th><th>{what_h}</th>\
-             <th>{detail_h}</th></tr></thead><tbody>{rows}</tbody></table></div>{older}",
-            when_h = t("When", "Когда"),
-            who_h = t("Who", "Кто"),
-            what_h = t("What", "Что"),
-            detail_h = t("Details", "Подробности"),
-        )
+    let title = tx.get("cabinet-section-activity");
+    let body = html! {
+        h1 { (title) }
+        @if entries.is_empty() {
+            p { (tx.get("cabinet-activity-none")) }
+        } @else {
+            (kit::table(
+                &["cabinet-activity-when", "cabinet-activity-who", "cabinet-activity-what", "cabinet-activity-details"]
+                    .map(|key| Column::text(tx.get(key))),
+                entries.iter().map(|e| {
+                    vec![html! { (when(e.at)) }, html! { (e.actor) }, html! { (action_name(tx, &e.action)) }, html! { (e.detail) }]
+                }),
+            ))
+            (shell.older_link("/cabinet/activity", entries.len(), audit::ACTIVITY_PAGE, last))
+        }
     };
-    shell.render(StatusCode::OK, title, &body)
+    shell.render(StatusCode::OK, &title, body)
 }

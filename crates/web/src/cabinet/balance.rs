@@ -94,7 +94,7 @@ fn withdrawal_table(shell: &Shell<'_>, list: &[WithdrawalRecord]) -> String {
 }
 
 pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -183,7 +183,7 @@ async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode,
         String::new()
     };
     let last = ledger.last().map(|e| (e.created_at, e.id.as_str()));
-    let older = shell.older_link("/cabinet/balance", ledger.len(), LEDGER_PAGE, last);
+    let older = shell.older_legacy("/cabinet/balance", ledger.len(), LEDGER_PAGE, last);
     let ledger_table = if ledger.is_empty() {
         format!("<p>{}</p>", t("No entries yet.", "Записей пока нет."))
     } else {
@@ -222,7 +222,7 @@ async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode,
         total_label = t("Total owed to you", "Всего причитается"),
         total = escape(&vp_i18n::money(lang, balance.total())),
         request_heading = t("Request a withdrawal", "Запросить вывод"),
-        csrf = shell.csrf_field(),
+        csrf = shell.csrf_legacy(),
         amount_label = t("Amount, RUB", "Сумма, руб."),
         amount = escape(&form.amount),
         details_label = t("Payout details", "Реквизиты для выплаты"),
@@ -238,12 +238,12 @@ async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode,
         ledger_heading = t("Ledger", "Движение средств"),
         csv = t("Download the whole ledger (CSV)", "Скачать всё движение средств (CSV)"),
     );
-    shell.render(status, title, &body)
+    shell.render_legacy(status, title, &body)
 }
 
 /// Every request, newest first, with paging.
 pub async fn list(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -257,15 +257,15 @@ pub async fn list(req: HttpRequest, app: Data<App>) -> HttpResponse {
     let body = format!(
         "<h1>{title}</h1>{table}{older}<p><a href=\"/cabinet/balance\">{back}</a></p>",
         table = withdrawal_table(&shell, &list),
-        older = shell.older_link("/cabinet/withdrawals", list.len(), WITHDRAWAL_PAGE, last),
+        older = shell.older_legacy("/cabinet/withdrawals", list.len(), WITHDRAWAL_PAGE, last),
         back = shell.t("Balance", "Баланс"),
     );
-    shell.render(StatusCode::OK, title, &body)
+    shell.render_legacy(StatusCode::OK, title, &body)
 }
 
 /// One request: its status, details and every ledger step.
 pub async fn withdrawal(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -330,12 +330,12 @@ pub async fn withdrawal(req: HttpRequest, app: Data<App>, id: Path<String>) -> H
         rows = ledger_rows(&view.ledger, lang),
         back = t("Balance", "Баланс"),
     );
-    shell.render(StatusCode::OK, title, &body)
+    shell.render_legacy(StatusCode::OK, title, &body)
 }
 
 /// The whole ledger as CSV, newest first: exact amounts with a dot and two decimals, UTC times.
 pub async fn ledger_csv(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };

@@ -50,7 +50,7 @@ fn client_href(client_id: &str) -> String {
 }
 
 pub async fn list(req: HttpRequest, app: Data<App>, query: Option<Query<Vec<(String, String)>>>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -141,11 +141,11 @@ pub async fn list(req: HttpRequest, app: Data<App>, query: Option<Query<Vec<(Str
         go = t("Find", "Найти"),
         filter_label = t("Subscription status", "Статус подписки"),
     );
-    shell.render(if message.is_empty() { StatusCode::OK } else { StatusCode::NOT_FOUND }, title, &body)
+    shell.render_legacy(if message.is_empty() { StatusCode::OK } else { StatusCode::NOT_FOUND }, title, &body)
 }
 
 pub async fn show(req: HttpRequest, app: Data<App>, client_id: Path<String>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -170,7 +170,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, client_id: Path<String>) -> 
         invoices = invoices_section(&shell, &detail),
         back = shell.t("All clients", "Все клиенты"),
     );
-    shell.render(StatusCode::OK, title, &body)
+    shell.render_legacy(StatusCode::OK, title, &body)
 }
 
 fn client_section(shell: &Shell<'_>, d: &ClientDetail) -> String {

@@ -14,7 +14,7 @@ use super::{Section, Shell, cursor, cursor_param, failed, query_value, webhooks,
 use crate::pages::kit::escape;
 
 pub async fn log(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -114,11 +114,11 @@ pub async fn log(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResp
         all = t("All", "Все"),
         apply = t("Show", "Показать"),
     );
-    shell.render(StatusCode::OK, title, &body)
+    shell.render_legacy(StatusCode::OK, title, &body)
 }
 
 pub async fn event(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -146,5 +146,5 @@ pub async fn event(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpRe
         ),
         pretty = escape(&pretty),
     );
-    shell.render(StatusCode::OK, title, &body)
+    shell.render_legacy(StatusCode::OK, title, &body)
 }

@@ -15,12 +15,16 @@ mod webhooks;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+use serde::Deserialize;
 use time::OffsetDateTime;
 use vp_app::cabinet::Actor;
 use vp_app::{App, Lang};
+use vp_i18n::Texts;
 
-use crate::pages::kit::{self, Page, escape};
+use crate::pages::kit::Page;
 pub use session::ClientAddress;
+use session::{SignedForm, SignedIn};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
@@ -85,14 +89,14 @@ impl Section {
         }
     }
 
-    fn name(self, lang: Lang) -> &'static str {
+    fn key(self) -> &'static str {
         match self {
-            Section::Overview => lang.pick_str("Overview", "Обзор"),
-            Section::Webhooks => lang.pick_str("Webhooks", "Вебхуки"),
-            Section::Balance => lang.pick_str("Balance", "Баланс"),
-            Section::Clients => lang.pick_str("Clients", "Клиенты"),
-            Section::Notices => lang.pick_str("Notices", "Уведомления"),
-            Section::Activity => lang.pick_str("Activity", "Журнал действий"),
+            Section::Overview => "cabinet-section-overview",
+            Section::Webhooks => "cabinet-section-webhooks",
+            Section::Balance => "cabinet-section-balance",
+            Section::Clients => "cabinet-section-clients",
+            Section::Notices => "cabinet-section-notices",
+            Section::Activity => "cabinet-section-activity",
         }
     }
 }
@@ -104,76 +108,103 @@ struct Shell<'a> {
     app: &'a App,
     actor: &'a Actor,
     lang: Lang,
+    tx: Texts,
     section: Section,
 }
 
 impl<'a> Shell<'a> {
     fn new(req: &'a HttpRequest, app: &'a App, actor: &'a Actor, section: Section) -> Shell<'a> {
-        Shell { req, app, actor, lang: session::lang(req), section }
+        let lang = session::lang(req);
+        Shell { req, app, actor, lang, tx: Texts(lang), section }
     }
 
-    fn t(&self, en: &'static str, ru: &'static str) -> &'static str {
-        self.lang.pick_str(en, ru)
-    }
-
-    fn menu(&self) -> String {
-        let links: String = Section::ALL
-            .iter()
-            .map(|s| {
-                let current = if *s == self.section { " aria-current=\"page\"" } else { "" };
-                format!("<a href=\"{}\"{current}>{}</a>", s.path(), s.name(self.lang))
-            })
-            .collect();
-        format!(
-            "<nav class=\"sections\" aria-label=\"{label}\">{links}<span class=\"muted\">{email}</span>\
-             <form class=\"inline\" method=\"post\" action=\"/cabinet/sign-out\">{csrf}\
-             <button type=\"submit\">{out}</button></form></nav>",
-            label = self.t("Cabinet", "Кабинет"),
-            email = escape(&self.actor.user.email),
-            csrf = self.csrf_field(),
-            out = self.t("Sign out", "Выйти"),
-        )
+    fn menu(&self) -> Markup {
+        let tx = self.tx;
+        html! {
+            nav.sections aria-label=(tx.get("cabinet-menu")) {
+                @for s in Section::ALL {
+                    a href=(s.path()) aria-current=[(s == self.section).then_some("page")] { (tx.get(s.key())) }
+                }
+                span.muted { (self.actor.user.email) }
+                form.inline method="post" action="/cabinet/sign-out" {
+                    (self.csrf_field())
+                    button type="submit" { (tx.get("cabinet-sign-out")) }
+                }
+            }
+        }
     }
 
     /// The hidden field every state-changing form of the session carries.
-    fn csrf_field(&self) -> String {
-        format!("<input type=\"hidden\" name=\"csrf\" value=\"{}\">", escape(&self.actor.csrf_token))
+    fn csrf_field(&self) -> Markup {
+        html! { input type="hidden" name="csrf" value=(self.actor.csrf_token); }
     }
 
     /// 404 for an id that is not the account's (whether it exists elsewhere or not at all).
     fn not_found(&self, message: &str, back: &str, back_label: &str) -> HttpResponse {
-        let title = self.t("Not found", "Не найдено");
-        let body = format!(
-            "<h1>{title}</h1><p>{}</p><p><a class=\"button\" href=\"{}\">{}</a></p>",
-            escape(message),
-            escape(back),
-            escape(back_label)
-        );
-        self.render(StatusCode::NOT_FOUND, title, &body)
+        let title = self.tx.get("cabinet-not-found");
+        let body = html! { h1 { (title) } p { (message) } p { a.button href=(back) { (back_label) } } };
+        self.render(StatusCode::NOT_FOUND, &title, body)
     }
 
     /// The link to a list's next (older) page when this one is full.
-    fn older_link(&self, path: &str, shown: usize, page: u32, last: Option<(OffsetDateTime, &str)>) -> String {
-        match last {
-            Some((at, id)) if shown == page as usize => {
-                format!("<p><a href=\"{path}?{}\">{}</a></p>", escape(&cursor_param(at, id)), self.t("Older", "Раньше"))
+    fn older_link(&self, path: &str, shown: usize, page: u32, last: Option<(OffsetDateTime, &str)>) -> Markup {
+        html! {
+            @if let Some((at, id)) = last.filter(|_| shown == page as usize) {
+                p { a href={ (path) "?before=" (cursor_value(at, id)) } { (self.tx.get("cabinet-older")) } }
             }
-            _ => String::new(),
         }
     }
 
-    fn render(&self, status: StatusCode, title: &str, body: &str) -> HttpResponse {
+    fn render(&self, status: StatusCode, title: &str, body: Markup) -> HttpResponse {
         let account = &self.actor.account;
         let mut res = Page::new(self.req, self.lang, title)
             .brand(account.brand_name.as_str())
             .style(&account.style)
-            .private_with_nav(kit::prebuilt(self.menu()))
-            .render(status, body);
+            .private_with_nav(self.menu())
+            .render_markup(status, body);
         if let Some(cookie) = session::remember_lang_cookie(self.app, self.req) {
             session::add_cookie(&mut res, cookie);
         }
         res
     }
+}
+
+// LEGACY (removed when every cabinet page is maud): the text-building API of the old pages.
+impl Shell<'_> {
+    fn t(&self, en: &'static str, ru: &'static str) -> &'static str {
+        self.lang.pick_str(en, ru)
+    }
+
+    fn csrf_legacy(&self) -> String {
+        self.csrf_field().into_string()
+    }
+
+    fn older_legacy(&self, path: &str, shown: usize, page: u32, last: Option<(OffsetDateTime, &str)>) -> String {
+        self.older_link(path, shown, page, last).into_string()
+    }
+
+    fn render_legacy(&self, status: StatusCode, title: &str, body: &str) -> HttpResponse {
+        self.render(status, title, crate::pages::kit::prebuilt(body.to_owned()))
+    }
+}
+
+// LEGACY
+fn query_value(query: &str, name: &str) -> Option<String> {
+    query
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, v)| *k == name && !v.is_empty())
+        .map(|(_, v)| v.replace('+', " "))
+}
+
+// LEGACY
+fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
+    ListQuery { before: query_value(query, "before") }.cursor()
+}
+
+// LEGACY
+fn cursor_param(at: OffsetDateTime, id: &str) -> String {
+    format!("before={}", cursor_value(at, id))
 }
 
 /// The fields of a posted form, in order (checkboxes repeat a name).
@@ -200,27 +231,24 @@ impl From<web::Form<Vec<(String, String)>>> for Fields {
     }
 }
 
-/// A value of the query string (the cabinet's own links and forms write plain values).
-fn query_value(query: &str, name: &str) -> Option<String> {
-    query
-        .split('&')
-        .filter_map(|p| p.split_once('='))
-        .find(|(k, v)| *k == name && !v.is_empty())
-        .map(|(_, v)| v.replace('+', " "))
+/// The query of a list page: `?before=` names the last row of the page before (its
+/// `cursor_value`). A cursor that does not read shows the first page.
+#[derive(Debug, Default, Deserialize)]
+struct ListQuery {
+    before: Option<String>,
+}
+
+impl ListQuery {
+    fn cursor(&self) -> Option<(OffsetDateTime, String)> {
+        let (micros, id) = self.before.as_deref()?.split_once('.')?;
+        let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
+        Some((at, id.to_owned()))
+    }
 }
 
 /// The `before` cursor of a list's next page: `<unix microseconds>.<id>` of its last row.
-fn cursor_param(at: OffsetDateTime, id: &str) -> String {
-    format!("before={}.{id}", at.unix_timestamp_nanos() / 1_000)
-}
-
-/// The cursor a list page was asked for (`cursor_param`); `None` on the first page or for a
-/// cursor that does not read.
-fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
-    let raw = query_value(query, "before")?;
-    let (micros, id) = raw.split_once('.')?;
-    let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
-    Some((at, id.to_owned()))
+fn cursor_value(at: OffsetDateTime, id: &str) -> String {
+    format!("{}.{id}", at.unix_timestamp_nanos() / 1_000)
 }
 
 /// A moment as the cabinet shows it: `2026-11-23 10:05 UTC`.

@@ -13,7 +13,7 @@ use super::{Section, Shell, cursor, failed, when};
 use crate::pages::kit::escape;
 
 pub async fn list(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -90,7 +90,7 @@ async fn render(
         })
         .collect();
     let last = notices.last().map(|n| (n.created_at, n.id.as_str()));
-    let older = shell.older_link("/cabinet/notices", notices.len(), NOTICE_PAGE, last);
+    let older = shell.older_legacy("/cabinet/notices", notices.len(), NOTICE_PAGE, last);
     let list = if notices.is_empty() {
         format!("<p>{}</p>", t("The platform has not told you anything yet.", "Платформа пока ничего вам не сообщала."))
     } else {
@@ -105,7 +105,7 @@ async fn render(
         ),
         telegram = telegram_section(&shell, &chats, new_link.as_ref(), unlinked),
     );
-    shell.render(StatusCode::OK, title, &body)
+    shell.render_legacy(StatusCode::OK, title, &body)
 }
 
 fn telegram_section(
@@ -125,7 +125,7 @@ fn telegram_section(
             )
         );
     }
-    let csrf = shell.csrf_field();
+    let csrf = shell.csrf_legacy();
     let rows: String = chats
         .iter()
         .map(|c| {

@@ -1,13 +1,20 @@
 //! Cookies of the cabinet (the session, the sign-in form's token, the chosen language), the
 //! signed-in check every cabinet page starts with, and the form-token checks.
 
+use std::future::Future;
 use std::net::IpAddr;
+use std::pin::Pin;
 
+use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::web::{Data, Form};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError};
+use maud::html;
 use vp_app::cabinet::Actor;
 use vp_app::{App, Lang};
+use vp_i18n::Texts;
 
+use super::Fields;
 use crate::pages::kit;
 
 /// The session token (the database keeps only its hash).
@@ -74,31 +81,128 @@ pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther().insert_header(("location", location)).insert_header(("cache-control", "no-store")).finish()
 }
 
-/// The signed-in person, or the response to send instead: the sign-in page for a visitor
-/// without a live session, the error page when the database fails.
-pub async fn actor(req: &HttpRequest, app: &App) -> Result<Actor, HttpResponse> {
-    let Some(token) = cookie(req, SESSION_COOKIE) else {
-        return Err(see_other("/cabinet/sign-in"));
-    };
-    match app.cabinet_actor(token).await {
-        Ok(Some(actor)) => Ok(actor),
-        Ok(None) => Err(to_sign_in(app)),
-        Err(e) => {
-            tracing::error!(error = %e, "cabinet session lookup failed");
-            Err(kit::unavailable(req, lang(req)))
+/// The signed-in person of a cabinet page, taken from the session cookie before the handler
+/// runs. A visitor without a live session is sent to the sign-in page instead, and a failing
+/// database shows the error page.
+pub struct SignedIn(pub Actor);
+
+impl FromRequest for SignedIn {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<SignedIn, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { actor(&req).await.map(SignedIn).map_err(|why| Instead { req, why }.into()) })
+    }
+}
+
+/// A form posted by the signed-in person, taken only when it carries the session's form
+/// token; otherwise the handler does not run and the stale-form page answers (nothing changes).
+pub struct SignedForm {
+    pub actor: Actor,
+    pub fields: Fields,
+}
+
+impl FromRequest for SignedForm {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<SignedForm, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let form = Form::<Vec<(String, String)>>::from_request(&req, payload);
+        Box::pin(async move {
+            let actor = match actor(&req).await {
+                Ok(actor) => actor,
+                Err(why) => return Err(Instead { req, why }.into()),
+            };
+            let fields = Fields::from(form.await?);
+            if !fields.carries_token_of(&actor) {
+                return Err(Instead { req, why: Why::StaleForm }.into());
+            }
+            Ok(SignedForm { actor, fields })
+        })
+    }
+}
+
+/// Why a cabinet page answers before its handler runs.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    /// No session cookie.
+    NotSignedIn,
+    /// A cookie of no live session (ended, expired or made up): it is cleared.
+    SessionEnded,
+    /// The session could not be looked up (logged).
+    Unavailable,
+    /// A form without the session's form token.
+    StaleForm,
+}
+
+/// The answer an extractor gives instead of the handler. Built from the request whenever
+/// actix asks for it (it may ask more than once).
+#[derive(Debug)]
+struct Instead {
+    req: HttpRequest,
+    why: Why,
+}
+
+impl std::fmt::Display for Instead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the cabinet answered before the handler: {:?}", self.why)
+    }
+}
+
+impl ResponseError for Instead {
+    fn status_code(&self) -> StatusCode {
+        match self.why {
+            Why::NotSignedIn | Why::SessionEnded => StatusCode::SEE_OTHER,
+            Why::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Why::StaleForm => StatusCode::FORBIDDEN,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let req = &self.req;
+        match (self.why, req.app_data::<Data<App>>()) {
+            (Why::NotSignedIn, _) => see_other("/cabinet/sign-in"),
+            (Why::SessionEnded, Some(app)) => to_sign_in(app),
+            (Why::StaleForm, _) => stale_form(req),
+            (Why::Unavailable | Why::SessionEnded, _) => kit::unavailable(req, lang(req)),
         }
     }
 }
 
-/// The signed-in actor and a posted form, once the form is checked to carry the session's
-/// token; otherwise the response to send instead.
+/// The signed-in person, or why there is none.
+async fn actor(req: &HttpRequest) -> Result<Actor, Why> {
+    let Some(app) = req.app_data::<Data<App>>() else {
+        tracing::error!("the cabinet is served without the application state");
+        return Err(Why::Unavailable);
+    };
+    let Some(token) = cookie(req, SESSION_COOKIE) else {
+        return Err(Why::NotSignedIn);
+    };
+    match app.cabinet_actor(token).await {
+        Ok(Some(actor)) => Ok(actor),
+        Ok(None) => Err(Why::SessionEnded),
+        Err(e) => {
+            tracing::error!(error = %e, "cabinet session lookup failed");
+            Err(Why::Unavailable)
+        }
+    }
+}
+
+// LEGACY (removed when every cabinet page takes the extractors).
+pub async fn actor_legacy(req: &HttpRequest, _app: &App) -> Result<Actor, HttpResponse> {
+    actor(req).await.map_err(|why| Instead { req: req.clone(), why }.error_response())
+}
+
+// LEGACY
 pub async fn posted(
     req: &HttpRequest,
     app: &App,
     form: actix_web::web::Form<Vec<(String, String)>>,
-) -> Result<(Actor, super::Fields), HttpResponse> {
-    let actor = actor(req, app).await?;
-    let fields = super::Fields::from(form);
+) -> Result<(Actor, Fields), HttpResponse> {
+    let actor = actor_legacy(req, app).await?;
+    let fields = Fields::from(form);
     if !fields.carries_token_of(&actor) {
         return Err(stale_form(req));
     }
@@ -113,17 +217,14 @@ pub fn same_token(a: &str, b: &str) -> bool {
 /// The page for a form whose token does not match (a stale page, or another site posting).
 pub fn stale_form(req: &HttpRequest) -> HttpResponse {
     let lang = lang(req);
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let title = t("The form has expired", "Форма устарела");
-    let body = format!(
-        "<h1>{title}</h1><p>{why}</p><p><a class=\"button\" href=\"/cabinet\">{back}</a></p>",
-        why = t(
-            "Nothing was changed. Open the page again and repeat the action.",
-            "Ничего не изменено. Откройте страницу заново и повторите действие."
-        ),
-        back = t("Back to the cabinet", "Вернуться в кабинет"),
-    );
-    kit::Page::new(req, lang, title).private_with_nav(maud::html! {}).render(StatusCode::FORBIDDEN, &body)
+    let tx = Texts(lang);
+    let title = tx.get("cabinet-stale-form-title");
+    let body = html! {
+        h1 { (title) }
+        p { (tx.get("cabinet-stale-form-why")) }
+        p { a.button href="/cabinet" { (tx.get("cabinet-back")) } }
+    };
+    kit::Page::new(req, lang, &title).private_with_nav(html! {}).render_markup(StatusCode::FORBIDDEN, body)
 }
 
 /// How the service finds the client's address behind proxies it trusts (`VP_TRUSTED_PROXIES`).

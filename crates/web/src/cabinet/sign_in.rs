@@ -90,7 +90,7 @@ fn sign_in_page(
 }
 
 pub async fn form(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    if session::actor(&req, &app).await.is_ok() {
+    if session::actor_legacy(&req, &app).await.is_ok() {
         return session::see_other("/cabinet");
     }
     sign_in_page(&req, &app, StatusCode::OK, "", None)

@@ -87,7 +87,7 @@ fn declined_ru(d: &Declined) -> String {
 }
 
 pub async fn list(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -149,7 +149,7 @@ async fn render_list(
         },
         add = t("Add an address", "Добавить адрес"),
         problem = problem.map(|p| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(&p))).unwrap_or_default(),
-        csrf = shell.csrf_field(),
+        csrf = shell.csrf_legacy(),
         url_label = t("Address (https)", "Адрес (https)"),
         url = escape(url),
         url_help = t("https on port 443, reachable from the internet.", "https на порту 443, доступный из интернета."),
@@ -157,7 +157,7 @@ async fn render_list(
         boxes = type_boxes(chosen),
         add_button = t("Add the address", "Добавить адрес"),
     );
-    shell.render(status, title, &body)
+    shell.render_legacy(status, title, &body)
 }
 
 pub async fn add(req: HttpRequest, app: Data<App>, form: Posted) -> HttpResponse {
@@ -243,7 +243,7 @@ fn notice(req: &HttpRequest, lang: Lang, endpoint: &WebhookEndpointRecord) -> St
 }
 
 pub async fn show(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
-    let actor = match session::actor(&req, &app).await {
+    let actor = match session::actor_legacy(&req, &app).await {
         Ok(actor) => actor,
         Err(res) => return res,
     };
@@ -275,7 +275,7 @@ fn render_endpoint(
     let shell = Shell::new(req, app, actor, Section::Webhooks);
     let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
     let id = escape(&e.id);
-    let csrf = shell.csrf_field();
+    let csrf = shell.csrf_legacy();
     let action = |path: &str, label: &str, class: &str| {
         format!(
             "<form class=\"inline\" method=\"post\" action=\"/cabinet/webhooks/{id}/{path}\">{csrf}\
@@ -341,7 +341,7 @@ fn render_endpoint(
         days_l = t("Undelivered events of the last ... days", "Недоставленные события за последние ... дней"),
         replay = t("Replay", "Отправить повторно"),
     );
-    shell.render(status, title, &body)
+    shell.render_legacy(status, title, &body)
 }
 
 /// Runs one action on the actor's address and goes back to its page with what happened.

@@ -70,7 +70,11 @@ input[type=email],input[type=password],input[type=text],input[type=url],input[ty
 textarea:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
 .error{color:#b3261e;font-weight:600}.ok{color:#1a7f37;font-weight:600}form.inline{display:inline}\
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.4rem .6rem .4rem 0;border-bottom:1px solid #e3e6eb;vertical-align:top}\
-td.num{text-align:right;white-space:nowrap}.prewrap{white-space:pre-wrap;overflow-wrap:anywhere}\
+td.num,th.num{text-align:right;white-space:nowrap}\
+@media (max-width:40rem){table.cards thead{display:none}table.cards tr{display:block;border:1px solid #d5d9e0;\
+border-radius:.6rem;padding:.4rem .75rem;margin:0 0 .6rem}table.cards td{display:grid;\
+grid-template-columns:minmax(6rem,35%) 1fr;gap:.75rem;padding:.25rem 0;border:0;text-align:left;white-space:normal;\
+overflow-wrap:anywhere}table.cards td::before{content:attr(data-label);color:#4a5260}}.prewrap{white-space:pre-wrap;overflow-wrap:anywhere}\
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f2f5;padding:.5rem;border-radius:.4rem;font-size:.85rem}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.
@@ -180,6 +184,37 @@ impl<'a> Page<'a> {
                     @let query = rest.iter().copied().chain([choice.as_str()]).collect::<Vec<_>>().join("&");
                     a href={ (self.req.path()) "?" (query) } hreflang=(lang.code()) lang=(lang.code())
                         aria-current=[(lang == self.lang).then_some("true")] { (endonym(lang)) }
+                }
+            }
+        }
+    }
+}
+
+/// A column of a `table`: its name, and whether it holds amounts (right-aligned).
+pub struct Column {
+    name: String,
+    numeric: bool,
+}
+
+impl Column {
+    pub fn text(name: String) -> Column {
+        Column { name, numeric: false }
+    }
+
+    pub fn amount(name: String) -> Column {
+        Column { name, numeric: true }
+    }
+}
+
+/// A table that reads as columns on a wide screen and as one card per row on a phone, where
+/// each cell is shown under its column's name (`data-label`).
+pub fn table(columns: &[Column], rows: impl IntoIterator<Item = Vec<Markup>>) -> Markup {
+    html! {
+        table.cards {
+            thead { tr { @for c in columns { th.num[c.numeric] { (c.name) } } } }
+            tbody {
+                @for row in rows {
+                    tr { @for (c, cell) in columns.iter().zip(row) { td.num[c.numeric] data-label=(c.name) { (cell) } } }
                 }
             }
         }
