@@ -37,6 +37,20 @@ fn fits_the_phone(browser: &Browser, what: &str) {
     assert_eq!(shape[0], shape[1], "{what}: nothing runs off the side");
 }
 
+/// At a phone's width a list table reads as one card per row: no header row, every cell within
+/// the screen and nothing cut off inside it.
+fn reads_as_cards(browser: &Browser, what: &str) {
+    let shape = browser.eval(
+        "const t = document.querySelector('table.cards'); if (!t) return null; \
+         const cells = [...t.querySelectorAll('td')]; \
+         const off = cells.filter(td => td.getBoundingClientRect().right > window.innerWidth \
+             || td.scrollWidth > td.clientWidth + 1).length; \
+         return [getComputedStyle(t.querySelector('thead')).display, cells.length > 0, off];",
+        json!([]),
+    );
+    assert_eq!(shape, json!(["none", true, 0]), "{what}: [header shown, cells, cells cut off]");
+}
+
 fn text(browser: &Browser) -> String {
     browser.eval("return document.body.innerText;", json!([])).as_str().unwrap_or_default().to_owned()
 }
@@ -143,6 +157,7 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
     fits_the_phone(&browser, "delivery log");
+    reads_as_cards(&browser, "delivery log");
     browser.screenshot("cabinet-6-failed-delivery");
 
     browser.goto(&format!("{}{address}", s.base));
@@ -150,7 +165,7 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     press(&browser, "/enable");
     press(&browser, "/replay");
     let replayed = text(&browser);
-    assert!(replayed.contains("undelivered events of the last 1 days are queued again"), "{replayed}");
+    assert!(replayed.contains("1 undelivered event of the last 1 day is queued again"), "{replayed}");
     fits_the_phone(&browser, "replayed");
     browser.screenshot("cabinet-7-replayed");
 
@@ -168,5 +183,13 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     let held = browser.eval("return document.getElementById('held').innerText;", json!([]));
     assert_eq!(held, json!("RUB\u{a0}1.00"), "the requested amount is held at once");
     fits_the_phone(&browser, "balance");
+    reads_as_cards(&browser, "ledger");
     browser.screenshot("cabinet-8-balance-held");
+    browser.eval("document.querySelector('table.cards').scrollIntoView();", json!([]));
+    browser.screenshot("cabinet-9-ledger-cards");
+
+    browser.goto(&format!("{}/cabinet/clients", s.base));
+    fits_the_phone(&browser, "clients");
+    reads_as_cards(&browser, "client list");
+    browser.screenshot("cabinet-10-clients");
 }

@@ -333,7 +333,7 @@ fn a_failed_delivery_shows_in_the_log_and_is_replayed_after_re_enabling() {
     let enabled = v.act(&page, &format!("{page}/enable"), &[]);
     assert!(enabled.contains("can be replayed below"), "{enabled}");
     let replayed = v.act(&page, &format!("{page}/replay"), &[("days", "1")]);
-    assert!(replayed.contains("1 undelivered events of the last 1 days are queued again."), "{replayed}");
+    assert!(replayed.contains("1 undelivered event of the last 1 day is queued again."), "{replayed}");
 }
 
 #[test]

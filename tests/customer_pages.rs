@@ -147,7 +147,7 @@ fn the_payment_page_summarises_the_order_with_the_deadline_and_leads_on_after_pa
     assert!(open.contains("min left)</dd>") && open.contains("UTC, "), "the deadline with the time left");
     assert!(open.contains("By paying you accept") && open.contains("value=\"decline\""));
     let ru = html(&s.get_raw(&format!("{sandbox}?lang=ru"), &[]));
-    assert!(ru.contains("<dd>Подписка на 1 мес.</dd>") && ru.contains("(осталось "), "{ru}");
+    assert!(ru.contains("<dd>Подписка на 1 месяц</dd>") && ru.contains("(осталось "), "{ru}");
 
     // Back from the gateway before paying: the same invoice can still be paid.
     let waiting = html(&s.get_raw(&format!("/payment-result/{id}?lang=en"), &[]));

@@ -146,3 +146,306 @@ cabinet-action-withdrawal-rejected = withdrawal rejected
 cabinet-action-withdrawal-paid = withdrawal paid out
 cabinet-action-chat-linked = Telegram chat linked
 cabinet-action-chat-unlinked = Telegram chat unlinked
+
+## Cabinet: sign-in
+
+cabinet-sign-in-title = Sign in to the partner cabinet
+cabinet-sign-in-email = Email
+cabinet-sign-in-password = Password
+cabinet-sign-in-submit = Sign in
+cabinet-sign-in-help = Access is given by the platform: ask your contact there for an invitation or a new password link.
+cabinet-sign-in-wrong = Wrong email or password.
+cabinet-sign-in-locked = Too many failed attempts. Sign-in is locked until { $until }; try again then.
+cabinet-sign-in-link-gone = This link no longer works
+cabinet-sign-in-link-gone-why = Links to set a password work once and for 72 hours. Ask the platform for a new one.
+cabinet-sign-in-password-too-short = { $count ->
+    [one] Use at least { $count } character.
+   *[other] Use at least { $count } characters.
+    }
+cabinet-sign-in-password-too-long = This password is too long.
+cabinet-sign-in-welcome-title = Welcome to the partner cabinet
+cabinet-sign-in-reset-title = Choose a new password
+cabinet-sign-in-for-whom = Set the password for
+cabinet-sign-in-link-valid = The link works once, until { $until }.
+cabinet-sign-in-new-password = New password
+cabinet-sign-in-password-rule = { $count ->
+    [one] At least { $count } character; a phrase of several words is easy to remember.
+   *[other] At least { $count } characters; a phrase of several words is easy to remember.
+    }
+cabinet-sign-in-confirm = The password again
+cabinet-sign-in-set-password = Set the password and sign in
+cabinet-sign-in-passwords-differ = The two passwords differ.
+
+## Cabinet: notices
+
+cabinet-notices-intro = For example: a webhook address the platform disabled, or a withdrawal paid out.
+cabinet-notices-none = The platform has not told you anything yet.
+cabinet-notices-no-such-chat = No such chat is linked to your account.
+cabinet-notices-telegram = Telegram
+cabinet-notices-telegram-off = This platform does not send notices to Telegram; they appear here only.
+cabinet-notices-telegram-intro = Linked chats receive every notice as a message from the platform's bot.
+cabinet-notices-unlinked = The chat is unlinked.
+cabinet-notices-no-chats = No chat is linked yet.
+cabinet-notices-chat = Chat
+cabinet-notices-linked-by = Linked by
+cabinet-notices-since = Since
+cabinet-notices-unlink = Unlink
+cabinet-notices-open-telegram = Open Telegram and press Start
+cabinet-notices-link-help = The link works once, in the chat where you open it, until { $until }.
+cabinet-notices-link-telegram = Link Telegram
+
+## Payment pages: the order
+
+page-order-order = Order
+page-order-number = Order number
+page-order-method = Payment method
+page-order-pay-by = Pay by
+page-order-lifetime = Lifetime subscription
+page-order-subscription = { $count ->
+    [one] Subscription for { $count } month
+   *[other] Subscription for { $count } months
+    }
+page-order-devices = { $count ->
+    [one] { $count } extra device
+   *[other] { $count } extra devices
+    }
+page-order-minutes-left = { $minutes } min left
+page-order-hours-left = { $hours } h { $minutes } min left
+page-order-receipt = Receipt: { MONEY($amount) }, { $when }, { $method }, order
+page-order-connect = Connect now
+page-order-back-to-shop = Back to the shop
+page-order-new-invoice = Return to the shop or the bot for a new invoice.
+
+## Payment pages: the sandbox gateway
+
+page-sandbox-note = Sandbox payment page: no real money moves.
+page-sandbox-title = Payment
+page-sandbox-pay = Pay
+page-sandbox-pay-anyway = Pay anyway
+page-sandbox-decline = Decline
+page-sandbox-paid = Paid. Thank you!
+page-sandbox-failed = The payment did not go through.
+page-sandbox-nothing-taken = No money was taken.
+page-sandbox-expired = The payment window has passed.
+page-sandbox-you-accept = By paying you accept:
+page-sandbox-documents = Documents:
+page-sandbox-unknown-action = Unknown action
+
+## Payment pages: the result
+
+page-result-waiting = Waiting for the payment
+page-result-waiting-detail = As soon as the payment service confirms the payment, this page will say so. It updates by itself.
+page-result-paid = Paid. Thank you!
+page-result-paid-detail = Your access is ready: connect an app with the button below.
+page-result-failed = The payment did not go through
+page-result-failed-detail = No money was taken. Ask the shop or the bot for a new invoice to try again.
+page-result-expired = The payment window has passed
+page-result-expired-detail = Ask the shop or the bot for a new invoice to pay.
+page-result-back-to-payment = Back to the payment
+
+## Cabinet: webhooks
+
+cabinet-webhooks-title = Webhook addresses
+cabinet-webhooks-intro = { $max ->
+    [one] Up to { $max } address. Each receives the events you tick, signed with its own secret.
+   *[other] Up to { $max } addresses. Each receives the events you tick, signed with its own secret.
+    }
+cabinet-webhooks-none = No addresses yet.
+cabinet-webhooks-address = Address
+cabinet-webhooks-events = Events
+cabinet-webhooks-state = State
+cabinet-webhooks-enabled = enabled
+cabinet-webhooks-disabled = disabled
+cabinet-webhooks-disabled-gone = disabled automatically: your server answered 410 Gone
+cabinet-webhooks-disabled-failing = disabled automatically: five days without an accepted delivery
+cabinet-webhooks-since = since { $at }
+cabinet-webhooks-add-heading = Add an address
+cabinet-webhooks-url = Address (https)
+cabinet-webhooks-url-help = https on port 443, reachable from the internet.
+cabinet-webhooks-add = Add the address
+cabinet-webhooks-address-title = Webhook address
+cabinet-webhooks-added-at = Added
+cabinet-webhooks-disable = Disable
+cabinet-webhooks-enable = Enable again
+cabinet-webhooks-delivery-log = Delivery log
+cabinet-webhooks-test = Test
+cabinet-webhooks-test-help = Sends a webhook.test event now and shows your server's response code and time.
+cabinet-webhooks-test-send = Send a test event
+cabinet-webhooks-save-types = Save the events
+cabinet-webhooks-secret = Signing secret
+cabinet-webhooks-secret-help = Check the webhook-signature header of every event with it.
+cabinet-webhooks-secret-show = Show the secret
+cabinet-webhooks-secret-keep = Keep it on your server only.
+cabinet-webhooks-rotate = Rotate the secret
+cabinet-webhooks-replay = Replay
+cabinet-webhooks-replay-help = Sends again the events this address did not accept, with a fresh schedule of attempts.
+cabinet-webhooks-replay-days = Undelivered events of the last ... days
+cabinet-webhooks-replay-button = Replay
+cabinet-webhooks-not-found = There is no such address in your account.
+cabinet-webhooks-all = All addresses
+cabinet-webhooks-test-sent = Test event sent: response
+cabinet-webhooks-test-no-response = no response
+cabinet-webhooks-test-time = time { $ms } ms
+cabinet-webhooks-test-wait = { $seconds ->
+    [one] At most 5 test events a minute. Try again in { $seconds } second.
+   *[other] At most 5 test events a minute. Try again in { $seconds } seconds.
+    }
+cabinet-webhooks-replayed = { $count ->
+        [one] { $count } undelivered event
+       *[other] { $count } undelivered events
+    } of the last { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    } { $count ->
+        [one] is
+       *[other] are
+    } queued again.
+cabinet-webhooks-rotated = A new secret is in use. Until { $until } events are signed with both the old and the new one: switch your server over by then.
+cabinet-webhooks-enabled-again = The address is enabled. Events it missed while disabled can be replayed below.
+cabinet-webhooks-added = The address is added.
+cabinet-webhooks-disabled-now = The address is disabled; its pending events wait for a replay.
+cabinet-webhooks-types-saved = The event types are saved.
+cabinet-webhooks-refused-too-many = { $max ->
+    [one] An account has at most { $max } address; remove or reuse it.
+   *[other] An account has at most { $max } addresses; remove or reuse one.
+    }
+cabinet-webhooks-refused-not-a-url = not a valid URL: { $reason }
+cabinet-webhooks-refused-credentials = credentials in the URL are not accepted
+cabinet-webhooks-refused-no-host = the URL has no host
+cabinet-webhooks-refused-not-https = only https:// addresses are accepted
+cabinet-webhooks-refused-not-port-443 = only port 443 is accepted
+cabinet-webhooks-refused-does-not-resolve = { $host } does not resolve: { $reason }
+cabinet-webhooks-refused-no-address = { $host } does not resolve to any address
+cabinet-webhooks-refused-not-public = { $host } resolves to { $ip }, which is not a publicly reachable address
+cabinet-webhooks-refused-no-event-types = choose at least one event type
+cabinet-webhooks-refused-unknown-type = unknown event type { $name }; one of { $types }
+cabinet-webhooks-refused-replay-days = one of { $listed } or { $days }
+cabinet-webhooks-refused-disabled = the endpoint is disabled; enable it first
+
+## Cabinet: delivery log and events
+
+cabinet-deliveries-title = Delivery log
+cabinet-deliveries-failed-only = Failed attempts only
+cabinet-deliveries-event-type = Event type
+cabinet-deliveries-all = All
+cabinet-deliveries-show = Show
+cabinet-deliveries-none = No attempts match.
+cabinet-deliveries-time = Time
+cabinet-deliveries-event = Event
+cabinet-deliveries-event-id = Event id
+cabinet-deliveries-attempt = Attempt
+cabinet-deliveries-response = Response
+cabinet-deliveries-duration = Duration
+cabinet-deliveries-no-response = no response
+cabinet-deliveries-ms = { $ms } ms
+cabinet-deliveries-older = Older attempts
+cabinet-deliveries-event-title = Event
+cabinet-deliveries-happened = Happened
+cabinet-deliveries-body-note = The body exactly as it is sent, formatted for reading.
+
+## Cabinet: balance and withdrawals
+
+cabinet-balance-kind-share-credit = markup of a paid invoice
+cabinet-balance-kind-share-reversal = markup reversed (payment recalled or refunded)
+cabinet-balance-kind-withdrawal-hold = withdrawal requested: held
+cabinet-balance-kind-withdrawal-approval = withdrawal approved
+cabinet-balance-kind-withdrawal-release = withdrawal rejected: hold released
+cabinet-balance-kind-withdrawal-payout = withdrawal paid out
+cabinet-balance-when = When
+cabinet-balance-entry = Entry
+cabinet-balance-subject = Invoice or request
+cabinet-balance-entry-available = Available
+cabinet-balance-entry-held = Held
+cabinet-balance-available = Available to withdraw
+cabinet-balance-held = Held by open requests
+cabinet-balance-total = Total owed to you
+cabinet-balance-request = Request a withdrawal
+cabinet-balance-amount = Amount, RUB
+cabinet-balance-payout-details = Payout details
+cabinet-balance-request-help = Up to the available balance. The amount is held at once; the platform pays it out to these details.
+cabinet-balance-request-submit = Request the withdrawal
+cabinet-balance-all-requests = All requests
+cabinet-balance-ledger = Ledger
+cabinet-balance-csv = Download the whole ledger (CSV)
+cabinet-balance-ledger-none = No entries yet.
+cabinet-withdrawals-status-requested = requested, amount held
+cabinet-withdrawals-status-approved = approved, to be paid
+cabinet-withdrawals-status-rejected = rejected, hold released
+cabinet-withdrawals-status-paid = paid
+cabinet-withdrawals-title = Withdrawal requests
+cabinet-withdrawals-none = No requests yet.
+cabinet-withdrawals-request = Request
+cabinet-withdrawals-requested = Requested
+cabinet-withdrawals-amount = Amount
+cabinet-withdrawals-status = Status
+cabinet-withdrawals-refused-malformed = Amount: amount must look like 123 or 123.45 (at most two decimals).
+cabinet-withdrawals-refused-too-large = Amount: amount is too large.
+cabinet-withdrawals-refused-not-positive = Amount: amount must be greater than zero.
+cabinet-withdrawals-refused-more-than-available = Amount: the amount is more than the available balance of { MONEY($available_amount) }.
+cabinet-withdrawals-refused-no-details = Payout details: payout details are required.
+cabinet-withdrawals-refused-details-too-long = Payout details: payout details must be at most { $max } characters.
+cabinet-withdrawals-not-found = There is no such withdrawal request in your account.
+cabinet-withdrawals-one = Withdrawal request
+cabinet-withdrawals-made = The request is made and its amount is held. You will see here when it is paid.
+cabinet-withdrawals-details = Payout details
+cabinet-withdrawals-requested-by = Requested by
+cabinet-withdrawals-last-step = Last step
+cabinet-withdrawals-note = Platform's note
+cabinet-withdrawals-ledger = Ledger entries
+
+## Cabinet: clients
+
+cabinet-clients-filter-all = all
+cabinet-clients-filter-active = active
+cabinet-clients-filter-expired = expired
+cabinet-clients-filter-suspended = suspended
+cabinet-clients-filter-none = never subscribed
+cabinet-clients-status-none = no subscription
+cabinet-clients-status-active = active
+cabinet-clients-status-expired = expired
+cabinet-clients-status-suspended = suspended
+cabinet-clients-status-trial = { $status } (trial)
+cabinet-clients-lifetime = lifetime
+cabinet-clients-search-missing = No client of yours has the id
+cabinet-clients-client-id = client_id
+cabinet-clients-subscription = Subscription
+cabinet-clients-until = Until
+cabinet-clients-since = Since
+cabinet-clients-none = No clients here.
+cabinet-clients-more = More clients
+cabinet-clients-find = Find a client by client_id
+cabinet-clients-find-submit = Find
+cabinet-clients-filter = Subscription status
+cabinet-clients-not-found = There is no such client in your account.
+cabinet-clients-all = All clients
+cabinet-clients-one = Client
+cabinet-clients-blocked = Blocked by the platform.
+cabinet-clients-unlimited = unlimited
+cabinet-clients-devices-allowed = Devices allowed
+cabinet-clients-link = Subscription link
+cabinet-clients-trial = Trial available
+cabinet-clients-yes = yes
+cabinet-clients-no = no
+cabinet-clients-client-since = Client since
+cabinet-clients-devices = Devices
+cabinet-clients-devices-count = Devices ({ $count })
+cabinet-clients-devices-unavailable = The VPN panel cannot be asked right now; try again later.
+cabinet-clients-devices-none = No devices connected.
+cabinet-clients-hwid = HWID
+cabinet-clients-device = Device
+cabinet-clients-connected = Connected
+cabinet-clients-invoices = Invoices
+cabinet-clients-invoices-none = No invoices yet.
+cabinet-clients-invoices-newest = The newest invoices are shown.
+cabinet-clients-invoice-plan = plan { $plan }
+cabinet-clients-invoice-devices = devices +{ $count }
+cabinet-clients-invoice-pending = awaiting payment
+cabinet-clients-invoice-paid = paid
+cabinet-clients-invoice-failed = failed
+cabinet-clients-invoice-expired = expired
+cabinet-clients-payment-id = payment_id
+cabinet-clients-created = Created
+cabinet-clients-for = For
+cabinet-clients-customer-paid = Customer paid
+cabinet-clients-markup = Your markup
+cabinet-clients-status = Status

@@ -146,3 +146,328 @@ cabinet-action-withdrawal-rejected = вывод отклонён
 cabinet-action-withdrawal-paid = вывод выплачен
 cabinet-action-chat-linked = подключён чат Telegram
 cabinet-action-chat-unlinked = отключён чат Telegram
+
+## Cabinet: sign-in
+
+cabinet-sign-in-title = Вход в кабинет партнёра
+cabinet-sign-in-email = Электронная почта
+cabinet-sign-in-password = Пароль
+cabinet-sign-in-submit = Войти
+cabinet-sign-in-help = Доступ выдаёт платформа: попросите у вашего контакта приглашение или ссылку для нового пароля.
+cabinet-sign-in-wrong = Неверная почта или пароль.
+cabinet-sign-in-locked = Слишком много неудачных попыток. Вход закрыт до { $until }; попробуйте позже.
+cabinet-sign-in-link-gone = Ссылка больше не действует
+cabinet-sign-in-link-gone-why = Ссылка для пароля действует один раз и 72 часа. Попросите у платформы новую.
+cabinet-sign-in-password-too-short = { $count ->
+    [one] Нужно не меньше { $count } символа.
+   *[other] Нужно не меньше { $count } символов.
+    }
+cabinet-sign-in-password-too-long = Слишком длинный пароль.
+cabinet-sign-in-welcome-title = Добро пожаловать в кабинет партнёра
+cabinet-sign-in-reset-title = Новый пароль
+cabinet-sign-in-for-whom = Задайте пароль для
+cabinet-sign-in-link-valid = Ссылка действует один раз, до { $until }.
+cabinet-sign-in-new-password = Новый пароль
+cabinet-sign-in-password-rule = { $count ->
+    [one] Не меньше { $count } символа; фразу из нескольких слов легко запомнить.
+   *[other] Не меньше { $count } символов; фразу из нескольких слов легко запомнить.
+    }
+cabinet-sign-in-confirm = Пароль ещё раз
+cabinet-sign-in-set-password = Сохранить пароль и войти
+cabinet-sign-in-passwords-differ = Пароли не совпадают.
+
+## Cabinet: notices
+
+cabinet-notices-intro = Например: адрес вебхуков, отключённый платформой, или выплаченный вывод средств.
+cabinet-notices-none = Платформа пока ничего вам не сообщала.
+cabinet-notices-no-such-chat = К вашему аккаунту не подключён такой чат.
+cabinet-notices-telegram = Telegram
+cabinet-notices-telegram-off = Эта платформа не отправляет уведомления в Telegram; они видны только здесь.
+cabinet-notices-telegram-intro = Подключённые чаты получают каждое уведомление сообщением от бота платформы.
+cabinet-notices-unlinked = Чат отключён.
+cabinet-notices-no-chats = Пока не подключён ни один чат.
+cabinet-notices-chat = Чат
+cabinet-notices-linked-by = Кто подключил
+cabinet-notices-since = С
+cabinet-notices-unlink = Отключить
+cabinet-notices-open-telegram = Открыть Telegram и нажать «Start»
+cabinet-notices-link-help = Ссылка сработает один раз, в том чате, где вы её откроете, до { $until }.
+cabinet-notices-link-telegram = Подключить Telegram
+
+## Страницы оплаты: заказ
+
+page-order-order = Заказ
+page-order-number = Номер заказа
+page-order-method = Способ оплаты
+page-order-pay-by = Оплатить до
+page-order-lifetime = Подписка навсегда
+page-order-subscription = { $count ->
+    [one] Подписка на { $count } месяц
+    [few] Подписка на { $count } месяца
+    [many] Подписка на { $count } месяцев
+   *[other] Подписка на { $count } месяца
+    }
+page-order-devices = { $count ->
+    [one] { $count } дополнительное устройство
+    [few] { $count } дополнительных устройства
+    [many] { $count } дополнительных устройств
+   *[other] { $count } дополнительного устройства
+    }
+page-order-minutes-left = { $minutes ->
+    [one] осталась { $minutes } минута
+    [few] осталось { $minutes } минуты
+    [many] осталось { $minutes } минут
+   *[other] осталось { $minutes } минуты
+    }
+page-order-hours-left = { $hours ->
+    [one] остался { $hours } час
+    [few] осталось { $hours } часа
+    [many] осталось { $hours } часов
+   *[other] осталось { $hours } часа
+    } { $minutes ->
+    [one] { $minutes } минута
+    [few] { $minutes } минуты
+    [many] { $minutes } минут
+   *[other] { $minutes } минуты
+    }
+page-order-receipt = Чек: { MONEY($amount) }, { $when }, { $method }, заказ
+page-order-connect = Подключиться
+page-order-back-to-shop = Вернуться в магазин
+page-order-new-invoice = Вернитесь в магазин или бот за новым счётом.
+
+## Страницы оплаты: тестовый платёжный шлюз
+
+page-sandbox-note = Тестовая страница оплаты: реальные деньги не списываются.
+page-sandbox-title = Оплата
+page-sandbox-pay = Оплатить
+page-sandbox-pay-anyway = Всё равно оплатить
+page-sandbox-decline = Отказаться
+page-sandbox-paid = Оплачено. Спасибо!
+page-sandbox-failed = Платёж не прошёл.
+page-sandbox-nothing-taken = Деньги не списаны.
+page-sandbox-expired = Срок оплаты истёк.
+page-sandbox-you-accept = Оплачивая, вы принимаете:
+page-sandbox-documents = Документы:
+page-sandbox-unknown-action = Неизвестное действие
+
+## Страницы оплаты: результат
+
+page-result-waiting = Ждём подтверждения оплаты
+page-result-waiting-detail = Как только платёжный сервис подтвердит оплату, эта страница сообщит об этом. Она обновляется сама.
+page-result-paid = Оплачено. Спасибо!
+page-result-paid-detail = Доступ готов: подключите приложение кнопкой ниже.
+page-result-failed = Платёж не прошёл
+page-result-failed-detail = Деньги не списаны. Запросите в магазине или боте новый счёт, чтобы попробовать снова.
+page-result-expired = Срок оплаты истёк
+page-result-expired-detail = Запросите в магазине или боте новый счёт.
+page-result-back-to-payment = Вернуться к оплате
+
+## Cabinet: webhooks
+
+cabinet-webhooks-title = Адреса для событий
+cabinet-webhooks-intro = { $max ->
+    [one] До { $max } адреса. Каждый получает отмеченные события, подписанные своим секретом.
+   *[other] До { $max } адресов. Каждый получает отмеченные события, подписанные своим секретом.
+    }
+cabinet-webhooks-none = Адресов пока нет.
+cabinet-webhooks-address = Адрес
+cabinet-webhooks-events = События
+cabinet-webhooks-state = Состояние
+cabinet-webhooks-enabled = включён
+cabinet-webhooks-disabled = отключён
+cabinet-webhooks-disabled-gone = отключён автоматически: ваш сервер ответил 410 Gone
+cabinet-webhooks-disabled-failing = отключён автоматически: пять дней без принятой доставки
+cabinet-webhooks-since = с { $at }
+cabinet-webhooks-add-heading = Добавить адрес
+cabinet-webhooks-url = Адрес (https)
+cabinet-webhooks-url-help = https на порту 443, доступный из интернета.
+cabinet-webhooks-add = Добавить адрес
+cabinet-webhooks-address-title = Адрес для событий
+cabinet-webhooks-added-at = Добавлен
+cabinet-webhooks-disable = Отключить
+cabinet-webhooks-enable = Включить снова
+cabinet-webhooks-delivery-log = Журнал доставки
+cabinet-webhooks-test = Проверка
+cabinet-webhooks-test-help = Отправляет событие webhook.test и показывает код ответа вашего сервера и время.
+cabinet-webhooks-test-send = Отправить тестовое событие
+cabinet-webhooks-save-types = Сохранить события
+cabinet-webhooks-secret = Секрет подписи
+cabinet-webhooks-secret-help = Проверяйте им заголовок webhook-signature каждого события.
+cabinet-webhooks-secret-show = Показать секрет
+cabinet-webhooks-secret-keep = Храните его только на своём сервере.
+cabinet-webhooks-rotate = Заменить секрет
+cabinet-webhooks-replay = Повторная отправка
+cabinet-webhooks-replay-help = Снова отправляет события, которые адрес не принял, с новым расписанием попыток.
+cabinet-webhooks-replay-days = Недоставленные события за последние ... дней
+cabinet-webhooks-replay-button = Отправить повторно
+cabinet-webhooks-not-found = В вашем аккаунте нет такого адреса.
+cabinet-webhooks-all = Все адреса
+cabinet-webhooks-test-sent = Тестовое событие отправлено: ответ
+cabinet-webhooks-test-no-response = нет ответа
+cabinet-webhooks-test-time = время { $ms } ms
+cabinet-webhooks-test-wait = { $seconds ->
+    [one] Не больше 5 тестовых событий в минуту. Повторите через { $seconds } секунду.
+    [few] Не больше 5 тестовых событий в минуту. Повторите через { $seconds } секунды.
+    [many] Не больше 5 тестовых событий в минуту. Повторите через { $seconds } секунд.
+   *[other] Не больше 5 тестовых событий в минуту. Повторите через { $seconds } секунды.
+    }
+cabinet-webhooks-replayed = { $days ->
+    [one] Недоставленных событий за { $days } день снова в очереди: { $count }.
+    [few] Недоставленных событий за { $days } дня снова в очереди: { $count }.
+    [many] Недоставленных событий за { $days } дней снова в очереди: { $count }.
+   *[other] Недоставленных событий за { $days } дня снова в очереди: { $count }.
+    }
+cabinet-webhooks-rotated = Действует новый секрет. До { $until } события подписываются и старым, и новым: переключите сервер до этого времени.
+cabinet-webhooks-enabled-again = Адрес включён. Пропущенные за время отключения события можно отправить повторно ниже.
+cabinet-webhooks-added = Адрес добавлен.
+cabinet-webhooks-disabled-now = Адрес отключён; ожидающие события ждут повторной отправки.
+cabinet-webhooks-types-saved = Типы событий сохранены.
+cabinet-webhooks-refused-too-many = { $max ->
+    [one] У аккаунта не больше { $max } адреса; удалите или измените один из них.
+   *[other] У аккаунта не больше { $max } адресов; удалите или измените один из них.
+    }
+cabinet-webhooks-refused-not-a-url = Это не адрес URL.
+cabinet-webhooks-refused-credentials = Логин и пароль в адресе не принимаются.
+cabinet-webhooks-refused-no-host = В адресе нет имени сервера.
+cabinet-webhooks-refused-not-https = Принимаются только адреса https://.
+cabinet-webhooks-refused-not-port-443 = Принимается только порт 443.
+cabinet-webhooks-refused-does-not-resolve = Имя { $host } не находится в DNS.
+cabinet-webhooks-refused-no-address = Имя { $host } не находится в DNS.
+cabinet-webhooks-refused-not-public = { $host } указывает на { $ip }, а это не общедоступный адрес.
+cabinet-webhooks-refused-no-event-types = Отметьте хотя бы один тип событий.
+cabinet-webhooks-refused-unknown-type = Неизвестный тип событий { $name }.
+cabinet-webhooks-refused-replay-days = { $days ->
+    [one] Выберите { $listed } или { $days } день.
+    [few] Выберите { $listed } или { $days } дня.
+    [many] Выберите { $listed } или { $days } дней.
+   *[other] Выберите { $listed } или { $days } дня.
+    }
+cabinet-webhooks-refused-disabled = Адрес выключен; сначала включите его.
+
+## Cabinet: delivery log and events
+
+cabinet-deliveries-title = Журнал доставки
+cabinet-deliveries-failed-only = Только неудачные попытки
+cabinet-deliveries-event-type = Тип события
+cabinet-deliveries-all = Все
+cabinet-deliveries-show = Показать
+cabinet-deliveries-none = Подходящих попыток нет.
+cabinet-deliveries-time = Время
+cabinet-deliveries-event = Событие
+cabinet-deliveries-event-id = Id события
+cabinet-deliveries-attempt = Попытка
+cabinet-deliveries-response = Ответ
+cabinet-deliveries-duration = Длительность
+cabinet-deliveries-no-response = нет ответа
+cabinet-deliveries-ms = { $ms } ms
+cabinet-deliveries-older = Более ранние попытки
+cabinet-deliveries-event-title = Событие
+cabinet-deliveries-happened = Произошло
+cabinet-deliveries-body-note = Тело события в том виде, в каком оно отправляется, отформатировано для чтения.
+
+## Cabinet: balance and withdrawals
+
+cabinet-balance-kind-share-credit = наценка оплаченного счёта
+cabinet-balance-kind-share-reversal = наценка списана (возврат платежа)
+cabinet-balance-kind-withdrawal-hold = запрос вывода: удержание
+cabinet-balance-kind-withdrawal-approval = вывод одобрен
+cabinet-balance-kind-withdrawal-release = вывод отклонён: возврат
+cabinet-balance-kind-withdrawal-payout = вывод выплачен
+cabinet-balance-when = Когда
+cabinet-balance-entry = Запись
+cabinet-balance-subject = Счёт или запрос
+cabinet-balance-entry-available = Доступно
+cabinet-balance-entry-held = Удержано
+cabinet-balance-available = Доступно к выводу
+cabinet-balance-held = Удержано открытыми запросами
+cabinet-balance-total = Всего причитается
+cabinet-balance-request = Запросить вывод
+cabinet-balance-amount = Сумма, руб.
+cabinet-balance-payout-details = Реквизиты для выплаты
+cabinet-balance-request-help = Не больше доступного баланса. Сумма удерживается сразу; платформа выплатит её по этим реквизитам.
+cabinet-balance-request-submit = Запросить вывод
+cabinet-balance-all-requests = Все запросы
+cabinet-balance-ledger = Движение средств
+cabinet-balance-csv = Скачать всё движение средств (CSV)
+cabinet-balance-ledger-none = Записей пока нет.
+cabinet-withdrawals-status-requested = запрошен, сумма удержана
+cabinet-withdrawals-status-approved = одобрен, ожидает выплаты
+cabinet-withdrawals-status-rejected = отклонён, сумма возвращена
+cabinet-withdrawals-status-paid = выплачен
+cabinet-withdrawals-title = Запросы на вывод
+cabinet-withdrawals-none = Запросов пока нет.
+cabinet-withdrawals-request = Запрос
+cabinet-withdrawals-requested = Создан
+cabinet-withdrawals-amount = Сумма
+cabinet-withdrawals-status = Статус
+cabinet-withdrawals-refused-malformed = Сумма: число больше нуля, не более двух знаков после точки (например, 1500 или 1500.50).
+cabinet-withdrawals-refused-too-large = Сумма слишком велика.
+cabinet-withdrawals-refused-not-positive = Сумма должна быть больше нуля.
+cabinet-withdrawals-refused-more-than-available = Сумма больше доступного баланса ({ MONEY($available_amount) }).
+cabinet-withdrawals-refused-no-details = Укажите реквизиты для выплаты.
+cabinet-withdrawals-refused-details-too-long = Реквизиты для выплаты: не более { $max } символов.
+cabinet-withdrawals-not-found = В вашем аккаунте нет такого запроса.
+cabinet-withdrawals-one = Запрос на вывод
+cabinet-withdrawals-made = Запрос создан, сумма удержана. Здесь будет видно, когда её выплатят.
+cabinet-withdrawals-details = Реквизиты
+cabinet-withdrawals-requested-by = Кто запросил
+cabinet-withdrawals-last-step = Последний шаг
+cabinet-withdrawals-note = Комментарий платформы
+cabinet-withdrawals-ledger = Записи движения средств
+
+## Cabinet: clients
+
+cabinet-clients-filter-all = все
+cabinet-clients-filter-active = активные
+cabinet-clients-filter-expired = истёкшие
+cabinet-clients-filter-suspended = приостановленные
+cabinet-clients-filter-none = без подписки
+cabinet-clients-status-none = нет подписки
+cabinet-clients-status-active = активна
+cabinet-clients-status-expired = истекла
+cabinet-clients-status-suspended = приостановлена
+cabinet-clients-status-trial = { $status } (пробная)
+cabinet-clients-lifetime = бессрочно
+cabinet-clients-search-missing = У вас нет клиента с идентификатором
+cabinet-clients-client-id = client_id
+cabinet-clients-subscription = Подписка
+cabinet-clients-until = До
+cabinet-clients-since = С нами с
+cabinet-clients-none = Здесь нет клиентов.
+cabinet-clients-more = Ещё клиенты
+cabinet-clients-find = Найти клиента по client_id
+cabinet-clients-find-submit = Найти
+cabinet-clients-filter = Статус подписки
+cabinet-clients-not-found = В вашем аккаунте нет такого клиента.
+cabinet-clients-all = Все клиенты
+cabinet-clients-one = Клиент
+cabinet-clients-blocked = Заблокирован платформой.
+cabinet-clients-unlimited = без ограничений
+cabinet-clients-devices-allowed = Устройств можно
+cabinet-clients-link = Ссылка подписки
+cabinet-clients-trial = Пробный период доступен
+cabinet-clients-yes = да
+cabinet-clients-no = нет
+cabinet-clients-client-since = Клиент с
+cabinet-clients-devices = Устройства
+cabinet-clients-devices-count = Устройства ({ $count })
+cabinet-clients-devices-unavailable = VPN-панель сейчас недоступна; попробуйте позже.
+cabinet-clients-devices-none = Устройства не подключены.
+cabinet-clients-hwid = HWID
+cabinet-clients-device = Устройство
+cabinet-clients-connected = Подключено
+cabinet-clients-invoices = Счета
+cabinet-clients-invoices-none = Счетов пока нет.
+cabinet-clients-invoices-newest = Показаны последние счета.
+cabinet-clients-invoice-plan = тариф { $plan }
+cabinet-clients-invoice-devices = устройства +{ $count }
+cabinet-clients-invoice-pending = ожидает оплаты
+cabinet-clients-invoice-paid = оплачен
+cabinet-clients-invoice-failed = не оплачен
+cabinet-clients-invoice-expired = истёк
+cabinet-clients-payment-id = payment_id
+cabinet-clients-created = Создан
+cabinet-clients-for = За что
+cabinet-clients-customer-paid = Сумма
+cabinet-clients-markup = Ваша наценка
+cabinet-clients-status = Статус

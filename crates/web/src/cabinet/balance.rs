@@ -2,103 +2,98 @@
 //! form, the requests and the ledger (paged, and as CSV).
 
 use actix_web::http::StatusCode;
-use actix_web::web::{Data, Form, Path};
+use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
+use serde::Deserialize;
 use vp_app::balance::LEDGER_PAGE;
 use vp_app::cabinet::{Actor, WITHDRAWAL_PAGE};
-use vp_app::{App, AppError, Declined, Lang};
+use vp_app::{App, AppError, Declined};
+use vp_domain::money::MoneyError;
 use vp_domain::withdrawal::{PAYOUT_DETAILS_MAX_CHARS, WithdrawalRefused, WithdrawalStatus};
+use vp_i18n::Texts;
 use vp_ports::{LedgerEntry, LedgerKind, LedgerSubject, WithdrawalRecord};
 
 use super::session;
-use super::{Section, Shell, cursor, failed, when};
-use crate::pages::kit::escape;
+use super::{ListQuery, Section, Shell, SignedForm, SignedIn, failed, when};
+use crate::pages::kit::{self, Column};
 
-pub fn status_name(status: WithdrawalStatus, lang: Lang) -> &'static str {
+fn status_key(status: WithdrawalStatus) -> &'static str {
     match status {
-        WithdrawalStatus::Requested => lang.pick_str("requested, amount held", "запрошен, сумма удержана"),
-        WithdrawalStatus::Approved => lang.pick_str("approved, to be paid", "одобрен, ожидает выплаты"),
-        WithdrawalStatus::Rejected => lang.pick_str("rejected, hold released", "отклонён, сумма возвращена"),
-        WithdrawalStatus::Paid => lang.pick_str("paid", "выплачен"),
+        WithdrawalStatus::Requested => "cabinet-withdrawals-status-requested",
+        WithdrawalStatus::Approved => "cabinet-withdrawals-status-approved",
+        WithdrawalStatus::Rejected => "cabinet-withdrawals-status-rejected",
+        WithdrawalStatus::Paid => "cabinet-withdrawals-status-paid",
     }
 }
 
-fn kind_name(kind: LedgerKind, lang: Lang) -> &'static str {
+fn kind_key(kind: LedgerKind) -> &'static str {
     match kind {
-        LedgerKind::PartnerShareCredit => lang.pick_str("markup of a paid invoice", "наценка оплаченного счёта"),
-        LedgerKind::PartnerShareReversal => {
-            lang.pick_str("markup reversed (payment recalled or refunded)", "наценка списана (возврат платежа)")
-        }
-        LedgerKind::WithdrawalHold => lang.pick_str("withdrawal requested: held", "запрос вывода: удержание"),
-        LedgerKind::WithdrawalApproval => lang.pick_str("withdrawal approved", "вывод одобрен"),
-        LedgerKind::WithdrawalRelease => lang.pick_str("withdrawal rejected: hold released", "вывод отклонён: возврат"),
-        LedgerKind::WithdrawalPayout => lang.pick_str("withdrawal paid out", "вывод выплачен"),
+        LedgerKind::PartnerShareCredit => "cabinet-balance-kind-share-credit",
+        LedgerKind::PartnerShareReversal => "cabinet-balance-kind-share-reversal",
+        LedgerKind::WithdrawalHold => "cabinet-balance-kind-withdrawal-hold",
+        LedgerKind::WithdrawalApproval => "cabinet-balance-kind-withdrawal-approval",
+        LedgerKind::WithdrawalRelease => "cabinet-balance-kind-withdrawal-release",
+        LedgerKind::WithdrawalPayout => "cabinet-balance-kind-withdrawal-payout",
     }
 }
 
-fn subject_cell(entry: &LedgerEntry) -> String {
-    match &entry.subject {
-        LedgerSubject::Invoice(id) => format!("<code>{}</code>", escape(id)),
-        LedgerSubject::Withdrawal(id) => {
-            format!("<a href=\"/cabinet/withdrawals/{id}\"><code>{id}</code></a>", id = escape(id))
-        }
-    }
+fn withdrawal_link(id: &str) -> Markup {
+    html! { a href={ "/cabinet/withdrawals/" (id) } { code { (id) } } }
 }
 
-fn ledger_rows(entries: &[LedgerEntry], lang: Lang) -> String {
-    entries
-        .iter()
-        .map(|e| {
-            format!(
-                "<tr><td>{at}</td><td>{what}</td><td>{subject}</td><td class=\"num\">{amount}</td>\
-                 <td class=\"num\">{held}</td></tr>",
-                at = when(e.created_at),
-                what = kind_name(e.kind, lang),
-                subject = subject_cell(e),
-                amount = escape(&vp_i18n::money(lang, e.amount)),
-                held = escape(&vp_i18n::money(lang, e.held)),
-            )
-        })
-        .collect()
-}
-
-fn withdrawal_rows(list: &[WithdrawalRecord], lang: Lang) -> String {
-    list.iter()
-        .map(|w| {
-            format!(
-                "<tr><td><a href=\"/cabinet/withdrawals/{id}\"><code>{id}</code></a></td><td>{at}</td>\
-                 <td class=\"num\">{amount}</td><td>{status}</td></tr>",
-                id = escape(&w.id),
-                at = when(w.created_at),
-                amount = escape(&vp_i18n::money(lang, w.amount)),
-                status = status_name(w.status, lang),
-            )
-        })
-        .collect()
-}
-
-fn withdrawal_table(shell: &Shell<'_>, list: &[WithdrawalRecord]) -> String {
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    if list.is_empty() {
-        return format!("<p>{}</p>", t("No requests yet.", "Запросов пока нет."));
-    }
-    format!(
-        "<div class=\"scroll\"><table><thead><tr><th>{id}</th><th>{at}</th><th>{amount}</th><th>{status}</th>\
-         </tr></thead><tbody>{rows}</tbody></table></div>",
-        id = t("Request", "Запрос"),
-        at = t("Requested", "Создан"),
-        amount = t("Amount", "Сумма"),
-        status = t("Status", "Статус"),
-        rows = withdrawal_rows(list, shell.lang),
+/// Ledger entries as a table; `about` names the column of the invoice or request each is about.
+fn ledger_table(tx: Texts, entries: &[LedgerEntry], about: &str) -> Markup {
+    let columns = [
+        Column::text(tx.get("cabinet-balance-when")),
+        Column::text(tx.get("cabinet-balance-entry")),
+        Column::text(tx.get(about)),
+        Column::amount(tx.get("cabinet-balance-entry-available")),
+        Column::amount(tx.get("cabinet-balance-entry-held")),
+    ];
+    kit::table(
+        &columns,
+        entries.iter().map(|e| {
+            let subject = match &e.subject {
+                LedgerSubject::Invoice(id) => html! { code { (id) } },
+                LedgerSubject::Withdrawal(id) => withdrawal_link(id),
+            };
+            vec![
+                html! { (when(e.created_at)) },
+                html! { (tx.get(kind_key(e.kind))) },
+                subject,
+                html! { (tx.money(e.amount)) },
+                html! { (tx.money(e.held)) },
+            ]
+        }),
     )
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
-    render(&req, &app, &actor, StatusCode::OK, &RequestForm::default()).await
+fn withdrawal_table(tx: Texts, list: &[WithdrawalRecord]) -> Markup {
+    if list.is_empty() {
+        return html! { p { (tx.get("cabinet-withdrawals-none")) } };
+    }
+    let columns = [
+        Column::text(tx.get("cabinet-withdrawals-request")),
+        Column::text(tx.get("cabinet-withdrawals-requested")),
+        Column::amount(tx.get("cabinet-withdrawals-amount")),
+        Column::text(tx.get("cabinet-withdrawals-status")),
+    ];
+    kit::table(
+        &columns,
+        list.iter().map(|w| {
+            vec![
+                withdrawal_link(&w.id),
+                html! { (when(w.created_at)) },
+                html! { (tx.money(w.amount)) },
+                html! { (tx.get(status_key(w.status))) },
+            ]
+        }),
+    )
+}
+
+pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, list: Query<ListQuery>) -> HttpResponse {
+    render(&req, &app, &actor, list.cursor(), StatusCode::OK, &RequestForm::default()).await
 }
 
 /// The request form as posted, with the reason it was refused.
@@ -109,51 +104,58 @@ struct RequestForm {
     problem: Option<(&'static str, String)>,
 }
 
-pub async fn request(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, String)>>) -> HttpResponse {
-    let (actor, fields) = match session::posted(&req, &app, form).await {
-        Ok(found) => found,
-        Err(res) => return res,
-    };
+pub async fn request(req: HttpRequest, app: Data<App>, form: SignedForm, list: Query<ListQuery>) -> HttpResponse {
+    let SignedForm { actor, fields } = form;
     let (amount, details) = (fields.get("amount"), fields.get("payout_details"));
     match app.cabinet_request_withdrawal(&actor, amount, details).await {
         Ok(w) => session::see_other(&format!("/cabinet/withdrawals/{}?requested=1", w.id)),
-        Err(AppError::Declined(Declined::Withdrawal(refused))) => {
-            let problem = (refused_field(&refused), problem_text(&refused, session::lang(&req)));
-            let form =
-                RequestForm { amount: amount.to_owned(), payout_details: details.to_owned(), problem: Some(problem) };
-            render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, &form).await
-        }
-        Err(e) => failed(&req, &e),
+        Err(e) => match problem(&e, Texts(session::lang(&req))) {
+            Some(problem) => {
+                let form = RequestForm {
+                    amount: amount.to_owned(),
+                    payout_details: details.to_owned(),
+                    problem: Some(problem),
+                };
+                render(&req, &app, &actor, list.cursor(), StatusCode::UNPROCESSABLE_ENTITY, &form).await
+            }
+            None => failed(&req, &e),
+        },
     }
 }
 
-/// The form field a refusal points at.
-fn refused_field(refused: &WithdrawalRefused) -> &'static str {
-    match refused {
-        WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong => "payout_details",
-        _ => "amount",
-    }
+/// The form field a refusal of the request points at, and the reason in the page's language;
+/// `None` for a failure that is not about the form (an operator's refusals never reach it).
+fn problem(e: &AppError, tx: Texts) -> Option<(&'static str, String)> {
+    let AppError::Declined(Declined::Withdrawal(refused)) = e else { return None };
+    let max = [("max", PAYOUT_DETAILS_MAX_CHARS.into())];
+    Some(match refused {
+        WithdrawalRefused::Amount(MoneyError::Malformed) => ("amount", tx.get("cabinet-withdrawals-refused-malformed")),
+        WithdrawalRefused::Amount(MoneyError::Overflow) => ("amount", tx.get("cabinet-withdrawals-refused-too-large")),
+        WithdrawalRefused::Amount(MoneyError::NotPositive) => {
+            ("amount", tx.get("cabinet-withdrawals-refused-not-positive"))
+        }
+        WithdrawalRefused::MoreThanAvailable { available } => (
+            "amount",
+            tx.with("cabinet-withdrawals-refused-more-than-available", &[("available_amount", (*available).into())]),
+        ),
+        WithdrawalRefused::NoPayoutDetails => {
+            ("payout_details", tx.with("cabinet-withdrawals-refused-no-details", &max))
+        }
+        WithdrawalRefused::PayoutDetailsTooLong => {
+            ("payout_details", tx.with("cabinet-withdrawals-refused-details-too-long", &max))
+        }
+        WithdrawalRefused::NoteTooLong | WithdrawalRefused::Step { .. } => return None,
+    })
 }
 
-/// The domain's reason in the page's language.
-fn problem_text(refused: &WithdrawalRefused, lang: Lang) -> String {
-    match (refused, lang) {
-        (WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong, Lang::En) => {
-            format!("Payout details: {refused}.")
-        }
-        (WithdrawalRefused::NoPayoutDetails | WithdrawalRefused::PayoutDetailsTooLong, Lang::Ru) => {
-            format!("Реквизиты для выплаты: обязательны, не более {PAYOUT_DETAILS_MAX_CHARS} символов.")
-        }
-        (_, Lang::En) => format!("Amount: {refused}."),
-        (WithdrawalRefused::MoreThanAvailable { .. }, Lang::Ru) => "Сумма больше доступного баланса.".to_owned(),
-        (_, Lang::Ru) => {
-            "Сумма: число больше нуля, не более двух знаков после точки (например, 1500 или 1500.50).".to_owned()
-        }
-    }
-}
-
-async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode, form: &RequestForm) -> HttpResponse {
-    let before = cursor(req.query_string());
+async fn render(
+    req: &HttpRequest,
+    app: &App,
+    actor: &Actor,
+    before: Option<(time::OffsetDateTime, String)>,
+    status: StatusCode,
+    form: &RequestForm,
+) -> HttpResponse {
     let loaded = async {
         Ok::<_, AppError>((
             app.balance(actor.account_id()).await?,
@@ -166,179 +168,127 @@ async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode,
         Err(e) => return failed(req, &e),
     };
     let shell = Shell::new(req, app, actor, Section::Balance);
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let lang = shell.lang;
+    let tx = shell.tx;
     let problem_for = |field: &str| match &form.problem {
-        Some((f, p)) if *f == field => (
-            format!("<p class=\"error\" id=\"{field}_problem\" role=\"alert\">{}</p>", escape(p)),
-            format!(" aria-invalid=\"true\" aria-describedby=\"{field}_problem\""),
-        ),
-        _ => (String::new(), String::new()),
+        Some((f, p)) if *f == field => Some(p.as_str()),
+        _ => None,
     };
-    let (amount_problem, amount_aria) = problem_for("amount");
-    let (details_problem, details_aria) = problem_for("payout_details");
-    let all_requests = if requests.len() == WITHDRAWAL_PAGE as usize {
-        format!("<p><a href=\"/cabinet/withdrawals\">{}</a></p>", t("All requests", "Все запросы"))
-    } else {
-        String::new()
-    };
+    let (amount_problem, details_problem) = (problem_for("amount"), problem_for("payout_details"));
     let last = ledger.last().map(|e| (e.created_at, e.id.as_str()));
-    let older = shell.older_legacy("/cabinet/balance", ledger.len(), LEDGER_PAGE, last);
-    let ledger_table = if ledger.is_empty() {
-        format!("<p>{}</p>", t("No entries yet.", "Записей пока нет."))
-    } else {
-        format!(
-            "<div class=\"scroll\"><table><thead><tr><th>{at}</th><th>{what}</th><th>{about}</th><th>{amount}</th>\
-             <th>{held}</th></tr></thead><tbody>{rows}</tbody></table></div>{older}",
-            at = t("When", "Когда"),
-            what = t("Entry", "Запись"),
-            about = t("Invoice or request", "Счёт или запрос"),
-            amount = t("Available", "Доступно"),
-            held = t("Held", "Удержано"),
-            rows = ledger_rows(&ledger, lang),
-        )
+    let title = tx.get("cabinet-section-balance");
+    let body = html! {
+        h1 { (title) }
+        dl {
+            dt { (tx.get("cabinet-balance-available")) } dd #available { strong { (tx.money(balance.available)) } }
+            dt { (tx.get("cabinet-balance-held")) } dd #held { (tx.money(balance.held)) }
+            dt { (tx.get("cabinet-balance-total")) } dd { (tx.money(balance.total())) }
+        }
+        h2 { (tx.get("cabinet-balance-request")) }
+        form method="post" action="/cabinet/withdrawals" {
+            (shell.csrf_field())
+            label for="amount" { (tx.get("cabinet-balance-amount")) }
+            @if let Some(p) = amount_problem { p.error #amount_problem role="alert" { (p) } }
+            input #amount name="amount" type="text" inputmode="decimal" required autocomplete="off"
+                placeholder="1500.00" value=(form.amount)
+                aria-invalid=[amount_problem.map(|_| "true")] aria-describedby=[amount_problem.map(|_| "amount_problem")];
+            label for="payout_details" { (tx.get("cabinet-balance-payout-details")) }
+            @if let Some(p) = details_problem { p.error #payout_details_problem role="alert" { (p) } }
+            textarea #payout_details name="payout_details" rows="4" required maxlength=(PAYOUT_DETAILS_MAX_CHARS)
+                aria-invalid=[details_problem.map(|_| "true")]
+                aria-describedby=[details_problem.map(|_| "payout_details_problem")] { (form.payout_details) }
+            p.muted { (tx.get("cabinet-balance-request-help")) }
+            p { button type="submit" { (tx.get("cabinet-balance-request-submit")) } }
+        }
+        h2 { (tx.get("cabinet-withdrawals-title")) }
+        (withdrawal_table(tx, &requests))
+        @if requests.len() == WITHDRAWAL_PAGE as usize {
+            p { a href="/cabinet/withdrawals" { (tx.get("cabinet-balance-all-requests")) } }
+        }
+        h2 { (tx.get("cabinet-balance-ledger")) }
+        p { a href="/cabinet/balance/ledger.csv" download { (tx.get("cabinet-balance-csv")) } }
+        @if ledger.is_empty() {
+            p { (tx.get("cabinet-balance-ledger-none")) }
+        } @else {
+            (ledger_table(tx, &ledger, "cabinet-balance-subject"))
+            (shell.older_link("/cabinet/balance", ledger.len(), LEDGER_PAGE, last))
+        }
     };
-    let title = t("Balance", "Баланс");
-    let body = format!(
-        "<h1>{title}</h1><dl>\
-         <dt>{available_label}</dt><dd id=\"available\"><strong>{available}</strong></dd>\
-         <dt>{held_label}</dt><dd id=\"held\">{held}</dd>\
-         <dt>{total_label}</dt><dd>{total}</dd></dl>\
-         <h2>{request_heading}</h2>\
-         <form method=\"post\" action=\"/cabinet/withdrawals\">{csrf}\
-         <label for=\"amount\">{amount_label}</label>{amount_problem}\
-         <input id=\"amount\" name=\"amount\" type=\"text\" inputmode=\"decimal\" required autocomplete=\"off\" \
-         placeholder=\"1500.00\" value=\"{amount}\"{amount_aria}>\
-         <label for=\"payout_details\">{details_label}</label>{details_problem}\
-         <textarea id=\"payout_details\" name=\"payout_details\" rows=\"4\" required maxlength=\"{max}\"{details_aria}>\
-         {details}</textarea>\
-         <p class=\"muted\">{request_help}</p><p><button type=\"submit\">{request}</button></p></form>\
-         <h2>{requests_heading}</h2>{requests}{all_requests}\
-         <h2>{ledger_heading}</h2><p><a href=\"/cabinet/balance/ledger.csv\" download>{csv}</a></p>{ledger_table}",
-        available_label = t("Available to withdraw", "Доступно к выводу"),
-        available = escape(&vp_i18n::money(lang, balance.available)),
-        held_label = t("Held by open requests", "Удержано открытыми запросами"),
-        held = escape(&vp_i18n::money(lang, balance.held)),
-        total_label = t("Total owed to you", "Всего причитается"),
-        total = escape(&vp_i18n::money(lang, balance.total())),
-        request_heading = t("Request a withdrawal", "Запросить вывод"),
-        csrf = shell.csrf_legacy(),
-        amount_label = t("Amount, RUB", "Сумма, руб."),
-        amount = escape(&form.amount),
-        details_label = t("Payout details", "Реквизиты для выплаты"),
-        max = PAYOUT_DETAILS_MAX_CHARS,
-        details = escape(&form.payout_details),
-        request_help = t(
-            "Up to the available balance. The amount is held at once; the platform pays it out to these details.",
-            "Не больше доступного баланса. Сумма удерживается сразу; платформа выплатит её по этим реквизитам."
-        ),
-        request = t("Request the withdrawal", "Запросить вывод"),
-        requests_heading = t("Withdrawal requests", "Запросы на вывод"),
-        requests = withdrawal_table(&shell, &requests),
-        ledger_heading = t("Ledger", "Движение средств"),
-        csv = t("Download the whole ledger (CSV)", "Скачать всё движение средств (CSV)"),
-    );
-    shell.render_legacy(status, title, &body)
+    shell.render(status, &title, body)
 }
 
 /// Every request, newest first, with paging.
-pub async fn list(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
-    let list = match app.cabinet_withdrawals(&actor, cursor(req.query_string())).await {
+pub async fn list(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, list: Query<ListQuery>) -> HttpResponse {
+    let list = match app.cabinet_withdrawals(&actor, list.cursor()).await {
         Ok(list) => list,
         Err(e) => return failed(&req, &e),
     };
     let shell = Shell::new(&req, &app, &actor, Section::Balance);
+    let tx = shell.tx;
     let last = list.last().map(|w| (w.created_at, w.id.as_str()));
-    let title = shell.t("Withdrawal requests", "Запросы на вывод");
-    let body = format!(
-        "<h1>{title}</h1>{table}{older}<p><a href=\"/cabinet/balance\">{back}</a></p>",
-        table = withdrawal_table(&shell, &list),
-        older = shell.older_legacy("/cabinet/withdrawals", list.len(), WITHDRAWAL_PAGE, last),
-        back = shell.t("Balance", "Баланс"),
-    );
-    shell.render_legacy(StatusCode::OK, title, &body)
+    let title = tx.get("cabinet-withdrawals-title");
+    let body = html! {
+        h1 { (title) }
+        (withdrawal_table(tx, &list))
+        (shell.older_link("/cabinet/withdrawals", list.len(), WITHDRAWAL_PAGE, last))
+        p { a href="/cabinet/balance" { (tx.get("cabinet-section-balance")) } }
+    };
+    shell.render(StatusCode::OK, &title, body)
+}
+
+/// `?requested=1` right after the request was made.
+#[derive(Deserialize)]
+pub struct Shown {
+    requested: Option<String>,
 }
 
 /// One request: its status, details and every ledger step.
-pub async fn withdrawal(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
+pub async fn withdrawal(
+    req: HttpRequest,
+    app: Data<App>,
+    SignedIn(actor): SignedIn,
+    id: Path<String>,
+    shown: Query<Shown>,
+) -> HttpResponse {
     let shell = Shell::new(&req, &app, &actor, Section::Balance);
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
+    let tx = shell.tx;
     let view = match app.own_withdrawal(&actor, &id).await {
         Ok(view) => view,
         Err(AppError::NotFound(_)) => {
             return shell.not_found(
-                t("There is no such withdrawal request in your account.", "В вашем аккаунте нет такого запроса."),
+                &tx.get("cabinet-withdrawals-not-found"),
                 "/cabinet/balance",
-                t("Balance", "Баланс"),
+                &tx.get("cabinet-section-balance"),
             );
         }
         Err(e) => return failed(&req, &e),
     };
     let w = &view.withdrawal;
-    let lang = shell.lang;
-    let requested = if req.query_string().split('&').any(|p| p == "requested=1") {
-        format!(
-            "<p class=\"ok\" role=\"status\">{}</p>",
-            t(
-                "The request is made and its amount is held. You will see here when it is paid.",
-                "Запрос создан, сумма удержана. Здесь будет видно, когда её выплатят."
-            )
-        )
-    } else {
-        String::new()
+    let title = tx.get("cabinet-withdrawals-one");
+    let body = html! {
+        h1 { (title) " " code { (w.id) } }
+        @if shown.requested.as_deref() == Some("1") {
+            p.ok role="status" { (tx.get("cabinet-withdrawals-made")) }
+        }
+        dl {
+            dt { (tx.get("cabinet-withdrawals-amount")) } dd { (tx.money(w.amount)) }
+            dt { (tx.get("cabinet-withdrawals-status")) } dd #status { (tx.get(status_key(w.status))) }
+            dt { (tx.get("cabinet-withdrawals-details")) } dd.prewrap { (w.payout_details) }
+            dt { (tx.get("cabinet-withdrawals-requested-by")) } dd { (w.requested_by) }
+            dt { (tx.get("cabinet-withdrawals-requested")) } dd { (when(w.created_at)) }
+            dt { (tx.get("cabinet-withdrawals-last-step")) } dd { (when(w.updated_at)) }
+            @if let Some(note) = &w.note {
+                dt { (tx.get("cabinet-withdrawals-note")) } dd { (note) }
+            }
+        }
+        h2 { (tx.get("cabinet-withdrawals-ledger")) }
+        (ledger_table(tx, &view.ledger, "cabinet-withdrawals-request"))
+        p { a href="/cabinet/balance" { (tx.get("cabinet-section-balance")) } }
     };
-    let note = match &w.note {
-        Some(n) => format!("<dt>{}</dt><dd>{}</dd>", t("Platform's note", "Комментарий платформы"), escape(n)),
-        None => String::new(),
-    };
-    let title = t("Withdrawal request", "Запрос на вывод");
-    let body = format!(
-        "<h1>{title} <code>{id}</code></h1>{requested}<dl>\
-         <dt>{amount_l}</dt><dd>{amount}</dd><dt>{status_l}</dt><dd id=\"status\">{status}</dd>\
-         <dt>{details_l}</dt><dd class=\"prewrap\">{details}</dd><dt>{by_l}</dt><dd>{by}</dd>\
-         <dt>{at_l}</dt><dd>{at}</dd><dt>{updated_l}</dt><dd>{updated}</dd>{note}</dl>\
-         <h2>{steps}</h2><div class=\"scroll\"><table><thead><tr><th>{when_h}</th><th>{what_h}</th><th>{about_h}</th>\
-         <th>{available_h}</th><th>{held_h}</th></tr></thead><tbody>{rows}</tbody></table></div>\
-         <p><a href=\"/cabinet/balance\">{back}</a></p>",
-        id = escape(&w.id),
-        amount_l = t("Amount", "Сумма"),
-        amount = escape(&vp_i18n::money(lang, w.amount)),
-        status_l = t("Status", "Статус"),
-        status = status_name(w.status, lang),
-        details_l = t("Payout details", "Реквизиты"),
-        details = escape(&w.payout_details),
-        by_l = t("Requested by", "Кто запросил"),
-        by = escape(&w.requested_by),
-        at_l = t("Requested", "Создан"),
-        at = when(w.created_at),
-        updated_l = t("Last step", "Последний шаг"),
-        updated = when(w.updated_at),
-        steps = t("Ledger entries", "Записи движения средств"),
-        when_h = t("When", "Когда"),
-        what_h = t("Entry", "Запись"),
-        about_h = t("Request", "Запрос"),
-        available_h = t("Available", "Доступно"),
-        held_h = t("Held", "Удержано"),
-        rows = ledger_rows(&view.ledger, lang),
-        back = t("Balance", "Баланс"),
-    );
-    shell.render_legacy(StatusCode::OK, title, &body)
+    shell.render(StatusCode::OK, &title, body)
 }
 
 /// The whole ledger as CSV, newest first: exact amounts with a dot and two decimals, UTC times.
-pub async fn ledger_csv(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
+pub async fn ledger_csv(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn) -> HttpResponse {
     let entries = match app.ledger_export(&actor).await {
         Ok(entries) => entries,
         Err(e) => return failed(&req, &e),

@@ -4,83 +4,92 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
+use serde::Deserialize;
 use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
 use vp_app::partner::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView};
-use vp_app::{App, AppError, Lang};
+use vp_app::{App, AppError};
 use vp_domain::{InvoiceStatus, Purpose, SubscriptionStatus};
+use vp_i18n::Texts;
 
 use super::session;
-use super::{Section, Shell, failed, when};
-use crate::pages::kit::escape;
+use super::{Section, Shell, SignedIn, failed, when};
+use crate::pages::kit::{self, Column};
 
 /// The list's status filter as its links write it; `none`: clients without a subscription.
 const FILTERS: [&str; 5] = ["all", "active", "expired", "suspended", "none"];
 
-fn filter_name(filter: &str, lang: Lang) -> &'static str {
+fn filter_key(filter: &str) -> &'static str {
     match filter {
-        "active" => lang.pick_str("active", "активные"),
-        "expired" => lang.pick_str("expired", "истёкшие"),
-        "suspended" => lang.pick_str("suspended", "приостановленные"),
-        "none" => lang.pick_str("never subscribed", "без подписки"),
-        _ => lang.pick_str("all", "все"),
+        "active" => "cabinet-clients-filter-active",
+        "expired" => "cabinet-clients-filter-expired",
+        "suspended" => "cabinet-clients-filter-suspended",
+        "none" => "cabinet-clients-filter-none",
+        _ => "cabinet-clients-filter-all",
     }
 }
 
-fn status_name(s: Option<&SubscriptionView>, lang: Lang) -> String {
-    let Some(s) = s else { return lang.pick_str("no subscription", "нет подписки").to_owned() };
-    let status = match s.status {
-        SubscriptionStatus::Active => lang.pick_str("active", "активна"),
-        SubscriptionStatus::Expired => lang.pick_str("expired", "истекла"),
-        SubscriptionStatus::Suspended => lang.pick_str("suspended", "приостановлена"),
-    };
-    if s.is_trial { format!("{status} ({})", lang.pick_str("trial", "пробная")) } else { status.to_owned() }
+fn status_name(s: Option<&SubscriptionView>, tx: Texts) -> String {
+    let Some(s) = s else { return tx.get("cabinet-clients-status-none") };
+    let status = tx.get(match s.status {
+        SubscriptionStatus::Active => "cabinet-clients-status-active",
+        SubscriptionStatus::Expired => "cabinet-clients-status-expired",
+        SubscriptionStatus::Suspended => "cabinet-clients-status-suspended",
+    });
+    if s.is_trial { tx.with("cabinet-clients-status-trial", &[("status", (&status).into())]) } else { status }
 }
 
-fn expiry(s: Option<&SubscriptionView>, lang: Lang) -> String {
+fn expiry(s: Option<&SubscriptionView>, tx: Texts) -> String {
     match s {
-        Some(s) if s.lifetime => lang.pick_str("lifetime", "бессрочно").to_owned(),
+        Some(s) if s.lifetime => tx.get("cabinet-clients-lifetime"),
         Some(s) => when(s.expires_at),
         None => "—".to_owned(),
     }
 }
 
-fn client_href(client_id: &str) -> String {
-    format!("/cabinet/clients/{}", escape(client_id))
+/// The list's query: a `client_id` to open, the `status` filter and the next page's `cursor`.
+/// An empty value counts as none; a query that does not read shows the whole list.
+#[derive(Debug, Default, Deserialize)]
+pub struct ClientsQuery {
+    client_id: Option<String>,
+    status: Option<String>,
+    cursor: Option<String>,
 }
 
-pub async fn list(req: HttpRequest, app: Data<App>, query: Option<Query<Vec<(String, String)>>>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
-    let pairs = query.map(Query::into_inner).unwrap_or_default();
-    let value = |name: &str| pairs.iter().find(|(k, v)| k == name && !v.is_empty()).map(|(_, v)| v.trim().to_owned());
+fn given(value: &Option<String>) -> Option<String> {
+    value.as_deref().filter(|v| !v.is_empty()).map(|v| v.trim().to_owned())
+}
+
+pub async fn list(
+    req: HttpRequest,
+    app: Data<App>,
+    SignedIn(actor): SignedIn,
+    query: Option<Query<ClientsQuery>>,
+) -> HttpResponse {
+    let query = query.map(Query::into_inner).unwrap_or_default();
     let shell = Shell::new(&req, &app, &actor, Section::Clients);
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let mut message = String::new();
-    let search = value("client_id").unwrap_or_default();
+    let tx = shell.tx;
+    let search = given(&query.client_id).unwrap_or_default();
+    let mut missing = false;
     if !search.is_empty() {
         match app.cabinet_client(&actor, &search).await {
             Ok(_) => return session::see_other(&format!("/cabinet/clients/{search}")),
-            Err(AppError::NotFound(_)) => {
-                message = format!(
-                    "<p class=\"error\" role=\"alert\">{} <code>{}</code></p>",
-                    t("No client of yours has the id", "У вас нет клиента с идентификатором"),
-                    escape(&search)
-                );
-            }
+            Err(AppError::NotFound(_)) => missing = true,
             Err(e) => return failed(&req, &e),
         }
     }
-    let filter = value("status").filter(|f| FILTERS.contains(&f.as_str())).unwrap_or_else(|| "all".to_owned());
+    let filter = given(&query.status).filter(|f| FILTERS.contains(&f.as_str())).unwrap_or_else(|| "all".to_owned());
     let status = match filter.as_str() {
         "all" => None,
         "none" => Some(None),
         other => other.parse::<SubscriptionStatus>().ok().map(Some),
     };
     let page = match app
-        .cabinet_clients(&actor, ClientListQuery { status, limit: Some(CLIENT_PAGE_DEFAULT), cursor: value("cursor") })
+        .cabinet_clients(
+            &actor,
+            ClientListQuery { status, limit: Some(CLIENT_PAGE_DEFAULT), cursor: given(&query.cursor) },
+        )
         .await
     {
         Ok(page) => page,
@@ -88,217 +97,179 @@ pub async fn list(req: HttpRequest, app: Data<App>, query: Option<Query<Vec<(Str
         Err(AppError::Validation(_)) => return session::see_other(&format!("/cabinet/clients?status={filter}")),
         Err(e) => return failed(&req, &e),
     };
-    let filters: String = FILTERS
-        .iter()
-        .map(|f| {
-            let current = if *f == filter { " aria-current=\"page\"" } else { "" };
-            format!("<a href=\"/cabinet/clients?status={f}\"{current}>{}</a>", filter_name(f, shell.lang))
-        })
-        .collect();
-    let rows: String = page
-        .clients
-        .iter()
-        .map(|c| {
-            format!(
-                "<tr><td><a href=\"{href}\"><code>{id}</code></a></td><td>{status}</td><td>{expires}</td>\
-                 <td>{created}</td></tr>",
-                href = client_href(&c.client_id),
-                id = escape(&c.client_id),
-                status = escape(&status_name(c.subscription.as_ref(), shell.lang)),
-                expires = escape(&expiry(c.subscription.as_ref(), shell.lang)),
-                created = when(c.created_at),
-            )
-        })
-        .collect();
-    let table = if page.clients.is_empty() {
-        format!("<p>{}</p>", t("No clients here.", "Здесь нет клиентов."))
-    } else {
-        format!(
-            "<div class=\"scroll\"><table><thead><tr><th>client_id</th><th>{status}</th><th>{expires}</th>\
-             <th>{created}</th></tr></thead><tbody>{rows}</tbody></table></div>",
-            status = t("Subscription", "Подписка"),
-            expires = t("Until", "До"),
-            created = t("Since", "С нами с"),
-        )
+    let columns = [
+        Column::text(tx.get("cabinet-clients-client-id")),
+        Column::text(tx.get("cabinet-clients-subscription")),
+        Column::text(tx.get("cabinet-clients-until")),
+        Column::text(tx.get("cabinet-clients-since")),
+    ];
+    let title = tx.get("cabinet-section-clients");
+    let body = html! {
+        h1 { (title) }
+        @if missing {
+            p.error role="alert" { (tx.get("cabinet-clients-search-missing")) " " code { (search) } }
+        }
+        form method="get" action="/cabinet/clients" role="search" {
+            label for="client_id" { (tx.get("cabinet-clients-find")) }
+            div.copy {
+                input #client_id name="client_id" type="text" autocomplete="off" value=(search);
+                button type="submit" { (tx.get("cabinet-clients-find-submit")) }
+            }
+        }
+        nav.choices aria-label=(tx.get("cabinet-clients-filter")) {
+            @for f in FILTERS {
+                a href={ "/cabinet/clients?status=" (f) } aria-current=[(f == filter).then_some("page")] {
+                    (tx.get(filter_key(f)))
+                }
+            }
+        }
+        @if page.clients.is_empty() {
+            p { (tx.get("cabinet-clients-none")) }
+        } @else {
+            (kit::table(&columns, page.clients.iter().map(|c| {
+                let s = c.subscription.as_ref();
+                vec![
+                    html! { a href={ "/cabinet/clients/" (c.client_id) } { code { (c.client_id) } } },
+                    html! { (status_name(s, tx)) },
+                    html! { (expiry(s, tx)) },
+                    html! { (when(c.created_at)) },
+                ]
+            })))
+        }
+        @if let Some(cursor) = &page.next_cursor {
+            p { a href={ "/cabinet/clients?status=" (filter) "&cursor=" (cursor) } { (tx.get("cabinet-clients-more")) } }
+        }
     };
-    let more = match &page.next_cursor {
-        Some(c) => format!(
-            "<p><a href=\"/cabinet/clients?status={filter}&amp;cursor={}\">{}</a></p>",
-            escape(c),
-            t("More clients", "Ещё клиенты")
-        ),
-        None => String::new(),
-    };
-    let title = t("Clients", "Клиенты");
-    let body = format!(
-        "<h1>{title}</h1>{message}\
-         <form method=\"get\" action=\"/cabinet/clients\" role=\"search\"><label for=\"client_id\">{find}</label>\
-         <div class=\"copy\"><input id=\"client_id\" name=\"client_id\" type=\"text\" autocomplete=\"off\" value=\"{search}\">\
-         <button type=\"submit\">{go}</button></div></form>\
-         <nav class=\"choices\" aria-label=\"{filter_label}\">{filters}</nav>{table}{more}",
-        find = t("Find a client by client_id", "Найти клиента по client_id"),
-        search = escape(&search),
-        go = t("Find", "Найти"),
-        filter_label = t("Subscription status", "Статус подписки"),
-    );
-    shell.render_legacy(if message.is_empty() { StatusCode::OK } else { StatusCode::NOT_FOUND }, title, &body)
+    shell.render(if missing { StatusCode::NOT_FOUND } else { StatusCode::OK }, &title, body)
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>, client_id: Path<String>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
+pub async fn show(
+    req: HttpRequest,
+    app: Data<App>,
+    SignedIn(actor): SignedIn,
+    client_id: Path<String>,
+) -> HttpResponse {
     let shell = Shell::new(&req, &app, &actor, Section::Clients);
+    let tx = shell.tx;
     let detail = match app.cabinet_client(&actor, &client_id).await {
         Ok(detail) => detail,
         Err(AppError::NotFound(_)) => {
             return shell.not_found(
-                shell.t("There is no such client in your account.", "В вашем аккаунте нет такого клиента."),
+                &tx.get("cabinet-clients-not-found"),
                 "/cabinet/clients",
-                shell.t("All clients", "Все клиенты"),
+                &tx.get("cabinet-clients-all"),
             );
         }
         Err(e) => return failed(&req, &e),
     };
-    let title = shell.t("Client", "Клиент");
-    let body = format!(
-        "<h1>{title} <code>{id}</code></h1>{client}{devices}{invoices}<p><a href=\"/cabinet/clients\">{back}</a></p>",
-        id = escape(&detail.client.client_id),
-        client = client_section(&shell, &detail),
-        devices = devices_section(&shell, &detail),
-        invoices = invoices_section(&shell, &detail),
-        back = shell.t("All clients", "Все клиенты"),
-    );
-    shell.render_legacy(StatusCode::OK, title, &body)
+    let title = tx.get("cabinet-clients-one");
+    let body = html! {
+        h1 { (title) " " code { (detail.client.client_id) } }
+        (client_section(tx, &detail))
+        (devices_section(tx, &detail))
+        (invoices_section(tx, &detail))
+        p { a href="/cabinet/clients" { (tx.get("cabinet-clients-all")) } }
+    };
+    shell.render(StatusCode::OK, &title, body)
 }
 
-fn client_section(shell: &Shell<'_>, d: &ClientDetail) -> String {
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
+fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
     let c: &ClientView = &d.client;
     let s = c.subscription.as_ref();
-    let blocked = if d.blocked {
-        format!("<p class=\"error\">{}</p>", t("Blocked by the platform.", "Заблокирован платформой."))
-    } else {
-        String::new()
-    };
     let devices_limit = match s.map(|s| s.devices_limit) {
         Some(Some(n)) => n.to_string(),
-        Some(None) => t("unlimited", "без ограничений").to_owned(),
+        Some(None) => tx.get("cabinet-clients-unlimited"),
         None => "—".to_owned(),
     };
-    let link = match s {
-        Some(s) => format!("<a href=\"{url}\">{url}</a>", url = escape(&s.subscription_url)),
-        None => "—".to_owned(),
-    };
-    format!(
-        "{blocked}<dl><dt>{sub_l}</dt><dd id=\"subscription\">{status}</dd><dt>{until_l}</dt><dd>{until}</dd>\
-         <dt>{limit_l}</dt><dd>{devices_limit}</dd><dt>{link_l}</dt><dd class=\"prewrap\">{link}</dd>\
-         <dt>{trial_l}</dt><dd>{trial}</dd><dt>{since_l}</dt><dd>{since}</dd></dl>",
-        sub_l = t("Subscription", "Подписка"),
-        status = escape(&status_name(s, shell.lang)),
-        until_l = t("Until", "До"),
-        until = escape(&expiry(s, shell.lang)),
-        limit_l = t("Devices allowed", "Устройств можно"),
-        link_l = t("Subscription link", "Ссылка подписки"),
-        trial_l = t("Trial available", "Пробный период доступен"),
-        trial = if c.trial_available { t("yes", "да") } else { t("no", "нет") },
-        since_l = t("Client since", "Клиент с"),
-        since = when(c.created_at),
-    )
+    html! {
+        @if d.blocked { p.error { (tx.get("cabinet-clients-blocked")) } }
+        dl {
+            dt { (tx.get("cabinet-clients-subscription")) } dd #subscription { (status_name(s, tx)) }
+            dt { (tx.get("cabinet-clients-until")) } dd { (expiry(s, tx)) }
+            dt { (tx.get("cabinet-clients-devices-allowed")) } dd { (devices_limit) }
+            dt { (tx.get("cabinet-clients-link")) }
+            dd.prewrap {
+                @match s {
+                    Some(s) => a href=(s.subscription_url) { (s.subscription_url) },
+                    None => "—",
+                }
+            }
+            dt { (tx.get("cabinet-clients-trial")) }
+            dd { (tx.get(if c.trial_available { "cabinet-clients-yes" } else { "cabinet-clients-no" })) }
+            dt { (tx.get("cabinet-clients-client-since")) } dd { (when(c.created_at)) }
+        }
+    }
 }
 
-fn devices_section(shell: &Shell<'_>, d: &ClientDetail) -> String {
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let heading = t("Devices", "Устройства");
+fn devices_section(tx: Texts, d: &ClientDetail) -> Markup {
+    let heading = tx.get("cabinet-clients-devices");
     let devices = match &d.devices {
-        Err(_) => {
-            return format!(
-                "<h2>{heading}</h2><p class=\"muted\">{}</p>",
-                t(
-                    "The VPN panel cannot be asked right now; try again later.",
-                    "VPN-панель сейчас недоступна; попробуйте позже."
-                )
-            );
-        }
+        Err(_) => return html! { h2 { (heading) } p.muted { (tx.get("cabinet-clients-devices-unavailable")) } },
         Ok(v) if v.devices.is_empty() => {
-            return format!("<h2>{heading}</h2><p>{}</p>", t("No devices connected.", "Устройства не подключены."));
+            return html! { h2 { (heading) } p { (tx.get("cabinet-clients-devices-none")) } };
         }
         Ok(v) => v,
     };
-    let rows: String = devices
-        .devices
-        .iter()
-        .map(|dev| {
+    let columns = [
+        Column::text(tx.get("cabinet-clients-hwid")),
+        Column::text(tx.get("cabinet-clients-device")),
+        Column::text(tx.get("cabinet-clients-connected")),
+    ];
+    html! {
+        h2 { (tx.with("cabinet-clients-devices-count", &[("count", devices.devices_count.into())])) }
+        (kit::table(&columns, devices.devices.iter().map(|dev| {
             let model = [dev.platform.as_deref(), dev.os_version.as_deref(), dev.model.as_deref()]
                 .into_iter()
                 .flatten()
                 .collect::<Vec<_>>()
                 .join(" · ");
-            format!(
-                "<tr><td><code>{hwid}</code></td><td>{model}</td><td>{since}</td></tr>",
-                hwid = escape(&dev.hwid),
-                model = escape(&model),
-                since = when(dev.created_at),
-            )
-        })
-        .collect();
-    format!(
-        "<h2>{heading} ({count})</h2><div class=\"scroll\"><table><thead><tr><th>HWID</th><th>{what}</th>\
-         <th>{since}</th></tr></thead><tbody>{rows}</tbody></table></div>",
-        count = devices.devices_count,
-        what = t("Device", "Устройство"),
-        since = t("Connected", "Подключено"),
-    )
+            vec![html! { code { (dev.hwid) } }, html! { (model) }, html! { (when(dev.created_at)) }]
+        })))
+    }
 }
 
-fn invoice_status(s: InvoiceStatus, lang: Lang) -> &'static str {
+fn invoice_status_key(s: InvoiceStatus) -> &'static str {
     match s {
-        InvoiceStatus::Pending => lang.pick_str("awaiting payment", "ожидает оплаты"),
-        InvoiceStatus::Succeeded => lang.pick_str("paid", "оплачен"),
-        InvoiceStatus::Failed => lang.pick_str("failed", "не оплачен"),
-        InvoiceStatus::Expired => lang.pick_str("expired", "истёк"),
+        InvoiceStatus::Pending => "cabinet-clients-invoice-pending",
+        InvoiceStatus::Succeeded => "cabinet-clients-invoice-paid",
+        InvoiceStatus::Failed => "cabinet-clients-invoice-failed",
+        InvoiceStatus::Expired => "cabinet-clients-invoice-expired",
     }
 }
 
-fn invoices_section(shell: &Shell<'_>, d: &ClientDetail) -> String {
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let lang = shell.lang;
-    let heading = t("Invoices", "Счета");
+fn invoices_section(tx: Texts, d: &ClientDetail) -> Markup {
+    let heading = tx.get("cabinet-clients-invoices");
     if d.invoices.is_empty() {
-        return format!("<h2>{heading}</h2><p>{}</p>", t("No invoices yet.", "Счетов пока нет."));
+        return html! { h2 { (heading) } p { (tx.get("cabinet-clients-invoices-none")) } };
     }
-    let rows: String = d
-        .invoices
-        .iter()
-        .map(|i| {
+    let columns = [
+        Column::text(tx.get("cabinet-clients-payment-id")),
+        Column::text(tx.get("cabinet-clients-created")),
+        Column::text(tx.get("cabinet-clients-for")),
+        Column::amount(tx.get("cabinet-clients-customer-paid")),
+        Column::amount(tx.get("cabinet-clients-markup")),
+        Column::text(tx.get("cabinet-clients-status")),
+    ];
+    html! {
+        h2 { (heading) }
+        (kit::table(&columns, d.invoices.iter().map(|i| {
             let what = match i.purpose {
-                Purpose::Subscription { plan_id } => format!("{} {plan_id}", t("plan", "тариф")),
-                Purpose::Devices { count } => format!("{} +{count}", t("devices", "устройства")),
+                Purpose::Subscription { plan_id } => {
+                    tx.with("cabinet-clients-invoice-plan", &[("plan", (&plan_id.to_string()).into())])
+                }
+                Purpose::Devices { count } => tx.with("cabinet-clients-invoice-devices", &[("count", count.into())]),
             };
-            format!(
-                "<tr><td><code>{id}</code></td><td>{created}</td><td>{what}</td><td class=\"num\">{total}</td>\
-                 <td class=\"num\">{share}</td><td>{status}</td></tr>",
-                id = escape(&i.payment_id),
-                created = when(i.created_at),
-                total = escape(&vp_i18n::money(lang, i.amounts.customer)),
-                share = escape(&vp_i18n::money(lang, i.amounts.partner_share)),
-                status = invoice_status(i.status, lang),
-            )
-        })
-        .collect();
-    let newest = if d.invoices.len() == CLIENT_INVOICES as usize {
-        format!("<p class=\"muted\">{}</p>", t("The newest invoices are shown.", "Показаны последние счета."))
-    } else {
-        String::new()
-    };
-    format!(
-        "<h2>{heading}</h2><div class=\"scroll\"><table><thead><tr><th>payment_id</th><th>{created}</th><th>{what}</th>\
-         <th>{total}</th><th>{share}</th><th>{status}</th></tr></thead><tbody>{rows}</tbody></table></div>{newest}",
-        created = t("Created", "Создан"),
-        what = t("For", "За что"),
-        total = t("Customer paid", "Сумма"),
-        share = t("Your markup", "Ваша наценка"),
-        status = t("Status", "Статус"),
-    )
+            vec![
+                html! { code { (i.payment_id) } },
+                html! { (when(i.created_at)) },
+                html! { (what) },
+                html! { (tx.money(i.amounts.customer)) },
+                html! { (tx.money(i.amounts.partner_share)) },
+                html! { (tx.get(invoice_status_key(i.status))) },
+            ]
+        })))
+        @if d.invoices.len() == CLIENT_INVOICES as usize {
+            p.muted { (tx.get("cabinet-clients-invoices-newest")) }
+        }
+    }
 }

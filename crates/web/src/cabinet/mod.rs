@@ -161,50 +161,12 @@ impl<'a> Shell<'a> {
             .brand(account.brand_name.as_str())
             .style(&account.style)
             .private_with_nav(self.menu())
-            .render_markup(status, body);
+            .render(status, body);
         if let Some(cookie) = session::remember_lang_cookie(self.app, self.req) {
             session::add_cookie(&mut res, cookie);
         }
         res
     }
-}
-
-// LEGACY (removed when every cabinet page is maud): the text-building API of the old pages.
-impl Shell<'_> {
-    fn t(&self, en: &'static str, ru: &'static str) -> &'static str {
-        self.lang.pick_str(en, ru)
-    }
-
-    fn csrf_legacy(&self) -> String {
-        self.csrf_field().into_string()
-    }
-
-    fn older_legacy(&self, path: &str, shown: usize, page: u32, last: Option<(OffsetDateTime, &str)>) -> String {
-        self.older_link(path, shown, page, last).into_string()
-    }
-
-    fn render_legacy(&self, status: StatusCode, title: &str, body: &str) -> HttpResponse {
-        self.render(status, title, crate::pages::kit::prebuilt(body.to_owned()))
-    }
-}
-
-// LEGACY
-fn query_value(query: &str, name: &str) -> Option<String> {
-    query
-        .split('&')
-        .filter_map(|p| p.split_once('='))
-        .find(|(k, v)| *k == name && !v.is_empty())
-        .map(|(_, v)| v.replace('+', " "))
-}
-
-// LEGACY
-fn cursor(query: &str) -> Option<(OffsetDateTime, String)> {
-    ListQuery { before: query_value(query, "before") }.cursor()
-}
-
-// LEGACY
-fn cursor_param(at: OffsetDateTime, id: &str) -> String {
-    format!("before={}", cursor_value(at, id))
 }
 
 /// The fields of a posted form, in order (checkboxes repeat a name).

@@ -190,25 +190,6 @@ async fn actor(req: &HttpRequest) -> Result<Actor, Why> {
     }
 }
 
-// LEGACY (removed when every cabinet page takes the extractors).
-pub async fn actor_legacy(req: &HttpRequest, _app: &App) -> Result<Actor, HttpResponse> {
-    actor(req).await.map_err(|why| Instead { req: req.clone(), why }.error_response())
-}
-
-// LEGACY
-pub async fn posted(
-    req: &HttpRequest,
-    app: &App,
-    form: actix_web::web::Form<Vec<(String, String)>>,
-) -> Result<(Actor, Fields), HttpResponse> {
-    let actor = actor_legacy(req, app).await?;
-    let fields = Fields::from(form);
-    if !fields.carries_token_of(&actor) {
-        return Err(stale_form(req));
-    }
-    Ok((actor, fields))
-}
-
 /// Compares two tokens in time independent of where they differ.
 pub fn same_token(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
@@ -224,7 +205,7 @@ pub fn stale_form(req: &HttpRequest) -> HttpResponse {
         p { (tx.get("cabinet-stale-form-why")) }
         p { a.button href="/cabinet" { (tx.get("cabinet-back")) } }
     };
-    kit::Page::new(req, lang, &title).private_with_nav(html! {}).render_markup(StatusCode::FORBIDDEN, body)
+    kit::Page::new(req, lang, &title).private_with_nav(html! {}).render(StatusCode::FORBIDDEN, body)
 }
 
 /// How the service finds the client's address behind proxies it trusts (`VP_TRUSTED_PROXIES`).

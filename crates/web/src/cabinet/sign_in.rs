@@ -3,15 +3,18 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
 use time::OffsetDateTime;
-use vp_app::cabinet::{SignInRefusal, SignedIn};
-use vp_app::{App, AppError, Lang};
+use vp_app::cabinet::SignInRefusal;
+use vp_app::cabinet::SignedIn as Entered;
+use vp_app::{App, AppError};
 use vp_domain::cabinet::{CabinetInputError, PASSWORD_MIN_CHARS, check_new_password};
+use vp_i18n::Texts;
 use vp_ports::CabinetLinkPurpose;
 
 use super::session::{self, ClientAddress, FORM_COOKIE};
-use super::{Fields, failed, when};
-use crate::pages::kit::{Page, escape};
+use super::{Fields, SignedForm, SignedIn, failed, when};
+use crate::pages::kit::Page;
 
 /// The form token of this browser: the cookie's, or a new one (then also set as the cookie).
 fn form_token(req: &HttpRequest, app: &App) -> (String, Option<(&'static str, String)>) {
@@ -34,13 +37,13 @@ fn form_is_ours(req: &HttpRequest, fields: &Fields) -> bool {
 fn anonymous_page(
     req: &HttpRequest,
     app: &App,
-    lang: Lang,
     status: StatusCode,
     title: &str,
-    body: &str,
+    body: Markup,
     cookie: Option<(&'static str, String)>,
 ) -> HttpResponse {
-    let mut res = Page::new(req, lang, title).private_with_nav(maud::html! {}).render(status, body);
+    let lang = session::lang(req);
+    let mut res = Page::new(req, lang, title).private_with_nav(html! {}).render(status, body);
     for cookie in cookie.into_iter().chain(session::remember_lang_cookie(app, req)) {
         session::add_cookie(&mut res, cookie);
     }
@@ -48,10 +51,15 @@ fn anonymous_page(
 }
 
 /// Into the cabinet with a new session cookie (a new session id at every sign-in).
-fn enter(app: &App, signed_in: &SignedIn) -> HttpResponse {
+fn enter(app: &App, signed_in: &Entered) -> HttpResponse {
     let mut res = session::see_other("/cabinet");
     session::add_cookie(&mut res, session::session_cookie(app, &signed_in.token));
     res
+}
+
+/// A problem with what was posted, above the form.
+fn alert(message: Option<String>) -> Markup {
+    html! { @if let Some(message) = message { p.error role="alert" { (message) } } }
 }
 
 fn sign_in_page(
@@ -61,36 +69,28 @@ fn sign_in_page(
     email: &str,
     message: Option<String>,
 ) -> HttpResponse {
-    let lang = session::lang(req);
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+    let tx = Texts(session::lang(req));
     let (token, cookie) = form_token(req, app);
-    let title = t("Sign in to the partner cabinet", "Вход в кабинет партнёра");
-    let body = format!(
-        "<h1>{title}</h1>{message}\
-         <form method=\"post\" action=\"/cabinet/sign-in\">\
-         <input type=\"hidden\" name=\"form_token\" value=\"{token}\">\
-         <label for=\"email\">{email_label}</label>\
-         <input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" required value=\"{email}\">\
-         <label for=\"password\">{password_label}</label>\
-         <input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\
-         <p><button class=\"primary\" type=\"submit\">{submit}</button></p></form>\
-         <p class=\"muted\">{help}</p>",
-        message = message.map(|m| format!("<p class=\"error\" role=\"alert\">{m}</p>")).unwrap_or_default(),
-        token = escape(&token),
-        email_label = t("Email", "Электронная почта"),
-        email = escape(email),
-        password_label = t("Password", "Пароль"),
-        submit = t("Sign in", "Войти"),
-        help = t(
-            "Access is given by the platform: ask your contact there for an invitation or a new password link.",
-            "Доступ выдаёт платформа: попросите у вашего контакта приглашение или ссылку для нового пароля."
-        ),
-    );
-    anonymous_page(req, app, lang, status, title, &body, cookie)
+    let title = tx.get("cabinet-sign-in-title");
+    let body = html! {
+        h1 { (title) }
+        (alert(message))
+        form method="post" action="/cabinet/sign-in" {
+            input type="hidden" name="form_token" value=(token);
+            label for="email" { (tx.get("cabinet-sign-in-email")) }
+            input #email name="email" type="email" autocomplete="username" required value=(email);
+            label for="password" { (tx.get("cabinet-sign-in-password")) }
+            input #password name="password" type="password" autocomplete="current-password" required;
+            p { button.primary type="submit" { (tx.get("cabinet-sign-in-submit")) } }
+        }
+        p.muted { (tx.get("cabinet-sign-in-help")) }
+    };
+    anonymous_page(req, app, status, &title, body, cookie)
 }
 
-pub async fn form(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    if session::actor_legacy(&req, &app).await.is_ok() {
+/// The sign-in form; a visitor signed in already goes on to the cabinet.
+pub async fn form(req: HttpRequest, app: Data<App>, signed_in: Option<SignedIn>) -> HttpResponse {
+    if signed_in.is_some() {
         return session::see_other("/cabinet");
     }
     sign_in_page(&req, &app, StatusCode::OK, "", None)
@@ -106,20 +106,17 @@ pub async fn submit(
     if !form_is_ours(&req, &fields) {
         return session::stale_form(&req);
     }
-    let lang = session::lang(&req);
+    let tx = Texts(session::lang(&req));
     let email = fields.get("email");
     match app.sign_in(email, fields.get("password"), &address.of(&req)).await {
         Ok(Ok(signed_in)) => enter(&app, &signed_in),
-        Ok(Err(SignInRefusal::Wrong)) => sign_in_page(
-            &req,
-            &app,
-            StatusCode::UNAUTHORIZED,
-            email,
-            Some(lang.pick_str("Wrong email or password.", "Неверная почта или пароль.").to_owned()),
-        ),
+        Ok(Err(SignInRefusal::Wrong)) => {
+            let wrong = tx.get("cabinet-sign-in-wrong");
+            sign_in_page(&req, &app, StatusCode::UNAUTHORIZED, email, Some(wrong))
+        }
         Ok(Err(SignInRefusal::Locked { until })) => {
             let mut res =
-                sign_in_page(&req, &app, StatusCode::TOO_MANY_REQUESTS, email, Some(locked_message(lang, until)));
+                sign_in_page(&req, &app, StatusCode::TOO_MANY_REQUESTS, email, Some(locked_message(tx, until)));
             let wait = (until - app.clock.now()).whole_seconds().max(1);
             res.headers_mut()
                 .insert(actix_web::http::header::RETRY_AFTER, actix_web::http::header::HeaderValue::from(wait));
@@ -129,18 +126,12 @@ pub async fn submit(
     }
 }
 
-fn locked_message(lang: Lang, until: OffsetDateTime) -> String {
-    match lang {
-        Lang::En => format!("Too many failed attempts. Sign-in is locked until {}; try again then.", when(until)),
-        Lang::Ru => format!("Слишком много неудачных попыток. Вход закрыт до {}; попробуйте позже.", when(until)),
-    }
+fn locked_message(tx: Texts, until: OffsetDateTime) -> String {
+    tx.with("cabinet-sign-in-locked", &[("until", when(until).as_str().into())])
 }
 
-pub async fn sign_out(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, String)>>) -> HttpResponse {
-    let actor = match session::posted(&req, &app, form).await {
-        Ok((actor, _)) => actor,
-        Err(res) => return res,
-    };
+pub async fn sign_out(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, .. } = form;
     match app.sign_out(&actor).await {
         Ok(()) => session::to_sign_in(&app),
         Err(e) => failed(&req, &e),
@@ -148,26 +139,22 @@ pub async fn sign_out(req: HttpRequest, app: Data<App>, form: Form<Vec<(String, 
 }
 
 fn link_gone(req: &HttpRequest, app: &App) -> HttpResponse {
-    let lang = session::lang(req);
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let title = t("This link no longer works", "Ссылка больше не действует");
-    let body = format!(
-        "<h1>{title}</h1><p>{why}</p><p><a class=\"button\" href=\"/cabinet/sign-in\">{sign_in}</a></p>",
-        why = t(
-            "Links to set a password work once and for 72 hours. Ask the platform for a new one.",
-            "Ссылка для пароля действует один раз и 72 часа. Попросите у платформы новую."
-        ),
-        sign_in = t("Sign in", "Войти"),
-    );
-    anonymous_page(req, app, lang, StatusCode::NOT_FOUND, title, &body, None)
+    let tx = Texts(session::lang(req));
+    let title = tx.get("cabinet-sign-in-link-gone");
+    let body = html! {
+        h1 { (title) }
+        p { (tx.get("cabinet-sign-in-link-gone-why")) }
+        p { a.button href="/cabinet/sign-in" { (tx.get("cabinet-sign-in-submit")) } }
+    };
+    anonymous_page(req, app, StatusCode::NOT_FOUND, &title, body, None)
 }
 
-fn password_problem(lang: Lang, e: CabinetInputError) -> String {
-    match (e, lang) {
-        (CabinetInputError::PasswordTooShort, Lang::En) => format!("Use at least {PASSWORD_MIN_CHARS} characters."),
-        (CabinetInputError::PasswordTooShort, Lang::Ru) => format!("Нужно не меньше {PASSWORD_MIN_CHARS} символов."),
-        (_, Lang::En) => "This password is too long.".to_owned(),
-        (_, Lang::Ru) => "Слишком длинный пароль.".to_owned(),
+fn password_problem(tx: Texts, e: CabinetInputError) -> String {
+    match e {
+        CabinetInputError::PasswordTooShort => {
+            tx.with("cabinet-sign-in-password-too-short", &[("count", PASSWORD_MIN_CHARS.into())])
+        }
+        _ => tx.get("cabinet-sign-in-password-too-long"),
     }
 }
 
@@ -179,42 +166,33 @@ fn welcome_page(
     status: StatusCode,
     message: Option<String>,
 ) -> HttpResponse {
-    let lang = session::lang(req);
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+    let tx = Texts(session::lang(req));
     let (form_token, cookie) = form_token(req, app);
-    let title = match view.purpose {
-        CabinetLinkPurpose::Invite => t("Welcome to the partner cabinet", "Добро пожаловать в кабинет партнёра"),
-        CabinetLinkPurpose::Reset => t("Choose a new password", "Новый пароль"),
+    let title = tx.get(match view.purpose {
+        CabinetLinkPurpose::Invite => "cabinet-sign-in-welcome-title",
+        CabinetLinkPurpose::Reset => "cabinet-sign-in-reset-title",
+    });
+    let until = when(view.expires_at);
+    let body = html! {
+        h1 { (title) }
+        p {
+            (tx.get("cabinet-sign-in-for-whom")) " " strong { (view.email) } ". "
+            (tx.with("cabinet-sign-in-link-valid", &[("until", until.as_str().into())]))
+        }
+        (alert(message))
+        form method="post" action={ "/cabinet/welcome/" (token) } {
+            input type="hidden" name="form_token" value=(form_token);
+            input type="email" name="username" value=(view.email) autocomplete="username" hidden;
+            label for="password" { (tx.get("cabinet-sign-in-new-password")) }
+            input #password name="password" type="password" autocomplete="new-password" minlength=(PASSWORD_MIN_CHARS)
+                required aria-describedby="rule";
+            p #rule .muted { (tx.with("cabinet-sign-in-password-rule", &[("count", PASSWORD_MIN_CHARS.into())])) }
+            label for="confirm" { (tx.get("cabinet-sign-in-confirm")) }
+            input #confirm name="confirm" type="password" autocomplete="new-password" required;
+            p { button.primary type="submit" { (tx.get("cabinet-sign-in-set-password")) } }
+        }
     };
-    let body = format!(
-        "<h1>{title}</h1><p>{for_whom} <strong>{email}</strong>. {valid} {expires}.</p>{message}\
-         <form method=\"post\" action=\"/cabinet/welcome/{token}\">\
-         <input type=\"hidden\" name=\"form_token\" value=\"{form_token}\">\
-         <input type=\"email\" name=\"username\" value=\"{email}\" autocomplete=\"username\" hidden>\
-         <label for=\"password\">{password}</label>\
-         <input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" minlength=\"{min}\" \
-         required aria-describedby=\"rule\"><p id=\"rule\" class=\"muted\">{rule}</p>\
-         <label for=\"confirm\">{confirm}</label>\
-         <input id=\"confirm\" name=\"confirm\" type=\"password\" autocomplete=\"new-password\" required>\
-         <p><button class=\"primary\" type=\"submit\">{submit}</button></p></form>",
-        for_whom = t("Set the password for", "Задайте пароль для"),
-        email = escape(&view.email),
-        valid = t("The link works once, until", "Ссылка действует один раз, до"),
-        expires = when(view.expires_at),
-        message = message.map(|m| format!("<p class=\"error\" role=\"alert\">{m}</p>")).unwrap_or_default(),
-        token = escape(token),
-        form_token = escape(&form_token),
-        password = t("New password", "Новый пароль"),
-        min = PASSWORD_MIN_CHARS,
-        rule = match lang {
-            Lang::En =>
-                format!("At least {PASSWORD_MIN_CHARS} characters; a phrase of several words is easy to remember."),
-            Lang::Ru => format!("Не меньше {PASSWORD_MIN_CHARS} символов; фразу из нескольких слов легко запомнить."),
-        },
-        confirm = t("The password again", "Пароль ещё раз"),
-        submit = t("Set the password and sign in", "Сохранить пароль и войти"),
-    );
-    anonymous_page(req, app, lang, status, title, &body, cookie)
+    anonymous_page(req, app, status, &title, body, cookie)
 }
 
 pub async fn welcome(req: HttpRequest, app: Data<App>, token: Path<String>) -> HttpResponse {
@@ -235,7 +213,7 @@ pub async fn set_password(
     if !form_is_ours(&req, &fields) {
         return session::stale_form(&req);
     }
-    let lang = session::lang(&req);
+    let tx = Texts(session::lang(&req));
     let view = match app.cabinet_link(&token).await {
         Ok(view) => view,
         Err(AppError::NotFound(_)) => return link_gone(&req, &app),
@@ -243,10 +221,8 @@ pub async fn set_password(
     };
     let password = fields.get("password");
     let problem = match check_new_password(password) {
-        Err(e) => Some(password_problem(lang, e)),
-        Ok(()) if password != fields.get("confirm") => {
-            Some(lang.pick_str("The two passwords differ.", "Пароли не совпадают.").to_owned())
-        }
+        Err(e) => Some(password_problem(tx, e)),
+        Ok(()) if password != fields.get("confirm") => Some(tx.get("cabinet-sign-in-passwords-differ")),
         Ok(()) => None,
     };
     if let Some(problem) = problem {

@@ -3,94 +3,99 @@
 //! with the session's token and answered with `303 See Other` back to the page.
 
 use actix_web::http::StatusCode;
-use actix_web::web::{Data, Form, Path};
+use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
+use serde::Deserialize;
 use vp_app::cabinet::Actor;
 use vp_app::events::{TestOutcome, types::SUBSCRIBABLE};
-use vp_app::{App, AppError, Declined, Lang};
+use vp_app::{App, AppError, Declined};
 use vp_domain::limits::{WEBHOOK_ENDPOINTS_MAX as MAX_ENDPOINTS, WEBHOOK_REPLAY_DAYS as REPLAY_DAYS};
+use vp_i18n::{Arg, Texts};
 use vp_ports::{AddressRefused, WebhookEndpointRecord};
 
 use super::session;
-use super::{Fields, Section, Shell, failed, query_value, when};
-use crate::pages::kit::escape;
+use super::{Fields, Section, Shell, SignedForm, SignedIn, failed, when};
+use crate::pages::kit::{self, Column};
 
-type Posted = Form<Vec<(String, String)>>;
-
-fn state(e: &WebhookEndpointRecord, lang: Lang) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
+fn state(e: &WebhookEndpointRecord, tx: Texts) -> Markup {
     if e.enabled {
-        return format!("<span class=\"ok\">{}</span>", t("enabled", "включён"));
+        return html! { span.ok { (tx.get("cabinet-webhooks-enabled")) } };
     }
     let why = match e.disabled_reason.as_deref() {
-        Some("gone") => t(
-            "disabled automatically: your server answered 410 Gone",
-            "отключён автоматически: ваш сервер ответил 410 Gone",
-        ),
-        Some("failing") => t(
-            "disabled automatically: five days without an accepted delivery",
-            "отключён автоматически: пять дней без принятой доставки",
-        ),
-        _ => t("disabled", "отключён"),
+        Some("gone") => "cabinet-webhooks-disabled-gone",
+        Some("failing") => "cabinet-webhooks-disabled-failing",
+        _ => "cabinet-webhooks-disabled",
     };
-    let since = e.disabled_at.map(|at| format!(" {} {}", t("since", "с"), when(at))).unwrap_or_default();
-    format!("<span class=\"error\">{why}{since}</span>")
+    html! {
+        span.error {
+            (tx.get(why))
+            @if let Some(at) = e.disabled_at { " " (tx.with("cabinet-webhooks-since", &[("at", when(at).as_str().into())])) }
+        }
+    }
 }
 
-fn type_boxes(chosen: &[String]) -> String {
-    SUBSCRIBABLE
-        .iter()
-        .map(|t| {
-            let checked = if chosen.iter().any(|c| c == t) { " checked" } else { "" };
-            format!("<label class=\"check\"><input type=\"checkbox\" name=\"event_types\" value=\"{t}\"{checked}> <code>{t}</code></label>")
-        })
-        .collect()
+fn type_boxes(chosen: &[String]) -> Markup {
+    html! {
+        @for t in SUBSCRIBABLE {
+            label.check {
+                input type="checkbox" name="event_types" value=(t) checked[chosen.iter().any(|c| c == t)];
+                " " code { (t) }
+            }
+        }
+    }
 }
 
 /// A refusal of the use case as the form shows it, in the page's language.
-fn refusal(e: &AppError, lang: Lang) -> Option<String> {
-    match (e, lang) {
-        (AppError::Declined(Declined::TooManyEndpoints), Lang::En) => {
-            Some(format!("An account has at most {MAX_ENDPOINTS} addresses; remove or reuse one."))
-        }
-        (AppError::Declined(Declined::TooManyEndpoints), Lang::Ru) => {
-            Some(format!("У аккаунта не больше {MAX_ENDPOINTS} адресов; удалите или измените один из них."))
-        }
-        (AppError::Declined(d), Lang::En) => Some(d.to_string()),
-        (AppError::Declined(d), Lang::Ru) => Some(declined_ru(d)),
-        (AppError::Conflict(reason), _) => Some(reason.clone()),
+fn refusal(e: &AppError, tx: Texts) -> Option<String> {
+    match e {
+        AppError::Declined(d) => Some(declined(d, tx)),
+        AppError::Conflict(reason) => Some(reason.clone()),
         _ => None,
     }
 }
 
-fn declined_ru(d: &Declined) -> String {
+fn declined(d: &Declined, tx: Texts) -> String {
     match d {
+        Declined::TooManyEndpoints => tx.with("cabinet-webhooks-refused-too-many", &[("max", MAX_ENDPOINTS.into())]),
         Declined::EndpointAddress(refused) => match refused {
-            AddressRefused::NotAUrl(_) => "Это не адрес URL.".to_owned(),
-            AddressRefused::Credentials => "Логин и пароль в адресе не принимаются.".to_owned(),
-            AddressRefused::NoHost => "В адресе нет имени сервера.".to_owned(),
-            AddressRefused::NotHttps => "Принимаются только адреса https://.".to_owned(),
-            AddressRefused::NotPort443 => "Принимается только порт 443.".to_owned(),
-            AddressRefused::DoesNotResolve { host, .. } | AddressRefused::NoAddress { host } => {
-                format!("Имя {host} не находится в DNS.")
+            AddressRefused::NotAUrl(reason) => {
+                tx.with("cabinet-webhooks-refused-not-a-url", &[("reason", reason.into())])
             }
-            AddressRefused::NotPublic { host, ip } => {
-                format!("{host} указывает на {ip}, а это не общедоступный адрес.")
+            AddressRefused::Credentials => tx.get("cabinet-webhooks-refused-credentials"),
+            AddressRefused::NoHost => tx.get("cabinet-webhooks-refused-no-host"),
+            AddressRefused::NotHttps => tx.get("cabinet-webhooks-refused-not-https"),
+            AddressRefused::NotPort443 => tx.get("cabinet-webhooks-refused-not-port-443"),
+            AddressRefused::DoesNotResolve { host, reason } => tx
+                .with("cabinet-webhooks-refused-does-not-resolve", &[("host", host.into()), ("reason", reason.into())]),
+            AddressRefused::NoAddress { host } => {
+                tx.with("cabinet-webhooks-refused-no-address", &[("host", host.into())])
             }
+            AddressRefused::NotPublic { host, ip } => tx.with(
+                "cabinet-webhooks-refused-not-public",
+                &[("host", host.into()), ("ip", ip.to_string().as_str().into())],
+            ),
         },
-        Declined::NoEventTypes => "Отметьте хотя бы один тип событий.".to_owned(),
-        Declined::UnknownEventType(t) => format!("Неизвестный тип событий {t:?}."),
-        Declined::ReplayDays => "Выберите 1, 3, 7 или 30 дней.".to_owned(),
-        Declined::EndpointDisabled => "Адрес выключен; сначала включите его.".to_owned(),
-        Declined::TooManyEndpoints | Declined::Withdrawal(_) => d.to_string(),
+        Declined::NoEventTypes => tx.get("cabinet-webhooks-refused-no-event-types"),
+        Declined::UnknownEventType(name) => tx.with(
+            "cabinet-webhooks-refused-unknown-type",
+            &[("name", format!("{name:?}").as_str().into()), ("types", SUBSCRIBABLE.join(", ").as_str().into())],
+        ),
+        Declined::ReplayDays => {
+            let (days, rest) = REPLAY_DAYS.split_last().map_or((0, &[][..]), |(last, rest)| (*last, rest));
+            let listed = rest.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+            tx.with(
+                "cabinet-webhooks-refused-replay-days",
+                &[("listed", listed.as_str().into()), ("days", days.into())],
+            )
+        }
+        Declined::EndpointDisabled => tx.get("cabinet-webhooks-refused-disabled"),
+        // Not a refusal of these pages: as the app words it.
+        Declined::Withdrawal(_) => d.to_string(),
     }
 }
 
-pub async fn list(req: HttpRequest, app: Data<App>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
+pub async fn list(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn) -> HttpResponse {
     render_list(&req, &app, &actor, StatusCode::OK, None, "", &[]).await
 }
 
@@ -108,67 +113,47 @@ async fn render_list(
         Err(e) => return failed(req, &e),
     };
     let shell = Shell::new(req, app, actor, Section::Webhooks);
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let rows: String = endpoints
-        .iter()
-        .map(|e| {
-            format!(
-                "<tr><td><a href=\"/cabinet/webhooks/{id}\">{url}</a></td><td>{types}</td><td>{state}</td></tr>",
-                id = escape(&e.id),
-                url = escape(&e.url),
-                types =
-                    e.event_types.iter().map(|t| format!("<code>{}</code>", escape(t))).collect::<Vec<_>>().join(" "),
-                state = state(e, shell.lang),
-            )
-        })
-        .collect();
-    let table = if endpoints.is_empty() {
-        format!("<p>{}</p>", t("No addresses yet.", "Адресов пока нет."))
-    } else {
-        format!(
-            "<div class=\"scroll\"><table><thead><tr><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{rows}</tbody></table></div>",
-            t("Address", "Адрес"),
-            t("Events", "События"),
-            t("State", "Состояние")
-        )
+    let tx = shell.tx;
+    let title = tx.get("cabinet-webhooks-title");
+    let body = html! {
+        h1 { (title) }
+        p.muted { (tx.with("cabinet-webhooks-intro", &[("max", MAX_ENDPOINTS.into())])) }
+        @if endpoints.is_empty() {
+            p { (tx.get("cabinet-webhooks-none")) }
+        } @else {
+            (kit::table(
+                &["cabinet-webhooks-address", "cabinet-webhooks-events", "cabinet-webhooks-state"]
+                    .map(|key| Column::text(tx.get(key))),
+                endpoints.iter().map(|e| {
+                    vec![
+                        html! { a href={ "/cabinet/webhooks/" (e.id) } { code { (e.url) } } },
+                        html! { span { @for (i, t) in e.event_types.iter().enumerate() { @if i > 0 { " " } code { (t) } } } },
+                        state(e, tx),
+                    ]
+                }),
+            ))
+        }
+        h2 { (tx.get("cabinet-webhooks-add-heading")) }
+        @if let Some(problem) = problem { p.error role="alert" { (problem) } }
+        form method="post" action="/cabinet/webhooks" {
+            (shell.csrf_field())
+            label for="url" { (tx.get("cabinet-webhooks-url")) }
+            input id="url" name="url" type="url" required placeholder="https://hooks.example.com/vpn" value=(url)
+                aria-describedby="url_help";
+            p id="url_help" class="muted" { (tx.get("cabinet-webhooks-url-help")) }
+            fieldset { legend { (tx.get("cabinet-webhooks-events")) } (type_boxes(chosen)) }
+            p { button.primary type="submit" { (tx.get("cabinet-webhooks-add")) } }
+        }
     };
-    let title = t("Webhook addresses", "Адреса для событий");
-    let body = format!(
-        "<h1>{title}</h1><p class=\"muted\">{intro}</p>{table}\
-         <h2>{add}</h2>{problem}<form method=\"post\" action=\"/cabinet/webhooks\">{csrf}\
-         <label for=\"url\">{url_label}</label><input id=\"url\" name=\"url\" type=\"url\" required \
-         placeholder=\"https://hooks.example.com/vpn\" value=\"{url}\" aria-describedby=\"url_help\">\
-         <p id=\"url_help\" class=\"muted\">{url_help}</p><fieldset><legend>{types_label}</legend>{boxes}</fieldset>\
-         <p><button class=\"primary\" type=\"submit\">{add_button}</button></p></form>",
-        intro = match shell.lang {
-            Lang::En => format!(
-                "Up to {MAX_ENDPOINTS} addresses. Each receives the events you tick, signed with its own secret."
-            ),
-            Lang::Ru =>
-                format!("До {MAX_ENDPOINTS} адресов. Каждый получает отмеченные события, подписанные своим секретом."),
-        },
-        add = t("Add an address", "Добавить адрес"),
-        problem = problem.map(|p| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(&p))).unwrap_or_default(),
-        csrf = shell.csrf_legacy(),
-        url_label = t("Address (https)", "Адрес (https)"),
-        url = escape(url),
-        url_help = t("https on port 443, reachable from the internet.", "https на порту 443, доступный из интернета."),
-        types_label = t("Events", "События"),
-        boxes = type_boxes(chosen),
-        add_button = t("Add the address", "Добавить адрес"),
-    );
-    shell.render_legacy(status, title, &body)
+    shell.render(status, &title, body)
 }
 
-pub async fn add(req: HttpRequest, app: Data<App>, form: Posted) -> HttpResponse {
-    let (actor, fields) = match session::posted(&req, &app, form).await {
-        Ok(found) => found,
-        Err(res) => return res,
-    };
+pub async fn add(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, fields } = form;
     let (url, chosen) = (fields.get("url"), fields.all("event_types"));
     match app.cabinet_add_endpoint(&actor, url, &chosen).await {
         Ok(e) => session::see_other(&format!("/cabinet/webhooks/{}?added=1", e.id)),
-        Err(e) => match refusal(&e, session::lang(&req)) {
+        Err(e) => match refusal(&e, Texts(session::lang(&req))) {
             Some(problem) => {
                 render_list(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(problem), url, &chosen).await
             }
@@ -177,78 +162,75 @@ pub async fn add(req: HttpRequest, app: Data<App>, form: Posted) -> HttpResponse
     }
 }
 
-/// What the address page says at its top after an action (from the redirect's query).
-fn notice(req: &HttpRequest, lang: Lang, endpoint: &WebhookEndpointRecord) -> String {
-    let q = req.query_string();
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let ok = |text: String| format!("<p class=\"ok\" role=\"status\">{text}</p>");
-    if let Some(code) = query_value(q, "test_code") {
-        let ms = query_value(q, "test_ms").unwrap_or_default();
-        let shown = if code == "none" { t("no response", "нет ответа").to_owned() } else { code };
-        return format!(
-            "<p role=\"status\" id=\"test-result\">{} <strong>{}</strong>, {} {} ms</p>",
-            t("Test event sent: response", "Тестовое событие отправлено: ответ"),
-            escape(&shown),
-            t("time", "время"),
-            escape(&ms)
-        );
-    }
-    if let Some(wait) = query_value(q, "test_wait") {
-        return format!(
-            "<p class=\"error\" role=\"alert\">{} {} {}</p>",
-            t("At most 5 test events a minute. Try again in", "Не больше 5 тестовых событий в минуту. Повторите через"),
-            escape(&wait),
-            t("seconds.", "с.")
-        );
-    }
-    if let Some(n) = query_value(q, "replayed") {
-        let days = query_value(q, "days").unwrap_or_default();
-        return ok(match lang {
-            Lang::En => {
-                format!("{} undelivered events of the last {} days are queued again.", escape(&n), escape(&days))
-            }
-            Lang::Ru => format!("Недоставленных событий за {} дн. снова в очереди: {}.", escape(&days), escape(&n)),
-        });
-    }
-    if q.contains("rotated=1") {
-        let until = endpoint.previous_secret_valid_until().map(when).unwrap_or_default();
-        return ok(match lang {
-            Lang::En => format!(
-                "A new secret is in use. Until {until} events are signed with both the old and the new one: switch your server over by then."
-            ),
-            Lang::Ru => format!(
-                "Действует новый секрет. До {until} события подписываются и старым, и новым: переключите сервер до этого времени."
-            ),
-        });
-    }
-    if q.contains("enabled=1") {
-        return ok(t(
-            "The address is enabled. Events it missed while disabled can be replayed below.",
-            "Адрес включён. Пропущенные за время отключения события можно отправить повторно ниже.",
-        )
-        .to_owned());
-    }
-    let simple = [
-        ("added=1", t("The address is added.", "Адрес добавлен.")),
-        (
-            "disabled=1",
-            t(
-                "The address is disabled; its pending events wait for a replay.",
-                "Адрес отключён; ожидающие события ждут повторной отправки.",
-            ),
-        ),
-        ("types=1", t("The event types are saved.", "Типы событий сохранены.")),
-    ];
-    simple.iter().find(|(k, _)| q.contains(k)).map(|(_, text)| ok((*text).to_owned())).unwrap_or_default()
+/// What the redirect after an action tells the address page (`?added=1`, `?test_code=200&test_ms=41`, ...).
+#[derive(Debug, Deserialize)]
+pub struct Shown {
+    test_code: Option<String>,
+    test_ms: Option<String>,
+    test_wait: Option<String>,
+    replayed: Option<String>,
+    days: Option<String>,
+    rotated: Option<String>,
+    enabled: Option<String>,
+    added: Option<String>,
+    disabled: Option<String>,
+    types: Option<String>,
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpResponse {
-    let actor = match session::actor_legacy(&req, &app).await {
-        Ok(actor) => actor,
-        Err(res) => return res,
-    };
+/// A number of the query as a count (its plural form), or as the text it is when it is none.
+fn count(text: &str) -> Arg<'_> {
+    text.parse::<i64>().map_or(Arg::Text(text), Arg::Count)
+}
+
+/// What the address page says at its top after an action.
+fn outcome(tx: Texts, shown: &Shown, endpoint: &WebhookEndpointRecord) -> Markup {
+    let given = |v: &Option<String>| v.as_deref().filter(|v| !v.is_empty()).map(str::to_owned);
+    let done = |v: &Option<String>| v.as_deref() == Some("1");
+    if let Some(code) = given(&shown.test_code) {
+        let ms = given(&shown.test_ms).unwrap_or_default();
+        let code = if code == "none" { tx.get("cabinet-webhooks-test-no-response") } else { code };
+        return html! {
+            p role="status" id="test-result" {
+                (tx.get("cabinet-webhooks-test-sent")) " " strong { (code) } ", "
+                (tx.with("cabinet-webhooks-test-time", &[("ms", ms.as_str().into())]))
+            }
+        };
+    }
+    if let Some(wait) = given(&shown.test_wait) {
+        return html! { p.error role="alert" { (tx.with("cabinet-webhooks-test-wait", &[("seconds", count(&wait))])) } };
+    }
+    if let Some(n) = given(&shown.replayed) {
+        let days = given(&shown.days).unwrap_or_default();
+        let args = [("count", count(&n)), ("days", count(&days))];
+        return html! { p.ok role="status" { (tx.with("cabinet-webhooks-replayed", &args)) } };
+    }
+    if done(&shown.rotated) {
+        let until = endpoint.previous_secret_valid_until().map(when).unwrap_or_default();
+        return html! { p.ok role="status" { (tx.with("cabinet-webhooks-rotated", &[("until", until.as_str().into())])) } };
+    }
+    let simple = [
+        (&shown.enabled, "cabinet-webhooks-enabled-again"),
+        (&shown.added, "cabinet-webhooks-added"),
+        (&shown.disabled, "cabinet-webhooks-disabled-now"),
+        (&shown.types, "cabinet-webhooks-types-saved"),
+    ];
+    html! {
+        @if let Some((_, key)) = simple.iter().find(|(v, _)| done(v)) { p.ok role="status" { (tx.get(key)) } }
+    }
+}
+
+pub async fn show(
+    req: HttpRequest,
+    app: Data<App>,
+    SignedIn(actor): SignedIn,
+    id: Path<String>,
+    shown: Query<Shown>,
+) -> HttpResponse {
     match app.own_endpoint(&actor, &id).await {
-        Ok(endpoint) => render_endpoint(&req, &app, &actor, &endpoint, StatusCode::OK, None, None),
+        Ok(endpoint) => {
+            let top = outcome(Texts(session::lang(&req)), &shown, &endpoint);
+            render_endpoint(&req, &app, &actor, &endpoint, StatusCode::OK, top, None)
+        }
         Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
         Err(e) => failed(&req, &e),
     }
@@ -256,92 +238,77 @@ pub async fn show(req: HttpRequest, app: Data<App>, id: Path<String>) -> HttpRes
 
 pub(super) fn not_found(req: &HttpRequest, app: &App, actor: &Actor) -> HttpResponse {
     let shell = Shell::new(req, app, actor, Section::Webhooks);
-    shell.not_found(
-        shell.t("There is no such address in your account.", "В вашем аккаунте нет такого адреса."),
-        "/cabinet/webhooks",
-        shell.t("All addresses", "Все адреса"),
-    )
+    let tx = shell.tx;
+    shell.not_found(&tx.get("cabinet-webhooks-not-found"), "/cabinet/webhooks", &tx.get("cabinet-webhooks-all"))
 }
 
+/// One address's page; `top` is what it says above the address (what an action did, or why it
+/// was refused).
 fn render_endpoint(
     req: &HttpRequest,
     app: &App,
     actor: &Actor,
     e: &WebhookEndpointRecord,
     status: StatusCode,
-    problem: Option<String>,
+    top: Markup,
     secret: Option<&str>,
 ) -> HttpResponse {
     let shell = Shell::new(req, app, actor, Section::Webhooks);
-    let t = |en: &'static str, ru: &'static str| shell.t(en, ru);
-    let id = escape(&e.id);
-    let csrf = shell.csrf_legacy();
+    let tx = shell.tx;
     let action = |path: &str, label: &str, class: &str| {
-        format!(
-            "<form class=\"inline\" method=\"post\" action=\"/cabinet/webhooks/{id}/{path}\">{csrf}\
-             <button class=\"{class}\" type=\"submit\">{label}</button></form>"
-        )
+        html! {
+            form.inline method="post" action={ "/cabinet/webhooks/" (e.id) "/" (path) } {
+                (shell.csrf_field())
+                button class=(class) type="submit" { (tx.get(label)) }
+            }
+        }
     };
-    let switch = if e.enabled {
-        action("disable", t("Disable", "Отключить"), "")
-    } else {
-        action("enable", t("Enable again", "Включить снова"), "primary")
+    let title = tx.get("cabinet-webhooks-address-title");
+    let body = html! {
+        h1 { (title) }
+        (top)
+        p { code { (e.url) } }
+        dl {
+            dt { (tx.get("cabinet-webhooks-state")) } dd { (state(e, tx)) }
+            dt { (tx.get("cabinet-webhooks-added-at")) } dd { (when(e.created_at)) }
+        }
+        p {
+            @if e.enabled {
+                (action("disable", "cabinet-webhooks-disable", ""))
+            } @else {
+                (action("enable", "cabinet-webhooks-enable", "primary"))
+            }
+            " "
+            a.button href={ "/cabinet/webhooks/" (e.id) "/deliveries" } { (tx.get("cabinet-webhooks-delivery-log")) }
+        }
+        h2 { (tx.get("cabinet-webhooks-test")) }
+        p.muted { (tx.get("cabinet-webhooks-test-help")) }
+        (action("test", "cabinet-webhooks-test-send", "primary"))
+        h2 { (tx.get("cabinet-webhooks-events")) }
+        form method="post" action={ "/cabinet/webhooks/" (e.id) "/types" } {
+            (shell.csrf_field())
+            fieldset { legend { (tx.get("cabinet-webhooks-events")) } (type_boxes(&e.event_types)) }
+            p { button type="submit" { (tx.get("cabinet-webhooks-save-types")) } }
+        }
+        h2 { (tx.get("cabinet-webhooks-secret")) }
+        p.muted { (tx.get("cabinet-webhooks-secret-help")) }
+        @if let Some(secret) = secret {
+            p { code id="secret" { (secret) } }
+            p.muted { (tx.get("cabinet-webhooks-secret-keep")) }
+        } @else {
+            (action("secret", "cabinet-webhooks-secret-show", ""))
+        }
+        p { (action("rotate", "cabinet-webhooks-rotate", "")) }
+        h2 { (tx.get("cabinet-webhooks-replay")) }
+        p.muted { (tx.get("cabinet-webhooks-replay-help")) }
+        form method="post" action={ "/cabinet/webhooks/" (e.id) "/replay" } {
+            (shell.csrf_field())
+            label for="days" { (tx.get("cabinet-webhooks-replay-days")) }
+            select id="days" name="days" { @for d in REPLAY_DAYS { option value=(d) { (d) } } }
+            p { button type="submit" { (tx.get("cabinet-webhooks-replay-button")) } }
+        }
     };
-    let secret_block = match secret {
-        Some(s) => format!(
-            "<p><code id=\"secret\">{}</code></p><p class=\"muted\">{}</p>",
-            escape(s),
-            t("Keep it on your server only.", "Храните его только на своём сервере.")
-        ),
-        None => action("secret", t("Show the secret", "Показать секрет"), ""),
-    };
-    let days: String = REPLAY_DAYS.iter().map(|d| format!("<option value=\"{d}\">{d}</option>")).collect();
-    let title = t("Webhook address", "Адрес для событий");
-    let body = format!(
-        "<h1>{title}</h1>{notice}{problem}<p><code>{url}</code></p><dl>\
-         <dt>{state_l}</dt><dd>{state}</dd><dt>{added_l}</dt><dd>{added}</dd></dl>\
-         <p>{switch} <a class=\"button\" href=\"/cabinet/webhooks/{id}/deliveries\">{log}</a></p>\
-         <h2>{test_h}</h2><p class=\"muted\">{test_help}</p>{test}\
-         <h2>{types_h}</h2><form method=\"post\" action=\"/cabinet/webhooks/{id}/types\">{csrf}\
-         <fieldset><legend>{types_h}</legend>{boxes}</fieldset><p><button type=\"submit\">{save}</button></p></form>\
-         <h2>{secret_h}</h2><p class=\"muted\">{secret_help}</p>{secret_block}\
-         <p>{rotate}</p>\
-         <h2>{replay_h}</h2><p class=\"muted\">{replay_help}</p>\
-         <form method=\"post\" action=\"/cabinet/webhooks/{id}/replay\">{csrf}\
-         <label for=\"days\">{days_l}</label><select id=\"days\" name=\"days\">{days}</select>\
-         <p><button type=\"submit\">{replay}</button></p></form>",
-        notice = notice(req, shell.lang, e),
-        problem = problem.map(|p| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(&p))).unwrap_or_default(),
-        url = escape(&e.url),
-        state_l = t("State", "Состояние"),
-        state = state(e, shell.lang),
-        added_l = t("Added", "Добавлен"),
-        added = when(e.created_at),
-        log = t("Delivery log", "Журнал доставки"),
-        test_h = t("Test", "Проверка"),
-        test_help = t(
-            "Sends a webhook.test event now and shows your server's response code and time.",
-            "Отправляет событие webhook.test и показывает код ответа вашего сервера и время."
-        ),
-        test = action("test", t("Send a test event", "Отправить тестовое событие"), "primary"),
-        types_h = t("Events", "События"),
-        boxes = type_boxes(&e.event_types),
-        save = t("Save the events", "Сохранить события"),
-        secret_h = t("Signing secret", "Секрет подписи"),
-        secret_help = t(
-            "Check the webhook-signature header of every event with it.",
-            "Проверяйте им заголовок webhook-signature каждого события."
-        ),
-        rotate = action("rotate", t("Rotate the secret", "Заменить секрет"), ""),
-        replay_h = t("Replay", "Повторная отправка"),
-        replay_help = t(
-            "Sends again the events this address did not accept, with a fresh schedule of attempts.",
-            "Снова отправляет события, которые адрес не принял, с новым расписанием попыток."
-        ),
-        days_l = t("Undelivered events of the last ... days", "Недоставленные события за последние ... дней"),
-        replay = t("Replay", "Отправить повторно"),
-    );
-    shell.render_legacy(status, title, &body)
+    shell.render(status, &title, body)
 }
 
 /// Runs one action on the actor's address and goes back to its page with what happened.
@@ -349,54 +316,52 @@ async fn act(
     req: HttpRequest,
     app: Data<App>,
     id: Path<String>,
-    form: Posted,
+    form: SignedForm,
     run: impl AsyncFnOnce(&App, &Actor, &str, &Fields) -> Result<String, AppError>,
 ) -> HttpResponse {
-    let (actor, fields) = match session::posted(&req, &app, form).await {
-        Ok(found) => found,
-        Err(res) => return res,
-    };
+    let SignedForm { actor, fields } = form;
     match run(&app, &actor, &id, &fields).await {
         Ok(query) => session::see_other(&format!("/cabinet/webhooks/{id}?{query}")),
         Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
-        Err(e) => match (refusal(&e, session::lang(&req)), app.own_endpoint(&actor, &id).await) {
+        Err(e) => match (refusal(&e, Texts(session::lang(&req))), app.own_endpoint(&actor, &id).await) {
             (Some(problem), Ok(endpoint)) => {
-                render_endpoint(&req, &app, &actor, &endpoint, StatusCode::UNPROCESSABLE_ENTITY, Some(problem), None)
+                let top = html! { p.error role="alert" { (problem) } };
+                render_endpoint(&req, &app, &actor, &endpoint, StatusCode::UNPROCESSABLE_ENTITY, top, None)
             }
             _ => failed(&req, &e),
         },
     }
 }
 
-pub async fn set_types(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
+pub async fn set_types(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     act(req, app, id, form, async |app, actor, id, fields| {
         app.cabinet_set_endpoint_types(actor, id, &fields.all("event_types")).await.map(|_| "types=1".to_owned())
     })
     .await
 }
 
-pub async fn enable(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
+pub async fn enable(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     act(req, app, id, form, async |app, actor, id, _| {
         app.cabinet_set_endpoint_enabled(actor, id, true).await.map(|_| "enabled=1".to_owned())
     })
     .await
 }
 
-pub async fn disable(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
+pub async fn disable(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     act(req, app, id, form, async |app, actor, id, _| {
         app.cabinet_set_endpoint_enabled(actor, id, false).await.map(|_| "disabled=1".to_owned())
     })
     .await
 }
 
-pub async fn rotate(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
+pub async fn rotate(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     act(req, app, id, form, async |app, actor, id, _| {
         app.cabinet_rotate_secret(actor, id).await.map(|_| "rotated=1".to_owned())
     })
     .await
 }
 
-pub async fn test(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
+pub async fn test(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     act(req, app, id, form, async |app, actor, id, _| {
         Ok(match app.cabinet_test_endpoint(actor, id).await? {
             TestOutcome::Sent(a) => format!(
@@ -410,7 +375,7 @@ pub async fn test(req: HttpRequest, app: Data<App>, id: Path<String>, form: Post
     .await
 }
 
-pub async fn replay(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
+pub async fn replay(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     act(req, app, id, form, async |app, actor, id, fields| {
         let days: i64 = fields.get("days").parse().unwrap_or(0);
         app.cabinet_replay(actor, id, days).await.map(|n| format!("replayed={n}&days={days}"))
@@ -419,13 +384,10 @@ pub async fn replay(req: HttpRequest, app: Data<App>, id: Path<String>, form: Po
 }
 
 /// The secret is shown in the answer to the post, never in an address.
-pub async fn secret(req: HttpRequest, app: Data<App>, id: Path<String>, form: Posted) -> HttpResponse {
-    let (actor, _) = match session::posted(&req, &app, form).await {
-        Ok(found) => found,
-        Err(res) => return res,
-    };
+pub async fn secret(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, .. } = form;
     match app.cabinet_endpoint_secret(&actor, &id).await {
-        Ok(e) => render_endpoint(&req, &app, &actor, &e, StatusCode::OK, None, Some(&e.secret)),
+        Ok(e) => render_endpoint(&req, &app, &actor, &e, StatusCode::OK, html! {}, Some(&e.secret)),
         Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
         Err(e) => failed(&req, &e),
     }

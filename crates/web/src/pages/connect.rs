@@ -43,7 +43,7 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
         .brand(&p.brand_name)
         .style(&p.style)
         .with_script("/assets/copy.js")
-        .render_markup(StatusCode::OK, body)
+        .render(StatusCode::OK, body)
 }
 
 /// `?platform=` when it names one of the catalogue's, else the one the User-Agent shows.

@@ -20,7 +20,7 @@ pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>
         Ok(doc) => Page::new(&req, lang, &doc.title)
             .brand(&doc.brand_name)
             .style(&doc.style)
-            .render_markup(StatusCode::OK, render(lang, &doc)),
+            .render(StatusCode::OK, render(lang, &doc)),
         Err(AppError::NotFound(_)) => not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "document page failed");

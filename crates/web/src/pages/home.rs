@@ -21,5 +21,5 @@ pub async fn show(req: HttpRequest) -> HttpResponse {
         }
         p.muted { (tx.get("page-home-customers")) }
     };
-    Page::new(&req, lang, &title).render_markup(StatusCode::OK, body)
+    Page::new(&req, lang, &title).render(StatusCode::OK, body)
 }

@@ -1,45 +1,34 @@
 //! The parts the payment pages share: the order summary, the deadline with the time left, the
 //! receipt line, and the next step after the outcome.
 
+use maud::{Markup, html};
 use time::OffsetDateTime;
 use vp_app::Lang;
 use vp_app::partner::{OrderItem, PaymentPage};
 use vp_domain::InvoiceStatus;
-
-use super::kit::escape;
+use vp_i18n::Texts;
 
 /// What is bought, the order number, the method and (while it matters) the deadline.
-pub fn summary(lang: Lang, p: &PaymentPage) -> String {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let deadline = match p.invoice.status {
-        InvoiceStatus::Pending => format!("<dt>{}</dt><dd>{}</dd>", t("Pay by", "Оплатить до"), deadline(lang, p)),
-        _ => String::new(),
-    };
-    format!(
-        "<dl><dt>{order}</dt><dd>{item}</dd><dt>{number}</dt><dd><code>{id}</code></dd>\
-         <dt>{method}</dt><dd>{method_name}</dd>{deadline}</dl>",
-        order = t("Order", "Заказ"),
-        item = item(lang, p.order),
-        number = t("Order number", "Номер заказа"),
-        id = escape(&p.invoice.payment_id),
-        method = t("Payment method", "Способ оплаты"),
-        method_name = escape(&p.method_name),
-    )
+pub fn summary(lang: Lang, p: &PaymentPage) -> Markup {
+    let tx = Texts(lang);
+    html! {
+        dl {
+            dt { (tx.get("page-order-order")) } dd { (item(lang, p.order)) }
+            dt { (tx.get("page-order-number")) } dd { code { (p.invoice.payment_id) } }
+            dt { (tx.get("page-order-method")) } dd { (p.method_name) }
+            @if p.invoice.status == InvoiceStatus::Pending {
+                dt { (tx.get("page-order-pay-by")) } dd { (deadline(lang, p)) }
+            }
+        }
+    }
 }
 
 pub fn item(lang: Lang, order: OrderItem) -> String {
-    match (order, lang) {
-        (OrderItem::Subscription { months: 0 }, _) => {
-            lang.pick_str("Lifetime subscription", "Подписка навсегда").into()
-        }
-        (OrderItem::Subscription { months }, Lang::En) => {
-            format!("Subscription for {months} {}", if months == 1 { "month" } else { "months" })
-        }
-        (OrderItem::Subscription { months }, Lang::Ru) => format!("Подписка на {months} мес."),
-        (OrderItem::Devices { count }, Lang::En) => {
-            format!("{count} extra {}", if count == 1 { "device" } else { "devices" })
-        }
-        (OrderItem::Devices { count }, Lang::Ru) => format!("Дополнительные устройства: {count}"),
+    let tx = Texts(lang);
+    match order {
+        OrderItem::Subscription { months: 0 } => tx.get("page-order-lifetime"),
+        OrderItem::Subscription { months } => tx.with("page-order-subscription", &[("count", months.into())]),
+        OrderItem::Devices { count } => tx.with("page-order-devices", &[("count", count.into())]),
     }
 }
 
@@ -50,62 +39,61 @@ pub fn deadline(lang: Lang, p: &PaymentPage) -> String {
 }
 
 fn moment(lang: Lang, at: OffsetDateTime) -> String {
-    format!("{:02}:{:02} UTC, {}", at.hour(), at.minute(), vp_i18n::date(lang, at.date()))
+    format!("{:02}:{:02} UTC, {}", at.hour(), at.minute(), Texts(lang).date(at.date()))
 }
 
 /// Whole minutes, rounded up, so "0 min left" never shows while payment is still possible.
 pub fn time_left(lang: Lang, seconds: i64) -> String {
     let minutes = (seconds.max(0) + 59) / 60;
-    let (h, m) = (minutes / 60, minutes % 60);
-    match (lang, h) {
-        (Lang::En, 0) => format!("{m} min left"),
-        (Lang::En, _) => format!("{h} h {m} min left"),
-        (Lang::Ru, 0) => format!("осталось {m} мин"),
-        (Lang::Ru, _) => format!("осталось {h} ч {m} мин"),
+    let (hours, minutes) = (minutes / 60, minutes % 60);
+    let tx = Texts(lang);
+    match hours {
+        0 => tx.with("page-order-minutes-left", &[("minutes", minutes.into())]),
+        _ => tx.with("page-order-hours-left", &[("hours", hours.into()), ("minutes", minutes.into())]),
     }
 }
 
 /// After payment: what was paid, when and how.
-pub fn receipt(lang: Lang, p: &PaymentPage) -> String {
-    let Some(paid_at) = p.invoice.paid_at else { return String::new() };
-    format!(
-        "<p class=\"muted\">{label}: {amount}, {when}, {method}, {number} <code>{id}</code></p>",
-        label = lang.pick_str("Receipt", "Чек"),
-        amount = vp_i18n::money(lang, p.invoice.amounts.customer),
-        when = moment(lang, paid_at),
-        method = escape(&p.method_name),
-        number = lang.pick_str("order", "заказ"),
-        id = escape(&p.invoice.payment_id),
-    )
+pub fn receipt(lang: Lang, p: &PaymentPage) -> Markup {
+    let tx = Texts(lang);
+    let paid = p.invoice.paid_at.map(|at| moment(lang, at));
+    html! {
+        @if let Some(paid) = paid {
+            p.muted {
+                (tx.with("page-order-receipt", &[
+                    ("amount", p.invoice.amounts.customer.into()),
+                    ("when", paid.as_str().into()),
+                    ("method", p.method_name.as_str().into()),
+                ]))
+                " " code { (p.invoice.payment_id) }
+            }
+        }
+    }
 }
 
 /// The way on once there is an outcome: connect after payment, back to the shop (for a new
 /// invoice) after a decline or the deadline. `None` while the payment is still open.
-pub fn next_step(lang: Lang, p: &PaymentPage) -> Option<String> {
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let shop = p.invoice.return_url.as_deref().map(|url| {
-        format!("<a class=\"button\" href=\"{}\">{}</a>", escape(url), t("Back to the shop", "Вернуться в магазин"))
-    });
-    let steps = match p.invoice.status {
-        InvoiceStatus::Pending => return None,
-        InvoiceStatus::Succeeded => {
-            let connect = p.connect_url.as_deref().map(|url| {
-                format!(
-                    "<a class=\"button primary\" href=\"{}\">{}</a>",
-                    escape(&with_lang(url, lang)),
-                    t("Connect now", "Подключиться")
-                )
-            });
-            [connect, shop].into_iter().flatten().collect::<String>()
-        }
-        InvoiceStatus::Failed | InvoiceStatus::Expired => shop.unwrap_or_else(|| {
-            format!(
-                "<span class=\"muted\">{}</span>",
-                t("Return to the shop or the bot for a new invoice.", "Вернитесь в магазин или бот за новым счётом.")
-            )
+pub fn next_step(lang: Lang, p: &PaymentPage) -> Option<Markup> {
+    let tx = Texts(lang);
+    let shop = p.invoice.return_url.as_deref();
+    match p.invoice.status {
+        InvoiceStatus::Pending => None,
+        InvoiceStatus::Succeeded => Some(html! {
+            p {
+                @if let Some(url) = &p.connect_url { a.button.primary href=(with_lang(url, lang)) { (tx.get("page-order-connect")) } }
+                @if let Some(url) = shop { a.button href=(url) { (tx.get("page-order-back-to-shop")) } }
+            }
         }),
-    };
-    Some(format!("<p>{steps}</p>"))
+        InvoiceStatus::Failed | InvoiceStatus::Expired => Some(html! {
+            p {
+                @if let Some(url) = shop {
+                    a.button href=(url) { (tx.get("page-order-back-to-shop")) }
+                } @else {
+                    span.muted { (tx.get("page-order-new-invoice")) }
+                }
+            }
+        }),
+    }
 }
 
 fn with_lang(url: &str, lang: Lang) -> String {
@@ -120,16 +108,88 @@ mod tests {
     fn time_left_is_rounded_up_to_whole_minutes() {
         assert_eq!(time_left(Lang::En, 1), "1 min left");
         assert_eq!(time_left(Lang::En, 60 * 29 + 1), "30 min left");
-        assert_eq!(time_left(Lang::Ru, 3600 + 300), "осталось 1 ч 5 мин");
+        assert_eq!(time_left(Lang::En, 3600 + 300), "1 h 5 min left");
         assert_eq!(time_left(Lang::En, -5), "0 min left");
+    }
+
+    #[test]
+    fn russian_time_left_agrees_with_the_number() {
+        assert_eq!(time_left(Lang::Ru, 1), "осталась 1 минута");
+        assert_eq!(time_left(Lang::Ru, 60 * 2), "осталось 2 минуты");
+        assert_eq!(time_left(Lang::Ru, 60 * 5), "осталось 5 минут");
+        assert_eq!(time_left(Lang::Ru, 60 * 11), "осталось 11 минут");
+        assert_eq!(time_left(Lang::Ru, 60 * 21), "осталась 21 минута");
+        assert_eq!(time_left(Lang::Ru, 60 * 29 + 1), "осталось 30 минут");
+        assert_eq!(time_left(Lang::Ru, -5), "осталось 0 минут");
+        assert_eq!(time_left(Lang::Ru, 3600 + 300), "остался 1 час 5 минут");
+        assert_eq!(time_left(Lang::Ru, 2 * 3600 + 60), "осталось 2 часа 1 минута");
+        assert_eq!(time_left(Lang::Ru, 5 * 3600 + 22 * 60), "осталось 5 часов 22 минуты");
     }
 
     #[test]
     fn orders_are_named_in_each_language() {
         assert_eq!(item(Lang::En, OrderItem::Subscription { months: 12 }), "Subscription for 12 months");
-        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 1 }), "Подписка на 1 мес.");
+        assert_eq!(item(Lang::En, OrderItem::Subscription { months: 1 }), "Subscription for 1 month");
+        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 1 }), "Подписка на 1 месяц");
+        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 3 }), "Подписка на 3 месяца");
+        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 12 }), "Подписка на 12 месяцев");
         assert_eq!(item(Lang::En, OrderItem::Subscription { months: 0 }), "Lifetime subscription");
+        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 0 }), "Подписка навсегда");
         assert_eq!(item(Lang::En, OrderItem::Devices { count: 1 }), "1 extra device");
-        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 3 }), "Дополнительные устройства: 3");
+        assert_eq!(item(Lang::En, OrderItem::Devices { count: 3 }), "3 extra devices");
+        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 1 }), "1 дополнительное устройство");
+        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 3 }), "3 дополнительных устройства");
+        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 5 }), "5 дополнительных устройств");
+    }
+
+    /// A paid one-month subscription.
+    fn paid_page() -> PaymentPage {
+        let at = time::Date::from_calendar_date(2026, time::Month::November, 23)
+            .and_then(|d| d.with_hms(21, 57, 0))
+            .unwrap()
+            .assume_utc();
+        let money = |s: &str| s.parse::<vp_domain::Money>().unwrap();
+        PaymentPage {
+            invoice: vp_ports::InvoiceRecord {
+                payment_id: "pay_1".into(),
+                account_id: "acc_1".into(),
+                client_ref: "c_1".into(),
+                client_id: vp_domain::ClientId::parse("client-1").unwrap(),
+                status: InvoiceStatus::Succeeded,
+                purpose: vp_domain::Purpose::Subscription { plan_id: 1 },
+                method: "card".into(),
+                amounts: vp_domain::PriceBreakdown {
+                    customer: money("238.80"),
+                    platform: money("199.00"),
+                    partner_share: money("39.80"),
+                },
+                return_url: None,
+                payment_url: None,
+                gateway_payment_id: None,
+                created_at: at,
+                expires_at: at,
+                paid_at: Some(at),
+            },
+            brand_name: "Demo VPN".into(),
+            style: vp_ports::AccountStyle::default(),
+            method_name: "Card".into(),
+            documents: Vec::new(),
+            order: OrderItem::Subscription { months: 1 },
+            seconds_left: 0,
+            connect_url: None,
+        }
+    }
+
+    #[test]
+    fn the_receipt_says_what_was_paid_when_and_how() {
+        let page = |lang| receipt(lang, &paid_page()).into_string().replace('\u{a0}', " ");
+        assert_eq!(
+            page(Lang::En),
+            "<p class=\"muted\">Receipt: RUB 238.80, 21:57 UTC, 2026-11-23, Card, order <code>pay_1</code></p>"
+        );
+        assert_eq!(
+            page(Lang::Ru),
+            "<p class=\"muted\">Чек: 238,80 ₽, 21:57 UTC, 23.11.2026, Card, заказ <code>pay_1</code></p>"
+        );
     }
 }

@@ -5,11 +5,14 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::{App, AppError};
+use vp_app::partner::PaymentPage;
+use vp_app::{App, AppError, Lang};
 use vp_domain::InvoiceStatus;
+use vp_i18n::Texts;
 
-use super::kit::{Page, escape, not_found, page_lang as lang_of, unavailable};
+use super::kit::{Page, not_found, page_lang as lang_of, unavailable};
 use super::order;
 
 pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
@@ -22,60 +25,50 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
             return unavailable(&req, lang);
         }
     };
-    let t = |en: &'static str, ru: &'static str| lang.pick_str(en, ru);
-    let pay_form = |label: &str| {
-        format!(
-            "<form method=\"post\"><button class=\"primary\" name=\"action\" value=\"pay\">{label}</button>{decline}</form>",
-            decline = if p.invoice.status == InvoiceStatus::Pending {
-                format!("<button name=\"action\" value=\"decline\">{}</button>", t("Decline", "Отказаться"))
-            } else {
-                String::new()
-            }
-        )
-    };
-    let state = match p.invoice.status {
-        InvoiceStatus::Pending => pay_form(t("Pay", "Оплатить")),
-        InvoiceStatus::Succeeded => format!(
-            "<p><strong>{}</strong></p>{}",
-            t("Paid. Thank you!", "Оплачено. Спасибо!"),
-            order::receipt(lang, &p)
-        ),
-        InvoiceStatus::Failed => format!(
-            "<p><strong>{}</strong> {}</p>",
-            t("The payment did not go through.", "Платёж не прошёл."),
-            t("No money was taken.", "Деньги не списаны.")
-        ),
-        // A late payment still succeeds (spec: expired -> succeeded), so the button stays.
-        InvoiceStatus::Expired => format!(
-            "<p>{}</p>{}",
-            t("The payment window has passed.", "Срок оплаты истёк."),
-            pay_form(t("Pay anyway", "Всё равно оплатить"))
-        ),
-    };
+    let tx = Texts(lang);
     let payable = matches!(p.invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
-    let documents: String = p
-        .documents
-        .iter()
-        .map(|d| format!("<li><a href=\"{}\">{}</a></li>", escape(&d.url), escape(&d.title)))
-        .collect();
-    let documents_label = if payable {
-        t("By paying you accept", "Оплачивая, вы принимаете")
-    } else {
-        t("Documents", "Документы")
+    let documents_label = if payable { "page-sandbox-you-accept" } else { "page-sandbox-documents" };
+    let body = html! {
+        p.muted { (tx.get("page-sandbox-note")) }
+        h1 { (tx.get("page-sandbox-title")) }
+        p.amount { (tx.money(p.invoice.amounts.customer)) }
+        (order::summary(lang, &p))
+        (state(lang, &p))
+        @if let Some(next) = order::next_step(lang, &p) { (next) }
+        p { (tx.get(documents_label)) }
+        ul { @for d in &p.documents { li { a href=(d.url) { (d.title) } } } }
     };
-    let body = format!(
-        "<p class=\"muted\">{sandbox}</p><h1>{title}</h1><p class=\"amount\">{amount}</p>{summary}{state}{next}\
-         <p>{documents_label}:</p><ul>{documents}</ul>",
-        sandbox = t(
-            "Sandbox payment page: no real money moves.",
-            "Тестовая страница оплаты: реальные деньги не списываются."
-        ),
-        title = t("Payment", "Оплата"),
-        amount = vp_i18n::money(lang, p.invoice.amounts.customer),
-        summary = order::summary(lang, &p),
-        next = order::next_step(lang, &p).unwrap_or_default(),
-    );
-    Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).style(&p.style).render(StatusCode::OK, &body)
+    Page::new(&req, lang, &p.brand_name).brand(&p.brand_name).style(&p.style).render(StatusCode::OK, body)
+}
+
+/// Where the payment stands, with the buttons that still apply.
+fn state(lang: Lang, p: &PaymentPage) -> Markup {
+    let tx = Texts(lang);
+    match p.invoice.status {
+        InvoiceStatus::Pending => pay_form(tx, &tx.get("page-sandbox-pay"), true),
+        InvoiceStatus::Succeeded => html! {
+            p { strong { (tx.get("page-sandbox-paid")) } }
+            (order::receipt(lang, p))
+        },
+        InvoiceStatus::Failed => html! {
+            p { strong { (tx.get("page-sandbox-failed")) } " " (tx.get("page-sandbox-nothing-taken")) }
+        },
+        // A late payment still succeeds (spec: expired -> succeeded), so the button stays.
+        InvoiceStatus::Expired => html! {
+            p { (tx.get("page-sandbox-expired")) }
+            (pay_form(tx, &tx.get("page-sandbox-pay-anyway"), false))
+        },
+    }
+}
+
+/// The pay button, and the decline button while the payment is open.
+fn pay_form(tx: Texts, label: &str, declinable: bool) -> Markup {
+    html! {
+        form method="post" {
+            button.primary name="action" value="pay" { (label) }
+            @if declinable { button name="action" value="decline" { (tx.get("page-sandbox-decline")) } }
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -89,8 +82,8 @@ pub async fn act(req: HttpRequest, app: Data<App>, payment_id: Path<String>, for
         "decline" => false,
         _ => {
             let lang = lang_of(&req);
-            let title = lang.pick_str("Unknown action", "Неизвестное действие");
-            return Page::new(&req, lang, title).render(StatusCode::BAD_REQUEST, &format!("<h1>{title}</h1>"));
+            let title = Texts(lang).get("page-sandbox-unknown-action");
+            return Page::new(&req, lang, &title).render(StatusCode::BAD_REQUEST, html! { h1 { (title) } });
         }
     };
     match app.sandbox_pay(&payment_id, paid).await {
