@@ -211,7 +211,7 @@ pub async fn demo(app: &App) -> CommandResult {
 }
 
 pub async fn sandbox(app: &App, cmd: SandboxCommand) -> CommandResult {
-    use vp_ports::sandbox::{GATEWAY_MODE_KEY, PANEL_MODE_KEY, StandInMode};
+    use vp_ports::standin::{GATEWAY_MODE_KEY, PANEL_MODE_KEY, StandInMode};
     let parse = |m: &str| m.parse::<StandInMode>().map_err(CommandError::BadInput);
     match cmd {
         SandboxCommand::Gateway { mode } => {
@@ -229,8 +229,8 @@ pub async fn sandbox(app: &App, cmd: SandboxCommand) -> CommandResult {
         }
         SandboxCommand::Show => {}
     }
-    let gateway = vp_ports::sandbox::read_mode(app.store.as_ref(), GATEWAY_MODE_KEY).await;
-    let panel = vp_ports::sandbox::read_mode(app.store.as_ref(), PANEL_MODE_KEY).await;
+    let gateway = vp_standin::read_mode(app.store.as_ref(), GATEWAY_MODE_KEY).await;
+    let panel = vp_standin::read_mode(app.store.as_ref(), PANEL_MODE_KEY).await;
     Ok(json!({ "gateway": gateway.to_string(), "panel": panel.to_string() }))
 }
 

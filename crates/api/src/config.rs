@@ -76,7 +76,7 @@ pub struct Config {
     pub gateway: GatewayChoice,
     /// `VP_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (YooKassa's
     /// notification check, the cabinet's sign-in lockout per address).
-    pub trusted_proxies: vp_payments::yookassa::TrustedProxies,
+    pub trusted_proxies: vp_ports::TrustedProxies,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
     /// Where the per-minute request windows of every instance live; `None`: in each process.
@@ -310,7 +310,7 @@ impl Config {
             }
         };
         let panel = panel_choice(&get)?;
-        let trusted_proxies = vp_payments::yookassa::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
+        let trusted_proxies = vp_ports::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
         let gateway = gateway_choice(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
@@ -404,13 +404,13 @@ fn ip_list<'a>(
     key: &'static str,
     default: &str,
 ) -> Result<Vec<ipnet::IpNet>, ConfigError> {
-    vp_payments::yookassa::NotifyPolicy::parse_list(get(key).unwrap_or(default))
+    vp_ports::client_address::parse_ip_list(get(key).unwrap_or(default))
         .map_err(|reason| ConfigError::Invalid { key, reason })
 }
 
 fn gateway_choice<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
-    trusted_proxies: &vp_payments::yookassa::TrustedProxies,
+    trusted_proxies: &vp_ports::TrustedProxies,
 ) -> Result<GatewayChoice, ConfigError> {
     use vp_payments::yookassa::{DEFAULT_API_URL, DEFAULT_NOTIFY_FROM, NotifyPolicy, REQUEST_TIMEOUT};
     match get("VP_GATEWAY") {

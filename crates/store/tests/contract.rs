@@ -25,7 +25,8 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, Store, StoreError, Tx,
+    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, Store,
+    StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -36,6 +37,8 @@ use vp_store::{StoreOptions, connect, migrate, revert_all};
 /// What a contract test gets: the store, and its URL for tests that migrate.
 struct Ctx {
     store: Arc<dyn Store>,
+    /// The same database as the local panel's store, with its own tables.
+    local_panel: Arc<dyn LocalPanelStore>,
     url: String,
 }
 
@@ -74,7 +77,7 @@ where
     let result = async {
         migrate(&url).await.expect("migrate sqlite");
         let store = connect(&url, &StoreOptions::default()).await.expect("connect sqlite");
-        run_body(test, Ctx { store, url: url.clone() }).await
+        run_body(test, Ctx { store: store.clone(), local_panel: store, url: url.clone() }).await
     }
     .await;
     let _ = std::fs::remove_dir_all(&dir);
@@ -110,7 +113,7 @@ where
     let result = async {
         migrate(&url).await.expect("migrate postgres");
         let store = connect(&url, &StoreOptions::default()).await.expect("connect postgres");
-        run_body(test, Ctx { store, url: url.clone() }).await
+        run_body(test, Ctx { store: store.clone(), local_panel: store, url: url.clone() }).await
     }
     .await;
     admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.expect("drop schema");
@@ -1180,7 +1183,7 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
         created_at: at(created),
         last_seen_at: at(created),
     };
-    let mut tx = begin(&ctx.store).await;
+    let mut tx = ctx.local_panel.begin_local().await.unwrap();
     tx.local_panel_put_user(&user).await.unwrap();
     assert_eq!(tx.local_panel_user("u-1").await.unwrap(), Some(user.clone()));
     let mut changed = user.clone();
