@@ -119,9 +119,9 @@ pub async fn plan(app: &App, cmd: PlanCommand) -> CommandResult {
             let months = if lifetime { None } else { months };
             output::plan(&app.create_plan(months, &price, !unlimited_devices).await?)
         }
-        PlanCommand::Withdraw { plan_id } => output::plan(&app.withdraw_plan(plan_id).await?),
-        PlanCommand::List { include_withdrawn } => {
-            app.list_plans(include_withdrawn).await?.iter().map(output::plan).collect()
+        PlanCommand::Retire { plan_id } => output::plan(&app.retire_plan(plan_id).await?),
+        PlanCommand::List { include_retired } => {
+            app.list_plans(include_retired).await?.iter().map(output::plan).collect()
         }
     })
 }
@@ -191,10 +191,10 @@ fn to_json<T: serde::Serialize>(value: &T) -> CommandResult {
     serde_json::to_value(value).map_err(|e| CommandError::Failed(e.to_string()))
 }
 
-pub async fn catalogue(app: &App, cmd: ContentCommand) -> CommandResult {
+pub async fn app_list(app: &App, cmd: ContentCommand) -> CommandResult {
     match cmd {
-        ContentCommand::Set { file } => to_json(&app.set_catalogue(&read_file(&file)?).await?),
-        ContentCommand::Show => to_json(&app.catalogue().await?),
+        ContentCommand::Set { file } => to_json(&app.set_app_list(&read_file(&file)?).await?),
+        ContentCommand::Show => to_json(&app.app_list().await?),
     }
 }
 

@@ -45,7 +45,7 @@ const fn texts(code: ErrorCode) -> (&'static str, &'static str) {
             "Платёжный сервис не ответил; счёт не выставлен. Повторите с тем же ключом.",
         ),
         UnsupportedPaymentMethod => ("The payment method is not available.", "Способ оплаты недоступен."),
-        PlanNotFound => ("The plan does not exist or is withdrawn.", "Тариф не существует или снят с продажи."),
+        PlanNotFound => ("The plan does not exist or is retired.", "Тариф не существует или снят с продажи."),
         PaymentNotFound => ("No such invoice in the account.", "В аккаунте нет такого счёта."),
         ApiClientNotFound => ("No such client in the account.", "В аккаунте нет такого клиента."),
         ApiClientBlocked => ("The client is blocked by the platform.", "Клиент заблокирован платформой."),

@@ -150,7 +150,7 @@ contract_tests!(
     clients_filter_by_subscription_and_page_in_order,
     clients_created_since_are_counted,
     daily_counts_leave_the_window_and_are_pruned,
-    plans_get_increasing_ids_and_can_be_withdrawn,
+    plans_get_increasing_ids_and_can_be_retired,
     device_settings_are_set_replaced_and_read,
     payment_methods_are_upserted_and_ordered,
     settings_are_put_and_read,
@@ -590,7 +590,7 @@ async fn daily_counts_leave_the_window_and_are_pruned(ctx: Ctx) {
     tx.commit().await.unwrap();
 }
 
-async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
+async fn plans_get_increasing_ids_and_can_be_retired(ctx: Ctx) {
     let s = &ctx.store;
     let new = |months: u32, lifetime: bool, limited: bool, price: i64| NewPlan {
         months,
@@ -613,7 +613,7 @@ async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
             device_limited: false,
             platform_price: Money::from_kopecks(999_900),
             created_at: at(0),
-            withdrawn_at: None,
+            retired_at: None,
         }
     );
     tx.commit().await.unwrap();
@@ -621,14 +621,14 @@ async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
     let mut tx = begin(s).await;
     assert_eq!(tx.plan(p1.plan_id).await.unwrap(), Some(p1.clone()));
     assert_eq!(tx.plan(p3.plan_id + 100).await.unwrap(), None);
-    assert!(tx.withdraw_plan(p2.plan_id, at(500)).await.unwrap());
-    assert!(!tx.withdraw_plan(p2.plan_id, at(600)).await.unwrap(), "already withdrawn");
-    assert!(!tx.withdraw_plan(p3.plan_id + 100, at(600)).await.unwrap(), "missing");
+    assert!(tx.retire_plan(p2.plan_id, at(500)).await.unwrap());
+    assert!(!tx.retire_plan(p2.plan_id, at(600)).await.unwrap(), "already retired");
+    assert!(!tx.retire_plan(p3.plan_id + 100, at(600)).await.unwrap(), "missing");
     let ids = |plans: Vec<PlanRecord>| plans.into_iter().map(|p| p.plan_id).collect::<Vec<_>>();
     assert_eq!(ids(tx.plans(false).await.unwrap()), [p1.plan_id, p3.plan_id]);
     let with = tx.plans(true).await.unwrap();
     assert_eq!(ids(with.clone()), [p1.plan_id, p2.plan_id, p3.plan_id]);
-    assert_eq!(with[1].withdrawn_at, Some(at(500)));
+    assert_eq!(with[1].retired_at, Some(at(500)));
     tx.commit().await.unwrap();
 
     let mut tx = begin(s).await;

@@ -34,11 +34,11 @@ pub(crate) async fn plan(conn: &mut DbConn, plan_id: i32) -> StoreResult<Option<
     row.map(convert::plan).transpose()
 }
 
-pub(crate) async fn plans(conn: &mut DbConn, include_withdrawn: bool) -> StoreResult<Vec<PlanRecord>> {
+pub(crate) async fn plans(conn: &mut DbConn, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
     let rows: Vec<PlanRow> = db_run!(conn, c => {
         let mut query = plans::table.select(PlanRow::as_select()).order(plans::plan_id).into_boxed();
-        if !include_withdrawn {
-            query = query.filter(plans::withdrawn_at.is_null());
+        if !include_retired {
+            query = query.filter(plans::retired_at.is_null());
         }
         query.load(c).await
     })
@@ -46,11 +46,11 @@ pub(crate) async fn plans(conn: &mut DbConn, include_withdrawn: bool) -> StoreRe
     rows.into_iter().map(convert::plan).collect()
 }
 
-pub(crate) async fn withdraw_plan(conn: &mut DbConn, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
+pub(crate) async fn retire_plan(conn: &mut DbConn, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
     let at = db_time(at);
     let changed = db_run!(conn, c => {
-        diesel::update(plans::table.find(plan_id).filter(plans::withdrawn_at.is_null()))
-            .set(plans::withdrawn_at.eq(Some(at)))
+        diesel::update(plans::table.find(plan_id).filter(plans::retired_at.is_null()))
+            .set(plans::retired_at.eq(Some(at)))
             .execute(c)
             .await
     })
@@ -106,12 +106,12 @@ impl OfferRepo for StoreTx {
         plan(self.conn()?, plan_id).await
     }
 
-    async fn plans(&mut self, include_withdrawn: bool) -> StoreResult<Vec<PlanRecord>> {
-        plans(self.conn()?, include_withdrawn).await
+    async fn plans(&mut self, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
+        plans(self.conn()?, include_retired).await
     }
 
-    async fn withdraw_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
-        withdraw_plan(self.conn()?, plan_id, at).await
+    async fn retire_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
+        retire_plan(self.conn()?, plan_id, at).await
     }
 
     async fn device_settings(&mut self) -> StoreResult<Option<DeviceSettings>> {
