@@ -212,10 +212,11 @@ pub fn apps_view(app_list: &AppList, lang: Lang) -> AppsView {
         platform_id: platform_id.to_owned(),
         app_id: app.app_id.clone(),
         url: url.to_owned(),
-        label: match lang {
-            Lang::En => format!("Download {} for {}", app.app_name, platform_name(platform_id)),
-            Lang::Ru => format!("Скачать {} для {}", app.app_name, platform_name(platform_id)),
-        },
+        label: vp_i18n::text_with(
+            lang,
+            "api-download-label",
+            &[("app", (&app.app_name).into()), ("platform", (&platform_name(platform_id)).into())],
+        ),
     };
     let apps: Vec<AppView> = app_list
         .apps
