@@ -94,7 +94,7 @@ fn keys_are_issued_listed_and_revoked_once() {
 }
 
 #[test]
-fn plans_are_created_listed_and_withdrawn() {
+fn plans_are_created_listed_and_retired() {
     let s = Scratch::new("plans");
     let monthly = s.ok(&["plan", "create", "--months", "1", "--price", "199"]);
     assert_eq!(monthly["platform_price"], "199.00");
@@ -104,11 +104,11 @@ fn plans_are_created_listed_and_withdrawn() {
     assert_eq!(lifetime["months"], 0);
     assert_eq!(lifetime["unlimited_devices"], true);
     let id = monthly["plan_id"].as_i64().unwrap().to_string();
-    assert!(s.ok(&["plan", "withdraw", &id])["withdrawn_at"].is_string());
+    assert!(s.ok(&["plan", "retire", &id])["retired_at"].is_string());
     s.refused(&["plan", "withdraw", &id]);
     s.refused(&["plan", "withdraw", "999"]);
     assert_eq!(s.ok(&["plan", "list"]).as_array().unwrap().len(), 1);
-    assert_eq!(s.ok(&["plan", "list", "--include-withdrawn"]).as_array().unwrap().len(), 2);
+    assert_eq!(s.ok(&["plan", "list", "--include-retired"]).as_array().unwrap().len(), 2);
 }
 
 #[test]
@@ -209,16 +209,16 @@ fn client_and_subscription_commands_refuse_unknown_accounts_and_clients() {
 }
 
 #[test]
-fn the_catalogue_and_documents_are_replaced_only_by_valid_files() {
+fn the_app_list_and_documents_are_replaced_only_by_valid_files() {
     let s = Scratch::new("content");
-    assert_eq!(s.ok(&["catalogue", "show"]), Value::Null);
-    let good = s.file("catalogue.json", include_str!("../crates/app/seed/catalogue.json"));
+    assert_eq!(s.ok(&["apps", "show"]), Value::Null);
+    let good = s.file("apps.json", include_str!("../crates/app/seed/apps.json"));
     let set = s.ok(&["catalogue", "set", good.to_str().unwrap()]);
     assert_eq!(set["recommended_app_id"], "happ");
     let bad = s.file("bad.json", r#"{"platforms": [], "apps": [], "recommended_app_id": "happ"}"#);
     assert!(s.refused(&["catalogue", "set", bad.to_str().unwrap()]).contains("recommended_app_id"));
     s.refused(&["catalogue", "set", "/nonexistent/file.json"]);
-    assert_eq!(s.ok(&["catalogue", "show"]), set);
+    assert_eq!(s.ok(&["apps", "show"]), set);
 
     let docs = s.file("docs.json", include_str!("../crates/app/seed/documents.json"));
     let set = s.ok(&["documents", "set", docs.to_str().unwrap()]);
@@ -253,7 +253,7 @@ fn demo_seeds_an_empty_database_once() {
     );
     assert_eq!(s.ok(&["devices", "show"])["on_sale"], true);
     assert_eq!(s.ok(&["method", "list"]).as_array().unwrap().len(), 2);
-    let apps = s.ok(&["catalogue", "show"]);
+    let apps = s.ok(&["apps", "show"]);
     let ids: Vec<_> =
         apps["apps"].as_array().unwrap().iter().map(|a| a["app_id"].as_str().unwrap().to_owned()).collect();
     assert_eq!(ids, ["happ", "v2raytun", "hiddify", "streisand"]);
@@ -364,8 +364,8 @@ fn webhook_endpoints_are_managed_and_bad_input_changes_nothing() {
 }
 
 #[test]
-fn the_test_clock_is_refused_unless_switched_on() {
+fn the_shifted_clock_is_refused_unless_switched_on() {
     let s = Scratch::new("clock");
-    assert!(s.refused(&["clock", "advance", "1h"]).contains("VP_TEST_CLOCK"));
-    assert!(s.refused(&["clock", "show"]).contains("VP_TEST_CLOCK"));
+    assert!(s.refused(&["clock", "advance", "1h"]).contains("VP_SHIFTED_CLOCK"));
+    assert!(s.refused(&["clock", "show"]).contains("VP_SHIFTED_CLOCK"));
 }

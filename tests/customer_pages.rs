@@ -207,7 +207,7 @@ fn the_connect_page_shows_the_subscription_and_the_visitors_platform_first() {
     let open_in_happ = ios.split("href=\"happ://add/").nth(1).expect("open in the app").split('"').next().unwrap();
     assert!(open_in_happ.ends_with(&format!("%2Fsub%2F{token}")), "the app imports the subscription link");
     assert!(ios.contains("<small>Get it on</small> App Store</a>"), "store badges for the platform");
-    assert!(!ios.contains("Other apps"), "every app of the demo catalogue is on iOS");
+    assert!(!ios.contains("Other apps"), "every app of the demo app list is on iOS");
     assert!(ios.contains(&format!("readonly value=\"{}/sub/{token}\"", s.base)) && ios.contains("data-copy="));
     assert!(ios.contains("<script src=\"/assets/copy.js\"></script>"));
 

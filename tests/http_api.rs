@@ -19,21 +19,21 @@ macro_rules! both {
     };
 }
 
-/// Events need the test clock and a loopback receiver: each backend runs them on a server
+/// Events need the shifted clock and a loopback receiver: each backend runs them on a server
 /// started with the operator-only settings for tests.
 mod events_sqlite {
     #[test]
-    fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock() {
+    fn events_reach_the_partner_signed_and_term_events_follow_the_shifted_clock() {
         if let Some(s) = super::Server::start_with(super::Backend::Sqlite, "events", super::EVENT_TEST_ENV) {
-            super::events_reach_the_partner_signed_and_term_events_follow_the_test_clock(&s)
+            super::events_reach_the_partner_signed_and_term_events_follow_the_shifted_clock(&s)
         }
     }
 }
 mod events_postgres {
     #[test]
-    fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock() {
+    fn events_reach_the_partner_signed_and_term_events_follow_the_shifted_clock() {
         if let Some(s) = super::Server::start_with(super::Backend::Postgres, "events", super::EVENT_TEST_ENV) {
-            super::events_reach_the_partner_signed_and_term_events_follow_the_test_clock(&s)
+            super::events_reach_the_partner_signed_and_term_events_follow_the_shifted_clock(&s)
         }
     }
 }
@@ -56,7 +56,7 @@ mod crash_postgres {
 }
 
 const EVENT_TEST_ENV: &[(&str, &str)] =
-    &[("VP_TEST_CLOCK", "on"), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"), ("VP_TERM_CHECK_SECONDS", "1")];
+    &[("VP_SHIFTED_CLOCK", "on"), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"), ("VP_TERM_CHECK_SECONDS", "1")];
 
 both!(
     account_is_read_and_renamed,
@@ -642,7 +642,7 @@ fn openapi_is_served(s: &Server) {
     assert_eq!(s.get_raw("/ready", &[]).status, 200);
 }
 
-fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock(s: &Server) {
+fn events_reach_the_partner_signed_and_term_events_follow_the_shifted_clock(s: &Server) {
     use std::time::Duration;
     use vp_webhooks::signature::verify;
 
@@ -673,7 +673,7 @@ fn events_reach_the_partner_signed_and_term_events_follow_the_test_clock(s: &Ser
     expected["replayed"] = json!(false);
     assert_eq!(data, &expected, "the payment exactly as GET /payments/{{id}} returns it");
 
-    // The term is one month; the test clock moves the service to each threshold.
+    // The term is one month; the shifted clock moves the service to each threshold.
     let ends = time::OffsetDateTime::parse(
         paid["client"]["subscription"]["expires_at"].as_str().unwrap(),
         &time::format_description::well_known::Rfc3339,

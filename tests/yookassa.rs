@@ -36,7 +36,7 @@ fn start(backend: Backend, name: &str) -> Option<(YooKassa, Server)> {
         ("VP_YOOKASSA_API_URL", api_url.as_str()),
         ("VP_YOOKASSA_NOTIFY_FROM", "185.71.76.0/27,77.75.156.11"),
         ("VP_TRUSTED_PROXIES", "127.0.0.1/32"),
-        ("VP_TEST_CLOCK", "on"),
+        ("VP_SHIFTED_CLOCK", "on"),
     ];
     let server = Server::start_with(backend, name, &env)?;
     Some((yk, server))

@@ -20,11 +20,11 @@ pub enum Command {
     Migrate,
     /// Run the HTTP server (migrates first).
     Serve {
-        /// Seed the demo catalogue and partner when the database is empty, and print the key.
+        /// Seed the demo app list and partner when the database is empty, and print the key.
         #[arg(long)]
         demo: bool,
     },
-    /// Seed an empty database with the demo catalogue and a demo partner; prints its API key.
+    /// Seed an empty database with the demo app list and a demo partner; prints its API key.
     Demo,
     /// Partner accounts.
     #[command(subcommand)]
@@ -47,9 +47,10 @@ pub enum Command {
     /// Subscriptions of a partner's clients.
     #[command(subcommand)]
     Subscription(SubscriptionCommand),
-    /// The application catalogue (platforms, apps, install and deep links).
-    #[command(subcommand)]
-    Catalogue(ContentCommand),
+    /// The application list (platforms, apps, install and deep links).
+    /// (`catalogue` is its former name, kept for existing scripts.)
+    #[command(subcommand, alias = "catalogue")]
+    Apps(ContentCommand),
     /// The legal documents (terms of service, privacy policy) in ru and en.
     #[command(subcommand)]
     Documents(ContentCommand),
@@ -68,7 +69,7 @@ pub enum Command {
     /// Webhook endpoints of a partner (the partner's cabinet, for the operator).
     #[command(subcommand)]
     Endpoint(EndpointCommand),
-    /// The test clock (only with VP_TEST_CLOCK=on): show it or move it forward.
+    /// The shifted clock (only with VP_SHIFTED_CLOCK=on): show it or move it forward.
     #[command(subcommand)]
     Clock(ClockCommand),
     /// The VPN panel (VP_PANEL): check the connection, compare it with the stored subscriptions.
@@ -206,9 +207,9 @@ pub enum EndpointCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum ClockCommand {
-    /// The test clock's time and offset.
+    /// The shifted clock's time and offset.
     Show,
-    /// Move the test clock forward, e.g. `90m`, `72h`, `30d`, `45s`.
+    /// Move the shifted clock forward, e.g. `90m`, `72h`, `30d`, `45s`.
     Advance { by: String },
 }
 
@@ -335,12 +336,13 @@ pub enum PlanCommand {
         #[arg(long)]
         unlimited_devices: bool,
     },
-    /// Withdraw a plan from sale.
-    Withdraw { plan_id: i32 },
+    /// Retire a plan: take it off sale (`withdraw` is its former name).
+    #[command(alias = "withdraw")]
+    Retire { plan_id: i32 },
     /// List plans.
     List {
-        #[arg(long)]
-        include_withdrawn: bool,
+        #[arg(long, alias = "include-withdrawn")]
+        include_retired: bool,
     },
 }
 

@@ -119,9 +119,9 @@ pub async fn plan(app: &App, cmd: PlanCommand) -> CommandResult {
             let months = if lifetime { None } else { months };
             output::plan(&app.create_plan(months, &price, !unlimited_devices).await?)
         }
-        PlanCommand::Withdraw { plan_id } => output::plan(&app.withdraw_plan(plan_id).await?),
-        PlanCommand::List { include_withdrawn } => {
-            app.list_plans(include_withdrawn).await?.iter().map(output::plan).collect()
+        PlanCommand::Retire { plan_id } => output::plan(&app.retire_plan(plan_id).await?),
+        PlanCommand::List { include_retired } => {
+            app.list_plans(include_retired).await?.iter().map(output::plan).collect()
         }
     })
 }
@@ -191,10 +191,10 @@ fn to_json<T: serde::Serialize>(value: &T) -> CommandResult {
     serde_json::to_value(value).map_err(|e| CommandError::Failed(e.to_string()))
 }
 
-pub async fn catalogue(app: &App, cmd: ContentCommand) -> CommandResult {
+pub async fn app_list(app: &App, cmd: ContentCommand) -> CommandResult {
     match cmd {
-        ContentCommand::Set { file } => to_json(&app.set_catalogue(&read_file(&file)?).await?),
-        ContentCommand::Show => to_json(&app.catalogue().await?),
+        ContentCommand::Set { file } => to_json(&app.set_app_list(&read_file(&file)?).await?),
+        ContentCommand::Show => to_json(&app.app_list().await?),
     }
 }
 
@@ -211,7 +211,7 @@ pub async fn demo(app: &App) -> CommandResult {
 }
 
 pub async fn sandbox(app: &App, cmd: SandboxCommand) -> CommandResult {
-    use vp_ports::sandbox::{GATEWAY_MODE_KEY, PANEL_MODE_KEY, StandInMode};
+    use vp_ports::standin::{GATEWAY_MODE_KEY, PANEL_MODE_KEY, StandInMode};
     let parse = |m: &str| m.parse::<StandInMode>().map_err(CommandError::BadInput);
     match cmd {
         SandboxCommand::Gateway { mode } => {
@@ -229,8 +229,8 @@ pub async fn sandbox(app: &App, cmd: SandboxCommand) -> CommandResult {
         }
         SandboxCommand::Show => {}
     }
-    let gateway = vp_ports::sandbox::read_mode(app.store.as_ref(), GATEWAY_MODE_KEY).await;
-    let panel = vp_ports::sandbox::read_mode(app.store.as_ref(), PANEL_MODE_KEY).await;
+    let gateway = vp_standin::read_mode(app.store.as_ref(), GATEWAY_MODE_KEY).await;
+    let panel = vp_standin::read_mode(app.store.as_ref(), PANEL_MODE_KEY).await;
     Ok(json!({ "gateway": gateway.to_string(), "panel": panel.to_string() }))
 }
 

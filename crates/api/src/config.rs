@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 28] = [
+const KEYS: [&str; 29] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -22,6 +22,7 @@ const KEYS: [&str; 28] = [
     "VP_WEBHOOK_ALLOW_ADDRESSES",
     "VP_TERM_CHECK_SECONDS",
     "VP_DELIVERY_WORKERS",
+    "VP_SHIFTED_CLOCK",
     "VP_TEST_CLOCK",
     "VP_PANEL",
     "VP_REMNAWAVE_URL",
@@ -68,15 +69,15 @@ pub struct Config {
     pub term_check_every: std::time::Duration,
     /// Delivery worker slots per process, each keeping up to 32 attempts in flight.
     pub delivery_workers: usize,
-    /// The operator's test clock (`vp-api clock advance`); off by default, logged loudly.
-    pub test_clock: bool,
+    /// The operator's shifted clock (`vp-api clock advance`); off by default, logged loudly.
+    pub shifted_clock: bool,
     /// Which VPN panel grants access.
     pub panel: PanelChoice,
     /// Which payment gateway takes the payments.
     pub gateway: GatewayChoice,
     /// `VP_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (YooKassa's
     /// notification check, the cabinet's sign-in lockout per address).
-    pub trusted_proxies: vp_payments::yookassa::TrustedProxies,
+    pub trusted_proxies: vp_ports::TrustedProxies,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
     /// Where the per-minute request windows of every instance live; `None`: in each process.
@@ -299,18 +300,20 @@ impl Config {
         )?);
         let delivery_workers =
             usize::try_from(number(get("VP_DELIVERY_WORKERS"), "VP_DELIVERY_WORKERS", 2, 1..=32)?).unwrap_or(2);
-        let test_clock = match get("VP_TEST_CLOCK") {
+        // `VP_TEST_CLOCK` is the setting's former name, still read when the new one is absent.
+        let (clock_key, clock) = match get("VP_SHIFTED_CLOCK") {
+            Some(value) => ("VP_SHIFTED_CLOCK", Some(value)),
+            None => ("VP_TEST_CLOCK", get("VP_TEST_CLOCK")),
+        };
+        let shifted_clock = match clock {
             None | Some("off") => false,
             Some("on") => true,
             Some(other) => {
-                return Err(ConfigError::Invalid {
-                    key: "VP_TEST_CLOCK",
-                    reason: format!("{other:?} is not on or off"),
-                });
+                return Err(ConfigError::Invalid { key: clock_key, reason: format!("{other:?} is not on or off") });
             }
         };
         let panel = panel_choice(&get)?;
-        let trusted_proxies = vp_payments::yookassa::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
+        let trusted_proxies = vp_ports::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
         let gateway = gateway_choice(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
@@ -335,7 +338,7 @@ impl Config {
             webhook_allow_addresses,
             term_check_every,
             delivery_workers,
-            test_clock,
+            shifted_clock,
             panel,
             gateway,
             trusted_proxies,
@@ -404,13 +407,13 @@ fn ip_list<'a>(
     key: &'static str,
     default: &str,
 ) -> Result<Vec<ipnet::IpNet>, ConfigError> {
-    vp_payments::yookassa::NotifyPolicy::parse_list(get(key).unwrap_or(default))
+    vp_ports::client_address::parse_ip_list(get(key).unwrap_or(default))
         .map_err(|reason| ConfigError::Invalid { key, reason })
 }
 
 fn gateway_choice<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
-    trusted_proxies: &vp_payments::yookassa::TrustedProxies,
+    trusted_proxies: &vp_ports::TrustedProxies,
 ) -> Result<GatewayChoice, ConfigError> {
     use vp_payments::yookassa::{DEFAULT_API_URL, DEFAULT_NOTIFY_FROM, NotifyPolicy, REQUEST_TIMEOUT};
     match get("VP_GATEWAY") {
@@ -539,7 +542,9 @@ mod tests {
         assert_eq!(c.db_max_connections, 8);
         assert!(c.webhook_allow_addresses.is_empty(), "no allow-list unless the operator sets one");
         assert_eq!(c.term_check_every, std::time::Duration::from_secs(300), "the spec's 5 minutes");
-        assert!(!c.test_clock, "the test clock is off by default");
+        assert!(!c.shifted_clock, "the shifted clock is off by default");
+        let former = Config::from_values(&values(&[("VP_TEST_CLOCK", "on")])).unwrap();
+        assert!(former.shifted_clock, "VP_TEST_CLOCK, the former name, still switches it on");
         assert_eq!(c.redis_url, None, "request windows are per process unless Redis is configured");
         assert_eq!((c.log_format, c.metrics_bind, c.metrics_token.as_deref()), (LogFormat::Text, None, None));
     }
@@ -555,7 +560,7 @@ mod tests {
             ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1,localhost"),
             ("VP_TERM_CHECK_SECONDS", "0"),
             ("VP_DELIVERY_WORKERS", "100"),
-            ("VP_TEST_CLOCK", "yes"),
+            ("VP_SHIFTED_CLOCK", "yes"),
             ("VP_PANEL", "marzban"),
             ("VP_GATEWAY", "stripe"),
             ("VP_SHUTDOWN_SECONDS", "forever"),

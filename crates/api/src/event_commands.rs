@@ -1,4 +1,4 @@
-//! Operator commands for events: webhook endpoints and the test clock.
+//! Operator commands for events: webhook endpoints and the shifted clock.
 
 use serde_json::{Value, json};
 use time::Duration;
@@ -114,14 +114,14 @@ fn parse_span(text: &str) -> Result<Duration, CommandError> {
 }
 
 pub async fn clock_command(app: &App, config: &Config, cmd: ClockCommand) -> CommandResult {
-    if !config.test_clock {
+    if !config.shifted_clock {
         return Err(CommandError::BadInput(
-            "the test clock is off; it works only when every process runs with VP_TEST_CLOCK=on".into(),
+            "the shifted clock is off; it works only when every process runs with VP_SHIFTED_CLOCK=on".into(),
         ));
     }
     let offset = match cmd {
-        ClockCommand::Show => vp_app::test_clock::read_offset(app.store.as_ref()).await?,
-        ClockCommand::Advance { by } => app.advance_test_clock(parse_span(&by)?).await?,
+        ClockCommand::Show => vp_app::shifted_clock::read_offset(app.store.as_ref()).await?,
+        ClockCommand::Advance { by } => app.advance_shifted_clock(parse_span(&by)?).await?,
     };
     let now = time::OffsetDateTime::now_utc() + Duration::seconds(offset);
     Ok(json!({ "offset_seconds": offset, "now": timestamp(now) }))

@@ -61,15 +61,15 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
         return Ok(Some(serde_json::json!({ "applied": applied })));
     }
-    let wiring::Wired { app, local_panel, yookassa, test_clock } = wiring::wire(&config).await?;
+    let wiring::Wired { app, local_panel, yookassa, shifted_clock } = wiring::wire(&config).await?;
     let value = match command {
         Command::Migrate => return Ok(None),
         Command::Serve { demo } => {
             let adapters = serve::Served { local_panel, yookassa };
-            return serve::serve(app, adapters, &config, demo, test_clock).await.map(|()| None);
+            return serve::serve(app, adapters, &config, demo, shifted_clock).await.map(|()| None);
         }
         Command::Worker => {
-            workers::run_worker(app, &config, test_clock).await;
+            workers::run_worker(app, &config, shifted_clock).await;
             return Ok(None);
         }
         Command::Jobs => {
@@ -100,7 +100,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Method(c) => commands::method(&app, c).await?,
         Command::Client(c) => commands::client(&app, c).await?,
         Command::Subscription(c) => commands::subscription(&app, c).await?,
-        Command::Catalogue(c) => commands::catalogue(&app, c).await?,
+        Command::Apps(c) => commands::app_list(&app, c).await?,
         Command::Documents(c) => commands::documents(&app, c).await?,
     };
     Ok(Some(value))

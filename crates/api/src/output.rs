@@ -78,7 +78,7 @@ pub fn plan(p: &PlanRecord) -> Value {
         "platform_price": p.platform_price.to_string(),
         "currency": CURRENCY,
         "created_at": timestamp(p.created_at),
-        "withdrawn_at": opt_timestamp(p.withdrawn_at),
+        "retired_at": opt_timestamp(p.retired_at),
     })
 }
 

@@ -7,7 +7,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpServer, web};
-use vp_app::test_clock::TestClock;
+use vp_app::shifted_clock::ShiftedClock;
 use vp_app::{App, AppError};
 use vp_http::{HttpState, MetricsAccess};
 use vp_panel::LocalPanel;
@@ -33,7 +33,7 @@ pub async fn serve(
     served: Served,
     config: &Config,
     demo: bool,
-    test_clock: Option<Arc<TestClock>>,
+    shifted_clock: Option<Arc<ShiftedClock>>,
 ) -> Result<(), CommandError> {
     if demo {
         seed_demo_if_empty(&app).await?;
@@ -47,10 +47,8 @@ pub async fn serve(
             vp_http::Limiter::shared(Arc::new(windows), app.metrics.clone())
         }
     };
-    let proxies = config.trusted_proxies.clone();
-    let client_address = vp_web::ClientAddress::new(move |peer, forwarded| proxies.client_ip(peer, forwarded));
     let state = HttpState::new(app.clone(), limiter);
-    let web_state = WebState::new(app.clone()).with_client_address(client_address);
+    let web_state = WebState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
     let in_flight = web::Data::new(InFlight::default());
@@ -62,7 +60,7 @@ pub async fn serve(
             .app_data(counted.clone())
             .wrap(from_fn(vp_http::localize))
             .wrap(from_fn(count_in_flight))
-            .wrap(from_fn(vp_http::observe))
+            .wrap(from_fn(vp_http::track_requests))
             .configure(vp_http::configure(state.clone()))
             .configure(vp_web::configure(web_state.clone()))
             .configure(|cfg| {
@@ -108,7 +106,7 @@ pub async fn serve(
     if let Some(metrics) = metrics_server {
         tokio::spawn(metrics);
     }
-    let background = crate::workers::spawn_all(&app, config, test_clock);
+    let background = crate::workers::spawn_all(&app, config, shifted_clock);
     tracing::info!(bind = %config.bind, public_base_url = %config.public_base_url, "listening");
     // On SIGTERM or SIGINT the server stops accepting and lets requests in flight finish (up
     // to VP_SHUTDOWN_SECONDS) before this returns.

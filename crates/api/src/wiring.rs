@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use time::Duration;
-use vp_app::metered::{MeteredGateway, MeteredPanel};
+use vp_app::metrics::{GatewayWithMetrics, PanelWithMetrics};
+use vp_app::shifted_clock::{ShiftedClock, read_offset};
 use vp_app::system::{SystemClock, SystemIds};
-use vp_app::test_clock::{TestClock, read_offset};
 use vp_app::{Adapters, App, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
@@ -24,8 +24,8 @@ pub struct Wired {
     pub local_panel: Option<Arc<LocalPanel>>,
     /// YooKassa and who may post its notifications, when it is the gateway.
     pub yookassa: Option<(Arc<YooKassaGateway>, NotifyPolicy)>,
-    /// Present when the operator started with `VP_TEST_CLOCK=on`.
-    pub test_clock: Option<Arc<TestClock>>,
+    /// Present when the operator started with `VP_SHIFTED_CLOCK=on`.
+    pub shifted_clock: Option<Arc<ShiftedClock>>,
 }
 
 pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
@@ -37,14 +37,14 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     let store = vp_store::connect(&config.database_url, &options)
         .await
         .map_err(|e| CommandError::Failed(format!("cannot open the database: {e}")))?;
-    let test_clock = if config.test_clock {
+    let shifted_clock = if config.shifted_clock {
         tracing::warn!("TEST CLOCK ON: time is moved by `vp-api clock advance`; never use this in production");
         let offset = read_offset(store.as_ref()).await.map_err(CommandError::from)?;
-        Some(Arc::new(TestClock::new(offset)))
+        Some(Arc::new(ShiftedClock::new(offset)))
     } else {
         None
     };
-    let clock: Arc<dyn Clock> = match &test_clock {
+    let clock: Arc<dyn Clock> = match &shifted_clock {
         Some(c) => c.clone(),
         None => Arc::new(SystemClock),
     };
@@ -74,8 +74,8 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     };
     // Every call to the gateway and the panel is timed and counted, whichever adapter runs.
     let metrics: Arc<dyn Metrics> = Arc::new(vp_metrics::PrometheusMetrics::new());
-    let gateway = Arc::new(MeteredGateway { inner: gateway, metrics: metrics.clone() });
-    let panel = Arc::new(MeteredPanel { inner: panel, metrics: metrics.clone() });
+    let gateway = Arc::new(GatewayWithMetrics { inner: gateway, metrics: metrics.clone() });
+    let panel = Arc::new(PanelWithMetrics { inner: panel, metrics: metrics.clone() });
     let notifier: Arc<dyn PartnerNotifier> = match &config.telegram {
         Some(t) => Arc::new(TelegramNotifier::new(&t.api_url, &t.token).map_err(CommandError::Failed)?),
         None => Arc::new(vp_webhooks::LogNotifier),
@@ -96,5 +96,5 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         trial_length: Duration::hours(72),
         platform_name: config.platform_name.clone(),
     };
-    Ok(Wired { app: App::new(adapters, settings), local_panel, yookassa, test_clock })
+    Ok(Wired { app: App::new(adapters, settings), local_panel, yookassa, shifted_clock })
 }

@@ -1,5 +1,5 @@
 //! The background work of a process: the periodic jobs, the term-event check, the event
-//! dispatcher's workers and, when on, the test clock's refresher. `serve` runs them beside
+//! dispatcher's workers and, when on, the shifted clock's refresher. `serve` runs them beside
 //! the HTTP server; `worker` runs them alone for deployments that split roles.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 use vp_app::App;
-use vp_app::test_clock::TestClock;
+use vp_app::shifted_clock::ShiftedClock;
 
 use crate::config::Config;
 
@@ -17,7 +17,7 @@ const JOB_INTERVAL: Duration = Duration::from_secs(30);
 const JOB_BATCH: u32 = 200;
 /// Attempts in flight per delivery worker slot (`VP_DELIVERY_WORKERS`).
 const ATTEMPTS_PER_WORKER: usize = 32;
-const TEST_CLOCK_REFRESH: Duration = Duration::from_secs(1);
+const SHIFTED_CLOCK_REFRESH: Duration = Duration::from_secs(1);
 /// How often due notice sends are looked for, and how many at a time.
 const NOTICE_INTERVAL: Duration = Duration::from_secs(2);
 const NOTICE_BATCH: u32 = 50;
@@ -49,7 +49,7 @@ impl Background {
 }
 
 /// Starts every background task.
-pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>) -> Background {
+pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) -> Background {
     let mut tasks = vec![
         tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_jobs_once(&app).await })),
         tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
@@ -63,12 +63,12 @@ pub fn spawn_all(app: &App, config: &Config, test_clock: Option<Arc<TestClock>>)
     let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
     let drain_for = config.shutdown_after;
     let dispatcher = tokio::spawn(async move { dispatcher.run_dispatcher(capacity, stopped, drain_for).await });
-    if let Some(clock) = test_clock {
+    if let Some(clock) = shifted_clock {
         let store = app.store.clone();
         tasks.push(tokio::spawn(async move {
             loop {
                 clock.refresh(store.as_ref()).await;
-                tokio::time::sleep(TEST_CLOCK_REFRESH).await;
+                tokio::time::sleep(SHIFTED_CLOCK_REFRESH).await;
             }
         }));
     }
@@ -119,7 +119,7 @@ async fn check_terms(app: &App) {
     }
 }
 
-/// Every periodic job once (also the `jobs` command, handy with the test clock).
+/// Every periodic job once (also the `jobs` command, handy with the shifted clock).
 pub async fn run_jobs_once(app: &App) {
     match app.expire_overdue_invoices(JOB_BATCH).await {
         Ok(0) => {}
@@ -151,8 +151,8 @@ pub async fn run_jobs_once(app: &App) {
 }
 
 /// `worker`: the background work without the HTTP server, until SIGINT or SIGTERM.
-pub async fn run_worker(app: App, config: &Config, test_clock: Option<Arc<TestClock>>) {
-    let background = spawn_all(&app, config, test_clock);
+pub async fn run_worker(app: App, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) {
+    let background = spawn_all(&app, config, shifted_clock);
     tracing::info!(delivery_workers = config.delivery_workers, "worker running");
     terminated().await;
     tracing::info!("stopping: finishing the delivery attempts under way");

@@ -1,4 +1,4 @@
-//! The demo bootstrap: a sensible catalogue and one demo partner on an empty database, so
+//! The demo bootstrap: a sensible app list and one demo partner on an empty database, so
 //! `cargo xtask run` gives a working service on a fresh machine.
 
 use vp_domain::limits::LimitOverrides;
@@ -6,11 +6,11 @@ use vp_domain::{BrandName, DeviceSettings, MarkupPercent, Money};
 use vp_ports::{AccountRecord, NewPlan, PaymentMethodRecord, SettingRecord};
 
 use crate::App;
-use crate::catalogue::{CATALOGUE_KEY, Catalogue, DOCUMENTS_KEY, Documents};
+use crate::content::{APP_LIST_KEY, AppList, DOCUMENTS_KEY, Documents};
 use crate::error::{AppError, AppResult};
 use crate::keys::IssuedKey;
 
-pub const CATALOGUE_JSON: &str = include_str!("../seed/catalogue.json");
+pub const APP_LIST_JSON: &str = include_str!("../seed/apps.json");
 pub const DOCUMENTS_JSON: &str = include_str!("../seed/documents.json");
 
 /// Demo plans: (months, platform price in kopecks); `None` months is the lifetime plan.
@@ -20,7 +20,7 @@ const PLANS: [(Option<u32>, i64); 5] =
 impl App {
     /// Seeds an empty database; refuses to touch one that already has accounts or plans.
     pub async fn seed_demo(&self) -> AppResult<(AccountRecord, IssuedKey)> {
-        let catalogue = Catalogue::parse(CATALOGUE_JSON)?;
+        let app_list = AppList::parse(APP_LIST_JSON)?;
         let documents = Documents::parse(DOCUMENTS_JSON)?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
@@ -55,7 +55,7 @@ impl App {
             .await?;
         }
         for (key, value) in
-            [(CATALOGUE_KEY, serde_json::to_string(&catalogue)), (DOCUMENTS_KEY, serde_json::to_string(&documents))]
+            [(APP_LIST_KEY, serde_json::to_string(&app_list)), (DOCUMENTS_KEY, serde_json::to_string(&documents))]
         {
             let value = value.map_err(|e| AppError::Conflict(e.to_string()))?;
             tx.put_setting(&SettingRecord { key: key.into(), value, updated_at: now }).await?;

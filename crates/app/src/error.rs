@@ -43,7 +43,7 @@ pub enum AppError {
 pub enum Refusal {
     #[error("the API key is missing, wrong or revoked, or API access is disabled")]
     Unauthorized,
-    #[error("the plan does not exist or is withdrawn")]
+    #[error("the plan does not exist or is retired")]
     PlanNotFound,
     #[error("no such invoice in the account")]
     PaymentNotFound,

@@ -3,19 +3,18 @@
 
 pub mod balance;
 pub mod cabinet;
-pub mod catalogue;
+pub mod content;
 pub mod demo;
 pub mod error;
 pub mod events;
 pub mod keys;
-pub mod metered;
+pub mod metrics;
 pub mod notices;
-pub mod observe;
 pub mod operator;
 pub mod partner;
+pub mod shifted_clock;
 pub mod style;
 pub mod system;
-pub mod test_clock;
 pub mod views;
 
 use std::sync::Arc;
@@ -77,7 +76,7 @@ pub struct App {
     adapters: Adapters,
     pub settings: Arc<Settings>,
     auth_cache: Arc<partner::AuthCache>,
-    sale_cache: Arc<partner::SaleCatalogCache>,
+    sale_cache: Arc<partner::OfferCache>,
 }
 
 impl App {

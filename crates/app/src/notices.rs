@@ -16,6 +16,7 @@ use crate::cabinet::Actor;
 use crate::cabinet::audit::{self, Who};
 use crate::error::{AppError, AppResult};
 use vp_domain::Lang;
+use vp_i18n::{text, text_with};
 
 /// Notices a cabinet page shows.
 pub const NOTICE_PAGE: u32 = 50;
@@ -37,28 +38,16 @@ fn send_retry_delay(attempts: u32) -> Duration {
 /// How a notice reads, in a chat or on the cabinet's Notices page.
 pub fn notice_text(kind: &NoticeKind, brand: &str, lang: Lang) -> String {
     match kind {
-        NoticeKind::EndpointDisabled { url, reason, .. } => {
-            let why = match (reason.as_str(), lang) {
-                ("gone", Lang::En) => "it answered 410 Gone",
-                ("gone", Lang::Ru) => "он ответил 410 Gone",
-                (_, Lang::En) => "no attempt was accepted for five days",
-                (_, Lang::Ru) => "пять дней ни одна попытка не была принята",
-            };
-            match lang {
-                Lang::En => format!(
-                    "{brand}: webhook address {url} was disabled because {why}. Fix the receiver, re-enable the address in the cabinet and replay the events you missed."
-                ),
-                Lang::Ru => format!(
-                    "{brand}: адрес вебхуков {url} отключён, потому что {why}. Исправьте приёмник, включите адрес в кабинете и повторите пропущенные события."
-                ),
-            }
-        }
-        NoticeKind::WithdrawalPaid { withdrawal_id, amount } => match lang {
-            Lang::En => {
-                format!("{brand}: withdrawal {withdrawal_id} of {} was paid out.", vp_i18n::money(lang, *amount))
-            }
-            Lang::Ru => format!("{brand}: вывод {withdrawal_id} на {} выплачен.", vp_i18n::money(lang, *amount)),
-        },
+        NoticeKind::EndpointDisabled { url, reason, .. } => text_with(
+            lang,
+            "notice-endpoint-disabled",
+            &[("brand", brand.into()), ("url", url.into()), ("reason", reason.into())],
+        ),
+        NoticeKind::WithdrawalPaid { withdrawal_id, amount } => text_with(
+            lang,
+            "notice-withdrawal-paid",
+            &[("brand", brand.into()), ("withdrawal", withdrawal_id.into()), ("amount", (*amount).into())],
+        ),
     }
 }
 
@@ -176,14 +165,10 @@ impl App {
             let answer = match self.link_chat(start.chat_id, &start.code).await? {
                 Some((brand, lang)) => {
                     linked += 1;
-                    match lang {
-                        Lang::En => format!("This chat now receives the notices of {brand}."),
-                        Lang::Ru => format!("Этот чат теперь получает уведомления {brand}."),
-                    }
+                    text_with(lang, "notice-chat-linked", &[("brand", (&brand).into())])
                 }
-                None => "This link has expired or was used. Press \"Link Telegram\" in the cabinet again. / \
-                         Ссылка устарела или уже использована. Нажмите «Подключить Telegram» в кабинете ещё раз."
-                    .to_owned(),
+                // Whose link it was is unknown, so its language too: both, English first.
+                None => Lang::ALL.map(|lang| text(lang, "notice-chat-link-expired")).join(" / "),
             };
             if let Err(e) = self.notifier.send(start.chat_id, &answer).await {
                 tracing::info!(chat_id = start.chat_id, error = %e, "could not answer a chat link");

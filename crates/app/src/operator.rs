@@ -1,4 +1,4 @@
-//! Operator use cases: the platform side of accounts, keys, catalogue, clients. Partners never
+//! Operator use cases: the platform side of accounts, keys, content, clients. Partners never
 //! reach these; the CLI (and later a back office) does.
 
 use vp_domain::limits::LimitOverrides;
@@ -9,7 +9,7 @@ use vp_ports::{
 };
 
 use crate::App;
-use crate::catalogue::{CATALOGUE_KEY, Catalogue, DOCUMENTS_KEY, Documents};
+use crate::content::{APP_LIST_KEY, AppList, DOCUMENTS_KEY, Documents};
 use crate::error::{AppError, AppResult};
 use crate::keys::{self, IssuedKey};
 
@@ -271,11 +271,11 @@ impl App {
 
     /// Withdraws a plan: it leaves `GET /plans` and new invoices for it get `PLAN_NOT_FOUND`;
     /// subscriptions already bought keep their term.
-    pub async fn withdraw_plan(&self, plan_id: i32) -> AppResult<PlanRecord> {
+    pub async fn retire_plan(&self, plan_id: i32) -> AppResult<PlanRecord> {
         let mut tx = self.store.begin().await?;
         tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
-        if !tx.withdraw_plan(plan_id, self.clock.now()).await? {
-            return Err(AppError::Conflict(format!("plan {plan_id} is already withdrawn")));
+        if !tx.retire_plan(plan_id, self.clock.now()).await? {
+            return Err(AppError::Conflict(format!("plan {plan_id} is already retired")));
         }
         let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
         tx.commit().await?;
@@ -283,9 +283,9 @@ impl App {
         Ok(plan)
     }
 
-    pub async fn list_plans(&self, include_withdrawn: bool) -> AppResult<Vec<PlanRecord>> {
+    pub async fn list_plans(&self, include_retired: bool) -> AppResult<Vec<PlanRecord>> {
         let mut tx = self.store.read().await?;
-        let plans = tx.plans(include_withdrawn).await?;
+        let plans = tx.plans(include_retired).await?;
         tx.commit().await?;
         Ok(plans)
     }
@@ -462,14 +462,14 @@ impl App {
         Ok(client)
     }
 
-    pub async fn set_catalogue(&self, json: &str) -> AppResult<Catalogue> {
-        let catalogue = Catalogue::parse(json)?;
-        self.put_setting(CATALOGUE_KEY, &catalogue).await?;
-        Ok(catalogue)
+    pub async fn set_app_list(&self, json: &str) -> AppResult<AppList> {
+        let app_list = AppList::parse(json)?;
+        self.put_setting(APP_LIST_KEY, &app_list).await?;
+        Ok(app_list)
     }
 
-    pub async fn catalogue(&self) -> AppResult<Option<Catalogue>> {
-        self.setting(CATALOGUE_KEY).await
+    pub async fn app_list(&self) -> AppResult<Option<AppList>> {
+        self.setting(APP_LIST_KEY).await
     }
 
     pub async fn set_documents(&self, json: &str) -> AppResult<Documents> {

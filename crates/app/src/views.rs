@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
 use vp_ports::{AccountRecord, ClientRecord, InvoiceRecord, PanelDevice, PlanRecord};
 
-use crate::catalogue::{Catalogue, URL_PLACEHOLDER};
+use crate::content::{AppList, URL_PLACEHOLDER};
 use vp_domain::Lang;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub struct ClientPage {
     pub next_cursor: Option<String>,
 }
 
-/// Localised application catalogue as `GET /apps` shows it.
+/// Localised application list as `GET /apps` shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppsView {
     pub platforms: Vec<PlatformView>,
@@ -142,7 +142,7 @@ pub fn deep_link(template: &str, subscription_url: &str) -> String {
 pub struct ViewContext<'a> {
     pub now: OffsetDateTime,
     pub public_base_url: &'a str,
-    pub catalogue: Option<&'a Catalogue>,
+    pub app_list: Option<&'a AppList>,
     pub account: &'a AccountRecord,
     pub subscription_url: &'a dyn Fn(&str) -> String,
 }
@@ -171,12 +171,12 @@ impl ViewContext<'_> {
         }
     }
 
-    /// One entry per application of the catalogue. `connect_url` is an https page of this
+    /// One entry per application of the app list. `connect_url` is an https page of this
     /// service that opens the application (messenger buttons refuse custom schemes); the QR
     /// code carries the same page, so any phone camera can open it on another device.
     fn connect_entries(&self, link_token: &str) -> Vec<ConnectEntry> {
-        let Some(catalogue) = self.catalogue else { return vec![] };
-        catalogue
+        let Some(app_list) = self.app_list else { return vec![] };
+        app_list
             .apps
             .iter()
             .map(|a| {
@@ -203,54 +203,55 @@ impl ViewContext<'_> {
     }
 }
 
-/// Localised application catalogue.
-pub fn apps_view(catalogue: &Catalogue, lang: Lang) -> AppsView {
+/// Localised application list.
+pub fn apps_view(app_list: &AppList, lang: Lang) -> AppsView {
     let platform_name = |id: &str| {
-        catalogue.platforms.iter().find(|p| p.platform_id == id).map_or(id.to_owned(), |p| p.name.get(lang).to_owned())
+        app_list.platforms.iter().find(|p| p.platform_id == id).map_or(id.to_owned(), |p| p.name.get(lang).to_owned())
     };
-    let link = |app: &crate::catalogue::Application, platform_id: &str, url: &str| DownloadLink {
+    let link = |app: &crate::content::Application, platform_id: &str, url: &str| DownloadLink {
         platform_id: platform_id.to_owned(),
         app_id: app.app_id.clone(),
         url: url.to_owned(),
-        label: match lang {
-            Lang::En => format!("Download {} for {}", app.app_name, platform_name(platform_id)),
-            Lang::Ru => format!("Скачать {} для {}", app.app_name, platform_name(platform_id)),
-        },
+        label: vp_i18n::text_with(
+            lang,
+            "api-download-label",
+            &[("app", (&app.app_name).into()), ("platform", (&platform_name(platform_id)).into())],
+        ),
     };
-    let apps: Vec<AppView> = catalogue
+    let apps: Vec<AppView> = app_list
         .apps
         .iter()
         .map(|a| AppView {
             app_id: a.app_id.clone(),
             app_name: a.app_name.clone(),
             supports_manual_url: a.supports_manual_url,
-            install_links: catalogue
+            install_links: app_list
                 .platforms
                 .iter()
                 .filter_map(|p| a.install_links.get(&p.platform_id).map(|u| link(a, &p.platform_id, u)))
                 .collect(),
         })
         .collect();
-    let recommended = catalogue.apps.iter().find(|a| a.app_id == catalogue.recommended_app_id);
-    let downloads = catalogue
+    let recommended = app_list.apps.iter().find(|a| a.app_id == app_list.recommended_app_id);
+    let downloads = app_list
         .platforms
         .iter()
         .filter_map(|p| {
             let id = p.platform_id.as_str();
             recommended
                 .into_iter()
-                .chain(catalogue.apps.iter())
+                .chain(app_list.apps.iter())
                 .find_map(|a| a.install_links.get(id).map(|u| (id.to_owned(), link(a, id, u))))
         })
         .collect();
     AppsView {
-        platforms: catalogue
+        platforms: app_list
             .platforms
             .iter()
             .map(|p| PlatformView { platform_id: p.platform_id.clone(), name: p.name.get(lang).to_owned() })
             .collect(),
         apps,
-        recommended_app_id: catalogue.recommended_app_id.clone(),
+        recommended_app_id: app_list.recommended_app_id.clone(),
         downloads,
     }
 }
@@ -277,8 +278,8 @@ pub fn price_list(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Catalogue;
-    use crate::demo::CATALOGUE_JSON;
+    use crate::content::AppList;
+    use crate::demo::APP_LIST_JSON;
 
     #[test]
     fn deep_links_carry_the_url_encoded_subscription_link() {
@@ -290,7 +291,7 @@ mod tests {
 
     #[test]
     fn downloads_prefer_the_recommended_app_and_fall_back_to_another() {
-        let c = Catalogue::parse(CATALOGUE_JSON).unwrap();
+        let c = AppList::parse(APP_LIST_JSON).unwrap();
         let v = apps_view(&c, Lang::Ru);
         assert_eq!(v.downloads["ios"].app_id, "happ");
         assert_eq!(v.downloads["linux"].app_id, "hiddify", "Happ has no Linux build");

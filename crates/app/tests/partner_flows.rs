@@ -216,9 +216,9 @@ async fn device_rules_are_checked_in_the_specs_order() {
 }
 
 #[tokio::test]
-async fn withdrawn_plans_disabled_methods_and_blocked_clients_are_refused_without_binding_the_key() {
+async fn retired_plans_disabled_methods_and_blocked_clients_are_refused_without_binding_the_key() {
     let w = World::new().await;
-    w.app.withdraw_plan(1).await.unwrap();
+    w.app.retire_plan(1).await.unwrap();
     assert_eq!(refusal(w.app.create_invoice(&w.account, key("k"), subscribe("u1", 1)).await), Refusal::PlanNotFound);
     assert_eq!(refusal(w.app.create_invoice(&w.account, key("k"), subscribe("u1", 99)).await), Refusal::PlanNotFound);
     w.app.set_payment_method_enabled("card", false).await.unwrap();

@@ -1,7 +1,7 @@
 //! The dispatch phase: event delivery measured end to end on SQLite and PostgreSQL. Invoices
 //! are paid on the sandbox page with a partner endpoint on a loopback receiver in this process.
 //! Steady: the lag from each payment to the receipt of its `payment.succeeded`. Burst: every
-//! first attempt is answered 500 with `Retry-After: 3600`, the operator's test clock is moved
+//! first attempt is answered 500 with `Retry-After: 3600`, the operator's shifted clock is moved
 //! two hours, and the retries, all due at once, are timed from the first to the last receipt.
 
 use std::collections::HashMap;
@@ -141,7 +141,7 @@ pub async fn run(backend: Backend, steady: usize, burst: usize) -> Result<Dispat
     let receipts = Arc::new(Receipts::default());
     let receiver = start_receiver(receipts.clone())?;
     let env = [
-        ("VP_TEST_CLOCK", "on"),
+        ("VP_SHIFTED_CLOCK", "on"),
         ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"),
         ("VP_DELIVERY_WORKERS", "8"),
         ("VP_LOG", "error"),
@@ -169,7 +169,7 @@ pub async fn run(backend: Backend, steady: usize, burst: usize) -> Result<Dispat
     if !wait_for(&receipts, 1, total, Duration::from_secs(120)).await {
         return Err(format!("{name}: the first attempts of the burst did not all arrive"));
     }
-    // Every retry of the burst falls due at the same moment of the test clock.
+    // Every retry of the burst falls due at the same moment of the shifted clock.
     service.cli(&["clock", "advance", "2h"])?;
     if !wait_for(&receipts, 2, failing.len(), Duration::from_secs(120)).await {
         return Err(format!("{name}: the burst's retries did not all arrive within two minutes"));

@@ -4,7 +4,7 @@
 
 use time::OffsetDateTime;
 use vp_domain::ClientId;
-use vp_ports::ClientRecord;
+use vp_ports::{ClientRecord, Store};
 
 /// Clients written in one unit of work.
 const BATCH: usize = 1_000;

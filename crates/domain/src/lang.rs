@@ -28,6 +28,8 @@ impl Lang {
         Lang::ALL.into_iter().find(|l| l.code() == code)
     }
 
+    /// The value of this language from data kept in both (an operator's method names); texts
+    /// of the code come from the message catalogues instead.
     pub fn pick_str<'a>(self, en: &'a str, ru: &'a str) -> &'a str {
         match self {
             Lang::En => en,

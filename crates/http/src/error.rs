@@ -155,7 +155,7 @@ impl ApiError {
         res.json(Envelope {
             error: ErrorBody {
                 code: self.code,
-                message: messages::message(self.code, lang).to_owned(),
+                message: messages::message(self.code, lang),
                 fields: self.fields.clone(),
             },
         })

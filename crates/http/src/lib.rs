@@ -13,9 +13,9 @@ pub mod health;
 pub mod localize;
 mod messages;
 pub mod metrics;
-pub mod observe;
 pub mod openapi;
 pub mod rate_limit;
+pub mod requests;
 
 use actix_web::web;
 use utoipa_actix_web::service_config::ServiceConfig as DocumentedConfig;
@@ -25,8 +25,8 @@ pub use event_shapes::ApiShapes;
 pub use fallback::fallback;
 pub use localize::localize;
 pub use metrics::MetricsAccess;
-pub use observe::observe;
 pub use rate_limit::Limiter;
+pub use requests::track_requests;
 
 pub use vp_app::partner::API_PREFIX;
 

@@ -1,6 +1,7 @@
 # English texts. Keys are prefixed by where they are shown: page- (customer pages and the
-# page kit), cabinet-, notice-, bot-. Arguments: $count/$days/$used/$limit are numbers
-# (plural forms follow CLDR), MONEY($amount) and DATE($day) write amounts and days.
+# page kit), cabinet-, notice-, bot-, api- (the partner API: error messages and labels).
+# Arguments: $count/$days/$used/$limit are numbers (plural forms follow CLDR), MONEY($amount)
+# and DATE($day) write amounts and days.
 
 ## The page kit
 
@@ -449,3 +450,49 @@ cabinet-clients-for = For
 cabinet-clients-customer-paid = Customer paid
 cabinet-clients-markup = Your markup
 cabinet-clients-status = Status
+## Notices to partners (cabinet and messenger)
+
+notice-endpoint-disabled = { $brand }: webhook address { $url } was disabled because { $reason ->
+        [gone] it answered 410 Gone
+       *[other] no attempt was accepted for five days
+    }. Fix the receiver, re-enable the address in the cabinet and replay the events you missed.
+notice-withdrawal-paid = { $brand }: withdrawal { $withdrawal } of { MONEY($amount) } was paid out.
+notice-chat-linked = This chat now receives the notices of { $brand }.
+notice-chat-link-expired = This link has expired or was used. Press "Link Telegram" in the cabinet again.
+
+## Partner API error messages (the envelope's `message`, by error code)
+
+api-error-unauthorized = The API key is missing, wrong or revoked, or API access is disabled.
+api-error-validation-error = The request has fields of the wrong shape; see fields.
+api-error-rate-limited = Too many requests; retry after Retry-After seconds.
+api-error-new-clients-daily-limit = The daily limit of new clients is used up.
+api-error-idempotency-key-required = The Idempotency-Key header is required.
+api-error-idempotency-key-too-long = The Idempotency-Key header must be at most 200 characters.
+api-error-idempotency-key-reuse = The Idempotency-Key is already bound to an invoice with other fields.
+api-error-operation-in-progress = The invoice for this Idempotency-Key is still being issued; retry in a couple of seconds.
+api-error-payment-unavailable = The payment service did not answer; no invoice was issued. Retry with the same key.
+api-error-unsupported-payment-method = The payment method is not available.
+api-error-plan-not-found = The plan does not exist or is withdrawn.
+api-error-payment-not-found = No such invoice in the account.
+api-error-api-client-not-found = No such client in the account.
+api-error-api-client-blocked = The client is blocked by the platform.
+api-error-no-active-subscription = The operation needs an active subscription.
+api-error-device-slot-limit-exceeded = The client's device ceiling would be exceeded.
+api-error-device-slots-not-applicable = The client's devices are unlimited.
+api-error-devices-not-for-sale = Extra devices are not sold now.
+api-error-device-not-found = The client has no such device.
+api-error-trial-disabled = Trials are not enabled for the account.
+api-error-trial-already-used = The client already had a subscription.
+api-error-trial-daily-limit = The daily trial limit is used up.
+api-error-link-rotate-too-soon = The link was rotated less than an hour ago; retry after Retry-After seconds.
+api-error-service-unavailable = The VPN service did not answer; nothing was changed. Retry later.
+api-error-internal-error = Internal error; retry the request.
+api-error-lifetime-subscription = The client already has a lifetime subscription.
+api-error-not-found = No such endpoint.
+api-error-method-not-allowed = The endpoint does not support this method.
+api-error-unsupported-media-type = The body must be sent as application/json.
+api-error-payload-too-large = The request body is too large.
+
+## Partner API texts
+
+api-download-label = Download { $app } for { $platform }

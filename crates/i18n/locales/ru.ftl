@@ -471,3 +471,49 @@ cabinet-clients-for = За что
 cabinet-clients-customer-paid = Сумма
 cabinet-clients-markup = Ваша наценка
 cabinet-clients-status = Статус
+## Уведомления партнёрам (кабинет и мессенджер)
+
+notice-endpoint-disabled = { $brand }: адрес вебхуков { $url } отключён, потому что { $reason ->
+        [gone] он ответил 410 Gone
+       *[other] пять дней ни одна попытка не была принята
+    }. Исправьте приёмник, включите адрес в кабинете и повторите пропущенные события.
+notice-withdrawal-paid = { $brand }: вывод { $withdrawal } на { MONEY($amount) } выплачен.
+notice-chat-linked = Этот чат теперь получает уведомления { $brand }.
+notice-chat-link-expired = Ссылка устарела или уже использована. Нажмите «Подключить Telegram» в кабинете ещё раз.
+
+## Сообщения об ошибках API партнёра (`message` конверта, по коду ошибки)
+
+api-error-unauthorized = Ключ API отсутствует, неверен или отозван, либо доступ к API отключён.
+api-error-validation-error = Поля запроса неверного вида; см. fields.
+api-error-rate-limited = Слишком много запросов; повторите через Retry-After секунд.
+api-error-new-clients-daily-limit = Дневной лимит новых клиентов исчерпан.
+api-error-idempotency-key-required = Нужен заголовок Idempotency-Key.
+api-error-idempotency-key-too-long = Заголовок Idempotency-Key должен быть не длиннее 200 символов.
+api-error-idempotency-key-reuse = Idempotency-Key уже привязан к счёту с другими полями.
+api-error-operation-in-progress = Счёт по этому Idempotency-Key ещё выставляется; повторите через пару секунд.
+api-error-payment-unavailable = Платёжный сервис не ответил; счёт не выставлен. Повторите с тем же ключом.
+api-error-unsupported-payment-method = Способ оплаты недоступен.
+api-error-plan-not-found = Тариф не существует или снят с продажи.
+api-error-payment-not-found = В аккаунте нет такого счёта.
+api-error-api-client-not-found = В аккаунте нет такого клиента.
+api-error-api-client-blocked = Клиент заблокирован платформой.
+api-error-no-active-subscription = Для операции нужна активная подписка.
+api-error-device-slot-limit-exceeded = Будет превышен предел устройств клиента.
+api-error-device-slots-not-applicable = У клиента неограниченное число устройств.
+api-error-devices-not-for-sale = Дополнительные устройства сейчас не продаются.
+api-error-device-not-found = У клиента нет такого устройства.
+api-error-trial-disabled = Пробный период для аккаунта не включён.
+api-error-trial-already-used = У клиента уже была подписка.
+api-error-trial-daily-limit = Дневной лимит пробных периодов исчерпан.
+api-error-link-rotate-too-soon = Ссылка обновлялась меньше часа назад; повторите через Retry-After секунд.
+api-error-service-unavailable = VPN-сервис не ответил; ничего не изменено. Повторите позже.
+api-error-internal-error = Внутренняя ошибка; повторите запрос.
+api-error-lifetime-subscription = У клиента уже есть бессрочная подписка.
+api-error-not-found = Такого адреса нет.
+api-error-method-not-allowed = Адрес не поддерживает этот метод.
+api-error-unsupported-media-type = Тело запроса должно быть application/json.
+api-error-payload-too-large = Тело запроса слишком большое.
+
+## Тексты API партнёра
+
+api-download-label = Скачать { $app } для { $platform }

@@ -4,16 +4,17 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use time::format_description::well_known::Rfc3339;
-use vp_ports::sandbox::{ModeCache, PANEL_MODE_KEY, behave};
+use vp_ports::standin::PANEL_MODE_KEY;
 use vp_ports::{
-    Clock, LocalPanelDevice, LocalPanelUser, PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, Store, Tx,
-    VpnPanel, to_millis,
+    Clock, LocalPanelDevice, LocalPanelStore, LocalPanelTx, LocalPanelUser, PanelDevice, PanelDrift, PanelError,
+    PanelInfo, PanelUser, VpnPanel, to_millis,
 };
+use vp_standin::{ModeCache, behave};
 
 use crate::servers::{SERVERS_KEY, ServerList};
 
 pub struct LocalPanel {
-    store: Arc<dyn Store>,
+    store: Arc<dyn LocalPanelStore>,
     clock: Arc<dyn Clock>,
     public_base_url: String,
     mode: ModeCache,
@@ -64,7 +65,7 @@ fn clean(value: Option<String>) -> Option<String> {
 }
 
 impl LocalPanel {
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, public_base_url: &str) -> LocalPanel {
+    pub fn new(store: Arc<dyn LocalPanelStore>, clock: Arc<dyn Clock>, public_base_url: &str) -> LocalPanel {
         LocalPanel {
             store,
             clock,
@@ -75,11 +76,11 @@ impl LocalPanel {
 
     /// Answers as the operator switched it (up, down, slow), then opens a unit of work: a
     /// writing one, or a read-only one that does not queue behind writers.
-    async fn answer(&self, write: bool) -> Result<Box<dyn Tx>, PanelError> {
+    async fn answer(&self, write: bool) -> Result<Box<dyn LocalPanelTx>, PanelError> {
         behave(self.mode.mode(self.store.as_ref()).await)
             .await
             .map_err(|()| PanelError::Unavailable("the local panel is switched to down".into()))?;
-        let tx = if write { self.store.begin().await } else { self.store.read().await };
+        let tx = if write { self.store.begin_local().await } else { self.store.read_local().await };
         tx.map_err(unavailable)
     }
 

@@ -2,8 +2,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use vp_domain::{GatewayState, InvoiceStatus, Money};
-use vp_ports::sandbox::{GATEWAY_MODE_KEY, ModeCache, behave};
+use vp_ports::standin::GATEWAY_MODE_KEY;
 use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, Store};
+use vp_standin::{ModeCache, behave};
 
 /// Path of the hosted payment page, followed by the invoice id.
 pub const SANDBOX_PAGE_PREFIX: &str = "/sandbox/pay/";

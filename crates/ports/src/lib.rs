@@ -3,21 +3,24 @@
 
 pub mod balance;
 pub mod cabinet;
+pub mod client_address;
 pub mod clock;
 pub mod gateway;
 pub mod ids;
 pub mod invoice_work;
+pub mod local_panel;
 pub mod metrics;
 pub mod notice;
 pub mod panel;
 pub mod records;
-pub mod sandbox;
+pub mod standin;
 pub mod store;
 pub mod webhook;
 pub mod windows;
 
 pub use balance::*;
 pub use cabinet::*;
+pub use client_address::TrustedProxies;
 pub use clock::Clock;
 pub use gateway::{
     GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway,
@@ -25,10 +28,14 @@ pub use gateway::{
 };
 pub use ids::IdGenerator;
 pub use invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
+pub use local_panel::{LocalPanelRepo, LocalPanelStore, LocalPanelTx};
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
-pub use store::{DailyLimit, DailyQuota, DeliveryBacklog, Store, StoreError, Tx};
+pub use store::{
+    AccountRepo, BalanceRepo, CabinetRepo, ClientRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo,
+    NoticeRepo, OfferRepo, SettingsRepo, Store, StoreError, Tx,
+};
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

@@ -63,7 +63,7 @@ pub struct PlanRecord {
     pub device_limited: bool,
     pub platform_price: Money,
     pub created_at: OffsetDateTime,
-    pub withdrawn_at: Option<OffsetDateTime>,
+    pub retired_at: Option<OffsetDateTime>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,7 +164,7 @@ pub struct GatewayCheck {
     pub checks: u32,
 }
 
-/// A named, operator-edited JSON document (application catalogue, legal documents, ...).
+/// A named, operator-edited JSON document (application list, legal documents, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingRecord {
     pub key: String,

@@ -133,7 +133,7 @@ pub struct OutgoingWebhook<'a> {
     pub webhook_id: &'a str,
     pub body: &'a str,
     /// Signing secrets, the current one first. The sender stamps `webhook-timestamp` with the
-    /// real send time (not the operator's test clock), so receivers' 5-minute check holds.
+    /// real send time (not the operator's shifted clock), so receivers' 5-minute check holds.
     pub secrets: Vec<&'a str>,
 }
 

@@ -136,7 +136,7 @@ pub(crate) fn plan(r: PlanRow) -> StoreResult<PlanRecord> {
         device_limited: r.device_limited,
         platform_price: Money::from_kopecks(r.platform_price),
         created_at: utc(r.created_at),
-        withdrawn_at: r.withdrawn_at.map(utc),
+        retired_at: r.retired_at.map(utc),
     })
 }
 

@@ -19,6 +19,7 @@ mod tx;
 mod url;
 
 pub use migrations::{migrate, revert_all};
+pub use tx::PoolStore;
 pub use url::{Backend, backend_of};
 
 #[derive(Debug, Clone)]
@@ -35,7 +36,7 @@ impl Default for StoreOptions {
 
 /// Opens a pool on the database `database_url` names and checks that it answers. The schema
 /// must already be migrated (`migrate`).
-pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<dyn Store>, StoreError> {
+pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<PoolStore>, StoreError> {
     let target = url::parse(database_url)?;
     let (postgres_url, sqlite_path) = match &target {
         url::Target::Postgres(url) => (Some(url.clone()), None),

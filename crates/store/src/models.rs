@@ -46,7 +46,7 @@ pub(crate) struct PlanRow {
     pub device_limited: bool,
     pub platform_price: i64,
     pub created_at: PrimitiveDateTime,
-    pub withdrawn_at: Option<PrimitiveDateTime>,
+    pub retired_at: Option<PrimitiveDateTime>,
 }
 
 /// A plan without its id: the database assigns it.

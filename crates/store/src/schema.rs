@@ -38,7 +38,7 @@ diesel::table! {
         device_limited -> Bool,
         platform_price -> BigInt,
         created_at -> Timestamp,
-        withdrawn_at -> Nullable<Timestamp>,
+        retired_at -> Nullable<Timestamp>,
     }
 }
 

@@ -25,7 +25,8 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, Store, StoreError, Tx,
+    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, Store,
+    StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -36,6 +37,8 @@ use vp_store::{StoreOptions, connect, migrate, revert_all};
 /// What a contract test gets: the store, and its URL for tests that migrate.
 struct Ctx {
     store: Arc<dyn Store>,
+    /// The same database as the local panel's store, with its own tables.
+    local_panel: Arc<dyn LocalPanelStore>,
     url: String,
 }
 
@@ -74,7 +77,7 @@ where
     let result = async {
         migrate(&url).await.expect("migrate sqlite");
         let store = connect(&url, &StoreOptions::default()).await.expect("connect sqlite");
-        run_body(test, Ctx { store, url: url.clone() }).await
+        run_body(test, Ctx { store: store.clone(), local_panel: store, url: url.clone() }).await
     }
     .await;
     let _ = std::fs::remove_dir_all(&dir);
@@ -110,7 +113,7 @@ where
     let result = async {
         migrate(&url).await.expect("migrate postgres");
         let store = connect(&url, &StoreOptions::default()).await.expect("connect postgres");
-        run_body(test, Ctx { store, url: url.clone() }).await
+        run_body(test, Ctx { store: store.clone(), local_panel: store, url: url.clone() }).await
     }
     .await;
     admin.batch_execute(&format!("DROP SCHEMA {schema} CASCADE")).await.expect("drop schema");
@@ -147,7 +150,7 @@ contract_tests!(
     clients_filter_by_subscription_and_page_in_order,
     clients_created_since_are_counted,
     daily_counts_leave_the_window_and_are_pruned,
-    plans_get_increasing_ids_and_can_be_withdrawn,
+    plans_get_increasing_ids_and_can_be_retired,
     device_settings_are_set_replaced_and_read,
     payment_methods_are_upserted_and_ordered,
     settings_are_put_and_read,
@@ -327,7 +330,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261123000005",
             "20261123000006",
             "20261123000007",
-            "20261123000008"
+            "20261123000008",
+            "20261125000009"
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -587,7 +591,7 @@ async fn daily_counts_leave_the_window_and_are_pruned(ctx: Ctx) {
     tx.commit().await.unwrap();
 }
 
-async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
+async fn plans_get_increasing_ids_and_can_be_retired(ctx: Ctx) {
     let s = &ctx.store;
     let new = |months: u32, lifetime: bool, limited: bool, price: i64| NewPlan {
         months,
@@ -610,7 +614,7 @@ async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
             device_limited: false,
             platform_price: Money::from_kopecks(999_900),
             created_at: at(0),
-            withdrawn_at: None,
+            retired_at: None,
         }
     );
     tx.commit().await.unwrap();
@@ -618,14 +622,14 @@ async fn plans_get_increasing_ids_and_can_be_withdrawn(ctx: Ctx) {
     let mut tx = begin(s).await;
     assert_eq!(tx.plan(p1.plan_id).await.unwrap(), Some(p1.clone()));
     assert_eq!(tx.plan(p3.plan_id + 100).await.unwrap(), None);
-    assert!(tx.withdraw_plan(p2.plan_id, at(500)).await.unwrap());
-    assert!(!tx.withdraw_plan(p2.plan_id, at(600)).await.unwrap(), "already withdrawn");
-    assert!(!tx.withdraw_plan(p3.plan_id + 100, at(600)).await.unwrap(), "missing");
+    assert!(tx.retire_plan(p2.plan_id, at(500)).await.unwrap());
+    assert!(!tx.retire_plan(p2.plan_id, at(600)).await.unwrap(), "already retired");
+    assert!(!tx.retire_plan(p3.plan_id + 100, at(600)).await.unwrap(), "missing");
     let ids = |plans: Vec<PlanRecord>| plans.into_iter().map(|p| p.plan_id).collect::<Vec<_>>();
     assert_eq!(ids(tx.plans(false).await.unwrap()), [p1.plan_id, p3.plan_id]);
     let with = tx.plans(true).await.unwrap();
     assert_eq!(ids(with.clone()), [p1.plan_id, p2.plan_id, p3.plan_id]);
-    assert_eq!(with[1].withdrawn_at, Some(at(500)));
+    assert_eq!(with[1].retired_at, Some(at(500)));
     tx.commit().await.unwrap();
 
     let mut tx = begin(s).await;
@@ -1180,7 +1184,7 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
         created_at: at(created),
         last_seen_at: at(created),
     };
-    let mut tx = begin(&ctx.store).await;
+    let mut tx = ctx.local_panel.begin_local().await.unwrap();
     tx.local_panel_put_user(&user).await.unwrap();
     assert_eq!(tx.local_panel_user("u-1").await.unwrap(), Some(user.clone()));
     let mut changed = user.clone();

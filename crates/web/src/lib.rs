@@ -8,26 +8,26 @@ pub mod pages;
 
 use actix_web::web;
 use vp_app::App;
+use vp_ports::TrustedProxies;
 
-pub use cabinet::ClientAddress;
 pub use pages::kit::not_found_page;
 
 /// Shared state of the web surfaces, built once per process.
 #[derive(Clone)]
 pub struct WebState {
     pub app: web::Data<App>,
-    pub client_address: web::Data<ClientAddress>,
+    pub proxies: web::Data<TrustedProxies>,
 }
 
 impl WebState {
     /// The default trusts no proxy: a client's address is its peer's.
     pub fn new(app: App) -> WebState {
-        WebState { app: web::Data::new(app), client_address: web::Data::new(ClientAddress::peer()) }
+        WebState { app: web::Data::new(app), proxies: web::Data::new(TrustedProxies::default()) }
     }
 
     /// How the client's address is found behind trusted proxies.
-    pub fn with_client_address(self, client_address: ClientAddress) -> WebState {
-        WebState { client_address: web::Data::new(client_address), ..self }
+    pub fn with_trusted_proxies(self, proxies: TrustedProxies) -> WebState {
+        WebState { proxies: web::Data::new(proxies), ..self }
     }
 }
 
@@ -36,7 +36,7 @@ impl WebState {
 pub fn configure(state: WebState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         cfg.app_data(state.app.clone())
-            .app_data(state.client_address.clone())
+            .app_data(state.proxies.clone())
             .configure(pages::routes)
             .configure(cabinet::routes);
     }

@@ -34,7 +34,7 @@ impl App {
         let mut tx = self.store.read().await?;
         let client = tx.client(actor.account_id(), &client_id).await?.ok_or(AppError::NotFound("client"))?;
         let invoices = tx.client_invoices(&client.id, CLIENT_INVOICES).await?;
-        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         let devices = match &client.subscription {
             None => Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] }),
@@ -47,7 +47,7 @@ impl App {
                 Err(e) => Err(e.to_string()),
             },
         };
-        let view = self.with_views(&actor.account, catalogue.as_ref(), |v| v.client(&client));
+        let view = self.with_views(&actor.account, app_list.as_ref(), |v| v.client(&client));
         Ok(ClientDetail { client: view, blocked: client.blocked, devices, invoices })
     }
 }

@@ -74,8 +74,8 @@ impl App {
         };
         if !targets.is_empty() {
             let account = tx.account(&client.account_id).await?.ok_or(crate::AppError::NotFound("account"))?;
-            let catalogue = self.load_catalogue(tx.as_mut()).await?;
-            let view = self.with_views(&account, catalogue.as_ref(), |v| v.client(&client));
+            let app_list = self.load_app_list(tx.as_mut()).await?;
+            let view = self.with_views(&account, app_list.as_ref(), |v| v.client(&client));
             let rendered = self.events.client(view);
             let data = match threshold_hours {
                 Some(hours) => json!({"threshold_hours": hours, "client": rendered}),

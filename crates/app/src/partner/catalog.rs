@@ -4,7 +4,7 @@ use vp_domain::BrandName;
 use vp_ports::{AccountRecord, PaymentMethodRecord};
 
 use crate::App;
-use crate::catalogue::{BRAND_PLACEHOLDER, DOCUMENTS_KEY, Document, Documents};
+use crate::content::{BRAND_PLACEHOLDER, DOCUMENTS_KEY, Document, Documents};
 use crate::error::{AppError, AppResult};
 use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
 use vp_domain::Lang;
@@ -83,9 +83,9 @@ impl App {
     /// `GET /apps`.
     pub async fn apps(&self, lang: Lang) -> AppResult<Option<AppsView>> {
         let mut tx = self.store.read().await?;
-        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
-        Ok(catalogue.map(|c| apps_view(&c, lang)))
+        Ok(app_list.map(|c| apps_view(&c, lang)))
     }
 
     /// `GET /documents`: titles in the requested language, pages served without a key.
@@ -129,7 +129,7 @@ impl App {
             _ => return Err(AppError::NotFound("document")),
         };
         let brand = account.brand_name.as_str();
-        let text = |t: &crate::catalogue::Localized| t.get(lang).replace(BRAND_PLACEHOLDER, brand);
+        let text = |t: &crate::content::Localized| t.get(lang).replace(BRAND_PLACEHOLDER, brand);
         let section = |d: &Document| DocumentSection { title: text(&d.title), body: text(&d.body) };
         let operator = match &docs.operator {
             Some(op) => Some(DocumentOperator {

@@ -54,9 +54,9 @@ impl App {
     pub async fn client_view(&self, account: &AccountRecord, client_id: &ClientId) -> AppResult<ClientView> {
         let mut tx = self.store.read().await?;
         let client = partner_client(tx.as_mut(), &account.id, client_id).await?;
-        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
-        Ok(self.with_views(account, catalogue.as_ref(), |v| v.client(&client)))
+        Ok(self.with_views(account, app_list.as_ref(), |v| v.client(&client)))
     }
 
     /// `GET /clients`: ordered by creation, oldest first, with a cursor to the next page.
@@ -74,12 +74,12 @@ impl App {
         let filter = ClientFilter { subscription_status: query.status, after, limit: limit + 1 };
         let mut tx = self.store.read().await?;
         let mut rows = tx.clients(&account.id, &filter).await?;
-        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         let has_more = rows.len() > usize::try_from(limit).unwrap_or(usize::MAX);
         rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         let next_cursor = if has_more { rows.last().map(encode_cursor) } else { None };
-        let clients = self.with_views(account, catalogue.as_ref(), |v| rows.iter().map(|c| v.client(c)).collect());
+        let clients = self.with_views(account, app_list.as_ref(), |v| rows.iter().map(|c| v.client(c)).collect());
         Ok(ClientPage { clients, next_cursor })
     }
 
@@ -138,9 +138,9 @@ impl App {
                 return Err(e);
             }
         };
-        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
-        Ok(self.with_views(account, catalogue.as_ref(), |v| v.client(&client)))
+        Ok(self.with_views(account, app_list.as_ref(), |v| v.client(&client)))
     }
 
     /// Trial rules 1, 3 and 4 (and the new-client limit for a client the trial creates).
@@ -196,10 +196,10 @@ impl App {
         // Owed to the panel again, in case the term changed between the two transactions.
         record.revision += 1;
         tx.save_subscription(&client.id, record).await?;
-        let catalogue = self.load_catalogue(tx.as_mut()).await?;
+        let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         self.sync_panel_for(&client.id).await;
-        Ok(self.with_views(account, catalogue.as_ref(), |v| v.client(&client)))
+        Ok(self.with_views(account, app_list.as_ref(), |v| v.client(&client)))
     }
 
     /// `GET /clients/{client_id}/devices`.

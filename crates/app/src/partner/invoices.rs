@@ -25,7 +25,7 @@ use vp_ports::{
 };
 
 use super::limits::{check_new_client_limit, daily_limit};
-use super::sale_catalog::SaleCatalog;
+use super::offer::Offer;
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::InvoiceView;
@@ -108,12 +108,7 @@ impl Charge {
 
 /// The charge of a request as the catalog prices it now, or the pricing refusal (an unknown
 /// plan, devices not for sale, a method not offered). Needs no client.
-fn price(
-    catalog: &SaleCatalog,
-    account: &AccountRecord,
-    request: &InvoiceRequest,
-    return_url: String,
-) -> AppResult<Charge> {
+fn price(catalog: &Offer, account: &AccountRecord, request: &InvoiceRequest, return_url: String) -> AppResult<Charge> {
     let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
     let (amounts, description) = match request.purpose {
         Purpose::Subscription { plan_id } => {
@@ -150,7 +145,7 @@ fn price(
 /// method (the daily new-client limit is the store's, checked after). `priced` is the charge
 /// the catalog gives, or a resumed request's pinned one.
 fn check_rules(
-    catalog: &SaleCatalog,
+    catalog: &Offer,
     request: &InvoiceRequest,
     client: Option<&ClientRecord>,
     priced: AppResult<Charge>,
@@ -213,7 +208,7 @@ impl App {
     ) -> AppResult<InvoiceView> {
         let now = self.clock.now();
         let fp = fingerprint(request);
-        let catalog = self.sale_catalog().await?;
+        let catalog = self.offer().await?;
         let payment_id = self.ids.new_id("pay");
         let priced = price(&catalog, account, request, self.return_url(request, &payment_id));
         let record = IdempotencyRecord {
@@ -306,7 +301,7 @@ impl App {
         request: &InvoiceRequest,
     ) -> AppResult<TakeOver> {
         let now = self.clock.now();
-        let catalog = self.sale_catalog().await?;
+        let catalog = self.offer().await?;
         let mut tx = self.store.begin().await?;
         tx.lock_account(&account.id).await?;
         let current = tx.idempotency_key(&account.id, &stale.key).await?;
@@ -499,8 +494,8 @@ impl App {
     ) -> AppResult<InvoiceView> {
         let invoice = tx.invoice(&account.id, payment_id).await?.ok_or(Refusal::PaymentNotFound)?;
         let client = tx.client_by_ref(&invoice.client_ref).await?;
-        let catalogue = self.load_catalogue(tx).await?;
-        Ok(self.with_views(account, catalogue.as_ref(), |v| v.invoice(invoice, client.as_ref(), replayed)))
+        let app_list = self.load_app_list(tx).await?;
+        Ok(self.with_views(account, app_list.as_ref(), |v| v.invoice(invoice, client.as_ref(), replayed)))
     }
 
     /// The background completer: finishes requests whose process died between recording the
@@ -539,7 +534,7 @@ impl App {
             // A partner's retry took the key over meanwhile.
             TakeOver::Changed(_) => Ok(()),
             TakeOver::Refused(AppError::Refused(r)) => {
-                // The rules refuse it now (plan withdrawn, limit reached): nothing is issued, and
+                // The rules refuse it now (plan retired, limit reached): nothing is issued, and
                 // the key is left free for the partner's retry, which gets the same refusal.
                 tracing::info!(payment_id = %stale.payment_id, refusal = %r, "abandoning an unfinished invoice");
                 self.save_key(&IdempotencyRecord { locked_until: None, ..stale.clone() }).await

@@ -6,9 +6,9 @@ mod clients;
 mod gateway;
 mod invoices;
 mod limits;
+mod offer;
 mod pages;
 mod panel_sync;
-mod sale_catalog;
 mod settlement;
 
 use base64::Engine;
@@ -20,11 +20,11 @@ pub use auth::{AUTH_CACHE_TTL, AuthCache};
 pub use catalog::{DocumentOperator, DocumentPage, DocumentSection};
 pub use clients::{CLIENT_PAGE_DEFAULT, CLIENT_PAGE_MAX, CURSOR_PATTERN, ClientListQuery};
 pub use invoices::fingerprint;
+pub use offer::{OFFER_TTL, OfferCache};
 pub use pages::{ConnectApp, ConnectPage, OrderItem, PaymentPage};
 pub use panel_sync::{ClientDrift, PanelReconciliation};
-pub use sale_catalog::{SALE_CATALOG_TTL, SaleCatalogCache};
 
-use crate::catalogue::{CATALOGUE_KEY, Catalogue};
+use crate::content::{APP_LIST_KEY, AppList};
 use crate::error::{AppResult, Refusal};
 use crate::views::ViewContext;
 use crate::{App, AppError};
@@ -42,12 +42,12 @@ impl App {
         URL_SAFE_NO_PAD.encode(self.ids.random_bytes(24))
     }
 
-    pub(crate) async fn load_catalogue(&self, tx: &mut dyn Tx) -> AppResult<Option<Catalogue>> {
-        tx.setting(CATALOGUE_KEY)
+    pub(crate) async fn load_app_list(&self, tx: &mut dyn Tx) -> AppResult<Option<AppList>> {
+        tx.setting(APP_LIST_KEY)
             .await?
             .map(|r| {
                 serde_json::from_str(&r.value)
-                    .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("catalogue: {e}"))))
+                    .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("app list: {e}"))))
             })
             .transpose()
     }
@@ -56,7 +56,7 @@ impl App {
     pub(crate) fn with_views<R>(
         &self,
         account: &AccountRecord,
-        catalogue: Option<&Catalogue>,
+        app_list: Option<&AppList>,
         f: impl FnOnce(&ViewContext<'_>) -> R,
     ) -> R {
         let panel = self.panel.clone();
@@ -64,7 +64,7 @@ impl App {
         let ctx = ViewContext {
             now: self.clock.now(),
             public_base_url: &self.settings.public_base_url,
-            catalogue,
+            app_list,
             account,
             subscription_url: &url,
         };

@@ -35,7 +35,7 @@ pub enum OrderItem {
     },
 }
 
-/// The page behind a subscription's links: its state and every application of the catalogue
+/// The page behind a subscription's links: its state and every application of the app list
 /// to connect with (`/connect/{token}` and `/connect/{token}/{app_id}`).
 pub struct ConnectPage {
     pub brand_name: String,
@@ -44,7 +44,7 @@ pub struct ConnectPage {
     /// Devices registered in the panel; `None` when the panel does not answer.
     pub devices_used: Option<usize>,
     pub platforms: Vec<PlatformView>,
-    /// In the catalogue's order, the recommended application first.
+    /// In the app list's order, the recommended application first.
     pub apps: Vec<ConnectApp>,
 }
 
@@ -102,13 +102,13 @@ impl App {
         let mut tx = self.store.read().await?;
         let client = tx.client_by_link_token(link_token).await?.ok_or(AppError::NotFound("subscription"))?;
         let account = tx.account(&client.account_id).await?.ok_or(AppError::NotFound("subscription"))?;
-        let catalogue = self.load_catalogue(tx.as_mut()).await?.ok_or(AppError::NotFound("application"))?;
+        let app_list = self.load_app_list(tx.as_mut()).await?.ok_or(AppError::NotFound("application"))?;
         tx.commit().await?;
-        if app_id.is_some_and(|id| !catalogue.apps.iter().any(|a| a.app_id == id)) {
+        if app_id.is_some_and(|id| !app_list.apps.iter().any(|a| a.app_id == id)) {
             return Err(AppError::NotFound("application"));
         }
         let subscription = self
-            .with_views(&account, Some(&catalogue), |v| v.client(&client))
+            .with_views(&account, Some(&app_list), |v| v.client(&client))
             .subscription
             .ok_or(AppError::NotFound("subscription"))?;
         // The page still helps without the count: the panel being down must not hide it.
@@ -119,8 +119,8 @@ impl App {
                 None
             }
         };
-        let view = apps_view(&catalogue, lang);
-        let mut apps: Vec<ConnectApp> = catalogue
+        let view = apps_view(&app_list, lang);
+        let mut apps: Vec<ConnectApp> = app_list
             .apps
             .iter()
             .zip(view.apps)

@@ -81,10 +81,9 @@ impl App {
             return Ok(());
         }
         let account = tx.account(&invoice.account_id).await?.ok_or(AppError::NotFound("account"))?;
-        let catalogue = self.load_catalogue(tx).await?;
+        let app_list = self.load_app_list(tx).await?;
         let client = tx.client_by_ref(&invoice.client_ref).await?;
-        let view =
-            self.with_views(&account, catalogue.as_ref(), |v| v.invoice(invoice.clone(), client.as_ref(), false));
+        let view = self.with_views(&account, app_list.as_ref(), |v| v.invoice(invoice.clone(), client.as_ref(), false));
         let data = self.events.payment(view);
         self.record_event(tx, &invoice.account_id, event_type, self.clock.now(), &data, &targets).await?;
         Ok(())
@@ -96,7 +95,7 @@ impl App {
         let settings = tx.device_settings().await?;
         let record = match (invoice.purpose, client.subscription) {
             (Purpose::Subscription { plan_id }, current) => {
-                // A withdrawn plan still delivers what was paid for.
+                // A retired plan still delivers what was paid for.
                 let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
                 let term = if plan.lifetime { Term::Lifetime } else { Term::Months(plan.months) };
                 let limit = match settings {

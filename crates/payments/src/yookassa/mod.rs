@@ -15,7 +15,7 @@ use vp_domain::{GatewayState, Money};
 use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState};
 
 pub use client::REQUEST_TIMEOUT;
-pub use notifications::{DEFAULT_NOTIFY_FROM, NOTIFICATIONS_PATH, NotifyPolicy, TrustedProxies, routes};
+pub use notifications::{DEFAULT_NOTIFY_FROM, NOTIFICATIONS_PATH, NotifyPolicy, routes};
 pub use wire::METHOD_TYPES;
 
 use client::Client;

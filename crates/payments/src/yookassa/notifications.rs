@@ -10,7 +10,7 @@ use actix_web::web::{self, Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse};
 use ipnet::IpNet;
 use serde_json::Value;
-use vp_ports::{GatewayError, GatewayEventError, GatewayEvents};
+use vp_ports::{GatewayError, GatewayEventError, GatewayEvents, TrustedProxies};
 
 use super::YooKassaGateway;
 
@@ -30,53 +30,7 @@ pub struct NotifyPolicy {
     pub trusted_proxies: TrustedProxies,
 }
 
-/// The reverse proxies (`VP_TRUSTED_PROXIES`) whose `X-Forwarded-For` names the client: for
-/// YooKassa's notifications and for the cabinet's sign-in lockout per address.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TrustedProxies(pub Vec<IpNet>);
-
-impl TrustedProxies {
-    fn trusted(&self, ip: IpAddr) -> bool {
-        self.0.iter().any(|n| n.contains(&ip))
-    }
-
-    /// The client: the peer, unless the peer is a trusted proxy; then the last address in
-    /// `X-Forwarded-For` that is not itself a trusted proxy. An unreadable entry stops the
-    /// walk at the proxy that added it.
-    pub fn client_ip(&self, peer: IpAddr, forwarded_for: Option<&str>) -> IpAddr {
-        if !self.trusted(peer) {
-            return peer;
-        }
-        let mut client = peer;
-        for hop in forwarded_for.unwrap_or_default().rsplit(',').map(str::trim) {
-            match hop.parse::<IpAddr>() {
-                Ok(ip) => {
-                    client = ip;
-                    if !self.trusted(ip) {
-                        break;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-        client
-    }
-}
-
 impl NotifyPolicy {
-    /// Parses a comma-separated list of IPs and CIDRs.
-    pub fn parse_list(text: &str) -> Result<Vec<IpNet>, String> {
-        text.split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                s.parse::<IpNet>()
-                    .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
-                    .map_err(|_| format!("{s:?} is not an IP address or a CIDR range like 185.71.76.0/27"))
-            })
-            .collect()
-    }
-
     pub fn admits(&self, ip: IpAddr) -> bool {
         self.allowed.iter().any(|n| n.contains(&ip))
     }
@@ -175,8 +129,8 @@ mod tests {
 
     fn policy(allowed: &str, proxies: &str) -> NotifyPolicy {
         NotifyPolicy {
-            allowed: NotifyPolicy::parse_list(allowed).unwrap(),
-            trusted_proxies: TrustedProxies(NotifyPolicy::parse_list(proxies).unwrap()),
+            allowed: vp_ports::client_address::parse_ip_list(allowed).unwrap(),
+            trusted_proxies: TrustedProxies(vp_ports::client_address::parse_ip_list(proxies).unwrap()),
         }
     }
 
@@ -229,9 +183,9 @@ mod tests {
 
     #[test]
     fn bad_lists_are_refused_with_the_entry_named() {
-        let e = NotifyPolicy::parse_list("185.71.76.0/27, yookassa.ru").unwrap_err();
+        let e = vp_ports::client_address::parse_ip_list("185.71.76.0/27, yookassa.ru").unwrap_err();
         assert!(e.contains("yookassa.ru"), "{e}");
-        assert!(NotifyPolicy::parse_list("10.0.0.0/33").is_err());
+        assert!(vp_ports::client_address::parse_ip_list("10.0.0.0/33").is_err());
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! Accounts and their API keys.
 
+use async_trait::async_trait;
+use vp_ports::AccountRepo;
+
+use crate::tx::StoreTx;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
@@ -114,4 +118,39 @@ pub(crate) async fn revoke_api_key(conn: &mut DbConn, id: &str, at: OffsetDateTi
     })
     .map_err(db)?;
     Ok(changed == 1)
+}
+
+#[async_trait]
+impl AccountRepo for StoreTx {
+    async fn insert_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
+        insert_account(self.conn()?, account).await
+    }
+
+    async fn update_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
+        update_account(self.conn()?, account).await
+    }
+
+    async fn account(&mut self, id: &str) -> StoreResult<Option<AccountRecord>> {
+        account(self.conn()?, id).await
+    }
+
+    async fn accounts(&mut self) -> StoreResult<Vec<AccountRecord>> {
+        accounts(self.conn()?).await
+    }
+
+    async fn insert_api_key(&mut self, key: &ApiKeyRecord) -> StoreResult<()> {
+        insert_api_key(self.conn()?, key).await
+    }
+
+    async fn api_key(&mut self, id: &str) -> StoreResult<Option<ApiKeyRecord>> {
+        api_key(self.conn()?, id).await
+    }
+
+    async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>> {
+        api_keys(self.conn()?, account_id).await
+    }
+
+    async fn revoke_api_key(&mut self, id: &str, at: OffsetDateTime) -> StoreResult<bool> {
+        revoke_api_key(self.conn()?, id, at).await
+    }
 }

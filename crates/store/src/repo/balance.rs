@@ -1,5 +1,9 @@
 //! The partner balance ledger and withdrawal requests.
 
+use async_trait::async_trait;
+use vp_ports::BalanceRepo;
+
+use crate::tx::StoreTx;
 use diesel::dsl::sql;
 use diesel::sql_types::{BigInt, Nullable};
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
@@ -181,4 +185,44 @@ pub(crate) async fn withdrawals_page(conn: &mut DbConn, f: &WithdrawalFilter) ->
     })
     .map_err(db)?;
     rows.into_iter().map(withdrawal).collect()
+}
+
+#[async_trait]
+impl BalanceRepo for StoreTx {
+    async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()> {
+        insert_ledger_entry(self.conn()?, entry).await
+    }
+
+    async fn ledger_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<LedgerEntry>> {
+        ledger_entries(self.conn()?, account_id, before, limit).await
+    }
+
+    async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>> {
+        withdrawal_ledger(self.conn()?, withdrawal_id).await
+    }
+
+    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<Balance> {
+        partner_balance(self.conn()?, account_id).await
+    }
+
+    async fn insert_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()> {
+        insert_withdrawal(self.conn()?, withdrawal).await
+    }
+
+    async fn update_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()> {
+        update_withdrawal(self.conn()?, withdrawal).await
+    }
+
+    async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>> {
+        withdrawal_by_id(self.conn()?, id).await
+    }
+
+    async fn withdrawals(&mut self, filter: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
+        withdrawals_page(self.conn()?, filter).await
+    }
 }

@@ -1,5 +1,9 @@
 //! Invoices and idempotency keys.
 
+use async_trait::async_trait;
+use vp_ports::InvoiceRepo;
+
+use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
@@ -260,4 +264,73 @@ pub(crate) async fn claim_gateway_checks(
             Ok(GatewayCheck { invoice: convert::invoice(row, &client_id)?, checks: u32::try_from(checks).unwrap_or(0) })
         })
         .collect()
+}
+
+#[async_trait]
+impl InvoiceRepo for StoreTx {
+    async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
+        insert_invoice(self.conn()?, invoice).await
+    }
+
+    async fn update_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
+        update_invoice(self.conn()?, invoice).await
+    }
+
+    async fn invoice(&mut self, account_id: &str, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+        invoice(self.conn()?, account_id, payment_id).await
+    }
+
+    async fn client_invoices(&mut self, client_ref: &str, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
+        client_invoices(self.conn()?, client_ref, limit).await
+    }
+
+    async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+        invoice_by_id(self.conn()?, payment_id).await
+    }
+
+    async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
+        pending_invoices_due(self.conn()?, now, limit).await
+    }
+
+    async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+        invoice_by_gateway_payment_id(self.conn()?, gateway_payment_id).await
+    }
+
+    async fn schedule_gateway_check(&mut self, payment_id: &str, at: Option<OffsetDateTime>) -> StoreResult<()> {
+        schedule_gateway_check(self.conn()?, payment_id, at).await
+    }
+
+    async fn claim_gateway_checks(
+        &mut self,
+        now: OffsetDateTime,
+        window_start: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<GatewayCheck>> {
+        claim_gateway_checks(self.conn()?, now, window_start, lease_until, limit).await
+    }
+
+    async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        insert_idempotency_key(self.conn()?, record).await
+    }
+
+    async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        idempotency_key(self.conn()?, account_id, key).await
+    }
+
+    async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        update_idempotency_key(self.conn()?, record).await
+    }
+
+    async fn delete_idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<()> {
+        delete_idempotency_key(self.conn()?, account_id, key).await
+    }
+
+    async fn unfinished_idempotency_keys(
+        &mut self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<IdempotencyRecord>> {
+        unfinished_idempotency_keys(self.conn()?, before, limit).await
+    }
 }

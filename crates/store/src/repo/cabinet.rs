@@ -1,5 +1,9 @@
 //! The partner cabinet: users, set-password links, sessions, failed sign-ins, the audit log.
 
+use async_trait::async_trait;
+use vp_ports::CabinetRepo;
+
+use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
@@ -296,4 +300,102 @@ pub(crate) async fn audit(
             at: utc(r.at),
         })
         .collect())
+}
+
+#[async_trait]
+impl CabinetRepo for StoreTx {
+    async fn insert_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()> {
+        insert_user(self.conn()?, user).await
+    }
+
+    async fn update_cabinet_user(&mut self, user: &CabinetUser) -> StoreResult<()> {
+        update_user(self.conn()?, user).await
+    }
+
+    async fn cabinet_user(&mut self, id: &str) -> StoreResult<Option<CabinetUser>> {
+        user_by_id(self.conn()?, id).await
+    }
+
+    async fn cabinet_user_by_email(&mut self, email: &str) -> StoreResult<Option<CabinetUser>> {
+        user_by_email(self.conn()?, email).await
+    }
+
+    async fn cabinet_users(&mut self, account_id: &str) -> StoreResult<Vec<CabinetUser>> {
+        users(self.conn()?, account_id).await
+    }
+
+    async fn insert_cabinet_link(&mut self, link: &CabinetLink) -> StoreResult<()> {
+        insert_link(self.conn()?, link).await
+    }
+
+    async fn cabinet_link(&mut self, token_hash: &str) -> StoreResult<Option<CabinetLink>> {
+        link(self.conn()?, token_hash).await
+    }
+
+    async fn spend_cabinet_links(&mut self, user_id: &str, at: OffsetDateTime) -> StoreResult<()> {
+        spend_links(self.conn()?, user_id, at).await
+    }
+
+    async fn insert_cabinet_session(&mut self, session: &CabinetSession) -> StoreResult<()> {
+        insert_session(self.conn()?, session).await
+    }
+
+    async fn cabinet_session(&mut self, token_hash: &str) -> StoreResult<Option<CabinetSession>> {
+        session(self.conn()?, token_hash).await
+    }
+
+    async fn touch_cabinet_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()> {
+        touch_session(self.conn()?, token_hash, at).await
+    }
+
+    async fn delete_cabinet_session(&mut self, token_hash: &str) -> StoreResult<()> {
+        delete_session(self.conn()?, token_hash).await
+    }
+
+    async fn delete_cabinet_sessions(&mut self, user_id: &str) -> StoreResult<u64> {
+        delete_user_sessions(self.conn()?, user_id).await
+    }
+
+    async fn prune_cabinet_sessions(
+        &mut self,
+        idle_before: OffsetDateTime,
+        created_before: OffsetDateTime,
+    ) -> StoreResult<u64> {
+        prune_sessions(self.conn()?, idle_before, created_before).await
+    }
+
+    async fn insert_sign_in_failure(
+        &mut self,
+        id: &str,
+        email: &str,
+        address: &str,
+        at: OffsetDateTime,
+    ) -> StoreResult<()> {
+        insert_failure(self.conn()?, id, email, address, at).await
+    }
+
+    async fn sign_in_failures(&mut self, source: SignInSource<'_>, limit: u32) -> StoreResult<Vec<OffsetDateTime>> {
+        failures(self.conn()?, source, limit).await
+    }
+
+    async fn clear_sign_in_failures(&mut self, email: &str) -> StoreResult<()> {
+        clear_failures(self.conn()?, email).await
+    }
+
+    async fn prune_sign_in_failures(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        prune_failures(self.conn()?, before).await
+    }
+
+    async fn insert_audit_entry(&mut self, entry: &AuditEntry) -> StoreResult<()> {
+        insert_audit(self.conn()?, entry).await
+    }
+
+    async fn audit_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<AuditEntry>> {
+        audit(self.conn()?, account_id, before, limit).await
+    }
 }

@@ -1,5 +1,9 @@
 //! Clients with their subscriptions, trial grants and panel synchronisation.
 
+use async_trait::async_trait;
+use vp_ports::{ClientRepo, DailyLimit};
+
+use crate::tx::StoreTx;
 use diesel::dsl::max;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl};
 use diesel_async::RunQueryDsl;
@@ -223,4 +227,67 @@ pub(crate) async fn insert_trial_grant(
     })
     .map_err(db)?;
     quotas::bump(conn, account_id, DailyQuota::Trials, at, client_ref).await
+}
+
+#[async_trait]
+impl ClientRepo for StoreTx {
+    async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()> {
+        insert_client(self.conn()?, client).await
+    }
+
+    async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>> {
+        client(self.conn()?, account_id, client_id).await
+    }
+
+    async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>> {
+        client_by_ref(self.conn()?, id).await
+    }
+
+    async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()> {
+        set_client_blocked(self.conn()?, id, blocked).await
+    }
+
+    async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()> {
+        save_subscription(self.conn()?, client_ref, subscription).await
+    }
+
+    async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>> {
+        clients(self.conn()?, account_id, filter).await
+    }
+
+    async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>> {
+        client_by_link_token(self.conn()?, token).await
+    }
+
+    async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()> {
+        insert_trial_grant(self.conn()?, account_id, client_ref, at).await
+    }
+
+    async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
+        quotas::below_daily_limit(self.conn()?, account_id, limit).await
+    }
+
+    async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        quotas::prune(self.conn()?, before).await
+    }
+
+    async fn subscriptions_owing_panel_sync(
+        &mut self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>> {
+        subscriptions_owing_panel_sync(self.conn()?, now, limit).await
+    }
+
+    async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
+        mark_panel_synced(self.conn()?, client_ref, revision).await
+    }
+
+    async fn defer_panel_sync(
+        &mut self,
+        client_ref: &str,
+        retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
+    ) -> StoreResult<u32> {
+        defer_panel_sync(self.conn()?, client_ref, retry_at).await
+    }
 }

@@ -1,6 +1,10 @@
 //! The outbox: webhook endpoints, events, deliveries and the attempt log, plus the query the
 //! term-event scheduler walks.
 
+use async_trait::async_trait;
+use vp_ports::EventRepo;
+
+use crate::tx::StoreTx;
 use diesel::dsl::count_star;
 use diesel::{
     AsChangeset, BoolExpressionMethods, ExpressionMethods, Insertable, OptionalExtension, QueryDsl, Queryable,
@@ -534,4 +538,111 @@ pub(crate) async fn term_event_candidates(
     })
     .map_err(db)?;
     rows.into_iter().map(|(client, sub)| convert::client(client, Some(sub))).collect()
+}
+
+#[async_trait]
+impl EventRepo for StoreTx {
+    async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        insert_endpoint(self.conn()?, endpoint).await
+    }
+
+    async fn update_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        update_endpoint(self.conn()?, endpoint).await
+    }
+
+    async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
+        endpoint_by_id(self.conn()?, id).await
+    }
+
+    async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        endpoints(self.conn()?, account_id).await
+    }
+
+    async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()> {
+        insert_event(self.conn()?, event).await
+    }
+
+    async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>> {
+        event_by_id(self.conn()?, id).await
+    }
+
+    async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
+        insert_delivery(self.conn()?, delivery).await?;
+        self.note_recorded_deliveries();
+        Ok(())
+    }
+
+    async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
+        update_delivery(self.conn()?, delivery).await
+    }
+
+    async fn update_deliveries(&mut self, deliveries: &[DeliveryRecord]) -> StoreResult<()> {
+        update_deliveries(self.conn()?, deliveries).await
+    }
+
+    async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>> {
+        delivery_by_id(self.conn()?, id).await
+    }
+
+    async fn claim_due_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+        skip_endpoints: &[String],
+    ) -> StoreResult<Vec<DeliveryRecord>> {
+        claim_due_deliveries(self.conn()?, now, lease_until, limit, skip_endpoints).await
+    }
+
+    async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()> {
+        release_deliveries(self.conn()?, ids).await
+    }
+
+    async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>> {
+        events_by_ids(self.conn()?, ids).await
+    }
+
+    async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        endpoints_by_ids(self.conn()?, ids).await
+    }
+
+    async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()> {
+        insert_attempts(self.conn()?, attempts).await
+    }
+
+    async fn endpoint_attempts(
+        &mut self,
+        endpoint_id: &str,
+        filter: &AttemptFilter,
+    ) -> StoreResult<Vec<AttemptLogEntry>> {
+        endpoint_attempts(self.conn()?, endpoint_id, filter).await
+    }
+
+    async fn endpoint_deliveries_since(
+        &mut self,
+        endpoint_id: &str,
+        status: DeliveryStatus,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<DeliveryRecord>> {
+        deliveries_since(self.conn()?, endpoint_id, status, since).await
+    }
+
+    async fn endpoint_event_times_since(
+        &mut self,
+        endpoint_id: &str,
+        event_type: &str,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<OffsetDateTime>> {
+        endpoint_event_times_since(self.conn()?, endpoint_id, event_type, since).await
+    }
+
+    async fn term_event_candidates(
+        &mut self,
+        now: OffsetDateTime,
+        horizon: OffsetDateTime,
+        after: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>> {
+        term_event_candidates(self.conn()?, now, horizon, after, limit).await
+    }
 }

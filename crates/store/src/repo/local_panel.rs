@@ -1,5 +1,9 @@
 //! The embedded local panel's own users and devices.
 
+use async_trait::async_trait;
+use vp_ports::LocalPanelRepo;
+
+use crate::tx::StoreTx;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use vp_ports::records::{LocalPanelDevice, LocalPanelUser};
@@ -78,4 +82,31 @@ pub(crate) async fn delete_device(conn: &mut DbConn, user_ref: &str, hwid: &str)
     })
     .map_err(db)?;
     Ok(deleted == 1)
+}
+
+#[async_trait]
+impl LocalPanelRepo for StoreTx {
+    async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()> {
+        put_user(self.conn()?, user).await
+    }
+
+    async fn local_panel_user(&mut self, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
+        user(self.conn()?, user_ref).await
+    }
+
+    async fn local_panel_user_by_token(&mut self, link_token: &str) -> StoreResult<Option<LocalPanelUser>> {
+        user_by_token(self.conn()?, link_token).await
+    }
+
+    async fn local_panel_devices(&mut self, user_ref: &str) -> StoreResult<Vec<LocalPanelDevice>> {
+        devices(self.conn()?, user_ref).await
+    }
+
+    async fn local_panel_upsert_device(&mut self, device: &LocalPanelDevice) -> StoreResult<()> {
+        upsert_device(self.conn()?, device).await
+    }
+
+    async fn local_panel_delete_device(&mut self, user_ref: &str, hwid: &str) -> StoreResult<bool> {
+        delete_device(self.conn()?, user_ref, hwid).await
+    }
 }

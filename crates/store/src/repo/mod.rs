@@ -1,16 +1,18 @@
-//! Query functions, one module per area. Each takes the unit of work's connection and runs
-//! the same diesel query on whichever backend it is (`db_run!`).
+//! Query functions, one module per area, each with its area's `*Repo` port implemented for the
+//! unit of work at its end. Each function takes the unit of work's connection and runs the
+//! same diesel query on whichever backend it is (`db_run!`).
 
 pub(crate) mod accounts;
 pub(crate) mod balance;
 pub(crate) mod billing;
 pub(crate) mod cabinet;
-pub(crate) mod catalogue;
 pub(crate) mod clients;
 pub(crate) mod events;
 pub(crate) mod local_panel;
 pub(crate) mod notices;
+pub(crate) mod offer;
 pub(crate) mod quotas;
+pub(crate) mod settings;
 
 /// A newest-first page's cursor `(at, id)` as stored; without one, everything is before the
 /// end of time.

@@ -1,5 +1,9 @@
 //! Notices to partners, their sends to linked chats, the chats and the codes that link them.
 
+use async_trait::async_trait;
+use vp_ports::NoticeRepo;
+
+use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
@@ -247,4 +251,64 @@ pub(crate) async fn prune_link_codes(conn: &mut DbConn, before: OffsetDateTime) 
     })
     .map_err(db)?;
     Ok(gone as u64)
+}
+
+#[async_trait]
+impl NoticeRepo for StoreTx {
+    async fn insert_notice(&mut self, notice: &NoticeRecord) -> StoreResult<()> {
+        insert_notice(self.conn()?, notice).await
+    }
+
+    async fn notices(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<NoticeRecord>> {
+        notices(self.conn()?, account_id, before, limit).await
+    }
+
+    async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()> {
+        insert_sends(self.conn()?, sends).await
+    }
+
+    async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>> {
+        sends_due(self.conn()?, now, limit).await
+    }
+
+    async fn claim_notice_send(&mut self, send: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
+        claim_send(self.conn()?, send, until).await
+    }
+
+    async fn update_notice_send(&mut self, send: &NoticeSend) -> StoreResult<()> {
+        update_send(self.conn()?, send).await
+    }
+
+    async fn notice(&mut self, id: &str) -> StoreResult<Option<NoticeRecord>> {
+        notice_by_id(self.conn()?, id).await
+    }
+
+    async fn insert_partner_chat(&mut self, chat: &PartnerChat) -> StoreResult<()> {
+        insert_chat(self.conn()?, chat).await
+    }
+
+    async fn partner_chats(&mut self, account_id: &str) -> StoreResult<Vec<PartnerChat>> {
+        chats(self.conn()?, account_id).await
+    }
+
+    async fn delete_partner_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<bool> {
+        delete_chat(self.conn()?, account_id, chat_id).await
+    }
+
+    async fn insert_chat_link_code(&mut self, code: &ChatLinkCode) -> StoreResult<()> {
+        insert_link_code(self.conn()?, code).await
+    }
+
+    async fn take_chat_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ChatLinkCode>> {
+        take_link_code(self.conn()?, code_hash).await
+    }
+
+    async fn prune_chat_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        prune_link_codes(self.conn()?, before).await
+    }
 }

@@ -23,7 +23,6 @@ use vp_app::{App, Lang};
 use vp_i18n::Texts;
 
 use crate::pages::kit::Page;
-pub use session::ClientAddress;
 use session::{SignedForm, SignedIn};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -2,7 +2,6 @@
 //! signed-in check every cabinet page starts with, and the form-token checks.
 
 use std::future::Future;
-use std::net::IpAddr;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
@@ -13,6 +12,7 @@ use maud::html;
 use vp_app::cabinet::Actor;
 use vp_app::{App, Lang};
 use vp_i18n::Texts;
+use vp_ports::TrustedProxies;
 
 use super::Fields;
 use crate::pages::kit;
@@ -208,27 +208,12 @@ pub fn stale_form(req: &HttpRequest) -> HttpResponse {
     kit::Page::new(req, lang, &title).private_with_nav(html! {}).render(StatusCode::FORBIDDEN, body)
 }
 
-/// How the service finds the client's address behind proxies it trusts (`VP_TRUSTED_PROXIES`).
-/// The peer's address and `X-Forwarded-For` to the client's address.
-type Resolve = dyn Fn(IpAddr, Option<&str>) -> IpAddr + Send + Sync;
-
-pub struct ClientAddress(Box<Resolve>);
-
-impl ClientAddress {
-    /// No proxy is trusted: the address is the peer's.
-    pub fn peer() -> ClientAddress {
-        ClientAddress(Box::new(|peer, _| peer))
-    }
-
-    pub fn new(resolve: impl Fn(IpAddr, Option<&str>) -> IpAddr + Send + Sync + 'static) -> ClientAddress {
-        ClientAddress(Box::new(resolve))
-    }
-
-    pub fn of(&self, req: &HttpRequest) -> String {
-        let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
-        match req.peer_addr() {
-            Some(peer) => (self.0)(peer.ip(), forwarded).to_string(),
-            None => "unknown".to_owned(),
-        }
+/// The client's address as the cabinet records it (sign-in failures per address), found behind
+/// the proxies the operator trusts (`VP_TRUSTED_PROXIES`); `unknown` without a peer.
+pub fn client_address(proxies: &TrustedProxies, req: &HttpRequest) -> String {
+    let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+    match req.peer_addr() {
+        Some(peer) => proxies.client_ip(peer.ip(), forwarded).to_string(),
+        None => "unknown".to_owned(),
     }
 }

@@ -12,9 +12,10 @@ use vp_domain::cabinet::{CabinetInputError, PASSWORD_MIN_CHARS, check_new_passwo
 use vp_i18n::Texts;
 use vp_ports::CabinetLinkPurpose;
 
-use super::session::{self, ClientAddress, FORM_COOKIE};
+use super::session::{self, FORM_COOKIE};
 use super::{Fields, SignedForm, SignedIn, failed, when};
 use crate::pages::kit::Page;
+use vp_ports::TrustedProxies;
 
 /// The form token of this browser: the cookie's, or a new one (then also set as the cookie).
 fn form_token(req: &HttpRequest, app: &App) -> (String, Option<(&'static str, String)>) {
@@ -99,7 +100,7 @@ pub async fn form(req: HttpRequest, app: Data<App>, signed_in: Option<SignedIn>)
 pub async fn submit(
     req: HttpRequest,
     app: Data<App>,
-    address: Data<ClientAddress>,
+    proxies: Data<TrustedProxies>,
     form: Form<Vec<(String, String)>>,
 ) -> HttpResponse {
     let fields = Fields::from(form);
@@ -108,7 +109,7 @@ pub async fn submit(
     }
     let tx = Texts(session::lang(&req));
     let email = fields.get("email");
-    match app.sign_in(email, fields.get("password"), &address.of(&req)).await {
+    match app.sign_in(email, fields.get("password"), &session::client_address(&proxies, &req)).await {
         Ok(Ok(signed_in)) => enter(&app, &signed_in),
         Ok(Err(SignInRefusal::Wrong)) => {
             let wrong = tx.get("cabinet-sign-in-wrong");

@@ -1,5 +1,5 @@
 //! What `POST /payments` prices with: the plans on sale, the payment methods and the device
-//! offer, read in one unit of work and kept for `SALE_CATALOG_TTL`, so an invoice reads nothing
+//! offer, read in one unit of work and kept for `OFFER_TTL`, so an invoice reads nothing
 //! of them from the database. An operator's change takes effect on every instance within that
 //! time, and at once in the process that made it (docs/decisions.md).
 
@@ -13,17 +13,17 @@ use vp_ports::{PaymentMethodRecord, PlanRecord};
 use crate::App;
 use crate::error::AppResult;
 
-pub const SALE_CATALOG_TTL: Duration = Duration::from_secs(1);
+pub const OFFER_TTL: Duration = Duration::from_secs(1);
 
-pub(crate) struct SaleCatalog {
-    /// Plans not withdrawn, by id.
+pub(crate) struct Offer {
+    /// Plans not retired, by id.
     plans: HashMap<i32, PlanRecord>,
     /// Every method, enabled or not, by code.
     methods: HashMap<String, PaymentMethodRecord>,
     pub device_settings: Option<DeviceSettings>,
 }
 
-impl SaleCatalog {
+impl Offer {
     pub(crate) fn plan(&self, plan_id: i32) -> Option<&PlanRecord> {
         self.plans.get(&plan_id)
     }
@@ -35,17 +35,17 @@ impl SaleCatalog {
 }
 
 #[derive(Default)]
-pub struct SaleCatalogCache {
-    current: Mutex<Option<(Arc<SaleCatalog>, Instant)>>,
+pub struct OfferCache {
+    current: Mutex<Option<(Arc<Offer>, Instant)>>,
 }
 
-impl SaleCatalogCache {
-    fn get(&self) -> Option<Arc<SaleCatalog>> {
+impl OfferCache {
+    fn get(&self) -> Option<Arc<Offer>> {
         let current = self.current.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        current.as_ref().filter(|(_, at)| at.elapsed() < SALE_CATALOG_TTL).map(|(c, _)| c.clone())
+        current.as_ref().filter(|(_, at)| at.elapsed() < OFFER_TTL).map(|(c, _)| c.clone())
     }
 
-    fn put(&self, catalog: Arc<SaleCatalog>) {
+    fn put(&self, catalog: Arc<Offer>) {
         *self.current.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((catalog, Instant::now()));
     }
 
@@ -56,7 +56,7 @@ impl SaleCatalogCache {
 }
 
 impl App {
-    pub(crate) async fn sale_catalog(&self) -> AppResult<Arc<SaleCatalog>> {
+    pub(crate) async fn offer(&self) -> AppResult<Arc<Offer>> {
         if let Some(catalog) = self.sale_cache.get() {
             return Ok(catalog);
         }
@@ -65,8 +65,8 @@ impl App {
         let methods = tx.payment_methods().await?;
         let device_settings = tx.device_settings().await?;
         tx.commit().await?;
-        let catalog = Arc::new(SaleCatalog {
-            plans: plans.into_iter().filter(|p| p.withdrawn_at.is_none()).map(|p| (p.plan_id, p)).collect(),
+        let catalog = Arc::new(Offer {
+            plans: plans.into_iter().filter(|p| p.retired_at.is_none()).map(|p| (p.plan_id, p)).collect(),
             methods: methods.into_iter().map(|m| (m.code.clone(), m)).collect(),
             device_settings,
         });

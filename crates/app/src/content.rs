@@ -1,4 +1,4 @@
-//! Operator-edited content: the application catalogue and the legal documents. Both are JSON
+//! Operator-edited content: the application list and the legal documents. Both are JSON
 //! documents validated here before they are stored, so the API only ever serves valid ones.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,7 +9,7 @@ use vp_domain::Lang;
 
 use crate::error::{AppError, AppResult, FieldErrors};
 
-pub const CATALOGUE_KEY: &str = "app_catalogue";
+pub const APP_LIST_KEY: &str = "app_catalogue";
 pub const DOCUMENTS_KEY: &str = "legal_documents";
 /// Placeholder in a deep-link template replaced by the URL-encoded subscription link.
 pub const URL_PLACEHOLDER: &str = "{url}";
@@ -66,7 +66,7 @@ pub struct Application {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Catalogue {
+pub struct AppList {
     pub platforms: Vec<Platform>,
     pub apps: Vec<Application>,
     pub recommended_app_id: String,
@@ -82,10 +82,10 @@ fn is_plain_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-impl Catalogue {
-    /// Parses and validates an operator's catalogue file.
-    pub fn parse(json: &str) -> AppResult<Catalogue> {
-        let c: Catalogue = serde_json::from_str(json).map_err(|e| AppError::field("catalogue", e))?;
+impl AppList {
+    /// Parses and validates an operator's app list file.
+    pub fn parse(json: &str) -> AppResult<AppList> {
+        let c: AppList = serde_json::from_str(json).map_err(|e| AppError::field("apps", e))?;
         c.validate()?;
         Ok(c)
     }
@@ -226,21 +226,21 @@ mod tests {
     use crate::demo;
 
     #[test]
-    fn the_demo_catalogue_and_documents_are_valid() {
-        let c = Catalogue::parse(demo::CATALOGUE_JSON).unwrap();
+    fn the_demo_app_list_and_documents_are_valid() {
+        let c = AppList::parse(demo::APP_LIST_JSON).unwrap();
         assert!(c.apps.iter().any(|a| a.app_id == c.recommended_app_id));
         Documents::parse(demo::DOCUMENTS_JSON).unwrap();
     }
 
     #[test]
-    fn a_catalogue_with_unknown_platforms_bad_links_and_missing_recommendation_is_refused_naming_each_field() {
+    fn an_app_list_with_unknown_platforms_bad_links_and_missing_recommendation_is_refused_naming_each_field() {
         let json = r#"{
           "platforms": [{"platform_id": "ios", "name": {"en": "iOS", "ru": "iOS"}}],
           "apps": [{"app_id": "x", "app_name": "X", "install_links": {"ios": "http://x", "tv": "https://x"},
                     "deep_link": "x://import", "supports_manual_url": true}],
           "recommended_app_id": "nope"
         }"#;
-        let Err(AppError::Validation(f)) = Catalogue::parse(json) else { panic!("must be refused") };
+        let Err(AppError::Validation(f)) = AppList::parse(json) else { panic!("must be refused") };
         assert_eq!(
             f.keys().map(String::as_str).collect::<Vec<_>>(),
             ["apps[0].deep_link", "apps[0].install_links.ios", "apps[0].install_links.tv", "recommended_app_id"]
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn unknown_fields_and_malformed_json_are_refused() {
-        assert!(matches!(Catalogue::parse("{"), Err(AppError::Validation(_))));
+        assert!(matches!(AppList::parse("{"), Err(AppError::Validation(_))));
         let docs = r#"{"terms_of_service": {"title": {"en":"a","ru":"b"}, "body": {"en":"a","ru":"b"}, "extra": 1},
                       "privacy_policy": {"title": {"en":"a","ru":"b"}, "body": {"en":"a","ru":"b"}}}"#;
         assert!(matches!(Documents::parse(docs), Err(AppError::Validation(_))));

@@ -24,7 +24,7 @@ pub fn usable_request_id(value: &str) -> bool {
         && value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
 }
 
-pub async fn observe(
+pub async fn track_requests(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {

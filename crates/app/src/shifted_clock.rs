@@ -1,5 +1,5 @@
-//! The operator's test clock, after Stripe's test clocks: off unless the service starts with
-//! it on, then moved forward (never back) by an operator command. The offset lives in the
+//! The operator's shifted clock, after Stripe's test clocks (a product feature for rehearsing
+//! what happens over days, not test code): off unless the service starts with it on, then moved forward (never back) by an operator command. The offset lives in the
 //! settings, so every process sharing the database sees the same time; business code reads
 //! time only through the `Clock` port, so the same paths run as in production.
 
@@ -11,17 +11,17 @@ use vp_ports::{Clock, SettingRecord, Store};
 use crate::App;
 use crate::error::{AppError, AppResult};
 
-pub const TEST_CLOCK_KEY: &str = "test_clock.offset_seconds";
+pub const SHIFTED_CLOCK_KEY: &str = "test_clock.offset_seconds";
 
 /// Wall-clock time plus the operator's offset.
 #[derive(Debug, Default)]
-pub struct TestClock {
+pub struct ShiftedClock {
     offset_seconds: AtomicI64,
 }
 
-impl TestClock {
-    pub fn new(offset_seconds: i64) -> TestClock {
-        TestClock { offset_seconds: AtomicI64::new(offset_seconds) }
+impl ShiftedClock {
+    pub fn new(offset_seconds: i64) -> ShiftedClock {
+        ShiftedClock { offset_seconds: AtomicI64::new(offset_seconds) }
     }
 
     pub fn offset(&self) -> Duration {
@@ -36,7 +36,7 @@ impl TestClock {
     }
 }
 
-impl Clock for TestClock {
+impl Clock for ShiftedClock {
     fn now(&self) -> OffsetDateTime {
         OffsetDateTime::now_utc() + self.offset()
     }
@@ -45,7 +45,7 @@ impl Clock for TestClock {
 /// The stored offset in seconds; 0 when never moved.
 pub async fn read_offset(store: &dyn Store) -> AppResult<i64> {
     let mut tx = store.read().await?;
-    let value = tx.setting(TEST_CLOCK_KEY).await?;
+    let value = tx.setting(SHIFTED_CLOCK_KEY).await?;
     tx.commit().await?;
     parse_offset(value)
 }
@@ -56,22 +56,22 @@ fn parse_offset(stored: Option<SettingRecord>) -> AppResult<i64> {
         Some(v) => v
             .value
             .parse()
-            .map_err(|_| AppError::Conflict(format!("stored test clock offset {:?} is not a number", v.value))),
+            .map_err(|_| AppError::Conflict(format!("stored shifted clock offset {:?} is not a number", v.value))),
     }
 }
 
 impl App {
-    /// Moves the shared test clock forward by `by` (at least one second, at most 400 days per
+    /// Moves the shared shifted clock forward by `by` (at least one second, at most 400 days per
     /// step) and returns the new offset in seconds.
-    pub async fn advance_test_clock(&self, by: Duration) -> AppResult<i64> {
+    pub async fn advance_shifted_clock(&self, by: Duration) -> AppResult<i64> {
         if by < Duration::SECOND || by > Duration::days(400) {
             return Err(AppError::field("by", "from 1 second to 400 days"));
         }
         let mut tx = self.store.begin().await?;
-        let current = parse_offset(tx.setting(TEST_CLOCK_KEY).await?)?;
+        let current = parse_offset(tx.setting(SHIFTED_CLOCK_KEY).await?)?;
         let next = current + by.whole_seconds();
         tx.put_setting(&SettingRecord {
-            key: TEST_CLOCK_KEY.into(),
+            key: SHIFTED_CLOCK_KEY.into(),
             value: next.to_string(),
             updated_at: OffsetDateTime::now_utc(),
         })

@@ -1,17 +1,21 @@
-//! Plans, device settings, payment methods and operator settings.
+//! What is on sale: plans, the device offer and payment methods.
 
+use async_trait::async_trait;
+use vp_ports::OfferRepo;
+
+use crate::tx::StoreTx;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_domain::DeviceSettings;
-use vp_ports::records::{NewPlan, PaymentMethodRecord, PlanRecord, SettingRecord};
+use vp_ports::records::{NewPlan, PaymentMethodRecord, PlanRecord};
 use vp_ports::store::StoreResult;
 
 use crate::convert::{self, db_time};
 use crate::errors::db;
-use crate::models::{DeviceSettingsRow, PaymentMethodRow, PlanRow, SettingRow};
+use crate::models::{DeviceSettingsRow, PaymentMethodRow, PlanRow};
 use crate::pool::{DbConn, db_run, upsert};
-use crate::schema::{device_settings, payment_methods, plans, settings};
+use crate::schema::{device_settings, payment_methods, plans};
 
 pub(crate) async fn insert_plan(conn: &mut DbConn, plan: &NewPlan) -> StoreResult<PlanRecord> {
     let row = convert::new_plan_row(plan)?;
@@ -30,11 +34,11 @@ pub(crate) async fn plan(conn: &mut DbConn, plan_id: i32) -> StoreResult<Option<
     row.map(convert::plan).transpose()
 }
 
-pub(crate) async fn plans(conn: &mut DbConn, include_withdrawn: bool) -> StoreResult<Vec<PlanRecord>> {
+pub(crate) async fn plans(conn: &mut DbConn, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
     let rows: Vec<PlanRow> = db_run!(conn, c => {
         let mut query = plans::table.select(PlanRow::as_select()).order(plans::plan_id).into_boxed();
-        if !include_withdrawn {
-            query = query.filter(plans::withdrawn_at.is_null());
+        if !include_retired {
+            query = query.filter(plans::retired_at.is_null());
         }
         query.load(c).await
     })
@@ -42,11 +46,11 @@ pub(crate) async fn plans(conn: &mut DbConn, include_withdrawn: bool) -> StoreRe
     rows.into_iter().map(convert::plan).collect()
 }
 
-pub(crate) async fn withdraw_plan(conn: &mut DbConn, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
+pub(crate) async fn retire_plan(conn: &mut DbConn, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
     let at = db_time(at);
     let changed = db_run!(conn, c => {
-        diesel::update(plans::table.find(plan_id).filter(plans::withdrawn_at.is_null()))
-            .set(plans::withdrawn_at.eq(Some(at)))
+        diesel::update(plans::table.find(plan_id).filter(plans::retired_at.is_null()))
+            .set(plans::retired_at.eq(Some(at)))
             .execute(c)
             .await
     })
@@ -92,15 +96,41 @@ pub(crate) async fn payment_methods(conn: &mut DbConn) -> StoreResult<Vec<Paymen
     Ok(rows.into_iter().map(convert::payment_method).collect())
 }
 
-pub(crate) async fn setting(conn: &mut DbConn, key: &str) -> StoreResult<Option<SettingRecord>> {
-    let row: Option<SettingRow> = db_run!(conn, c => {
-        settings::table.find(key).select(SettingRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(row.map(convert::setting))
-}
+#[async_trait]
+impl OfferRepo for StoreTx {
+    async fn insert_plan(&mut self, plan: &NewPlan) -> StoreResult<PlanRecord> {
+        insert_plan(self.conn()?, plan).await
+    }
 
-pub(crate) async fn put_setting(conn: &mut DbConn, setting: &SettingRecord) -> StoreResult<()> {
-    let row = convert::setting_row(setting);
-    upsert!(conn, settings::table, settings::key, &row)
+    async fn plan(&mut self, plan_id: i32) -> StoreResult<Option<PlanRecord>> {
+        plan(self.conn()?, plan_id).await
+    }
+
+    async fn plans(&mut self, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
+        plans(self.conn()?, include_retired).await
+    }
+
+    async fn retire_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
+        retire_plan(self.conn()?, plan_id, at).await
+    }
+
+    async fn device_settings(&mut self) -> StoreResult<Option<DeviceSettings>> {
+        device_settings(self.conn()?).await
+    }
+
+    async fn set_device_settings(&mut self, settings: &DeviceSettings) -> StoreResult<()> {
+        set_device_settings(self.conn()?, settings).await
+    }
+
+    async fn upsert_payment_method(&mut self, method: &PaymentMethodRecord) -> StoreResult<()> {
+        upsert_payment_method(self.conn()?, method).await
+    }
+
+    async fn payment_method(&mut self, code: &str) -> StoreResult<Option<PaymentMethodRecord>> {
+        payment_method(self.conn()?, code).await
+    }
+
+    async fn payment_methods(&mut self) -> StoreResult<Vec<PaymentMethodRecord>> {
+        payment_methods(self.conn()?).await
+    }
 }

@@ -1,12 +1,11 @@
 //! How the embedded stand-ins for external systems (sandbox gateway, local panel) are told to
 //! misbehave, so tests and partners can reach the 503 paths end to end. The operator sets the
-//! mode; it lives in the settings table so every process sees it.
+//! mode; it lives in the settings table so every process sees it. Acting on it (the cache, the
+//! pause) is the `vp-standin` crate's.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
-
-use crate::store::Store;
 
 pub const GATEWAY_MODE_KEY: &str = "sandbox_gateway_mode";
 pub const PANEL_MODE_KEY: &str = "local_panel_mode";
@@ -44,56 +43,6 @@ impl fmt::Display for StandInMode {
             StandInMode::Slow(d) => write!(f, "slow:{}", d.as_millis()),
         }
     }
-}
-
-/// Reads a stand-in's mode; a missing or unreadable setting means `up`.
-pub async fn read_mode(store: &dyn Store, key: &str) -> StandInMode {
-    let Ok(mut tx) = store.read().await else { return StandInMode::Up };
-    let value = tx.setting(key).await.ok().flatten();
-    let _ = tx.commit().await;
-    value.and_then(|v| v.value.parse().ok()).unwrap_or_default()
-}
-
-/// How long a stand-in trusts the mode it read; a switch reaches every process within this.
-pub const MODE_CACHE_TTL: Duration = Duration::from_secs(1);
-
-/// A stand-in's mode, re-read from the settings at most once per `MODE_CACHE_TTL`, so the
-/// switch costs no query on the hot path.
-pub struct ModeCache {
-    key: &'static str,
-    last: std::sync::Mutex<Option<(StandInMode, std::time::Instant)>>,
-}
-
-impl ModeCache {
-    pub const fn new(key: &'static str) -> ModeCache {
-        ModeCache { key, last: std::sync::Mutex::new(None) }
-    }
-
-    pub async fn mode(&self, store: &dyn Store) -> StandInMode {
-        let cached = *self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((mode, _)) = cached.filter(|(_, at)| at.elapsed() < MODE_CACHE_TTL) {
-            return mode;
-        }
-        let mode = read_mode(store, self.key).await;
-        *self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((mode, std::time::Instant::now()));
-        mode
-    }
-}
-
-/// Applies a mode: `Err(())` for down, after a pause for slow.
-pub async fn behave(mode: StandInMode) -> Result<(), ()> {
-    match mode {
-        StandInMode::Up => Ok(()),
-        StandInMode::Down => Err(()),
-        StandInMode::Slow(d) => {
-            tokio_sleep(d).await;
-            Ok(())
-        }
-    }
-}
-
-async fn tokio_sleep(d: Duration) {
-    tokio::time::sleep(d).await;
 }
 
 #[cfg(test)]

@@ -1,4 +1,9 @@
-//! What the operators' metrics show beyond what is recorded as it happens.
+//! Metrics for operators: what they show beyond what is recorded as it happens (here), and the
+//! decorators that time every gateway and panel call (`decorators`).
+
+mod decorators;
+
+pub use decorators::{GatewayWithMetrics, PanelWithMetrics};
 
 use vp_ports::Gauges;
 

@@ -50,13 +50,13 @@ async fn timed<T, E: OutcomeLabel>(
     result
 }
 
-pub struct MeteredGateway {
+pub struct GatewayWithMetrics {
     pub inner: Arc<dyn PaymentGateway>,
     pub metrics: Arc<dyn Metrics>,
 }
 
 #[async_trait]
-impl PaymentGateway for MeteredGateway {
+impl PaymentGateway for GatewayWithMetrics {
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
         timed(self.metrics.as_ref(), External::Gateway, "create_payment", self.inner.create_payment(request)).await
     }
@@ -85,13 +85,13 @@ impl PaymentGateway for MeteredGateway {
     }
 }
 
-pub struct MeteredPanel {
+pub struct PanelWithMetrics {
     pub inner: Arc<dyn VpnPanel>,
     pub metrics: Arc<dyn Metrics>,
 }
 
 #[async_trait]
-impl VpnPanel for MeteredPanel {
+impl VpnPanel for PanelWithMetrics {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
         timed(self.metrics.as_ref(), External::Panel, "put_user", self.inner.put_user(user)).await
     }

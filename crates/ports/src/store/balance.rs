@@ -1,0 +1,29 @@
+//! The partner balance: the ledger and withdrawal requests.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::StoreResult;
+use crate::balance::*;
+
+#[async_trait]
+pub trait BalanceRepo: Send {
+    /// Fails with `Conflict` when the same invoice or withdrawal already has an entry of this
+    /// kind.
+    async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
+    /// An account's ledger, newest first, strictly before the cursor `(created_at, id)`.
+    async fn ledger_entries(
+        &mut self,
+        account_id: &str,
+        before: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<LedgerEntry>>;
+    /// The entries about one withdrawal request, oldest first.
+    async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>>;
+    /// The sums of the account's ledger.
+    async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::withdrawal::Balance>;
+    async fn insert_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()>;
+    async fn update_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()>;
+    async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>>;
+    async fn withdrawals(&mut self, filter: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>>;
+}

@@ -1,0 +1,51 @@
+//! Clients, their subscriptions and trials, the daily limits, and the panel sync of subscriptions.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+use vp_domain::ClientId;
+
+use super::DailyLimit;
+use crate::records::*;
+
+use super::StoreResult;
+
+#[async_trait]
+pub trait ClientRepo: Send {
+    /// Fails with `Conflict` when the account already has this `client_id`.
+    async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()>;
+    async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>>;
+    async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>>;
+    async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()>;
+    /// Creates or replaces the client's subscription.
+    async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()>;
+    /// Clients of an account ordered by (created_at, id).
+    async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>>;
+    async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>>;
+    /// Records that a trial was granted, for the daily trial limit.
+    async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()>;
+    /// Whether the account recorded fewer than `limit.limit` new clients (or trials) strictly
+    /// after `limit.since` (a sliding window excludes its start). Exact, and it stays true until
+    /// this unit of work ends: whoever records more waits for it (PostgreSQL: an advisory lock on
+    /// the account's quota; SQLite has one writer). Costs O(1) until the count nears the limit.
+    async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool>;
+    /// Forgets the daily counts older than `before` (no window reaches them); returns how many
+    /// rows went.
+    async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
+
+    // The panel sync of subscriptions.    /// Clients whose subscription `revision` is above its `panel_revision` and whose retry is
+    /// not held back past `now`, oldest change first.
+    async fn subscriptions_owing_panel_sync(
+        &mut self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>>;
+    /// Records that the panel confirmed `revision` (never lowers `panel_revision`).
+    async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()>;
+    /// Records that the panel refused a push: counts it (reset by `mark_panel_synced`) and
+    /// holds the next try back until `retry_at(failures in a row)`; returns that count.
+    async fn defer_panel_sync(
+        &mut self,
+        client_ref: &str,
+        retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
+    ) -> StoreResult<u32>;
+}

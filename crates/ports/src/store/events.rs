@@ -1,0 +1,74 @@
+//! Events, webhook endpoints and deliveries (the outbox), and the term-event scan.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use crate::records::ClientRecord;
+use crate::webhook::*;
+
+use super::StoreResult;
+
+#[async_trait]
+pub trait EventRepo: Send {
+    async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    async fn update_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>>;
+    /// Endpoints of an account, oldest first.
+    async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>>;
+    async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()>;
+    async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>>;
+    /// Fails with `Conflict` when the event already has a delivery to this endpoint.
+    async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()>;
+    async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()>;
+    /// Saves many deliveries' state at once.
+    async fn update_deliveries(&mut self, deliveries: &[DeliveryRecord]) -> StoreResult<()>;
+    async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>>;
+    /// Pending deliveries due at `now` whose lease is free, oldest due first, leased to the
+    /// caller until `lease_until`: no other worker of any process takes them meanwhile
+    /// (PostgreSQL skips rows being claimed with `FOR UPDATE SKIP LOCKED`; SQLite's single
+    /// write lock serialises claimers). Deliveries to the endpoints in `skip_endpoints` are
+    /// left alone.
+    async fn claim_due_deliveries(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+        skip_endpoints: &[String],
+    ) -> StoreResult<Vec<DeliveryRecord>>;
+    /// Gives claimed deliveries back before their lease runs out.
+    async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()>;
+    async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>>;
+    async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>>;
+    async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()>;
+    /// Attempts to an endpoint that pass the filter, newest first (ties: by id, descending).
+    async fn endpoint_attempts(
+        &mut self,
+        endpoint_id: &str,
+        filter: &AttemptFilter,
+    ) -> StoreResult<Vec<AttemptLogEntry>>;
+    /// Deliveries to an endpoint in `status` created strictly after `since`, oldest first.
+    async fn endpoint_deliveries_since(
+        &mut self,
+        endpoint_id: &str,
+        status: DeliveryStatus,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<DeliveryRecord>>;
+    /// When events of `event_type` were queued for an endpoint strictly after `since`, oldest
+    /// first.
+    async fn endpoint_event_times_since(
+        &mut self,
+        endpoint_id: &str,
+        event_type: &str,
+        since: OffsetDateTime,
+    ) -> StoreResult<Vec<OffsetDateTime>>;
+    /// Clients whose subscription may owe a term event: active or suspended, not lifetime, ending at or
+    /// before `horizon`, with the 24-hour reminder unsent or the term over at `now`; ordered
+    /// by (expires_at, client ref) and strictly after the cursor `after`.
+    async fn term_event_candidates(
+        &mut self,
+        now: OffsetDateTime,
+        horizon: OffsetDateTime,
+        after: Option<(OffsetDateTime, String)>,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>>;
+}

@@ -1,0 +1,135 @@
+//! The storage port: a pool of units of work. Everything done through one `Tx` commits or
+//! rolls back together, so a state change and the records that follow from it are atomic.
+//! `Tx` itself only begins and ends; what it reads and writes is split by area into the
+//! `*Repo` traits beside this file, which a use case imports for the areas it touches.
+
+mod accounts;
+mod balance;
+mod cabinet;
+mod clients;
+mod events;
+mod invoices;
+mod notices;
+mod offer;
+mod settings;
+
+use async_trait::async_trait;
+use thiserror::Error;
+use time::OffsetDateTime;
+
+pub use accounts::AccountRepo;
+pub use balance::BalanceRepo;
+pub use cabinet::CabinetRepo;
+pub use clients::ClientRepo;
+pub use events::EventRepo;
+pub use invoices::InvoiceRepo;
+pub use notices::NoticeRepo;
+pub use offer::OfferRepo;
+pub use settings::SettingsRepo;
+
+use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
+use crate::records::{AccountRecord, ApiKeyRecord};
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A unique constraint refused the write (client per account, idempotency key per
+    /// account, api key hash, ...). The unit of work must be rolled back.
+    #[error("conflict with an existing record: {0}")]
+    Conflict(String),
+    /// Another writer holds what this unit of work needs; retrying later may succeed.
+    #[error("the database is busy: {0}")]
+    Busy(String),
+    /// The database cannot be reached or failed.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// A stored value does not decode into a domain value (a bug or a manual edit).
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A database: hands out units of work.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Starts a unit of work that may write. On SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock upgrade.
+    async fn begin(&self) -> StoreResult<Box<dyn Tx>>;
+    /// Starts a unit of work that only reads: a consistent snapshot that takes no write lock,
+    /// so reads never queue behind writers (PostgreSQL `READ ONLY`; SQLite a deferred
+    /// transaction). Writing through it is a bug and fails on PostgreSQL.
+    async fn read(&self) -> StoreResult<Box<dyn Tx>>;
+    /// The key with this hash and its account, in one statement outside any unit of work:
+    /// every partner request authenticates, so this is the hottest read.
+    async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>>;
+    /// Whether the database answers (for `/ready`).
+    async fn ping(&self) -> StoreResult<()>;
+    /// Returns when deliveries were recorded since the last call (in this process, or in
+    /// another one sharing the database where the backend can tell), or after `max`.
+    async fn wait_for_deliveries(&self, max: std::time::Duration);
+    /// `POST /payments` before the gateway call, as one unit of work: records `opening.key`
+    /// unless the account has that key already, and reads the client and the new-client bound.
+    async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice>;
+    /// `POST /payments` after the gateway call, as one unit of work: the new client (within its
+    /// daily limit, exactly), the invoice, the finished key. All or nothing.
+    async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded>;
+    /// Deliveries still to be made, read outside any unit of work (for the metrics).
+    async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog>;
+    /// The connection pool's use now.
+    fn pool_state(&self) -> crate::metrics::PoolState;
+}
+
+/// The daily limits the store keeps (spec: Limits; a day is a sliding 24 hours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DailyQuota {
+    NewClients,
+    Trials,
+}
+
+impl DailyQuota {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DailyQuota::NewClients => "new_clients",
+            DailyQuota::Trials => "trials",
+        }
+    }
+}
+
+/// A daily limit as it applies now: at most `limit` recorded after `since`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyLimit {
+    pub quota: DailyQuota,
+    pub since: OffsetDateTime,
+    pub limit: u32,
+}
+
+/// Deliveries still to be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeliveryBacklog {
+    /// Neither delivered nor given up.
+    pub pending: u64,
+    /// When the longest-waiting delivery that is due now fell due.
+    pub oldest_due_at: Option<OffsetDateTime>,
+}
+
+/// One unit of work. Dropping it without `commit` rolls it back.
+#[async_trait]
+pub trait Tx:
+    AccountRepo
+    + OfferRepo
+    + SettingsRepo
+    + ClientRepo
+    + InvoiceRepo
+    + BalanceRepo
+    + NoticeRepo
+    + CabinetRepo
+    + EventRepo
+    + Send
+{
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
+    async fn rollback(self: Box<Self>) -> StoreResult<()>;
+    /// Serialises writers of one account until this unit of work ends (PostgreSQL:
+    /// `SELECT ... FOR UPDATE` on the account row; SQLite: already serialised by
+    /// `BEGIN IMMEDIATE`, so nothing to do). Count-then-insert limits rely on it.
+    async fn lock_account(&mut self, account_id: &str) -> StoreResult<()>;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE plans RENAME COLUMN retired_at TO withdrawn_at;
