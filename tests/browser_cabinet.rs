@@ -51,6 +51,27 @@ fn reads_as_cards(browser: &Browser, what: &str) {
     assert_eq!(shape, json!(["none", true, 0]), "{what}: [header shown, cells, cells cut off]");
 }
 
+/// Types values into the page's inputs, by id.
+fn fill(browser: &Browser, values: &[(&str, &str)]) {
+    browser.eval("for (const [id, value] of arguments[0]) document.getElementById(id).value = value;", json!([values]));
+}
+
+/// Opens a welcome link, chooses the password and lands on the overview.
+fn set_password(browser: &Browser, base: &str, welcome_path: &str) {
+    browser.goto(&format!("{base}{welcome_path}"));
+    fill(browser, &[("password", "a long enough phrase"), ("confirm", "a long enough phrase")]);
+    press(browser, welcome_path);
+    wait_until(browser, "return location.pathname === '/cabinet';");
+}
+
+/// Adds a webhook address for `payment.succeeded` and stays on its page.
+fn add_address(browser: &Browser, base: &str, url: &str) {
+    browser.goto(&format!("{base}/cabinet/webhooks"));
+    fill(browser, &[("url", url)]);
+    browser.eval("document.querySelector('input[value=\"payment.succeeded\"]').checked = true;", json!([]));
+    press(browser, "/cabinet/webhooks");
+}
+
 fn text(browser: &Browser) -> String {
     browser.eval("return document.body.innerText;", json!([])).as_str().unwrap_or_default().to_owned()
 }
@@ -68,23 +89,12 @@ fn a_partner_gets_in_adds_an_address_tests_it_and_rotates_its_secret_on_a_phone(
     browser.goto(&format!("{}{path}", s.base));
     fits_the_phone(&browser, "welcome");
     browser.screenshot("cabinet-1-welcome");
-    browser.eval(
-        "document.getElementById('password').value = arguments[0]; document.getElementById('confirm').value = arguments[0];",
-        json!(["a long enough phrase"]),
-    );
-    press(&browser, path);
-    wait_until(&browser, "return location.pathname === '/cabinet';");
+    set_password(&browser, &s.base, path);
     fits_the_phone(&browser, "overview");
     assert!(text(&browser).contains("Demo VPN"));
     browser.screenshot("cabinet-2-overview");
 
-    browser.goto(&format!("{}/cabinet/webhooks", s.base));
-    browser.eval(
-        "document.getElementById('url').value = arguments[0]; \
-         document.querySelector('input[value=\"payment.succeeded\"]').checked = true;",
-        json!([receiver.url]),
-    );
-    press(&browser, "/cabinet/webhooks");
+    add_address(&browser, &s.base, &receiver.url);
     fits_the_phone(&browser, "address page");
     assert!(text(&browser).contains("The address is added."), "{}", text(&browser));
 
@@ -119,30 +129,15 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     let link = invited["link"].as_str().unwrap();
     let path = &link[link.find("/cabinet/welcome/").unwrap()..];
     let Some(browser) = Browser::start(PHONE) else { return };
-    browser.goto(&format!("{}{path}", s.base));
-    browser.eval(
-        "document.getElementById('password').value = arguments[0]; document.getElementById('confirm').value = arguments[0];",
-        json!(["a long enough phrase"]),
-    );
-    press(&browser, path);
+    set_password(&browser, &s.base, path);
     press(&browser, "/cabinet/sign-out");
 
     browser.goto(&format!("{}/cabinet/sign-in", s.base));
-    browser.eval(
-        "document.getElementById('email').value = 'money@example.com'; \
-         document.getElementById('password').value = 'a long enough phrase';",
-        json!([]),
-    );
+    fill(&browser, &[("email", "money@example.com"), ("password", "a long enough phrase")]);
     press(&browser, "/cabinet/sign-in");
     wait_until(&browser, "return location.pathname === '/cabinet';");
 
-    browser.goto(&format!("{}/cabinet/webhooks", s.base));
-    browser.eval(
-        "document.getElementById('url').value = arguments[0]; \
-         document.querySelector('input[value=\"payment.succeeded\"]').checked = true;",
-        json!([format!("http://127.0.0.1:{dead}/hooks")]),
-    );
-    press(&browser, "/cabinet/webhooks");
+    add_address(&browser, &s.base, &format!("http://127.0.0.1:{dead}/hooks"));
     let address = browser.eval("return location.pathname;", json!([])).as_str().unwrap().to_owned();
     support::partner::buy(&s, "browser-money", 1);
 
@@ -170,11 +165,7 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     browser.screenshot("cabinet-7-replayed");
 
     browser.goto(&format!("{}/cabinet/balance", s.base));
-    browser.eval(
-        "document.getElementById('amount').value = '1.00'; \
-         document.getElementById('payout_details').value = 'Card 4000 0000 0000 0002, Ivan Petrov';",
-        json!([]),
-    );
+    fill(&browser, &[("amount", "1.00"), ("payout_details", "Card 4000 0000 0000 0002, Ivan Petrov")]);
     press(&browser, "/cabinet/withdrawals");
     let requested = text(&browser);
     assert!(requested.contains("The request is made and its amount is held."), "{requested}");

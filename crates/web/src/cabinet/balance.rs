@@ -15,7 +15,7 @@ use vp_i18n::Texts;
 use vp_ports::{LedgerEntry, LedgerKind, LedgerSubject, WithdrawalRecord};
 
 use super::session;
-use super::{ListQuery, Section, Shell, SignedForm, SignedIn, failed, when};
+use super::{ListQuery, Missing, Section, Shell, SignedForm, SignedIn, failed, when};
 use crate::pages::kit::{self, Column};
 
 fn status_key(status: WithdrawalStatus) -> &'static str {
@@ -251,16 +251,14 @@ pub async fn withdrawal(
 ) -> HttpResponse {
     let shell = Shell::new(&req, &app, &actor, Section::Balance);
     let tx = shell.tx;
-    let view = match app.own_withdrawal(&actor, &id).await {
+    let missing = Missing {
+        message: "cabinet-withdrawals-not-found",
+        back: "/cabinet/balance",
+        back_label: "cabinet-section-balance",
+    };
+    let view = match shell.found(app.own_withdrawal(&actor, &id).await, missing) {
         Ok(view) => view,
-        Err(AppError::NotFound(_)) => {
-            return shell.not_found(
-                &tx.get("cabinet-withdrawals-not-found"),
-                "/cabinet/balance",
-                &tx.get("cabinet-section-balance"),
-            );
-        }
-        Err(e) => return failed(&req, &e),
+        Err(page) => return page,
     };
     let w = &view.withdrawal;
     let title = tx.get("cabinet-withdrawals-one");

@@ -14,7 +14,7 @@ use vp_domain::{InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
 
 use super::session;
-use super::{Section, Shell, SignedIn, failed, when};
+use super::{Missing, Section, Shell, SignedIn, failed, when};
 use crate::pages::kit::{self, Column};
 
 /// The list's status filter as its links write it; `none`: clients without a subscription.
@@ -151,16 +151,11 @@ pub async fn show(
 ) -> HttpResponse {
     let shell = Shell::new(&req, &app, &actor, Section::Clients);
     let tx = shell.tx;
-    let detail = match app.cabinet_client(&actor, &client_id).await {
+    let missing =
+        Missing { message: "cabinet-clients-not-found", back: "/cabinet/clients", back_label: "cabinet-clients-all" };
+    let detail = match shell.found(app.cabinet_client(&actor, &client_id).await, missing) {
         Ok(detail) => detail,
-        Err(AppError::NotFound(_)) => {
-            return shell.not_found(
-                &tx.get("cabinet-clients-not-found"),
-                "/cabinet/clients",
-                &tx.get("cabinet-clients-all"),
-            );
-        }
-        Err(e) => return failed(&req, &e),
+        Err(page) => return page,
     };
     let title = tx.get("cabinet-clients-one");
     let body = html! {

@@ -139,10 +139,25 @@ impl<'a> Shell<'a> {
     }
 
     /// 404 for an id that is not the account's (whether it exists elsewhere or not at all).
-    fn not_found(&self, message: &str, back: &str, back_label: &str) -> HttpResponse {
-        let title = self.tx.get("cabinet-not-found");
-        let body = html! { h1 { (title) } p { (message) } p { a.button href=(back) { (back_label) } } };
+    fn not_found(&self, missing: Missing) -> HttpResponse {
+        let tx = self.tx;
+        let title = tx.get("cabinet-not-found");
+        let body = html! {
+            h1 { (title) }
+            p { (tx.get(missing.message)) }
+            p { a.button href=(missing.back) { (tx.get(missing.back_label)) } }
+        };
         self.render(StatusCode::NOT_FOUND, &title, body)
+    }
+
+    /// What a use case found, or the page to answer instead: 404 for what is not the
+    /// account's, the error page for a failure.
+    fn found<T>(&self, result: vp_app::AppResult<T>, missing: Missing) -> Result<T, HttpResponse> {
+        match result {
+            Ok(found) => Ok(found),
+            Err(vp_app::AppError::NotFound(_)) => Err(self.not_found(missing)),
+            Err(e) => Err(failed(self.req, &e)),
+        }
     }
 
     /// The link to a list's next (older) page when this one is full.
@@ -166,6 +181,14 @@ impl<'a> Shell<'a> {
         }
         res
     }
+}
+
+/// What a 404 page says (catalogue keys) and where it leads back to.
+#[derive(Clone, Copy)]
+struct Missing {
+    message: &'static str,
+    back: &'static str,
+    back_label: &'static str,
 }
 
 /// The fields of a posted form, in order (checkboxes repeat a name).

@@ -13,7 +13,7 @@ use vp_app::{App, AppError};
 use vp_ports::PartnerChat;
 
 use super::session;
-use super::{ListQuery, Section, Shell, SignedForm, SignedIn, failed, when};
+use super::{ListQuery, Missing, Section, Shell, SignedForm, SignedIn, failed, when};
 use crate::pages::kit::{self, Column};
 
 /// `?unlinked=1` after a chat was unlinked.
@@ -45,10 +45,12 @@ pub async fn link_chat(req: HttpRequest, app: Data<App>, form: SignedForm) -> Ht
 pub async fn unlink_chat(req: HttpRequest, app: Data<App>, chat_id: Path<String>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, .. } = form;
     let shell = Shell::new(&req, &app, &actor, Section::Notices);
-    let gone = || {
-        let tx = shell.tx;
-        shell.not_found(&tx.get("cabinet-notices-no-such-chat"), "/cabinet/notices", &tx.get("cabinet-section-notices"))
+    let missing = Missing {
+        message: "cabinet-notices-no-such-chat",
+        back: "/cabinet/notices",
+        back_label: "cabinet-section-notices",
     };
+    let gone = || shell.not_found(missing);
     let Ok(chat_id) = chat_id.parse::<i64>() else { return gone() };
     match app.unlink_chat(&actor, chat_id).await {
         Ok(()) => session::see_other("/cabinet/notices?unlinked=1"),

@@ -81,6 +81,9 @@ pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther().insert_header(("location", location)).insert_header(("cache-control", "no-store")).finish()
 }
 
+/// What the cabinet's extractors give: the value, or the page answered instead (`Instead`).
+type Extracted<T> = Pin<Box<dyn Future<Output = Result<T, actix_web::Error>>>>;
+
 /// The signed-in person of a cabinet page, taken from the session cookie before the handler
 /// runs. A visitor without a live session is sent to the sign-in page instead, and a failing
 /// database shows the error page.
@@ -88,7 +91,7 @@ pub struct SignedIn(pub Actor);
 
 impl FromRequest for SignedIn {
     type Error = actix_web::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<SignedIn, actix_web::Error>>>>;
+    type Future = Extracted<SignedIn>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
@@ -105,23 +108,50 @@ pub struct SignedForm {
 
 impl FromRequest for SignedForm {
     type Error = actix_web::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<SignedForm, actix_web::Error>>>>;
+    type Future = Extracted<SignedForm>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let req = req.clone();
-        let form = Form::<Vec<(String, String)>>::from_request(&req, payload);
-        Box::pin(async move {
-            let actor = match actor(&req).await {
-                Ok(actor) => actor,
-                Err(why) => return Err(Instead { req, why }.into()),
-            };
-            let fields = Fields::from(form.await?);
+        posted(req, payload, async |req, fields| {
+            let actor = actor(req).await?;
             if !fields.carries_token_of(&actor) {
-                return Err(Instead { req, why: Why::StaleForm }.into());
+                return Err(Why::StaleForm);
             }
             Ok(SignedForm { actor, fields })
         })
     }
+}
+
+/// A form posted before anyone is signed in (sign-in, set-password), taken only when it repeats
+/// this browser's form token (`FORM_COOKIE`); otherwise the stale-form page answers.
+pub struct AnonymousForm(pub Fields);
+
+impl FromRequest for AnonymousForm {
+    type Error = actix_web::Error;
+    type Future = Extracted<AnonymousForm>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        posted(req, payload, async |req, fields| {
+            let ours = cookie(req, FORM_COOKIE).is_some_and(|c| same_token(c, fields.get("form_token")));
+            if ours { Ok(AnonymousForm(fields)) } else { Err(Why::StaleForm) }
+        })
+    }
+}
+
+/// Reads a posted form and hands it to `take`, which accepts it or says why not.
+fn posted<T, F>(req: &HttpRequest, payload: &mut Payload, take: F) -> Extracted<T>
+where
+    T: 'static,
+    F: AsyncFnOnce(&HttpRequest, Fields) -> Result<T, Why> + 'static,
+{
+    let req = req.clone();
+    let form = Form::<Vec<(String, String)>>::from_request(&req, payload);
+    Box::pin(async move {
+        let fields = Fields::from(form.await?);
+        match take(&req, fields).await {
+            Ok(taken) => Ok(taken),
+            Err(why) => Err(Instead { req, why }.into()),
+        }
+    })
 }
 
 /// Why a cabinet page answers before its handler runs.

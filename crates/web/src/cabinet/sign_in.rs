@@ -1,7 +1,7 @@
 //! Signing in and out, and the set-password page behind an invitation or reset link.
 
 use actix_web::http::StatusCode;
-use actix_web::web::{Data, Form, Path};
+use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use time::OffsetDateTime;
@@ -10,12 +10,11 @@ use vp_app::cabinet::SignedIn as Entered;
 use vp_app::{App, AppError};
 use vp_domain::cabinet::{CabinetInputError, PASSWORD_MIN_CHARS, check_new_password};
 use vp_i18n::Texts;
-use vp_ports::CabinetLinkPurpose;
+use vp_ports::{CabinetLinkPurpose, TrustedProxies};
 
-use super::session::{self, FORM_COOKIE};
-use super::{Fields, SignedForm, SignedIn, failed, when};
+use super::session::{self, AnonymousForm, FORM_COOKIE};
+use super::{SignedForm, SignedIn, failed, when};
 use crate::pages::kit::Page;
-use vp_ports::TrustedProxies;
 
 /// The form token of this browser: the cookie's, or a new one (then also set as the cookie).
 fn form_token(req: &HttpRequest, app: &App) -> (String, Option<(&'static str, String)>) {
@@ -27,11 +26,6 @@ fn form_token(req: &HttpRequest, app: &App) -> (String, Option<(&'static str, St
             (token, Some(cookie))
         }
     }
-}
-
-/// Whether a posted anonymous form repeats this browser's form token.
-fn form_is_ours(req: &HttpRequest, fields: &Fields) -> bool {
-    session::cookie(req, FORM_COOKIE).is_some_and(|cookie| session::same_token(cookie, fields.get("form_token")))
 }
 
 /// An anonymous page (sign-in, set-password) under the platform's name, never cached.
@@ -101,12 +95,8 @@ pub async fn submit(
     req: HttpRequest,
     app: Data<App>,
     proxies: Data<TrustedProxies>,
-    form: Form<Vec<(String, String)>>,
+    AnonymousForm(fields): AnonymousForm,
 ) -> HttpResponse {
-    let fields = Fields::from(form);
-    if !form_is_ours(&req, &fields) {
-        return session::stale_form(&req);
-    }
     let tx = Texts(session::lang(&req));
     let email = fields.get("email");
     match app.sign_in(email, fields.get("password"), &session::client_address(&proxies, &req)).await {
@@ -208,12 +198,8 @@ pub async fn set_password(
     req: HttpRequest,
     app: Data<App>,
     token: Path<String>,
-    form: Form<Vec<(String, String)>>,
+    AnonymousForm(fields): AnonymousForm,
 ) -> HttpResponse {
-    let fields = Fields::from(form);
-    if !form_is_ours(&req, &fields) {
-        return session::stale_form(&req);
-    }
     let tx = Texts(session::lang(&req));
     let view = match app.cabinet_link(&token).await {
         Ok(view) => view,

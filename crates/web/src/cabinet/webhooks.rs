@@ -15,7 +15,7 @@ use vp_i18n::{Arg, Texts};
 use vp_ports::{AddressRefused, WebhookEndpointRecord};
 
 use super::session;
-use super::{Fields, Section, Shell, SignedForm, SignedIn, failed, when};
+use super::{Fields, Missing, Section, Shell, SignedForm, SignedIn, failed, when};
 use crate::pages::kit::{self, Column};
 
 fn state(e: &WebhookEndpointRecord, tx: Texts) -> Markup {
@@ -238,8 +238,11 @@ pub async fn show(
 
 pub(super) fn not_found(req: &HttpRequest, app: &App, actor: &Actor) -> HttpResponse {
     let shell = Shell::new(req, app, actor, Section::Webhooks);
-    let tx = shell.tx;
-    shell.not_found(&tx.get("cabinet-webhooks-not-found"), "/cabinet/webhooks", &tx.get("cabinet-webhooks-all"))
+    shell.not_found(Missing {
+        message: "cabinet-webhooks-not-found",
+        back: "/cabinet/webhooks",
+        back_label: "cabinet-webhooks-all",
+    })
 }
 
 /// One address's page; `top` is what it says above the address (what an action did, or why it

@@ -114,32 +114,41 @@ mod tests {
 
     #[test]
     fn russian_time_left_agrees_with_the_number() {
-        assert_eq!(time_left(Lang::Ru, 1), "осталась 1 минута");
-        assert_eq!(time_left(Lang::Ru, 60 * 2), "осталось 2 минуты");
-        assert_eq!(time_left(Lang::Ru, 60 * 5), "осталось 5 минут");
-        assert_eq!(time_left(Lang::Ru, 60 * 11), "осталось 11 минут");
-        assert_eq!(time_left(Lang::Ru, 60 * 21), "осталась 21 минута");
-        assert_eq!(time_left(Lang::Ru, 60 * 29 + 1), "осталось 30 минут");
-        assert_eq!(time_left(Lang::Ru, -5), "осталось 0 минут");
-        assert_eq!(time_left(Lang::Ru, 3600 + 300), "остался 1 час 5 минут");
-        assert_eq!(time_left(Lang::Ru, 2 * 3600 + 60), "осталось 2 часа 1 минута");
-        assert_eq!(time_left(Lang::Ru, 5 * 3600 + 22 * 60), "осталось 5 часов 22 минуты");
+        let cases = [
+            (1, "осталась 1 минута"),
+            (60 * 2, "осталось 2 минуты"),
+            (60 * 5, "осталось 5 минут"),
+            (60 * 11, "осталось 11 минут"),
+            (60 * 21, "осталась 21 минута"),
+            (60 * 29 + 1, "осталось 30 минут"),
+            (-5, "осталось 0 минут"),
+            (3600 + 300, "остался 1 час 5 минут"),
+            (2 * 3600 + 60, "осталось 2 часа 1 минута"),
+            (5 * 3600 + 22 * 60, "осталось 5 часов 22 минуты"),
+        ];
+        for (seconds, shown) in cases {
+            assert_eq!(time_left(Lang::Ru, seconds), shown, "{seconds} s");
+        }
     }
 
     #[test]
     fn orders_are_named_in_each_language() {
-        assert_eq!(item(Lang::En, OrderItem::Subscription { months: 12 }), "Subscription for 12 months");
-        assert_eq!(item(Lang::En, OrderItem::Subscription { months: 1 }), "Subscription for 1 month");
-        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 1 }), "Подписка на 1 месяц");
-        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 3 }), "Подписка на 3 месяца");
-        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 12 }), "Подписка на 12 месяцев");
-        assert_eq!(item(Lang::En, OrderItem::Subscription { months: 0 }), "Lifetime subscription");
-        assert_eq!(item(Lang::Ru, OrderItem::Subscription { months: 0 }), "Подписка навсегда");
-        assert_eq!(item(Lang::En, OrderItem::Devices { count: 1 }), "1 extra device");
-        assert_eq!(item(Lang::En, OrderItem::Devices { count: 3 }), "3 extra devices");
-        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 1 }), "1 дополнительное устройство");
-        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 3 }), "3 дополнительных устройства");
-        assert_eq!(item(Lang::Ru, OrderItem::Devices { count: 5 }), "5 дополнительных устройств");
+        let months = |lang, months| item(lang, OrderItem::Subscription { months });
+        let devices = |lang, count| item(lang, OrderItem::Devices { count });
+        assert_eq!(
+            [months(Lang::En, 1), months(Lang::En, 12)],
+            ["Subscription for 1 month", "Subscription for 12 months"]
+        );
+        assert_eq!(
+            [months(Lang::Ru, 1), months(Lang::Ru, 3), months(Lang::Ru, 12)],
+            ["Подписка на 1 месяц", "Подписка на 3 месяца", "Подписка на 12 месяцев"]
+        );
+        assert_eq!([months(Lang::En, 0), months(Lang::Ru, 0)], ["Lifetime subscription", "Подписка навсегда"]);
+        assert_eq!([devices(Lang::En, 1), devices(Lang::En, 3)], ["1 extra device", "3 extra devices"]);
+        assert_eq!(
+            [devices(Lang::Ru, 1), devices(Lang::Ru, 3), devices(Lang::Ru, 5)],
+            ["1 дополнительное устройство", "3 дополнительных устройства", "5 дополнительных устройств"]
+        );
     }
 
     /// A paid one-month subscription.
