@@ -1,4 +1,4 @@
-//! The pages behind a subscription's links: `/connect/{token}` lists the catalogue's
+//! The pages behind a subscription's links: `/connect/{token}` lists the app list's
 //! applications with the visitor's platform first, and `/connect/{token}/{app_id}` (the
 //! `connect_url` messengers open) puts that application first. Both show the subscription's
 //! state, the link with a copy button, and a QR code of `qr_payload` for another device.
@@ -46,7 +46,7 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
         .render(StatusCode::OK, body)
 }
 
-/// `?platform=` when it names one of the catalogue's, else the one the User-Agent shows.
+/// `?platform=` when it names one of the app list's, else the one the User-Agent shows.
 fn chosen_platform(req: &HttpRequest, p: &ConnectPage) -> Option<String> {
     let known = |id: &str| p.platforms.iter().any(|pl| pl.platform_id == id);
     let asked = req.query_string().split('&').find_map(|q| q.strip_prefix("platform=")).filter(|id| known(id));
