@@ -369,3 +369,74 @@ fn the_shifted_clock_is_refused_unless_switched_on() {
     assert!(s.refused(&["clock", "advance", "1h"]).contains("VP_SHIFTED_CLOCK"));
     assert!(s.refused(&["clock", "show"]).contains("VP_SHIFTED_CLOCK"));
 }
+
+const BOT_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+
+#[test]
+fn a_partner_bot_connects_from_a_token_file_is_kept_sealed_and_is_never_shown_again() {
+    let telegram = vp_testkit::telegram::TelegramEmulator::start("1:platform-bot-token-unused-here-000000", "platform");
+    telegram.add_bot(BOT_TOKEN, 5550001, "fast_vpn_bot");
+    let mut s = Scratch::new("bot");
+    s.env.push(("VP_TELEGRAM_API_URL".into(), telegram.url()));
+    let (id, _) = create_account(&s);
+    assert_eq!(s.ok(&["bot", "show", &id]), Value::Null, "no bot yet");
+
+    let token_file = s.file("token", &format!("{BOT_TOKEN}\n"));
+    let run = s.run(&["bot", "connect", &id, "--token-file", token_file.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bot = run.json();
+    assert_eq!((bot["bot_id"].clone(), bot["username"].clone()), (json!(5550001), json!("fast_vpn_bot")));
+    assert_eq!((bot["status"].clone(), bot["link"].clone()), (json!("connected"), json!("https://t.me/fast_vpn_bot")));
+    assert_eq!(telegram.calls("getMe"), 1, "the token was checked with Telegram");
+    let secret = BOT_TOKEN.split_once(':').unwrap().1;
+    assert!(!run.stdout.contains(secret) && !run.stderr.contains(secret), "the token is never printed");
+    assert!(!s.run(&["bot", "show", &id]).stdout.contains(secret));
+
+    let stored = std::fs::read(s.dir.join("db.sqlite")).unwrap();
+    assert!(!stored.windows(secret.len()).any(|w| w == secret.as_bytes()), "the database holds no plain token");
+    assert!(s.dir.join("secrets.key").exists(), "the embedded default generated its key beside the database");
+
+    let (other, _) = create_account(&s);
+    assert!(
+        s.refused(&["bot", "connect", &other, "--token-file", token_file.to_str().unwrap()])
+            .contains("another account")
+    );
+    let wrong = s.file("wrong", "5550001:AAEthisTokenWasRevokedInBotFather123");
+    assert!(
+        s.refused(&["bot", "connect", &other, "--token-file", wrong.to_str().unwrap()]).contains("does not accept")
+    );
+    let junk = s.file("junk", "hello");
+    assert!(s.refused(&["bot", "connect", &other, "--token-file", junk.to_str().unwrap()]).contains("BotFather"));
+    s.refused(&["bot", "connect", &other, "--token-file", "/nonexistent/token"]);
+
+    assert_eq!(s.ok(&["bot", "disconnect", &id])["disconnected"], true);
+    assert_eq!(s.ok(&["bot", "show", &id]), Value::Null);
+    s.refused(&["bot", "disconnect", &id]);
+}
+
+#[test]
+fn a_database_sealed_under_another_key_refuses_to_start_naming_vp_secrets_key() {
+    let telegram = vp_testkit::telegram::TelegramEmulator::start("1:platform-bot-token-unused-here-000000", "platform");
+    telegram.add_bot(BOT_TOKEN, 5550001, "fast_vpn_bot");
+    let mut s = Scratch::new("secrets-key");
+    s.env.push(("VP_TELEGRAM_API_URL".into(), telegram.url()));
+    let (id, _) = create_account(&s);
+    let token_file = s.file("token", BOT_TOKEN);
+    s.ok(&["bot", "connect", &id, "--token-file", token_file.to_str().unwrap()]);
+    let old = std::fs::read_to_string(s.dir.join("secrets.key")).unwrap();
+
+    let new = "bmV3LWtleS1vZi10aGlydHktdHdvLWJ5dGVzLW9rISE=";
+    s.env.push(("VP_SECRETS_KEY".into(), new.into()));
+    let refused = s.refused(&["bot", "show", &id]);
+    assert!(refused.contains("VP_SECRETS_KEY"), "{refused}");
+    assert!(!refused.contains(new), "the key is never printed");
+
+    s.env.push(("VP_SECRETS_KEY_PREVIOUS".into(), old.trim().into()));
+    assert_eq!(s.ok(&["secrets", "rotate-key"])["resealed"], 1);
+    s.env.pop();
+    assert_eq!(s.ok(&["bot", "show", &id])["username"], "fast_vpn_bot", "the new key alone opens it now");
+
+    s.env.pop();
+    s.env.push(("VP_SECRETS_KEY".into(), "c2hvcnQ=".into()));
+    assert!(s.refused(&["bot", "show", &id]).contains("VP_SECRETS_KEY"), "a malformed key stops the start");
+}

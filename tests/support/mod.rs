@@ -35,6 +35,8 @@ static NEXT: AtomicU32 = AtomicU32::new(0);
 pub struct Scratch {
     pub dir: PathBuf,
     pub database_url: String,
+    /// Extra settings for every command run here.
+    pub env: Vec<(String, String)>,
 }
 
 impl Scratch {
@@ -44,7 +46,7 @@ impl Scratch {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch dir");
         let database_url = format!("sqlite://{}", dir.join("db.sqlite").display());
-        Scratch { dir, database_url }
+        Scratch { dir, database_url, env: vec![] }
     }
 
     pub fn file(&self, name: &str, content: &str) -> PathBuf {
@@ -60,6 +62,7 @@ impl Scratch {
             .env("DATABASE_URL", &self.database_url)
             .env("VP_LOG", "warn")
             .env_remove("VP_CONFIG_FILE")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .output()
             .expect("run vp-api");
         Run::from(output)

@@ -44,6 +44,9 @@ fn psql(url: &str, sql: &str) {
 }
 
 /// A database of a test's own.
+/// The secrets key of the PostgreSQL test databases (32 bytes in base64).
+pub const TEST_SECRETS_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
 pub struct Database {
     pub url: String,
     /// Extra settings for every process on this database (CLI and server).
@@ -73,7 +76,10 @@ impl Database {
                 psql(&base, &format!("CREATE SCHEMA {schema}"));
                 let sep = if base.contains('?') { '&' } else { '?' };
                 let url = format!("{base}{sep}options=-csearch_path%3D{schema}");
-                Some(Database { url, env: vec![], cleanup: Some((base, schema)), dir })
+                // PostgreSQL has no data directory for a generated key file: set the key, as
+                // production does (SQLite databases use the generated file beside them).
+                let env = vec![("VP_SECRETS_KEY".to_owned(), TEST_SECRETS_KEY.to_owned())];
+                Some(Database { url, env, cleanup: Some((base, schema)), dir })
             }
         }
     }
@@ -171,7 +177,7 @@ impl Server {
     /// A server on a demo-seeded database, every process of it run with `env`.
     pub fn start_with(backend: Backend, name: &str, env: &[(&str, &str)]) -> Option<Server> {
         let mut db = Database::new(backend, name)?;
-        db.env = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        db.env.extend(env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
         let demo = db.cli(&["demo"]);
         let key = demo["api_key"]["api_key"].as_str().expect("demo key").to_owned();
         let account_id = demo["account"]["account_id"].as_str().expect("demo account").to_owned();

@@ -84,6 +84,35 @@ pub enum Command {
     /// Partners' withdrawal requests: list them and take each through approve, reject or paid.
     #[command(subcommand)]
     Withdrawal(WithdrawalCommand),
+    /// A partner's own Telegram bot, run by the platform under the partner's brand.
+    #[command(subcommand)]
+    Bot(BotCommand),
+    /// The key that seals secrets at rest (VP_SECRETS_KEY).
+    #[command(subcommand)]
+    Secrets(SecretsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BotCommand {
+    /// Connect the account's bot with its BotFather token, read from a file (never from the
+    /// command line, which other users of the machine can see). The token is checked with
+    /// Telegram and kept sealed; it is never shown again.
+    Connect {
+        account_id: String,
+        #[arg(long)]
+        token_file: PathBuf,
+    },
+    /// The account's bot (without its token).
+    Show { account_id: String },
+    /// Disconnect the account's bot: the platform forgets its token.
+    Disconnect { account_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SecretsCommand {
+    /// Seal every stored secret again under VP_SECRETS_KEY, after a rotation (the old key in
+    /// VP_SECRETS_KEY_PREVIOUS until this has run).
+    RotateKey,
 }
 
 #[derive(Debug, Subcommand)]

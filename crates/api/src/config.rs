@@ -12,7 +12,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 29] = [
+const KEYS: [&str; 31] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -23,6 +23,8 @@ const KEYS: [&str; 29] = [
     "VP_TERM_CHECK_SECONDS",
     "VP_DELIVERY_WORKERS",
     "VP_SHIFTED_CLOCK",
+    "VP_SECRETS_KEY",
+    "VP_SECRETS_KEY_PREVIOUS",
     "VP_TEST_CLOCK",
     "VP_PANEL",
     "VP_REMNAWAVE_URL",
@@ -86,7 +88,69 @@ pub struct Config {
     /// The Telegram bot that carries notices to partners' chats; `None`: notices stay in the
     /// cabinet.
     pub telegram: Option<TelegramSettings>,
+    /// The Bot API's address for every bot (`VP_TELEGRAM_API_URL`): the platform's and
+    /// partners' own.
+    pub telegram_api_url: String,
+    /// Where the key that seals secrets at rest comes from.
+    pub secrets_key: SecretsKeySource,
 }
+
+/// `VP_SECRETS_KEY` (and `VP_SECRETS_KEY_PREVIOUS` while rotating), or, when it is not set, a
+/// key file the embedded default generates beside its SQLite database on first start.
+#[derive(Clone, PartialEq, Eq)]
+pub enum SecretsKeySource {
+    /// Both values are checked to be 32 bytes in base64; never logged.
+    Configured {
+        current: String,
+        previous: Option<String>,
+    },
+    KeyFile(std::path::PathBuf),
+}
+
+impl std::fmt::Debug for SecretsKeySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SecretsKeySource::Configured { previous, .. } => {
+                write!(f, "Configured {{ previous: {} }}", if previous.is_some() { "<redacted>" } else { "none" })
+            }
+            SecretsKeySource::KeyFile(path) => write!(f, "KeyFile({})", path.display()),
+        }
+    }
+}
+
+/// The secrets key's source: the settings, checked here (a malformed key stops the start), or
+/// the key file beside the SQLite database (`data/` for PostgreSQL without a key).
+fn secrets_key_source<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+    database_url: &str,
+) -> Result<SecretsKeySource, ConfigError> {
+    let check = |key: &'static str, value: &str| {
+        vp_app::secrets::SecretKeys::from_base64(value, None)
+            .map(|_| value.trim().to_owned())
+            .map_err(|e| ConfigError::Invalid { key, reason: e.to_string() })
+    };
+    match (get("VP_SECRETS_KEY"), get("VP_SECRETS_KEY_PREVIOUS")) {
+        (Some(current), previous) => Ok(SecretsKeySource::Configured {
+            current: check("VP_SECRETS_KEY", current)?,
+            previous: previous.map(|p| check("VP_SECRETS_KEY_PREVIOUS", p)).transpose()?,
+        }),
+        (None, Some(_)) => Err(ConfigError::Invalid {
+            key: "VP_SECRETS_KEY_PREVIOUS",
+            reason: "is set but VP_SECRETS_KEY is not (while rotating, the new key goes in VP_SECRETS_KEY)".into(),
+        }),
+        (None, None) => {
+            let dir = database_url
+                .strip_prefix("sqlite://")
+                .and_then(|path| std::path::Path::new(path).parent())
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .map_or_else(|| std::path::PathBuf::from("data"), std::path::Path::to_path_buf);
+            Ok(SecretsKeySource::KeyFile(dir.join(SECRETS_KEY_FILE)))
+        }
+    }
+}
+
+/// The key file's name in the data directory.
+pub const SECRETS_KEY_FILE: &str = "secrets.key";
 
 /// `VP_TELEGRAM_BOT_TOKEN` and `VP_TELEGRAM_API_URL`.
 #[derive(Clone, PartialEq, Eq)]
@@ -108,12 +172,6 @@ pub const DEFAULT_TELEGRAM_API_URL: &str = "https://api.telegram.org";
 /// digits, `_` and `-`.
 fn telegram_settings<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Option<TelegramSettings>, ConfigError> {
     let Some(token) = get("VP_TELEGRAM_BOT_TOKEN") else {
-        if get("VP_TELEGRAM_API_URL").is_some() {
-            return Err(ConfigError::Invalid {
-                key: "VP_TELEGRAM_API_URL",
-                reason: "is set but VP_TELEGRAM_BOT_TOKEN is not".into(),
-            });
-        }
         return Ok(None);
     };
     let shaped = token.split_once(':').is_some_and(|(bot, secret)| {
@@ -325,6 +383,12 @@ impl Config {
             })
             .transpose()?;
         let telegram = telegram_settings(&get)?;
+        let telegram_api_url = http_url(
+            "VP_TELEGRAM_API_URL",
+            get("VP_TELEGRAM_API_URL").unwrap_or(DEFAULT_TELEGRAM_API_URL),
+            DEFAULT_TELEGRAM_API_URL,
+        )?;
+        let secrets_key = secrets_key_source(&get, &database_url)?;
         Ok(Config {
             database_url,
             bind,
@@ -345,6 +409,8 @@ impl Config {
             shutdown_after,
             redis_url,
             telegram,
+            telegram_api_url,
+            secrets_key,
         })
     }
 
@@ -361,6 +427,10 @@ impl Config {
         all.extend(self.telegram.as_ref().map(|t| t.token.clone()));
         all.extend(self.redis_url.as_deref().and_then(url_password));
         all.extend(url_password(&self.database_url));
+        if let SecretsKeySource::Configured { current, previous } = &self.secrets_key {
+            all.push(current.clone());
+            all.extend(previous.clone());
+        }
         all
     }
 }
@@ -651,8 +721,33 @@ mod tests {
         let local = telegram(&[("VP_TELEGRAM_API_URL", "http://127.0.0.1:8081/")]).unwrap().telegram.unwrap();
         assert_eq!(local.api_url, "http://127.0.0.1:8081");
         assert!(telegram(&[]).unwrap().secrets().contains(&BOT_TOKEN.to_owned()));
-        let url_alone = Config::from_values(&values(&[("VP_TELEGRAM_API_URL", "https://api.telegram.org")]));
-        assert!(matches!(url_alone, Err(ConfigError::Invalid { key: "VP_TELEGRAM_API_URL", .. })));
+        let url_alone = Config::from_values(&values(&[("VP_TELEGRAM_API_URL", "http://127.0.0.1:8081")])).unwrap();
+        assert_eq!((url_alone.telegram, url_alone.telegram_api_url.as_str()), (None, "http://127.0.0.1:8081"));
+        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().telegram_api_url, "https://api.telegram.org");
+    }
+
+    #[test]
+    fn the_secrets_key_is_32_bytes_of_base64_or_a_key_file_beside_the_sqlite_database() {
+        let key = vp_app::secrets::SecretKeys::generate_base64();
+        let set = Config::from_values(&values(&[("VP_SECRETS_KEY", &key)])).unwrap();
+        assert_eq!(set.secrets_key, SecretsKeySource::Configured { current: key.clone(), previous: None });
+        assert!(set.secrets().contains(&key), "the key is scrubbed from logs");
+        let default = Config::from_values(&BTreeMap::new()).unwrap();
+        assert_eq!(default.secrets_key, SecretsKeySource::KeyFile("data/secrets.key".into()));
+        let sqlite = Config::from_values(&values(&[("DATABASE_URL", "sqlite:///var/lib/vp/db.sqlite")])).unwrap();
+        assert_eq!(sqlite.secrets_key, SecretsKeySource::KeyFile("/var/lib/vp/secrets.key".into()));
+        let short = "c2hvcnQ=";
+        for bad in [short, "not base64 at all!"] {
+            match Config::from_values(&values(&[("VP_SECRETS_KEY", bad)])) {
+                Err(e @ ConfigError::Invalid { key: "VP_SECRETS_KEY", .. }) => assert!(!e.to_string().contains(bad)),
+                other => panic!("{bad} gave {other:?}"),
+            }
+        }
+        assert!(!format!("{set:?}").contains(&key), "the key never shows in the settings' debug form");
+        let previous_alone = Config::from_values(&values(&[("VP_SECRETS_KEY_PREVIOUS", &key)]));
+        assert!(matches!(previous_alone, Err(ConfigError::Invalid { key: "VP_SECRETS_KEY_PREVIOUS", .. })));
+        let rotating = Config::from_values(&values(&[("VP_SECRETS_KEY", &key), ("VP_SECRETS_KEY_PREVIOUS", short)]));
+        assert!(matches!(rotating, Err(ConfigError::Invalid { key: "VP_SECRETS_KEY_PREVIOUS", .. })));
     }
 
     #[test]

@@ -2,12 +2,14 @@
 //! and runs a subcommand. Operator commands print JSON on stdout; errors go to stderr with
 //! exit code 2 for bad input and 1 for failures.
 
+mod bot_commands;
 mod cli;
 mod commands;
 mod config;
 mod event_commands;
 mod logging;
 mod output;
+mod secrets_key;
 mod serve;
 mod wiring;
 mod workers;
@@ -87,6 +89,8 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Endpoint(c) => event_commands::endpoint_command(&app, c).await?,
         Command::Cabinet(c) => commands::cabinet(&app, c).await?,
         Command::Withdrawal(c) => commands::withdrawal(&app, c).await?,
+        Command::Bot(c) => bot_commands::bot_command(&app, c).await?,
+        Command::Secrets(c) => bot_commands::secrets_command(&app, c).await?,
         Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&app, c).await?,
         Command::Panel(c) => commands::panel(&app, c).await?,

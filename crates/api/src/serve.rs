@@ -35,6 +35,13 @@ pub async fn serve(
     demo: bool,
     shifted_clock: Option<Arc<ShiftedClock>>,
 ) -> Result<(), CommandError> {
+    if let crate::config::SecretsKeySource::KeyFile(path) = &config.secrets_key {
+        tracing::warn!(
+            path = %path.display(),
+            "SECRETS KEY FROM A FILE: secrets are sealed with the key in this file, generated on the first start; \
+             back it up with the database, and set VP_SECRETS_KEY in production (docs/operations.md)"
+        );
+    }
     if demo {
         seed_demo_if_empty(&app).await?;
     }

@@ -12,7 +12,7 @@ use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
 use vp_payments::{SandboxGateway, YooKassaGateway};
 use vp_ports::{Clock, Metrics, PartnerNotifier, PaymentGateway, VpnPanel};
-use vp_telegram::TelegramNotifier;
+use vp_telegram::{TelegramBots, TelegramNotifier};
 
 use crate::commands::CommandError;
 use crate::config::{Config, GatewayChoice, PanelChoice};
@@ -38,7 +38,7 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         .await
         .map_err(|e| CommandError::Failed(format!("cannot open the database: {e}")))?;
     let shifted_clock = if config.shifted_clock {
-        tracing::warn!("TEST CLOCK ON: time is moved by `vp-api clock advance`; never use this in production");
+        tracing::warn!("SHIFTED CLOCK ON: time is moved by `vp-api clock advance`; never use this in production");
         let offset = read_offset(store.as_ref()).await.map_err(CommandError::from)?;
         Some(Arc::new(ShiftedClock::new(offset)))
     } else {
@@ -90,11 +90,19 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         events: Arc::new(vp_http::ApiShapes),
         webhooks,
         notifier,
+        bots: Arc::new(TelegramBots::new(&config.telegram_api_url).map_err(CommandError::Failed)?),
     };
     let settings = Settings {
         public_base_url: config.public_base_url.clone(),
         trial_length: Duration::hours(72),
         platform_name: config.platform_name.clone(),
+        secrets: Arc::new(crate::secrets_key::load(&config.secrets_key)?),
     };
-    Ok(Wired { app: App::new(adapters, settings), local_panel, yookassa, shifted_clock })
+    let app = App::new(adapters, settings);
+    // A wrong key would fail later, at the first use of a sealed secret: stop here instead.
+    app.check_secrets_key().await.map_err(|e| match e {
+        vp_app::AppError::External(reason) => CommandError::BadInput(reason),
+        other => other.into(),
+    })?;
+    Ok(Wired { app, local_panel, yookassa, shifted_clock })
 }

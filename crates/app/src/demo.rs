@@ -73,7 +73,7 @@ impl App {
         tx.insert_account(&account).await?;
         let key = self.insert_new_key(tx.as_mut(), &account.id).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok((account, key))
     }
 }

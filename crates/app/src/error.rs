@@ -103,6 +103,14 @@ pub enum Declined {
     ReplayDays,
     #[error("the endpoint is disabled; enable it first")]
     EndpointDisabled,
+    #[error("a bot token looks like 123456789:AAE… as BotFather gives it")]
+    BotTokenMalformed,
+    #[error("Telegram does not accept this token; copy it again from BotFather")]
+    BotTokenRejected,
+    #[error("this bot is connected to another account")]
+    BotTaken,
+    #[error("the account already has the bot @{0}; disconnect it first")]
+    BotAlreadyConnected(String),
 }
 
 impl Declined {
@@ -118,7 +126,8 @@ impl Declined {
             Declined::EndpointAddress(_) => Some("url"),
             Declined::NoEventTypes | Declined::UnknownEventType(_) => Some("event_types"),
             Declined::ReplayDays => Some("days"),
-            Declined::TooManyEndpoints | Declined::EndpointDisabled => None,
+            Declined::BotTokenMalformed | Declined::BotTokenRejected | Declined::BotTaken => Some("token"),
+            Declined::TooManyEndpoints | Declined::EndpointDisabled | Declined::BotAlreadyConnected(_) => None,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! business rule lives in an adapter: the rules come from `vp_domain`, the orchestration is here.
 
 pub mod balance;
+pub mod bots;
 pub mod cabinet;
 pub mod content;
 pub mod demo;
@@ -12,6 +13,7 @@ pub mod metrics;
 pub mod notices;
 pub mod operator;
 pub mod partner;
+pub mod secrets;
 pub mod shifted_clock;
 pub mod style;
 pub mod system;
@@ -20,7 +22,7 @@ pub mod views;
 use std::sync::Arc;
 
 use time::Duration;
-use vp_ports::{Clock, IdGenerator, Metrics, PartnerNotifier, PaymentGateway, Store, VpnPanel, WebhookSender};
+use vp_ports::{BotApi, Clock, IdGenerator, Metrics, PartnerNotifier, PaymentGateway, Store, VpnPanel, WebhookSender};
 
 use crate::events::EventRenderer;
 
@@ -39,6 +41,8 @@ pub struct Adapters {
     pub events: Arc<dyn EventRenderer>,
     pub webhooks: Arc<dyn WebhookSender>,
     pub notifier: Arc<dyn PartnerNotifier>,
+    /// The messenger's API for partners' own bots.
+    pub bots: Arc<dyn BotApi>,
     /// What the operators' dashboards show (`vp_ports::NoMetrics` where no one looks).
     pub metrics: Arc<dyn Metrics>,
 }
@@ -56,6 +60,8 @@ pub struct Settings {
     /// The brand name of an account created without one (spec: "the platform default name
     /// applies until changed"); passes the `brand_name` rules.
     pub platform_name: String,
+    /// The keys secrets are sealed with at rest (`VP_SECRETS_KEY`).
+    pub secrets: Arc<secrets::SecretKeys>,
 }
 
 impl Default for Settings {
@@ -64,6 +70,7 @@ impl Default for Settings {
             public_base_url: "http://127.0.0.1:8080".into(),
             trial_length: Duration::hours(72),
             platform_name: DEFAULT_PLATFORM_NAME.into(),
+            secrets: Arc::new(secrets::SecretKeys::ephemeral()),
         }
     }
 }
@@ -76,12 +83,12 @@ pub struct App {
     adapters: Adapters,
     pub settings: Arc<Settings>,
     auth_cache: Arc<partner::AuthCache>,
-    sale_cache: Arc<partner::OfferCache>,
+    offer_cache: Arc<partner::OfferCache>,
 }
 
 impl App {
     pub fn new(adapters: Adapters, settings: Settings) -> App {
-        App { adapters, settings: Arc::new(settings), auth_cache: Arc::default(), sale_cache: Arc::default() }
+        App { adapters, settings: Arc::new(settings), auth_cache: Arc::default(), offer_cache: Arc::default() }
     }
 }
 

@@ -265,7 +265,7 @@ impl App {
         let mut tx = self.store.begin().await?;
         let created = tx.insert_plan(&plan).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(created)
     }
 
@@ -279,7 +279,7 @@ impl App {
         }
         let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(plan)
     }
 
@@ -304,7 +304,7 @@ impl App {
         let mut tx = self.store.begin().await?;
         tx.set_device_settings(&settings).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(settings)
     }
 
@@ -318,7 +318,7 @@ impl App {
         let off = DeviceSettings { platform_price: None, ..current };
         tx.set_device_settings(&off).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(off)
     }
 
@@ -371,7 +371,7 @@ impl App {
         };
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(method)
     }
 
@@ -381,7 +381,7 @@ impl App {
         method.enabled = enabled;
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(method)
     }
 
@@ -398,7 +398,7 @@ impl App {
         method.gateway_type = gateway_type.map(str::to_owned);
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
-        self.sale_cache.forget();
+        self.offer_cache.forget();
         Ok(method)
     }
 

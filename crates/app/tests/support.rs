@@ -283,8 +283,34 @@ impl PartnerNotifier for RecordingNotifier {
     }
 }
 
+/// Telegram's answers to `getMe`, by token: a token not listed is refused (as a revoked one),
+/// `unavailable` makes every call fail as if Telegram did not answer.
+#[derive(Default)]
+pub struct FakeBots {
+    pub known: Mutex<Vec<(String, BotIdentity)>>,
+    pub unavailable: AtomicBool,
+}
+
+impl FakeBots {
+    pub fn add(&self, token: &str, bot_id: i64, username: &str) {
+        self.known.lock().unwrap().push((token.to_owned(), BotIdentity { bot_id, username: username.to_owned() }));
+    }
+}
+
+#[async_trait]
+impl BotApi for FakeBots {
+    async fn identify(&self, token: &str) -> Result<BotIdentity, BotApiError> {
+        if self.unavailable.load(Ordering::Relaxed) {
+            return Err(BotApiError::Unavailable("no answer".into()));
+        }
+        let known = self.known.lock().unwrap();
+        known.iter().find(|(t, _)| t == token).map(|(_, who)| who.clone()).ok_or(BotApiError::Rejected)
+    }
+}
+
 pub struct World {
     pub app: App,
+    pub bots: Arc<FakeBots>,
     pub webhooks: Arc<FakeWebhooks>,
     pub notifier: Arc<RecordingNotifier>,
     pub clock: Arc<ManualClock>,
@@ -313,6 +339,7 @@ impl World {
         let panel = Arc::new(FakePanel::default());
         let webhooks = Arc::new(FakeWebhooks::default());
         let notifier = Arc::new(RecordingNotifier::default());
+        let bots = Arc::new(FakeBots::default());
         let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
         let app = App::new(
             Adapters {
@@ -324,12 +351,13 @@ impl World {
                 events: Arc::new(TestShapes),
                 webhooks: webhooks.clone(),
                 notifier: notifier.clone(),
+                bots: bots.clone(),
                 metrics: metrics.clone(),
             },
             Settings::default(),
         );
         let (account, _) = app.seed_demo().await.unwrap();
-        World { app, webhooks, notifier, clock, gateway, panel, account, dir, metrics }
+        World { app, bots, webhooks, notifier, clock, gateway, panel, account, dir, metrics }
     }
 
     pub async fn account(&self) -> AccountRecord {

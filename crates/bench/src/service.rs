@@ -158,11 +158,16 @@ pub fn lift_limits(db: &str, env: &[(String, String)], account: &str) -> Result<
     cli(db, env, &args).map(|_| ())
 }
 
+/// The bench's secrets key (32 bytes in base64).
+const BENCH_SECRETS_KEY: &str = "YmVuY2gta2V5LW9mLXRoaXJ0eS10d28tYnl0ZXMtISE=";
+
 impl Service {
     /// Seeds the demo on `db`, lifts the demo partner's limits and starts `vp-api serve`; every
     /// process on it runs with `env`.
     pub async fn start(db: Database, env: &[(&str, &str)]) -> Result<Service, String> {
-        let env: Vec<(String, String)> = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        let mut env: Vec<(String, String)> = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        // A key of its own, so no key file is written where the bench runs.
+        env.push(("VP_SECRETS_KEY".into(), BENCH_SECRETS_KEY.into()));
         let demo = cli(&db.url, &env, &["demo"])?;
         let key = demo["api_key"]["api_key"].as_str().ok_or("no demo key")?.to_owned();
         let account = demo["account"]["account_id"].as_str().ok_or("no demo account")?.to_owned();

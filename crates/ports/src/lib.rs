@@ -2,6 +2,7 @@
 //! layer calls them. Only domain types and plain records cross these boundaries.
 
 pub mod balance;
+pub mod bots;
 pub mod cabinet;
 pub mod client_address;
 pub mod clock;
@@ -19,6 +20,7 @@ pub mod webhook;
 pub mod windows;
 
 pub use balance::*;
+pub use bots::{BotApi, BotApiError, BotIdentity, PartnerBotRecord};
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
 pub use clock::Clock;
@@ -34,8 +36,8 @@ pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
 pub use store::{
-    AccountRepo, BalanceRepo, CabinetRepo, ClientRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo,
-    NoticeRepo, OfferRepo, SettingsRepo, Store, StoreError, Tx,
+    AccountRepo, BalanceRepo, BotRepo, CabinetRepo, ClientRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo,
+    InvoiceRepo, NoticeRepo, OfferRepo, SettingsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

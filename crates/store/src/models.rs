@@ -311,3 +311,17 @@ pub(crate) struct AuditRow {
     pub detail: String,
     pub at: PrimitiveDateTime,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = partner_bots)]
+#[diesel(treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PartnerBotRow {
+    pub account_id: String,
+    pub bot_id: i64,
+    pub username: String,
+    pub token_hash: String,
+    pub token_sealed: String,
+    pub connected_at: PrimitiveDateTime,
+    pub disconnected_at: Option<PrimitiveDateTime>,
+}

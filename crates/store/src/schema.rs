@@ -351,6 +351,18 @@ diesel::table! {
 }
 
 diesel::table! {
+    partner_bots (account_id) {
+        account_id -> Text,
+        bot_id -> BigInt,
+        username -> Text,
+        token_hash -> Text,
+        token_sealed -> Text,
+        connected_at -> Timestamp,
+        disconnected_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     chat_link_codes (code_hash) {
         code_hash -> Text,
         account_id -> Text,

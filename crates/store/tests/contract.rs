@@ -25,8 +25,8 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, Store,
-    StoreError, Tx,
+    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore,
+    PartnerBotRecord, Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -154,6 +154,7 @@ contract_tests!(
     device_settings_are_set_replaced_and_read,
     payment_methods_are_upserted_and_ordered,
     settings_are_put_and_read,
+    partner_bots_are_one_per_account_with_unique_bots_and_tokens,
     invoices_round_trip_and_stay_within_their_account,
     pending_invoices_due_are_oldest_first,
     invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
@@ -312,6 +313,48 @@ fn is_conflict<T: std::fmt::Debug>(result: &Result<T, StoreError>) -> bool {
 // Contract tests
 // ---------------------------------------------------------------------------------------------
 
+async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) {
+    let bot = |account: &str, bot_id: i64, hash: &str| PartnerBotRecord {
+        account_id: account.into(),
+        bot_id,
+        username: format!("bot{bot_id}"),
+        token_hash: hash.into(),
+        token_sealed: format!("v1.00000000.sealed-{hash}"),
+        connected_at: at(10),
+        disconnected_at: None,
+    };
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.insert_account(&account("acc-2")).await.unwrap();
+    tx.insert_partner_bot(&bot("acc-1", 111, "hash-a")).await.unwrap();
+    tx.commit().await.unwrap();
+
+    for (clash, what) in
+        [(bot("acc-2", 111, "hash-b"), "the same bot"), (bot("acc-2", 222, "hash-a"), "the same token")]
+    {
+        let mut tx = begin(&ctx.store).await;
+        assert!(is_conflict(&tx.insert_partner_bot(&clash).await), "{what} on another account");
+        tx.rollback().await.unwrap();
+    }
+    let mut tx = begin(&ctx.store).await;
+    assert!(is_conflict(&tx.insert_partner_bot(&bot("acc-1", 333, "hash-c")).await), "one bot per account");
+    tx.rollback().await.unwrap();
+
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.partner_bot_by_token("hash-a", 0).await.unwrap().map(|b| b.account_id), Some("acc-1".into()));
+    assert_eq!(tx.partner_bot_by_token("other", 111).await.unwrap().map(|b| b.bot_id), Some(111));
+    assert_eq!(tx.partner_bot_by_token("other", 0).await.unwrap(), None);
+    let mut revoked = bot("acc-1", 111, "hash-a");
+    revoked.disconnected_at = Some(at(20));
+    tx.update_partner_bot(&revoked).await.unwrap();
+    assert_eq!(tx.partner_bot("acc-1").await.unwrap(), Some(revoked.clone()));
+    assert_eq!(tx.partner_bots().await.unwrap(), vec![revoked]);
+    assert!(tx.delete_partner_bot("acc-1").await.unwrap());
+    assert!(!tx.delete_partner_bot("acc-1").await.unwrap());
+    assert_eq!(tx.partner_bot("acc-1").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
 async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
     assert_eq!(migrate(&ctx.url).await.unwrap(), Vec::<String>::new(), "a second migrate is a no-op");
     revert_all(&ctx.url).await.unwrap();
@@ -331,7 +374,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261123000006",
             "20261123000007",
             "20261123000008",
-            "20261125000009"
+            "20261125000009",
+            "20261125000010"
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -1,6 +1,11 @@
-//! The partner notifier over the Telegram Bot API (docs/telegram.md lists the methods and
-//! fields we rely on). Requests go to `{api_url}/bot{token}/{method}` as JSON; the token is in
-//! the path, so no URL ever reaches a log or an error text.
+//! The Telegram Bot API adapters (docs/telegram.md lists the methods and fields we rely on):
+//! the platform's own notice bot (`TelegramNotifier`, the `PartnerNotifier`) and partners' own
+//! bots (`TelegramBots`, the `BotApi`), over one client (`client.rs`).
+
+mod bots;
+mod client;
+
+pub use bots::TelegramBots;
 
 use std::time::Duration;
 
@@ -10,16 +15,14 @@ use tokio::sync::OnceCell;
 use vp_outbound::Refusals;
 use vp_ports::{ChatStart, ChatStartBatch, MessengerError, PartnerNotifier};
 
-/// The limit on a request other than a long poll.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+use client::{CallError, Client, REQUEST_TIMEOUT};
 /// A long poll may take its wait plus this much.
 const POLL_MARGIN: Duration = Duration::from_secs(10);
 
 static REFUSALS: Refusals = Refusals::new("telegram");
 
 pub struct TelegramNotifier {
-    http: reqwest::Client,
-    api_url: String,
+    client: Client,
     token: String,
     /// The bot's username (`getMe`), read once it is first needed.
     username: OnceCell<String>,
@@ -28,63 +31,34 @@ pub struct TelegramNotifier {
 impl TelegramNotifier {
     /// `api_url` like `https://api.telegram.org` (no trailing slash needed).
     pub fn new(api_url: &str, token: &str) -> Result<TelegramNotifier, String> {
-        let http = vp_outbound::builder(REQUEST_TIMEOUT)
-            .build()
-            .map_err(|e| format!("cannot set up the Telegram client: {}", vp_outbound::failure(&e)))?;
-        Ok(TelegramNotifier {
-            http,
-            api_url: api_url.trim_end_matches('/').to_owned(),
-            token: token.to_owned(),
-            username: OnceCell::new(),
-        })
+        Ok(TelegramNotifier { client: Client::new(api_url)?, token: token.to_owned(), username: OnceCell::new() })
     }
 
     /// Calls a method; the `result` of an `ok` answer, or the error it means.
     async fn call(&self, method: &str, body: &Value, timeout: Duration) -> Result<Value, MessengerError> {
-        let url = format!("{}/bot{}/{method}", self.api_url, self.token);
-        let response = self
-            .http
-            .post(url)
-            .timeout(timeout)
-            .header("content-type", "application/json")
-            .body(body.to_string())
-            .send()
-            .await
-            .map_err(|e| unavailable(format!("{method}: {}", vp_outbound::failure(&e)), None))?;
-        let status = response.status().as_u16();
-        let bytes =
-            response.bytes().await.map_err(|e| unavailable(format!("{method}: {}", vp_outbound::failure(&e)), None))?;
-        let answer: Option<Value> = serde_json::from_slice(&bytes).ok();
-        match answer {
-            Some(a) if status == 200 && a["ok"] == true => Ok(a["result"].clone()),
-            other => Err(self.refusal(method, body, status, other.as_ref())),
-        }
+        self.client.call(&self.token, method, body, timeout).await.map_err(|e| refusal(method, body, e))
     }
+}
 
-    /// What a failed answer means (the Bot API reference: `error_code`, `description`,
-    /// `parameters.retry_after`).
-    fn refusal(&self, method: &str, body: &Value, status: u16, answer: Option<&Value>) -> MessengerError {
-        let code = answer.and_then(|a| a["error_code"].as_u64()).map_or(status, |c| u16::try_from(c).unwrap_or(status));
-        let description = answer.and_then(|a| a["description"].as_str()).unwrap_or("no description").to_owned();
-        match code {
-            429 => {
-                let after = answer.and_then(|a| a["parameters"]["retry_after"].as_u64()).map(Duration::from_secs);
-                unavailable(format!("{method}: {description}"), after)
-            }
-            // A wrong or revoked token: nothing works until the operator fixes it.
-            401 | 404 => {
-                tracing::error!(method, code, "Telegram refused the bot token; check VP_TELEGRAM_BOT_TOKEN");
-                unavailable(format!("{method}: {code} {description}"), None)
-            }
-            403 => MessengerError::Refused(description),
-            400 if description.contains("chat not found") => MessengerError::Refused(description),
-            400..=499 => {
-                // The token is not in the body, so the request may be logged as it was.
-                REFUSALS.record("POST", method, Some(body), code, answer);
-                MessengerError::Refused(format!("{code} {description}"))
-            }
-            _ => unavailable(format!("{method}: {code} {description}"), None),
+/// What a failed call of the notice bot means.
+fn refusal(method: &str, body: &Value, e: CallError) -> MessengerError {
+    let CallError { code, description, retry_after, answer } = e;
+    let Some(code) = code else { return unavailable(format!("{method}: {description}"), None) };
+    match code {
+        429 => unavailable(format!("{method}: {description}"), retry_after),
+        // A wrong or revoked token: nothing works until the operator fixes it.
+        401 | 404 => {
+            tracing::error!(method, code, "Telegram refused the bot token; check VP_TELEGRAM_BOT_TOKEN");
+            unavailable(format!("{method}: {code} {description}"), None)
         }
+        403 => MessengerError::Refused(description),
+        400 if description.contains("chat not found") => MessengerError::Refused(description),
+        400..=499 => {
+            // The token is not in the body, so the request may be logged as it was.
+            REFUSALS.record("POST", method, Some(body), code, answer.as_ref());
+            MessengerError::Refused(format!("{code} {description}"))
+        }
+        _ => unavailable(format!("{method}: {code} {description}"), None),
     }
 }
 

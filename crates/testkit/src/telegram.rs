@@ -1,6 +1,7 @@
 //! A Telegram Bot API emulator on loopback, after the Bot API reference
 //! (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON body, answered
 //! with the `{"ok": ..., "result" | "error_code", "description", "parameters"}` envelope. It
+//! knows several bots by their tokens (401 for any other, as for a revoked one) and
 //! serves `getMe`, `sendMessage` and `getUpdates` (with `offset` confirming earlier updates and
 //! `timeout` long polling, capped at two seconds so tests stay quick), and lets a test press
 //! the bot's Start button, block the bot in a chat and make sends fail.
@@ -15,9 +16,16 @@ use crate::http::{HttpServer, Reply, Request};
 /// The longest a `getUpdates` call waits here, whatever `timeout` it asks for.
 pub const LONG_POLL_CAP: Duration = Duration::from_secs(2);
 
-struct State {
+/// A bot the emulator knows: its token, id and username.
+struct Bot {
     token: String,
+    id: i64,
     username: String,
+}
+
+struct State {
+    /// The bot `start` made first; partners' bots added with `add_bot` after it.
+    bots: Vec<Bot>,
     updates: Vec<Value>,
     next_update_id: i64,
     sent: Vec<(i64, String)>,
@@ -45,8 +53,7 @@ impl TelegramEmulator {
     pub fn start(token: &str, username: &str) -> TelegramEmulator {
         let state = Arc::new((
             Mutex::new(State {
-                token: token.to_owned(),
-                username: username.to_owned(),
+                bots: vec![Bot { token: token.to_owned(), id: 123_456_789, username: username.to_owned() }],
                 updates: vec![],
                 next_update_id: 700_000_001,
                 sent: vec![],
@@ -59,6 +66,16 @@ impl TelegramEmulator {
         let handler_state = state.clone();
         let server = HttpServer::start(move |req| handle(&handler_state, req));
         TelegramEmulator { state, server }
+    }
+
+    /// Another bot Telegram knows (a partner's, made in BotFather).
+    pub fn add_bot(&self, token: &str, id: i64, username: &str) {
+        lock(&self.state.0).bots.push(Bot { token: token.to_owned(), id, username: username.to_owned() });
+    }
+
+    /// The bot's token is revoked in BotFather: Telegram answers 401 to it from now on.
+    pub fn revoke(&self, token: &str) {
+        lock(&self.state.0).bots.retain(|b| b.token != token);
     }
 
     /// `VP_TELEGRAM_API_URL`: `http://127.0.0.1:PORT`.
@@ -128,16 +145,17 @@ fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
     let Some(rest) = req.path.strip_prefix("/bot") else { return error(404, "Not Found") };
     let Some((token, method)) = rest.split_once('/') else { return error(404, "Not Found") };
     let mut s = lock(lock_state);
-    if token != s.token {
-        return error(401, "Unauthorized");
-    }
+    let Some(bot) = s.bots.iter().position(|b| b.token == token) else { return error(401, "Unauthorized") };
     s.calls.push(method.to_owned());
     let body = req.json().unwrap_or_else(|| json!({}));
     match method {
-        "getMe" => Reply::json(
-            200,
-            &json!({"ok": true, "result": {"id": 123_456_789, "is_bot": true, "first_name": "Platform", "username": s.username}}),
-        ),
+        "getMe" => {
+            let Bot { id, username, .. } = &s.bots[bot];
+            Reply::json(
+                200,
+                &json!({"ok": true, "result": {"id": id, "is_bot": true, "first_name": username, "username": username}}),
+            )
+        }
         "sendMessage" => {
             let (Some(chat_id), Some(text)) = (body["chat_id"].as_i64(), body["text"].as_str()) else {
                 return error(400, "Bad Request: message text is empty");

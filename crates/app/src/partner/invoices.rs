@@ -6,7 +6,7 @@
 //!
 //! A new request is two units of work of the store around the gateway call (`open_invoice`,
 //! `record_invoice`), without an account-wide lock: the key's uniqueness serialises one key, and
-//! the store keeps the new-client limit exact. Prices come from the sale catalog kept in memory.
+//! the store keeps the new-client limit exact. Prices come from the offer kept in memory.
 //! The rare paths (a known key, the completer) go through `Tx` under the account lock.
 
 use serde::{Deserialize, Serialize};
@@ -106,13 +106,13 @@ impl Charge {
     }
 }
 
-/// The charge of a request as the catalog prices it now, or the pricing refusal (an unknown
+/// The charge of a request as the offer prices it now, or the pricing refusal (an unknown
 /// plan, devices not for sale, a method not offered). Needs no client.
-fn price(catalog: &Offer, account: &AccountRecord, request: &InvoiceRequest, return_url: String) -> AppResult<Charge> {
+fn price(offer: &Offer, account: &AccountRecord, request: &InvoiceRequest, return_url: String) -> AppResult<Charge> {
     let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
     let (amounts, description) = match request.purpose {
         Purpose::Subscription { plan_id } => {
-            let plan = catalog.plan(plan_id).ok_or(Refusal::PlanNotFound)?;
+            let plan = offer.plan(plan_id).ok_or(Refusal::PlanNotFound)?;
             let term = match plan.months {
                 _ if plan.lifetime => "lifetime".to_owned(),
                 1 => "1 month".to_owned(),
@@ -125,12 +125,12 @@ fn price(catalog: &Offer, account: &AccountRecord, request: &InvoiceRequest, ret
         }
         Purpose::Devices { count } => {
             let unit =
-                catalog.device_settings.as_ref().and_then(|s| s.platform_price).ok_or(Refusal::DevicesNotForSale)?;
+                offer.device_settings.as_ref().and_then(|s| s.platform_price).ok_or(Refusal::DevicesNotForSale)?;
             let what = if count == 1 { "1 extra device".to_owned() } else { format!("{count} extra devices") };
             (price_of(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name))
         }
     };
-    let method = catalog.method(request.method.as_str()).ok_or(Refusal::UnsupportedPaymentMethod)?;
+    let method = offer.method(request.method.as_str()).ok_or(Refusal::UnsupportedPaymentMethod)?;
     Ok(Charge {
         customer: amounts.customer.kopecks(),
         platform: amounts.platform.kopecks(),
@@ -143,9 +143,9 @@ fn price(catalog: &Offer, account: &AccountRecord, request: &InvoiceRequest, ret
 
 /// The spec's rules by purpose, in the order: blocked client, plan or device rules, payment
 /// method (the daily new-client limit is the store's, checked after). `priced` is the charge
-/// the catalog gives, or a resumed request's pinned one.
+/// the offer gives, or a resumed request's pinned one.
 fn check_rules(
-    catalog: &Offer,
+    offer: &Offer,
     request: &InvoiceRequest,
     client: Option<&ClientRecord>,
     priced: AppResult<Charge>,
@@ -167,7 +167,7 @@ fn check_rules(
         Purpose::Devices { count } => {
             // Without device settings every subscription is unlimited (docs/decisions.md).
             let none = DeviceSettings { included: 0, max: 0, platform_price: None };
-            let settings = catalog.device_settings.as_ref().unwrap_or(&none);
+            let settings = offer.device_settings.as_ref().unwrap_or(&none);
             check_device_purchase(subscription, settings, count, now).map_err(|e| match e {
                 DevicePurchaseRefused::NoActiveSubscription => Refusal::NoActiveSubscription,
                 DevicePurchaseRefused::NotApplicable => Refusal::DeviceSlotsNotApplicable,
@@ -208,9 +208,9 @@ impl App {
     ) -> AppResult<InvoiceView> {
         let now = self.clock.now();
         let fp = fingerprint(request);
-        let catalog = self.offer().await?;
+        let offer = self.offer().await?;
         let payment_id = self.ids.new_id("pay");
-        let priced = price(&catalog, account, request, self.return_url(request, &payment_id));
+        let priced = price(&offer, account, request, self.return_url(request, &payment_id));
         let record = IdempotencyRecord {
             account_id: account.id.clone(),
             key: key.as_str().to_owned(),
@@ -227,7 +227,7 @@ impl App {
         if let Some(existing) = opened.existing_key {
             return self.known_key(account, existing, &fp, request, now).await;
         }
-        let checked = match check_rules(&catalog, request, opened.client.as_ref(), priced, now) {
+        let checked = match check_rules(&offer, request, opened.client.as_ref(), priced, now) {
             Ok(charge) if opened.client.is_none() && opened.new_clients_bound >= u64::from(new_clients.limit) => {
                 self.new_client_allowed(account, now).await.map(|()| charge)
             }
@@ -301,7 +301,7 @@ impl App {
         request: &InvoiceRequest,
     ) -> AppResult<TakeOver> {
         let now = self.clock.now();
-        let catalog = self.offer().await?;
+        let offer = self.offer().await?;
         let mut tx = self.store.begin().await?;
         tx.lock_account(&account.id).await?;
         let current = tx.idempotency_key(&account.id, &stale.key).await?;
@@ -315,10 +315,10 @@ impl App {
         let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
         let priced = match pinned {
             Some(charge) => Ok(charge),
-            None => price(&catalog, account, request, self.return_url(request, &payment_id)),
+            None => price(&offer, account, request, self.return_url(request, &payment_id)),
         };
         let client = tx.client(&account.id, &request.client_id).await?;
-        let checked = check_rules(&catalog, request, client.as_ref(), priced, now);
+        let checked = check_rules(&offer, request, client.as_ref(), priced, now);
         let checked = match checked {
             Ok(charge) if client.is_none() => check_new_client_limit(tx.as_mut(), account, now).await.map(|()| charge),
             checked => checked,

@@ -45,8 +45,8 @@ impl OfferCache {
         current.as_ref().filter(|(_, at)| at.elapsed() < OFFER_TTL).map(|(c, _)| c.clone())
     }
 
-    fn put(&self, catalog: Arc<Offer>) {
-        *self.current.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((catalog, Instant::now()));
+    fn put(&self, offer: Arc<Offer>) {
+        *self.current.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some((offer, Instant::now()));
     }
 
     /// Drops the kept copy after a change made by this process.
@@ -57,20 +57,20 @@ impl OfferCache {
 
 impl App {
     pub(crate) async fn offer(&self) -> AppResult<Arc<Offer>> {
-        if let Some(catalog) = self.sale_cache.get() {
-            return Ok(catalog);
+        if let Some(offer) = self.offer_cache.get() {
+            return Ok(offer);
         }
         let mut tx = self.store.read().await?;
         let plans = tx.plans(false).await?;
         let methods = tx.payment_methods().await?;
         let device_settings = tx.device_settings().await?;
         tx.commit().await?;
-        let catalog = Arc::new(Offer {
+        let offer = Arc::new(Offer {
             plans: plans.into_iter().filter(|p| p.retired_at.is_none()).map(|p| (p.plan_id, p)).collect(),
             methods: methods.into_iter().map(|m| (m.code.clone(), m)).collect(),
             device_settings,
         });
-        self.sale_cache.put(catalog.clone());
-        Ok(catalog)
+        self.offer_cache.put(offer.clone());
+        Ok(offer)
     }
 }

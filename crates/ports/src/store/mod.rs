@@ -5,6 +5,7 @@
 
 mod accounts;
 mod balance;
+mod bots;
 mod cabinet;
 mod clients;
 mod events;
@@ -19,6 +20,7 @@ use time::OffsetDateTime;
 
 pub use accounts::AccountRepo;
 pub use balance::BalanceRepo;
+pub use bots::BotRepo;
 pub use cabinet::CabinetRepo;
 pub use clients::ClientRepo;
 pub use events::EventRepo;
@@ -124,6 +126,7 @@ pub trait Tx:
     + NoticeRepo
     + CabinetRepo
     + EventRepo
+    + BotRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

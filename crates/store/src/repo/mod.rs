@@ -5,6 +5,7 @@
 pub(crate) mod accounts;
 pub(crate) mod balance;
 pub(crate) mod billing;
+pub(crate) mod bots;
 pub(crate) mod cabinet;
 pub(crate) mod clients;
 pub(crate) mod events;

@@ -90,8 +90,12 @@ fn declined(d: &Declined, tx: Texts) -> String {
             )
         }
         Declined::EndpointDisabled => tx.get("cabinet-webhooks-refused-disabled"),
-        // Not a refusal of these pages: as the app words it.
-        Declined::Withdrawal(_) => d.to_string(),
+        // Not refusals of these pages: as the app words them.
+        Declined::Withdrawal(_)
+        | Declined::BotTokenMalformed
+        | Declined::BotTokenRejected
+        | Declined::BotTaken
+        | Declined::BotAlreadyConnected(_) => d.to_string(),
     }
 }
 

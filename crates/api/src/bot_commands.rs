@@ -1,0 +1,47 @@
+//! Operator commands for partners' own bots and for the secrets key.
+
+use serde_json::{Value, json};
+use vp_app::App;
+use vp_ports::PartnerBotRecord;
+
+use crate::cli::{BotCommand, SecretsCommand};
+use crate::commands::CommandError;
+use crate::output::timestamp;
+
+/// A bot as the operator sees it: never its token, sealed or not.
+fn bot(b: &PartnerBotRecord) -> Value {
+    json!({
+        "account_id": b.account_id,
+        "bot_id": b.bot_id,
+        "username": b.username,
+        "link": format!("https://t.me/{}", b.username),
+        "status": if b.disconnected_at.is_some() { "disconnected" } else { "connected" },
+        "connected_at": timestamp(b.connected_at),
+        "disconnected_at": b.disconnected_at.map_or(Value::Null, timestamp),
+    })
+}
+
+pub async fn bot_command(app: &App, cmd: BotCommand) -> Result<Value, CommandError> {
+    Ok(match cmd {
+        BotCommand::Connect { account_id, token_file } => {
+            let token = std::fs::read_to_string(&token_file).map_err(|e| {
+                CommandError::BadInput(format!("cannot read the token file {}: {e}", token_file.display()))
+            })?;
+            bot(&app.connect_bot(&account_id, &token).await?)
+        }
+        BotCommand::Show { account_id } => app.partner_bot(&account_id).await?.as_ref().map_or(Value::Null, bot),
+        BotCommand::Disconnect { account_id } => {
+            let gone = app.disconnect_bot(&account_id).await?;
+            json!({ "account_id": gone.account_id, "bot_id": gone.bot_id, "disconnected": true })
+        }
+    })
+}
+
+pub async fn secrets_command(app: &App, cmd: SecretsCommand) -> Result<Value, CommandError> {
+    Ok(match cmd {
+        SecretsCommand::RotateKey => {
+            let resealed = app.reseal_secrets().await?;
+            json!({ "resealed": resealed, "key_id": app.settings.secrets.current_id() })
+        }
+    })
+}

@@ -1,0 +1,204 @@
+//! Secrets the service must use again (a partner bot's token today; webhook signing secrets
+//! next) are stored sealed: AES-256-GCM under the key `VP_SECRETS_KEY`, with a random 96-bit
+//! nonce per value and the value's purpose as associated data, so a sealed value copied into
+//! another row does not open. Each sealed value names its key (`v1.<key id>.<data>`), so a key
+//! can be rotated: values sealed under the previous key still open while both are configured,
+//! and `vp-api secrets rotate-key` seals them again under the current one.
+
+use std::fmt;
+
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
+use ring::digest::{SHA256, digest};
+use ring::rand::{SecureRandom, SystemRandom};
+use thiserror::Error;
+
+/// Bytes of a key.
+pub const KEY_LEN: usize = 32;
+const VERSION: &str = "v1";
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SecretsError {
+    #[error("must be {KEY_LEN} random bytes in base64 (`openssl rand -base64 32`)")]
+    MalformedKey,
+    /// The value was sealed under a key that is not configured.
+    #[error("sealed under key {0}, which is not configured (VP_SECRETS_KEY, VP_SECRETS_KEY_PREVIOUS)")]
+    UnknownKey(String),
+    /// Not a sealed value, or altered, or sealed for another purpose.
+    #[error("a sealed secret does not open: it was altered or belongs elsewhere")]
+    Corrupt,
+}
+
+/// One key: its id (the first 8 hex digits of its SHA-256) and the AES-256-GCM key.
+struct Key {
+    id: String,
+    aead: LessSafeKey,
+}
+
+impl Key {
+    fn new(bytes: &[u8]) -> Result<Key, SecretsError> {
+        let unbound = UnboundKey::new(&AES_256_GCM, bytes).map_err(|_| SecretsError::MalformedKey)?;
+        let id = digest(&SHA256, bytes).as_ref()[..4].iter().map(|b| format!("{b:02x}")).collect();
+        Ok(Key { id, aead: LessSafeKey::new(unbound) })
+    }
+}
+
+/// The configured keys: the current one seals, it and the previous one (during a rotation) open.
+pub struct SecretKeys {
+    current: Key,
+    previous: Option<Key>,
+    random: SystemRandom,
+}
+
+impl fmt::Debug for SecretKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let previous = self.previous.as_ref().map(|k| k.id.as_str());
+        f.debug_struct("SecretKeys").field("current", &self.current.id).field("previous", &previous).finish()
+    }
+}
+
+impl SecretKeys {
+    /// Keys as `VP_SECRETS_KEY` (and `VP_SECRETS_KEY_PREVIOUS`) give them: 32 bytes in base64.
+    pub fn from_base64(current: &str, previous: Option<&str>) -> Result<SecretKeys, SecretsError> {
+        let decode = |text: &str| {
+            let bytes = STANDARD.decode(text.trim()).map_err(|_| SecretsError::MalformedKey)?;
+            if bytes.len() != KEY_LEN {
+                return Err(SecretsError::MalformedKey);
+            }
+            Key::new(&bytes)
+        };
+        Ok(SecretKeys {
+            current: decode(current)?,
+            previous: previous.map(decode).transpose()?,
+            random: SystemRandom::new(),
+        })
+    }
+
+    /// A new random key in base64, for a key file or the operator.
+    pub fn generate_base64() -> String {
+        let mut bytes = [0u8; KEY_LEN];
+        // The system's CSPRNG does not fail on the platforms we run on; if it ever did,
+        // starting with a predictable key would be worse than stopping.
+        SystemRandom::new().fill(&mut bytes).expect("the system random source works");
+        STANDARD.encode(bytes)
+    }
+
+    /// Random keys that live as long as the process (tests, `Settings::default`).
+    pub fn ephemeral() -> SecretKeys {
+        SecretKeys::from_base64(&SecretKeys::generate_base64(), None).expect("a generated key is well formed")
+    }
+
+    /// The id of the key that seals.
+    pub fn current_id(&self) -> &str {
+        &self.current.id
+    }
+
+    /// Whether a value sealed under `key_id` opens with these keys.
+    pub fn knows(&self, key_id: &str) -> bool {
+        self.key(key_id).is_some()
+    }
+
+    fn key(&self, key_id: &str) -> Option<&Key> {
+        std::iter::once(&self.current).chain(&self.previous).find(|k| k.id == key_id)
+    }
+
+    /// Seals `secret` for `purpose` (what it is and whose: `partner-bot-token:acc_1`).
+    pub fn seal(&self, purpose: &str, secret: &str) -> String {
+        let mut nonce = [0u8; NONCE_LEN];
+        self.random.fill(&mut nonce).expect("the system random source works");
+        let mut data = secret.as_bytes().to_vec();
+        self.current
+            .aead
+            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(purpose.as_bytes()), &mut data)
+            .expect("AES-GCM seals any value shorter than 64 GiB");
+        let mut out = nonce.to_vec();
+        out.extend_from_slice(&data);
+        format!("{VERSION}.{}.{}", self.current.id, URL_SAFE_NO_PAD.encode(out))
+    }
+
+    /// Opens a value `seal` made for the same `purpose`.
+    pub fn open(&self, purpose: &str, sealed: &str) -> Result<String, SecretsError> {
+        let mut parts = sealed.splitn(3, '.');
+        let (Some(VERSION), Some(key_id), Some(data)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(SecretsError::Corrupt);
+        };
+        let key = self.key(key_id).ok_or_else(|| SecretsError::UnknownKey(key_id.to_owned()))?;
+        let mut bytes = URL_SAFE_NO_PAD.decode(data).map_err(|_| SecretsError::Corrupt)?;
+        if bytes.len() < NONCE_LEN {
+            return Err(SecretsError::Corrupt);
+        }
+        let mut body = bytes.split_off(NONCE_LEN);
+        let nonce = Nonce::try_assume_unique_for_key(&bytes).map_err(|_| SecretsError::Corrupt)?;
+        let plain = key
+            .aead
+            .open_in_place(nonce, Aad::from(purpose.as_bytes()), &mut body)
+            .map_err(|_| SecretsError::Corrupt)?;
+        String::from_utf8(plain.to_vec()).map_err(|_| SecretsError::Corrupt)
+    }
+
+    /// The key id a sealed value names (`None` for something that is not a sealed value).
+    pub fn key_id_of(sealed: &str) -> Option<&str> {
+        let mut parts = sealed.splitn(3, '.');
+        (parts.next() == Some(VERSION)).then(|| parts.next()).flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PURPOSE: &str = "partner-bot-token:acc_1";
+
+    #[test]
+    fn a_sealed_secret_opens_with_its_key_and_purpose_and_does_not_show_in_the_stored_text() {
+        let keys = SecretKeys::ephemeral();
+        let sealed = keys.seal(PURPOSE, "123456:AAF-secret-token");
+        assert!(!sealed.contains("AAF-secret-token"));
+        assert_eq!(SecretKeys::key_id_of(&sealed), Some(keys.current_id()));
+        assert_eq!(keys.open(PURPOSE, &sealed).unwrap(), "123456:AAF-secret-token");
+        assert_ne!(keys.seal(PURPOSE, "same"), keys.seal(PURPOSE, "same"), "a fresh nonce each time");
+    }
+
+    #[test]
+    fn a_sealed_secret_does_not_open_for_another_purpose_or_when_altered() {
+        let keys = SecretKeys::ephemeral();
+        let sealed = keys.seal(PURPOSE, "token");
+        assert_eq!(keys.open("partner-bot-token:acc_2", &sealed), Err(SecretsError::Corrupt));
+        let mut altered = sealed.clone();
+        let last = altered.pop().unwrap();
+        altered.push(if last == 'A' { 'B' } else { 'A' });
+        assert_eq!(keys.open(PURPOSE, &altered), Err(SecretsError::Corrupt));
+        assert_eq!(keys.open(PURPOSE, "plain text"), Err(SecretsError::Corrupt));
+    }
+
+    #[test]
+    fn during_a_rotation_both_keys_open_and_the_new_one_seals() {
+        let old = SecretKeys::generate_base64();
+        let new = SecretKeys::generate_base64();
+        let before = SecretKeys::from_base64(&old, None).unwrap();
+        let sealed_before = before.seal(PURPOSE, "token");
+        let rotating = SecretKeys::from_base64(&new, Some(&old)).unwrap();
+        assert_eq!(rotating.open(PURPOSE, &sealed_before).unwrap(), "token");
+        assert_ne!(SecretKeys::key_id_of(&rotating.seal(PURPOSE, "token")), Some(before.current_id()));
+        let after = SecretKeys::from_base64(&new, None).unwrap();
+        let key_id = before.current_id().to_owned();
+        assert_eq!(after.open(PURPOSE, &sealed_before), Err(SecretsError::UnknownKey(key_id)));
+    }
+
+    #[test]
+    fn a_key_must_be_32_bytes_of_base64() {
+        assert!(SecretKeys::from_base64(&STANDARD.encode([7u8; 32]), None).is_ok());
+        assert_eq!(SecretKeys::from_base64(&STANDARD.encode([7u8; 16]), None).unwrap_err(), SecretsError::MalformedKey);
+        assert_eq!(SecretKeys::from_base64("not base64!", None).unwrap_err(), SecretsError::MalformedKey);
+        let good = STANDARD.encode([7u8; 32]);
+        assert!(SecretKeys::from_base64(&good, Some("short")).is_err(), "the previous key is checked too");
+    }
+
+    #[test]
+    fn the_debug_form_names_keys_by_id_only() {
+        let text = STANDARD.encode([9u8; 32]);
+        let keys = SecretKeys::from_base64(&text, None).unwrap();
+        assert!(!format!("{keys:?}").contains(&text));
+    }
+}

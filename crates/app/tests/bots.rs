@@ -1,0 +1,108 @@
+//! A partner's own bot: connecting it with a token Telegram accepts, one bot per account and one
+//! account per bot, the token kept only sealed, and the secrets key's rotation.
+
+mod support;
+
+use std::sync::Arc;
+
+use support::World;
+use vp_app::secrets::SecretKeys;
+use vp_app::{App, AppError, Declined, Settings};
+
+const TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+const RENEWED: &str = "5550001:AAFnewTokenAfterRevokeInBotFather_x";
+const OTHER_BOT: &str = "7770002:AAEotherBotOfTheSamePartner-1234567";
+
+async fn second_account(w: &World) -> String {
+    let (account, _) = w.app.create_account(Some("Other VPN"), "0", false).await.unwrap();
+    account.id
+}
+
+fn declined(result: Result<impl std::fmt::Debug, AppError>) -> Declined {
+    match result {
+        Err(AppError::Declined(d)) => d,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_bot_connects_with_a_token_telegram_accepts_and_the_token_is_kept_only_sealed() {
+    let w = World::new().await;
+    w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
+    let bot = w.app.connect_bot(&w.account.id, &format!(" {TOKEN}\n")).await.unwrap();
+    assert_eq!((bot.bot_id, bot.username.as_str(), bot.disconnected_at), (5550001, "fast_vpn_bot", None));
+    assert!(!bot.token_sealed.contains("AAEhBOweik6ad9r"), "the token is not stored as given");
+    assert_eq!(w.app.bot_token(&bot).unwrap(), TOKEN, "and opens to the token");
+    assert_eq!(w.app.partner_bot(&w.account.id).await.unwrap(), Some(bot));
+}
+
+#[tokio::test]
+async fn a_token_telegram_refuses_or_of_the_wrong_shape_connects_nothing() {
+    let w = World::new().await;
+    assert_eq!(declined(w.app.connect_bot(&w.account.id, TOKEN).await), Declined::BotTokenRejected);
+    assert_eq!(declined(w.app.connect_bot(&w.account.id, "not a token").await), Declined::BotTokenMalformed);
+    w.bots.unavailable.store(true, std::sync::atomic::Ordering::Relaxed);
+    w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
+    assert!(matches!(w.app.connect_bot(&w.account.id, TOKEN).await, Err(AppError::External(_))));
+    assert_eq!(w.app.partner_bot(&w.account.id).await.unwrap(), None);
+    assert!(matches!(w.app.connect_bot("acc_missing", TOKEN).await, Err(AppError::NotFound("account"))));
+}
+
+#[tokio::test]
+async fn a_bot_belongs_to_one_account_and_an_account_has_one_bot() {
+    let w = World::new().await;
+    w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
+    w.bots.add(RENEWED, 5550001, "fast_vpn_bot");
+    w.bots.add(OTHER_BOT, 7770002, "other_bot");
+    w.app.connect_bot(&w.account.id, TOKEN).await.unwrap();
+
+    let other = second_account(&w).await;
+    assert_eq!(declined(w.app.connect_bot(&other, TOKEN).await), Declined::BotTaken, "the same token");
+    assert_eq!(declined(w.app.connect_bot(&other, RENEWED).await), Declined::BotTaken, "the same bot, a new token");
+    assert_eq!(
+        declined(w.app.connect_bot(&w.account.id, OTHER_BOT).await),
+        Declined::BotAlreadyConnected("fast_vpn_bot".into())
+    );
+
+    let renewed = w.app.connect_bot(&w.account.id, RENEWED).await.unwrap();
+    assert_eq!(w.app.bot_token(&renewed).unwrap(), RENEWED, "a renewed token replaces the old one");
+
+    let gone = w.app.disconnect_bot(&w.account.id).await.unwrap();
+    assert_eq!(gone.bot_id, 5550001);
+    assert_eq!(w.app.partner_bot(&w.account.id).await.unwrap(), None);
+    assert!(matches!(w.app.disconnect_bot(&w.account.id).await, Err(AppError::NotFound("bot"))));
+    w.app.connect_bot(&other, TOKEN).await.expect("a disconnected bot may go to another account");
+}
+
+/// The same database under other secrets keys.
+fn with_keys(w: &World, current: &str, previous: Option<&str>) -> App {
+    let keys = SecretKeys::from_base64(current, previous).unwrap();
+    App::new((*w.app).clone(), Settings { secrets: Arc::new(keys), ..Settings::default() })
+}
+
+#[tokio::test]
+async fn a_key_rotation_seals_every_token_again_and_a_missing_key_is_refused_by_name() {
+    let w = World::new().await;
+    w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
+    let (old, new) = (SecretKeys::generate_base64(), SecretKeys::generate_base64());
+    let before = with_keys(&w, &old, None);
+    before.connect_bot(&w.account.id, TOKEN).await.unwrap();
+    before.check_secrets_key().await.unwrap();
+
+    let wrong = with_keys(&w, &new, None);
+    let refused = wrong.check_secrets_key().await.unwrap_err().to_string();
+    assert!(refused.contains("VP_SECRETS_KEY"), "{refused}");
+
+    let rotating = with_keys(&w, &new, Some(&old));
+    rotating.check_secrets_key().await.unwrap();
+    assert_eq!(rotating.reseal_secrets().await.unwrap(), 1);
+    assert_eq!(rotating.reseal_secrets().await.unwrap(), 0, "already under the new key");
+
+    let after = with_keys(&w, &new, None);
+    after.check_secrets_key().await.unwrap();
+    let bot = after.partner_bot(&w.account.id).await.unwrap().unwrap();
+    assert_eq!(after.bot_token(&bot).unwrap(), TOKEN);
+    let mut tx = w.app.store.read().await.unwrap();
+    assert_eq!(tx.partner_bots().await.unwrap().len(), 1);
+    tx.commit().await.unwrap();
+}
