@@ -415,6 +415,40 @@ fn a_partner_bot_connects_from_a_token_file_is_kept_sealed_and_is_never_shown_ag
 }
 
 #[test]
+fn the_bot_shows_the_brand_in_telegram_follows_its_changes_and_is_disconnected_when_its_token_is_revoked() {
+    let telegram = vp_testkit::telegram::TelegramEmulator::start("1:platform-bot-token-unused-here-000000", "platform");
+    telegram.add_bot(BOT_TOKEN, 5550001, "fast_vpn_bot");
+    let mut s = Scratch::new("bot-profile");
+    s.env.push(("VP_TELEGRAM_API_URL".into(), telegram.url()));
+    let (id, _) = create_account(&s);
+    let token_file = s.file("token", BOT_TOKEN);
+    let connected = s.ok(&["bot", "connect", &id, "--token-file", token_file.to_str().unwrap()]);
+    assert_eq!(connected["profile_in_sync"], false, "the profile is set by the jobs, with retries");
+
+    s.ok(&["jobs"]);
+    let shown = telegram.profile(BOT_TOKEN).unwrap();
+    assert_eq!(shown.name, "Fast VPN");
+    let short = |code: &str| shown.short_descriptions.iter().find(|(c, _)| c == code).map(|(_, t)| t.clone());
+    assert_eq!(short("ru").as_deref(), Some("Fast VPN: ваша VPN-подписка, подключение и напоминания."));
+    assert_eq!(short(""), short("en"), "English is the default");
+    let commands = shown.commands.iter().find(|(c, _)| c == "ru").map(|(_, list)| list.clone()).unwrap();
+    assert_eq!(commands, ["start", "status", "connect", "help", "language", "stop"]);
+    assert_eq!(shown.menu_button, Some(json!({"type": "commands"})));
+    assert_eq!(s.ok(&["bot", "show", &id])["profile_in_sync"], true);
+
+    s.ok(&["account", "set-brand", &id, "Faster VPN"]);
+    assert_eq!(s.ok(&["bot", "show", &id])["profile_in_sync"], false);
+    s.ok(&["jobs"]);
+    assert_eq!(telegram.profile(BOT_TOKEN).unwrap().name, "Faster VPN");
+
+    telegram.revoke(BOT_TOKEN);
+    s.ok(&["account", "set-brand", &id, "Fastest VPN"]);
+    s.ok(&["jobs"]);
+    let bot = s.ok(&["bot", "show", &id]);
+    assert_eq!((bot["status"].clone(), bot["profile_in_sync"].clone()), (json!("disconnected"), json!(false)));
+}
+
+#[test]
 fn a_database_sealed_under_another_key_refuses_to_start_naming_vp_secrets_key() {
     let telegram = vp_testkit::telegram::TelegramEmulator::start("1:platform-bot-token-unused-here-000000", "platform");
     telegram.add_bot(BOT_TOKEN, 5550001, "fast_vpn_bot");

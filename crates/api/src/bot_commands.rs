@@ -18,6 +18,9 @@ fn bot(b: &PartnerBotRecord) -> Value {
         "status": if b.disconnected_at.is_some() { "disconnected" } else { "connected" },
         "connected_at": timestamp(b.connected_at),
         "disconnected_at": b.disconnected_at.map_or(Value::Null, timestamp),
+        // Whether Telegram shows the brand's current name, descriptions and commands.
+        "profile_in_sync": b.profile_in_sync(),
+        "profile_error": b.profile_error,
     })
 }
 

@@ -12,9 +12,12 @@ use vp_app::shifted_clock::ShiftedClock;
 use crate::config::Config;
 
 /// How often the periodic jobs run: invoice expiry, completion of requests cut off by a
-/// crash, reconciliation of payments pending at the gateway, and the panel sync.
+/// crash, reconciliation of payments pending at the gateway, the panel sync, and partners'
+/// bots' profiles.
 const JOB_INTERVAL: Duration = Duration::from_secs(30);
 const JOB_BATCH: u32 = 200;
+/// Bots whose profile is synced per round: each takes about ten Bot API calls.
+const BOT_PROFILE_BATCH: u32 = 20;
 /// Attempts in flight per delivery worker slot (`VP_DELIVERY_WORKERS`).
 const ATTEMPTS_PER_WORKER: usize = 32;
 const SHIFTED_CLOCK_REFRESH: Duration = Duration::from_secs(1);
@@ -142,6 +145,11 @@ pub async fn run_jobs_once(app: &App) {
         Err(e) => tracing::warn!(error = %e, "panel sync failed"),
     }
     check_terms(app).await;
+    match app.sync_bot_profiles(BOT_PROFILE_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(synced = n, "brought partners' bots in step with their brands"),
+        Err(e) => tracing::warn!(error = %e, "bot profile sync failed"),
+    }
     if let Err(e) = app.prune_daily_counts().await {
         tracing::warn!(error = %e, "pruning the daily counts failed");
     }

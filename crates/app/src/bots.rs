@@ -1,8 +1,12 @@
 //! A partner's own Telegram bot, run by the platform (docs/telegram.md): connecting it with its
-//! BotFather token, reading and disconnecting it. The token is checked with the messenger
-//! first, then kept only sealed under the secrets key and as its hash; it is never shown again.
+//! BotFather token, reading and disconnecting it, and keeping its profile (name, descriptions,
+//! commands) in step with the brand. The token is checked with the messenger first, then kept
+//! only sealed under the secrets key and as its hash; it is never shown again.
 
-use vp_ports::{BotApiError, PartnerBotRecord};
+use time::Duration;
+use vp_domain::{Lang, backoff};
+use vp_i18n::{text, text_with};
+use vp_ports::{AccountRecord, BotApiError, BotProfile, BotProfileLanguage, NoticeKind, PartnerBotRecord, Tx};
 
 use crate::App;
 use crate::error::{AppError, AppResult, Declined};
@@ -35,6 +39,9 @@ impl App {
         let identity = self.bots.identify(token).await.map_err(|e| match e {
             BotApiError::Rejected => AppError::Declined(Declined::BotTokenRejected),
             BotApiError::Unavailable(reason) => AppError::External(format!("Telegram did not answer: {reason}")),
+            BotApiError::Throttled(wait) => {
+                AppError::External(format!("Telegram asks to wait {} s; try again then", wait.as_secs().max(1)))
+            }
         })?;
         let token_hash = keys::hash(token);
         let mut tx = self.store.begin().await?;
@@ -56,6 +63,12 @@ impl App {
             token_sealed: self.settings.secrets.seal(&token_purpose(account_id), token),
             connected_at: self.clock.now(),
             disconnected_at: None,
+            // A new token (or a bot coming back) shows its profile again.
+            profile_revision: existing.as_ref().map_or(1, |b| b.profile_revision + 1),
+            profile_synced: existing.as_ref().map_or(0, |b| b.profile_synced),
+            profile_attempts: 0,
+            profile_retry_at: None,
+            profile_error: None,
         };
         match existing {
             Some(_) => tx.update_partner_bot(&bot).await?,
@@ -144,6 +157,125 @@ impl App {
         }
         tx.commit().await?;
         Ok(changed)
+    }
+}
+
+/// How long a claimed profile sync is not taken by another worker.
+const PROFILE_LEASE: Duration = Duration::minutes(2);
+
+/// The pause after `attempts` failed syncs: 30 s doubling, at most an hour.
+fn profile_retry_delay(attempts: u32) -> Duration {
+    backoff::doubling(attempts, Duration::seconds(30), Duration::hours(1))
+}
+
+/// The commands the bot answers, in the order Telegram lists them.
+const COMMANDS: [(&str, &str); 6] = [
+    ("start", "bot-command-start"),
+    ("status", "bot-command-status"),
+    ("connect", "bot-command-connect"),
+    ("help", "bot-command-help"),
+    ("language", "bot-command-language"),
+    ("stop", "bot-command-stop"),
+];
+
+/// At most `max` characters of `text` (Telegram's limits count characters).
+fn at_most(text: String, max: usize) -> String {
+    if text.chars().count() <= max { text } else { text.chars().take(max).collect() }
+}
+
+/// How the account's bot presents itself: the brand as its name, and in each language a short
+/// description and a description naming the brand (and the support address, when set) and
+/// the command list. English first: it is the default for other languages.
+pub fn bot_profile(account: &AccountRecord) -> BotProfile {
+    let brand = account.brand_name.as_str();
+    let languages = [(Lang::En, "en"), (Lang::Ru, "ru")]
+        .into_iter()
+        .map(|(lang, code)| {
+            let description = match &account.style.support_url {
+                Some(support) => text_with(
+                    lang,
+                    "bot-profile-description-support",
+                    &[("brand", brand.into()), ("support", support.as_str().into())],
+                ),
+                None => text_with(lang, "bot-profile-description", &[("brand", brand.into())]),
+            };
+            BotProfileLanguage {
+                code,
+                short_description: at_most(text_with(lang, "bot-profile-short", &[("brand", brand.into())]), 120),
+                description: at_most(description, 512),
+                commands: COMMANDS.iter().map(|(command, key)| ((*command).to_owned(), text(lang, key))).collect(),
+            }
+        })
+        .collect();
+    BotProfile { name: at_most(brand.to_owned(), 64), languages }
+}
+
+impl App {
+    /// The account's bot must show its profile again (the brand or the support address
+    /// changed); nothing happens without a bot.
+    pub(crate) async fn bot_profile_changed(&self, tx: &mut dyn Tx, account_id: &str) -> AppResult<()> {
+        tx.bump_bot_profile(account_id).await?;
+        Ok(())
+    }
+
+    /// Brings the profiles of up to `limit` bots in step with their accounts; returns how many
+    /// are now in sync. Telegram's throttling and failures put a bot back with a pause; a token
+    /// Telegram no longer accepts disconnects the bot and tells the partner.
+    pub async fn sync_bot_profiles(&self, limit: u32) -> AppResult<usize> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let due = tx.claim_bot_profiles(now, now + PROFILE_LEASE, limit).await?;
+        tx.commit().await?;
+        let mut synced = 0;
+        for bot in due {
+            let outcome = match self.profile_of(&bot).await {
+                Ok((profile, token)) => self.bots.set_profile(&token, &profile).await,
+                Err(e) => Err(BotApiError::Unavailable(e.to_string())),
+            };
+            let mut tx = self.store.begin().await?;
+            match outcome {
+                Ok(()) => {
+                    tx.mark_bot_profile_synced(&bot.account_id, bot.profile_revision).await?;
+                    synced += 1;
+                }
+                Err(BotApiError::Rejected) => self.bot_token_revoked(tx.as_mut(), &bot).await?,
+                Err(BotApiError::Throttled(wait)) => {
+                    let wait = Duration::try_from(wait).unwrap_or(Duration::hours(1));
+                    tx.defer_bot_profile(&bot.account_id, now + wait, "Telegram asked to wait").await?;
+                }
+                Err(BotApiError::Unavailable(reason)) => {
+                    let retry_at = now + profile_retry_delay(bot.profile_attempts + 1);
+                    tracing::info!(account_id = %bot.account_id, %reason, "bot profile sync failed; retrying later");
+                    tx.defer_bot_profile(&bot.account_id, retry_at, &reason).await?;
+                }
+            }
+            tx.commit().await?;
+        }
+        Ok(synced)
+    }
+
+    /// The profile to show and the token to show it with.
+    async fn profile_of(&self, bot: &PartnerBotRecord) -> AppResult<(BotProfile, String)> {
+        let mut tx = self.store.read().await?;
+        let account = tx.account(&bot.account_id).await?.ok_or(AppError::NotFound("account"))?;
+        tx.commit().await?;
+        Ok((bot_profile(&account), self.bot_token(bot)?))
+    }
+
+    /// Telegram no longer accepts the bot's token (revoked in BotFather): the bot is marked
+    /// disconnected and the partner is told, in the same unit of work.
+    async fn bot_token_revoked(&self, tx: &mut dyn Tx, bot: &PartnerBotRecord) -> AppResult<()> {
+        let Some(mut current) = tx.partner_bot(&bot.account_id).await? else { return Ok(()) };
+        if current.bot_id != bot.bot_id || current.disconnected_at.is_some() {
+            return Ok(());
+        }
+        current.disconnected_at = Some(self.clock.now());
+        current.profile_retry_at = None;
+        tx.update_partner_bot(&current).await?;
+        let notice = NoticeKind::BotDisconnected { bot_id: current.bot_id, username: current.username.clone() };
+        self.notify(tx, &bot.account_id, notice).await?;
+        tracing::warn!(account_id = %bot.account_id, bot_id = bot.bot_id, "Telegram refused the bot's token; disconnected");
+        Ok(())
     }
 }
 

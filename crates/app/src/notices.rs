@@ -48,6 +48,9 @@ pub fn notice_text(kind: &NoticeKind, brand: &str, lang: Lang) -> String {
             "notice-withdrawal-paid",
             &[("brand", brand.into()), ("withdrawal", withdrawal_id.into()), ("amount", (*amount).into())],
         ),
+        NoticeKind::BotDisconnected { username, .. } => {
+            text_with(lang, "notice-bot-disconnected", &[("brand", brand.into()), ("bot", username.into())])
+        }
     }
 }
 

@@ -157,8 +157,14 @@ impl App {
     ) -> AppResult<AccountRecord> {
         let mut tx = self.store.begin().await?;
         let mut account = load_account(tx.as_mut(), account_id).await?;
+        let shown = |a: &AccountRecord| (a.brand_name.clone(), a.style.support_url.clone());
+        let shown_before = shown(&account);
         change(&mut account)?;
         tx.update_account(&account).await?;
+        // The bot's profile names the brand and the support address.
+        if shown(&account) != shown_before {
+            self.bot_profile_changed(tx.as_mut(), account_id).await?;
+        }
         tx.commit().await?;
         self.auth_cache.forget_account(account_id);
         Ok(account)

@@ -106,3 +106,57 @@ async fn a_key_rotation_seals_every_token_again_and_a_missing_key_is_refused_by_
     assert_eq!(tx.partner_bots().await.unwrap().len(), 1);
     tx.commit().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_bot_shows_the_brand_and_follows_every_brand_change_with_retries_when_throttled() {
+    let w = World::new().await;
+    w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
+    w.app.connect_bot(&w.account.id, TOKEN).await.unwrap();
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 1);
+    let shown = w.bots.profiles.lock().unwrap().last().cloned().unwrap().1;
+    assert_eq!(shown.name, "Demo VPN");
+    let ru = shown.languages.iter().find(|l| l.code == "ru").unwrap();
+    assert!(ru.short_description.starts_with("Demo VPN: ваша VPN-подписка"), "{}", ru.short_description);
+    let commands: Vec<&str> = ru.commands.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(commands, ["start", "status", "connect", "help", "language", "stop"]);
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "in sync: nothing to do");
+    assert!(w.app.partner_bot(&w.account.id).await.unwrap().unwrap().profile_in_sync());
+
+    w.app.set_brand_name(&w.account.id, "Faster VPN").await.unwrap();
+    assert!(!w.app.partner_bot(&w.account.id).await.unwrap().unwrap().profile_in_sync());
+    *w.bots.throttle_next.lock().unwrap() = Some(std::time::Duration::from_secs(30));
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "Telegram asked to wait");
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "and the wait is kept");
+    w.clock.advance(time::Duration::seconds(31));
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 1);
+    assert_eq!(w.bots.profiles.lock().unwrap().last().unwrap().1.name, "Faster VPN");
+
+    use vp_app::style::{StyleChange, StyleChanges};
+    let support = StyleChange::Set("https://help.example.com".into());
+    let style = StyleChanges { logo_url: StyleChange::Keep, accent_color: StyleChange::Keep, support_url: support };
+    w.app.set_style(&w.account.id, style).await.unwrap();
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 1, "the support address is in the description");
+    let shown = w.bots.profiles.lock().unwrap().last().cloned().unwrap().1;
+    assert!(shown.languages[0].description.ends_with("Support: https://help.example.com"));
+    w.app.set_markup(&w.account.id, "30").await.unwrap();
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "a markup change is not the bot's business");
+}
+
+#[tokio::test]
+async fn a_token_revoked_in_botfather_disconnects_the_bot_and_tells_the_partner() {
+    let w = World::new().await;
+    w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
+    w.app.connect_bot(&w.account.id, TOKEN).await.unwrap();
+    w.bots.known.lock().unwrap().clear();
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0);
+    let bot = w.app.partner_bot(&w.account.id).await.unwrap().unwrap();
+    assert!(bot.disconnected_at.is_some(), "marked disconnected");
+    let mut tx = w.app.store.read().await.unwrap();
+    let notices = tx.notices(&w.account.id, None, 10).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(notices.len(), 1);
+    let text = vp_app::notices::notice_text(&notices[0].kind, "Demo VPN", vp_app::Lang::En);
+    assert!(text.contains("@fast_vpn_bot") && text.contains("new token"), "{text}");
+    w.app.set_brand_name(&w.account.id, "Other").await.unwrap();
+    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "a disconnected bot is left alone");
+}

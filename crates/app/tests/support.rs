@@ -289,6 +289,10 @@ impl PartnerNotifier for RecordingNotifier {
 pub struct FakeBots {
     pub known: Mutex<Vec<(String, BotIdentity)>>,
     pub unavailable: AtomicBool,
+    /// Profiles set, by token, in order.
+    pub profiles: Mutex<Vec<(String, BotProfile)>>,
+    /// The next `set_profile` is answered with this wait.
+    pub throttle_next: Mutex<Option<std::time::Duration>>,
 }
 
 impl FakeBots {
@@ -305,6 +309,15 @@ impl BotApi for FakeBots {
         }
         let known = self.known.lock().unwrap();
         known.iter().find(|(t, _)| t == token).map(|(_, who)| who.clone()).ok_or(BotApiError::Rejected)
+    }
+
+    async fn set_profile(&self, token: &str, profile: &BotProfile) -> Result<(), BotApiError> {
+        if let Some(wait) = self.throttle_next.lock().unwrap().take() {
+            return Err(BotApiError::Throttled(wait));
+        }
+        self.identify(token).await?;
+        self.profiles.lock().unwrap().push((token.to_owned(), profile.clone()));
+        Ok(())
     }
 }
 

@@ -130,6 +130,7 @@ pub fn cli(db: &str, env: &[(String, String)], args: &[&str]) -> Result<serde_js
         .args(args)
         .env("DATABASE_URL", db)
         .env("VP_LOG", "warn")
+        .env("VP_SECRETS_KEY", BENCH_SECRETS_KEY)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .output()
         .map_err(|e| e.to_string())?;

@@ -496,3 +496,16 @@ api-error-payload-too-large = The request body is too large.
 ## Partner API texts
 
 api-download-label = Download { $app } for { $platform }
+
+## A partner's bot: its profile in Telegram
+
+bot-profile-short = { $brand }: your VPN subscription, how to connect, reminders.
+bot-profile-description = { $brand } runs this bot: see your VPN subscription and devices, get the connection link, and be reminded before your access ends.
+bot-profile-description-support = { $brand } runs this bot: see your VPN subscription and devices, get the connection link, and be reminded before your access ends. Support: { $support }
+bot-command-start = Start and link your subscription
+bot-command-status = Your subscription: until when, devices
+bot-command-connect = How to connect
+bot-command-help = Help and documents
+bot-command-language = Change the language
+bot-command-stop = Stop the reminders
+notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of the bot @{ $bot } (it was revoked in BotFather). The bot is disconnected: connect it again with a new token.

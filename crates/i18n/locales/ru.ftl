@@ -517,3 +517,16 @@ api-error-payload-too-large = Тело запроса слишком больш�
 ## Тексты API партнёра
 
 api-download-label = Скачать { $app } для { $platform }
+
+## Бот партнёра: его профиль в Telegram
+
+bot-profile-short = { $brand }: ваша VPN-подписка, подключение и напоминания.
+bot-profile-description = Этот бот — { $brand }: здесь ваша VPN-подписка и устройства, ссылка для подключения и напоминания до окончания доступа.
+bot-profile-description-support = Этот бот — { $brand }: здесь ваша VPN-подписка и устройства, ссылка для подключения и напоминания до окончания доступа. Поддержка: { $support }
+bot-command-start = Начать и привязать подписку
+bot-command-status = Ваша подписка: до какого числа, устройства
+bot-command-connect = Как подключиться
+bot-command-help = Помощь и документы
+bot-command-language = Сменить язык
+bot-command-stop = Отключить напоминания
+notice-bot-disconnected = { $brand }: Telegram больше не принимает токен бота @{ $bot } (его отозвали в BotFather). Бот отключён: подключите его снова с новым токеном.

@@ -18,6 +18,42 @@ pub struct PartnerBotRecord {
     pub connected_at: OffsetDateTime,
     /// When Telegram stopped accepting the token (revoked in BotFather); `None` while it works.
     pub disconnected_at: Option<OffsetDateTime>,
+    /// The bot's profile (name, descriptions, commands, menu) to show: raised by every change
+    /// of the brand or the support address; in sync when `profile_synced` reached it.
+    pub profile_revision: i64,
+    pub profile_synced: i64,
+    /// Failed syncs in a row, when the next may start, and the last failure.
+    pub profile_attempts: u32,
+    pub profile_retry_at: Option<OffsetDateTime>,
+    pub profile_error: Option<String>,
+}
+
+impl PartnerBotRecord {
+    /// Whether the messenger shows the bot's current profile.
+    pub fn profile_in_sync(&self) -> bool {
+        self.profile_synced >= self.profile_revision
+    }
+}
+
+/// How a bot presents itself, in each language Telegram shows it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotProfile {
+    /// The bot's name (the brand): at most 64 characters.
+    pub name: String,
+    /// The first is also the default for languages not listed.
+    pub languages: Vec<BotProfileLanguage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotProfileLanguage {
+    /// An IETF language code as Telegram takes it (`en`, `ru`).
+    pub code: &'static str,
+    /// At most 120 characters.
+    pub short_description: String,
+    /// At most 512 characters.
+    pub description: String,
+    /// `(command, description)`: the command 1-32 of `a-z 0-9 _`, the description 1-256.
+    pub commands: Vec<(String, String)>,
 }
 
 /// Who a token belongs to, as the messenger says (`getMe`).
@@ -35,6 +71,9 @@ pub enum BotApiError {
     /// The messenger did not answer or failed; trying again later may work.
     #[error("the messenger is unavailable: {0}")]
     Unavailable(String),
+    /// The messenger asks to wait this long before calling again.
+    #[error("the messenger asks to wait {0:?}")]
+    Throttled(std::time::Duration),
 }
 
 /// The messenger's API for partners' bots: every call names the bot by its token.
@@ -42,4 +81,7 @@ pub enum BotApiError {
 pub trait BotApi: Send + Sync {
     /// The bot a token belongs to.
     async fn identify(&self, token: &str) -> Result<BotIdentity, BotApiError>;
+    /// Sets the bot's name, descriptions and commands in every language of `profile`, and its
+    /// menu button to the command list. Calling it again with the same profile changes nothing.
+    async fn set_profile(&self, token: &str, profile: &BotProfile) -> Result<(), BotApiError>;
 }

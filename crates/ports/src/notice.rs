@@ -59,6 +59,9 @@ pub enum NoticeKind {
     EndpointDisabled { endpoint_id: String, url: String, reason: String },
     /// The operator paid out a withdrawal request.
     WithdrawalPaid { withdrawal_id: String, amount: Money },
+    /// Telegram stopped accepting the token of the account's bot (revoked in BotFather): the
+    /// bot is disconnected until a new token is connected.
+    BotDisconnected { bot_id: i64, username: String },
 }
 
 /// A message from the platform to a partner, kept for the cabinet.

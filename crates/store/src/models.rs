@@ -324,4 +324,9 @@ pub(crate) struct PartnerBotRow {
     pub token_sealed: String,
     pub connected_at: PrimitiveDateTime,
     pub disconnected_at: Option<PrimitiveDateTime>,
+    pub profile_revision: i64,
+    pub profile_synced: i64,
+    pub profile_attempts: i32,
+    pub profile_retry_at: Option<PrimitiveDateTime>,
+    pub profile_error: Option<String>,
 }

@@ -359,6 +359,11 @@ diesel::table! {
         token_sealed -> Text,
         connected_at -> Timestamp,
         disconnected_at -> Nullable<Timestamp>,
+        profile_revision -> BigInt,
+        profile_synced -> BigInt,
+        profile_attempts -> Integer,
+        profile_retry_at -> Nullable<Timestamp>,
+        profile_error -> Nullable<Text>,
     }
 }
 

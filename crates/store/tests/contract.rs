@@ -322,6 +322,11 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
         token_sealed: format!("v1.00000000.sealed-{hash}"),
         connected_at: at(10),
         disconnected_at: None,
+        profile_revision: 1,
+        profile_synced: 0,
+        profile_attempts: 0,
+        profile_retry_at: None,
+        profile_error: None,
     };
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
@@ -344,7 +349,26 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
     assert_eq!(tx.partner_bot_by_token("hash-a", 0).await.unwrap().map(|b| b.account_id), Some("acc-1".into()));
     assert_eq!(tx.partner_bot_by_token("other", 111).await.unwrap().map(|b| b.bot_id), Some(111));
     assert_eq!(tx.partner_bot_by_token("other", 0).await.unwrap(), None);
-    let mut revoked = bot("acc-1", 111, "hash-a");
+    // A profile sync owed: claimed once (held for the lease), deferred, then marked synced.
+    let claimed = tx.claim_bot_profiles(at(10), at(70), 10).await.unwrap();
+    assert_eq!(claimed.iter().map(|b| b.account_id.as_str()).collect::<Vec<_>>(), ["acc-1"]);
+    assert!(tx.claim_bot_profiles(at(11), at(71), 10).await.unwrap().is_empty(), "held until the lease ends");
+    tx.defer_bot_profile("acc-1", at(100), "Telegram did not answer").await.unwrap();
+    let deferred = tx.partner_bot("acc-1").await.unwrap().unwrap();
+    assert_eq!((deferred.profile_attempts, deferred.profile_retry_at), (1, Some(at(100))));
+    assert!(tx.claim_bot_profiles(at(99), at(159), 10).await.unwrap().is_empty());
+    assert_eq!(tx.claim_bot_profiles(at(100), at(160), 10).await.unwrap().len(), 1);
+    assert!(tx.bump_bot_profile("acc-1").await.unwrap(), "the brand changed meanwhile");
+    tx.mark_bot_profile_synced("acc-1", 1).await.unwrap();
+    let behind = tx.partner_bot("acc-1").await.unwrap().unwrap();
+    assert_eq!((behind.profile_revision, behind.profile_synced, behind.profile_in_sync()), (2, 1, false));
+    assert_eq!((behind.profile_attempts, behind.profile_error), (0, None));
+    tx.mark_bot_profile_synced("acc-1", 2).await.unwrap();
+    tx.mark_bot_profile_synced("acc-1", 1).await.unwrap();
+    assert!(tx.partner_bot("acc-1").await.unwrap().unwrap().profile_in_sync(), "never lowered");
+    assert!(!tx.bump_bot_profile("acc-2").await.unwrap(), "no bot, nothing to show");
+
+    let mut revoked = tx.partner_bot("acc-1").await.unwrap().unwrap();
     revoked.disconnected_at = Some(at(20));
     tx.update_partner_bot(&revoked).await.unwrap();
     assert_eq!(tx.partner_bot("acc-1").await.unwrap(), Some(revoked.clone()));
@@ -375,7 +399,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261123000007",
             "20261123000008",
             "20261125000009",
-            "20261125000010"
+            "20261125000010",
+            "20261125000011"
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1071,6 +1096,14 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
         vec![disabled.clone()]
     );
     assert_eq!(tx.notice("ntc-2").await.unwrap(), Some(paid));
+    let bot = NoticeRecord {
+        id: "ntc-3".into(),
+        account_id: "acc-a".into(),
+        kind: NoticeKind::BotDisconnected { bot_id: 5550001, username: "fast_vpn_bot".into() },
+        created_at: at(3),
+    };
+    tx.insert_notice(&bot).await.unwrap();
+    assert_eq!(tx.notice("ntc-3").await.unwrap(), Some(bot));
 
     let chat = PartnerChat {
         account_id: "acc-a".into(),

@@ -16,11 +16,36 @@ use crate::http::{HttpServer, Reply, Request};
 /// The longest a `getUpdates` call waits here, whatever `timeout` it asks for.
 pub const LONG_POLL_CAP: Duration = Duration::from_secs(2);
 
-/// A bot the emulator knows: its token, id and username.
+/// A bot the emulator knows: its token, id and username, and its profile as set by the
+/// `setMy*` methods (by language code, `""` for the default).
+#[derive(Default)]
 struct Bot {
     token: String,
     id: i64,
     username: String,
+    name: String,
+    short_descriptions: Vec<(String, String)>,
+    descriptions: Vec<(String, String)>,
+    commands: Vec<(String, Value)>,
+    menu_button: Option<Value>,
+}
+
+/// Sets `value` for `code` in a per-language list.
+fn put(list: &mut Vec<(String, String)>, code: &str, value: &str) {
+    list.retain(|(c, _)| c != code);
+    list.push((code.to_owned(), value.to_owned()));
+}
+
+/// A bot's profile as a test reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotProfileSeen {
+    pub name: String,
+    /// `(language code, text)`, `""` for the default.
+    pub short_descriptions: Vec<(String, String)>,
+    pub descriptions: Vec<(String, String)>,
+    /// `(language code, [command, ...])`.
+    pub commands: Vec<(String, Vec<String>)>,
+    pub menu_button: Option<Value>,
 }
 
 struct State {
@@ -53,7 +78,12 @@ impl TelegramEmulator {
     pub fn start(token: &str, username: &str) -> TelegramEmulator {
         let state = Arc::new((
             Mutex::new(State {
-                bots: vec![Bot { token: token.to_owned(), id: 123_456_789, username: username.to_owned() }],
+                bots: vec![Bot {
+                    token: token.to_owned(),
+                    id: 123_456_789,
+                    username: username.to_owned(),
+                    ..Bot::default()
+                }],
                 updates: vec![],
                 next_update_id: 700_000_001,
                 sent: vec![],
@@ -70,7 +100,28 @@ impl TelegramEmulator {
 
     /// Another bot Telegram knows (a partner's, made in BotFather).
     pub fn add_bot(&self, token: &str, id: i64, username: &str) {
-        lock(&self.state.0).bots.push(Bot { token: token.to_owned(), id, username: username.to_owned() });
+        lock(&self.state.0).bots.push(Bot {
+            token: token.to_owned(),
+            id,
+            username: username.to_owned(),
+            ..Bot::default()
+        });
+    }
+
+    /// The profile a bot shows now (`None` for a token the emulator does not know).
+    pub fn profile(&self, token: &str) -> Option<BotProfileSeen> {
+        let s = lock(&self.state.0);
+        let bot = s.bots.iter().find(|b| b.token == token)?;
+        let names = |v: &Value| {
+            v.as_array().into_iter().flatten().filter_map(|c| c["command"].as_str().map(str::to_owned)).collect()
+        };
+        Some(BotProfileSeen {
+            name: bot.name.clone(),
+            short_descriptions: bot.short_descriptions.clone(),
+            descriptions: bot.descriptions.clone(),
+            commands: bot.commands.iter().map(|(code, list)| (code.clone(), names(list))).collect(),
+            menu_button: bot.menu_button.clone(),
+        })
     }
 
     /// The bot's token is revoked in BotFather: Telegram answers 401 to it from now on.
@@ -192,6 +243,54 @@ fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
             }
             Reply::json(200, &json!({"ok": true, "result": s.updates}))
         }
+        "setMyName" | "setMyShortDescription" | "setMyDescription" | "setMyCommands" | "setChatMenuButton" => {
+            match set_profile(&mut s.bots[bot], method, &body) {
+                Ok(()) => Reply::json(200, &json!({"ok": true, "result": true})),
+                Err(reason) => error(400, &format!("Bad Request: {reason}")),
+            }
+        }
         _ => error(404, "Not Found"),
     }
+}
+
+/// The `setMy*` methods within the Bot API's documented limits: name 0-64 characters, short
+/// description 0-120, description 0-512, 0-100 commands of 1-32 `a-z 0-9 _` with descriptions
+/// of 1-256 characters, a menu button of a known type.
+fn set_profile(bot: &mut Bot, method: &str, body: &Value) -> Result<(), String> {
+    let code = body["language_code"].as_str().unwrap_or_default();
+    let text = |field: &str, max: usize| {
+        let value = body[field].as_str().unwrap_or_default();
+        if value.chars().count() > max { Err(format!("{field} is longer than {max} characters")) } else { Ok(value) }
+    };
+    match method {
+        "setMyName" if code.is_empty() => bot.name = text("name", 64)?.to_owned(),
+        "setMyName" => {}
+        "setMyShortDescription" => put(&mut bot.short_descriptions, code, text("short_description", 120)?),
+        "setMyDescription" => put(&mut bot.descriptions, code, text("description", 512)?),
+        "setMyCommands" => {
+            let commands = body["commands"].as_array().ok_or("commands must be an array")?;
+            if commands.len() > 100 {
+                return Err("too many commands".into());
+            }
+            for c in commands {
+                let command = c["command"].as_str().unwrap_or_default();
+                let shaped = (1..=32).contains(&command.len())
+                    && command.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+                let described = (1..=256).contains(&c["description"].as_str().unwrap_or_default().chars().count());
+                if !shaped || !described {
+                    return Err(format!("invalid bot command {command:?}"));
+                }
+            }
+            bot.commands.retain(|(c, _)| c != code);
+            bot.commands.push((code.to_owned(), body["commands"].clone()));
+        }
+        _ => {
+            let kind = body["menu_button"]["type"].as_str().unwrap_or_default();
+            if !["commands", "web_app", "default"].contains(&kind) {
+                return Err("menu_button type must be commands, web_app or default".into());
+            }
+            bot.menu_button = Some(body["menu_button"].clone());
+        }
+    }
+    Ok(())
 }

@@ -8,5 +8,12 @@ CREATE TABLE partner_bots (
     token_hash TEXT NOT NULL UNIQUE,
     token_sealed TEXT NOT NULL,
     connected_at TIMESTAMP NOT NULL,
-    disconnected_at TIMESTAMP
+    disconnected_at TIMESTAMP,
+    -- The profile (name, descriptions, commands) to show, and the one Telegram shows: a sync
+    -- is owed while profile_synced < profile_revision, retried with backoff.
+    profile_revision BIGINT NOT NULL DEFAULT 1,
+    profile_synced BIGINT NOT NULL DEFAULT 0,
+    profile_attempts INTEGER NOT NULL DEFAULT 0,
+    profile_retry_at TIMESTAMP,
+    profile_error TEXT
 );

@@ -55,6 +55,7 @@ impl App {
         let detail = format!("{} -> {}", current.brand_name, brand_name);
         current.brand_name = brand_name;
         tx.update_account(&current).await?;
+        self.bot_profile_changed(tx.as_mut(), &current.id).await?;
         if let Some(who) = who {
             self.audit(tx.as_mut(), &account.id, who, crate::cabinet::audit::BRAND_RENAMED, detail).await?;
         }

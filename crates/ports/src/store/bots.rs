@@ -1,6 +1,7 @@
 //! Partners' own bots (one per account).
 
 use async_trait::async_trait;
+use time::OffsetDateTime;
 
 use super::StoreResult;
 use crate::bots::PartnerBotRecord;
@@ -17,4 +18,19 @@ pub trait BotRepo: Send {
     async fn delete_partner_bot(&mut self, account_id: &str) -> StoreResult<bool>;
     /// Every bot, by account (for the secrets key's checks and its rotation).
     async fn partner_bots(&mut self) -> StoreResult<Vec<PartnerBotRecord>>;
+    /// The account's bot must show a new profile (its brand or support address changed);
+    /// returns whether the account has a bot.
+    async fn bump_bot_profile(&mut self, account_id: &str) -> StoreResult<bool>;
+    /// Connected bots whose profile is behind and whose retry is due at `now`, each held back
+    /// until `lease_until` so no other worker takes it meanwhile.
+    async fn claim_bot_profiles(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<PartnerBotRecord>>;
+    /// The messenger shows the profile of `revision` (never lowers what is recorded).
+    async fn mark_bot_profile_synced(&mut self, account_id: &str, revision: i64) -> StoreResult<()>;
+    /// A sync failed: counted, the next held back until `retry_at`.
+    async fn defer_bot_profile(&mut self, account_id: &str, retry_at: OffsetDateTime, error: &str) -> StoreResult<()>;
 }

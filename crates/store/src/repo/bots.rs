@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
+use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_ports::store::StoreResult;
 use vp_ports::{BotRepo, PartnerBotRecord};
 
@@ -22,6 +23,11 @@ fn row(b: &PartnerBotRecord) -> PartnerBotRow {
         token_sealed: b.token_sealed.clone(),
         connected_at: db_time(b.connected_at),
         disconnected_at: db_time_opt(b.disconnected_at),
+        profile_revision: b.profile_revision,
+        profile_synced: b.profile_synced,
+        profile_attempts: i32::try_from(b.profile_attempts).unwrap_or(i32::MAX),
+        profile_retry_at: db_time_opt(b.profile_retry_at),
+        profile_error: b.profile_error.clone(),
     }
 }
 
@@ -34,6 +40,11 @@ fn record(r: PartnerBotRow) -> PartnerBotRecord {
         token_sealed: r.token_sealed,
         connected_at: utc(r.connected_at),
         disconnected_at: r.disconnected_at.map(utc),
+        profile_revision: r.profile_revision,
+        profile_synced: r.profile_synced,
+        profile_attempts: u32::try_from(r.profile_attempts).unwrap_or(0),
+        profile_retry_at: r.profile_retry_at.map(utc),
+        profile_error: r.profile_error,
     }
 }
 
@@ -89,6 +100,90 @@ pub(crate) async fn all(conn: &mut DbConn) -> StoreResult<Vec<PartnerBotRecord>>
     Ok(rows.into_iter().map(record).collect())
 }
 
+pub(crate) async fn bump_profile(conn: &mut DbConn, account_id: &str) -> StoreResult<bool> {
+    use partner_bots::dsl as b;
+    let changed = db_run!(conn, c => {
+        diesel::update(b::partner_bots.find(account_id))
+            .set((
+                b::profile_revision.eq(b::profile_revision + 1),
+                b::profile_attempts.eq(0),
+                b::profile_retry_at.eq(None::<PrimitiveDateTime>),
+            ))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(changed > 0)
+}
+
+pub(crate) async fn claim_profiles(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    lease_until: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<PartnerBotRecord>> {
+    use partner_bots::dsl as b;
+    let now = db_time(now);
+    let rows: Vec<PartnerBotRow> = db_run!(conn, c => {
+        b::partner_bots
+            .filter(b::disconnected_at.is_null())
+            .filter(b::profile_synced.lt(b::profile_revision))
+            .filter(b::profile_retry_at.is_null().or(b::profile_retry_at.le(now)))
+            .order(b::account_id)
+            .limit(i64::from(limit))
+            .select(PartnerBotRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    let ids: Vec<String> = rows.iter().map(|r| r.account_id.clone()).collect();
+    let lease = db_time(lease_until);
+    db_run!(conn, c => {
+        diesel::update(b::partner_bots.filter(b::account_id.eq_any(&ids))).set(b::profile_retry_at.eq(Some(lease))).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(record).collect())
+}
+
+pub(crate) async fn mark_profile_synced(conn: &mut DbConn, account_id: &str, revision: i64) -> StoreResult<()> {
+    use partner_bots::dsl as b;
+    db_run!(conn, c => {
+        diesel::update(b::partner_bots.find(account_id).filter(b::profile_synced.lt(revision)))
+            .set((
+                b::profile_synced.eq(revision),
+                b::profile_attempts.eq(0),
+                b::profile_retry_at.eq(None::<PrimitiveDateTime>),
+                b::profile_error.eq(None::<String>),
+            ))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn defer_profile(
+    conn: &mut DbConn,
+    account_id: &str,
+    retry_at: OffsetDateTime,
+    error: &str,
+) -> StoreResult<()> {
+    use partner_bots::dsl as b;
+    let retry_at = db_time(retry_at);
+    db_run!(conn, c => {
+        diesel::update(b::partner_bots.find(account_id))
+            .set((
+                b::profile_attempts.eq(b::profile_attempts + 1),
+                b::profile_retry_at.eq(Some(retry_at)),
+                b::profile_error.eq(Some(error)),
+            ))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
 #[async_trait]
 impl BotRepo for StoreTx {
     async fn insert_partner_bot(&mut self, bot: &PartnerBotRecord) -> StoreResult<()> {
@@ -113,5 +208,26 @@ impl BotRepo for StoreTx {
 
     async fn partner_bots(&mut self) -> StoreResult<Vec<PartnerBotRecord>> {
         all(self.conn()?).await
+    }
+
+    async fn bump_bot_profile(&mut self, account_id: &str) -> StoreResult<bool> {
+        bump_profile(self.conn()?, account_id).await
+    }
+
+    async fn claim_bot_profiles(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<PartnerBotRecord>> {
+        claim_profiles(self.conn()?, now, lease_until, limit).await
+    }
+
+    async fn mark_bot_profile_synced(&mut self, account_id: &str, revision: i64) -> StoreResult<()> {
+        mark_profile_synced(self.conn()?, account_id, revision).await
+    }
+
+    async fn defer_bot_profile(&mut self, account_id: &str, retry_at: OffsetDateTime, error: &str) -> StoreResult<()> {
+        defer_profile(self.conn()?, account_id, retry_at, error).await
     }
 }

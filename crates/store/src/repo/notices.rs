@@ -20,6 +20,7 @@ use crate::schema::{chat_link_codes, notice_sends, partner_chats, partner_notice
 
 const ENDPOINT_DISABLED: &str = "endpoint_disabled";
 const WITHDRAWAL_PAID: &str = "withdrawal_paid";
+const BOT_DISCONNECTED: &str = "bot_disconnected";
 
 fn notice_row(n: &NoticeRecord) -> NoticeRow {
     let (kind, subject_id, url, reason, amount) = match &n.kind {
@@ -28,6 +29,10 @@ fn notice_row(n: &NoticeRecord) -> NoticeRow {
         }
         NoticeKind::WithdrawalPaid { withdrawal_id, amount } => {
             (WITHDRAWAL_PAID, withdrawal_id.clone(), None, None, Some(amount.kopecks()))
+        }
+        // The bot's username is kept where an endpoint keeps its reason.
+        NoticeKind::BotDisconnected { bot_id, username } => {
+            (BOT_DISCONNECTED, bot_id.to_string(), None, Some(username.clone()), None)
         }
     };
     NoticeRow {
@@ -49,6 +54,9 @@ fn notice(r: NoticeRow) -> StoreResult<NoticeRecord> {
         }
         (WITHDRAWAL_PAID, _, _, Some(amount)) => {
             NoticeKind::WithdrawalPaid { withdrawal_id: r.subject_id, amount: Money::from_kopecks(amount) }
+        }
+        (BOT_DISCONNECTED, _, Some(username), _) if r.subject_id.parse::<i64>().is_ok() => {
+            NoticeKind::BotDisconnected { bot_id: r.subject_id.parse().unwrap_or_default(), username }
         }
         (kind, ..) => return Err(corrupt(format!("stored notice {} of kind {kind:?} is incomplete", r.id))),
     };
