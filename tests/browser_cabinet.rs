@@ -183,4 +183,9 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     fits_the_phone(&browser, "clients");
     reads_as_cards(&browser, "client list");
     browser.screenshot("cabinet-10-clients");
+
+    browser.goto(&format!("{}/cabinet/bot?lang=ru", s.base));
+    fits_the_phone(&browser, "telegram bot");
+    assert!(text(&browser).contains("Токен от BotFather"), "{}", text(&browser));
+    browser.screenshot("cabinet-11-bot-ru");
 }

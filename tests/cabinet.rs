@@ -531,3 +531,48 @@ fn a_partner_links_telegram_and_the_chat_receives_the_withdrawal_notice() {
     assert!(unlinked.contains("The chat is unlinked.") && unlinked.contains("No chat is linked yet."), "{unlinked}");
     assert_eq!(v.submit("/cabinet/notices", "/cabinet/notices/telegram/424242/unlink", &[]).status, 404);
 }
+
+const PARTNER_BOT_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+
+#[test]
+fn a_partner_connects_its_own_bot_in_the_cabinet_and_never_sees_the_token_again() {
+    let telegram = vp_testkit::telegram::TelegramEmulator::start(BOT_TOKEN, "platform_bot");
+    telegram.add_bot(PARTNER_BOT_TOKEN, 5550001, "demo_vpn_bot");
+    let api_url = telegram.url();
+    let Some(s) = Server::start_with(Backend::Sqlite, "cab_bot", &[("VP_TELEGRAM_API_URL", api_url.as_str())]) else {
+        return;
+    };
+    let mut v = member(&s, "bot@example.com");
+    let empty = v.get("/cabinet/bot");
+    assert_eq!(empty.status, 200);
+    assert!(empty.text().contains("Token from BotFather") && !empty.text().contains("Disconnect the bot"));
+
+    let refused = v.submit("/cabinet/bot", "/cabinet/bot", &[("token", "not a token")]);
+    assert_eq!(refused.status, 422);
+    assert!(refused.text().contains("This is not a bot token"), "{}", refused.text());
+    let revoked = v.submit("/cabinet/bot", "/cabinet/bot", &[("token", "5550001:AAErevokedRevokedRevokedRevoked_0")]);
+    assert_eq!(revoked.status, 422);
+    assert!(revoked.text().contains("Telegram does not accept this token"), "{}", revoked.text());
+
+    let connected = v.submit("/cabinet/bot", "/cabinet/bot", &[("token", PARTNER_BOT_TOKEN)]);
+    assert_eq!((connected.status, connected.header("location")), (303, Some("/cabinet/bot?connected=1")));
+    let page = v.get("/cabinet/bot?connected=1").text();
+    assert!(
+        page.contains("The bot is connected.") && page.contains("href=\"https://t.me/demo_vpn_bot\">@demo_vpn_bot</a>")
+    );
+    let secret = PARTNER_BOT_TOKEN.split_once(':').unwrap().1;
+    assert!(!page.contains(secret), "the token is never shown again");
+    s.cli(&["jobs"]);
+    assert_eq!(telegram.profile(PARTNER_BOT_TOKEN).unwrap().name, "Demo VPN");
+    assert!(v.get("/cabinet/bot").text().contains("up to date with your brand"));
+    assert!(v.get("/cabinet/activity").text().contains("Telegram bot connected"));
+
+    let unrelated =
+        v.submit("/cabinet/bot", "/cabinet/bot", &[("token", "7770002:AAEanotherBotNotConnectedAnywhere_1")]);
+    assert_eq!(unrelated.status, 422, "a second bot is refused before Telegram is even asked about it");
+
+    let gone = v.submit("/cabinet/bot", "/cabinet/bot/disconnect", &[]);
+    assert_eq!(gone.header("location"), Some("/cabinet/bot?disconnected=1"));
+    assert!(v.get("/cabinet/bot?disconnected=1").text().contains("The bot is disconnected"));
+    assert_eq!(s.cli(&["bot", "show", &s.account_id]), serde_json::Value::Null);
+}

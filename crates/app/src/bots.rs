@@ -9,6 +9,8 @@ use vp_i18n::{text, text_with};
 use vp_ports::{AccountRecord, BotApiError, BotProfile, BotProfileLanguage, NoticeKind, PartnerBotRecord, Tx};
 
 use crate::App;
+use crate::cabinet::Actor;
+use crate::cabinet::audit::{self, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::keys;
 
@@ -31,6 +33,25 @@ impl App {
     /// account has. Connecting the same bot again (a token renewed in BotFather) replaces its
     /// token; another bot while one is connected is refused.
     pub async fn connect_bot(&self, account_id: &str, token: &str) -> AppResult<PartnerBotRecord> {
+        self.connect_bot_by(account_id, token, Who::Operator).await
+    }
+
+    /// `connect_bot`, by a cabinet user (who is recorded in the account's activity).
+    pub async fn cabinet_connect_bot(&self, actor: &Actor, token: &str) -> AppResult<PartnerBotRecord> {
+        self.connect_bot_by(actor.account_id(), token, actor.into()).await
+    }
+
+    /// The signed-in person's account's bot.
+    pub async fn cabinet_bot(&self, actor: &Actor) -> AppResult<Option<PartnerBotRecord>> {
+        self.partner_bot(actor.account_id()).await
+    }
+
+    /// `disconnect_bot`, by a cabinet user.
+    pub async fn cabinet_disconnect_bot(&self, actor: &Actor) -> AppResult<PartnerBotRecord> {
+        self.disconnect_bot_by(actor.account_id(), actor.into()).await
+    }
+
+    async fn connect_bot_by(&self, account_id: &str, token: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
         let token = token.trim();
         if !token_shape_ok(token) {
             return Err(Declined::BotTokenMalformed.into());
@@ -78,6 +99,7 @@ impl App {
                 other => AppError::Store(other),
             })?,
         }
+        self.audit(tx.as_mut(), account_id, who, audit::BOT_CONNECTED, format!("@{}", bot.username)).await?;
         tx.commit().await?;
         tracing::info!(account_id, bot_id = bot.bot_id, username = %bot.username, "partner bot connected");
         Ok(bot)
@@ -94,9 +116,14 @@ impl App {
 
     /// Disconnects the account's bot: the platform forgets its token.
     pub async fn disconnect_bot(&self, account_id: &str) -> AppResult<PartnerBotRecord> {
+        self.disconnect_bot_by(account_id, Who::Operator).await
+    }
+
+    async fn disconnect_bot_by(&self, account_id: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
         let mut tx = self.store.begin().await?;
         let bot = tx.partner_bot(account_id).await?.ok_or(AppError::NotFound("bot"))?;
         tx.delete_partner_bot(account_id).await?;
+        self.audit(tx.as_mut(), account_id, who, audit::BOT_DISCONNECTED, format!("@{}", bot.username)).await?;
         tx.commit().await?;
         tracing::info!(account_id, bot_id = bot.bot_id, "partner bot disconnected");
         Ok(bot)

@@ -509,3 +509,29 @@ bot-command-help = Help and documents
 bot-command-language = Change the language
 bot-command-stop = Stop the reminders
 notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of the bot @{ $bot } (it was revoked in BotFather). The bot is disconnected: connect it again with a new token.
+
+## Cabinet: Telegram bot
+
+cabinet-section-bot = Telegram bot
+cabinet-action-bot-connected = Telegram bot connected
+cabinet-action-bot-disconnected = Telegram bot disconnected
+cabinet-bot-intro = Your own Telegram bot, run by the platform under your brand: it carries your name, descriptions and commands, and your customers will get their subscription and reminders there.
+cabinet-bot-bot = Bot
+cabinet-bot-status = Status
+cabinet-bot-status-connected = connected since { $at }
+cabinet-bot-status-revoked = Telegram stopped accepting its token on { $at } (revoked in BotFather): connect a new token below.
+cabinet-bot-profile = Name and descriptions in Telegram
+cabinet-bot-profile-in-sync = up to date with your brand
+cabinet-bot-profile-updating = being updated (Telegram takes them in turn)
+cabinet-bot-disconnect = Disconnect the bot
+cabinet-bot-new-token = Connect a new token
+cabinet-bot-token = Token from BotFather
+cabinet-bot-token-help = Create a bot with @BotFather in Telegram, copy the token it gives and paste it here. It is checked with Telegram and kept encrypted; nobody will see it again, here or anywhere.
+cabinet-bot-connect = Connect the bot
+cabinet-bot-connected = The bot is connected. Its name and descriptions are being set to your brand.
+cabinet-bot-disconnected = The bot is disconnected; the platform has forgotten its token.
+cabinet-bot-refused-malformed = This is not a bot token: BotFather gives one like 123456789:AAE… (digits, a colon, then letters and digits).
+cabinet-bot-refused-rejected = Telegram does not accept this token. Copy it again from BotFather (/token).
+cabinet-bot-refused-taken = This bot is connected to another account.
+cabinet-bot-refused-already = Your account already has the bot @{ $bot }: disconnect it first.
+cabinet-bot-refused-unavailable = Telegram did not answer, so nothing was connected. Try again in a minute.

@@ -530,3 +530,29 @@ bot-command-help = Помощь и документы
 bot-command-language = Сменить язык
 bot-command-stop = Отключить напоминания
 notice-bot-disconnected = { $brand }: Telegram больше не принимает токен бота @{ $bot } (его отозвали в BotFather). Бот отключён: подключите его снова с новым токеном.
+
+## Кабинет: Telegram-бот
+
+cabinet-section-bot = Telegram-бот
+cabinet-action-bot-connected = подключён Telegram-бот
+cabinet-action-bot-disconnected = отключён Telegram-бот
+cabinet-bot-intro = Ваш собственный Telegram-бот, которым платформа управляет под вашим брендом: у него ваше название, описания и команды, а ваши покупатели получат в нём подписку и напоминания.
+cabinet-bot-bot = Бот
+cabinet-bot-status = Состояние
+cabinet-bot-status-connected = подключён с { $at }
+cabinet-bot-status-revoked = Telegram перестал принимать его токен { $at } (токен отозван в BotFather): подключите новый токен ниже.
+cabinet-bot-profile = Название и описания в Telegram
+cabinet-bot-profile-in-sync = соответствуют вашему бренду
+cabinet-bot-profile-updating = обновляются (Telegram принимает их по очереди)
+cabinet-bot-disconnect = Отключить бота
+cabinet-bot-new-token = Подключить новый токен
+cabinet-bot-token = Токен от BotFather
+cabinet-bot-token-help = Создайте бота у @BotFather в Telegram, скопируйте выданный токен и вставьте сюда. Он проверяется в Telegram и хранится зашифрованным; больше его никто не увидит — ни здесь, ни где-либо ещё.
+cabinet-bot-connect = Подключить бота
+cabinet-bot-connected = Бот подключён. Его название и описания устанавливаются по вашему бренду.
+cabinet-bot-disconnected = Бот отключён; платформа забыла его токен.
+cabinet-bot-refused-malformed = Это не токен бота: BotFather выдаёт токен вида 123456789:AAE… (цифры, двоеточие, затем буквы и цифры).
+cabinet-bot-refused-rejected = Telegram не принимает этот токен. Скопируйте его заново у BotFather (/token).
+cabinet-bot-refused-taken = Этот бот подключён к другому аккаунту.
+cabinet-bot-refused-already = К вашему аккаунту уже подключён бот @{ $bot }: сначала отключите его.
+cabinet-bot-refused-unavailable = Telegram не ответил, поэтому ничего не подключено. Попробуйте через минуту.

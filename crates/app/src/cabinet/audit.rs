@@ -29,6 +29,8 @@ pub const WITHDRAWAL_REJECTED: &str = "withdrawal.rejected";
 pub const WITHDRAWAL_PAID: &str = "withdrawal.paid";
 pub const CHAT_LINKED: &str = "chat.linked";
 pub const CHAT_UNLINKED: &str = "chat.unlinked";
+pub const BOT_CONNECTED: &str = "bot.connected";
+pub const BOT_DISCONNECTED: &str = "bot.disconnected";
 
 /// Who did it: a cabinet user, or the platform's operator (CLI).
 pub enum Who<'a> {

@@ -37,6 +37,8 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::WITHDRAWAL_PAID => "cabinet-action-withdrawal-paid",
         audit::CHAT_LINKED => "cabinet-action-chat-linked",
         audit::CHAT_UNLINKED => "cabinet-action-chat-unlinked",
+        audit::BOT_CONNECTED => "cabinet-action-bot-connected",
+        audit::BOT_DISCONNECTED => "cabinet-action-bot-disconnected",
         _ => return None,
     })
 }

@@ -5,6 +5,7 @@
 
 mod activity;
 mod balance;
+mod bot;
 mod clients;
 mod deliveries;
 mod notices;
@@ -58,7 +59,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/clients/{client_id}", web::get().to(clients::show))
             .route("/notices", web::get().to(notices::list))
             .route("/notices/telegram", web::post().to(notices::link_chat))
-            .route("/notices/telegram/{chat_id}/unlink", web::post().to(notices::unlink_chat)),
+            .route("/notices/telegram/{chat_id}/unlink", web::post().to(notices::unlink_chat))
+            .route("/bot", web::get().to(bot::show))
+            .route("/bot", web::post().to(bot::connect))
+            .route("/bot/disconnect", web::post().to(bot::disconnect)),
     );
 }
 
@@ -70,12 +74,20 @@ enum Section {
     Balance,
     Clients,
     Notices,
+    Bot,
     Activity,
 }
 
 impl Section {
-    const ALL: [Section; 6] =
-        [Section::Overview, Section::Webhooks, Section::Balance, Section::Clients, Section::Notices, Section::Activity];
+    const ALL: [Section; 7] = [
+        Section::Overview,
+        Section::Webhooks,
+        Section::Balance,
+        Section::Clients,
+        Section::Notices,
+        Section::Bot,
+        Section::Activity,
+    ];
 
     fn path(self) -> &'static str {
         match self {
@@ -84,6 +96,7 @@ impl Section {
             Section::Balance => "/cabinet/balance",
             Section::Clients => "/cabinet/clients",
             Section::Notices => "/cabinet/notices",
+            Section::Bot => "/cabinet/bot",
             Section::Activity => "/cabinet/activity",
         }
     }
@@ -95,6 +108,7 @@ impl Section {
             Section::Balance => "cabinet-section-balance",
             Section::Clients => "cabinet-section-clients",
             Section::Notices => "cabinet-section-notices",
+            Section::Bot => "cabinet-section-bot",
             Section::Activity => "cabinet-section-activity",
         }
     }

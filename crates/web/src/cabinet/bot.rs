@@ -1,0 +1,126 @@
+//! The Telegram bot page: the partner connects its own bot with the token BotFather gave it
+//! (checked with Telegram, kept sealed, never shown again), sees whether Telegram shows the
+//! brand's current profile, and disconnects it.
+
+use actix_web::http::StatusCode;
+use actix_web::web::{Data, Query};
+use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
+use serde::Deserialize;
+use vp_app::cabinet::Actor;
+use vp_app::{App, AppError, Declined};
+use vp_i18n::Texts;
+
+use super::session;
+use super::{Section, Shell, SignedForm, SignedIn, failed, when};
+
+/// `?connected=1` or `?disconnected=1` after an action.
+#[derive(Deserialize)]
+pub struct Shown {
+    connected: Option<String>,
+    disconnected: Option<String>,
+}
+
+pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, shown: Query<Shown>) -> HttpResponse {
+    let tx = Texts(session::lang(&req));
+    let top = if shown.connected.as_deref() == Some("1") {
+        Some(("ok", tx.get("cabinet-bot-connected")))
+    } else if shown.disconnected.as_deref() == Some("1") {
+        Some(("ok", tx.get("cabinet-bot-disconnected")))
+    } else {
+        None
+    };
+    render(&req, &app, &actor, StatusCode::OK, top).await
+}
+
+pub async fn connect(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, fields } = form;
+    let tx = Texts(session::lang(&req));
+    let refused = match app.cabinet_connect_bot(&actor, fields.get("token")).await {
+        Ok(_) => return session::see_other("/cabinet/bot?connected=1"),
+        Err(AppError::Declined(d)) => match d {
+            Declined::BotTokenMalformed => tx.get("cabinet-bot-refused-malformed"),
+            Declined::BotTokenRejected => tx.get("cabinet-bot-refused-rejected"),
+            Declined::BotTaken => tx.get("cabinet-bot-refused-taken"),
+            Declined::BotAlreadyConnected(bot) => tx.with("cabinet-bot-refused-already", &[("bot", (&bot).into())]),
+            other => other.to_string(),
+        },
+        // Telegram did not answer: nothing was connected, trying again may work.
+        Err(AppError::External(_)) => tx.get("cabinet-bot-refused-unavailable"),
+        Err(e) => return failed(&req, &e),
+    };
+    render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused))).await
+}
+
+pub async fn disconnect(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+    match app.cabinet_disconnect_bot(&form.actor).await {
+        // Already gone (another tab): the page shows that there is none.
+        Ok(_) | Err(AppError::NotFound(_)) => session::see_other("/cabinet/bot?disconnected=1"),
+        Err(e) => failed(&req, &e),
+    }
+}
+
+/// The page; `top` is what it says first (`ok` or `error`, and the text).
+async fn render(
+    req: &HttpRequest,
+    app: &App,
+    actor: &Actor,
+    status: StatusCode,
+    top: Option<(&'static str, String)>,
+) -> HttpResponse {
+    let bot = match app.cabinet_bot(actor).await {
+        Ok(bot) => bot,
+        Err(e) => return failed(req, &e),
+    };
+    let shell = Shell::new(req, app, actor, Section::Bot);
+    let tx = shell.tx;
+    let title = tx.get("cabinet-section-bot");
+    let body = html! {
+        h1 { (title) }
+        @if let Some((class, text)) = &top {
+            p class=(class) role=(if *class == "error" { "alert" } else { "status" }) { (text) }
+        }
+        p.muted { (tx.get("cabinet-bot-intro")) }
+        @if let Some(bot) = &bot {
+            dl {
+                dt { (tx.get("cabinet-bot-bot")) }
+                dd { a href={ "https://t.me/" (bot.username) } { "@" (bot.username) } }
+                dt { (tx.get("cabinet-bot-status")) }
+                dd {
+                    @match bot.disconnected_at {
+                        Some(at) => span.error { (tx.with("cabinet-bot-status-revoked", &[("at", when(at).as_str().into())])) },
+                        None => { (tx.with("cabinet-bot-status-connected", &[("at", when(bot.connected_at).as_str().into())])) },
+                    }
+                }
+                dt { (tx.get("cabinet-bot-profile")) }
+                dd { (profile_state(tx, bot)) }
+            }
+            form method="post" action="/cabinet/bot/disconnect" {
+                (shell.csrf_field())
+                button type="submit" { (tx.get("cabinet-bot-disconnect")) }
+            }
+            h2 { (tx.get("cabinet-bot-new-token")) }
+        }
+        form method="post" action="/cabinet/bot" {
+            (shell.csrf_field())
+            label for="token" { (tx.get("cabinet-bot-token")) }
+            // A password field: the token is not shown on the screen while it is typed.
+            input #token name="token" type="password" required autocomplete="off" spellcheck="false"
+                aria-describedby="token_help";
+            p #token_help .muted { (tx.get("cabinet-bot-token-help")) }
+            p { button.primary type="submit" { (tx.get("cabinet-bot-connect")) } }
+        }
+    };
+    shell.render(status, &title, body)
+}
+
+fn profile_state(tx: Texts, bot: &vp_ports::PartnerBotRecord) -> Markup {
+    html! {
+        @if bot.profile_in_sync() {
+            (tx.get("cabinet-bot-profile-in-sync"))
+        } @else {
+            (tx.get("cabinet-bot-profile-updating"))
+            @if let Some(error) = &bot.profile_error { " " span.muted { "(" (error) ")" } }
+        }
+    }
+}
