@@ -6,8 +6,9 @@
 //! this page (no automatic redirect that ends on an error page).
 
 use actix_web::http::StatusCode;
-use actix_web::web::{Data, Path};
+use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
+use serde::Deserialize;
 use vp_app::partner::{ConnectApp, ConnectPage};
 use vp_app::{App, AppError, Lang};
 use vp_domain::SubscriptionStatus;
@@ -46,12 +47,18 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
         .render(StatusCode::OK, body)
 }
 
+/// `?platform=`: the platform the visitor chose.
+#[derive(Deserialize)]
+struct PlatformQuery {
+    platform: Option<String>,
+}
+
 /// `?platform=` when it names one of the app list's, else the one the User-Agent shows.
 fn chosen_platform(req: &HttpRequest, p: &ConnectPage) -> Option<String> {
     let known = |id: &str| p.platforms.iter().any(|pl| pl.platform_id == id);
-    let asked = req.query_string().split('&').find_map(|q| q.strip_prefix("platform=")).filter(|id| known(id));
+    let asked = Query::<PlatformQuery>::from_query(req.query_string()).ok().and_then(|q| q.into_inner().platform);
     let agent = req.headers().get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or_default();
-    asked.or_else(|| platform_of(agent).filter(|id| known(id))).map(str::to_owned)
+    asked.filter(|id| known(id)).or_else(|| platform_of(agent).filter(|id| known(id)).map(str::to_owned))
 }
 
 /// The platform a User-Agent names (phones first: their agents also mention desktop systems).

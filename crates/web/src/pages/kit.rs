@@ -5,8 +5,10 @@
 //! unescaped (a test below holds every file of this crate to it), the QR code's SVG included.
 
 use actix_web::http::StatusCode;
+use actix_web::web::Query;
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{DOCTYPE, Markup, html};
+use serde::Deserialize;
 use vp_app::Lang;
 use vp_i18n::Texts;
 use vp_ports::AccountStyle;
@@ -18,9 +20,17 @@ pub fn page_lang(req: &HttpRequest) -> Lang {
     })
 }
 
-/// The language `?lang=ru|en` asks for; `None` without it or for another value.
+/// `?lang=`, read by every page (the kit's, not a handler's, so not an extractor).
+#[derive(Deserialize)]
+struct LangQuery {
+    lang: Option<String>,
+}
+
+/// The language `?lang=ru|en` asks for; `None` without it, for another value, or for a query
+/// that does not read.
 pub fn query_lang(req: &HttpRequest) -> Option<Lang> {
-    req.query_string().split('&').find_map(|p| p.strip_prefix("lang=")).and_then(Lang::from_code)
+    let query = Query::<LangQuery>::from_query(req.query_string()).ok()?.into_inner();
+    query.lang.as_deref().and_then(Lang::from_code)
 }
 
 /// Colours: text #1b1f24 and links #0b57d0 on white, white on the #1a7f37 button: each at
