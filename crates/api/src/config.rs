@@ -168,23 +168,16 @@ impl std::fmt::Debug for TelegramSettings {
 
 pub const DEFAULT_TELEGRAM_API_URL: &str = "https://api.telegram.org";
 
-/// A bot token as BotFather issues it: the bot's number, a colon, and a secret of letters,
-/// digits, `_` and `-`.
+/// `VP_TELEGRAM_BOT_TOKEN` must be a bot token as BotFather issues it (`is_bot_token`).
 fn telegram_settings<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Option<TelegramSettings>, ConfigError> {
     let Some(token) = get("VP_TELEGRAM_BOT_TOKEN") else {
         return Ok(None);
     };
-    let shaped = token.split_once(':').is_some_and(|(bot, secret)| {
-        !bot.is_empty()
-            && bot.bytes().all(|b| b.is_ascii_digit())
-            && secret.len() >= 30
-            && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    });
-    if !shaped {
+    if !vp_ports::bots::is_bot_token(token) {
         return Err(ConfigError::Invalid {
             key: "VP_TELEGRAM_BOT_TOKEN",
             reason:
-                "is not a bot token as BotFather issues it: digits, a colon, then 30 or more letters, digits, _ or -"
+                "is not a bot token as BotFather issues it: digits, a colon, then 30 to 100 letters, digits, _ or -"
                     .into(),
         });
     }

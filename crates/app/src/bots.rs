@@ -6,6 +6,7 @@
 use time::Duration;
 use vp_domain::{Lang, backoff};
 use vp_i18n::{text, text_with};
+use vp_ports::bots::is_bot_token;
 use vp_ports::{AccountRecord, BotApiError, BotProfile, BotProfileLanguage, NoticeKind, PartnerBotRecord, Tx};
 
 use crate::App;
@@ -17,15 +18,6 @@ use crate::keys;
 /// What a bot's token is sealed for: the account it belongs to.
 pub fn token_purpose(account_id: &str) -> String {
     format!("partner-bot-token:{account_id}")
-}
-
-/// A token as BotFather gives it: the bot's numeric id, a colon, and its secret part.
-fn token_shape_ok(token: &str) -> bool {
-    let Some((id, secret)) = token.split_once(':') else { return false };
-    (1..=20).contains(&id.len())
-        && id.bytes().all(|b| b.is_ascii_digit())
-        && (20..=100).contains(&secret.len())
-        && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 impl App {
@@ -53,7 +45,7 @@ impl App {
 
     async fn connect_bot_by(&self, account_id: &str, token: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
         let token = token.trim();
-        if !token_shape_ok(token) {
+        if !is_bot_token(token) {
             return Err(Declined::BotTokenMalformed.into());
         }
         self.require_account(account_id).await?;
@@ -131,9 +123,9 @@ impl App {
 
     async fn require_account(&self, account_id: &str) -> AppResult<()> {
         let mut tx = self.store.read().await?;
-        let found = tx.account(account_id).await?;
+        crate::operator::load_account(tx.as_mut(), account_id).await?;
         tx.commit().await?;
-        found.map(|_| ()).ok_or(AppError::NotFound("account"))
+        Ok(())
     }
 
     /// The token of a connected bot, opened for a call to the messenger.
@@ -238,13 +230,6 @@ pub fn bot_profile(account: &AccountRecord) -> BotProfile {
 }
 
 impl App {
-    /// The account's bot must show its profile again (the brand or the support address
-    /// changed); nothing happens without a bot.
-    pub(crate) async fn bot_profile_changed(&self, tx: &mut dyn Tx, account_id: &str) -> AppResult<()> {
-        tx.bump_bot_profile(account_id).await?;
-        Ok(())
-    }
-
     /// Brings the profiles of up to `limit` bots in step with their accounts; returns how many
     /// are now in sync. Telegram's throttling and failures put a bot back with a pause; a token
     /// Telegram no longer accepts disconnects the bot and tells the partner.
@@ -303,20 +288,5 @@ impl App {
         self.notify(tx, &bot.account_id, notice).await?;
         tracing::warn!(account_id = %bot.account_id, bot_id = bot.bot_id, "Telegram refused the bot's token; disconnected");
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::token_shape_ok;
-
-    #[test]
-    fn a_token_has_the_shape_botfather_gives() {
-        assert!(token_shape_ok("123456789:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs"));
-        assert!(!token_shape_ok("123456789"), "no secret part");
-        assert!(!token_shape_ok("abc:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs"), "the id is a number");
-        assert!(!token_shape_ok("123:short"));
-        assert!(!token_shape_ok("123:AAEhBOweik6ad9r QXMENQjcrGbqCr4K-bs"), "no spaces");
-        assert!(!token_shape_ok("123:AAEhBOweik6ad9r/QXMENQjcrGbqCr4K-bs"), "nothing that changes a URL path");
     }
 }

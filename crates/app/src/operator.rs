@@ -58,7 +58,7 @@ fn parse_markup(raw: &str) -> AppResult<MarkupPercent> {
     raw.parse::<MarkupPercent>().map_err(|e| AppError::field("markup_percent", e))
 }
 
-async fn load_account(tx: &mut dyn Tx, id: &str) -> AppResult<AccountRecord> {
+pub(crate) async fn load_account(tx: &mut dyn Tx, id: &str) -> AppResult<AccountRecord> {
     tx.account(id).await?.ok_or(AppError::NotFound("account"))
 }
 
@@ -163,7 +163,7 @@ impl App {
         tx.update_account(&account).await?;
         // The bot's profile names the brand and the support address.
         if shown(&account) != shown_before {
-            self.bot_profile_changed(tx.as_mut(), account_id).await?;
+            tx.bump_bot_profile(account_id).await?;
         }
         tx.commit().await?;
         self.auth_cache.forget_account(account_id);

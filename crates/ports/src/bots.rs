@@ -56,6 +56,16 @@ pub struct BotProfileLanguage {
     pub commands: Vec<(String, String)>,
 }
 
+/// A bot token as BotFather issues it: the bot's numeric id, a colon, and a secret of 30 to 100
+/// letters, digits, `_` and `-` (so nothing in it changes the URL path it travels in).
+pub fn is_bot_token(token: &str) -> bool {
+    let Some((id, secret)) = token.split_once(':') else { return false };
+    (1..=20).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_digit())
+        && (30..=100).contains(&secret.len())
+        && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 /// Who a token belongs to, as the messenger says (`getMe`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotIdentity {
@@ -84,4 +94,19 @@ pub trait BotApi: Send + Sync {
     /// Sets the bot's name, descriptions and commands in every language of `profile`, and its
     /// menu button to the command list. Calling it again with the same profile changes nothing.
     async fn set_profile(&self, token: &str, profile: &BotProfile) -> Result<(), BotApiError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_bot_token;
+
+    #[test]
+    fn a_token_has_the_shape_botfather_gives() {
+        assert!(is_bot_token("123456789:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs"));
+        assert!(!is_bot_token("123456789"), "no secret part");
+        assert!(!is_bot_token("abc:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs"), "the id is a number");
+        assert!(!is_bot_token("123:short"));
+        assert!(!is_bot_token("123:AAEhBOweik6ad9r QXMENQjcrGbqCr4K-bs"), "no spaces");
+        assert!(!is_bot_token("123:AAEhBOweik6ad9r/QXMENQjcrGbqCr4K-bs"), "nothing that changes a URL path");
+    }
 }

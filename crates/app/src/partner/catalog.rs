@@ -55,7 +55,8 @@ impl App {
         let detail = format!("{} -> {}", current.brand_name, brand_name);
         current.brand_name = brand_name;
         tx.update_account(&current).await?;
-        self.bot_profile_changed(tx.as_mut(), &current.id).await?;
+        // The bot's profile names the brand.
+        tx.bump_bot_profile(&current.id).await?;
         if let Some(who) = who {
             self.audit(tx.as_mut(), &account.id, who, crate::cabinet::audit::BRAND_RENAMED, detail).await?;
         }

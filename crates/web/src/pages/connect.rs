@@ -14,7 +14,7 @@ use vp_app::{App, AppError, Lang};
 use vp_domain::SubscriptionStatus;
 
 use maud::{Markup, html};
-use vp_i18n::{Arg, Texts};
+use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
 use super::qr;
@@ -171,10 +171,10 @@ fn state(lang: Lang, p: &ConnectPage) -> Markup {
     };
     let devices = match (p.devices_used, s.devices_limit) {
         (Some(used), Some(limit)) => {
-            tx.with("page-subscription-devices-used-of", &[("used", count(used)), ("limit", count(limit))])
+            tx.with("page-subscription-devices-used-of", &[("used", used.into()), ("limit", limit.into())])
         }
-        (Some(used), None) => tx.with("page-subscription-devices-used", &[("used", count(used))]),
-        (None, Some(limit)) => tx.with("page-subscription-devices-up-to", &[("limit", count(limit))]),
+        (Some(used), None) => tx.with("page-subscription-devices-used", &[("used", used.into())]),
+        (None, Some(limit)) => tx.with("page-subscription-devices-up-to", &[("limit", limit.into())]),
         (None, None) => tx.get("page-subscription-devices-no-limit"),
     };
     html! {
@@ -184,10 +184,6 @@ fn state(lang: Lang, p: &ConnectPage) -> Markup {
             dt { (tx.get("page-subscription-devices")) } dd { (devices) }
         }
     }
-}
-
-fn count(n: impl TryInto<i64>) -> Arg<'static> {
-    Arg::Count(n.try_into().unwrap_or(i64::MAX))
 }
 
 #[cfg(test)]
