@@ -7,6 +7,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 
 use thiserror::Error;
+use vp_app::bot_updates::PlatformBot;
 
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
@@ -87,7 +88,7 @@ pub struct Config {
     pub redis_url: Option<String>,
     /// The Telegram bot that carries notices to partners' chats; `None`: notices stay in the
     /// cabinet.
-    pub telegram: Option<TelegramSettings>,
+    pub telegram_bot: Option<PlatformBot>,
     /// The Bot API's address for every bot (`VP_TELEGRAM_API_URL`): the platform's and
     /// partners' own.
     pub telegram_api_url: String,
@@ -152,41 +153,22 @@ fn secrets_key_source<'a>(
 /// The key file's name in the data directory.
 pub const SECRETS_KEY_FILE: &str = "secrets.key";
 
-/// `VP_TELEGRAM_BOT_TOKEN` and `VP_TELEGRAM_API_URL`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct TelegramSettings {
-    /// Never logged.
-    pub token: String,
-    pub api_url: String,
-}
-
-impl std::fmt::Debug for TelegramSettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TelegramSettings").field("token", &"<redacted>").field("api_url", &self.api_url).finish()
-    }
-}
-
 pub const DEFAULT_TELEGRAM_API_URL: &str = "https://api.telegram.org";
 
-/// `VP_TELEGRAM_BOT_TOKEN` must be a bot token as BotFather issues it (`is_bot_token`).
-fn telegram_settings<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Option<TelegramSettings>, ConfigError> {
+/// `VP_TELEGRAM_BOT_TOKEN`, the platform's notice bot: a bot token as BotFather issues it.
+fn platform_bot<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Option<PlatformBot>, ConfigError> {
     let Some(token) = get("VP_TELEGRAM_BOT_TOKEN") else {
         return Ok(None);
     };
-    if !vp_ports::bots::is_bot_token(token) {
-        return Err(ConfigError::Invalid {
+    match PlatformBot::new(token) {
+        Some(bot) => Ok(Some(bot)),
+        None => Err(ConfigError::Invalid {
             key: "VP_TELEGRAM_BOT_TOKEN",
             reason:
                 "is not a bot token as BotFather issues it: digits, a colon, then 30 to 100 letters, digits, _ or -"
                     .into(),
-        });
+        }),
     }
-    let api_url = http_url(
-        "VP_TELEGRAM_API_URL",
-        get("VP_TELEGRAM_API_URL").unwrap_or(DEFAULT_TELEGRAM_API_URL),
-        DEFAULT_TELEGRAM_API_URL,
-    )?;
-    Ok(Some(TelegramSettings { token: token.to_owned(), api_url }))
 }
 
 /// `VP_LOG_FORMAT`.
@@ -375,7 +357,7 @@ impl Config {
                     .map_err(|reason| ConfigError::Invalid { key: "VP_REDIS_URL", reason })
             })
             .transpose()?;
-        let telegram = telegram_settings(&get)?;
+        let telegram_bot = platform_bot(&get)?;
         let telegram_api_url = http_url(
             "VP_TELEGRAM_API_URL",
             get("VP_TELEGRAM_API_URL").unwrap_or(DEFAULT_TELEGRAM_API_URL),
@@ -401,7 +383,7 @@ impl Config {
             trusted_proxies,
             shutdown_after,
             redis_url,
-            telegram,
+            telegram_bot,
             telegram_api_url,
             secrets_key,
         })
@@ -417,7 +399,7 @@ impl Config {
             all.push(settings.token.clone());
         }
         all.extend(self.metrics_token.clone());
-        all.extend(self.telegram.as_ref().map(|t| t.token.clone()));
+        all.extend(self.telegram_bot.as_ref().map(|t| t.token().to_owned()));
         all.extend(self.redis_url.as_deref().and_then(url_password));
         all.extend(url_password(&self.database_url));
         if let SecretsKeySource::Configured { current, previous } = &self.secrets_key {
@@ -708,14 +690,22 @@ mod tests {
 
     #[test]
     fn telegram_needs_a_bot_token_and_defaults_to_the_official_api() {
-        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().telegram, None, "without a token, no Telegram");
-        let on = telegram(&[]).unwrap().telegram.unwrap();
-        assert_eq!((on.token.as_str(), on.api_url.as_str()), (BOT_TOKEN, "https://api.telegram.org"));
-        let local = telegram(&[("VP_TELEGRAM_API_URL", "http://127.0.0.1:8081/")]).unwrap().telegram.unwrap();
-        assert_eq!(local.api_url, "http://127.0.0.1:8081");
+        assert!(
+            Config::from_values(&BTreeMap::new()).unwrap().telegram_bot.is_none(),
+            "without a token, no notice bot"
+        );
+        let on = telegram(&[]).unwrap();
+        let bot = on.telegram_bot.as_ref().unwrap();
+        assert_eq!(
+            (bot.token(), bot.bot_id(), on.telegram_api_url.as_str()),
+            (BOT_TOKEN, 123_456_789, "https://api.telegram.org")
+        );
+        let local = telegram(&[("VP_TELEGRAM_API_URL", "http://127.0.0.1:8081/")]).unwrap();
+        assert_eq!(local.telegram_api_url, "http://127.0.0.1:8081");
         assert!(telegram(&[]).unwrap().secrets().contains(&BOT_TOKEN.to_owned()));
         let url_alone = Config::from_values(&values(&[("VP_TELEGRAM_API_URL", "http://127.0.0.1:8081")])).unwrap();
-        assert_eq!((url_alone.telegram, url_alone.telegram_api_url.as_str()), (None, "http://127.0.0.1:8081"));
+        assert!(url_alone.telegram_bot.is_none());
+        assert_eq!(url_alone.telegram_api_url, "http://127.0.0.1:8081");
         assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().telegram_api_url, "https://api.telegram.org");
     }
 

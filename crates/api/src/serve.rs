@@ -13,7 +13,7 @@ use vp_http::{HttpState, MetricsAccess};
 use vp_panel::LocalPanel;
 use vp_payments::YooKassaGateway;
 use vp_payments::yookassa::NotifyPolicy;
-use vp_ports::GatewayEvents;
+use vp_ports::{BotUpdates, GatewayEvents};
 use vp_web::WebState;
 
 use crate::commands::CommandError;
@@ -58,6 +58,7 @@ pub async fn serve(
     let web_state = WebState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
+    let bot_updates: Arc<dyn BotUpdates> = Arc::new(app.clone());
     let in_flight = web::Data::new(InFlight::default());
     let counted = in_flight.clone();
     let metrics_access = MetricsAccess { token: config.metrics_token.clone() };
@@ -77,6 +78,7 @@ pub async fn serve(
                 if let Some((gateway, policy)) = &yookassa {
                     vp_payments::yookassa::routes(gateway.clone(), events.clone(), policy.clone())(cfg);
                 }
+                vp_telegram::routes(bot_updates.clone())(cfg);
                 if let Some(access) = &on_main_listener {
                     vp_http::metrics::routes(access.clone())(cfg);
                 }

@@ -11,8 +11,8 @@ use vp_app::{Adapters, App, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
 use vp_payments::{SandboxGateway, YooKassaGateway};
-use vp_ports::{Clock, Metrics, PartnerNotifier, PaymentGateway, VpnPanel};
-use vp_telegram::{TelegramBots, TelegramNotifier};
+use vp_ports::{Clock, Metrics, PaymentGateway, VpnPanel};
+use vp_telegram::TelegramBots;
 
 use crate::commands::CommandError;
 use crate::config::{Config, GatewayChoice, PanelChoice};
@@ -76,10 +76,6 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     let metrics: Arc<dyn Metrics> = Arc::new(vp_metrics::PrometheusMetrics::new());
     let gateway = Arc::new(GatewayWithMetrics { inner: gateway, metrics: metrics.clone() });
     let panel = Arc::new(PanelWithMetrics { inner: panel, metrics: metrics.clone() });
-    let notifier: Arc<dyn PartnerNotifier> = match &config.telegram {
-        Some(t) => Arc::new(TelegramNotifier::new(&t.api_url, &t.token).map_err(CommandError::Failed)?),
-        None => Arc::new(vp_webhooks::LogNotifier),
-    };
     let adapters = Adapters {
         store,
         clock,
@@ -89,7 +85,6 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         metrics,
         events: Arc::new(vp_http::ApiShapes),
         webhooks,
-        notifier,
         bots: Arc::new(TelegramBots::new(&config.telegram_api_url).map_err(CommandError::Failed)?),
     };
     let settings = Settings {
@@ -97,6 +92,7 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         trial_length: Duration::hours(72),
         platform_name: config.platform_name.clone(),
         secrets: Arc::new(crate::secrets_key::load(&config.secrets_key)?),
+        platform_bot: config.telegram_bot.clone(),
     };
     let app = App::new(adapters, settings);
     // A wrong key would fail later, at the first use of a sealed secret: stop here instead.

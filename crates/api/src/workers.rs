@@ -12,8 +12,8 @@ use vp_app::shifted_clock::ShiftedClock;
 use crate::config::Config;
 
 /// How often the periodic jobs run: invoice expiry, completion of requests cut off by a
-/// crash, reconciliation of payments pending at the gateway, the panel sync, and partners'
-/// bots' profiles.
+/// crash, reconciliation of payments pending at the gateway, the panel sync, partners' bots'
+/// profiles, and where bots' updates go.
 const JOB_INTERVAL: Duration = Duration::from_secs(30);
 const JOB_BATCH: u32 = 200;
 /// Bots whose profile is synced per round: each takes about ten Bot API calls.
@@ -24,12 +24,17 @@ const SHIFTED_CLOCK_REFRESH: Duration = Duration::from_secs(1);
 /// How often due notice sends are looked for, and how many at a time.
 const NOTICE_INTERVAL: Duration = Duration::from_secs(2);
 const NOTICE_BATCH: u32 = 50;
-/// The chat poller's long poll, and its pause after the messenger could not be read.
-const CHAT_POLL_WAIT: Duration = Duration::from_secs(25);
-const CHAT_POLL_PAUSE: Duration = Duration::from_secs(5);
+/// The update poller's long poll: well inside the poll lease, which each round renews.
+const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
+/// How often a process without the poll lease tries for it, and a poller's pause after a
+/// failed round or a round with no bots to poll.
+const UPDATE_POLL_PAUSE: Duration = Duration::from_secs(3);
 
 /// The background work of a process, stopped by `shut_down`.
 pub struct Background {
+    app: App,
+    /// This process's name for the poll lease, while it may poll bots' updates.
+    poller: Option<String>,
     tasks: Vec<JoinHandle<()>>,
     dispatcher: JoinHandle<()>,
     stop: tokio::sync::watch::Sender<bool>,
@@ -42,6 +47,11 @@ impl Background {
     pub async fn shut_down(self) {
         for t in &self.tasks {
             t.abort();
+        }
+        if let Some(holder) = &self.poller
+            && let Err(e) = self.app.release_poll_lease(holder).await
+        {
+            tracing::warn!(error = %e, "could not give up the update poller's lease; it runs out by itself");
         }
         let _ = self.stop.send(true);
         let margin = Duration::from_secs(5);
@@ -59,7 +69,11 @@ pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedCl
     ];
     if app.messenger().is_some() {
         tasks.push(tokio::spawn(every(NOTICE_INTERVAL, app.clone(), |app| async move { deliver_notices(&app).await })));
-        tasks.push(tokio::spawn(poll_chats(app.clone())));
+    }
+    // Bots' updates: posted to any instance by webhook, or polled by one process at a time.
+    let poller = (!app.bot_updates_by_webhook()).then(|| format!("{}:{}", hostname(), std::process::id()));
+    if let Some(holder) = &poller {
+        tasks.push(tokio::spawn(poll_updates(app.clone(), holder.clone())));
     }
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let dispatcher = app.clone();
@@ -75,7 +89,7 @@ pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedCl
             }
         }));
     }
-    Background { tasks, dispatcher, stop, drain_for }
+    Background { app: app.clone(), poller, tasks, dispatcher, stop, drain_for }
 }
 
 async fn every<F, Fut>(period: Duration, app: App, job: F)
@@ -99,19 +113,46 @@ async fn deliver_notices(app: &App) {
     }
 }
 
-/// Links the chats partners open the bot's deep link in. Long polling keeps one request open,
-/// so a link takes effect within a second or two.
-async fn poll_chats(app: App) {
+/// Polls bots' updates while this process holds the poll lease; waits for it otherwise.
+/// Long polling keeps one request per bot open, so an update is handled within a second.
+async fn poll_updates(app: App, holder: String) {
+    let mut polling = false;
     loop {
-        match app.link_chats_once(CHAT_POLL_WAIT).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(linked = n, "linked partners' chats"),
+        let started = tokio::time::Instant::now();
+        match app.poll_bot_updates_once(&holder, UPDATE_POLL_WAIT).await {
+            Ok(Some(n)) => {
+                if !polling {
+                    tracing::info!(%holder, "this process polls bots' updates");
+                    polling = true;
+                }
+                if n > 0 {
+                    tracing::info!(handled = n, "handled bots' updates");
+                }
+                // No bot to poll (or none waited): do not spin.
+                if started.elapsed() < Duration::from_secs(1) {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+            Ok(None) => {
+                polling = false;
+                tokio::time::sleep(UPDATE_POLL_PAUSE).await;
+            }
             Err(e) => {
-                tracing::warn!(error = %e, "chat linking round failed");
-                tokio::time::sleep(CHAT_POLL_PAUSE).await;
+                tracing::warn!(error = %e, "polling bots' updates failed");
+                tokio::time::sleep(UPDATE_POLL_PAUSE).await;
             }
         }
     }
+}
+
+/// The machine's name, for telling pollers apart in the lease (the process id alone repeats
+/// across containers).
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".into())
 }
 
 async fn check_terms(app: &App) {
@@ -149,6 +190,14 @@ pub async fn run_jobs_once(app: &App) {
         Ok(0) => {}
         Ok(n) => tracing::info!(synced = n, "brought partners' bots in step with their brands"),
         Err(e) => tracing::warn!(error = %e, "bot profile sync failed"),
+    }
+    match app.register_bot_webhooks().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(set = n, "told Telegram where bots' updates go"),
+        Err(e) => tracing::warn!(error = %e, "setting where bots' updates go failed"),
+    }
+    if let Err(e) = app.prune_bot_updates().await {
+        tracing::warn!(error = %e, "pruning handled bot updates failed");
     }
     if let Err(e) = app.prune_daily_counts().await {
         tracing::warn!(error = %e, "pruning the daily counts failed");

@@ -51,7 +51,9 @@ impl App {
         self.require_account(account_id).await?;
         let identity = self.bots.identify(token).await.map_err(|e| match e {
             BotApiError::Rejected => AppError::Declined(Declined::BotTokenRejected),
-            BotApiError::Unavailable(reason) => AppError::External(format!("Telegram did not answer: {reason}")),
+            BotApiError::Unavailable(reason) | BotApiError::ChatGone(reason) | BotApiError::Conflict(reason) => {
+                AppError::External(format!("Telegram did not answer: {reason}"))
+            }
             BotApiError::Throttled(wait) => {
                 AppError::External(format!("Telegram asks to wait {} s; try again then", wait.as_secs().max(1)))
             }
@@ -82,6 +84,8 @@ impl App {
             profile_attempts: 0,
             profile_retry_at: None,
             profile_error: None,
+            // The same bot keeps its webhook; a new one is registered by the next round.
+            webhook: existing.as_ref().and_then(|b| b.webhook.clone()),
         };
         match existing {
             Some(_) => tx.update_partner_bot(&bot).await?,
@@ -112,6 +116,17 @@ impl App {
     }
 
     async fn disconnect_bot_by(&self, account_id: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
+        let known = self.partner_bot(account_id).await?.ok_or(AppError::NotFound("bot"))?;
+        // Telegram stops posting the bot's updates here (asked outside the unit of work: it is
+        // a call over the network); if it cannot be told, the posts that still come are
+        // answered as for a bot the platform does not run.
+        if known.webhook.is_some()
+            && known.disconnected_at.is_none()
+            && let Ok(token) = self.bot_token(&known)
+            && let Err(e) = self.bots.delete_webhook(&token).await
+        {
+            tracing::info!(account_id, error = %e, "could not remove the webhook of a bot being disconnected");
+        }
         let mut tx = self.store.begin().await?;
         let bot = tx.partner_bot(account_id).await?.ok_or(AppError::NotFound("bot"))?;
         tx.delete_partner_bot(account_id).await?;
@@ -255,7 +270,9 @@ impl App {
                     let wait = Duration::try_from(wait).unwrap_or(Duration::hours(1));
                     tx.defer_bot_profile(&bot.account_id, now + wait, "Telegram asked to wait").await?;
                 }
-                Err(BotApiError::Unavailable(reason)) => {
+                Err(
+                    BotApiError::Unavailable(reason) | BotApiError::ChatGone(reason) | BotApiError::Conflict(reason),
+                ) => {
                     let retry_at = now + profile_retry_delay(bot.profile_attempts + 1);
                     tracing::info!(account_id = %bot.account_id, %reason, "bot profile sync failed; retrying later");
                     tx.defer_bot_profile(&bot.account_id, retry_at, &reason).await?;
@@ -276,7 +293,7 @@ impl App {
 
     /// Telegram no longer accepts the bot's token (revoked in BotFather): the bot is marked
     /// disconnected and the partner is told, in the same unit of work.
-    async fn bot_token_revoked(&self, tx: &mut dyn Tx, bot: &PartnerBotRecord) -> AppResult<()> {
+    pub(crate) async fn bot_token_revoked(&self, tx: &mut dyn Tx, bot: &PartnerBotRecord) -> AppResult<()> {
         let Some(mut current) = tx.partner_bot(&bot.account_id).await? else { return Ok(()) };
         if current.bot_id != bot.bot_id || current.disconnected_at.is_some() {
             return Ok(());

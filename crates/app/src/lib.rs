@@ -2,6 +2,7 @@
 //! business rule lives in an adapter: the rules come from `vp_domain`, the orchestration is here.
 
 pub mod balance;
+pub mod bot_updates;
 pub mod bots;
 pub mod cabinet;
 pub mod content;
@@ -22,7 +23,7 @@ pub mod views;
 use std::sync::Arc;
 
 use time::Duration;
-use vp_ports::{BotApi, Clock, IdGenerator, Metrics, PartnerNotifier, PaymentGateway, Store, VpnPanel, WebhookSender};
+use vp_ports::{BotApi, Clock, IdGenerator, Metrics, PaymentGateway, Store, VpnPanel, WebhookSender};
 
 use crate::events::EventRenderer;
 
@@ -40,8 +41,7 @@ pub struct Adapters {
     /// Event data in the partner API's shapes.
     pub events: Arc<dyn EventRenderer>,
     pub webhooks: Arc<dyn WebhookSender>,
-    pub notifier: Arc<dyn PartnerNotifier>,
-    /// The messenger's API for partners' own bots.
+    /// The messenger's API for the platform's notice bot and partners' own bots.
     pub bots: Arc<dyn BotApi>,
     /// What the operators' dashboards show (`vp_ports::NoMetrics` where no one looks).
     pub metrics: Arc<dyn Metrics>,
@@ -62,6 +62,9 @@ pub struct Settings {
     pub platform_name: String,
     /// The keys secrets are sealed with at rest (`VP_SECRETS_KEY`).
     pub secrets: Arc<secrets::SecretKeys>,
+    /// The platform's own bot, which carries notices to partners' chats
+    /// (`VP_TELEGRAM_BOT_TOKEN`); without it notices stay in the cabinet.
+    pub platform_bot: Option<bot_updates::PlatformBot>,
 }
 
 impl Default for Settings {
@@ -71,6 +74,7 @@ impl Default for Settings {
             trial_length: Duration::hours(72),
             platform_name: DEFAULT_PLATFORM_NAME.into(),
             secrets: Arc::new(secrets::SecretKeys::ephemeral()),
+            platform_bot: None,
         }
     }
 }

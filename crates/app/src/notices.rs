@@ -1,14 +1,15 @@
 //! Notices from the platform to partners. Each is kept for the cabinet in the unit of work of
-//! its cause; when a messenger is configured, a send to each linked chat is queued in the same
-//! unit of work and delivered by the notice worker with retries, so neither a slow messenger
-//! nor a lost process holds up or loses one.
-
-use std::time::Duration as StdDuration;
+//! its cause; when the platform has a notice bot (`VP_TELEGRAM_BOT_TOKEN`), a send to each
+//! linked chat is queued in the same unit of work and delivered by the notice worker with
+//! retries, so neither a slow messenger nor a lost process holds up or loses one. Partners
+//! link chats with the notice bot's deep link; its updates arrive as every bot's do
+//! (`bot_updates`).
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::backoff;
 use vp_ports::{
-    ChatLinkCode, MessengerError, NoticeKind, NoticeRecord, NoticeSend, PartnerChat, SettingRecord, StoreError, Tx,
+    BotApiError, BotMessage, ChatLinkCode, NoticeKind, NoticeRecord, NoticeSend, PartnerChat, SettingRecord,
+    StoreError, Tx,
 };
 
 use crate::App;
@@ -26,8 +27,6 @@ pub const CHAT_CODE_VALID_FOR: Duration = Duration::hours(1);
 pub const SEND_ATTEMPTS: u32 = 12;
 /// A claimed send is not picked up by another worker for this long.
 const SEND_LEASE: Duration = Duration::minutes(2);
-/// Where the chat poller keeps the messenger's next update number.
-const UPDATE_OFFSET_KEY: &str = "messenger.update_offset";
 
 /// The pause before the next try after `attempts` failed ones: 30 s doubling, at most 4 h
 /// (12 tries span about a day).
@@ -64,7 +63,7 @@ pub struct ChatLink {
 impl App {
     /// The messenger notices also go to ("Telegram"), or `None` when they stay in the cabinet.
     pub fn messenger(&self) -> Option<&'static str> {
-        self.notifier.channel()
+        self.settings.platform_bot.as_ref().map(|_| "Telegram")
     }
 
     /// Keeps a notice for the account and queues it for every linked chat.
@@ -74,7 +73,7 @@ impl App {
             NoticeRecord { id: self.ids.new_id("ntc"), account_id: account_id.to_owned(), kind, created_at: now };
         tx.insert_notice(&notice).await?;
         tracing::info!(target: "partner_notice", account_id, notice_id = %notice.id, kind = ?notice.kind, "partner notice");
-        if self.notifier.channel().is_some() {
+        if self.messenger().is_some() {
             let sends: Vec<NoticeSend> = tx
                 .partner_chats(account_id)
                 .await?
@@ -115,16 +114,15 @@ impl App {
     /// A one-time deep link that links the chat it is opened in to the actor's account;
     /// `None` when no messenger is configured.
     pub async fn chat_link(&self, actor: &Actor, lang: Lang) -> AppResult<Option<ChatLink>> {
-        if self.notifier.channel().is_none() {
-            return Ok(None);
-        }
+        let Some(bot) = &self.settings.platform_bot else { return Ok(None) };
         // The messenger's start parameter allows at most 64 of [A-Za-z0-9_-]: 32 bytes in
         // URL-safe base64 is 43.
         let code = self.random_token();
-        let url = match self.notifier.chat_link(&code).await {
-            Ok(url) => url,
+        let username = match self.bots.identify(bot.token()).await {
+            Ok(me) => me.username,
             Err(e) => return Err(AppError::External(format!("cannot make a chat link: {e}"))),
         };
+        let url = format!("https://t.me/{username}?start={code}");
         let expires_at = self.clock.now() + CHAT_CODE_VALID_FOR;
         let mut tx = self.store.begin().await?;
         tx.insert_chat_link_code(&ChatLinkCode {
@@ -150,51 +148,23 @@ impl App {
         Ok(())
     }
 
-    /// The chat poller's round: waits up to `wait` for start commands, links each chat whose
-    /// code is good, and answers every one. Returns how many chats were linked; `External`
-    /// when the messenger cannot be read (the caller pauses before the next round).
-    pub async fn link_chats_once(&self, wait: StdDuration) -> AppResult<usize> {
-        if self.notifier.channel().is_none() {
-            return Ok(0);
-        }
-        let offset = self.read_setting(UPDATE_OFFSET_KEY).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
-        let batch = self
-            .notifier
-            .chat_starts(offset, wait)
-            .await
-            .map_err(|e| AppError::External(format!("cannot read the messenger's updates: {e}")))?;
-        let mut linked = 0;
-        for start in &batch.starts {
-            let answer = match self.link_chat(start.chat_id, &start.code).await? {
-                Some((brand, lang)) => {
-                    linked += 1;
-                    text_with(lang, "notice-chat-linked", &[("brand", (&brand).into())])
-                }
-                // Whose link it was is unknown, so its language too: both, English first.
-                None => Lang::ALL.map(|lang| text(lang, "notice-chat-link-expired")).join(" / "),
-            };
-            if let Err(e) = self.notifier.send(start.chat_id, &answer).await {
-                tracing::info!(chat_id = start.chat_id, error = %e, "could not answer a chat link");
-            }
-        }
-        if batch.next_offset != offset {
-            self.write_setting(UPDATE_OFFSET_KEY, &batch.next_offset.to_string()).await?;
-        }
-        Ok(linked)
+    /// The notice bot's answer to `/start <code>`: links the chat when the code is good, in
+    /// the unit of work `tx` the update is handled in.
+    pub(crate) async fn link_partner_chat(&self, tx: &mut dyn Tx, chat_id: i64, code: &str) -> AppResult<String> {
+        Ok(match self.link_chat(tx, chat_id, code).await? {
+            Some((brand, lang)) => text_with(lang, "notice-chat-linked", &[("brand", (&brand).into())]),
+            // Whose link it was is unknown, so its language too: both, English first.
+            None => Lang::ALL.map(|lang| text(lang, "notice-chat-link-expired")).join(" / "),
+        })
     }
 
     /// Links a chat with a good code: the account's brand and the linker's language.
-    async fn link_chat(&self, chat_id: i64, code: &str) -> AppResult<Option<(String, Lang)>> {
+    async fn link_chat(&self, tx: &mut dyn Tx, chat_id: i64, code: &str) -> AppResult<Option<(String, Lang)>> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
         let Some(code) = tx.take_chat_link_code(&crate::keys::hash(code)).await?.filter(|c| c.expires_at > now) else {
-            tx.commit().await?;
             return Ok(None);
         };
-        let Some(account) = tx.account(&code.account_id).await? else {
-            tx.commit().await?;
-            return Ok(None);
-        };
+        let Some(account) = tx.account(&code.account_id).await? else { return Ok(None) };
         let chat = PartnerChat {
             account_id: code.account_id.clone(),
             chat_id,
@@ -208,17 +178,14 @@ impl App {
             Err(e) => return Err(e.into()),
         }
         let who = Who::User { id: &code.user_id, email: &code.linked_by };
-        self.audit(tx.as_mut(), &code.account_id, who, audit::CHAT_LINKED, chat_id.to_string()).await?;
-        tx.commit().await?;
+        self.audit(tx, &code.account_id, who, audit::CHAT_LINKED, chat_id.to_string()).await?;
         Ok(Some((account.brand_name.as_str().to_owned(), Lang::from_code(&code.lang).unwrap_or_default())))
     }
 
     /// The notice worker's round: sends what is due, each claimed first so two workers never
     /// send the same one. Returns how many were sent.
     pub async fn deliver_notices_once(&self, limit: u32) -> AppResult<usize> {
-        if self.notifier.channel().is_none() {
-            return Ok(0);
-        }
+        let Some(bot) = &self.settings.platform_bot else { return Ok(0) };
         let now = self.clock.now();
         let mut tx = self.store.read().await?;
         let due = tx.notice_sends_due(now, limit).await?;
@@ -244,10 +211,11 @@ impl App {
             let outcome = match (notice, chat, brand) {
                 (Some(notice), Some(chat), Some(brand)) => {
                     let lang = Lang::from_code(&chat.lang).unwrap_or_default();
-                    self.notifier.send(chat.chat_id, &notice_text(&notice.kind, &brand, lang)).await
+                    let message = BotMessage::text(chat.chat_id, notice_text(&notice.kind, &brand, lang));
+                    self.bots.send_message(bot.token(), &message).await
                 }
                 // Unlinked since: nobody is there to tell.
-                _ => Err(MessengerError::Refused("the chat is no longer linked".into())),
+                _ => Err(BotApiError::ChatGone("the chat is no longer linked".into())),
             };
             let now = self.clock.now();
             match outcome {
@@ -257,10 +225,18 @@ impl App {
                     send.last_error = None;
                     sent += 1;
                 }
-                Err(MessengerError::Unavailable { reason, retry_after }) if send.attempts < SEND_ATTEMPTS => {
-                    let asked = retry_after.and_then(|d| Duration::try_from(d).ok()).unwrap_or(Duration::ZERO);
+                Err(e @ (BotApiError::Unavailable(_) | BotApiError::Throttled(_) | BotApiError::Rejected))
+                    if send.attempts < SEND_ATTEMPTS =>
+                {
+                    if e == BotApiError::Rejected {
+                        tracing::error!("Telegram refused the notice bot's token; check VP_TELEGRAM_BOT_TOKEN");
+                    }
+                    let asked = match &e {
+                        BotApiError::Throttled(wait) => Duration::try_from(*wait).unwrap_or(Duration::ZERO),
+                        _ => Duration::ZERO,
+                    };
                     send.next_attempt_at = Some(now + send_retry_delay(send.attempts).max(asked));
-                    send.last_error = Some(reason);
+                    send.last_error = Some(e.to_string());
                 }
                 Err(e) => {
                     tracing::warn!(notice_id = %send.notice_id, chat_id = send.chat_id, error = %e, "notice not sent; giving up");
@@ -275,14 +251,14 @@ impl App {
         Ok(sent)
     }
 
-    async fn read_setting(&self, key: &str) -> AppResult<Option<String>> {
+    pub(crate) async fn read_setting(&self, key: &str) -> AppResult<Option<String>> {
         let mut tx = self.store.read().await?;
         let value = tx.setting(key).await?.map(|s| s.value);
         tx.commit().await?;
         Ok(value)
     }
 
-    async fn write_setting(&self, key: &str, value: &str) -> AppResult<()> {
+    pub(crate) async fn write_setting(&self, key: &str, value: &str) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.put_setting(&SettingRecord { key: key.to_owned(), value: value.to_owned(), updated_at: self.clock.now() })
             .await?;

@@ -11,12 +11,16 @@ use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use ring::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
 use ring::digest::{SHA256, digest};
+use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 use thiserror::Error;
 
 /// Bytes of a key.
 pub const KEY_LEN: usize = 32;
 const VERSION: &str = "v1";
+
+/// What the derived secrets' key is made with, so it is never the sealing key itself.
+const DERIVE_LABEL: &[u8] = b"vp-secrets derived tokens v1";
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SecretsError {
@@ -30,17 +34,23 @@ pub enum SecretsError {
     Corrupt,
 }
 
-/// One key: its id (the first 8 hex digits of its SHA-256) and the AES-256-GCM key.
+/// One key: its id (the first 8 hex digits of its SHA-256), the AES-256-GCM key, and an
+/// HMAC-SHA256 key derived from it (never the AES key itself) for `derive`.
 struct Key {
     id: String,
     aead: LessSafeKey,
+    mac: hmac::Key,
 }
 
 impl Key {
     fn new(bytes: &[u8]) -> Result<Key, SecretsError> {
         let unbound = UnboundKey::new(&AES_256_GCM, bytes).map_err(|_| SecretsError::MalformedKey)?;
         let id = digest(&SHA256, bytes).as_ref()[..4].iter().map(|b| format!("{b:02x}")).collect();
-        Ok(Key { id, aead: LessSafeKey::new(unbound) })
+        let mac = hmac::Key::new(
+            hmac::HMAC_SHA256,
+            hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, bytes), DERIVE_LABEL).as_ref(),
+        );
+        Ok(Key { id, aead: LessSafeKey::new(unbound), mac })
     }
 }
 
@@ -137,6 +147,23 @@ impl SecretKeys {
         String::from_utf8(plain.to_vec()).map_err(|_| SecretsError::Corrupt)
     }
 
+    /// A secret for `purpose` that only the holder of the current key can make, so it need
+    /// not be stored (a bot's webhook secret): 43 URL-safe characters, the HMAC-SHA256 of the
+    /// purpose under a key derived from the current one.
+    pub fn derive(&self, purpose: &str) -> String {
+        URL_SAFE_NO_PAD.encode(hmac::sign(&self.current.mac, purpose.as_bytes()))
+    }
+
+    /// Whether `given` is what `derive(purpose)` gives under the current or the previous key
+    /// (so a rotation does not cut off what was handed out under the old one); compared in
+    /// constant time.
+    pub fn derived_matches(&self, purpose: &str, given: &str) -> bool {
+        let Ok(tag) = URL_SAFE_NO_PAD.decode(given) else { return false };
+        std::iter::once(&self.current)
+            .chain(&self.previous)
+            .any(|k| hmac::verify(&k.mac, purpose.as_bytes(), &tag).is_ok())
+    }
+
     /// The key id a sealed value names (`None` for something that is not a sealed value).
     pub fn key_id_of(sealed: &str) -> Option<&str> {
         let mut parts = sealed.splitn(3, '.');
@@ -193,6 +220,25 @@ mod tests {
         assert_eq!(SecretKeys::from_base64("not base64!", None).unwrap_err(), SecretsError::MalformedKey);
         let good = STANDARD.encode([7u8; 32]);
         assert!(SecretKeys::from_base64(&good, Some("short")).is_err(), "the previous key is checked too");
+    }
+
+    #[test]
+    fn a_derived_secret_is_the_same_for_its_purpose_differs_for_another_and_survives_a_rotation() {
+        let old = SecretKeys::generate_base64();
+        let keys = SecretKeys::from_base64(&old, None).unwrap();
+        let secret = keys.derive("telegram-webhook:42");
+        assert_eq!(secret.len(), 43);
+        assert!(secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+        assert_eq!(keys.derive("telegram-webhook:42"), secret);
+        assert!(keys.derived_matches("telegram-webhook:42", &secret));
+        assert!(!keys.derived_matches("telegram-webhook:43", &secret), "bound to its purpose");
+        assert!(!keys.derived_matches("telegram-webhook:42", ""));
+        assert!(!keys.derived_matches("telegram-webhook:42", "not base64 at all!"));
+        let rotated = SecretKeys::from_base64(&SecretKeys::generate_base64(), Some(&old)).unwrap();
+        assert_ne!(rotated.derive("telegram-webhook:42"), secret, "the new key makes new secrets");
+        assert!(rotated.derived_matches("telegram-webhook:42", &secret), "the old ones hold during the rotation");
+        let after = SecretKeys::from_base64(&SecretKeys::generate_base64(), None).unwrap();
+        assert!(!after.derived_matches("telegram-webhook:42", &secret));
     }
 
     #[test]

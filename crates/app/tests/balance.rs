@@ -8,7 +8,7 @@ use time::Duration;
 use vp_app::{AppError, Declined};
 use vp_domain::Money;
 use vp_domain::withdrawal::{Balance, WithdrawalRefused, WithdrawalStatus, WithdrawalStep};
-use vp_ports::{LedgerKind, LedgerSubject, MessengerError, NoticeKind};
+use vp_ports::{BotApiError, LedgerKind, LedgerSubject, NoticeKind};
 
 fn rub(kopecks: i64) -> Money {
     Money::from_kopecks(kopecks)
@@ -173,17 +173,22 @@ async fn a_chat_link_works_once_within_an_hour_and_the_chat_then_receives_notice
     let stale = w.app.chat_link(&actor, vp_app::Lang::En).await.unwrap().unwrap();
     w.clock.advance(Duration::minutes(61));
 
-    w.notifier.start(555, code_of(&link.url));
-    w.notifier.start(777, code_of(&stale.url));
-    assert_eq!(w.app.link_chats_once(std::time::Duration::ZERO).await.unwrap(), 0, "both codes expired");
+    w.bots.start(555, code_of(&link.url));
+    w.bots.start(777, code_of(&stale.url));
+    assert_eq!(w.poll_updates().await, 2);
+    assert!(w.app.partner_chats(&w.account.id).await.unwrap().is_empty(), "both codes expired");
     let fresh = w.app.chat_link(&actor, vp_app::Lang::Ru).await.unwrap().unwrap();
-    w.notifier.start(555, code_of(&fresh.url));
-    w.notifier.start(556, code_of(&fresh.url));
-    assert_eq!(w.app.link_chats_once(std::time::Duration::ZERO).await.unwrap(), 1, "a code works once");
-    assert_eq!(w.app.link_chats_once(std::time::Duration::ZERO).await.unwrap(), 0, "updates are read once");
+    w.bots.start(555, code_of(&fresh.url));
+    w.bots.start(556, code_of(&fresh.url));
+    assert_eq!(w.poll_updates().await, 2);
+    assert_eq!(w.poll_updates().await, 0, "updates are read once");
     let chats = w.app.partner_chats(&w.account.id).await.unwrap();
-    assert_eq!(chats.iter().map(|c| (c.chat_id, c.lang.as_str())).collect::<Vec<_>>(), [(555, "ru")]);
-    let answers = w.notifier.sent.lock().unwrap().clone();
+    assert_eq!(
+        chats.iter().map(|c| (c.chat_id, c.lang.as_str())).collect::<Vec<_>>(),
+        [(555, "ru")],
+        "a code works once"
+    );
+    let answers = w.bots.platform_sent();
     assert_eq!(answers.len(), 4, "every start is answered: {answers:?}");
     assert!(answers[2].1.contains("Этот чат теперь получает уведомления"), "{answers:?}");
 
@@ -193,12 +198,12 @@ async fn a_chat_link_works_once_within_an_hour_and_the_chat_then_receives_notice
     let notices = w.app.notices(&w.account.id, None, 10).await.unwrap();
     assert_eq!(notices[0].kind, NoticeKind::WithdrawalPaid { withdrawal_id: request.id.clone(), amount: rub(100) });
 
-    w.notifier.failures.lock().unwrap().push(MessengerError::Unavailable { reason: "502".into(), retry_after: None });
+    w.bots.send_failures.lock().unwrap().push(BotApiError::Unavailable("502".into()));
     assert_eq!(w.app.deliver_notices_once(10).await.unwrap(), 0, "the messenger failed");
     assert_eq!(w.app.deliver_notices_once(10).await.unwrap(), 0, "not due again yet");
     w.clock.advance(Duration::seconds(30));
     assert_eq!(w.app.deliver_notices_once(10).await.unwrap(), 1, "retried after the pause");
-    let last = w.notifier.sent.lock().unwrap().last().cloned().unwrap();
+    let last = w.bots.platform_sent().last().cloned().unwrap();
     assert_eq!(last.0, 555);
     assert!(
         last.1.contains(&request.id) && last.1.contains("1,00\u{a0}₽"),
@@ -215,19 +220,20 @@ async fn a_chat_that_refuses_is_given_up_and_an_unlinked_chat_gets_nothing() {
     let actor = w.actor(&w.account.id, "a@example.com").await;
     for chat in [1, 2] {
         let link = w.app.chat_link(&actor, vp_app::Lang::En).await.unwrap().unwrap();
-        w.notifier.start(chat, code_of(&link.url));
+        w.bots.start(chat, code_of(&link.url));
     }
-    assert_eq!(w.app.link_chats_once(std::time::Duration::ZERO).await.unwrap(), 2);
-    w.notifier.sent.lock().unwrap().clear();
+    assert_eq!(w.poll_updates().await, 2);
+    assert_eq!(w.app.partner_chats(&w.account.id).await.unwrap().len(), 2);
+    w.bots.sent.lock().unwrap().clear();
     w.app.unlink_chat(&actor, 2).await.unwrap();
     assert!(matches!(w.app.unlink_chat(&actor, 2).await, Err(AppError::NotFound("chat"))));
 
     let request = w.app.cabinet_request_withdrawal(&actor, "1.00", "card").await.unwrap();
     w.app.step_withdrawal(&request.id, WithdrawalStep::Approve, None).await.unwrap();
     w.app.step_withdrawal(&request.id, WithdrawalStep::MarkPaid, None).await.unwrap();
-    w.notifier.failures.lock().unwrap().push(MessengerError::Refused("Forbidden: bot was blocked by the user".into()));
+    w.bots.send_failures.lock().unwrap().push(BotApiError::ChatGone("Forbidden: bot was blocked by the user".into()));
     assert_eq!(w.app.deliver_notices_once(10).await.unwrap(), 0);
     w.clock.advance(Duration::days(1));
     assert_eq!(w.app.deliver_notices_once(10).await.unwrap(), 0, "a refusal is final");
-    assert!(w.notifier.sent.lock().unwrap().is_empty(), "chat 2 was unlinked before the notice");
+    assert!(w.bots.platform_sent().is_empty(), "chat 2 was unlinked before the notice");
 }

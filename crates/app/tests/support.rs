@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -238,53 +238,15 @@ impl vp_app::events::EventRenderer for TestShapes {
     }
 }
 
-/// An in-memory messenger: records what is sent, hands out queued start commands, and fails
-/// sends on request.
-#[derive(Default)]
-pub struct RecordingNotifier {
-    pub sent: Mutex<Vec<(i64, String)>>,
-    pub starts: Mutex<Vec<ChatStart>>,
-    /// Sends still to fail, with what.
-    pub failures: Mutex<Vec<MessengerError>>,
-}
+/// A webhook as set: its URL and secret.
+pub type Webhook = (String, String);
 
-impl RecordingNotifier {
-    /// Someone opened the chat link in `chat_id`.
-    pub fn start(&self, chat_id: i64, code: &str) {
-        let mut starts = self.starts.lock().unwrap();
-        let update_id = 100 + starts.len() as i64;
-        starts.push(ChatStart { update_id, chat_id, code: code.to_owned() });
-    }
-}
+/// The notice bot's token in every world (`@test_bot`).
+pub const PLATFORM_BOT_TOKEN: &str = "4242:AAHplatform_0123456789abcdefghijklmnop";
 
-#[async_trait]
-impl PartnerNotifier for RecordingNotifier {
-    fn channel(&self) -> Option<&'static str> {
-        Some("Telegram")
-    }
-
-    async fn chat_link(&self, code: &str) -> Result<String, MessengerError> {
-        Ok(format!("https://t.me/test_bot?start={code}"))
-    }
-
-    async fn send(&self, chat_id: i64, text: &str) -> Result<(), MessengerError> {
-        if let Some(e) = self.failures.lock().unwrap().pop() {
-            return Err(e);
-        }
-        self.sent.lock().unwrap().push((chat_id, text.to_owned()));
-        Ok(())
-    }
-
-    async fn chat_starts(&self, offset: i64, _wait: std::time::Duration) -> Result<ChatStartBatch, MessengerError> {
-        let starts: Vec<ChatStart> =
-            self.starts.lock().unwrap().iter().filter(|s| s.update_id >= offset).cloned().collect();
-        let next_offset = starts.iter().map(|s| s.update_id + 1).max().unwrap_or(offset);
-        Ok(ChatStartBatch { starts, next_offset })
-    }
-}
-
-/// Telegram's answers to `getMe`, by token: a token not listed is refused (as a revoked one),
-/// `unavailable` makes every call fail as if Telegram did not answer.
+/// An in-memory Telegram: `getMe` by token (a token not listed is refused, as a revoked one;
+/// `unavailable` makes every call fail as if Telegram did not answer), the messages sent and
+/// updates waiting by token, and sends failing on request.
 #[derive(Default)]
 pub struct FakeBots {
     pub known: Mutex<Vec<(String, BotIdentity)>>,
@@ -293,11 +255,40 @@ pub struct FakeBots {
     pub profiles: Mutex<Vec<(String, BotProfile)>>,
     /// The next `set_profile` is answered with this wait.
     pub throttle_next: Mutex<Option<std::time::Duration>>,
+    /// Messages sent, by token, in order.
+    pub sent: Mutex<Vec<(String, BotMessage)>>,
+    /// Updates not yet confirmed, by token.
+    pub updates: Mutex<Vec<(String, BotUpdate)>>,
+    /// Sends still to fail, with what (the last first).
+    pub send_failures: Mutex<Vec<BotApiError>>,
+    /// Webhooks set (`Some((url, secret))`) or deleted (`None`), by token, in order.
+    pub webhooks: Mutex<Vec<(String, Option<Webhook>)>>,
+    next_update: AtomicI64,
 }
 
 impl FakeBots {
     pub fn add(&self, token: &str, bot_id: i64, username: &str) {
         self.known.lock().unwrap().push((token.to_owned(), BotIdentity { bot_id, username: username.to_owned() }));
+    }
+
+    /// Someone wrote `text` to the bot of `token` in `chat_id`.
+    pub fn said(&self, token: &str, chat_id: i64, text: &str) -> BotUpdate {
+        let update_id = 100 + self.next_update.fetch_add(1, Ordering::Relaxed);
+        let update =
+            BotUpdate { update_id, message: Some(ChatText { chat_id, language: None, text: text.to_owned() }) };
+        self.updates.lock().unwrap().push((token.to_owned(), update.clone()));
+        update
+    }
+
+    /// Someone opened the notice bot's chat link in `chat_id`.
+    pub fn start(&self, chat_id: i64, code: &str) -> BotUpdate {
+        self.said(PLATFORM_BOT_TOKEN, chat_id, &format!("/start {code}"))
+    }
+
+    /// The texts the notice bot sent: chat and text.
+    pub fn platform_sent(&self) -> Vec<(i64, String)> {
+        let sent = self.sent.lock().unwrap();
+        sent.iter().filter(|(t, _)| t == PLATFORM_BOT_TOKEN).map(|(_, m)| (m.chat_id, m.text.clone())).collect()
     }
 }
 
@@ -319,13 +310,45 @@ impl BotApi for FakeBots {
         self.profiles.lock().unwrap().push((token.to_owned(), profile.clone()));
         Ok(())
     }
+
+    async fn send_message(&self, token: &str, message: &BotMessage) -> Result<(), BotApiError> {
+        self.identify(token).await?;
+        if let Some(e) = self.send_failures.lock().unwrap().pop() {
+            return Err(e);
+        }
+        self.sent.lock().unwrap().push((token.to_owned(), message.clone()));
+        Ok(())
+    }
+
+    async fn updates(
+        &self,
+        token: &str,
+        offset: i64,
+        _wait: std::time::Duration,
+    ) -> Result<Vec<BotUpdate>, BotApiError> {
+        self.identify(token).await?;
+        let mut updates = self.updates.lock().unwrap();
+        updates.retain(|(t, u)| t != token || u.update_id >= offset);
+        Ok(updates.iter().filter(|(t, _)| t == token).map(|(_, u)| u.clone()).collect())
+    }
+
+    async fn set_webhook(&self, token: &str, url: &str, secret: &str) -> Result<(), BotApiError> {
+        self.identify(token).await?;
+        self.webhooks.lock().unwrap().push((token.to_owned(), Some((url.to_owned(), secret.to_owned()))));
+        Ok(())
+    }
+
+    async fn delete_webhook(&self, token: &str) -> Result<(), BotApiError> {
+        self.identify(token).await?;
+        self.webhooks.lock().unwrap().push((token.to_owned(), None));
+        Ok(())
+    }
 }
 
 pub struct World {
     pub app: App,
     pub bots: Arc<FakeBots>,
     pub webhooks: Arc<FakeWebhooks>,
-    pub notifier: Arc<RecordingNotifier>,
     pub clock: Arc<ManualClock>,
     pub gateway: Arc<FakeGateway>,
     pub panel: Arc<FakePanel>,
@@ -351,8 +374,8 @@ impl World {
         let gateway = Arc::new(FakeGateway::default());
         let panel = Arc::new(FakePanel::default());
         let webhooks = Arc::new(FakeWebhooks::default());
-        let notifier = Arc::new(RecordingNotifier::default());
         let bots = Arc::new(FakeBots::default());
+        bots.add(PLATFORM_BOT_TOKEN, 4242, "test_bot");
         let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
         let app = App::new(
             Adapters {
@@ -363,14 +386,13 @@ impl World {
                 panel: panel.clone(),
                 events: Arc::new(TestShapes),
                 webhooks: webhooks.clone(),
-                notifier: notifier.clone(),
                 bots: bots.clone(),
                 metrics: metrics.clone(),
             },
-            Settings::default(),
+            Settings { platform_bot: vp_app::bot_updates::PlatformBot::new(PLATFORM_BOT_TOKEN), ..Settings::default() },
         );
         let (account, _) = app.seed_demo().await.unwrap();
-        World { app, bots, webhooks, notifier, clock, gateway, panel, account, dir, metrics }
+        World { app, bots, webhooks, clock, gateway, panel, account, dir, metrics }
     }
 
     pub async fn account(&self) -> AccountRecord {
@@ -399,6 +421,11 @@ impl World {
         let token = invitation.link.rsplit('/').next().unwrap();
         let signed_in = self.app.set_cabinet_password(token, "a long enough phrase").await.unwrap();
         self.app.cabinet_actor(&signed_in.token).await.unwrap().unwrap()
+    }
+
+    /// One round of the update poller (this world is the only process).
+    pub async fn poll_updates(&self) -> usize {
+        self.app.poll_bot_updates_once("test", std::time::Duration::ZERO).await.unwrap().expect("the only poller")
     }
 
     pub async fn balance(&self) -> vp_domain::Money {

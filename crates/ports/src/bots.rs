@@ -1,6 +1,8 @@
 //! A partner's own messenger bot, run by the platform under the partner's brand: how it is
 //! kept, and the messenger's side of it (`BotApi`).
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
@@ -26,6 +28,9 @@ pub struct PartnerBotRecord {
     pub profile_attempts: u32,
     pub profile_retry_at: Option<OffsetDateTime>,
     pub profile_error: Option<String>,
+    /// What the messenger was last told about the bot's updates: the webhook address and the
+    /// secrets key its secret came from (`App` words it); `None` while they are polled.
+    pub webhook: Option<String>,
 }
 
 impl PartnerBotRecord {
@@ -83,10 +88,72 @@ pub enum BotApiError {
     Unavailable(String),
     /// The messenger asks to wait this long before calling again.
     #[error("the messenger asks to wait {0:?}")]
-    Throttled(std::time::Duration),
+    Throttled(Duration),
+    /// The chat will not take messages from the bot however often it is tried: the person
+    /// blocked the bot, or the chat is gone.
+    #[error("the chat does not take messages from the bot: {0}")]
+    ChatGone(String),
+    /// Updates cannot be polled now: a webhook is set for the bot, or another process polls it.
+    #[error("the messenger refuses to hand out updates: {0}")]
+    Conflict(String),
 }
 
-/// The messenger's API for partners' bots: every call names the bot by its token.
+/// A message from a bot to a chat: plain text, and buttons that open links under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotMessage {
+    pub chat_id: i64,
+    pub text: String,
+    pub buttons: Vec<LinkButton>,
+}
+
+impl BotMessage {
+    pub fn text(chat_id: i64, text: impl Into<String>) -> BotMessage {
+        BotMessage { chat_id, text: text.into(), buttons: vec![] }
+    }
+}
+
+/// A button under a message that opens `url` (https, or a `t.me` link).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkButton {
+    pub text: String,
+    pub url: String,
+}
+
+/// One update from the messenger, reduced to what the platform acts on. Updates of other
+/// kinds keep only their number, so they are confirmed and skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotUpdate {
+    /// The messenger's number for it: increasing per bot, the same on a redelivery.
+    pub update_id: i64,
+    /// A text message in a chat with the bot.
+    pub message: Option<ChatText>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatText {
+    pub chat_id: i64,
+    /// The sender's language as their messenger app is set (`en`, `ru`, `pt-br`), if it says.
+    pub language: Option<String>,
+    pub text: String,
+}
+
+impl ChatText {
+    /// The command and its argument when the text is a command (`/start abc` or
+    /// `/start@some_bot abc`): the command without its slash and bot name, and the rest trimmed.
+    pub fn command(&self) -> Option<(&str, &str)> {
+        let text = self.text.trim();
+        let rest = text.strip_prefix('/')?;
+        let (head, argument) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let command = head.split_once('@').map_or(head, |(c, _)| c);
+        let shaped = !command.is_empty()
+            && command.len() <= 32
+            && command.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        shaped.then_some((command, argument.trim()))
+    }
+}
+
+/// The messenger's API for bots: every call names the bot by its token (the platform's own
+/// notice bot and partners' bots alike).
 #[async_trait]
 pub trait BotApi: Send + Sync {
     /// The bot a token belongs to.
@@ -94,11 +161,45 @@ pub trait BotApi: Send + Sync {
     /// Sets the bot's name, descriptions and commands in every language of `profile`, and its
     /// menu button to the command list. Calling it again with the same profile changes nothing.
     async fn set_profile(&self, token: &str, profile: &BotProfile) -> Result<(), BotApiError>;
+    async fn send_message(&self, token: &str, message: &BotMessage) -> Result<(), BotApiError>;
+    /// The updates after `offset` (which also confirms every one before it), waiting up to
+    /// `wait` for the first (long polling).
+    async fn updates(&self, token: &str, offset: i64, wait: Duration) -> Result<Vec<BotUpdate>, BotApiError>;
+    /// From now on the messenger posts the bot's updates to `url`, with `secret` in a header.
+    async fn set_webhook(&self, token: &str, url: &str, secret: &str) -> Result<(), BotApiError>;
+    /// No more posts: the bot's updates wait to be polled.
+    async fn delete_webhook(&self, token: &str) -> Result<(), BotApiError>;
+}
+
+/// The driving side: what the webhook route calls when the messenger posts a bot's update.
+#[async_trait]
+pub trait BotUpdates: Send + Sync {
+    /// Whether `secret` is the one the platform gave the messenger for bot `bot_id`'s
+    /// webhook (compared in constant time).
+    fn webhook_secret_ok(&self, bot_id: i64, secret: &str) -> bool;
+    /// Handles an update once, however often it is posted; an error asks the messenger to
+    /// post it again later.
+    async fn receive(&self, bot_id: i64, update: BotUpdate) -> Result<(), String>;
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_bot_token;
+    use super::{ChatText, is_bot_token};
+
+    fn said(text: &str) -> ChatText {
+        ChatText { chat_id: 1, language: None, text: text.to_owned() }
+    }
+
+    #[test]
+    fn a_command_is_a_slash_word_with_an_optional_bot_name_and_argument() {
+        assert_eq!(said("/start abc_DEF-1").command(), Some(("start", "abc_DEF-1")));
+        assert_eq!(said("/start@brand_bot abc").command(), Some(("start", "abc")));
+        assert_eq!(said("  /status  ").command(), Some(("status", "")));
+        assert_eq!(said("/start   ").command(), Some(("start", "")));
+        assert_eq!(said("hello /start abc").command(), None);
+        assert_eq!(said("/").command(), None);
+        assert_eq!(said("/при вет").command(), None);
+    }
 
     #[test]
     fn a_token_has_the_shape_botfather_gives() {

@@ -20,7 +20,10 @@ pub mod webhook;
 pub mod windows;
 
 pub use balance::*;
-pub use bots::{BotApi, BotApiError, BotIdentity, BotProfile, BotProfileLanguage, PartnerBotRecord};
+pub use bots::{
+    BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotUpdate, BotUpdates, ChatText,
+    LinkButton, PartnerBotRecord,
+};
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
 pub use clock::Clock;

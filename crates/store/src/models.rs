@@ -329,4 +329,5 @@ pub(crate) struct PartnerBotRow {
     pub profile_attempts: i32,
     pub profile_retry_at: Option<PrimitiveDateTime>,
     pub profile_error: Option<String>,
+    pub webhook: Option<String>,
 }

@@ -364,6 +364,23 @@ diesel::table! {
         profile_attempts -> Integer,
         profile_retry_at -> Nullable<Timestamp>,
         profile_error -> Nullable<Text>,
+        webhook -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    bot_updates (bot_id, update_id) {
+        bot_id -> BigInt,
+        update_id -> BigInt,
+        received_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    leases (name) {
+        name -> Text,
+        holder -> Text,
+        expires_at -> Timestamp,
     }
 }
 

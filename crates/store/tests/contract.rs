@@ -155,6 +155,8 @@ contract_tests!(
     payment_methods_are_upserted_and_ordered,
     settings_are_put_and_read,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
+    a_bot_update_is_claimed_once_and_forgotten_when_old,
+    a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
     invoices_round_trip_and_stay_within_their_account,
     pending_invoices_due_are_oldest_first,
     invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
@@ -313,6 +315,47 @@ fn is_conflict<T: std::fmt::Debug>(result: &Result<T, StoreError>) -> bool {
 // Contract tests
 // ---------------------------------------------------------------------------------------------
 
+async fn a_bot_update_is_claimed_once_and_forgotten_when_old(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    assert!(tx.claim_bot_update(111, 7, at(10)).await.unwrap());
+    assert!(!tx.claim_bot_update(111, 7, at(11)).await.unwrap(), "a redelivery");
+    assert!(tx.claim_bot_update(222, 7, at(11)).await.unwrap(), "numbered per bot");
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert!(tx.claim_bot_update(111, 8, at(12)).await.unwrap());
+    tx.rollback().await.unwrap();
+    // Two instances receive the same update at once: one handles it (the rolled-back claim
+    // above did not count).
+    let claim = |store: Arc<dyn Store>| async move {
+        let mut tx = store.begin().await.unwrap();
+        let claimed = tx.claim_bot_update(111, 8, at(13)).await.unwrap();
+        tx.commit().await.unwrap();
+        claimed
+    };
+    let (first, second) = tokio::join!(claim(ctx.store.clone()), claim(ctx.store.clone()));
+    assert!(first ^ second, "exactly one: {first} / {second}");
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.prune_bot_updates(at(12)).await.unwrap(), 2);
+    assert!(!tx.claim_bot_update(111, 8, at(20)).await.unwrap(), "the newer one is kept");
+    tx.commit().await.unwrap();
+}
+
+async fn a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    assert!(tx.take_lease("poll", "a", at(0), at(15)).await.unwrap());
+    assert!(!tx.take_lease("poll", "b", at(5), at(20)).await.unwrap());
+    assert!(tx.take_lease("poll", "a", at(10), at(25)).await.unwrap(), "renewed by its holder");
+    assert!(!tx.take_lease("poll", "b", at(24), at(39)).await.unwrap());
+    assert!(tx.take_lease("other", "b", at(24), at(39)).await.unwrap(), "leases are by name");
+    assert!(tx.take_lease("poll", "b", at(25), at(40)).await.unwrap(), "run out: taken over");
+    assert!(!tx.take_lease("poll", "a", at(26), at(41)).await.unwrap());
+    tx.release_lease("poll", "a").await.unwrap();
+    assert!(!tx.take_lease("poll", "a", at(27), at(42)).await.unwrap(), "only the holder gives it up");
+    tx.release_lease("poll", "b").await.unwrap();
+    assert!(tx.take_lease("poll", "a", at(28), at(43)).await.unwrap());
+    tx.commit().await.unwrap();
+}
+
 async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) {
     let bot = |account: &str, bot_id: i64, hash: &str| PartnerBotRecord {
         account_id: account.into(),
@@ -327,6 +370,7 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
         profile_attempts: 0,
         profile_retry_at: None,
         profile_error: None,
+        webhook: None,
     };
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
@@ -368,6 +412,11 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
     assert!(tx.partner_bot("acc-1").await.unwrap().unwrap().profile_in_sync(), "never lowered");
     assert!(!tx.bump_bot_profile("acc-2").await.unwrap(), "no bot, nothing to show");
 
+    let hook = "https://vpn.example/telegram/111/updates key:0a1b2c3d";
+    tx.set_partner_bot_webhook("acc-1", Some(hook)).await.unwrap();
+    let hooked = tx.partner_bot_by_id(111).await.unwrap().unwrap();
+    assert_eq!((hooked.account_id.as_str(), hooked.webhook.as_deref()), ("acc-1", Some(hook)));
+    assert_eq!(tx.partner_bot_by_id(222).await.unwrap(), None);
     let mut revoked = tx.partner_bot("acc-1").await.unwrap().unwrap();
     revoked.disconnected_at = Some(at(20));
     tx.update_partner_bot(&revoked).await.unwrap();
@@ -400,7 +449,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261123000008",
             "20261125000009",
             "20261125000010",
-            "20261125000011"
+            "20261125000011",
+            "20261125000012"
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -1,12 +1,21 @@
-//! `BotApi` for partners' own bots: the same Bot API, each call under the bot's own token.
+//! `BotApi` over the Bot API: every call under the token of the bot it is for.
 
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Value, json};
-use vp_ports::{BotApi, BotApiError, BotIdentity, BotProfile};
+use vp_outbound::Refusals;
+use vp_ports::{BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate};
 
 use crate::client::{CallError, Client, REQUEST_TIMEOUT};
+use crate::updates::read_update;
+
+/// A long poll may take its wait plus this much.
+const POLL_MARGIN: Duration = Duration::from_secs(10);
+/// What a bot's updates are asked for: messages now, button presses for the bot's menus.
+const ALLOWED_UPDATES: [&str; 2] = ["message", "callback_query"];
+
+static REFUSALS: Refusals = Refusals::new("telegram");
 
 pub struct TelegramBots {
     client: Client,
@@ -17,21 +26,39 @@ impl TelegramBots {
     pub fn new(api_url: &str) -> Result<TelegramBots, String> {
         Ok(TelegramBots { client: Client::new(api_url)? })
     }
-}
 
-impl TelegramBots {
     async fn call(&self, token: &str, method: &str, body: Value) -> Result<Value, BotApiError> {
-        self.client.call(token, method, &body, REQUEST_TIMEOUT).await.map_err(|e| bot_error(method, e))
+        self.call_within(token, method, body, REQUEST_TIMEOUT).await
+    }
+
+    async fn call_within(
+        &self,
+        token: &str,
+        method: &str,
+        body: Value,
+        timeout: Duration,
+    ) -> Result<Value, BotApiError> {
+        self.client.call(token, method, &body, timeout).await.map_err(|e| bot_error(method, &body, e))
     }
 }
 
-/// 401 and 404 are Telegram's answers to a wrong or revoked token; 429 asks to wait.
-fn bot_error(method: &str, e: CallError) -> BotApiError {
-    match e.code {
+/// What a refusal means: 401 and 404 answer a wrong or revoked token, 429 asks to wait, 403
+/// and "chat not found" say the chat is gone, 409 that updates are handed out elsewhere.
+fn bot_error(method: &str, body: &Value, e: CallError) -> BotApiError {
+    let CallError { code, description, retry_after, answer } = e;
+    match code {
         Some(401 | 404) => BotApiError::Rejected,
-        Some(429) => BotApiError::Throttled(e.retry_after.unwrap_or(Duration::from_secs(1))),
-        Some(code) => BotApiError::Unavailable(format!("{method}: {code} {}", e.description)),
-        None => BotApiError::Unavailable(format!("{method}: {}", e.description)),
+        Some(429) => BotApiError::Throttled(retry_after.unwrap_or(Duration::from_secs(1))),
+        Some(403) => BotApiError::ChatGone(description),
+        Some(400) if description.contains("chat not found") => BotApiError::ChatGone(description),
+        Some(409) => BotApiError::Conflict(description),
+        Some(code @ 400..=499) => {
+            // The token is in the path, never the body, so the request may be logged as it was.
+            REFUSALS.record("POST", method, Some(body), code, answer.as_ref());
+            BotApiError::Unavailable(format!("{method}: {code} {description}"))
+        }
+        Some(code) => BotApiError::Unavailable(format!("{method}: {code} {description}")),
+        None => BotApiError::Unavailable(format!("{method}: {description}")),
     }
 }
 
@@ -71,5 +98,35 @@ impl BotApi for TelegramBots {
         }
         self.call(token, "setChatMenuButton", json!({ "menu_button": { "type": "commands" } })).await?;
         Ok(())
+    }
+
+    async fn send_message(&self, token: &str, message: &BotMessage) -> Result<(), BotApiError> {
+        let mut body = json!({
+            "chat_id": message.chat_id,
+            "text": message.text,
+            "link_preview_options": {"is_disabled": true},
+        });
+        if !message.buttons.is_empty() {
+            // One button per row: the labels are sentences, not icons.
+            let rows: Vec<Value> = message.buttons.iter().map(|b| json!([{ "text": b.text, "url": b.url }])).collect();
+            body["reply_markup"] = json!({ "inline_keyboard": rows });
+        }
+        self.call(token, "sendMessage", body).await.map(|_| ())
+    }
+
+    async fn updates(&self, token: &str, offset: i64, wait: Duration) -> Result<Vec<BotUpdate>, BotApiError> {
+        let body = json!({"offset": offset, "timeout": wait.as_secs(), "allowed_updates": ALLOWED_UPDATES});
+        let result = self.call_within(token, "getUpdates", body, wait + POLL_MARGIN).await?;
+        Ok(result.as_array().into_iter().flatten().filter_map(read_update).collect())
+    }
+
+    async fn set_webhook(&self, token: &str, url: &str, secret: &str) -> Result<(), BotApiError> {
+        let body = json!({"url": url, "secret_token": secret, "allowed_updates": ALLOWED_UPDATES});
+        self.call(token, "setWebhook", body).await.map(|_| ())
+    }
+
+    async fn delete_webhook(&self, token: &str) -> Result<(), BotApiError> {
+        // Updates that came meanwhile stay, to be polled.
+        self.call(token, "deleteWebhook", json!({"drop_pending_updates": false})).await.map(|_| ())
     }
 }

@@ -1,10 +1,15 @@
 //! A Telegram Bot API emulator on loopback, after the Bot API reference
 //! (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON body, answered
 //! with the `{"ok": ..., "result" | "error_code", "description", "parameters"}` envelope. It
-//! knows several bots by their tokens (401 for any other, as for a revoked one) and
-//! serves `getMe`, `sendMessage` and `getUpdates` (with `offset` confirming earlier updates and
-//! `timeout` long polling, capped at two seconds so tests stay quick), and lets a test press
-//! the bot's Start button, block the bot in a chat and make sends fail.
+//! knows several bots by their tokens (401 for any other, as for a revoked one) and serves
+//! `getMe`, the profile methods, `sendMessage` (at most 30 a second per bot, then 429 with
+//! `retry_after`), `getUpdates` (with `offset` confirming earlier updates and `timeout` long
+//! polling, capped at two seconds so tests stay quick; 409 while a webhook is set or another
+//! poll of the same bot is open), and `setWebhook`, `deleteWebhook`, `getWebhookInfo`. With a
+//! webhook set, a message to the bot is posted to it with `X-Telegram-Bot-Api-Secret-Token`,
+//! through `deliver_to` (the TLS-terminating proxy in front of the service: Telegram only posts
+//! to https). A test presses the bot's Start button, writes to it, blocks it in a chat and
+//! makes sends fail.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -15,6 +20,8 @@ use crate::http::{HttpServer, Reply, Request};
 
 /// The longest a `getUpdates` call waits here, whatever `timeout` it asks for.
 pub const LONG_POLL_CAP: Duration = Duration::from_secs(2);
+/// Messages a bot may send in a second before Telegram answers 429 (the Bot API FAQ).
+pub const SENDS_PER_SECOND: usize = 30;
 
 /// A bot the emulator knows: its token, id and username, and its profile as set by the
 /// `setMy*` methods (by language code, `""` for the default).
@@ -28,6 +35,12 @@ struct Bot {
     descriptions: Vec<(String, String)>,
     commands: Vec<(String, Value)>,
     menu_button: Option<Value>,
+    /// `(url, secret_token)` while a webhook is set.
+    webhook: Option<(String, String)>,
+    /// Whether a `getUpdates` of this bot is open now.
+    polling: bool,
+    /// When its last messages were sent, for the 30-a-second limit.
+    recent_sends: Vec<Instant>,
 }
 
 /// Sets `value` for `code` in a per-language list.
@@ -51,9 +64,17 @@ pub struct BotProfileSeen {
 struct State {
     /// The bot `start` made first; partners' bots added with `add_bot` after it.
     bots: Vec<Bot>,
-    updates: Vec<Value>,
+    /// Updates not yet confirmed, by the bot's token.
+    updates: Vec<(String, Value)>,
     next_update_id: i64,
-    sent: Vec<(i64, String)>,
+    /// Messages sent: the bot's token, the chat, the text and the `reply_markup`.
+    sent: Vec<(String, i64, String, Option<Value>)>,
+    /// Where webhook posts go instead of the webhook's own host (`http://127.0.0.1:PORT`).
+    deliver_to: Option<String>,
+    /// `getUpdates` calls answered 409 because another poll of the bot was open.
+    poll_conflicts: usize,
+    /// Sends answered 429 for going over 30 a second.
+    throttled: usize,
     blocked: Vec<i64>,
     /// Statuses the next sends fail with (429 carries `retry_after`).
     failures: Vec<(u16, Option<u64>)>,
@@ -87,6 +108,9 @@ impl TelegramEmulator {
                 updates: vec![],
                 next_update_id: 700_000_001,
                 sent: vec![],
+                deliver_to: None,
+                poll_conflicts: 0,
+                throttled: 0,
                 blocked: vec![],
                 failures: vec![],
                 calls: vec![],
@@ -134,33 +158,88 @@ impl TelegramEmulator {
         self.server.url()
     }
 
-    /// A person pressed Start on the bot's deep link in a private chat.
+    /// A person pressed Start on the first bot's deep link in a private chat.
     pub fn press_start(&self, chat_id: i64, payload: &str) {
         self.queue_text(chat_id, &format!("/start {payload}"));
     }
 
-    /// A message in a private chat with the bot.
+    /// A message in a private chat with the first bot.
     pub fn queue_text(&self, chat_id: i64, text: &str) {
+        let token = lock(&self.state.0).bots[0].token.clone();
+        self.write_to(&token, chat_id, text, Some("en"));
+    }
+
+    /// A message in a private chat with the bot of `token`, from a person whose app is set to
+    /// `language`: queued for `getUpdates`, or posted to the bot's webhook when one is set.
+    /// Returns the update and, when posted, the status the webhook answered.
+    pub fn write_to(&self, token: &str, chat_id: i64, text: &str, language: Option<&str>) -> (Value, Option<u16>) {
         let (state, arrived) = &*self.state;
         let mut s = lock(state);
         let update_id = s.next_update_id;
         s.next_update_id += 1;
-        s.updates.push(json!({
+        let mut from = json!({"id": chat_id, "is_bot": false, "first_name": "Customer"});
+        if let Some(language) = language {
+            from["language_code"] = json!(language);
+        }
+        let update = json!({
             "update_id": update_id,
             "message": {
                 "message_id": update_id % 1000,
                 "date": 1_795_000_000,
-                "chat": {"id": chat_id, "type": "private", "first_name": "Partner"},
-                "from": {"id": chat_id, "is_bot": false, "first_name": "Partner"},
+                "chat": {"id": chat_id, "type": "private", "first_name": "Customer"},
+                "from": from,
                 "text": text,
             }
-        }));
-        arrived.notify_all();
+        });
+        let hooked = s.bots.iter().find(|b| b.token == token).and_then(|b| b.webhook.clone());
+        if hooked.is_none() {
+            s.updates.push((token.to_owned(), update.clone()));
+            arrived.notify_all();
+            return (update, None);
+        }
+        drop(s);
+        let status = self.post(token, &update);
+        (update, status)
     }
 
-    /// Messages `sendMessage` accepted, in order: chat id and text.
+    /// Posts `update` to the webhook of the bot of `token` (again, for a redelivery); the
+    /// status it answered, or `None` without a webhook or an answer. Telegram's own retries are
+    /// the test's to make.
+    pub fn post(&self, token: &str, update: &Value) -> Option<u16> {
+        let (url, secret, deliver_to) = {
+            let s = lock(&self.state.0);
+            let (url, secret) = s.bots.iter().find(|b| b.token == token)?.webhook.clone()?;
+            (url, secret, s.deliver_to.clone())
+        };
+        let path = url.splitn(4, '/').nth(3).map(|p| format!("/{p}")).unwrap_or_default();
+        let target = format!("{}{path}", deliver_to.unwrap_or(url));
+        let headers = [("content-type", "application/json"), ("x-telegram-bot-api-secret-token", secret.as_str())];
+        crate::http::send("POST", &target, &headers, update.to_string().as_bytes()).ok().map(|a| a.status)
+    }
+
+    /// Webhook posts go to this address (the service behind its https proxy).
+    pub fn deliver_to(&self, base: &str) {
+        lock(&self.state.0).deliver_to = Some(base.trim_end_matches('/').to_owned());
+    }
+
+    /// The webhook set for the bot of `token`: its URL and secret token.
+    pub fn webhook(&self, token: &str) -> Option<(String, String)> {
+        lock(&self.state.0).bots.iter().find(|b| b.token == token)?.webhook.clone()
+    }
+
+    /// Messages `sendMessage` accepted from any bot, in order: chat id and text.
     pub fn sent(&self) -> Vec<(i64, String)> {
-        lock(&self.state.0).sent.clone()
+        lock(&self.state.0).sent.iter().map(|(_, chat, text, _)| (*chat, text.clone())).collect()
+    }
+
+    /// Messages the bot of `token` sent, in order: chat id, text and `reply_markup`.
+    pub fn sent_by(&self, token: &str) -> Vec<(i64, String, Option<Value>)> {
+        let s = lock(&self.state.0);
+        s.sent
+            .iter()
+            .filter(|(t, ..)| t == token)
+            .map(|(_, c, text, markup)| (*c, text.clone(), markup.clone()))
+            .collect()
     }
 
     /// Waits until at least `n` messages were sent; returns them.
@@ -173,6 +252,17 @@ impl TelegramEmulator {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// `getUpdates` calls refused because another poll of the same bot was open: more than
+    /// one process polling.
+    pub fn poll_conflicts(&self) -> usize {
+        lock(&self.state.0).poll_conflicts
+    }
+
+    /// Sends refused with 429 for going over 30 a second per bot.
+    pub fn throttled(&self) -> usize {
+        lock(&self.state.0).throttled
     }
 
     /// The next `n` sends fail with `status` (for 429, Telegram's `retry_after` seconds).
@@ -211,20 +301,33 @@ fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
             let (Some(chat_id), Some(text)) = (body["chat_id"].as_i64(), body["text"].as_str()) else {
                 return error(400, "Bad Request: message text is empty");
             };
+            if text.is_empty() || text.chars().count() > 4096 {
+                return error(400, "Bad Request: message text must be 1-4096 characters");
+            }
+            if let Err(reason) = check_markup(&body["reply_markup"]) {
+                return error(400, &format!("Bad Request: {reason}"));
+            }
             if !s.failures.is_empty() {
                 let (status, retry_after) = s.failures.remove(0);
                 return match retry_after {
-                    Some(after) => Reply::json(
-                        status,
-                        &json!({"ok": false, "error_code": status, "description": format!("Too Many Requests: retry after {after}"), "parameters": {"retry_after": after}}),
-                    ),
+                    Some(after) => too_many(status, after),
                     None => error(status, "Internal Server Error"),
                 };
             }
+            let now = Instant::now();
+            let recent = &mut s.bots[bot].recent_sends;
+            recent.retain(|at| now.duration_since(*at) < Duration::from_secs(1));
+            if recent.len() >= SENDS_PER_SECOND {
+                s.throttled += 1;
+                return too_many(429, 1);
+            }
+            recent.push(now);
             if s.blocked.contains(&chat_id) {
                 return error(403, "Forbidden: bot was blocked by the user");
             }
-            s.sent.push((chat_id, text.to_owned()));
+            let token = s.bots[bot].token.clone();
+            let markup = body.get("reply_markup").cloned();
+            s.sent.push((token, chat_id, text.to_owned(), markup));
             let message_id = s.sent.len();
             Reply::json(
                 200,
@@ -232,16 +335,65 @@ fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
             )
         }
         "getUpdates" => {
+            if s.bots[bot].webhook.is_some() {
+                return error(
+                    409,
+                    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+                );
+            }
+            if s.bots[bot].polling {
+                s.poll_conflicts += 1;
+                return error(
+                    409,
+                    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+                );
+            }
+            let token = s.bots[bot].token.clone();
             let offset = body["offset"].as_i64().unwrap_or(0);
             let wait = Duration::from_secs(body["timeout"].as_u64().unwrap_or(0)).min(LONG_POLL_CAP);
             // A positive offset confirms every update before it: Telegram forgets them.
-            s.updates.retain(|u| u["update_id"].as_i64().unwrap_or(0) >= offset);
+            s.updates.retain(|(t, u)| t != &token || u["update_id"].as_i64().unwrap_or(0) >= offset);
+            let waiting = |s: &State| !s.updates.iter().any(|(t, _)| t == &token);
             let deadline = Instant::now() + wait;
-            while s.updates.is_empty() && Instant::now() < deadline {
+            s.bots[bot].polling = true;
+            while waiting(&s) && Instant::now() < deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
                 s = arrived.wait_timeout(s, left).unwrap_or_else(std::sync::PoisonError::into_inner).0;
             }
-            Reply::json(200, &json!({"ok": true, "result": s.updates}))
+            // The bot's index may not move while polling: bots are only added at the end,
+            // and a revoked one is found again by its token.
+            if let Some(b) = s.bots.iter_mut().find(|b| b.token == token) {
+                b.polling = false;
+            }
+            let updates: Vec<Value> = s.updates.iter().filter(|(t, _)| t == &token).map(|(_, u)| u.clone()).collect();
+            Reply::json(200, &json!({"ok": true, "result": updates}))
+        }
+        "setWebhook" => {
+            let url = body["url"].as_str().unwrap_or_default();
+            let secret = body["secret_token"].as_str().unwrap_or_default();
+            if !url.starts_with("https://") {
+                return error(400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook");
+            }
+            let secret_ok = (1..=256).contains(&secret.len())
+                && secret.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !secret_ok {
+                return error(400, "Bad Request: secret token contains unallowed characters");
+            }
+            s.bots[bot].webhook = Some((url.to_owned(), secret.to_owned()));
+            Reply::json(200, &json!({"ok": true, "result": true, "description": "Webhook was set"}))
+        }
+        "deleteWebhook" => {
+            s.bots[bot].webhook = None;
+            Reply::json(200, &json!({"ok": true, "result": true, "description": "Webhook was deleted"}))
+        }
+        "getWebhookInfo" => {
+            let token = s.bots[bot].token.clone();
+            let pending = s.updates.iter().filter(|(t, _)| t == &token).count();
+            let url = s.bots[bot].webhook.as_ref().map(|(u, _)| u.clone()).unwrap_or_default();
+            Reply::json(
+                200,
+                &json!({"ok": true, "result": {"url": url, "has_custom_certificate": false, "pending_update_count": pending}}),
+            )
         }
         "setMyName" | "setMyShortDescription" | "setMyDescription" | "setMyCommands" | "setChatMenuButton" => {
             match set_profile(&mut s.bots[bot], method, &body) {
@@ -251,6 +403,42 @@ fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
         }
         _ => error(404, "Not Found"),
     }
+}
+
+fn too_many(status: u16, retry_after: u64) -> Reply {
+    Reply::json(
+        status,
+        &json!({"ok": false, "error_code": status, "description": format!("Too Many Requests: retry after {retry_after}"),
+            "parameters": {"retry_after": retry_after}}),
+    )
+}
+
+/// An `InlineKeyboardMarkup` as the Bot API takes it: rows of buttons, each with a 1-64
+/// character text and either an `http(s)`/`tg` `url` or 1-64 bytes of `callback_data`.
+fn check_markup(markup: &Value) -> Result<(), String> {
+    if markup.is_null() {
+        return Ok(());
+    }
+    let rows = markup["inline_keyboard"].as_array().ok_or("reply_markup must have inline_keyboard")?;
+    for button in rows
+        .iter()
+        .map(|r| r.as_array().ok_or("a keyboard row must be an array"))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+    {
+        let text = button["text"].as_str().unwrap_or_default();
+        if text.is_empty() || text.chars().count() > 64 {
+            return Err("button text must be 1-64 characters".into());
+        }
+        match (button["url"].as_str(), button["callback_data"].as_str()) {
+            (Some(url), None)
+                if url.starts_with("https://") || url.starts_with("http://") || url.starts_with("tg://") => {}
+            (None, Some(data)) if (1..=64).contains(&data.len()) => {}
+            _ => return Err("BUTTON_DATA_INVALID".into()),
+        }
+    }
+    Ok(())
 }
 
 /// The `setMy*` methods within the Bot API's documented limits: name 0-64 characters, short

@@ -3,9 +3,7 @@
 //! publicly reachable HTTPS server.
 
 pub mod address;
-mod notify;
 mod sender;
 pub mod signature;
 
-pub use notify::LogNotifier;
 pub use sender::{AddressPolicy, HttpsSender};

@@ -16,8 +16,17 @@ pub trait BotRepo: Send {
     async fn partner_bot_by_token(&mut self, token_hash: &str, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>>;
     /// Returns whether the account had a bot.
     async fn delete_partner_bot(&mut self, account_id: &str) -> StoreResult<bool>;
-    /// Every bot, by account (for the secrets key's checks and its rotation).
+    /// Every bot, by account (for the secrets key's checks and its rotation, and the updates).
     async fn partner_bots(&mut self) -> StoreResult<Vec<PartnerBotRecord>>;
+    /// The bot with this messenger id, connected or not.
+    async fn partner_bot_by_id(&mut self, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>>;
+    /// Records what the messenger was told about the bot's updates (`PartnerBotRecord::webhook`).
+    async fn set_partner_bot_webhook(&mut self, account_id: &str, webhook: Option<&str>) -> StoreResult<()>;
+    /// Records that update `update_id` of bot `bot_id` is being handled; `false` when it was
+    /// before (a redelivery, or another instance got it too). Rolled back with its unit of work.
+    async fn claim_bot_update(&mut self, bot_id: i64, update_id: i64, at: OffsetDateTime) -> StoreResult<bool>;
+    /// Forgets updates received before `before`; returns how many.
+    async fn prune_bot_updates(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
     /// The account's bot must show a new profile (its brand or support address changed);
     /// returns whether the account has a bot.
     async fn bump_bot_profile(&mut self, account_id: &str) -> StoreResult<bool>;

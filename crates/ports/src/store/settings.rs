@@ -1,7 +1,10 @@
-//! Operator settings: named JSON values (applications, documents, stand-in modes, the shifted clock).
+//! Operator settings: named JSON values (applications, documents, stand-in modes, the shifted
+//! clock), and leases on work one process does at a time.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
 
 use crate::records::SettingRecord;
-use async_trait::async_trait;
 
 use super::StoreResult;
 
@@ -9,4 +12,16 @@ use super::StoreResult;
 pub trait SettingsRepo: Send {
     async fn setting(&mut self, key: &str) -> StoreResult<Option<SettingRecord>>;
     async fn put_setting(&mut self, setting: &SettingRecord) -> StoreResult<()>;
+    /// Takes or renews the lease `name` for `holder` until `until`: granted when nobody holds
+    /// it, `holder` does, or the holder's time ran out by `now`. Returns whether `holder`
+    /// holds it now; two callers never both get `true` for overlapping times.
+    async fn take_lease(
+        &mut self,
+        name: &str,
+        holder: &str,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+    ) -> StoreResult<bool>;
+    /// Gives the lease up, if `holder` has it (a clean stop: the next taker need not wait).
+    async fn release_lease(&mut self, name: &str, holder: &str) -> StoreResult<()>;
 }

@@ -11,7 +11,7 @@ use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::db;
 use crate::models::PartnerBotRow;
 use crate::pool::{DbConn, db_run};
-use crate::schema::partner_bots;
+use crate::schema::{bot_updates, partner_bots};
 use crate::tx::StoreTx;
 
 fn row(b: &PartnerBotRecord) -> PartnerBotRow {
@@ -28,6 +28,7 @@ fn row(b: &PartnerBotRecord) -> PartnerBotRow {
         profile_attempts: i32::try_from(b.profile_attempts).unwrap_or(i32::MAX),
         profile_retry_at: db_time_opt(b.profile_retry_at),
         profile_error: b.profile_error.clone(),
+        webhook: b.webhook.clone(),
     }
 }
 
@@ -45,6 +46,7 @@ fn record(r: PartnerBotRow) -> PartnerBotRecord {
         profile_attempts: u32::try_from(r.profile_attempts).unwrap_or(0),
         profile_retry_at: r.profile_retry_at.map(utc),
         profile_error: r.profile_error,
+        webhook: r.webhook,
     }
 }
 
@@ -98,6 +100,49 @@ pub(crate) async fn all(conn: &mut DbConn) -> StoreResult<Vec<PartnerBotRecord>>
     })
     .map_err(db)?;
     Ok(rows.into_iter().map(record).collect())
+}
+
+pub(crate) async fn by_bot_id(conn: &mut DbConn, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
+    use partner_bots::dsl as b;
+    let found: Option<PartnerBotRow> = db_run!(conn, c => {
+        b::partner_bots.filter(b::bot_id.eq(bot_id)).select(PartnerBotRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    Ok(found.map(record))
+}
+
+pub(crate) async fn set_webhook(conn: &mut DbConn, account_id: &str, webhook: Option<&str>) -> StoreResult<()> {
+    use partner_bots::dsl as b;
+    db_run!(conn, c => diesel::update(b::partner_bots.find(account_id)).set(b::webhook.eq(webhook)).execute(c).await)
+        .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn claim_update(
+    conn: &mut DbConn,
+    bot_id: i64,
+    update_id: i64,
+    at: OffsetDateTime,
+) -> StoreResult<bool> {
+    use bot_updates::dsl as u;
+    let at = db_time(at);
+    let inserted = db_run!(conn, c => {
+        diesel::insert_into(u::bot_updates)
+            .values((u::bot_id.eq(bot_id), u::update_id.eq(update_id), u::received_at.eq(at)))
+            .on_conflict_do_nothing()
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(inserted > 0)
+}
+
+pub(crate) async fn prune_updates(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
+    use bot_updates::dsl as u;
+    let before = db_time(before);
+    let gone = db_run!(conn, c => diesel::delete(u::bot_updates.filter(u::received_at.lt(before))).execute(c).await)
+        .map_err(db)?;
+    Ok(u64::try_from(gone).unwrap_or(0))
 }
 
 pub(crate) async fn bump_profile(conn: &mut DbConn, account_id: &str) -> StoreResult<bool> {
@@ -208,6 +253,22 @@ impl BotRepo for StoreTx {
 
     async fn partner_bots(&mut self) -> StoreResult<Vec<PartnerBotRecord>> {
         all(self.conn()?).await
+    }
+
+    async fn partner_bot_by_id(&mut self, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
+        by_bot_id(self.conn()?, bot_id).await
+    }
+
+    async fn set_partner_bot_webhook(&mut self, account_id: &str, webhook: Option<&str>) -> StoreResult<()> {
+        set_webhook(self.conn()?, account_id, webhook).await
+    }
+
+    async fn claim_bot_update(&mut self, bot_id: i64, update_id: i64, at: OffsetDateTime) -> StoreResult<bool> {
+        claim_update(self.conn()?, bot_id, update_id, at).await
+    }
+
+    async fn prune_bot_updates(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        prune_updates(self.conn()?, before).await
     }
 
     async fn bump_bot_profile(&mut self, account_id: &str) -> StoreResult<bool> {

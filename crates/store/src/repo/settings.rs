@@ -1,10 +1,14 @@
-//! Operator settings: named values (applications, documents, stand-in modes, the shifted clock).
+//! Operator settings: named values (applications, documents, stand-in modes, the shifted
+//! clock), and leases.
 
 use async_trait::async_trait;
+use time::OffsetDateTime;
 use vp_ports::SettingsRepo;
 
+use crate::convert::db_time;
+use crate::schema::leases;
 use crate::tx::StoreTx;
-use diesel::{OptionalExtension, QueryDsl, SelectableHelper};
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use vp_ports::records::SettingRecord;
 use vp_ports::store::StoreResult;
@@ -28,6 +32,43 @@ pub(crate) async fn put_setting(conn: &mut DbConn, setting: &SettingRecord) -> S
     upsert!(conn, settings::table, settings::key, &row)
 }
 
+/// The row is made if missing (taken at once), then updated only where `holder` may take it:
+/// under PostgreSQL's row lock and SQLite's single writer the update's condition is checked
+/// against the latest holder, so two takers never both see a row changed.
+pub(crate) async fn take_lease(
+    conn: &mut DbConn,
+    name: &str,
+    holder: &str,
+    now: OffsetDateTime,
+    until: OffsetDateTime,
+) -> StoreResult<bool> {
+    use leases::dsl as l;
+    let (now, until) = (db_time(now), db_time(until));
+    db_run!(conn, c => {
+        diesel::insert_into(l::leases)
+            .values((l::name.eq(name), l::holder.eq(holder), l::expires_at.eq(until)))
+            .on_conflict_do_nothing()
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    let taken = db_run!(conn, c => {
+        diesel::update(l::leases.find(name).filter(l::holder.eq(holder).or(l::expires_at.le(now))))
+            .set((l::holder.eq(holder), l::expires_at.eq(until)))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(taken > 0)
+}
+
+pub(crate) async fn release_lease(conn: &mut DbConn, name: &str, holder: &str) -> StoreResult<()> {
+    use leases::dsl as l;
+    db_run!(conn, c => diesel::delete(l::leases.find(name).filter(l::holder.eq(holder))).execute(c).await)
+        .map_err(db)?;
+    Ok(())
+}
+
 #[async_trait]
 impl SettingsRepo for StoreTx {
     async fn setting(&mut self, key: &str) -> StoreResult<Option<SettingRecord>> {
@@ -36,5 +77,19 @@ impl SettingsRepo for StoreTx {
 
     async fn put_setting(&mut self, setting: &SettingRecord) -> StoreResult<()> {
         put_setting(self.conn()?, setting).await
+    }
+
+    async fn take_lease(
+        &mut self,
+        name: &str,
+        holder: &str,
+        now: OffsetDateTime,
+        until: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        take_lease(self.conn()?, name, holder, now, until).await
+    }
+
+    async fn release_lease(&mut self, name: &str, holder: &str) -> StoreResult<()> {
+        release_lease(self.conn()?, name, holder).await
     }
 }

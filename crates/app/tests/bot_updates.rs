@@ -1,0 +1,107 @@
+//! Bots' updates: handled once however often they arrive, by webhook with the secret only the
+//! platform can make, or polled by the one holder of the poll lease.
+
+mod support;
+
+use support::{PLATFORM_BOT_TOKEN, World};
+use time::Duration;
+use vp_app::bot_updates::{POLL_LEASE_FOR, PlatformBot};
+use vp_app::{App, Settings};
+use vp_ports::BotUpdates;
+
+const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+
+/// The world's app, but public on https: bots' updates come by webhook.
+fn on_https(w: &World) -> App {
+    let settings = Settings {
+        public_base_url: "https://vpn.example".into(),
+        secrets: w.app.settings.secrets.clone(),
+        platform_bot: PlatformBot::new(PLATFORM_BOT_TOKEN),
+        ..Settings::default()
+    };
+    App::new((*w.app).clone(), settings)
+}
+
+async fn connect_partner_bot(w: &World) {
+    w.bots.add(PARTNER_TOKEN, 5550001, "demo_vpn_bot");
+    w.app.connect_bot(&w.account.id, PARTNER_TOKEN).await.unwrap();
+}
+
+fn sent_by(w: &World, token: &str) -> Vec<(i64, String)> {
+    let sent = w.bots.sent.lock().unwrap();
+    sent.iter().filter(|(t, _)| t == token).map(|(_, m)| (m.chat_id, m.text.clone())).collect()
+}
+
+#[tokio::test]
+async fn an_update_posted_twice_or_to_two_instances_is_handled_once() {
+    let w = World::new().await;
+    connect_partner_bot(&w).await;
+    let update = w.bots.said(PARTNER_TOKEN, 77, "/start");
+    let second_instance = on_https(&w);
+    w.app.receive(5550001, update.clone()).await.unwrap();
+    second_instance.receive(5550001, update.clone()).await.unwrap();
+    w.app.receive(5550001, update).await.unwrap();
+    let answers = sent_by(&w, PARTNER_TOKEN);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert!(answers[0].1.contains("Demo VPN"), "the partner's bot greets under the brand: {answers:?}");
+    assert_eq!(w.poll_updates().await, 0, "a polled copy of it is not handled again either");
+}
+
+#[tokio::test]
+async fn an_update_for_a_bot_the_platform_does_not_run_changes_nothing() {
+    let w = World::new().await;
+    let update = w.bots.said(PARTNER_TOKEN, 77, "/start");
+    w.app.receive(5550001, update).await.unwrap();
+    assert!(w.bots.sent.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn on_https_each_bot_gets_a_webhook_whose_secret_only_that_bot_passes() {
+    let w = World::new().await;
+    connect_partner_bot(&w).await;
+    let app = on_https(&w);
+    assert_eq!(app.register_bot_webhooks().await.unwrap(), 2, "the notice bot and the partner's");
+    assert_eq!(app.register_bot_webhooks().await.unwrap(), 0, "nothing changed since");
+    let set = w.bots.webhooks.lock().unwrap().clone();
+    let (url, secret) = set.iter().find(|(t, _)| t == PARTNER_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
+    assert_eq!(url, "https://vpn.example/telegram/5550001/updates");
+    let (_, platform_secret) = set.iter().find(|(t, _)| t == PLATFORM_BOT_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
+    assert!(app.webhook_secret_ok(5550001, &secret));
+    assert!(!app.webhook_secret_ok(5550001, &platform_secret), "another bot's secret");
+    assert!(!app.webhook_secret_ok(5550001, ""));
+    assert!(!app.webhook_secret_ok(5550001, &format!("{}x", &secret[..42])));
+
+    // Back on plain http: the webhooks are removed, so the poller can read the updates.
+    assert_eq!(w.app.register_bot_webhooks().await.unwrap(), 2);
+    let removed = w.bots.webhooks.lock().unwrap().iter().filter(|(_, h)| h.is_none()).count();
+    assert_eq!(removed, 2);
+}
+
+#[tokio::test]
+async fn one_process_polls_at_a_time_and_another_takes_over_when_the_lease_runs_out() {
+    let w = World::new().await;
+    let wait = std::time::Duration::ZERO;
+    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_some());
+    assert!(w.app.poll_bot_updates_once("b", wait).await.unwrap().is_none(), "a holds the lease");
+    w.clock.advance(POLL_LEASE_FOR - Duration::seconds(1));
+    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_some(), "a renews it");
+    w.clock.advance(POLL_LEASE_FOR - Duration::seconds(1));
+    assert!(w.app.poll_bot_updates_once("b", wait).await.unwrap().is_none(), "renewed, so still a's");
+    w.clock.advance(Duration::seconds(2));
+    assert!(w.app.poll_bot_updates_once("b", wait).await.unwrap().is_some(), "a stopped renewing: b takes over");
+    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_none());
+    w.app.release_poll_lease("b").await.unwrap();
+    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_some(), "given up on a clean stop");
+}
+
+#[tokio::test]
+async fn a_revoked_partner_token_found_while_polling_disconnects_the_bot() {
+    let w = World::new().await;
+    connect_partner_bot(&w).await;
+    w.bots.known.lock().unwrap().retain(|(t, _)| t != PARTNER_TOKEN);
+    w.poll_updates().await;
+    let bot = w.app.partner_bot(&w.account.id).await.unwrap().unwrap();
+    assert!(bot.disconnected_at.is_some());
+    let notices = w.app.notices(&w.account.id, None, 10).await.unwrap();
+    assert!(matches!(notices[0].kind, vp_ports::NoticeKind::BotDisconnected { bot_id: 5550001, .. }));
+}

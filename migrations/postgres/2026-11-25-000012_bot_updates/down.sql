@@ -1,0 +1,3 @@
+DROP TABLE leases;
+DROP TABLE bot_updates;
+ALTER TABLE partner_bots DROP COLUMN webhook;

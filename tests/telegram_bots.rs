@@ -1,0 +1,129 @@
+//! Bots' updates through the real binary and the Bot API emulator: by webhook on an https
+//! deployment (any instance, each update once, nothing without the secret), and by polling on
+//! plain http (one process at a time, taken over when its holder is killed).
+
+#[macro_use]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::server::{Backend, Server};
+use vp_testkit::telegram::TelegramEmulator;
+
+const PLATFORM_TOKEN: &str = "123456789:AAHplatform_0123456789abcdefghijklm";
+const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+const PARTNER_BOT_ID: &str = "5550001";
+
+each_backend!(
+    on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secret,
+    on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed,
+);
+
+fn telegram() -> TelegramEmulator {
+    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
+    telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
+    telegram
+}
+
+/// The demo partner connects its bot from the operator's CLI.
+fn connect_partner_bot(s: &Server) {
+    let token_file = std::env::temp_dir().join(format!("vp-bot-token-{}", s.port));
+    std::fs::write(&token_file, PARTNER_TOKEN).unwrap();
+    let connected = s.cli(&["bot", "connect", &s.account_id, "--token-file", token_file.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&token_file);
+    assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");
+}
+
+fn wait_for<T>(within: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secret(backend: Backend) {
+    let telegram = telegram();
+    let api_url = telegram.url();
+    let env = [
+        ("VP_PUBLIC_BASE_URL", "https://vpn.example"),
+        ("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN),
+        ("VP_TELEGRAM_API_URL", api_url.as_str()),
+    ];
+    let Some(s) = Server::start_with(backend, "tg_webhook", &env) else { return };
+    connect_partner_bot(&s);
+    s.cli(&["jobs"]);
+    let (url, secret) = telegram.webhook(PARTNER_TOKEN).expect("the partner's bot has a webhook");
+    assert_eq!(url, format!("https://vpn.example/telegram/{PARTNER_BOT_ID}/updates"));
+    assert_eq!(secret.len(), 43);
+    let (platform_url, platform_secret) = telegram.webhook(PLATFORM_TOKEN).expect("so has the notice bot");
+    assert_eq!(platform_url, "https://vpn.example/telegram/123456789/updates");
+    assert_ne!(platform_secret, secret, "each bot has its own secret");
+
+    // A post without the right secret is refused and changes nothing.
+    let path = format!("/telegram/{PARTNER_BOT_ID}/updates");
+    let forged = r#"{"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": {"id": 5, "type": "private"}, "text": "/start"}}"#;
+    for header in [vec![], vec![("x-telegram-bot-api-secret-token", platform_secret.as_str())]] {
+        let mut headers = vec![("content-type", "application/json")];
+        headers.extend(header);
+        assert_eq!(s.request("POST", &path, &headers, Some(forged)).status, 401);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(telegram.sent().is_empty(), "nothing was handled: {:?}", telegram.sent());
+
+    // Telegram posts a message through the https proxy: the bot answers under the brand, in
+    // the person's language.
+    telegram.deliver_to(&s.base);
+    let (update, status) = telegram.write_to(PARTNER_TOKEN, 777, "/start", Some("ru"));
+    assert_eq!(status, Some(200));
+    let answers = telegram.sent_by(PARTNER_TOKEN);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!((answers[0].0, answers[0].1.as_str()), (777, "Здравствуйте! Это бот Demo VPN."));
+
+    // The same update again, and to a second instance behind the load balancer: handled once.
+    assert_eq!(telegram.post(PARTNER_TOKEN, &update), Some(200));
+    let second = s.another_instance();
+    telegram.deliver_to(&format!("http://127.0.0.1:{}", second.port));
+    assert_eq!(telegram.post(PARTNER_TOKEN, &update), Some(200));
+    assert_eq!(telegram.sent_by(PARTNER_TOKEN).len(), 1, "handled once");
+    let (_, status) = telegram.write_to(PARTNER_TOKEN, 778, "hello", Some("en"));
+    assert_eq!(status, Some(200));
+    assert_eq!(telegram.sent_by(PARTNER_TOKEN)[1].1, "Hello! This is the Demo VPN bot.");
+    assert_eq!(telegram.calls("getUpdates"), 0, "nobody polls while updates come by webhook");
+
+    // Disconnected, the bot's webhook goes and its posts are acknowledged without an answer.
+    s.cli(&["bot", "disconnect", &s.account_id]);
+    assert_eq!(telegram.webhook(PARTNER_TOKEN), None);
+}
+
+fn on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed(backend: Backend) {
+    let telegram = telegram();
+    let api_url = telegram.url();
+    let env = [("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN), ("VP_TELEGRAM_API_URL", api_url.as_str())];
+    let Some(first) = Server::start_with(backend, "tg_polling", &env) else { return };
+    connect_partner_bot(&first);
+    // The first process took the lease at its start; the second waits for it.
+    let second = first.another_instance();
+    telegram.write_to(PARTNER_TOKEN, 900, "/help", Some("en"));
+    let answered = wait_for(Duration::from_secs(15), || (!telegram.sent_by(PARTNER_TOKEN).is_empty()).then_some(()));
+    assert!(answered.is_some(), "the poller answers");
+    std::thread::sleep(Duration::from_secs(6));
+    assert_eq!(telegram.sent_by(PARTNER_TOKEN).len(), 1, "answered once");
+    assert_eq!(telegram.poll_conflicts(), 0, "never two polls of one bot at a time");
+
+    let killed = std::process::Command::new("kill").args(["-KILL", &first.pid().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let after_kill = Instant::now();
+    telegram.write_to(PARTNER_TOKEN, 901, "/help", Some("en"));
+    let taken_over = wait_for(Duration::from_secs(40), || (telegram.sent_by(PARTNER_TOKEN).len() == 2).then_some(()));
+    assert!(taken_over.is_some(), "the second process takes over: {}", second.log());
+    assert!(after_kill.elapsed() < Duration::from_secs(30), "within 30 s of the kill: {:?}", after_kill.elapsed());
+    assert_eq!(telegram.sent_by(PARTNER_TOKEN)[1].0, 901);
+    assert_eq!(telegram.poll_conflicts(), 0);
+    drop(second);
+}
