@@ -155,3 +155,36 @@ fn a_customer_pays_on_the_phone_and_goes_on_to_connect() {
     assert!(text.as_str().unwrap().contains("Ваша подписка"), "{text}");
     browser.screenshot("journey-3-connect");
 }
+
+#[test]
+fn with_the_partners_bot_connected_the_connect_page_offers_reminders_in_telegram_on_the_phone() {
+    let telegram = vp_testkit::telegram::TelegramEmulator::start("123456789:AAHplatform_0123456789abcdefghijklm", "p");
+    let bot_token = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+    telegram.add_bot(bot_token, 5_550_001, "demo_vpn_bot");
+    let api_url = telegram.url();
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_reminders", &[("VP_TELEGRAM_API_URL", &api_url)]) else {
+        return;
+    };
+    let token_file = std::env::temp_dir().join(format!("vp-browser-bot-{}", s.port));
+    std::fs::write(&token_file, bot_token).unwrap();
+    s.cli(&["bot", "connect", &s.account_id, "--token-file", token_file.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&token_file);
+    let paid = buy(&s, "browser-reminders", 1);
+    let token = link_token(&paid["client"]);
+    let Some(browser) = Browser::start(PHONE) else { return };
+    for (lang, label) in [("ru", "Открыть в Telegram"), ("en", "Open in Telegram")] {
+        browser.goto(&format!("{}/connect/{token}?lang={lang}", s.base));
+        let offer = browser.eval(
+            "const b = document.querySelector('section.reminders button[type=submit]');
+             b.scrollIntoView();
+             const r = b.getBoundingClientRect();
+             return [b.textContent, b.form.getAttribute('action'), r.left >= 0 && r.right <= window.innerWidth,
+                     document.documentElement.scrollWidth === window.innerWidth];",
+            json!([]),
+        );
+        assert_eq!(offer[0], json!(label));
+        assert_eq!(offer[1], json!(format!("/reminders/{token}?lang={lang}")));
+        assert_eq!((offer[2].as_bool(), offer[3].as_bool()), (Some(true), Some(true)), "fits the phone: {offer}");
+        browser.screenshot(&format!("connect-reminders-{lang}"));
+    }
+}

@@ -83,7 +83,8 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     assert_eq!(status, Some(200));
     let answers = telegram.sent_by(PARTNER_TOKEN);
     assert_eq!(answers.len(), 1, "{answers:?}");
-    assert_eq!((answers[0].0, answers[0].1.as_str()), (777, "Здравствуйте! Это бот Demo VPN."));
+    assert_eq!(answers[0].0, 777);
+    assert!(answers[0].1.starts_with("Это бот Demo VPN.\n/status — ваша подписка"), "{answers:?}");
 
     // The same update again, and to a second instance behind the load balancer: handled once.
     assert_eq!(telegram.post(PARTNER_TOKEN, &update), Some(200));
@@ -93,7 +94,31 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     assert_eq!(telegram.sent_by(PARTNER_TOKEN).len(), 1, "handled once");
     let (_, status) = telegram.write_to(PARTNER_TOKEN, 778, "hello", Some("en"));
     assert_eq!(status, Some(200));
-    assert_eq!(telegram.sent_by(PARTNER_TOKEN)[1].1, "Hello! This is the Demo VPN bot.");
+    assert!(telegram.sent_by(PARTNER_TOKEN)[1].1.starts_with("This is the Demo VPN bot."));
+
+    // A customer who paid finds "Get reminders in Telegram" on the payment result page and the
+    // connect page; the button leads to the bot with a one-time code, and /start links the chat.
+    let paid = support::partner::buy(&s, "tg-customer", 1);
+    let token = support::partner::link_token(&paid["client"]);
+    let result = s.get_raw(&format!("/payment-result/{}", paid["payment_id"].as_str().unwrap()), &[]).text();
+    assert!(result.contains(&format!("action=\"/reminders/{token}?lang=en\"")), "{result}");
+    let connect = s.get_raw(&format!("/connect/{token}"), &[]).text();
+    assert!(connect.contains("Get reminders in Telegram") && connect.contains("Open in Telegram"), "{connect}");
+    let pressed = s.request("POST", &format!("/reminders/{token}"), &[], None);
+    assert_eq!(pressed.status, 303);
+    let deep_link = pressed.header("location").unwrap();
+    let code = deep_link.strip_prefix("https://t.me/demo_vpn_bot?start=").expect("the bot's deep link");
+    assert_eq!(code.len(), 43);
+    assert_eq!(s.request("POST", "/reminders/no-such-token", &[], None).status, 404);
+    telegram.write_to(PARTNER_TOKEN, 779, &format!("/start {code}"), Some("en"));
+    let linked = telegram.sent_by(PARTNER_TOKEN).last().cloned().unwrap();
+    assert_eq!(linked.0, 779);
+    assert!(linked.1.starts_with("Done: this chat now gets the reminders of Demo VPN."), "{linked:?}");
+    assert!(linked.1.contains("Subscription tg-customer") && linked.1.contains("Status: Active"), "{linked:?}");
+    telegram.write_to(PARTNER_TOKEN, 779, "/connect", Some("en"));
+    let (_, _, markup) = telegram.sent_by(PARTNER_TOKEN).last().cloned().unwrap();
+    let button = markup.expect("a button to the connect page")["inline_keyboard"][0][0]["url"].clone();
+    assert_eq!(button, format!("https://vpn.example/connect/{token}"));
     assert_eq!(telegram.calls("getUpdates"), 0, "nobody polls while updates come by webhook");
 
     // Disconnected, the bot's webhook goes and its posts are acknowledged without an answer.

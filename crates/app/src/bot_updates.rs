@@ -10,9 +10,7 @@ use std::fmt;
 use std::time::Duration as StdDuration;
 
 use time::Duration;
-use vp_domain::Lang;
-use vp_i18n::text_with;
-use vp_ports::{BotApiError, BotMessage, BotUpdate, BotUpdates, ChatText, PartnerBotRecord};
+use vp_ports::{BotApiError, BotMessage, BotUpdate, BotUpdates, PartnerBotRecord};
 
 use crate::App;
 use crate::error::{AppError, AppResult};
@@ -265,50 +263,52 @@ impl App {
             tx.commit().await?;
             return Ok(false);
         }
-        let answer = match (&update.message, &bot.partner) {
-            (None, _) => None,
-            (Some(said), None) => match said.command() {
+        let Some(said) = &update.message else {
+            tx.commit().await?;
+            return Ok(true);
+        };
+        let answer = match &bot.partner {
+            None => match said.command() {
                 Some(("start", code)) if !code.is_empty() => {
-                    Some(self.link_partner_chat(tx.as_mut(), said.chat_id, code).await?)
+                    Answer::Text(self.link_partner_chat(tx.as_mut(), said.chat_id, code).await?)
                 }
-                _ => None,
+                _ => Answer::Nothing,
             },
-            (Some(said), Some(partner)) => {
-                let account = tx.account(&partner.account_id).await?.ok_or(AppError::NotFound("account"))?;
-                Some(customer_greeting(said, account.brand_name.as_str(), account.style.support_url.as_deref()))
-            }
+            Some(partner) => Answer::Customer(self.customer_said(tx.as_mut(), partner, said).await?),
         };
         tx.commit().await?;
-        if let (Some(text), Some(said)) = (answer, &update.message) {
-            match self.bots.send_message(&bot.token, &BotMessage::text(said.chat_id, text)).await {
+        let messages = match (answer, &bot.partner) {
+            (Answer::Text(text), _) => vec![BotMessage::text(said.chat_id, text)],
+            (Answer::Customer(reply), Some(partner)) => self.customer_messages(partner, said.chat_id, &reply).await?,
+            _ => vec![],
+        };
+        for message in &messages {
+            match self.bots.send_message(&bot.token, message).await {
                 Ok(()) => {}
-                Err(e @ BotApiError::Rejected) => self.bot_call_failed(bot, "answering", e).await?,
+                Err(e @ BotApiError::Rejected) => {
+                    return self.bot_call_failed(bot, "answering", e).await.map(|()| true);
+                }
                 Err(e) => tracing::info!(bot_id = bot.bot_id, chat_id = said.chat_id, error = %e, "could not answer"),
             }
         }
         Ok(true)
     }
 
-    /// Forgets handled updates older than Telegram keeps them.
+    /// Forgets handled updates older than Telegram keeps them, and expired link codes.
     pub async fn prune_bot_updates(&self) -> AppResult<u64> {
+        let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let gone = tx.prune_bot_updates(self.clock.now() - UPDATES_KEPT).await?;
+        let gone = tx.prune_bot_updates(now - UPDATES_KEPT).await? + tx.prune_client_link_codes(now).await?;
         tx.commit().await?;
         Ok(gone)
     }
 }
 
-/// A partner's bot greets whoever writes to it under the brand, in their app's language, with
-/// the support address when the account has one.
-fn customer_greeting(said: &ChatText, brand: &str, support: Option<&str>) -> String {
-    let lang = said.language.as_deref().and_then(|code| Lang::from_code(code.split('-').next().unwrap_or(code)));
-    let lang = lang.unwrap_or_default();
-    match support {
-        Some(support) => {
-            text_with(lang, "bot-greeting-support", &[("brand", brand.into()), ("support", support.into())])
-        }
-        None => text_with(lang, "bot-greeting", &[("brand", brand.into())]),
-    }
+/// What to answer an update with, decided in its unit of work.
+enum Answer {
+    Nothing,
+    Text(String),
+    Customer(crate::customer_bot::CustomerReply),
 }
 
 #[async_trait::async_trait]

@@ -6,6 +6,7 @@ pub mod bot_updates;
 pub mod bots;
 pub mod cabinet;
 pub mod content;
+pub mod customer_bot;
 pub mod demo;
 pub mod error;
 pub mod events;

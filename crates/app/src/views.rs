@@ -9,6 +9,7 @@ use vp_ports::{AccountRecord, ClientRecord, InvoiceRecord, PanelDevice, PlanReco
 
 use crate::content::{AppList, URL_PLACEHOLDER};
 use vp_domain::Lang;
+use vp_i18n::{text, text_with};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectEntry {
@@ -29,6 +30,44 @@ pub struct SubscriptionView {
     pub subscription_url: String,
     pub connect: Vec<ConnectEntry>,
     pub devices_limit: Option<u32>,
+}
+
+/// A subscription's state as a customer reads it, worded in `lang`: the status, until when
+/// (with the days left), and the devices. The connect page and the partner's bot say it alike.
+pub struct SubscriptionState {
+    pub status: String,
+    pub until: String,
+    pub devices: String,
+}
+
+impl SubscriptionView {
+    /// `devices_used`: the devices the panel has, `None` when it did not answer.
+    pub fn state(&self, lang: Lang, devices_used: Option<usize>) -> SubscriptionState {
+        let status = match (self.status, self.is_trial) {
+            (SubscriptionStatus::Active, true) => "page-subscription-active-trial",
+            (SubscriptionStatus::Active, false) => "page-subscription-active",
+            (SubscriptionStatus::Expired, _) => "page-subscription-expired",
+            (SubscriptionStatus::Suspended, _) => "page-subscription-paused",
+        };
+        let until = if self.lifetime {
+            text(lang, "page-subscription-lifetime")
+        } else {
+            text_with(
+                lang,
+                "page-subscription-until-day",
+                &[("day", self.expires_at.date().into()), ("days", self.days_left.into())],
+            )
+        };
+        let devices = match (devices_used, self.devices_limit) {
+            (Some(used), Some(limit)) => {
+                text_with(lang, "page-subscription-devices-used-of", &[("used", used.into()), ("limit", limit.into())])
+            }
+            (Some(used), None) => text_with(lang, "page-subscription-devices-used", &[("used", used.into())]),
+            (None, Some(limit)) => text_with(lang, "page-subscription-devices-up-to", &[("limit", limit.into())]),
+            (None, None) => text(lang, "page-subscription-devices-no-limit"),
+        };
+        SubscriptionState { status: text(lang, status), until, devices }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -428,6 +428,7 @@ cabinet-clients-trial = Trial available
 cabinet-clients-yes = yes
 cabinet-clients-no = no
 cabinet-clients-client-since = Client since
+cabinet-clients-reachable-in-telegram = Reachable in Telegram
 cabinet-clients-devices = Devices
 cabinet-clients-devices-count = Devices ({ $count })
 cabinet-clients-devices-unavailable = The VPN panel cannot be asked right now; try again later.
@@ -502,8 +503,25 @@ api-download-label = Download { $app } for { $platform }
 bot-profile-short = { $brand }: your VPN subscription, how to connect, reminders.
 bot-profile-description = { $brand } runs this bot: see your VPN subscription and devices, get the connection link, and be reminded before your access ends.
 bot-profile-description-support = { $brand } runs this bot: see your VPN subscription and devices, get the connection link, and be reminded before your access ends. Support: { $support }
-bot-greeting = Hello! This is the { $brand } bot.
-bot-greeting-support = Hello! This is the { $brand } bot. Questions about your subscription: { $support }
+bot-help = This is the { $brand } bot.
+    /status: your subscription and devices
+    /connect: the link to connect with
+    /language: Русский / English
+    /stop: no more messages in this chat
+    To link your subscription, press "Get reminders in Telegram" on your subscription page.
+bot-help-support = Questions: { $support }
+bot-linked = Done: this chat now gets the reminders of { $brand }.
+bot-link-expired = This link has expired or was used already. Press "Get reminders in Telegram" on your subscription page again.
+bot-not-linked = No subscription is linked to this chat yet. Press "Get reminders in Telegram" on your subscription page.
+bot-language-set = This chat now reads English.
+bot-stopped = Done: { $brand } sends no more messages to this chat. To link it again, press "Get reminders in Telegram" on your subscription page.
+bot-status-client = Subscription { $client }
+bot-no-subscription = { $client } has no subscription yet.
+bot-connect = Subscription { $client }. Add this link to your VPN app: { $link }
+bot-connect-button = Open the connect page
+page-reminders-telegram = Get reminders in Telegram
+page-reminders-telegram-hint = The { $brand } bot reminds you before your access ends and shows your subscription.
+page-reminders-telegram-open = Open in Telegram
 bot-command-start = Start and link your subscription
 bot-command-status = Your subscription: until when, devices
 bot-command-connect = How to connect

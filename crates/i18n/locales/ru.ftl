@@ -449,6 +449,7 @@ cabinet-clients-trial = Пробный период доступен
 cabinet-clients-yes = да
 cabinet-clients-no = нет
 cabinet-clients-client-since = Клиент с
+cabinet-clients-reachable-in-telegram = Доступен в Telegram
 cabinet-clients-devices = Устройства
 cabinet-clients-devices-count = Устройства ({ $count })
 cabinet-clients-devices-unavailable = VPN-панель сейчас недоступна; попробуйте позже.
@@ -523,8 +524,25 @@ api-download-label = Скачать { $app } для { $platform }
 bot-profile-short = { $brand }: ваша VPN-подписка, подключение и напоминания.
 bot-profile-description = Этот бот — { $brand }: здесь ваша VPN-подписка и устройства, ссылка для подключения и напоминания до окончания доступа.
 bot-profile-description-support = Этот бот — { $brand }: здесь ваша VPN-подписка и устройства, ссылка для подключения и напоминания до окончания доступа. Поддержка: { $support }
-bot-greeting = Здравствуйте! Это бот { $brand }.
-bot-greeting-support = Здравствуйте! Это бот { $brand }. Вопросы о подписке: { $support }
+bot-help = Это бот { $brand }.
+    /status — ваша подписка и устройства
+    /connect — ссылка для подключения
+    /language — English / Русский
+    /stop — больше не писать в этот чат
+    Чтобы привязать подписку, нажмите «Напоминания в Telegram» на странице подписки.
+bot-help-support = Вопросы: { $support }
+bot-linked = Готово: этот чат получает напоминания { $brand }.
+bot-link-expired = Ссылка устарела или уже использована. Нажмите «Напоминания в Telegram» на странице подписки ещё раз.
+bot-not-linked = К этому чату ещё не привязана подписка. Нажмите «Напоминания в Telegram» на странице подписки.
+bot-language-set = Теперь этот чат на русском.
+bot-stopped = Готово: { $brand } больше не пишет в этот чат. Чтобы привязать его снова, нажмите «Напоминания в Telegram» на странице подписки.
+bot-status-client = Подписка { $client }
+bot-no-subscription = У { $client } ещё нет подписки.
+bot-connect = Подписка { $client }. Добавьте эту ссылку в VPN-приложение: { $link }
+bot-connect-button = Открыть страницу подключения
+page-reminders-telegram = Напоминания в Telegram
+page-reminders-telegram-hint = Бот { $brand } напомнит до окончания доступа и покажет вашу подписку.
+page-reminders-telegram-open = Открыть в Telegram
 bot-command-start = Начать и привязать подписку
 bot-command-status = Ваша подписка: до какого числа, устройства
 bot-command-connect = Как подключиться

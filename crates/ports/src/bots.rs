@@ -40,6 +40,27 @@ impl PartnerBotRecord {
     }
 }
 
+/// A one-time code carried by a "Get reminders in Telegram" link: `/start <code>` in the
+/// partner's bot links the chat to the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientLinkCode {
+    /// SHA-256 of the code, hex.
+    pub code_hash: String,
+    /// The client's internal id.
+    pub client_ref: String,
+    pub expires_at: OffsetDateTime,
+}
+
+/// A client's chat with the partner's bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientChat {
+    /// The client's internal id.
+    pub client_ref: String,
+    pub account_id: String,
+    pub chat_id: i64,
+    pub linked_at: OffsetDateTime,
+}
+
 /// How a bot presents itself, in each language Telegram shows it in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotProfile {

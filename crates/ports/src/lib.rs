@@ -22,7 +22,7 @@ pub mod windows;
 pub use balance::*;
 pub use bots::{
     BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotUpdate, BotUpdates, ChatText,
-    LinkButton, PartnerBotRecord,
+    ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord,
 };
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
@@ -39,8 +39,8 @@ pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
 pub use store::{
-    AccountRepo, BalanceRepo, BotRepo, CabinetRepo, ClientRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo,
-    InvoiceRepo, NoticeRepo, OfferRepo, SettingsRepo, Store, StoreError, Tx,
+    AccountRepo, BalanceRepo, BotRepo, CabinetRepo, ClientRepo, CustomerChatRepo, DailyLimit, DailyQuota,
+    DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, SettingsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

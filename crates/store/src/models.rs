@@ -331,3 +331,22 @@ pub(crate) struct PartnerBotRow {
     pub profile_error: Option<String>,
     pub webhook: Option<String>,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = client_chats)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ClientChatRow {
+    pub client_ref: String,
+    pub account_id: String,
+    pub chat_id: i64,
+    pub linked_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = client_link_codes)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ClientLinkCodeRow {
+    pub code_hash: String,
+    pub client_ref: String,
+    pub expires_at: PrimitiveDateTime,
+}

@@ -369,6 +369,31 @@ diesel::table! {
 }
 
 diesel::table! {
+    client_chats (client_ref) {
+        client_ref -> Text,
+        account_id -> Text,
+        chat_id -> BigInt,
+        linked_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    bot_chat_languages (account_id, chat_id) {
+        account_id -> Text,
+        chat_id -> BigInt,
+        lang -> Text,
+    }
+}
+
+diesel::table! {
+    client_link_codes (code_hash) {
+        code_hash -> Text,
+        client_ref -> Text,
+        expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     bot_updates (bot_id, update_id) {
         bot_id -> BigInt,
         update_id -> BigInt,

@@ -25,8 +25,8 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore,
-    PartnerBotRecord, Store, StoreError, Tx,
+    ClientChat, ClientLinkCode, DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite,
+    LocalPanelStore, PartnerBotRecord, Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -157,6 +157,7 @@ contract_tests!(
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
+    customers_link_a_chat_once_per_client_and_a_chat_holds_a_family,
     invoices_round_trip_and_stay_within_their_account,
     pending_invoices_due_are_oldest_first,
     invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
@@ -340,6 +341,45 @@ async fn a_bot_update_is_claimed_once_and_forgotten_when_old(ctx: Ctx) {
     tx.commit().await.unwrap();
 }
 
+async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    for id in ["c-mum", "c-dad"] {
+        tx.insert_client(&client(id, "acc-1", &id[2..], at(0))).await.unwrap();
+    }
+    let code = ClientLinkCode { code_hash: "h-1".into(), client_ref: "c-mum".into(), expires_at: at(100) };
+    tx.insert_client_link_code(&code).await.unwrap();
+    tx.insert_client_link_code(&ClientLinkCode { code_hash: "h-old".into(), expires_at: at(5), ..code.clone() })
+        .await
+        .unwrap();
+    assert_eq!(tx.take_client_link_code("h-1").await.unwrap(), Some(code));
+    assert_eq!(tx.take_client_link_code("h-1").await.unwrap(), None, "a code works once");
+    assert_eq!(tx.prune_client_link_codes(at(10)).await.unwrap(), 1);
+    assert_eq!(tx.take_client_link_code("h-old").await.unwrap(), None);
+
+    let linked = |client_ref: &str, chat_id: i64, s: i64| ClientChat {
+        client_ref: client_ref.into(),
+        account_id: "acc-1".into(),
+        chat_id,
+        linked_at: at(s),
+    };
+    tx.link_client_chat(&linked("c-mum", 77, 1)).await.unwrap();
+    tx.link_client_chat(&linked("c-dad", 77, 2)).await.unwrap();
+    let family: Vec<String> = tx.chat_clients("acc-1", 77).await.unwrap().into_iter().map(|c| c.client_ref).collect();
+    assert_eq!(family, ["c-mum", "c-dad"], "oldest link first");
+    tx.link_client_chat(&linked("c-dad", 78, 3)).await.unwrap();
+    assert_eq!(tx.client_chat("c-dad").await.unwrap(), Some(linked("c-dad", 78, 3)), "a client is in one chat");
+    assert_eq!(tx.chat_clients("acc-1", 77).await.unwrap().len(), 1);
+    assert_eq!(tx.unlink_chat("acc-1", 77).await.unwrap(), 1);
+    assert_eq!(tx.client_chat("c-mum").await.unwrap(), None);
+
+    assert_eq!(tx.chat_language("acc-1", 77).await.unwrap(), None);
+    tx.set_chat_language("acc-1", 77, "ru").await.unwrap();
+    tx.set_chat_language("acc-1", 77, "en").await.unwrap();
+    assert_eq!(tx.chat_language("acc-1", 77).await.unwrap().as_deref(), Some("en"));
+    tx.commit().await.unwrap();
+}
+
 async fn a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up(ctx: Ctx) {
     let mut tx = begin(&ctx.store).await;
     assert!(tx.take_lease("poll", "a", at(0), at(15)).await.unwrap());
@@ -450,7 +490,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261125000009",
             "20261125000010",
             "20261125000011",
-            "20261125000012"
+            "20261125000012",
+            "20261125000013"
         ]
     );
     let mut tx = begin(&ctx.store).await;

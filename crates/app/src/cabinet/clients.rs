@@ -20,6 +20,8 @@ pub struct ClientDetail {
     /// The panel's list; `Err` with the reason when the panel cannot be asked now.
     pub devices: Result<DevicesView, String>,
     pub invoices: Vec<InvoiceRecord>,
+    /// Whether the client linked a chat with the partner's bot (the platform reminds it there).
+    pub reachable_in_messenger: bool,
 }
 
 impl App {
@@ -34,6 +36,7 @@ impl App {
         let mut tx = self.store.read().await?;
         let client = tx.client(actor.account_id(), &client_id).await?.ok_or(AppError::NotFound("client"))?;
         let invoices = tx.client_invoices(&client.id, CLIENT_INVOICES).await?;
+        let reachable_in_messenger = tx.client_chat(&client.id).await?.is_some();
         let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         let devices = match &client.subscription {
@@ -48,6 +51,6 @@ impl App {
             },
         };
         let view = self.with_views(&actor.account, app_list.as_ref(), |v| v.client(&client));
-        Ok(ClientDetail { client: view, blocked: client.blocked, devices, invoices })
+        Ok(ClientDetail { client: view, blocked: client.blocked, devices, invoices, reachable_in_messenger })
     }
 }

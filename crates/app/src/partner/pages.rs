@@ -21,6 +21,9 @@ pub struct PaymentPage {
     pub seconds_left: i64,
     /// The page listing the apps to connect with, once the client has a subscription.
     pub connect_url: Option<String>,
+    /// The subscription link token to offer "Get reminders in Telegram" with: the client has
+    /// a subscription and the account a connected bot.
+    pub reminders_token: Option<String>,
 }
 
 /// What an invoice buys, as its page describes it.
@@ -46,6 +49,8 @@ pub struct ConnectPage {
     pub platforms: Vec<PlatformView>,
     /// In the app list's order, the recommended application first.
     pub apps: Vec<ConnectApp>,
+    /// Whether to offer "Get reminders in Telegram": the account has a connected bot.
+    pub offers_reminders: bool,
 }
 
 pub struct ConnectApp {
@@ -73,11 +78,13 @@ impl App {
             Purpose::Devices { count } => OrderItem::Devices { count },
         };
         let client = tx.client_by_ref(&invoice.client_ref).await?;
+        let has_bot = has_bot(tx.as_mut(), &account.id).await?;
         tx.commit().await?;
         let documents = self.document_links(&account, lang).await?;
-        let connect_url = client
-            .and_then(|c| c.subscription)
-            .map(|s| format!("{}/connect/{}", self.settings.public_base_url, url_encode(&s.link_token)));
+        let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
+        let connect_url =
+            link_token.as_ref().map(|t| format!("{}/connect/{}", self.settings.public_base_url, url_encode(t)));
+        let reminders_token = link_token.filter(|_| has_bot);
         Ok(PaymentPage {
             method_name: method
                 .map_or_else(|| invoice.method.clone(), |m| lang.pick_str(&m.name_en, &m.name_ru).to_owned()),
@@ -86,6 +93,7 @@ impl App {
             seconds_left: (invoice.expires_at - self.clock.now()).whole_seconds().max(0),
             order,
             connect_url,
+            reminders_token,
             invoice,
             documents,
         })
@@ -103,6 +111,7 @@ impl App {
         let client = tx.client_by_link_token(link_token).await?.ok_or(AppError::NotFound("subscription"))?;
         let account = tx.account(&client.account_id).await?.ok_or(AppError::NotFound("subscription"))?;
         let app_list = self.load_app_list(tx.as_mut()).await?.ok_or(AppError::NotFound("application"))?;
+        let offers_reminders = has_bot(tx.as_mut(), &account.id).await?;
         tx.commit().await?;
         if app_id.is_some_and(|id| !app_list.apps.iter().any(|a| a.app_id == id)) {
             return Err(AppError::NotFound("application"));
@@ -145,6 +154,12 @@ impl App {
             devices_used,
             platforms: view.platforms,
             apps,
+            offers_reminders,
         })
     }
+}
+
+/// Whether the account has a bot the platform runs now.
+async fn has_bot(tx: &mut dyn vp_ports::Tx, account_id: &str) -> AppResult<bool> {
+    Ok(tx.partner_bot(account_id).await?.is_some_and(|b| b.disconnected_at.is_none()))
 }

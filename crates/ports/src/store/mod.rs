@@ -8,6 +8,7 @@ mod balance;
 mod bots;
 mod cabinet;
 mod clients;
+mod customer_chats;
 mod events;
 mod invoices;
 mod notices;
@@ -23,6 +24,7 @@ pub use balance::BalanceRepo;
 pub use bots::BotRepo;
 pub use cabinet::CabinetRepo;
 pub use clients::ClientRepo;
+pub use customer_chats::CustomerChatRepo;
 pub use events::EventRepo;
 pub use invoices::InvoiceRepo;
 pub use notices::NoticeRepo;
@@ -127,6 +129,7 @@ pub trait Tx:
     + CabinetRepo
     + EventRepo
     + BotRepo
+    + CustomerChatRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

@@ -8,6 +8,7 @@ pub(crate) mod billing;
 pub(crate) mod bots;
 pub(crate) mod cabinet;
 pub(crate) mod clients;
+pub(crate) mod customer_chats;
 pub(crate) mod events;
 pub(crate) mod local_panel;
 pub(crate) mod notices;

@@ -192,6 +192,10 @@ fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
             dt { (tx.get("cabinet-clients-trial")) }
             dd { (tx.get(if c.trial_available { "cabinet-clients-yes" } else { "cabinet-clients-no" })) }
             dt { (tx.get("cabinet-clients-client-since")) } dd { (when(c.created_at)) }
+            dt { (tx.get("cabinet-clients-reachable-in-telegram")) }
+            dd #reachable-in-telegram {
+                (tx.get(if d.reachable_in_messenger { "cabinet-clients-yes" } else { "cabinet-clients-no" }))
+            }
         }
     }
 }

@@ -11,13 +11,12 @@ use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
 use vp_app::partner::{ConnectApp, ConnectPage};
 use vp_app::{App, AppError, Lang};
-use vp_domain::SubscriptionStatus;
 
 use maud::{Markup, html};
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
-use super::qr;
+use super::{qr, reminders};
 
 pub async fn list(req: HttpRequest, app: Data<App>, token: Path<String>) -> HttpResponse {
     show(&req, &app, &token, None).await
@@ -40,6 +39,10 @@ async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -
     };
     let platform = chosen_platform(req, &p);
     let body = render(lang, &p, platform.as_deref(), app_id, req.path());
+    let body = html! {
+        (body)
+        @if p.offers_reminders { (reminders::offer(lang, &p.brand_name, token)) }
+    };
     Page::new(req, lang, &p.brand_name)
         .brand(&p.brand_name)
         .style(&p.style)
@@ -157,31 +160,12 @@ fn store_name<'a>(url: &str, platform_id: &'a str) -> &'a str {
 
 fn state(lang: Lang, p: &ConnectPage) -> Markup {
     let tx = Texts(lang);
-    let s = &p.subscription;
-    let status = match (s.status, s.is_trial) {
-        (SubscriptionStatus::Active, true) => "page-subscription-active-trial",
-        (SubscriptionStatus::Active, false) => "page-subscription-active",
-        (SubscriptionStatus::Expired, _) => "page-subscription-expired",
-        (SubscriptionStatus::Suspended, _) => "page-subscription-paused",
-    };
-    let until = if s.lifetime {
-        tx.get("page-subscription-lifetime")
-    } else {
-        tx.with("page-subscription-until-day", &[("day", s.expires_at.date().into()), ("days", s.days_left.into())])
-    };
-    let devices = match (p.devices_used, s.devices_limit) {
-        (Some(used), Some(limit)) => {
-            tx.with("page-subscription-devices-used-of", &[("used", used.into()), ("limit", limit.into())])
-        }
-        (Some(used), None) => tx.with("page-subscription-devices-used", &[("used", used.into())]),
-        (None, Some(limit)) => tx.with("page-subscription-devices-up-to", &[("limit", limit.into())]),
-        (None, None) => tx.get("page-subscription-devices-no-limit"),
-    };
+    let state = p.subscription.state(lang, p.devices_used);
     html! {
         dl {
-            dt { (tx.get("page-subscription-status")) } dd { (tx.get(status)) }
-            dt { (tx.get("page-subscription-valid-until")) } dd { (until) }
-            dt { (tx.get("page-subscription-devices")) } dd { (devices) }
+            dt { (tx.get("page-subscription-status")) } dd { (state.status) }
+            dt { (tx.get("page-subscription-valid-until")) } dd { (state.until) }
+            dt { (tx.get("page-subscription-devices")) } dd { (state.devices) }
         }
     }
 }

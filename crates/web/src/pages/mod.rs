@@ -9,6 +9,7 @@ pub mod home;
 pub mod kit;
 mod order;
 mod qr;
+mod reminders;
 pub mod result;
 pub mod sandbox;
 
@@ -23,6 +24,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
         .route("/connect/{token}", web::get().to(connect::list))
+        .route("/reminders/{token}", web::post().to(reminders::link))
         // Registered before the panel's `/sub/{token}`, which answers everything else.
         .service(web::resource("/sub/{token}").guard(BrowserPage).route(web::get().to(connect::list)))
         .route("/connect/{token}/{app_id}", web::get().to(connect::for_app))

@@ -186,6 +186,7 @@ mod tests {
             order: OrderItem::Subscription { months: 1 },
             seconds_left: 0,
             connect_url: None,
+            reminders_token: None,
         }
     }
 

@@ -13,7 +13,7 @@ use vp_domain::InvoiceStatus;
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
-use super::order;
+use super::{order, reminders};
 
 /// Seconds between the page's own refreshes while the payment is pending.
 const REFRESH_SECONDS: &str = "5";
@@ -49,6 +49,9 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
         p { (tx.get(detail)) }
         @if let Some(url) = retry { p { a.button.primary href=(url) { (tx.get("page-result-back-to-payment")) } } }
         @if let Some(next) = order::next_step(lang, &p) { (next) }
+        @if let Some(token) = p.reminders_token.as_deref().filter(|_| p.invoice.status == InvoiceStatus::Succeeded) {
+            (reminders::offer(lang, &p.brand_name, token))
+        }
         (order::receipt(lang, &p))
         (order::summary(lang, &p))
     };

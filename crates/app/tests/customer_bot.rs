@@ -1,0 +1,136 @@
+//! Customers link themselves to their partner's bot with "Get reminders in Telegram" and use
+//! its commands: a one-time code valid 24 hours, a chat for several clients of the account, a
+//! client in one chat, the chat's language, and `/stop`.
+
+mod support;
+
+use support::World;
+use time::Duration;
+use vp_app::AppError;
+use vp_ports::BotMessage;
+
+const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+
+async fn with_bot() -> World {
+    let w = World::new().await;
+    w.bots.add(PARTNER_TOKEN, 5550001, "demo_vpn_bot");
+    w.app.connect_bot(&w.account.id, PARTNER_TOKEN).await.unwrap();
+    w
+}
+
+/// The subscription link token of a client that paid.
+async fn paid_client(w: &World, client: &str) -> String {
+    let account = w.account().await;
+    w.pay(&account, client).await;
+    let mut tx = w.app.store.read().await.unwrap();
+    let id = vp_domain::ClientId::parse(client).unwrap();
+    let record = tx.client(&w.account.id, &id).await.unwrap().unwrap();
+    tx.commit().await.unwrap();
+    record.subscription.unwrap().link_token
+}
+
+fn code_of(link: &str) -> &str {
+    link.strip_prefix("https://t.me/demo_vpn_bot?start=").expect("the bot's deep link")
+}
+
+/// Writes to the partner's bot and returns what it answered.
+async fn say(w: &World, chat_id: i64, text: &str, language: Option<&str>) -> Vec<BotMessage> {
+    let before = w.bots.sent.lock().unwrap().len();
+    let mut update = w.bots.said(PARTNER_TOKEN, chat_id, text);
+    if let Some(message) = update.message.as_mut() {
+        message.language = language.map(str::to_owned);
+    }
+    vp_ports::BotUpdates::receive(&w.app, 5550001, update).await.unwrap();
+    let sent = w.bots.sent.lock().unwrap();
+    sent[before..].iter().filter(|(t, _)| t == PARTNER_TOKEN).map(|(_, m)| m.clone()).collect()
+}
+
+async fn reachable(w: &World, client: &str) -> bool {
+    let actor = w.actor(&w.account.id, &format!("{client}@example.com")).await;
+    w.app.cabinet_client(&actor, client).await.unwrap().reachable_in_messenger
+}
+
+#[tokio::test]
+async fn a_customer_links_with_a_one_time_code_and_the_bot_answers_with_the_status() {
+    let w = with_bot().await;
+    let token = paid_client(&w, "alice").await;
+    let link = w.app.reminders_link(&token).await.unwrap();
+    let code = code_of(&link).to_owned();
+    assert_eq!(code.len(), 43);
+    assert!(!reachable(&w, "alice").await);
+
+    let answer = say(&w, 900, &format!("/start {code}"), Some("ru")).await;
+    assert_eq!(answer.len(), 1);
+    let text = &answer[0].text;
+    assert!(text.starts_with("Готово: этот чат получает напоминания Demo VPN."), "{text}");
+    assert!(text.contains("Подписка alice") && text.contains("Активна"), "{text}");
+    assert!(
+        text.contains("Действует до: 01.02.2026 (остался 31 день)"),
+        "the date and plural as Russian writes them: {text}"
+    );
+    assert!(text.contains("Устройства: 0 из 3"), "{text}");
+    assert!(reachable(&w, "alice").await);
+
+    let again = say(&w, 901, &format!("/start {code}"), Some("en")).await;
+    assert!(again[0].text.starts_with("This link has expired or was used already."), "a code works once");
+    let status = say(&w, 901, "/status", Some("en")).await;
+    assert!(status[0].text.starts_with("No subscription is linked to this chat yet."), "{status:?}");
+}
+
+#[tokio::test]
+async fn a_code_expires_after_24_hours_and_only_the_accounts_own_subscriptions_give_one() {
+    let w = with_bot().await;
+    let token = paid_client(&w, "bob").await;
+    let link = w.app.reminders_link(&token).await.unwrap();
+    w.clock.advance(Duration::hours(24));
+    let late = say(&w, 902, &format!("/start {}", code_of(&link)), None).await;
+    assert!(late[0].text.starts_with("This link has expired"), "{late:?}");
+    assert!(matches!(w.app.reminders_link("no-such-token").await, Err(AppError::NotFound(_))));
+    w.app.disconnect_bot(&w.account.id).await.unwrap();
+    assert!(matches!(w.app.reminders_link(&token).await, Err(AppError::NotFound("bot"))), "no bot, no link");
+}
+
+#[tokio::test]
+async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
+    let w = with_bot().await;
+    for client in ["mum", "dad"] {
+        let token = paid_client(&w, client).await;
+        let link = w.app.reminders_link(&token).await.unwrap();
+        say(&w, 903, &format!("/start {}", code_of(&link)), Some("en")).await;
+    }
+    let status = say(&w, 903, "/status", None).await;
+    let text = &status[0].text;
+    assert!(text.contains("Subscription mum") && text.contains("Subscription dad"), "{text}");
+    assert!(text.contains("Devices: 0 of"), "devices used of the limit: {text}");
+
+    let connect = say(&w, 903, "/connect", None).await;
+    assert_eq!(connect.len(), 2, "one message per subscription");
+    assert!(connect[0].text.contains("http"), "the subscription link: {connect:?}");
+    let button = &connect[0].buttons[0];
+    assert!(button.url.starts_with("http://127.0.0.1:8080/connect/"), "{button:?}");
+
+    // A client is in one chat: linking it elsewhere moves it.
+    let token = paid_client(&w, "dad").await;
+    let link = w.app.reminders_link(&token).await.unwrap();
+    say(&w, 904, &format!("/start {}", code_of(&link)), Some("en")).await;
+    let left = say(&w, 903, "/status", None).await;
+    assert!(left[0].text.contains("Subscription mum") && !left[0].text.contains("Subscription dad"));
+
+    let stopped = say(&w, 903, "/stop", None).await;
+    assert!(stopped[0].text.starts_with("Done: Demo VPN sends no more messages to this chat."), "{stopped:?}");
+    assert!(!reachable(&w, "mum").await);
+    assert!(reachable(&w, "dad").await, "another chat's client stays linked");
+}
+
+#[tokio::test]
+async fn language_switches_the_chat_between_russian_and_english() {
+    let w = with_bot().await;
+    let help = say(&w, 905, "/help", Some("ru")).await;
+    assert!(help[0].text.starts_with("Это бот Demo VPN."), "the app's language first: {help:?}");
+    let switched = say(&w, 905, "/language", Some("ru")).await;
+    assert_eq!(switched[0].text, "This chat now reads English.");
+    assert!(say(&w, 905, "/help", Some("ru")).await[0].text.starts_with("This is the Demo VPN bot."));
+    assert_eq!(say(&w, 905, "/language ru", None).await[0].text, "Теперь этот чат на русском.");
+    let anything = say(&w, 905, "hello", None).await;
+    assert!(anything[0].text.starts_with("Это бот Demo VPN."), "anything else gets the help: {anything:?}");
+}

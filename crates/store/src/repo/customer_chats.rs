@@ -1,0 +1,156 @@
+//! Customers' chats with their partner's bot, the codes that link them, and chats' languages.
+
+use async_trait::async_trait;
+use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_ports::store::StoreResult;
+use vp_ports::{ClientChat, ClientLinkCode, CustomerChatRepo};
+
+use crate::convert::{db_time, utc};
+use crate::errors::db;
+use crate::models::{ClientChatRow, ClientLinkCodeRow};
+use crate::pool::{DbConn, db_run, upsert};
+use crate::schema::{bot_chat_languages, client_chats, client_link_codes};
+use crate::tx::StoreTx;
+
+fn chat(r: ClientChatRow) -> ClientChat {
+    ClientChat { client_ref: r.client_ref, account_id: r.account_id, chat_id: r.chat_id, linked_at: utc(r.linked_at) }
+}
+
+pub(crate) async fn insert_code(conn: &mut DbConn, code: &ClientLinkCode) -> StoreResult<()> {
+    let row = ClientLinkCodeRow {
+        code_hash: code.code_hash.clone(),
+        client_ref: code.client_ref.clone(),
+        expires_at: db_time(code.expires_at),
+    };
+    db_run!(conn, c => diesel::insert_into(client_link_codes::table).values(&row).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn take_code(conn: &mut DbConn, code_hash: &str) -> StoreResult<Option<ClientLinkCode>> {
+    let row: Option<ClientLinkCodeRow> = db_run!(conn, c => {
+        diesel::delete(client_link_codes::table.find(code_hash))
+            .returning(ClientLinkCodeRow::as_returning())
+            .get_result(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    Ok(row.map(|r| ClientLinkCode { code_hash: r.code_hash, client_ref: r.client_ref, expires_at: utc(r.expires_at) }))
+}
+
+pub(crate) async fn prune_codes(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
+    let before = db_time(before);
+    let gone = db_run!(conn, c => {
+        diesel::delete(client_link_codes::table.filter(client_link_codes::expires_at.lt(before))).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(u64::try_from(gone).unwrap_or(0))
+}
+
+pub(crate) async fn link(conn: &mut DbConn, linked: &ClientChat) -> StoreResult<()> {
+    let row = ClientChatRow {
+        client_ref: linked.client_ref.clone(),
+        account_id: linked.account_id.clone(),
+        chat_id: linked.chat_id,
+        linked_at: db_time(linked.linked_at),
+    };
+    upsert!(conn, client_chats::table, client_chats::client_ref, &row)
+}
+
+pub(crate) async fn of_client(conn: &mut DbConn, client_ref: &str) -> StoreResult<Option<ClientChat>> {
+    let row: Option<ClientChatRow> = db_run!(conn, c => {
+        client_chats::table.find(client_ref).select(ClientChatRow::as_select()).first(c).await.optional()
+    })
+    .map_err(db)?;
+    Ok(row.map(chat))
+}
+
+pub(crate) async fn of_chat(conn: &mut DbConn, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>> {
+    use client_chats::dsl as cc;
+    let rows: Vec<ClientChatRow> = db_run!(conn, c => {
+        cc::client_chats
+            .filter(cc::account_id.eq(account_id))
+            .filter(cc::chat_id.eq(chat_id))
+            .order((cc::linked_at, cc::client_ref))
+            .select(ClientChatRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(chat).collect())
+}
+
+pub(crate) async fn unlink(conn: &mut DbConn, account_id: &str, chat_id: i64) -> StoreResult<u64> {
+    use client_chats::dsl as cc;
+    let gone = db_run!(conn, c => {
+        diesel::delete(cc::client_chats.filter(cc::account_id.eq(account_id)).filter(cc::chat_id.eq(chat_id)))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(u64::try_from(gone).unwrap_or(0))
+}
+
+pub(crate) async fn language(conn: &mut DbConn, account_id: &str, chat_id: i64) -> StoreResult<Option<String>> {
+    db_run!(conn, c => {
+        bot_chat_languages::table.find((account_id, chat_id)).select(bot_chat_languages::lang).first(c).await.optional()
+    })
+    .map_err(db)
+}
+
+pub(crate) async fn set_language(conn: &mut DbConn, account_id: &str, chat_id: i64, lang: &str) -> StoreResult<()> {
+    use bot_chat_languages::dsl as l;
+    let row = (l::account_id.eq(account_id), l::chat_id.eq(chat_id), l::lang.eq(lang));
+    db_run!(conn, c => {
+        diesel::insert_into(l::bot_chat_languages)
+            .values(row)
+            .on_conflict((l::account_id, l::chat_id))
+            .do_update()
+            .set(l::lang.eq(lang))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+#[async_trait]
+impl CustomerChatRepo for StoreTx {
+    async fn insert_client_link_code(&mut self, code: &ClientLinkCode) -> StoreResult<()> {
+        insert_code(self.conn()?, code).await
+    }
+
+    async fn take_client_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ClientLinkCode>> {
+        take_code(self.conn()?, code_hash).await
+    }
+
+    async fn prune_client_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        prune_codes(self.conn()?, before).await
+    }
+
+    async fn link_client_chat(&mut self, chat: &ClientChat) -> StoreResult<()> {
+        link(self.conn()?, chat).await
+    }
+
+    async fn client_chat(&mut self, client_ref: &str) -> StoreResult<Option<ClientChat>> {
+        of_client(self.conn()?, client_ref).await
+    }
+
+    async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>> {
+        of_chat(self.conn()?, account_id, chat_id).await
+    }
+
+    async fn unlink_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<u64> {
+        unlink(self.conn()?, account_id, chat_id).await
+    }
+
+    async fn chat_language(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<String>> {
+        language(self.conn()?, account_id, chat_id).await
+    }
+
+    async fn set_chat_language(&mut self, account_id: &str, chat_id: i64, lang: &str) -> StoreResult<()> {
+        set_language(self.conn()?, account_id, chat_id, lang).await
+    }
+}
