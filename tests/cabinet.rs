@@ -567,6 +567,16 @@ fn a_partner_connects_its_own_bot_in_the_cabinet_and_never_sees_the_token_again(
     assert!(v.get("/cabinet/bot").text().contains("up to date with your brand"));
     assert!(v.get("/cabinet/activity").text().contains("Telegram bot connected"));
 
+    // Where reminders send customers to renew: https only.
+    let bad = v.submit("/cabinet/bot", "/cabinet/bot/renewal", &[("renewal_url", "http://demo.example/renew")]);
+    assert_eq!(bad.status, 422);
+    assert!(bad.text().contains("must be an https:// address"), "{}", bad.text());
+    let saved = v.submit("/cabinet/bot", "/cabinet/bot/renewal", &[("renewal_url", "https://demo.example/renew")]);
+    assert_eq!(saved.header("location"), Some("/cabinet/bot?renewal=1"));
+    let page = v.get("/cabinet/bot?renewal=1").text();
+    assert!(page.contains("The renewal link is saved.") && page.contains("value=\"https://demo.example/renew\""));
+    assert!(v.get("/cabinet/activity").text().contains("Renewal link changed"));
+
     let unrelated =
         v.submit("/cabinet/bot", "/cabinet/bot", &[("token", "7770002:AAEanotherBotNotConnectedAnywhere_1")]);
     assert_eq!(unrelated.status, 422, "a second bot is refused before Telegram is even asked about it");

@@ -24,6 +24,10 @@ const SHIFTED_CLOCK_REFRESH: Duration = Duration::from_secs(1);
 /// How often due notice sends are looked for, and how many at a time.
 const NOTICE_INTERVAL: Duration = Duration::from_secs(2);
 const NOTICE_BATCH: u32 = 50;
+/// How often due reminders to customers are looked for, and how many a round claims (a round
+/// of 500 takes about 17 s at Telegram's pace of 30 a second, inside the two-minute claim).
+const REMINDER_INTERVAL: Duration = Duration::from_secs(1);
+const REMINDER_BATCH: u32 = 500;
 /// The update poller's long poll: well inside the poll lease, which each round renews.
 const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
 /// How often a process without the poll lease tries for it, and a poller's pause after a
@@ -53,6 +57,9 @@ impl Background {
         {
             tracing::warn!(error = %e, "could not give up the update poller's lease; it runs out by itself");
         }
+        if let Err(e) = self.app.release_reminder_lease(&lease_holder()).await {
+            tracing::warn!(error = %e, "could not give up the reminder lease; it runs out by itself");
+        }
         let _ = self.stop.send(true);
         let margin = Duration::from_secs(5);
         if tokio::time::timeout(self.drain_for + margin, self.dispatcher).await.is_err() {
@@ -71,10 +78,15 @@ pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedCl
         tasks.push(tokio::spawn(every(NOTICE_INTERVAL, app.clone(), |app| async move { deliver_notices(&app).await })));
     }
     // Bots' updates: posted to any instance by webhook, or polled by one process at a time.
-    let poller = (!app.bot_updates_by_webhook()).then(|| format!("{}:{}", hostname(), std::process::id()));
+    let poller = (!app.bot_updates_by_webhook()).then(lease_holder);
     if let Some(holder) = &poller {
         tasks.push(tokio::spawn(poll_updates(app.clone(), holder.clone())));
     }
+    let holder = lease_holder();
+    tasks.push(tokio::spawn(every(REMINDER_INTERVAL, app.clone(), move |app| {
+        let holder = holder.clone();
+        async move { send_reminders(&app, &holder).await }
+    })));
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let dispatcher = app.clone();
     let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
@@ -145,14 +157,24 @@ async fn poll_updates(app: App, holder: String) {
     }
 }
 
-/// The machine's name, for telling pollers apart in the lease (the process id alone repeats
-/// across containers).
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
+/// This process's name in the leases: the machine's name and the process id (the process id
+/// alone repeats across containers).
+fn lease_holder() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_owned())
         .ok()
         .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "host".into())
+        .unwrap_or_else(|| "host".into());
+    format!("{host}:{}", std::process::id())
+}
+
+/// Sends the reminders due, when this process holds the reminder lease.
+async fn send_reminders(app: &App, holder: &str) {
+    match app.deliver_reminders_once(holder, REMINDER_BATCH).await {
+        Ok(None | Some(0)) => {}
+        Ok(Some(n)) => tracing::info!(sent = n, "sent reminders to customers"),
+        Err(e) => tracing::warn!(error = %e, "sending reminders failed"),
+    }
 }
 
 async fn check_terms(app: &App) {

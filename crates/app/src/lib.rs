@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod notices;
 pub mod operator;
 pub mod partner;
+pub mod reminders;
 pub mod secrets;
 pub mod shifted_clock;
 pub mod style;

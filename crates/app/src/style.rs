@@ -52,7 +52,7 @@ pub fn apply(style: &AccountStyle, changes: StyleChanges) -> AppResult<AccountSt
     if errors.is_empty() { Ok(next) } else { Err(AppError::Validation(errors)) }
 }
 
-fn https_url(value: &str) -> Result<String, String> {
+pub(crate) fn https_url(value: &str) -> Result<String, String> {
     let rest = value.strip_prefix("https://").ok_or("must be an https:// address")?;
     let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
     if host.is_empty() || value.len() > URL_MAX {

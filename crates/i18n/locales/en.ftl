@@ -519,6 +519,13 @@ bot-status-client = Subscription { $client }
 bot-no-subscription = { $client } has no subscription yet.
 bot-connect = Subscription { $client }. Add this link to your VPN app: { $link }
 bot-connect-button = Open the connect page
+bot-reminder-expiring = { $brand }: your subscription { $client } ends on { DATE($day) }, { $days ->
+    [one] { $days } day left.
+   *[other] { $days } days left.
+}
+bot-reminder-expired = { $brand }: your subscription { $client } has ended, and the VPN is off. Renew it to connect again.
+bot-reminder-renew = Renew
+bot-reminder-support = Contact support
 page-reminders-telegram = Get reminders in Telegram
 page-reminders-telegram-hint = The { $brand } bot reminds you before your access ends and shows your subscription.
 page-reminders-telegram-open = Open in Telegram
@@ -535,6 +542,7 @@ notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of th
 cabinet-section-bot = Telegram bot
 cabinet-action-bot-connected = Telegram bot connected
 cabinet-action-bot-disconnected = Telegram bot disconnected
+cabinet-action-renewal-link-set = Renewal link changed
 cabinet-bot-intro = Your own Telegram bot, run by the platform under your brand: it carries your name, descriptions and commands, and your customers will get their subscription and reminders there.
 cabinet-bot-bot = Bot
 cabinet-bot-status = Status
@@ -543,6 +551,13 @@ cabinet-bot-status-revoked = Telegram stopped accepting its token on { $at } (re
 cabinet-bot-profile = Name and descriptions in Telegram
 cabinet-bot-profile-in-sync = up to date with your brand
 cabinet-bot-profile-updating = being updated (Telegram takes them in turn)
+cabinet-bot-reminders = Reminders to your customers
+cabinet-bot-reminders-intro = Customers who press "Get reminders in Telegram" on their subscription page are reminded by your bot 72 and 24 hours before their access ends and when it ends, with a button to renew.
+cabinet-bot-renewal = Renewal link
+cabinet-bot-renewal-help = An https address where customers renew. Empty: the button leads to your support address, or there is none.
+cabinet-bot-renewal-save = Save the link
+cabinet-bot-renewal-saved = The renewal link is saved.
+cabinet-bot-renewal-refused = The renewal link must be an https:// address without spaces or quotes.
 cabinet-bot-disconnect = Disconnect the bot
 cabinet-bot-new-token = Connect a new token
 cabinet-bot-token = Token from BotFather

@@ -540,6 +540,14 @@ bot-status-client = Подписка { $client }
 bot-no-subscription = У { $client } ещё нет подписки.
 bot-connect = Подписка { $client }. Добавьте эту ссылку в VPN-приложение: { $link }
 bot-connect-button = Открыть страницу подключения
+bot-reminder-expiring = { $brand }: подписка { $client } заканчивается { DATE($day) }, { $days ->
+    [one] остался { $days } день.
+    [few] осталось { $days } дня.
+   *[many] осталось { $days } дней.
+}
+bot-reminder-expired = { $brand }: подписка { $client } закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
+bot-reminder-renew = Продлить
+bot-reminder-support = Написать в поддержку
 page-reminders-telegram = Напоминания в Telegram
 page-reminders-telegram-hint = Бот { $brand } напомнит до окончания доступа и покажет вашу подписку.
 page-reminders-telegram-open = Открыть в Telegram
@@ -556,6 +564,7 @@ notice-bot-disconnected = { $brand }: Telegram больше не принима�
 cabinet-section-bot = Telegram-бот
 cabinet-action-bot-connected = подключён Telegram-бот
 cabinet-action-bot-disconnected = отключён Telegram-бот
+cabinet-action-renewal-link-set = изменена ссылка для продления
 cabinet-bot-intro = Ваш собственный Telegram-бот, которым платформа управляет под вашим брендом: у него ваше название, описания и команды, а ваши покупатели получат в нём подписку и напоминания.
 cabinet-bot-bot = Бот
 cabinet-bot-status = Состояние
@@ -564,6 +573,13 @@ cabinet-bot-status-revoked = Telegram перестал принимать его
 cabinet-bot-profile = Название и описания в Telegram
 cabinet-bot-profile-in-sync = соответствуют вашему бренду
 cabinet-bot-profile-updating = обновляются (Telegram принимает их по очереди)
+cabinet-bot-reminders = Напоминания клиентам
+cabinet-bot-reminders-intro = Клиентам, нажавшим «Напоминания в Telegram» на странице подписки, ваш бот напомнит за 72 и за 24 часа до окончания доступа и когда он закончится, с кнопкой продления.
+cabinet-bot-renewal = Ссылка для продления
+cabinet-bot-renewal-help = Адрес https, где клиенты продлевают подписку. Пусто — кнопка ведёт на адрес поддержки, а без него кнопки нет.
+cabinet-bot-renewal-save = Сохранить ссылку
+cabinet-bot-renewal-saved = Ссылка для продления сохранена.
+cabinet-bot-renewal-refused = Ссылка для продления должна быть адресом https:// без пробелов и кавычек.
 cabinet-bot-disconnect = Отключить бота
 cabinet-bot-new-token = Подключить новый токен
 cabinet-bot-token = Токен от BotFather

@@ -61,6 +61,48 @@ pub struct ClientChat {
     pub linked_at: OffsetDateTime,
 }
 
+/// Which reminder of a term (spec: term events): 72 or 24 hours before its end, or its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReminderKind {
+    Expiring72,
+    Expiring24,
+    Expired,
+}
+
+impl ReminderKind {
+    pub const fn code(self) -> &'static str {
+        match self {
+            ReminderKind::Expiring72 => "expiring_72",
+            ReminderKind::Expiring24 => "expiring_24",
+            ReminderKind::Expired => "expired",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<ReminderKind> {
+        [ReminderKind::Expiring72, ReminderKind::Expiring24, ReminderKind::Expired]
+            .into_iter()
+            .find(|k| k.code() == code)
+    }
+}
+
+/// A reminder on its way to a customer's chat with the partner's bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReminderSend {
+    pub id: String,
+    pub account_id: String,
+    pub client_ref: String,
+    pub chat_id: i64,
+    pub kind: ReminderKind,
+    /// The end of the term it is about: a renewal since makes it stale.
+    pub term_ends_at: OffsetDateTime,
+    pub created_at: OffsetDateTime,
+    pub attempts: u32,
+    /// When to try (again); `None` once sent or given up.
+    pub next_attempt_at: Option<OffsetDateTime>,
+    pub sent_at: Option<OffsetDateTime>,
+    pub last_error: Option<String>,
+}
+
 /// How a bot presents itself, in each language Telegram shows it in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotProfile {

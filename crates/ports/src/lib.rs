@@ -22,7 +22,7 @@ pub mod windows;
 pub use balance::*;
 pub use bots::{
     BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotUpdate, BotUpdates, ChatText,
-    ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord,
+    ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord, ReminderKind, ReminderSend,
 };
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
@@ -40,7 +40,7 @@ pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPa
 pub use records::*;
 pub use store::{
     AccountRepo, BalanceRepo, BotRepo, CabinetRepo, ClientRepo, CustomerChatRepo, DailyLimit, DailyQuota,
-    DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, SettingsRepo, Store, StoreError, Tx,
+    DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, SettingsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

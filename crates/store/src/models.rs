@@ -350,3 +350,20 @@ pub(crate) struct ClientLinkCodeRow {
     pub client_ref: String,
     pub expires_at: PrimitiveDateTime,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = reminder_sends, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ReminderSendRow {
+    pub id: String,
+    pub account_id: String,
+    pub client_ref: String,
+    pub chat_id: i64,
+    pub kind: String,
+    pub term_ends_at: PrimitiveDateTime,
+    pub created_at: PrimitiveDateTime,
+    pub attempts: i32,
+    pub next_attempt_at: Option<PrimitiveDateTime>,
+    pub sent_at: Option<PrimitiveDateTime>,
+    pub last_error: Option<String>,
+}

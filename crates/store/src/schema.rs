@@ -16,6 +16,7 @@ diesel::table! {
         logo_url -> Nullable<Text>,
         accent_color -> Nullable<Text>,
         support_url -> Nullable<Text>,
+        renewal_url -> Nullable<Text>,
     }
 }
 
@@ -390,6 +391,22 @@ diesel::table! {
         code_hash -> Text,
         client_ref -> Text,
         expires_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    reminder_sends (id) {
+        id -> Text,
+        account_id -> Text,
+        client_ref -> Text,
+        chat_id -> BigInt,
+        kind -> Text,
+        term_ends_at -> Timestamp,
+        created_at -> Timestamp,
+        attempts -> Integer,
+        next_attempt_at -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
     }
 }
 

@@ -26,7 +26,7 @@ use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
     ClientChat, ClientLinkCode, DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite,
-    LocalPanelStore, PartnerBotRecord, Store, StoreError, Tx,
+    LocalPanelStore, PartnerBotRecord, ReminderKind, ReminderSend, Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -158,6 +158,7 @@ contract_tests!(
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
     customers_link_a_chat_once_per_client_and_a_chat_holds_a_family,
+    a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,
     invoices_round_trip_and_stay_within_their_account,
     pending_invoices_due_are_oldest_first,
     invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
@@ -380,6 +381,59 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
     tx.commit().await.unwrap();
 }
 
+async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.insert_client(&client("c-1", "acc-1", "one", at(0))).await.unwrap();
+    let reminder = ReminderSend {
+        id: "rmd-1".into(),
+        account_id: "acc-1".into(),
+        client_ref: "c-1".into(),
+        chat_id: 77,
+        kind: ReminderKind::Expiring72,
+        term_ends_at: at(1000),
+        created_at: at(10),
+        attempts: 0,
+        next_attempt_at: Some(at(10)),
+        sent_at: None,
+        last_error: None,
+    };
+    assert!(tx.insert_reminder(&reminder).await.unwrap());
+    assert!(
+        !tx.insert_reminder(&ReminderSend { id: "rmd-2".into(), ..reminder.clone() }).await.unwrap(),
+        "once per term"
+    );
+    let renewed =
+        ReminderSend { id: "rmd-3".into(), term_ends_at: at(2000), next_attempt_at: Some(at(20)), ..reminder.clone() };
+    assert!(tx.insert_reminder(&renewed).await.unwrap(), "a new term counts again");
+    tx.commit().await.unwrap();
+
+    let claim = |store: Arc<dyn Store>| async move {
+        let mut tx = store.begin().await.unwrap();
+        let got = tx.claim_reminders(at(30), at(150), 10).await.unwrap();
+        tx.commit().await.unwrap();
+        got.into_iter().map(|r| r.id).collect::<Vec<_>>()
+    };
+    let (a, b) = tokio::join!(claim(ctx.store.clone()), claim(ctx.store.clone()));
+    let mut all = [a.clone(), b.clone()].concat();
+    all.sort();
+    assert_eq!(all, ["rmd-1", "rmd-3"], "each claimed by exactly one: {a:?} / {b:?}");
+    let mut tx = begin(&ctx.store).await;
+    assert!(tx.claim_reminders(at(149), at(300), 10).await.unwrap().is_empty(), "held until the lease ends");
+    let mut sent = ReminderSend { attempts: 1, next_attempt_at: None, sent_at: Some(at(40)), ..reminder };
+    tx.update_reminder(&sent).await.unwrap();
+    assert!(tx.claim_reminders(at(150), at(300), 10).await.unwrap().iter().all(|r| r.id == "rmd-3"));
+    sent.last_error = Some("x".into());
+    tx.update_reminder(&sent).await.unwrap();
+    assert_eq!(tx.reminders_of_client("c-1").await.unwrap()[0], sent);
+
+    assert_eq!(tx.renewal_url("acc-1").await.unwrap(), None);
+    tx.set_renewal_url("acc-1", Some("https://renew.example")).await.unwrap();
+    assert_eq!(tx.renewal_url("acc-1").await.unwrap().as_deref(), Some("https://renew.example"));
+    assert_eq!(tx.account("acc-1").await.unwrap(), Some(account("acc-1")), "the account itself is unchanged");
+    tx.commit().await.unwrap();
+}
+
 async fn a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up(ctx: Ctx) {
     let mut tx = begin(&ctx.store).await;
     assert!(tx.take_lease("poll", "a", at(0), at(15)).await.unwrap());
@@ -491,7 +545,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261125000010",
             "20261125000011",
             "20261125000012",
-            "20261125000013"
+            "20261125000013",
+            "20261125000014"
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -6,6 +6,7 @@
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
 use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
+use vp_ports::ReminderKind;
 
 use super::types;
 use crate::App;
@@ -66,6 +67,13 @@ impl App {
         };
         let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(()) };
         tx.save_subscription(&client.id, &record).await?;
+        // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
+        let reminder = match threshold_hours {
+            Some(72) => ReminderKind::Expiring72,
+            Some(_) => ReminderKind::Expiring24,
+            None => ReminderKind::Expired,
+        };
+        self.queue_reminder(tx.as_mut(), &client, reminder, record.subscription.expires_at).await?;
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).
         let targets = match client.blocked {

@@ -13,6 +13,7 @@ mod events;
 mod invoices;
 mod notices;
 mod offer;
+mod reminders;
 mod settings;
 
 use async_trait::async_trait;
@@ -29,6 +30,7 @@ pub use events::EventRepo;
 pub use invoices::InvoiceRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
+pub use reminders::ReminderRepo;
 pub use settings::SettingsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
@@ -130,6 +132,7 @@ pub trait Tx:
     + EventRepo
     + BotRepo
     + CustomerChatRepo
+    + ReminderRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

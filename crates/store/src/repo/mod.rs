@@ -14,6 +14,7 @@ pub(crate) mod local_panel;
 pub(crate) mod notices;
 pub(crate) mod offer;
 pub(crate) mod quotas;
+pub(crate) mod reminders;
 pub(crate) mod settings;
 
 /// A newest-first page's cursor `(at, id)` as stored; without one, everything is before the

@@ -39,6 +39,7 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::CHAT_UNLINKED => "cabinet-action-chat-unlinked",
         audit::BOT_CONNECTED => "cabinet-action-bot-connected",
         audit::BOT_DISCONNECTED => "cabinet-action-bot-disconnected",
+        audit::RENEWAL_LINK_SET => "cabinet-action-renewal-link-set",
         _ => return None,
     })
 }

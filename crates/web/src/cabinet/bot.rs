@@ -14,11 +14,12 @@ use vp_i18n::Texts;
 use super::session;
 use super::{Section, Shell, SignedForm, SignedIn, failed, when};
 
-/// `?connected=1` or `?disconnected=1` after an action.
+/// `?connected=1`, `?disconnected=1` or `?renewal=1` after an action.
 #[derive(Deserialize)]
 pub struct Shown {
     connected: Option<String>,
     disconnected: Option<String>,
+    renewal: Option<String>,
 }
 
 pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, shown: Query<Shown>) -> HttpResponse {
@@ -27,6 +28,8 @@ pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, s
         Some(("ok", tx.get("cabinet-bot-connected")))
     } else if shown.disconnected.as_deref() == Some("1") {
         Some(("ok", tx.get("cabinet-bot-disconnected")))
+    } else if shown.renewal.as_deref() == Some("1") {
+        Some(("ok", tx.get("cabinet-bot-renewal-saved")))
     } else {
         None
     };
@@ -60,6 +63,19 @@ pub async fn disconnect(req: HttpRequest, app: Data<App>, form: SignedForm) -> H
     }
 }
 
+pub async fn set_renewal(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, fields } = form;
+    let tx = Texts(session::lang(&req));
+    match app.cabinet_set_renewal_url(&actor, fields.get("renewal_url")).await {
+        Ok(_) => session::see_other("/cabinet/bot?renewal=1"),
+        Err(AppError::Validation(_)) => {
+            let refused = Some(("error", tx.get("cabinet-bot-renewal-refused")));
+            render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, refused).await
+        }
+        Err(e) => failed(&req, &e),
+    }
+}
+
 /// The page; `top` is what it says first (`ok` or `error`, and the text).
 async fn render(
     req: &HttpRequest,
@@ -68,9 +84,9 @@ async fn render(
     status: StatusCode,
     top: Option<(&'static str, String)>,
 ) -> HttpResponse {
-    let bot = match app.cabinet_bot(actor).await {
-        Ok(bot) => bot,
-        Err(e) => return failed(req, &e),
+    let (bot, renewal) = match (app.cabinet_bot(actor).await, app.cabinet_renewal_url(actor).await) {
+        (Ok(bot), Ok(renewal)) => (bot, renewal),
+        (Err(e), _) | (_, Err(e)) => return failed(req, &e),
     };
     let shell = Shell::new(req, app, actor, Section::Bot);
     let tx = shell.tx;
@@ -98,6 +114,16 @@ async fn render(
             form method="post" action="/cabinet/bot/disconnect" {
                 (shell.csrf_field())
                 button type="submit" { (tx.get("cabinet-bot-disconnect")) }
+            }
+            h2 { (tx.get("cabinet-bot-reminders")) }
+            p.muted { (tx.get("cabinet-bot-reminders-intro")) }
+            form method="post" action="/cabinet/bot/renewal" {
+                (shell.csrf_field())
+                label for="renewal_url" { (tx.get("cabinet-bot-renewal")) }
+                input #renewal_url name="renewal_url" type="url" inputmode="url" value=[renewal.as_deref()]
+                    placeholder="https://" aria-describedby="renewal_help";
+                p #renewal_help .muted { (tx.get("cabinet-bot-renewal-help")) }
+                p { button type="submit" { (tx.get("cabinet-bot-renewal-save")) } }
             }
             h2 { (tx.get("cabinet-bot-new-token")) }
         }

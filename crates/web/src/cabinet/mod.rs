@@ -62,6 +62,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/notices/telegram/{chat_id}/unlink", web::post().to(notices::unlink_chat))
             .route("/bot", web::get().to(bot::show))
             .route("/bot", web::post().to(bot::connect))
+            .route("/bot/renewal", web::post().to(bot::set_renewal))
             .route("/bot/disconnect", web::post().to(bot::disconnect)),
     );
 }

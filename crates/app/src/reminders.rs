@@ -1,0 +1,318 @@
+//! The platform's own reminders (spec: term events, rule 6): a customer linked to the
+//! partner's bot is told 72 and 24 hours before the end of the term and once when access ends,
+//! in the chat's language and under the brand, with a button to renew. The term check decides
+//! a reminder in the same unit of work as the partner's term event (so the same rules: once per
+//! term, none for lifetime or blocked clients, a renewal counts again) and writes it to the
+//! outbox; the reminder worker sends it, one process at a time (a lease), at most 30 messages
+//! a second per bot and one a second per chat, honouring Telegram's `retry_after`.
+
+use std::collections::HashMap;
+use std::time::{Duration as StdDuration, Instant};
+
+use time::{Duration, OffsetDateTime};
+use vp_domain::{Lang, SubscriptionStatus, backoff};
+use vp_i18n::{text, text_with};
+use vp_ports::{AccountRecord, BotApiError, BotMessage, ClientRecord, LinkButton, ReminderKind, ReminderSend, Tx};
+
+use crate::App;
+use crate::cabinet::Actor;
+use crate::error::{AppError, AppResult, FieldErrors};
+
+/// The lease whose holder sends the reminders.
+pub const REMINDER_LEASE: &str = "telegram-reminders";
+const REMINDER_LEASE_FOR: Duration = Duration::seconds(15);
+/// A claimed reminder is not picked up again for this long (its holder may still send it).
+const SEND_LEASE: Duration = Duration::minutes(2);
+/// A reminder is tried this many times (over about a day) before it is given up.
+pub const REMINDER_ATTEMPTS: u32 = 12;
+/// Telegram's limits for a bot: about 30 messages a second in all, one a second per chat.
+const BOT_GAP: StdDuration = StdDuration::from_millis(34);
+const CHAT_GAP: StdDuration = StdDuration::from_secs(1);
+
+fn retry_delay(attempts: u32) -> Duration {
+    backoff::doubling(attempts, Duration::seconds(30), Duration::hours(4))
+}
+
+/// What the worker did with one reminder.
+enum Outcome {
+    Sent,
+    /// Try again at this time, with this reason.
+    Later(OffsetDateTime, String),
+    /// Not sent and never will be, with this reason.
+    Dropped(String),
+}
+
+impl App {
+    /// Queues the reminder of `kind` for the client's term ending at `term_ends_at`, in the
+    /// term check's unit of work, when the client is linked to the account's connected bot and
+    /// not blocked. Once per term: a second one of the same kind and term is not queued.
+    pub(crate) async fn queue_reminder(
+        &self,
+        tx: &mut dyn Tx,
+        client: &ClientRecord,
+        kind: ReminderKind,
+        term_ends_at: OffsetDateTime,
+    ) -> AppResult<()> {
+        if client.blocked {
+            return Ok(());
+        }
+        let Some(chat) = tx.client_chat(&client.id).await? else { return Ok(()) };
+        if tx.partner_bot(&client.account_id).await?.is_none_or(|b| b.disconnected_at.is_some()) {
+            return Ok(());
+        }
+        let now = self.clock.now();
+        let reminder = ReminderSend {
+            id: self.ids.new_id("rmd"),
+            account_id: client.account_id.clone(),
+            client_ref: client.id.clone(),
+            chat_id: chat.chat_id,
+            kind,
+            term_ends_at,
+            created_at: now,
+            attempts: 0,
+            next_attempt_at: Some(now),
+            sent_at: None,
+            last_error: None,
+        };
+        tx.insert_reminder(&reminder).await?;
+        Ok(())
+    }
+
+    /// One round of the reminder worker, by the holder of the reminder lease only: sends up to
+    /// `limit` due reminders, every bot's at once, each bot's in turn at Telegram's pace.
+    /// Returns how many were sent; `None` when another process holds the lease.
+    pub async fn deliver_reminders_once(&self, holder: &str, limit: u32) -> AppResult<Option<usize>> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        if !tx.take_lease(REMINDER_LEASE, holder, now, now + REMINDER_LEASE_FOR).await? {
+            tx.commit().await?;
+            return Ok(None);
+        }
+        let due = tx.claim_reminders(now, now + SEND_LEASE, limit).await?;
+        tx.commit().await?;
+        let mut by_account: HashMap<String, Vec<ReminderSend>> = HashMap::new();
+        for reminder in due {
+            by_account.entry(reminder.account_id.clone()).or_default().push(reminder);
+        }
+        let mut bots = tokio::task::JoinSet::new();
+        for (account_id, reminders) in by_account {
+            let app = self.clone();
+            bots.spawn(async move { app.send_reminders_of(&account_id, reminders).await });
+        }
+        let mut sent = 0;
+        while let Some(done) = bots.join_next().await {
+            match done {
+                Ok(Ok(n)) => sent += n,
+                Ok(Err(e)) => tracing::warn!(error = %e, "sending a bot's reminders failed; they are tried again"),
+                Err(e) => tracing::error!(error = %e, "a bot's reminders stopped"),
+            }
+        }
+        Ok(Some(sent))
+    }
+
+    /// Gives up the reminder lease (a clean stop).
+    pub async fn release_reminder_lease(&self, holder: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.release_lease(REMINDER_LEASE, holder).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Sends one account's reminders through its bot, in order, no faster than Telegram takes.
+    async fn send_reminders_of(&self, account_id: &str, reminders: Vec<ReminderSend>) -> AppResult<usize> {
+        let mut tx = self.store.read().await?;
+        let bot = tx.partner_bot(account_id).await?.filter(|b| b.disconnected_at.is_none());
+        let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let renewal = tx.renewal_url(account_id).await?;
+        tx.commit().await?;
+        let token = match &bot {
+            Some(bot) => Some(self.bot_token(bot)?),
+            None => None,
+        };
+        let mut last_send: Option<Instant> = None;
+        let mut last_to_chat: HashMap<i64, Instant> = HashMap::new();
+        let mut sent = 0;
+        let mut paused_until: Option<OffsetDateTime> = None;
+        for mut reminder in reminders {
+            let outcome = match (&bot, &token) {
+                (Some(bot), Some(token)) => match paused_until {
+                    // Telegram asked this bot to wait: the rest of its batch waits too.
+                    Some(until) => Outcome::Later(until, "Telegram asked to wait".into()),
+                    None => {
+                        let message = self.reminder_message(&account, renewal.as_deref(), &reminder).await?;
+                        match message {
+                            None => Outcome::Dropped("no longer due (renewed, unlinked or blocked since)".into()),
+                            Some(message) => {
+                                pace(&mut last_send, &mut last_to_chat, message.chat_id).await;
+                                reminder.attempts += 1;
+                                let result = self.bots.send_message(token, &message).await;
+                                let (throttled, revoked) = (
+                                    matches!(result, Err(BotApiError::Throttled(_))),
+                                    matches!(result, Err(BotApiError::Rejected)),
+                                );
+                                let outcome = self.reminder_outcome(&reminder, result).await?;
+                                if let (true, Outcome::Later(until, _)) = (throttled, &outcome) {
+                                    paused_until = Some(*until);
+                                }
+                                if revoked {
+                                    let mut tx = self.store.begin().await?;
+                                    self.bot_token_revoked(tx.as_mut(), bot).await?;
+                                    tx.commit().await?;
+                                }
+                                outcome
+                            }
+                        }
+                    }
+                },
+                _ => Outcome::Dropped("the account has no connected bot".into()),
+            };
+            let now = self.clock.now();
+            match outcome {
+                Outcome::Sent => {
+                    reminder.sent_at = Some(now);
+                    reminder.next_attempt_at = None;
+                    reminder.last_error = None;
+                    sent += 1;
+                }
+                Outcome::Later(at, reason) => {
+                    reminder.next_attempt_at = Some(at);
+                    reminder.last_error = Some(reason);
+                }
+                Outcome::Dropped(reason) => {
+                    tracing::info!(reminder = %reminder.id, %reason, "reminder not sent");
+                    reminder.next_attempt_at = None;
+                    reminder.last_error = Some(reason);
+                }
+            }
+            let mut tx = self.store.begin().await?;
+            tx.update_reminder(&reminder).await?;
+            tx.commit().await?;
+        }
+        Ok(sent)
+    }
+
+    /// What a send's result means for the reminder; a chat that blocked the bot is unlinked.
+    async fn reminder_outcome(&self, reminder: &ReminderSend, result: Result<(), BotApiError>) -> AppResult<Outcome> {
+        let now = self.clock.now();
+        let later = |reason: String, at_least: Duration| {
+            if reminder.attempts >= REMINDER_ATTEMPTS {
+                Outcome::Dropped(format!("given up after {} attempts: {reason}", reminder.attempts))
+            } else {
+                Outcome::Later(now + retry_delay(reminder.attempts).max(at_least), reason)
+            }
+        };
+        Ok(match result {
+            Ok(()) => Outcome::Sent,
+            Err(BotApiError::Throttled(wait)) => Outcome::Later(
+                now + Duration::try_from(wait).unwrap_or(Duration::hours(1)),
+                "Telegram asked to wait".into(),
+            ),
+            Err(BotApiError::ChatGone(reason)) => {
+                let mut tx = self.store.begin().await?;
+                tx.unlink_chat(&reminder.account_id, reminder.chat_id).await?;
+                tx.commit().await?;
+                tracing::info!(chat_id = reminder.chat_id, %reason, "a customer's chat refuses the bot; unlinked");
+                Outcome::Dropped(format!("the chat is gone: {reason}"))
+            }
+            Err(BotApiError::Rejected) => Outcome::Dropped("the bot's token was revoked".into()),
+            Err(e @ (BotApiError::Unavailable(_) | BotApiError::Conflict(_))) => later(e.to_string(), Duration::ZERO),
+        })
+    }
+
+    /// The message of a reminder as it should go now, or `None` when it is no longer due: the
+    /// client renewed (the term's end moved), unlinked the chat, or was blocked since.
+    async fn reminder_message(
+        &self,
+        account: &AccountRecord,
+        renewal: Option<&str>,
+        reminder: &ReminderSend,
+    ) -> AppResult<Option<BotMessage>> {
+        let mut tx = self.store.read().await?;
+        let client = tx.client_by_ref(&reminder.client_ref).await?;
+        let chat = tx.client_chat(&reminder.client_ref).await?;
+        let lang = tx.chat_language(&reminder.account_id, reminder.chat_id).await?;
+        tx.commit().await?;
+        let Some(client) = client.filter(|c| !c.blocked) else { return Ok(None) };
+        let Some(record) = client.subscription.as_ref() else { return Ok(None) };
+        let sub = &record.subscription;
+        let still_due = chat.is_some_and(|c| c.chat_id == reminder.chat_id)
+            && sub.expires_at == reminder.term_ends_at
+            && match reminder.kind {
+                ReminderKind::Expired => sub.status_at(self.clock.now()) == SubscriptionStatus::Expired,
+                _ => true,
+            };
+        if !still_due {
+            return Ok(None);
+        }
+        let lang = lang.as_deref().and_then(Lang::from_code).unwrap_or_default();
+        let brand = account.brand_name.as_str();
+        let client_id = client.client_id.as_str();
+        let body = match reminder.kind {
+            ReminderKind::Expired => {
+                text_with(lang, "bot-reminder-expired", &[("brand", brand.into()), ("client", client_id.into())])
+            }
+            ReminderKind::Expiring72 | ReminderKind::Expiring24 => {
+                let days: i64 = if reminder.kind == ReminderKind::Expiring72 { 3 } else { 1 };
+                text_with(
+                    lang,
+                    "bot-reminder-expiring",
+                    &[
+                        ("brand", brand.into()),
+                        ("client", client_id.into()),
+                        ("day", sub.expires_at.date().into()),
+                        ("days", days.into()),
+                    ],
+                )
+            }
+        };
+        let button = match (renewal, account.style.support_url.as_deref()) {
+            (Some(url), _) => Some(LinkButton { text: text(lang, "bot-reminder-renew"), url: url.to_owned() }),
+            (None, Some(url)) => Some(LinkButton { text: text(lang, "bot-reminder-support"), url: url.to_owned() }),
+            (None, None) => None,
+        };
+        Ok(Some(BotMessage { chat_id: reminder.chat_id, text: body, buttons: button.into_iter().collect() }))
+    }
+
+    /// The account's renewal link, where reminders send a customer (for the cabinet).
+    pub async fn cabinet_renewal_url(&self, actor: &Actor) -> AppResult<Option<String>> {
+        let mut tx = self.store.read().await?;
+        let url = tx.renewal_url(actor.account_id()).await?;
+        tx.commit().await?;
+        Ok(url)
+    }
+
+    /// Sets (an https address) or clears (empty) the account's renewal link.
+    pub async fn cabinet_set_renewal_url(&self, actor: &Actor, url: &str) -> AppResult<Option<String>> {
+        let url = url.trim();
+        let url = match url {
+            "" => None,
+            given => Some(crate::style::https_url(given).map_err(|why| {
+                let mut errors = FieldErrors::new();
+                errors.insert("renewal_url".to_owned(), why);
+                AppError::Validation(errors)
+            })?),
+        };
+        let mut tx = self.store.begin().await?;
+        tx.set_renewal_url(actor.account_id(), url.as_deref()).await?;
+        let detail = url.clone().unwrap_or_else(|| "cleared".into());
+        self.audit(tx.as_mut(), actor.account_id(), actor.into(), crate::cabinet::audit::RENEWAL_LINK_SET, detail)
+            .await?;
+        tx.commit().await?;
+        Ok(url)
+    }
+}
+
+/// Waits until the bot may send again (Telegram's ~30 a second) and this chat may receive
+/// again (one a second), then counts this send.
+async fn pace(last_send: &mut Option<Instant>, last_to_chat: &mut HashMap<i64, Instant>, chat_id: i64) {
+    let now = Instant::now();
+    let bot_ready = last_send.map_or(now, |t| t + BOT_GAP);
+    let chat_ready = last_to_chat.get(&chat_id).map_or(now, |t| *t + CHAT_GAP);
+    let ready = bot_ready.max(chat_ready);
+    if ready > now {
+        tokio::time::sleep(ready - now).await;
+    }
+    let at = Instant::now();
+    *last_send = Some(at);
+    last_to_chat.insert(chat_id, at);
+}

@@ -1,0 +1,153 @@
+//! The platform's reminders to customers linked to their partner's bot (spec: term events,
+//! rule 6): 72 and 24 hours before the end and at the end, once per term, in the chat's
+//! language, with the renewal button; nothing after /stop, nothing to a chat that blocked the
+//! bot (which is unlinked), and a renewal counts again.
+
+mod support;
+
+use support::World;
+use time::{Duration, OffsetDateTime};
+use vp_ports::{BotApiError, BotMessage};
+
+const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+
+async fn with_bot() -> World {
+    let w = World::new().await;
+    w.bots.add(PARTNER_TOKEN, 5550001, "demo_vpn_bot");
+    w.app.connect_bot(&w.account.id, PARTNER_TOKEN).await.unwrap();
+    w
+}
+
+/// Pays a month for `client`; returns the end of its term.
+async fn pay(w: &World, client: &str) -> OffsetDateTime {
+    let account = w.account().await;
+    w.pay(&account, client).await;
+    let mut tx = w.app.store.read().await.unwrap();
+    let id = vp_domain::ClientId::parse(client).unwrap();
+    let record = tx.client(&w.account.id, &id).await.unwrap().unwrap();
+    tx.commit().await.unwrap();
+    record.subscription.unwrap().subscription.expires_at
+}
+
+/// Links `client` to `chat_id` the way a customer does, in `language`.
+async fn link(w: &World, client: &str, chat_id: i64, language: &str) {
+    let mut tx = w.app.store.read().await.unwrap();
+    let id = vp_domain::ClientId::parse(client).unwrap();
+    let token = tx.client(&w.account.id, &id).await.unwrap().unwrap().subscription.unwrap().link_token;
+    tx.commit().await.unwrap();
+    let link = w.app.reminders_link(&token).await.unwrap();
+    let code = link.rsplit('=').next().unwrap();
+    let mut update = w.bots.said(PARTNER_TOKEN, chat_id, &format!("/start {code}"));
+    update.message.as_mut().unwrap().language = Some(language.into());
+    vp_ports::BotUpdates::receive(&w.app, 5550001, update).await.unwrap();
+}
+
+async fn command(w: &World, chat_id: i64, text: &str) {
+    let update = w.bots.said(PARTNER_TOKEN, chat_id, text);
+    vp_ports::BotUpdates::receive(&w.app, 5550001, update).await.unwrap();
+}
+
+/// Moves the clock to `at`, runs the term check and the reminder worker; returns the
+/// reminders the bot sent.
+async fn at(w: &World, at: OffsetDateTime) -> Vec<BotMessage> {
+    let now = w.clock.now_for_test();
+    if at > now {
+        w.clock.advance(at - now);
+    }
+    let before = w.bots.sent.lock().unwrap().len();
+    w.app.check_terms().await.unwrap();
+    w.app.deliver_reminders_once("test", 100).await.unwrap().expect("the only worker");
+    let sent = w.bots.sent.lock().unwrap();
+    sent[before..].iter().filter(|(t, _)| t == PARTNER_TOKEN).map(|(_, m)| m.clone()).collect()
+}
+
+#[tokio::test]
+async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the_end_once_each() {
+    let w = with_bot().await;
+    let ends = pay(&w, "alice").await;
+    link(&w, "alice", 900, "ru").await;
+    let actor = w.actor(&w.account.id, "owner@example.com").await;
+    w.app.cabinet_set_renewal_url(&actor, "https://demo.example/renew").await.unwrap();
+
+    assert!(at(&w, ends - Duration::hours(73)).await.is_empty(), "nothing before 72 hours");
+    let first = at(&w, ends - Duration::hours(71)).await;
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].chat_id, 900);
+    assert!(first[0].text.contains("Demo VPN: подписка alice заканчивается 01.02.2026"), "{:?}", first[0].text);
+    assert!(first[0].text.ends_with("осталось 3 дня."), "{:?}", first[0].text);
+    assert_eq!(
+        (first[0].buttons[0].text.as_str(), first[0].buttons[0].url.as_str()),
+        ("Продлить", "https://demo.example/renew")
+    );
+    assert!(at(&w, ends - Duration::hours(70)).await.is_empty(), "once per term");
+
+    let second = at(&w, ends - Duration::hours(23)).await;
+    assert_eq!(second.len(), 1);
+    assert!(second[0].text.ends_with("остался 1 день."), "{:?}", second[0].text);
+    let last = at(&w, ends + Duration::minutes(6)).await;
+    assert_eq!(last.len(), 1);
+    assert!(last[0].text.starts_with("Demo VPN: подписка alice закончилась, VPN отключён."), "{:?}", last[0].text);
+    assert!(at(&w, ends + Duration::days(3)).await.is_empty(), "the end is said once");
+
+    // Renewed: the new term is reminded again.
+    let renewed_end = pay(&w, "alice").await;
+    assert!(renewed_end > ends);
+    let again = at(&w, renewed_end - Duration::hours(71)).await;
+    assert_eq!(again.len(), 1, "a renewal counts again");
+    // After /stop, nothing more.
+    command(&w, 900, "/stop").await;
+    assert!(at(&w, renewed_end - Duration::hours(23)).await.is_empty(), "none after /stop");
+}
+
+#[tokio::test]
+async fn without_a_renewal_link_the_button_leads_to_support_and_unlinked_clients_get_nothing() {
+    let w = with_bot().await;
+    let ends = pay(&w, "bob").await;
+    pay(&w, "carol").await;
+    link(&w, "bob", 901, "en").await;
+    w.app.set_style(&w.account.id, support_only()).await.unwrap();
+    let sent = at(&w, ends - Duration::hours(71)).await;
+    assert_eq!(sent.len(), 1, "carol never linked a chat: {sent:?}");
+    assert!(sent[0].text.ends_with("3 days left."), "{:?}", sent[0].text);
+    assert_eq!(sent[0].buttons[0].text, "Contact support");
+    assert_eq!(sent[0].buttons[0].url, "https://t.me/demo_support");
+}
+
+fn support_only() -> vp_app::style::StyleChanges {
+    use vp_app::style::{StyleChange, StyleChanges};
+    StyleChanges {
+        logo_url: StyleChange::Keep,
+        accent_color: StyleChange::Keep,
+        support_url: StyleChange::Set("https://t.me/demo_support".into()),
+    }
+}
+
+#[tokio::test]
+async fn a_chat_that_blocked_the_bot_is_unlinked_and_a_failure_is_retried_once_due() {
+    let w = with_bot().await;
+    let ends = pay(&w, "dave").await;
+    link(&w, "dave", 902, "en").await;
+    w.bots.send_failures.lock().unwrap().push(BotApiError::Unavailable("502".into()));
+    assert!(at(&w, ends - Duration::hours(71)).await.is_empty(), "Telegram failed");
+    assert_eq!(at(&w, ends - Duration::hours(71) + Duration::seconds(31)).await.len(), 1, "retried after 30 s");
+
+    w.bots.send_failures.lock().unwrap().push(BotApiError::ChatGone("Forbidden: bot was blocked by the user".into()));
+    assert!(at(&w, ends - Duration::hours(23)).await.is_empty());
+    let actor = w.actor(&w.account.id, "support@example.com").await;
+    assert!(!w.app.cabinet_client(&actor, "dave").await.unwrap().reachable_in_messenger, "unlinked");
+    assert!(at(&w, ends + Duration::minutes(6)).await.is_empty(), "nothing more to that chat");
+}
+
+#[tokio::test]
+async fn the_renewal_link_is_https_only() {
+    let w = with_bot().await;
+    let actor = w.actor(&w.account.id, "owner@example.com").await;
+    for bad in ["http://demo.example/renew", "demo.example", "https://a b"] {
+        assert!(matches!(w.app.cabinet_set_renewal_url(&actor, bad).await, Err(vp_app::AppError::Validation(_))));
+    }
+    assert_eq!(w.app.cabinet_renewal_url(&actor).await.unwrap(), None, "nothing was saved");
+    w.app.cabinet_set_renewal_url(&actor, " https://demo.example/renew ").await.unwrap();
+    assert_eq!(w.app.cabinet_renewal_url(&actor).await.unwrap().as_deref(), Some("https://demo.example/renew"));
+    w.app.cabinet_set_renewal_url(&actor, "").await.unwrap();
+    assert_eq!(w.app.cabinet_renewal_url(&actor).await.unwrap(), None, "cleared");
+}

@@ -1,0 +1,27 @@
+//! The platform's reminders to customers in their partner's bot, and where they send a
+//! customer to renew.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::StoreResult;
+use crate::bots::ReminderSend;
+
+#[async_trait]
+pub trait ReminderRepo: Send {
+    /// Queues a reminder; `false` when this client already has this kind for this term.
+    async fn insert_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<bool>;
+    /// Reminders due at `now`, oldest due first, each held back until `lease_until` so no
+    /// other worker takes it meanwhile.
+    async fn claim_reminders(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<ReminderSend>>;
+    async fn update_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<()>;
+    async fn reminders_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ReminderSend>>;
+    /// The account's renewal link (`None`: not set).
+    async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>>;
+    async fn set_renewal_url(&mut self, account_id: &str, url: Option<&str>) -> StoreResult<()>;
+}

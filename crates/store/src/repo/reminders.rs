@@ -1,0 +1,156 @@
+//! The platform's reminders to customers in their partner's bot, and accounts' renewal links.
+
+use async_trait::async_trait;
+use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_ports::store::StoreResult;
+use vp_ports::{ReminderKind, ReminderRepo, ReminderSend};
+
+use crate::convert::{db_time, db_time_opt, utc};
+use crate::errors::{corrupt, db};
+use crate::models::ReminderSendRow;
+use crate::pool::{DbConn, db_run};
+use crate::schema::{accounts, reminder_sends};
+use crate::tx::StoreTx;
+
+fn row(r: &ReminderSend) -> ReminderSendRow {
+    ReminderSendRow {
+        id: r.id.clone(),
+        account_id: r.account_id.clone(),
+        client_ref: r.client_ref.clone(),
+        chat_id: r.chat_id,
+        kind: r.kind.code().to_owned(),
+        term_ends_at: db_time(r.term_ends_at),
+        created_at: db_time(r.created_at),
+        attempts: i32::try_from(r.attempts).unwrap_or(i32::MAX),
+        next_attempt_at: db_time_opt(r.next_attempt_at),
+        sent_at: db_time_opt(r.sent_at),
+        last_error: r.last_error.clone(),
+    }
+}
+
+fn record(r: ReminderSendRow) -> StoreResult<ReminderSend> {
+    let kind = ReminderKind::from_code(&r.kind).ok_or_else(|| corrupt(format!("reminder kind {}", r.kind)))?;
+    Ok(ReminderSend {
+        id: r.id,
+        account_id: r.account_id,
+        client_ref: r.client_ref,
+        chat_id: r.chat_id,
+        kind,
+        term_ends_at: utc(r.term_ends_at),
+        created_at: utc(r.created_at),
+        attempts: u32::try_from(r.attempts).unwrap_or(0),
+        next_attempt_at: r.next_attempt_at.map(utc),
+        sent_at: r.sent_at.map(utc),
+        last_error: r.last_error,
+    })
+}
+
+pub(crate) async fn insert(conn: &mut DbConn, reminder: &ReminderSend) -> StoreResult<bool> {
+    let row = row(reminder);
+    let inserted = db_run!(conn, c => {
+        diesel::insert_into(reminder_sends::table).values(&row).on_conflict_do_nothing().execute(c).await
+    })
+    .map_err(db)?;
+    Ok(inserted > 0)
+}
+
+pub(crate) async fn claim(
+    conn: &mut DbConn,
+    now: OffsetDateTime,
+    lease_until: OffsetDateTime,
+    limit: u32,
+) -> StoreResult<Vec<ReminderSend>> {
+    use reminder_sends::dsl as r;
+    let now = db_time(now);
+    let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
+        r::reminder_sends
+            .filter(r::next_attempt_at.le(now))
+            .order((r::next_attempt_at, r::id))
+            .limit(i64::from(limit))
+            .select(ReminderSendRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
+    let lease = db_time(lease_until);
+    db_run!(conn, c => {
+        diesel::update(r::reminder_sends.filter(r::id.eq_any(&ids)))
+            .set(r::next_attempt_at.eq(Some(lease)))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(record).collect()
+}
+
+pub(crate) async fn update(conn: &mut DbConn, reminder: &ReminderSend) -> StoreResult<()> {
+    let row = row(reminder);
+    db_run!(conn, c => diesel::update(reminder_sends::table.find(&reminder.id)).set(&row).execute(c).await)
+        .map_err(db)?;
+    Ok(())
+}
+
+pub(crate) async fn of_client(conn: &mut DbConn, client_ref: &str) -> StoreResult<Vec<ReminderSend>> {
+    use reminder_sends::dsl as r;
+    let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
+        r::reminder_sends
+            .filter(r::client_ref.eq(client_ref))
+            .order((r::created_at, r::id))
+            .select(ReminderSendRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    rows.into_iter().map(record).collect()
+}
+
+pub(crate) async fn renewal_url(conn: &mut DbConn, account_id: &str) -> StoreResult<Option<String>> {
+    let found: Option<Option<String>> = db_run!(conn, c => {
+        accounts::table.find(account_id).select(accounts::renewal_url).first(c).await.optional()
+    })
+    .map_err(db)?;
+    Ok(found.flatten())
+}
+
+pub(crate) async fn set_renewal_url(conn: &mut DbConn, account_id: &str, url: Option<&str>) -> StoreResult<()> {
+    db_run!(conn, c => {
+        diesel::update(accounts::table.find(account_id)).set(accounts::renewal_url.eq(url)).execute(c).await
+    })
+    .map_err(db)?;
+    Ok(())
+}
+
+#[async_trait]
+impl ReminderRepo for StoreTx {
+    async fn insert_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<bool> {
+        insert(self.conn()?, reminder).await
+    }
+
+    async fn claim_reminders(
+        &mut self,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<ReminderSend>> {
+        claim(self.conn()?, now, lease_until, limit).await
+    }
+
+    async fn update_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<()> {
+        update(self.conn()?, reminder).await
+    }
+
+    async fn reminders_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ReminderSend>> {
+        of_client(self.conn()?, client_ref).await
+    }
+
+    async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>> {
+        renewal_url(self.conn()?, account_id).await
+    }
+
+    async fn set_renewal_url(&mut self, account_id: &str, url: Option<&str>) -> StoreResult<()> {
+        set_renewal_url(self.conn()?, account_id, url).await
+    }
+}
