@@ -530,6 +530,7 @@ fn a_partner_links_telegram_and_the_chat_receives_the_withdrawal_notice() {
     let unlinked = v.act("/cabinet/notices", "/cabinet/notices/telegram/424242/unlink", &[]);
     assert!(unlinked.contains("The chat is unlinked.") && unlinked.contains("No chat is linked yet."), "{unlinked}");
     assert_eq!(v.submit("/cabinet/notices", "/cabinet/notices/telegram/424242/unlink", &[]).status, 404);
+    bot.assert_contract();
 }
 
 const PARTNER_BOT_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
@@ -585,4 +586,5 @@ fn a_partner_connects_its_own_bot_in_the_cabinet_and_never_sees_the_token_again(
     assert_eq!(gone.header("location"), Some("/cabinet/bot?disconnected=1"));
     assert!(v.get("/cabinet/bot?disconnected=1").text().contains("The bot is disconnected"));
     assert_eq!(s.cli(&["bot", "show", &s.account_id]), serde_json::Value::Null);
+    telegram.assert_contract();
 }

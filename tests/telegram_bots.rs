@@ -124,6 +124,7 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     // Disconnected, the bot's webhook goes and its posts are acknowledged without an answer.
     s.cli(&["bot", "disconnect", &s.account_id]);
     assert_eq!(telegram.webhook(PARTNER_TOKEN), None);
+    telegram.assert_contract();
 }
 
 fn on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed(backend: Backend) {
@@ -151,4 +152,5 @@ fn on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed(back
     assert_eq!(telegram.sent_by(PARTNER_TOKEN)[1].0, 901);
     assert_eq!(telegram.poll_conflicts(), 0);
     drop(second);
+    telegram.assert_contract();
 }

@@ -25,6 +25,7 @@ async fn a_message_reaches_its_chat_as_plain_text_with_its_link_buttons() {
     assert_eq!((sent[0].0, sent[0].1.as_str(), &sent[0].2), (-1001, "Withdrawal wd_1 of 1,00 ₽ <paid>", &None));
     let markup = sent[1].2.clone().unwrap();
     assert_eq!(markup["inline_keyboard"][0][0]["url"], "https://vpn.example/renew");
+    emulator.assert_contract();
 }
 
 #[tokio::test]
@@ -60,6 +61,32 @@ async fn a_chat_that_blocked_the_bot_is_gone_for_good() {
         Err(BotApiError::ChatGone(reason)) => assert!(reason.contains("blocked"), "{reason}"),
         other => panic!("{other:?}"),
     }
+    emulator.fail_next_sends(1, 429, Some(3));
+    let _ = bots.send_message(TOKEN, &BotMessage::text(5, "x")).await;
+    emulator.assert_contract();
+}
+
+#[tokio::test]
+async fn a_partners_bot_shows_the_profile_it_is_given_in_each_language() {
+    let (emulator, bots) = bot();
+    let profile = vp_ports::BotProfile {
+        name: "Demo VPN".into(),
+        languages: vec![vp_ports::BotProfileLanguage {
+            code: "ru",
+            short_description: "Demo VPN: подписка".into(),
+            description: "Этот бот — Demo VPN".into(),
+            commands: vec![("status".into(), "Подписка".into())],
+        }],
+    };
+    bots.set_profile(TOKEN, &profile).await.unwrap();
+    let seen = emulator.profile(TOKEN).unwrap();
+    assert_eq!(seen.name, "Demo VPN");
+    assert_eq!(
+        seen.commands,
+        [("".to_owned(), vec!["status".to_owned()]), ("ru".to_owned(), vec!["status".to_owned()])]
+    );
+    assert_eq!(bots.identify(TOKEN).await.unwrap().username, "platform_bot");
+    emulator.assert_contract();
 }
 
 #[tokio::test]
@@ -88,6 +115,7 @@ async fn updates_carry_their_chat_language_and_text_and_the_next_offset_confirms
     assert_eq!(read, [(11, Some("en"), "/start code-a"), (12, Some("ru"), "/status")]);
     let next = updates.iter().map(|u| u.update_id).max().unwrap() + 1;
     assert!(bots.updates(TOKEN, next, Duration::ZERO).await.unwrap().is_empty(), "confirmed updates are gone");
+    emulator.assert_contract();
 }
 
 #[tokio::test]
@@ -111,4 +139,5 @@ async fn while_a_webhook_is_set_updates_cannot_be_polled() {
     bots.delete_webhook(TOKEN).await.unwrap();
     assert_eq!(emulator.webhook(TOKEN), None);
     assert!(bots.updates(TOKEN, 0, Duration::ZERO).await.unwrap().is_empty());
+    emulator.assert_contract();
 }

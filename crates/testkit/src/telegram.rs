@@ -11,6 +11,8 @@
 //! to https). A test presses the bot's Start button, writes to it, blocks it in a chat and
 //! makes sends fail.
 
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -75,6 +77,8 @@ struct State {
     poll_conflicts: usize,
     /// Sends answered 429 for going over 30 a second.
     throttled: usize,
+    /// Every call and webhook post, for the contract check.
+    exchanges: Vec<Value>,
     blocked: Vec<i64>,
     /// Statuses the next sends fail with (429 carries `retry_after`).
     failures: Vec<(u16, Option<u64>)>,
@@ -111,6 +115,7 @@ impl TelegramEmulator {
                 deliver_to: None,
                 poll_conflicts: 0,
                 throttled: 0,
+                exchanges: vec![],
                 blocked: vec![],
                 failures: vec![],
                 calls: vec![],
@@ -213,6 +218,7 @@ impl TelegramEmulator {
         };
         let path = url.splitn(4, '/').nth(3).map(|p| format!("/{p}")).unwrap_or_default();
         let target = format!("{}{path}", deliver_to.unwrap_or(url));
+        lock(&self.state.0).exchanges.push(json!({"kind": "post", "update": update}));
         let headers = [("content-type", "application/json"), ("x-telegram-bot-api-secret-token", secret.as_str())];
         crate::http::send("POST", &target, &headers, update.to_string().as_bytes()).ok().map(|a| a.status)
     }
@@ -265,6 +271,16 @@ impl TelegramEmulator {
         lock(&self.state.0).throttled
     }
 
+    /// Checks every call the emulator answered and every update it posted so far against the
+    /// Bot API's typed models in aiogram; panics with the findings.
+    pub fn assert_contract(&self) {
+        let exchanges = lock(&self.state.0).exchanges.clone();
+        assert!(!exchanges.is_empty(), "no Bot API exchange to check");
+        if let Err(findings) = check_exchanges(&exchanges) {
+            panic!("exchanges with the Telegram emulator break the Bot API as aiogram models it:\n{findings}");
+        }
+    }
+
     /// The next `n` sends fail with `status` (for 429, Telegram's `retry_after` seconds).
     pub fn fail_next_sends(&self, n: usize, status: u16, retry_after: Option<u64>) {
         lock(&self.state.0).failures.extend(std::iter::repeat_n((status, retry_after), n));
@@ -281,7 +297,22 @@ impl TelegramEmulator {
     }
 }
 
+/// Answers a call and records it for the contract check.
 fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
+    let reply = respond(state, req);
+    if let (Some(method), Reply::Respond { status, body, .. }) =
+        (req.path.strip_prefix("/bot").and_then(|r| r.split_once('/')).map(|(_, m)| m), &reply)
+    {
+        let response: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let request = req.json().unwrap_or_else(|| json!({}));
+        lock(&state.0).exchanges.push(json!({
+            "kind": "call", "method": method, "request": request, "status": status, "response": response,
+        }));
+    }
+    reply
+}
+
+fn respond(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
     let (lock_state, arrived) = state;
     let Some(rest) = req.path.strip_prefix("/bot") else { return error(404, "Not Found") };
     let Some((token, method)) = rest.split_once('/') else { return error(404, "Not Found") };
@@ -403,6 +434,40 @@ fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
         }
         _ => error(404, "Not Found"),
     }
+}
+
+/// The directory of the contract check (`requirements.txt`, `validate.py`, and the `.venv`
+/// they are installed into).
+pub fn contract_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../contract/telegram"))
+}
+
+static CHECKS: AtomicU32 = AtomicU32::new(0);
+
+/// Checks exchanges (`{"kind": "call", ...}` or `{"kind": "post", ...}`) with aiogram's models
+/// under Python. `Ok` carries the script's summary; `Err` what failed (or why it could not run).
+pub fn check_exchanges(exchanges: &[Value]) -> Result<String, String> {
+    let dir = contract_dir();
+    let python = dir.join(".venv/bin/python");
+    if !python.is_file() {
+        return Err(format!(
+            "the contract models are not installed: run `python3 -m venv {0}/.venv && {0}/.venv/bin/pip install -r \
+             {0}/requirements.txt` (cargo xtask test does it)",
+            dir.display()
+        ));
+    }
+    let n = CHECKS.fetch_add(1, Ordering::Relaxed);
+    let file = std::env::temp_dir().join(format!("vp-tg-exchanges-{}-{n}.json", std::process::id()));
+    std::fs::write(&file, Value::Array(exchanges.to_vec()).to_string()).map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(python)
+        .arg(dir.join("validate.py"))
+        .arg(&file)
+        .output()
+        .map_err(|e| format!("cannot run python: {e}"));
+    let _ = std::fs::remove_file(&file);
+    let out = out?;
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if out.status.success() { Ok(text) } else { Err(text) }
 }
 
 fn too_many(status: u16, retry_after: u64) -> Reply {

@@ -93,9 +93,11 @@ fn banner(lines: &[&str]) {
     eprintln!("{bar}\n");
 }
 
-/// The Remnawave contract check runs under Node with the contract package from the committed
-/// lock file; install it when absent so `cargo xtask test` works on a fresh checkout.
+/// The contract checks run the vendors' own models: Remnawave's contract package under Node
+/// (from the committed lock file) and the Bot API's models in aiogram under Python (pinned in
+/// requirements.txt). Install them when absent so `cargo xtask test` works on a fresh checkout.
 fn install_contract_packages() -> Result<(), String> {
+    install_telegram_models()?;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/remnawave");
     if dir.join("node_modules/@remnawave/backend-contract").is_dir() {
         return Ok(());
@@ -106,6 +108,33 @@ fn install_contract_packages() -> Result<(), String> {
             format!("cannot run npm ({e}); Node.js and npm are needed for the Remnawave contract check")
         })?;
     if status.success() { Ok(()) } else { Err(format!("npm ci in {} failed", dir.display())) }
+}
+
+fn install_telegram_models() -> Result<(), String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/telegram");
+    let venv = dir.join(".venv");
+    if venv.join("bin/python").is_file() {
+        return Ok(());
+    }
+    eprintln!("installing the Bot API models (aiogram) into {}", venv.display());
+    let run = |cmd: &mut Command, what: &str| -> Result<(), String> {
+        let status = cmd
+            .status()
+            .map_err(|e| format!("cannot run {what} ({e}); Python 3 is needed for the Telegram contract check"))?;
+        if status.success() { Ok(()) } else { Err(format!("{what} failed")) }
+    };
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv), "python3 -m venv")?;
+    let installed = run(
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "-q", "--disable-pip-version-check", "-r"])
+            .arg(dir.join("requirements.txt")),
+        "pip install -r contract/telegram/requirements.txt",
+    );
+    if installed.is_err() {
+        // A half-made environment would pass the check above next time.
+        let _ = std::fs::remove_dir_all(&venv);
+    }
+    installed
 }
 
 fn test(extra: &[String]) -> ExitCode {
