@@ -17,6 +17,7 @@ const PARTNER_BOT_ID: &str = "5550001";
 each_backend!(
     on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secret,
     on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed,
+    a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_after_stop,
 );
 
 fn telegram() -> TelegramEmulator {
@@ -152,5 +153,69 @@ fn on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed(back
     assert_eq!(telegram.sent_by(PARTNER_TOKEN)[1].0, 901);
     assert_eq!(telegram.poll_conflicts(), 0);
     drop(second);
+    telegram.assert_contract();
+}
+
+fn a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_after_stop(backend: Backend) {
+    let telegram = telegram();
+    let api_url = telegram.url();
+    let env = [("VP_TELEGRAM_API_URL", api_url.as_str()), ("VP_SHIFTED_CLOCK", "on"), ("VP_TERM_CHECK_SECONDS", "1")];
+    let Some(s) = Server::start_with(backend, "tg_reminders", &env) else { return };
+    connect_partner_bot(&s);
+    s.cli(&["account", "set-style", &s.account_id, "--support-url", "https://t.me/demo_support"]);
+    let paid = support::partner::buy(&s, "tg-remind", 1);
+    let token = support::partner::link_token(&paid["client"]);
+    let deep_link = s.request("POST", &format!("/reminders/{token}"), &[], None).header("location").unwrap().to_owned();
+    let code = deep_link.rsplit('=').next().unwrap();
+    telegram.write_to(PARTNER_TOKEN, 780, &format!("/start {code}"), Some("ru"));
+    let linked = wait_for(Duration::from_secs(15), || (telegram.sent_by(PARTNER_TOKEN).len() == 1).then_some(()));
+    assert!(linked.is_some(), "the chat is linked: {:?}", telegram.sent_by(PARTNER_TOKEN));
+
+    let ends = time::OffsetDateTime::parse(
+        paid["client"]["subscription"]["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    // Moves the service's clock to `left` before `ends`, and waits for the reminders sent by then.
+    let reminders_at = |ends: time::OffsetDateTime, left: time::Duration, expected: usize| {
+        let now = time::OffsetDateTime::now_utc()
+            + time::Duration::seconds(s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap());
+        let by = ends - left - now;
+        if by.is_positive() {
+            s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds())]);
+        }
+        let reminders = || telegram.sent_by(PARTNER_TOKEN).into_iter().skip(1).collect::<Vec<_>>();
+        let _ = wait_for(Duration::from_secs(15), || (reminders().len() >= expected).then_some(()));
+        // Whatever else would come (a second copy) comes within the next rounds.
+        std::thread::sleep(Duration::from_secs(3));
+        reminders()
+    };
+    let sent = reminders_at(ends, time::Duration::hours(60), 1);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].0, 780);
+    assert!(sent[0].1.ends_with("осталось 3 дня."), "in the client's language: {:?}", sent[0].1);
+    let button = &sent[0].2.as_ref().expect("a button")["inline_keyboard"][0][0];
+    assert_eq!(
+        (button["text"].as_str(), button["url"].as_str()),
+        (Some("Написать в поддержку"), Some("https://t.me/demo_support"))
+    );
+    let sent = reminders_at(ends, time::Duration::hours(20), 2);
+    assert!(sent[1].1.ends_with("остался 1 день."), "{:?}", sent[1].1);
+    let sent = reminders_at(ends, time::Duration::minutes(-10), 3);
+    assert_eq!(sent.len(), 3, "exactly three: {sent:?}");
+    assert!(sent[2].1.contains("закончилась"), "{:?}", sent[2].1);
+
+    // A renewal starts a new term: its 72 hours come again; after /stop nothing more.
+    let renewed = support::partner::buy(&s, "tg-remind", 1);
+    let new_end = time::OffsetDateTime::parse(
+        renewed["client"]["subscription"]["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert_eq!(reminders_at(new_end, time::Duration::hours(60), 4).len(), 4, "one more after the renewal");
+    telegram.write_to(PARTNER_TOKEN, 780, "/stop", Some("ru"));
+    let stopped = wait_for(Duration::from_secs(15), || (telegram.sent_by(PARTNER_TOKEN).len() == 6).then_some(()));
+    assert!(stopped.is_some(), "/stop is answered");
+    assert_eq!(reminders_at(new_end, time::Duration::hours(20), 6).len(), 5, "none after /stop");
     telegram.assert_contract();
 }
