@@ -24,10 +24,9 @@ const SHIFTED_CLOCK_REFRESH: Duration = Duration::from_secs(1);
 /// How often due notice sends are looked for, and how many at a time.
 const NOTICE_INTERVAL: Duration = Duration::from_secs(2);
 const NOTICE_BATCH: u32 = 50;
-/// How often due reminders to customers are looked for, and how many a round claims (a round
-/// of 500 takes about 17 s at Telegram's pace of 30 a second, inside the two-minute claim).
+/// How often due reminders to customers are looked for, and how many bots' a round sends.
 const REMINDER_INTERVAL: Duration = Duration::from_secs(1);
-const REMINDER_BATCH: u32 = 500;
+const REMINDER_BOTS: u32 = 1_000;
 /// The update poller's long poll: well inside the poll lease, which each round renews.
 const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
 /// How often a process without the poll lease tries for it, and a poller's pause after a
@@ -170,7 +169,7 @@ fn lease_holder() -> String {
 
 /// Sends the reminders due, when this process holds the reminder lease.
 async fn send_reminders(app: &App, holder: &str) {
-    match app.deliver_reminders_once(holder, REMINDER_BATCH).await {
+    match app.deliver_reminders_once(holder, REMINDER_BOTS).await {
         Ok(None | Some(0)) => {}
         Ok(Some(n)) => tracing::info!(sent = n, "sent reminders to customers"),
         Err(e) => tracing::warn!(error = %e, "sending reminders failed"),

@@ -20,7 +20,10 @@ use crate::error::{AppError, AppResult, FieldErrors};
 
 /// The lease whose holder sends the reminders.
 pub const REMINDER_LEASE: &str = "telegram-reminders";
-const REMINDER_LEASE_FOR: Duration = Duration::seconds(15);
+/// Longer than a round (a bot's batch takes about 8 s at Telegram's pace).
+const REMINDER_LEASE_FOR: Duration = Duration::seconds(30);
+/// A bot's reminders claimed per round: 8 seconds at 30 a second.
+pub const REMINDERS_PER_BOT: u32 = 240;
 /// A claimed reminder is not picked up again for this long (its holder may still send it).
 const SEND_LEASE: Duration = Duration::minutes(2);
 /// A reminder is tried this many times (over about a day) before it is given up.
@@ -78,22 +81,24 @@ impl App {
         Ok(())
     }
 
-    /// One round of the reminder worker, by the holder of the reminder lease only: sends up to
-    /// `limit` due reminders, every bot's at once, each bot's in turn at Telegram's pace.
-    /// Returns how many were sent; `None` when another process holds the lease.
-    pub async fn deliver_reminders_once(&self, holder: &str, limit: u32) -> AppResult<Option<usize>> {
+    /// One round of the reminder worker, by the holder of the reminder lease only: claims up
+    /// to `REMINDERS_PER_BOT` due reminders of each of up to `bots` accounts and sends them,
+    /// every bot's at once, each bot's in turn at Telegram's pace. Returns how many were sent;
+    /// `None` when another process holds the lease.
+    pub async fn deliver_reminders_once(&self, holder: &str, bots: u32) -> AppResult<Option<usize>> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         if !tx.take_lease(REMINDER_LEASE, holder, now, now + REMINDER_LEASE_FOR).await? {
             tx.commit().await?;
             return Ok(None);
         }
-        let due = tx.claim_reminders(now, now + SEND_LEASE, limit).await?;
-        tx.commit().await?;
-        let mut by_account: HashMap<String, Vec<ReminderSend>> = HashMap::new();
-        for reminder in due {
-            by_account.entry(reminder.account_id.clone()).or_default().push(reminder);
+        let accounts = tx.accounts_with_due_reminders(now, bots).await?;
+        let mut by_account = Vec::with_capacity(accounts.len());
+        for account_id in accounts {
+            let due = tx.claim_reminders(&account_id, now, now + SEND_LEASE, REMINDERS_PER_BOT).await?;
+            by_account.push((account_id, due));
         }
+        tx.commit().await?;
         let mut bots = tokio::task::JoinSet::new();
         for (account_id, reminders) in by_account {
             let app = self.clone();

@@ -410,7 +410,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
 
     let claim = |store: Arc<dyn Store>| async move {
         let mut tx = store.begin().await.unwrap();
-        let got = tx.claim_reminders(at(30), at(150), 10).await.unwrap();
+        let got = tx.claim_reminders("acc-1", at(30), at(150), 10).await.unwrap();
         tx.commit().await.unwrap();
         got.into_iter().map(|r| r.id).collect::<Vec<_>>()
     };
@@ -419,10 +419,13 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     all.sort();
     assert_eq!(all, ["rmd-1", "rmd-3"], "each claimed by exactly one: {a:?} / {b:?}");
     let mut tx = begin(&ctx.store).await;
-    assert!(tx.claim_reminders(at(149), at(300), 10).await.unwrap().is_empty(), "held until the lease ends");
+    assert!(tx.claim_reminders("acc-1", at(149), at(300), 10).await.unwrap().is_empty(), "held until the lease ends");
+    assert!(tx.accounts_with_due_reminders(at(149), 10).await.unwrap().is_empty());
+    assert_eq!(tx.accounts_with_due_reminders(at(150), 10).await.unwrap(), ["acc-1"]);
+    assert!(tx.claim_reminders("acc-2", at(150), at(300), 10).await.unwrap().is_empty(), "by account");
     let mut sent = ReminderSend { attempts: 1, next_attempt_at: None, sent_at: Some(at(40)), ..reminder };
     tx.update_reminder(&sent).await.unwrap();
-    assert!(tx.claim_reminders(at(150), at(300), 10).await.unwrap().iter().all(|r| r.id == "rmd-3"));
+    assert!(tx.claim_reminders("acc-1", at(150), at(300), 10).await.unwrap().iter().all(|r| r.id == "rmd-3"));
     sent.last_error = Some("x".into());
     tx.update_reminder(&sent).await.unwrap();
     assert_eq!(tx.reminders_of_client("c-1").await.unwrap()[0], sent);

@@ -11,10 +11,13 @@ use crate::bots::ReminderSend;
 pub trait ReminderRepo: Send {
     /// Queues a reminder; `false` when this client already has this kind for this term.
     async fn insert_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<bool>;
-    /// Reminders due at `now`, oldest due first, each held back until `lease_until` so no
-    /// other worker takes it meanwhile.
+    /// The accounts with reminders due at `now` (at most `limit` of them).
+    async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>>;
+    /// The account's reminders due at `now`, oldest due first, each held back until
+    /// `lease_until` so no other worker takes it meanwhile.
     async fn claim_reminders(
         &mut self,
+        account_id: &str,
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
         limit: u32,

@@ -56,8 +56,25 @@ pub(crate) async fn insert(conn: &mut DbConn, reminder: &ReminderSend) -> StoreR
     Ok(inserted > 0)
 }
 
+pub(crate) async fn accounts_due(conn: &mut DbConn, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>> {
+    use reminder_sends::dsl as r;
+    let now = db_time(now);
+    db_run!(conn, c => {
+        r::reminder_sends
+            .filter(r::next_attempt_at.le(now))
+            .select(r::account_id)
+            .distinct()
+            .order(r::account_id)
+            .limit(i64::from(limit))
+            .load(c)
+            .await
+    })
+    .map_err(db)
+}
+
 pub(crate) async fn claim(
     conn: &mut DbConn,
+    account_id: &str,
     now: OffsetDateTime,
     lease_until: OffsetDateTime,
     limit: u32,
@@ -66,6 +83,7 @@ pub(crate) async fn claim(
     let now = db_time(now);
     let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
         r::reminder_sends
+            .filter(r::account_id.eq(account_id))
             .filter(r::next_attempt_at.le(now))
             .order((r::next_attempt_at, r::id))
             .limit(i64::from(limit))
@@ -129,13 +147,18 @@ impl ReminderRepo for StoreTx {
         insert(self.conn()?, reminder).await
     }
 
+    async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>> {
+        accounts_due(self.conn()?, now, limit).await
+    }
+
     async fn claim_reminders(
         &mut self,
+        account_id: &str,
         now: OffsetDateTime,
         lease_until: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<ReminderSend>> {
-        claim(self.conn()?, now, lease_until, limit).await
+        claim(self.conn()?, account_id, now, lease_until, limit).await
     }
 
     async fn update_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<()> {
