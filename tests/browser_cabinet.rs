@@ -189,3 +189,49 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     assert!(text(&browser).contains("Токен от BotFather"), "{}", text(&browser));
     browser.screenshot("cabinet-11-bot-ru");
 }
+
+#[test]
+fn a_partner_connects_its_bot_sets_the_renewal_link_and_sees_the_brand_in_telegram_on_a_phone() {
+    let telegram = vp_testkit::telegram::TelegramEmulator::start("123456789:AAHplatform_0123456789abcdefghijklm", "p");
+    let token = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+    telegram.add_bot(token, 5_550_001, "demo_vpn_bot");
+    let api_url = telegram.url();
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_cabinet_bot", &[("VP_TELEGRAM_API_URL", &api_url)])
+    else {
+        return;
+    };
+    let invited = s.cli(&["cabinet", "invite", &s.account_id, "--email", "bot@example.com"]);
+    let link = invited["link"].as_str().unwrap();
+    let path = &link[link.find("/cabinet/welcome/").unwrap()..];
+    let Some(browser) = Browser::start(PHONE) else { return };
+    set_password(&browser, &s.base, path);
+
+    browser.goto(&format!("{}/cabinet/bot", s.base));
+    fits_the_phone(&browser, "bot page");
+    browser.screenshot("cabinet-12-bot-empty");
+    let field = browser.eval("return document.getElementById('token').type;", json!([]));
+    assert_eq!(field, json!("password"), "the token is not shown while it is typed");
+    fill(&browser, &[("token", token)]);
+    press(&browser, "/cabinet/bot");
+    let shown = text(&browser);
+    assert!(shown.contains("The bot is connected.") && shown.contains("@demo_vpn_bot"), "{shown}");
+    assert!(!browser.eval("return document.body.innerHTML;", json!([])).as_str().unwrap().contains(&token[8..]));
+    fits_the_phone(&browser, "bot connected");
+
+    // The periodic jobs show the brand in Telegram; the page says the profile is in step.
+    s.cli(&["jobs"]);
+    assert_eq!(telegram.profile(token).unwrap().name, "Demo VPN");
+    fill(&browser, &[("renewal_url", "https://demo.example/renew")]);
+    press(&browser, "/cabinet/bot/renewal");
+    let shown = text(&browser);
+    assert!(shown.contains("The renewal link is saved.") && shown.contains("up to date with your brand"), "{shown}");
+    fits_the_phone(&browser, "renewal link saved");
+    browser.screenshot("cabinet-13-bot-connected");
+
+    // A brand change over the partner API reaches the bot's name.
+    let renamed = s.api("PATCH", "/account", Some(&json!({"brand_name": "Night Owl VPN"})), &[]);
+    assert_eq!(renamed.status, 200, "{}", renamed.text());
+    s.cli(&["jobs"]);
+    assert_eq!(telegram.profile(token).unwrap().name, "Night Owl VPN");
+    telegram.assert_contract();
+}
