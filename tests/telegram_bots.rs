@@ -18,6 +18,7 @@ each_backend!(
     on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secret,
     on_plain_http_one_process_polls_and_another_takes_over_when_it_is_killed,
     a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_after_stop,
+    a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one,
 );
 
 fn telegram() -> TelegramEmulator {
@@ -218,4 +219,60 @@ fn a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_afte
     assert!(stopped.is_some(), "/stop is answered");
     assert_eq!(reminders_at(new_end, time::Duration::hours(20), 6).len(), 5, "none after /stop");
     telegram.assert_contract();
+}
+
+/// The SIGKILL drill: 1,000 linked clients (250 on each of four bots) whose 72-hour reminders
+/// fall due at once; the server is killed while a message is in flight at Telegram (which then
+/// delivers it, as a request that arrived whole) and started again. Every client gets its
+/// reminder exactly once.
+fn a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one(backend: Backend) {
+    const BOTS: usize = 4;
+    const PER_BOT: usize = 250;
+    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
+    let api_url = telegram.url();
+    let env = [("VP_TELEGRAM_API_URL", api_url.as_str()), ("VP_SHIFTED_CLOCK", "on"), ("VP_TERM_CHECK_SECONDS", "1")];
+    let Some(mut s) = Server::start_with(backend, "tg_drill", &env) else { return };
+    let token_file = std::env::temp_dir().join(format!("vp-drill-token-{}", s.port));
+    let mut accounts = Vec::new();
+    for n in 0..BOTS {
+        let created = s.cli(&["account", "create", "--brand", &format!("Drill {n}")]);
+        let account = created["account"]["account_id"].as_str().unwrap().to_owned();
+        let (id, token) = (8_000_000 + n as i64, format!("{}:AAEdrill{n:0>30}", 8_000_000 + n));
+        telegram.add_bot(&token, id, &format!("drill_{n}_bot"));
+        std::fs::write(&token_file, &token).unwrap();
+        s.cli(&["bot", "connect", &account, "--token-file", token_file.to_str().unwrap()]);
+        accounts.push(account);
+    }
+    let _ = std::fs::remove_file(&token_file);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let store = vp_store::connect(&s.db.url, &vp_store::StoreOptions { max_connections: 2 }).await.unwrap();
+        for (a, account) in accounts.iter().enumerate() {
+            let first_chat = 50_000 + (a * PER_BOT) as i64;
+            vp_testkit::seed::linked_clients(store.as_ref(), account, PER_BOT, time::Duration::hours(60), first_chat)
+                .await
+                .unwrap();
+        }
+    });
+
+    let total = BOTS * PER_BOT;
+    let some = wait_for(Duration::from_secs(60), || (telegram.sent().len() >= 300).then_some(()));
+    assert!(some.is_some(), "reminders go out: {} so far", telegram.sent().len());
+    telegram.hold_sends();
+    assert!(telegram.wait_for_held_send(Duration::from_secs(10)), "a message is in flight");
+    s.kill_and_restart();
+    telegram.release_sends();
+    // The dead worker's claims (two minutes) and lease run out; the new process sends the rest.
+    s.cli(&["clock", "advance", "3m"]);
+    let all = wait_for(Duration::from_secs(90), || (telegram.sent().len() >= total).then_some(()));
+    std::thread::sleep(Duration::from_secs(3));
+    let sent = telegram.sent();
+    let mut per_chat = std::collections::BTreeMap::new();
+    for (chat, _) in &sent {
+        *per_chat.entry(*chat).or_insert(0) += 1;
+    }
+    let twice: Vec<_> = per_chat.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "sent twice: {twice:?}");
+    assert!(all.is_some() && per_chat.len() == total, "{} of {total} clients reminded", per_chat.len());
+    assert_eq!(telegram.throttled(), 0, "never over Telegram's pace");
 }

@@ -36,9 +36,8 @@ fn retry_delay(attempts: u32) -> Duration {
     backoff::doubling(attempts, Duration::seconds(30), Duration::hours(4))
 }
 
-/// What the worker did with one reminder.
+/// What becomes of a reminder that was not sent.
 enum Outcome {
-    Sent,
     /// Try again at this time, with this reason.
     Later(OffsetDateTime, String),
     /// Not sent and never will be, with this reason.
@@ -130,74 +129,79 @@ impl App {
         let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let renewal = tx.renewal_url(account_id).await?;
         tx.commit().await?;
-        let token = match &bot {
-            Some(bot) => Some(self.bot_token(bot)?),
-            None => None,
+        let Some(bot) = bot else {
+            for reminder in reminders {
+                self.settle(reminder, Outcome::Dropped("the account has no connected bot".into())).await?;
+            }
+            return Ok(0);
         };
-        let mut last_send: Option<Instant> = None;
-        let mut last_to_chat: HashMap<i64, Instant> = HashMap::new();
+        let token = self.bot_token(&bot)?;
+        let mut pace = Pace::default();
         let mut sent = 0;
         let mut paused_until: Option<OffsetDateTime> = None;
         for mut reminder in reminders {
-            let outcome = match (&bot, &token) {
-                (Some(bot), Some(token)) => match paused_until {
-                    // Telegram asked this bot to wait: the rest of its batch waits too.
-                    Some(until) => Outcome::Later(until, "Telegram asked to wait".into()),
-                    None => {
-                        let message = self.reminder_message(&account, renewal.as_deref(), &reminder).await?;
-                        match message {
-                            None => Outcome::Dropped("no longer due (renewed, unlinked or blocked since)".into()),
-                            Some(message) => {
-                                pace(&mut last_send, &mut last_to_chat, message.chat_id).await;
-                                reminder.attempts += 1;
-                                let result = self.bots.send_message(token, &message).await;
-                                let (throttled, revoked) = (
-                                    matches!(result, Err(BotApiError::Throttled(_))),
-                                    matches!(result, Err(BotApiError::Rejected)),
-                                );
-                                let outcome = self.reminder_outcome(&reminder, result).await?;
-                                if let (true, Outcome::Later(until, _)) = (throttled, &outcome) {
-                                    paused_until = Some(*until);
-                                }
-                                if revoked {
-                                    let mut tx = self.store.begin().await?;
-                                    self.bot_token_revoked(tx.as_mut(), bot).await?;
-                                    tx.commit().await?;
-                                }
-                                outcome
-                            }
-                        }
-                    }
-                },
-                _ => Outcome::Dropped("the account has no connected bot".into()),
-            };
-            let now = self.clock.now();
-            match outcome {
-                Outcome::Sent => {
-                    reminder.sent_at = Some(now);
-                    reminder.next_attempt_at = None;
-                    reminder.last_error = None;
-                    sent += 1;
-                }
-                Outcome::Later(at, reason) => {
-                    reminder.next_attempt_at = Some(at);
-                    reminder.last_error = Some(reason);
-                }
-                Outcome::Dropped(reason) => {
-                    tracing::info!(reminder = %reminder.id, %reason, "reminder not sent");
-                    reminder.next_attempt_at = None;
-                    reminder.last_error = Some(reason);
-                }
+            // Telegram asked this bot to wait: the rest of its batch waits too.
+            if let Some(until) = paused_until {
+                self.settle(reminder, Outcome::Later(until, "Telegram asked to wait".into())).await?;
+                continue;
             }
+            let Some(message) = self.reminder_message(&account, renewal.as_deref(), &reminder).await? else {
+                let stale = Outcome::Dropped("no longer due (renewed, unlinked or blocked since)".into());
+                self.settle(reminder, stale).await?;
+                continue;
+            };
+            pace.wait(message.chat_id).await;
+            // Recorded as sent before it is handed to Telegram, which cannot tell a repeated
+            // message: a process that dies during the call leaves it sent (at most once), and
+            // a failure puts it back.
+            reminder.attempts += 1;
+            reminder.sent_at = Some(self.clock.now());
+            reminder.next_attempt_at = None;
+            reminder.last_error = None;
             let mut tx = self.store.begin().await?;
             tx.update_reminder(&reminder).await?;
             tx.commit().await?;
+            let Err(e) = self.bots.send_message(&token, &message).await else {
+                sent += 1;
+                continue;
+            };
+            let (throttled, revoked) = (matches!(e, BotApiError::Throttled(_)), e == BotApiError::Rejected);
+            let outcome = self.reminder_outcome(&reminder, e).await?;
+            if let (true, Outcome::Later(until, _)) = (throttled, &outcome) {
+                paused_until = Some(*until);
+            }
+            if revoked {
+                let mut tx = self.store.begin().await?;
+                self.bot_token_revoked(tx.as_mut(), &bot).await?;
+                tx.commit().await?;
+            }
+            reminder.sent_at = None;
+            self.settle(reminder, outcome).await?;
         }
         Ok(sent)
     }
 
-    /// What a send's result means for the reminder; a chat that blocked the bot is unlinked.
-    async fn reminder_outcome(&self, reminder: &ReminderSend, result: Result<(), BotApiError>) -> AppResult<Outcome> {
+    /// Records what became of a reminder that was not sent.
+    async fn settle(&self, mut reminder: ReminderSend, outcome: Outcome) -> AppResult<()> {
+        match outcome {
+            Outcome::Later(at, reason) => {
+                reminder.next_attempt_at = Some(at);
+                reminder.last_error = Some(reason);
+            }
+            Outcome::Dropped(reason) => {
+                tracing::info!(reminder = %reminder.id, %reason, "reminder not sent");
+                reminder.next_attempt_at = None;
+                reminder.last_error = Some(reason);
+            }
+        }
+        let mut tx = self.store.begin().await?;
+        tx.update_reminder(&reminder).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// What a failed send means for the reminder; a chat that blocked the bot is unlinked.
+    async fn reminder_outcome(&self, reminder: &ReminderSend, e: BotApiError) -> AppResult<Outcome> {
         let now = self.clock.now();
         let later = |reason: String, at_least: Duration| {
             if reminder.attempts >= REMINDER_ATTEMPTS {
@@ -206,21 +210,20 @@ impl App {
                 Outcome::Later(now + retry_delay(reminder.attempts).max(at_least), reason)
             }
         };
-        Ok(match result {
-            Ok(()) => Outcome::Sent,
-            Err(BotApiError::Throttled(wait)) => Outcome::Later(
+        Ok(match e {
+            BotApiError::Throttled(wait) => Outcome::Later(
                 now + Duration::try_from(wait).unwrap_or(Duration::hours(1)),
                 "Telegram asked to wait".into(),
             ),
-            Err(BotApiError::ChatGone(reason)) => {
+            BotApiError::ChatGone(reason) => {
                 let mut tx = self.store.begin().await?;
                 tx.unlink_chat(&reminder.account_id, reminder.chat_id).await?;
                 tx.commit().await?;
                 tracing::info!(chat_id = reminder.chat_id, %reason, "a customer's chat refuses the bot; unlinked");
                 Outcome::Dropped(format!("the chat is gone: {reason}"))
             }
-            Err(BotApiError::Rejected) => Outcome::Dropped("the bot's token was revoked".into()),
-            Err(e @ (BotApiError::Unavailable(_) | BotApiError::Conflict(_))) => later(e.to_string(), Duration::ZERO),
+            BotApiError::Rejected => Outcome::Dropped("the bot's token was revoked".into()),
+            e @ (BotApiError::Unavailable(_) | BotApiError::Conflict(_)) => later(e.to_string(), Duration::ZERO),
         })
     }
 
@@ -307,17 +310,25 @@ impl App {
     }
 }
 
-/// Waits until the bot may send again (Telegram's ~30 a second) and this chat may receive
-/// again (one a second), then counts this send.
-async fn pace(last_send: &mut Option<Instant>, last_to_chat: &mut HashMap<i64, Instant>, chat_id: i64) {
-    let now = Instant::now();
-    let bot_ready = last_send.map_or(now, |t| t + BOT_GAP);
-    let chat_ready = last_to_chat.get(&chat_id).map_or(now, |t| *t + CHAT_GAP);
-    let ready = bot_ready.max(chat_ready);
-    if ready > now {
-        tokio::time::sleep(ready - now).await;
+/// Telegram's pace for one bot: about 30 messages a second in all and one a second per chat.
+#[derive(Default)]
+struct Pace {
+    last_send: Option<Instant>,
+    last_to_chat: HashMap<i64, Instant>,
+}
+
+impl Pace {
+    /// Waits until the bot may send again and this chat may receive again, then counts a send.
+    async fn wait(&mut self, chat_id: i64) {
+        let now = Instant::now();
+        let bot_ready = self.last_send.map_or(now, |t| t + BOT_GAP);
+        let chat_ready = self.last_to_chat.get(&chat_id).map_or(now, |t| *t + CHAT_GAP);
+        let ready = bot_ready.max(chat_ready);
+        if ready > now {
+            tokio::time::sleep(ready - now).await;
+        }
+        let at = Instant::now();
+        self.last_send = Some(at);
+        self.last_to_chat.insert(chat_id, at);
     }
-    let at = Instant::now();
-    *last_send = Some(at);
-    last_to_chat.insert(chat_id, at);
 }

@@ -8,6 +8,7 @@ mod dispatch;
 mod load;
 mod pgbench;
 mod phases;
+mod reminders;
 mod seed;
 mod service;
 mod stats;
@@ -25,7 +26,7 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 7] = ["account", "payments", "accounts10", "mixed", "grown", "dispatch", "pgbench"];
+const PHASES: [&str; 8] = ["account", "payments", "accounts10", "mixed", "grown", "dispatch", "reminders", "pgbench"];
 
 impl Options {
     fn wants(&self, phase: &str) -> bool {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::dispatch::{self, DispatchRun};
 use crate::load::{self, Load, Request, drive, first_number, rate};
 use crate::pgbench::{self, Ceiling};
+use crate::reminders::{self, RemindersRun};
 use crate::service::{Backend, Database, Service, free_port, wait_up};
 use crate::{Options, seed, stats};
 
@@ -22,6 +23,9 @@ struct Report {
     grown: Option<(f64, Duration)>,
     rss_mib: Option<f64>,
     dispatch: Option<DispatchRun>,
+    /// One bot with many linked clients due at once, and many bots at once.
+    reminders_one_bot: Option<RemindersRun>,
+    reminders_many_bots: Option<RemindersRun>,
     ceiling: Option<Ceiling>,
     /// Failed requests in the measured phases (each must be 0).
     errors: u64,
@@ -149,6 +153,13 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
     if o.wants("dispatch") {
         let (steady, burst) = if o.short { (20, 40) } else { (1_000, 2_000) };
         report.dispatch = Some(dispatch::run(backend, steady, burst).await?);
+    }
+    if o.wants("reminders") {
+        let (one, many, per_bot) = if o.short { (60, 5, 20) } else { (10_000, 100, 1_000) };
+        report.reminders_one_bot = Some(reminders::run(backend, 1, one).await?);
+        if backend == Backend::Postgres {
+            report.reminders_many_bots = Some(reminders::run(backend, many, per_bot).await?);
+        }
     }
     if o.wants("pgbench") && backend == Backend::Postgres {
         if pgbench::available() {
@@ -284,6 +295,28 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
             checks.push((
                 format!("{name}: steady event lag p99 = {:.0} ms (target < 1000 ms)", ms(d.lag_p99)),
                 d.lag_p99 < Duration::from_secs(1),
+            ));
+        }
+        for (run, floor) in [(&r.reminders_one_bot, 25.0), (&r.reminders_many_bots, 1_000.0)] {
+            let Some(run) = run else { continue };
+            println!(
+                "\nReminders on {name}: {} bots x {} linked clients due at once: {} sent, first to last {:.1} s ({:.0}/s), start to last {:.1} s, {} answered 429",
+                run.bots,
+                run.per_bot,
+                run.sent,
+                run.sending.as_secs_f64(),
+                run.per_second(),
+                run.total.as_secs_f64(),
+                run.throttled
+            );
+            checks.push((
+                format!(
+                    "{name}: reminders of {} bot(s) = {:.0} messages/s (target >= {floor:.0}/s), {} of them answered 429 (target 0)",
+                    run.bots,
+                    run.per_second(),
+                    run.throttled
+                ),
+                run.per_second() >= floor && run.throttled == 0,
             ));
         }
     }

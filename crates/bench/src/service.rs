@@ -173,6 +173,17 @@ impl Service {
         let key = demo["api_key"]["api_key"].as_str().ok_or("no demo key")?.to_owned();
         let account = demo["account"]["account_id"].as_str().ok_or("no demo account")?.to_owned();
         lift_limits(&db.url, &env, &account)?;
+        Service::launch(db, env, key, account).await
+    }
+
+    /// Starts `vp-api serve` on a database the caller seeded (no demo partner of its own).
+    pub async fn start_seeded(db: Database, env: &[(&str, &str)]) -> Result<Service, String> {
+        let mut env: Vec<(String, String)> = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        env.push(("VP_SECRETS_KEY".into(), BENCH_SECRETS_KEY.into()));
+        Service::launch(db, env, String::new(), String::new()).await
+    }
+
+    async fn launch(db: Database, env: Vec<(String, String)>, key: String, account: String) -> Result<Service, String> {
         let port = free_port()?;
         let child = Command::new(vp_api()?)
             .arg("serve")

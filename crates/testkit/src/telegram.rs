@@ -79,6 +79,10 @@ struct State {
     throttled: usize,
     /// Every call and webhook post, for the contract check.
     exchanges: Vec<Value>,
+    /// While set, `sendMessage` calls wait (in flight, as over a slow network) until released.
+    hold_sends: bool,
+    /// `sendMessage` calls waiting now.
+    held: usize,
     blocked: Vec<i64>,
     /// Statuses the next sends fail with (429 carries `retry_after`).
     failures: Vec<(u16, Option<u64>)>,
@@ -116,6 +120,8 @@ impl TelegramEmulator {
                 poll_conflicts: 0,
                 throttled: 0,
                 exchanges: vec![],
+                hold_sends: false,
+                held: 0,
                 blocked: vec![],
                 failures: vec![],
                 calls: vec![],
@@ -266,6 +272,31 @@ impl TelegramEmulator {
         lock(&self.state.0).poll_conflicts
     }
 
+    /// From now on `sendMessage` calls are held in flight until `release_sends`.
+    pub fn hold_sends(&self) {
+        lock(&self.state.0).hold_sends = true;
+    }
+
+    /// Lets the held calls through: each is handled as Telegram would, whether or not its
+    /// caller still waits for the answer.
+    pub fn release_sends(&self) {
+        let (state, arrived) = &*self.state;
+        lock(state).hold_sends = false;
+        arrived.notify_all();
+    }
+
+    /// Waits until at least one `sendMessage` call is held; false after `within`.
+    pub fn wait_for_held_send(&self, within: Duration) -> bool {
+        let deadline = Instant::now() + within;
+        while lock(&self.state.0).held == 0 {
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        true
+    }
+
     /// Sends refused with 429 for going over 30 a second per bot.
     pub fn throttled(&self) -> usize {
         lock(&self.state.0).throttled
@@ -329,6 +360,16 @@ fn respond(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
             )
         }
         "sendMessage" => {
+            if s.hold_sends {
+                // The request has arrived whole: Telegram handles it even if the caller is gone.
+                s.held += 1;
+                arrived.notify_all();
+                while s.hold_sends {
+                    s = arrived.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+                s.held -= 1;
+            }
+            let Some(bot) = s.bots.iter().position(|b| b.token == token) else { return error(401, "Unauthorized") };
             let (Some(chat_id), Some(text)) = (body["chat_id"].as_i64(), body["text"].as_str()) else {
                 return error(400, "Bad Request: message text is empty");
             };
