@@ -26,7 +26,8 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 8] = ["account", "payments", "accounts10", "mixed", "grown", "dispatch", "reminders", "pgbench"];
+const PHASES: [&str; 9] =
+    ["account", "payments", "accounts10", "mixed", "grown", "dispatch", "reminders", "reminders100", "pgbench"];
 
 impl Options {
     fn wants(&self, phase: &str) -> bool {

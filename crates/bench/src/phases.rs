@@ -155,11 +155,12 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
         report.dispatch = Some(dispatch::run(backend, steady, burst).await?);
     }
     if o.wants("reminders") {
-        let (one, many, per_bot) = if o.short { (60, 5, 20) } else { (10_000, 100, 1_000) };
+        let one = if o.short { 60 } else { 10_000 };
         report.reminders_one_bot = Some(reminders::run(backend, 1, one).await?);
-        if backend == Backend::Postgres {
-            report.reminders_many_bots = Some(reminders::run(backend, many, per_bot).await?);
-        }
+    }
+    if o.wants("reminders100") && backend == Backend::Postgres {
+        let (bots, per_bot) = if o.short { (5, 20) } else { (100, 1_000) };
+        report.reminders_many_bots = Some(reminders::run(backend, bots, per_bot).await?);
     }
     if o.wants("pgbench") && backend == Backend::Postgres {
         if pgbench::available() {

@@ -73,7 +73,7 @@ pub async fn run(backend: Backend, bots: usize, per_bot: usize) -> Result<Remind
     let mut first = None;
     let deadline = started + Duration::from_secs(1_200);
     loop {
-        let sent = telegram.sent().len();
+        let sent = telegram.sent_count();
         if sent > 0 && first.is_none() {
             first = Some(Instant::now());
         }
@@ -83,7 +83,7 @@ pub async fn run(backend: Backend, bots: usize, per_bot: usize) -> Result<Remind
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let last = Instant::now();
-    let sent = telegram.sent().len();
+    let sent = telegram.sent_count();
     drop(service);
     if sent < total {
         return Err(format!("only {sent} of {total} reminders arrived within 20 minutes"));
@@ -98,13 +98,15 @@ pub async fn run(backend: Backend, bots: usize, per_bot: usize) -> Result<Remind
     })
 }
 
-/// Every account's clients, linked and due (`vp_testkit::seed::linked_clients`).
+/// Every account's clients, linked and due at once, the accounts' interleaved
+/// (`vp_testkit::seed::linked_clients`).
 async fn seed(url: &str, accounts: &[String], per_bot: usize) -> Result<(), String> {
     let options = vp_store::StoreOptions { max_connections: 2 };
     let store = vp_store::connect(url, &options).await.map_err(|e| e.to_string())?;
+    let ends_at = time::OffsetDateTime::now_utc() + time::Duration::hours(60);
     for (a, account) in accounts.iter().enumerate() {
         let first_chat = 10_000_000 + i64::try_from(a * per_bot).map_err(|e| e.to_string())?;
-        linked_clients(store.as_ref(), account, per_bot, time::Duration::hours(60), first_chat).await?;
+        linked_clients(store.as_ref(), account, per_bot, ends_at, first_chat).await?;
     }
     Ok(())
 }

@@ -8,14 +8,16 @@ use vp_ports::{ClientChat, ClientRecord, Store, SubscriptionRecord};
 /// Clients written in one unit of work.
 const BATCH: usize = 1_000;
 
-/// `count` clients of `account_id` with a month's subscription ending `ends_in` from now, each
-/// linked to a chat of its own with the account's bot (chat ids from `first_chat`); nothing is
-/// owed to the panel. Client ids are `linked-<n>`.
+/// `count` clients of `account_id` with a month's subscription, the n-th ending at `ends_at`
+/// plus n milliseconds (so several accounts seeded with the same `ends_at` fall due
+/// interleaved, as many partners' customers do), each linked to a chat of its own with the
+/// account's bot (chat ids from `first_chat`); nothing is owed to the panel. Client ids are
+/// `linked-<n>`.
 pub async fn linked_clients(
     store: &dyn Store,
     account_id: &str,
     count: usize,
-    ends_in: Duration,
+    ends_at: OffsetDateTime,
     first_chat: i64,
 ) -> Result<(), String> {
     let now = OffsetDateTime::now_utc();
@@ -24,7 +26,7 @@ pub async fn linked_clients(
         let mut tx = store.begin().await.map_err(|e| e.to_string())?;
         for i in batch * BATCH..((batch + 1) * BATCH).min(count) {
             let mut subscription = Subscription::activate(Term::Months(1), limit, now - Duration::days(28));
-            subscription.expires_at = now + ends_in;
+            subscription.expires_at = ends_at + Duration::milliseconds(i64::try_from(i).unwrap_or(0));
             let id = format!("cli_{account_id}_{i:06}");
             let client = ClientRecord {
                 id: id.clone(),

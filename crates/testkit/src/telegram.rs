@@ -244,6 +244,11 @@ impl TelegramEmulator {
         lock(&self.state.0).sent.iter().map(|(_, chat, text, _)| (*chat, text.clone())).collect()
     }
 
+    /// How many messages `sendMessage` accepted from any bot (without copying them).
+    pub fn sent_count(&self) -> usize {
+        lock(&self.state.0).sent.len()
+    }
+
     /// Messages the bot of `token` sent, in order: chat id, text and `reply_markup`.
     pub fn sent_by(&self, token: &str) -> Vec<(i64, String, Option<Value>)> {
         let s = lock(&self.state.0);

@@ -14,6 +14,9 @@ use crate::error::AppResult;
 
 /// Candidates are read in pages of this many.
 const PAGE: u32 = 200;
+/// Clients checked at once: each is its own unit of work under its account's lock, so clients
+/// of different accounts go in parallel and one account's wait their turn.
+const CONCURRENT: usize = 16;
 
 /// What one check did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -23,6 +26,14 @@ pub struct TermCheck {
     pub expired_subscriptions: usize,
     /// `subscription.expired` events queued to at least one endpoint.
     pub expired_events: usize,
+}
+
+impl TermCheck {
+    fn add(&mut self, other: TermCheck) {
+        self.expiring_events += other.expiring_events;
+        self.expired_subscriptions += other.expired_subscriptions;
+        self.expired_events += other.expired_events;
+    }
 }
 
 impl App {
@@ -37,10 +48,21 @@ impl App {
             tx.commit().await?;
             let Some(last) = page.last() else { break };
             after = last.subscription.as_ref().map(|s| (s.subscription.expires_at, last.id.clone()));
+            let mut running = tokio::task::JoinSet::new();
             for client in &page {
-                if let Err(e) = self.check_term(&client.id, now, &mut done).await {
-                    tracing::warn!(client = %client.id, error = %e, "term check failed; retried at the next check");
+                while running.len() >= CONCURRENT {
+                    if let Some(checked) = running.join_next().await {
+                        collect(checked, &mut done);
+                    }
                 }
+                let (app, client_ref) = (self.clone(), client.id.clone());
+                running.spawn(async move {
+                    let checked = app.check_term(&client_ref, now).await;
+                    (client_ref, checked)
+                });
+            }
+            while let Some(checked) = running.join_next().await {
+                collect(checked, &mut done);
             }
             if page.len() < PAGE as usize {
                 break;
@@ -49,13 +71,14 @@ impl App {
         Ok(done)
     }
 
-    async fn check_term(&self, client_ref: &str, now: OffsetDateTime, done: &mut TermCheck) -> AppResult<()> {
+    async fn check_term(&self, client_ref: &str, now: OffsetDateTime) -> AppResult<TermCheck> {
+        let mut done = TermCheck::default();
         let mut tx = self.store.begin().await?;
-        let Some(client) = tx.client_by_ref(client_ref).await? else { return Ok(()) };
+        let Some(client) = tx.client_by_ref(client_ref).await? else { return Ok(done) };
         tx.lock_account(&client.account_id).await?;
         // Re-read under the lock: a renewal may have just moved the end of term.
-        let Some(mut client) = tx.client_by_ref(client_ref).await? else { return Ok(()) };
-        let Some(mut record) = client.subscription.take() else { return Ok(()) };
+        let Some(mut client) = tx.client_by_ref(client_ref).await? else { return Ok(done) };
+        let Some(mut record) = client.subscription.take() else { return Ok(done) };
         let event = if let Some(ended_at) = record.subscription.expire_if_ended(now) {
             done.expired_subscriptions += 1;
             Some((types::SUBSCRIPTION_EXPIRED, ended_at, None))
@@ -65,7 +88,7 @@ impl App {
         } else {
             None
         };
-        let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(()) };
+        let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(done) };
         tx.save_subscription(&client.id, &record).await?;
         // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
         let reminder = match threshold_hours {
@@ -96,6 +119,15 @@ impl App {
             }
         }
         tx.commit().await?;
-        Ok(())
+        Ok(done)
+    }
+}
+
+/// Adds one client's check to the round's, or logs why it failed (it is tried at the next check).
+fn collect(checked: Result<(String, AppResult<TermCheck>), tokio::task::JoinError>, done: &mut TermCheck) {
+    match checked {
+        Ok((_, Ok(one))) => done.add(one),
+        Ok((client, Err(e))) => tracing::warn!(%client, error = %e, "term check failed; retried at the next check"),
+        Err(e) => tracing::error!(error = %e, "a term check stopped"),
     }
 }
