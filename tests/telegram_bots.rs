@@ -222,9 +222,10 @@ fn a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_afte
 }
 
 /// The SIGKILL drill: 1,000 linked clients (250 on each of four bots) whose 72-hour reminders
-/// fall due at once; the server is killed while a message is in flight at Telegram (which then
-/// delivers it, as a request that arrived whole) and started again. Every client gets its
-/// reminder exactly once.
+/// fall due at once; the server is killed while every bot still sending has a message in flight at Telegram
+/// (which then delivers them, as requests that arrived whole) and started again. Every client
+/// gets its reminder exactly once. (A kill between a reminder's record and its request leaves
+/// that one unsent; docs/decisions.md.)
 fn a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one(backend: Backend) {
     const BOTS: usize = 4;
     const PER_BOT: usize = 250;
@@ -258,7 +259,7 @@ fn a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one(
     let some = wait_for(Duration::from_secs(60), || (telegram.sent().len() >= 300).then_some(()));
     assert!(some.is_some(), "reminders go out: {} so far", telegram.sent().len());
     telegram.hold_sends();
-    assert!(telegram.wait_for_held_send(Duration::from_secs(10)), "a message is in flight");
+    assert!(telegram.wait_for_held_sends(Duration::from_secs(10)) > 0, "messages are in flight");
     s.kill_and_restart();
     telegram.release_sends();
     // The dead worker's claims (two minutes) and lease run out; the new process sends the rest.

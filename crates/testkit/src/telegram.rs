@@ -290,16 +290,23 @@ impl TelegramEmulator {
         arrived.notify_all();
     }
 
-    /// Waits until at least one `sendMessage` call is held; false after `within`.
-    pub fn wait_for_held_send(&self, within: Duration) -> bool {
+    /// Waits until `sendMessage` calls are held and no more have arrived for half a second
+    /// (every sender still sending has one in flight); the number held, or 0 after `within`.
+    pub fn wait_for_held_sends(&self, within: Duration) -> usize {
         let deadline = Instant::now() + within;
-        while lock(&self.state.0).held == 0 {
+        let (mut seen, mut since) = (0, Instant::now());
+        loop {
+            let held = lock(&self.state.0).held;
+            if held != seen {
+                (seen, since) = (held, Instant::now());
+            } else if held > 0 && since.elapsed() >= Duration::from_millis(500) {
+                return held;
+            }
             if Instant::now() > deadline {
-                return false;
+                return 0;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        true
     }
 
     /// Sends refused with 429 for going over 30 a second per bot.
