@@ -165,10 +165,7 @@ fn with_the_partners_bot_connected_the_connect_page_offers_reminders_in_telegram
     let Some(s) = Server::start_with(Backend::Sqlite, "browser_reminders", &[("VP_TELEGRAM_API_URL", &api_url)]) else {
         return;
     };
-    let token_file = std::env::temp_dir().join(format!("vp-browser-bot-{}", s.port));
-    std::fs::write(&token_file, bot_token).unwrap();
-    s.cli(&["bot", "connect", &s.account_id, "--token-file", token_file.to_str().unwrap()]);
-    let _ = std::fs::remove_file(&token_file);
+    s.connect_bot(&s.account_id, bot_token);
     let paid = buy(&s, "browser-reminders", 1);
     let token = link_token(&paid["client"]);
     let Some(browser) = Browser::start(PHONE) else { return };

@@ -29,10 +29,7 @@ fn telegram() -> TelegramEmulator {
 
 /// The demo partner connects its bot from the operator's CLI.
 fn connect_partner_bot(s: &Server) {
-    let token_file = std::env::temp_dir().join(format!("vp-bot-token-{}", s.port));
-    std::fs::write(&token_file, PARTNER_TOKEN).unwrap();
-    let connected = s.cli(&["bot", "connect", &s.account_id, "--token-file", token_file.to_str().unwrap()]);
-    let _ = std::fs::remove_file(&token_file);
+    let connected = s.connect_bot(&s.account_id, PARTNER_TOKEN);
     assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");
 }
 
@@ -233,18 +230,15 @@ fn a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one(
     let api_url = telegram.url();
     let env = [("VP_TELEGRAM_API_URL", api_url.as_str()), ("VP_SHIFTED_CLOCK", "on"), ("VP_TERM_CHECK_SECONDS", "1")];
     let Some(mut s) = Server::start_with(backend, "tg_drill", &env) else { return };
-    let token_file = std::env::temp_dir().join(format!("vp-drill-token-{}", s.port));
     let mut accounts = Vec::new();
     for n in 0..BOTS {
         let created = s.cli(&["account", "create", "--brand", &format!("Drill {n}")]);
         let account = created["account"]["account_id"].as_str().unwrap().to_owned();
         let (id, token) = (8_000_000 + n as i64, format!("{}:AAEdrill{n:0>30}", 8_000_000 + n));
         telegram.add_bot(&token, id, &format!("drill_{n}_bot"));
-        std::fs::write(&token_file, &token).unwrap();
-        s.cli(&["bot", "connect", &account, "--token-file", token_file.to_str().unwrap()]);
+        s.connect_bot(&account, &token);
         accounts.push(account);
     }
-    let _ = std::fs::remove_file(&token_file);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
         let store = vp_store::connect(&s.db.url, &vp_store::StoreOptions { max_connections: 2 }).await.unwrap();

@@ -226,6 +226,16 @@ impl Server {
         self.db.cli(args)
     }
 
+    /// The operator connects `account_id`'s own bot with `token` (from a file, as the CLI
+    /// takes it); returns the bot as `bot connect` shows it.
+    pub fn connect_bot(&self, account_id: &str, token: &str) -> Value {
+        let token_file = self.db.dir.join("bot.token");
+        std::fs::write(&token_file, token).expect("write the token file");
+        let connected = self.cli(&["bot", "connect", account_id, "--token-file", token_file.to_str().unwrap()]);
+        let _ = std::fs::remove_file(&token_file);
+        connected
+    }
+
     /// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to
     /// exit; returns its exit code.
     pub fn terminate(&mut self) -> Option<i32> {

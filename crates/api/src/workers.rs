@@ -36,8 +36,10 @@ const UPDATE_POLL_PAUSE: Duration = Duration::from_secs(3);
 /// The background work of a process, stopped by `shut_down`.
 pub struct Background {
     app: App,
-    /// This process's name for the poll lease, while it may poll bots' updates.
-    poller: Option<String>,
+    /// This process's name in the leases (the update poller's and the reminder worker's).
+    holder: String,
+    /// Whether this process polls bots' updates (plain http) rather than taking webhook posts.
+    polls: bool,
     tasks: Vec<JoinHandle<()>>,
     dispatcher: JoinHandle<()>,
     stop: tokio::sync::watch::Sender<bool>,
@@ -51,12 +53,12 @@ impl Background {
         for t in &self.tasks {
             t.abort();
         }
-        if let Some(holder) = &self.poller
-            && let Err(e) = self.app.release_poll_lease(holder).await
+        if self.polls
+            && let Err(e) = self.app.release_poll_lease(&self.holder).await
         {
             tracing::warn!(error = %e, "could not give up the update poller's lease; it runs out by itself");
         }
-        if let Err(e) = self.app.release_reminder_lease(&lease_holder()).await {
+        if let Err(e) = self.app.release_reminder_lease(&self.holder).await {
             tracing::warn!(error = %e, "could not give up the reminder lease; it runs out by itself");
         }
         let _ = self.stop.send(true);
@@ -77,13 +79,14 @@ pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedCl
         tasks.push(tokio::spawn(every(NOTICE_INTERVAL, app.clone(), |app| async move { deliver_notices(&app).await })));
     }
     // Bots' updates: posted to any instance by webhook, or polled by one process at a time.
-    let poller = (!app.bot_updates_by_webhook()).then(lease_holder);
-    if let Some(holder) = &poller {
+    let holder = lease_holder();
+    let polls = !app.bot_updates_by_webhook();
+    if polls {
         tasks.push(tokio::spawn(poll_updates(app.clone(), holder.clone())));
     }
-    let holder = lease_holder();
+    let sender = holder.clone();
     tasks.push(tokio::spawn(every(REMINDER_INTERVAL, app.clone(), move |app| {
-        let holder = holder.clone();
+        let holder = sender.clone();
         async move { send_reminders(&app, &holder).await }
     })));
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -100,7 +103,7 @@ pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedCl
             }
         }));
     }
-    Background { app: app.clone(), poller, tasks, dispatcher, stop, drain_for }
+    Background { app: app.clone(), holder, polls, tasks, dispatcher, stop, drain_for }
 }
 
 async fn every<F, Fut>(period: Duration, app: App, job: F)

@@ -133,7 +133,7 @@ impl App {
         for bot in self.active_bots().await? {
             let told = match &bot.partner {
                 Some(p) => p.webhook.clone(),
-                None => self.read_setting(PLATFORM_WEBHOOK_KEY).await?.filter(|v| !v.is_empty()),
+                None => self.raw_setting(PLATFORM_WEBHOOK_KEY).await?.filter(|v| !v.is_empty()),
             };
             let wanted = self.wanted_webhook(bot.bot_id);
             if told == wanted {
@@ -165,7 +165,7 @@ impl App {
                 tx.commit().await?;
                 Ok(())
             }
-            None => self.write_setting(PLATFORM_WEBHOOK_KEY, webhook.unwrap_or_default()).await,
+            None => self.set_raw_setting(PLATFORM_WEBHOOK_KEY, webhook.unwrap_or_default()).await,
         }
     }
 
@@ -226,7 +226,7 @@ impl App {
             Some(_) => format!("telegram.update_offset.{}", bot.bot_id),
             None => PLATFORM_OFFSET_KEY.to_owned(),
         };
-        let offset = self.read_setting(&offset_key).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
+        let offset = self.raw_setting(&offset_key).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
         let updates = match self.bots.updates(&bot.token, offset, wait).await {
             Ok(updates) => updates,
             // A webhook the messenger still has (from an https deployment, or a registration
@@ -250,7 +250,7 @@ impl App {
             }
         }
         if next != offset {
-            self.write_setting(&offset_key, &next.to_string()).await?;
+            self.set_raw_setting(&offset_key, &next.to_string()).await?;
         }
         Ok(handled)
     }

@@ -8,8 +8,7 @@
 use time::{Duration, OffsetDateTime};
 use vp_domain::backoff;
 use vp_ports::{
-    BotApiError, BotMessage, ChatLinkCode, NoticeKind, NoticeRecord, NoticeSend, PartnerChat, SettingRecord,
-    StoreError, Tx,
+    BotApiError, BotMessage, ChatLinkCode, NoticeKind, NoticeRecord, NoticeSend, PartnerChat, StoreError, Tx,
 };
 
 use crate::App;
@@ -23,14 +22,15 @@ use vp_i18n::{text, text_with};
 pub const NOTICE_PAGE: u32 = 50;
 /// A chat link's code works this long, once.
 pub const CHAT_CODE_VALID_FOR: Duration = Duration::hours(1);
-/// A send is tried this many times (over about a day) before it is given up.
+/// A message to a chat (a notice or a reminder) is tried this many times (over about a day)
+/// before it is given up.
 pub const SEND_ATTEMPTS: u32 = 12;
 /// A claimed send is not picked up by another worker for this long.
 const SEND_LEASE: Duration = Duration::minutes(2);
 
 /// The pause before the next try after `attempts` failed ones: 30 s doubling, at most 4 h
 /// (12 tries span about a day).
-fn send_retry_delay(attempts: u32) -> Duration {
+pub(crate) fn send_retry_delay(attempts: u32) -> Duration {
     backoff::doubling(attempts, Duration::seconds(30), Duration::hours(4))
 }
 
@@ -249,20 +249,5 @@ impl App {
             tx.commit().await?;
         }
         Ok(sent)
-    }
-
-    pub(crate) async fn read_setting(&self, key: &str) -> AppResult<Option<String>> {
-        let mut tx = self.store.read().await?;
-        let value = tx.setting(key).await?.map(|s| s.value);
-        tx.commit().await?;
-        Ok(value)
-    }
-
-    pub(crate) async fn write_setting(&self, key: &str, value: &str) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        tx.put_setting(&SettingRecord { key: key.to_owned(), value: value.to_owned(), updated_at: self.clock.now() })
-            .await?;
-        tx.commit().await?;
-        Ok(())
     }
 }

@@ -488,7 +488,8 @@ impl App {
         self.setting(DOCUMENTS_KEY).await
     }
 
-    /// Stores an operator setting that an adapter validated (stand-in modes, panel servers).
+    /// Stores a setting's text (an operator setting an adapter validated, such as stand-in
+    /// modes and panel servers, or the service's own bookkeeping).
     pub async fn set_raw_setting(&self, key: &str, value: &str) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.put_setting(&SettingRecord { key: key.to_owned(), value: value.to_owned(), updated_at: self.clock.now() })
@@ -505,23 +506,27 @@ impl App {
         Ok(invoice)
     }
 
+    /// A setting's stored text.
+    pub(crate) async fn raw_setting(&self, key: &str) -> AppResult<Option<String>> {
+        let mut tx = self.store.read().await?;
+        let value = tx.setting(key).await?.map(|s| s.value);
+        tx.commit().await?;
+        Ok(value)
+    }
+
     async fn put_setting<T: serde::Serialize>(&self, key: &str, value: &T) -> AppResult<()> {
         let value = serde_json::to_string(value).map_err(|e| AppError::Conflict(e.to_string()))?;
-        let mut tx = self.store.begin().await?;
-        tx.put_setting(&SettingRecord { key: key.to_owned(), value, updated_at: self.clock.now() }).await?;
-        tx.commit().await?;
-        Ok(())
+        self.set_raw_setting(key, &value).await
     }
 
     async fn setting<T: serde::de::DeserializeOwned>(&self, key: &str) -> AppResult<Option<T>> {
-        let mut tx = self.store.read().await?;
-        let row = tx.setting(key).await?;
-        tx.commit().await?;
-        row.map(|r| {
-            serde_json::from_str(&r.value)
-                .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("setting {key}: {e}"))))
-        })
-        .transpose()
+        self.raw_setting(key)
+            .await?
+            .map(|value| {
+                serde_json::from_str(&value)
+                    .map_err(|e| AppError::Store(vp_ports::StoreError::Corrupt(format!("setting {key}: {e}"))))
+            })
+            .transpose()
     }
 }
 

@@ -10,13 +10,14 @@ use std::collections::HashMap;
 use std::time::{Duration as StdDuration, Instant};
 
 use time::{Duration, OffsetDateTime};
-use vp_domain::{Lang, SubscriptionStatus, backoff};
+use vp_domain::{Lang, SubscriptionStatus};
 use vp_i18n::{text, text_with};
 use vp_ports::{AccountRecord, BotApiError, BotMessage, ClientRecord, LinkButton, ReminderKind, ReminderSend, Tx};
 
 use crate::App;
 use crate::cabinet::Actor;
 use crate::error::{AppError, AppResult, FieldErrors};
+use crate::notices::{SEND_ATTEMPTS, send_retry_delay};
 
 /// The lease whose holder sends the reminders.
 pub const REMINDER_LEASE: &str = "telegram-reminders";
@@ -26,15 +27,9 @@ const REMINDER_LEASE_FOR: Duration = Duration::seconds(30);
 pub const REMINDERS_PER_BOT: u32 = 240;
 /// A claimed reminder is not picked up again for this long (its holder may still send it).
 const SEND_LEASE: Duration = Duration::minutes(2);
-/// A reminder is tried this many times (over about a day) before it is given up.
-pub const REMINDER_ATTEMPTS: u32 = 12;
 /// Telegram's limits for a bot: about 30 messages a second in all, one a second per chat.
 const BOT_GAP: StdDuration = StdDuration::from_millis(34);
 const CHAT_GAP: StdDuration = StdDuration::from_secs(1);
-
-fn retry_delay(attempts: u32) -> Duration {
-    backoff::doubling(attempts, Duration::seconds(30), Duration::hours(4))
-}
 
 /// What becomes of a reminder that was not sent.
 enum Outcome {
@@ -204,10 +199,10 @@ impl App {
     async fn reminder_outcome(&self, reminder: &ReminderSend, e: BotApiError) -> AppResult<Outcome> {
         let now = self.clock.now();
         let later = |reason: String, at_least: Duration| {
-            if reminder.attempts >= REMINDER_ATTEMPTS {
+            if reminder.attempts >= SEND_ATTEMPTS {
                 Outcome::Dropped(format!("given up after {} attempts: {reason}", reminder.attempts))
             } else {
-                Outcome::Later(now + retry_delay(reminder.attempts).max(at_least), reason)
+                Outcome::Later(now + send_retry_delay(reminder.attempts).max(at_least), reason)
             }
         };
         Ok(match e {

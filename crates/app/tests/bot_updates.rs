@@ -3,13 +3,11 @@
 
 mod support;
 
-use support::{PLATFORM_BOT_TOKEN, World};
+use support::{PARTNER_BOT_TOKEN, PLATFORM_BOT_TOKEN, World};
 use time::Duration;
 use vp_app::bot_updates::{POLL_LEASE_FOR, PlatformBot};
 use vp_app::{App, Settings};
 use vp_ports::BotUpdates;
-
-const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 
 /// The world's app, but public on https: bots' updates come by webhook.
 fn on_https(w: &World) -> App {
@@ -22,11 +20,6 @@ fn on_https(w: &World) -> App {
     App::new((*w.app).clone(), settings)
 }
 
-async fn connect_partner_bot(w: &World) {
-    w.bots.add(PARTNER_TOKEN, 5550001, "demo_vpn_bot");
-    w.app.connect_bot(&w.account.id, PARTNER_TOKEN).await.unwrap();
-}
-
 fn sent_by(w: &World, token: &str) -> Vec<(i64, String)> {
     let sent = w.bots.sent.lock().unwrap();
     sent.iter().filter(|(t, _)| t == token).map(|(_, m)| (m.chat_id, m.text.clone())).collect()
@@ -35,13 +28,13 @@ fn sent_by(w: &World, token: &str) -> Vec<(i64, String)> {
 #[tokio::test]
 async fn an_update_posted_twice_or_to_two_instances_is_handled_once() {
     let w = World::new().await;
-    connect_partner_bot(&w).await;
-    let update = w.bots.said(PARTNER_TOKEN, 77, "/start");
+    w.connect_partner_bot().await;
+    let update = w.bots.said(PARTNER_BOT_TOKEN, 77, "/start");
     let second_instance = on_https(&w);
     w.app.receive(5550001, update.clone()).await.unwrap();
     second_instance.receive(5550001, update.clone()).await.unwrap();
     w.app.receive(5550001, update).await.unwrap();
-    let answers = sent_by(&w, PARTNER_TOKEN);
+    let answers = sent_by(&w, PARTNER_BOT_TOKEN);
     assert_eq!(answers.len(), 1, "{answers:?}");
     assert!(answers[0].1.contains("Demo VPN"), "the partner's bot greets under the brand: {answers:?}");
     assert_eq!(w.poll_updates().await, 0, "a polled copy of it is not handled again either");
@@ -50,7 +43,7 @@ async fn an_update_posted_twice_or_to_two_instances_is_handled_once() {
 #[tokio::test]
 async fn an_update_for_a_bot_the_platform_does_not_run_changes_nothing() {
     let w = World::new().await;
-    let update = w.bots.said(PARTNER_TOKEN, 77, "/start");
+    let update = w.bots.said(PARTNER_BOT_TOKEN, 77, "/start");
     w.app.receive(5550001, update).await.unwrap();
     assert!(w.bots.sent.lock().unwrap().is_empty());
 }
@@ -58,12 +51,12 @@ async fn an_update_for_a_bot_the_platform_does_not_run_changes_nothing() {
 #[tokio::test]
 async fn on_https_each_bot_gets_a_webhook_whose_secret_only_that_bot_passes() {
     let w = World::new().await;
-    connect_partner_bot(&w).await;
+    w.connect_partner_bot().await;
     let app = on_https(&w);
     assert_eq!(app.register_bot_webhooks().await.unwrap(), 2, "the notice bot and the partner's");
     assert_eq!(app.register_bot_webhooks().await.unwrap(), 0, "nothing changed since");
     let set = w.bots.webhooks.lock().unwrap().clone();
-    let (url, secret) = set.iter().find(|(t, _)| t == PARTNER_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
+    let (url, secret) = set.iter().find(|(t, _)| t == PARTNER_BOT_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
     assert_eq!(url, "https://vpn.example/telegram/5550001/updates");
     let (_, platform_secret) = set.iter().find(|(t, _)| t == PLATFORM_BOT_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
     assert!(app.webhook_secret_ok(5550001, &secret));
@@ -97,8 +90,8 @@ async fn one_process_polls_at_a_time_and_another_takes_over_when_the_lease_runs_
 #[tokio::test]
 async fn a_revoked_partner_token_found_while_polling_disconnects_the_bot() {
     let w = World::new().await;
-    connect_partner_bot(&w).await;
-    w.bots.known.lock().unwrap().retain(|(t, _)| t != PARTNER_TOKEN);
+    w.connect_partner_bot().await;
+    w.bots.known.lock().unwrap().retain(|(t, _)| t != PARTNER_BOT_TOKEN);
     w.poll_updates().await;
     let bot = w.app.partner_bot(&w.account.id).await.unwrap().unwrap();
     assert!(bot.disconnected_at.is_some());

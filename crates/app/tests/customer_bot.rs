@@ -7,14 +7,10 @@ mod support;
 use support::World;
 use time::Duration;
 use vp_app::AppError;
-use vp_ports::BotMessage;
-
-const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 
 async fn with_bot() -> World {
     let w = World::new().await;
-    w.bots.add(PARTNER_TOKEN, 5550001, "demo_vpn_bot");
-    w.app.connect_bot(&w.account.id, PARTNER_TOKEN).await.unwrap();
+    w.connect_partner_bot().await;
     w
 }
 
@@ -22,27 +18,11 @@ async fn with_bot() -> World {
 async fn paid_client(w: &World, client: &str) -> String {
     let account = w.account().await;
     w.pay(&account, client).await;
-    let mut tx = w.app.store.read().await.unwrap();
-    let id = vp_domain::ClientId::parse(client).unwrap();
-    let record = tx.client(&w.account.id, &id).await.unwrap().unwrap();
-    tx.commit().await.unwrap();
-    record.subscription.unwrap().link_token
+    w.subscription(client).await.link_token
 }
 
 fn code_of(link: &str) -> &str {
     link.strip_prefix("https://t.me/demo_vpn_bot?start=").expect("the bot's deep link")
-}
-
-/// Writes to the partner's bot and returns what it answered.
-async fn say(w: &World, chat_id: i64, text: &str, language: Option<&str>) -> Vec<BotMessage> {
-    let before = w.bots.sent.lock().unwrap().len();
-    let mut update = w.bots.said(PARTNER_TOKEN, chat_id, text);
-    if let Some(message) = update.message.as_mut() {
-        message.language = language.map(str::to_owned);
-    }
-    vp_ports::BotUpdates::receive(&w.app, 5550001, update).await.unwrap();
-    let sent = w.bots.sent.lock().unwrap();
-    sent[before..].iter().filter(|(t, _)| t == PARTNER_TOKEN).map(|(_, m)| m.clone()).collect()
 }
 
 async fn reachable(w: &World, client: &str) -> bool {
@@ -59,7 +39,7 @@ async fn a_customer_links_with_a_one_time_code_and_the_bot_answers_with_the_stat
     assert_eq!(code.len(), 43);
     assert!(!reachable(&w, "alice").await);
 
-    let answer = say(&w, 900, &format!("/start {code}"), Some("ru")).await;
+    let answer = w.write_to_partner_bot(900, &format!("/start {code}"), Some("ru")).await;
     assert_eq!(answer.len(), 1);
     let text = &answer[0].text;
     assert!(text.starts_with("Готово: этот чат получает напоминания Demo VPN."), "{text}");
@@ -71,9 +51,9 @@ async fn a_customer_links_with_a_one_time_code_and_the_bot_answers_with_the_stat
     assert!(text.contains("Устройства: 0 из 3"), "{text}");
     assert!(reachable(&w, "alice").await);
 
-    let again = say(&w, 901, &format!("/start {code}"), Some("en")).await;
+    let again = w.write_to_partner_bot(901, &format!("/start {code}"), Some("en")).await;
     assert!(again[0].text.starts_with("This link has expired or was used already."), "a code works once");
-    let status = say(&w, 901, "/status", Some("en")).await;
+    let status = w.write_to_partner_bot(901, "/status", Some("en")).await;
     assert!(status[0].text.starts_with("No subscription is linked to this chat yet."), "{status:?}");
 }
 
@@ -83,7 +63,7 @@ async fn a_code_expires_after_24_hours_and_only_the_accounts_own_subscriptions_g
     let token = paid_client(&w, "bob").await;
     let link = w.app.reminders_link(&token).await.unwrap();
     w.clock.advance(Duration::hours(24));
-    let late = say(&w, 902, &format!("/start {}", code_of(&link)), None).await;
+    let late = w.write_to_partner_bot(902, &format!("/start {}", code_of(&link)), None).await;
     assert!(late[0].text.starts_with("This link has expired"), "{late:?}");
     assert!(matches!(w.app.reminders_link("no-such-token").await, Err(AppError::NotFound(_))));
     w.app.disconnect_bot(&w.account.id).await.unwrap();
@@ -96,14 +76,14 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
     for client in ["mum", "dad"] {
         let token = paid_client(&w, client).await;
         let link = w.app.reminders_link(&token).await.unwrap();
-        say(&w, 903, &format!("/start {}", code_of(&link)), Some("en")).await;
+        w.write_to_partner_bot(903, &format!("/start {}", code_of(&link)), Some("en")).await;
     }
-    let status = say(&w, 903, "/status", None).await;
+    let status = w.write_to_partner_bot(903, "/status", None).await;
     let text = &status[0].text;
     assert!(text.contains("Subscription mum") && text.contains("Subscription dad"), "{text}");
     assert!(text.contains("Devices: 0 of"), "devices used of the limit: {text}");
 
-    let connect = say(&w, 903, "/connect", None).await;
+    let connect = w.write_to_partner_bot(903, "/connect", None).await;
     assert_eq!(connect.len(), 2, "one message per subscription");
     assert!(connect[0].text.contains("http"), "the subscription link: {connect:?}");
     let button = &connect[0].buttons[0];
@@ -112,11 +92,11 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
     // A client is in one chat: linking it elsewhere moves it.
     let token = paid_client(&w, "dad").await;
     let link = w.app.reminders_link(&token).await.unwrap();
-    say(&w, 904, &format!("/start {}", code_of(&link)), Some("en")).await;
-    let left = say(&w, 903, "/status", None).await;
+    w.write_to_partner_bot(904, &format!("/start {}", code_of(&link)), Some("en")).await;
+    let left = w.write_to_partner_bot(903, "/status", None).await;
     assert!(left[0].text.contains("Subscription mum") && !left[0].text.contains("Subscription dad"));
 
-    let stopped = say(&w, 903, "/stop", None).await;
+    let stopped = w.write_to_partner_bot(903, "/stop", None).await;
     assert!(stopped[0].text.starts_with("Done: Demo VPN sends no more messages to this chat."), "{stopped:?}");
     assert!(!reachable(&w, "mum").await);
     assert!(reachable(&w, "dad").await, "another chat's client stays linked");
@@ -125,12 +105,12 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
 #[tokio::test]
 async fn language_switches_the_chat_between_russian_and_english() {
     let w = with_bot().await;
-    let help = say(&w, 905, "/help", Some("ru")).await;
+    let help = w.write_to_partner_bot(905, "/help", Some("ru")).await;
     assert!(help[0].text.starts_with("Это бот Demo VPN."), "the app's language first: {help:?}");
-    let switched = say(&w, 905, "/language", Some("ru")).await;
+    let switched = w.write_to_partner_bot(905, "/language", Some("ru")).await;
     assert_eq!(switched[0].text, "This chat now reads English.");
-    assert!(say(&w, 905, "/help", Some("ru")).await[0].text.starts_with("This is the Demo VPN bot."));
-    assert_eq!(say(&w, 905, "/language ru", None).await[0].text, "Теперь этот чат на русском.");
-    let anything = say(&w, 905, "hello", None).await;
+    assert!(w.write_to_partner_bot(905, "/help", Some("ru")).await[0].text.starts_with("This is the Demo VPN bot."));
+    assert_eq!(w.write_to_partner_bot(905, "/language ru", None).await[0].text, "Теперь этот чат на русском.");
+    let anything = w.write_to_partner_bot(905, "hello", None).await;
     assert!(anything[0].text.starts_with("Это бот Demo VPN."), "anything else gets the help: {anything:?}");
 }

@@ -5,16 +5,13 @@
 
 mod support;
 
-use support::World;
+use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};
 use vp_ports::{BotApiError, BotMessage};
 
-const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
-
 async fn with_bot() -> World {
     let w = World::new().await;
-    w.bots.add(PARTNER_TOKEN, 5550001, "demo_vpn_bot");
-    w.app.connect_bot(&w.account.id, PARTNER_TOKEN).await.unwrap();
+    w.connect_partner_bot().await;
     w
 }
 
@@ -22,29 +19,18 @@ async fn with_bot() -> World {
 async fn pay(w: &World, client: &str) -> OffsetDateTime {
     let account = w.account().await;
     w.pay(&account, client).await;
-    let mut tx = w.app.store.read().await.unwrap();
-    let id = vp_domain::ClientId::parse(client).unwrap();
-    let record = tx.client(&w.account.id, &id).await.unwrap().unwrap();
-    tx.commit().await.unwrap();
-    record.subscription.unwrap().subscription.expires_at
+    w.subscription(client).await.subscription.expires_at
 }
 
 /// Links `client` to `chat_id` the way a customer does, in `language`.
 async fn link(w: &World, client: &str, chat_id: i64, language: &str) {
-    let mut tx = w.app.store.read().await.unwrap();
-    let id = vp_domain::ClientId::parse(client).unwrap();
-    let token = tx.client(&w.account.id, &id).await.unwrap().unwrap().subscription.unwrap().link_token;
-    tx.commit().await.unwrap();
-    let link = w.app.reminders_link(&token).await.unwrap();
+    let link = w.app.reminders_link(&w.subscription(client).await.link_token).await.unwrap();
     let code = link.rsplit('=').next().unwrap();
-    let mut update = w.bots.said(PARTNER_TOKEN, chat_id, &format!("/start {code}"));
-    update.message.as_mut().unwrap().language = Some(language.into());
-    vp_ports::BotUpdates::receive(&w.app, 5550001, update).await.unwrap();
+    w.write_to_partner_bot(chat_id, &format!("/start {code}"), Some(language)).await;
 }
 
 async fn command(w: &World, chat_id: i64, text: &str) {
-    let update = w.bots.said(PARTNER_TOKEN, chat_id, text);
-    vp_ports::BotUpdates::receive(&w.app, 5550001, update).await.unwrap();
+    w.write_to_partner_bot(chat_id, text, None).await;
 }
 
 /// Moves the clock to `at`, runs the term check and the reminder worker; returns the
@@ -58,7 +44,7 @@ async fn at(w: &World, at: OffsetDateTime) -> Vec<BotMessage> {
     w.app.check_terms().await.unwrap();
     w.app.deliver_reminders_once("test", 100).await.unwrap().expect("the only worker");
     let sent = w.bots.sent.lock().unwrap();
-    sent[before..].iter().filter(|(t, _)| t == PARTNER_TOKEN).map(|(_, m)| m.clone()).collect()
+    sent[before..].iter().filter(|(t, _)| t == PARTNER_BOT_TOKEN).map(|(_, m)| m.clone()).collect()
 }
 
 #[tokio::test]

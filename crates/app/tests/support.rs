@@ -241,6 +241,10 @@ impl vp_app::events::EventRenderer for TestShapes {
 /// A webhook as set: its URL and secret.
 pub type Webhook = (String, String);
 
+/// A partner's own bot (`@demo_vpn_bot`), known to the fake Telegram once connected.
+pub const PARTNER_BOT_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+pub const PARTNER_BOT_ID: i64 = 5550001;
+
 /// The notice bot's token in every world (`@test_bot`).
 pub const PLATFORM_BOT_TOKEN: &str = "4242:AAHplatform_0123456789abcdefghijklmnop";
 
@@ -421,6 +425,34 @@ impl World {
         let token = invitation.link.rsplit('/').next().unwrap();
         let signed_in = self.app.set_cabinet_password(token, "a long enough phrase").await.unwrap();
         self.app.cabinet_actor(&signed_in.token).await.unwrap().unwrap()
+    }
+
+    /// Connects the demo account's own bot, `@demo_vpn_bot`.
+    pub async fn connect_partner_bot(&self) {
+        self.bots.add(PARTNER_BOT_TOKEN, PARTNER_BOT_ID, "demo_vpn_bot");
+        self.app.connect_bot(&self.account.id, PARTNER_BOT_TOKEN).await.unwrap();
+    }
+
+    /// A client's subscription as stored.
+    pub async fn subscription(&self, client: &str) -> SubscriptionRecord {
+        let mut tx = self.app.store.read().await.unwrap();
+        let id = vp_domain::ClientId::parse(client).unwrap();
+        let record = tx.client(&self.account.id, &id).await.unwrap().unwrap();
+        tx.commit().await.unwrap();
+        record.subscription.expect("a subscription")
+    }
+
+    /// Someone writes `text` to the partner's bot in `chat_id`, their Telegram app set to
+    /// `language`; returns what the bot answered.
+    pub async fn write_to_partner_bot(&self, chat_id: i64, text: &str, language: Option<&str>) -> Vec<BotMessage> {
+        let before = self.bots.sent.lock().unwrap().len();
+        let mut update = self.bots.said(PARTNER_BOT_TOKEN, chat_id, text);
+        if let Some(message) = update.message.as_mut() {
+            message.language = language.map(str::to_owned);
+        }
+        BotUpdates::receive(&self.app, PARTNER_BOT_ID, update).await.unwrap();
+        let sent = self.bots.sent.lock().unwrap();
+        sent[before..].iter().filter(|(t, _)| t == PARTNER_BOT_TOKEN).map(|(_, m)| m.clone()).collect()
     }
 
     /// One round of the update poller (this world is the only process).
