@@ -59,6 +59,25 @@ macro_rules! db_run {
 }
 pub(crate) use db_run;
 
+/// Loads the rows of `$query` a claim takes. On PostgreSQL they are locked `FOR UPDATE SKIP
+/// LOCKED`: rows another worker is claiming right now are skipped, not waited for. On SQLite the
+/// write transaction's `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.
+macro_rules! load_for_claim {
+    ($conn:expr, $query:expr) => {
+        match $conn {
+            $crate::pool::DbConn::Sqlite(object) => {
+                let c: &mut $crate::pool::SqliteConn = &mut **object;
+                $query.load(c).await
+            }
+            $crate::pool::DbConn::Postgres(object) => {
+                let c: &mut $crate::pool::PgConn = &mut **object;
+                $query.for_update().skip_locked().load(c).await
+            }
+        }
+    };
+}
+pub(crate) use load_for_claim;
+
 /// Inserts `$row` into `$table`, or replaces every column of the row already there under the
 /// same `$key` (`INSERT ... ON CONFLICT ... DO UPDATE`), on either backend.
 macro_rules! upsert {

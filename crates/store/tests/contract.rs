@@ -490,9 +490,18 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
     assert_eq!(tx.partner_bot_by_token("hash-a", 0).await.unwrap().map(|b| b.account_id), Some("acc-1".into()));
     assert_eq!(tx.partner_bot_by_token("other", 111).await.unwrap().map(|b| b.bot_id), Some(111));
     assert_eq!(tx.partner_bot_by_token("other", 0).await.unwrap(), None);
-    // A profile sync owed: claimed once (held for the lease), deferred, then marked synced.
-    let claimed = tx.claim_bot_profiles(at(10), at(70), 10).await.unwrap();
-    assert_eq!(claimed.iter().map(|b| b.account_id.as_str()).collect::<Vec<_>>(), ["acc-1"]);
+    tx.commit().await.unwrap();
+    // A profile sync owed: claimed by one of two claimers at once (held for the lease),
+    // deferred, then marked synced.
+    let claim = |store: Arc<dyn Store>| async move {
+        let mut tx = store.begin().await.unwrap();
+        let got = tx.claim_bot_profiles(at(10), at(70), 10).await.unwrap();
+        tx.commit().await.unwrap();
+        got.into_iter().map(|b| b.account_id).collect::<Vec<_>>()
+    };
+    let (a, b) = tokio::join!(claim(ctx.store.clone()), claim(ctx.store.clone()));
+    assert_eq!([a.clone(), b.clone()].concat(), ["acc-1"], "claimed by exactly one: {a:?} / {b:?}");
+    let mut tx = begin(&ctx.store).await;
     assert!(tx.claim_bot_profiles(at(11), at(71), 10).await.unwrap().is_empty(), "held until the lease ends");
     tx.defer_bot_profile("acc-1", at(100), "Telegram did not answer").await.unwrap();
     let deferred = tx.partner_bot("acc-1").await.unwrap().unwrap();
@@ -1792,38 +1801,63 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
     seed(&ctx.store, "acc-a").await;
     let mut tx = begin(&ctx.store).await;
     let day = 86_400;
-    // (client, ends in seconds, 24 h reminder sent, status, lifetime)
+    struct Row {
+        name: &'static str,
+        ends: i64,
+        sent: (bool, bool), // (72 h, 24 h)
+        status: SubscriptionStatus,
+        lifetime: bool,
+        trial: bool,
+        blocked: bool,
+    }
+    let row =
+        |name, ends, sent, status| Row { name, ends, sent, status, lifetime: false, trial: false, blocked: false };
+    use SubscriptionStatus::{Active, Expired, Suspended};
     let rows = [
-        ("far", 10 * day, false, SubscriptionStatus::Active, false),
-        ("soon", 2 * day, false, SubscriptionStatus::Active, false),
-        ("reminded", 10 * 3600, true, SubscriptionStatus::Active, false),
-        ("ended", -60, true, SubscriptionStatus::Active, false),
-        ("ended-2", -60, false, SubscriptionStatus::Active, false),
-        ("already-expired", -day, false, SubscriptionStatus::Expired, false),
-        ("suspended", 3600, false, SubscriptionStatus::Suspended, false),
-        ("lifetime", 3600, false, SubscriptionStatus::Active, true),
+        row("far", 10 * day, (false, false), Active),
+        row("soon", 2 * day, (false, false), Active),
+        row("reminded", 10 * 3600, (true, true), Active),
+        row("reminded-72", 2 * day, (true, false), Active),
+        row("ended", -60, (true, true), Active),
+        row("ended-2", -60, (false, false), Active),
+        row("already-expired", -day, (false, false), Expired),
+        row("suspended", 3600, (false, false), Suspended),
+        row("suspended-ended", -30, (false, false), Suspended),
+        Row { lifetime: true, ..row("lifetime", 3600, (false, false), Active) },
+        Row { trial: true, ..row("trial-2d", 2 * day, (false, false), Active) },
+        Row { trial: true, ..row("trial-10h", 10 * 3600, (false, false), Active) },
+        Row { blocked: true, ..row("blocked", 3600, (false, false), Active) },
+        Row { blocked: true, ..row("blocked-ended", -10, (true, true), Active) },
     ];
-    for (name, ends, sent_24, status, lifetime) in rows {
-        let id = format!("c-{name}");
-        tx.insert_client(&client(&id, "acc-a", name, T0)).await.unwrap();
-        let mut sub = subscription(status, &format!("tok-{name}"));
-        sub.subscription.expires_at = at(ends);
-        sub.subscription.reminders.sent_24 = sent_24;
-        sub.subscription.lifetime = lifetime;
+    for r in rows {
+        let id = format!("c-{}", r.name);
+        let mut c = client(&id, "acc-a", r.name, T0);
+        c.blocked = r.blocked;
+        tx.insert_client(&c).await.unwrap();
+        let mut sub = subscription(r.status, &format!("tok-{}", r.name));
+        sub.subscription.expires_at = at(r.ends);
+        (sub.subscription.reminders.sent_72, sub.subscription.reminders.sent_24) = r.sent;
+        sub.subscription.lifetime = r.lifetime;
+        sub.subscription.is_trial = r.trial;
         tx.save_subscription(&id, &sub).await.unwrap();
     }
     tx.commit().await.unwrap();
 
     let mut tx = ctx.store.read().await.unwrap();
     let names = |v: Vec<ClientRecord>| v.into_iter().map(|c| c.client_id.as_str().to_owned()).collect::<Vec<_>>();
-    let all = tx.term_event_candidates(T0, at(3 * day), None, 10).await.unwrap();
-    assert_eq!(names(all.clone()), ["ended", "ended-2", "suspended", "soon"], "ordered by the end of term");
+    let all = tx.term_event_candidates(T0, at(3 * day), None, 20).await.unwrap();
+    assert_eq!(
+        names(all.clone()),
+        ["ended", "ended-2", "suspended-ended", "blocked-ended", "trial-10h", "soon"],
+        "ordered by the end of term; a term reminded for its window, a suspended or blocked one \
+         still running, a trial's 72 and a lifetime are not read"
+    );
     let page = tx.term_event_candidates(T0, at(3 * day), None, 1).await.unwrap();
     let first = page[0].clone();
     let cursor = (first.subscription.unwrap().subscription.expires_at, first.id);
     assert_eq!(
-        names(tx.term_event_candidates(T0, at(3 * day), Some(cursor), 10).await.unwrap()),
-        ["ended-2", "suspended", "soon"]
+        names(tx.term_event_candidates(T0, at(3 * day), Some(cursor), 20).await.unwrap()),
+        ["ended-2", "suspended-ended", "blocked-ended", "trial-10h", "soon"]
     );
     tx.commit().await.unwrap();
 }

@@ -61,9 +61,11 @@ pub trait EventRepo: Send {
         event_type: &str,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<OffsetDateTime>>;
-    /// Clients whose subscription may owe a term event: active or suspended, not lifetime, ending at or
-    /// before `horizon`, with the 24-hour reminder unsent or the term over at `now`; ordered
-    /// by (expires_at, client ref) and strictly after the cursor `after`.
+    /// Clients whose subscription may owe a term event: not lifetime, ending at or before
+    /// `horizon`, and either over at `now` (active or suspended) or active, of an unblocked
+    /// client, with the 24-hour reminder unsent and under 24 hours left, or the 72-hour one
+    /// unsent and not a trial; ordered by (expires_at, client ref) and strictly after the cursor
+    /// `after`. A term already reminded is not read again at every check.
     async fn term_event_candidates(
         &mut self,
         now: OffsetDateTime,

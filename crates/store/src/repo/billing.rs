@@ -14,7 +14,7 @@ use vp_ports::store::StoreResult;
 use crate::convert::{self, db_time, recovery_point_text};
 use crate::errors::db;
 use crate::models::{IdempotencyRow, InvoiceRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, load_for_claim};
 use crate::schema::{clients, idempotency_keys, invoices};
 use vp_ports::records::RecoveryPoint;
 
@@ -212,31 +212,14 @@ pub(crate) async fn claim_gateway_checks(
         .le(now_db)
         .and(invoices::status.eq_any(open))
         .and(invoices::expires_at.ge(window_db));
-    let ids: Vec<String> = match conn {
-        // `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.
-        DbConn::Sqlite(_) => db_run!(conn, c => {
-            invoices::table
-                .filter(due)
-                .order((invoices::gateway_check_at, invoices::payment_id))
-                .limit(limit)
-                .select(invoices::payment_id)
-                .load(c)
-                .await
-        }),
-        // Rows another instance is claiming right now are skipped, not waited for.
-        DbConn::Postgres(object) => {
-            let c: &mut crate::pool::PgConn = object;
-            invoices::table
-                .filter(due)
-                .order((invoices::gateway_check_at, invoices::payment_id))
-                .limit(limit)
-                .select(invoices::payment_id)
-                .for_update()
-                .skip_locked()
-                .load(c)
-                .await
-        }
-    }
+    let ids: Vec<String> = load_for_claim!(
+        conn,
+        invoices::table
+            .filter(due)
+            .order((invoices::gateway_check_at, invoices::payment_id))
+            .limit(limit)
+            .select(invoices::payment_id)
+    )
     .map_err(db)?;
     if ids.is_empty() {
         return Ok(vec![]);

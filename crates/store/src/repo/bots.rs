@@ -10,7 +10,7 @@ use vp_ports::{BotRepo, PartnerBotRecord};
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::db;
 use crate::models::PartnerBotRow;
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, load_for_claim};
 use crate::schema::{bot_updates, partner_bots};
 use crate::tx::StoreTx;
 
@@ -169,7 +169,8 @@ pub(crate) async fn claim_profiles(
 ) -> StoreResult<Vec<PartnerBotRecord>> {
     use partner_bots::dsl as b;
     let now = db_time(now);
-    let rows: Vec<PartnerBotRow> = db_run!(conn, c => {
+    let rows: Vec<PartnerBotRow> = load_for_claim!(
+        conn,
         b::partner_bots
             .filter(b::disconnected_at.is_null())
             .filter(b::profile_synced.lt(b::profile_revision))
@@ -177,9 +178,7 @@ pub(crate) async fn claim_profiles(
             .order(b::account_id)
             .limit(i64::from(limit))
             .select(PartnerBotRow::as_select())
-            .load(c)
-            .await
-    })
+    )
     .map_err(db)?;
     let ids: Vec<String> = rows.iter().map(|r| r.account_id.clone()).collect();
     let lease = db_time(lease_until);

@@ -12,6 +12,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
+use vp_domain::term_events::Threshold;
 use vp_ports::records::ClientRecord;
 use vp_ports::store::{DeliveryBacklog, StoreResult};
 use vp_ports::webhook::*;
@@ -19,7 +20,7 @@ use vp_ports::webhook::*;
 use crate::convert::{self, count, db_time, db_time_opt, int, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, SubscriptionRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, load_for_claim};
 use crate::schema::{clients, events, subscriptions, webhook_attempts, webhook_deliveries, webhook_endpoints};
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
@@ -293,31 +294,14 @@ pub(crate) async fn claim_due_deliveries(
         .and(webhook_deliveries::next_attempt_at.le(now_db))
         .and(free)
         .and(diesel::dsl::not(webhook_deliveries::endpoint_id.eq_any(skip_endpoints)));
-    let rows: Vec<DeliveryRow> = match conn {
-        // `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.
-        DbConn::Sqlite(_) => db_run!(conn, c => {
-            webhook_deliveries::table
-                .filter(due)
-                .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
-                .limit(limit)
-                .select(DeliveryRow::as_select())
-                .load(c)
-                .await
-        }),
-        // Rows another worker is claiming right now are skipped, not waited for.
-        DbConn::Postgres(object) => {
-            let c: &mut crate::pool::PgConn = object;
-            webhook_deliveries::table
-                .filter(due)
-                .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
-                .limit(limit)
-                .select(DeliveryRow::as_select())
-                .for_update()
-                .skip_locked()
-                .load(c)
-                .await
-        }
-    }
+    let rows: Vec<DeliveryRow> = load_for_claim!(
+        conn,
+        webhook_deliveries::table
+            .filter(due)
+            .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
+            .limit(limit)
+            .select(DeliveryRow::as_select())
+    )
     .map_err(db)?;
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     let lease = db_time(lease_until);
@@ -519,15 +503,23 @@ pub(crate) async fn term_event_candidates(
     after: Option<(OffsetDateTime, String)>,
     limit: u32,
 ) -> StoreResult<Vec<ClientRecord>> {
+    let day = db_time(now + time::Duration::hours(i64::from(Threshold::Hours24.hours())));
     let (now, horizon, limit) = (db_time(now), db_time(horizon), i64::from(limit));
     let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
+        // Only clients the domain can find something due for, so a check does not re-read every
+        // term already reminded (`term_events::due_threshold` and `expire_if_ended` decide):
+        // a term that ended (a suspended one too), or an active one of an unblocked client
+        // inside a window whose reminder is not yet marked (no 72 for a trial).
+        let unsent_24 = subscriptions::expires_at.le(day).and(subscriptions::reminder_24_sent.eq(false));
+        let unsent_72 = subscriptions::reminder_72_sent.eq(false).and(subscriptions::is_trial.eq(false));
+        let reminder_due =
+            subscriptions::status.eq("active").and(clients::blocked.eq(false)).and(unsent_24.or(unsent_72));
         let mut q = clients::table
             .inner_join(subscriptions::table)
-            // A suspended term keeps running and ends too (the domain reads it as expired).
             .filter(subscriptions::status.eq_any(["active", "suspended"]))
             .filter(subscriptions::lifetime.eq(false))
             .filter(subscriptions::expires_at.le(horizon))
-            .filter(subscriptions::reminder_24_sent.eq(false).or(subscriptions::expires_at.le(now)))
+            .filter(subscriptions::expires_at.le(now).or(reminder_due))
             .select((ClientRow::as_select(), SubscriptionRow::as_select()))
             .into_boxed();
         if let Some((at, id)) = &after {

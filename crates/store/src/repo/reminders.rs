@@ -10,7 +10,7 @@ use vp_ports::{ReminderKind, ReminderRepo, ReminderSend};
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::{corrupt, db};
 use crate::models::ReminderSendRow;
-use crate::pool::{DbConn, db_run};
+use crate::pool::{DbConn, db_run, load_for_claim};
 use crate::schema::{accounts, reminder_sends};
 use crate::tx::StoreTx;
 
@@ -81,16 +81,15 @@ pub(crate) async fn claim(
 ) -> StoreResult<Vec<ReminderSend>> {
     use reminder_sends::dsl as r;
     let now = db_time(now);
-    let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
+    let rows: Vec<ReminderSendRow> = load_for_claim!(
+        conn,
         r::reminder_sends
             .filter(r::account_id.eq(account_id))
             .filter(r::next_attempt_at.le(now))
             .order((r::next_attempt_at, r::id))
             .limit(i64::from(limit))
             .select(ReminderSendRow::as_select())
-            .load(c)
-            .await
-    })
+    )
     .map_err(db)?;
     let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
     let lease = db_time(lease_until);
