@@ -82,8 +82,8 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
                     "complete_unfinished_invoices",
                     "reconcile_pending_payments",
                     "sync_panel",
-                    "check_terms",
-                    "sync_bot_profiles"
+                    "sync_bot_profiles",
+                    "check_terms"
                 ]
             })
         }

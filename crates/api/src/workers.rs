@@ -72,7 +72,7 @@ impl Background {
 /// Starts every background task.
 pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) -> Background {
     let mut tasks = vec![
-        tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_jobs_once(&app).await })),
+        tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_periodic_jobs(&app).await })),
         tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
     ];
     if app.messenger().is_some() {
@@ -187,8 +187,15 @@ async fn check_terms(app: &App) {
     }
 }
 
-/// Every periodic job once (also the `jobs` command, handy with the shifted clock).
+/// Every periodic job once, the term check too: the `jobs` command, handy with the shifted clock.
 pub async fn run_jobs_once(app: &App) {
+    run_periodic_jobs(app).await;
+    check_terms(app).await;
+}
+
+/// The jobs of the 30-second loop. The term check has a loop of its own: run from both, two
+/// checks at once would read and lock the same clients.
+async fn run_periodic_jobs(app: &App) {
     match app.expire_overdue_invoices(JOB_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(expired = n, "expired overdue invoices"),
@@ -209,7 +216,6 @@ pub async fn run_jobs_once(app: &App) {
         Ok(n) => tracing::info!(synced = n, "pushed subscriptions to the VPN panel"),
         Err(e) => tracing::warn!(error = %e, "panel sync failed"),
     }
-    check_terms(app).await;
     match app.sync_bot_profiles(BOT_PROFILE_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(synced = n, "brought partners' bots in step with their brands"),

@@ -41,8 +41,9 @@ enum Outcome {
 
 impl App {
     /// Queues the reminder of `kind` for the client's term ending at `term_ends_at`, in the
-    /// term check's unit of work, when the client is linked to the account's connected bot and
-    /// not blocked. Once per term: a second one of the same kind and term is not queued.
+    /// term check's unit of work (which has seen that the account's bot is connected), when
+    /// the client is linked to the bot and not blocked. Once per term: a second one of the same
+    /// kind and term is not queued.
     pub(crate) async fn queue_reminder(
         &self,
         tx: &mut dyn Tx,
@@ -54,9 +55,6 @@ impl App {
             return Ok(());
         }
         let Some(chat) = tx.client_chat(&client.id).await? else { return Ok(()) };
-        if tx.partner_bot(&client.account_id).await?.is_none_or(|b| b.disconnected_at.is_some()) {
-            return Ok(());
-        }
         let now = self.clock.now();
         let reminder = ReminderSend {
             id: self.ids.new_id("rmd"),
@@ -140,22 +138,24 @@ impl App {
                 self.settle(reminder, Outcome::Later(until, "Telegram asked to wait".into())).await?;
                 continue;
             }
-            let Some(message) = self.reminder_message(&account, renewal.as_deref(), &reminder).await? else {
-                let stale = Outcome::Dropped("no longer due (renewed, unlinked or blocked since)".into());
-                self.settle(reminder, stale).await?;
-                continue;
-            };
-            pace.wait(message.chat_id).await;
-            // Recorded as sent before it is handed to Telegram, which cannot tell a repeated
-            // message: a process that dies during the call leaves it sent (at most once), and
-            // a failure puts it back.
-            reminder.attempts += 1;
-            reminder.sent_at = Some(self.clock.now());
-            reminder.next_attempt_at = None;
-            reminder.last_error = None;
+            pace.wait(reminder.chat_id).await;
+            // Whether it is still due is read in the unit of work that records it sent, before
+            // it is handed to Telegram, which cannot tell a repeated message: a process that
+            // dies during the call leaves it sent (at most once), and a failure puts it back.
             let mut tx = self.store.begin().await?;
+            let message = self.reminder_message(tx.as_mut(), &account, renewal.as_deref(), &reminder).await?;
+            match &message {
+                Some(_) => {
+                    reminder.attempts += 1;
+                    reminder.sent_at = Some(self.clock.now());
+                    reminder.next_attempt_at = None;
+                    reminder.last_error = None;
+                }
+                None => record_outcome(&mut reminder, Outcome::Dropped(STALE.into())),
+            }
             tx.update_reminder(&reminder).await?;
             tx.commit().await?;
+            let Some(message) = message else { continue };
             let Err(e) = self.bots.send_message(&token, &message).await else {
                 sent += 1;
                 continue;
@@ -178,17 +178,7 @@ impl App {
 
     /// Records what became of a reminder that was not sent.
     async fn settle(&self, mut reminder: ReminderSend, outcome: Outcome) -> AppResult<()> {
-        match outcome {
-            Outcome::Later(at, reason) => {
-                reminder.next_attempt_at = Some(at);
-                reminder.last_error = Some(reason);
-            }
-            Outcome::Dropped(reason) => {
-                tracing::info!(reminder = %reminder.id, %reason, "reminder not sent");
-                reminder.next_attempt_at = None;
-                reminder.last_error = Some(reason);
-            }
-        }
+        record_outcome(&mut reminder, outcome);
         let mut tx = self.store.begin().await?;
         tx.update_reminder(&reminder).await?;
         tx.commit().await?;
@@ -226,15 +216,14 @@ impl App {
     /// client renewed (the term's end moved), unlinked the chat, or was blocked since.
     async fn reminder_message(
         &self,
+        tx: &mut dyn Tx,
         account: &AccountRecord,
         renewal: Option<&str>,
         reminder: &ReminderSend,
     ) -> AppResult<Option<BotMessage>> {
-        let mut tx = self.store.read().await?;
         let client = tx.client_by_ref(&reminder.client_ref).await?;
         let chat = tx.client_chat(&reminder.client_ref).await?;
         let lang = tx.chat_language(&reminder.account_id, reminder.chat_id).await?;
-        tx.commit().await?;
         let Some(client) = client.filter(|c| !c.blocked) else { return Ok(None) };
         let Some(record) = client.subscription.as_ref() else { return Ok(None) };
         let sub = &record.subscription;
@@ -302,6 +291,24 @@ impl App {
             .await?;
         tx.commit().await?;
         Ok(url)
+    }
+}
+
+/// Why a reminder claimed for sending was not sent after all.
+const STALE: &str = "no longer due (renewed, unlinked or blocked since)";
+
+/// Sets what became of a reminder that was not sent on the record.
+fn record_outcome(reminder: &mut ReminderSend, outcome: Outcome) {
+    match outcome {
+        Outcome::Later(at, reason) => {
+            reminder.next_attempt_at = Some(at);
+            reminder.last_error = Some(reason);
+        }
+        Outcome::Dropped(reason) => {
+            tracing::info!(reminder = %reminder.id, %reason, "reminder not sent");
+            reminder.next_attempt_at = None;
+            reminder.last_error = Some(reason);
+        }
     }
 }
 

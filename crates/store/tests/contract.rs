@@ -558,7 +558,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261125000011",
             "20261125000012",
             "20261125000013",
-            "20261125000014"
+            "20261125000014",
+            "20261125000015"
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
-use vp_ports::{DeliveryRecord, DeliveryStatus, EventRecord, Tx};
+use vp_ports::{DeliveryRecord, DeliveryStatus, EventRecord, Tx, WebhookEndpointRecord};
 
 use crate::App;
 use crate::error::AppResult;
@@ -21,6 +21,15 @@ pub fn event_body(event_type: &str, occurred_at: OffsetDateTime, data: &Value) -
     format!(r#"{{"type":{},"timestamp":"{timestamp}","data":{data}}}"#, Value::from(event_type))
 }
 
+/// Of an account's endpoints, those that take `event_type`: enabled and subscribed to it.
+pub(crate) fn targets_of(endpoints: &[WebhookEndpointRecord], event_type: &str) -> Vec<String> {
+    endpoints
+        .iter()
+        .filter(|e| e.enabled && e.event_types.iter().any(|t| t == event_type))
+        .map(|e| e.id.clone())
+        .collect()
+}
+
 impl App {
     /// The endpoints of `account_id` that take `event_type` now: enabled and subscribed to it
     /// (spec: "subscribed to that type at the moment of the event"). Callers skip rendering
@@ -31,12 +40,7 @@ impl App {
         account_id: &str,
         event_type: &str,
     ) -> AppResult<Vec<String>> {
-        let endpoints = tx.webhook_endpoints(account_id).await?;
-        Ok(endpoints
-            .into_iter()
-            .filter(|e| e.enabled && e.event_types.iter().any(|t| t == event_type))
-            .map(|e| e.id)
-            .collect())
+        Ok(targets_of(&tx.webhook_endpoints(account_id).await?, event_type))
     }
 
     /// Records an event of `account_id` in `tx` and queues one delivery to each of `targets`

@@ -1,21 +1,28 @@
 //! The term-event check (spec: Events, rules for term events), run every 5 minutes:
 //! `subscription.expiring` at the 72 and 24 hour thresholds and `subscription.expired` when a
-//! term ended. Each client is handled in its own unit of work, under its account's lock, so a
-//! payment renewing the term at the same moment is seen or waits.
+//! term ended. The clients of one account are handled together in one unit of work, under the
+//! account's lock, so a payment renewing a term at the same moment is seen or waits; different
+//! accounts go in parallel.
+
+use std::collections::HashMap;
 
 use serde_json::json;
 use time::{Duration, OffsetDateTime};
 use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
-use vp_ports::ReminderKind;
+use vp_ports::{AccountRecord, ReminderKind, Tx, WebhookEndpointRecord};
 
 use super::types;
 use crate::App;
+use crate::content::AppList;
 use crate::error::AppResult;
+use crate::events::outbox::targets_of;
 
 /// Candidates are read in pages of this many.
-const PAGE: u32 = 200;
-/// Clients checked at once: each is its own unit of work under its account's lock, so clients
-/// of different accounts go in parallel and one account's wait their turn.
+const PAGE: u32 = 1_000;
+/// At most this many clients of one account in one unit of work: the account's lock is held
+/// for a group's time only.
+const GROUP: usize = 50;
+/// Groups checked at once.
 const CONCURRENT: usize = 16;
 
 /// What one check did.
@@ -36,6 +43,16 @@ impl TermCheck {
     }
 }
 
+/// What a group's unit of work reads once for its account.
+struct AccountScope {
+    account_id: String,
+    /// Reminders go only through a connected bot.
+    bot_connected: bool,
+    endpoints: Vec<WebhookEndpointRecord>,
+    /// For rendering the client in an event; read at the first event.
+    rendering: Option<(AccountRecord, Option<AppList>)>,
+}
+
 impl App {
     pub async fn check_terms(&self) -> AppResult<TermCheck> {
         let now = self.clock.now();
@@ -49,16 +66,16 @@ impl App {
             let Some(last) = page.last() else { break };
             after = last.subscription.as_ref().map(|s| (s.subscription.expires_at, last.id.clone()));
             let mut running = tokio::task::JoinSet::new();
-            for client in &page {
+            for (account_id, client_refs) in by_account(&page) {
                 while running.len() >= CONCURRENT {
                     if let Some(checked) = running.join_next().await {
                         collect(checked, &mut done);
                     }
                 }
-                let (app, client_ref) = (self.clone(), client.id.clone());
+                let app = self.clone();
                 running.spawn(async move {
-                    let checked = app.check_term(&client_ref, now).await;
-                    (client_ref, checked)
+                    let checked = app.check_account_terms(&account_id, &client_refs, now).await;
+                    (account_id, checked)
                 });
             }
             while let Some(checked) = running.join_next().await {
@@ -71,12 +88,36 @@ impl App {
         Ok(done)
     }
 
-    async fn check_term(&self, client_ref: &str, now: OffsetDateTime) -> AppResult<TermCheck> {
+    /// Checks clients of one account in one unit of work under the account's lock; if one
+    /// fails, none of the group is recorded and all are tried at the next check.
+    async fn check_account_terms(
+        &self,
+        account_id: &str,
+        client_refs: &[String],
+        now: OffsetDateTime,
+    ) -> AppResult<TermCheck> {
         let mut done = TermCheck::default();
         let mut tx = self.store.begin().await?;
-        let Some(client) = tx.client_by_ref(client_ref).await? else { return Ok(done) };
-        tx.lock_account(&client.account_id).await?;
-        // Re-read under the lock: a renewal may have just moved the end of term.
+        tx.lock_account(account_id).await?;
+        let bot_connected = tx.partner_bot(account_id).await?.is_some_and(|b| b.disconnected_at.is_none());
+        let endpoints = tx.webhook_endpoints(account_id).await?;
+        let mut scope = AccountScope { account_id: account_id.to_owned(), bot_connected, endpoints, rendering: None };
+        for client_ref in client_refs {
+            done.add(self.check_term(tx.as_mut(), &mut scope, client_ref, now).await?);
+        }
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    async fn check_term(
+        &self,
+        tx: &mut dyn Tx,
+        scope: &mut AccountScope,
+        client_ref: &str,
+        now: OffsetDateTime,
+    ) -> AppResult<TermCheck> {
+        let mut done = TermCheck::default();
+        // Read under the lock: a renewal may have just moved the end of term.
         let Some(mut client) = tx.client_by_ref(client_ref).await? else { return Ok(done) };
         let Some(mut record) = client.subscription.take() else { return Ok(done) };
         let event = if let Some(ended_at) = record.subscription.expire_if_ended(now) {
@@ -91,43 +132,97 @@ impl App {
         let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(done) };
         tx.save_subscription(&client.id, &record).await?;
         // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
-        let reminder = match threshold_hours {
-            Some(72) => ReminderKind::Expiring72,
-            Some(_) => ReminderKind::Expiring24,
-            None => ReminderKind::Expired,
-        };
-        self.queue_reminder(tx.as_mut(), &client, reminder, record.subscription.expires_at).await?;
+        if scope.bot_connected {
+            let reminder = match threshold_hours {
+                Some(72) => ReminderKind::Expiring72,
+                Some(_) => ReminderKind::Expiring24,
+                None => ReminderKind::Expired,
+            };
+            self.queue_reminder(tx, &client, reminder, record.subscription.expires_at).await?;
+        }
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).
         let targets = match client.blocked {
             true => vec![],
-            false => self.event_targets(tx.as_mut(), &client.account_id, event_type).await?,
+            false => targets_of(&scope.endpoints, event_type),
         };
         if !targets.is_empty() {
-            let account = tx.account(&client.account_id).await?.ok_or(crate::AppError::NotFound("account"))?;
-            let app_list = self.load_app_list(tx.as_mut()).await?;
-            let view = self.with_views(&account, app_list.as_ref(), |v| v.client(&client));
+            let (account, app_list) = match &scope.rendering {
+                Some(read) => read,
+                None => {
+                    let account = tx.account(&scope.account_id).await?.ok_or(crate::AppError::NotFound("account"))?;
+                    let app_list = self.load_app_list(tx).await?;
+                    scope.rendering.insert((account, app_list))
+                }
+            };
+            let view = self.with_views(account, app_list.as_ref(), |v| v.client(&client));
             let rendered = self.events.client(view);
             let data = match threshold_hours {
                 Some(hours) => json!({"threshold_hours": hours, "client": rendered}),
                 None => json!({"client": rendered}),
             };
-            self.record_event(tx.as_mut(), &client.account_id, event_type, occurred_at, &data, &targets).await?;
+            self.record_event(tx, &client.account_id, event_type, occurred_at, &data, &targets).await?;
             match threshold_hours {
                 Some(_) => done.expiring_events += 1,
                 None => done.expired_events += 1,
             }
         }
-        tx.commit().await?;
         Ok(done)
     }
 }
 
-/// Adds one client's check to the round's, or logs why it failed (it is tried at the next check).
+/// A page's clients by account, in the page's order, in groups of at most `GROUP`.
+fn by_account(page: &[vp_ports::ClientRecord]) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = vec![];
+    let mut open: HashMap<&str, usize> = HashMap::new();
+    for client in page {
+        let at = match open.get(client.account_id.as_str()) {
+            Some(&at) if groups[at].1.len() < GROUP => at,
+            _ => {
+                groups.push((client.account_id.clone(), vec![]));
+                open.insert(&client.account_id, groups.len() - 1);
+                groups.len() - 1
+            }
+        };
+        groups[at].1.push(client.id.clone());
+    }
+    groups
+}
+
+/// Adds one group's check to the round's, or logs why it failed (it is tried at the next check).
 fn collect(checked: Result<(String, AppResult<TermCheck>), tokio::task::JoinError>, done: &mut TermCheck) {
     match checked {
         Ok((_, Ok(one))) => done.add(one),
-        Ok((client, Err(e))) => tracing::warn!(%client, error = %e, "term check failed; retried at the next check"),
+        Ok((account, Err(e))) => tracing::warn!(%account, error = %e, "term check failed; retried at the next check"),
         Err(e) => tracing::error!(error = %e, "a term check stopped"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vp_ports::ClientRecord;
+
+    fn client(id: usize, account: &str) -> ClientRecord {
+        ClientRecord {
+            id: format!("cli_{id}"),
+            account_id: account.into(),
+            client_id: vp_domain::ClientId::parse(&format!("c{id}")).unwrap(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            blocked: false,
+            subscription: None,
+        }
+    }
+
+    #[test]
+    fn a_page_is_grouped_by_account_in_its_order_and_no_group_exceeds_the_cap() {
+        let mut page = vec![client(0, "b"), client(1, "a"), client(2, "b")];
+        page.extend((3..3 + GROUP + 1).map(|n| client(n, "a")));
+        let groups = by_account(&page);
+        let shape: Vec<(&str, usize)> = groups.iter().map(|(a, refs)| (a.as_str(), refs.len())).collect();
+        assert_eq!(shape, [("b", 2), ("a", GROUP), ("a", 2)]);
+        assert_eq!(groups[0].1, ["cli_0", "cli_2"]);
+        assert_eq!(groups[1].1[..2], ["cli_1".to_owned(), "cli_3".to_owned()]);
+        assert_eq!(groups[2].1.last().map(String::as_str), Some(format!("cli_{}", 3 + GROUP).as_str()));
     }
 }

@@ -5,7 +5,8 @@ use async_trait::async_trait;
 use vp_ports::EventRepo;
 
 use crate::tx::StoreTx;
-use diesel::dsl::count_star;
+use diesel::dsl::{count_star, sql};
+use diesel::sql_types::Bool;
 use diesel::{
     AsChangeset, BoolExpressionMethods, ExpressionMethods, Insertable, OptionalExtension, QueryDsl, Queryable,
     Selectable, SelectableHelper,
@@ -514,19 +515,24 @@ pub(crate) async fn term_event_candidates(
         let unsent_72 = subscriptions::reminder_72_sent.eq(false).and(subscriptions::is_trial.eq(false));
         let reminder_due =
             subscriptions::status.eq("active").and(clients::blocked.eq(false)).and(unsent_24.or(unsent_72));
+        // A term still running (a suspended one runs and ends too), not a lifetime one: the
+        // predicate of the `subscriptions_term_check` index, as text so that the planner
+        // matches it with bound parameters too.
+        let running = sql::<Bool>("subscriptions.status IN ('active', 'suspended') AND NOT subscriptions.lifetime");
         let mut q = clients::table
             .inner_join(subscriptions::table)
-            .filter(subscriptions::status.eq_any(["active", "suspended"]))
-            .filter(subscriptions::lifetime.eq(false))
+            .filter(running)
             .filter(subscriptions::expires_at.le(horizon))
             .filter(subscriptions::expires_at.le(now).or(reminder_due))
             .select((ClientRow::as_select(), SubscriptionRow::as_select()))
             .into_boxed();
         if let Some((at, id)) = &after {
+            // `>=` first: the index range starts at the cursor instead of the oldest term.
             let at = db_time(*at);
-            q = q.filter(subscriptions::expires_at.gt(at).or(subscriptions::expires_at.eq(at).and(clients::id.gt(id.clone()))));
+            let past = subscriptions::expires_at.gt(at).or(subscriptions::client_ref.gt(id.clone()));
+            q = q.filter(subscriptions::expires_at.ge(at).and(past));
         }
-        q.order((subscriptions::expires_at, clients::id)).limit(limit).load(c).await
+        q.order((subscriptions::expires_at, subscriptions::client_ref)).limit(limit).load(c).await
     })
     .map_err(db)?;
     rows.into_iter().map(|(client, sub)| convert::client(client, Some(sub))).collect()

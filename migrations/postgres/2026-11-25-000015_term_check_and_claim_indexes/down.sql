@@ -1,0 +1,2 @@
+DROP INDEX reminder_sends_due_by_account;
+DROP INDEX subscriptions_term_check;
