@@ -12,7 +12,9 @@ use std::time::{Duration as StdDuration, Instant};
 use time::{Duration, OffsetDateTime};
 use vp_domain::{Lang, SubscriptionStatus};
 use vp_i18n::{text, text_with};
-use vp_ports::{AccountRecord, BotApiError, BotMessage, ClientRecord, LinkButton, ReminderKind, ReminderSend, Tx};
+use vp_ports::{
+    AccountRecord, BotApiError, BotMessage, ClientRecord, LinkButton, ReminderKind, ReminderRecipient, ReminderSend, Tx,
+};
 
 use crate::App;
 use crate::cabinet::Actor;
@@ -40,27 +42,27 @@ enum Outcome {
 }
 
 impl App {
-    /// Queues the reminder of `kind` for the client's term ending at `term_ends_at`, in the
-    /// term check's unit of work (which has seen that the account's bot is connected), when
-    /// the client is linked to the bot and not blocked. Once per term: a second one of the same
-    /// kind and term is not queued.
+    /// Queues the reminder of `kind` for the client's term ending at `term_ends_at` to its
+    /// chat in the account's connected bot, in the term check's unit of work (which read both),
+    /// unless the client is blocked. Once per term: a second one of the same kind and term is
+    /// not queued.
     pub(crate) async fn queue_reminder(
         &self,
         tx: &mut dyn Tx,
         client: &ClientRecord,
+        chat_id: i64,
         kind: ReminderKind,
         term_ends_at: OffsetDateTime,
     ) -> AppResult<()> {
         if client.blocked {
             return Ok(());
         }
-        let Some(chat) = tx.client_chat(&client.id).await? else { return Ok(()) };
         let now = self.clock.now();
         let reminder = ReminderSend {
             id: self.ids.new_id("rmd"),
             account_id: client.account_id.clone(),
             client_ref: client.id.clone(),
-            chat_id: chat.chat_id,
+            chat_id,
             kind,
             term_ends_at,
             created_at: now,
@@ -221,13 +223,16 @@ impl App {
         renewal: Option<&str>,
         reminder: &ReminderSend,
     ) -> AppResult<Option<BotMessage>> {
-        let client = tx.client_by_ref(&reminder.client_ref).await?;
-        let chat = tx.client_chat(&reminder.client_ref).await?;
-        let lang = tx.chat_language(&reminder.account_id, reminder.chat_id).await?;
-        let Some(client) = client.filter(|c| !c.blocked) else { return Ok(None) };
+        let Some(ReminderRecipient { client, linked_chat, language: lang }) = tx.reminder_recipient(reminder).await?
+        else {
+            return Ok(None);
+        };
+        if client.blocked {
+            return Ok(None);
+        }
         let Some(record) = client.subscription.as_ref() else { return Ok(None) };
         let sub = &record.subscription;
-        let still_due = chat.is_some_and(|c| c.chat_id == reminder.chat_id)
+        let still_due = linked_chat == Some(reminder.chat_id)
             && sub.expires_at == reminder.term_ends_at
             && match reminder.kind {
                 ReminderKind::Expired => sub.status_at(self.clock.now()) == SubscriptionStatus::Expired,

@@ -61,6 +61,12 @@ pub async fn run(backend: Backend, bots: usize, per_bot: usize) -> Result<Remind
     let _ = std::fs::remove_file(&token_file);
     let seeding = Instant::now();
     seed(&url, &accounts, per_bot).await?;
+    if backend == Backend::Postgres {
+        // A database in service has its statistics kept by autovacuum; right after a bulk seed
+        // they still describe the near-empty tables, and the planner would read every due term
+        // and sort them at every page of the term check.
+        crate::service::psql(&url, "ANALYZE")?;
+    }
     println!(
         "\n{}: {bots} bots with {per_bot} linked clients each seeded in {:.1} s",
         backend.name(),

@@ -42,6 +42,27 @@ pub fn due_threshold(sub: &Subscription, client_blocked: bool, now: OffsetDateTi
     None
 }
 
+/// The moment from which a check can find something due for this term (the next threshold's
+/// window opens, or the term ends), or `None` when nothing ever will: a lifetime or recorded
+/// expired term. Never later than the moment `due_threshold` or `expire_if_ended` first has
+/// something, so a check that reads only the terms whose moment has come misses none. A
+/// blocked client's moment is the same: whether it is reminded is decided at the check.
+pub fn next_check_at(sub: &Subscription) -> Option<OffsetDateTime> {
+    if sub.lifetime {
+        return None;
+    }
+    match sub.status {
+        SubscriptionStatus::Expired => None,
+        // Access is paused: no reminders, but the term still ends.
+        SubscriptionStatus::Suspended => Some(sub.expires_at),
+        SubscriptionStatus::Active if !sub.is_trial && !sub.reminders.sent_72 => {
+            Some(sub.expires_at - Threshold::Hours72.window())
+        }
+        SubscriptionStatus::Active if !sub.reminders.sent_24 => Some(sub.expires_at - Threshold::Hours24.window()),
+        SubscriptionStatus::Active => Some(sub.expires_at),
+    }
+}
+
 /// Records a sent threshold. Sending the 24 also closes the 72: it can never come after it.
 pub fn mark_sent(sub: &mut Subscription, threshold: Threshold) {
     match threshold {
@@ -167,5 +188,48 @@ mod tests {
             if sent.len() == 2 { prop_assert_eq!(&sent, &vec![Threshold::Hours72, Threshold::Hours24]); }
             if trial { prop_assert!(!sent.contains(&Threshold::Hours72)); }
         }
+
+        /// Whatever happened to a term, nothing is due for it before its next check moment.
+        #[test]
+        fn nothing_is_due_before_the_next_check_moment(
+            steps in prop::collection::vec((0u8..6, 1i64..2_000), 0..30),
+            trial in any::<bool>(),
+        ) {
+            let term = if trial { Term::Trial(Duration::hours(72)) } else { Term::Months(1) };
+            let mut s = Subscription::activate(term, LIMIT, START);
+            let mut now = START;
+            for (step, minutes) in steps {
+                now += Duration::minutes(minutes);
+                match step {
+                    0 => s.renew(Term::Months(1), now),
+                    1 => { let _ = s.suspend(now); }
+                    2 => { let _ = s.resume(now); }
+                    3 => { s.expire_if_ended(now); }
+                    _ => if let Some(t) = due_threshold(&s, false, now) { mark_sent(&mut s, t) },
+                }
+                let something_due = due_threshold(&s, false, now).is_some() || s.clone().expire_if_ended(now).is_some();
+                if something_due {
+                    prop_assert!(next_check_at(&s).is_some_and(|at| at <= now), "{s:?} at {now}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_next_check_moment_is_the_next_window_or_the_end() {
+        let mut s = monthly(); // ends 2026-02-01 00:00
+        assert_eq!(next_check_at(&s), Some(datetime!(2026-01-29 00:00 UTC)), "the 72-hour window");
+        mark_sent(&mut s, Threshold::Hours72);
+        assert_eq!(next_check_at(&s), Some(datetime!(2026-01-31 00:00 UTC)), "the 24-hour window");
+        mark_sent(&mut s, Threshold::Hours24);
+        assert_eq!(next_check_at(&s), Some(datetime!(2026-02-01 00:00 UTC)), "the end of term");
+        let trial = Subscription::activate(Term::Trial(Duration::hours(72)), LIMIT, START);
+        assert_eq!(next_check_at(&trial), Some(START + Duration::hours(48)), "a trial has no 72");
+        s.expire_if_ended(datetime!(2026-02-01 00:00 UTC));
+        assert_eq!(next_check_at(&s), None, "an expired term is done");
+        let mut suspended = monthly();
+        suspended.suspend(START).unwrap();
+        assert_eq!(next_check_at(&suspended), Some(suspended.expires_at), "a paused term only ends");
+        assert_eq!(next_check_at(&Subscription::activate(Term::Lifetime, LIMIT, START)), None);
     }
 }

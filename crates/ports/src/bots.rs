@@ -7,6 +7,8 @@ use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
 
+use crate::records::ClientRecord;
+
 /// A connected bot. Its token is never kept as given: `token_sealed` is the token sealed under
 /// the secrets key, `token_hash` its SHA-256 (to find a token another account connected).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,6 +103,17 @@ pub struct ReminderSend {
     pub next_attempt_at: Option<OffsetDateTime>,
     pub sent_at: Option<OffsetDateTime>,
     pub last_error: Option<String>,
+}
+
+/// What a reminder's sender reads of its client just before sending: whether it still holds
+/// and in which language to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReminderRecipient {
+    pub client: ClientRecord,
+    /// The chat the client is linked to now, if any.
+    pub linked_chat: Option<i64>,
+    /// The language the reminder's chat chose, if it did.
+    pub language: Option<String>,
 }
 
 /// How a bot presents itself, in each language Telegram shows it in.

@@ -22,7 +22,7 @@ pub mod windows;
 pub use balance::*;
 pub use bots::{
     BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotUpdate, BotUpdates, ChatText,
-    ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord, ReminderKind, ReminderSend,
+    ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord, ReminderKind, ReminderRecipient, ReminderSend,
 };
 pub use cabinet::*;
 pub use client_address::TrustedProxies;

@@ -90,6 +90,14 @@ pub struct ClientRecord {
     pub subscription: Option<SubscriptionRecord>,
 }
 
+/// A client the term check reads, with its subscription's stored check moment (the page's
+/// cursor).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermCandidate {
+    pub check_at: OffsetDateTime,
+    pub client: ClientRecord,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubscriptionRecord {
     pub subscription: Subscription,

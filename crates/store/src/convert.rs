@@ -236,6 +236,7 @@ pub(crate) fn subscription_row(
         revision: s.revision,
         panel_revision: s.panel_revision,
         change_seq,
+        next_check_at: db_time_opt(vp_domain::term_events::next_check_at(sub)),
     })
 }
 

@@ -122,6 +122,8 @@ pub(crate) struct SubscriptionRow {
     pub revision: i64,
     pub panel_revision: i64,
     pub change_seq: i64,
+    /// `term_events::next_check_at`, written with every change: the term check's index.
+    pub next_check_at: Option<PrimitiveDateTime>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

@@ -101,6 +101,7 @@ diesel::table! {
         change_seq -> BigInt,
         panel_failures -> Integer,
         panel_retry_at -> Nullable<Timestamp>,
+        next_check_at -> Nullable<Timestamp>,
     }
 }
 
@@ -192,6 +193,13 @@ diesel::joinable!(api_keys -> accounts (account_id));
 
 diesel::allow_tables_to_appear_in_same_query!(clients, subscriptions, invoices);
 diesel::allow_tables_to_appear_in_same_query!(api_keys, accounts);
+
+diesel::joinable!(client_chats -> clients (client_ref));
+diesel::allow_tables_to_appear_in_same_query!(clients, client_chats);
+diesel::allow_tables_to_appear_in_same_query!(subscriptions, client_chats);
+diesel::allow_tables_to_appear_in_same_query!(clients, bot_chat_languages);
+diesel::allow_tables_to_appear_in_same_query!(subscriptions, bot_chat_languages);
+diesel::allow_tables_to_appear_in_same_query!(client_chats, bot_chat_languages);
 
 diesel::table! {
     webhook_endpoints (id) {

@@ -370,6 +370,9 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
     assert_eq!(family, ["c-mum", "c-dad"], "oldest link first");
     tx.link_client_chat(&linked("c-dad", 78, 3)).await.unwrap();
     assert_eq!(tx.client_chat("c-dad").await.unwrap(), Some(linked("c-dad", 78, 3)), "a client is in one chat");
+    let mut chats = tx.client_chats(&["c-dad".into(), "c-mum".into(), "c-none".into()]).await.unwrap();
+    chats.sort_by(|a, b| a.client_ref.cmp(&b.client_ref));
+    assert_eq!(chats, [linked("c-dad", 78, 3), linked("c-mum", 77, 1)], "the chats of several clients at once");
     assert_eq!(tx.chat_clients("acc-1", 77).await.unwrap().len(), 1);
     assert_eq!(tx.unlink_chat("acc-1", 77).await.unwrap(), 1);
     assert_eq!(tx.client_chat("c-mum").await.unwrap(), None);
@@ -429,6 +432,20 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     sent.last_error = Some("x".into());
     tx.update_reminder(&sent).await.unwrap();
     assert_eq!(tx.reminders_of_client("c-1").await.unwrap()[0], sent);
+
+    let unlinked = tx.reminder_recipient(&sent).await.unwrap().unwrap();
+    assert_eq!((unlinked.client.id.as_str(), unlinked.linked_chat, unlinked.language), ("c-1", None, None));
+    let chat = ClientChat { client_ref: "c-1".into(), account_id: "acc-1".into(), chat_id: 78, linked_at: at(1) };
+    tx.link_client_chat(&chat).await.unwrap();
+    tx.set_chat_language("acc-1", 77, "ru").await.unwrap();
+    let moved = tx.reminder_recipient(&sent).await.unwrap().unwrap();
+    assert_eq!(
+        (moved.linked_chat, moved.language.as_deref()),
+        (Some(78), Some("ru")),
+        "the chat now, the reminder's chat's language"
+    );
+    let gone = ReminderSend { client_ref: "c-gone".into(), ..sent.clone() };
+    assert_eq!(tx.reminder_recipient(&gone).await.unwrap(), None);
 
     assert_eq!(tx.renewal_url("acc-1").await.unwrap(), None);
     tx.set_renewal_url("acc-1", Some("https://renew.example")).await.unwrap();
@@ -1845,21 +1862,38 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
     tx.commit().await.unwrap();
 
     let mut tx = ctx.store.read().await.unwrap();
-    let names = |v: Vec<ClientRecord>| v.into_iter().map(|c| c.client_id.as_str().to_owned()).collect::<Vec<_>>();
-    let all = tx.term_event_candidates(T0, at(3 * day), None, 20).await.unwrap();
+    let names =
+        |v: Vec<TermCandidate>| v.into_iter().map(|c| c.client.client_id.as_str().to_owned()).collect::<Vec<_>>();
+    let all = tx.term_event_candidates(T0, None, 20).await.unwrap();
     assert_eq!(
         names(all.clone()),
-        ["ended", "ended-2", "suspended-ended", "blocked-ended", "trial-10h", "soon"],
-        "ordered by the end of term; a term reminded for its window, a suspended or blocked one \
-         still running, a trial's 72 and a lifetime are not read"
+        ["ended-2", "soon", "trial-10h", "ended", "suspended-ended", "blocked-ended"],
+        "ordered by the moment something may be due (the next window, else the end); a term \
+         reminded for its window, a suspended or blocked one still running, a trial before its \
+         24 and a lifetime are not read"
     );
-    let page = tx.term_event_candidates(T0, at(3 * day), None, 1).await.unwrap();
-    let first = page[0].clone();
-    let cursor = (first.subscription.unwrap().subscription.expires_at, first.id);
+    assert_eq!(all[1].check_at, at(2 * day - 3 * day), "the 72-hour window of a term ending in 2 days");
+    assert_eq!(all[3].check_at, at(-60), "a reminded term is read again at its end");
+    let page = tx.term_event_candidates(T0, None, 1).await.unwrap();
+    let cursor = (page[0].check_at, page[0].client.id.clone());
     assert_eq!(
-        names(tx.term_event_candidates(T0, at(3 * day), Some(cursor), 20).await.unwrap()),
-        ["ended-2", "suspended-ended", "blocked-ended", "trial-10h", "soon"]
+        names(tx.term_event_candidates(T0, Some(cursor), 20).await.unwrap()),
+        ["soon", "trial-10h", "ended", "suspended-ended", "blocked-ended"]
     );
+    tx.commit().await.unwrap();
+
+    // Saving a change moves the moment: the 72 sent, the term is read again in its last day.
+    let mut tx = begin(&ctx.store).await;
+    let mut some = tx.clients_by_refs(&["c-soon".into(), "c-far".into(), "c-nobody".into()]).await.unwrap();
+    some.sort_by(|a, b| a.id.cmp(&b.id));
+    let ids: Vec<&str> = some.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["c-far", "c-soon"], "several clients at once, those that exist");
+    assert!(some.iter().all(|c| c.subscription.is_some()), "with their subscriptions");
+    let mut soon = tx.client_by_ref("c-soon").await.unwrap().unwrap().subscription.unwrap();
+    soon.subscription.reminders.sent_72 = true;
+    tx.save_subscription("c-soon", &soon).await.unwrap();
+    assert!(!names(tx.term_event_candidates(T0, None, 20).await.unwrap()).contains(&"soon".to_owned()));
+    assert!(names(tx.term_event_candidates(at(day), None, 20).await.unwrap()).contains(&"soon".to_owned()));
     tx.commit().await.unwrap();
 }
 

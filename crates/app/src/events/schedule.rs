@@ -2,14 +2,14 @@
 //! `subscription.expiring` at the 72 and 24 hour thresholds and `subscription.expired` when a
 //! term ended. The clients of one account are handled together in one unit of work, under the
 //! account's lock, so a payment renewing a term at the same moment is seen or waits; different
-//! accounts go in parallel.
+//! accounts go in parallel, on at most half the connection pool.
 
 use std::collections::HashMap;
 
 use serde_json::json;
-use time::{Duration, OffsetDateTime};
-use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
-use vp_ports::{AccountRecord, ReminderKind, Tx, WebhookEndpointRecord};
+use time::OffsetDateTime;
+use vp_domain::term_events::{due_threshold, mark_sent};
+use vp_ports::{AccountRecord, ClientRecord, ReminderKind, TermCandidate, Tx, WebhookEndpointRecord};
 
 use super::types;
 use crate::App;
@@ -22,8 +22,6 @@ const PAGE: u32 = 1_000;
 /// At most this many clients of one account in one unit of work: the account's lock is held
 /// for a group's time only.
 const GROUP: usize = 50;
-/// Groups checked at once.
-const CONCURRENT: usize = 16;
 
 /// What one check did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -46,8 +44,6 @@ impl TermCheck {
 /// What a group's unit of work reads once for its account.
 struct AccountScope {
     account_id: String,
-    /// Reminders go only through a connected bot.
-    bot_connected: bool,
     endpoints: Vec<WebhookEndpointRecord>,
     /// For rendering the client in an event; read at the first event.
     rendering: Option<(AccountRecord, Option<AppList>)>,
@@ -56,18 +52,20 @@ struct AccountScope {
 impl App {
     pub async fn check_terms(&self) -> AppResult<TermCheck> {
         let now = self.clock.now();
-        let horizon = now + Duration::hours(i64::from(Threshold::Hours72.hours()));
+        // Groups checked at once: each holds a connection for its unit of work, so at most half
+        // the pool, leaving the rest to requests, deliveries and reminders.
+        let concurrent = usize::try_from(self.store.pool_state().max / 2).unwrap_or(1).max(1);
         let mut done = TermCheck::default();
         let mut after = None;
         loop {
             let mut tx = self.store.read().await?;
-            let page = tx.term_event_candidates(now, horizon, after.clone(), PAGE).await?;
+            let page = tx.term_event_candidates(now, after.clone(), PAGE).await?;
             tx.commit().await?;
             let Some(last) = page.last() else { break };
-            after = last.subscription.as_ref().map(|s| (s.subscription.expires_at, last.id.clone()));
+            after = Some((last.check_at, last.client.id.clone()));
             let mut running = tokio::task::JoinSet::new();
             for (account_id, client_refs) in by_account(&page) {
-                while running.len() >= CONCURRENT {
+                while running.len() >= concurrent {
                     if let Some(checked) = running.join_next().await {
                         collect(checked, &mut done);
                     }
@@ -99,26 +97,35 @@ impl App {
         let mut done = TermCheck::default();
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
+        // Reminders go only through a connected bot.
         let bot_connected = tx.partner_bot(account_id).await?.is_some_and(|b| b.disconnected_at.is_none());
         let endpoints = tx.webhook_endpoints(account_id).await?;
-        let mut scope = AccountScope { account_id: account_id.to_owned(), bot_connected, endpoints, rendering: None };
-        for client_ref in client_refs {
-            done.add(self.check_term(tx.as_mut(), &mut scope, client_ref, now).await?);
+        let mut scope = AccountScope { account_id: account_id.to_owned(), endpoints, rendering: None };
+        // Read under the lock: a renewal may have just moved the end of a term.
+        let mut clients = tx.clients_by_refs(client_refs).await?;
+        clients.sort_by(|a, b| a.id.cmp(&b.id));
+        let chats: HashMap<String, i64> = match bot_connected {
+            true => tx.client_chats(client_refs).await?.into_iter().map(|c| (c.client_ref, c.chat_id)).collect(),
+            false => HashMap::new(),
+        };
+        for client in clients {
+            let chat = chats.get(&client.id).copied();
+            done.add(self.check_term(tx.as_mut(), &mut scope, client, chat, now).await?);
         }
         tx.commit().await?;
         Ok(done)
     }
 
+    /// One client's term, with the chat it is linked to in the account's connected bot.
     async fn check_term(
         &self,
         tx: &mut dyn Tx,
         scope: &mut AccountScope,
-        client_ref: &str,
+        mut client: ClientRecord,
+        chat: Option<i64>,
         now: OffsetDateTime,
     ) -> AppResult<TermCheck> {
         let mut done = TermCheck::default();
-        // Read under the lock: a renewal may have just moved the end of term.
-        let Some(mut client) = tx.client_by_ref(client_ref).await? else { return Ok(done) };
         let Some(mut record) = client.subscription.take() else { return Ok(done) };
         let event = if let Some(ended_at) = record.subscription.expire_if_ended(now) {
             done.expired_subscriptions += 1;
@@ -132,13 +139,13 @@ impl App {
         let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(done) };
         tx.save_subscription(&client.id, &record).await?;
         // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
-        if scope.bot_connected {
+        if let Some(chat_id) = chat {
             let reminder = match threshold_hours {
                 Some(72) => ReminderKind::Expiring72,
                 Some(_) => ReminderKind::Expiring24,
                 None => ReminderKind::Expired,
             };
-            self.queue_reminder(tx, &client, reminder, record.subscription.expires_at).await?;
+            self.queue_reminder(tx, &client, chat_id, reminder, record.subscription.expires_at).await?;
         }
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).
@@ -172,10 +179,10 @@ impl App {
 }
 
 /// A page's clients by account, in the page's order, in groups of at most `GROUP`.
-fn by_account(page: &[vp_ports::ClientRecord]) -> Vec<(String, Vec<String>)> {
+fn by_account(page: &[TermCandidate]) -> Vec<(String, Vec<String>)> {
     let mut groups: Vec<(String, Vec<String>)> = vec![];
     let mut open: HashMap<&str, usize> = HashMap::new();
-    for client in page {
+    for TermCandidate { client, .. } in page {
         let at = match open.get(client.account_id.as_str()) {
             Some(&at) if groups[at].1.len() < GROUP => at,
             _ => {
@@ -203,15 +210,16 @@ mod tests {
     use super::*;
     use vp_ports::ClientRecord;
 
-    fn client(id: usize, account: &str) -> ClientRecord {
-        ClientRecord {
+    fn client(id: usize, account: &str) -> TermCandidate {
+        let client = ClientRecord {
             id: format!("cli_{id}"),
             account_id: account.into(),
             client_id: vp_domain::ClientId::parse(&format!("c{id}")).unwrap(),
             created_at: OffsetDateTime::UNIX_EPOCH,
             blocked: false,
             subscription: None,
-        }
+        };
+        TermCandidate { check_at: OffsetDateTime::UNIX_EPOCH, client }
     }
 
     #[test]

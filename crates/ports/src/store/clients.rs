@@ -15,6 +15,8 @@ pub trait ClientRepo: Send {
     async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()>;
     async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>>;
     async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>>;
+    /// The clients of these refs that exist, in no particular order.
+    async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>>;
     async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()>;
     /// Creates or replaces the client's subscription.
     async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()>;

@@ -17,6 +17,8 @@ pub trait CustomerChatRepo: Send {
     /// Links the client to the chat, replacing the chat it had (a client has one).
     async fn link_client_chat(&mut self, chat: &ClientChat) -> StoreResult<()>;
     async fn client_chat(&mut self, client_ref: &str) -> StoreResult<Option<ClientChat>>;
+    /// The chats of those of these clients that have one, in no particular order.
+    async fn client_chats(&mut self, client_refs: &[String]) -> StoreResult<Vec<ClientChat>>;
     /// The clients of the account linked to the chat, oldest link first.
     async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>>;
     /// Unlinks every client of the account from the chat; returns how many.

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use crate::records::ClientRecord;
+use crate::records::TermCandidate;
 use crate::webhook::*;
 
 use super::StoreResult;
@@ -61,16 +61,14 @@ pub trait EventRepo: Send {
         event_type: &str,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<OffsetDateTime>>;
-    /// Clients whose subscription may owe a term event: not lifetime, ending at or before
-    /// `horizon`, and either over at `now` (active or suspended) or active, of an unblocked
-    /// client, with the 24-hour reminder unsent and under 24 hours left, or the 72-hour one
-    /// unsent and not a trial; ordered by (expires_at, client ref) and strictly after the cursor
-    /// `after`. A term already reminded is not read again at every check.
+    /// Clients whose subscription's next check moment (`term_events::next_check_at`, stored
+    /// with it) has come by `now`, except a blocked client's whose term has not ended (it gets
+    /// no reminders); ordered by (check moment, client ref) and strictly after the cursor
+    /// `after`. A term reminded for its window is not read again until the next window opens.
     async fn term_event_candidates(
         &mut self,
         now: OffsetDateTime,
-        horizon: OffsetDateTime,
         after: Option<(OffsetDateTime, String)>,
         limit: u32,
-    ) -> StoreResult<Vec<ClientRecord>>;
+    ) -> StoreResult<Vec<TermCandidate>>;
 }

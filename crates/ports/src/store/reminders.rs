@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::StoreResult;
-use crate::bots::ReminderSend;
+use crate::bots::{ReminderRecipient, ReminderSend};
 
 #[async_trait]
 pub trait ReminderRepo: Send {
@@ -24,6 +24,9 @@ pub trait ReminderRepo: Send {
     ) -> StoreResult<Vec<ReminderSend>>;
     async fn update_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<()>;
     async fn reminders_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ReminderSend>>;
+    /// The reminder's client with its subscription, the chat it is linked to now and the
+    /// language of the reminder's chat, in one read; `None` when the client is gone.
+    async fn reminder_recipient(&mut self, reminder: &ReminderSend) -> StoreResult<Option<ReminderRecipient>>;
     /// The account's renewal link (`None`: not set).
     async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>>;
     async fn set_renewal_url(&mut self, account_id: &str, url: Option<&str>) -> StoreResult<()>;

@@ -73,6 +73,12 @@ pub(crate) async fn client_by_ref(conn: &mut DbConn, id: &str) -> StoreResult<Op
     first(rows)
 }
 
+pub(crate) async fn clients_by_refs(conn: &mut DbConn, ids: &[String]) -> StoreResult<Vec<ClientRecord>> {
+    let rows: ClientRows =
+        db_run!(conn, c => client_query!().filter(clients::id.eq_any(ids)).load(c).await).map_err(db)?;
+    into_records(rows)
+}
+
 pub(crate) async fn client_by_link_token(conn: &mut DbConn, token: &str) -> StoreResult<Option<ClientRecord>> {
     let rows: ClientRows = db_run!(conn, c => {
         client_query!().filter(subscriptions::link_token.eq(token)).limit(1).load(c).await
@@ -241,6 +247,10 @@ impl ClientRepo for StoreTx {
 
     async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>> {
         client_by_ref(self.conn()?, id).await
+    }
+
+    async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>> {
+        clients_by_refs(self.conn()?, ids).await
     }
 
     async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()> {

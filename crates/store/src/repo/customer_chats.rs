@@ -67,6 +67,18 @@ pub(crate) async fn of_client(conn: &mut DbConn, client_ref: &str) -> StoreResul
     Ok(row.map(chat))
 }
 
+pub(crate) async fn of_clients(conn: &mut DbConn, client_refs: &[String]) -> StoreResult<Vec<ClientChat>> {
+    let rows: Vec<ClientChatRow> = db_run!(conn, c => {
+        client_chats::table
+            .filter(client_chats::client_ref.eq_any(client_refs))
+            .select(ClientChatRow::as_select())
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(chat).collect())
+}
+
 pub(crate) async fn of_chat(conn: &mut DbConn, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>> {
     use client_chats::dsl as cc;
     let rows: Vec<ClientChatRow> = db_run!(conn, c => {
@@ -136,6 +148,10 @@ impl CustomerChatRepo for StoreTx {
 
     async fn client_chat(&mut self, client_ref: &str) -> StoreResult<Option<ClientChat>> {
         of_client(self.conn()?, client_ref).await
+    }
+
+    async fn client_chats(&mut self, client_refs: &[String]) -> StoreResult<Vec<ClientChat>> {
+        of_clients(self.conn()?, client_refs).await
     }
 
     async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>> {

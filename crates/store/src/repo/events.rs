@@ -5,16 +5,14 @@ use async_trait::async_trait;
 use vp_ports::EventRepo;
 
 use crate::tx::StoreTx;
-use diesel::dsl::{count_star, sql};
-use diesel::sql_types::Bool;
+use diesel::dsl::count_star;
 use diesel::{
     AsChangeset, BoolExpressionMethods, ExpressionMethods, Insertable, OptionalExtension, QueryDsl, Queryable,
     Selectable, SelectableHelper,
 };
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
-use vp_domain::term_events::Threshold;
-use vp_ports::records::ClientRecord;
+use vp_ports::records::TermCandidate;
 use vp_ports::store::{DeliveryBacklog, StoreResult};
 use vp_ports::webhook::*;
 
@@ -500,42 +498,33 @@ pub(crate) async fn endpoint_event_times_since(
 pub(crate) async fn term_event_candidates(
     conn: &mut DbConn,
     now: OffsetDateTime,
-    horizon: OffsetDateTime,
     after: Option<(OffsetDateTime, String)>,
     limit: u32,
-) -> StoreResult<Vec<ClientRecord>> {
-    let day = db_time(now + time::Duration::hours(i64::from(Threshold::Hours24.hours())));
-    let (now, horizon, limit) = (db_time(now), db_time(horizon), i64::from(limit));
+) -> StoreResult<Vec<TermCandidate>> {
+    let (now, limit) = (db_time(now), i64::from(limit));
     let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
-        // Only clients the domain can find something due for, so a check does not re-read every
-        // term already reminded (`term_events::due_threshold` and `expire_if_ended` decide):
-        // a term that ended (a suspended one too), or an active one of an unblocked client
-        // inside a window whose reminder is not yet marked (no 72 for a trial).
-        let unsent_24 = subscriptions::expires_at.le(day).and(subscriptions::reminder_24_sent.eq(false));
-        let unsent_72 = subscriptions::reminder_72_sent.eq(false).and(subscriptions::is_trial.eq(false));
-        let reminder_due =
-            subscriptions::status.eq("active").and(clients::blocked.eq(false)).and(unsent_24.or(unsent_72));
-        // A term still running (a suspended one runs and ends too), not a lifetime one: the
-        // predicate of the `subscriptions_term_check` index, as text so that the planner
-        // matches it with bound parameters too.
-        let running = sql::<Bool>("subscriptions.status IN ('active', 'suspended') AND NOT subscriptions.lifetime");
         let mut q = clients::table
             .inner_join(subscriptions::table)
-            .filter(running)
-            .filter(subscriptions::expires_at.le(horizon))
-            .filter(subscriptions::expires_at.le(now).or(reminder_due))
+            .filter(subscriptions::next_check_at.le(now))
+            // A blocked client gets no reminders; only the end of the term is due for it.
+            .filter(subscriptions::expires_at.le(now).or(clients::blocked.eq(false)))
             .select((ClientRow::as_select(), SubscriptionRow::as_select()))
             .into_boxed();
         if let Some((at, id)) = &after {
-            // `>=` first: the index range starts at the cursor instead of the oldest term.
+            // `>=` first: the index range starts at the cursor, not at the oldest moment.
             let at = db_time(*at);
-            let past = subscriptions::expires_at.gt(at).or(subscriptions::client_ref.gt(id.clone()));
-            q = q.filter(subscriptions::expires_at.ge(at).and(past));
+            let past = subscriptions::next_check_at.gt(at).or(subscriptions::client_ref.gt(id.clone()));
+            q = q.filter(subscriptions::next_check_at.ge(at).and(past));
         }
-        q.order((subscriptions::expires_at, subscriptions::client_ref)).limit(limit).load(c).await
+        q.order((subscriptions::next_check_at, subscriptions::client_ref)).limit(limit).load(c).await
     })
     .map_err(db)?;
-    rows.into_iter().map(|(client, sub)| convert::client(client, Some(sub))).collect()
+    rows.into_iter()
+        .map(|(client, sub)| {
+            let check_at = sub.next_check_at.map(utc).ok_or_else(|| corrupt("a candidate without a check moment"))?;
+            Ok(TermCandidate { check_at, client: convert::client(client, Some(sub))? })
+        })
+        .collect()
 }
 
 #[async_trait]
@@ -637,10 +626,9 @@ impl EventRepo for StoreTx {
     async fn term_event_candidates(
         &mut self,
         now: OffsetDateTime,
-        horizon: OffsetDateTime,
         after: Option<(OffsetDateTime, String)>,
         limit: u32,
-    ) -> StoreResult<Vec<ClientRecord>> {
-        term_event_candidates(self.conn()?, now, horizon, after, limit).await
+    ) -> StoreResult<Vec<TermCandidate>> {
+        term_event_candidates(self.conn()?, now, after, limit).await
     }
 }

@@ -1,15 +1,18 @@
 //! The platform's reminders to customers in their partner's bot, and accounts' renewal links.
 
 use async_trait::async_trait;
-use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel::{
+    BoolExpressionMethods, ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl,
+    SelectableHelper,
+};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_ports::store::StoreResult;
-use vp_ports::{ReminderKind, ReminderRepo, ReminderSend};
+use vp_ports::{ReminderKind, ReminderRecipient, ReminderRepo, ReminderSend};
 
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::{corrupt, db};
-use crate::models::ReminderSendRow;
+use crate::models::{ClientRow, ReminderSendRow, SubscriptionRow};
 use crate::pool::{DbConn, db_run, load_for_claim};
 use crate::schema::{accounts, reminder_sends};
 use crate::tx::StoreTx;
@@ -124,6 +127,31 @@ pub(crate) async fn of_client(conn: &mut DbConn, client_ref: &str) -> StoreResul
     rows.into_iter().map(record).collect()
 }
 
+pub(crate) async fn recipient(conn: &mut DbConn, reminder: &ReminderSend) -> StoreResult<Option<ReminderRecipient>> {
+    use crate::schema::{bot_chat_languages as l, client_chats, clients, subscriptions};
+    type Row = (ClientRow, Option<SubscriptionRow>, Option<i64>, Option<String>);
+    let (account_id, chat_id) = (reminder.account_id.as_str(), reminder.chat_id);
+    let row: Option<Row> = db_run!(conn, c => {
+        clients::table
+            .left_join(subscriptions::table)
+            .left_join(client_chats::table)
+            .left_join(l::table.on(l::account_id.eq(account_id).and(l::chat_id.eq(chat_id))))
+            .filter(clients::id.eq(&reminder.client_ref))
+            .select((
+                ClientRow::as_select(),
+                Option::<SubscriptionRow>::as_select(),
+                client_chats::chat_id.nullable(),
+                l::lang.nullable(),
+            ))
+            .first(c)
+            .await
+            .optional()
+    })
+    .map_err(db)?;
+    let Some((client, sub, linked_chat, language)) = row else { return Ok(None) };
+    Ok(Some(ReminderRecipient { client: crate::convert::client(client, sub)?, linked_chat, language }))
+}
+
 pub(crate) async fn renewal_url(conn: &mut DbConn, account_id: &str) -> StoreResult<Option<String>> {
     let found: Option<Option<String>> = db_run!(conn, c => {
         accounts::table.find(account_id).select(accounts::renewal_url).first(c).await.optional()
@@ -166,6 +194,10 @@ impl ReminderRepo for StoreTx {
 
     async fn reminders_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ReminderSend>> {
         of_client(self.conn()?, client_ref).await
+    }
+
+    async fn reminder_recipient(&mut self, reminder: &ReminderSend) -> StoreResult<Option<ReminderRecipient>> {
+        recipient(self.conn()?, reminder).await
     }
 
     async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>> {
