@@ -15,6 +15,11 @@ use crate::cabinet::audit::{self, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::keys;
 
+/// The account's bot the platform runs now: connected and not disconnected since.
+pub(crate) async fn connected_bot(tx: &mut dyn Tx, account_id: &str) -> AppResult<Option<PartnerBotRecord>> {
+    Ok(tx.partner_bot(account_id).await?.filter(|b| b.disconnected_at.is_none()))
+}
+
 /// What a bot's token is sealed for: the account it belongs to.
 pub fn token_purpose(account_id: &str) -> String {
     format!("partner-bot-token:{account_id}")

@@ -10,6 +10,7 @@ use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, ChatText, ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord, Tx};
 
 use crate::App;
+use crate::bots::connected_bot;
 use crate::error::{AppError, AppResult};
 use crate::views::url_encode;
 
@@ -51,11 +52,7 @@ impl App {
     pub async fn reminders_link(&self, link_token: &str) -> AppResult<String> {
         let mut tx = self.store.begin().await?;
         let client = tx.client_by_link_token(link_token).await?.ok_or(AppError::NotFound("subscription"))?;
-        let bot = tx
-            .partner_bot(&client.account_id)
-            .await?
-            .filter(|b| b.disconnected_at.is_none())
-            .ok_or(AppError::NotFound("bot"))?;
+        let bot = connected_bot(tx.as_mut(), &client.account_id).await?.ok_or(AppError::NotFound("bot"))?;
         let code = self.random_token();
         tx.insert_client_link_code(&ClientLinkCode {
             code_hash: crate::keys::hash(&code),

@@ -17,6 +17,7 @@ use vp_ports::{
 };
 
 use crate::App;
+use crate::bots::connected_bot;
 use crate::cabinet::Actor;
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::notices::{SEND_ATTEMPTS, send_retry_delay};
@@ -120,7 +121,7 @@ impl App {
     /// Sends one account's reminders through its bot, in order, no faster than Telegram takes.
     async fn send_reminders_of(&self, account_id: &str, reminders: Vec<ReminderSend>) -> AppResult<usize> {
         let mut tx = self.store.read().await?;
-        let bot = tx.partner_bot(account_id).await?.filter(|b| b.disconnected_at.is_none());
+        let bot = connected_bot(tx.as_mut(), account_id).await?;
         let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let renewal = tx.renewal_url(account_id).await?;
         tx.commit().await?;

@@ -13,6 +13,7 @@ use vp_ports::{AccountRecord, ClientRecord, ReminderKind, TermCandidate, Tx, Web
 
 use super::types;
 use crate::App;
+use crate::bots::connected_bot;
 use crate::content::AppList;
 use crate::error::AppResult;
 use crate::events::outbox::targets_of;
@@ -98,7 +99,7 @@ impl App {
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
         // Reminders go only through a connected bot.
-        let bot_connected = tx.partner_bot(account_id).await?.is_some_and(|b| b.disconnected_at.is_none());
+        let bot_connected = connected_bot(tx.as_mut(), account_id).await?.is_some();
         let endpoints = tx.webhook_endpoints(account_id).await?;
         let mut scope = AccountScope { account_id: account_id.to_owned(), endpoints, rendering: None };
         // Read under the lock: a renewal may have just moved the end of a term.

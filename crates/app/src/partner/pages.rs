@@ -5,6 +5,7 @@ use vp_domain::{PaymentOutcome, Purpose};
 use vp_ports::{AccountStyle, InvoiceRecord};
 
 use crate::App;
+use crate::bots::connected_bot;
 use crate::error::{AppError, AppResult};
 use crate::views::{DocumentLink, DownloadLink, PlatformView, SubscriptionView, apps_view, deep_link, url_encode};
 use vp_domain::Lang;
@@ -78,7 +79,7 @@ impl App {
             Purpose::Devices { count } => OrderItem::Devices { count },
         };
         let client = tx.client_by_ref(&invoice.client_ref).await?;
-        let has_bot = has_bot(tx.as_mut(), &account.id).await?;
+        let has_bot = connected_bot(tx.as_mut(), &account.id).await?.is_some();
         tx.commit().await?;
         let documents = self.document_links(&account, lang).await?;
         let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
@@ -111,7 +112,7 @@ impl App {
         let client = tx.client_by_link_token(link_token).await?.ok_or(AppError::NotFound("subscription"))?;
         let account = tx.account(&client.account_id).await?.ok_or(AppError::NotFound("subscription"))?;
         let app_list = self.load_app_list(tx.as_mut()).await?.ok_or(AppError::NotFound("application"))?;
-        let offers_reminders = has_bot(tx.as_mut(), &account.id).await?;
+        let offers_reminders = connected_bot(tx.as_mut(), &account.id).await?.is_some();
         tx.commit().await?;
         if app_id.is_some_and(|id| !app_list.apps.iter().any(|a| a.app_id == id)) {
             return Err(AppError::NotFound("application"));
@@ -157,9 +158,4 @@ impl App {
             offers_reminders,
         })
     }
-}
-
-/// Whether the account has a bot the platform runs now.
-async fn has_bot(tx: &mut dyn vp_ports::Tx, account_id: &str) -> AppResult<bool> {
-    Ok(tx.partner_bot(account_id).await?.is_some_and(|b| b.disconnected_at.is_none()))
 }
