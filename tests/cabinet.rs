@@ -6,9 +6,7 @@
 mod support;
 
 use support::server::{Backend, Response, Server};
-use support::visitor::{Visitor, field};
-
-const PASSWORD: &str = "a long enough phrase";
+use support::visitor::{PASSWORD, Visitor, field, invite_to};
 
 fn server(name: &str) -> Option<Server> {
     Server::start(Backend::Sqlite, name)
@@ -27,24 +25,13 @@ fn invite(s: &Server, email: &str) -> String {
     invite_to(s, &s.account_id, email)
 }
 
-fn invite_to(s: &Server, account_id: &str, email: &str) -> String {
-    let out = s.cli(&["cabinet", "invite", account_id, "--email", email]);
-    let link = out["link"].as_str().expect("a link").to_owned();
-    // The operator's command runs with its own settings; the path is what the server serves.
-    link[link.find("/cabinet/welcome/").expect("a welcome link")..].to_owned()
-}
-
 /// A visitor who accepted an invitation and is signed in.
 fn member(s: &Server, email: &str) -> Visitor {
     member_of(s, &s.account_id, email)
 }
 
 fn member_of(s: &Server, account_id: &str, email: &str) -> Visitor {
-    let path = invite_to(s, account_id, email);
-    let mut v = Visitor::new(s.port);
-    let res = v.submit(&path, &path, &[("password", PASSWORD), ("confirm", PASSWORD)]);
-    assert_eq!(res.status, 303, "{}", res.text());
-    v
+    support::visitor::cabinet_member(s, account_id, email)
 }
 
 fn set_cookie(res: &Response, name: &str) -> String {

@@ -83,7 +83,7 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     let answers = telegram.sent_by(PARTNER_TOKEN);
     assert_eq!(answers.len(), 1, "{answers:?}");
     assert_eq!(answers[0].0, 777);
-    assert!(answers[0].1.starts_with("Это бот Demo VPN.\n/status — ваша подписка"), "{answers:?}");
+    assert!(answers[0].1.starts_with("Добро пожаловать в Demo VPN!"), "the shop's menu: {answers:?}");
 
     // The same update again, and to a second instance behind the load balancer: handled once.
     assert_eq!(telegram.post(PARTNER_TOKEN, &update), Some(200));
@@ -93,7 +93,10 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     assert_eq!(telegram.sent_by(PARTNER_TOKEN).len(), 1, "handled once");
     let (_, status) = telegram.write_to(PARTNER_TOKEN, 778, "hello", Some("en"));
     assert_eq!(status, Some(200));
-    assert!(telegram.sent_by(PARTNER_TOKEN)[1].1.starts_with("This is the Demo VPN bot."));
+    assert!(
+        telegram.sent_by(PARTNER_TOKEN)[1].1.starts_with("Welcome to Demo VPN!"),
+        "in the second person's language"
+    );
 
     // A customer who paid finds "Get reminders in Telegram" on the payment result page and the
     // connect page; the button leads to the bot with a one-time code, and /start links the chat.
@@ -210,11 +213,14 @@ fn a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_afte
         &time::format_description::well_known::Rfc3339,
     )
     .unwrap();
-    assert_eq!(reminders_at(new_end, time::Duration::hours(60), 4).len(), 4, "one more after the renewal");
+    let sent = reminders_at(new_end, time::Duration::hours(60), 5);
+    assert_eq!(sent.len(), 5, "the renewal's payment confirmed, and one more reminder: {sent:?}");
+    assert!(sent[3].1.starts_with("Оплата получена"), "{:?}", sent[3].1);
+    assert!(sent[4].1.ends_with("осталось 3 дня."), "{:?}", sent[4].1);
     telegram.write_to(PARTNER_TOKEN, 780, "/stop", Some("ru"));
-    let stopped = wait_for(Duration::from_secs(15), || (telegram.sent_by(PARTNER_TOKEN).len() == 6).then_some(()));
+    let stopped = wait_for(Duration::from_secs(15), || (telegram.sent_by(PARTNER_TOKEN).len() == 7).then_some(()));
     assert!(stopped.is_some(), "/stop is answered");
-    assert_eq!(reminders_at(new_end, time::Duration::hours(20), 6).len(), 5, "none after /stop");
+    assert_eq!(reminders_at(new_end, time::Duration::hours(20), 7).len(), 6, "none after /stop");
     telegram.assert_contract();
 }
 

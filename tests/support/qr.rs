@@ -24,3 +24,16 @@ pub fn read_qr(page: &str) -> String {
     assert_eq!(grids.len(), 1, "one QR code");
     grids[0].decode().expect("a readable QR code").1
 }
+
+/// Reads the QR code of a PNG image (the bot's photos) with a QR decoder.
+pub fn read_qr_png(png_bytes: &[u8]) -> String {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png_bytes)).read_info().expect("a PNG image");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a sane image size")];
+    let info = reader.next_frame(&mut pixels).expect("one frame");
+    assert_eq!(info.color_type, png::ColorType::Grayscale, "one grey byte per pixel");
+    let (w, h) = (info.width as usize, info.height as usize);
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| pixels[y * w + x]);
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code");
+    grids[0].decode().expect("a readable QR code").1
+}

@@ -2,7 +2,7 @@
 //! browser encodes them, and reads hidden fields out of pages. For the cabinet's HTTP tests;
 //! the journeys in a real browser are in `browser_cabinet.rs`.
 
-use super::server::{Response, request};
+use super::server::{Response, Server, request};
 
 pub struct Visitor {
     port: u16,
@@ -93,4 +93,24 @@ impl Visitor {
         all.extend_from_slice(fields);
         self.post(action, &all)
     }
+}
+
+/// The password the cabinet's tests set when they accept an invitation.
+pub const PASSWORD: &str = "a long enough phrase";
+
+/// The path of a one-time link inviting `email` to `account_id`'s cabinet, from the operator's CLI.
+pub fn invite_to(s: &Server, account_id: &str, email: &str) -> String {
+    let out = s.cli(&["cabinet", "invite", account_id, "--email", email]);
+    let link = out["link"].as_str().expect("a link").to_owned();
+    // The operator's command runs with its own settings; the path is what the server serves.
+    link[link.find("/cabinet/welcome/").expect("a welcome link")..].to_owned()
+}
+
+/// A visitor who accepted an invitation to `account_id`'s cabinet and is signed in.
+pub fn cabinet_member(s: &Server, account_id: &str, email: &str) -> Visitor {
+    let path = invite_to(s, account_id, email);
+    let mut v = Visitor::new(s.port);
+    let res = v.submit(&path, &path, &[("password", PASSWORD), ("confirm", PASSWORD)]);
+    assert_eq!(res.status, 303, "{}", res.text());
+    v
 }

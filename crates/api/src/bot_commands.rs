@@ -37,6 +37,18 @@ pub async fn bot_command(app: &App, cmd: BotCommand) -> Result<Value, CommandErr
             let gone = app.disconnect_bot(&account_id).await?;
             json!({ "account_id": gone.account_id, "bot_id": gone.bot_id, "disconnected": true })
         }
+        BotCommand::Stats { account_id } => {
+            let report = app.bot_stats(&account_id).await?;
+            json!({
+                "account_id": account_id,
+                "since": timestamp(report.since),
+                "started": report.stats.started,
+                "linked_clients": report.stats.linked,
+                "purchases": report.stats.purchases,
+                "started_and_paid": report.stats.started_and_paid,
+                "conversion_percent": report.conversion_percent(),
+            })
+        }
     })
 }
 

@@ -106,6 +106,9 @@ pub enum BotCommand {
     Show { account_id: String },
     /// Disconnect the account's bot: the platform forgets its token.
     Disconnect { account_id: String },
+    /// The bot's last 30 days: people who started it, clients linked to a chat, purchases of
+    /// bot customers, and the conversion from start to payment.
+    Stats { account_id: String },
 }
 
 #[derive(Debug, Subcommand)]

@@ -45,16 +45,16 @@ pub async fn serve(
     if demo {
         seed_demo_if_empty(&app).await?;
     }
-    let limiter = match &config.redis_url {
-        None => vp_http::Limiter::local(),
+    let app = match &config.redis_url {
+        None => app,
         Some(url) => {
             let windows = vp_limits::RedisWindows::new(url)
                 .map_err(|reason| CommandError::BadInput(format!("VP_REDIS_URL: {reason}")))?;
             tracing::info!("request limits: per-minute windows shared through Redis");
-            vp_http::Limiter::shared(Arc::new(windows), app.metrics.clone())
+            app.share_request_windows(Arc::new(windows))
         }
     };
-    let state = HttpState::new(app.clone(), limiter);
+    let state = HttpState::new(app.clone());
     let web_state = WebState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());

@@ -263,32 +263,53 @@ impl App {
             tx.commit().await?;
             return Ok(false);
         }
-        let Some(said) = &update.message else {
-            tx.commit().await?;
-            return Ok(true);
-        };
-        let answer = match &bot.partner {
-            None => match said.command() {
+        let answer = match (&bot.partner, &update.message, &update.press) {
+            (None, Some(said), _) => match said.command() {
                 Some(("start", code)) if !code.is_empty() => {
-                    Answer::Text(self.link_partner_chat(tx.as_mut(), said.chat_id, code).await?)
+                    Answer::Text(said.chat_id, self.link_partner_chat(tx.as_mut(), said.chat_id, code).await?)
                 }
                 _ => Answer::Nothing,
             },
-            Some(partner) => Answer::Customer(self.customer_said(tx.as_mut(), partner, said).await?),
+            (Some(partner), Some(said), _) => {
+                Answer::Customer(said.chat_id, self.customer_said(tx.as_mut(), partner, said).await?)
+            }
+            (Some(partner), None, Some(press)) => {
+                Answer::Press(self.customer_pressed(tx.as_mut(), partner, press).await?)
+            }
+            _ => Answer::Nothing,
         };
         tx.commit().await?;
-        let messages = match (answer, &bot.partner) {
-            (Answer::Text(text), _) => vec![BotMessage::text(said.chat_id, text)],
-            (Answer::Customer(reply), Some(partner)) => self.customer_messages(partner, said.chat_id, &reply).await?,
+        // What the press needs said over the chat (and that its spinner may stop).
+        let mut press_answer: Option<Option<String>> = None;
+        let messages = match (answer, &bot.partner, &update.press) {
+            (Answer::Text(chat_id, text), ..) => vec![BotMessage::text(chat_id, text)],
+            (Answer::Customer(chat_id, reply), Some(partner), _) => {
+                self.customer_messages(partner, chat_id, &reply).await?
+            }
+            (Answer::Press(lang), Some(partner), Some(press)) => {
+                let shopped = match self.shopper(partner, press.chat_id, press.user_id, lang).await? {
+                    Some(shopper) => self.shop_pressed(&shopper, press).await?,
+                    None => crate::bot_shop::ShopAnswer::default(),
+                };
+                press_answer = Some(shopped.notice);
+                shopped.messages
+            }
             _ => vec![],
         };
+        if let (Some(notice), Some(press)) = (press_answer, &update.press) {
+            if let Err(e) = self.bots.answer_press(&bot.token, &press.id, notice.as_deref()).await {
+                tracing::info!(bot_id = bot.bot_id, error = %e, "could not confirm a button press");
+            }
+        }
         for message in &messages {
             match self.bots.send_message(&bot.token, message).await {
                 Ok(()) => {}
                 Err(e @ BotApiError::Rejected) => {
                     return self.bot_call_failed(bot, "answering", e).await.map(|()| true);
                 }
-                Err(e) => tracing::info!(bot_id = bot.bot_id, chat_id = said.chat_id, error = %e, "could not answer"),
+                Err(e) => {
+                    tracing::info!(bot_id = bot.bot_id, chat_id = message.chat_id, error = %e, "could not answer")
+                }
             }
         }
         Ok(true)
@@ -304,11 +325,13 @@ impl App {
     }
 }
 
-/// What to answer an update with, decided in its unit of work.
+/// What to answer an update with, decided in its unit of work: a text to a chat, a customer's
+/// command, or a shop button press (in this language).
 enum Answer {
     Nothing,
-    Text(String),
-    Customer(crate::customer_bot::CustomerReply),
+    Text(i64, String),
+    Customer(i64, crate::customer_bot::CustomerReply),
+    Press(vp_domain::Lang),
 }
 
 #[async_trait::async_trait]

@@ -141,7 +141,7 @@ impl App {
         Ok(bot)
     }
 
-    async fn require_account(&self, account_id: &str) -> AppResult<()> {
+    pub(crate) async fn require_account(&self, account_id: &str) -> AppResult<()> {
         let mut tx = self.store.read().await?;
         crate::operator::load_account(tx.as_mut(), account_id).await?;
         tx.commit().await?;

@@ -7,7 +7,7 @@
 use time::Duration;
 use vp_domain::Lang;
 use vp_i18n::{text, text_with};
-use vp_ports::{BotMessage, ChatText, ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord, Tx};
+use vp_ports::{BotMessage, Button, ButtonPress, ChatText, ClientChat, ClientLinkCode, PartnerBotRecord, Tx};
 
 use crate::App;
 use crate::bots::connected_bot;
@@ -22,11 +22,15 @@ pub const CLIENT_CODE_VALID_FOR: Duration = Duration::hours(24);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CustomerReply {
     lang: Lang,
+    /// Who wrote: the shop serves them as `telegram:<user_id>`.
+    user_id: i64,
     kind: ReplyKind,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum ReplyKind {
+    /// The shop's welcome and menu: `/start` without a code, or anything not a command.
+    Menu,
     Help,
     /// The chat was linked to a client just now: the status follows.
     Linked,
@@ -39,9 +43,17 @@ enum ReplyKind {
 
 /// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
 /// Russian, else English.
-fn language_of(chosen: Option<&str>, said: &ChatText) -> Lang {
-    let app = said.language.as_deref().map(|code| code.split('-').next().unwrap_or(code));
+pub(crate) fn language_of(chosen: Option<&str>, app_language: Option<&str>) -> Lang {
+    let app = app_language.map(|code| code.split('-').next().unwrap_or(code));
     chosen.or(app).and_then(Lang::from_code).unwrap_or_default()
+}
+
+/// The other language (the menu's switch and a bare `/language`).
+fn other(lang: Lang) -> Lang {
+    match lang {
+        Lang::En => Lang::Ru,
+        Lang::Ru => Lang::En,
+    }
 }
 
 impl App {
@@ -73,27 +85,23 @@ impl App {
         said: &ChatText,
     ) -> AppResult<CustomerReply> {
         let account_id = bot.account_id.as_str();
-        let chosen = tx.chat_language(account_id, said.chat_id).await?;
-        let mut lang = language_of(chosen.as_deref(), said);
+        tx.touch_bot_customer(account_id, said.user_id, said.chat_id, self.clock.now()).await?;
+        let mut lang = self.chat_reads(tx, account_id, said.chat_id, said.language.as_deref()).await?;
         let kind = match said.command() {
             Some(("start", code)) if !code.is_empty() => {
                 if self.link_client(tx, account_id, said.chat_id, code).await? {
-                    if chosen.is_none() {
-                        tx.set_chat_language(account_id, said.chat_id, lang.code()).await?;
-                    }
                     ReplyKind::Linked
                 } else {
                     ReplyKind::LinkExpired
                 }
             }
+            Some(("start", _)) => ReplyKind::Menu,
+            Some(("help", _)) => ReplyKind::Help,
             Some(("status", _)) => ReplyKind::Status,
             Some(("connect", _)) => ReplyKind::Connect,
             Some(("language", asked)) => {
                 // `/language ru` picks one; `/language` alone switches to the other.
-                lang = Lang::from_code(asked).unwrap_or(match lang {
-                    Lang::En => Lang::Ru,
-                    Lang::Ru => Lang::En,
-                });
+                lang = Lang::from_code(asked).unwrap_or(other(lang));
                 tx.set_chat_language(account_id, said.chat_id, lang.code()).await?;
                 ReplyKind::LanguageSet
             }
@@ -101,9 +109,40 @@ impl App {
                 tx.unlink_chat(account_id, said.chat_id).await?;
                 ReplyKind::Stopped
             }
-            _ => ReplyKind::Help,
+            _ => ReplyKind::Menu,
         };
-        Ok(CustomerReply { lang, kind })
+        Ok(CustomerReply { lang, user_id: said.user_id, kind })
+    }
+
+    /// Records a press on a shop button in the unit of work `tx` the update is handled in (the
+    /// language switch is the one press that changes something there). Returns the language to
+    /// answer in.
+    pub(crate) async fn customer_pressed(
+        &self,
+        tx: &mut dyn Tx,
+        bot: &PartnerBotRecord,
+        press: &ButtonPress,
+    ) -> AppResult<Lang> {
+        let account_id = bot.account_id.as_str();
+        tx.touch_bot_customer(account_id, press.user_id, press.chat_id, self.clock.now()).await?;
+        let mut lang = self.chat_reads(tx, account_id, press.chat_id, press.language.as_deref()).await?;
+        if crate::bot_shop::Choice::parse(&press.data) == Some(crate::bot_shop::Choice::Language) {
+            lang = other(lang);
+            tx.set_chat_language(account_id, press.chat_id, lang.code()).await?;
+        }
+        Ok(lang)
+    }
+
+    /// The language the chat reads; the first time the chat is seen its Telegram app's is kept
+    /// for it, so what the platform sends later on its own (reminders, the paid message) reads
+    /// the same.
+    async fn chat_reads(&self, tx: &mut dyn Tx, account_id: &str, chat_id: i64, app: Option<&str>) -> AppResult<Lang> {
+        let chosen = tx.chat_language(account_id, chat_id).await?;
+        let lang = language_of(chosen.as_deref(), app);
+        if chosen.is_none() {
+            tx.set_chat_language(account_id, chat_id, lang.code()).await?;
+        }
+        Ok(lang)
     }
 
     /// Links the chat to the client a good code names (of this account, not expired).
@@ -128,6 +167,21 @@ impl App {
         reply: &CustomerReply,
     ) -> AppResult<Vec<BotMessage>> {
         let lang = reply.lang;
+        if matches!(reply.kind, ReplyKind::Menu | ReplyKind::Help) {
+            let Some(shopper) = self.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
+            if self.shopper_blocked(&shopper).await? {
+                return Ok(vec![BotMessage::text(
+                    chat_id,
+                    text_with(lang, "shop-blocked", &[("brand", shopper.account.brand_name.as_str().into())]),
+                )]);
+            }
+            if reply.kind == ReplyKind::Help {
+                return Ok(vec![self.help_screen(&shopper).await?]);
+            }
+            // A client the partner made for this person (or an earlier purchase) gets reminders here.
+            self.link_shopper(&shopper).await?;
+            return Ok(vec![self.shop_menu(&shopper).await?]);
+        }
         let mut tx = self.store.read().await?;
         let account = tx.account(&bot.account_id).await?.ok_or(AppError::NotFound("account"))?;
         let linked = tx.chat_clients(&bot.account_id, chat_id).await?;
@@ -140,20 +194,12 @@ impl App {
         tx.commit().await?;
         let brand = account.brand_name.as_str();
         let say = |key: &str| BotMessage::text(chat_id, text_with(lang, key, &[("brand", brand.into())]));
-        let help = || {
-            let mut help = text_with(lang, "bot-help", &[("brand", brand.into())]);
-            if let Some(support) = &account.style.support_url {
-                help.push_str("\n\n");
-                help.push_str(&text_with(lang, "bot-help-support", &[("support", support.as_str().into())]));
-            }
-            BotMessage::text(chat_id, help)
-        };
         let status_or_connect = matches!(reply.kind, ReplyKind::Linked | ReplyKind::Status | ReplyKind::Connect);
         if status_or_connect && clients.is_empty() {
             return Ok(vec![say("bot-not-linked")]);
         }
         Ok(match reply.kind {
-            ReplyKind::Help => vec![help()],
+            ReplyKind::Menu | ReplyKind::Help => vec![],
             ReplyKind::LinkExpired => vec![say("bot-link-expired")],
             ReplyKind::LanguageSet => vec![say("bot-language-set")],
             ReplyKind::Stopped => vec![say("bot-stopped")],
@@ -183,18 +229,15 @@ impl App {
                         continue;
                     };
                     let page = format!("{}/connect/{}", self.settings.public_base_url, url_encode(&record.link_token));
-                    messages.push(BotMessage {
-                        chat_id,
-                        text: text_with(
-                            lang,
-                            "bot-connect",
-                            &[
-                                ("client", client.client_id.as_str().into()),
-                                ("link", sub.subscription_url.as_str().into()),
-                            ],
-                        ),
-                        buttons: vec![LinkButton { text: text(lang, "bot-connect-button"), url: page }],
-                    });
+                    let body = text_with(
+                        lang,
+                        "bot-connect",
+                        &[("client", client.client_id.as_str().into()), ("link", sub.subscription_url.as_str().into())],
+                    );
+                    messages.push(
+                        BotMessage::text(chat_id, body)
+                            .with_buttons(vec![Button::link(text(lang, "bot-connect-button"), page)]),
+                    );
                 }
                 messages
             }
@@ -229,16 +272,12 @@ impl App {
 mod tests {
     use super::*;
 
-    fn said(language: Option<&str>) -> ChatText {
-        ChatText { chat_id: 1, language: language.map(str::to_owned), text: "/help".into() }
-    }
-
     #[test]
     fn a_chat_reads_its_chosen_language_else_its_apps_russian_else_english() {
-        assert_eq!(language_of(None, &said(Some("ru"))), Lang::Ru);
-        assert_eq!(language_of(None, &said(Some("ru-RU"))), Lang::Ru);
-        assert_eq!(language_of(None, &said(Some("de"))), Lang::En);
-        assert_eq!(language_of(None, &said(None)), Lang::En);
-        assert_eq!(language_of(Some("en"), &said(Some("ru"))), Lang::En);
+        assert_eq!(language_of(None, Some("ru")), Lang::Ru);
+        assert_eq!(language_of(None, Some("ru-RU")), Lang::Ru);
+        assert_eq!(language_of(None, Some("de")), Lang::En);
+        assert_eq!(language_of(None, None), Lang::En);
+        assert_eq!(language_of(Some("en"), Some("ru")), Lang::En);
     }
 }

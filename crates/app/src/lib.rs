@@ -2,6 +2,7 @@
 //! business rule lives in an adapter: the rules come from `vp_domain`, the orchestration is here.
 
 pub mod balance;
+pub mod bot_shop;
 pub mod bot_updates;
 pub mod bots;
 pub mod cabinet;
@@ -15,7 +16,9 @@ pub mod metrics;
 pub mod notices;
 pub mod operator;
 pub mod partner;
+pub mod qr_png;
 pub mod reminders;
+pub mod request_limits;
 pub mod secrets;
 pub mod shifted_clock;
 pub mod style;
@@ -90,11 +93,26 @@ pub struct App {
     pub settings: Arc<Settings>,
     auth_cache: Arc<partner::AuthCache>,
     offer_cache: Arc<partner::OfferCache>,
+    /// One for the process: every adapter's requests count in the same windows.
+    limiter: Arc<request_limits::Limiter>,
 }
 
 impl App {
+    /// The per-minute windows are this process's own until `share_request_windows`.
     pub fn new(adapters: Adapters, settings: Settings) -> App {
-        App { adapters, settings: Arc::new(settings), auth_cache: Arc::default(), offer_cache: Arc::default() }
+        App {
+            adapters,
+            settings: Arc::new(settings),
+            auth_cache: Arc::default(),
+            offer_cache: Arc::default(),
+            limiter: Arc::new(request_limits::Limiter::local()),
+        }
+    }
+
+    /// Counts requests in windows every instance shares (Redis), this process's as the fallback.
+    pub fn share_request_windows(mut self, windows: Arc<dyn vp_ports::SharedWindows>) -> App {
+        self.limiter = Arc::new(request_limits::Limiter::shared(windows, self.adapters.metrics.clone()));
+        self
     }
 }
 

@@ -13,7 +13,8 @@ use time::{Duration, OffsetDateTime};
 use vp_domain::{Lang, SubscriptionStatus};
 use vp_i18n::{text, text_with};
 use vp_ports::{
-    AccountRecord, BotApiError, BotMessage, ClientRecord, LinkButton, ReminderKind, ReminderRecipient, ReminderSend, Tx,
+    AccountRecord, BotApiError, BotMessage, Button, ClientRecord, InvoiceRecord, ReminderKind, ReminderRecipient,
+    ReminderSend, Tx,
 };
 
 use crate::App;
@@ -55,6 +56,32 @@ impl App {
         kind: ReminderKind,
         term_ends_at: OffsetDateTime,
     ) -> AppResult<()> {
+        self.queue_send(tx, client, chat_id, kind, term_ends_at, None).await
+    }
+
+    /// Queues "payment received" with the connect link to the chat the invoice's client is
+    /// linked to in the account's connected bot, in the unit of work that records the payment
+    /// (so it is sent once the payment commits, and never for one that did not).
+    pub(crate) async fn queue_paid_message(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()> {
+        let Some(chat) = tx.client_chat(&invoice.client_ref).await? else { return Ok(()) };
+        if connected_bot(tx, &invoice.account_id).await?.is_none() {
+            return Ok(());
+        }
+        let Some(client) = tx.client_by_ref(&invoice.client_ref).await? else { return Ok(()) };
+        let Some(ends) = client.subscription.as_ref().map(|r| r.subscription.expires_at) else { return Ok(()) };
+        let payment = Some(invoice.payment_id.clone());
+        self.queue_send(tx, &client, chat.chat_id, ReminderKind::Paid, ends, payment).await
+    }
+
+    async fn queue_send(
+        &self,
+        tx: &mut dyn Tx,
+        client: &ClientRecord,
+        chat_id: i64,
+        kind: ReminderKind,
+        term_ends_at: OffsetDateTime,
+        payment_id: Option<String>,
+    ) -> AppResult<()> {
         if client.blocked {
             return Ok(());
         }
@@ -66,6 +93,7 @@ impl App {
             chat_id,
             kind,
             term_ends_at,
+            payment_id,
             created_at: now,
             attempts: 0,
             next_attempt_at: Some(now),
@@ -234,10 +262,14 @@ impl App {
         let Some(record) = client.subscription.as_ref() else { return Ok(None) };
         let sub = &record.subscription;
         let still_due = linked_chat == Some(reminder.chat_id)
-            && sub.expires_at == reminder.term_ends_at
             && match reminder.kind {
-                ReminderKind::Expired => sub.status_at(self.clock.now()) == SubscriptionStatus::Expired,
-                _ => true,
+                // A renewal since does not make a payment less received.
+                ReminderKind::Paid => true,
+                ReminderKind::Expired => {
+                    sub.expires_at == reminder.term_ends_at
+                        && sub.status_at(self.clock.now()) == SubscriptionStatus::Expired
+                }
+                ReminderKind::Expiring72 | ReminderKind::Expiring24 => sub.expires_at == reminder.term_ends_at,
             };
         if !still_due {
             return Ok(None);
@@ -246,6 +278,9 @@ impl App {
         let brand = account.brand_name.as_str();
         let client_id = client.client_id.as_str();
         let body = match reminder.kind {
+            ReminderKind::Paid => {
+                return self.paid_message(tx, account, &client, reminder.chat_id, lang).await.map(Some);
+            }
             ReminderKind::Expired => {
                 text_with(lang, "bot-reminder-expired", &[("brand", brand.into()), ("client", client_id.into())])
             }
@@ -264,11 +299,36 @@ impl App {
             }
         };
         let button = match (renewal, account.style.support_url.as_deref()) {
-            (Some(url), _) => Some(LinkButton { text: text(lang, "bot-reminder-renew"), url: url.to_owned() }),
-            (None, Some(url)) => Some(LinkButton { text: text(lang, "bot-reminder-support"), url: url.to_owned() }),
+            (Some(url), _) => Some(Button::link(text(lang, "bot-reminder-renew"), url)),
+            (None, Some(url)) => Some(Button::link(text(lang, "bot-reminder-support"), url)),
             (None, None) => None,
         };
-        Ok(Some(BotMessage { chat_id: reminder.chat_id, text: body, buttons: button.into_iter().collect() }))
+        Ok(Some(BotMessage::text(reminder.chat_id, body).with_buttons(button.into_iter().collect())))
+    }
+
+    /// "Payment received", until when, the subscription link and its QR code (the connect
+    /// page's `qr_payload`), with the connect page and the shop's subscription screen.
+    async fn paid_message(
+        &self,
+        tx: &mut dyn Tx,
+        account: &AccountRecord,
+        client: &ClientRecord,
+        chat_id: i64,
+        lang: Lang,
+    ) -> AppResult<BotMessage> {
+        let app_list = self.load_app_list(tx).await?;
+        let view = self.with_views(account, app_list.as_ref(), |v| v.client(client));
+        let brand = account.brand_name.as_str();
+        let (Some(sub), Some(record)) = (view.subscription, client.subscription.as_ref()) else {
+            return Ok(BotMessage::text(chat_id, text_with(lang, "shop-paid-lifetime", &[("brand", brand.into())])));
+        };
+        let paid = if sub.lifetime {
+            text_with(lang, "shop-paid-lifetime", &[("brand", brand.into())])
+        } else {
+            text_with(lang, "shop-paid", &[("brand", brand.into()), ("day", sub.expires_at.date().into())])
+        };
+        let mine = Button::press(text(lang, "shop-menu-subscription"), crate::bot_shop::Choice::Subscription.data());
+        Ok(self.connect_message(chat_id, lang, &sub, &record.link_token, paid, mine))
     }
 
     /// The account's renewal link, where reminders send a customer (for the cabinet).

@@ -7,7 +7,7 @@ mod support;
 
 use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};
-use vp_ports::{BotApiError, BotMessage};
+use vp_ports::{BotApiError, BotMessage, Button};
 
 async fn with_bot() -> World {
     let w = World::new().await;
@@ -61,10 +61,7 @@ async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the
     assert_eq!(first[0].chat_id, 900);
     assert!(first[0].text.contains("Demo VPN: подписка alice заканчивается 01.02.2026"), "{:?}", first[0].text);
     assert!(first[0].text.ends_with("осталось 3 дня."), "{:?}", first[0].text);
-    assert_eq!(
-        (first[0].buttons[0].text.as_str(), first[0].buttons[0].url.as_str()),
-        ("Продлить", "https://demo.example/renew")
-    );
+    assert_eq!(first[0].buttons, vec![Button::link("Продлить", "https://demo.example/renew")]);
     assert!(at(&w, ends - Duration::hours(70)).await.is_empty(), "once per term");
 
     let second = at(&w, ends - Duration::hours(23)).await;
@@ -79,7 +76,14 @@ async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the
     let renewed_end = pay(&w, "alice").await;
     assert!(renewed_end > ends);
     let again = at(&w, renewed_end - Duration::hours(71)).await;
-    assert_eq!(again.len(), 1, "a renewal counts again");
+    assert_eq!(again.len(), 2, "the renewal's payment is confirmed, and the new term counts again: {again:?}");
+    assert!(
+        again[0].text.starts_with("Оплата получена, спасибо! Demo VPN: подписка действует до"),
+        "{:?}",
+        again[0].text
+    );
+    assert!(again[0].photo.is_some(), "with the QR code to connect");
+    assert!(again[1].text.ends_with("осталось 3 дня."), "{:?}", again[1].text);
     // After /stop, nothing more.
     command(&w, 900, "/stop").await;
     assert!(at(&w, renewed_end - Duration::hours(23)).await.is_empty(), "none after /stop");
@@ -95,8 +99,7 @@ async fn without_a_renewal_link_the_button_leads_to_support_and_unlinked_clients
     let sent = at(&w, ends - Duration::hours(71)).await;
     assert_eq!(sent.len(), 1, "carol never linked a chat: {sent:?}");
     assert!(sent[0].text.ends_with("3 days left."), "{:?}", sent[0].text);
-    assert_eq!(sent[0].buttons[0].text, "Contact support");
-    assert_eq!(sent[0].buttons[0].url, "https://t.me/demo_support");
+    assert_eq!(sent[0].buttons, vec![Button::link("Contact support", "https://t.me/demo_support")]);
 }
 
 fn support_only() -> vp_app::style::StyleChanges {

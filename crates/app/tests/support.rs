@@ -278,8 +278,8 @@ impl FakeBots {
     /// Someone wrote `text` to the bot of `token` in `chat_id`.
     pub fn said(&self, token: &str, chat_id: i64, text: &str) -> BotUpdate {
         let update_id = 100 + self.next_update.fetch_add(1, Ordering::Relaxed);
-        let update =
-            BotUpdate { update_id, message: Some(ChatText { chat_id, language: None, text: text.to_owned() }) };
+        let said = ChatText { chat_id, user_id: chat_id, language: None, text: text.to_owned() };
+        let update = BotUpdate { update_id, message: Some(said), press: None };
         self.updates.lock().unwrap().push((token.to_owned(), update.clone()));
         update
     }
@@ -322,6 +322,10 @@ impl BotApi for FakeBots {
         }
         self.sent.lock().unwrap().push((token.to_owned(), message.clone()));
         Ok(())
+    }
+
+    async fn answer_press(&self, token: &str, _press_id: &str, _notice: Option<&str>) -> Result<(), BotApiError> {
+        self.identify(token).await.map(|_| ())
     }
 
     async fn updates(

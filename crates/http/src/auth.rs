@@ -8,11 +8,9 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use vp_app::App;
-use vp_domain::limits::AccountLimits;
-use vp_ports::{AccountRecord, RequestWindow, WindowCheck};
+use vp_ports::AccountRecord;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::rate_limit::Limiter;
 
 /// The authenticated account of a partner request. `PAYMENT` is the handler's word that the
 /// request creates a payment and counts against the payment window too (`PayingPartner`), so
@@ -35,27 +33,16 @@ impl<const PAYMENT: bool> FromRequest for Partner<PAYMENT> {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let app = req.app_data::<web::Data<App>>().cloned();
-        let limiter = req.app_data::<web::Data<Limiter>>().cloned();
         let key = bearer(req);
         Box::pin(async move {
-            let (Some(app), Some(limiter)) = (app, limiter) else {
+            let Some(app) = app else {
                 return Err(ApiError::new(ErrorCode::InternalError));
             };
             let account = app.authenticate(key.as_deref()).await?;
-            admit(&app, &limiter, &account, PAYMENT).await?;
+            app.admit_request(&account, PAYMENT)
+                .await
+                .map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))?;
             Ok(Partner(account))
         })
     }
-}
-
-/// One request against the account's per-minute limits (with its overrides): every request
-/// against the account window, a payment creation then against the payment window.
-async fn admit(app: &App, limiter: &Limiter, account: &AccountRecord, is_payment: bool) -> Result<(), ApiError> {
-    let limits = AccountLimits::with_overrides(&account.limits);
-    let all =
-        WindowCheck { account_id: &account.id, window: RequestWindow::AllRequests, limit: limits.requests_per_minute };
-    let payments =
-        WindowCheck { account_id: &account.id, window: RequestWindow::Payments, limit: limits.payments_per_minute };
-    let checks = if is_payment { &[all, payments][..] } else { &[all][..] };
-    limiter.admit(checks, app.clock.now()).await.map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))
 }

@@ -14,7 +14,6 @@ pub mod localize;
 mod messages;
 pub mod metrics;
 pub mod openapi;
-pub mod rate_limit;
 pub mod requests;
 
 use actix_web::web;
@@ -25,26 +24,20 @@ pub use event_shapes::ApiShapes;
 pub use fallback::fallback;
 pub use localize::localize;
 pub use metrics::MetricsAccess;
-pub use rate_limit::Limiter;
 pub use requests::track_requests;
 
 pub use vp_app::partner::API_PREFIX;
 
-/// Shared state built once per process (the rate limiter must be one for all workers).
+/// Shared state built once per process.
 #[derive(Clone)]
 pub struct HttpState {
     pub app: web::Data<App>,
-    pub limiter: web::Data<Limiter>,
     pub openapi_json: web::Data<openapi::OpenApiJson>,
 }
 
 impl HttpState {
-    pub fn new(app: App, limiter: Limiter) -> HttpState {
-        HttpState {
-            app: web::Data::new(app),
-            limiter: web::Data::new(limiter),
-            openapi_json: web::Data::new(openapi::OpenApiJson::build()),
-        }
+    pub fn new(app: App) -> HttpState {
+        HttpState { app: web::Data::new(app), openapi_json: web::Data::new(openapi::OpenApiJson::build()) }
     }
 }
 
@@ -53,7 +46,6 @@ impl HttpState {
 pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         cfg.app_data(state.app.clone())
-            .app_data(state.limiter.clone())
             .app_data(state.openapi_json.clone())
             .app_data(web::PayloadConfig::new(body::BODY_LIMIT))
             .configure(health::routes)

@@ -429,6 +429,9 @@ cabinet-clients-yes = yes
 cabinet-clients-no = no
 cabinet-clients-client-since = Client since
 cabinet-clients-reachable-in-telegram = Reachable in Telegram
+cabinet-clients-bot-customer = bot customer
+cabinet-clients-bot-started = Started the bot
+cabinet-clients-bot-last-seen = Last used the bot
 cabinet-clients-devices = Devices
 cabinet-clients-devices-count = Devices ({ $count })
 cabinet-clients-devices-unavailable = The VPN panel cannot be asked right now; try again later.
@@ -535,6 +538,77 @@ bot-command-connect = How to connect
 bot-command-help = Help and documents
 bot-command-language = Change the language
 bot-command-stop = Stop the reminders
+
+## The partner's bot: its shop
+
+shop-welcome = Welcome to { $brand }! Choose what you need below.
+shop-menu-plans = Buy a subscription
+shop-menu-trial = Try it free
+shop-menu-subscription = My subscription
+shop-menu-devices = My devices
+shop-menu-help = Help and documents
+shop-menu-language = Русский
+shop-menu-back = Back to the menu
+shop-plans = { $brand }: choose a plan.
+shop-plans-none = Nothing is on sale right now. Please come back later.
+shop-plan = { $term }: { MONEY($price) }
+shop-term-months = { $count ->
+    [one] { $count } month
+   *[other] { $count } months
+    }
+shop-term-lifetime = Lifetime
+shop-device-offer = Extra devices: { MONEY($price) } each ({ $included } included, at most { $max } in all).
+shop-devices-choose = How many devices to add? { MONEY($price) } each.
+shop-devices-count = { $count ->
+    [one] +{ $count } device
+   *[other] +{ $count } devices
+    }: { MONEY($amount) }
+shop-choose-method = How would you like to pay?
+shop-invoice = { $what }: { MONEY($amount) }. Pay within { $minutes } min (by { $time } UTC).
+shop-pay = Pay { MONEY($amount) }
+shop-paid = Payment received, thank you! { $brand }: your subscription is active until { DATE($day) }.
+shop-paid-lifetime = Payment received, thank you! { $brand }: your subscription never ends.
+shop-connect = Add this link to your VPN app: { $link }
+    Or scan the QR code with another device.
+shop-connect-page = Open the connect page
+shop-subscription-none = You have no subscription yet.
+shop-renew = Renew
+shop-add-devices = Add devices
+shop-connect-button = Connect
+shop-new-link = New link
+shop-new-link-done = Done: here is your new link. The old one no longer works.
+shop-new-link-too-soon = The link was changed less than an hour ago. Try again in { $minutes ->
+    [one] { $minutes } minute
+   *[other] { $minutes } minutes
+    }.
+shop-trial-started = Your free trial is on.
+shop-trial-used = You have already had a subscription, so the free trial is not available.
+shop-trial-off = { $brand } offers no free trial right now.
+shop-trial-daily-limit = Today's free trials are all taken. Please try again tomorrow.
+shop-try-later = { $brand } cannot do this right now. Please try again in a few minutes.
+shop-too-fast = Too many requests right now. Please try again in { $seconds } s.
+shop-blocked = Sorry, { $brand } cannot serve you. Please contact support.
+shop-devices = Your devices: { $used } of { $limit }.
+shop-devices-unlimited = Your devices: { $used }, no limit.
+shop-devices-none = No devices are connected yet.
+shop-device = { $name }, added { DATE($day) }
+shop-device-remove = Remove { $name }
+shop-device-confirm = Remove { $name }? It is disconnected and its slot is freed.
+shop-device-confirm-yes = Yes, remove it
+shop-device-removed = { $name } is removed.
+shop-device-list-old = That list is out of date; here is the current one.
+shop-device-unknown = Device
+shop-in-progress = Still working on it: please wait a moment.
+shop-lifetime-owned = Your subscription is for life: there is nothing to renew.
+shop-help = { $brand }: buy and renew your VPN here, connect your devices and get reminded before your access ends.
+shop-documents-terms = Terms of service and refunds
+shop-documents-privacy = Privacy policy
+shop-support = Contact support
+shop-devices-not-for-sale = Extra devices are not sold right now.
+shop-devices-at-limit = You already have the most devices allowed.
+shop-devices-no-limit = Your subscription has no device limit.
+shop-needs-subscription = This needs an active subscription.
+shop-new-clients-limit = { $brand } cannot take new customers today. Please try again tomorrow.
 notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of the bot @{ $bot } (it was revoked in BotFather). The bot is disconnected: connect it again with a new token.
 
 ## Cabinet: Telegram bot
@@ -543,7 +617,7 @@ cabinet-section-bot = Telegram bot
 cabinet-action-bot-connected = Telegram bot connected
 cabinet-action-bot-disconnected = Telegram bot disconnected
 cabinet-action-renewal-link-set = Renewal link changed
-cabinet-bot-intro = Your own Telegram bot, run by the platform under your brand: it carries your name, descriptions and commands, and your customers will get their subscription and reminders there.
+cabinet-bot-intro = Your own Telegram bot, run by the platform under your brand: it carries your name, descriptions and commands, and your customers buy, try, pay, connect and manage their devices there, and get their reminders.
 cabinet-bot-bot = Bot
 cabinet-bot-status = Status
 cabinet-bot-status-connected = connected since { $at }

@@ -450,6 +450,9 @@ cabinet-clients-yes = да
 cabinet-clients-no = нет
 cabinet-clients-client-since = Клиент с
 cabinet-clients-reachable-in-telegram = Доступен в Telegram
+cabinet-clients-bot-customer = клиент бота
+cabinet-clients-bot-started = Начал работу с ботом
+cabinet-clients-bot-last-seen = Последний раз в боте
 cabinet-clients-devices = Устройства
 cabinet-clients-devices-count = Устройства ({ $count })
 cabinet-clients-devices-unavailable = VPN-панель сейчас недоступна; попробуйте позже.
@@ -557,6 +560,80 @@ bot-command-connect = Как подключиться
 bot-command-help = Помощь и документы
 bot-command-language = Сменить язык
 bot-command-stop = Отключить напоминания
+
+## Бот партнёра: магазин
+
+shop-welcome = Добро пожаловать в { $brand }! Выберите, что нужно.
+shop-menu-plans = Купить подписку
+shop-menu-trial = Попробовать бесплатно
+shop-menu-subscription = Моя подписка
+shop-menu-devices = Мои устройства
+shop-menu-help = Помощь и документы
+shop-menu-language = English
+shop-menu-back = В меню
+shop-plans = { $brand }: выберите тариф.
+shop-plans-none = Сейчас ничего не продаётся. Загляните позже.
+shop-plan = { $term }: { MONEY($price) }
+shop-term-months = { $count ->
+    [one] { $count } месяц
+    [few] { $count } месяца
+   *[many] { $count } месяцев
+    }
+shop-term-lifetime = Навсегда
+shop-device-offer = Дополнительные устройства: { MONEY($price) } за каждое (включено { $included }, всего не больше { $max }).
+shop-devices-choose = Сколько устройств добавить? { MONEY($price) } за каждое.
+shop-devices-count = { $count ->
+    [one] +{ $count } устройство
+    [few] +{ $count } устройства
+   *[many] +{ $count } устройств
+    }: { MONEY($amount) }
+shop-choose-method = Как вы хотите оплатить?
+shop-invoice = { $what }: { MONEY($amount) }. Оплатите в течение { $minutes } мин (до { $time } UTC).
+shop-pay = Оплатить { MONEY($amount) }
+shop-paid = Оплата получена, спасибо! { $brand }: подписка действует до { DATE($day) }.
+shop-paid-lifetime = Оплата получена, спасибо! { $brand }: подписка бессрочная.
+shop-connect = Добавьте эту ссылку в VPN-приложение: { $link }
+    Или отсканируйте QR-код другим устройством.
+shop-connect-page = Открыть страницу подключения
+shop-subscription-none = У вас ещё нет подписки.
+shop-renew = Продлить
+shop-add-devices = Добавить устройства
+shop-connect-button = Подключиться
+shop-new-link = Новая ссылка
+shop-new-link-done = Готово: вот новая ссылка. Старая больше не работает.
+shop-new-link-too-soon = Ссылку меняли меньше часа назад. Попробуйте через { $minutes ->
+    [one] { $minutes } минуту
+    [few] { $minutes } минуты
+   *[many] { $minutes } минут
+    }.
+shop-trial-started = Бесплатный пробный период включён.
+shop-trial-used = У вас уже была подписка, поэтому пробный период недоступен.
+shop-trial-off = { $brand } сейчас не даёт пробный период.
+shop-trial-daily-limit = Пробные периоды на сегодня закончились. Попробуйте завтра.
+shop-try-later = { $brand } не может сделать это сейчас. Попробуйте через несколько минут.
+shop-too-fast = Слишком много запросов. Попробуйте через { $seconds } с.
+shop-blocked = К сожалению, { $brand } не может вас обслужить. Напишите в поддержку.
+shop-devices = Ваши устройства: { $used } из { $limit }.
+shop-devices-unlimited = Ваши устройства: { $used }, без ограничения.
+shop-devices-none = Пока не подключено ни одного устройства.
+shop-device = { $name }, добавлено { DATE($day) }
+shop-device-remove = Удалить { $name }
+shop-device-confirm = Удалить { $name }? Устройство отключится, место освободится.
+shop-device-confirm-yes = Да, удалить
+shop-device-removed = { $name } удалено.
+shop-device-list-old = Этот список устарел; вот текущий.
+shop-device-unknown = Устройство
+shop-in-progress = Уже выполняется, подождите немного.
+shop-lifetime-owned = Ваша подписка бессрочная: продлевать нечего.
+shop-help = { $brand }: здесь можно купить и продлить VPN, подключить устройства и получать напоминания до окончания доступа.
+shop-documents-terms = Условия и возвраты
+shop-documents-privacy = Политика конфиденциальности
+shop-support = Написать в поддержку
+shop-devices-not-for-sale = Дополнительные устройства сейчас не продаются.
+shop-devices-at-limit = У вас уже максимум устройств.
+shop-devices-no-limit = В вашей подписке число устройств не ограничено.
+shop-needs-subscription = Для этого нужна активная подписка.
+shop-new-clients-limit = { $brand } сегодня не принимает новых клиентов. Попробуйте завтра.
 notice-bot-disconnected = { $brand }: Telegram больше не принимает токен бота @{ $bot } (его отозвали в BotFather). Бот отключён: подключите его снова с новым токеном.
 
 ## Кабинет: Telegram-бот
@@ -565,7 +642,7 @@ cabinet-section-bot = Telegram-бот
 cabinet-action-bot-connected = подключён Telegram-бот
 cabinet-action-bot-disconnected = отключён Telegram-бот
 cabinet-action-renewal-link-set = изменена ссылка для продления
-cabinet-bot-intro = Ваш собственный Telegram-бот, которым платформа управляет под вашим брендом: у него ваше название, описания и команды, а ваши покупатели получат в нём подписку и напоминания.
+cabinet-bot-intro = Ваш собственный Telegram-бот, которым платформа управляет под вашим брендом: у него ваше название, описания и команды, а ваши покупатели покупают, пробуют, оплачивают, подключаются и управляют устройствами прямо в нём и получают напоминания.
 cabinet-bot-bot = Бот
 cabinet-bot-status = Состояние
 cabinet-bot-status-connected = подключён с { $at }

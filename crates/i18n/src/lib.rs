@@ -55,6 +55,12 @@ impl From<u32> for Arg<'_> {
     }
 }
 
+impl From<u64> for Arg<'_> {
+    fn from(n: u64) -> Self {
+        Arg::Count(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
 impl From<usize> for Arg<'_> {
     fn from(n: usize) -> Self {
         Arg::Count(i64::try_from(n).unwrap_or(i64::MAX))

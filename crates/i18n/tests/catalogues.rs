@@ -8,7 +8,7 @@ use vp_i18n::{Arg, Lang, text, text_with};
 
 /// Where texts are shown from: every adapter that talks to people, and the app's notices.
 const USERS: [&str; 4] = ["web", "http", "app", "telegram"];
-const PREFIXES: [&str; 5] = ["page-", "cabinet-", "notice-", "bot-", "api-"];
+const PREFIXES: [&str; 6] = ["page-", "cabinet-", "notice-", "bot-", "api-", "shop-"];
 
 fn keys(source: &str) -> BTreeSet<String> {
     source

@@ -63,12 +63,14 @@ pub struct ClientChat {
     pub linked_at: OffsetDateTime,
 }
 
-/// Which reminder of a term (spec: term events): 72 or 24 hours before its end, or its end.
+/// Which message of the platform's outbox to a customer's chat: a reminder of a term (spec:
+/// term events: 72 or 24 hours before its end, or its end), or that an invoice was paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReminderKind {
     Expiring72,
     Expiring24,
     Expired,
+    Paid,
 }
 
 impl ReminderKind {
@@ -77,11 +79,12 @@ impl ReminderKind {
             ReminderKind::Expiring72 => "expiring_72",
             ReminderKind::Expiring24 => "expiring_24",
             ReminderKind::Expired => "expired",
+            ReminderKind::Paid => "paid",
         }
     }
 
     pub fn from_code(code: &str) -> Option<ReminderKind> {
-        [ReminderKind::Expiring72, ReminderKind::Expiring24, ReminderKind::Expired]
+        [ReminderKind::Expiring72, ReminderKind::Expiring24, ReminderKind::Expired, ReminderKind::Paid]
             .into_iter()
             .find(|k| k.code() == code)
     }
@@ -95,8 +98,10 @@ pub struct ReminderSend {
     pub client_ref: String,
     pub chat_id: i64,
     pub kind: ReminderKind,
-    /// The end of the term it is about: a renewal since makes it stale.
+    /// The end of the term it is about: a renewal since makes a reminder stale.
     pub term_ends_at: OffsetDateTime,
+    /// The invoice a `Paid` message is about (once per invoice); `None` for reminders.
+    pub payment_id: Option<String>,
     pub created_at: OffsetDateTime,
     pub attempts: u32,
     /// When to try (again); `None` once sent or given up.
@@ -114,6 +119,40 @@ pub struct ReminderRecipient {
     pub linked_chat: Option<i64>,
     /// The language the reminder's chat chose, if it did.
     pub language: Option<String>,
+}
+
+/// Someone who started the partner's bot (served as the client `telegram:<user_id>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotCustomer {
+    pub account_id: String,
+    pub user_id: i64,
+    pub chat_id: i64,
+    pub started_at: OffsetDateTime,
+    pub last_seen_at: OffsetDateTime,
+}
+
+/// The device list a chat was last shown; its buttons carry `nonce` and an index into
+/// `device_ids`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotDeviceList {
+    pub account_id: String,
+    pub chat_id: i64,
+    pub nonce: String,
+    pub device_ids: Vec<String>,
+    pub listed_at: OffsetDateTime,
+}
+
+/// An account's bot over a period (`vp-api bot stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BotStats {
+    /// People who started the bot in the period.
+    pub started: u64,
+    /// Clients linked to a chat with the bot now.
+    pub linked: u64,
+    /// Paid invoices of bot customers (`telegram:` clients) in the period.
+    pub purchases: u64,
+    /// Of `started`, how many paid an invoice in the period.
+    pub started_and_paid: u64,
 }
 
 /// How a bot presents itself, in each language Telegram shows it in.
@@ -174,25 +213,51 @@ pub enum BotApiError {
     Conflict(String),
 }
 
-/// A message from a bot to a chat: plain text, and buttons that open links under it.
+/// A message from a bot to a chat: plain text (the caption when it carries a photo), and
+/// buttons under it, one per row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotMessage {
     pub chat_id: i64,
     pub text: String,
-    pub buttons: Vec<LinkButton>,
+    pub buttons: Vec<Button>,
+    /// A PNG image sent with the text as its caption (at most 1,024 characters).
+    pub photo: Option<Vec<u8>>,
 }
 
 impl BotMessage {
     pub fn text(chat_id: i64, text: impl Into<String>) -> BotMessage {
-        BotMessage { chat_id, text: text.into(), buttons: vec![] }
+        BotMessage { chat_id, text: text.into(), buttons: vec![], photo: None }
+    }
+
+    pub fn with_buttons(mut self, buttons: Vec<Button>) -> BotMessage {
+        self.buttons = buttons;
+        self
     }
 }
 
-/// A button under a message that opens `url` (https, or a `t.me` link).
+/// A button under a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkButton {
+pub struct Button {
     pub text: String,
-    pub url: String,
+    pub action: ButtonAction,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ButtonAction {
+    /// Opens a link (https, or a `t.me` link).
+    Url(String),
+    /// Comes back to the bot as a `ButtonPress` carrying this (1 to 64 bytes).
+    Press(String),
+}
+
+impl Button {
+    pub fn link(text: impl Into<String>, url: impl Into<String>) -> Button {
+        Button { text: text.into(), action: ButtonAction::Url(url.into()) }
+    }
+
+    pub fn press(text: impl Into<String>, data: impl Into<String>) -> Button {
+        Button { text: text.into(), action: ButtonAction::Press(data.into()) }
+    }
 }
 
 /// One update from the messenger, reduced to what the platform acts on. Updates of other
@@ -203,14 +268,32 @@ pub struct BotUpdate {
     pub update_id: i64,
     /// A text message in a chat with the bot.
     pub message: Option<ChatText>,
+    /// A press on one of the bot's buttons.
+    pub press: Option<ButtonPress>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatText {
     pub chat_id: i64,
+    /// The sender's messenger user id (the same as `chat_id` in a private chat).
+    pub user_id: i64,
     /// The sender's language as their messenger app is set (`en`, `ru`, `pt-br`), if it says.
     pub language: Option<String>,
     pub text: String,
+}
+
+/// A person pressed a button the bot sent (Telegram's `callback_query`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ButtonPress {
+    /// What `answer_press` names it by.
+    pub id: String,
+    pub chat_id: i64,
+    pub user_id: i64,
+    /// The message the button was under.
+    pub message_id: i64,
+    pub language: Option<String>,
+    /// The button's `ButtonAction::Press` data.
+    pub data: String,
 }
 
 impl ChatText {
@@ -238,6 +321,9 @@ pub trait BotApi: Send + Sync {
     /// menu button to the command list. Calling it again with the same profile changes nothing.
     async fn set_profile(&self, token: &str, profile: &BotProfile) -> Result<(), BotApiError>;
     async fn send_message(&self, token: &str, message: &BotMessage) -> Result<(), BotApiError>;
+    /// Confirms a button press (the person's app stops waiting), with a short notice shown
+    /// over the chat when given.
+    async fn answer_press(&self, token: &str, press_id: &str, notice: Option<&str>) -> Result<(), BotApiError>;
     /// The updates after `offset` (which also confirms every one before it), waiting up to
     /// `wait` for the first (long polling).
     async fn updates(&self, token: &str, offset: i64, wait: Duration) -> Result<Vec<BotUpdate>, BotApiError>;
@@ -263,7 +349,7 @@ mod tests {
     use super::{ChatText, is_bot_token};
 
     fn said(text: &str) -> ChatText {
-        ChatText { chat_id: 1, language: None, text: text.to_owned() }
+        ChatText { chat_id: 1, user_id: 1, language: None, text: text.to_owned() }
     }
 
     #[test]

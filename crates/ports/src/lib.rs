@@ -21,8 +21,9 @@ pub mod windows;
 
 pub use balance::*;
 pub use bots::{
-    BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotUpdate, BotUpdates, ChatText,
-    ClientChat, ClientLinkCode, LinkButton, PartnerBotRecord, ReminderKind, ReminderRecipient, ReminderSend,
+    BotApi, BotApiError, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotStats,
+    BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat, ClientLinkCode, PartnerBotRecord,
+    ReminderKind, ReminderRecipient, ReminderSend,
 };
 pub use cabinet::*;
 pub use client_address::TrustedProxies;

@@ -368,4 +368,27 @@ pub(crate) struct ReminderSendRow {
     pub next_attempt_at: Option<PrimitiveDateTime>,
     pub sent_at: Option<PrimitiveDateTime>,
     pub last_error: Option<String>,
+    pub payment_id: String,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = bot_customers)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct BotCustomerRow {
+    pub account_id: String,
+    pub user_id: i64,
+    pub chat_id: i64,
+    pub started_at: PrimitiveDateTime,
+    pub last_seen_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = bot_device_lists)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct BotDeviceListRow {
+    pub account_id: String,
+    pub chat_id: i64,
+    pub nonce: String,
+    pub device_ids: String,
+    pub listed_at: PrimitiveDateTime,
 }

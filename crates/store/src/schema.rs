@@ -415,6 +415,27 @@ diesel::table! {
         next_attempt_at -> Nullable<Timestamp>,
         sent_at -> Nullable<Timestamp>,
         last_error -> Nullable<Text>,
+        payment_id -> Text,
+    }
+}
+
+diesel::table! {
+    bot_customers (account_id, user_id) {
+        account_id -> Text,
+        user_id -> BigInt,
+        chat_id -> BigInt,
+        started_at -> Timestamp,
+        last_seen_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    bot_device_lists (account_id, chat_id) {
+        account_id -> Text,
+        chat_id -> BigInt,
+        nonce -> Text,
+        device_ids -> Text,
+        listed_at -> Timestamp,
     }
 }
 

@@ -25,8 +25,9 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    ClientChat, ClientLinkCode, DailyLimit, DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite,
-    LocalPanelStore, PartnerBotRecord, ReminderKind, ReminderSend, Store, StoreError, Tx,
+    BotCustomer, BotDeviceList, BotStats, ClientChat, ClientLinkCode, DailyLimit, DailyQuota, DeliveryBacklog,
+    InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PartnerBotRecord, ReminderKind, ReminderSend,
+    Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -143,6 +144,7 @@ macro_rules! contract_tests {
 }
 
 contract_tests!(
+    bot_customers_are_counted_from_their_start_and_device_lists_replace_each_other,
     migrations_go_up_down_and_up_again,
     accounts_and_api_keys_round_trip,
     client_ids_are_unique_per_account_and_case_sensitive,
@@ -395,6 +397,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
         chat_id: 77,
         kind: ReminderKind::Expiring72,
         term_ends_at: at(1000),
+        payment_id: None,
         created_at: at(10),
         attempts: 0,
         next_attempt_at: Some(at(10)),
@@ -409,6 +412,17 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     let renewed =
         ReminderSend { id: "rmd-3".into(), term_ends_at: at(2000), next_attempt_at: Some(at(20)), ..reminder.clone() };
     assert!(tx.insert_reminder(&renewed).await.unwrap(), "a new term counts again");
+    let template = reminder.clone();
+    let paid = move |id: &str, payment: &str| ReminderSend {
+        id: id.into(),
+        kind: ReminderKind::Paid,
+        payment_id: Some(payment.into()),
+        next_attempt_at: None,
+        ..template.clone()
+    };
+    assert!(tx.insert_reminder(&paid("rmd-p1", "pay_1")).await.unwrap());
+    assert!(tx.insert_reminder(&paid("rmd-p2", "pay_2")).await.unwrap(), "once per invoice, not per term");
+    assert!(!tx.insert_reminder(&paid("rmd-p3", "pay_1")).await.unwrap());
     tx.commit().await.unwrap();
 
     let claim = |store: Arc<dyn Store>| async move {
@@ -431,7 +445,9 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     assert!(tx.claim_reminders("acc-1", at(150), at(300), 10).await.unwrap().iter().all(|r| r.id == "rmd-3"));
     sent.last_error = Some("x".into());
     tx.update_reminder(&sent).await.unwrap();
-    assert_eq!(tx.reminders_of_client("c-1").await.unwrap()[0], sent);
+    let of_client = tx.reminders_of_client("c-1").await.unwrap();
+    assert_eq!(of_client[0], sent);
+    assert!(of_client.contains(&paid("rmd-p2", "pay_2")), "a paid message keeps its invoice");
 
     let unlinked = tx.reminder_recipient(&sent).await.unwrap().unwrap();
     assert_eq!((unlinked.client.id.as_str(), unlinked.linked_chat, unlinked.language), ("c-1", None, None));
@@ -451,6 +467,62 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     tx.set_renewal_url("acc-1", Some("https://renew.example")).await.unwrap();
     assert_eq!(tx.renewal_url("acc-1").await.unwrap().as_deref(), Some("https://renew.example"));
     assert_eq!(tx.account("acc-1").await.unwrap(), Some(account("acc-1")), "the account itself is unchanged");
+    tx.commit().await.unwrap();
+}
+
+async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_each_other(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.insert_account(&account("acc-2")).await.unwrap();
+    assert!(tx.touch_bot_customer("acc-1", 501, 501, at(10)).await.unwrap(), "the first touch is the start");
+    assert!(!tx.touch_bot_customer("acc-1", 501, 501, at(20)).await.unwrap());
+    assert!(tx.touch_bot_customer("acc-1", 502, 502, at(30)).await.unwrap());
+    assert!(tx.touch_bot_customer("acc-2", 501, 501, at(30)).await.unwrap(), "by account");
+    let seen = tx.bot_customers("acc-1", &[501, 999]).await.unwrap();
+    assert_eq!(
+        seen,
+        [BotCustomer {
+            account_id: "acc-1".into(),
+            user_id: 501,
+            chat_id: 501,
+            started_at: at(10),
+            last_seen_at: at(20)
+        }]
+    );
+    // 501 paid twice since its start, 502 never; a partner's own client does not count.
+    tx.insert_client(&client("c-501", "acc-1", "telegram:501", at(11))).await.unwrap();
+    tx.insert_client(&client("c-own", "acc-1", "alice", at(11))).await.unwrap();
+    for (id, client_ref) in [("pay_1", "c-501"), ("pay_2", "c-501"), ("pay_3", "c-own")] {
+        let mut paid = invoice(id, "acc-1", client_ref, Purpose::Subscription { plan_id: 1 });
+        paid.status = InvoiceStatus::Succeeded;
+        paid.paid_at = Some(at(40));
+        tx.insert_invoice(&paid).await.unwrap();
+    }
+    tx.link_client_chat(&ClientChat {
+        client_ref: "c-501".into(),
+        account_id: "acc-1".into(),
+        chat_id: 501,
+        linked_at: at(12),
+    })
+    .await
+    .unwrap();
+    let stats = tx.bot_stats("acc-1", at(0)).await.unwrap();
+    assert_eq!(stats, BotStats { started: 2, linked: 1, purchases: 2, started_and_paid: 1 });
+    let later = tx.bot_stats("acc-1", at(25)).await.unwrap();
+    assert_eq!((later.started, later.purchases, later.started_and_paid), (1, 2, 0), "only what happened since");
+
+    assert_eq!(tx.device_list("acc-1", 501).await.unwrap(), None);
+    let list = BotDeviceList {
+        account_id: "acc-1".into(),
+        chat_id: 501,
+        nonce: "n1".into(),
+        device_ids: vec!["hw-1".into(), "hw:2".into()],
+        listed_at: at(50),
+    };
+    tx.save_device_list(&list).await.unwrap();
+    let newer = BotDeviceList { nonce: "n2".into(), device_ids: vec![], listed_at: at(60), ..list.clone() };
+    tx.save_device_list(&newer).await.unwrap();
+    assert_eq!(tx.device_list("acc-1", 501).await.unwrap(), Some(newer), "a chat has one current list");
     tx.commit().await.unwrap();
 }
 
@@ -576,7 +648,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261125000012",
             "20261125000013",
             "20261125000014",
-            "20261125000015"
+            "20261125000015",
+            "20261125000016"
         ]
     );
     let mut tx = begin(&ctx.store).await;

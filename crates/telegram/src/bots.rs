@@ -3,9 +3,10 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
+use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 use vp_outbound::Refusals;
-use vp_ports::{BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate};
+use vp_ports::{BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate, Button, ButtonAction};
 
 use crate::client::{CallError, Client, REQUEST_TIMEOUT};
 use crate::updates::read_update;
@@ -14,6 +15,8 @@ use crate::updates::read_update;
 const POLL_MARGIN: Duration = Duration::from_secs(10);
 /// What a bot's updates are asked for: messages now, button presses for the bot's menus.
 const ALLOWED_UPDATES: [&str; 2] = ["message", "callback_query"];
+/// The longest notice `answerCallbackQuery` shows.
+const NOTICE_CHARS: usize = 200;
 
 static REFUSALS: Refusals = Refusals::new("telegram");
 
@@ -40,6 +43,24 @@ impl TelegramBots {
     ) -> Result<Value, BotApiError> {
         self.client.call(token, method, &body, timeout).await.map_err(|e| bot_error(method, &body, e))
     }
+
+    /// A call with a file: `fields` is what a refusal logs of it (the form without the file).
+    async fn call_form(&self, token: &str, method: &str, form: Form, fields: &Value) -> Result<Value, BotApiError> {
+        self.client.call_form(token, method, form, REQUEST_TIMEOUT).await.map_err(|e| bot_error(method, fields, e))
+    }
+}
+
+/// An inline keyboard of one button per row (the labels are sentences, not icons); `None`
+/// without buttons.
+fn keyboard(buttons: &[Button]) -> Option<Value> {
+    let rows: Vec<Value> = buttons
+        .iter()
+        .map(|b| match &b.action {
+            ButtonAction::Url(url) => json!([{ "text": b.text, "url": url }]),
+            ButtonAction::Press(data) => json!([{ "text": b.text, "callback_data": data }]),
+        })
+        .collect();
+    (!rows.is_empty()).then(|| json!({ "inline_keyboard": rows }))
 }
 
 /// What a refusal means: 401 and 404 answer a wrong or revoked token, 429 asks to wait, 403
@@ -101,17 +122,42 @@ impl BotApi for TelegramBots {
     }
 
     async fn send_message(&self, token: &str, message: &BotMessage) -> Result<(), BotApiError> {
-        let mut body = json!({
-            "chat_id": message.chat_id,
-            "text": message.text,
-            "link_preview_options": {"is_disabled": true},
-        });
-        if !message.buttons.is_empty() {
-            // One button per row: the labels are sentences, not icons.
-            let rows: Vec<Value> = message.buttons.iter().map(|b| json!([{ "text": b.text, "url": b.url }])).collect();
-            body["reply_markup"] = json!({ "inline_keyboard": rows });
+        let markup = keyboard(&message.buttons);
+        let Some(png) = &message.photo else {
+            let mut body = json!({
+                "chat_id": message.chat_id,
+                "text": message.text,
+                "link_preview_options": {"is_disabled": true},
+            });
+            if let Some(markup) = markup {
+                body["reply_markup"] = markup;
+            }
+            return self.call(token, "sendMessage", body).await.map(|_| ());
+        };
+        let mut fields = json!({ "chat_id": message.chat_id });
+        if !message.text.is_empty() {
+            fields["caption"] = json!(message.text);
         }
-        self.call(token, "sendMessage", body).await.map(|_| ())
+        if let Some(markup) = markup {
+            fields["reply_markup"] = markup;
+        }
+        // Form fields are text: strings as they are, numbers and objects as JSON.
+        let form = fields.as_object().into_iter().flatten().fold(Form::new(), |form, (name, value)| {
+            form.text(name.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned))
+        });
+        let photo = Part::bytes(png.clone()).file_name("qr.png").mime_str("image/png").expect("a MIME type");
+        // What a refusal logs instead of the file.
+        fields["photo"] = json!(format!("qr.png, {} bytes", png.len()));
+        self.call_form(token, "sendPhoto", form.part("photo", photo), &fields).await.map(|_| ())
+    }
+
+    async fn answer_press(&self, token: &str, press_id: &str, notice: Option<&str>) -> Result<(), BotApiError> {
+        let mut body = json!({ "callback_query_id": press_id });
+        if let Some(notice) = notice {
+            // Telegram refuses a longer notice; a cut one still tells the person something.
+            body["text"] = json!(notice.chars().take(NOTICE_CHARS).collect::<String>());
+        }
+        self.call(token, "answerCallbackQuery", body).await.map(|_| ())
     }
 
     async fn updates(&self, token: &str, offset: i64, wait: Duration) -> Result<Vec<BotUpdate>, BotApiError> {

@@ -1,39 +1,111 @@
 //! Telegram's `Update` object reduced to `BotUpdate` (the same for a poll and a webhook post):
-//! `update_id`, and of a `message` its `chat.id`, `from.language_code` and `text`.
+//! `update_id`; of a `message` its `chat.id`, `from.id`, `from.language_code` and `text`; of a
+//! `callback_query` its `id`, `from.id`, `from.language_code`, `data`, and the `chat.id` and
+//! `message_id` of the message the button was under.
 
 use serde_json::Value;
-use vp_ports::{BotUpdate, ChatText};
+use vp_ports::{BotUpdate, ButtonPress, ChatText};
 
 /// `None` when `update` has no `update_id` (not an update at all).
 pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
-    let update_id = update["update_id"].as_i64()?;
-    let message = &update["message"];
-    let text = match (message["chat"]["id"].as_i64(), message["text"].as_str()) {
-        (Some(chat_id), Some(text)) => Some(ChatText {
-            chat_id,
-            language: message["from"]["language_code"].as_str().map(str::to_owned),
-            text: text.to_owned(),
-        }),
-        _ => None,
-    };
-    Some(BotUpdate { update_id, message: text })
+    Some(BotUpdate {
+        update_id: update["update_id"].as_i64()?,
+        message: read_text(&update["message"]),
+        press: read_press(&update["callback_query"]),
+    })
+}
+
+fn language(from: &Value) -> Option<String> {
+    from["language_code"].as_str().map(str::to_owned)
+}
+
+fn read_text(message: &Value) -> Option<ChatText> {
+    let chat_id = message["chat"]["id"].as_i64()?;
+    Some(ChatText {
+        chat_id,
+        // A message on behalf of a channel or an anonymous admin has no `from`.
+        user_id: message["from"]["id"].as_i64().unwrap_or(chat_id),
+        language: language(&message["from"]),
+        text: message["text"].as_str()?.to_owned(),
+    })
+}
+
+/// A press on a button of an inline message (no `message`) or of a game (no `data`) is none
+/// of the bot's buttons.
+fn read_press(query: &Value) -> Option<ButtonPress> {
+    let message = &query["message"];
+    Some(ButtonPress {
+        id: query["id"].as_str()?.to_owned(),
+        chat_id: message["chat"]["id"].as_i64()?,
+        user_id: query["from"]["id"].as_i64()?,
+        message_id: message["message_id"].as_i64()?,
+        language: language(&query["from"]),
+        data: query["data"].as_str()?.to_owned(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+    use vp_ports::ButtonPress;
 
     use super::read_update;
 
     #[test]
-    fn a_text_message_keeps_its_chat_language_and_text() {
+    fn a_text_message_keeps_its_chat_sender_language_and_text() {
         let update = json!({"update_id": 7, "message": {"message_id": 1, "date": 0,
             "chat": {"id": -5, "type": "private"}, "from": {"id": 5, "is_bot": false, "first_name": "A",
             "language_code": "ru"}, "text": "/status"}});
         let read = read_update(&update).unwrap();
-        assert_eq!(read.update_id, 7);
+        assert_eq!((read.update_id, &read.press), (7, &None));
         let message = read.message.unwrap();
-        assert_eq!((message.chat_id, message.language.as_deref(), message.text.as_str()), (-5, Some("ru"), "/status"));
+        assert_eq!(
+            (message.chat_id, message.user_id, message.language.as_deref(), message.text.as_str()),
+            (-5, 5, Some("ru"), "/status")
+        );
+    }
+
+    #[test]
+    fn a_message_without_a_sender_is_from_its_chat() {
+        let update = json!({"update_id": 7, "message": {"message_id": 1, "date": 0,
+            "chat": {"id": -100, "type": "channel"}, "text": "hi"}});
+        let message = read_update(&update).unwrap().message.unwrap();
+        assert_eq!((message.chat_id, message.user_id, message.language), (-100, -100, None));
+    }
+
+    #[test]
+    fn a_button_press_names_its_query_person_message_and_data() {
+        let update = json!({"update_id": 10, "callback_query": {"id": "4382", "chat_instance": "-77",
+            "from": {"id": 5, "is_bot": false, "first_name": "A", "language_code": "pt-br"},
+            "message": {"message_id": 31, "date": 1, "chat": {"id": 6, "type": "private"}, "text": "Pick"},
+            "data": "lang:ru"}});
+        let read = read_update(&update).unwrap();
+        assert_eq!(read.message, None);
+        assert_eq!(
+            read.press,
+            Some(ButtonPress {
+                id: "4382".into(),
+                chat_id: 6,
+                user_id: 5,
+                message_id: 31,
+                language: Some("pt-br".into()),
+                data: "lang:ru".into(),
+            })
+        );
+    }
+
+    #[test]
+    fn a_press_without_data_or_message_is_none_of_the_bots_buttons() {
+        let from = json!({"id": 5, "is_bot": false, "first_name": "A"});
+        let message = json!({"message_id": 31, "date": 1, "chat": {"id": 6, "type": "private"}});
+        let game = json!({"update_id": 11, "callback_query": {"id": "1", "chat_instance": "c", "from": from,
+            "message": message, "game_short_name": "g"}});
+        let inline = json!({"update_id": 12, "callback_query": {"id": "2", "chat_instance": "c", "from": from,
+            "inline_message_id": "AAA", "data": "x"}});
+        for update in [game, inline] {
+            let read = read_update(&update).unwrap();
+            assert_eq!((read.message, read.press), (None, None));
+        }
     }
 
     #[test]
@@ -41,7 +113,8 @@ mod tests {
         let sticker = json!({"update_id": 8, "message": {"message_id": 2, "date": 0, "chat": {"id": 5, "type": "private"},
             "sticker": {}}});
         assert_eq!(read_update(&sticker).unwrap().message, None);
-        assert_eq!(read_update(&json!({"update_id": 9, "my_chat_member": {}})).unwrap().message, None);
+        let other = read_update(&json!({"update_id": 9, "my_chat_member": {}})).unwrap();
+        assert_eq!((other.message, other.press), (None, None));
         assert_eq!(read_update(&json!({"message": {}})), None);
     }
 }

@@ -1,15 +1,18 @@
 //! A Telegram Bot API emulator on loopback, after the Bot API reference
-//! (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON body, answered
-//! with the `{"ok": ..., "result" | "error_code", "description", "parameters"}` envelope. It
-//! knows several bots by their tokens (401 for any other, as for a revoked one) and serves
-//! `getMe`, the profile methods, `sendMessage` (at most 30 a second per bot, then 429 with
-//! `retry_after`), `getUpdates` (with `offset` confirming earlier updates and `timeout` long
-//! polling, capped at two seconds so tests stay quick; 409 while a webhook is set or another
-//! poll of the same bot is open), and `setWebhook`, `deleteWebhook`, `getWebhookInfo`. With a
-//! webhook set, a message to the bot is posted to it with `X-Telegram-Bot-Api-Secret-Token`,
-//! through `deliver_to` (the TLS-terminating proxy in front of the service: Telegram only posts
-//! to https). A test presses the bot's Start button, writes to it, blocks it in a chat and
-//! makes sends fail.
+//! (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` with a JSON body (or
+//! `multipart/form-data` for `sendPhoto`), answered with the `{"ok": ..., "result" |
+//! "error_code", "description", "parameters"}` envelope. It knows several bots by their tokens
+//! (401 for any other, as for a revoked one) and serves `getMe`, the profile methods,
+//! `sendMessage` and `sendPhoto` (together at most 30 a second per bot, then 429 with
+//! `retry_after`), `answerCallbackQuery` (once per query it issued), `getUpdates` (with `offset`
+//! confirming earlier updates and `timeout` long polling, capped at two seconds so tests stay
+//! quick; 409 while a webhook is set or another poll of the same bot is open), and
+//! `setWebhook`, `deleteWebhook`, `getWebhookInfo`. With a webhook set, a message or a button
+//! press to the bot is posted to it with `X-Telegram-Bot-Api-Secret-Token`, through
+//! `deliver_to` (the TLS-terminating proxy in front of the service: Telegram only posts to
+//! https). A test presses the bot's Start button, writes to it, presses buttons of messages it
+//! sent (only those), reads what it sent (texts, photos, buttons) and how it answered presses,
+//! blocks it in a chat and makes sends fail.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -24,6 +27,10 @@ use crate::http::{HttpServer, Reply, Request};
 pub const LONG_POLL_CAP: Duration = Duration::from_secs(2);
 /// Messages a bot may send in a second before Telegram answers 429 (the Bot API FAQ).
 pub const SENDS_PER_SECOND: usize = 30;
+/// The `date` of every message here.
+const DATE: i64 = 1_795_000_000;
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+const INVALID_QUERY: &str = "Bad Request: query is too old and response timeout expired or query ID is invalid";
 
 /// A bot the emulator knows: its token, id and username, and its profile as set by the
 /// `setMy*` methods (by language code, `""` for the default).
@@ -45,6 +52,20 @@ struct Bot {
     recent_sends: Vec<Instant>,
 }
 
+/// The bot as a `User` (`getMe`, the sender of its messages).
+fn bot_user(bot: &Bot) -> Value {
+    json!({"id": bot.id, "is_bot": true, "first_name": bot.username, "username": bot.username})
+}
+
+/// The person in a private chat, whose app is set to `language`.
+fn customer(chat_id: i64, language: Option<&str>) -> Value {
+    let mut from = json!({"id": chat_id, "is_bot": false, "first_name": "Customer"});
+    if let Some(language) = language {
+        from["language_code"] = json!(language);
+    }
+    from
+}
+
 /// Sets `value` for `code` in a per-language list.
 fn put(list: &mut Vec<(String, String)>, code: &str, value: &str) {
     list.retain(|(c, _)| c != code);
@@ -63,14 +84,72 @@ pub struct BotProfileSeen {
     pub menu_button: Option<Value>,
 }
 
+/// A message a bot sent, as a test reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentMessage {
+    /// The token of the bot that sent it.
+    pub token: String,
+    pub chat_id: i64,
+    /// What Telegram answered the send with, and what a press on its buttons refers to.
+    pub message_id: i64,
+    /// The text, or a photo's caption (empty without one).
+    pub text: String,
+    pub reply_markup: Option<Value>,
+    /// The PNG of a `sendPhoto`, as uploaded.
+    pub photo: Option<Vec<u8>>,
+}
+
+/// A button of an inline keyboard: its label and what it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentButton {
+    pub text: String,
+    pub url: Option<String>,
+    pub callback_data: Option<String>,
+}
+
+impl SentMessage {
+    /// The buttons under the message, row by row.
+    pub fn buttons(&self) -> Vec<SentButton> {
+        let Some(markup) = &self.reply_markup else { return vec![] };
+        let text = |b: &Value, key: &str| b[key].as_str().map(str::to_owned);
+        markup["inline_keyboard"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_array)
+            .flatten()
+            .map(|b| SentButton {
+                text: text(b, "text").unwrap_or_default(),
+                url: text(b, "url"),
+                callback_data: text(b, "callback_data"),
+            })
+            .collect()
+    }
+
+    pub fn button_labels(&self) -> Vec<String> {
+        self.buttons().into_iter().map(|b| b.text).collect()
+    }
+}
+
+/// A message sent, and the `Message` object Telegram answered with (which a `callback_query`
+/// carries when one of its buttons is pressed).
+struct Sent {
+    seen: SentMessage,
+    message: Value,
+}
+
 struct State {
     /// The bot `start` made first; partners' bots added with `add_bot` after it.
     bots: Vec<Bot>,
     /// Updates not yet confirmed, by the bot's token.
     updates: Vec<(String, Value)>,
     next_update_id: i64,
-    /// Messages sent: the bot's token, the chat, the text and the `reply_markup`.
-    sent: Vec<(String, i64, String, Option<Value>)>,
+    /// Messages sent, in order; the `message_id` of each is its position plus one.
+    sent: Vec<Sent>,
+    /// `callback_query` ids issued: the bot's token and the id.
+    presses: Vec<(String, String)>,
+    /// `answerCallbackQuery` calls accepted: the id and the notice text.
+    press_answers: Vec<(String, Option<String>)>,
     /// Where webhook posts go instead of the webhook's own host (`http://127.0.0.1:PORT`).
     deliver_to: Option<String>,
     /// `getUpdates` calls answered 409 because another poll of the bot was open.
@@ -79,9 +158,9 @@ struct State {
     throttled: usize,
     /// Every call and webhook post, for the contract check.
     exchanges: Vec<Value>,
-    /// While set, `sendMessage` calls wait (in flight, as over a slow network) until released.
+    /// While set, `sendMessage` and `sendPhoto` calls wait (in flight, as over a slow network) until released.
     hold_sends: bool,
-    /// `sendMessage` calls waiting now.
+    /// Sends waiting now.
     held: usize,
     blocked: Vec<i64>,
     /// Statuses the next sends fail with (429 carries `retry_after`).
@@ -116,6 +195,8 @@ impl TelegramEmulator {
                 updates: vec![],
                 next_update_id: 700_000_001,
                 sent: vec![],
+                presses: vec![],
+                press_answers: vec![],
                 deliver_to: None,
                 poll_conflicts: 0,
                 throttled: 0,
@@ -184,24 +265,96 @@ impl TelegramEmulator {
     /// `language`: queued for `getUpdates`, or posted to the bot's webhook when one is set.
     /// Returns the update and, when posted, the status the webhook answered.
     pub fn write_to(&self, token: &str, chat_id: i64, text: &str, language: Option<&str>) -> (Value, Option<u16>) {
+        self.deliver(token, |_, update_id| {
+            json!({"message": {
+                "message_id": update_id % 1000,
+                "date": DATE,
+                "chat": {"id": chat_id, "type": "private", "first_name": "Customer"},
+                "from": customer(chat_id, language),
+                "text": text,
+            }})
+        })
+    }
+
+    /// The person in `chat_id` (their app set to `language`) pressed the button with callback
+    /// `data` under message `message_id` the bot of `token` sent there: the `callback_query`
+    /// update is delivered like a message (`write_to`), carrying that message as Telegram does.
+    /// Panics when the bot sent no such message or it has no such button.
+    pub fn press(
+        &self,
+        token: &str,
+        chat_id: i64,
+        message_id: i64,
+        data: &str,
+        language: Option<&str>,
+    ) -> (Value, Option<u16>) {
+        let sent = lock(&self.state.0)
+            .sent
+            .iter()
+            .find(|m| m.seen.token == token && m.seen.chat_id == chat_id && m.seen.message_id == message_id)
+            .map(|m| (m.seen.clone(), m.message.clone()));
+        let Some((seen, message)) = sent else { panic!("the bot sent no message {message_id} to chat {chat_id}") };
+        let buttons = seen.buttons();
+        assert!(
+            buttons.iter().any(|b| b.callback_data.as_deref() == Some(data)),
+            "message {message_id} in chat {chat_id} has no button with callback data {data:?}: {buttons:?}"
+        );
+        self.deliver(token, |s, update_id| {
+            let id = format!("{}{update_id}", chat_id.unsigned_abs());
+            s.presses.push((token.to_owned(), id.clone()));
+            json!({"callback_query": {
+                "id": id,
+                "from": customer(chat_id, language),
+                "message": message,
+                "chat_instance": format!("-{}", chat_id.unsigned_abs() + 4_000_000_000),
+                "data": data,
+            }})
+        })
+    }
+
+    /// Presses the first button whose label contains `label_contains` under the latest message
+    /// in `chat_id` that has one (`press`); the callback data pressed. Panics when there is none.
+    pub fn press_button(&self, token: &str, chat_id: i64, label_contains: &str, language: Option<&str>) -> String {
+        // Read in place: a load test presses thousands of times over thousands of messages.
+        let found = lock(&self.state.0)
+            .sent
+            .iter()
+            .rev()
+            .filter(|m| m.seen.token == token && m.seen.chat_id == chat_id)
+            .find_map(|m| {
+                let mut buttons = m.seen.buttons().into_iter();
+                buttons
+                    .find_map(|b| b.callback_data.filter(|_| b.text.contains(label_contains)))
+                    .map(|d| (m.seen.message_id, d))
+            });
+        let Some((message_id, data)) = found else {
+            panic!("no message in chat {chat_id} has a button to press labelled like {label_contains:?}")
+        };
+        self.press(token, chat_id, message_id, &data, language);
+        data
+    }
+
+    /// `answerCallbackQuery` calls accepted, in order: the query id and the notice.
+    pub fn press_answers(&self) -> Vec<(String, Option<String>)> {
+        lock(&self.state.0).press_answers.clone()
+    }
+
+    /// Presses no `answerCallbackQuery` confirmed (the person's app still shows them loading).
+    pub fn unanswered_presses(&self) -> usize {
+        let s = lock(&self.state.0);
+        s.presses.len() - s.press_answers.len()
+    }
+
+    /// Gives the update `make` builds from its number its `update_id`, and queues it for
+    /// `getUpdates` or posts it to the webhook of the bot of `token` when one is set; the update
+    /// and, when posted, the status the webhook answered.
+    fn deliver(&self, token: &str, make: impl FnOnce(&mut State, i64) -> Value) -> (Value, Option<u16>) {
         let (state, arrived) = &*self.state;
         let mut s = lock(state);
         let update_id = s.next_update_id;
         s.next_update_id += 1;
-        let mut from = json!({"id": chat_id, "is_bot": false, "first_name": "Customer"});
-        if let Some(language) = language {
-            from["language_code"] = json!(language);
-        }
-        let update = json!({
-            "update_id": update_id,
-            "message": {
-                "message_id": update_id % 1000,
-                "date": 1_795_000_000,
-                "chat": {"id": chat_id, "type": "private", "first_name": "Customer"},
-                "from": from,
-                "text": text,
-            }
-        });
+        let mut update = make(&mut s, update_id);
+        update["update_id"] = json!(update_id);
         let hooked = s.bots.iter().find(|b| b.token == token).and_then(|b| b.webhook.clone());
         if hooked.is_none() {
             s.updates.push((token.to_owned(), update.clone()));
@@ -239,24 +392,33 @@ impl TelegramEmulator {
         lock(&self.state.0).bots.iter().find(|b| b.token == token)?.webhook.clone()
     }
 
-    /// Messages `sendMessage` accepted from any bot, in order: chat id and text.
+    /// Messages sent by any bot, in order: chat id and text (a photo's caption).
     pub fn sent(&self) -> Vec<(i64, String)> {
-        lock(&self.state.0).sent.iter().map(|(_, chat, text, _)| (*chat, text.clone())).collect()
+        lock(&self.state.0).sent.iter().map(|m| (m.seen.chat_id, m.seen.text.clone())).collect()
     }
 
-    /// How many messages `sendMessage` accepted from any bot (without copying them).
+    /// How many messages any bot sent (without copying them).
     pub fn sent_count(&self) -> usize {
         lock(&self.state.0).sent.len()
     }
 
-    /// Messages the bot of `token` sent, in order: chat id, text and `reply_markup`.
+    /// Messages the bot of `token` sent, in order: chat id, text (a photo's caption) and
+    /// `reply_markup`.
     pub fn sent_by(&self, token: &str) -> Vec<(i64, String, Option<Value>)> {
+        self.sent_messages(token).into_iter().map(|m| (m.chat_id, m.text, m.reply_markup)).collect()
+    }
+
+    /// The latest message the bot of `token` sent to `chat_id` whose text (or caption)
+    /// contains `text`, copied alone.
+    pub fn last_sent_to(&self, token: &str, chat_id: i64, text: &str) -> Option<SentMessage> {
         let s = lock(&self.state.0);
-        s.sent
-            .iter()
-            .filter(|(t, ..)| t == token)
-            .map(|(_, c, text, markup)| (*c, text.clone(), markup.clone()))
-            .collect()
+        let mut mine = s.sent.iter().rev().map(|m| &m.seen).filter(|m| m.token == token && m.chat_id == chat_id);
+        mine.find(|m| m.text.contains(text)).cloned()
+    }
+
+    /// Messages the bot of `token` sent, in order, whole.
+    pub fn sent_messages(&self, token: &str) -> Vec<SentMessage> {
+        lock(&self.state.0).sent.iter().filter(|m| m.seen.token == token).map(|m| m.seen.clone()).collect()
     }
 
     /// Waits until at least `n` messages were sent; returns them.
@@ -277,7 +439,7 @@ impl TelegramEmulator {
         lock(&self.state.0).poll_conflicts
     }
 
-    /// From now on `sendMessage` calls are held in flight until `release_sends`.
+    /// From now on `sendMessage` and `sendPhoto` calls are held in flight until `release_sends`.
     pub fn hold_sends(&self) {
         lock(&self.state.0).hold_sends = true;
     }
@@ -290,7 +452,7 @@ impl TelegramEmulator {
         arrived.notify_all();
     }
 
-    /// Waits until `sendMessage` calls are held and no more have arrived for half a second
+    /// Waits until sends are held and no more have arrived for half a second
     /// (every sender still sending has one in flight); the number held, or 0 after `within`.
     pub fn wait_for_held_sends(&self, within: Duration) -> usize {
         let deadline = Instant::now() + within;
@@ -342,81 +504,41 @@ impl TelegramEmulator {
 
 /// Answers a call and records it for the contract check.
 fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
-    let reply = respond(state, req);
+    let (fields, files) = read_fields(req);
+    let reply = respond(state, req, &fields, &files);
     if let (Some(method), Reply::Respond { status, body, .. }) =
         (req.path.strip_prefix("/bot").and_then(|r| r.split_once('/')).map(|(_, m)| m), &reply)
     {
         let response: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        let request = req.json().unwrap_or_else(|| json!({}));
         lock(&state.0).exchanges.push(json!({
-            "kind": "call", "method": method, "request": request, "status": status, "response": response,
+            "kind": "call", "method": method, "request": fields, "status": status, "response": response,
         }));
     }
     reply
 }
 
-fn respond(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
+fn respond(state: &(Mutex<State>, Condvar), req: &Request, body: &Value, files: &[(String, Vec<u8>)]) -> Reply {
     let (lock_state, arrived) = state;
     let Some(rest) = req.path.strip_prefix("/bot") else { return error(404, "Not Found") };
     let Some((token, method)) = rest.split_once('/') else { return error(404, "Not Found") };
     let mut s = lock(lock_state);
     let Some(bot) = s.bots.iter().position(|b| b.token == token) else { return error(401, "Unauthorized") };
     s.calls.push(method.to_owned());
-    let body = req.json().unwrap_or_else(|| json!({}));
     match method {
-        "getMe" => {
-            let Bot { id, username, .. } = &s.bots[bot];
-            Reply::json(
-                200,
-                &json!({"ok": true, "result": {"id": id, "is_bot": true, "first_name": username, "username": username}}),
-            )
-        }
-        "sendMessage" => {
-            if s.hold_sends {
-                // The request has arrived whole: Telegram handles it even if the caller is gone.
-                s.held += 1;
-                arrived.notify_all();
-                while s.hold_sends {
-                    s = arrived.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
-                }
-                s.held -= 1;
+        "getMe" => Reply::json(200, &json!({"ok": true, "result": bot_user(&s.bots[bot])})),
+        "sendMessage" | "sendPhoto" => send(state, s, token, method, body, files),
+        "answerCallbackQuery" => {
+            let id = body["callback_query_id"].as_str().unwrap_or_default();
+            let issued = s.presses.iter().any(|(t, p)| t == token && p == id);
+            if !issued || s.press_answers.iter().any(|(a, _)| a == id) {
+                return error(400, INVALID_QUERY);
             }
-            let Some(bot) = s.bots.iter().position(|b| b.token == token) else { return error(401, "Unauthorized") };
-            let (Some(chat_id), Some(text)) = (body["chat_id"].as_i64(), body["text"].as_str()) else {
-                return error(400, "Bad Request: message text is empty");
-            };
-            if text.is_empty() || text.chars().count() > 4096 {
-                return error(400, "Bad Request: message text must be 1-4096 characters");
+            let text = body["text"].as_str();
+            if text.is_some_and(|t| t.chars().count() > 200) {
+                return error(400, "Bad Request: MESSAGE_TOO_LONG");
             }
-            if let Err(reason) = check_markup(&body["reply_markup"]) {
-                return error(400, &format!("Bad Request: {reason}"));
-            }
-            if !s.failures.is_empty() {
-                let (status, retry_after) = s.failures.remove(0);
-                return match retry_after {
-                    Some(after) => too_many(status, after),
-                    None => error(status, "Internal Server Error"),
-                };
-            }
-            let now = Instant::now();
-            let recent = &mut s.bots[bot].recent_sends;
-            recent.retain(|at| now.duration_since(*at) < Duration::from_secs(1));
-            if recent.len() >= SENDS_PER_SECOND {
-                s.throttled += 1;
-                return too_many(429, 1);
-            }
-            recent.push(now);
-            if s.blocked.contains(&chat_id) {
-                return error(403, "Forbidden: bot was blocked by the user");
-            }
-            let token = s.bots[bot].token.clone();
-            let markup = body.get("reply_markup").cloned();
-            s.sent.push((token, chat_id, text.to_owned(), markup));
-            let message_id = s.sent.len();
-            Reply::json(
-                200,
-                &json!({"ok": true, "result": {"message_id": message_id, "date": 1_795_000_000, "chat": {"id": chat_id, "type": "private"}, "text": text}}),
-            )
+            s.press_answers.push((id.to_owned(), text.map(str::to_owned)));
+            Reply::json(200, &json!({"ok": true, "result": true}))
         }
         "getUpdates" => {
             if s.bots[bot].webhook.is_some() {
@@ -480,13 +602,157 @@ fn respond(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
             )
         }
         "setMyName" | "setMyShortDescription" | "setMyDescription" | "setMyCommands" | "setChatMenuButton" => {
-            match set_profile(&mut s.bots[bot], method, &body) {
+            match set_profile(&mut s.bots[bot], method, body) {
                 Ok(()) => Reply::json(200, &json!({"ok": true, "result": true})),
                 Err(reason) => error(400, &format!("Bad Request: {reason}")),
             }
         }
         _ => error(404, "Not Found"),
     }
+}
+
+/// What a send carries, once read and checked.
+struct Outgoing {
+    chat_id: i64,
+    text: String,
+    markup: Option<Value>,
+    /// A PNG, its width and its height.
+    photo: Option<(Vec<u8>, u32, u32)>,
+}
+
+/// `sendMessage` and `sendPhoto`: held while sends are held, checked, then failed, throttled
+/// (30 a second per bot, both together) or refused for a blocked chat like any send, and kept.
+fn send(
+    state: &(Mutex<State>, Condvar),
+    mut s: MutexGuard<'_, State>,
+    token: &str,
+    method: &str,
+    body: &Value,
+    files: &[(String, Vec<u8>)],
+) -> Reply {
+    let arrived = &state.1;
+    if s.hold_sends {
+        // The request has arrived whole: Telegram handles it even if the caller is gone.
+        s.held += 1;
+        arrived.notify_all();
+        while s.hold_sends {
+            s = arrived.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        s.held -= 1;
+    }
+    let Some(bot) = s.bots.iter().position(|b| b.token == token) else { return error(401, "Unauthorized") };
+    let read = if method == "sendPhoto" { read_photo(body, files) } else { read_text(body) };
+    let out = match read {
+        Ok(out) => out,
+        Err(reason) => return error(400, &format!("Bad Request: {reason}")),
+    };
+    if !s.failures.is_empty() {
+        let (status, retry_after) = s.failures.remove(0);
+        return match retry_after {
+            Some(after) => too_many(status, after),
+            None => error(status, "Internal Server Error"),
+        };
+    }
+    let now = Instant::now();
+    let recent = &mut s.bots[bot].recent_sends;
+    recent.retain(|at| now.duration_since(*at) < Duration::from_secs(1));
+    if recent.len() >= SENDS_PER_SECOND {
+        s.throttled += 1;
+        return too_many(429, 1);
+    }
+    recent.push(now);
+    if s.blocked.contains(&out.chat_id) {
+        return error(403, "Forbidden: bot was blocked by the user");
+    }
+    let message_id = i64::try_from(s.sent.len()).unwrap_or(i64::MAX) + 1;
+    let mut message = json!({
+        "message_id": message_id,
+        "from": bot_user(&s.bots[bot]),
+        "date": DATE,
+        "chat": {"id": out.chat_id, "type": "private", "first_name": "Customer"},
+    });
+    match &out.photo {
+        Some((png, width, height)) => {
+            message["photo"] = json!(photo_sizes(message_id, png.len(), *width, *height));
+            if !out.text.is_empty() {
+                message["caption"] = json!(out.text);
+            }
+        }
+        None => message["text"] = json!(out.text),
+    }
+    if let Some(markup) = &out.markup {
+        message["reply_markup"] = markup.clone();
+    }
+    let seen = SentMessage {
+        token: token.to_owned(),
+        chat_id: out.chat_id,
+        message_id,
+        text: out.text,
+        reply_markup: out.markup,
+        photo: out.photo.map(|(png, ..)| png),
+    };
+    s.sent.push(Sent { seen, message: message.clone() });
+    Reply::json(200, &json!({"ok": true, "result": message}))
+}
+
+/// `sendMessage`: a chat, 1-4096 characters, an optional inline keyboard.
+fn read_text(body: &Value) -> Result<Outgoing, String> {
+    let (Some(chat_id), Some(text)) = (body["chat_id"].as_i64(), body["text"].as_str()) else {
+        return Err("message text is empty".into());
+    };
+    if text.is_empty() || text.chars().count() > 4096 {
+        return Err("message text must be 1-4096 characters".into());
+    }
+    check_markup(&body["reply_markup"])?;
+    let markup = body.get("reply_markup").filter(|m| !m.is_null()).cloned();
+    Ok(Outgoing { chat_id, text: text.to_owned(), markup, photo: None })
+}
+
+/// `sendPhoto` with the PNG uploaded in the request: a chat, the photo, a caption of at most
+/// 1024 characters, an optional inline keyboard.
+fn read_photo(body: &Value, files: &[(String, Vec<u8>)]) -> Result<Outgoing, String> {
+    let chat_id = body["chat_id"].as_i64().ok_or("chat_id is empty")?;
+    let part = body["photo"].as_str().and_then(|p| p.strip_prefix("attach://"));
+    let png = files.iter().find(|(name, _)| Some(name.as_str()) == part).map(|(_, png)| png);
+    let png = png.ok_or("there is no photo in the request")?;
+    // The signature, then the IHDR chunk: length, type, width, height.
+    if !png.starts_with(PNG_SIGNATURE) || png.len() < 24 || &png[12..16] != b"IHDR" {
+        return Err("IMAGE_PROCESS_FAILED".into());
+    }
+    let size = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    let caption = body["caption"].as_str().unwrap_or_default();
+    if caption.chars().count() > 1024 {
+        return Err("message caption is too long".into());
+    }
+    check_markup(&body["reply_markup"])?;
+    let markup = body.get("reply_markup").filter(|m| !m.is_null()).cloned();
+    Ok(Outgoing { chat_id, text: caption.to_owned(), markup, photo: Some((png.clone(), size(16), size(20))) })
+}
+
+/// The `PhotoSize`s Telegram answers with: smaller copies whose longer side is 90, 320 and
+/// 800 pixels where the image is larger, then the image itself.
+fn photo_sizes(message_id: i64, bytes: usize, width: u32, height: u32) -> Vec<Value> {
+    let (width, height) = (u64::from(width), u64::from(height));
+    let longest = width.max(height).max(1);
+    let mut sizes: Vec<(u64, u64)> = [90, 320, 800]
+        .into_iter()
+        .filter(|side| *side < longest)
+        .map(|side| (width * side / longest, height * side / longest))
+        .collect();
+    sizes.push((width, height));
+    let last = sizes.len() - 1;
+    sizes
+        .into_iter()
+        .enumerate()
+        .map(|(i, (w, h))| {
+            let mut size = json!({"file_id": format!("AgACAgIAAxkBAAM{message_id}-{i}"),
+                "file_unique_id": format!("AQAD{message_id}-{i}"), "width": w, "height": h});
+            if i == last {
+                size["file_size"] = json!(bytes);
+            }
+            size
+        })
+        .collect()
 }
 
 /// The directory of the contract check (`requirements.txt`, `validate.py`, and the `.venv`
@@ -521,6 +787,75 @@ pub fn check_exchanges(exchanges: &[Value]) -> Result<String, String> {
     let out = out?;
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     if out.status.success() { Ok(text) } else { Err(text) }
+}
+
+/// A request's parameters: its JSON body, or the fields of a `multipart/form-data` one as the
+/// Bot API reads them (objects and arrays as JSON text, `chat_id` a number) with each uploaded
+/// file as `attach://<part name>`, and those files by part name.
+fn read_fields(req: &Request) -> (Value, Vec<(String, Vec<u8>)>) {
+    let content_type = req.header("content-type").unwrap_or_default();
+    if !content_type.starts_with("multipart/form-data") {
+        return (req.json().unwrap_or_else(|| json!({})), vec![]);
+    }
+    let mut fields = serde_json::Map::new();
+    let mut files = vec![];
+    for FormPart { name, file_name, data } in form_parts(content_type, &req.body).unwrap_or_default() {
+        if file_name.is_some() {
+            fields.insert(name.clone(), json!(format!("attach://{name}")));
+            files.push((name, data));
+            continue;
+        }
+        let text = String::from_utf8_lossy(&data).into_owned();
+        let value = match serde_json::from_str(&text) {
+            Ok(value @ (Value::Object(_) | Value::Array(_))) => value,
+            Ok(value @ Value::Number(_)) if name == "chat_id" => value,
+            _ => Value::String(text),
+        };
+        fields.insert(name, value);
+    }
+    (Value::Object(fields), files)
+}
+
+struct FormPart {
+    name: String,
+    file_name: Option<String>,
+    data: Vec<u8>,
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The parts of a `multipart/form-data` body (RFC 7578); `None` when it is malformed.
+fn form_parts(content_type: &str, body: &[u8]) -> Option<Vec<FormPart>> {
+    let boundary = content_type.split(';').find_map(|p| p.trim().strip_prefix("boundary="))?.trim_matches('"');
+    let delimiter = format!("\r\n--{boundary}");
+    let first = format!("--{boundary}");
+    let mut rest = &body[find(body, first.as_bytes())? + first.len()..];
+    let mut parts = vec![];
+    // After each delimiter: `--` closes the body, CRLF opens a part.
+    while !rest.starts_with(b"--") {
+        rest = rest.strip_prefix(b"\r\n")?;
+        let head_end = find(rest, b"\r\n\r\n")?;
+        let head = std::str::from_utf8(&rest[..head_end]).ok()?;
+        let content = &rest[head_end + 4..];
+        let end = find(content, delimiter.as_bytes())?;
+        let disposition = head
+            .split("\r\n")
+            .find_map(|line| {
+                line.split_once(':').filter(|(k, _)| k.trim().eq_ignore_ascii_case("content-disposition"))
+            })?
+            .1;
+        let param = |key: &str| {
+            disposition
+                .split(';')
+                .find_map(|p| p.trim().strip_prefix(key)?.strip_prefix('='))
+                .map(|v| v.trim_matches('"').to_owned())
+        };
+        parts.push(FormPart { name: param("name")?, file_name: param("filename"), data: content[..end].to_vec() });
+        rest = &content[end + delimiter.len()..];
+    }
+    Some(parts)
 }
 
 fn too_many(status: u16, retry_after: u64) -> Reply {
@@ -599,4 +934,145 @@ fn set_profile(bot: &mut Bot, method: &str, body: &Value) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{TelegramEmulator, form_parts};
+
+    const TOKEN: &str = "1:emulator-test-token";
+    const BOUNDARY: &str = "b0und";
+
+    /// The signature and IHDR chunk of a 400 x 200 PNG: enough for the emulator.
+    fn png() -> Vec<u8> {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend_from_slice(&[0, 0, 1, 144, 0, 0, 0, 200]);
+        png
+    }
+
+    /// A form of `(name, file name, content)` parts.
+    fn form(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
+        let mut body = vec![];
+        for (name, file, content) in parts {
+            let file = file.map(|f| format!("; filename=\"{f}\"\r\nContent-Type: image/png")).unwrap_or_default();
+            body.extend(
+                format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"{file}\r\n\r\n").bytes(),
+            );
+            body.extend_from_slice(content);
+            body.extend(b"\r\n");
+        }
+        body.extend(format!("--{BOUNDARY}--\r\n").bytes());
+        body
+    }
+
+    fn call(emulator: &TelegramEmulator, method: &str, content_type: &str, body: &[u8]) -> (u16, Value) {
+        let url = format!("{}/bot{TOKEN}/{method}", emulator.url());
+        let answer = crate::http::send("POST", &url, &[("content-type", content_type)], body).unwrap();
+        (answer.status, serde_json::from_slice(&answer.body).unwrap())
+    }
+
+    fn send_photo(emulator: &TelegramEmulator, parts: &[(&str, Option<&str>, &[u8])]) -> (u16, Value) {
+        call(emulator, "sendPhoto", &format!("multipart/form-data; boundary=\"{BOUNDARY}\""), &form(parts))
+    }
+
+    #[test]
+    fn a_form_keeps_its_parts_byte_for_byte() {
+        let body = form(&[("chat_id", None, b"7"), ("photo", Some("qr.png"), b"\r\n--b0un\0\r\n")]);
+        let parts = form_parts(&format!("multipart/form-data; boundary={BOUNDARY}"), &body).unwrap();
+        let read: Vec<_> = parts.iter().map(|p| (p.name.as_str(), p.file_name.as_deref(), p.data.as_slice())).collect();
+        assert_eq!(read, [("chat_id", None, &b"7"[..]), ("photo", Some("qr.png"), &b"\r\n--b0un\0\r\n"[..])]);
+        assert!(form_parts("multipart/form-data; boundary=other", &body).is_none());
+    }
+
+    #[test]
+    fn a_photo_is_a_png_with_a_caption_of_at_most_1024_characters() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        let png = png();
+        let markup = json!({"inline_keyboard": [[{"text": "Done", "callback_data": "done"}]]}).to_string();
+        let (status, answer) = send_photo(
+            &emulator,
+            &[
+                ("chat_id", None, b"7"),
+                ("caption", None, b"QR"),
+                ("reply_markup", None, markup.as_bytes()),
+                ("photo", Some("qr.png"), &png),
+            ],
+        );
+        assert_eq!(status, 200, "{answer}");
+        let sizes: Vec<(i64, i64)> = answer["result"]["photo"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["width"].as_i64().unwrap(), s["height"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(sizes, [(90, 45), (320, 160), (400, 200)]);
+        assert_eq!(
+            (answer["result"]["caption"].as_str(), &answer["result"]["reply_markup"]["inline_keyboard"][0][0]["text"]),
+            (Some("QR"), &json!("Done"))
+        );
+        assert_eq!(emulator.sent_messages(TOKEN)[0].photo.as_ref(), Some(&png));
+
+        let refused = |parts: &[(&str, Option<&str>, &[u8])]| send_photo(&emulator, parts).1["description"].clone();
+        assert_eq!(
+            refused(&[("chat_id", None, b"7"), ("photo", Some("a.gif"), b"GIF89a")]),
+            "Bad Request: IMAGE_PROCESS_FAILED"
+        );
+        let long = "x".repeat(1025);
+        assert_eq!(
+            refused(&[("chat_id", None, b"7"), ("caption", None, long.as_bytes()), ("photo", Some("qr.png"), &png)]),
+            "Bad Request: message caption is too long"
+        );
+        assert_eq!(
+            refused(&[
+                ("chat_id", None, b"7"),
+                ("reply_markup", None, br#"{"inline_keyboard": [[{"text": "x", "callback_data": ""}]]}"#),
+                ("photo", Some("qr.png"), &png)
+            ]),
+            "Bad Request: BUTTON_DATA_INVALID"
+        );
+        emulator.assert_contract();
+        // Requests that break the contract (the check above would say so).
+        assert_eq!(refused(&[("chat_id", None, b"7")]), "Bad Request: there is no photo in the request");
+        assert_eq!(refused(&[("photo", Some("qr.png"), &png)]), "Bad Request: chat_id is empty");
+        assert_eq!(emulator.sent_count(), 1);
+    }
+
+    #[test]
+    fn a_press_is_answered_once_by_its_bot_with_at_most_200_characters() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        emulator.add_bot("2:other-bot", 2, "other");
+        let markup = json!({"inline_keyboard": [[{"text": "Pick me", "callback_data": "pick"}]]});
+        let json_call = |token: &str, method: &str, body: Value| {
+            let url = format!("{}/bot{token}/{method}", emulator.url());
+            let answer =
+                crate::http::send("POST", &url, &[("content-type", "application/json")], body.to_string().as_bytes());
+            let answer = answer.unwrap();
+            (answer.status, serde_json::from_slice::<Value>(&answer.body).unwrap())
+        };
+        let (_, sent) = json_call(TOKEN, "sendMessage", json!({"chat_id": 5, "text": "Pick", "reply_markup": markup}));
+        assert_eq!(emulator.press_button(TOKEN, 5, "Pick", Some("en")), "pick");
+        let (_, updates) = json_call(TOKEN, "getUpdates", json!({}));
+        let query = &updates["result"][0]["callback_query"];
+        assert_eq!(query["message"], sent["result"], "the press carries the message as it was sent");
+        let id = query["id"].as_str().unwrap();
+
+        let answer = |token: &str, body: Value| json_call(token, "answerCallbackQuery", body).1["description"].clone();
+        let too_old = json!(super::INVALID_QUERY);
+        assert_eq!(answer(TOKEN, json!({"callback_query_id": "nope"})), too_old);
+        assert_eq!(answer("2:other-bot", json!({"callback_query_id": id})), too_old, "another bot's query");
+        assert_eq!(
+            answer(TOKEN, json!({"callback_query_id": id, "text": "x".repeat(201)})),
+            "Bad Request: MESSAGE_TOO_LONG"
+        );
+        assert_eq!(emulator.unanswered_presses(), 1);
+        assert_eq!(json_call(TOKEN, "answerCallbackQuery", json!({"callback_query_id": id, "text": "Done"})).0, 200);
+        assert_eq!(answer(TOKEN, json!({"callback_query_id": id})), too_old, "answered once");
+        assert_eq!(
+            (emulator.press_answers(), emulator.unanswered_presses()),
+            (vec![(id.to_owned(), Some("Done".to_owned()))], 0)
+        );
+        emulator.assert_contract();
+    }
 }

@@ -22,6 +22,8 @@ pub struct ClientDetail {
     pub invoices: Vec<InvoiceRecord>,
     /// Whether the client linked a chat with the partner's bot (the platform reminds it there).
     pub reachable_in_messenger: bool,
+    /// For a bot customer (`telegram:<user id>`), when they started the bot and last used it.
+    pub bot_activity: Option<vp_ports::BotCustomer>,
 }
 
 impl App {
@@ -37,6 +39,10 @@ impl App {
         let client = tx.client(actor.account_id(), &client_id).await?.ok_or(AppError::NotFound("client"))?;
         let invoices = tx.client_invoices(&client.id, CLIENT_INVOICES).await?;
         let reachable_in_messenger = tx.client_chat(&client.id).await?.is_some();
+        let bot_activity = match crate::bot_shop::bot_user_of(client.client_id.as_str()) {
+            Some(user) => tx.bot_customers(actor.account_id(), &[user]).await?.into_iter().next(),
+            None => None,
+        };
         let app_list = self.load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         let devices = match &client.subscription {
@@ -51,6 +57,13 @@ impl App {
             },
         };
         let view = self.with_views(&actor.account, app_list.as_ref(), |v| v.client(&client));
-        Ok(ClientDetail { client: view, blocked: client.blocked, devices, invoices, reachable_in_messenger })
+        Ok(ClientDetail {
+            client: view,
+            blocked: client.blocked,
+            devices,
+            invoices,
+            reachable_in_messenger,
+            bot_activity,
+        })
     }
 }

@@ -58,6 +58,9 @@ impl App {
         }
         tx.update_invoice(&invoice).await?;
         self.record_payment_event(tx.as_mut(), &invoice).await?;
+        if step.grants_access {
+            self.queue_paid_message(tx.as_mut(), &invoice).await?;
+        }
         tx.commit().await?;
         if step.next != InvoiceStatus::Pending {
             self.metrics.invoice_settled(step.next);

@@ -30,6 +30,7 @@ fn row(r: &ReminderSend) -> ReminderSendRow {
         next_attempt_at: db_time_opt(r.next_attempt_at),
         sent_at: db_time_opt(r.sent_at),
         last_error: r.last_error.clone(),
+        payment_id: r.payment_id.clone().unwrap_or_default(),
     }
 }
 
@@ -47,6 +48,7 @@ fn record(r: ReminderSendRow) -> StoreResult<ReminderSend> {
         next_attempt_at: r.next_attempt_at.map(utc),
         sent_at: r.sent_at.map(utc),
         last_error: r.last_error,
+        payment_id: Some(r.payment_id).filter(|p| !p.is_empty()),
     })
 }
 

@@ -6,6 +6,7 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
+use vp_app::bot_shop::bot_user_of;
 use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
 use vp_app::partner::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView};
@@ -129,7 +130,12 @@ pub async fn list(
             (kit::table(&columns, page.clients.iter().map(|c| {
                 let s = c.subscription.as_ref();
                 vec![
-                    html! { a href={ "/cabinet/clients/" (c.client_id) } { code { (c.client_id) } } },
+                    html! {
+                        a href={ "/cabinet/clients/" (c.client_id) } { code { (c.client_id) } }
+                        @if bot_user_of(&c.client_id).is_some() {
+                            " " small.muted { (tx.get("cabinet-clients-bot-customer")) }
+                        }
+                    },
                     html! { (status_name(s, tx)) },
                     html! { (expiry(s, tx)) },
                     html! { (when(c.created_at)) },
@@ -195,6 +201,10 @@ fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
             dt { (tx.get("cabinet-clients-reachable-in-telegram")) }
             dd #reachable-in-telegram {
                 (tx.get(if d.reachable_in_messenger { "cabinet-clients-yes" } else { "cabinet-clients-no" }))
+            }
+            @if let Some(bot) = &d.bot_activity {
+                dt { (tx.get("cabinet-clients-bot-started")) } dd #bot-started { (when(bot.started_at)) }
+                dt { (tx.get("cabinet-clients-bot-last-seen")) } dd #bot-last-seen { (when(bot.last_seen_at)) }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Per-account request limits: exact sliding windows, shared by every instance through
 //! `SharedWindows` (Redis) when configured, otherwise held in this process. When the shared
 //! store does not answer, this process's windows decide, so the limiter never fails a request
-//! (docs/limits.md).
+//! (docs/limits.md). The partner API and the partner's bot count against the same windows.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,9 +9,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use time::OffsetDateTime;
+use vp_domain::limits::AccountLimits;
 use vp_domain::limits::MINUTE_WINDOW;
 use vp_domain::rate_window::{RetryAfter, SlidingWindow};
-use vp_ports::{Metrics, RequestWindow, SharedWindows, WindowCheck};
+use vp_ports::{AccountRecord, Metrics, RequestWindow, SharedWindows, WindowCheck};
 
 /// The windows of this process.
 #[derive(Default)]
@@ -41,7 +42,8 @@ impl RateLimiter {
     }
 }
 
-/// The limiter the HTTP adapter asks: shared windows first, this process's when they fail.
+/// The limiter every driving adapter asks through `App::admit_request`: shared windows first,
+/// this process's when they fail.
 pub struct Limiter {
     local: RateLimiter,
     shared: Option<Arc<dyn SharedWindows>>,
@@ -87,6 +89,24 @@ impl Limiter {
                 self.local.admit(checks, now)
             }
         }
+    }
+}
+
+impl crate::App {
+    /// Counts one request of the account against its per-minute limits (with its overrides):
+    /// every request against the account window, a payment creation then against the payment
+    /// window. `Err` carries how long to wait.
+    pub async fn admit_request(&self, account: &AccountRecord, is_payment: bool) -> Result<(), RetryAfter> {
+        let limits = AccountLimits::with_overrides(&account.limits);
+        let all = WindowCheck {
+            account_id: &account.id,
+            window: RequestWindow::AllRequests,
+            limit: limits.requests_per_minute,
+        };
+        let payments =
+            WindowCheck { account_id: &account.id, window: RequestWindow::Payments, limit: limits.payments_per_minute };
+        let checks = if is_payment { &[all, payments][..] } else { &[all][..] };
+        self.limiter.admit(checks, self.clock.now()).await
     }
 }
 

@@ -1,0 +1,134 @@
+//! What a shop button says when pressed: its callback data, at most 64 bytes (Telegram's
+//! limit), never a device id or anything else the person should not be able to forge into
+//! something they do not own: a device is named by an index into the chat's current list.
+
+/// Longest payment method code (spec: `method` 1 to 32 characters).
+const METHOD_MAX: usize = 32;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Choice {
+    Menu,
+    Language,
+    Plans,
+    /// A plan; with several payment methods the method is chosen in a second step.
+    Buy {
+        plan_id: i32,
+        method: Option<String>,
+    },
+    DeviceOffer,
+    BuyDevices {
+        count: u32,
+        method: Option<String>,
+    },
+    Trial,
+    Subscription,
+    Connect,
+    NewLink,
+    Devices,
+    /// Asks to confirm removing the device at `index` of the list `nonce`.
+    RemoveAsk {
+        nonce: String,
+        index: usize,
+    },
+    Remove {
+        nonce: String,
+        index: usize,
+    },
+    Help,
+}
+
+impl Choice {
+    pub(crate) fn data(&self) -> String {
+        let with_method = |head: String, method: &Option<String>| match method {
+            Some(m) => format!("{head}:{m}"),
+            None => head,
+        };
+        match self {
+            Choice::Menu => "menu".into(),
+            Choice::Language => "lang".into(),
+            Choice::Plans => "plans".into(),
+            Choice::Buy { plan_id, method } => with_method(format!("buy:{plan_id}"), method),
+            Choice::DeviceOffer => "devoffer".into(),
+            Choice::BuyDevices { count, method } => with_method(format!("buydev:{count}"), method),
+            Choice::Trial => "trial".into(),
+            Choice::Subscription => "sub".into(),
+            Choice::Connect => "connect".into(),
+            Choice::NewLink => "newlink".into(),
+            Choice::Devices => "devices".into(),
+            Choice::RemoveAsk { nonce, index } => format!("rm?:{nonce}:{index}"),
+            Choice::Remove { nonce, index } => format!("rm!:{nonce}:{index}"),
+            Choice::Help => "help".into(),
+        }
+    }
+
+    /// `None` for data the shop does not make (an old bot's buttons, or forged data).
+    pub(crate) fn parse(data: &str) -> Option<Choice> {
+        let mut parts = data.split(':');
+        let head = parts.next()?;
+        let rest: Vec<&str> = parts.collect();
+        let method = |i: usize| -> Option<Option<String>> {
+            match rest.get(i) {
+                None => Some(None),
+                Some(m) if (1..=METHOD_MAX).contains(&m.len()) => Some(Some((*m).to_owned())),
+                Some(_) => None,
+            }
+        };
+        let choice = match (head, rest.len()) {
+            ("menu", 0) => Choice::Menu,
+            ("lang", 0) => Choice::Language,
+            ("plans", 0) => Choice::Plans,
+            ("buy", 1 | 2) => Choice::Buy { plan_id: rest[0].parse().ok()?, method: method(1)? },
+            ("devoffer", 0) => Choice::DeviceOffer,
+            ("buydev", 1 | 2) => Choice::BuyDevices { count: rest[0].parse().ok()?, method: method(1)? },
+            ("trial", 0) => Choice::Trial,
+            ("sub", 0) => Choice::Subscription,
+            ("connect", 0) => Choice::Connect,
+            ("newlink", 0) => Choice::NewLink,
+            ("devices", 0) => Choice::Devices,
+            ("rm?", 2) => Choice::RemoveAsk { nonce: rest[0].to_owned(), index: rest[1].parse().ok()? },
+            ("rm!", 2) => Choice::Remove { nonce: rest[0].to_owned(), index: rest[1].parse().ok()? },
+            ("help", 0) => Choice::Help,
+            _ => return None,
+        };
+        (choice.data() == data).then_some(choice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Choice;
+
+    #[test]
+    fn every_choice_round_trips_within_telegrams_64_bytes() {
+        let longest_method = "m".repeat(32);
+        let choices = [
+            Choice::Menu,
+            Choice::Language,
+            Choice::Plans,
+            Choice::Buy { plan_id: i32::MAX, method: None },
+            Choice::Buy { plan_id: i32::MIN, method: Some(longest_method.clone()) },
+            Choice::DeviceOffer,
+            Choice::BuyDevices { count: u32::MAX, method: Some(longest_method) },
+            Choice::Trial,
+            Choice::Subscription,
+            Choice::Connect,
+            Choice::NewLink,
+            Choice::Devices,
+            Choice::RemoveAsk { nonce: "AbCdEfGh".into(), index: 99 },
+            Choice::Remove { nonce: "AbCdEfGh".into(), index: 99 },
+            Choice::Help,
+        ];
+        for choice in choices {
+            let data = choice.data();
+            assert!((1..=64).contains(&data.len()), "{data}");
+            assert_eq!(Choice::parse(&data), Some(choice));
+        }
+    }
+
+    #[test]
+    fn data_the_shop_never_made_is_not_a_choice() {
+        for data in ["", "buy", "buy:x", "buy:1:", "buy:01", "rm!:n", "rm!:n:-1", "menu:1", "devices ", "drop:table"] {
+            assert_eq!(Choice::parse(data), None, "{data:?}");
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! The shop in a partner's bot, through the real binary and the Bot API emulator: a person who
+//! starts the bot is the client `telegram:<user id>`; they buy (one invoice however often the
+//! button is tapped), pay in the sandbox and get the paid message with the link and its QR code;
+//! the partner gets `payment.succeeded` for that client, signed; a trial once; devices listed
+//! and removed; the link rotated once an hour; a blocked client refused; the per-minute limit
+//! answered in words.
+
+#[macro_use]
+mod support;
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::qr::read_qr_png;
+use support::server::{Backend, Server};
+use vp_testkit::telegram::{SentMessage, TelegramEmulator};
+
+const PLATFORM_TOKEN: &str = "123456789:AAHplatform_0123456789abcdefghijklm";
+const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+
+each_backend!(
+    a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code,
+    a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused,
+);
+
+fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> {
+    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
+    telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
+    let api_url = telegram.url();
+    let env = [("VP_TELEGRAM_API_URL", api_url.as_str()), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
+    let s = Server::start_with(backend, name, &env)?;
+    let connected = s.connect_bot(&s.account_id, PARTNER_TOKEN);
+    assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");
+    Some((telegram, s))
+}
+
+/// A person in their private chat with the partner's bot, their Telegram app in Russian.
+struct Person<'a> {
+    telegram: &'a TelegramEmulator,
+    user: i64,
+}
+
+impl Person<'_> {
+    fn messages(&self) -> Vec<SentMessage> {
+        self.telegram.sent_messages(PARTNER_TOKEN).into_iter().filter(|m| m.chat_id == self.user).collect()
+    }
+
+    /// Waits for the bot's next message to this chat that contains `text`, after the `seen`
+    /// first ones.
+    fn next_with(&self, seen: usize, text: &str) -> SentMessage {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(m) = self.messages().into_iter().skip(seen).find(|m| m.text.contains(text)) {
+                return m;
+            }
+            assert!(Instant::now() < deadline, "no message with {text:?} after {seen}: {:#?}", self.messages());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn write(&self, text: &str, expect: &str) -> SentMessage {
+        let seen = self.messages().len();
+        self.telegram.write_to(PARTNER_TOKEN, self.user, text, Some("ru"));
+        self.next_with(seen, expect)
+    }
+
+    /// Presses the button labelled with `label` on `message`; waits for the answer with `expect`.
+    fn press(&self, message: &SentMessage, label: &str, expect: &str) -> SentMessage {
+        let data = data_of(message, label);
+        let seen = self.messages().len();
+        self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data, Some("ru"));
+        self.next_with(seen, expect)
+    }
+}
+
+fn data_of(message: &SentMessage, label: &str) -> String {
+    let button = message.buttons().into_iter().find(|b| b.text.contains(label));
+    button.and_then(|b| b.callback_data).unwrap_or_else(|| panic!("no {label:?} button: {message:#?}"))
+}
+
+fn url_of(message: &SentMessage, label: &str) -> String {
+    let button = message.buttons().into_iter().find(|b| b.text.contains(label));
+    button.and_then(|b| b.url).unwrap_or_else(|| panic!("no {label:?} link: {message:#?}"))
+}
+
+fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: Backend) {
+    use vp_webhooks::signature::verify;
+    let Some((telegram, s)) = shop(backend, "tg_shop_buy") else { return };
+    let receiver = support::receiver::Receiver::start();
+    let endpoint = s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "payment.succeeded"]);
+    let secret = endpoint["secret"].as_str().unwrap().to_owned();
+    let person = Person { telegram: &telegram, user: 424_242 };
+
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let labels = menu.button_labels();
+    assert!(labels.iter().any(|l| l == "Попробовать бесплатно"), "a new client may try: {labels:?}");
+    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    assert!(plans.text.contains("Дополнительные устройства: 58,80\u{a0}₽"), "the device offer: {}", plans.text);
+    assert!(
+        plans.button_labels().contains(&"1 месяц: 238,80\u{a0}₽".to_owned()),
+        "each plan with its term and price in Russian money format: {:?}",
+        plans.button_labels()
+    );
+    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+
+    // A double tap on the method: one invoice, shown twice.
+    let card = data_of(&methods, "Банковская карта");
+    telegram.press(PARTNER_TOKEN, person.user, methods.message_id, &card, Some("ru"));
+    let first = person.next_with(0, "Оплатите в течение");
+    telegram.press(PARTNER_TOKEN, person.user, methods.message_id, &card, Some("ru"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while person.messages().iter().filter(|m| m.text.contains("Оплатите в течение")).count() < 2 {
+        assert!(Instant::now() < deadline, "the second tap is answered: {:#?}", person.messages());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(first.text.contains("1 месяц: 238,80\u{a0}₽"), "{}", first.text);
+    let invoices: Vec<String> = person
+        .messages()
+        .iter()
+        .filter(|m| m.text.contains("Оплатите в течение"))
+        .map(|m| url_of(m, "Оплатить 238,80\u{a0}₽"))
+        .collect();
+    assert_eq!(invoices[0], invoices[1], "a double tap makes one invoice");
+    let payment_id = invoices[0].rsplit('/').next().unwrap().to_owned();
+    let invoice = s.api("GET", &format!("/payments/{payment_id}"), None, &[]).json();
+    assert_eq!((invoice["status"].as_str(), invoice["amount"].as_str()), (Some("pending"), Some("238.80")));
+
+    // Paid in the sandbox: the bot says so from the invoice's state change.
+    let seen = person.messages().len();
+    support::partner::pay(&s, &payment_id);
+    let paid = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| person.next_with(seen, "Оплата получена")))
+        .unwrap_or_else(|_| {
+            panic!(
+                "no paid message (sendPhoto calls: {}); the service's log:\n{}",
+                telegram.calls("sendPhoto"),
+                s.log()
+            )
+        });
+    let client = s.api("GET", "/clients/telegram:424242", None, &[]).json();
+    let sub = &client["subscription"];
+    assert!(paid.text.contains(sub["subscription_url"].as_str().unwrap()), "the connect link: {}", paid.text);
+    let photo = paid.photo.as_ref().expect("the QR code as a photo");
+    assert_eq!(read_qr_png(photo), sub["connect"][0]["qr_payload"].as_str().unwrap(), "the connect page's QR code");
+    assert!(url_of(&paid, "Открыть страницу подключения").contains("/connect/"));
+
+    let event = receiver.next_of("payment.succeeded", Duration::from_secs(15));
+    let timestamp: i64 = event.header("webhook-timestamp").parse().unwrap();
+    assert!(verify(
+        &secret,
+        event.header("webhook-id"),
+        timestamp,
+        event.body.as_bytes(),
+        event.header("webhook-signature")
+    ));
+    let data: Value = event.json()["data"].clone();
+    assert_eq!(
+        (data["payment_id"].as_str(), data["client_id"].as_str()),
+        (Some(payment_id.as_str()), Some("telegram:424242"))
+    );
+
+    // The spec's per-minute payment limit: answered in words, nothing created.
+    s.cli_settled(&["account", "limits", &s.account_id, "--payments-per-minute", "1"]);
+    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    let methods = person.press(&plans, "3 месяца", "Как вы хотите оплатить?");
+    let limited = person.press(&methods, "СБП", "Слишком много запросов");
+    assert!(limited.text.contains("Попробуйте через"), "{}", limited.text);
+
+    // The operator's figures and the partner's cabinet.
+    let stats = s.cli(&["bot", "stats", &s.account_id]);
+    assert_eq!(
+        (&stats["started"], &stats["linked_clients"], &stats["purchases"], &stats["conversion_percent"]),
+        (&Value::from(1), &Value::from(1), &Value::from(1), &Value::from("100.00")),
+        "{stats}"
+    );
+    let mut cabinet = support::visitor::cabinet_member(&s, &s.account_id, "support@example.com");
+    let list = cabinet.get("/cabinet/clients").text();
+    assert!(list.contains("telegram:424242</code></a> <small class=\"muted\">bot customer</small>"), "{list}");
+    let page = cabinet.get("/cabinet/clients/telegram:424242").text();
+    for id in ["reachable-in-telegram\">yes", "bot-started\">", "bot-last-seen\">"] {
+        assert!(page.contains(id), "{id}: {page}");
+    }
+
+    assert_eq!(telegram.unanswered_presses(), 0, "every press is confirmed");
+    assert_eq!(telegram.throttled(), 0);
+    telegram.assert_contract();
+}
+
+fn a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused(backend: Backend) {
+    let Some((telegram, s)) = shop(backend, "tg_shop_trial") else { return };
+    let person = Person { telegram: &telegram, user: 434_343 };
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let trial = person.press(&menu, "Попробовать бесплатно", "Бесплатный пробный период включён.");
+    let client = s.api("GET", "/clients/telegram:434343", None, &[]).json();
+    assert_eq!(client["subscription"]["is_trial"], true, "{client}");
+    assert_eq!(read_qr_png(trial.photo.as_ref().unwrap()), client["subscription"]["connect"][0]["qr_payload"]);
+    let again = person.press(&menu, "Попробовать бесплатно", "пробный период недоступен");
+    assert!(again.text.contains("У вас уже была подписка"), "a trial once: {}", again.text);
+
+    // Two devices connect through the link; the bot lists them and removes one.
+    let link = client["subscription"]["subscription_url"].as_str().unwrap().trim_start_matches(&s.base).to_owned();
+    for (hwid, model) in [("hw-a", "iPhone 15"), ("hw-b", "Pixel 8")] {
+        let r = s.get_raw(&link, &[("x-hwid", hwid), ("x-device-os", "iOS"), ("x-device-model", model)]);
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    let fresh_menu = person.write("/start", "Добро пожаловать");
+    assert!(!fresh_menu.button_labels().iter().any(|l| l.contains("Попробовать")), "no trial offered any more");
+    let devices = person.press(&fresh_menu, "Мои устройства", "Ваши устройства: 2 из 3.");
+    assert!(devices.text.contains("iPhone 15, добавлено") && devices.text.contains("Pixel 8"), "{}", devices.text);
+    for data in devices.buttons().iter().filter_map(|b| b.callback_data.clone()) {
+        assert!(data.len() <= 64 && !data.contains("hw-"), "an index, never the device id: {data}");
+    }
+    let confirm = person.press(&devices, "Удалить iPhone 15", "Удалить iPhone 15?");
+    let removed = person.press(&confirm, "Да, удалить", "iPhone 15 удалено.");
+    assert!(removed.text.contains("Ваши устройства: 1 из 3."), "{}", removed.text);
+    let left = s.api("GET", "/clients/telegram:434343/devices", None, &[]).json();
+    assert_eq!(left["devices"].as_array().unwrap().len(), 1);
+    assert_eq!(left["devices"][0]["device_id"], "hw-b");
+    // The old list's button now names nothing: the current list comes instead.
+    let stale = person.press(&devices, "Удалить Pixel 8", "Этот список устарел");
+    assert!(stale.text.contains("Ваши устройства: 1 из 3."), "{}", stale.text);
+
+    // A new link once an hour; the second is refused with the time left.
+    let mine = person.press(&fresh_menu, "Моя подписка", "Статус");
+    let rotated = person.press(&mine, "Новая ссылка", "вот новая ссылка");
+    let after = s.api("GET", "/clients/telegram:434343", None, &[]).json();
+    assert_ne!(after["subscription"]["subscription_url"], client["subscription"]["subscription_url"]);
+    assert!(rotated.text.contains(after["subscription"]["subscription_url"].as_str().unwrap()));
+    let refused = person.press(&mine, "Новая ссылка", "Ссылку меняли меньше часа назад");
+    assert!(refused.text.contains("Попробуйте через 60 минут"), "{}", refused.text);
+
+    // Blocked by the operator: a polite refusal and nothing else.
+    s.cli(&["client", "block", &s.account_id, "telegram:434343"]);
+    let refused = person.write("/start", "не может вас обслужить");
+    assert!(refused.buttons().is_empty(), "nothing else: {refused:#?}");
+    let pressed = person.press(&fresh_menu, "Моя подписка", "не может вас обслужить");
+    assert!(pressed.buttons().is_empty());
+
+    assert_eq!(telegram.unanswered_presses(), 0, "every press is confirmed");
+    telegram.assert_contract();
+}
+
+/// The load test: 1,000 chats, 100 on each of ten partners' bots (webhooks, as in production),
+/// each start the bot and buy a month within a minute; then each pays in the sandbox. Every
+/// answer to a message or a press arrives within 2 s at p99, 1,000 invoices are made, the
+/// partners get 1,000 `payment.succeeded` and the chats 1,000 paid messages, and Telegram never
+/// answers 429. (The purchases come first and the payments after: a bot's answers and the
+/// outbox's paid messages are paced apart, docs/decisions.md. Each partner's payment window is
+/// raised to 200 a minute by the operator: 100 purchases in half a minute pass the default 60.)
+#[test]
+fn a_thousand_chats_buy_within_a_minute_each_answered_within_two_seconds_at_p99() {
+    const BOTS: i64 = 10;
+    const CHATS_PER_BOT: i64 = 100;
+    const THREADS: i64 = 40;
+    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
+    let api_url = telegram.url();
+    let env = [
+        ("VP_PUBLIC_BASE_URL", "https://vpn.example"),
+        ("VP_TELEGRAM_API_URL", api_url.as_str()),
+        ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"),
+    ];
+    let Some(s) = Server::start_with(Backend::Postgres, "tg_shop_load", &env) else { return };
+    let receiver = support::receiver::Receiver::start();
+    let tokens: Vec<String> = (0..BOTS).map(|i| format!("{}:AAE{:0>32}", 6_000_000 + i, i)).collect();
+    for (i, token) in tokens.iter().enumerate() {
+        telegram.add_bot(token, 6_000_000 + i as i64, &format!("brand_{i}_bot"));
+        let account_id = match i {
+            0 => s.account_id.clone(),
+            _ => {
+                let created = s.cli(&["account", "create", "--brand", &format!("Brand {i}"), "--markup", "10"]);
+                created["account"]["account_id"].as_str().unwrap().to_owned()
+            }
+        };
+        s.connect_bot(&account_id, token);
+        s.cli(&["endpoint", "add", &account_id, &receiver.url, "--type", "payment.succeeded"]);
+        // 100 purchases in well under a minute: above the spec's default 60 a minute, so the
+        // operator raises this partner's window, as for any partner selling that fast.
+        s.cli_settled(&["account", "limits", &account_id, "--payments-per-minute", "200"]);
+    }
+    s.cli(&["jobs"]);
+    telegram.deliver_to(&s.base);
+    assert!(tokens.iter().all(|t| telegram.webhook(t).is_some()), "every bot's updates come by webhook");
+
+    // Each thread serves its share of the chats one after another: start, plans, a month, card.
+    let latencies = Mutex::new(Vec::new());
+    let pay_urls = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for t in 0..THREADS {
+            let (telegram, tokens, latencies, pay_urls) = (&telegram, &tokens, &latencies, &pay_urls);
+            scope.spawn(move || {
+                for n in (t..BOTS * CHATS_PER_BOT).step_by(THREADS as usize) {
+                    let (token, chat) = (&tokens[(n % BOTS) as usize], 7_000_000 + n);
+                    let timed = |act: &dyn Fn()| {
+                        let at = Instant::now();
+                        act();
+                        latencies.lock().unwrap().push(at.elapsed());
+                    };
+                    timed(&|| assert_eq!(telegram.write_to(token, chat, "/start", Some("en")).1, Some(200)));
+                    timed(&|| drop(telegram.press_button(token, chat, "Buy a subscription", Some("en"))));
+                    timed(&|| drop(telegram.press_button(token, chat, "1 month", Some("en"))));
+                    timed(&|| drop(telegram.press_button(token, chat, "Bank card", Some("en"))));
+                    let invoice = telegram.last_sent_to(token, chat, "Pay within").expect("the invoice is answered");
+                    pay_urls.lock().unwrap().push(url_of(&invoice, "Pay "));
+                }
+            });
+        }
+    });
+    let buying = started.elapsed();
+    let mut latencies = latencies.into_inner().unwrap();
+    latencies.sort();
+    let p99 = latencies[latencies.len() * 99 / 100];
+    println!("1,000 chats bought in {buying:?}; answers p50 {:?}, p99 {p99:?}", latencies[latencies.len() / 2]);
+    assert!(buying < Duration::from_secs(60), "1,000 chats buy within a minute: {buying:?}");
+    assert!(p99 <= Duration::from_secs(2), "every chat answered within 2 s at p99: {p99:?}");
+    let pay_urls = pay_urls.into_inner().unwrap();
+    let invoices: HashSet<String> = pay_urls.iter().map(|u| u.rsplit('/').next().unwrap().to_owned()).collect();
+    assert_eq!(invoices.len(), 1_000, "1,000 invoices");
+
+    for payment_id in &invoices {
+        support::partner::pay(&s, payment_id);
+    }
+    let mut succeeded = HashSet::new();
+    while succeeded.len() < invoices.len() {
+        let event = receiver.next_of("payment.succeeded", Duration::from_secs(60));
+        succeeded.insert(event.json()["data"]["payment_id"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(succeeded, invoices, "a payment.succeeded for each invoice");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let paid = || telegram.sent().iter().filter(|(_, text)| text.starts_with("Payment received")).count();
+    while paid() < 1_000 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(paid(), 1_000, "every chat is told its payment arrived");
+    assert_eq!(telegram.throttled(), 0, "Telegram never answered 429");
+    assert_eq!(telegram.unanswered_presses(), 0);
+}
