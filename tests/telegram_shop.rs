@@ -29,7 +29,12 @@ fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> {
     let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
     telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
     let api_url = telegram.url();
-    let env = [("VP_TELEGRAM_API_URL", api_url.as_str()), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
+    let env = [
+        ("VP_TELEGRAM_API_URL", api_url.as_str()),
+        ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"),
+        ("VP_SHIFTED_CLOCK", "on"),
+        ("VP_TERM_CHECK_SECONDS", "1"),
+    ];
     let s = Server::start_with(backend, name, &env)?;
     let connected = s.connect_bot(&s.account_id, PARTNER_TOKEN);
     assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");
@@ -40,9 +45,39 @@ fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> {
 struct Person<'a> {
     telegram: &'a TelegramEmulator,
     user: i64,
+    /// What the person did, each with how many of the bot's messages they had seen by then.
+    did: std::cell::RefCell<Vec<(usize, String)>>,
 }
 
-impl Person<'_> {
+impl<'a> Person<'a> {
+    fn new(telegram: &'a TelegramEmulator, user: i64) -> Person<'a> {
+        Person { telegram, user, did: Default::default() }
+    }
+
+    /// Writes the conversation to `tests/transcripts/NAME.txt` (ignored by git) for a person
+    /// to read: what the person wrote or pressed, and each message with its buttons.
+    fn save_transcript(&self, name: &str) {
+        let did = self.did.borrow();
+        let mut out = String::new();
+        let messages = self.messages();
+        for (i, m) in messages.iter().enumerate() {
+            for (_, action) in did.iter().filter(|(seen, _)| *seen == i) {
+                out.push_str(&format!("\n>>> {action}\n"));
+            }
+            let photo = if m.photo.is_some() { " [photo: QR code]" } else { "" };
+            out.push_str(&format!("<<< #{}{photo}\n{}\n", m.message_id, m.text));
+            for b in m.buttons() {
+                let does = b
+                    .url
+                    .map_or_else(|| format!("press {}", b.callback_data.unwrap_or_default()), |u| format!("open {u}"));
+                out.push_str(&format!("    [{}] ({does})\n", b.text));
+            }
+        }
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/transcripts");
+        std::fs::create_dir_all(&dir).expect("transcript folder");
+        std::fs::write(dir.join(format!("{name}.txt")), out).expect("write the transcript");
+    }
+
     fn messages(&self) -> Vec<SentMessage> {
         self.telegram.sent_messages(PARTNER_TOKEN).into_iter().filter(|m| m.chat_id == self.user).collect()
     }
@@ -62,14 +97,23 @@ impl Person<'_> {
 
     fn write(&self, text: &str, expect: &str) -> SentMessage {
         let seen = self.messages().len();
+        self.did.borrow_mut().push((seen, format!("writes {text:?}")));
         self.telegram.write_to(PARTNER_TOKEN, self.user, text, Some("ru"));
         self.next_with(seen, expect)
+    }
+
+    /// Presses the button labelled with `label` on `message` without waiting for the answer.
+    fn tap(&self, message: &SentMessage, label: &str) {
+        let seen = self.messages().len();
+        self.did.borrow_mut().push((seen, format!("taps [{label}] under #{}", message.message_id)));
+        self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data_of(message, label), Some("ru"));
     }
 
     /// Presses the button labelled with `label` on `message`; waits for the answer with `expect`.
     fn press(&self, message: &SentMessage, label: &str, expect: &str) -> SentMessage {
         let data = data_of(message, label);
         let seen = self.messages().len();
+        self.did.borrow_mut().push((seen, format!("presses [{label}] under #{}", message.message_id)));
         self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data, Some("ru"));
         self.next_with(seen, expect)
     }
@@ -91,7 +135,7 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
     let receiver = support::receiver::Receiver::start();
     let endpoint = s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "payment.succeeded"]);
     let secret = endpoint["secret"].as_str().unwrap().to_owned();
-    let person = Person { telegram: &telegram, user: 424_242 };
+    let person = Person::new(&telegram, 424_242);
 
     let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
     let labels = menu.button_labels();
@@ -106,10 +150,9 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
     let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
 
     // A double tap on the method: one invoice, shown twice.
-    let card = data_of(&methods, "Банковская карта");
-    telegram.press(PARTNER_TOKEN, person.user, methods.message_id, &card, Some("ru"));
+    person.tap(&methods, "Банковская карта");
     let first = person.next_with(0, "Оплатите в течение");
-    telegram.press(PARTNER_TOKEN, person.user, methods.message_id, &card, Some("ru"));
+    person.tap(&methods, "Банковская карта");
     let deadline = Instant::now() + Duration::from_secs(20);
     while person.messages().iter().filter(|m| m.text.contains("Оплатите в течение")).count() < 2 {
         assert!(Instant::now() < deadline, "the second tap is answered: {:#?}", person.messages());
@@ -167,6 +210,23 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
     let limited = person.press(&methods, "СБП", "Слишком много запросов");
     assert!(limited.text.contains("Попробуйте через"), "{}", limited.text);
 
+    // Starting the bot linked the chat: the platform's reminders come here too.
+    let ends = time::OffsetDateTime::parse(
+        sub["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let seen = person.messages().len();
+    let offset = s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap();
+    let by = ends - time::Duration::hours(60) - time::OffsetDateTime::now_utc() - time::Duration::seconds(offset);
+    s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds())]);
+    let reminder = person.next_with(seen, "осталось 3 дня");
+    assert!(reminder.text.starts_with("Demo VPN: ваша подписка заканчивается"), "{}", reminder.text);
+    let renew = person.press(&reminder, "Продлить", "выберите тариф");
+    assert!(renew.button_labels().iter().any(|l| l.starts_with("1 месяц")), "renewal in the shop: {renew:#?}");
+
+    person.save_transcript(&format!("shop_buy_{backend:?}").to_lowercase());
+
     // The operator's figures and the partner's cabinet.
     let stats = s.cli(&["bot", "stats", &s.account_id]);
     assert_eq!(
@@ -189,7 +249,7 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
 
 fn a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused(backend: Backend) {
     let Some((telegram, s)) = shop(backend, "tg_shop_trial") else { return };
-    let person = Person { telegram: &telegram, user: 434_343 };
+    let person = Person::new(&telegram, 434_343);
     let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
     let trial = person.press(&menu, "Попробовать бесплатно", "Бесплатный пробный период включён.");
     let client = s.api("GET", "/clients/telegram:434343", None, &[]).json();
@@ -236,6 +296,7 @@ fn a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_ref
     assert!(refused.buttons().is_empty(), "nothing else: {refused:#?}");
     let pressed = person.press(&fresh_menu, "Моя подписка", "не может вас обслужить");
     assert!(pressed.buttons().is_empty());
+    person.save_transcript(&format!("shop_trial_{backend:?}").to_lowercase());
 
     assert_eq!(telegram.unanswered_presses(), 0, "every press is confirmed");
     telegram.assert_contract();

@@ -277,18 +277,23 @@ impl App {
         let lang = lang.as_deref().and_then(Lang::from_code).unwrap_or_default();
         let brand = account.brand_name.as_str();
         let client_id = client.client_id.as_str();
+        // The chat's own shop customer reads "your subscription" and renews in the shop; a
+        // client linked from a subscription page is named (a chat may hold a family).
+        let shop_customer = crate::bot_shop::bot_user_of(client_id) == Some(reminder.chat_id);
+        let (expiring, expired) = match shop_customer {
+            true => ("bot-reminder-expiring-yours", "bot-reminder-expired-yours"),
+            false => ("bot-reminder-expiring", "bot-reminder-expired"),
+        };
         let body = match reminder.kind {
             ReminderKind::Paid => {
                 return self.paid_message(tx, account, &client, reminder.chat_id, lang).await.map(Some);
             }
-            ReminderKind::Expired => {
-                text_with(lang, "bot-reminder-expired", &[("brand", brand.into()), ("client", client_id.into())])
-            }
+            ReminderKind::Expired => text_with(lang, expired, &[("brand", brand.into()), ("client", client_id.into())]),
             ReminderKind::Expiring72 | ReminderKind::Expiring24 => {
                 let days: i64 = if reminder.kind == ReminderKind::Expiring72 { 3 } else { 1 };
                 text_with(
                     lang,
-                    "bot-reminder-expiring",
+                    expiring,
                     &[
                         ("brand", brand.into()),
                         ("client", client_id.into()),
@@ -298,10 +303,12 @@ impl App {
                 )
             }
         };
-        let button = match (renewal, account.style.support_url.as_deref()) {
-            (Some(url), _) => Some(Button::link(text(lang, "bot-reminder-renew"), url)),
-            (None, Some(url)) => Some(Button::link(text(lang, "bot-reminder-support"), url)),
-            (None, None) => None,
+        let renew = text(lang, "bot-reminder-renew");
+        let button = match (shop_customer, renewal, account.style.support_url.as_deref()) {
+            (true, ..) => Some(Button::press(renew, crate::bot_shop::Choice::Plans.data())),
+            (false, Some(url), _) => Some(Button::link(renew, url)),
+            (false, None, Some(url)) => Some(Button::link(text(lang, "bot-reminder-support"), url)),
+            (false, None, None) => None,
         };
         Ok(Some(BotMessage::text(reminder.chat_id, body).with_buttons(button.into_iter().collect())))
     }

@@ -527,6 +527,11 @@ bot-reminder-expiring = { $brand }: your subscription { $client } ends on { DATE
    *[other] { $days } days left.
 }
 bot-reminder-expired = { $brand }: your subscription { $client } has ended, and the VPN is off. Renew it to connect again.
+bot-reminder-expiring-yours = { $brand }: your subscription ends on { DATE($day) }, { $days ->
+    [one] { $days } day left.
+   *[other] { $days } days left.
+}
+bot-reminder-expired-yours = { $brand }: your subscription has ended, and the VPN is off. Renew it to connect again.
 bot-reminder-renew = Renew
 bot-reminder-support = Contact support
 page-reminders-telegram = Get reminders in Telegram

@@ -549,6 +549,12 @@ bot-reminder-expiring = { $brand }: подписка { $client } заканчи�
    *[many] осталось { $days } дней.
 }
 bot-reminder-expired = { $brand }: подписка { $client } закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
+bot-reminder-expiring-yours = { $brand }: ваша подписка заканчивается { DATE($day) }, { $days ->
+    [one] остался { $days } день.
+    [few] осталось { $days } дня.
+   *[many] осталось { $days } дней.
+}
+bot-reminder-expired-yours = { $brand }: ваша подписка закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
 bot-reminder-renew = Продлить
 bot-reminder-support = Написать в поддержку
 page-reminders-telegram = Напоминания в Telegram
