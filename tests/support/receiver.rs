@@ -20,6 +20,13 @@ impl Delivered {
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body).expect("event body is JSON")
     }
+
+    /// Whether the event carries a valid Standard Webhooks signature under `secret`.
+    pub fn signed_by(&self, secret: &str) -> bool {
+        let timestamp: i64 = self.header("webhook-timestamp").parse().unwrap_or_default();
+        let (id, signature) = (self.header("webhook-id"), self.header("webhook-signature"));
+        vp_webhooks::signature::verify(secret, id, timestamp, self.body.as_bytes(), signature)
+    }
 }
 
 pub struct Receiver {

@@ -288,7 +288,7 @@ impl App {
             }
             (Answer::Press(lang), Some(partner), Some(press)) => {
                 let shopped = match self.shopper(partner, press.chat_id, press.user_id, lang).await? {
-                    Some(shopper) => self.shop_pressed(&shopper, press).await?,
+                    Some(shopper) => self.shop_pressed(&shopper, press).await,
                     None => crate::bot_shop::ShopAnswer::default(),
                 };
                 press_answer = Some(shopped.notice);

@@ -44,21 +44,6 @@ enum Outcome {
 }
 
 impl App {
-    /// Queues the reminder of `kind` for the client's term ending at `term_ends_at` to its
-    /// chat in the account's connected bot, in the term check's unit of work (which read both),
-    /// unless the client is blocked. Once per term: a second one of the same kind and term is
-    /// not queued.
-    pub(crate) async fn queue_reminder(
-        &self,
-        tx: &mut dyn Tx,
-        client: &ClientRecord,
-        chat_id: i64,
-        kind: ReminderKind,
-        term_ends_at: OffsetDateTime,
-    ) -> AppResult<()> {
-        self.queue_send(tx, client, chat_id, kind, term_ends_at, None).await
-    }
-
     /// Queues "payment received" with the connect link to the chat the invoice's client is
     /// linked to in the account's connected bot, in the unit of work that records the payment
     /// (so it is sent once the payment commits, and never for one that did not).
@@ -70,10 +55,14 @@ impl App {
         let Some(client) = tx.client_by_ref(&invoice.client_ref).await? else { return Ok(()) };
         let Some(ends) = client.subscription.as_ref().map(|r| r.subscription.expires_at) else { return Ok(()) };
         let payment = Some(invoice.payment_id.clone());
-        self.queue_send(tx, &client, chat.chat_id, ReminderKind::Paid, ends, payment).await
+        self.queue_reminder(tx, &client, chat.chat_id, ReminderKind::Paid, ends, payment).await
     }
 
-    async fn queue_send(
+    /// Queues the message of `kind` (a reminder of the client's term ending at `term_ends_at`,
+    /// or the paid message of the invoice `payment_id`) to its chat in the account's connected
+    /// bot, in the unit of work that decided it, unless the client is blocked. Once per term
+    /// and kind (per invoice for a paid message): a second one is not queued.
+    pub(crate) async fn queue_reminder(
         &self,
         tx: &mut dyn Tx,
         client: &ClientRecord,

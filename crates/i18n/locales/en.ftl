@@ -570,6 +570,7 @@ shop-devices-count = { $count ->
     }: { MONEY($amount) }
 shop-choose-method = How would you like to pay?
 shop-invoice = { $what }: { MONEY($amount) }. Pay within { $minutes } min (by { $time } UTC).
+shop-invoice-closed = That invoice can no longer be paid. Please choose again.
 shop-pay = Pay { MONEY($amount) }
 shop-paid = Payment received, thank you! { $brand }: your subscription is active until { DATE($day) }.
 shop-paid-lifetime = Payment received, thank you! { $brand }: your subscription never ends.

@@ -595,6 +595,7 @@ shop-devices-count = { $count ->
     }: { MONEY($amount) }
 shop-choose-method = Как вы хотите оплатить?
 shop-invoice = { $what }: { MONEY($amount) }. Оплатите в течение { $minutes } мин (до { $time } UTC).
+shop-invoice-closed = Этот счёт уже нельзя оплатить. Выберите заново.
 shop-pay = Оплатить { MONEY($amount) }
 shop-paid = Оплата получена, спасибо! { $brand }: подписка действует до { DATE($day) }.
 shop-paid-lifetime = Оплата получена, спасибо! { $brand }: подписка бессрочная.

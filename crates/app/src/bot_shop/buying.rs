@@ -5,7 +5,7 @@
 
 use vp_domain::{IdempotencyKey, InvoiceRequest, Lang, MethodCode, Purpose};
 use vp_i18n::{text, text_with};
-use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord};
+use vp_ports::{Button, ButtonPress, PaymentMethodRecord};
 
 use super::screens::term;
 use super::{Choice, ShopAnswer, Shopper};
@@ -75,7 +75,7 @@ impl App {
         match created {
             Ok(view) => {
                 self.link_shopper(shopper).await?;
-                Ok(ShopAnswer::one(self.invoice_message(shopper, &view).await?))
+                self.invoice_message(shopper, &view).await
             }
             Err(e) => Ok(ShopAnswer::one(self.refusal_message(shopper, e))),
         }
@@ -83,17 +83,17 @@ impl App {
 
     /// The amount, the deadline and the "Pay" button to the invoice's `payment_url`; a replay
     /// of an invoice settled since says where it stands instead.
-    async fn invoice_message(&self, shopper: &Shopper, view: &InvoiceView) -> AppResult<BotMessage> {
+    async fn invoice_message(&self, shopper: &Shopper, view: &InvoiceView) -> AppResult<ShopAnswer> {
         let lang = shopper.lang;
         let invoice = &view.invoice;
         let Some(url) = &invoice.payment_url else {
-            // Paid (the paid message follows from the payment itself), expired or failed.
-            let key = if invoice.status == vp_domain::InvoiceStatus::Succeeded {
-                "shop-in-progress"
-            } else {
-                "shop-try-later"
-            };
-            return Ok(shopper.message(shopper.say(key), vec![shopper.back()]));
+            // The button of an invoice settled since: paid shows what it bought; expired or
+            // failed asks for a new choice (this button's key stays bound to that invoice).
+            if invoice.status == vp_domain::InvoiceStatus::Succeeded {
+                return self.subscription_screen(shopper).await;
+            }
+            let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
+            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-invoice-closed"), buttons)));
         };
         let what = match invoice.purpose {
             Purpose::Subscription { plan_id } => {
@@ -119,7 +119,7 @@ impl App {
             ],
         );
         let pay = Button::link(text_with(lang, "shop-pay", &[("amount", amount.into())]), url.clone());
-        Ok(shopper.message(body, vec![pay, shopper.back()]))
+        Ok(ShopAnswer::one(shopper.message(body, vec![pay, shopper.back()])))
     }
 
     /// The trial, when the account gives one and this client never had a subscription.

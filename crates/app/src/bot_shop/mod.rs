@@ -121,8 +121,16 @@ impl App {
     }
 
     /// Answers a press on one of the shop's buttons. A blocked client gets the refusal and
-    /// nothing else; a press on data the shop never made gets the menu.
-    pub(crate) async fn shop_pressed(&self, shopper: &Shopper, press: &ButtonPress) -> AppResult<ShopAnswer> {
+    /// nothing else; a press on data the shop never made gets the menu; a failure of the
+    /// platform's own parts gets "try again later" (logged), never silence.
+    pub(crate) async fn shop_pressed(&self, shopper: &Shopper, press: &ButtonPress) -> ShopAnswer {
+        match self.shop_answer(shopper, press).await {
+            Ok(answer) => answer,
+            Err(e) => ShopAnswer::one(self.refusal_message(shopper, e)),
+        }
+    }
+
+    async fn shop_answer(&self, shopper: &Shopper, press: &ButtonPress) -> AppResult<ShopAnswer> {
         if self.shopper_blocked(shopper).await? {
             return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-blocked"), vec![])));
         }

@@ -146,7 +146,7 @@ impl App {
                 Some(_) => ReminderKind::Expiring24,
                 None => ReminderKind::Expired,
             };
-            self.queue_reminder(tx, &client, chat_id, reminder, record.subscription.expires_at).await?;
+            self.queue_reminder(tx, &client, chat_id, reminder, record.subscription.expires_at, None).await?;
         }
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).
