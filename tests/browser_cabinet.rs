@@ -179,9 +179,13 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     browser.eval("document.querySelector('table.cards').scrollIntoView();", json!([]));
     browser.screenshot("cabinet-9-ledger-cards");
 
+    // A customer of the partner's bot (its client id), marked as such in the list.
+    support::partner::buy(&s, "telegram:424242", 1);
     browser.goto(&format!("{}/cabinet/clients", s.base));
     fits_the_phone(&browser, "clients");
     reads_as_cards(&browser, "client list");
+    let list = text(&browser);
+    assert!(list.contains("telegram:424242") && list.contains("bot customer"), "{list}");
     browser.screenshot("cabinet-10-clients");
 
     browser.goto(&format!("{}/cabinet/bot?lang=ru", s.base));

@@ -130,10 +130,13 @@ pub async fn list(
             (kit::table(&columns, page.clients.iter().map(|c| {
                 let s = c.subscription.as_ref();
                 vec![
+                    // One element, so the phone's card layout keeps the mark beside the id.
                     html! {
-                        a href={ "/cabinet/clients/" (c.client_id) } { code { (c.client_id) } }
-                        @if bot_user_of(&c.client_id).is_some() {
-                            " " small.muted { (tx.get("cabinet-clients-bot-customer")) }
+                        span {
+                            a href={ "/cabinet/clients/" (c.client_id) } { code { (c.client_id) } }
+                            @if bot_user_of(&c.client_id).is_some() {
+                                " " small.muted { (tx.get("cabinet-clients-bot-customer")) }
+                            }
                         }
                     },
                     html! { (status_name(s, tx)) },
