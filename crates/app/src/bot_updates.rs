@@ -302,6 +302,7 @@ impl App {
             }
         }
         for message in &messages {
+            self.bot_pace.wait(bot.bot_id, None).await;
             match self.bots.send_message(&bot.token, message).await {
                 Ok(()) => {}
                 Err(e @ BotApiError::Rejected) => {

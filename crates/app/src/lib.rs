@@ -2,6 +2,7 @@
 //! business rule lives in an adapter: the rules come from `vp_domain`, the orchestration is here.
 
 pub mod balance;
+pub mod bot_pace;
 pub mod bot_shop;
 pub mod bot_updates;
 pub mod bots;
@@ -95,6 +96,8 @@ pub struct App {
     offer_cache: Arc<partner::OfferCache>,
     /// One for the process: every adapter's requests count in the same windows.
     limiter: Arc<request_limits::Limiter>,
+    /// One for the process: a bot's answers and its outbox share Telegram's pace.
+    bot_pace: Arc<bot_pace::BotPace>,
 }
 
 impl App {
@@ -106,6 +109,7 @@ impl App {
             auth_cache: Arc::default(),
             offer_cache: Arc::default(),
             limiter: Arc::new(request_limits::Limiter::local()),
+            bot_pace: Arc::default(),
         }
     }
 

@@ -4,10 +4,8 @@
 //! a reminder in the same unit of work as the partner's term event (so the same rules: once per
 //! term, none for lifetime or blocked clients, a renewal counts again) and writes it to the
 //! outbox; the reminder worker sends it, one process at a time (a lease), at most 30 messages
-//! a second per bot and one a second per chat, honouring Telegram's `retry_after`.
-
-use std::collections::HashMap;
-use std::time::{Duration as StdDuration, Instant};
+//! a second per bot together with the bot's answers (`bot_pace`) and one a second per chat,
+//! honouring Telegram's `retry_after`.
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::{Lang, SubscriptionStatus};
@@ -31,9 +29,6 @@ const REMINDER_LEASE_FOR: Duration = Duration::seconds(30);
 pub const REMINDERS_PER_BOT: u32 = 240;
 /// A claimed reminder is not picked up again for this long (its holder may still send it).
 const SEND_LEASE: Duration = Duration::minutes(2);
-/// Telegram's limits for a bot: about 30 messages a second in all, one a second per chat.
-const BOT_GAP: StdDuration = StdDuration::from_millis(34);
-const CHAT_GAP: StdDuration = StdDuration::from_secs(1);
 
 /// What becomes of a reminder that was not sent.
 enum Outcome {
@@ -149,7 +144,6 @@ impl App {
             return Ok(0);
         };
         let token = self.bot_token(&bot)?;
-        let mut pace = Pace::default();
         let mut sent = 0;
         let mut paused_until: Option<OffsetDateTime> = None;
         for mut reminder in reminders {
@@ -158,7 +152,7 @@ impl App {
                 self.settle(reminder, Outcome::Later(until, "Telegram asked to wait".into())).await?;
                 continue;
             }
-            pace.wait(reminder.chat_id).await;
+            self.bot_pace.wait(bot.bot_id, Some(reminder.chat_id)).await;
             // Whether it is still due is read in the unit of work that records it sent, before
             // it is handed to Telegram, which cannot tell a repeated message: a process that
             // dies during the call leaves it sent (at most once), and a failure puts it back.
@@ -371,28 +365,5 @@ fn record_outcome(reminder: &mut ReminderSend, outcome: Outcome) {
             reminder.next_attempt_at = None;
             reminder.last_error = Some(reason);
         }
-    }
-}
-
-/// Telegram's pace for one bot: about 30 messages a second in all and one a second per chat.
-#[derive(Default)]
-struct Pace {
-    last_send: Option<Instant>,
-    last_to_chat: HashMap<i64, Instant>,
-}
-
-impl Pace {
-    /// Waits until the bot may send again and this chat may receive again, then counts a send.
-    async fn wait(&mut self, chat_id: i64) {
-        let now = Instant::now();
-        let bot_ready = self.last_send.map_or(now, |t| t + BOT_GAP);
-        let chat_ready = self.last_to_chat.get(&chat_id).map_or(now, |t| *t + CHAT_GAP);
-        let ready = bot_ready.max(chat_ready);
-        if ready > now {
-            tokio::time::sleep(ready - now).await;
-        }
-        let at = Instant::now();
-        self.last_send = Some(at);
-        self.last_to_chat.insert(chat_id, at);
     }
 }
