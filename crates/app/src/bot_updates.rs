@@ -279,28 +279,24 @@ impl App {
             _ => Answer::Nothing,
         };
         tx.commit().await?;
-        // What the press needs said over the chat (and that its spinner may stop).
-        let mut press_answer: Option<Option<String>> = None;
         let messages = match (answer, &bot.partner, &update.press) {
             (Answer::Text(chat_id, text), ..) => vec![BotMessage::text(chat_id, text)],
             (Answer::Customer(chat_id, reply), Some(partner), _) => {
                 self.customer_messages(partner, chat_id, &reply).await?
             }
             (Answer::Press(lang), Some(partner), Some(press)) => {
-                let shopped = match self.shopper(partner, press.chat_id, press.user_id, lang).await? {
-                    Some(shopper) => self.shop_pressed(&shopper, press).await,
-                    None => crate::bot_shop::ShopAnswer::default(),
+                let answer = match self.shopper(partner, press.chat_id, press.user_id, lang).await? {
+                    Some(shopper) => vec![self.shop_pressed(&shopper, press).await],
+                    None => vec![],
                 };
-                press_answer = Some(shopped.notice);
-                shopped.messages
+                // The person's app shows the press loading until it is confirmed.
+                if let Err(e) = self.bots.answer_press(&bot.token, &press.id, None).await {
+                    tracing::info!(bot_id = bot.bot_id, error = %e, "could not confirm a button press");
+                }
+                answer
             }
             _ => vec![],
         };
-        if let (Some(notice), Some(press)) = (press_answer, &update.press) {
-            if let Err(e) = self.bots.answer_press(&bot.token, &press.id, notice.as_deref()).await {
-                tracing::info!(bot_id = bot.bot_id, error = %e, "could not confirm a button press");
-            }
-        }
         for message in &messages {
             self.bot_pace.wait(bot.bot_id, None).await;
             match self.bots.send_message(&bot.token, message).await {

@@ -12,7 +12,7 @@ use vp_ports::{BotMessage, Button, ButtonPress, ChatText, ClientChat, ClientLink
 use crate::App;
 use crate::bots::connected_bot;
 use crate::error::{AppError, AppResult};
-use crate::views::url_encode;
+use crate::views::{SubscriptionView, url_encode};
 
 /// A "Get reminders in Telegram" code works this long, once.
 pub const CLIENT_CODE_VALID_FOR: Duration = Duration::hours(24);
@@ -169,11 +169,8 @@ impl App {
         let lang = reply.lang;
         if matches!(reply.kind, ReplyKind::Menu | ReplyKind::Help) {
             let Some(shopper) = self.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
-            if self.shopper_blocked(&shopper).await? {
-                return Ok(vec![BotMessage::text(
-                    chat_id,
-                    text_with(lang, "shop-blocked", &[("brand", shopper.account.brand_name.as_str().into())]),
-                )]);
+            if let Some(refusal) = self.blocked_refusal(&shopper).await? {
+                return Ok(vec![refusal]);
             }
             if reply.kind == ReplyKind::Help {
                 return Ok(vec![self.help_screen(&shopper).await?]);
@@ -255,11 +252,16 @@ impl App {
         let Some(sub) = self.with_views(account, None, |v| v.client(client)).subscription else {
             return text_with(lang, "bot-no-subscription", &[("client", client.client_id.as_str().into())]);
         };
-        // The bot still answers without the count: the panel being down must not silence it.
-        let used = self.panel.devices(&client.id).await.ok().map(|d| d.len());
+        format!("{who}\n{}", self.subscription_lines(&client.id, &sub, lang).await)
+    }
+
+    /// A subscription's status, until when and devices, a line each, as the bot words them;
+    /// the devices used come from the panel, and are left out when it does not answer (the
+    /// panel being down must not silence the bot).
+    pub(crate) async fn subscription_lines(&self, client_ref: &str, sub: &SubscriptionView, lang: Lang) -> String {
+        let used = self.panel.devices(client_ref).await.ok().map(|d| d.len());
         let state = sub.state(lang, used);
         [
-            who,
             format!("{}: {}", text(lang, "page-subscription-status"), state.status),
             format!("{}: {}", text(lang, "page-subscription-valid-until"), state.until),
             format!("{}: {}", text(lang, "page-subscription-devices"), state.devices),

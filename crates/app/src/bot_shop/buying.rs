@@ -5,10 +5,10 @@
 
 use vp_domain::{IdempotencyKey, InvoiceRequest, Lang, MethodCode, Purpose};
 use vp_i18n::{text, text_with};
-use vp_ports::{Button, ButtonPress, PaymentMethodRecord};
+use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord};
 
 use super::screens::term;
-use super::{Choice, ShopAnswer, Shopper};
+use super::{Choice, Shopper};
 use crate::App;
 use crate::error::{AppError, AppResult};
 use crate::views::InvoiceView;
@@ -20,7 +20,7 @@ impl App {
         press: &ButtonPress,
         plan_id: i32,
         method: Option<String>,
-    ) -> AppResult<ShopAnswer> {
+    ) -> AppResult<BotMessage> {
         let purpose = Purpose::Subscription { plan_id };
         let choose = |method| Choice::Buy { plan_id, method: Some(method) };
         self.buy(shopper, press, purpose, method, choose).await
@@ -32,7 +32,7 @@ impl App {
         press: &ButtonPress,
         count: u32,
         method: Option<String>,
-    ) -> AppResult<ShopAnswer> {
+    ) -> AppResult<BotMessage> {
         let purpose = Purpose::Devices { count };
         let choose = |method| Choice::BuyDevices { count, method: Some(method) };
         self.buy(shopper, press, purpose, method, choose).await
@@ -47,13 +47,13 @@ impl App {
         purpose: Purpose,
         method: Option<String>,
         choose: impl Fn(String) -> Choice,
-    ) -> AppResult<ShopAnswer> {
+    ) -> AppResult<BotMessage> {
         let methods = self.available_payment_methods().await?;
         let method = match (method, methods.as_slice()) {
             (Some(code), _) => code,
             (None, [only]) => only.code.clone(),
             (None, []) => {
-                return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-try-later"), vec![shopper.back()])));
+                return Ok(shopper.message(shopper.say("shop-try-later"), vec![shopper.back()]));
             }
             (None, several) => {
                 let mut buttons: Vec<Button> = several
@@ -61,14 +61,14 @@ impl App {
                     .map(|m| Button::press(method_name(m, shopper.lang), choose(m.code.clone()).data()))
                     .collect();
                 buttons.push(shopper.back());
-                return Ok(ShopAnswer::one(shopper.message(text(shopper.lang, "shop-choose-method"), buttons)));
+                return Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons));
             }
         };
         if let Err(refused) = self.admit_action(shopper, true).await {
-            return Ok(ShopAnswer::one(refused));
+            return Ok(refused);
         }
         let Ok(method) = MethodCode::parse(&method) else {
-            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-try-later"), vec![shopper.back()])));
+            return Ok(shopper.message(shopper.say("shop-try-later"), vec![shopper.back()]));
         };
         let request = InvoiceRequest { client_id: shopper.client_id.clone(), purpose, method, return_url: None };
         let created = self.create_invoice(&shopper.account, press_key(shopper, press)?, request).await;
@@ -77,13 +77,13 @@ impl App {
                 self.link_shopper(shopper).await?;
                 self.invoice_message(shopper, &view).await
             }
-            Err(e) => Ok(ShopAnswer::one(self.refusal_message(shopper, e))),
+            Err(e) => Ok(self.refusal_message(shopper, e)),
         }
     }
 
     /// The amount, the deadline and the "Pay" button to the invoice's `payment_url`; a replay
     /// of an invoice settled since says where it stands instead.
-    async fn invoice_message(&self, shopper: &Shopper, view: &InvoiceView) -> AppResult<ShopAnswer> {
+    async fn invoice_message(&self, shopper: &Shopper, view: &InvoiceView) -> AppResult<BotMessage> {
         let lang = shopper.lang;
         let invoice = &view.invoice;
         let Some(url) = &invoice.payment_url else {
@@ -93,7 +93,7 @@ impl App {
                 return self.subscription_screen(shopper).await;
             }
             let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
-            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-invoice-closed"), buttons)));
+            return Ok(shopper.message(shopper.say("shop-invoice-closed"), buttons));
         };
         let what = match invoice.purpose {
             Purpose::Subscription { plan_id } => {
@@ -119,13 +119,13 @@ impl App {
             ],
         );
         let pay = Button::link(text_with(lang, "shop-pay", &[("amount", amount.into())]), url.clone());
-        Ok(ShopAnswer::one(shopper.message(body, vec![pay, shopper.back()])))
+        Ok(shopper.message(body, vec![pay, shopper.back()]))
     }
 
     /// The trial, when the account gives one and this client never had a subscription.
-    pub(crate) async fn take_trial(&self, shopper: &Shopper) -> AppResult<ShopAnswer> {
+    pub(crate) async fn take_trial(&self, shopper: &Shopper) -> AppResult<BotMessage> {
         if let Err(refused) = self.admit_action(shopper, false).await {
-            return Ok(ShopAnswer::one(refused));
+            return Ok(refused);
         }
         match self.start_trial(&shopper.account, &shopper.client_id).await {
             Ok(_) => {
@@ -133,7 +133,7 @@ impl App {
                 let started = shopper.say("shop-trial-started");
                 self.connect_screen(shopper, Some(&started)).await
             }
-            Err(e) => Ok(ShopAnswer::one(self.refusal_message(shopper, e))),
+            Err(e) => Ok(self.refusal_message(shopper, e)),
         }
     }
 }

@@ -5,9 +5,9 @@
 //! devices changed since) removes nothing.
 
 use vp_i18n::{text, text_with};
-use vp_ports::{BotDeviceList, Button, PanelDevice};
+use vp_ports::{BotDeviceList, BotMessage, Button, PanelDevice};
 
-use super::{Choice, ShopAnswer, Shopper};
+use super::{Choice, Shopper};
 use crate::App;
 use crate::error::AppResult;
 
@@ -23,11 +23,11 @@ fn device_name(device: &PanelDevice, lang: vp_domain::Lang) -> String {
 
 impl App {
     /// The devices as the panel has them now, kept as the chat's current list.
-    pub(crate) async fn devices_screen(&self, shopper: &Shopper, before: Option<String>) -> AppResult<ShopAnswer> {
+    pub(crate) async fn devices_screen(&self, shopper: &Shopper, before: Option<String>) -> AppResult<BotMessage> {
         let lang = shopper.lang;
         let view = match self.client_devices(&shopper.account, &shopper.client_id).await {
             Ok(view) => view,
-            Err(e) => return Ok(ShopAnswer::one(self.refusal_message(shopper, e))),
+            Err(e) => return Ok(self.refusal_message(shopper, e)),
         };
         let nonce: String = self.random_token().chars().take(NONCE_LEN).collect();
         let mut tx = self.store.begin().await?;
@@ -62,7 +62,7 @@ impl App {
             buttons.push(Button::press(label, Choice::RemoveAsk { nonce: nonce.clone(), index }.data()));
         }
         buttons.push(shopper.back());
-        Ok(ShopAnswer::one(shopper.message(lines.join("\n"), buttons)))
+        Ok(shopper.message(lines.join("\n"), buttons))
     }
 
     /// The device at `index` of the chat's current list `nonce`, with its name; `None` when
@@ -81,7 +81,7 @@ impl App {
         Ok(devices.into_iter().find(|d| d.hwid == id))
     }
 
-    pub(crate) async fn confirm_removal(&self, shopper: &Shopper, nonce: &str, index: usize) -> AppResult<ShopAnswer> {
+    pub(crate) async fn confirm_removal(&self, shopper: &Shopper, nonce: &str, index: usize) -> AppResult<BotMessage> {
         let Some(device) = self.listed_device(shopper, nonce, index).await? else {
             return self.devices_screen(shopper, Some(text(shopper.lang, "shop-device-list-old"))).await;
         };
@@ -89,16 +89,16 @@ impl App {
         let body = text_with(shopper.lang, "shop-device-confirm", &[("name", name.as_str().into())]);
         let yes = shopper.button("shop-device-confirm-yes", &Choice::Remove { nonce: nonce.to_owned(), index });
         let back = shopper.button("shop-menu-devices", &Choice::Devices);
-        Ok(ShopAnswer::one(shopper.message(body, vec![yes, back])))
+        Ok(shopper.message(body, vec![yes, back]))
     }
 
     /// Removes the device (`DELETE /clients/{id}/devices/{device_id}`), then lists again.
-    pub(crate) async fn remove_device(&self, shopper: &Shopper, nonce: &str, index: usize) -> AppResult<ShopAnswer> {
+    pub(crate) async fn remove_device(&self, shopper: &Shopper, nonce: &str, index: usize) -> AppResult<BotMessage> {
         let Some(device) = self.listed_device(shopper, nonce, index).await? else {
             return self.devices_screen(shopper, Some(text(shopper.lang, "shop-device-list-old"))).await;
         };
         if let Err(refused) = self.admit_action(shopper, false).await {
-            return Ok(ShopAnswer::one(refused));
+            return Ok(refused);
         }
         match self.delete_client_device(&shopper.account, &shopper.client_id, &device.hwid).await {
             Ok(()) => {
@@ -106,19 +106,19 @@ impl App {
                 let done = text_with(shopper.lang, "shop-device-removed", &[("name", name.as_str().into())]);
                 self.devices_screen(shopper, Some(done)).await
             }
-            Err(e) => Ok(ShopAnswer::one(self.refusal_message(shopper, e))),
+            Err(e) => Ok(self.refusal_message(shopper, e)),
         }
     }
 
     /// A new subscription link (`POST /clients/{id}/rotate-link`); within the hour the time
     /// left is said instead.
-    pub(crate) async fn new_link(&self, shopper: &Shopper) -> AppResult<ShopAnswer> {
+    pub(crate) async fn new_link(&self, shopper: &Shopper) -> AppResult<BotMessage> {
         if let Err(refused) = self.admit_action(shopper, false).await {
-            return Ok(ShopAnswer::one(refused));
+            return Ok(refused);
         }
         match self.rotate_link(&shopper.account, &shopper.client_id).await {
             Ok(_) => self.connect_screen(shopper, Some(&text(shopper.lang, "shop-new-link-done"))).await,
-            Err(e) => Ok(ShopAnswer::one(self.refusal_message(shopper, e))),
+            Err(e) => Ok(self.refusal_message(shopper, e)),
         }
     }
 }

@@ -80,19 +80,6 @@ impl Shopper {
     }
 }
 
-/// What the shop answers a press with: messages, and a short notice over the chat.
-#[derive(Debug, Default)]
-pub(crate) struct ShopAnswer {
-    pub messages: Vec<BotMessage>,
-    pub notice: Option<String>,
-}
-
-impl ShopAnswer {
-    fn one(message: BotMessage) -> ShopAnswer {
-        ShopAnswer { messages: vec![message], notice: None }
-    }
-}
-
 impl App {
     /// `vp-api bot stats`: the account's bot over the last 30 days.
     pub async fn bot_stats(&self, account_id: &str) -> AppResult<BotReport> {
@@ -123,25 +110,25 @@ impl App {
     /// Answers a press on one of the shop's buttons. A blocked client gets the refusal and
     /// nothing else; a press on data the shop never made gets the menu; a failure of the
     /// platform's own parts gets "try again later" (logged), never silence.
-    pub(crate) async fn shop_pressed(&self, shopper: &Shopper, press: &ButtonPress) -> ShopAnswer {
+    pub(crate) async fn shop_pressed(&self, shopper: &Shopper, press: &ButtonPress) -> BotMessage {
         match self.shop_answer(shopper, press).await {
             Ok(answer) => answer,
-            Err(e) => ShopAnswer::one(self.refusal_message(shopper, e)),
+            Err(e) => self.refusal_message(shopper, e),
         }
     }
 
-    async fn shop_answer(&self, shopper: &Shopper, press: &ButtonPress) -> AppResult<ShopAnswer> {
-        if self.shopper_blocked(shopper).await? {
-            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-blocked"), vec![])));
+    async fn shop_answer(&self, shopper: &Shopper, press: &ButtonPress) -> AppResult<BotMessage> {
+        if let Some(refusal) = self.blocked_refusal(shopper).await? {
+            return Ok(refusal);
         }
         let Some(choice) = Choice::parse(&press.data) else {
-            return self.shop_menu(shopper).await.map(ShopAnswer::one);
+            return self.shop_menu(shopper).await;
         };
         match choice {
-            Choice::Menu | Choice::Language => self.shop_menu(shopper).await.map(ShopAnswer::one),
-            Choice::Plans => self.plans_screen(shopper).await.map(ShopAnswer::one),
+            Choice::Menu | Choice::Language => self.shop_menu(shopper).await,
+            Choice::Plans => self.plans_screen(shopper).await,
             Choice::Buy { plan_id, method } => self.buy_plan(shopper, press, plan_id, method).await,
-            Choice::DeviceOffer => self.device_offer_screen(shopper).await.map(ShopAnswer::one),
+            Choice::DeviceOffer => self.device_offer_screen(shopper).await,
             Choice::BuyDevices { count, method } => self.buy_devices(shopper, press, count, method).await,
             Choice::Trial => self.take_trial(shopper).await,
             Choice::Subscription => self.subscription_screen(shopper).await,
@@ -150,15 +137,14 @@ impl App {
             Choice::Devices => self.devices_screen(shopper, None).await,
             Choice::RemoveAsk { nonce, index } => self.confirm_removal(shopper, &nonce, index).await,
             Choice::Remove { nonce, index } => self.remove_device(shopper, &nonce, index).await,
-            Choice::Help => self.help_screen(shopper).await.map(ShopAnswer::one),
+            Choice::Help => self.help_screen(shopper).await,
         }
     }
 
-    pub(crate) async fn shopper_blocked(&self, shopper: &Shopper) -> AppResult<bool> {
-        let mut tx = self.store.read().await?;
-        let client = tx.client(&shopper.account.id, &shopper.client_id).await?;
-        tx.commit().await?;
-        Ok(client.is_some_and(|c| c.blocked))
+    /// What a blocked client gets, and nothing else: `Some` when the shopper is blocked.
+    pub(crate) async fn blocked_refusal(&self, shopper: &Shopper) -> AppResult<Option<BotMessage>> {
+        let blocked = self.client_record(shopper).await?.is_some_and(|c| c.blocked);
+        Ok(blocked.then(|| shopper.message(shopper.say("shop-blocked"), vec![])))
     }
 
     /// Links the shopper's client to the chat (reminders and the paid message go there), once

@@ -1,12 +1,12 @@
 //! The shop's screens that show rather than change: the menu, the plans, the device offer, the
 //! subscription, how to connect, and help with the documents.
 
+use vp_domain::Lang;
 use vp_domain::markup::price;
-use vp_domain::{DeviceLimit, Lang};
 use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, Button};
 
-use super::{Choice, ShopAnswer, Shopper};
+use super::{Choice, Shopper};
 use crate::App;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::{ClientView, SubscriptionView, url_encode};
@@ -114,33 +114,23 @@ impl App {
     }
 
     /// Status, expiry, days left and devices used of the limit, with what can be done next.
-    pub(crate) async fn subscription_screen(&self, shopper: &Shopper) -> AppResult<ShopAnswer> {
+    pub(crate) async fn subscription_screen(&self, shopper: &Shopper) -> AppResult<BotMessage> {
         let Some(sub) = self.shopper_view(shopper).await?.and_then(|c| c.subscription) else {
             let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
-            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-subscription-none"), buttons)));
+            return Ok(shopper.message(shopper.say("shop-subscription-none"), buttons));
         };
-        let lang = shopper.lang;
-        let record = self.client_record(shopper).await?;
-        // The screen still shows without the count: the panel being down must not hide it.
-        let used = match &record {
-            Some(r) => self.panel.devices(&r.id).await.ok().map(|d| d.len()),
-            None => None,
+        let Some(record) = self.client_record(shopper).await? else {
+            return Ok(shopper.message(shopper.say("shop-subscription-none"), vec![shopper.back()]));
         };
-        let state = sub.state(lang, used);
-        let body = [
-            format!("{}: {}", text(lang, "page-subscription-status"), state.status),
-            format!("{}: {}", text(lang, "page-subscription-valid-until"), state.until),
-            format!("{}: {}", text(lang, "page-subscription-devices"), state.devices),
-        ]
-        .join("\n");
+        let body = self.subscription_lines(&record.id, &sub, shopper.lang).await;
         let mut buttons = Vec::new();
         if !sub.lifetime {
             buttons.push(shopper.button("shop-renew", &Choice::Plans));
         }
-        let limited = record
-            .and_then(|r| r.subscription)
-            .is_some_and(|r| matches!(r.subscription.devices, DeviceLimit::Limited { .. }));
-        if limited && self.offer().await?.device_settings.as_ref().is_some_and(|s| s.platform_price.is_some()) {
+        // A limit (`devices_limit`) is what extra devices can raise.
+        if sub.devices_limit.is_some()
+            && self.offer().await?.device_settings.as_ref().is_some_and(|s| s.platform_price.is_some())
+        {
             buttons.push(shopper.button("shop-add-devices", &Choice::DeviceOffer));
         }
         buttons.extend([
@@ -149,9 +139,10 @@ impl App {
             shopper.button("shop-menu-devices", &Choice::Devices),
             shopper.back(),
         ]);
-        Ok(ShopAnswer::one(shopper.message(body, buttons)))
+        Ok(shopper.message(body, buttons))
     }
 
+    /// The shopper's client as stored; `None` before its first invoice or trial.
     pub(super) async fn client_record(&self, shopper: &Shopper) -> AppResult<Option<vp_ports::ClientRecord>> {
         let mut tx = self.store.read().await?;
         let client = tx.client(&shopper.account.id, &shopper.client_id).await?;
@@ -161,18 +152,18 @@ impl App {
 
     /// The subscription link, the connect page's button, and the QR code of the same
     /// `qr_payload` the connect page draws, as a PNG photo. `before` goes first (a new link).
-    pub(crate) async fn connect_screen(&self, shopper: &Shopper, before: Option<&str>) -> AppResult<ShopAnswer> {
+    pub(crate) async fn connect_screen(&self, shopper: &Shopper, before: Option<&str>) -> AppResult<BotMessage> {
         let Some(client) = self.client_record(shopper).await? else {
-            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-subscription-none"), vec![shopper.back()])));
+            return Ok(shopper.message(shopper.say("shop-subscription-none"), vec![shopper.back()]));
         };
         let view = self.client_view(&shopper.account, &shopper.client_id).await?;
         let (Some(sub), Some(record)) = (view.subscription, client.subscription) else {
-            return Ok(ShopAnswer::one(shopper.message(shopper.say("shop-subscription-none"), vec![shopper.back()])));
+            return Ok(shopper.message(shopper.say("shop-subscription-none"), vec![shopper.back()]));
         };
         let before = before.map(str::to_owned).unwrap_or_default();
         let message =
             self.connect_message(shopper.chat_id, shopper.lang, &sub, &record.link_token, before, shopper.back());
-        Ok(ShopAnswer::one(message))
+        Ok(message)
     }
 
     /// `before` (when not empty), the subscription link, the connect page's button and `next`,

@@ -209,8 +209,9 @@ pub(crate) async fn stats(conn: &mut DbConn, account_id: &str, since: OffsetDate
             .await
     })
     .map_err(db)?;
-    let payers: std::collections::HashSet<&str> = paid.iter().filter_map(|id| id.strip_prefix("telegram:")).collect();
-    let started_and_paid = started.iter().filter(|u| payers.contains(u.to_string().as_str())).count();
+    let payers: std::collections::HashSet<i64> =
+        paid.iter().filter_map(|id| id.strip_prefix("telegram:")?.parse().ok()).collect();
+    let started_and_paid = started.iter().filter(|u| payers.contains(u)).count();
     let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
     Ok(BotStats {
         started: count(started.len()),
