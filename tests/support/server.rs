@@ -107,6 +107,60 @@ impl Database {
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
     }
+
+    /// The scratch directory beside the database (key files, backups).
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// Runs SQL on the database behind the service's back (the `sqlite3` or `psql` client),
+    /// as an old release or a manual edit would have written it.
+    pub fn execute_sql(&self, sql: &str) {
+        let out = match &self.cleanup {
+            Some((base, schema)) => Command::new("psql")
+                .args([
+                    base.as_str(),
+                    "-v",
+                    "ON_ERROR_STOP=1",
+                    "-q",
+                    "-c",
+                    &format!("SET search_path TO {schema}; {sql}"),
+                ])
+                .output(),
+            None => Command::new("sqlite3").arg(self.dir.join("db.sqlite")).arg(sql).output(),
+        }
+        .expect("run the database's own client (psql or sqlite3)");
+        assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Everything a thief of the database would get: every byte of the SQLite files (the
+    /// database, its WAL and shared memory), or `pg_dump` of the PostgreSQL schema.
+    pub fn dump(&self) -> Vec<u8> {
+        match &self.cleanup {
+            Some((base, schema)) => {
+                let out = Command::new("pg_dump")
+                    .args(["--dbname", base.as_str(), "--schema", schema.as_str()])
+                    .output()
+                    .expect("run pg_dump");
+                assert!(out.status.success(), "pg_dump: {}", String::from_utf8_lossy(&out.stderr));
+                out.stdout
+            }
+            None => {
+                let mut all = Vec::new();
+                for entry in std::fs::read_dir(&self.dir).expect("scratch dir").flatten() {
+                    if entry.file_name().to_string_lossy().starts_with("db.sqlite") {
+                        all.extend(std::fs::read(entry.path()).expect("read a database file"));
+                    }
+                }
+                all
+            }
+        }
+    }
+}
+
+/// Whether `needle` occurs in `haystack`, byte for byte.
+pub fn contains_bytes(haystack: &[u8], needle: &str) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle.as_bytes())
 }
 
 impl Drop for Database {

@@ -53,7 +53,7 @@ pub async fn endpoint_command(app: &App, cmd: EndpointCommand) -> CommandResult 
         EndpointCommand::Add { account_id, url, types } => {
             let e = app.add_endpoint(&account_id, &url, &types, Who::Operator).await?;
             let mut shown = endpoint(&e);
-            shown["secret"] = json!(e.secret);
+            shown["secret"] = json!(app.endpoint_secret(&e)?);
             shown
         }
         EndpointCommand::List { account_id } => {
@@ -70,11 +70,15 @@ pub async fn endpoint_command(app: &App, cmd: EndpointCommand) -> CommandResult 
         }
         EndpointCommand::Secret { endpoint_id } => {
             let e = app.endpoint(&endpoint_id).await?;
-            json!({ "endpoint_id": e.id, "secret": e.secret })
+            json!({ "endpoint_id": e.id, "secret": app.endpoint_secret(&e)? })
         }
         EndpointCommand::RotateSecret { endpoint_id } => {
             let e = app.rotate_endpoint_secret(&endpoint_id, Who::Operator).await?;
-            json!({ "endpoint_id": e.id, "secret": e.secret, "previous_secret_valid_until": e.previous_secret_valid_until().map(timestamp) })
+            json!({
+                "endpoint_id": e.id,
+                "secret": app.endpoint_secret(&e)?,
+                "previous_secret_valid_until": e.previous_secret_valid_until().map(timestamp),
+            })
         }
         EndpointCommand::Test { endpoint_id } => match app.send_test_event(&endpoint_id, Who::Operator).await? {
             TestOutcome::Sent(a) => attempt(&a),

@@ -96,7 +96,8 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     };
     let app = App::new(adapters, settings);
     // A wrong key would fail later, at the first use of a sealed secret: stop here instead.
-    app.check_secrets_key().await.map_err(|e| match e {
+    // Secrets a database still holds in plain text are sealed now.
+    app.prepare_secrets().await.map_err(|e| match e {
         vp_app::AppError::External(reason) => CommandError::BadInput(reason),
         other => other.into(),
     })?;

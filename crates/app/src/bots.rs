@@ -155,48 +155,6 @@ impl App {
             .open(&token_purpose(&bot.account_id), &bot.token_sealed)
             .map_err(|e| AppError::External(format!("the token of bot {}: {e}", bot.bot_id)))
     }
-
-    /// Refuses to go on when a stored secret was sealed under a key that is not configured:
-    /// run at start, so a wrong `VP_SECRETS_KEY` stops the service before anything uses it.
-    pub async fn check_secrets_key(&self) -> AppResult<()> {
-        let mut tx = self.store.read().await?;
-        let bots = tx.partner_bots().await?;
-        tx.commit().await?;
-        let unknown: Vec<&str> = bots
-            .iter()
-            .filter_map(|b| crate::secrets::SecretKeys::key_id_of(&b.token_sealed))
-            .filter(|id| !self.settings.secrets.knows(id))
-            .collect();
-        match unknown.first() {
-            None => Ok(()),
-            Some(id) => Err(AppError::External(format!(
-                "stored secrets are sealed under key {id}, which is not configured: set VP_SECRETS_KEY to the key \
-                 they were sealed with (or, while rotating, VP_SECRETS_KEY_PREVIOUS)"
-            ))),
-        }
-    }
-
-    /// Seals every stored secret again under the current key (after a rotation: the new key in
-    /// `VP_SECRETS_KEY`, the old one in `VP_SECRETS_KEY_PREVIOUS`); returns how many changed.
-    pub async fn reseal_secrets(&self) -> AppResult<usize> {
-        let secrets = &self.settings.secrets;
-        let mut tx = self.store.begin().await?;
-        let mut changed = 0;
-        for mut bot in tx.partner_bots().await? {
-            if crate::secrets::SecretKeys::key_id_of(&bot.token_sealed) == Some(secrets.current_id()) {
-                continue;
-            }
-            let purpose = token_purpose(&bot.account_id);
-            let token = secrets
-                .open(&purpose, &bot.token_sealed)
-                .map_err(|e| AppError::External(format!("the token of bot {}: {e}", bot.bot_id)))?;
-            bot.token_sealed = secrets.seal(&purpose, &token);
-            tx.update_partner_bot(&bot).await?;
-            changed += 1;
-        }
-        tx.commit().await?;
-        Ok(changed)
-    }
 }
 
 /// How long a claimed profile sync is not taken by another worker.

@@ -21,6 +21,7 @@ pub mod qr_png;
 pub mod reminders;
 pub mod request_limits;
 pub mod secrets;
+pub mod secrets_at_rest;
 pub mod shifted_clock;
 pub mod style;
 pub mod system;

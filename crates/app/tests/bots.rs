@@ -6,8 +6,11 @@ mod support;
 use std::sync::Arc;
 
 use support::World;
+use vp_app::cabinet::audit::Who;
 use vp_app::secrets::SecretKeys;
 use vp_app::{App, AppError, Declined, Settings};
+
+const OPERATOR: Who<'static> = Who::Operator;
 
 const TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 const RENEWED: &str = "5550001:AAFnewTokenAfterRevokeInBotFather_x";
@@ -81,30 +84,56 @@ fn with_keys(w: &World, current: &str, previous: Option<&str>) -> App {
 }
 
 #[tokio::test]
-async fn a_key_rotation_seals_every_token_again_and_a_missing_key_is_refused_by_name() {
+async fn a_key_rotation_seals_every_secret_again_and_a_missing_key_is_refused_by_name() {
     let w = World::new().await;
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
     let (old, new) = (SecretKeys::generate_base64(), SecretKeys::generate_base64());
     let before = with_keys(&w, &old, None);
     before.connect_bot(&w.account.id, TOKEN).await.unwrap();
-    before.check_secrets_key().await.unwrap();
+    let types = ["payment.succeeded".to_owned()];
+    let endpoint = before.add_endpoint(&w.account.id, "https://a.example/hooks", &types, OPERATOR).await.unwrap();
+    let rotated = before.rotate_endpoint_secret(&endpoint.id, OPERATOR).await.unwrap();
+    let signing = (before.endpoint_secret(&endpoint).unwrap(), before.endpoint_secret(&rotated).unwrap());
+    assert_eq!(before.prepare_secrets().await.unwrap(), 0, "nothing in plain text");
 
     let wrong = with_keys(&w, &new, None);
-    let refused = wrong.check_secrets_key().await.unwrap_err().to_string();
+    let refused = wrong.prepare_secrets().await.unwrap_err().to_string();
     assert!(refused.contains("VP_SECRETS_KEY"), "{refused}");
 
     let rotating = with_keys(&w, &new, Some(&old));
-    rotating.check_secrets_key().await.unwrap();
-    assert_eq!(rotating.reseal_secrets().await.unwrap(), 1);
+    rotating.prepare_secrets().await.unwrap();
+    assert_eq!(rotating.reseal_secrets().await.unwrap(), 3, "the token, the endpoint's secret and its previous one");
     assert_eq!(rotating.reseal_secrets().await.unwrap(), 0, "already under the new key");
 
     let after = with_keys(&w, &new, None);
-    after.check_secrets_key().await.unwrap();
+    after.prepare_secrets().await.unwrap();
     let bot = after.partner_bot(&w.account.id).await.unwrap().unwrap();
     assert_eq!(after.bot_token(&bot).unwrap(), TOKEN);
-    let mut tx = w.app.store.read().await.unwrap();
-    assert_eq!(tx.partner_bots().await.unwrap().len(), 1);
+    let resealed = after.endpoint(&endpoint.id).await.unwrap();
+    assert_eq!(after.endpoint_secret(&resealed).unwrap(), signing.1, "the same secret, sealed anew");
+    let previous = SecretKeys::from_base64(&new, None).unwrap();
+    let opened =
+        previous.open(&format!("webhook-secret:{}", endpoint.id), resealed.previous_secret_sealed.as_deref().unwrap());
+    assert_eq!(opened.unwrap(), signing.0, "the previous secret too");
+}
+
+#[tokio::test]
+async fn signing_secrets_stored_in_plain_text_are_sealed_at_the_next_start() {
+    let w = World::new().await;
+    let types = ["payment.succeeded".to_owned()];
+    let mut endpoint = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types, OPERATOR).await.unwrap();
+    // As a database written before sealing existed holds them.
+    endpoint.secret_sealed = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYqrTw==".into();
+    endpoint.previous_secret_sealed = Some("whsec_b2xkIHNlY3JldCBvbGQgc2VjcmV0IG9sZCBzZWNyZXQ=".into());
+    let mut tx = w.app.store.begin().await.unwrap();
+    tx.update_webhook_endpoint(&endpoint).await.unwrap();
     tx.commit().await.unwrap();
+
+    assert_eq!(w.app.prepare_secrets().await.unwrap(), 2);
+    assert_eq!(w.app.prepare_secrets().await.unwrap(), 0, "once");
+    let stored = w.app.endpoint(&endpoint.id).await.unwrap();
+    assert!(stored.secret_sealed.starts_with("v1.") && !stored.secret_sealed.contains("MfKQ9r8"));
+    assert_eq!(w.app.endpoint_secret(&stored).unwrap(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYqrTw==");
 }
 
 #[tokio::test]

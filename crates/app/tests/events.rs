@@ -54,7 +54,7 @@ async fn a_paid_invoice_sends_payment_succeeded_only_to_endpoints_subscribed_to_
     let got = w.webhooks.received();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].url, "https://a.example/hooks");
-    assert_eq!(got[0].secrets, vec![wanted.secret.clone()]);
+    assert_eq!(got[0].secrets, vec![w.app.endpoint_secret(&wanted).unwrap()]);
     let b = body(&got[0].body);
     assert_eq!(b["type"], "payment.succeeded");
     assert_eq!(b["timestamp"], "2026-01-01T00:00:00.000000Z");
@@ -325,7 +325,9 @@ async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
         w.app.set_endpoint_types(&e.id, &[], OPERATOR).await,
         Err(AppError::Declined(Declined::NoEventTypes))
     ));
-    assert!(e.secret.starts_with("whsec_") && e.secret.len() == "whsec_".len() + 44, "32 random bytes");
+    let secret = w.app.endpoint_secret(&e).unwrap();
+    assert!(secret.starts_with("whsec_") && secret.len() == "whsec_".len() + 44, "32 random bytes");
+    assert!(!e.secret_sealed.contains(&secret), "stored sealed");
 }
 
 #[tokio::test]
@@ -337,18 +339,15 @@ async fn after_a_secret_rotation_both_secrets_sign_for_24_hours() {
         .await
         .unwrap();
     let rotated = w.app.rotate_endpoint_secret(&e.id, OPERATOR).await.unwrap();
-    assert_ne!(rotated.secret, e.secret);
+    let (old, new) = (w.app.endpoint_secret(&e).unwrap(), w.app.endpoint_secret(&rotated).unwrap());
+    assert_ne!(new, old);
     pay(&w, "u1").await;
     w.app.deliver_due_events(10).await.unwrap();
-    assert_eq!(
-        w.webhooks.received()[0].secrets,
-        [rotated.secret.clone(), e.secret.clone()],
-        "new first, then previous"
-    );
+    assert_eq!(w.webhooks.received()[0].secrets, [new.clone(), old], "new first, then previous");
     w.clock.advance(Duration::hours(24));
     pay(&w, "u2").await;
     w.app.deliver_due_events(10).await.unwrap();
-    assert_eq!(w.webhooks.received()[1].secrets, vec![rotated.secret], "only the new one after 24 hours");
+    assert_eq!(w.webhooks.received()[1].secrets, vec![new], "only the new one after 24 hours");
 }
 
 #[tokio::test]

@@ -12,10 +12,11 @@ pub struct WebhookEndpointRecord {
     pub url: String,
     /// Event types it receives, in the order given.
     pub event_types: Vec<String>,
-    /// `whsec_` + base64 of 32 random bytes.
-    pub secret: String,
-    /// The secret before the last rotation; events are signed with both for 24 hours.
-    pub previous_secret: Option<String>,
+    /// The signing secret (`whsec_` + base64 of 32 random bytes), sealed under the secrets
+    /// key (`App` seals and opens it; the purpose is `webhook-secret:<id>`).
+    pub secret_sealed: String,
+    /// The secret before the last rotation, sealed; events are signed with both for 24 hours.
+    pub previous_secret_sealed: Option<String>,
     pub secret_rotated_at: Option<OffsetDateTime>,
     pub enabled: bool,
     /// Why it was disabled (`operator`, `gone`, `failing`); `None` while enabled.

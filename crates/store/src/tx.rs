@@ -143,6 +143,43 @@ impl Store for PoolStore {
         self.pool.state()
     }
 
+    async fn scrub_overwritten(&self) -> StoreResult<()> {
+        match &self.pool {
+            DbPool::Sqlite(_) => {
+                // VACUUM rebuilds the file without its free pages; the checkpoint then empties
+                // the WAL, which held the old pages too. This process's writers wait meanwhile.
+                let _turn = self.sqlite_writer.lock().await;
+                let mut conn = self.pool.get().await?;
+                db_run!(&mut conn, c => c.batch_execute("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);").await)
+                    .map_err(errors::db)
+            }
+            DbPool::Postgres(_) => {
+                // Rewrites the tables, leaving no dead row versions behind (a brief exclusive lock).
+                let mut conn = self.pool.get().await?;
+                db_run!(&mut conn, c => c.batch_execute("VACUUM FULL webhook_endpoints, partner_bots").await)
+                    .map_err(errors::db)
+            }
+        }
+    }
+
+    async fn backup_to(&self, path: &str) -> StoreResult<()> {
+        let DbPool::Sqlite(_) = &self.pool else {
+            return Err(StoreError::Unsupported(
+                "a PostgreSQL database is backed up with pg_dump or a base backup (docs/operations.md)".into(),
+            ));
+        };
+        let mut conn = self.pool.get().await?;
+        db_run!(&mut conn, c => {
+            diesel_async::RunQueryDsl::execute(
+                diesel::sql_query("VACUUM INTO ?").bind::<diesel::sql_types::Text, _>(path),
+                c,
+            )
+            .await
+        })
+        .map(|_| ())
+        .map_err(errors::db)
+    }
+
     async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice> {
         let work = invoice_work::Opening::new(opening);
         match &self.invoices {

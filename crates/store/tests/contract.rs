@@ -649,7 +649,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261125000013",
             "20261125000014",
             "20261125000015",
-            "20261125000016"
+            "20261125000016",
+            "20261125000017"
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1622,8 +1623,8 @@ fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
         account_id: account_id.into(),
         url: "https://hooks.partner.example/vpn".into(),
         event_types: vec!["payment.succeeded".into(), "subscription.expired".into()],
-        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".into(),
-        previous_secret: None,
+        secret_sealed: "v1.0a1b2c3d.c2VhbGVkIGN1cnJlbnQ".into(),
+        previous_secret_sealed: None,
         secret_rotated_at: None,
         enabled: true,
         disabled_reason: None,
@@ -1668,8 +1669,8 @@ async fn webhook_endpoints_round_trip_every_field(ctx: Ctx) {
         .await
         .unwrap();
     tx.insert_webhook_endpoint(&endpoint("we-3", "acc-b")).await.unwrap();
-    first.previous_secret = Some(first.secret.clone());
-    first.secret = "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=".into();
+    first.previous_secret_sealed = Some(first.secret_sealed.clone());
+    first.secret_sealed = "v1.0a1b2c3d.c2VhbGVkIG5ldw".into();
     first.secret_rotated_at = Some(at(60));
     first.enabled = false;
     first.disabled_reason = Some("gone".into());
@@ -1683,6 +1684,8 @@ async fn webhook_endpoints_round_trip_every_field(ctx: Ctx) {
     let ids: Vec<String> = tx.webhook_endpoints("acc-a").await.unwrap().into_iter().map(|e| e.id).collect();
     assert_eq!(ids, ["we-1", "we-2"], "only the account's own, oldest first");
     assert_eq!(tx.webhook_endpoint("we-none").await.unwrap(), None);
+    let all: Vec<String> = tx.all_webhook_endpoints().await.unwrap().into_iter().map(|e| e.id).collect();
+    assert_eq!(all, ["we-1", "we-3", "we-2"], "every account's, oldest first");
     tx.commit().await.unwrap();
 }
 

@@ -56,8 +56,14 @@ impl App {
     }
 
     /// The signing secret, shown on request; each showing is in the activity log.
-    pub async fn cabinet_endpoint_secret(&self, actor: &Actor, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+    /// The endpoint and its signing secret in the clear, recorded in the account's activity.
+    pub async fn cabinet_endpoint_secret(
+        &self,
+        actor: &Actor,
+        endpoint_id: &str,
+    ) -> AppResult<(WebhookEndpointRecord, String)> {
         let endpoint = self.own_endpoint(actor, endpoint_id).await?;
+        let secret = self.endpoint_secret(&endpoint)?;
         let mut tx = self.store.begin().await?;
         self.audit(
             tx.as_mut(),
@@ -68,7 +74,7 @@ impl App {
         )
         .await?;
         tx.commit().await?;
-        Ok(endpoint)
+        Ok((endpoint, secret))
     }
 
     pub async fn cabinet_rotate_secret(&self, actor: &Actor, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {

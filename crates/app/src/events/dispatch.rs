@@ -42,7 +42,21 @@ const PAUSE_AFTER_FAILURE: std::time::Duration = std::time::Duration::from_secs(
 pub(crate) struct Claimed {
     delivery: DeliveryRecord,
     event: Arc<EventRecord>,
-    endpoint: Arc<WebhookEndpointRecord>,
+    endpoint: Arc<SigningEndpoint>,
+}
+
+/// An endpoint with its signing secrets opened once per claim, not once per attempt.
+pub(crate) struct SigningEndpoint {
+    record: WebhookEndpointRecord,
+    /// The current secret, then the previous one while a rotation is recent.
+    secrets: Vec<String>,
+}
+
+impl std::ops::Deref for SigningEndpoint {
+    type Target = WebhookEndpointRecord;
+    fn deref(&self) -> &WebhookEndpointRecord {
+        &self.record
+    }
 }
 
 /// What became of one attempt, waiting to be recorded.
@@ -236,10 +250,21 @@ impl App {
         } else {
             tx.events_by_ids(&event_ids).await?.into_iter().map(|e| (e.id.clone(), Arc::new(e))).collect()
         };
-        let endpoints: HashMap<String, Arc<WebhookEndpointRecord>> = if keep.is_empty() {
+        let endpoints: HashMap<String, Arc<SigningEndpoint>> = if keep.is_empty() {
             HashMap::new()
         } else {
-            tx.webhook_endpoints_by_ids(&endpoint_ids).await?.into_iter().map(|e| (e.id.clone(), Arc::new(e))).collect()
+            let mut opened = HashMap::new();
+            for record in tx.webhook_endpoints_by_ids(&endpoint_ids).await? {
+                // A secret that does not open (altered in the database) leaves its deliveries
+                // claimed until the lease ends; the start refuses a key that is not configured.
+                match self.signing_endpoint(record, now) {
+                    Ok(endpoint) => {
+                        opened.insert(endpoint.id.clone(), Arc::new(endpoint));
+                    }
+                    Err(e) => tracing::error!(error = %e, "an endpoint's signing secret does not open"),
+                }
+            }
+            opened
         };
         tx.commit().await?;
         Ok(keep
@@ -301,6 +326,7 @@ impl App {
         let event = tx.event(&delivery.event_id).await?.ok_or(AppError::NotFound("event"))?;
         let endpoint = tx.webhook_endpoint(&delivery.endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
         tx.commit().await?;
+        let endpoint = self.signing_endpoint(endpoint, self.clock.now())?;
         let claimed = Claimed { delivery, event: Arc::new(event), endpoint: Arc::new(endpoint) };
         let outcome = self.send_delivery(claimed).await;
         let mut attempts = self.record_outcomes(vec![outcome]).await?;
@@ -434,6 +460,12 @@ impl App {
         Ok(())
     }
 
+    fn signing_endpoint(&self, record: WebhookEndpointRecord, now: OffsetDateTime) -> AppResult<SigningEndpoint> {
+        let recent = record.previous_secret_valid_until().is_some_and(|until| now < until);
+        let secrets = self.endpoint_signing_secrets(&record, recent)?;
+        Ok(SigningEndpoint { record, secrets })
+    }
+
     /// A uniform draw in -100..=100 per mille (the spec's +-10 % spread).
     fn jitter_permille(&self) -> i32 {
         let bytes = self.ids.random_bytes(2);
@@ -455,12 +487,7 @@ fn claim_after_freed(per_endpoint: usize) -> usize {
 }
 
 /// The current secret, and the previous one during 24 hours after a rotation.
-fn signing_secrets(endpoint: &WebhookEndpointRecord, now: OffsetDateTime) -> Vec<&str> {
-    let mut secrets = vec![endpoint.secret.as_str()];
-    if let (Some(previous), Some(until)) = (&endpoint.previous_secret, endpoint.previous_secret_valid_until()) {
-        if now < until {
-            secrets.push(previous);
-        }
-    }
-    secrets
+fn signing_secrets(endpoint: &SigningEndpoint, now: OffsetDateTime) -> Vec<&str> {
+    let recent = endpoint.previous_secret_valid_until().is_some_and(|until| now < until);
+    endpoint.secrets.iter().take(if recent { 2 } else { 1 }).map(String::as_str).collect()
 }

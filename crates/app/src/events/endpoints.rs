@@ -91,13 +91,14 @@ impl App {
         if tx.webhook_endpoints(account_id).await?.len() >= WEBHOOK_ENDPOINTS_MAX {
             return Err(Declined::TooManyEndpoints.into());
         }
+        let id = self.ids.new_id("we");
         let endpoint = WebhookEndpointRecord {
-            id: self.ids.new_id("we"),
+            secret_sealed: self.seal_endpoint_secret(&id, &self.new_webhook_secret()),
+            id,
             account_id: account_id.to_owned(),
             url: url.to_owned(),
             event_types,
-            secret: self.new_webhook_secret(),
-            previous_secret: None,
+            previous_secret_sealed: None,
             secret_rotated_at: None,
             enabled: true,
             disabled_reason: None,
@@ -173,10 +174,10 @@ impl App {
 
     /// A new secret; the previous one keeps signing for 24 hours.
     pub async fn rotate_endpoint_secret(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<WebhookEndpointRecord> {
-        let secret = self.new_webhook_secret();
+        let secret = self.seal_endpoint_secret(endpoint_id, &self.new_webhook_secret());
         let now = self.clock.now();
         self.change_endpoint(endpoint_id, who, audit::ENDPOINT_SECRET_ROTATED, |e| {
-            e.previous_secret = Some(std::mem::replace(&mut e.secret, secret));
+            e.previous_secret_sealed = Some(std::mem::replace(&mut e.secret_sealed, secret));
             e.secret_rotated_at = Some(now);
             Ok(())
         })

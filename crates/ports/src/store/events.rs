@@ -15,6 +15,8 @@ pub trait EventRepo: Send {
     async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>>;
     /// Endpoints of an account, oldest first.
     async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>>;
+    /// Every account's endpoints (for sealing their secrets again under a new key).
+    async fn all_webhook_endpoints(&mut self) -> StoreResult<Vec<WebhookEndpointRecord>>;
     async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()>;
     async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>>;
     /// Fails with `Conflict` when the event already has a delivery to this endpoint.

@@ -51,6 +51,9 @@ pub enum StoreError {
     /// A stored value does not decode into a domain value (a bug or a manual edit).
     #[error("corrupt record: {0}")]
     Corrupt(String),
+    /// The backend does not do this; the message says what does.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -83,6 +86,13 @@ pub trait Store: Send + Sync {
     async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog>;
     /// The connection pool's use now.
     fn pool_state(&self) -> crate::metrics::PoolState;
+    /// Rewrites the tables that hold secrets, so values overwritten there (plain text sealed
+    /// at a start) do not stay behind in freed space or the write-ahead log.
+    async fn scrub_overwritten(&self) -> StoreResult<()>;
+    /// Writes a consistent copy of the database, as of one moment, to the new file `path`
+    /// while the service goes on using it (SQLite). PostgreSQL has its own tools for this
+    /// (`pg_dump`, base backups): it answers `Unsupported` with their names.
+    async fn backup_to(&self, path: &str) -> StoreResult<()>;
 }
 
 /// The daily limits the store keeps (spec: Limits; a day is a sliding 24 hours).

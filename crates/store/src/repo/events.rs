@@ -30,8 +30,8 @@ pub(crate) struct EndpointRow {
     pub account_id: String,
     pub url: String,
     pub event_types: String,
-    pub secret: String,
-    pub previous_secret: Option<String>,
+    pub secret_sealed: String,
+    pub previous_secret_sealed: Option<String>,
     pub secret_rotated_at: Option<PrimitiveDateTime>,
     pub enabled: bool,
     pub disabled_reason: Option<String>,
@@ -86,8 +86,8 @@ fn endpoint_row(e: &WebhookEndpointRecord) -> EndpointRow {
         account_id: e.account_id.clone(),
         url: e.url.clone(),
         event_types: e.event_types.join(" "),
-        secret: e.secret.clone(),
-        previous_secret: e.previous_secret.clone(),
+        secret_sealed: e.secret_sealed.clone(),
+        previous_secret_sealed: e.previous_secret_sealed.clone(),
         secret_rotated_at: db_time_opt(e.secret_rotated_at),
         enabled: e.enabled,
         disabled_reason: e.disabled_reason.clone(),
@@ -103,8 +103,8 @@ fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
         account_id: r.account_id,
         url: r.url,
         event_types: r.event_types.split_whitespace().map(str::to_owned).collect(),
-        secret: r.secret,
-        previous_secret: r.previous_secret,
+        secret_sealed: r.secret_sealed,
+        previous_secret_sealed: r.previous_secret_sealed,
         secret_rotated_at: r.secret_rotated_at.map(utc),
         enabled: r.enabled,
         disabled_reason: r.disabled_reason,
@@ -192,6 +192,18 @@ pub(crate) async fn endpoints(conn: &mut DbConn, account_id: &str) -> StoreResul
     let rows: Vec<EndpointRow> = db_run!(conn, c => {
         webhook_endpoints::table
             .filter(webhook_endpoints::account_id.eq(account_id))
+            .select(EndpointRow::as_select())
+            .order((webhook_endpoints::created_at, webhook_endpoints::id))
+            .load(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(rows.into_iter().map(endpoint).collect())
+}
+
+pub(crate) async fn all_endpoints(conn: &mut DbConn) -> StoreResult<Vec<WebhookEndpointRecord>> {
+    let rows: Vec<EndpointRow> = db_run!(conn, c => {
+        webhook_endpoints::table
             .select(EndpointRow::as_select())
             .order((webhook_endpoints::created_at, webhook_endpoints::id))
             .load(c)
@@ -543,6 +555,10 @@ impl EventRepo for StoreTx {
 
     async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
         endpoints(self.conn()?, account_id).await
+    }
+
+    async fn all_webhook_endpoints(&mut self) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        all_endpoints(self.conn()?).await
     }
 
     async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()> {

@@ -394,7 +394,7 @@ pub async fn replay(req: HttpRequest, app: Data<App>, id: Path<String>, form: Si
 pub async fn secret(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, .. } = form;
     match app.cabinet_endpoint_secret(&actor, &id).await {
-        Ok(e) => render_endpoint(&req, &app, &actor, &e, StatusCode::OK, html! {}, Some(&e.secret)),
+        Ok((e, secret)) => render_endpoint(&req, &app, &actor, &e, StatusCode::OK, html! {}, Some(&secret)),
         Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
         Err(e) => failed(&req, &e),
     }

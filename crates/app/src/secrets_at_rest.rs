@@ -1,0 +1,128 @@
+//! The secrets the service stores sealed (`secrets::SecretKeys`): partners' webhook signing
+//! secrets and bot tokens. At start every sealed value must name a configured key, and values
+//! a database still holds in plain text (written before sealing existed) are sealed; after a
+//! key rotation `reseal_secrets` moves them all under the current key.
+
+use vp_ports::WebhookEndpointRecord;
+
+use crate::App;
+use crate::bots::token_purpose;
+use crate::error::{AppError, AppResult};
+use crate::secrets::SecretKeys;
+
+/// What an endpoint's signing secrets are sealed for: the endpoint, so a value copied into
+/// another endpoint's row does not open.
+fn endpoint_purpose(endpoint_id: &str) -> String {
+    format!("webhook-secret:{endpoint_id}")
+}
+
+impl App {
+    /// A new endpoint secret sealed for `endpoint_id`.
+    pub(crate) fn seal_endpoint_secret(&self, endpoint_id: &str, secret: &str) -> String {
+        self.settings.secrets.seal(&endpoint_purpose(endpoint_id), secret)
+    }
+
+    /// The endpoint's current signing secret, in the clear (to show it to its owner).
+    pub fn endpoint_secret(&self, endpoint: &WebhookEndpointRecord) -> AppResult<String> {
+        self.open_endpoint_secret(endpoint, &endpoint.secret_sealed)
+    }
+
+    /// The endpoint's signing secrets in the clear, the current one first; the previous one
+    /// only when `with_previous` (within 24 hours of a rotation).
+    pub(crate) fn endpoint_signing_secrets(
+        &self,
+        endpoint: &WebhookEndpointRecord,
+        with_previous: bool,
+    ) -> AppResult<Vec<String>> {
+        let mut secrets = vec![self.endpoint_secret(endpoint)?];
+        if let Some(previous) = endpoint.previous_secret_sealed.as_deref().filter(|_| with_previous) {
+            secrets.push(self.open_endpoint_secret(endpoint, previous)?);
+        }
+        Ok(secrets)
+    }
+
+    fn open_endpoint_secret(&self, endpoint: &WebhookEndpointRecord, sealed: &str) -> AppResult<String> {
+        self.settings
+            .secrets
+            .open(&endpoint_purpose(&endpoint.id), sealed)
+            .map_err(|e| AppError::External(format!("the signing secret of endpoint {}: {e}", endpoint.id)))
+    }
+
+    /// Run at every start, before anything uses a secret: refuses when a stored secret was
+    /// sealed under a key that is not configured (naming `VP_SECRETS_KEY`), then seals what is
+    /// still stored in plain text and scrubs the old values from the database's free space.
+    /// Returns how many values it sealed.
+    pub async fn prepare_secrets(&self) -> AppResult<usize> {
+        let keys = &self.settings.secrets;
+        let mut tx = self.store.begin().await?;
+        let bots = tx.partner_bots().await?;
+        let endpoints = tx.all_webhook_endpoints().await?;
+        let stored = bots.iter().map(|b| b.token_sealed.as_str()).chain(
+            endpoints
+                .iter()
+                .flat_map(|e| std::iter::once(e.secret_sealed.as_str()).chain(e.previous_secret_sealed.as_deref())),
+        );
+        if let Some(id) = stored.filter_map(SecretKeys::key_id_of).find(|id| !keys.knows(id)) {
+            return Err(AppError::External(format!(
+                "stored secrets are sealed under key {id}, which is not configured: set VP_SECRETS_KEY to the key \
+                 they were sealed with (or, while rotating, VP_SECRETS_KEY_PREVIOUS)"
+            )));
+        }
+        let mut sealed = 0;
+        for mut endpoint in endpoints {
+            let purpose = endpoint_purpose(&endpoint.id);
+            let mut changed = false;
+            for value in std::iter::once(&mut endpoint.secret_sealed).chain(endpoint.previous_secret_sealed.as_mut()) {
+                if SecretKeys::key_id_of(value).is_none() {
+                    *value = keys.seal(&purpose, value);
+                    changed = true;
+                    sealed += 1;
+                }
+            }
+            if changed {
+                tx.update_webhook_endpoint(&endpoint).await?;
+            }
+        }
+        tx.commit().await?;
+        if sealed > 0 {
+            self.store.scrub_overwritten().await?;
+            tracing::warn!(sealed, "sealed webhook signing secrets that were stored in plain text");
+        }
+        Ok(sealed)
+    }
+
+    /// Seals every stored secret again under the current key (after a rotation: the new key in
+    /// `VP_SECRETS_KEY`, the old one in `VP_SECRETS_KEY_PREVIOUS`); returns how many changed.
+    /// Afterwards the previous key can be removed.
+    pub async fn reseal_secrets(&self) -> AppResult<usize> {
+        let keys = &self.settings.secrets;
+        let stale = |sealed: &str| SecretKeys::key_id_of(sealed) != Some(keys.current_id());
+        let mut tx = self.store.begin().await?;
+        let mut changed = 0;
+        for mut bot in tx.partner_bots().await? {
+            if stale(&bot.token_sealed) {
+                bot.token_sealed = keys.seal(&token_purpose(&bot.account_id), &self.bot_token(&bot)?);
+                tx.update_partner_bot(&bot).await?;
+                changed += 1;
+            }
+        }
+        for mut endpoint in tx.all_webhook_endpoints().await? {
+            let mut moved = 0;
+            if stale(&endpoint.secret_sealed) {
+                endpoint.secret_sealed = self.seal_endpoint_secret(&endpoint.id, &self.endpoint_secret(&endpoint)?);
+                moved += 1;
+            }
+            if let Some(previous) = endpoint.previous_secret_sealed.clone().filter(|p| stale(p)) {
+                let open = self.open_endpoint_secret(&endpoint, &previous)?;
+                endpoint.previous_secret_sealed = Some(self.seal_endpoint_secret(&endpoint.id, &open));
+                moved += 1;
+            }
+            if moved > 0 {
+                tx.update_webhook_endpoint(&endpoint).await?;
+                changed += moved;
+            }
+        }
+        tx.commit().await?;
+        Ok(changed)
+    }
+}
