@@ -54,7 +54,7 @@ pub async fn serve(
             app.share_request_windows(Arc::new(windows))
         }
     };
-    let state = HttpState::new(app.clone());
+    let state = HttpState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let web_state = WebState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let Served { local_panel, yookassa } = served;
     let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());

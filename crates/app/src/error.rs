@@ -83,6 +83,9 @@ pub enum Refusal {
     ServiceUnavailable,
     #[error("the client already has a lifetime subscription")]
     LifetimeSubscription,
+    /// The source failed to authenticate too often in the last minute (docs/limits.md).
+    #[error("too many failed authentications from this address; retry in {retry_after_secs} s")]
+    TooManyFailedAuthentications { retry_after_secs: u64 },
 }
 
 /// Why a cabinet or operator request was refused. The English text is the CLI's; pages match

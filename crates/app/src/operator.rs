@@ -119,6 +119,7 @@ impl App {
         load_account(tx.as_mut(), account_id).await?;
         let key = self.insert_new_key(tx.as_mut(), account_id).await?;
         tx.commit().await?;
+        self.auth_cache.forget_account(account_id);
         Ok(key)
     }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use time::OffsetDateTime;
 use vp_domain::limits::AccountLimits;
-use vp_domain::limits::MINUTE_WINDOW;
+use vp_domain::limits::{MINUTE_WINDOW, UNKNOWN_CREDENTIALS_PER_MINUTE};
 use vp_domain::rate_window::{RetryAfter, SlidingWindow};
 use vp_ports::{AccountRecord, Metrics, RequestWindow, SharedWindows, WindowCheck};
 
@@ -32,7 +32,7 @@ impl RateLimiter {
             windows.retain(|_, w| !w.is_idle(now, MINUTE_WINDOW));
         }
         for check in checks {
-            windows.entry((check.account_id.to_owned(), check.window)).or_default().admit(
+            windows.entry((check.subject.to_owned(), check.window)).or_default().admit(
                 now,
                 check.limit,
                 MINUTE_WINDOW,
@@ -51,12 +51,20 @@ pub struct Limiter {
     metrics: Option<Arc<dyn Metrics>>,
     /// Whether the last shared call failed (logged once per outage, not per request).
     degraded: AtomicBool,
+    /// Sources refused for unknown credentials, until their wait ends.
+    blocked: Mutex<HashMap<String, OffsetDateTime>>,
 }
 
 impl Limiter {
     /// Windows held in this process only (one instance, or no Redis configured).
     pub fn local() -> Limiter {
-        Limiter { local: RateLimiter::default(), shared: None, metrics: None, degraded: AtomicBool::new(false) }
+        Limiter {
+            local: RateLimiter::default(),
+            shared: None,
+            metrics: None,
+            degraded: AtomicBool::new(false),
+            blocked: Mutex::default(),
+        }
     }
 
     /// Windows shared by every instance, with this process's as the fallback (counted).
@@ -92,19 +100,50 @@ impl Limiter {
     }
 }
 
+impl Limiter {
+    /// Counts one authentication with unknown credentials from `source` against its minute
+    /// (`UNKNOWN_CREDENTIALS_PER_MINUTE`). A refused source is remembered here until its wait
+    /// ends (`credentials_blocked`), so a flood from it costs neither the shared windows nor
+    /// the database.
+    pub async fn count_unknown_credentials(&self, source: &str, now: OffsetDateTime) -> Result<(), RetryAfter> {
+        if let Some(wait) = self.credentials_blocked(source, now) {
+            return Err(wait);
+        }
+        let check = WindowCheck {
+            subject: source,
+            window: RequestWindow::UnknownCredentials,
+            limit: UNKNOWN_CREDENTIALS_PER_MINUTE,
+        };
+        let decision = self.admit(&[check], now).await;
+        if let Err(wait) = decision {
+            let mut blocked = self.blocked.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if blocked.len() >= PRUNE_AT {
+                blocked.retain(|_, until| *until > now);
+            }
+            blocked.insert(source.to_owned(), now + time::Duration::seconds(i64::try_from(wait.0).unwrap_or(60)));
+        }
+        decision
+    }
+
+    /// How long `source` still waits, when a count of this process refused it (no I/O).
+    pub fn credentials_blocked(&self, source: &str, now: OffsetDateTime) -> Option<RetryAfter> {
+        let blocked = self.blocked.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let until = *blocked.get(source)?;
+        let left = (until - now).whole_seconds();
+        (until > now).then(|| RetryAfter(u64::try_from(left).unwrap_or(0).max(1)))
+    }
+}
+
 impl crate::App {
     /// Counts one request of the account against its per-minute limits (with its overrides):
     /// every request against the account window, a payment creation then against the payment
     /// window. `Err` carries how long to wait.
     pub async fn admit_request(&self, account: &AccountRecord, is_payment: bool) -> Result<(), RetryAfter> {
         let limits = AccountLimits::with_overrides(&account.limits);
-        let all = WindowCheck {
-            account_id: &account.id,
-            window: RequestWindow::AllRequests,
-            limit: limits.requests_per_minute,
-        };
+        let all =
+            WindowCheck { subject: &account.id, window: RequestWindow::AllRequests, limit: limits.requests_per_minute };
         let payments =
-            WindowCheck { account_id: &account.id, window: RequestWindow::Payments, limit: limits.payments_per_minute };
+            WindowCheck { subject: &account.id, window: RequestWindow::Payments, limit: limits.payments_per_minute };
         let checks = if is_payment { &[all, payments][..] } else { &[all][..] };
         self.limiter.admit(checks, self.clock.now()).await
     }
@@ -119,7 +158,7 @@ mod tests {
     const NOW: OffsetDateTime = datetime!(2026-01-01 00:00 UTC);
 
     fn check(account_id: &str, window: RequestWindow, limit: u32) -> WindowCheck<'_> {
-        WindowCheck { account_id, window, limit }
+        WindowCheck { subject: account_id, window, limit }
     }
 
     #[test]

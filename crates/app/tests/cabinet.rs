@@ -119,6 +119,24 @@ async fn ten_failures_from_one_address_lock_that_address_for_every_email() {
 }
 
 #[tokio::test]
+async fn past_20_sign_ins_a_minute_from_one_address_it_waits_out_the_minute() {
+    let w = World::new().await;
+    member(&w, "p@example.com").await;
+    for n in 0..20 {
+        assert!(sign_in(&w, "p@example.com", PASSWORD, ADDRESS).await.is_ok(), "attempt {n}");
+    }
+    let until = w.clock.now_for_test() + Duration::minutes(1);
+    assert_eq!(
+        sign_in(&w, "p@example.com", PASSWORD, ADDRESS).await.unwrap_err(),
+        SignInRefusal::Locked { until },
+        "the 21st attempt of the minute, even with the right password"
+    );
+    assert!(sign_in(&w, "p@example.com", PASSWORD, "192.0.2.1").await.is_ok(), "other addresses still sign in");
+    w.clock.advance(Duration::minutes(1));
+    assert!(sign_in(&w, "p@example.com", PASSWORD, ADDRESS).await.is_ok(), "and this one after the minute");
+}
+
+#[tokio::test]
 async fn sessions_end_after_twelve_idle_hours_or_thirty_days_or_at_sign_out() {
     let w = World::new().await;
     let first = member(&w, "p@example.com").await;

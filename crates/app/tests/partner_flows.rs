@@ -370,19 +370,73 @@ async fn one_account_never_sees_another_accounts_invoices_or_clients() {
     assert_ne!(own.invoice.payment_id, inv.invoice.payment_id, "same key and client id, another account");
 }
 
+const SOURCE: &str = "203.0.113.9";
+
 #[tokio::test]
 async fn authentication_refuses_wrong_revoked_and_disabled_keys_alike() {
     let w = World::new().await;
     let (account, key) = w.app.create_account(Some("K"), "0", false).await.unwrap();
-    assert_eq!(w.app.authenticate(Some(&key.secret)).await.unwrap().id, account.id);
+    assert_eq!(w.app.authenticate(Some(&key.secret), SOURCE).await.unwrap().id, account.id);
     for bad in [None, Some(""), Some("vpk_wrong")] {
-        assert_eq!(refusal(w.app.authenticate(bad).await), Refusal::Unauthorized);
+        assert_eq!(refusal(w.app.authenticate(bad, SOURCE).await), Refusal::Unauthorized);
     }
     w.app.set_api_access(&account.id, false).await.unwrap();
-    assert_eq!(refusal(w.app.authenticate(Some(&key.secret)).await), Refusal::Unauthorized);
+    assert_eq!(refusal(w.app.authenticate(Some(&key.secret), SOURCE).await), Refusal::Unauthorized);
     w.app.set_api_access(&account.id, true).await.unwrap();
+    assert_eq!(
+        w.app.authenticate(Some(&key.secret), SOURCE).await.unwrap().id,
+        account.id,
+        "works again at once, though it just failed"
+    );
     w.app.revoke_key(&key.id).await.unwrap();
-    assert_eq!(refusal(w.app.authenticate(Some(&key.secret)).await), Refusal::Unauthorized);
+    assert_eq!(refusal(w.app.authenticate(Some(&key.secret), SOURCE).await), Refusal::Unauthorized);
+}
+
+#[tokio::test]
+async fn after_20_unknown_keys_in_a_minute_a_source_waits_out_the_minute_and_others_do_not() {
+    let w = World::new().await;
+    for n in 1..=20 {
+        let wrong = format!("vpk_guess_{n}");
+        assert_eq!(refusal(w.app.authenticate(Some(&wrong), SOURCE).await), Refusal::Unauthorized, "failure {n}");
+    }
+    let limited = refusal(w.app.authenticate(Some("vpk_guess_21"), SOURCE).await);
+    assert_eq!(limited, Refusal::TooManyFailedAuthentications { retry_after_secs: 60 }, "the 21st");
+    assert_eq!(refusal(w.app.authenticate(None, SOURCE).await), limited, "a missing key alike");
+    assert_eq!(refusal(w.app.authenticate(Some("vpk_guess_1"), "198.51.100.7").await), Refusal::Unauthorized);
+
+    w.clock.advance(Duration::seconds(30));
+    assert_eq!(
+        refusal(w.app.authenticate(Some("vpk_guess_22"), SOURCE).await),
+        Refusal::TooManyFailedAuthentications { retry_after_secs: 30 },
+        "Retry-After counts down to the end of the minute"
+    );
+    w.clock.advance(Duration::seconds(31));
+    assert_eq!(refusal(w.app.authenticate(Some("vpk_guess_23"), SOURCE).await), Refusal::Unauthorized);
+}
+
+#[tokio::test]
+async fn a_key_in_use_keeps_working_from_a_flooding_source_and_is_still_checked() {
+    let w = World::new().await;
+    let (account, key) = w.app.create_account(Some("K"), "0", false).await.unwrap();
+    let spare = w.app.issue_key(&account.id).await.unwrap();
+    assert_eq!(w.app.authenticate(Some(&key.secret), SOURCE).await.unwrap().id, account.id);
+    assert_eq!(w.app.authenticate(Some(&spare.secret), SOURCE).await.unwrap().id, account.id);
+    for n in 0..25 {
+        let _ = w.app.authenticate(Some(&format!("vpk_flood_{n}")), SOURCE).await;
+    }
+    assert!(matches!(
+        refusal(w.app.authenticate(Some("vpk_flood_x"), SOURCE).await),
+        Refusal::TooManyFailedAuthentications { .. }
+    ));
+    assert_eq!(w.app.authenticate(Some(&key.secret), SOURCE).await.unwrap().id, account.id, "the key in use");
+
+    // The partner rotates: the old key, revoked meanwhile, is refused as any wrong key is, and
+    // its servers still sending it do not lock out the new one.
+    w.app.revoke_key(&spare.id).await.unwrap();
+    for _ in 0..30 {
+        assert_eq!(refusal(w.app.authenticate(Some(&spare.secret), SOURCE).await), Refusal::Unauthorized);
+    }
+    assert_eq!(w.app.authenticate(Some(&key.secret), SOURCE).await.unwrap().id, account.id);
 }
 
 #[tokio::test]

@@ -18,6 +18,9 @@ pub const LINK_ROTATION_PAUSE: Duration = Duration::hours(1);
 pub const DAILY_WINDOW: Duration = Duration::hours(24);
 /// Rate-limit window of the per-minute limits.
 pub const MINUTE_WINDOW: Duration = Duration::minutes(1);
+/// Authentications with credentials that did not work recently, per source address and
+/// minute (API keys and cabinet passwords); past it the source waits for the window.
+pub const UNKNOWN_CREDENTIALS_PER_MINUTE: u32 = 20;
 
 /// Default per-account limits; the operator may override each per account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

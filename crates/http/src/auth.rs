@@ -34,11 +34,12 @@ impl<const PAYMENT: bool> FromRequest for Partner<PAYMENT> {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let app = req.app_data::<web::Data<App>>().cloned();
         let key = bearer(req);
+        let source = crate::client_address(req);
         Box::pin(async move {
             let Some(app) = app else {
                 return Err(ApiError::new(ErrorCode::InternalError));
             };
-            let account = app.authenticate(key.as_deref()).await?;
+            let account = app.authenticate(key.as_deref(), &source).await?;
             app.admit_request(&account, PAYMENT)
                 .await
                 .map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))?;

@@ -19,6 +19,7 @@ pub mod requests;
 use actix_web::web;
 use utoipa_actix_web::service_config::ServiceConfig as DocumentedConfig;
 use vp_app::App;
+use vp_ports::TrustedProxies;
 
 pub use event_shapes::ApiShapes;
 pub use fallback::fallback;
@@ -33,11 +34,32 @@ pub use vp_app::partner::API_PREFIX;
 pub struct HttpState {
     pub app: web::Data<App>,
     pub openapi_json: web::Data<openapi::OpenApiJson>,
+    pub proxies: web::Data<TrustedProxies>,
 }
 
 impl HttpState {
+    /// The default trusts no proxy: a client's address is its peer's.
     pub fn new(app: App) -> HttpState {
-        HttpState { app: web::Data::new(app), openapi_json: web::Data::new(openapi::OpenApiJson::build()) }
+        HttpState {
+            app: web::Data::new(app),
+            openapi_json: web::Data::new(openapi::OpenApiJson::build()),
+            proxies: web::Data::new(TrustedProxies::default()),
+        }
+    }
+
+    /// How the client's address is found behind trusted proxies (`VP_TRUSTED_PROXIES`).
+    pub fn with_trusted_proxies(self, proxies: TrustedProxies) -> HttpState {
+        HttpState { proxies: web::Data::new(proxies), ..self }
+    }
+}
+
+/// The client's address behind the proxies the operator trusts, for the limits per source.
+pub(crate) fn client_address(req: &actix_web::HttpRequest) -> String {
+    let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+    let peer = req.peer_addr().map(|p| p.ip());
+    match req.app_data::<web::Data<TrustedProxies>>() {
+        Some(proxies) => proxies.client_address(peer, forwarded),
+        None => TrustedProxies::default().client_address(peer, forwarded),
     }
 }
 
@@ -47,6 +69,7 @@ pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         cfg.app_data(state.app.clone())
             .app_data(state.openapi_json.clone())
+            .app_data(state.proxies.clone())
             .app_data(web::PayloadConfig::new(body::BODY_LIMIT))
             .configure(health::routes)
             // The partner API before the pages: routing (and the route label of every request)

@@ -110,7 +110,7 @@ impl RedisWindows {
 /// `vp:window:{ACCOUNT}:requests`: the braces keep an account's windows in one Redis Cluster
 /// slot, as a script's keys must be.
 pub fn window_key(check: &WindowCheck<'_>) -> String {
-    format!("{KEY_PREFIX}{{{}}}:{}", check.account_id, check.window.as_str())
+    format!("{KEY_PREFIX}{{{}}}:{}", check.subject, check.window.as_str())
 }
 
 fn instance_tag() -> String {
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn an_accounts_windows_share_one_cluster_slot() {
-        let check = WindowCheck { account_id: "acc_1", window: RequestWindow::Payments, limit: 60 };
+        let check = WindowCheck { subject: "acc_1", window: RequestWindow::Payments, limit: 60 };
         assert_eq!(window_key(&check), "vp:window:{acc_1}:payments");
     }
 

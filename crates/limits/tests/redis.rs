@@ -16,7 +16,7 @@ fn fresh_account(tag: &str) -> String {
 }
 
 fn check(account_id: &str, window: RequestWindow, limit: u32) -> WindowCheck<'_> {
-    WindowCheck { account_id, window, limit }
+    WindowCheck { subject: account_id, window, limit }
 }
 
 #[tokio::test]

@@ -25,6 +25,7 @@ pub struct PrometheusMetrics {
     webhook_attempts: HistogramVec,
     delivery_lag: Histogram,
     limiter_fallbacks: IntCounter,
+    key_lookups: prometheus::IntCounterVec,
     pending_deliveries: prometheus::Gauge,
     outbox_lag: prometheus::Gauge,
     pool_connections: IntGaugeVec,
@@ -90,6 +91,14 @@ impl PrometheusMetrics {
                 "Requests whose per-minute limits this process decided because Redis did not answer.",
             )
             .unwrap_or_else(|e| unreachable!("metric vp_limiter_fallbacks_total: {e}")),
+            key_lookups: prometheus::IntCounterVec::new(
+                prometheus::Opts::new(
+                    "vp_api_key_lookups_total",
+                    "API keys looked up in the database to authenticate a request, by whether a usable key was found.",
+                ),
+                &["found"],
+            )
+            .unwrap_or_else(|e| unreachable!("metric vp_api_key_lookups_total: {e}")),
             pending_deliveries: prometheus::Gauge::new(
                 "vp_deliveries_pending",
                 "Webhook deliveries neither delivered nor given up (due now or waiting for a retry); NaN when the database did not answer.",
@@ -108,7 +117,7 @@ impl PrometheusMetrics {
             pool_max: gauge("vp_db_pool_max_connections", "The connection pool's size (VP_DB_MAX_CONNECTIONS)."),
             pool_waiting: gauge("vp_db_pool_waiting", "Units of work waiting for a database connection."),
         };
-        let collectors: [Box<dyn prometheus::core::Collector>; 12] = [
+        let collectors: [Box<dyn prometheus::core::Collector>; 13] = [
             Box::new(m.http_requests.clone()),
             Box::new(m.invoices_created.clone()),
             Box::new(m.invoices_settled.clone()),
@@ -116,6 +125,7 @@ impl PrometheusMetrics {
             Box::new(m.webhook_attempts.clone()),
             Box::new(m.delivery_lag.clone()),
             Box::new(m.limiter_fallbacks.clone()),
+            Box::new(m.key_lookups.clone()),
             Box::new(m.pending_deliveries.clone()),
             Box::new(m.outbox_lag.clone()),
             Box::new(m.pool_connections.clone()),
@@ -171,6 +181,10 @@ impl Metrics for PrometheusMetrics {
         self.limiter_fallbacks.inc();
     }
 
+    fn key_lookup(&self, found: bool) {
+        self.key_lookups.with_label_values(&[if found { "true" } else { "false" }]).inc();
+    }
+
     fn render(&self, gauges: &Gauges) -> String {
         // Unknown is NaN, not 0: a dashboard must not read a database outage as an empty backlog.
         self.pending_deliveries.set(gauges.pending_deliveries.map_or(f64::NAN, |n| n as f64));
@@ -207,6 +221,7 @@ mod tests {
         m.webhook_attempt(AttemptOutcome::NetworkError, 0.3);
         m.event_delivered(1.5);
         m.limiter_fallback();
+        m.key_lookup(false);
         let gauges = Gauges {
             pending_deliveries: Some(7),
             outbox_lag_seconds: Some(2.5),
@@ -232,6 +247,7 @@ mod tests {
         assert!(text.contains(r#"vp_webhook_attempt_duration_seconds_count{outcome="network_error"} 1"#));
         assert!(text.contains("vp_event_delivery_lag_seconds_sum 1.5"));
         assert!(text.contains("vp_limiter_fallbacks_total 1"));
+        assert!(text.contains(r#"vp_api_key_lookups_total{found="false"} 1"#));
         assert!(text.contains("vp_deliveries_pending 7"));
         assert!(text.contains("vp_outbox_lag_seconds 2.5"));
         assert!(text.contains(r#"vp_db_pool_connections{state="in_use"} 2"#));

@@ -36,6 +36,11 @@ impl TrustedProxies {
         }
         client
     }
+
+    /// The client's address as every check per source keys it (`unknown` without a peer).
+    pub fn client_address(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> String {
+        peer.map_or_else(|| "unknown".to_owned(), |peer| self.client_ip(peer, forwarded_for).to_string())
+    }
 }
 
 /// Parses a comma-separated list of IPs and CIDRs (`VP_TRUSTED_PROXIES`,

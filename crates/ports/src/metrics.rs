@@ -115,6 +115,9 @@ pub trait Metrics: Send + Sync {
     /// A request's per-minute limits were decided by this process because the shared windows
     /// did not answer.
     fn limiter_fallback(&self);
+    /// An API key was looked up in the database to authenticate a request; `found` when it
+    /// named a usable key. Wrong keys answered from memory or refused per source are not.
+    fn key_lookup(&self, found: bool);
     /// Everything recorded, with `gauges`, in the adapter's exposition format.
     fn render(&self, gauges: &Gauges) -> String;
 }
@@ -130,6 +133,7 @@ impl Metrics for NoMetrics {
     fn webhook_attempt(&self, _: AttemptOutcome, _: f64) {}
     fn event_delivered(&self, _: f64) {}
     fn limiter_fallback(&self) {}
+    fn key_lookup(&self, _: bool) {}
     fn render(&self, _: &Gauges) -> String {
         String::new()
     }

@@ -12,6 +12,9 @@ pub enum RequestWindow {
     AllRequests,
     /// `POST /payments`, on top of the account-wide window.
     Payments,
+    /// Authentications of a source address with a key (or a cabinet password) that did not
+    /// authenticate recently: the guessing a source may do in a minute.
+    UnknownCredentials,
 }
 
 impl RequestWindow {
@@ -19,14 +22,16 @@ impl RequestWindow {
         match self {
             RequestWindow::AllRequests => "requests",
             RequestWindow::Payments => "payments",
+            RequestWindow::UnknownCredentials => "unknown-credentials",
         }
     }
 }
 
-/// One window a request counts against, with the account's limit for it.
+/// One window a request counts against, with its limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowCheck<'a> {
-    pub account_id: &'a str,
+    /// Whose window: the account's id, or the source address for `UnknownCredentials`.
+    pub subject: &'a str,
     pub window: RequestWindow,
     pub limit: u32,
 }

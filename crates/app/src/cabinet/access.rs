@@ -198,7 +198,8 @@ impl App {
     }
 
     /// Email and password from `address` (the client's IP). Locked sources are refused without
-    /// looking at the password; a refusal never says whether the email exists.
+    /// looking at the password; a refusal never says whether the email exists. Every attempt
+    /// counts against the address's limit on unknown credentials (shared with API keys).
     pub async fn sign_in(
         &self,
         email: &str,
@@ -212,6 +213,12 @@ impl App {
             .take(EMAIL_MAX)
             .collect();
         let now = self.clock.now();
+        // The per-source limit the partner API's keys have, before any database read: credential
+        // stuffing across many accounts from one address stops at 20 attempts a minute.
+        if let Err(wait) = self.limiter.count_unknown_credentials(address, now).await {
+            let until = now + Duration::seconds(i64::try_from(wait.0).unwrap_or(i64::MAX));
+            return Ok(Err(SignInRefusal::Locked { until }));
+        }
         let mut tx = self.store.read().await?;
         let locked = self.sign_in_lock(tx.as_mut(), &email, address, now).await?;
         let user = tx.cabinet_user_by_email(&email).await?.filter(|u| u.revoked_at.is_none());

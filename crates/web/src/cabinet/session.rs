@@ -242,8 +242,5 @@ pub fn stale_form(req: &HttpRequest) -> HttpResponse {
 /// the proxies the operator trusts (`VP_TRUSTED_PROXIES`); `unknown` without a peer.
 pub fn client_address(proxies: &TrustedProxies, req: &HttpRequest) -> String {
     let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
-    match req.peer_addr() {
-        Some(peer) => proxies.client_ip(peer.ip(), forwarded).to_string(),
-        None => "unknown".to_owned(),
-    }
+    proxies.client_address(req.peer_addr().map(|p| p.ip()), forwarded)
 }
