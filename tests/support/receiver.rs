@@ -3,6 +3,8 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver as Channel, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -32,6 +34,8 @@ impl Delivered {
 pub struct Receiver {
     pub url: String,
     requests: Channel<Delivered>,
+    /// While set, every request is answered 500 (a partner server failing).
+    refusing: Arc<AtomicBool>,
 }
 
 impl Receiver {
@@ -45,6 +49,8 @@ impl Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind receiver");
         let url = format!("http://{}/hooks", listener.local_addr().expect("receiver address"));
         let (tx, requests) = channel();
+        let refusing = Arc::new(AtomicBool::new(false));
+        let refuse = refusing.clone();
         std::thread::spawn(move || {
             let mut held = vec![];
             for stream in listener.incoming() {
@@ -71,6 +77,9 @@ impl Receiver {
                 let _ = reader.read_exact(&mut body);
                 if held.len() < hang {
                     held.push(stream);
+                } else if refuse.load(Ordering::SeqCst) {
+                    let _ = stream.write_all(b"HTTP/1.1 500 Oops\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+                    continue;
                 } else {
                     let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
                 }
@@ -79,7 +88,18 @@ impl Receiver {
                 }
             }
         });
-        Receiver { url, requests }
+        Receiver { url, requests, refusing }
+    }
+
+    /// From now on answers every request 500 (`true`) or 200 again (`false`). Refused
+    /// requests are not reported.
+    pub fn refuse(&self, refusing: bool) {
+        self.refusing.store(refusing, Ordering::SeqCst);
+    }
+
+    /// Every request accepted since the last look, without waiting.
+    pub fn drain(&self) -> Vec<Delivered> {
+        self.requests.try_iter().collect()
     }
 
     /// How many requests arrived since the last look, without waiting.

@@ -51,7 +51,9 @@ pub struct Database {
     pub url: String,
     /// Extra settings for every process on this database (CLI and server).
     pub env: Vec<(String, String)>,
-    cleanup: Option<(String, String)>,
+    /// PostgreSQL: the database URL holding the schema, the schema, and whether the database
+    /// itself is the test's own (a restored copy), dropped with it.
+    cleanup: Option<(String, String, bool)>,
     dir: std::path::PathBuf,
 }
 
@@ -79,7 +81,7 @@ impl Database {
                 // PostgreSQL has no data directory for a generated key file: set the key, as
                 // production does (SQLite databases use the generated file beside them).
                 let env = vec![("VP_SECRETS_KEY".to_owned(), TEST_SECRETS_KEY.to_owned())];
-                Some(Database { url, env, cleanup: Some((base, schema)), dir })
+                Some(Database { url, env, cleanup: Some((base, schema, false)), dir })
             }
         }
     }
@@ -117,7 +119,7 @@ impl Database {
     /// as an old release or a manual edit would have written it.
     pub fn execute_sql(&self, sql: &str) {
         let out = match &self.cleanup {
-            Some((base, schema)) => Command::new("psql")
+            Some((base, schema, _)) => Command::new("psql")
                 .args([
                     base.as_str(),
                     "-v",
@@ -133,11 +135,85 @@ impl Database {
         assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
     }
 
+    /// The rows `sql` selects, one line each (`|` between columns), read behind the service's back.
+    pub fn query_sql(&self, sql: &str) -> Vec<String> {
+        let out = match &self.cleanup {
+            Some((base, schema, _)) => Command::new("psql")
+                .args([
+                    base.as_str(),
+                    "-v",
+                    "ON_ERROR_STOP=1",
+                    "-qAt",
+                    "-c",
+                    &format!("SET search_path TO {schema}; {sql}"),
+                ])
+                .output(),
+            None => Command::new("sqlite3").arg(self.dir.join("db.sqlite")).arg(sql).output(),
+        }
+        .expect("run the database's own client (psql or sqlite3)");
+        assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
+    }
+
+    /// A backup taken while the service runs, as docs/operations.md has the operator take it:
+    /// `vp-api backup FILE` for SQLite, `pg_dump -Fc` for PostgreSQL.
+    pub fn backup(&self) -> std::path::PathBuf {
+        match &self.cleanup {
+            Some((base, schema, _)) => {
+                let file = self.dir.join("backup.dump");
+                let out = Command::new("pg_dump")
+                    .args(["--format=custom", "--dbname", base.as_str(), "--schema", schema.as_str(), "--file"])
+                    .arg(&file)
+                    .output()
+                    .expect("run pg_dump");
+                assert!(out.status.success(), "pg_dump: {}", String::from_utf8_lossy(&out.stderr));
+                file
+            }
+            None => {
+                let file = self.dir.join("backup.sqlite");
+                let shown = self.cli(&["backup", file.to_str().expect("a UTF-8 path")]);
+                assert_eq!(shown["backup"], file.to_str().unwrap());
+                file
+            }
+        }
+    }
+
+    /// A fresh database restored from `backup`, with this one's settings: the file copied into
+    /// place for SQLite, a new PostgreSQL database filled by `pg_restore`.
+    pub fn restore(&self, backup: &std::path::Path, name: &str) -> Database {
+        match &self.cleanup {
+            Some((base, schema, _)) => {
+                let n = NEXT.fetch_add(1, Ordering::Relaxed);
+                let dbname = format!("vp_restore_{}_{n}", std::process::id());
+                let (admin, _) = base.rsplit_once('/').expect("a database URL");
+                psql(base, &format!("CREATE DATABASE {dbname}"));
+                let target = format!("{admin}/{dbname}");
+                let out = Command::new("pg_restore")
+                    .args(["--exit-on-error", "--no-owner", "--dbname", target.as_str()])
+                    .arg(backup)
+                    .output()
+                    .expect("run pg_restore");
+                assert!(out.status.success(), "pg_restore: {}", String::from_utf8_lossy(&out.stderr));
+                let dir = std::env::temp_dir().join(format!("vp-http-{name}_{}_{n}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::create_dir_all(&dir).expect("scratch dir");
+                let url = format!("{target}?options=-csearch_path%3D{schema}");
+                Database { url, env: self.env.clone(), cleanup: Some((target, schema.clone(), true)), dir }
+            }
+            None => {
+                let mut restored = Database::new(Backend::Sqlite, name).expect("an SQLite database");
+                std::fs::copy(backup, restored.dir.join("db.sqlite")).expect("copy the backup into place");
+                restored.env = self.env.clone();
+                restored
+            }
+        }
+    }
+
     /// Everything a thief of the database would get: every byte of the SQLite files (the
     /// database, its WAL and shared memory), or `pg_dump` of the PostgreSQL schema.
     pub fn dump(&self) -> Vec<u8> {
         match &self.cleanup {
-            Some((base, schema)) => {
+            Some((base, schema, _)) => {
                 let out = Command::new("pg_dump")
                     .args(["--dbname", base.as_str(), "--schema", schema.as_str()])
                     .output()
@@ -165,10 +241,18 @@ pub fn contains_bytes(haystack: &[u8], needle: &str) -> bool {
 
 impl Drop for Database {
     fn drop(&mut self) {
-        if let Some((base, schema)) = &self.cleanup {
-            let _ = Command::new("psql")
-                .args([base.as_str(), "-q", "-c", &format!("DROP SCHEMA {schema} CASCADE")])
-                .output();
+        match &self.cleanup {
+            Some((base, schema, false)) => {
+                let _ = Command::new("psql")
+                    .args([base.as_str(), "-q", "-c", &format!("DROP SCHEMA {schema} CASCADE")])
+                    .output();
+            }
+            Some((base, _, true)) => {
+                let (admin, name) = base.rsplit_once('/').expect("a database URL");
+                let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                let _ = Command::new("psql").args([&format!("{admin}/postgres"), "-q", "-c", &drop]).output();
+            }
+            None => {}
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }

@@ -90,6 +90,13 @@ pub enum Command {
     /// The key that seals secrets at rest (VP_SECRETS_KEY).
     #[command(subcommand)]
     Secrets(SecretsCommand),
+    /// Write a consistent copy of the SQLite database to FILE, a new file, while the service
+    /// runs. (PostgreSQL: pg_dump or base backups, docs/operations.md.) The copy holds the
+    /// secrets sealed: keep VP_SECRETS_KEY, or the key file beside the database, apart from it.
+    Backup { file: PathBuf },
+    /// After restoring a backup, before any instance starts on it: free the leases the lost
+    /// deployment's processes held, so the deliveries they had claimed go out at once.
+    ReleaseLeases,
 }
 
 #[derive(Debug, Subcommand)]

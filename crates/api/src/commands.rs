@@ -26,6 +26,7 @@ pub enum CommandError {
 impl From<AppError> for CommandError {
     fn from(e: AppError) -> Self {
         match e {
+            AppError::Store(vp_ports::StoreError::Unsupported(what)) => CommandError::BadInput(what),
             AppError::Store(s) => CommandError::Failed(format!("storage failed: {s}")),
             AppError::External(reason) => CommandError::Failed(reason),
             other => CommandError::BadInput(other.to_string()),
@@ -309,4 +310,15 @@ pub async fn withdrawal(app: &App, cmd: WithdrawalCommand) -> CommandResult {
     let mut out = output::withdrawal(&record);
     out["balance"] = output::balance(app.balance(&record.account_id).await?);
     Ok(out)
+}
+
+/// `backup FILE`: a consistent copy of the running SQLite database into a new file.
+pub async fn backup(app: &App, file: &Path) -> CommandResult {
+    if file.exists() {
+        return Err(CommandError::BadInput(format!("{} exists; a backup never overwrites a file", file.display())));
+    }
+    let path = file.to_str().ok_or_else(|| CommandError::BadInput("the backup path must be UTF-8".into()))?;
+    app.back_up_database(path).await?;
+    let bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+    Ok(serde_json::json!({ "backup": path, "bytes": bytes }))
 }

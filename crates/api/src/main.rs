@@ -92,6 +92,8 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Withdrawal(c) => commands::withdrawal(&app, c).await?,
         Command::Bot(c) => bot_commands::bot_command(&app, c).await?,
         Command::Secrets(c) => bot_commands::secrets_command(&app, c).await?,
+        Command::Backup { file } => commands::backup(&app, &file).await?,
+        Command::ReleaseLeases => serde_json::json!({ "deliveries_freed": app.release_leases().await? }),
         Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&app, c).await?,
         Command::Panel(c) => commands::panel(&app, c).await?,

@@ -162,6 +162,14 @@ impl Store for PoolStore {
         }
     }
 
+    async fn release_leases(&self) -> StoreResult<u64> {
+        let mut tx = self.begin_writing().await?;
+        let freed = events::release_delivery_leases(tx.conn()?).await?;
+        crate::repo::settings::release_named_leases(tx.conn()?).await?;
+        Tx::commit(tx).await?;
+        Ok(freed)
+    }
+
     async fn backup_to(&self, path: &str) -> StoreResult<()> {
         let DbPool::Sqlite(_) = &self.pool else {
             return Err(StoreError::Unsupported(

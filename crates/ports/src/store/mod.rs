@@ -93,6 +93,10 @@ pub trait Store: Send + Sync {
     /// while the service goes on using it (SQLite). PostgreSQL has its own tools for this
     /// (`pg_dump`, base backups): it answers `Unsupported` with their names.
     async fn backup_to(&self, path: &str) -> StoreResult<()>;
+    /// Frees every lease a process held (claimed deliveries, named leases such as the bot
+    /// poller's), for a database restored from a backup: their holders are gone. Returns how
+    /// many deliveries it freed. Only while no instance runs on the database.
+    async fn release_leases(&self) -> StoreResult<u64>;
 }
 
 /// The daily limits the store keeps (spec: Limits; a day is a sliding 24 hours).

@@ -213,6 +213,19 @@ pub(crate) async fn all_endpoints(conn: &mut DbConn) -> StoreResult<Vec<WebhookE
     Ok(rows.into_iter().map(endpoint).collect())
 }
 
+/// Frees the lease of every claimed delivery (for a restored database, whose claimers are
+/// gone); returns how many.
+pub(crate) async fn release_delivery_leases(conn: &mut DbConn) -> StoreResult<u64> {
+    let freed = db_run!(conn, c => {
+        diesel::update(webhook_deliveries::table.filter(webhook_deliveries::locked_until.is_not_null()))
+            .set(webhook_deliveries::locked_until.eq(None::<PrimitiveDateTime>))
+            .execute(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(u64::try_from(freed).unwrap_or(0))
+}
+
 pub(crate) async fn insert_event(conn: &mut DbConn, e: &EventRecord) -> StoreResult<()> {
     let row = EventRow {
         id: e.id.clone(),

@@ -69,6 +69,13 @@ pub(crate) async fn release_lease(conn: &mut DbConn, name: &str, holder: &str) -
     Ok(())
 }
 
+/// Forgets every named lease (for a restored database, whose holders are gone).
+pub(crate) async fn release_named_leases(conn: &mut DbConn) -> StoreResult<()> {
+    use leases::dsl as l;
+    db_run!(conn, c => diesel::delete(l::leases).execute(c).await).map_err(db)?;
+    Ok(())
+}
+
 #[async_trait]
 impl SettingsRepo for StoreTx {
     async fn setting(&mut self, key: &str) -> StoreResult<Option<SettingRecord>> {
