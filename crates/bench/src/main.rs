@@ -5,6 +5,7 @@
 
 mod client;
 mod dispatch;
+mod flood;
 mod load;
 mod pgbench;
 mod phases;
@@ -26,8 +27,18 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 9] =
-    ["account", "payments", "accounts10", "mixed", "grown", "dispatch", "reminders", "reminders100", "pgbench"];
+const PHASES: [&str; 10] = [
+    "account",
+    "payments",
+    "accounts10",
+    "mixed",
+    "grown",
+    "dispatch",
+    "flood",
+    "reminders",
+    "reminders100",
+    "pgbench",
+];
 
 impl Options {
     fn wants(&self, phase: &str) -> bool {

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::dispatch::{self, DispatchRun};
+use crate::flood::{self, FloodRun};
 use crate::load::{self, Load, Request, drive, first_number, rate};
 use crate::pgbench::{self, Ceiling};
 use crate::reminders::{self, RemindersRun};
@@ -23,6 +24,7 @@ struct Report {
     grown: Option<(f64, Duration)>,
     rss_mib: Option<f64>,
     dispatch: Option<DispatchRun>,
+    flood: Option<FloodRun>,
     /// One bot with many linked clients due at once, and many bots at once.
     reminders_one_bot: Option<RemindersRun>,
     reminders_many_bots: Option<RemindersRun>,
@@ -153,6 +155,9 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
     if o.wants("dispatch") {
         let (steady, burst) = if o.short { (20, 40) } else { (1_000, 2_000) };
         report.dispatch = Some(dispatch::run(backend, steady, burst).await?);
+    }
+    if o.wants("flood") {
+        report.flood = Some(flood::run(backend, o.connections, o.duration).await?);
     }
     if o.wants("reminders") {
         let one = if o.short { 60 } else { 10_000 };
@@ -296,6 +301,24 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
             checks.push((
                 format!("{name}: steady event lag p99 = {:.0} ms (target < 1000 ms)", ms(d.lag_p99)),
                 d.lag_p99 < Duration::from_secs(1),
+            ));
+        }
+        if let Some(f) = &r.flood {
+            checks.push((
+                format!(
+                    "{name}: wrong-key flood = {:.4} database lookups per request after its first second (target near 0), {:.1}% of it answered 429 after its first second (target >= 95%)",
+                    f.lookups_per_request_after_first_second(),
+                    f.share_429() * 100.0
+                ),
+                f.lookups_per_request_after_first_second() < 0.001 && f.share_429() >= 0.95,
+            ));
+            checks.push((
+                format!(
+                    "{name}: a partner's GET /account p99 during the flood = {:.2} ms, quiet {:.2} ms (target <= 2x)",
+                    ms(f.flood_p99),
+                    ms(f.quiet_p99)
+                ),
+                f.flood_p99 <= f.quiet_p99 * 2,
             ));
         }
         for (run, floor) in [(&r.reminders_one_bot, 25.0), (&r.reminders_many_bots, 1_000.0)] {
