@@ -13,7 +13,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 31] = [
+const KEYS: [&str; 32] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -39,6 +39,7 @@ const KEYS: [&str; 31] = [
     "VP_YOOKASSA_NOTIFY_FROM",
     "VP_TRUSTED_PROXIES",
     "VP_SHUTDOWN_SECONDS",
+    "VP_FAILED_AUTH_PER_MINUTE",
     "VP_REDIS_URL",
     "VP_LOG_FORMAT",
     "VP_METRICS_BIND",
@@ -83,6 +84,8 @@ pub struct Config {
     pub trusted_proxies: vp_ports::TrustedProxies,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
+    /// `VP_FAILED_AUTH_PER_MINUTE`: failed authentications a source address gets a minute.
+    pub failed_auth_per_minute: u32,
     /// Where the per-minute request windows of every instance live; `None`: in each process.
     /// May hold a password: never logged.
     pub redis_url: Option<String>,
@@ -350,6 +353,13 @@ impl Config {
         let gateway = gateway_choice(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
+        let failed_auth_per_minute = u32::try_from(number(
+            get("VP_FAILED_AUTH_PER_MINUTE"),
+            "VP_FAILED_AUTH_PER_MINUTE",
+            u64::from(vp_domain::limits::UNKNOWN_CREDENTIALS_PER_MINUTE),
+            1..=1_000_000,
+        )?)
+        .unwrap_or(vp_domain::limits::UNKNOWN_CREDENTIALS_PER_MINUTE);
         let redis_url = get("VP_REDIS_URL")
             .map(|url| {
                 vp_limits::check_url(url)
@@ -382,6 +392,7 @@ impl Config {
             gateway,
             trusted_proxies,
             shutdown_after,
+            failed_auth_per_minute,
             redis_url,
             telegram_bot,
             telegram_api_url,
@@ -609,6 +620,7 @@ mod tests {
             ("VP_PANEL", "marzban"),
             ("VP_GATEWAY", "stripe"),
             ("VP_SHUTDOWN_SECONDS", "forever"),
+            ("VP_FAILED_AUTH_PER_MINUTE", "0"),
             ("VP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"),
             ("VP_REDIS_URL", "127.0.0.1:6379"),
             ("VP_LOG", "info,=bogus=="),

@@ -93,6 +93,7 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         platform_name: config.platform_name.clone(),
         secrets: Arc::new(crate::secrets_key::load(&config.secrets_key)?),
         platform_bot: config.telegram_bot.clone(),
+        failed_auth_per_minute: config.failed_auth_per_minute,
     };
     let app = App::new(adapters, settings);
     // A wrong key would fail later, at the first use of a sealed secret: stop here instead.

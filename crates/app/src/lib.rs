@@ -72,6 +72,9 @@ pub struct Settings {
     /// The platform's own bot, which carries notices to partners' chats
     /// (`VP_TELEGRAM_BOT_TOKEN`); without it notices stay in the cabinet.
     pub platform_bot: Option<bot_updates::PlatformBot>,
+    /// Failed authentications a source address gets a minute before it waits
+    /// (`VP_FAILED_AUTH_PER_MINUTE`; docs/limits.md).
+    pub failed_auth_per_minute: u32,
 }
 
 impl Default for Settings {
@@ -82,6 +85,7 @@ impl Default for Settings {
             platform_name: DEFAULT_PLATFORM_NAME.into(),
             secrets: Arc::new(secrets::SecretKeys::ephemeral()),
             platform_bot: None,
+            failed_auth_per_minute: vp_domain::limits::UNKNOWN_CREDENTIALS_PER_MINUTE,
         }
     }
 }

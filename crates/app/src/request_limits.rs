@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use time::OffsetDateTime;
 use vp_domain::limits::AccountLimits;
-use vp_domain::limits::{MINUTE_WINDOW, UNKNOWN_CREDENTIALS_PER_MINUTE};
+use vp_domain::limits::MINUTE_WINDOW;
 use vp_domain::rate_window::{RetryAfter, SlidingWindow};
 use vp_ports::{AccountRecord, Metrics, RequestWindow, SharedWindows, WindowCheck};
 
@@ -102,18 +102,19 @@ impl Limiter {
 
 impl Limiter {
     /// Counts one authentication with unknown credentials from `source` against its minute
-    /// (`UNKNOWN_CREDENTIALS_PER_MINUTE`). A refused source is remembered here until its wait
+    /// (`limit` of them). A refused source is remembered here until its wait
     /// ends (`credentials_blocked`), so a flood from it costs neither the shared windows nor
     /// the database.
-    pub async fn count_unknown_credentials(&self, source: &str, now: OffsetDateTime) -> Result<(), RetryAfter> {
+    pub async fn count_unknown_credentials(
+        &self,
+        source: &str,
+        limit: u32,
+        now: OffsetDateTime,
+    ) -> Result<(), RetryAfter> {
         if let Some(wait) = self.credentials_blocked(source, now) {
             return Err(wait);
         }
-        let check = WindowCheck {
-            subject: source,
-            window: RequestWindow::UnknownCredentials,
-            limit: UNKNOWN_CREDENTIALS_PER_MINUTE,
-        };
+        let check = WindowCheck { subject: source, window: RequestWindow::UnknownCredentials, limit };
         let decision = self.admit(&[check], now).await;
         if let Err(wait) = decision {
             let mut blocked = self.blocked.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -215,7 +215,9 @@ impl App {
         let now = self.clock.now();
         // The per-source limit the partner API's keys have, before any database read: credential
         // stuffing across many accounts from one address stops at 20 attempts a minute.
-        if let Err(wait) = self.limiter.count_unknown_credentials(address, now).await {
+        if let Err(wait) =
+            self.limiter.count_unknown_credentials(address, self.settings.failed_auth_per_minute, now).await
+        {
             let until = now + Duration::seconds(i64::try_from(wait.0).unwrap_or(i64::MAX));
             return Ok(Err(SignInRefusal::Locked { until }));
         }

@@ -116,10 +116,12 @@ impl App {
         match account {
             Some(account) => Ok(account),
             None if known => Err(Refusal::Unauthorized.into()),
-            None => match self.limiter.count_unknown_credentials(source, now).await {
-                Ok(()) => Err(Refusal::Unauthorized.into()),
-                Err(wait) => Err(Refusal::TooManyFailedAuthentications { retry_after_secs: wait.0 }.into()),
-            },
+            None => {
+                match self.limiter.count_unknown_credentials(source, self.settings.failed_auth_per_minute, now).await {
+                    Ok(()) => Err(Refusal::Unauthorized.into()),
+                    Err(wait) => Err(Refusal::TooManyFailedAuthentications { retry_after_secs: wait.0 }.into()),
+                }
+            }
         }
     }
 
