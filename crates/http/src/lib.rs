@@ -14,6 +14,7 @@ pub mod localize;
 mod messages;
 pub mod metrics;
 pub mod openapi;
+mod reference;
 pub mod requests;
 
 use actix_web::web;
@@ -77,6 +78,7 @@ pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(
                 web::scope(API_PREFIX)
                     .route("/openapi.json", web::get().to(openapi::serve))
+                    .configure(reference::routes)
                     .configure(|scope_cfg| api::endpoints(&mut DocumentedConfig::new(scope_cfg))),
             );
     }

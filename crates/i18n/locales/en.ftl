@@ -56,6 +56,7 @@ page-connect-scan = Scan with the phone's camera to open this page there.
 
 page-home-what = Partners sell VPN subscriptions under their own brand through this service's API: plans and prices, invoices, clients, trials, devices and app links.
 page-home-api = Partner API document (OpenAPI)
+page-home-api-reference = Partner API reference (operations, errors, events)
 page-home-health = Service health
 page-home-customers = Looking for your subscription? Open the link your shop or bot sent you.
 
@@ -247,6 +248,7 @@ page-result-back-to-payment = Back to the payment
 ## Cabinet: webhooks
 
 cabinet-webhooks-title = Webhook addresses
+cabinet-api-reference = The API reference: every operation, its errors and the events with their bodies
 cabinet-webhooks-intro = { $max ->
     [one] Up to { $max } address. Each receives the events you tick, signed with its own secret.
    *[other] Up to { $max } addresses. Each receives the events you tick, signed with its own secret.

@@ -5,6 +5,7 @@
 
 mod strict;
 pub mod values;
+mod webhooks;
 
 use actix_web::web::Data;
 use actix_web::{App, HttpResponse};
@@ -62,6 +63,7 @@ impl OpenApiJson {
     pub fn build() -> OpenApiJson {
         let mut doc = serde_json::to_value(document()).unwrap_or_default();
         strict::apply(&mut doc);
+        webhooks::add(&mut doc);
         OpenApiJson(serde_json::to_string_pretty(&doc).unwrap_or_default())
     }
 }
@@ -174,6 +176,35 @@ mod tests {
         let key = post["parameters"].as_array().unwrap().iter().find(|p| p["name"] == "Idempotency-Key").unwrap();
         assert_eq!((key["in"].as_str(), key["required"].as_bool()), (Some("header"), Some(true)));
         assert_eq!(schemas["IdempotencyKey"]["maxLength"], 200);
+    }
+
+    #[test]
+    fn the_five_event_types_are_described_as_webhooks_with_their_bodies() {
+        let doc = doc();
+        let described: Vec<&str> = doc["webhooks"].as_object().unwrap().keys().map(String::as_str).collect();
+        let mut expected = webhooks::types();
+        expected.sort_unstable();
+        assert_eq!(described, expected);
+        assert_eq!(
+            expected,
+            ["payment.expired", "payment.succeeded", "subscription.expired", "subscription.expiring", "webhook.test"]
+        );
+        for event_type in expected {
+            let post = &doc["webhooks"][event_type]["post"];
+            let names: Vec<&str> =
+                post["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+            assert_eq!(names, ["webhook-id", "webhook-timestamp", "webhook-signature"], "{event_type}");
+            let schema = post["requestBody"]["content"]["application/json"]["schema"]["$ref"].as_str().unwrap();
+            let body = &doc["components"]["schemas"][schema.trim_start_matches("#/components/schemas/")];
+            assert_eq!(body["properties"]["type"]["const"], event_type);
+            assert_eq!(body["required"], serde_json::json!(["type", "timestamp", "data"]));
+        }
+        let expiring = &doc["components"]["schemas"]["SubscriptionExpiringEvent"]["properties"]["data"];
+        assert_eq!(expiring["properties"]["threshold_hours"]["enum"], serde_json::json!([72, 24]));
+        assert_eq!(
+            doc["components"]["schemas"]["PaymentSucceededEvent"]["properties"]["data"]["$ref"],
+            "#/components/schemas/Payment"
+        );
     }
 
     #[test]

@@ -122,6 +122,7 @@ async fn render_list(
     let body = html! {
         h1 { (title) }
         p.muted { (tx.with("cabinet-webhooks-intro", &[("max", MAX_ENDPOINTS.into())])) }
+        p { a href={ (vp_app::partner::API_PREFIX) "/docs" } { (tx.get("cabinet-api-reference")) } }
         @if endpoints.is_empty() {
             p { (tx.get("cabinet-webhooks-none")) }
         } @else {

@@ -1,4 +1,5 @@
-//! `/`: a small page naming the service and pointing at its health check and API document.
+//! `/`: a small page naming the service and pointing at its health check, the API reference
+//! and the API document.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
@@ -16,6 +17,7 @@ pub async fn show(req: HttpRequest) -> HttpResponse {
         h1 { (title) }
         p { (tx.get("page-home-what")) }
         ul {
+            li { a href={ (API_PREFIX) "/docs" } { (tx.get("page-home-api-reference")) } }
             li { a href={ (API_PREFIX) "/openapi.json" } { (tx.get("page-home-api")) } }
             li { a href="/health" { (tx.get("page-home-health")) } }
         }
