@@ -118,21 +118,7 @@ impl Database {
     /// Runs SQL on the database behind the service's back (the `sqlite3` or `psql` client),
     /// as an old release or a manual edit would have written it.
     pub fn execute_sql(&self, sql: &str) {
-        let out = match &self.cleanup {
-            Some((base, schema, _)) => Command::new("psql")
-                .args([
-                    base.as_str(),
-                    "-v",
-                    "ON_ERROR_STOP=1",
-                    "-q",
-                    "-c",
-                    &format!("SET search_path TO {schema}; {sql}"),
-                ])
-                .output(),
-            None => Command::new("sqlite3").arg(self.dir.join("db.sqlite")).arg(sql).output(),
-        }
-        .expect("run the database's own client (psql or sqlite3)");
-        assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
+        self.query_sql(sql);
     }
 
     /// The rows `sql` selects, one line each (`|` between columns), read behind the service's back.

@@ -16,6 +16,11 @@ fn endpoint_purpose(endpoint_id: &str) -> String {
     format!("webhook-secret:{endpoint_id}")
 }
 
+/// The endpoint's stored secrets: the current one, and the previous one when there is one.
+fn stored_secrets(endpoint: &WebhookEndpointRecord) -> impl Iterator<Item = &str> + Clone {
+    std::iter::once(endpoint.secret_sealed.as_str()).chain(endpoint.previous_secret_sealed.as_deref())
+}
+
 impl App {
     /// A new endpoint secret sealed for `endpoint_id`.
     pub(crate) fn seal_endpoint_secret(&self, endpoint_id: &str, secret: &str) -> String {
@@ -54,22 +59,25 @@ impl App {
     /// Returns how many values it sealed.
     pub async fn prepare_secrets(&self) -> AppResult<usize> {
         let keys = &self.settings.secrets;
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.read().await?;
         let bots = tx.partner_bots().await?;
         let endpoints = tx.all_webhook_endpoints().await?;
-        let stored = bots.iter().map(|b| b.token_sealed.as_str()).chain(
-            endpoints
-                .iter()
-                .flat_map(|e| std::iter::once(e.secret_sealed.as_str()).chain(e.previous_secret_sealed.as_deref())),
-        );
-        if let Some(id) = stored.filter_map(SecretKeys::key_id_of).find(|id| !keys.knows(id)) {
+        tx.commit().await?;
+        let stored = bots.iter().map(|b| b.token_sealed.as_str()).chain(endpoints.iter().flat_map(stored_secrets));
+        if let Some(id) = stored.clone().filter_map(SecretKeys::key_id_of).find(|id| !keys.knows(id)) {
             return Err(AppError::External(format!(
                 "stored secrets are sealed under key {id}, which is not configured: set VP_SECRETS_KEY to the key \
                  they were sealed with (or, while rotating, VP_SECRETS_KEY_PREVIOUS)"
             )));
         }
+        if stored.clone().all(|value| SecretKeys::key_id_of(value).is_some()) {
+            return Ok(0);
+        }
+        // Written by a release before sealing: seal them in one unit of work (read again inside
+        // it, so two processes starting at once seal each value once).
+        let mut tx = self.store.begin().await?;
         let mut sealed = 0;
-        for mut endpoint in endpoints {
+        for mut endpoint in tx.all_webhook_endpoints().await? {
             let purpose = endpoint_purpose(&endpoint.id);
             let mut changed = false;
             for value in std::iter::once(&mut endpoint.secret_sealed).chain(endpoint.previous_secret_sealed.as_mut()) {

@@ -188,26 +188,17 @@ pub(crate) async fn endpoint_by_id(conn: &mut DbConn, id: &str) -> StoreResult<O
     Ok(row.map(endpoint))
 }
 
-pub(crate) async fn endpoints(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
+/// The endpoints of `account_id`, or of every account; oldest first.
+pub(crate) async fn endpoints(conn: &mut DbConn, account_id: Option<&str>) -> StoreResult<Vec<WebhookEndpointRecord>> {
     let rows: Vec<EndpointRow> = db_run!(conn, c => {
-        webhook_endpoints::table
-            .filter(webhook_endpoints::account_id.eq(account_id))
+        let mut query = webhook_endpoints::table
             .select(EndpointRow::as_select())
             .order((webhook_endpoints::created_at, webhook_endpoints::id))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(endpoint).collect())
-}
-
-pub(crate) async fn all_endpoints(conn: &mut DbConn) -> StoreResult<Vec<WebhookEndpointRecord>> {
-    let rows: Vec<EndpointRow> = db_run!(conn, c => {
-        webhook_endpoints::table
-            .select(EndpointRow::as_select())
-            .order((webhook_endpoints::created_at, webhook_endpoints::id))
-            .load(c)
-            .await
+            .into_boxed();
+        if let Some(account_id) = account_id {
+            query = query.filter(webhook_endpoints::account_id.eq(account_id));
+        }
+        query.load(c).await
     })
     .map_err(db)?;
     Ok(rows.into_iter().map(endpoint).collect())
@@ -567,11 +558,11 @@ impl EventRepo for StoreTx {
     }
 
     async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
-        endpoints(self.conn()?, account_id).await
+        endpoints(self.conn()?, Some(account_id)).await
     }
 
     async fn all_webhook_endpoints(&mut self) -> StoreResult<Vec<WebhookEndpointRecord>> {
-        all_endpoints(self.conn()?).await
+        endpoints(self.conn()?, None).await
     }
 
     async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()> {
