@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.payment_create_devices_purpose import PaymentCreateDevicesPurpose
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PaymentCreateDevices")
+
+
+@_attrs_define
+class PaymentCreateDevices:
+    """Extra devices.
+
+    Attributes:
+        client_id (str): The partner's id of a client: Latin letters, digits and `. _ : @ + -`, not `.` or `..`; case-
+            sensitive, unique inside the account.
+        devices (int): Devices to add.
+        method (str): A code from `GET /payment-methods`; one not offered now is `400 UNSUPPORTED_PAYMENT_METHOD`.
+        purpose (PaymentCreateDevicesPurpose):
+        return_url (str | Unset): https only: where the customer returns after payment.
+    """
+
+    client_id: str
+    devices: int
+    method: str
+    purpose: PaymentCreateDevicesPurpose
+    return_url: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        client_id = self.client_id
+
+        devices = self.devices
+
+        method = self.method
+
+        purpose = self.purpose.value
+
+        return_url = self.return_url
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "client_id": client_id,
+                "devices": devices,
+                "method": method,
+                "purpose": purpose,
+            }
+        )
+        if return_url is not UNSET:
+            field_dict["return_url"] = return_url
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        client_id = d.pop("client_id")
+
+        devices = d.pop("devices")
+
+        method = d.pop("method")
+
+        purpose = PaymentCreateDevicesPurpose(d.pop("purpose"))
+
+        return_url = d.pop("return_url", UNSET)
+
+        payment_create_devices = cls(
+            client_id=client_id,
+            devices=devices,
+            method=method,
+            purpose=purpose,
+            return_url=return_url,
+        )
+
+        return payment_create_devices

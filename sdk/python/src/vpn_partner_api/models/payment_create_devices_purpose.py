@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+
+class PaymentCreateDevicesPurpose(StrEnum):
+    DEVICES = "devices"
+
+    def __str__(self) -> str:
+        return str(self.value)
