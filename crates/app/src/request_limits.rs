@@ -121,7 +121,7 @@ impl Limiter {
             if blocked.len() >= PRUNE_AT {
                 blocked.retain(|_, until| *until > now);
             }
-            blocked.insert(source.to_owned(), now + time::Duration::seconds(i64::try_from(wait.0).unwrap_or(60)));
+            blocked.insert(source.to_owned(), now + wait.duration());
         }
         decision
     }

@@ -32,18 +32,10 @@ impl App {
         self.open_endpoint_secret(endpoint, &endpoint.secret_sealed)
     }
 
-    /// The endpoint's signing secrets in the clear, the current one first; the previous one
-    /// only when `with_previous` (within 24 hours of a rotation).
-    pub(crate) fn endpoint_signing_secrets(
-        &self,
-        endpoint: &WebhookEndpointRecord,
-        with_previous: bool,
-    ) -> AppResult<Vec<String>> {
-        let mut secrets = vec![self.endpoint_secret(endpoint)?];
-        if let Some(previous) = endpoint.previous_secret_sealed.as_deref().filter(|_| with_previous) {
-            secrets.push(self.open_endpoint_secret(endpoint, previous)?);
-        }
-        Ok(secrets)
+    /// The endpoint's stored signing secrets in the clear: the current one, then the previous
+    /// one when there is one (whether it still signs is the sender's to decide).
+    pub(crate) fn endpoint_signing_secrets(&self, endpoint: &WebhookEndpointRecord) -> AppResult<Vec<String>> {
+        stored_secrets(endpoint).map(|sealed| self.open_endpoint_secret(endpoint, sealed)).collect()
     }
 
     fn open_endpoint_secret(&self, endpoint: &WebhookEndpointRecord, sealed: &str) -> AppResult<String> {

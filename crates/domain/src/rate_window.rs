@@ -19,6 +19,13 @@ pub struct SlidingWindow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryAfter(pub u64);
 
+impl RetryAfter {
+    /// The wait as a duration, to add to a moment.
+    pub fn duration(self) -> Duration {
+        Duration::seconds(i64::try_from(self.0).unwrap_or(i64::MAX))
+    }
+}
+
 impl SlidingWindow {
     /// Admits one event at `now` if fewer than `limit` were admitted in the last `window`.
     pub fn admit(&mut self, now: OffsetDateTime, limit: u32, window: Duration) -> Result<(), RetryAfter> {

@@ -218,8 +218,7 @@ impl App {
         if let Err(wait) =
             self.limiter.count_unknown_credentials(address, self.settings.failed_auth_per_minute, now).await
         {
-            let until = now + Duration::seconds(i64::try_from(wait.0).unwrap_or(i64::MAX));
-            return Ok(Err(SignInRefusal::Locked { until }));
+            return Ok(Err(SignInRefusal::Locked { until: now + wait.duration() }));
         }
         let mut tx = self.store.read().await?;
         let locked = self.sign_in_lock(tx.as_mut(), &email, address, now).await?;

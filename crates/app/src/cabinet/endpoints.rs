@@ -55,8 +55,8 @@ impl App {
         self.set_endpoint_enabled(endpoint_id, enabled, actor.into()).await
     }
 
-    /// The signing secret, shown on request; each showing is in the activity log.
-    /// The endpoint and its signing secret in the clear, recorded in the account's activity.
+    /// The endpoint and its signing secret in the clear, shown on request; each showing is in
+    /// the account's activity log.
     pub async fn cabinet_endpoint_secret(
         &self,
         actor: &Actor,

@@ -48,7 +48,7 @@ pub(crate) struct Claimed {
 /// An endpoint with its signing secrets opened once per claim, not once per attempt.
 pub(crate) struct SigningEndpoint {
     record: WebhookEndpointRecord,
-    /// The current secret, then the previous one while a rotation is recent.
+    /// The current secret, then the previous one when one is stored.
     secrets: Vec<String>,
 }
 
@@ -257,7 +257,7 @@ impl App {
             for record in tx.webhook_endpoints_by_ids(&endpoint_ids).await? {
                 // A secret that does not open (altered in the database) leaves its deliveries
                 // claimed until the lease ends; the start refuses a key that is not configured.
-                match self.signing_endpoint(record, now) {
+                match self.signing_endpoint(record) {
                     Ok(endpoint) => {
                         opened.insert(endpoint.id.clone(), Arc::new(endpoint));
                     }
@@ -326,7 +326,7 @@ impl App {
         let event = tx.event(&delivery.event_id).await?.ok_or(AppError::NotFound("event"))?;
         let endpoint = tx.webhook_endpoint(&delivery.endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
         tx.commit().await?;
-        let endpoint = self.signing_endpoint(endpoint, self.clock.now())?;
+        let endpoint = self.signing_endpoint(endpoint)?;
         let claimed = Claimed { delivery, event: Arc::new(event), endpoint: Arc::new(endpoint) };
         let outcome = self.send_delivery(claimed).await;
         let mut attempts = self.record_outcomes(vec![outcome]).await?;
@@ -460,9 +460,8 @@ impl App {
         Ok(())
     }
 
-    fn signing_endpoint(&self, record: WebhookEndpointRecord, now: OffsetDateTime) -> AppResult<SigningEndpoint> {
-        let recent = record.previous_secret_valid_until().is_some_and(|until| now < until);
-        let secrets = self.endpoint_signing_secrets(&record, recent)?;
+    fn signing_endpoint(&self, record: WebhookEndpointRecord) -> AppResult<SigningEndpoint> {
+        let secrets = self.endpoint_signing_secrets(&record)?;
         Ok(SigningEndpoint { record, secrets })
     }
 

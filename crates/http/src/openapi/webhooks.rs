@@ -4,6 +4,7 @@
 //! reference page show them beside the resources they carry.
 
 use serde_json::{Map, Value, json};
+use vp_app::events::types;
 
 /// The event types and what the spec says of each: (type, schema name, summary, description,
 /// `data` schema).
@@ -12,7 +13,7 @@ fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value);
     let client = json!({"$ref": "#/components/schemas/Client"});
     [
         (
-            "payment.succeeded",
+            types::PAYMENT_SUCCEEDED,
             "PaymentSucceededEvent",
             "An invoice was paid and access granted",
             "`data` is the invoice as `GET /payments/{payment_id}` returns it: `status` `succeeded`, \
@@ -21,7 +22,7 @@ fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value);
             payment.clone(),
         ),
         (
-            "payment.expired",
+            types::PAYMENT_EXPIRED,
             "PaymentExpiredEvent",
             "An invoice expired unpaid",
             "Sent when the payment service cancels an invoice left unpaid for 30 minutes, not later \
@@ -30,7 +31,7 @@ fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value);
             payment,
         ),
         (
-            "subscription.expiring",
+            types::SUBSCRIPTION_EXPIRING,
             "SubscriptionExpiringEvent",
             "A client's term ends in 72 or 24 hours",
             "Each threshold once per term; a client with under 24 hours left at the first check \
@@ -46,7 +47,7 @@ fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value);
             }),
         ),
         (
-            "subscription.expired",
+            types::SUBSCRIPTION_EXPIRED,
             "SubscriptionExpiredEvent",
             "A client's term ended",
             "The event's `timestamp` is the moment the term ended. Sent again after the next end \
@@ -54,7 +55,7 @@ fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value);
             json!({"type": "object", "required": ["client"], "properties": {"client": client}}),
         ),
         (
-            "webhook.test",
+            types::WEBHOOK_TEST,
             "WebhookTestEvent",
             "The test button of the cabinet",
             "Sent on demand from the address's page in the cabinet (at most 5 a minute per \

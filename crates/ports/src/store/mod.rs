@@ -87,7 +87,7 @@ pub trait Store: Send + Sync {
     /// The connection pool's use now.
     fn pool_state(&self) -> crate::metrics::PoolState;
     /// Rewrites the tables that hold secrets, so values overwritten there (plain text sealed
-    /// at a start) do not stay behind in freed space or the write-ahead log.
+    /// at a start) do not stay behind in freed space (on SQLite, nor in its write-ahead log).
     async fn scrub_overwritten(&self) -> StoreResult<()>;
     /// Writes a consistent copy of the database, as of one moment, to the new file `path`
     /// while the service goes on using it (SQLite). PostgreSQL has its own tools for this
