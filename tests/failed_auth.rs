@@ -7,10 +7,8 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use support::server::{Backend, Response, Server, request};
+use support::server::{Backend, METRICS_TOKEN, Response, Server, request, sample};
 use vp_testkit::services::redis_url;
-
-const METRICS_TOKEN: &str = "metrics-token-for-tests-0123456789";
 
 each_backend!(past_20_failed_authentications_a_source_gets_429_until_the_minute_passes_while_keys_in_use_keep_working,);
 
@@ -32,9 +30,7 @@ fn start(backend: Backend, name: &str, extra: &[(&str, &str)]) -> Option<Server>
 
 /// How many wrong keys the server looked up in its database so far.
 fn wrong_key_lookups(s: &Server) -> u64 {
-    let auth = format!("Bearer {METRICS_TOKEN}");
-    let text = s.get_raw("/metrics", &[("authorization", &auth)]).text();
-    text.lines().find_map(|l| l.strip_prefix(r#"vp_api_key_lookups_total{found="false"} "#)?.parse().ok()).unwrap_or(0)
+    sample(&s.metrics(), r#"vp_api_key_lookups_total{found="false"}"#).map_or(0, |n| n as u64)
 }
 
 fn assert_limited(r: &Response) -> u64 {

@@ -7,24 +7,9 @@ mod support;
 
 use serde_json::{Value, json};
 use support::partner::{pay, post_payment, subscription};
-use support::server::{Backend, Server, request};
-
-const METRICS_TOKEN: &str = "metrics-token-for-tests-0123456789";
+use support::server::{Backend, METRICS_TOKEN, Server, request, sample};
 
 each_backend!(metrics_count_requests_invoices_and_calls_and_read_the_backlog_behind_the_token);
-
-fn metrics(s: &Server) -> String {
-    let auth = format!("Bearer {METRICS_TOKEN}");
-    let r = s.get_raw("/metrics", &[("authorization", &auth)]);
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.header("content-type"), Some("text/plain; version=0.0.4; charset=utf-8"));
-    r.text()
-}
-
-/// The value of the sample `name` exactly (labels included), e.g. `vp_deliveries_pending`.
-fn sample(text: &str, name: &str) -> Option<f64> {
-    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-}
 
 fn metrics_count_requests_invoices_and_calls_and_read_the_backlog_behind_the_token(backend: Backend) {
     let env = [("VP_METRICS_TOKEN", METRICS_TOKEN), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
@@ -44,7 +29,7 @@ fn metrics_count_requests_invoices_and_calls_and_read_the_backlog_behind_the_tok
     s.cli(&["endpoint", "add", &s.account_id, "http://127.0.0.1:9/hook", "--type", "payment.succeeded"]);
     pay(&s, issued.json()["payment_id"].as_str().unwrap());
 
-    let text = metrics(&s);
+    let text = s.metrics();
     let route = |method: &str, route: &str, status: u16| {
         format!(r#"vp_http_request_duration_seconds_count{{method="{method}",route="{route}",status="{status}"}}"#)
     };

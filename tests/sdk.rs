@@ -3,12 +3,12 @@
 //! (`sdk/python`, in a virtualenv made from its pinned requirements). Each runs where its
 //! toolchain is installed; `VP_TEST_SDKS=require` (CI) makes a missing one a failure.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn installed(tool: &str) -> bool {
-    Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().is_ok_and(|o| o.status.success())
-}
+use support::installed;
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> String {
     let out = Command::new(program)

@@ -29,10 +29,7 @@ fn partner_with_secrets(backend: Backend, name: &str) -> Option<(Database, Teleg
     db.env.push(("VP_SECRETS_KEY".into(), OLD_KEY.into()));
     db.env.push(("VP_TELEGRAM_API_URL".into(), telegram.url()));
     let account = db.cli(&["demo"])["account"]["account_id"].as_str().unwrap().to_owned();
-    let token_file = db.dir().join("bot.token");
-    std::fs::write(&token_file, PARTNER_TOKEN).unwrap();
-    db.cli(&["bot", "connect", &account, "--token-file", token_file.to_str().unwrap()]);
-    std::fs::remove_file(&token_file).unwrap();
+    db.connect_bot(&account, PARTNER_TOKEN);
     let added = db.cli(&["endpoint", "add", &account, "https://1.1.1.1/hooks", "--type", "payment.succeeded"]);
     let id = added["endpoint_id"].as_str().unwrap().to_owned();
     let first = added["secret"].as_str().unwrap().to_owned();

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use support::installed;
 use support::partner::buy;
 use support::receiver::{Delivered, Receiver};
 use support::server::{Backend, Server};
@@ -102,10 +103,6 @@ fn languages() -> Vec<Language> {
             },
         },
     ]
-}
-
-fn installed(tool: &str) -> bool {
-    Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().is_ok_and(|o| o.status.success())
 }
 
 /// A request as the partner's handler sees it.

@@ -27,21 +27,13 @@ pub struct Browser {
     session: String,
 }
 
-fn find(names: &[&str]) -> Option<String> {
-    names.iter().find_map(|n| {
-        let found = Command::new("sh").arg("-c").arg(format!("command -v {n}")).output().ok()?;
-        let path = String::from_utf8_lossy(&found.stdout).trim().to_owned();
-        (found.status.success() && !path.is_empty()).then_some(path)
-    })
-}
-
 impl Browser {
     /// A browser window of `size`; at the phone size, as a phone (touch, its User-Agent and
     /// device pixel ratio), so the page's viewport rules apply as on a real one.
     pub fn start(size: (u32, u32)) -> Option<Browser> {
         let required = std::env::var("VP_TEST_BROWSER").is_ok_and(|v| v == "require");
         let (Some(driver), Some(chromium)) =
-            (find(&["chromedriver"]), find(&["chromium", "chromium-browser", "google-chrome"]))
+            (super::which(&["chromedriver"]), super::which(&["chromium", "chromium-browser", "google-chrome"]))
         else {
             assert!(!required, "VP_TEST_BROWSER=require but chromedriver or chromium is not installed");
             eprintln!("SKIPPED: browser test (install chromium and chromium-driver, or set VP_TEST_BROWSER=require)");

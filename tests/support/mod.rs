@@ -31,6 +31,20 @@ use serde_json::Value;
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
+/// The path of the first of `names` installed on this machine (`command -v`).
+pub fn which(names: &[&str]) -> Option<String> {
+    names.iter().find_map(|n| {
+        let found = Command::new("sh").arg("-c").arg(format!("command -v {n}")).output().ok()?;
+        let path = String::from_utf8_lossy(&found.stdout).trim().to_owned();
+        (found.status.success() && !path.is_empty()).then_some(path)
+    })
+}
+
+/// Whether `tool` is installed on this machine.
+pub fn installed(tool: &str) -> bool {
+    which(&[tool]).is_some()
+}
+
 /// A scratch directory with its own SQLite database, removed on drop.
 pub struct Scratch {
     pub dir: PathBuf,

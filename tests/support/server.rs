@@ -43,6 +43,14 @@ fn psql(url: &str, sql: &str) {
     assert!(out.status.success(), "psql {sql}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// The `VP_METRICS_TOKEN` of servers whose tests read `/metrics`.
+pub const METRICS_TOKEN: &str = "metrics-token-for-tests-0123456789";
+
+/// The value of the sample `name` exactly (labels included), e.g. `vp_deliveries_pending`.
+pub fn sample(text: &str, name: &str) -> Option<f64> {
+    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
+
 /// A database of a test's own.
 /// The secrets key of the PostgreSQL test databases (32 bytes in base64).
 pub const TEST_SECRETS_KEY: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
@@ -108,6 +116,16 @@ impl Database {
         let out = self.run(args);
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
+    }
+
+    /// The operator connects `account_id`'s own bot with `token` (from a file, as the CLI
+    /// takes it, removed afterwards); returns the bot as `bot connect` shows it.
+    pub fn connect_bot(&self, account_id: &str, token: &str) -> Value {
+        let token_file = self.dir.join("bot.token");
+        std::fs::write(&token_file, token).expect("write the token file");
+        let connected = self.cli(&["bot", "connect", account_id, "--token-file", token_file.to_str().unwrap()]);
+        std::fs::remove_file(&token_file).expect("remove the token file");
+        connected
     }
 
     /// The scratch directory beside the database (key files, backups).
@@ -350,14 +368,18 @@ impl Server {
         self.db.cli(args)
     }
 
-    /// The operator connects `account_id`'s own bot with `token` (from a file, as the CLI
-    /// takes it); returns the bot as `bot connect` shows it.
+    /// The operator connects `account_id`'s own bot with `token` (`Database::connect_bot`).
     pub fn connect_bot(&self, account_id: &str, token: &str) -> Value {
-        let token_file = self.db.dir.join("bot.token");
-        std::fs::write(&token_file, token).expect("write the token file");
-        let connected = self.cli(&["bot", "connect", account_id, "--token-file", token_file.to_str().unwrap()]);
-        let _ = std::fs::remove_file(&token_file);
-        connected
+        self.db.connect_bot(account_id, token)
+    }
+
+    /// What `/metrics` shows now, read with `METRICS_TOKEN` (the server must run with it).
+    pub fn metrics(&self) -> String {
+        let auth = format!("Bearer {METRICS_TOKEN}");
+        let r = self.get_raw("/metrics", &[("authorization", &auth)]);
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_eq!(r.header("content-type"), Some("text/plain; version=0.0.4; charset=utf-8"));
+        r.text()
     }
 
     /// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to
