@@ -179,8 +179,15 @@ fn a_partner_signs_in_replays_a_failed_delivery_and_requests_a_withdrawal_on_a_p
     browser.eval("document.querySelector('table.cards').scrollIntoView();", json!([]));
     browser.screenshot("cabinet-9-ledger-cards");
 
-    // A customer of the partner's bot (its client id), marked as such in the list.
+    // A customer of the partner's bot, marked as such in the list: the bot links the person to
+    // the client it serves them as (written here as the bot's shop writes it).
     support::partner::buy(&s, "telegram:424242", 1);
+    let client_ref = s.db.query_sql("SELECT id FROM clients WHERE client_id = 'telegram:424242'").remove(0);
+    s.db.execute_sql(&format!(
+        "INSERT INTO bot_customers (account_id, user_id, chat_id, started_at, last_seen_at, client_ref) \
+         VALUES ('{}', 424242, 424242, '2026-11-01 10:00:00', '2026-11-01 10:00:00', '{client_ref}')",
+        s.account_id
+    ));
     browser.goto(&format!("{}/cabinet/clients", s.base));
     fits_the_phone(&browser, "clients");
     reads_as_cards(&browser, "client list");

@@ -1,7 +1,8 @@
 //! Operator commands for partners' own bots and for the secrets key.
 
 use serde_json::{Value, json};
-use vp_app::App;
+use vp_app::Services;
+use vp_app::cabinet::audit::Who;
 use vp_ports::PartnerBotRecord;
 
 use crate::cli::{BotCommand, SecretsCommand};
@@ -24,21 +25,23 @@ fn bot(b: &PartnerBotRecord) -> Value {
     })
 }
 
-pub async fn bot_command(app: &App, cmd: BotCommand) -> Result<Value, CommandError> {
+pub async fn bot_command(services: &Services, cmd: BotCommand) -> Result<Value, CommandError> {
     Ok(match cmd {
         BotCommand::Connect { account_id, token_file } => {
             let token = std::fs::read_to_string(&token_file).map_err(|e| {
                 CommandError::BadInput(format!("cannot read the token file {}: {e}", token_file.display()))
             })?;
-            bot(&app.connect_bot(&account_id, &token).await?)
+            bot(&services.bots.connect_bot(&account_id, &token, Who::Operator).await?)
         }
-        BotCommand::Show { account_id } => app.partner_bot(&account_id).await?.as_ref().map_or(Value::Null, bot),
+        BotCommand::Show { account_id } => {
+            services.bots.partner_bot(&account_id).await?.as_ref().map_or(Value::Null, bot)
+        }
         BotCommand::Disconnect { account_id } => {
-            let gone = app.disconnect_bot(&account_id).await?;
+            let gone = services.bots.disconnect_bot(&account_id, Who::Operator).await?;
             json!({ "account_id": gone.account_id, "bot_id": gone.bot_id, "disconnected": true })
         }
         BotCommand::Stats { account_id } => {
-            let report = app.bot_stats(&account_id).await?;
+            let report = services.bots.bot_stats(&account_id).await?;
             json!({
                 "account_id": account_id,
                 "since": timestamp(report.since),
@@ -52,11 +55,11 @@ pub async fn bot_command(app: &App, cmd: BotCommand) -> Result<Value, CommandErr
     })
 }
 
-pub async fn secrets_command(app: &App, cmd: SecretsCommand) -> Result<Value, CommandError> {
+pub async fn secrets_command(services: &Services, cmd: SecretsCommand) -> Result<Value, CommandError> {
     Ok(match cmd {
         SecretsCommand::RotateKey => {
-            let resealed = app.reseal_secrets().await?;
-            json!({ "resealed": resealed, "key_id": app.settings.secrets.current_id() })
+            let resealed = services.secrets.reseal_secrets().await?;
+            json!({ "resealed": resealed, "key_id": services.secrets.current_key_id() })
         }
     })
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::style::{StyleChange, StyleChanges};
-use vp_app::{App, AppError};
+use vp_app::{AppError, Services};
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
 use vp_ports::WithdrawalFilter;
 
@@ -58,25 +58,27 @@ fn style_change(raw: Option<String>) -> StyleChange {
     }
 }
 
-pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
+pub async fn account(services: &Services, cmd: AccountCommand) -> CommandResult {
     Ok(match cmd {
         AccountCommand::Create { brand, markup, trial } => {
-            let (account, key) = app.create_account(brand.as_deref(), &markup, trial).await?;
+            let (account, key) = services.operator.create_account(brand.as_deref(), &markup, trial).await?;
             json!({ "account": output::account(&account), "api_key": output::issued_key(&key) })
         }
-        AccountCommand::Show { account_id } => output::account_overview(&app.account_overview(&account_id).await?),
-        AccountCommand::List => app.list_accounts().await?.iter().map(output::account).collect(),
+        AccountCommand::Show { account_id } => {
+            output::account_overview(&services.operator.account_overview(&account_id).await?)
+        }
+        AccountCommand::List => services.operator.list_accounts().await?.iter().map(output::account).collect(),
         AccountCommand::SetMarkup { account_id, markup } => {
-            output::account(&app.set_markup(&account_id, &markup).await?)
+            output::account(&services.operator.set_markup(&account_id, &markup).await?)
         }
         AccountCommand::SetBrand { account_id, brand } => {
-            output::account(&app.set_brand_name(&account_id, &brand).await?)
+            output::account(&services.operator.set_brand_name(&account_id, &brand).await?)
         }
         AccountCommand::Trial { account_id, switch } => {
-            output::account(&app.set_trial_enabled(&account_id, switch.is_on()).await?)
+            output::account(&services.operator.set_trial_enabled(&account_id, switch.is_on()).await?)
         }
         AccountCommand::ApiAccess { account_id, switch } => {
-            output::account(&app.set_api_access(&account_id, switch.is_on()).await?)
+            output::account(&services.operator.set_api_access(&account_id, switch.is_on()).await?)
         }
         AccountCommand::SetStyle(StyleArgs { account_id, logo_url, accent, support_url }) => {
             let changes = StyleChanges {
@@ -84,7 +86,7 @@ pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
                 accent_color: style_change(accent),
                 support_url: style_change(support_url),
             };
-            output::account(&app.set_style(&account_id, changes).await?)
+            output::account(&services.operator.set_style(&account_id, changes).await?)
         }
         AccountCommand::Limits(LimitsArgs {
             account_id,
@@ -99,61 +101,69 @@ pub async fn account(app: &App, cmd: AccountCommand) -> CommandResult {
                 new_clients_per_day: limit_change("new-clients-per-day", new_clients_per_day.as_deref())?,
                 trials_per_day: limit_change("trials-per-day", trials_per_day.as_deref())?,
             };
-            output::account(&app.set_limits(&account_id, changes).await?)
+            output::account(&services.operator.set_limits(&account_id, changes).await?)
         }
     })
 }
 
-pub async fn key(app: &App, cmd: KeyCommand) -> CommandResult {
+pub async fn key(services: &Services, cmd: KeyCommand) -> CommandResult {
     Ok(match cmd {
-        KeyCommand::Issue { account_id } => output::issued_key(&app.issue_key(&account_id).await?),
-        KeyCommand::Revoke { key_id } => output::api_key(&app.revoke_key(&key_id).await?),
+        KeyCommand::Issue { account_id } => output::issued_key(&services.operator.issue_key(&account_id).await?),
+        KeyCommand::Revoke { key_id } => output::api_key(&services.operator.revoke_key(&key_id).await?),
         KeyCommand::List { account_id } => {
-            app.account_overview(&account_id).await?.keys.iter().map(output::api_key).collect()
+            services.operator.account_overview(&account_id).await?.keys.iter().map(output::api_key).collect()
         }
     })
 }
 
-pub async fn plan(app: &App, cmd: PlanCommand) -> CommandResult {
+pub async fn plan(services: &Services, cmd: PlanCommand) -> CommandResult {
     Ok(match cmd {
         PlanCommand::Create { months, lifetime, price, unlimited_devices } => {
             let months = if lifetime { None } else { months };
-            output::plan(&app.create_plan(months, &price, !unlimited_devices).await?)
+            output::plan(&services.operator.create_plan(months, &price, !unlimited_devices).await?)
         }
-        PlanCommand::Retire { plan_id } => output::plan(&app.retire_plan(plan_id).await?),
+        PlanCommand::Retire { plan_id } => output::plan(&services.operator.retire_plan(plan_id).await?),
         PlanCommand::List { include_retired } => {
-            app.list_plans(include_retired).await?.iter().map(output::plan).collect()
+            services.operator.list_plans(include_retired).await?.iter().map(output::plan).collect()
         }
     })
 }
 
-pub async fn devices(app: &App, cmd: DevicesCommand) -> CommandResult {
+pub async fn devices(services: &Services, cmd: DevicesCommand) -> CommandResult {
     let settings = match cmd {
         DevicesCommand::Set { included, max, price } => {
-            Some(app.set_device_offer(included, max, price.as_deref()).await?)
+            Some(services.operator.set_device_offer(included, max, price.as_deref()).await?)
         }
-        DevicesCommand::Off => Some(app.switch_off_device_offer().await?),
-        DevicesCommand::Show => app.device_settings().await?,
+        DevicesCommand::Off => Some(services.operator.switch_off_device_offer().await?),
+        DevicesCommand::Show => services.operator.device_settings().await?,
     };
     Ok(output::device_settings(settings.as_ref()))
 }
 
-pub async fn method(app: &App, cmd: MethodCommand) -> CommandResult {
+pub async fn method(services: &Services, cmd: MethodCommand) -> CommandResult {
     Ok(match cmd {
         MethodCommand::Add { code, name_en, name_ru, yookassa_type } => {
             let gateway_type = yookassa_type.as_deref().map(yookassa_method_type).transpose()?;
-            output::payment_method(&app.add_payment_method(&code, &name_en, &name_ru, gateway_type).await?)
+            output::payment_method(
+                &services.operator.add_payment_method(&code, &name_en, &name_ru, gateway_type).await?,
+            )
         }
         MethodCommand::SetYookassaType { code, yookassa_type } => {
             let gateway_type = match yookassa_type.as_str() {
                 "none" => None,
                 other => Some(yookassa_method_type(other)?),
             };
-            output::payment_method(&app.set_payment_method_gateway_type(&code, gateway_type).await?)
+            output::payment_method(&services.operator.set_payment_method_gateway_type(&code, gateway_type).await?)
         }
-        MethodCommand::Enable { code } => output::payment_method(&app.set_payment_method_enabled(&code, true).await?),
-        MethodCommand::Disable { code } => output::payment_method(&app.set_payment_method_enabled(&code, false).await?),
-        MethodCommand::List => app.list_payment_methods().await?.iter().map(output::payment_method).collect(),
+        MethodCommand::Enable { code } => {
+            output::payment_method(&services.operator.set_payment_method_enabled(&code, true).await?)
+        }
+        MethodCommand::Disable { code } => {
+            output::payment_method(&services.operator.set_payment_method_enabled(&code, false).await?)
+        }
+        MethodCommand::List => {
+            services.operator.list_payment_methods().await?.iter().map(output::payment_method).collect()
+        }
     })
 }
 
@@ -165,24 +175,26 @@ fn yookassa_method_type(text: &str) -> Result<&str, CommandError> {
     })
 }
 
-pub async fn client(app: &App, cmd: ClientCommand) -> CommandResult {
+pub async fn client(services: &Services, cmd: ClientCommand) -> CommandResult {
     let client = match cmd {
-        ClientCommand::Show { account_id, client_id } => app.show_client(&account_id, &client_id).await?,
-        ClientCommand::Block { account_id, client_id } => app.set_client_blocked(&account_id, &client_id, true).await?,
+        ClientCommand::Show { account_id, client_id } => services.operator.show_client(&account_id, &client_id).await?,
+        ClientCommand::Block { account_id, client_id } => {
+            services.operator.set_client_blocked(&account_id, &client_id, true).await?
+        }
         ClientCommand::Unblock { account_id, client_id } => {
-            app.set_client_blocked(&account_id, &client_id, false).await?
+            services.operator.set_client_blocked(&account_id, &client_id, false).await?
         }
     };
     Ok(output::client(&client))
 }
 
-pub async fn subscription(app: &App, cmd: SubscriptionCommand) -> CommandResult {
+pub async fn subscription(services: &Services, cmd: SubscriptionCommand) -> CommandResult {
     let client = match cmd {
         SubscriptionCommand::Suspend { account_id, client_id } => {
-            app.set_subscription_suspended(&account_id, &client_id, true).await?
+            services.operator.set_subscription_suspended(&account_id, &client_id, true).await?
         }
         SubscriptionCommand::Resume { account_id, client_id } => {
-            app.set_subscription_suspended(&account_id, &client_id, false).await?
+            services.operator.set_subscription_suspended(&account_id, &client_id, false).await?
         }
     };
     Ok(output::client(&client))
@@ -192,57 +204,61 @@ fn to_json<T: serde::Serialize>(value: &T) -> CommandResult {
     serde_json::to_value(value).map_err(|e| CommandError::Failed(e.to_string()))
 }
 
-pub async fn app_list(app: &App, cmd: ContentCommand) -> CommandResult {
+pub async fn app_list(services: &Services, cmd: ContentCommand) -> CommandResult {
     match cmd {
-        ContentCommand::Set { file } => to_json(&app.set_app_list(&read_file(&file)?).await?),
-        ContentCommand::Show => to_json(&app.app_list().await?),
+        ContentCommand::Set { file } => to_json(&services.operator.set_app_list(&read_file(&file)?).await?),
+        ContentCommand::Show => to_json(&services.operator.app_list().await?),
     }
 }
 
-pub async fn documents(app: &App, cmd: ContentCommand) -> CommandResult {
+pub async fn documents(services: &Services, cmd: ContentCommand) -> CommandResult {
     match cmd {
-        ContentCommand::Set { file } => to_json(&app.set_documents(&read_file(&file)?).await?),
-        ContentCommand::Show => to_json(&app.documents().await?),
+        ContentCommand::Set { file } => to_json(&services.operator.set_documents(&read_file(&file)?).await?),
+        ContentCommand::Show => to_json(&services.operator.documents().await?),
     }
 }
 
-pub async fn demo(app: &App) -> CommandResult {
-    let (account, key) = app.seed_demo().await?;
+pub async fn demo(services: &Services) -> CommandResult {
+    let (account, key) = services.operator.seed_demo().await?;
     Ok(json!({ "account": output::account(&account), "api_key": output::issued_key(&key) }))
 }
 
-pub async fn sandbox(app: &App, cmd: SandboxCommand) -> CommandResult {
-    use vp_ports::standin::{GATEWAY_MODE_KEY, PANEL_MODE_KEY, StandInMode};
+pub async fn sandbox(services: &Services, cmd: SandboxCommand) -> CommandResult {
+    use vp_ports::SettingKey;
+    use vp_ports::standin::StandInMode;
+    let operator = &services.operator;
     let parse = |m: &str| m.parse::<StandInMode>().map_err(CommandError::BadInput);
     match cmd {
         SandboxCommand::Gateway { mode } => {
             let mode = parse(&mode)?;
-            app.set_raw_setting(GATEWAY_MODE_KEY, &mode.to_string()).await?;
+            operator.set_adapter_setting(SettingKey::GatewayMode, &mode.to_string()).await?;
         }
         SandboxCommand::Panel { mode } => {
             let mode = parse(&mode)?;
-            app.set_raw_setting(PANEL_MODE_KEY, &mode.to_string()).await?;
+            operator.set_adapter_setting(SettingKey::PanelMode, &mode.to_string()).await?;
         }
         SandboxCommand::Servers { file } => {
             let list = vp_panel::ServerList::parse(&read_file(&file)?).map_err(CommandError::BadInput)?;
             let value = serde_json::to_string(&list).map_err(|e| CommandError::Failed(e.to_string()))?;
-            app.set_raw_setting(vp_panel::SERVERS_KEY, &value).await?;
+            operator.set_adapter_setting(SettingKey::LocalPanelServers, &value).await?;
         }
         SandboxCommand::Show => {}
     }
-    let gateway = vp_standin::read_mode(app.store.as_ref(), GATEWAY_MODE_KEY).await;
-    let panel = vp_standin::read_mode(app.store.as_ref(), PANEL_MODE_KEY).await;
+    // A missing or unreadable mode means `up`, as the stand-ins read it.
+    let mode = |stored: Option<String>| stored.and_then(|v| v.parse::<StandInMode>().ok()).unwrap_or_default();
+    let gateway = mode(operator.adapter_setting(SettingKey::GatewayMode).await?);
+    let panel = mode(operator.adapter_setting(SettingKey::PanelMode).await?);
     Ok(json!({ "gateway": gateway.to_string(), "panel": panel.to_string() }))
 }
 
-pub async fn invoice(app: &App, cmd: InvoiceCommand) -> CommandResult {
+pub async fn invoice(services: &Services, cmd: InvoiceCommand) -> CommandResult {
     let invoice = match cmd {
-        InvoiceCommand::Show { payment_id } => app.operator_invoice(&payment_id).await?,
+        InvoiceCommand::Show { payment_id } => services.operator.invoice(&payment_id).await?,
         InvoiceCommand::Recall { payment_id } => {
-            app.apply_payment_outcome(&payment_id, vp_domain::PaymentOutcome::BankRecall).await?
+            services.payments.apply_payment_outcome(&payment_id, vp_domain::PaymentOutcome::BankRecall).await?
         }
         InvoiceCommand::Refund { payment_id } => {
-            let (invoice, refund) = app.refund_invoice(&payment_id).await?;
+            let (invoice, refund) = services.payments.refund_invoice(&payment_id).await?;
             let mut shown = output::invoice(&invoice);
             shown["refund"] = json!(match refund {
                 vp_ports::RefundState::Succeeded => "succeeded",
@@ -255,29 +271,31 @@ pub async fn invoice(app: &App, cmd: InvoiceCommand) -> CommandResult {
     Ok(output::invoice(&invoice))
 }
 
-pub async fn panel(app: &App, cmd: PanelCommand) -> CommandResult {
+pub async fn panel(services: &Services, cmd: PanelCommand) -> CommandResult {
     Ok(match cmd {
-        PanelCommand::Check => output::panel_info(&app.panel_check().await?),
-        PanelCommand::Reconcile { fix } => output::panel_reconciliation(&app.reconcile_panel(fix).await?),
+        PanelCommand::Check => output::panel_info(&services.panel_sync.panel_check().await?),
+        PanelCommand::Reconcile { fix } => {
+            output::panel_reconciliation(&services.panel_sync.reconcile_panel(fix).await?)
+        }
     })
 }
 
-pub async fn gateway(app: &App, cmd: GatewayCommand) -> CommandResult {
+pub async fn gateway(services: &Services, cmd: GatewayCommand) -> CommandResult {
     Ok(match cmd {
-        GatewayCommand::Check => output::gateway_info(&app.gateway_check().await?),
+        GatewayCommand::Check => output::gateway_info(&services.payments.gateway_check().await?),
     })
 }
 
-pub async fn cabinet(app: &App, cmd: CabinetCommand) -> CommandResult {
+pub async fn cabinet(services: &Services, cmd: CabinetCommand) -> CommandResult {
     Ok(match cmd {
         CabinetCommand::Invite { account_id, email } => {
-            output::cabinet_invitation(&app.invite_cabinet_user(&account_id, &email).await?)
+            output::cabinet_invitation(&services.cabinet_access.invite_user(&account_id, &email).await?)
         }
         CabinetCommand::Users { account_id } => {
-            app.cabinet_users(&account_id).await?.iter().map(output::cabinet_user).collect()
+            services.cabinet_access.users(&account_id).await?.iter().map(output::cabinet_user).collect()
         }
         CabinetCommand::Revoke { user_id } => {
-            let (user, sessions_ended) = app.revoke_cabinet_user(&user_id).await?;
+            let (user, sessions_ended) = services.cabinet_access.revoke_user(&user_id).await?;
             let mut out = output::cabinet_user(&user);
             out["sessions_ended"] = sessions_ended.into();
             out
@@ -285,7 +303,7 @@ pub async fn cabinet(app: &App, cmd: CabinetCommand) -> CommandResult {
     })
 }
 
-pub async fn withdrawal(app: &App, cmd: WithdrawalCommand) -> CommandResult {
+pub async fn withdrawal(services: &Services, cmd: WithdrawalCommand) -> CommandResult {
     let (id, step, note) = match cmd {
         WithdrawalCommand::List { status, limit } => {
             let status = match status.as_deref() {
@@ -300,25 +318,25 @@ pub async fn withdrawal(app: &App, cmd: WithdrawalCommand) -> CommandResult {
                 return Err(CommandError::BadInput("--limit must be between 1 and 1000".into()));
             }
             let filter = WithdrawalFilter { account_id: None, status, before: None, limit };
-            return Ok(app.withdrawals(&filter).await?.iter().map(output::withdrawal).collect());
+            return Ok(services.ledger.withdrawals(&filter).await?.iter().map(output::withdrawal).collect());
         }
         WithdrawalCommand::Approve { withdrawal_id, note } => (withdrawal_id, WithdrawalStep::Approve, note),
         WithdrawalCommand::Reject { withdrawal_id, note } => (withdrawal_id, WithdrawalStep::Reject, note),
         WithdrawalCommand::Paid { withdrawal_id, note } => (withdrawal_id, WithdrawalStep::MarkPaid, note),
     };
-    let record = app.step_withdrawal(&id, step, note.as_deref()).await?;
+    let record = services.ledger.step_withdrawal(&id, step, note.as_deref()).await?;
     let mut out = output::withdrawal(&record);
-    out["balance"] = output::balance(app.balance(&record.account_id).await?);
+    out["balance"] = output::balance(services.ledger.balance(&record.account_id).await?);
     Ok(out)
 }
 
 /// `backup FILE`: a consistent copy of the running SQLite database into a new file.
-pub async fn backup(app: &App, file: &Path) -> CommandResult {
+pub async fn backup(services: &Services, file: &Path) -> CommandResult {
     if file.exists() {
         return Err(CommandError::BadInput(format!("{} exists; a backup never overwrites a file", file.display())));
     }
     let path = file.to_str().ok_or_else(|| CommandError::BadInput("the backup path must be UTF-8".into()))?;
-    app.back_up_database(path).await?;
+    services.operator.back_up_database(path).await?;
     let bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
     Ok(serde_json::json!({ "backup": path, "bytes": bytes }))
 }

@@ -7,7 +7,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 
 use thiserror::Error;
-use vp_app::bot_updates::PlatformBot;
+use vp_app::bots::PlatformBot;
 
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use time::Duration;
-use vp_app::App;
+use vp_app::Services;
 use vp_app::cabinet::audit::Who;
 use vp_app::events::TestOutcome;
 use vp_domain::limits::WEBHOOK_TESTS_PER_MINUTE;
@@ -48,54 +48,56 @@ fn logged(entry: &AttemptLogEntry) -> Value {
     v
 }
 
-pub async fn endpoint_command(app: &App, cmd: EndpointCommand) -> CommandResult {
+pub async fn endpoint_command(services: &Services, cmd: EndpointCommand) -> CommandResult {
     Ok(match cmd {
         EndpointCommand::Add { account_id, url, types } => {
-            let e = app.add_endpoint(&account_id, &url, &types, Who::Operator).await?;
+            let e = services.events.add_endpoint(&account_id, &url, &types, Who::Operator).await?;
             let mut shown = endpoint(&e);
-            shown["secret"] = json!(app.endpoint_secret(&e)?);
+            shown["secret"] = json!(services.events.endpoint_secret(&e.id).await?.1);
             shown
         }
         EndpointCommand::List { account_id } => {
-            json!({ "endpoints": app.endpoints(&account_id).await?.iter().map(endpoint).collect::<Vec<_>>() })
+            json!({ "endpoints": services.events.endpoints(&account_id).await?.iter().map(endpoint).collect::<Vec<_>>() })
         }
         EndpointCommand::Types { endpoint_id, types } => {
-            endpoint(&app.set_endpoint_types(&endpoint_id, &types, Who::Operator).await?)
+            endpoint(&services.events.set_endpoint_types(&endpoint_id, &types, Who::Operator).await?)
         }
         EndpointCommand::Enable { endpoint_id } => {
-            endpoint(&app.set_endpoint_enabled(&endpoint_id, true, Who::Operator).await?)
+            endpoint(&services.events.set_endpoint_enabled(&endpoint_id, true, Who::Operator).await?)
         }
         EndpointCommand::Disable { endpoint_id } => {
-            endpoint(&app.set_endpoint_enabled(&endpoint_id, false, Who::Operator).await?)
+            endpoint(&services.events.set_endpoint_enabled(&endpoint_id, false, Who::Operator).await?)
         }
         EndpointCommand::Secret { endpoint_id } => {
-            let e = app.endpoint(&endpoint_id).await?;
-            json!({ "endpoint_id": e.id, "secret": app.endpoint_secret(&e)? })
+            let (e, secret) = services.events.endpoint_secret(&endpoint_id).await?;
+            json!({ "endpoint_id": e.id, "secret": secret })
         }
         EndpointCommand::RotateSecret { endpoint_id } => {
-            let e = app.rotate_endpoint_secret(&endpoint_id, Who::Operator).await?;
+            let e = services.events.rotate_endpoint_secret(&endpoint_id, Who::Operator).await?;
             json!({
                 "endpoint_id": e.id,
-                "secret": app.endpoint_secret(&e)?,
+                "secret": services.events.endpoint_secret(&e.id).await?.1,
                 "previous_secret_valid_until": e.previous_secret_valid_until().map(timestamp),
             })
         }
-        EndpointCommand::Test { endpoint_id } => match app.send_test_event(&endpoint_id, Who::Operator).await? {
-            TestOutcome::Sent(a) => attempt(&a),
-            TestOutcome::TooSoon { retry_after } => {
-                return Err(CommandError::BadInput(format!(
-                    "at most {WEBHOOK_TESTS_PER_MINUTE} test events per minute per endpoint; try again in {} s",
-                    retry_after.whole_seconds()
-                )));
+        EndpointCommand::Test { endpoint_id } => {
+            match services.events.send_test_event(&endpoint_id, Who::Operator).await? {
+                TestOutcome::Sent(a) => attempt(&a),
+                TestOutcome::TooSoon { retry_after } => {
+                    return Err(CommandError::BadInput(format!(
+                        "at most {WEBHOOK_TESTS_PER_MINUTE} test events per minute per endpoint; try again in {} s",
+                        retry_after.whole_seconds()
+                    )));
+                }
             }
-        },
+        }
         EndpointCommand::Deliveries { endpoint_id, limit } => {
             let filter = AttemptFilter { limit, ..AttemptFilter::default() };
-            json!({ "attempts": app.endpoint_attempts(&endpoint_id, &filter).await?.iter().map(logged).collect::<Vec<_>>() })
+            json!({ "attempts": services.events.endpoint_attempts(&endpoint_id, &filter).await?.iter().map(logged).collect::<Vec<_>>() })
         }
         EndpointCommand::Replay { endpoint_id, days } => {
             let days: i64 = days.parse().map_err(|_| CommandError::BadInput("--days: one of 1, 3, 7, 30".into()))?;
-            json!({ "queued": app.replay_undelivered(&endpoint_id, days, Who::Operator).await? })
+            json!({ "queued": services.events.replay_undelivered(&endpoint_id, days, Who::Operator).await? })
         }
     })
 }
@@ -117,15 +119,15 @@ fn parse_span(text: &str) -> Result<Duration, CommandError> {
     }
 }
 
-pub async fn clock_command(app: &App, config: &Config, cmd: ClockCommand) -> CommandResult {
+pub async fn clock_command(services: &Services, config: &Config, cmd: ClockCommand) -> CommandResult {
     if !config.shifted_clock {
         return Err(CommandError::BadInput(
             "the shifted clock is off; it works only when every process runs with VP_SHIFTED_CLOCK=on".into(),
         ));
     }
     let offset = match cmd {
-        ClockCommand::Show => vp_app::shifted_clock::read_offset(app.store.as_ref()).await?,
-        ClockCommand::Advance { by } => app.advance_shifted_clock(parse_span(&by)?).await?,
+        ClockCommand::Show => services.operator.shifted_clock_offset().await?,
+        ClockCommand::Advance { by } => services.operator.advance_shifted_clock(parse_span(&by)?).await?,
     };
     let now = time::OffsetDateTime::now_utc() + Duration::seconds(offset);
     Ok(json!({ "offset_seconds": offset, "now": timestamp(now) }))

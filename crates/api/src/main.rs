@@ -63,19 +63,19 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
         return Ok(Some(serde_json::json!({ "applied": applied })));
     }
-    let wiring::Wired { app, local_panel, yookassa, shifted_clock } = wiring::wire(&config).await?;
+    let wiring::Wired { services, local_panel, yookassa, shifted_clock } = wiring::wire(&config).await?;
     let value = match command {
         Command::Migrate => return Ok(None),
         Command::Serve { demo } => {
             let adapters = serve::Served { local_panel, yookassa };
-            return serve::serve(app, adapters, &config, demo, shifted_clock).await.map(|()| None);
+            return serve::serve(services, adapters, &config, demo, shifted_clock).await.map(|()| None);
         }
         Command::Worker => {
-            workers::run_worker(app, &config, shifted_clock).await;
+            workers::run_worker(services, &config, shifted_clock).await;
             return Ok(None);
         }
         Command::Jobs => {
-            workers::run_jobs_once(&app).await;
+            workers::run_jobs_once(&services).await;
             serde_json::json!({
                 "ran": [
                     "expire_overdue_invoices",
@@ -87,28 +87,28 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
                 ]
             })
         }
-        Command::Endpoint(c) => event_commands::endpoint_command(&app, c).await?,
-        Command::Cabinet(c) => commands::cabinet(&app, c).await?,
-        Command::Withdrawal(c) => commands::withdrawal(&app, c).await?,
-        Command::Bot(c) => bot_commands::bot_command(&app, c).await?,
-        Command::Secrets(c) => bot_commands::secrets_command(&app, c).await?,
-        Command::Backup { file } => commands::backup(&app, &file).await?,
-        Command::ReleaseLeases => serde_json::json!({ "deliveries_freed": app.release_leases().await? }),
-        Command::Clock(c) => event_commands::clock_command(&app, &config, c).await?,
-        Command::Sandbox(c) => commands::sandbox(&app, c).await?,
-        Command::Panel(c) => commands::panel(&app, c).await?,
-        Command::Gateway(c) => commands::gateway(&app, c).await?,
-        Command::Invoice(c) => commands::invoice(&app, c).await?,
-        Command::Demo => commands::demo(&app).await?,
-        Command::Account(c) => commands::account(&app, c).await?,
-        Command::Key(c) => commands::key(&app, c).await?,
-        Command::Plan(c) => commands::plan(&app, c).await?,
-        Command::Devices(c) => commands::devices(&app, c).await?,
-        Command::Method(c) => commands::method(&app, c).await?,
-        Command::Client(c) => commands::client(&app, c).await?,
-        Command::Subscription(c) => commands::subscription(&app, c).await?,
-        Command::Apps(c) => commands::app_list(&app, c).await?,
-        Command::Documents(c) => commands::documents(&app, c).await?,
+        Command::Endpoint(c) => event_commands::endpoint_command(&services, c).await?,
+        Command::Cabinet(c) => commands::cabinet(&services, c).await?,
+        Command::Withdrawal(c) => commands::withdrawal(&services, c).await?,
+        Command::Bot(c) => bot_commands::bot_command(&services, c).await?,
+        Command::Secrets(c) => bot_commands::secrets_command(&services, c).await?,
+        Command::Backup { file } => commands::backup(&services, &file).await?,
+        Command::ReleaseLeases => serde_json::json!({ "deliveries_freed": services.operator.release_leases().await? }),
+        Command::Clock(c) => event_commands::clock_command(&services, &config, c).await?,
+        Command::Sandbox(c) => commands::sandbox(&services, c).await?,
+        Command::Panel(c) => commands::panel(&services, c).await?,
+        Command::Gateway(c) => commands::gateway(&services, c).await?,
+        Command::Invoice(c) => commands::invoice(&services, c).await?,
+        Command::Demo => commands::demo(&services).await?,
+        Command::Account(c) => commands::account(&services, c).await?,
+        Command::Key(c) => commands::key(&services, c).await?,
+        Command::Plan(c) => commands::plan(&services, c).await?,
+        Command::Devices(c) => commands::devices(&services, c).await?,
+        Command::Method(c) => commands::method(&services, c).await?,
+        Command::Client(c) => commands::client(&services, c).await?,
+        Command::Subscription(c) => commands::subscription(&services, c).await?,
+        Command::Apps(c) => commands::app_list(&services, c).await?,
+        Command::Documents(c) => commands::documents(&services, c).await?,
     };
     Ok(Some(value))
 }

@@ -7,8 +7,8 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::{Next, from_fn};
 use actix_web::{HttpServer, web};
-use vp_app::shifted_clock::ShiftedClock;
-use vp_app::{App, AppError};
+use vp_app::operator::shifted_clock::ShiftedClock;
+use vp_app::{AppError, Services};
 use vp_http::{HttpState, MetricsAccess};
 use vp_panel::LocalPanel;
 use vp_payments::YooKassaGateway;
@@ -29,7 +29,7 @@ pub struct Served {
 }
 
 pub async fn serve(
-    app: App,
+    services: Services,
     served: Served,
     config: &Config,
     demo: bool,
@@ -43,22 +43,19 @@ pub async fn serve(
         );
     }
     if demo {
-        seed_demo_if_empty(&app).await?;
+        seed_demo_if_empty(&services).await?;
     }
-    let app = match &config.redis_url {
-        None => app,
-        Some(url) => {
-            let windows = vp_limits::RedisWindows::new(url)
-                .map_err(|reason| CommandError::BadInput(format!("VP_REDIS_URL: {reason}")))?;
-            tracing::info!("request limits: per-minute windows shared through Redis");
-            app.share_request_windows(Arc::new(windows))
-        }
-    };
-    let state = HttpState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
-    let web_state = WebState::new(app.clone()).with_trusted_proxies(config.trusted_proxies.clone());
+    if let Some(url) = &config.redis_url {
+        let windows = vp_limits::RedisWindows::new(url)
+            .map_err(|reason| CommandError::BadInput(format!("VP_REDIS_URL: {reason}")))?;
+        tracing::info!("request limits: per-minute windows shared through Redis");
+        services.access.share_request_windows(Arc::new(windows));
+    }
+    let state = HttpState::new(services.clone()).with_trusted_proxies(config.trusted_proxies.clone());
+    let web_state = WebState::new(services.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let Served { local_panel, yookassa } = served;
-    let events: Arc<dyn GatewayEvents> = Arc::new(app.clone());
-    let bot_updates: Arc<dyn BotUpdates> = Arc::new(app.clone());
+    let events: Arc<dyn GatewayEvents> = services.payments.clone();
+    let conversations: Arc<dyn BotUpdates> = Arc::new(vp_bots::Conversations::new(&services));
     let in_flight = web::Data::new(InFlight::default());
     let counted = in_flight.clone();
     let metrics_access = MetricsAccess { token: config.metrics_token.clone() };
@@ -78,7 +75,7 @@ pub async fn serve(
                 if let Some((gateway, policy)) = &yookassa {
                     vp_payments::yookassa::routes(gateway.clone(), events.clone(), policy.clone())(cfg);
                 }
-                vp_telegram::routes(bot_updates.clone())(cfg);
+                vp_telegram::routes(conversations.clone())(cfg);
                 if let Some(access) = &on_main_listener {
                     vp_http::metrics::routes(access.clone())(cfg);
                 }
@@ -93,7 +90,7 @@ pub async fn serve(
     .map_err(|e| CommandError::BadInput(format!("cannot listen on {}: {e}", config.bind)))?
     .run();
     let metrics_server = match config.metrics_bind {
-        Some(bind) => Some(metrics_listener(&app, metrics_access, bind)?),
+        Some(bind) => Some(metrics_listener(&services, metrics_access, bind)?),
         None => None,
     };
     let handle = server.handle();
@@ -115,7 +112,7 @@ pub async fn serve(
     if let Some(metrics) = metrics_server {
         tokio::spawn(metrics);
     }
-    let background = crate::workers::spawn_all(&app, config, shifted_clock);
+    let background = crate::workers::spawn_all(&services, config, shifted_clock);
     tracing::info!(bind = %config.bind, public_base_url = %config.public_base_url, "listening");
     // On SIGTERM or SIGINT the server stops accepting and lets requests in flight finish (up
     // to VP_SHUTDOWN_SECONDS) before this returns.
@@ -136,14 +133,14 @@ async fn fallback(req: actix_web::HttpRequest) -> Result<actix_web::HttpResponse
 
 /// `GET /metrics` alone on its own listener (`VP_METRICS_BIND`), for a private network.
 fn metrics_listener(
-    app: &App,
+    services: &Services,
     access: MetricsAccess,
     bind: std::net::SocketAddr,
 ) -> Result<actix_web::dev::Server, CommandError> {
-    let app = web::Data::new(app.clone());
+    let observability = web::Data::from(services.observability.clone());
     let server = HttpServer::new(move || {
         actix_web::App::new()
-            .app_data(app.clone())
+            .app_data(observability.clone())
             .wrap(from_fn(vp_http::localize))
             .configure(vp_http::metrics::routes(access.clone()))
             .default_service(web::to(vp_http::fallback::not_found))
@@ -157,8 +154,8 @@ fn metrics_listener(
     Ok(server)
 }
 
-async fn seed_demo_if_empty(app: &App) -> Result<(), CommandError> {
-    match app.seed_demo().await {
+async fn seed_demo_if_empty(services: &Services) -> Result<(), CommandError> {
+    match services.operator.seed_demo().await {
         Ok((account, key)) => {
             let shown =
                 serde_json::json!({ "demo_account": output::account(&account), "api_key": output::issued_key(&key) });

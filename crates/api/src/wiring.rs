@@ -3,11 +3,10 @@
 
 use std::sync::Arc;
 
-use time::Duration;
-use vp_app::metrics::{GatewayWithMetrics, PanelWithMetrics};
-use vp_app::shifted_clock::{ShiftedClock, read_offset};
+use vp_app::observability::{GatewayWithMetrics, PanelWithMetrics};
+use vp_app::operator::shifted_clock::{ShiftedClock, read_offset};
 use vp_app::system::{SystemClock, SystemIds};
-use vp_app::{Adapters, App, Settings};
+use vp_app::{Adapters, Services, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
 use vp_payments::{SandboxGateway, YooKassaGateway};
@@ -18,7 +17,7 @@ use crate::commands::CommandError;
 use crate::config::{Config, GatewayChoice, PanelChoice};
 
 pub struct Wired {
-    pub app: App,
+    pub services: Services,
     /// The embedded panel, whose subscription links this service serves; `None` when a real
     /// panel serves them.
     pub local_panel: Option<Arc<LocalPanel>>,
@@ -86,21 +85,21 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         events: Arc::new(vp_http::ApiShapes),
         webhooks,
         bots: Arc::new(TelegramBots::new(&config.telegram_api_url).map_err(CommandError::Failed)?),
+        wording: Arc::new(vp_bots::Wording),
     };
     let settings = Settings {
         public_base_url: config.public_base_url.clone(),
-        trial_length: Duration::hours(72),
         platform_name: config.platform_name.clone(),
         secrets: Arc::new(crate::secrets_key::load(&config.secrets_key)?),
         platform_bot: config.telegram_bot.clone(),
         failed_auth_per_minute: config.failed_auth_per_minute,
     };
-    let app = App::new(adapters, settings);
+    let services = Services::new(adapters, settings);
     // A wrong key would fail later, at the first use of a sealed secret: stop here instead.
     // Secrets a database still holds in plain text are sealed now.
-    app.prepare_secrets().await.map_err(|e| match e {
+    services.secrets.prepare_secrets().await.map_err(|e| match e {
         vp_app::AppError::External(reason) => CommandError::BadInput(reason),
         other => other.into(),
     })?;
-    Ok(Wired { app, local_panel, yookassa, shifted_clock })
+    Ok(Wired { services, local_panel, yookassa, shifted_clock })
 }

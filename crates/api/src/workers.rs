@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::task::JoinHandle;
-use vp_app::App;
-use vp_app::shifted_clock::ShiftedClock;
+use vp_app::Services;
+use vp_app::operator::shifted_clock::ShiftedClock;
 
 use crate::config::Config;
 
@@ -35,7 +35,7 @@ const UPDATE_POLL_PAUSE: Duration = Duration::from_secs(3);
 
 /// The background work of a process, stopped by `shut_down`.
 pub struct Background {
-    app: App,
+    services: Services,
     /// This process's name in the leases (the update poller's and the reminder worker's).
     holder: String,
     /// Whether this process polls bots' updates (plain http) rather than taking webhook posts.
@@ -54,11 +54,11 @@ impl Background {
             t.abort();
         }
         if self.polls
-            && let Err(e) = self.app.release_poll_lease(&self.holder).await
+            && let Err(e) = self.services.bot_updates.release_poll_lease(&self.holder).await
         {
             tracing::warn!(error = %e, "could not give up the update poller's lease; it runs out by itself");
         }
-        if let Err(e) = self.app.release_reminder_lease(&self.holder).await {
+        if let Err(e) = self.services.reminders.release_reminder_lease(&self.holder).await {
             tracing::warn!(error = %e, "could not give up the reminder lease; it runs out by itself");
         }
         let _ = self.stop.send(true);
@@ -70,57 +70,64 @@ impl Background {
 }
 
 /// Starts every background task.
-pub fn spawn_all(app: &App, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) -> Background {
-    let mut tasks = vec![
-        tokio::spawn(every(JOB_INTERVAL, app.clone(), |app| async move { run_periodic_jobs(&app).await })),
-        tokio::spawn(every(config.term_check_every, app.clone(), |app| async move { check_terms(&app).await })),
-    ];
-    if app.messenger().is_some() {
-        tasks.push(tokio::spawn(every(NOTICE_INTERVAL, app.clone(), |app| async move { deliver_notices(&app).await })));
+pub fn spawn_all(services: &Services, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) -> Background {
+    let mut tasks =
+        vec![
+            tokio::spawn(every(JOB_INTERVAL, services.clone(), |services| async move {
+                run_periodic_jobs(&services).await
+            })),
+            tokio::spawn(every(config.term_check_every, services.clone(), |services| async move {
+                check_terms(&services).await
+            })),
+        ];
+    if services.notices.messenger().is_some() {
+        tasks.push(tokio::spawn(every(NOTICE_INTERVAL, services.clone(), |services| async move {
+            deliver_notices(&services).await
+        })));
     }
     // Bots' updates: posted to any instance by webhook, or polled by one process at a time.
     let holder = lease_holder();
-    let polls = !app.bot_updates_by_webhook();
+    let polls = !services.bot_updates.by_webhook();
     if polls {
-        tasks.push(tokio::spawn(poll_updates(app.clone(), holder.clone())));
+        tasks.push(tokio::spawn(poll_updates(services.clone(), holder.clone())));
     }
     let sender = holder.clone();
-    tasks.push(tokio::spawn(every(REMINDER_INTERVAL, app.clone(), move |app| {
+    tasks.push(tokio::spawn(every(REMINDER_INTERVAL, services.clone(), move |services| {
         let holder = sender.clone();
-        async move { send_reminders(&app, &holder).await }
+        async move { send_reminders(&services, &holder).await }
     })));
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let dispatcher = app.clone();
+    let dispatcher = services.clone();
     let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
     let drain_for = config.shutdown_after;
-    let dispatcher = tokio::spawn(async move { dispatcher.run_dispatcher(capacity, stopped, drain_for).await });
+    let dispatcher = tokio::spawn(async move { dispatcher.events.run_dispatcher(capacity, stopped, drain_for).await });
     if let Some(clock) = shifted_clock {
-        let store = app.store.clone();
+        let operator = services.operator.clone();
         tasks.push(tokio::spawn(async move {
             loop {
-                clock.refresh(store.as_ref()).await;
+                clock.refresh(&operator).await;
                 tokio::time::sleep(SHIFTED_CLOCK_REFRESH).await;
             }
         }));
     }
-    Background { app: app.clone(), holder, polls, tasks, dispatcher, stop, drain_for }
+    Background { services: services.clone(), holder, polls, tasks, dispatcher, stop, drain_for }
 }
 
-async fn every<F, Fut>(period: Duration, app: App, job: F)
+async fn every<F, Fut>(period: Duration, services: Services, job: F)
 where
-    F: Fn(App) -> Fut,
+    F: Fn(Services) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        job(app.clone()).await;
+        job(services.clone()).await;
     }
 }
 
-async fn deliver_notices(app: &App) {
-    match app.deliver_notices_once(NOTICE_BATCH).await {
+async fn deliver_notices(services: &Services) {
+    match services.notices.deliver_notices_once(NOTICE_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(sent = n, "sent notices to partners' chats"),
         Err(e) => tracing::warn!(error = %e, "notice delivery failed"),
@@ -129,11 +136,14 @@ async fn deliver_notices(app: &App) {
 
 /// Polls bots' updates while this process holds the poll lease; waits for it otherwise.
 /// Long polling keeps one request per bot open, so an update is handled within a second.
-async fn poll_updates(app: App, holder: String) {
+async fn poll_updates(services: Services, holder: String) {
     let mut polling = false;
+    // The bot adapter answers polled updates as it answers posted ones.
+    let conversations: Arc<dyn vp_ports::BotUpdates> = Arc::new(vp_bots::Conversations::new(&services));
     loop {
         let started = tokio::time::Instant::now();
-        match app.poll_bot_updates_once(&holder, UPDATE_POLL_WAIT).await {
+        let polled = services.bot_updates.poll_bot_updates_once(&holder, UPDATE_POLL_WAIT, conversations.clone());
+        match polled.await {
             Ok(Some(n)) => {
                 if !polling {
                     tracing::info!(%holder, "this process polls bots' updates");
@@ -171,16 +181,16 @@ fn lease_holder() -> String {
 }
 
 /// Sends the reminders due, when this process holds the reminder lease.
-async fn send_reminders(app: &App, holder: &str) {
-    match app.deliver_reminders_once(holder, REMINDER_BOTS).await {
+async fn send_reminders(services: &Services, holder: &str) {
+    match services.reminders.deliver_reminders_once(holder, REMINDER_BOTS).await {
         Ok(None | Some(0)) => {}
         Ok(Some(n)) => tracing::info!(sent = n, "sent reminders to customers"),
         Err(e) => tracing::warn!(error = %e, "sending reminders failed"),
     }
 }
 
-async fn check_terms(app: &App) {
-    match app.check_terms().await {
+async fn check_terms(services: &Services) {
+    match services.events.check_terms().await {
         Ok(done) if done == vp_app::events::TermCheck::default() => {}
         Ok(done) => tracing::info!(?done, "term events checked"),
         Err(e) => tracing::warn!(error = %e, "term check failed"),
@@ -188,58 +198,58 @@ async fn check_terms(app: &App) {
 }
 
 /// Every periodic job once, the term check too: the `jobs` command, handy with the shifted clock.
-pub async fn run_jobs_once(app: &App) {
-    run_periodic_jobs(app).await;
-    check_terms(app).await;
+pub async fn run_jobs_once(services: &Services) {
+    run_periodic_jobs(services).await;
+    check_terms(services).await;
 }
 
 /// The jobs of the 30-second loop. The term check has a loop of its own: run from both, two
 /// checks at once would read and lock the same clients.
-async fn run_periodic_jobs(app: &App) {
-    match app.expire_overdue_invoices(JOB_BATCH).await {
+async fn run_periodic_jobs(services: &Services) {
+    match services.payments.expire_overdue_invoices(JOB_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(expired = n, "expired overdue invoices"),
         Err(e) => tracing::warn!(error = %e, "invoice expiry failed"),
     }
-    match app.complete_unfinished_invoices(JOB_BATCH).await {
+    match services.payments.complete_unfinished_invoices(JOB_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(completed = n, "completed invoices left unfinished by a crash"),
         Err(e) => tracing::warn!(error = %e, "invoice completion failed"),
     }
-    match app.reconcile_pending_payments(JOB_BATCH).await {
+    match services.payments.reconcile_pending_payments(JOB_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(read = n, "re-read payments still pending at the gateway"),
         Err(e) => tracing::warn!(error = %e, "payment reconciliation failed"),
     }
-    match app.sync_panel(JOB_BATCH).await {
+    match services.panel_sync.sync_panel(JOB_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(synced = n, "pushed subscriptions to the VPN panel"),
         Err(e) => tracing::warn!(error = %e, "panel sync failed"),
     }
-    match app.sync_bot_profiles(BOT_PROFILE_BATCH).await {
+    match services.bots.sync_bot_profiles(BOT_PROFILE_BATCH).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(synced = n, "brought partners' bots in step with their brands"),
         Err(e) => tracing::warn!(error = %e, "bot profile sync failed"),
     }
-    match app.register_bot_webhooks().await {
+    match services.bot_updates.register_bot_webhooks().await {
         Ok(0) => {}
         Ok(n) => tracing::info!(set = n, "told Telegram where bots' updates go"),
         Err(e) => tracing::warn!(error = %e, "setting where bots' updates go failed"),
     }
-    if let Err(e) = app.prune_bot_updates().await {
+    if let Err(e) = services.bot_updates.prune_bot_updates().await {
         tracing::warn!(error = %e, "pruning handled bot updates failed");
     }
-    if let Err(e) = app.prune_daily_counts().await {
+    if let Err(e) = services.clients.prune_daily_counts().await {
         tracing::warn!(error = %e, "pruning the daily counts failed");
     }
-    if let Err(e) = app.prune_cabinet().await {
+    if let Err(e) = services.cabinet_access.prune().await {
         tracing::warn!(error = %e, "pruning ended cabinet sessions failed");
     }
 }
 
 /// `worker`: the background work without the HTTP server, until SIGINT or SIGTERM.
-pub async fn run_worker(app: App, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) {
-    let background = spawn_all(&app, config, shifted_clock);
+pub async fn run_worker(services: Services, config: &Config, shifted_clock: Option<Arc<ShiftedClock>>) {
+    let background = spawn_all(&services, config, shifted_clock);
     tracing::info!(delivery_workers = config.delivery_workers, "worker running");
     terminated().await;
     tracing::info!("stopping: finishing the delivery attempts under way");

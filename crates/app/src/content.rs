@@ -6,11 +6,26 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use vp_domain::Lang;
+use vp_ports::{SettingKey, SettingsRepo};
 
 use crate::error::{AppError, AppResult, FieldErrors};
 
-pub const APP_LIST_KEY: &str = "app_catalogue";
-pub const DOCUMENTS_KEY: &str = "legal_documents";
+/// The application list as stored, if the operator set one.
+pub(crate) async fn load_app_list(tx: &mut (impl SettingsRepo + ?Sized)) -> AppResult<Option<AppList>> {
+    load(tx, SettingKey::AppList).await
+}
+
+/// The legal documents as stored, if the operator set them.
+pub(crate) async fn load_documents(tx: &mut (impl SettingsRepo + ?Sized)) -> AppResult<Option<Documents>> {
+    load(tx, SettingKey::Documents).await
+}
+
+async fn load<T: serde::de::DeserializeOwned>(
+    tx: &mut (impl SettingsRepo + ?Sized),
+    key: SettingKey,
+) -> AppResult<Option<T>> {
+    tx.setting(key).await?.map(|r| crate::setting::parse_json(key, &r.value)).transpose()
+}
 /// Placeholder in a deep-link template replaced by the URL-encoded subscription link.
 pub const URL_PLACEHOLDER: &str = "{url}";
 /// Placeholder in document bodies replaced by the partner's brand name.
@@ -223,7 +238,7 @@ impl Documents {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo;
+    use crate::operator::demo;
 
     #[test]
     fn the_demo_app_list_and_documents_are_valid() {

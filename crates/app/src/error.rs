@@ -83,6 +83,10 @@ pub enum Refusal {
     ServiceUnavailable,
     #[error("the client already has a lifetime subscription")]
     LifetimeSubscription,
+    /// The account's per-minute window is full (a request of the partner's bot counts as the
+    /// API request it stands for).
+    #[error("too many requests; retry in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
     /// The source failed to authenticate too often in the last minute (docs/limits.md).
     #[error("too many failed authentications from this address; retry in {retry_after_secs} s")]
     TooManyFailedAuthentications { retry_after_secs: u64 },

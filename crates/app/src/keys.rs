@@ -3,7 +3,10 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::digest::{SHA256, digest};
-use vp_ports::IdGenerator;
+use time::OffsetDateTime;
+use vp_ports::{AccountRepo, ApiKeyRecord, IdGenerator};
+
+use crate::error::AppResult;
 
 /// Every key starts with this, so leaked keys are easy to recognise in code and logs.
 pub const KEY_PREFIX: &str = "vpk_";
@@ -27,6 +30,26 @@ pub fn issue(ids: &dyn IdGenerator) -> IssuedKey {
         hash: hash(&secret),
         secret,
     }
+}
+
+/// Issues a key for the account and stores its hash in `tx`.
+pub(crate) async fn insert_new_key(
+    tx: &mut (impl AccountRepo + ?Sized),
+    ids: &dyn IdGenerator,
+    now: OffsetDateTime,
+    account_id: &str,
+) -> AppResult<IssuedKey> {
+    let key = issue(ids);
+    tx.insert_api_key(&ApiKeyRecord {
+        id: key.id.clone(),
+        account_id: account_id.to_owned(),
+        key_hash: key.hash.clone(),
+        prefix: key.prefix.clone(),
+        created_at: now,
+        revoked_at: None,
+    })
+    .await?;
+    Ok(key)
 }
 
 /// Hex SHA-256 of a presented key; lookups compare hashes, so a key's text is never compared.

@@ -2,10 +2,12 @@
 //! event shows a client or an invoice the same way.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
-use vp_ports::{AccountRecord, ClientRecord, InvoiceRecord, PanelDevice, PlanRecord};
+use vp_ports::pages::connect_page_url;
+use vp_ports::{AccountRecord, ClientRecord, Clock, InvoiceRecord, PanelDevice, PlanRecord, VpnPanel};
 
 use crate::content::{AppList, URL_PLACEHOLDER};
 use vp_domain::Lang;
@@ -159,22 +161,44 @@ pub struct DocumentLink {
     pub url: String,
 }
 
-/// Percent-encodes everything outside RFC 3986's unreserved set.
-pub fn url_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3);
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+pub use vp_ports::pages::url_encode;
 
 /// The deep link that imports `subscription_url` into an application.
 pub fn deep_link(template: &str, subscription_url: &str) -> String {
     template.replacen(URL_PLACEHOLDER, &url_encode(subscription_url), 1)
+}
+
+/// What views are built with: the time, the panel's link format and the public address.
+#[derive(Clone)]
+pub(crate) struct Views {
+    clock: Arc<dyn Clock>,
+    panel: Arc<dyn VpnPanel>,
+    public_base_url: Arc<str>,
+}
+
+impl Views {
+    pub(crate) fn new(clock: Arc<dyn Clock>, panel: Arc<dyn VpnPanel>, public_base_url: &str) -> Views {
+        Views { clock, panel, public_base_url: public_base_url.into() }
+    }
+
+    /// Runs `f` with a view context for `account` (and the app list, when the views show how
+    /// to connect).
+    pub(crate) fn render<R>(
+        &self,
+        account: &AccountRecord,
+        app_list: Option<&AppList>,
+        f: impl FnOnce(&ViewContext<'_>) -> R,
+    ) -> R {
+        let url = |token: &str| self.panel.subscription_url(token);
+        let ctx = ViewContext {
+            now: self.clock.now(),
+            public_base_url: &self.public_base_url,
+            app_list,
+            account,
+            subscription_url: &url,
+        };
+        f(&ctx)
+    }
 }
 
 /// Builds views; holds what every view needs besides the record.
@@ -219,8 +243,7 @@ impl ViewContext<'_> {
             .apps
             .iter()
             .map(|a| {
-                let page =
-                    format!("{}/connect/{}/{}", self.public_base_url, url_encode(link_token), url_encode(&a.app_id));
+                let page = connect_page_url(self.public_base_url, link_token, Some(&a.app_id));
                 ConnectEntry {
                     app_id: a.app_id.clone(),
                     app_name: a.app_name.clone(),
@@ -318,7 +341,7 @@ pub fn price_list(
 mod tests {
     use super::*;
     use crate::content::AppList;
-    use crate::demo::APP_LIST_JSON;
+    use crate::operator::demo::APP_LIST_JSON;
 
     #[test]
     fn deep_links_carry_the_url_encoded_subscription_link() {

@@ -5,19 +5,20 @@ mod support;
 
 use support::{PARTNER_BOT_TOKEN, PLATFORM_BOT_TOKEN, World};
 use time::Duration;
-use vp_app::bot_updates::{POLL_LEASE_FOR, PlatformBot};
-use vp_app::{App, Settings};
+use vp_app::bots::PlatformBot;
+use vp_app::bots::updates::POLL_LEASE_FOR;
+use vp_app::{Services, Settings};
 use vp_ports::BotUpdates;
 
 /// The world's app, but public on https: bots' updates come by webhook.
-fn on_https(w: &World) -> App {
+fn on_https(w: &World) -> Services {
     let settings = Settings {
         public_base_url: "https://vpn.example".into(),
-        secrets: w.app.settings.secrets.clone(),
+        secrets: w.keys.clone(),
         platform_bot: PlatformBot::new(PLATFORM_BOT_TOKEN),
         ..Settings::default()
     };
-    App::new((*w.app).clone(), settings)
+    Services::new(w.adapters.clone(), settings)
 }
 
 fn sent_by(w: &World, token: &str) -> Vec<(i64, String)> {
@@ -31,9 +32,10 @@ async fn an_update_posted_twice_or_to_two_instances_is_handled_once() {
     w.connect_partner_bot().await;
     let update = w.bots.said(PARTNER_BOT_TOKEN, 77, "/start");
     let second_instance = on_https(&w);
-    w.app.receive(5550001, update.clone()).await.unwrap();
-    second_instance.receive(5550001, update.clone()).await.unwrap();
-    w.app.receive(5550001, update).await.unwrap();
+    assert!(w.conversations().receive(5550001, update.clone()).await.unwrap(), "handled now");
+    let second = vp_bots::Conversations::new(&second_instance);
+    assert!(!second.receive(5550001, update.clone()).await.unwrap(), "handled before");
+    assert!(!w.conversations().receive(5550001, update).await.unwrap());
     let answers = sent_by(&w, PARTNER_BOT_TOKEN);
     assert_eq!(answers.len(), 1, "{answers:?}");
     assert!(answers[0].1.contains("Demo VPN"), "the partner's bot greets under the brand: {answers:?}");
@@ -44,7 +46,7 @@ async fn an_update_posted_twice_or_to_two_instances_is_handled_once() {
 async fn an_update_for_a_bot_the_platform_does_not_run_changes_nothing() {
     let w = World::new().await;
     let update = w.bots.said(PARTNER_BOT_TOKEN, 77, "/start");
-    w.app.receive(5550001, update).await.unwrap();
+    assert!(!w.conversations().receive(5550001, update).await.unwrap());
     assert!(w.bots.sent.lock().unwrap().is_empty());
 }
 
@@ -53,19 +55,19 @@ async fn on_https_each_bot_gets_a_webhook_whose_secret_only_that_bot_passes() {
     let w = World::new().await;
     w.connect_partner_bot().await;
     let app = on_https(&w);
-    assert_eq!(app.register_bot_webhooks().await.unwrap(), 2, "the notice bot and the partner's");
-    assert_eq!(app.register_bot_webhooks().await.unwrap(), 0, "nothing changed since");
+    assert_eq!(app.bot_updates.register_bot_webhooks().await.unwrap(), 2, "the notice bot and the partner's");
+    assert_eq!(app.bot_updates.register_bot_webhooks().await.unwrap(), 0, "nothing changed since");
     let set = w.bots.webhooks.lock().unwrap().clone();
     let (url, secret) = set.iter().find(|(t, _)| t == PARTNER_BOT_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
     assert_eq!(url, "https://vpn.example/telegram/5550001/updates");
     let (_, platform_secret) = set.iter().find(|(t, _)| t == PLATFORM_BOT_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
-    assert!(app.webhook_secret_ok(5550001, &secret));
-    assert!(!app.webhook_secret_ok(5550001, &platform_secret), "another bot's secret");
-    assert!(!app.webhook_secret_ok(5550001, ""));
-    assert!(!app.webhook_secret_ok(5550001, &format!("{}x", &secret[..42])));
+    assert!(app.bot_updates.webhook_secret_ok(5550001, &secret));
+    assert!(!app.bot_updates.webhook_secret_ok(5550001, &platform_secret), "another bot's secret");
+    assert!(!app.bot_updates.webhook_secret_ok(5550001, ""));
+    assert!(!app.bot_updates.webhook_secret_ok(5550001, &format!("{}x", &secret[..42])));
 
     // Back on plain http: the webhooks are removed, so the poller can read the updates.
-    assert_eq!(w.app.register_bot_webhooks().await.unwrap(), 2);
+    assert_eq!(w.app.bot_updates.register_bot_webhooks().await.unwrap(), 2);
     let removed = w.bots.webhooks.lock().unwrap().iter().filter(|(_, h)| h.is_none()).count();
     assert_eq!(removed, 2);
 }
@@ -74,17 +76,33 @@ async fn on_https_each_bot_gets_a_webhook_whose_secret_only_that_bot_passes() {
 async fn one_process_polls_at_a_time_and_another_takes_over_when_the_lease_runs_out() {
     let w = World::new().await;
     let wait = std::time::Duration::ZERO;
-    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_some());
-    assert!(w.app.poll_bot_updates_once("b", wait).await.unwrap().is_none(), "a holds the lease");
+    let handler: std::sync::Arc<dyn BotUpdates> = std::sync::Arc::new(w.conversations());
+    assert!(w.app.bot_updates.poll_bot_updates_once("a", wait, handler.clone()).await.unwrap().is_some());
+    assert!(
+        w.app.bot_updates.poll_bot_updates_once("b", wait, handler.clone()).await.unwrap().is_none(),
+        "a holds the lease"
+    );
     w.clock.advance(POLL_LEASE_FOR - Duration::seconds(1));
-    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_some(), "a renews it");
+    assert!(
+        w.app.bot_updates.poll_bot_updates_once("a", wait, handler.clone()).await.unwrap().is_some(),
+        "a renews it"
+    );
     w.clock.advance(POLL_LEASE_FOR - Duration::seconds(1));
-    assert!(w.app.poll_bot_updates_once("b", wait).await.unwrap().is_none(), "renewed, so still a's");
+    assert!(
+        w.app.bot_updates.poll_bot_updates_once("b", wait, handler.clone()).await.unwrap().is_none(),
+        "renewed, so still a's"
+    );
     w.clock.advance(Duration::seconds(2));
-    assert!(w.app.poll_bot_updates_once("b", wait).await.unwrap().is_some(), "a stopped renewing: b takes over");
-    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_none());
-    w.app.release_poll_lease("b").await.unwrap();
-    assert!(w.app.poll_bot_updates_once("a", wait).await.unwrap().is_some(), "given up on a clean stop");
+    assert!(
+        w.app.bot_updates.poll_bot_updates_once("b", wait, handler.clone()).await.unwrap().is_some(),
+        "a stopped renewing: b takes over"
+    );
+    assert!(w.app.bot_updates.poll_bot_updates_once("a", wait, handler.clone()).await.unwrap().is_none());
+    w.app.bot_updates.release_poll_lease("b").await.unwrap();
+    assert!(
+        w.app.bot_updates.poll_bot_updates_once("a", wait, handler.clone()).await.unwrap().is_some(),
+        "given up on a clean stop"
+    );
 }
 
 #[tokio::test]
@@ -93,8 +111,8 @@ async fn a_revoked_partner_token_found_while_polling_disconnects_the_bot() {
     w.connect_partner_bot().await;
     w.bots.known.lock().unwrap().retain(|(t, _)| t != PARTNER_BOT_TOKEN);
     w.poll_updates().await;
-    let bot = w.app.partner_bot(&w.account.id).await.unwrap().unwrap();
+    let bot = w.app.bots.partner_bot(&w.account.id).await.unwrap().unwrap();
     assert!(bot.disconnected_at.is_some());
-    let notices = w.app.notices(&w.account.id, None, 10).await.unwrap();
+    let notices = w.app.notices.notices(&w.account.id, None, 10).await.unwrap();
     assert!(matches!(notices[0].kind, vp_ports::NoticeKind::BotDisconnected { bot_id: 5550001, .. }));
 }

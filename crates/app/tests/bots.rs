@@ -5,10 +5,10 @@ mod support;
 
 use std::sync::Arc;
 
-use support::World;
+use support::{World, declined};
 use vp_app::cabinet::audit::Who;
 use vp_app::secrets::SecretKeys;
-use vp_app::{App, AppError, Declined, Settings};
+use vp_app::{AppError, Declined, Services, Settings};
 
 const OPERATOR: Who<'static> = Who::Operator;
 
@@ -17,38 +17,34 @@ const RENEWED: &str = "5550001:AAFnewTokenAfterRevokeInBotFather_x";
 const OTHER_BOT: &str = "7770002:AAEotherBotOfTheSamePartner-1234567";
 
 async fn second_account(w: &World) -> String {
-    let (account, _) = w.app.create_account(Some("Other VPN"), "0", false).await.unwrap();
+    let (account, _) = w.app.operator.create_account(Some("Other VPN"), "0", false).await.unwrap();
     account.id
-}
-
-fn declined(result: Result<impl std::fmt::Debug, AppError>) -> Declined {
-    match result {
-        Err(AppError::Declined(d)) => d,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
 }
 
 #[tokio::test]
 async fn a_bot_connects_with_a_token_telegram_accepts_and_the_token_is_kept_only_sealed() {
     let w = World::new().await;
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
-    let bot = w.app.connect_bot(&w.account.id, &format!(" {TOKEN}\n")).await.unwrap();
+    let bot = w.app.bots.connect_bot(&w.account.id, &format!(" {TOKEN}\n"), OPERATOR).await.unwrap();
     assert_eq!((bot.bot_id, bot.username.as_str(), bot.disconnected_at), (5550001, "fast_vpn_bot", None));
     assert!(!bot.token_sealed.contains("AAEhBOweik6ad9r"), "the token is not stored as given");
-    assert_eq!(w.app.bot_token(&bot).unwrap(), TOKEN, "and opens to the token");
-    assert_eq!(w.app.partner_bot(&w.account.id).await.unwrap(), Some(bot));
+    assert_eq!(w.keys.bot_token(&bot).unwrap(), TOKEN, "and opens to the token");
+    assert_eq!(w.app.bots.partner_bot(&w.account.id).await.unwrap(), Some(bot));
 }
 
 #[tokio::test]
 async fn a_token_telegram_refuses_or_of_the_wrong_shape_connects_nothing() {
     let w = World::new().await;
-    assert_eq!(declined(w.app.connect_bot(&w.account.id, TOKEN).await), Declined::BotTokenRejected);
-    assert_eq!(declined(w.app.connect_bot(&w.account.id, "not a token").await), Declined::BotTokenMalformed);
+    assert_eq!(declined(w.app.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await), Declined::BotTokenRejected);
+    assert_eq!(
+        declined(w.app.bots.connect_bot(&w.account.id, "not a token", OPERATOR).await),
+        Declined::BotTokenMalformed
+    );
     w.bots.unavailable.store(true, std::sync::atomic::Ordering::Relaxed);
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
-    assert!(matches!(w.app.connect_bot(&w.account.id, TOKEN).await, Err(AppError::External(_))));
-    assert_eq!(w.app.partner_bot(&w.account.id).await.unwrap(), None);
-    assert!(matches!(w.app.connect_bot("acc_missing", TOKEN).await, Err(AppError::NotFound("account"))));
+    assert!(matches!(w.app.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await, Err(AppError::External(_))));
+    assert_eq!(w.app.bots.partner_bot(&w.account.id).await.unwrap(), None);
+    assert!(matches!(w.app.bots.connect_bot("acc_missing", TOKEN, OPERATOR).await, Err(AppError::NotFound("account"))));
 }
 
 #[tokio::test]
@@ -57,30 +53,34 @@ async fn a_bot_belongs_to_one_account_and_an_account_has_one_bot() {
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
     w.bots.add(RENEWED, 5550001, "fast_vpn_bot");
     w.bots.add(OTHER_BOT, 7770002, "other_bot");
-    w.app.connect_bot(&w.account.id, TOKEN).await.unwrap();
+    w.app.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await.unwrap();
 
     let other = second_account(&w).await;
-    assert_eq!(declined(w.app.connect_bot(&other, TOKEN).await), Declined::BotTaken, "the same token");
-    assert_eq!(declined(w.app.connect_bot(&other, RENEWED).await), Declined::BotTaken, "the same bot, a new token");
+    assert_eq!(declined(w.app.bots.connect_bot(&other, TOKEN, OPERATOR).await), Declined::BotTaken, "the same token");
     assert_eq!(
-        declined(w.app.connect_bot(&w.account.id, OTHER_BOT).await),
+        declined(w.app.bots.connect_bot(&other, RENEWED, OPERATOR).await),
+        Declined::BotTaken,
+        "the same bot, a new token"
+    );
+    assert_eq!(
+        declined(w.app.bots.connect_bot(&w.account.id, OTHER_BOT, OPERATOR).await),
         Declined::BotAlreadyConnected("fast_vpn_bot".into())
     );
 
-    let renewed = w.app.connect_bot(&w.account.id, RENEWED).await.unwrap();
-    assert_eq!(w.app.bot_token(&renewed).unwrap(), RENEWED, "a renewed token replaces the old one");
+    let renewed = w.app.bots.connect_bot(&w.account.id, RENEWED, OPERATOR).await.unwrap();
+    assert_eq!(w.keys.bot_token(&renewed).unwrap(), RENEWED, "a renewed token replaces the old one");
 
-    let gone = w.app.disconnect_bot(&w.account.id).await.unwrap();
+    let gone = w.app.bots.disconnect_bot(&w.account.id, OPERATOR).await.unwrap();
     assert_eq!(gone.bot_id, 5550001);
-    assert_eq!(w.app.partner_bot(&w.account.id).await.unwrap(), None);
-    assert!(matches!(w.app.disconnect_bot(&w.account.id).await, Err(AppError::NotFound("bot"))));
-    w.app.connect_bot(&other, TOKEN).await.expect("a disconnected bot may go to another account");
+    assert_eq!(w.app.bots.partner_bot(&w.account.id).await.unwrap(), None);
+    assert!(matches!(w.app.bots.disconnect_bot(&w.account.id, OPERATOR).await, Err(AppError::NotFound("bot"))));
+    w.app.bots.connect_bot(&other, TOKEN, OPERATOR).await.expect("a disconnected bot may go to another account");
 }
 
 /// The same database under other secrets keys.
-fn with_keys(w: &World, current: &str, previous: Option<&str>) -> App {
-    let keys = SecretKeys::from_base64(current, previous).unwrap();
-    App::new((*w.app).clone(), Settings { secrets: Arc::new(keys), ..Settings::default() })
+fn with_keys(w: &World, current: &str, previous: Option<&str>) -> (Services, Arc<SecretKeys>) {
+    let keys = Arc::new(SecretKeys::from_base64(current, previous).unwrap());
+    (Services::new(w.adapters.clone(), Settings { secrets: keys.clone(), ..Settings::default() }), keys)
 }
 
 #[tokio::test]
@@ -88,32 +88,37 @@ async fn a_key_rotation_seals_every_secret_again_and_a_missing_key_is_refused_by
     let w = World::new().await;
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
     let (old, new) = (SecretKeys::generate_base64(), SecretKeys::generate_base64());
-    let before = with_keys(&w, &old, None);
-    before.connect_bot(&w.account.id, TOKEN).await.unwrap();
+    let (before, before_keys) = with_keys(&w, &old, None);
+    before.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await.unwrap();
     let types = ["payment.succeeded".to_owned()];
-    let endpoint = before.add_endpoint(&w.account.id, "https://a.example/hooks", &types, OPERATOR).await.unwrap();
-    let rotated = before.rotate_endpoint_secret(&endpoint.id, OPERATOR).await.unwrap();
-    let signing = (before.endpoint_secret(&endpoint).unwrap(), before.endpoint_secret(&rotated).unwrap());
-    assert_eq!(before.prepare_secrets().await.unwrap(), 0, "nothing in plain text");
+    let endpoint =
+        before.events.add_endpoint(&w.account.id, "https://a.example/hooks", &types, OPERATOR).await.unwrap();
+    let rotated = before.events.rotate_endpoint_secret(&endpoint.id, OPERATOR).await.unwrap();
+    let signing = (before_keys.endpoint_secret(&endpoint).unwrap(), before_keys.endpoint_secret(&rotated).unwrap());
+    assert_eq!(before.secrets.prepare_secrets().await.unwrap(), 0, "nothing in plain text");
 
-    let wrong = with_keys(&w, &new, None);
-    let refused = wrong.prepare_secrets().await.unwrap_err().to_string();
+    let (wrong, _) = with_keys(&w, &new, None);
+    let refused = wrong.secrets.prepare_secrets().await.unwrap_err().to_string();
     assert!(refused.contains("VP_SECRETS_KEY"), "{refused}");
 
-    let rotating = with_keys(&w, &new, Some(&old));
-    rotating.prepare_secrets().await.unwrap();
-    assert_eq!(rotating.reseal_secrets().await.unwrap(), 3, "the token, the endpoint's secret and its previous one");
-    assert_eq!(rotating.reseal_secrets().await.unwrap(), 0, "already under the new key");
+    let (rotating, _) = with_keys(&w, &new, Some(&old));
+    rotating.secrets.prepare_secrets().await.unwrap();
+    assert_eq!(
+        rotating.secrets.reseal_secrets().await.unwrap(),
+        3,
+        "the token, the endpoint's secret and its previous one"
+    );
+    assert_eq!(rotating.secrets.reseal_secrets().await.unwrap(), 0, "already under the new key");
 
-    let after = with_keys(&w, &new, None);
-    after.prepare_secrets().await.unwrap();
-    let bot = after.partner_bot(&w.account.id).await.unwrap().unwrap();
-    assert_eq!(after.bot_token(&bot).unwrap(), TOKEN);
-    let resealed = after.endpoint(&endpoint.id).await.unwrap();
-    assert_eq!(after.endpoint_secret(&resealed).unwrap(), signing.1, "the same secret, sealed anew");
+    let (after, after_keys) = with_keys(&w, &new, None);
+    after.secrets.prepare_secrets().await.unwrap();
+    let bot = after.bots.partner_bot(&w.account.id).await.unwrap().unwrap();
+    assert_eq!(after_keys.bot_token(&bot).unwrap(), TOKEN);
+    let resealed = after.events.endpoint(&endpoint.id).await.unwrap();
+    assert_eq!(after_keys.endpoint_secret(&resealed).unwrap(), signing.1, "the same secret, sealed anew");
     let previous = SecretKeys::from_base64(&new, None).unwrap();
-    let opened =
-        previous.open(&format!("webhook-secret:{}", endpoint.id), resealed.previous_secret_sealed.as_deref().unwrap());
+    let purpose = vp_app::secrets::SecretPurpose::WebhookSecret { endpoint_id: &endpoint.id };
+    let opened = previous.open(purpose, resealed.previous_secret_sealed.as_deref().unwrap());
     assert_eq!(opened.unwrap(), signing.0, "the previous secret too");
 }
 
@@ -121,71 +126,72 @@ async fn a_key_rotation_seals_every_secret_again_and_a_missing_key_is_refused_by
 async fn signing_secrets_stored_in_plain_text_are_sealed_at_the_next_start() {
     let w = World::new().await;
     let types = ["payment.succeeded".to_owned()];
-    let mut endpoint = w.app.add_endpoint(&w.account.id, "https://a.example/hooks", &types, OPERATOR).await.unwrap();
+    let mut endpoint =
+        w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &types, OPERATOR).await.unwrap();
     // As a database written before sealing existed holds them.
     endpoint.secret_sealed = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYqrTw==".into();
     endpoint.previous_secret_sealed = Some("whsec_b2xkIHNlY3JldCBvbGQgc2VjcmV0IG9sZCBzZWNyZXQ=".into());
-    let mut tx = w.app.store.begin().await.unwrap();
+    let mut tx = w.store.begin().await.unwrap();
     tx.update_webhook_endpoint(&endpoint).await.unwrap();
     tx.commit().await.unwrap();
 
-    assert_eq!(w.app.prepare_secrets().await.unwrap(), 2);
-    assert_eq!(w.app.prepare_secrets().await.unwrap(), 0, "once");
-    let stored = w.app.endpoint(&endpoint.id).await.unwrap();
+    assert_eq!(w.app.secrets.prepare_secrets().await.unwrap(), 2);
+    assert_eq!(w.app.secrets.prepare_secrets().await.unwrap(), 0, "once");
+    let stored = w.app.events.endpoint(&endpoint.id).await.unwrap();
     assert!(stored.secret_sealed.starts_with("v1.") && !stored.secret_sealed.contains("MfKQ9r8"));
-    assert_eq!(w.app.endpoint_secret(&stored).unwrap(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYqrTw==");
+    assert_eq!(w.keys.endpoint_secret(&stored).unwrap(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYqrTw==");
 }
 
 #[tokio::test]
 async fn the_bot_shows_the_brand_and_follows_every_brand_change_with_retries_when_throttled() {
     let w = World::new().await;
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
-    w.app.connect_bot(&w.account.id, TOKEN).await.unwrap();
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 1);
+    w.app.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await.unwrap();
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 1);
     let shown = w.bots.profiles.lock().unwrap().last().cloned().unwrap().1;
     assert_eq!(shown.name, "Demo VPN");
     let ru = shown.languages.iter().find(|l| l.code == "ru").unwrap();
     assert!(ru.short_description.starts_with("Demo VPN: ваша VPN-подписка"), "{}", ru.short_description);
     let commands: Vec<&str> = ru.commands.iter().map(|(c, _)| c.as_str()).collect();
     assert_eq!(commands, ["start", "status", "connect", "help", "language", "stop"]);
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "in sync: nothing to do");
-    assert!(w.app.partner_bot(&w.account.id).await.unwrap().unwrap().profile_in_sync());
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 0, "in sync: nothing to do");
+    assert!(w.app.bots.partner_bot(&w.account.id).await.unwrap().unwrap().profile_in_sync());
 
-    w.app.set_brand_name(&w.account.id, "Faster VPN").await.unwrap();
-    assert!(!w.app.partner_bot(&w.account.id).await.unwrap().unwrap().profile_in_sync());
+    w.app.operator.set_brand_name(&w.account.id, "Faster VPN").await.unwrap();
+    assert!(!w.app.bots.partner_bot(&w.account.id).await.unwrap().unwrap().profile_in_sync());
     *w.bots.throttle_next.lock().unwrap() = Some(std::time::Duration::from_secs(30));
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "Telegram asked to wait");
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "and the wait is kept");
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 0, "Telegram asked to wait");
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 0, "and the wait is kept");
     w.clock.advance(time::Duration::seconds(31));
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 1);
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 1);
     assert_eq!(w.bots.profiles.lock().unwrap().last().unwrap().1.name, "Faster VPN");
 
     use vp_app::style::{StyleChange, StyleChanges};
     let support = StyleChange::Set("https://help.example.com".into());
     let style = StyleChanges { logo_url: StyleChange::Keep, accent_color: StyleChange::Keep, support_url: support };
-    w.app.set_style(&w.account.id, style).await.unwrap();
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 1, "the support address is in the description");
+    w.app.operator.set_style(&w.account.id, style).await.unwrap();
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 1, "the support address is in the description");
     let shown = w.bots.profiles.lock().unwrap().last().cloned().unwrap().1;
     assert!(shown.languages[0].description.ends_with("Support: https://help.example.com"));
-    w.app.set_markup(&w.account.id, "30").await.unwrap();
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "a markup change is not the bot's business");
+    w.app.operator.set_markup(&w.account.id, "30").await.unwrap();
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 0, "a markup change is not the bot's business");
 }
 
 #[tokio::test]
 async fn a_token_revoked_in_botfather_disconnects_the_bot_and_tells_the_partner() {
     let w = World::new().await;
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
-    w.app.connect_bot(&w.account.id, TOKEN).await.unwrap();
+    w.app.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await.unwrap();
     w.bots.known.lock().unwrap().clear();
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0);
-    let bot = w.app.partner_bot(&w.account.id).await.unwrap().unwrap();
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 0);
+    let bot = w.app.bots.partner_bot(&w.account.id).await.unwrap().unwrap();
     assert!(bot.disconnected_at.is_some(), "marked disconnected");
-    let mut tx = w.app.store.read().await.unwrap();
+    let mut tx = w.store.read().await.unwrap();
     let notices = tx.notices(&w.account.id, None, 10).await.unwrap();
     tx.commit().await.unwrap();
     assert_eq!(notices.len(), 1);
-    let text = vp_app::notices::notice_text(&notices[0].kind, "Demo VPN", vp_app::Lang::En);
+    let text = vp_i18n::notice_text(&notices[0].kind, "Demo VPN", vp_app::Lang::En);
     assert!(text.contains("@fast_vpn_bot") && text.contains("new token"), "{text}");
-    w.app.set_brand_name(&w.account.id, "Other").await.unwrap();
-    assert_eq!(w.app.sync_bot_profiles(10).await.unwrap(), 0, "a disconnected bot is left alone");
+    w.app.operator.set_brand_name(&w.account.id, "Other").await.unwrap();
+    assert_eq!(w.app.bots.sync_bot_profiles(10).await.unwrap(), 0, "a disconnected bot is left alone");
 }

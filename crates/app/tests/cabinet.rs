@@ -8,6 +8,7 @@ use time::Duration;
 use vp_app::AppError;
 use vp_app::cabinet::{SignInRefusal, SignedIn};
 use vp_ports::CabinetLinkPurpose;
+use vp_ports::Cursor;
 
 const PASSWORD: &str = "a long enough phrase";
 const ADDRESS: &str = "203.0.113.7";
@@ -18,35 +19,35 @@ fn token_of(link: &str) -> &str {
 
 /// An invited user who set `PASSWORD`; returns the first session.
 async fn member(w: &World, email: &str) -> SignedIn {
-    let invitation = w.app.invite_cabinet_user(&w.account.id, email).await.unwrap();
+    let invitation = w.app.cabinet_access.invite_user(&w.account.id, email).await.unwrap();
     // Entries of one instant have no order among them; the activity test reads the order.
     w.clock.advance(Duration::seconds(1));
-    w.app.set_cabinet_password(token_of(&invitation.link), PASSWORD).await.unwrap()
+    w.app.cabinet_access.set_password(token_of(&invitation.link), PASSWORD).await.unwrap()
 }
 
 async fn sign_in(w: &World, email: &str, password: &str, address: &str) -> Result<SignedIn, SignInRefusal> {
-    w.app.sign_in(email, password, address).await.unwrap()
+    w.app.cabinet_access.sign_in(email, password, address).await.unwrap()
 }
 
 #[tokio::test]
 async fn an_invitation_link_sets_the_password_once_and_signs_the_person_in() {
     let w = World::new().await;
-    let invitation = w.app.invite_cabinet_user(&w.account.id, "Partner@Example.com").await.unwrap();
+    let invitation = w.app.cabinet_access.invite_user(&w.account.id, "Partner@Example.com").await.unwrap();
     assert_eq!(invitation.purpose, CabinetLinkPurpose::Invite);
     assert_eq!(invitation.user.email, "partner@example.com", "emails are kept in lower case");
     assert!(invitation.link.starts_with("http://127.0.0.1:8080/cabinet/welcome/"));
     assert_eq!(invitation.expires_at, w.clock.now_for_test() + Duration::hours(72));
     let token = token_of(&invitation.link);
 
-    let short = w.app.set_cabinet_password(token, "123456789").await.unwrap_err();
+    let short = w.app.cabinet_access.set_password(token, "123456789").await.unwrap_err();
     assert!(matches!(short, AppError::Validation(ref f) if f.contains_key("password")), "{short:?}");
-    assert!(w.app.cabinet_link(token).await.is_ok(), "a refused password does not spend the link");
+    assert!(w.app.cabinet_access.link(token).await.is_ok(), "a refused password does not spend the link");
 
-    let signed_in = w.app.set_cabinet_password(token, PASSWORD).await.unwrap();
-    let actor = w.app.cabinet_actor(&signed_in.token).await.unwrap().expect("signed in");
+    let signed_in = w.app.cabinet_access.set_password(token, PASSWORD).await.unwrap();
+    let actor = w.app.cabinet_access.actor(&signed_in.token).await.unwrap().expect("signed in");
     assert_eq!(actor.account.id, w.account.id);
     assert_eq!(actor.csrf_token, signed_in.session.csrf_token);
-    let again = w.app.set_cabinet_password(token, "another long phrase").await.unwrap_err();
+    let again = w.app.cabinet_access.set_password(token, "another long phrase").await.unwrap_err();
     assert!(matches!(again, AppError::NotFound("link")), "a link works once: {again:?}");
     assert!(sign_in(&w, "partner@example.com", PASSWORD, ADDRESS).await.is_ok());
 }
@@ -54,15 +55,15 @@ async fn an_invitation_link_sets_the_password_once_and_signs_the_person_in() {
 #[tokio::test]
 async fn a_link_expires_after_72_hours_and_a_new_one_replaces_the_old() {
     let w = World::new().await;
-    let first = w.app.invite_cabinet_user(&w.account.id, "a@example.com").await.unwrap();
+    let first = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
     w.clock.advance(Duration::hours(72));
-    assert!(matches!(w.app.cabinet_link(token_of(&first.link)).await, Err(AppError::NotFound(_))));
-    let second = w.app.invite_cabinet_user(&w.account.id, "a@example.com").await.unwrap();
+    assert!(matches!(w.app.cabinet_access.link(token_of(&first.link)).await, Err(AppError::NotFound(_))));
+    let second = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
     assert_eq!(second.purpose, CabinetLinkPurpose::Invite, "no password yet: still an invitation");
-    let third = w.app.invite_cabinet_user(&w.account.id, "a@example.com").await.unwrap();
-    assert!(matches!(w.app.cabinet_link(token_of(&second.link)).await, Err(AppError::NotFound(_))));
-    w.app.set_cabinet_password(token_of(&third.link), PASSWORD).await.unwrap();
-    let reset = w.app.invite_cabinet_user(&w.account.id, "a@example.com").await.unwrap();
+    let third = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
+    assert!(matches!(w.app.cabinet_access.link(token_of(&second.link)).await, Err(AppError::NotFound(_))));
+    w.app.cabinet_access.set_password(token_of(&third.link), PASSWORD).await.unwrap();
+    let reset = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
     assert_eq!(reset.purpose, CabinetLinkPurpose::Reset, "a user with a password gets a reset link");
 }
 
@@ -70,10 +71,10 @@ async fn a_link_expires_after_72_hours_and_a_new_one_replaces_the_old() {
 async fn an_email_belongs_to_one_account() {
     let w = World::new().await;
     member(&w, "one@example.com").await;
-    let (other, _) = w.app.create_account(Some("Other"), "10", false).await.unwrap();
-    let refused = w.app.invite_cabinet_user(&other.id, "ONE@example.com").await.unwrap_err();
+    let (other, _) = w.app.operator.create_account(Some("Other"), "10", false).await.unwrap();
+    let refused = w.app.cabinet_access.invite_user(&other.id, "ONE@example.com").await.unwrap_err();
     assert!(matches!(refused, AppError::Conflict(_)), "{refused:?}");
-    let bad = w.app.invite_cabinet_user(&other.id, "not-an-email").await.unwrap_err();
+    let bad = w.app.cabinet_access.invite_user(&other.id, "not-an-email").await.unwrap_err();
     assert!(matches!(bad, AppError::Validation(ref f) if f.contains_key("email")));
 }
 
@@ -141,21 +142,21 @@ async fn sessions_end_after_twelve_idle_hours_or_thirty_days_or_at_sign_out() {
     let w = World::new().await;
     let first = member(&w, "p@example.com").await;
     w.clock.advance(Duration::hours(12));
-    assert!(w.app.cabinet_actor(&first.token).await.unwrap().is_none(), "12 idle hours end a session");
+    assert!(w.app.cabinet_access.actor(&first.token).await.unwrap().is_none(), "12 idle hours end a session");
 
     let busy = sign_in(&w, "p@example.com", PASSWORD, ADDRESS).await.unwrap();
     assert_ne!(busy.token, first.token, "a new session id at every sign-in");
     for _ in 0..59 {
         w.clock.advance(Duration::hours(12) - Duration::minutes(1));
-        assert!(w.app.cabinet_actor(&busy.token).await.unwrap().is_some());
+        assert!(w.app.cabinet_access.actor(&busy.token).await.unwrap().is_some());
     }
     w.clock.advance(Duration::hours(12));
-    assert!(w.app.cabinet_actor(&busy.token).await.unwrap().is_none(), "30 days after sign-in, used or not");
+    assert!(w.app.cabinet_access.actor(&busy.token).await.unwrap().is_none(), "30 days after sign-in, used or not");
 
     let last = sign_in(&w, "p@example.com", PASSWORD, ADDRESS).await.unwrap();
-    let actor = w.app.cabinet_actor(&last.token).await.unwrap().unwrap();
-    w.app.sign_out(&actor).await.unwrap();
-    assert!(w.app.cabinet_actor(&last.token).await.unwrap().is_none());
+    let actor = w.app.cabinet_access.actor(&last.token).await.unwrap().unwrap();
+    w.app.cabinet_access.sign_out(&actor).await.unwrap();
+    assert!(w.app.cabinet_access.actor(&last.token).await.unwrap().is_none());
 }
 
 #[tokio::test]
@@ -163,14 +164,14 @@ async fn revoking_a_user_ends_their_sessions_and_their_sign_in() {
     let w = World::new().await;
     let session = member(&w, "p@example.com").await;
     let other = member(&w, "colleague@example.com").await;
-    let user = w.app.cabinet_actor(&session.token).await.unwrap().unwrap().user;
-    let (revoked, ended) = w.app.revoke_cabinet_user(&user.id).await.unwrap();
+    let user = w.app.cabinet_access.actor(&session.token).await.unwrap().unwrap().user;
+    let (revoked, ended) = w.app.cabinet_access.revoke_user(&user.id).await.unwrap();
     assert!(revoked.revoked_at.is_some());
     assert_eq!(ended, 1);
-    assert!(w.app.cabinet_actor(&session.token).await.unwrap().is_none());
+    assert!(w.app.cabinet_access.actor(&session.token).await.unwrap().is_none());
     assert_eq!(sign_in(&w, "p@example.com", PASSWORD, ADDRESS).await.unwrap_err(), SignInRefusal::Wrong);
-    assert!(w.app.cabinet_actor(&other.token).await.unwrap().is_some(), "other users of the account stay in");
-    let users = w.app.cabinet_users(&w.account.id).await.unwrap();
+    assert!(w.app.cabinet_access.actor(&other.token).await.unwrap().is_some(), "other users of the account stay in");
+    let users = w.app.cabinet_access.users(&w.account.id).await.unwrap();
     assert_eq!(users.len(), 2);
 }
 
@@ -178,13 +179,13 @@ async fn revoking_a_user_ends_their_sessions_and_their_sign_in() {
 async fn the_activity_log_says_who_did_what_newest_first() {
     let w = World::new().await;
     let session = member(&w, "p@example.com").await;
-    let actor = w.app.cabinet_actor(&session.token).await.unwrap().unwrap();
+    let actor = w.app.cabinet_access.actor(&session.token).await.unwrap().unwrap();
     w.clock.advance(Duration::seconds(1));
-    w.app.cabinet_rename_brand(&actor, "New Brand").await.unwrap();
-    let refused = w.app.cabinet_rename_brand(&actor, "").await.unwrap_err();
+    w.app.cabinet.rename_brand(&actor, "New Brand").await.unwrap();
+    let refused = w.app.cabinet.rename_brand(&actor, "").await.unwrap_err();
     assert!(matches!(refused, AppError::Validation(ref f) if f.contains_key("brand_name")));
     assert_eq!(w.account().await.brand_name.as_str(), "New Brand");
-    let log = w.app.activity(&actor, None).await.unwrap();
+    let log = w.app.cabinet.activity(&actor, None).await.unwrap();
     let seen: Vec<(&str, &str)> = log.iter().map(|e| (e.actor.as_str(), e.action.as_str())).collect();
     assert_eq!(
         seen,
@@ -195,6 +196,6 @@ async fn the_activity_log_says_who_did_what_newest_first() {
         ]
     );
     assert!(log[0].detail.ends_with("-> New Brand"), "{}", log[0].detail);
-    let older = w.app.activity(&actor, Some((log[0].at, log[0].id.clone()))).await.unwrap();
+    let older = w.app.cabinet.activity(&actor, Some(Cursor { at: log[0].at, id: log[0].id.clone() })).await.unwrap();
     assert_eq!(older.len(), 2, "the cursor pages past the newest");
 }

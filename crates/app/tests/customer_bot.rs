@@ -9,12 +9,6 @@ use time::Duration;
 use vp_app::AppError;
 use vp_ports::ButtonAction;
 
-async fn with_bot() -> World {
-    let w = World::new().await;
-    w.connect_partner_bot().await;
-    w
-}
-
 /// The subscription link token of a client that paid.
 async fn paid_client(w: &World, client: &str) -> String {
     let account = w.account().await;
@@ -28,14 +22,14 @@ fn code_of(link: &str) -> &str {
 
 async fn reachable(w: &World, client: &str) -> bool {
     let actor = w.actor(&w.account.id, &format!("{client}@example.com")).await;
-    w.app.cabinet_client(&actor, client).await.unwrap().reachable_in_messenger
+    w.app.cabinet.client(&actor, client).await.unwrap().reachable_in_messenger
 }
 
 #[tokio::test]
 async fn a_customer_links_with_a_one_time_code_and_the_bot_answers_with_the_status() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let token = paid_client(&w, "alice").await;
-    let link = w.app.reminders_link(&token).await.unwrap();
+    let link = w.app.bot_shop.reminders_link(&token).await.unwrap();
     let code = code_of(&link).to_owned();
     assert_eq!(code.len(), 43);
     assert!(!reachable(&w, "alice").await);
@@ -60,23 +54,23 @@ async fn a_customer_links_with_a_one_time_code_and_the_bot_answers_with_the_stat
 
 #[tokio::test]
 async fn a_code_expires_after_24_hours_and_only_the_accounts_own_subscriptions_give_one() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let token = paid_client(&w, "bob").await;
-    let link = w.app.reminders_link(&token).await.unwrap();
+    let link = w.app.bot_shop.reminders_link(&token).await.unwrap();
     w.clock.advance(Duration::hours(24));
     let late = w.write_to_partner_bot(902, &format!("/start {}", code_of(&link)), None).await;
     assert!(late[0].text.starts_with("This link has expired"), "{late:?}");
-    assert!(matches!(w.app.reminders_link("no-such-token").await, Err(AppError::NotFound(_))));
-    w.app.disconnect_bot(&w.account.id).await.unwrap();
-    assert!(matches!(w.app.reminders_link(&token).await, Err(AppError::NotFound("bot"))), "no bot, no link");
+    assert!(matches!(w.app.bot_shop.reminders_link("no-such-token").await, Err(AppError::NotFound(_))));
+    w.app.bots.disconnect_bot(&w.account.id, vp_app::cabinet::audit::Who::Operator).await.unwrap();
+    assert!(matches!(w.app.bot_shop.reminders_link(&token).await, Err(AppError::NotFound("bot"))), "no bot, no link");
 }
 
 #[tokio::test]
 async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     for client in ["mum", "dad"] {
         let token = paid_client(&w, client).await;
-        let link = w.app.reminders_link(&token).await.unwrap();
+        let link = w.app.bot_shop.reminders_link(&token).await.unwrap();
         w.write_to_partner_bot(903, &format!("/start {}", code_of(&link)), Some("en")).await;
     }
     let status = w.write_to_partner_bot(903, "/status", None).await;
@@ -93,7 +87,7 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
 
     // A client is in one chat: linking it elsewhere moves it.
     let token = paid_client(&w, "dad").await;
-    let link = w.app.reminders_link(&token).await.unwrap();
+    let link = w.app.bot_shop.reminders_link(&token).await.unwrap();
     w.write_to_partner_bot(904, &format!("/start {}", code_of(&link)), Some("en")).await;
     let left = w.write_to_partner_bot(903, "/status", None).await;
     assert!(left[0].text.contains("Subscription mum") && !left[0].text.contains("Subscription dad"));
@@ -106,7 +100,7 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
 
 #[tokio::test]
 async fn language_switches_the_chat_between_russian_and_english() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let help = w.write_to_partner_bot(905, "/help", Some("ru")).await;
     assert!(help[0].text.contains("Это бот Demo VPN."), "the app's language first: {help:?}");
     let switched = w.write_to_partner_bot(905, "/language", Some("ru")).await;

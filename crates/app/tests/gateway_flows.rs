@@ -5,7 +5,7 @@ mod support;
 
 use std::sync::atomic::Ordering;
 
-use support::World;
+use support::{World, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{ClientId, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, Purpose};
@@ -24,28 +24,21 @@ fn subscribe(client: &str) -> InvoiceRequest {
     }
 }
 
-fn refusal<T: std::fmt::Debug>(r: Result<T, AppError>) -> Refusal {
-    match r {
-        Err(AppError::Refused(x)) => x,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
 async fn status(w: &World, payment_id: &str) -> InvoiceStatus {
-    w.app.invoice_view(&w.account, payment_id).await.unwrap().invoice.status
+    w.app.payments.invoice_view(&w.account, payment_id).await.unwrap().invoice.status
 }
 
 #[tokio::test]
 async fn a_retry_after_an_unknown_outcome_asks_the_gateway_for_exactly_the_same_charge() {
     let w = World::new().await;
     w.gateway.down.store(true, Ordering::SeqCst);
-    let first = w.app.create_invoice(&w.account, key("k1"), subscribe("u1")).await;
+    let first = w.app.payments.create_invoice(&w.account, key("k1"), subscribe("u1")).await;
     assert_eq!(refusal(first), Refusal::PaymentUnavailable);
     // The price and the method mapping change before the partner retries.
-    let account = w.app.set_markup(&w.account.id, "50").await.unwrap();
-    w.app.set_payment_method_gateway_type("sbp", None).await.unwrap();
+    let account = w.app.operator.set_markup(&w.account.id, "50").await.unwrap();
+    w.app.operator.set_payment_method_gateway_type("sbp", None).await.unwrap();
     w.gateway.down.store(false, Ordering::SeqCst);
-    let issued = w.app.create_invoice(&account, key("k1"), subscribe("u1")).await.unwrap();
+    let issued = w.app.payments.create_invoice(&account, key("k1"), subscribe("u1")).await.unwrap();
     let requests = w.gateway.requests.lock().unwrap().clone();
     let [sent] = requests.as_slice() else { panic!("one request reached the gateway: {requests:?}") };
     assert_eq!(sent.idempotency_key, issued.invoice.payment_id);
@@ -53,7 +46,11 @@ async fn a_retry_after_an_unknown_outcome_asks_the_gateway_for_exactly_the_same_
     assert_eq!(issued.invoice.amounts.customer, sent.amount, "the invoice shows what the gateway charges");
     assert_eq!(sent.amount, Money::from_kopecks(65_880), "3 months at 549.00 with the first attempt's 20 %, not 50 %");
     assert_eq!(sent.description, "Demo VPN: 3 months");
-    assert_eq!(sent.return_url, w.app.payment_result_url(&issued.invoice.payment_id), "the platform's result page");
+    assert_eq!(
+        sent.return_url,
+        w.app.payments.payment_result_url(&issued.invoice.payment_id),
+        "the platform's result page"
+    );
 }
 
 #[tokio::test]
@@ -67,13 +64,13 @@ async fn a_definite_no_from_the_gateway_frees_the_key_and_says_why() {
     for (n, (error, expected)) in cases.into_iter().enumerate() {
         *w.gateway.fail_next.lock().unwrap() = Some(error);
         let k = format!("refused-{n}");
-        let result = w.app.create_invoice(&w.account, key(&k), subscribe(&format!("u{n}"))).await;
+        let result = w.app.payments.create_invoice(&w.account, key(&k), subscribe(&format!("u{n}"))).await;
         match (expected, result) {
             (Some(r), result) => assert_eq!(refusal(result), r),
             (None, Err(AppError::External(_))) => {}
             (None, other) => panic!("a rejection is an internal error, got {other:?}"),
         }
-        let again = w.app.create_invoice(&w.account, key(&k), subscribe(&format!("u{n}"))).await.unwrap();
+        let again = w.app.payments.create_invoice(&w.account, key(&k), subscribe(&format!("u{n}"))).await.unwrap();
         assert!(!again.replayed, "the key was free: a new request");
         let requests = w.gateway.requests.lock().unwrap().clone();
         let last_two = &requests[requests.len() - 2..];
@@ -84,98 +81,115 @@ async fn a_definite_no_from_the_gateway_frees_the_key_and_says_why() {
 #[tokio::test]
 async fn a_notification_settles_once_whatever_it_claims() {
     let w = World::new().await;
-    let inv = w.app.create_invoice(&w.account, key("n"), subscribe("u1")).await.unwrap().invoice;
+    let inv = w.app.payments.create_invoice(&w.account, key("n"), subscribe("u1")).await.unwrap().invoice;
     let gateway_id = inv.gateway_payment_id.clone().unwrap();
-    assert!(w.app.payment_changed(&gateway_id).await.unwrap(), "a known payment");
-    assert_eq!(w.app.invoice_view(&w.account, &inv.payment_id).await.unwrap().invoice.status, InvoiceStatus::Pending);
+    assert!(w.app.payments.payment_changed(&gateway_id).await.unwrap(), "a known payment");
+    assert_eq!(
+        w.app.payments.invoice_view(&w.account, &inv.payment_id).await.unwrap().invoice.status,
+        InvoiceStatus::Pending
+    );
     w.gateway.set_state(&inv.payment_id, GatewayState::Succeeded);
-    w.app.payment_changed(&gateway_id).await.unwrap();
-    w.app.payment_changed(&gateway_id).await.unwrap();
-    assert_eq!(w.app.invoice_view(&w.account, &inv.payment_id).await.unwrap().invoice.status, InvoiceStatus::Succeeded);
+    w.app.payments.payment_changed(&gateway_id).await.unwrap();
+    w.app.payments.payment_changed(&gateway_id).await.unwrap();
+    assert_eq!(
+        w.app.payments.invoice_view(&w.account, &inv.payment_id).await.unwrap().invoice.status,
+        InvoiceStatus::Succeeded
+    );
     assert_eq!(w.balance().await, inv.amounts.partner_share, "credited once");
-    assert!(!w.app.payment_changed("gw_unknown").await.unwrap(), "no invoice has it");
+    assert!(!w.app.payments.payment_changed("gw_unknown").await.unwrap(), "no invoice has it");
     w.gateway.down.store(true, Ordering::SeqCst);
-    assert!(w.app.payment_changed(&gateway_id).await.is_err(), "a re-read that fails asks for the notification again");
+    assert!(
+        w.app.payments.payment_changed(&gateway_id).await.is_err(),
+        "a re-read that fails asks for the notification again"
+    );
 }
 
 #[tokio::test]
 async fn reconciliation_re_reads_pending_payments_from_two_minutes_on_ever_less_often() {
     let w = World::new().await;
     w.gateway.reconciling.store(true, Ordering::SeqCst);
-    let lost = w.app.create_invoice(&w.account, key("lost"), subscribe("u1")).await.unwrap().invoice;
-    let unpaid = w.app.create_invoice(&w.account, key("unpaid"), subscribe("u2")).await.unwrap().invoice;
+    let lost = w.app.payments.create_invoice(&w.account, key("lost"), subscribe("u1")).await.unwrap().invoice;
+    let unpaid = w.app.payments.create_invoice(&w.account, key("unpaid"), subscribe("u2")).await.unwrap().invoice;
     w.gateway.set_state(&lost.payment_id, GatewayState::Succeeded);
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 0, "not before 2 minutes");
+    assert_eq!(w.app.payments.reconcile_pending_payments(100).await.unwrap(), 0, "not before 2 minutes");
     w.clock.advance(Duration::seconds(121));
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 2);
+    assert_eq!(w.app.payments.reconcile_pending_payments(100).await.unwrap(), 2);
     assert_eq!(status(&w, &lost.payment_id).await, InvoiceStatus::Succeeded, "the lost notification's payment");
     assert_eq!(status(&w, &unpaid.payment_id).await, InvoiceStatus::Pending);
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 0, "a settled one is done; the other waits");
+    assert_eq!(
+        w.app.payments.reconcile_pending_payments(100).await.unwrap(),
+        0,
+        "a settled one is done; the other waits"
+    );
     w.clock.advance(Duration::seconds(61));
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 1, "one minute after the first re-read");
+    assert_eq!(w.app.payments.reconcile_pending_payments(100).await.unwrap(), 1, "one minute after the first re-read");
     w.clock.advance(Duration::seconds(61));
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 0, "then two minutes");
+    assert_eq!(w.app.payments.reconcile_pending_payments(100).await.unwrap(), 0, "then two minutes");
     w.clock.advance(Duration::seconds(60));
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 1);
+    assert_eq!(w.app.payments.reconcile_pending_payments(100).await.unwrap(), 1);
 
     // The sweeper expires it at 30 minutes; a late payment seen by a re-read still succeeds.
     w.clock.advance(Duration::minutes(40));
-    w.app.expire_overdue_invoices(100).await.unwrap();
+    w.app.payments.expire_overdue_invoices(100).await.unwrap();
     assert_eq!(status(&w, &unpaid.payment_id).await, InvoiceStatus::Expired);
     w.gateway.set_state(&unpaid.payment_id, GatewayState::Succeeded);
-    w.app.reconcile_pending_payments(100).await.unwrap();
+    w.app.payments.reconcile_pending_payments(100).await.unwrap();
     assert_eq!(status(&w, &unpaid.payment_id).await, InvoiceStatus::Succeeded, "late payment");
 
-    let forgotten = w.app.create_invoice(&w.account, key("forgotten"), subscribe("u3")).await.unwrap().invoice;
+    let forgotten = w.app.payments.create_invoice(&w.account, key("forgotten"), subscribe("u3")).await.unwrap().invoice;
     w.clock.advance(Duration::minutes(30) + Duration::hours(2) + Duration::minutes(1));
     w.gateway.set_state(&forgotten.payment_id, GatewayState::Succeeded);
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 0, "two hours after its window it is let go");
+    assert_eq!(
+        w.app.payments.reconcile_pending_payments(100).await.unwrap(),
+        0,
+        "two hours after its window it is let go"
+    );
 }
 
 #[tokio::test]
 async fn the_deadline_asks_the_gateway_first_so_a_paid_invoice_never_expires() {
     let w = World::new().await;
     w.gateway.reconciling.store(true, Ordering::SeqCst);
-    let paid = w.app.create_invoice(&w.account, key("paid"), subscribe("u1")).await.unwrap().invoice;
+    let paid = w.app.payments.create_invoice(&w.account, key("paid"), subscribe("u1")).await.unwrap().invoice;
     w.clock.advance(Duration::seconds(1));
-    let unpaid = w.app.create_invoice(&w.account, key("unpaid"), subscribe("u2")).await.unwrap().invoice;
-    let down = w.app.create_invoice(&w.account, key("down"), subscribe("u3")).await.unwrap().invoice;
+    let unpaid = w.app.payments.create_invoice(&w.account, key("unpaid"), subscribe("u2")).await.unwrap().invoice;
+    let down = w.app.payments.create_invoice(&w.account, key("down"), subscribe("u3")).await.unwrap().invoice;
     w.gateway.set_state(&paid.payment_id, GatewayState::Succeeded); // its notification is lost
     w.clock.advance(Duration::minutes(31));
     w.gateway.down.store(true, Ordering::SeqCst);
-    w.app.expire_overdue_invoices(1).await.unwrap(); // the oldest first: `paid`, but the gateway is down
+    w.app.payments.expire_overdue_invoices(1).await.unwrap(); // the oldest first: `paid`, but the gateway is down
     w.gateway.down.store(false, Ordering::SeqCst);
-    w.app.expire_overdue_invoices(100).await.unwrap();
+    w.app.payments.expire_overdue_invoices(100).await.unwrap();
     assert_eq!(status(&w, &paid.payment_id).await, InvoiceStatus::Expired, "without the gateway's word it expired");
     assert_eq!(status(&w, &unpaid.payment_id).await, InvoiceStatus::Expired);
     assert_eq!(status(&w, &down.payment_id).await, InvoiceStatus::Expired);
 
-    let late = w.app.create_invoice(&w.account, key("late"), subscribe("u4")).await.unwrap().invoice;
+    let late = w.app.payments.create_invoice(&w.account, key("late"), subscribe("u4")).await.unwrap().invoice;
     w.gateway.set_state(&late.payment_id, GatewayState::Succeeded);
     w.clock.advance(Duration::minutes(31));
-    assert_eq!(w.app.expire_overdue_invoices(100).await.unwrap(), 0);
+    assert_eq!(w.app.payments.expire_overdue_invoices(100).await.unwrap(), 0);
     assert_eq!(status(&w, &late.payment_id).await, InvoiceStatus::Succeeded, "paid, not expired");
 }
 
 #[tokio::test]
 async fn the_sandbox_kind_of_gateway_is_not_reconciled() {
     let w = World::new().await;
-    let inv = w.app.create_invoice(&w.account, key("s"), subscribe("u1")).await.unwrap().invoice;
+    let inv = w.app.payments.create_invoice(&w.account, key("s"), subscribe("u1")).await.unwrap().invoice;
     w.gateway.set_state(&inv.payment_id, GatewayState::Succeeded);
     w.clock.advance(Duration::minutes(5));
-    assert_eq!(w.app.reconcile_pending_payments(100).await.unwrap(), 0);
+    assert_eq!(w.app.payments.reconcile_pending_payments(100).await.unwrap(), 0);
 }
 
 #[tokio::test]
 async fn a_refund_is_the_bank_recall_applied_once() {
     let w = World::new().await;
-    let inv = w.app.create_invoice(&w.account, key("r"), subscribe("u1")).await.unwrap().invoice;
-    assert!(matches!(w.app.refund_invoice(&inv.payment_id).await, Err(AppError::Conflict(_))), "not paid yet");
+    let inv = w.app.payments.create_invoice(&w.account, key("r"), subscribe("u1")).await.unwrap().invoice;
+    assert!(matches!(w.app.payments.refund_invoice(&inv.payment_id).await, Err(AppError::Conflict(_))), "not paid yet");
     w.gateway.set_state(&inv.payment_id, GatewayState::Succeeded);
-    w.app.reconcile_invoice(&inv.payment_id).await.unwrap();
-    let (refunded, state) = w.app.refund_invoice(&inv.payment_id).await.unwrap();
+    w.app.payments.reconcile_invoice(&inv.payment_id).await.unwrap();
+    let (refunded, state) = w.app.payments.refund_invoice(&inv.payment_id).await.unwrap();
     assert_eq!((refunded.status, state), (InvoiceStatus::Failed, RefundState::Succeeded));
     assert_eq!(w.balance().await, Money::ZERO, "the share is reversed");
-    w.app.payment_changed(&inv.gateway_payment_id.unwrap()).await.unwrap();
+    w.app.payments.payment_changed(&inv.gateway_payment_id.unwrap()).await.unwrap();
     assert_eq!(w.balance().await, Money::ZERO, "the refund's notification changes nothing more");
 }

@@ -9,12 +9,6 @@ use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};
 use vp_ports::{BotApiError, BotMessage, Button};
 
-async fn with_bot() -> World {
-    let w = World::new().await;
-    w.connect_partner_bot().await;
-    w
-}
-
 /// Pays a month for `client`; returns the end of its term.
 async fn pay(w: &World, client: &str) -> OffsetDateTime {
     let account = w.account().await;
@@ -24,7 +18,7 @@ async fn pay(w: &World, client: &str) -> OffsetDateTime {
 
 /// Links `client` to `chat_id` the way a customer does, in `language`.
 async fn link(w: &World, client: &str, chat_id: i64, language: &str) {
-    let link = w.app.reminders_link(&w.subscription(client).await.link_token).await.unwrap();
+    let link = w.app.bot_shop.reminders_link(&w.subscription(client).await.link_token).await.unwrap();
     let code = link.rsplit('=').next().unwrap();
     w.write_to_partner_bot(chat_id, &format!("/start {code}"), Some(language)).await;
 }
@@ -41,19 +35,19 @@ async fn at(w: &World, at: OffsetDateTime) -> Vec<BotMessage> {
         w.clock.advance(at - now);
     }
     let before = w.bots.sent.lock().unwrap().len();
-    w.app.check_terms().await.unwrap();
-    w.app.deliver_reminders_once("test", 100).await.unwrap().expect("the only worker");
+    w.app.events.check_terms().await.unwrap();
+    w.app.reminders.deliver_reminders_once("test", 100).await.unwrap().expect("the only worker");
     let sent = w.bots.sent.lock().unwrap();
     sent[before..].iter().filter(|(t, _)| t == PARTNER_BOT_TOKEN).map(|(_, m)| m.clone()).collect()
 }
 
 #[tokio::test]
 async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the_end_once_each() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let ends = pay(&w, "alice").await;
     link(&w, "alice", 900, "ru").await;
     let actor = w.actor(&w.account.id, "owner@example.com").await;
-    w.app.cabinet_set_renewal_url(&actor, "https://demo.example/renew").await.unwrap();
+    w.app.cabinet.set_renewal_url(&actor, "https://demo.example/renew").await.unwrap();
 
     assert!(at(&w, ends - Duration::hours(73)).await.is_empty(), "nothing before 72 hours");
     let first = at(&w, ends - Duration::hours(71)).await;
@@ -91,11 +85,11 @@ async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the
 
 #[tokio::test]
 async fn without_a_renewal_link_the_button_leads_to_support_and_unlinked_clients_get_nothing() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let ends = pay(&w, "bob").await;
     pay(&w, "carol").await;
     link(&w, "bob", 901, "en").await;
-    w.app.set_style(&w.account.id, support_only()).await.unwrap();
+    w.app.operator.set_style(&w.account.id, support_only()).await.unwrap();
     let sent = at(&w, ends - Duration::hours(71)).await;
     assert_eq!(sent.len(), 1, "carol never linked a chat: {sent:?}");
     assert!(sent[0].text.ends_with("3 days left."), "{:?}", sent[0].text);
@@ -113,7 +107,7 @@ fn support_only() -> vp_app::style::StyleChanges {
 
 #[tokio::test]
 async fn a_chat_that_blocked_the_bot_is_unlinked_and_a_failure_is_retried_once_due() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let ends = pay(&w, "dave").await;
     link(&w, "dave", 902, "en").await;
     w.bots.send_failures.lock().unwrap().push(BotApiError::Unavailable("502".into()));
@@ -123,20 +117,20 @@ async fn a_chat_that_blocked_the_bot_is_unlinked_and_a_failure_is_retried_once_d
     w.bots.send_failures.lock().unwrap().push(BotApiError::ChatGone("Forbidden: bot was blocked by the user".into()));
     assert!(at(&w, ends - Duration::hours(23)).await.is_empty());
     let actor = w.actor(&w.account.id, "support@example.com").await;
-    assert!(!w.app.cabinet_client(&actor, "dave").await.unwrap().reachable_in_messenger, "unlinked");
+    assert!(!w.app.cabinet.client(&actor, "dave").await.unwrap().reachable_in_messenger, "unlinked");
     assert!(at(&w, ends + Duration::minutes(6)).await.is_empty(), "nothing more to that chat");
 }
 
 #[tokio::test]
 async fn the_renewal_link_is_https_only() {
-    let w = with_bot().await;
+    let w = World::with_partner_bot().await;
     let actor = w.actor(&w.account.id, "owner@example.com").await;
     for bad in ["http://demo.example/renew", "demo.example", "https://a b"] {
-        assert!(matches!(w.app.cabinet_set_renewal_url(&actor, bad).await, Err(vp_app::AppError::Validation(_))));
+        assert!(matches!(w.app.cabinet.set_renewal_url(&actor, bad).await, Err(vp_app::AppError::Validation(_))));
     }
-    assert_eq!(w.app.cabinet_renewal_url(&actor).await.unwrap(), None, "nothing was saved");
-    w.app.cabinet_set_renewal_url(&actor, " https://demo.example/renew ").await.unwrap();
-    assert_eq!(w.app.cabinet_renewal_url(&actor).await.unwrap().as_deref(), Some("https://demo.example/renew"));
-    w.app.cabinet_set_renewal_url(&actor, "").await.unwrap();
-    assert_eq!(w.app.cabinet_renewal_url(&actor).await.unwrap(), None, "cleared");
+    assert_eq!(w.app.cabinet.renewal_url(&actor).await.unwrap(), None, "nothing was saved");
+    w.app.cabinet.set_renewal_url(&actor, " https://demo.example/renew ").await.unwrap();
+    assert_eq!(w.app.cabinet.renewal_url(&actor).await.unwrap().as_deref(), Some("https://demo.example/renew"));
+    w.app.cabinet.set_renewal_url(&actor, "").await.unwrap();
+    assert_eq!(w.app.cabinet.renewal_url(&actor).await.unwrap(), None, "cleared");
 }

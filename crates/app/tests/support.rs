@@ -9,8 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
+use vp_app::secrets::SecretKeys;
 use vp_app::system::SystemIds;
-use vp_app::{Adapters, App, Settings};
+use vp_app::{Adapters, Services, Settings};
 use vp_domain::{GatewayState, Money};
 use vp_ports::*;
 
@@ -354,7 +355,13 @@ impl BotApi for FakeBots {
 }
 
 pub struct World {
-    pub app: App,
+    pub app: Services,
+    /// What the services run on, to build another instance's over the same database.
+    pub adapters: Adapters,
+    /// The database, for what a test checks or arranges below the use cases.
+    pub store: Arc<dyn Store>,
+    /// The keys secrets are sealed with, to open what the store holds.
+    pub keys: Arc<SecretKeys>,
     pub bots: Arc<FakeBots>,
     pub webhooks: Arc<FakeWebhooks>,
     pub clock: Arc<ManualClock>,
@@ -385,26 +392,33 @@ impl World {
         let bots = Arc::new(FakeBots::default());
         bots.add(PLATFORM_BOT_TOKEN, 4242, "test_bot");
         let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
-        let app = App::new(
-            Adapters {
-                store,
-                clock: clock.clone(),
-                ids: Arc::new(SystemIds::new()),
-                gateway: gateway.clone(),
-                panel: panel.clone(),
-                events: Arc::new(TestShapes),
-                webhooks: webhooks.clone(),
-                bots: bots.clone(),
-                metrics: metrics.clone(),
+        let keys = Arc::new(SecretKeys::ephemeral());
+        let adapters = Adapters {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: Arc::new(SystemIds::new()),
+            gateway: gateway.clone(),
+            panel: panel.clone(),
+            events: Arc::new(TestShapes),
+            webhooks: webhooks.clone(),
+            bots: bots.clone(),
+            metrics: metrics.clone(),
+            wording: Arc::new(vp_bots::Wording),
+        };
+        let app = Services::new(
+            adapters.clone(),
+            Settings {
+                platform_bot: vp_app::bots::PlatformBot::new(PLATFORM_BOT_TOKEN),
+                secrets: keys.clone(),
+                ..Settings::default()
             },
-            Settings { platform_bot: vp_app::bot_updates::PlatformBot::new(PLATFORM_BOT_TOKEN), ..Settings::default() },
         );
-        let (account, _) = app.seed_demo().await.unwrap();
-        World { app, bots, webhooks, clock, gateway, panel, account, dir, metrics }
+        let (account, _) = app.operator.seed_demo().await.unwrap();
+        World { app, adapters, store, keys, bots, webhooks, clock, gateway, panel, account, dir, metrics }
     }
 
     pub async fn account(&self) -> AccountRecord {
-        let mut tx = self.app.store.begin().await.unwrap();
+        let mut tx = self.store.begin().await.unwrap();
         let a = tx.account(&self.account.id).await.unwrap().unwrap();
         tx.commit().await.unwrap();
         a
@@ -419,27 +433,38 @@ impl World {
             return_url: None,
         };
         let key = vp_domain::IdempotencyKey::parse(Some(&format!("k-{client}-{}", self.clock.now_for_test()))).unwrap();
-        let inv = self.app.create_invoice(account, key, request).await.unwrap();
-        self.app.apply_payment_outcome(&inv.invoice.payment_id, vp_domain::PaymentOutcome::Paid).await.unwrap()
+        let inv = self.app.payments.create_invoice(account, key, request).await.unwrap();
+        self.app.payments.apply_payment_outcome(&inv.invoice.payment_id, vp_domain::PaymentOutcome::Paid).await.unwrap()
     }
 
     /// A signed-in cabinet user of `account_id`.
     pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::cabinet::Actor {
-        let invitation = self.app.invite_cabinet_user(account_id, email).await.unwrap();
+        let invitation = self.app.cabinet_access.invite_user(account_id, email).await.unwrap();
         let token = invitation.link.rsplit('/').next().unwrap();
-        let signed_in = self.app.set_cabinet_password(token, "a long enough phrase").await.unwrap();
-        self.app.cabinet_actor(&signed_in.token).await.unwrap().unwrap()
+        let signed_in = self.app.cabinet_access.set_password(token, "a long enough phrase").await.unwrap();
+        self.app.cabinet_access.actor(&signed_in.token).await.unwrap().unwrap()
+    }
+
+    /// A world whose demo account has its own bot connected.
+    pub async fn with_partner_bot() -> World {
+        let w = World::new().await;
+        w.connect_partner_bot().await;
+        w
     }
 
     /// Connects the demo account's own bot, `@demo_vpn_bot`.
     pub async fn connect_partner_bot(&self) {
         self.bots.add(PARTNER_BOT_TOKEN, PARTNER_BOT_ID, "demo_vpn_bot");
-        self.app.connect_bot(&self.account.id, PARTNER_BOT_TOKEN).await.unwrap();
+        self.app
+            .bots
+            .connect_bot(&self.account.id, PARTNER_BOT_TOKEN, vp_app::cabinet::audit::Who::Operator)
+            .await
+            .unwrap();
     }
 
     /// A client's subscription as stored.
     pub async fn subscription(&self, client: &str) -> SubscriptionRecord {
-        let mut tx = self.app.store.read().await.unwrap();
+        let mut tx = self.store.read().await.unwrap();
         let id = vp_domain::ClientId::parse(client).unwrap();
         let record = tx.client(&self.account.id, &id).await.unwrap().unwrap();
         tx.commit().await.unwrap();
@@ -454,18 +479,25 @@ impl World {
         if let Some(message) = update.message.as_mut() {
             message.language = language.map(str::to_owned);
         }
-        BotUpdates::receive(&self.app, PARTNER_BOT_ID, update).await.unwrap();
+        self.conversations().receive(PARTNER_BOT_ID, update).await.unwrap();
         let sent = self.bots.sent.lock().unwrap();
         sent[before..].iter().filter(|(t, _)| t == PARTNER_BOT_TOKEN).map(|(_, m)| m.clone()).collect()
     }
 
     /// One round of the update poller (this world is the only process).
     pub async fn poll_updates(&self) -> usize {
-        self.app.poll_bot_updates_once("test", std::time::Duration::ZERO).await.unwrap().expect("the only poller")
+        let handler: Arc<dyn BotUpdates> = Arc::new(self.conversations());
+        let polled = self.app.bot_updates.poll_bot_updates_once("test", std::time::Duration::ZERO, handler);
+        polled.await.unwrap().expect("the only poller")
+    }
+
+    /// The bot adapter over this world's services, as Telegram's posts and the poller reach it.
+    pub fn conversations(&self) -> vp_bots::Conversations {
+        vp_bots::Conversations::new(&self.app)
     }
 
     pub async fn balance(&self) -> vp_domain::Money {
-        let mut tx = self.app.store.begin().await.unwrap();
+        let mut tx = self.store.begin().await.unwrap();
         let b = tx.partner_balance(&self.account.id).await.unwrap();
         tx.commit().await.unwrap();
         b.available
@@ -475,5 +507,21 @@ impl World {
 impl Drop for World {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The refusal a use case answered with; anything else fails the test.
+pub fn refusal<T: std::fmt::Debug>(r: Result<T, vp_app::AppError>) -> vp_app::Refusal {
+    match r {
+        Err(vp_app::AppError::Refused(x)) => x,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// The declined answer a use case gave; anything else fails the test.
+pub fn declined<T: std::fmt::Debug>(r: Result<T, vp_app::AppError>) -> vp_app::Declined {
+    match r {
+        Err(vp_app::AppError::Declined(d)) => d,
+        other => panic!("expected a refusal, got {other:?}"),
     }
 }

@@ -4,7 +4,7 @@
 //! first attempt is answered 500 with `Retry-After: 3600`, the operator's shifted clock is moved
 //! two hours, and the retries, all due at once, are timed from the first to the last receipt.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -15,19 +15,25 @@ use crate::stats::Samples;
 
 /// What the receiver saw: per invoice id, when each attempt arrived.
 #[derive(Default)]
-struct Receipts {
+pub struct Receipts {
     fail_first: AtomicBool,
     arrivals: Mutex<HashMap<String, Vec<Instant>>>,
 }
 
 impl Receipts {
-    fn count_with(&self, attempts: usize) -> usize {
+    pub fn count_with(&self, attempts: usize) -> usize {
         self.arrivals.lock().map_or(0, |a| a.values().filter(|v| v.len() >= attempts).count())
+    }
+
+    /// The invoice ids with at least one event received.
+    pub fn ids(&self) -> HashSet<String> {
+        self.arrivals.lock().map(|a| a.keys().cloned().collect()).unwrap_or_default()
     }
 }
 
-/// A partner's endpoint that answers at once (200, or 500 to a first attempt when asked to).
-fn start_receiver(receipts: Arc<Receipts>) -> Result<u16, String> {
+/// A partner's endpoint that answers at once (200, or 500 to a first attempt when asked to) on
+/// `http://127.0.0.1:PORT/hooks`; its port.
+pub fn start_receiver(receipts: Arc<Receipts>) -> Result<u16, String> {
     let port = free_port()?;
     std::thread::spawn(move || {
         let sys = actix_web::rt::System::new();

@@ -12,6 +12,7 @@ mod phases;
 mod reminders;
 mod seed;
 mod service;
+mod shop;
 mod stats;
 
 use std::process::ExitCode;
@@ -27,7 +28,7 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 10] = [
+const PHASES: [&str; 11] = [
     "account",
     "payments",
     "accounts10",
@@ -37,6 +38,7 @@ const PHASES: [&str; 10] = [
     "flood",
     "reminders",
     "reminders100",
+    "shop",
     "pgbench",
 ];
 

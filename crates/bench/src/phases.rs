@@ -9,6 +9,7 @@ use crate::load::{self, Load, Request, drive, first_number, rate};
 use crate::pgbench::{self, Ceiling};
 use crate::reminders::{self, RemindersRun};
 use crate::service::{Backend, Database, Service, free_port, wait_up};
+use crate::shop::{self, ShopRun};
 use crate::{Options, seed, stats};
 
 /// Clients the `grown` phase adds to the demo account before it measures.
@@ -28,6 +29,7 @@ struct Report {
     /// One bot with many linked clients due at once, and many bots at once.
     reminders_one_bot: Option<RemindersRun>,
     reminders_many_bots: Option<RemindersRun>,
+    shop: Option<ShopRun>,
     ceiling: Option<Ceiling>,
     /// Failed requests in the measured phases (each must be 0).
     errors: u64,
@@ -166,6 +168,13 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
     if o.wants("reminders100") && backend == Backend::Postgres {
         let (bots, per_bot) = if o.short { (5, 20) } else { (100, 1_000) };
         report.reminders_many_bots = Some(reminders::run(backend, bots, per_bot).await?);
+    }
+    if o.wants("shop") {
+        // As tests/telegram_shop.rs: 1,000 chats over ten partners' bots, 40 client threads.
+        let (bots, per_bot, threads) = if o.short { (2, 20, 8) } else { (10, 100, 40) };
+        let run = shop::run(backend, bots, per_bot, threads).await?;
+        report.errors += run.errors() as u64;
+        report.shop = Some(run);
     }
     if o.wants("pgbench") && backend == Backend::Postgres {
         if pgbench::available() {
@@ -341,6 +350,50 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
                     run.throttled
                 ),
                 run.per_second() >= floor && run.throttled == 0,
+            ));
+        }
+        if let Some(s) = &r.shop {
+            println!(
+                "\nShop on {name}: {} bots x {} chats ({} client threads, by webhook): bought and paid in {:.1} s ({:.1} chats/s); {} answers, p50 {:.0} ms, p99 {:.0} ms; {} invoices, {} payment.succeeded, {} paid messages delivered (the last {:.1} s after the first /start); {} answered 429; chats stopped: {} missing an answer, {} by a failed request; {} unanswered presses",
+                s.bots,
+                s.chats / s.bots.max(1),
+                s.threads,
+                s.buying.as_secs_f64(),
+                s.chats_per_second(),
+                s.answers,
+                ms(s.answer_p50),
+                ms(s.answer_p99),
+                s.invoices,
+                s.events,
+                s.paid_messages,
+                s.until_last_paid.as_secs_f64(),
+                s.throttled,
+                s.lost_chats,
+                s.failed_chats,
+                s.unanswered_presses
+            );
+            // 1,000 chats within 60 s, as a rate for runs of another size.
+            let floor = 1_000.0 / 60.0;
+            checks.push((
+                format!(
+                    "{name}: shop: {} of {} chats bought and paid in {:.1} s = {:.1} chats/s (target: 1,000 within 60 s, >= {floor:.1}/s)",
+                    s.invoices,
+                    s.chats,
+                    s.buying.as_secs_f64(),
+                    s.chats_per_second()
+                ),
+                s.chats_per_second() >= floor,
+            ));
+            checks.push((
+                format!("{name}: shop answers p99 = {:.0} ms (target <= 2000 ms)", ms(s.answer_p99)),
+                s.answer_p99 <= Duration::from_secs(2),
+            ));
+            checks.push((
+                format!(
+                    "{name}: shop sends answered 429 = {} (target 0), chats left without an answer = {} (target 0)",
+                    s.throttled, s.lost_chats
+                ),
+                s.throttled == 0 && s.lost_chats == 0,
             ));
         }
     }

@@ -210,10 +210,16 @@ impl Service {
 
     /// A new partner account with lifted limits; returns its API key.
     pub fn new_partner(&self, brand: &str) -> Result<String, String> {
+        self.new_account(brand).map(|(_, key)| key)
+    }
+
+    /// A new partner account with lifted limits; returns its id and API key.
+    pub fn new_account(&self, brand: &str) -> Result<(String, String), String> {
         let created = self.cli(&["account", "create", "--brand", brand, "--markup", "20"])?;
         let id = created["account"]["account_id"].as_str().ok_or("no account id")?.to_owned();
         lift_limits(&self.db.url, &self.env, &id)?;
-        created["api_key"]["api_key"].as_str().map(str::to_owned).ok_or_else(|| "no key".to_owned())
+        let key = created["api_key"]["api_key"].as_str().ok_or("no key")?.to_owned();
+        Ok((id, key))
     }
 }
 

@@ -87,22 +87,34 @@ pub enum DevicePurchaseRefused {
     LimitExceeded { max: u32 },
 }
 
-/// Rules 2 to 5 of `POST /payments` for `purpose = devices`, checked in this order: a
-/// subscription must be active; an unlimited one needs no slots; the offer must be on sale;
-/// the total must stay within `devices.max`.
+/// The most devices a purchase can add now: rules 2 to 5 of `POST /payments` for
+/// `purpose = devices` without a count, checked in this order: a subscription must be active;
+/// an unlimited one needs no slots; the offer must be on sale (without device settings nothing
+/// is); the room is what is left under `devices.max`, perhaps 0. Everything that offers devices
+/// (the API, the bot's shop, pages) asks this, so no offer is made that the invoice refuses.
+pub fn devices_for_sale(
+    subscription: Option<&Subscription>,
+    settings: Option<&DeviceSettings>,
+    now: OffsetDateTime,
+) -> Result<u32, DevicePurchaseRefused> {
+    let sub = subscription.filter(|s| s.is_active_at(now)).ok_or(DevicePurchaseRefused::NoActiveSubscription)?;
+    let current = sub.devices.limit().ok_or(DevicePurchaseRefused::NotApplicable)?;
+    let settings = settings.filter(|s| s.platform_price.is_some()).ok_or(DevicePurchaseRefused::NotForSale)?;
+    Ok(settings.max.saturating_sub(current))
+}
+
+/// Rules 2 to 5 for a purchase of `count` devices: refused by the first rule of
+/// `devices_for_sale` that fails, or when the total would exceed `devices.max`.
 pub fn check_device_purchase(
     subscription: Option<&Subscription>,
-    settings: &DeviceSettings,
+    settings: Option<&DeviceSettings>,
     count: u32,
     now: OffsetDateTime,
 ) -> Result<(), DevicePurchaseRefused> {
-    let sub = subscription.filter(|s| s.is_active_at(now)).ok_or(DevicePurchaseRefused::NoActiveSubscription)?;
-    let current = sub.devices.limit().ok_or(DevicePurchaseRefused::NotApplicable)?;
-    if settings.platform_price.is_none() {
-        return Err(DevicePurchaseRefused::NotForSale);
-    }
-    if u64::from(current) + u64::from(count) > u64::from(settings.max) {
-        return Err(DevicePurchaseRefused::LimitExceeded { max: settings.max });
+    let room = devices_for_sale(subscription, settings, now)?;
+    if count > room {
+        let max = settings.map_or(0, |s| s.max);
+        return Err(DevicePurchaseRefused::LimitExceeded { max });
     }
     Ok(())
 }
@@ -134,14 +146,17 @@ mod tests {
     #[test]
     fn devices_need_an_active_subscription() {
         let s = on_sale();
-        assert_eq!(check_device_purchase(None, &s, 1, NOW), Err(DevicePurchaseRefused::NoActiveSubscription));
+        assert_eq!(check_device_purchase(None, Some(&s), 1, NOW), Err(DevicePurchaseRefused::NoActiveSubscription));
         let sub = active(s.initial_limit(true));
         let later = datetime!(2026-06-01 00:00 UTC);
-        assert_eq!(check_device_purchase(Some(&sub), &s, 1, later), Err(DevicePurchaseRefused::NoActiveSubscription));
+        assert_eq!(
+            check_device_purchase(Some(&sub), Some(&s), 1, later),
+            Err(DevicePurchaseRefused::NoActiveSubscription)
+        );
         let mut suspended = sub.clone();
         suspended.suspend(NOW).unwrap();
         assert_eq!(
-            check_device_purchase(Some(&suspended), &s, 1, NOW),
+            check_device_purchase(Some(&suspended), Some(&s), 1, NOW),
             Err(DevicePurchaseRefused::NoActiveSubscription)
         );
     }
@@ -150,10 +165,13 @@ mod tests {
     fn total_devices_cannot_exceed_the_ceiling() {
         let s = on_sale();
         let sub = active(s.initial_limit(true));
-        assert_eq!(check_device_purchase(Some(&sub), &s, 2, NOW), Ok(()));
-        assert_eq!(check_device_purchase(Some(&sub), &s, 3, NOW), Err(DevicePurchaseRefused::LimitExceeded { max: 5 }));
+        assert_eq!(check_device_purchase(Some(&sub), Some(&s), 2, NOW), Ok(()));
         assert_eq!(
-            check_device_purchase(Some(&sub), &s, u32::MAX, NOW),
+            check_device_purchase(Some(&sub), Some(&s), 3, NOW),
+            Err(DevicePurchaseRefused::LimitExceeded { max: 5 })
+        );
+        assert_eq!(
+            check_device_purchase(Some(&sub), Some(&s), u32::MAX, NOW),
             Err(DevicePurchaseRefused::LimitExceeded { max: 5 })
         );
     }
@@ -162,14 +180,35 @@ mod tests {
     fn unlimited_plans_are_not_applicable() {
         let s = on_sale();
         let sub = active(s.initial_limit(false));
-        assert_eq!(check_device_purchase(Some(&sub), &s, 1, NOW), Err(DevicePurchaseRefused::NotApplicable));
+        assert_eq!(check_device_purchase(Some(&sub), Some(&s), 1, NOW), Err(DevicePurchaseRefused::NotApplicable));
     }
 
     #[test]
     fn no_offer_means_not_for_sale() {
         let s = DeviceSettings::new(3, 5, None).unwrap();
         let sub = active(s.initial_limit(true));
-        assert_eq!(check_device_purchase(Some(&sub), &s, 1, NOW), Err(DevicePurchaseRefused::NotForSale));
+        assert_eq!(check_device_purchase(Some(&sub), Some(&s), 1, NOW), Err(DevicePurchaseRefused::NotForSale));
+    }
+
+    #[test]
+    fn without_device_settings_nothing_is_for_sale() {
+        let sub = active(DeviceLimit::Limited { included: 3, purchased: 0 });
+        assert_eq!(check_device_purchase(Some(&sub), None, 1, NOW), Err(DevicePurchaseRefused::NotForSale));
+    }
+
+    #[test]
+    fn the_room_for_sale_is_what_is_left_under_the_ceiling_and_only_on_an_active_subscription() {
+        let s = on_sale();
+        let mut sub = active(s.initial_limit(true));
+        assert_eq!(devices_for_sale(Some(&sub), Some(&s), NOW), Ok(2));
+        sub.devices = sub.devices.add_purchased(2);
+        assert_eq!(devices_for_sale(Some(&sub), Some(&s), NOW), Ok(0), "at the ceiling: nothing left to offer");
+        let ended = datetime!(2026-06-01 00:00 UTC);
+        assert_eq!(
+            devices_for_sale(Some(&active(s.initial_limit(true))), Some(&s), ended),
+            Err(DevicePurchaseRefused::NoActiveSubscription),
+            "an ended subscription is offered no devices"
+        );
     }
 
     #[test]

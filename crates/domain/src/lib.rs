@@ -16,7 +16,7 @@ pub mod term_events;
 pub mod webhook_schedule;
 pub mod withdrawal;
 
-pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase};
+pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase, devices_for_sale};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
 pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
 pub use lang::Lang;

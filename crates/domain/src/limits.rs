@@ -12,6 +12,9 @@ pub const PLAN_ID_MAX: i64 = 2_147_483_647;
 
 /// Invoice payment window.
 pub const INVOICE_PAYMENT_WINDOW: Duration = Duration::minutes(30);
+/// A trial's term: 72 hours, so a trial has no 72-hour reminder (spec: term events rule 3,
+/// "the whole trial is that long").
+pub const TRIAL_LENGTH: Duration = Duration::hours(72);
 /// Link rotation: at most once per hour per client.
 pub const LINK_ROTATION_PAUSE: Duration = Duration::hours(1);
 /// "A day is a sliding 24 hours."

@@ -12,11 +12,19 @@ pub enum Threshold {
 }
 
 impl Threshold {
+    /// Both, the earlier first.
+    pub const ALL: [Threshold; 2] = [Threshold::Hours72, Threshold::Hours24];
+
     pub const fn hours(self) -> u32 {
         match self {
             Threshold::Hours72 => 72,
             Threshold::Hours24 => 24,
         }
+    }
+
+    /// Whole days the threshold stands before the end of the term, as a reminder says it.
+    pub const fn days(self) -> u32 {
+        self.hours() / 24
     }
 
     const fn window(self) -> Duration {
@@ -105,6 +113,12 @@ mod tests {
             now += Duration::minutes(5);
         }
         sent
+    }
+
+    #[test]
+    fn the_thresholds_are_72_and_24_hours_that_is_3_days_and_1_day() {
+        assert_eq!(Threshold::ALL.map(Threshold::hours), [72, 24]);
+        assert_eq!(Threshold::ALL.map(Threshold::days), [3, 1]);
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
-use vp_app::{App, AppError, Refusal};
+use vp_app::access::PartnerAccess;
+use vp_app::{AppError, Refusal};
 use vp_ports::AccountRecord;
 
 use crate::error::{ApiError, ErrorCode};
@@ -35,14 +36,14 @@ impl<const PAYMENT: bool> FromRequest for Partner<PAYMENT> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let app = req.app_data::<web::Data<App>>().cloned();
+        let access = req.app_data::<web::Data<PartnerAccess>>().cloned();
         let key = bearer(req);
         let source = crate::client_address(req);
         Box::pin(async move {
-            let Some(app) = app else {
+            let Some(access) = access else {
                 return Err(ApiError::new(ErrorCode::InternalError));
             };
-            let account = match app.authenticate(key.as_deref(), &source).await {
+            let account = match access.authenticate(key.as_deref(), &source).await {
                 Ok(account) => account,
                 Err(AppError::Refused(Refusal::TooManyFailedAuthentications { retry_after_secs })) => {
                     let held = hold_back().await;
@@ -51,7 +52,8 @@ impl<const PAYMENT: bool> FromRequest for Partner<PAYMENT> {
                 }
                 Err(e) => return Err(e.into()),
             };
-            app.admit_request(&account, PAYMENT)
+            access
+                .admit_request(&account, PAYMENT)
                 .await
                 .map_err(|r| ApiError::retry_after(ErrorCode::RateLimited, r.0))?;
             Ok(Partner(account))

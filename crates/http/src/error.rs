@@ -215,7 +215,7 @@ impl From<Refusal> for ApiError {
             Refusal::LinkRotateTooSoon { retry_after_secs } => {
                 return ApiError::retry_after(C::LinkRotateTooSoon, retry_after_secs);
             }
-            Refusal::TooManyFailedAuthentications { retry_after_secs } => {
+            Refusal::TooManyFailedAuthentications { retry_after_secs } | Refusal::RateLimited { retry_after_secs } => {
                 return ApiError::retry_after(C::RateLimited, retry_after_secs);
             }
             Refusal::IdempotencyKeyReuse => C::IdempotencyKeyReuse,

@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, get, web};
 use serde_json::json;
-use vp_app::App;
+use vp_app::observability::Observability;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(health).service(ready);
@@ -15,8 +15,8 @@ async fn health() -> HttpResponse {
 }
 
 #[get("/ready")]
-async fn ready(app: web::Data<App>) -> HttpResponse {
-    match app.store.ping().await {
+async fn ready(observability: web::Data<Observability>) -> HttpResponse {
+    match observability.ready().await {
         Ok(()) => HttpResponse::Ok().json(json!({ "status": "ready" })),
         Err(e) => {
             tracing::warn!(error = %e, "readiness check failed");

@@ -19,7 +19,7 @@ pub mod requests;
 
 use actix_web::web;
 use utoipa_actix_web::service_config::ServiceConfig as DocumentedConfig;
-use vp_app::App;
+use vp_app::Services;
 use vp_ports::TrustedProxies;
 
 pub use event_shapes::ApiShapes;
@@ -28,21 +28,22 @@ pub use localize::localize;
 pub use metrics::MetricsAccess;
 pub use requests::track_requests;
 
-pub use vp_app::partner::API_PREFIX;
+pub use vp_app::API_PREFIX;
 
-/// Shared state built once per process.
+/// Shared state built once per process: the services the partner API calls, its OpenAPI
+/// document, the proxies it trusts.
 #[derive(Clone)]
 pub struct HttpState {
-    pub app: web::Data<App>,
+    pub services: Services,
     pub openapi_json: web::Data<openapi::OpenApiJson>,
     pub proxies: web::Data<TrustedProxies>,
 }
 
 impl HttpState {
     /// The default trusts no proxy: a client's address is its peer's.
-    pub fn new(app: App) -> HttpState {
+    pub fn new(services: Services) -> HttpState {
         HttpState {
-            app: web::Data::new(app),
+            services,
             openapi_json: web::Data::new(openapi::OpenApiJson::build()),
             proxies: web::Data::new(TrustedProxies::default()),
         }
@@ -68,7 +69,12 @@ pub(crate) fn client_address(req: &actix_web::HttpRequest) -> String {
 /// `/api/...` paths to `fallback`, so that every error (even an unknown route) is an envelope.
 pub fn configure(state: HttpState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        cfg.app_data(state.app.clone())
+        let s = &state.services;
+        cfg.app_data(web::Data::from(s.access.clone()))
+            .app_data(web::Data::from(s.catalog.clone()))
+            .app_data(web::Data::from(s.clients.clone()))
+            .app_data(web::Data::from(s.payments.clone()))
+            .app_data(web::Data::from(s.observability.clone()))
             .app_data(state.openapi_json.clone())
             .app_data(state.proxies.clone())
             .app_data(web::PayloadConfig::new(body::BODY_LIMIT))

@@ -3,7 +3,7 @@
 //! required too when one is set.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use vp_app::App;
+use vp_app::observability::Observability;
 
 use crate::auth::bearer;
 use crate::error::{ApiError, ErrorCode};
@@ -25,7 +25,7 @@ pub fn routes(access: MetricsAccess) -> impl FnOnce(&mut web::ServiceConfig) {
 
 async fn serve(
     req: HttpRequest,
-    app: web::Data<App>,
+    observability: web::Data<Observability>,
     access: web::Data<MetricsAccess>,
 ) -> Result<HttpResponse, ApiError> {
     if let Some(token) = &access.token {
@@ -34,7 +34,7 @@ async fn serve(
             return Err(ApiError::new(ErrorCode::Unauthorized));
         }
     }
-    Ok(HttpResponse::Ok().content_type(CONTENT_TYPE).body(app.metrics_text().await))
+    Ok(HttpResponse::Ok().content_type(CONTENT_TYPE).body(observability.metrics_text().await))
 }
 
 /// Compares without stopping at the first difference, so timing does not reveal the token.

@@ -11,7 +11,7 @@ use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::web;
 use tracing::Instrument;
-use vp_app::App;
+use vp_app::observability::Observability;
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Longest caller-chosen request id kept; a longer or odd one is replaced.
@@ -29,11 +29,11 @@ pub async fn track_requests(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let started = Instant::now();
-    let app = req.app_data::<web::Data<App>>().cloned();
+    let observability = req.app_data::<web::Data<Observability>>().cloned();
     let given = req.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).filter(|v| usable_request_id(v));
-    let request_id = match (given, &app) {
+    let request_id = match (given, &observability) {
         (Some(id), _) => id.to_owned(),
-        (None, Some(app)) => app.ids.new_id("req"),
+        (None, Some(observability)) => observability.new_request_id(),
         (None, None) => "req_unknown".to_owned(),
     };
     let method = req.method().as_str().to_owned();
@@ -49,8 +49,8 @@ pub async fn track_requests(
         routed.resource_map().match_pattern(routed.match_info().as_str()).unwrap_or_else(|| "unmatched".to_owned());
     let status = res.status().as_u16();
     let elapsed = started.elapsed();
-    if let Some(app) = &app {
-        app.metrics.http_request(&route, &method, status, elapsed.as_secs_f64());
+    if let Some(observability) = &observability {
+        observability.http_request(&route, &method, status, elapsed.as_secs_f64());
     }
     span.in_scope(|| {
         let elapsed_ms = (elapsed.as_secs_f64() * 1_000_000.0).round() / 1000.0;

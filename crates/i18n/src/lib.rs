@@ -8,6 +8,7 @@
 
 mod catalogue;
 mod format;
+mod notices;
 
 use std::sync::OnceLock;
 
@@ -15,6 +16,7 @@ use time::Date;
 use vp_domain::Money;
 
 pub use format::{date, money};
+pub use notices::notice_text;
 pub use vp_domain::Lang;
 
 use catalogue::Catalogue;

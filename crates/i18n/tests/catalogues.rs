@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use vp_i18n::{Arg, Lang, text, text_with};
 
 /// Where texts are shown from: every adapter that talks to people, and the app's notices.
-const USERS: [&str; 4] = ["web", "http", "app", "telegram"];
+const USERS: [&str; 6] = ["web", "http", "app", "telegram", "bots", "i18n"];
 const PREFIXES: [&str; 6] = ["page-", "cabinet-", "notice-", "bot-", "api-", "shop-"];
 
 fn keys(source: &str) -> BTreeSet<String> {

@@ -11,4 +11,4 @@ mod servers;
 pub use local::{DeviceHeaders, FetchRefused, LocalPanel, SubscriptionContent};
 pub use remnawave::{RemnawavePanel, RemnawaveSettings};
 pub use routes::routes;
-pub use servers::{SERVERS_KEY, ServerList};
+pub use servers::ServerList;

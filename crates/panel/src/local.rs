@@ -4,14 +4,14 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use time::format_description::well_known::Rfc3339;
-use vp_ports::standin::PANEL_MODE_KEY;
+use vp_ports::SettingKey;
 use vp_ports::{
     Clock, LocalPanelDevice, LocalPanelStore, LocalPanelTx, LocalPanelUser, PanelDevice, PanelDrift, PanelError,
     PanelInfo, PanelUser, VpnPanel, to_millis,
 };
 use vp_standin::{ModeCache, behave};
 
-use crate::servers::{SERVERS_KEY, ServerList};
+use crate::servers::ServerList;
 
 pub struct LocalPanel {
     store: Arc<dyn LocalPanelStore>,
@@ -70,7 +70,7 @@ impl LocalPanel {
             store,
             clock,
             public_base_url: public_base_url.trim_end_matches('/').to_owned(),
-            mode: ModeCache::new(PANEL_MODE_KEY),
+            mode: ModeCache::new(SettingKey::PanelMode),
         }
     }
 
@@ -114,7 +114,7 @@ impl LocalPanel {
                 tx.local_panel_upsert_device(&device).await.map_err(|_| FetchRefused::Unavailable)?;
             }
         }
-        let servers = tx.setting(SERVERS_KEY).await.map_err(|_| FetchRefused::Unavailable)?;
+        let servers = tx.setting(SettingKey::LocalPanelServers).await.map_err(|_| FetchRefused::Unavailable)?;
         let client = tx.client_by_ref(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
         let account = match &client {
             Some(c) => tx.account(&c.account_id).await.map_err(|_| FetchRefused::Unavailable)?,
@@ -127,7 +127,7 @@ impl LocalPanel {
             expires_at: user.expires_at,
             brand_name: account.as_ref().map(|a| a.brand_name.as_str().to_owned()),
             support_url: account.and_then(|a| a.style.support_url),
-            web_page_url: format!("{}/connect/{token}", self.public_base_url),
+            web_page_url: vp_ports::pages::connect_page_url(&self.public_base_url, token, None),
         })
     }
 }

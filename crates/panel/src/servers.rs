@@ -3,8 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-pub const SERVERS_KEY: &str = "local_panel_servers";
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServerList {

@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use vp_domain::{GatewayState, InvoiceStatus, Money};
-use vp_ports::standin::GATEWAY_MODE_KEY;
+use vp_ports::SettingKey;
 use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, Store};
 use vp_standin::{ModeCache, behave};
 
@@ -25,7 +25,7 @@ impl SandboxGateway {
         SandboxGateway {
             store,
             public_base_url: public_base_url.trim_end_matches('/').to_owned(),
-            mode: ModeCache::new(GATEWAY_MODE_KEY),
+            mode: ModeCache::new(SettingKey::GatewayMode),
         }
     }
 

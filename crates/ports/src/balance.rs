@@ -1,6 +1,7 @@
 //! The partner balance ledger and withdrawal requests. Every change of a balance is one
 //! ledger entry; the balance is their sum.
 
+use crate::Cursor;
 use time::OffsetDateTime;
 use vp_domain::Money;
 use vp_domain::withdrawal::{Movement, WithdrawalStatus};
@@ -100,6 +101,6 @@ pub struct WithdrawalFilter {
     pub account_id: Option<String>,
     pub status: Option<WithdrawalStatus>,
     /// Strictly before this `(created_at, id)`.
-    pub before: Option<(OffsetDateTime, String)>,
+    pub before: Option<Cursor>,
     pub limit: u32,
 }

@@ -7,6 +7,9 @@ use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
 
+use vp_domain::Lang;
+use vp_domain::term_events::Threshold;
+
 use crate::records::ClientRecord;
 
 /// A connected bot. Its token is never kept as given: `token_sealed` is the token sealed under
@@ -30,9 +33,43 @@ pub struct PartnerBotRecord {
     pub profile_attempts: u32,
     pub profile_retry_at: Option<OffsetDateTime>,
     pub profile_error: Option<String>,
-    /// What the messenger was last told about the bot's updates: the webhook address and the
-    /// secrets key its secret came from (`App` words it); `None` while they are polled.
-    pub webhook: Option<String>,
+    /// What the messenger was last told about the bot's updates; `None` while they are polled.
+    pub webhook: Option<WebhookRegistration>,
+}
+
+/// What Telegram was last told about a bot's updates, when they do not wait to be polled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WebhookRegistration {
+    /// Telegram posts them to `url`, with the secret derived under the secrets key `key_id`
+    /// (a new key or address means registering again).
+    Webhook { url: String, key_id: String },
+    /// Telegram refused to hand them out to a poll (a webhook this service did not record, left
+    /// by another deployment): the next registration round removes it.
+    Unknown,
+}
+
+impl WebhookRegistration {
+    /// As kept in a text column or setting.
+    pub fn to_stored(&self) -> String {
+        match self {
+            WebhookRegistration::Webhook { url, key_id } => format!("{url} key:{key_id}"),
+            WebhookRegistration::Unknown => "unknown".into(),
+        }
+    }
+
+    /// `None` for nothing registered (an empty value); a value that does not read is taken as
+    /// `Unknown`, which only costs one registration call.
+    pub fn from_stored(stored: &str) -> Option<WebhookRegistration> {
+        if stored.is_empty() {
+            return None;
+        }
+        Some(match stored.rsplit_once(" key:") {
+            Some((url, key_id)) if !url.is_empty() && !key_id.is_empty() => {
+                WebhookRegistration::Webhook { url: url.to_owned(), key_id: key_id.to_owned() }
+            }
+            _ => WebhookRegistration::Unknown,
+        })
+    }
 }
 
 impl PartnerBotRecord {
@@ -67,26 +104,30 @@ pub struct ClientChat {
 /// term events: 72 or 24 hours before its end, or its end), or that an invoice was paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReminderKind {
-    Expiring72,
-    Expiring24,
+    Expiring(Threshold),
     Expired,
     Paid,
 }
 
 impl ReminderKind {
+    pub const ALL: [ReminderKind; 4] = [
+        ReminderKind::Expiring(Threshold::Hours72),
+        ReminderKind::Expiring(Threshold::Hours24),
+        ReminderKind::Expired,
+        ReminderKind::Paid,
+    ];
+
     pub const fn code(self) -> &'static str {
         match self {
-            ReminderKind::Expiring72 => "expiring_72",
-            ReminderKind::Expiring24 => "expiring_24",
+            ReminderKind::Expiring(Threshold::Hours72) => "expiring_72",
+            ReminderKind::Expiring(Threshold::Hours24) => "expiring_24",
             ReminderKind::Expired => "expired",
             ReminderKind::Paid => "paid",
         }
     }
 
     pub fn from_code(code: &str) -> Option<ReminderKind> {
-        [ReminderKind::Expiring72, ReminderKind::Expiring24, ReminderKind::Expired, ReminderKind::Paid]
-            .into_iter()
-            .find(|k| k.code() == code)
+        ReminderKind::ALL.into_iter().find(|k| k.code() == code)
     }
 }
 
@@ -117,11 +158,15 @@ pub struct ReminderRecipient {
     pub client: ClientRecord,
     /// The chat the client is linked to now, if any.
     pub linked_chat: Option<i64>,
-    /// The language the reminder's chat chose, if it did.
-    pub language: Option<String>,
+    /// The language the reminder's chat reads, once the bot kept one for it.
+    pub language: Option<Lang>,
+    /// The chat of the bot customer the client is, when it is one: a reminder to that chat
+    /// speaks to the customer themselves.
+    pub bot_customer_chat: Option<i64>,
 }
 
-/// Someone who started the partner's bot (served as the client `telegram:<user_id>`).
+/// Someone who started the partner's bot, and the client record the shop serves them as once
+/// it acted for them (their first invoice or trial, or a client the partner made for them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotCustomer {
     pub account_id: String,
@@ -129,6 +174,8 @@ pub struct BotCustomer {
     pub chat_id: i64,
     pub started_at: OffsetDateTime,
     pub last_seen_at: OffsetDateTime,
+    /// The client's internal id; `None` until the shop acted for them.
+    pub client_ref: Option<String>,
 }
 
 /// The device list a chat was last shown; its buttons carry `nonce` and an index into
@@ -149,7 +196,7 @@ pub struct BotStats {
     pub started: u64,
     /// Clients linked to a chat with the bot now.
     pub linked: u64,
-    /// Paid invoices of bot customers (`telegram:` clients) in the period.
+    /// Paid invoices of bot customers' clients in the period.
     pub purchases: u64,
     /// Of `started`, how many paid an invoice in the period.
     pub started_and_paid: u64,
@@ -296,7 +343,52 @@ pub struct ButtonPress {
     pub data: String,
 }
 
+/// The commands a partner's bot answers, in the order Telegram lists them: the one list the
+/// bot's profile shows (`setMyCommands`) and what a person's message is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotCommand {
+    Start,
+    Status,
+    Connect,
+    Help,
+    Language,
+    Stop,
+}
+
+impl BotCommand {
+    pub const ALL: [BotCommand; 6] = [
+        BotCommand::Start,
+        BotCommand::Status,
+        BotCommand::Connect,
+        BotCommand::Help,
+        BotCommand::Language,
+        BotCommand::Stop,
+    ];
+
+    /// The command as typed, without its slash.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BotCommand::Start => "start",
+            BotCommand::Status => "status",
+            BotCommand::Connect => "connect",
+            BotCommand::Help => "help",
+            BotCommand::Language => "language",
+            BotCommand::Stop => "stop",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<BotCommand> {
+        BotCommand::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
 impl ChatText {
+    /// The bot's command the text is and its argument, when it is one of `BotCommand::ALL`.
+    pub fn bot_command(&self) -> Option<(BotCommand, &str)> {
+        let (name, argument) = self.command()?;
+        Some((BotCommand::parse(name)?, argument))
+    }
+
     /// The command and its argument when the text is a command (`/start abc` or
     /// `/start@some_bot abc`): the command without its slash and bot name, and the rest trimmed.
     pub fn command(&self) -> Option<(&str, &str)> {
@@ -339,9 +431,10 @@ pub trait BotUpdates: Send + Sync {
     /// Whether `secret` is the one the platform gave the messenger for bot `bot_id`'s
     /// webhook (compared in constant time).
     fn webhook_secret_ok(&self, bot_id: i64, secret: &str) -> bool;
-    /// Handles an update once, however often it is posted; an error asks the messenger to
-    /// post it again later.
-    async fn receive(&self, bot_id: i64, update: BotUpdate) -> Result<(), String>;
+    /// Handles an update once, however often it comes (posted or polled): whether it was
+    /// handled now (`false` for a repeat, or a bot the platform no longer runs). An error asks
+    /// the messenger to post it again later.
+    async fn receive(&self, bot_id: i64, update: BotUpdate) -> Result<bool, String>;
 }
 
 #[cfg(test)]
@@ -361,6 +454,30 @@ mod tests {
         assert_eq!(said("hello /start abc").command(), None);
         assert_eq!(said("/").command(), None);
         assert_eq!(said("/при вет").command(), None);
+    }
+
+    #[test]
+    fn a_webhook_registration_reads_back_as_it_was_kept() {
+        use super::WebhookRegistration;
+        let set = WebhookRegistration::Webhook {
+            url: "https://vpn.example/telegram/7/updates".into(),
+            key_id: "ab12".into(),
+        };
+        assert_eq!(WebhookRegistration::from_stored(&set.to_stored()), Some(set));
+        let unknown = WebhookRegistration::Unknown;
+        assert_eq!(WebhookRegistration::from_stored(&unknown.to_stored()), Some(unknown));
+        assert_eq!(WebhookRegistration::from_stored(""), None);
+        assert_eq!(WebhookRegistration::from_stored("garbage"), Some(WebhookRegistration::Unknown));
+    }
+
+    #[test]
+    fn a_bot_command_is_one_of_the_listed_ones_by_its_name() {
+        use super::BotCommand;
+        for command in BotCommand::ALL {
+            assert_eq!(BotCommand::parse(command.name()), Some(command));
+        }
+        assert_eq!(said("/language ru").bot_command(), Some((BotCommand::Language, "ru")));
+        assert_eq!(said("/shop").bot_command(), None, "not a command of the bot");
     }
 
     #[test]

@@ -12,8 +12,10 @@ pub mod invoice_work;
 pub mod local_panel;
 pub mod metrics;
 pub mod notice;
+pub mod pages;
 pub mod panel;
 pub mod records;
+pub mod setting_key;
 pub mod standin;
 pub mod store;
 pub mod webhook;
@@ -21,9 +23,9 @@ pub mod windows;
 
 pub use balance::*;
 pub use bots::{
-    BotApi, BotApiError, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile, BotProfileLanguage, BotStats,
-    BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat, ClientLinkCode, PartnerBotRecord,
-    ReminderKind, ReminderRecipient, ReminderSend,
+    BotApi, BotApiError, BotCommand, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile,
+    BotProfileLanguage, BotStats, BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat,
+    ClientLinkCode, PartnerBotRecord, ReminderKind, ReminderRecipient, ReminderSend, WebhookRegistration,
 };
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
@@ -39,9 +41,11 @@ pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, No
 pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
+pub use setting_key::SettingKey;
 pub use store::{
-    AccountRepo, BalanceRepo, BotRepo, CabinetRepo, ClientRepo, CustomerChatRepo, DailyLimit, DailyQuota,
-    DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, SettingsRepo, Store, StoreError, Tx,
+    AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
+    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, SettingsRepo, Store,
+    StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

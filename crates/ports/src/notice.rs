@@ -3,7 +3,7 @@
 //! sends and retries them, so a slow or failing messenger never holds up what caused a notice.
 
 use time::OffsetDateTime;
-use vp_domain::Money;
+use vp_domain::{Lang, Money};
 
 /// What a notice says, with what the cabinet and the messenger need to word it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,8 +48,8 @@ pub struct PartnerChat {
     pub chat_id: i64,
     /// The cabinet user's email who linked it.
     pub linked_by: String,
-    /// Their cabinet language (`en`, `ru`): messages to the chat are worded in it.
-    pub lang: String,
+    /// Their cabinet language: messages to the chat are worded in it.
+    pub lang: Lang,
     pub linked_at: OffsetDateTime,
 }
 
@@ -62,6 +62,6 @@ pub struct ChatLinkCode {
     /// The cabinet user who asked for the link, their email and language.
     pub user_id: String,
     pub linked_by: String,
-    pub lang: String,
+    pub lang: Lang,
     pub expires_at: OffsetDateTime,
 }

@@ -7,6 +7,14 @@ use vp_domain::{
     BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription, SubscriptionStatus,
 };
 
+/// A place in a list kept in time order: an item's time and, for items of the same time, its
+/// id (ids are unique, so the order is total). A page starts strictly past it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cursor {
+    pub at: OffsetDateTime,
+    pub id: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountRecord {
     pub id: String,
@@ -115,7 +123,7 @@ pub struct ClientFilter {
     /// `None`: every client; `Some(None)`: clients without a subscription.
     pub subscription_status: Option<Option<SubscriptionStatus>>,
     /// Return clients whose internal order key is after this cursor (created_at, id).
-    pub after: Option<(OffsetDateTime, String)>,
+    pub after: Option<Cursor>,
     pub limit: u32,
 }
 
@@ -175,7 +183,7 @@ pub struct GatewayCheck {
 /// A named, operator-edited JSON document (application list, legal documents, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingRecord {
-    pub key: String,
+    pub key: crate::SettingKey,
     pub value: String,
     pub updated_at: OffsetDateTime,
 }

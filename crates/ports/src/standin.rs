@@ -1,14 +1,12 @@
 //! How the embedded stand-ins for external systems (sandbox gateway, local panel) are told to
 //! misbehave, so tests and partners can reach the 503 paths end to end. The operator sets the
-//! mode; it lives in the settings table so every process sees it. Acting on it (the cache, the
+//! mode; it lives in the settings table (`SettingKey::GatewayMode`, `SettingKey::PanelMode`) so
+//! every process sees it. Acting on it (the cache, the
 //! pause) is the `vp-standin` crate's.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
-
-pub const GATEWAY_MODE_KEY: &str = "sandbox_gateway_mode";
-pub const PANEL_MODE_KEY: &str = "local_panel_mode";
 
 /// `up`, `down` (does not answer), or `slow:<ms>` (answers after a pause).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

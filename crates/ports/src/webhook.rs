@@ -1,6 +1,7 @@
 //! Events and their delivery: the outbox records (written in the same unit of work as the
 //! change that causes them) and the port through which an attempt leaves the service.
 
+use crate::Cursor;
 use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
 
@@ -123,7 +124,7 @@ pub struct AttemptFilter {
     pub failed_only: bool,
     pub event_type: Option<String>,
     /// Attempts strictly older than this cursor `(attempted_at, attempt id)`.
-    pub before: Option<(OffsetDateTime, String)>,
+    pub before: Option<Cursor>,
     pub limit: u32,
 }
 

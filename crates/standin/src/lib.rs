@@ -4,11 +4,11 @@
 
 use std::time::Duration;
 
-use vp_ports::Store;
 use vp_ports::standin::StandInMode;
+use vp_ports::{SettingKey, Store};
 
 /// Reads a stand-in's mode; a missing or unreadable setting means `up`.
-pub async fn read_mode(store: &dyn Store, key: &str) -> StandInMode {
+pub async fn read_mode(store: &dyn Store, key: SettingKey) -> StandInMode {
     let Ok(mut tx) = store.read().await else { return StandInMode::Up };
     let value = tx.setting(key).await.ok().flatten();
     let _ = tx.commit().await;
@@ -21,12 +21,12 @@ pub const MODE_CACHE_TTL: Duration = Duration::from_secs(1);
 /// A stand-in's mode, re-read from the settings at most once per `MODE_CACHE_TTL`, so the
 /// switch costs no query on the hot path.
 pub struct ModeCache {
-    key: &'static str,
+    key: SettingKey,
     last: std::sync::Mutex<Option<(StandInMode, std::time::Instant)>>,
 }
 
 impl ModeCache {
-    pub const fn new(key: &'static str) -> ModeCache {
+    pub const fn new(key: SettingKey) -> ModeCache {
         ModeCache { key, last: std::sync::Mutex::new(None) }
     }
 

@@ -179,11 +179,17 @@ pub(crate) fn payment_method(r: PaymentMethodRow) -> PaymentMethodRecord {
 }
 
 pub(crate) fn setting_row(s: &SettingRecord) -> SettingRow {
-    SettingRow { key: s.key.clone(), value: s.value.clone(), updated_at: db_time(s.updated_at) }
+    SettingRow { key: s.key.name(), value: s.value.clone(), updated_at: db_time(s.updated_at) }
 }
 
-pub(crate) fn setting(r: SettingRow) -> SettingRecord {
-    SettingRecord { key: r.key, value: r.value, updated_at: utc(r.updated_at) }
+/// A language as stored (`en`, `ru`).
+pub(crate) fn lang(code: &str) -> StoreResult<vp_domain::Lang> {
+    vp_domain::Lang::from_code(code).ok_or_else(|| crate::errors::corrupt(format!("language {code:?}")))
+}
+
+/// The row of the setting `key` (read by that name).
+pub(crate) fn setting(key: vp_ports::SettingKey, r: SettingRow) -> SettingRecord {
+    SettingRecord { key, value: r.value, updated_at: utc(r.updated_at) }
 }
 
 pub(crate) fn client_row(c: &ClientRecord) -> ClientRow {

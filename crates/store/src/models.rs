@@ -380,6 +380,7 @@ pub(crate) struct BotCustomerRow {
     pub chat_id: i64,
     pub started_at: PrimitiveDateTime,
     pub last_seen_at: PrimitiveDateTime,
+    pub client_ref: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

@@ -426,8 +426,15 @@ diesel::table! {
         chat_id -> BigInt,
         started_at -> Timestamp,
         last_seen_at -> Timestamp,
+        client_ref -> Nullable<Text>,
     }
 }
+
+diesel::allow_tables_to_appear_in_same_query!(clients, bot_customers);
+diesel::allow_tables_to_appear_in_same_query!(invoices, bot_customers);
+diesel::allow_tables_to_appear_in_same_query!(subscriptions, bot_customers);
+diesel::allow_tables_to_appear_in_same_query!(client_chats, bot_customers);
+diesel::allow_tables_to_appear_in_same_query!(bot_chat_languages, bot_customers);
 
 diesel::table! {
     bot_device_lists (account_id, chat_id) {

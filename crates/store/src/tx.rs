@@ -216,7 +216,7 @@ pub(crate) struct StoreTx {
 }
 
 impl StoreTx {
-    /// The connection of the unit of work, for the query functions of `repo/`.
+    /// The connection of the unit of work, for the queries of `repo/`.
     pub(crate) fn conn(&mut self) -> StoreResult<&mut DbConn> {
         self.conn.as_mut().ok_or_else(|| StoreError::Unavailable("the unit of work has already ended".into()))
     }

@@ -25,9 +25,9 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    BotCustomer, BotDeviceList, BotStats, ClientChat, ClientLinkCode, DailyLimit, DailyQuota, DeliveryBacklog,
-    InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PartnerBotRecord, ReminderKind, ReminderSend,
-    Store, StoreError, Tx,
+    BotCustomer, BotDeviceList, BotStats, Claim, ClientChat, ClientLinkCode, Cursor, DailyLimit, DailyQuota,
+    DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PartnerBotRecord, ReminderKind,
+    ReminderSend, Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -380,9 +380,9 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
     assert_eq!(tx.client_chat("c-mum").await.unwrap(), None);
 
     assert_eq!(tx.chat_language("acc-1", 77).await.unwrap(), None);
-    tx.set_chat_language("acc-1", 77, "ru").await.unwrap();
-    tx.set_chat_language("acc-1", 77, "en").await.unwrap();
-    assert_eq!(tx.chat_language("acc-1", 77).await.unwrap().as_deref(), Some("en"));
+    tx.set_chat_language("acc-1", 77, vp_domain::Lang::Ru).await.unwrap();
+    tx.set_chat_language("acc-1", 77, vp_domain::Lang::En).await.unwrap();
+    assert_eq!(tx.chat_language("acc-1", 77).await.unwrap(), Some(vp_domain::Lang::En));
     tx.commit().await.unwrap();
 }
 
@@ -395,7 +395,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
         account_id: "acc-1".into(),
         client_ref: "c-1".into(),
         chat_id: 77,
-        kind: ReminderKind::Expiring72,
+        kind: ReminderKind::Expiring(vp_domain::term_events::Threshold::Hours72),
         term_ends_at: at(1000),
         payment_id: None,
         created_at: at(10),
@@ -427,7 +427,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
 
     let claim = |store: Arc<dyn Store>| async move {
         let mut tx = store.begin().await.unwrap();
-        let got = tx.claim_reminders("acc-1", at(30), at(150), 10).await.unwrap();
+        let got = tx.claim_reminders("acc-1", Claim { now: at(30), lease_until: at(150), limit: 10 }).await.unwrap();
         tx.commit().await.unwrap();
         got.into_iter().map(|r| r.id).collect::<Vec<_>>()
     };
@@ -436,13 +436,25 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     all.sort();
     assert_eq!(all, ["rmd-1", "rmd-3"], "each claimed by exactly one: {a:?} / {b:?}");
     let mut tx = begin(&ctx.store).await;
-    assert!(tx.claim_reminders("acc-1", at(149), at(300), 10).await.unwrap().is_empty(), "held until the lease ends");
+    assert!(
+        tx.claim_reminders("acc-1", Claim { now: at(149), lease_until: at(300), limit: 10 }).await.unwrap().is_empty(),
+        "held until the lease ends"
+    );
     assert!(tx.accounts_with_due_reminders(at(149), 10).await.unwrap().is_empty());
     assert_eq!(tx.accounts_with_due_reminders(at(150), 10).await.unwrap(), ["acc-1"]);
-    assert!(tx.claim_reminders("acc-2", at(150), at(300), 10).await.unwrap().is_empty(), "by account");
+    assert!(
+        tx.claim_reminders("acc-2", Claim { now: at(150), lease_until: at(300), limit: 10 }).await.unwrap().is_empty(),
+        "by account"
+    );
     let mut sent = ReminderSend { attempts: 1, next_attempt_at: None, sent_at: Some(at(40)), ..reminder };
     tx.update_reminder(&sent).await.unwrap();
-    assert!(tx.claim_reminders("acc-1", at(150), at(300), 10).await.unwrap().iter().all(|r| r.id == "rmd-3"));
+    assert!(
+        tx.claim_reminders("acc-1", Claim { now: at(150), lease_until: at(300), limit: 10 })
+            .await
+            .unwrap()
+            .iter()
+            .all(|r| r.id == "rmd-3")
+    );
     sent.last_error = Some("x".into());
     tx.update_reminder(&sent).await.unwrap();
     let of_client = tx.reminders_of_client("c-1").await.unwrap();
@@ -453,11 +465,11 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     assert_eq!((unlinked.client.id.as_str(), unlinked.linked_chat, unlinked.language), ("c-1", None, None));
     let chat = ClientChat { client_ref: "c-1".into(), account_id: "acc-1".into(), chat_id: 78, linked_at: at(1) };
     tx.link_client_chat(&chat).await.unwrap();
-    tx.set_chat_language("acc-1", 77, "ru").await.unwrap();
+    tx.set_chat_language("acc-1", 77, vp_domain::Lang::Ru).await.unwrap();
     let moved = tx.reminder_recipient(&sent).await.unwrap().unwrap();
     assert_eq!(
-        (moved.linked_chat, moved.language.as_deref()),
-        (Some(78), Some("ru")),
+        (moved.linked_chat, moved.language),
+        (Some(78), Some(vp_domain::Lang::Ru)),
         "the chat now, the reminder's chat's language"
     );
     let gone = ReminderSend { client_ref: "c-gone".into(), ..sent.clone() };
@@ -479,20 +491,30 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     assert!(tx.touch_bot_customer("acc-1", 502, 502, at(30)).await.unwrap());
     assert!(tx.touch_bot_customer("acc-2", 501, 501, at(30)).await.unwrap(), "by account");
     let seen = tx.bot_customers("acc-1", &[501, 999]).await.unwrap();
-    assert_eq!(
-        seen,
-        [BotCustomer {
-            account_id: "acc-1".into(),
-            user_id: 501,
-            chat_id: 501,
-            started_at: at(10),
-            last_seen_at: at(20)
-        }]
-    );
-    // 501 paid twice since its start, 502 never; a partner's own client does not count.
+    let started = BotCustomer {
+        account_id: "acc-1".into(),
+        user_id: 501,
+        chat_id: 501,
+        started_at: at(10),
+        last_seen_at: at(20),
+        client_ref: None,
+    };
+    assert_eq!(seen, std::slice::from_ref(&started));
+    // 501 paid twice since its start, 502 never; a partner's own clients do not count, even one
+    // whose id looks like a bot customer's: only the link makes one.
     tx.insert_client(&client("c-501", "acc-1", "telegram:501", at(11))).await.unwrap();
     tx.insert_client(&client("c-own", "acc-1", "alice", at(11))).await.unwrap();
-    for (id, client_ref) in [("pay_1", "c-501"), ("pay_2", "c-501"), ("pay_3", "c-own")] {
+    tx.insert_client(&client("c-lookalike", "acc-1", "telegram:502", at(11))).await.unwrap();
+    tx.link_bot_customer("acc-1", 501, "c-501").await.unwrap();
+    tx.link_bot_customer("acc-1", 501, "c-own").await.unwrap();
+    let linked = BotCustomer { client_ref: Some("c-501".into()), ..started };
+    assert_eq!(tx.bot_customers("acc-1", &[501]).await.unwrap(), std::slice::from_ref(&linked), "the first link stays");
+    assert_eq!(tx.bot_customer_of_client("c-501").await.unwrap(), Some(linked));
+    assert_eq!(tx.bot_customer_of_client("c-lookalike").await.unwrap(), None);
+    let among = ["telegram:501".to_owned(), "telegram:502".to_owned(), "alice".to_owned()];
+    assert_eq!(tx.bot_customers_among("acc-1", &among).await.unwrap(), ["telegram:501"]);
+    assert!(tx.bot_customers_among("acc-2", &among).await.unwrap().is_empty(), "by account");
+    for (id, client_ref) in [("pay_1", "c-501"), ("pay_2", "c-501"), ("pay_3", "c-own"), ("pay_4", "c-lookalike")] {
         let mut paid = invoice(id, "acc-1", client_ref, Purpose::Subscription { plan_id: 1 });
         paid.status = InvoiceStatus::Succeeded;
         paid.paid_at = Some(at(40));
@@ -607,10 +629,13 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
     assert!(tx.partner_bot("acc-1").await.unwrap().unwrap().profile_in_sync(), "never lowered");
     assert!(!tx.bump_bot_profile("acc-2").await.unwrap(), "no bot, nothing to show");
 
-    let hook = "https://vpn.example/telegram/111/updates key:0a1b2c3d";
-    tx.set_partner_bot_webhook("acc-1", Some(hook)).await.unwrap();
+    let hook = vp_ports::WebhookRegistration::Webhook {
+        url: "https://vpn.example/telegram/111/updates".into(),
+        key_id: "0a1b2c3d".into(),
+    };
+    tx.set_partner_bot_webhook("acc-1", Some(&hook)).await.unwrap();
     let hooked = tx.partner_bot_by_id(111).await.unwrap().unwrap();
-    assert_eq!((hooked.account_id.as_str(), hooked.webhook.as_deref()), ("acc-1", Some(hook)));
+    assert_eq!((hooked.account_id.as_str(), hooked.webhook.as_ref()), ("acc-1", Some(&hook)));
     assert_eq!(tx.partner_bot_by_id(222).await.unwrap(), None);
     let mut revoked = tx.partner_bot("acc-1").await.unwrap().unwrap();
     revoked.disconnected_at = Some(at(20));
@@ -650,7 +675,9 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261125000014",
             "20261125000015",
             "20261125000016",
-            "20261125000017"
+            "20261125000017",
+            "20261126000018",
+            "20261126000019",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -854,11 +881,12 @@ async fn clients_filter_by_subscription_and_page_in_order(ctx: Ctx) {
         let page = page.unwrap();
         assert!(page.len() <= 2);
         let Some(last) = page.last() else { break };
-        after = Some((last.created_at, last.id.clone()));
+        after = Some(Cursor { at: last.created_at, id: last.id.clone() });
         seen.extend(ids(page));
     }
     assert_eq!(seen, ["c-a", "c-b", "c-c", "c-e", "c-d"]);
-    let after_b = ClientFilter { after: Some((at(2), "c-b".into())), limit: 100, ..ClientFilter::default() };
+    let after_b =
+        ClientFilter { after: Some(Cursor { at: at(2), id: "c-b".into() }), limit: 100, ..ClientFilter::default() };
     assert_eq!(ids(tx.clients("acc-a", &after_b).await.unwrap()), ["c-c", "c-e", "c-d"]);
     let zero = ClientFilter { limit: 0, ..ClientFilter::default() };
     assert!(tx.clients("acc-a", &zero).await.unwrap().is_empty());
@@ -1004,16 +1032,21 @@ async fn payment_methods_are_upserted_and_ordered(ctx: Ctx) {
 }
 
 async fn settings_are_put_and_read(ctx: Ctx) {
-    let setting = |value: &str, t: i64| SettingRecord { key: "apps".into(), value: value.into(), updated_at: at(t) };
+    let apps = vp_ports::SettingKey::AppList;
+    let setting = |value: &str, t: i64| SettingRecord { key: apps, value: value.into(), updated_at: at(t) };
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.setting("apps").await.unwrap(), None);
+    assert_eq!(tx.setting(apps).await.unwrap(), None);
     tx.put_setting(&setting(r#"{"apps":[]}"#, 1)).await.unwrap();
-    assert_eq!(tx.setting("apps").await.unwrap(), Some(setting(r#"{"apps":[]}"#, 1)));
+    assert_eq!(tx.setting(apps).await.unwrap(), Some(setting(r#"{"apps":[]}"#, 1)));
     tx.put_setting(&setting(r#"{"apps":["x"]}"#, 2)).await.unwrap();
     tx.commit().await.unwrap();
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.setting("apps").await.unwrap(), Some(setting(r#"{"apps":["x"]}"#, 2)));
-    assert_eq!(tx.setting("legal").await.unwrap(), None);
+    assert_eq!(tx.setting(apps).await.unwrap(), Some(setting(r#"{"apps":["x"]}"#, 2)));
+    assert_eq!(tx.setting(vp_ports::SettingKey::Documents).await.unwrap(), None);
+    let offset = vp_ports::SettingKey::UpdateOffset { bot_id: 7 };
+    tx.put_setting(&SettingRecord { key: offset, value: "42".into(), updated_at: at(3) }).await.unwrap();
+    assert_eq!(tx.setting(offset).await.unwrap().map(|s| s.value).as_deref(), Some("42"));
+    assert_eq!(tx.setting(vp_ports::SettingKey::UpdateOffset { bot_id: 8 }).await.unwrap(), None, "one per bot");
     tx.commit().await.unwrap();
 }
 
@@ -1116,7 +1149,10 @@ async fn invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read(ctx: Ctx
     let claim = |store: Arc<dyn Store>, now: i64| async move {
         let mut tx = store.begin().await.unwrap();
         // The window: payment windows that ended at most 7200 s before `now`.
-        let got = tx.claim_gateway_checks(at(now), at(now - 7200), at(now + 300), 10).await.unwrap();
+        let got = tx
+            .claim_gateway_checks(Claim { now: at(now), lease_until: at(now + 300), limit: 10 }, at(now - 7200))
+            .await
+            .unwrap();
         tx.commit().await.unwrap();
         got.into_iter().map(|c| (c.invoice.payment_id, c.checks)).collect::<Vec<_>>()
     };
@@ -1235,7 +1271,10 @@ async fn ledger_is_unique_per_invoice_and_kind_and_sums(ctx: Ctx) {
     assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(7_000_000_000, 0), "beyond i32");
     assert_eq!(tx.partner_balance("acc-b").await.unwrap(), balance(0, 0));
     assert_eq!(tx.ledger_entries("acc-a", None, 10).await.unwrap(), vec![e3.clone(), e2.clone(), e1.clone()]);
-    assert_eq!(tx.ledger_entries("acc-a", Some((e2.created_at, e2.id.clone())), 10).await.unwrap(), vec![e1]);
+    assert_eq!(
+        tx.ledger_entries("acc-a", Some(Cursor { at: e2.created_at, id: e2.id.clone() }), 10).await.unwrap(),
+        vec![e1]
+    );
     assert_eq!(tx.ledger_entries("acc-a", None, 1).await.unwrap(), vec![e3]);
     assert_eq!(tx.ledger_entries("acc-b", None, 10).await.unwrap(), vec![]);
     tx.commit().await.unwrap();
@@ -1313,7 +1352,7 @@ async fn withdrawals_list_by_account_and_status_newest_first(ctx: Ctx) {
     assert_eq!(ids(tx.withdrawals(&requested).await.unwrap()), ["wd-b1", "wd-a3", "wd-a2"]);
     let ours = WithdrawalFilter { account_id: Some("acc-a".into()), limit: 2, ..all.clone() };
     assert_eq!(ids(tx.withdrawals(&ours).await.unwrap()), ["wd-a3", "wd-a2"]);
-    let next = WithdrawalFilter { before: Some((a2.created_at, a2.id.clone())), ..ours };
+    let next = WithdrawalFilter { before: Some(Cursor { at: a2.created_at, id: a2.id.clone() }), ..ours };
     assert_eq!(ids(tx.withdrawals(&next).await.unwrap()), ["wd-a1"]);
     tx.commit().await.unwrap();
 }
@@ -1342,7 +1381,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     tx.insert_notice(&paid).await.unwrap();
     assert_eq!(tx.notices("acc-a", None, 10).await.unwrap(), vec![paid.clone(), disabled.clone()]);
     assert_eq!(
-        tx.notices("acc-a", Some((paid.created_at, paid.id.clone())), 10).await.unwrap(),
+        tx.notices("acc-a", Some(Cursor { at: paid.created_at, id: paid.id.clone() }), 10).await.unwrap(),
         vec![disabled.clone()]
     );
     assert_eq!(tx.notice("ntc-2").await.unwrap(), Some(paid));
@@ -1359,7 +1398,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
         account_id: "acc-a".into(),
         chat_id: -100_123_456_789,
         linked_by: "a@example.com".into(),
-        lang: "ru".into(),
+        lang: vp_domain::Lang::Ru,
         linked_at: at(0),
     };
     tx.insert_partner_chat(&chat).await.unwrap();
@@ -1402,7 +1441,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
         account_id: "acc-a".into(),
         user_id: "cu-1".into(),
         linked_by: "a@example.com".into(),
-        lang: "en".into(),
+        lang: vp_domain::Lang::En,
         expires_at: at(3600),
     };
     tx.insert_chat_link_code(&code).await.unwrap();
@@ -1701,7 +1740,8 @@ async fn events_and_deliveries_are_claimed_once_under_a_lease(ctx: Ctx) {
 
     let claim = |store: Arc<dyn Store>, now: i64| async move {
         let mut tx = store.begin().await.unwrap();
-        let got = tx.claim_due_deliveries(at(now), at(now + 60), 10, &[]).await.unwrap();
+        let got =
+            tx.claim_due_deliveries(Claim { now: at(now), lease_until: at(now + 60), limit: 10 }, &[]).await.unwrap();
         tx.commit().await.unwrap();
         got.into_iter().map(|d| d.id).collect::<Vec<_>>()
     };
@@ -1744,10 +1784,13 @@ async fn claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go(ctx
     }
     tx.commit().await.unwrap();
     let mut tx = begin(&ctx.store).await;
-    let claimed = tx.claim_due_deliveries(at(100), at(160), 10, &["we-slow".to_owned()]).await.unwrap();
+    let claimed = tx
+        .claim_due_deliveries(Claim { now: at(100), lease_until: at(160), limit: 10 }, &["we-slow".to_owned()])
+        .await
+        .unwrap();
     assert_eq!(claimed.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["dl-2", "dl-4"], "the busy endpoint waits");
     tx.release_deliveries(&["dl-4".to_owned()]).await.unwrap();
-    let again = tx.claim_due_deliveries(at(100), at(160), 10, &[]).await.unwrap();
+    let again = tx.claim_due_deliveries(Claim { now: at(100), lease_until: at(160), limit: 10 }, &[]).await.unwrap();
     assert_eq!(again.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["dl-1", "dl-3", "dl-4"], "given back");
     let mut events = tx.events_by_ids(&["evt-3".to_owned(), "evt-1".to_owned(), "evt-9".to_owned()]).await.unwrap();
     events.sort_by(|a, b| a.id.cmp(&b.id));
@@ -1858,7 +1901,7 @@ async fn a_delivery_per_event_and_endpoint_and_its_attempt_log(ctx: Ctx) {
     let filter = |failed_only: bool, event_type: Option<&str>, before: Option<&AttemptRecord>| AttemptFilter {
         failed_only,
         event_type: event_type.map(str::to_owned),
-        before: before.map(|a| (a.attempted_at, a.id.clone())),
+        before: before.map(|a| Cursor { at: a.attempted_at, id: a.id.clone() }),
         limit: 10,
     };
     let log = tx.endpoint_attempts("we-1", &filter(false, None, None)).await.unwrap();
@@ -1951,7 +1994,7 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
     assert_eq!(all[1].check_at, at(2 * day - 3 * day), "the 72-hour window of a term ending in 2 days");
     assert_eq!(all[3].check_at, at(-60), "a reminded term is read again at its end");
     let page = tx.term_event_candidates(T0, None, 1).await.unwrap();
-    let cursor = (page[0].check_at, page[0].client.id.clone());
+    let cursor = Cursor { at: page[0].check_at, id: page[0].client.id.clone() };
     assert_eq!(
         names(tx.term_event_candidates(T0, Some(cursor), 20).await.unwrap()),
         ["soon", "trial-10h", "ended", "suspended-ended", "blocked-ended"]
@@ -2083,7 +2126,8 @@ async fn recording_an_invoice_writes_the_client_the_invoice_and_the_finished_key
     assert_eq!(tx.idempotency_key("acc-a", "k-1").await.unwrap(), Some(write.key.clone()));
     let nc = DailyQuota::NewClients;
     assert!(!below(&mut tx, "acc-a", nc, at(-1), 2).await, "alice and bob count");
-    let due = tx.claim_gateway_checks(at(600), at(-7200), at(700), 10).await.unwrap();
+    let due =
+        tx.claim_gateway_checks(Claim { now: at(600), lease_until: at(700), limit: 10 }, at(-7200)).await.unwrap();
     assert_eq!(due.iter().map(|c| c.invoice.payment_id.as_str()).collect::<Vec<_>>(), ["pay-k-1"], "check scheduled");
     tx.rollback().await.unwrap();
 

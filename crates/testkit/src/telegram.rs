@@ -315,6 +315,24 @@ impl TelegramEmulator {
     /// Presses the first button whose label contains `label_contains` under the latest message
     /// in `chat_id` that has one (`press`); the callback data pressed. Panics when there is none.
     pub fn press_button(&self, token: &str, chat_id: i64, label_contains: &str, language: Option<&str>) -> String {
+        let pressed = self.try_press_button(token, chat_id, label_contains, language);
+        let Some((data, _)) = pressed else {
+            panic!("no message in chat {chat_id} has a button to press labelled like {label_contains:?}")
+        };
+        data
+    }
+
+    /// `press_button` without the panic: the callback data pressed and the status the webhook
+    /// answered (`None` when the update was queued for `getUpdates` or the post got no answer),
+    /// or `None` when no message in `chat_id` has such a button. For a load harness that
+    /// counts failures instead of stopping at the first.
+    pub fn try_press_button(
+        &self,
+        token: &str,
+        chat_id: i64,
+        label_contains: &str,
+        language: Option<&str>,
+    ) -> Option<(String, Option<u16>)> {
         // Read in place: a load test presses thousands of times over thousands of messages.
         let found = lock(&self.state.0)
             .sent
@@ -327,11 +345,9 @@ impl TelegramEmulator {
                     .find_map(|b| b.callback_data.filter(|_| b.text.contains(label_contains)))
                     .map(|d| (m.seen.message_id, d))
             });
-        let Some((message_id, data)) = found else {
-            panic!("no message in chat {chat_id} has a button to press labelled like {label_contains:?}")
-        };
-        self.press(token, chat_id, message_id, &data, language);
-        data
+        let (message_id, data) = found?;
+        let (_, status) = self.press(token, chat_id, message_id, &data, language);
+        Some((data, status))
     }
 
     /// `answerCallbackQuery` calls accepted, in order: the query id and the notice.
@@ -400,6 +416,12 @@ impl TelegramEmulator {
     /// How many messages any bot sent (without copying them).
     pub fn sent_count(&self) -> usize {
         lock(&self.state.0).sent.len()
+    }
+
+    /// How many messages any bot sent whose text (or caption) starts with `prefix`, counted in
+    /// place (a load test asks often, over thousands of messages).
+    pub fn sent_count_starting_with(&self, prefix: &str) -> usize {
+        lock(&self.state.0).sent.iter().filter(|m| m.seen.text.starts_with(prefix)).count()
     }
 
     /// Messages the bot of `token` sent, in order: chat id, text (a photo's caption) and

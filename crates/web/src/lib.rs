@@ -7,22 +7,23 @@ pub mod cabinet;
 pub mod pages;
 
 use actix_web::web;
-use vp_app::App;
+use vp_app::Services;
 use vp_ports::TrustedProxies;
 
 pub use pages::kit::not_found_page;
 
-/// Shared state of the web surfaces, built once per process.
+/// Shared state of the web surfaces, built once per process: the services the pages call, the
+/// proxies they trust.
 #[derive(Clone)]
 pub struct WebState {
-    pub app: web::Data<App>,
+    pub services: Services,
     pub proxies: web::Data<TrustedProxies>,
 }
 
 impl WebState {
     /// The default trusts no proxy: a client's address is its peer's.
-    pub fn new(app: App) -> WebState {
-        WebState { app: web::Data::new(app), proxies: web::Data::new(TrustedProxies::default()) }
+    pub fn new(services: Services) -> WebState {
+        WebState { services, proxies: web::Data::new(TrustedProxies::default()) }
     }
 
     /// How the client's address is found behind trusted proxies.
@@ -35,7 +36,16 @@ impl WebState {
 /// resources in order, and the pages' patterns are regular expressions.
 pub fn configure(state: WebState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        cfg.app_data(state.app.clone())
+        let s = &state.services;
+        let cookies = cabinet::session::Cookies { secure: s.cabinet_access.secure_cookies() };
+        cfg.app_data(web::Data::from(s.payments.clone()))
+            .app_data(web::Data::from(s.clients.clone()))
+            .app_data(web::Data::from(s.catalog.clone()))
+            .app_data(web::Data::from(s.bot_shop.clone()))
+            .app_data(web::Data::from(s.cabinet_access.clone()))
+            .app_data(web::Data::from(s.cabinet.clone()))
+            .app_data(web::Data::from(s.notices.clone()))
+            .app_data(web::Data::new(cookies))
             .app_data(state.proxies.clone())
             .configure(pages::routes)
             .configure(cabinet::routes);

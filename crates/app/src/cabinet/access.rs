@@ -1,19 +1,22 @@
 //! Getting into the cabinet: invitations and reset links (operator), setting a password,
 //! signing in with the lockout, sessions, signing out, revoking a user.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use std::sync::Arc;
+
 use time::{Duration, OffsetDateTime};
 use vp_domain::cabinet::{
     Email, INVITATION_VALID_FOR, LOCK_AFTER_FAILURES, check_new_password, locked_until, session_alive,
 };
-use vp_ports::{CabinetLink, CabinetLinkPurpose, CabinetSession, CabinetUser, SignInSource, Tx};
+use vp_ports::{
+    CabinetLink, CabinetLinkPurpose, CabinetRepo, CabinetSession, CabinetUser, Clock, IdGenerator, SignInSource, Store,
+};
 
-use super::audit::{self, Who};
+use super::audit::{self, Audit, Who};
 use super::{Actor, LINK_PATH, password};
-use crate::App;
+use crate::access::Limiter;
 use crate::error::{AppError, AppResult};
 use crate::keys;
+use crate::tokens::Tokens;
 
 /// A set-password link for the operator to hand over; shown once.
 #[derive(Debug, Clone)]
@@ -51,19 +54,43 @@ const TOUCH_EVERY: Duration = Duration::minutes(1);
 /// Emails longer than any valid one are cut before they are counted.
 const EMAIL_MAX: usize = 254;
 
-impl App {
-    /// 32 random bytes, URL-safe base64: session and link tokens, form tokens.
-    pub fn random_token(&self) -> String {
-        URL_SAFE_NO_PAD.encode(self.ids.random_bytes(32))
+/// Getting into the cabinet: the operator's invitations and revocations, passwords, sign-in
+/// and sessions.
+pub struct CabinetAccess {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) ids: Arc<dyn IdGenerator>,
+    pub(crate) tokens: Tokens,
+    pub(crate) audit: Audit,
+    /// The per-source limit on failed authentications, shared with the partner API's keys.
+    pub(crate) limiter: Arc<Limiter>,
+    pub(crate) failed_auth_per_minute: u32,
+    pub(crate) public_base_url: String,
+}
+
+impl CabinetAccess {
+    /// Whether the cabinet is served over https, so its cookies are `Secure`.
+    pub fn secure_cookies(&self) -> bool {
+        self.public_base_url.starts_with("https://")
+    }
+
+    /// How long until `until`, in whole seconds and at least one, as a refusal says it.
+    pub fn seconds_until(&self, until: OffsetDateTime) -> i64 {
+        (until - self.clock.now()).whole_seconds().max(1)
+    }
+
+    /// A new form token (32 random bytes, URL-safe).
+    pub fn form_token(&self) -> String {
+        self.tokens.random()
     }
 
     /// Operator: a one-time link (72 hours) where the person sets a password. A new email
     /// becomes a user of the account; for an existing user it is a reset link, and a revoked
     /// user gets access again once they set a new password. Earlier links stop working.
-    pub async fn invite_cabinet_user(&self, account_id: &str, email: &str) -> AppResult<Invitation> {
+    pub async fn invite_user(&self, account_id: &str, email: &str) -> AppResult<Invitation> {
         let email = Email::parse(email).map_err(|e| AppError::field("email", e))?;
         let now = self.clock.now();
-        let token = self.random_token();
+        let token = self.tokens.random();
         let mut tx = self.store.begin().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let (user, purpose) = match tx.cabinet_user_by_email(email.as_str()).await? {
@@ -105,18 +132,18 @@ impl App {
             CabinetLinkPurpose::Invite => audit::USER_INVITED,
             CabinetLinkPurpose::Reset => audit::USER_RESET_LINK,
         };
-        self.audit(tx.as_mut(), account_id, Who::Operator, action, user.email.clone()).await?;
+        self.audit.record(tx.as_mut(), account_id, Who::Operator, action, user.email.clone()).await?;
         tx.commit().await?;
         Ok(Invitation {
             user,
             purpose,
-            link: format!("{}{LINK_PATH}{token}", self.settings.public_base_url),
+            link: format!("{}{LINK_PATH}{token}", self.public_base_url),
             expires_at: link.expires_at,
         })
     }
 
     /// Operator: the users of an account, oldest first.
-    pub async fn cabinet_users(&self, account_id: &str) -> AppResult<Vec<CabinetUser>> {
+    pub async fn users(&self, account_id: &str) -> AppResult<Vec<CabinetUser>> {
         let mut tx = self.store.read().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let users = tx.cabinet_users(account_id).await?;
@@ -126,7 +153,7 @@ impl App {
 
     /// Operator: ends a user's access: their sessions end now and their links stop working.
     /// Returns the user and how many sessions ended.
-    pub async fn revoke_cabinet_user(&self, user_id: &str) -> AppResult<(CabinetUser, u64)> {
+    pub async fn revoke_user(&self, user_id: &str) -> AppResult<(CabinetUser, u64)> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let mut user = tx.cabinet_user(user_id).await?.ok_or(AppError::NotFound("user"))?;
@@ -137,13 +164,19 @@ impl App {
         tx.update_cabinet_user(&user).await?;
         let ended = tx.delete_cabinet_sessions(user_id).await?;
         tx.spend_cabinet_links(user_id, now).await?;
-        self.audit(tx.as_mut(), &user.account_id, Who::Operator, audit::USER_REVOKED, user.email.clone()).await?;
+        self.audit
+            .record(tx.as_mut(), &user.account_id, Who::Operator, audit::USER_REVOKED, user.email.clone())
+            .await?;
         tx.commit().await?;
         Ok((user, ended))
     }
 
     /// A usable link and its user; `NotFound` for an unknown, used or expired one.
-    async fn usable_link(&self, tx: &mut dyn Tx, token: &str) -> AppResult<(CabinetLink, CabinetUser)> {
+    async fn usable_link(
+        &self,
+        tx: &mut (impl CabinetRepo + ?Sized),
+        token: &str,
+    ) -> AppResult<(CabinetLink, CabinetUser)> {
         let now = self.clock.now();
         let link = tx.cabinet_link(&keys::hash(token)).await?.filter(|l| l.used_at.is_none() && l.expires_at > now);
         let user = match &link {
@@ -154,7 +187,7 @@ impl App {
     }
 
     /// What the set-password page shows for a link.
-    pub async fn cabinet_link(&self, token: &str) -> AppResult<LinkView> {
+    pub async fn link(&self, token: &str) -> AppResult<LinkView> {
         let mut tx = self.store.read().await?;
         let (link, user) = self.usable_link(tx.as_mut(), token).await?;
         tx.commit().await?;
@@ -163,9 +196,9 @@ impl App {
 
     /// Sets the password through a link, spends it, ends the user's other sessions and signs
     /// this browser in.
-    pub async fn set_cabinet_password(&self, token: &str, new_password: &str) -> AppResult<SignedIn> {
+    pub async fn set_password(&self, token: &str, new_password: &str) -> AppResult<SignedIn> {
         check_new_password(new_password).map_err(|e| AppError::field("password", e))?;
-        self.cabinet_link(token).await?;
+        self.link(token).await?;
         let hash = password::hash(new_password.to_owned(), self.ids.random_bytes(16)).await?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
@@ -178,7 +211,7 @@ impl App {
         tx.clear_sign_in_failures(&user.email).await?;
         let signed_in = self.start_session(tx.as_mut(), &user.id, now).await?;
         let who = Who::User { id: &user.id, email: &user.email };
-        self.audit(tx.as_mut(), &user.account_id, who, audit::PASSWORD_SET, String::new()).await?;
+        self.audit.record(tx.as_mut(), &user.account_id, who, audit::PASSWORD_SET, String::new()).await?;
         tx.commit().await?;
         Ok(signed_in)
     }
@@ -186,7 +219,7 @@ impl App {
     /// Until when sign-in is locked for this email or this address, if it is.
     async fn sign_in_lock(
         &self,
-        tx: &mut dyn Tx,
+        tx: &mut (impl CabinetRepo + ?Sized),
         email: &str,
         address: &str,
         now: OffsetDateTime,
@@ -215,9 +248,7 @@ impl App {
         let now = self.clock.now();
         // The per-source limit the partner API's keys have, before any database read: credential
         // stuffing across many accounts from one address stops at 20 attempts a minute.
-        if let Err(wait) =
-            self.limiter.count_unknown_credentials(address, self.settings.failed_auth_per_minute, now).await
-        {
+        if let Err(wait) = self.limiter.count_unknown_credentials(address, self.failed_auth_per_minute, now).await {
             return Ok(Err(SignInRefusal::Locked { until: now + wait.duration() }));
         }
         let mut tx = self.store.read().await?;
@@ -239,17 +270,22 @@ impl App {
         tx.clear_sign_in_failures(&email).await?;
         let signed_in = self.start_session(tx.as_mut(), &user.id, now).await?;
         let who = Who::User { id: &user.id, email: &user.email };
-        self.audit(tx.as_mut(), &user.account_id, who, audit::SIGNED_IN, address.to_owned()).await?;
+        self.audit.record(tx.as_mut(), &user.account_id, who, audit::SIGNED_IN, address.to_owned()).await?;
         tx.commit().await?;
         Ok(Ok(signed_in))
     }
 
-    async fn start_session(&self, tx: &mut dyn Tx, user_id: &str, now: OffsetDateTime) -> AppResult<SignedIn> {
-        let token = self.random_token();
+    async fn start_session(
+        &self,
+        tx: &mut (impl CabinetRepo + ?Sized),
+        user_id: &str,
+        now: OffsetDateTime,
+    ) -> AppResult<SignedIn> {
+        let token = self.tokens.random();
         let session = CabinetSession {
             token_hash: keys::hash(&token),
             user_id: user_id.to_owned(),
-            csrf_token: self.random_token(),
+            csrf_token: self.tokens.random(),
             created_at: now,
             last_seen_at: now,
         };
@@ -259,7 +295,7 @@ impl App {
 
     /// The signed-in person behind a session cookie, or `None` when the session is unknown,
     /// ended, expired (idle 12 hours, or 30 days after sign-in) or its user was revoked.
-    pub async fn cabinet_actor(&self, token: &str) -> AppResult<Option<Actor>> {
+    pub async fn actor(&self, token: &str) -> AppResult<Option<Actor>> {
         let now = self.clock.now();
         let token_hash = keys::hash(token);
         let mut tx = self.store.read().await?;
@@ -291,13 +327,13 @@ impl App {
     pub async fn sign_out(&self, actor: &Actor) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.delete_cabinet_session(&actor.session).await?;
-        self.audit(tx.as_mut(), actor.account_id(), actor.into(), audit::SIGNED_OUT, String::new()).await?;
+        self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), audit::SIGNED_OUT, String::new()).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// Forgets sessions that can no longer be used and failed sign-ins no lock reaches.
-    pub async fn prune_cabinet(&self) -> AppResult<u64> {
+    pub async fn prune(&self) -> AppResult<u64> {
         use vp_domain::cabinet::{LOCK_FOR, LOCK_WINDOW, SESSION_ABSOLUTE, SESSION_IDLE};
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;

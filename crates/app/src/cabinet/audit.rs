@@ -1,12 +1,11 @@
 //! The account's activity: every cabinet action and every operator action on cabinet users,
 //! written in the unit of work of the change it records.
 
-use time::OffsetDateTime;
-use vp_ports::{AuditEntry, Tx};
+use vp_ports::{AuditEntry, CabinetRepo};
 
 use super::Actor;
-use crate::App;
 use crate::error::AppResult;
+use crate::stamp::Stamp;
 
 pub const USER_INVITED: &str = "user.invited";
 pub const USER_RESET_LINK: &str = "user.reset_link_issued";
@@ -48,10 +47,16 @@ impl<'a> From<&'a Actor> for Who<'a> {
 /// Newest first, at most this many a page.
 pub const ACTIVITY_PAGE: u32 = 50;
 
-impl App {
-    pub(crate) async fn audit(
+/// Writes the account's activity, in the unit of work of the change it records.
+#[derive(Clone)]
+pub(crate) struct Audit {
+    pub(crate) stamp: Stamp,
+}
+
+impl Audit {
+    pub(crate) async fn record(
         &self,
-        tx: &mut dyn Tx,
+        tx: &mut (impl CabinetRepo + ?Sized),
         account_id: &str,
         who: Who<'_>,
         action: &str,
@@ -62,27 +67,15 @@ impl App {
             Who::Operator => (None, "operator".to_owned()),
         };
         let entry = AuditEntry {
-            id: self.ids.new_id("aud"),
+            id: self.stamp.id("aud"),
             account_id: account_id.to_owned(),
             user_id,
             actor,
             action: action.to_owned(),
             detail,
-            at: self.clock.now(),
+            at: self.stamp.now(),
         };
         tx.insert_audit_entry(&entry).await?;
         Ok(())
-    }
-
-    /// A page of the account's activity, newest first, before the cursor `(at, id)`.
-    pub async fn activity(
-        &self,
-        actor: &Actor,
-        before: Option<(OffsetDateTime, String)>,
-    ) -> AppResult<Vec<AuditEntry>> {
-        let mut tx = self.store.read().await?;
-        let entries = tx.audit_entries(actor.account_id(), before, ACTIVITY_PAGE).await?;
-        tx.commit().await?;
-        Ok(entries)
     }
 }

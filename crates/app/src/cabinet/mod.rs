@@ -5,17 +5,29 @@
 mod access;
 mod account;
 pub mod audit;
+mod bot;
 mod clients;
 mod endpoints;
 mod money;
 mod password;
 
-use vp_ports::{AccountRecord, CabinetUser};
+use std::sync::Arc;
 
-pub use access::{Invitation, LinkView, SignInRefusal, SignedIn};
-pub use clients::{CLIENT_INVOICES, ClientDetail};
+use vp_ports::{AccountRecord, CabinetUser, Store, VpnPanel};
+
+pub use access::{CabinetAccess, Invitation, LinkView, SignInRefusal, SignedIn};
+pub use clients::{CLIENT_INVOICES, ClientDetail, ClientList};
 pub use endpoints::DELIVERY_LOG_PAGE;
 pub use money::WITHDRAWAL_PAGE;
+
+use crate::bots::PartnerBots;
+use crate::catalog::Catalog;
+use crate::clients::Clients;
+use crate::events::Events;
+use crate::ledger::Ledger;
+use crate::secrets::SecretKeys;
+use crate::views::Views;
+use audit::Audit;
 
 /// Where a set-password link points (under the public base URL).
 pub const LINK_PATH: &str = "/cabinet/welcome/";
@@ -35,4 +47,24 @@ impl Actor {
     pub fn account_id(&self) -> &str {
         &self.account.id
     }
+}
+
+/// What a signed-in person of a partner does in the cabinet: each use case reaches only the
+/// actor's own account and records what it changed as the actor's.
+pub struct Cabinet {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) panel: Arc<dyn VpnPanel>,
+    pub(crate) keys: Arc<SecretKeys>,
+    pub(crate) views: Views,
+    pub(crate) audit: Audit,
+    pub(crate) services: CabinetServices,
+}
+
+/// The services the cabinet's pages stand for.
+pub(crate) struct CabinetServices {
+    pub events: Arc<Events>,
+    pub ledger: Arc<Ledger>,
+    pub catalog: Arc<Catalog>,
+    pub clients: Arc<Clients>,
+    pub bots: Arc<PartnerBots>,
 }

@@ -12,12 +12,11 @@ use time::{Duration, OffsetDateTime};
 use tokio::task::JoinSet;
 use vp_domain::webhook_schedule::{AttemptResult, EndpointHealth, next_attempt_delay};
 use vp_ports::{
-    AttemptOutcome, AttemptRecord, DeliveryRecord, DeliveryStatus, EventRecord, NoticeKind, OutgoingWebhook,
+    AttemptOutcome, AttemptRecord, Claim, DeliveryRecord, DeliveryStatus, EventRecord, NoticeKind, OutgoingWebhook,
     WebhookEndpointRecord, WebhookResponse,
 };
 
-use super::types;
-use crate::App;
+use super::{Events, types};
 use crate::error::{AppError, AppResult};
 
 /// How long a claimed delivery is reserved: longer than an attempt can take (15 s) plus its
@@ -69,17 +68,17 @@ pub(crate) struct Outcome {
     response: WebhookResponse,
 }
 
-impl App {
+impl Events {
     /// Makes one attempt for each delivery due now (at most `limit`), concurrently, and
     /// records them; returns how many.
-    pub async fn deliver_due_events(&self, limit: u32) -> AppResult<usize> {
+    pub async fn deliver_due_events(self: &Arc<Self>, limit: u32) -> AppResult<usize> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let claimed = self.claim_deliveries(limit, &HashMap::new(), PER_ENDPOINT_IN_FLIGHT).await?;
         let count = claimed.len();
         let mut sending = JoinSet::new();
         for c in claimed {
-            let app = self.clone();
-            sending.spawn(async move { app.send_delivery(c).await });
+            let events = self.clone();
+            sending.spawn(async move { events.send_delivery(c).await });
         }
         let mut outcomes = Vec::with_capacity(count);
         while let Some(done) = sending.join_next().await {
@@ -94,7 +93,7 @@ impl App {
     /// true it claims no more, lets the attempts in flight finish for up to `drain_for`,
     /// records them, gives back the leases of any still unfinished, and returns.
     pub async fn run_dispatcher(
-        &self,
+        self: &Arc<Self>,
         capacity: usize,
         mut stop: tokio::sync::watch::Receiver<bool>,
         drain_for: std::time::Duration,
@@ -123,8 +122,8 @@ impl App {
                         for c in claimed {
                             *in_flight.entry(c.endpoint.id.clone()).or_default() += 1;
                             in_flight_ids.insert(c.delivery.id.clone());
-                            let app = self.clone();
-                            sending.spawn(async move { app.send_delivery(c).await });
+                            let events = self.clone();
+                            sending.spawn(async move { events.send_delivery(c).await });
                         }
                     }
                     Err(e) => {
@@ -173,9 +172,9 @@ impl App {
                 while recording.len() >= RECORDERS {
                     recording.join_next().await;
                 }
-                let (app, batch) = (self.clone(), std::mem::take(&mut finished));
+                let (events, batch) = (self.clone(), std::mem::take(&mut finished));
                 recording.spawn(async move {
-                    if let Err(e) = app.record_outcomes(batch).await {
+                    if let Err(e) = events.record_outcomes(batch).await {
                         // The leases run out and the deliveries are tried again: nothing is lost.
                         tracing::warn!(error = %e, "could not record delivery attempts");
                     }
@@ -228,7 +227,7 @@ impl App {
             in_flight.iter().filter(|(_, n)| **n >= per_endpoint).map(|(id, _)| id.clone()).collect();
         let mut tx = self.store.begin().await?;
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
-        let claimed = tx.claim_due_deliveries(now, now + DELIVERY_LEASE, limit, &busy).await?;
+        let claimed = tx.claim_due_deliveries(Claim { now, lease_until: now + DELIVERY_LEASE, limit }, &busy).await?;
         let mut taken: HashMap<String, usize> = HashMap::new();
         let (keep, give_back): (Vec<DeliveryRecord>, Vec<DeliveryRecord>) = claimed.into_iter().partition(|d| {
             let n = taken
@@ -381,7 +380,7 @@ impl App {
                     url: endpoint.url.clone(),
                     reason: (*reason).to_owned(),
                 };
-                self.notify(tx.as_mut(), &endpoint.account_id, notice).await?;
+                self.notifier.notify(tx.as_mut(), &endpoint.account_id, notice).await?;
             }
         }
         tx.commit().await?;
@@ -449,7 +448,11 @@ impl App {
     }
 
     /// Pending deliveries of a disabled endpoint become undelivered (replayable later).
-    pub(crate) async fn fail_pending_deliveries(&self, tx: &mut dyn vp_ports::Tx, endpoint_id: &str) -> AppResult<()> {
+    pub(crate) async fn fail_pending_deliveries(
+        &self,
+        tx: &mut (impl vp_ports::EventRepo + ?Sized),
+        endpoint_id: &str,
+    ) -> AppResult<()> {
         let mut pending =
             tx.endpoint_deliveries_since(endpoint_id, DeliveryStatus::Pending, OffsetDateTime::UNIX_EPOCH).await?;
         for d in &mut pending {
@@ -461,7 +464,7 @@ impl App {
     }
 
     fn signing_endpoint(&self, record: WebhookEndpointRecord) -> AppResult<SigningEndpoint> {
-        let secrets = self.endpoint_signing_secrets(&record)?;
+        let secrets = self.keys.endpoint_signing_secrets(&record)?;
         Ok(SigningEndpoint { record, secrets })
     }
 

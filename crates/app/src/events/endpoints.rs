@@ -5,8 +5,7 @@ use time::Duration;
 use vp_domain::limits::{MINUTE_WINDOW, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAYS, WEBHOOK_TESTS_PER_MINUTE};
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
-use super::types;
-use crate::App;
+use super::{Events, types};
 use crate::cabinet::audit::{self, Who};
 use crate::error::{AppError, AppResult, Declined};
 
@@ -35,7 +34,7 @@ fn parse_types(types: &[String]) -> AppResult<Vec<String>> {
     Ok(chosen)
 }
 
-impl App {
+impl Events {
     fn new_webhook_secret(&self) -> String {
         use base64::Engine;
         format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(self.ids.random_bytes(32)))
@@ -69,7 +68,7 @@ impl App {
         change(&mut endpoint)?;
         tx.update_webhook_endpoint(&endpoint).await?;
         let detail = endpoint.url.clone();
-        self.audit(tx.as_mut(), &endpoint.account_id, who, action, detail).await?;
+        self.audit.record(tx.as_mut(), &endpoint.account_id, who, action, detail).await?;
         tx.commit().await?;
         Ok(endpoint)
     }
@@ -93,7 +92,7 @@ impl App {
         }
         let id = self.ids.new_id("we");
         let endpoint = WebhookEndpointRecord {
-            secret_sealed: self.seal_endpoint_secret(&id, &self.new_webhook_secret()),
+            secret_sealed: self.keys.seal_endpoint_secret(&id, &self.new_webhook_secret()),
             id,
             account_id: account_id.to_owned(),
             url: url.to_owned(),
@@ -108,7 +107,7 @@ impl App {
         };
         tx.insert_webhook_endpoint(&endpoint).await?;
         let detail = format!("{} ({})", endpoint.url, endpoint.event_types.join(", "));
-        self.audit(tx.as_mut(), account_id, who, audit::ENDPOINT_ADDED, detail).await?;
+        self.audit.record(tx.as_mut(), account_id, who, audit::ENDPOINT_ADDED, detail).await?;
         tx.commit().await?;
         Ok(endpoint)
     }
@@ -123,6 +122,13 @@ impl App {
 
     pub async fn endpoint(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
         self.load_endpoint(endpoint_id).await
+    }
+
+    /// The endpoint's current signing secret, in the clear, for its owner.
+    pub async fn endpoint_secret(&self, endpoint_id: &str) -> AppResult<(WebhookEndpointRecord, String)> {
+        let endpoint = self.load_endpoint(endpoint_id).await?;
+        let secret = self.keys.endpoint_secret(&endpoint)?;
+        Ok((endpoint, secret))
     }
 
     /// New types apply to events from now on (spec: subscribed "at the moment of the event").
@@ -174,7 +180,7 @@ impl App {
 
     /// A new secret; the previous one keeps signing for 24 hours.
     pub async fn rotate_endpoint_secret(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<WebhookEndpointRecord> {
-        let secret = self.seal_endpoint_secret(endpoint_id, &self.new_webhook_secret());
+        let secret = self.keys.seal_endpoint_secret(endpoint_id, &self.new_webhook_secret());
         let now = self.clock.now();
         self.change_endpoint(endpoint_id, who, audit::ENDPOINT_SECRET_ROTATED, |e| {
             e.previous_secret_sealed = Some(std::mem::replace(&mut e.secret_sealed, secret));
@@ -202,12 +208,12 @@ impl App {
             return Ok(TestOutcome::TooSoon { retry_after: (frees_at - now).max(Duration::seconds(1)) });
         }
         let empty = serde_json::json!({});
-        let event = self.insert_event(tx.as_mut(), &account_id, types::WEBHOOK_TEST, now, &empty).await?;
-        let mut delivery = self.new_delivery(&event.id, endpoint_id, now);
+        let event = self.outbox.insert(tx.as_mut(), &account_id, types::WEBHOOK_TEST, now, &empty).await?;
+        let mut delivery = self.outbox.new_delivery(&event.id, endpoint_id, now);
         // Held by this call, so no dispatcher takes it meanwhile.
         delivery.locked_until = Some(now + super::DELIVERY_LEASE);
         tx.insert_delivery(&delivery).await?;
-        self.audit(tx.as_mut(), &account_id, who, audit::ENDPOINT_TESTED, endpoint.url).await?;
+        self.audit.record(tx.as_mut(), &account_id, who, audit::ENDPOINT_TESTED, endpoint.url).await?;
         tx.commit().await?;
         Ok(TestOutcome::Sent(self.attempt_delivery(delivery).await?))
     }
@@ -252,7 +258,7 @@ impl App {
             queued += 1;
         }
         let detail = format!("{}: {queued} events of the last {days} days", endpoint.url);
-        self.audit(tx.as_mut(), &endpoint.account_id, who, audit::ENDPOINT_REPLAYED, detail).await?;
+        self.audit.record(tx.as_mut(), &endpoint.account_id, who, audit::ENDPOINT_REPLAYED, detail).await?;
         tx.commit().await?;
         Ok(queued)
     }

@@ -1,17 +1,27 @@
-//! Events (spec: Events): recorded in the unit of work of the change that causes them, then
-//! delivered by the dispatcher on the spec's retry schedule. The operator manages endpoints.
+//! Events and endpoints (spec: Events): events are recorded in the unit of work of the change
+//! that causes them (`outbox`), the term events by the term check (`schedule`), then delivered
+//! by the dispatcher on the spec's retry schedule (`dispatch`). The operator and the cabinet
+//! manage the endpoints (`endpoints`).
 
 mod dispatch;
-pub(crate) mod endpoints;
+mod endpoints;
 mod outbox;
 mod schedule;
 
-use serde_json::Value;
+use std::sync::Arc;
 
-use crate::views::{ClientView, InvoiceView};
+use serde_json::Value;
+use vp_ports::{Clock, IdGenerator, Metrics, Store, WebhookSender};
+
+use crate::cabinet::audit::Audit;
+use crate::notices::Notifier;
+use crate::reminders::ReminderQueue;
+use crate::secrets::SecretKeys;
+use crate::views::{ClientView, InvoiceView, Views};
 
 pub use dispatch::DELIVERY_LEASE;
 pub use endpoints::TestOutcome;
+pub(crate) use outbox::EventOutbox;
 pub use outbox::event_body;
 pub use schedule::TermCheck;
 
@@ -32,4 +42,20 @@ pub mod types {
 pub trait EventRenderer: Send + Sync {
     fn payment(&self, view: InvoiceView) -> Value;
     fn client(&self, view: ClientView) -> Value;
+}
+
+/// The partner's events: endpoints, the term check and delivery.
+pub struct Events {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) ids: Arc<dyn IdGenerator>,
+    pub(crate) webhooks: Arc<dyn WebhookSender>,
+    pub(crate) metrics: Arc<dyn Metrics>,
+    pub(crate) keys: Arc<SecretKeys>,
+    pub(crate) renderer: Arc<dyn EventRenderer>,
+    pub(crate) views: Views,
+    pub(crate) audit: Audit,
+    pub(crate) outbox: EventOutbox,
+    pub(crate) notifier: Notifier,
+    pub(crate) reminders: ReminderQueue,
 }

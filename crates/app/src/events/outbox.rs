@@ -4,10 +4,10 @@
 use serde_json::Value;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
-use vp_ports::{DeliveryRecord, DeliveryStatus, EventRecord, Tx, WebhookEndpointRecord};
+use vp_ports::{DeliveryRecord, DeliveryStatus, EventRecord, EventRepo, WebhookEndpointRecord};
 
-use crate::App;
 use crate::error::AppResult;
+use crate::stamp::Stamp;
 
 /// `{type, timestamp, data}`; `timestamp` is ISO 8601 UTC with microseconds.
 pub fn event_body(event_type: &str, occurred_at: OffsetDateTime, data: &Value) -> String {
@@ -30,13 +30,19 @@ pub(crate) fn targets_of(endpoints: &[WebhookEndpointRecord], event_type: &str) 
         .collect()
 }
 
-impl App {
+/// Records events and queues their deliveries, in the unit of work of their cause.
+#[derive(Clone)]
+pub(crate) struct EventOutbox {
+    pub(crate) stamp: Stamp,
+}
+
+impl EventOutbox {
     /// The endpoints of `account_id` that take `event_type` now: enabled and subscribed to it
     /// (spec: "subscribed to that type at the moment of the event"). Callers skip rendering
     /// and recording an event nobody takes.
-    pub(crate) async fn event_targets(
+    pub(crate) async fn targets(
         &self,
-        tx: &mut dyn Tx,
+        tx: &mut (impl EventRepo + ?Sized),
         account_id: &str,
         event_type: &str,
     ) -> AppResult<Vec<String>> {
@@ -44,18 +50,18 @@ impl App {
     }
 
     /// Records an event of `account_id` in `tx` and queues one delivery to each of `targets`
-    /// (from `event_targets`, read in the same unit of work). Returns the event.
-    pub(crate) async fn record_event(
+    /// (from `targets`, read in the same unit of work). Returns the event.
+    pub(crate) async fn record(
         &self,
-        tx: &mut dyn Tx,
+        tx: &mut (impl EventRepo + ?Sized),
         account_id: &str,
         event_type: &str,
         occurred_at: OffsetDateTime,
         data: &Value,
         targets: &[String],
     ) -> AppResult<EventRecord> {
-        let now = self.clock.now();
-        let event = self.insert_event(tx, account_id, event_type, occurred_at, data).await?;
+        let now = self.stamp.now();
+        let event = self.insert(tx, account_id, event_type, occurred_at, data).await?;
         for endpoint_id in targets {
             tx.insert_delivery(&self.new_delivery(&event.id, endpoint_id, now)).await?;
         }
@@ -63,21 +69,21 @@ impl App {
     }
 
     /// Records an event without queuing it anywhere (the test button queues it itself).
-    pub(crate) async fn insert_event(
+    pub(crate) async fn insert(
         &self,
-        tx: &mut dyn Tx,
+        tx: &mut (impl EventRepo + ?Sized),
         account_id: &str,
         event_type: &str,
         occurred_at: OffsetDateTime,
         data: &Value,
     ) -> AppResult<EventRecord> {
         let event = EventRecord {
-            id: self.ids.new_id("msg"),
+            id: self.stamp.id("msg"),
             account_id: account_id.to_owned(),
             event_type: event_type.to_owned(),
             body: event_body(event_type, occurred_at, data),
             occurred_at,
-            created_at: self.clock.now(),
+            created_at: self.stamp.now(),
         };
         tx.insert_event(&event).await?;
         Ok(event)
@@ -85,7 +91,7 @@ impl App {
 
     pub(crate) fn new_delivery(&self, event_id: &str, endpoint_id: &str, now: OffsetDateTime) -> DeliveryRecord {
         DeliveryRecord {
-            id: self.ids.new_id("dlv"),
+            id: self.stamp.id("dlv"),
             event_id: event_id.to_owned(),
             endpoint_id: endpoint_id.to_owned(),
             status: DeliveryStatus::Pending,

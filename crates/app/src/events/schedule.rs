@@ -7,14 +7,18 @@
 use std::collections::HashMap;
 
 use serde_json::json;
+use std::sync::Arc;
 use time::OffsetDateTime;
 use vp_domain::term_events::{due_threshold, mark_sent};
-use vp_ports::{AccountRecord, ClientRecord, ReminderKind, TermCandidate, Tx, WebhookEndpointRecord};
 
-use super::types;
-use crate::App;
+use vp_ports::{
+    AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, ReminderKind, ReminderRepo, SettingsRepo,
+    TermCandidate, WebhookEndpointRecord,
+};
+
+use super::{Events, types};
 use crate::bots::connected_bot;
-use crate::content::AppList;
+use crate::content::{AppList, load_app_list};
 use crate::error::AppResult;
 use crate::events::outbox::targets_of;
 
@@ -50,8 +54,8 @@ struct AccountScope {
     rendering: Option<(AccountRecord, Option<AppList>)>,
 }
 
-impl App {
-    pub async fn check_terms(&self) -> AppResult<TermCheck> {
+impl Events {
+    pub async fn check_terms(self: &Arc<Self>) -> AppResult<TermCheck> {
         let now = self.clock.now();
         // Groups checked at once: each holds a connection for its unit of work, so at most half
         // the pool, leaving the rest to requests, deliveries and reminders.
@@ -59,11 +63,9 @@ impl App {
         let mut done = TermCheck::default();
         let mut after = None;
         loop {
-            let mut tx = self.store.read().await?;
-            let page = tx.term_event_candidates(now, after.clone(), PAGE).await?;
-            tx.commit().await?;
+            let page = read!(self.store, |tx| tx.term_event_candidates(now, after.clone(), PAGE));
             let Some(last) = page.last() else { break };
-            after = Some((last.check_at, last.client.id.clone()));
+            after = Some(Cursor { at: last.check_at, id: last.client.id.clone() });
             let mut running = tokio::task::JoinSet::new();
             for (account_id, client_refs) in by_account(&page) {
                 while running.len() >= concurrent {
@@ -71,9 +73,9 @@ impl App {
                         collect(checked, &mut done);
                     }
                 }
-                let app = self.clone();
+                let events = self.clone();
                 running.spawn(async move {
-                    let checked = app.check_account_terms(&account_id, &client_refs, now).await;
+                    let checked = events.check_account_terms(&account_id, &client_refs, now).await;
                     (account_id, checked)
                 });
             }
@@ -120,7 +122,7 @@ impl App {
     /// One client's term, with the chat it is linked to in the account's connected bot.
     async fn check_term(
         &self,
-        tx: &mut dyn Tx,
+        tx: &mut (impl AccountRepo + ClientRepo + EventRepo + ReminderRepo + SettingsRepo + ?Sized),
         scope: &mut AccountScope,
         mut client: ClientRecord,
         chat: Option<i64>,
@@ -133,20 +135,16 @@ impl App {
             Some((types::SUBSCRIPTION_EXPIRED, ended_at, None))
         } else if let Some(threshold) = due_threshold(&record.subscription, client.blocked, now) {
             mark_sent(&mut record.subscription, threshold);
-            Some((types::SUBSCRIPTION_EXPIRING, now, Some(threshold.hours())))
+            Some((types::SUBSCRIPTION_EXPIRING, now, Some(threshold)))
         } else {
             None
         };
-        let Some((event_type, occurred_at, threshold_hours)) = event else { return Ok(done) };
+        let Some((event_type, occurred_at, threshold)) = event else { return Ok(done) };
         tx.save_subscription(&client.id, &record).await?;
         // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
         if let Some(chat_id) = chat {
-            let reminder = match threshold_hours {
-                Some(72) => ReminderKind::Expiring72,
-                Some(_) => ReminderKind::Expiring24,
-                None => ReminderKind::Expired,
-            };
-            self.queue_reminder(tx, &client, chat_id, reminder, record.subscription.expires_at, None).await?;
+            let reminder = threshold.map_or(ReminderKind::Expired, ReminderKind::Expiring);
+            self.reminders.queue(tx, &client, chat_id, reminder, record.subscription.expires_at, None).await?;
         }
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).
@@ -159,18 +157,18 @@ impl App {
                 Some(read) => read,
                 None => {
                     let account = tx.account(&scope.account_id).await?.ok_or(crate::AppError::NotFound("account"))?;
-                    let app_list = self.load_app_list(tx).await?;
+                    let app_list = load_app_list(tx).await?;
                     scope.rendering.insert((account, app_list))
                 }
             };
-            let view = self.with_views(account, app_list.as_ref(), |v| v.client(&client));
-            let rendered = self.events.client(view);
-            let data = match threshold_hours {
-                Some(hours) => json!({"threshold_hours": hours, "client": rendered}),
+            let view = self.views.render(account, app_list.as_ref(), |v| v.client(&client));
+            let rendered = self.renderer.client(view);
+            let data = match threshold {
+                Some(threshold) => json!({"threshold_hours": threshold.hours(), "client": rendered}),
                 None => json!({"client": rendered}),
             };
-            self.record_event(tx, &client.account_id, event_type, occurred_at, &data, &targets).await?;
-            match threshold_hours {
+            self.outbox.record(tx, &client.account_id, event_type, occurred_at, &data, &targets).await?;
+            match threshold {
                 Some(_) => done.expiring_events += 1,
                 None => done.expired_events += 1,
             }

@@ -1,6 +1,6 @@
 use actix_web::web::{Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse, get, patch};
-use vp_app::App;
+use vp_app::catalog::Catalog;
 use vp_domain::BrandName;
 
 use crate::auth::Partner;
@@ -40,13 +40,13 @@ pub async fn get_account(partner: Partner) -> HttpResponse {
 pub async fn update_account(
     req: HttpRequest,
     partner: Partner,
-    app: Data<App>,
+    catalog: Data<Catalog>,
     body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
     let mut body = json_object(&req, body, &["brand_name"])?;
     let brand = body.parsed("brand_name", true, BrandName::parse);
     body.finish()?;
     let Some(brand) = brand else { return Err(ApiError::field("brand_name", "is required")) };
-    let account = app.rename_brand(&partner.0, brand).await?;
+    let account = catalog.rename_brand(&partner.0, brand).await?;
     Ok(HttpResponse::Ok().json(Account::from(&account)))
 }

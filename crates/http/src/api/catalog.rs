@@ -1,6 +1,6 @@
 use actix_web::web::Data;
 use actix_web::{HttpRequest, HttpResponse, get};
-use vp_app::App;
+use vp_app::catalog::Catalog;
 
 use crate::auth::Partner;
 use crate::dto::{Apps, Documents, PaymentMethods, Plans};
@@ -14,8 +14,8 @@ use crate::localize::request_lang;
     responses((status = 200, body = Plans), (status = 401, description = "UNAUTHORIZED", body = Envelope))
 )]
 #[get("/plans")]
-pub async fn get_plans(partner: Partner, app: Data<App>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(Plans::from(app.price_list(&partner.0).await?)))
+pub async fn get_plans(partner: Partner, catalog: Data<Catalog>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Plans::from(catalog.price_list(&partner.0).await?)))
 }
 
 /// Available payment methods; names follow `Accept-Language`. Re-read before display.
@@ -29,9 +29,9 @@ pub async fn get_plans(partner: Partner, app: Data<App>) -> Result<HttpResponse,
 pub async fn get_payment_methods(
     req: HttpRequest,
     _partner: Partner,
-    app: Data<App>,
+    catalog: Data<Catalog>,
 ) -> Result<HttpResponse, ApiError> {
-    let methods = app.available_payment_methods().await?;
+    let methods = catalog.available_payment_methods().await?;
     Ok(HttpResponse::Ok().json(PaymentMethods::new(methods, request_lang(&req))))
 }
 
@@ -43,8 +43,8 @@ pub async fn get_payment_methods(
     responses((status = 200, body = Apps), (status = 401, description = "UNAUTHORIZED", body = Envelope))
 )]
 #[get("/apps")]
-pub async fn get_apps(req: HttpRequest, _partner: Partner, app: Data<App>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(Apps::from(app.apps(request_lang(&req)).await?)))
+pub async fn get_apps(req: HttpRequest, _partner: Partner, catalog: Data<Catalog>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Apps::from(catalog.apps(request_lang(&req)).await?)))
 }
 
 /// Legal documents to show the customer before payment; the pages need no key.
@@ -55,6 +55,10 @@ pub async fn get_apps(req: HttpRequest, _partner: Partner, app: Data<App>) -> Re
     responses((status = 200, body = Documents), (status = 401, description = "UNAUTHORIZED", body = Envelope))
 )]
 #[get("/documents")]
-pub async fn get_documents(req: HttpRequest, partner: Partner, app: Data<App>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(Documents::from(app.document_links(&partner.0, request_lang(&req)).await?)))
+pub async fn get_documents(
+    req: HttpRequest,
+    partner: Partner,
+    catalog: Data<Catalog>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Documents::from(catalog.document_links(&partner.0, request_lang(&req)).await?)))
 }

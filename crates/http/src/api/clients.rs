@@ -1,7 +1,7 @@
 use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpResponse, delete, get, post};
-use vp_app::App;
-use vp_app::partner::ClientListQuery;
+use vp_app::clients::ClientListQuery;
+use vp_app::clients::Clients;
 use vp_domain::{ClientId, SubscriptionStatus};
 
 use crate::auth::Partner;
@@ -31,7 +31,7 @@ fn client_id(raw: &str) -> Result<ClientId, ApiError> {
 #[get("/clients")]
 pub async fn list_clients(
     partner: Partner,
-    app: Data<App>,
+    clients: Data<Clients>,
     query: Result<Query<Vec<(String, String)>>, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
     let pairs = query.map_err(|_| ApiError::field("query", "is not a valid query string"))?.into_inner();
@@ -63,7 +63,7 @@ pub async fn list_clients(
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
-    Ok(HttpResponse::Ok().json(ClientList::from(app.list_clients(&partner.0, q).await?)))
+    Ok(HttpResponse::Ok().json(ClientList::from(clients.list_clients(&partner.0, q).await?)))
 }
 
 /// Read a client.
@@ -79,9 +79,13 @@ pub async fn list_clients(
     )
 )]
 #[get("/clients/{client_id}")]
-pub async fn get_client(partner: Partner, app: Data<App>, path: Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get_client(
+    partner: Partner,
+    clients: Data<Clients>,
+    path: Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = client_id(&path)?;
-    Ok(HttpResponse::Ok().json(Client::from(app.client_view(&partner.0, &id).await?)))
+    Ok(HttpResponse::Ok().json(Client::from(clients.client_view(&partner.0, &id).await?)))
 }
 
 /// List the client's devices. An empty list always means no devices; when the VPN service
@@ -99,9 +103,13 @@ pub async fn get_client(partner: Partner, app: Data<App>, path: Path<String>) ->
     )
 )]
 #[get("/clients/{client_id}/devices")]
-pub async fn get_devices(partner: Partner, app: Data<App>, path: Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn get_devices(
+    partner: Partner,
+    clients: Data<Clients>,
+    path: Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = client_id(&path)?;
-    Ok(HttpResponse::Ok().json(Devices::from(app.client_devices(&partner.0, &id).await?)))
+    Ok(HttpResponse::Ok().json(Devices::from(clients.client_devices(&partner.0, &id).await?)))
 }
 
 /// Disconnect a device and free its slot. `device_id` is URL-encoded in the path.
@@ -120,12 +128,12 @@ pub async fn get_devices(partner: Partner, app: Data<App>, path: Path<String>) -
 #[delete("/clients/{client_id}/devices/{device_id}")]
 pub async fn delete_device(
     partner: Partner,
-    app: Data<App>,
+    clients: Data<Clients>,
     path: Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (raw_client, device_id) = path.into_inner();
     let id = client_id(&raw_client)?;
-    app.delete_client_device(&partner.0, &id, &device_id).await?;
+    clients.delete_client_device(&partner.0, &id, &device_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -144,9 +152,13 @@ pub async fn delete_device(
     )
 )]
 #[post("/clients/{client_id}/trial")]
-pub async fn start_trial(partner: Partner, app: Data<App>, path: Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn start_trial(
+    partner: Partner,
+    clients: Data<Clients>,
+    path: Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = client_id(&path)?;
-    Ok(HttpResponse::Created().json(Client::from(app.start_trial(&partner.0, &id).await?)))
+    Ok(HttpResponse::Created().json(Client::from(clients.start_trial(&partner.0, &id).await?)))
 }
 
 /// Issue a new subscription link; the old one stops working at once on all devices.
@@ -165,7 +177,11 @@ pub async fn start_trial(partner: Partner, app: Data<App>, path: Path<String>) -
     )
 )]
 #[post("/clients/{client_id}/rotate-link")]
-pub async fn rotate_link(partner: Partner, app: Data<App>, path: Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn rotate_link(
+    partner: Partner,
+    clients: Data<Clients>,
+    path: Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = client_id(&path)?;
-    Ok(HttpResponse::Ok().json(Client::from(app.rotate_link(&partner.0, &id).await?)))
+    Ok(HttpResponse::Ok().json(Client::from(clients.rotate_link(&partner.0, &id).await?)))
 }

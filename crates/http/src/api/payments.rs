@@ -1,6 +1,6 @@
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
-use vp_app::App;
+use vp_app::payments::Payments;
 use vp_domain::limits::PLAN_ID_MAX;
 use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
 
@@ -77,7 +77,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
 pub async fn create_payment(
     req: HttpRequest,
     partner: PayingPartner,
-    app: Data<App>,
+    payments: Data<Payments>,
     body: Result<Bytes, actix_web::Error>,
 ) -> Result<HttpResponse, ApiError> {
     let header =
@@ -93,7 +93,7 @@ pub async fn create_payment(
         IdempotencyKeyError::NotPrintable => ApiError::field("Idempotency-Key", e.to_string()),
     })?;
     let request = invoice_request(&req, body)?;
-    let view = app.create_invoice(&partner.0, key, request).await?;
+    let view = payments.create_invoice(&partner.0, key, request).await?;
     let mut res = if view.replayed { HttpResponse::Ok() } else { HttpResponse::Created() };
     Ok(res.json(Payment::from(view)))
 }
@@ -110,6 +110,10 @@ pub async fn create_payment(
     )
 )]
 #[get("/payments/{payment_id}")]
-pub async fn get_payment(partner: Partner, app: Data<App>, payment_id: Path<String>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(Payment::from(app.invoice_view(&partner.0, &payment_id).await?)))
+pub async fn get_payment(
+    partner: Partner,
+    payments: Data<Payments>,
+    payment_id: Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Payment::from(payments.invoice_view(&partner.0, &payment_id).await?)))
 }

@@ -7,7 +7,7 @@
 //! document.
 
 use serde_json::{Value, json};
-use vp_app::partner::{CLIENT_PAGE_DEFAULT, CLIENT_PAGE_MAX, CURSOR_PATTERN};
+use vp_app::clients::{CLIENT_PAGE_DEFAULT, CLIENT_PAGE_MAX, CURSOR_PATTERN};
 use vp_domain::identifiers::patterns;
 use vp_domain::limits;
 

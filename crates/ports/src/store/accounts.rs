@@ -1,4 +1,4 @@
-//! Accounts and their API keys.
+//! Accounts (with the link their customers renew at) and their API keys.
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
@@ -18,4 +18,7 @@ pub trait AccountRepo: Send {
     async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>>;
     /// Marks a key revoked; returns false when it does not exist or was already revoked.
     async fn revoke_api_key(&mut self, id: &str, at: OffsetDateTime) -> StoreResult<bool>;
+    /// The account's renewal link (`None`: not set).
+    async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>>;
+    async fn set_renewal_url(&mut self, account_id: &str, url: Option<&str>) -> StoreResult<()>;
 }

@@ -1,7 +1,7 @@
 //! The partner balance: the ledger and withdrawal requests.
 
+use crate::Cursor;
 use async_trait::async_trait;
-use time::OffsetDateTime;
 
 use super::StoreResult;
 use crate::balance::*;
@@ -15,7 +15,7 @@ pub trait BalanceRepo: Send {
     async fn ledger_entries(
         &mut self,
         account_id: &str,
-        before: Option<(OffsetDateTime, String)>,
+        before: Option<Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<LedgerEntry>>;
     /// The entries about one withdrawal request, oldest first.

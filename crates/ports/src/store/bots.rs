@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::StoreResult;
-use crate::bots::PartnerBotRecord;
+use crate::bots::{PartnerBotRecord, WebhookRegistration};
 
 #[async_trait]
 pub trait BotRepo: Send {
@@ -21,7 +21,11 @@ pub trait BotRepo: Send {
     /// The bot with this messenger id, connected or not.
     async fn partner_bot_by_id(&mut self, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>>;
     /// Records what the messenger was told about the bot's updates (`PartnerBotRecord::webhook`).
-    async fn set_partner_bot_webhook(&mut self, account_id: &str, webhook: Option<&str>) -> StoreResult<()>;
+    async fn set_partner_bot_webhook(
+        &mut self,
+        account_id: &str,
+        webhook: Option<&WebhookRegistration>,
+    ) -> StoreResult<()>;
     /// Records that update `update_id` of bot `bot_id` is being handled; `false` when it was
     /// before (a redelivery, or another instance got it too). Rolled back with its unit of work.
     async fn claim_bot_update(&mut self, bot_id: i64, update_id: i64, at: OffsetDateTime) -> StoreResult<bool>;

@@ -1,5 +1,6 @@
 //! The partner cabinet: users, invitation links, sessions, failed sign-ins and the audit log.
 
+use crate::Cursor;
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
@@ -49,7 +50,7 @@ pub trait CabinetRepo: Send {
     async fn audit_entries(
         &mut self,
         account_id: &str,
-        before: Option<(OffsetDateTime, String)>,
+        before: Option<Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<AuditEntry>>;
 }

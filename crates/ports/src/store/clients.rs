@@ -1,4 +1,5 @@
-//! Clients, their subscriptions and trials, the daily limits, and the panel sync of subscriptions.
+//! Clients, their subscriptions and trials, the daily limits, the panel sync of subscriptions,
+//! and the term-event scan over subscriptions.
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
@@ -34,7 +35,8 @@ pub trait ClientRepo: Send {
     /// rows went.
     async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
 
-    // The panel sync of subscriptions.    /// Clients whose subscription `revision` is above its `panel_revision` and whose retry is
+    // The panel sync of subscriptions.
+    /// Clients whose subscription `revision` is above its `panel_revision` and whose retry is
     /// not held back past `now`, oldest change first.
     async fn subscriptions_owing_panel_sync(
         &mut self,
@@ -50,4 +52,16 @@ pub trait ClientRepo: Send {
         client_ref: &str,
         retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
     ) -> StoreResult<u32>;
+
+    // The term-event scan.
+    /// Clients whose subscription's next check moment (`term_events::next_check_at`, stored
+    /// with it) has come by `now`, except a blocked client's whose term has not ended (it gets
+    /// no reminders); ordered by (check moment, client ref) and strictly after the cursor
+    /// `after`. A term reminded for its window is not read again until the next window opens.
+    async fn term_event_candidates(
+        &mut self,
+        now: OffsetDateTime,
+        after: Option<Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<TermCandidate>>;
 }

@@ -3,9 +3,10 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
+use vp_domain::Lang;
 
 use super::StoreResult;
-use crate::bots::{BotCustomer, BotDeviceList, BotStats, ClientChat, ClientLinkCode};
+use crate::bots::{ClientChat, ClientLinkCode};
 
 #[async_trait]
 pub trait CustomerChatRepo: Send {
@@ -23,21 +24,7 @@ pub trait CustomerChatRepo: Send {
     async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>>;
     /// Unlinks every client of the account from the chat; returns how many.
     async fn unlink_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<u64>;
-    async fn chat_language(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<String>>;
-    async fn set_chat_language(&mut self, account_id: &str, chat_id: i64, lang: &str) -> StoreResult<()>;
-    /// Records that the person wrote to or pressed in the partner's bot at `at`: the first time
-    /// as their start. Returns whether it was the first time.
-    async fn touch_bot_customer(
-        &mut self,
-        account_id: &str,
-        user_id: i64,
-        chat_id: i64,
-        at: OffsetDateTime,
-    ) -> StoreResult<bool>;
-    async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>>;
-    /// Starts, links and purchases of the account's bot from `since` on.
-    async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats>;
-    /// Keeps the list as the chat's current one (replacing the one before).
-    async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()>;
-    async fn device_list(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<BotDeviceList>>;
+    /// The language the chat reads, once the bot has kept one for it.
+    async fn chat_language(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<Lang>>;
+    async fn set_chat_language(&mut self, account_id: &str, chat_id: i64, lang: Lang) -> StoreResult<()>;
 }

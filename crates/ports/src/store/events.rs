@@ -1,9 +1,9 @@
-//! Events, webhook endpoints and deliveries (the outbox), and the term-event scan.
+//! Events, webhook endpoints and deliveries (the outbox).
 
+use super::Claim;
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use crate::records::TermCandidate;
 use crate::webhook::*;
 
 use super::StoreResult;
@@ -32,9 +32,7 @@ pub trait EventRepo: Send {
     /// left alone.
     async fn claim_due_deliveries(
         &mut self,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-        limit: u32,
+        claim: Claim,
         skip_endpoints: &[String],
     ) -> StoreResult<Vec<DeliveryRecord>>;
     /// Gives claimed deliveries back before their lease runs out.
@@ -63,14 +61,4 @@ pub trait EventRepo: Send {
         event_type: &str,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<OffsetDateTime>>;
-    /// Clients whose subscription's next check moment (`term_events::next_check_at`, stored
-    /// with it) has come by `now`, except a blocked client's whose term has not ended (it gets
-    /// no reminders); ordered by (check moment, client ref) and strictly after the cursor
-    /// `after`. A term reminded for its window is not read again until the next window opens.
-    async fn term_event_candidates(
-        &mut self,
-        now: OffsetDateTime,
-        after: Option<(OffsetDateTime, String)>,
-        limit: u32,
-    ) -> StoreResult<Vec<TermCandidate>>;
 }

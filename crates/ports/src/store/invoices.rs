@@ -1,5 +1,6 @@
 //! Invoices, their gateway checks and the idempotency keys of `POST /payments`.
 
+use super::Claim;
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
@@ -27,10 +28,8 @@ pub trait InvoiceRepo: Send {
     /// same invoice.
     async fn claim_gateway_checks(
         &mut self,
-        now: OffsetDateTime,
+        claim: Claim,
         window_start: OffsetDateTime,
-        lease_until: OffsetDateTime,
-        limit: u32,
     ) -> StoreResult<Vec<GatewayCheck>>;
     /// Fails with `Conflict` when the account already used this key.
     async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;

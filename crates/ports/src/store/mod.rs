@@ -5,6 +5,7 @@
 
 mod accounts;
 mod balance;
+mod bot_customers;
 mod bots;
 mod cabinet;
 mod clients;
@@ -22,6 +23,7 @@ use time::OffsetDateTime;
 
 pub use accounts::AccountRepo;
 pub use balance::BalanceRepo;
+pub use bot_customers::BotCustomerRepo;
 pub use bots::BotRepo;
 pub use cabinet::CabinetRepo;
 pub use clients::ClientRepo;
@@ -57,6 +59,16 @@ pub enum StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// What a worker claims: work due at `now`, at most `limit` items, each held for it until
+/// `lease_until`, so no other worker of any process takes it meanwhile (and a worker that dies
+/// leaves it to be taken again then).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    pub now: OffsetDateTime,
+    pub lease_until: OffsetDateTime,
+    pub limit: u32,
+}
 
 /// A database: hands out units of work.
 #[async_trait]
@@ -146,6 +158,7 @@ pub trait Tx:
     + EventRepo
     + BotRepo
     + CustomerChatRepo
+    + BotCustomerRepo
     + ReminderRepo
     + Send
 {

@@ -1,5 +1,6 @@
 //! Notices to partners, their sends, and the chats that receive them.
 
+use crate::Cursor;
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
@@ -11,12 +12,8 @@ use super::StoreResult;
 pub trait NoticeRepo: Send {
     async fn insert_notice(&mut self, notice: &NoticeRecord) -> StoreResult<()>;
     /// An account's notices, newest first, strictly before the cursor `(created_at, id)`.
-    async fn notices(
-        &mut self,
-        account_id: &str,
-        before: Option<(OffsetDateTime, String)>,
-        limit: u32,
-    ) -> StoreResult<Vec<NoticeRecord>>;
+    async fn notices(&mut self, account_id: &str, before: Option<Cursor>, limit: u32)
+    -> StoreResult<Vec<NoticeRecord>>;
     async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()>;
     /// Sends due at `now`, oldest first.
     async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>>;

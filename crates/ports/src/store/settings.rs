@@ -5,12 +5,13 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use crate::records::SettingRecord;
+use crate::setting_key::SettingKey;
 
 use super::StoreResult;
 
 #[async_trait]
 pub trait SettingsRepo: Send {
-    async fn setting(&mut self, key: &str) -> StoreResult<Option<SettingRecord>>;
+    async fn setting(&mut self, key: SettingKey) -> StoreResult<Option<SettingRecord>>;
     async fn put_setting(&mut self, setting: &SettingRecord) -> StoreResult<()>;
     /// Takes or renews the lease `name` for `holder` until `until`: granted when nobody holds
     /// it, `holder` does, or the holder's time ran out by `now`. Returns whether `holder`

@@ -1,14 +1,13 @@
-//! The partner balance ledger and withdrawal requests.
+//! The partner balance ledger and withdrawal requests: `BalanceRepo` for the unit of work.
 
 use async_trait::async_trait;
-use vp_ports::BalanceRepo;
+use vp_ports::{BalanceRepo, Cursor};
 
 use crate::tx::StoreTx;
 use diesel::dsl::sql;
 use diesel::sql_types::{BigInt, Nullable};
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
-use time::OffsetDateTime;
 use vp_domain::Money;
 use vp_domain::withdrawal::{Balance, WithdrawalStatus};
 use vp_ports::balance::*;
@@ -17,8 +16,8 @@ use vp_ports::store::StoreResult;
 use crate::convert::{db_time, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{LedgerRow, WithdrawalRow};
-use crate::pool::{DbConn, db_run};
-use crate::repo::page_cursor;
+use crate::pool::db_run;
+use crate::repo::{page_before, page_cursor};
 use crate::schema::{ledger_entries, withdrawals};
 
 fn ledger_row(e: &LedgerEntry) -> LedgerRow {
@@ -57,64 +56,6 @@ fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
     })
 }
 
-pub(crate) async fn insert_ledger_entry(conn: &mut DbConn, entry: &LedgerEntry) -> StoreResult<()> {
-    let row = ledger_row(entry);
-    db_run!(conn, c => diesel::insert_into(ledger_entries::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn ledger_entries(
-    conn: &mut DbConn,
-    account_id: &str,
-    before: Option<(OffsetDateTime, String)>,
-    limit: u32,
-) -> StoreResult<Vec<LedgerEntry>> {
-    use ledger_entries::dsl as l;
-    let (at, id) = page_cursor(before);
-    let rows: Vec<LedgerRow> = db_run!(conn, c => {
-        l::ledger_entries
-            .filter(l::account_id.eq(account_id))
-            .filter(l::created_at.lt(at).or(l::created_at.eq(at).and(l::id.lt(&id))))
-            .select(LedgerRow::as_select())
-            .order((l::created_at.desc(), l::id.desc()))
-            .limit(i64::from(limit))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(ledger).collect()
-}
-
-pub(crate) async fn withdrawal_ledger(conn: &mut DbConn, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>> {
-    use ledger_entries::dsl as l;
-    let rows: Vec<LedgerRow> = db_run!(conn, c => {
-        l::ledger_entries
-            .filter(l::withdrawal_id.eq(withdrawal_id))
-            .select(LedgerRow::as_select())
-            .order((l::created_at, l::id))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(ledger).collect()
-}
-
-pub(crate) async fn partner_balance(conn: &mut DbConn, account_id: &str) -> StoreResult<Balance> {
-    // SUM(bigint) is NUMERIC on PostgreSQL; the casts keep one integer type on both backends.
-    let (available, held): (Option<i64>, Option<i64>) = db_run!(conn, c => {
-        ledger_entries::table
-            .filter(ledger_entries::account_id.eq(account_id))
-            .select((
-                sql::<Nullable<BigInt>>("CAST(SUM(amount) AS BIGINT)"),
-                sql::<Nullable<BigInt>>("CAST(SUM(held) AS BIGINT)"),
-            ))
-            .get_result(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(Balance { available: Money::from_kopecks(available.unwrap_or(0)), held: Money::from_kopecks(held.unwrap_or(0)) })
-}
-
 fn withdrawal_row(w: &WithdrawalRecord) -> WithdrawalRow {
     WithdrawalRow {
         id: w.id.clone(),
@@ -145,84 +86,106 @@ fn withdrawal(r: WithdrawalRow) -> StoreResult<WithdrawalRecord> {
     })
 }
 
-pub(crate) async fn insert_withdrawal(conn: &mut DbConn, w: &WithdrawalRecord) -> StoreResult<()> {
-    let row = withdrawal_row(w);
-    db_run!(conn, c => diesel::insert_into(withdrawals::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn update_withdrawal(conn: &mut DbConn, w: &WithdrawalRecord) -> StoreResult<()> {
-    let row = withdrawal_row(w);
-    db_run!(conn, c => diesel::update(withdrawals::table.find(&w.id)).set(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn withdrawal_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<WithdrawalRecord>> {
-    let row: Option<WithdrawalRow> = db_run!(conn, c => {
-        withdrawals::table.find(id).select(WithdrawalRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    row.map(withdrawal).transpose()
-}
-
-pub(crate) async fn withdrawals_page(conn: &mut DbConn, f: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
-    use withdrawals::dsl as w;
-    let (at, id) = page_cursor(f.before.clone());
-    let rows: Vec<WithdrawalRow> = db_run!(conn, c => {
-        let mut q = w::withdrawals
-            .filter(w::created_at.lt(at).or(w::created_at.eq(at).and(w::id.lt(&id))))
-            .select(WithdrawalRow::as_select())
-            .order((w::created_at.desc(), w::id.desc()))
-            .limit(i64::from(f.limit))
-            .into_boxed();
-        if let Some(account_id) = &f.account_id {
-            q = q.filter(w::account_id.eq(account_id.clone()));
-        }
-        if let Some(status) = f.status {
-            q = q.filter(w::status.eq(status.as_str()));
-        }
-        q.load(c).await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(withdrawal).collect()
-}
-
 #[async_trait]
 impl BalanceRepo for StoreTx {
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()> {
-        insert_ledger_entry(self.conn()?, entry).await
+        let conn = self.conn()?;
+        let row = ledger_row(entry);
+        db_run!(conn, c => diesel::insert_into(ledger_entries::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn ledger_entries(
         &mut self,
         account_id: &str,
-        before: Option<(OffsetDateTime, String)>,
+        before: Option<Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<LedgerEntry>> {
-        ledger_entries(self.conn()?, account_id, before, limit).await
+        use ledger_entries::dsl as l;
+        let conn = self.conn()?;
+        let cursor = page_cursor(before);
+        let rows: Vec<LedgerRow> = db_run!(conn, c => {
+            let entries = l::ledger_entries.filter(l::account_id.eq(account_id)).select(LedgerRow::as_select());
+            page_before!(entries, l::created_at, l::id, cursor, limit).load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(ledger).collect()
     }
 
     async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>> {
-        withdrawal_ledger(self.conn()?, withdrawal_id).await
+        use ledger_entries::dsl as l;
+        let conn = self.conn()?;
+        let rows: Vec<LedgerRow> = db_run!(conn, c => {
+            l::ledger_entries
+                .filter(l::withdrawal_id.eq(withdrawal_id))
+                .select(LedgerRow::as_select())
+                .order((l::created_at, l::id))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(ledger).collect()
     }
 
     async fn partner_balance(&mut self, account_id: &str) -> StoreResult<Balance> {
-        partner_balance(self.conn()?, account_id).await
+        let conn = self.conn()?;
+        // SUM(bigint) is NUMERIC on PostgreSQL; the casts keep one integer type on both backends.
+        let (available, held): (Option<i64>, Option<i64>) = db_run!(conn, c => {
+            ledger_entries::table
+                .filter(ledger_entries::account_id.eq(account_id))
+                .select((
+                    sql::<Nullable<BigInt>>("CAST(SUM(amount) AS BIGINT)"),
+                    sql::<Nullable<BigInt>>("CAST(SUM(held) AS BIGINT)"),
+                ))
+                .get_result(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(Balance {
+            available: Money::from_kopecks(available.unwrap_or(0)),
+            held: Money::from_kopecks(held.unwrap_or(0)),
+        })
     }
 
-    async fn insert_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()> {
-        insert_withdrawal(self.conn()?, withdrawal).await
+    async fn insert_withdrawal(&mut self, w: &WithdrawalRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = withdrawal_row(w);
+        db_run!(conn, c => diesel::insert_into(withdrawals::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
-    async fn update_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()> {
-        update_withdrawal(self.conn()?, withdrawal).await
+    async fn update_withdrawal(&mut self, w: &WithdrawalRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = withdrawal_row(w);
+        db_run!(conn, c => diesel::update(withdrawals::table.find(&w.id)).set(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>> {
-        withdrawal_by_id(self.conn()?, id).await
+        let conn = self.conn()?;
+        let row: Option<WithdrawalRow> = db_run!(conn, c => {
+            withdrawals::table.find(id).select(WithdrawalRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(withdrawal).transpose()
     }
 
-    async fn withdrawals(&mut self, filter: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
-        withdrawals_page(self.conn()?, filter).await
+    async fn withdrawals(&mut self, f: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
+        use withdrawals::dsl as w;
+        let conn = self.conn()?;
+        let cursor = page_cursor(f.before.clone());
+        let rows: Vec<WithdrawalRow> = db_run!(conn, c => {
+            let all = w::withdrawals.select(WithdrawalRow::as_select());
+            let mut q = page_before!(all, w::created_at, w::id, cursor, f.limit).into_boxed();
+            if let Some(account_id) = &f.account_id {
+                q = q.filter(w::account_id.eq(account_id.clone()));
+            }
+            if let Some(status) = f.status {
+                q = q.filter(w::status.eq(status.as_str()));
+            }
+            q.load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(withdrawal).collect()
     }
 }

@@ -1,16 +1,16 @@
-//! Partners' own bots.
+//! Partners' own bots and the updates they received: `BotRepo` for the unit of work.
 
 use async_trait::async_trait;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_ports::store::StoreResult;
-use vp_ports::{BotRepo, PartnerBotRecord};
+use vp_ports::{BotRepo, PartnerBotRecord, WebhookRegistration};
 
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::db;
 use crate::models::PartnerBotRow;
-use crate::pool::{DbConn, db_run, load_for_claim};
+use crate::pool::{db_run, load_for_claim};
 use crate::schema::{bot_updates, partner_bots};
 use crate::tx::StoreTx;
 
@@ -28,7 +28,7 @@ fn row(b: &PartnerBotRecord) -> PartnerBotRow {
         profile_attempts: i32::try_from(b.profile_attempts).unwrap_or(i32::MAX),
         profile_retry_at: db_time_opt(b.profile_retry_at),
         profile_error: b.profile_error.clone(),
-        webhook: b.webhook.clone(),
+        webhook: b.webhook.as_ref().map(WebhookRegistration::to_stored),
     }
 }
 
@@ -46,232 +46,132 @@ fn record(r: PartnerBotRow) -> PartnerBotRecord {
         profile_attempts: u32::try_from(r.profile_attempts).unwrap_or(0),
         profile_retry_at: r.profile_retry_at.map(utc),
         profile_error: r.profile_error,
-        webhook: r.webhook,
+        webhook: r.webhook.as_deref().and_then(WebhookRegistration::from_stored),
     }
-}
-
-pub(crate) async fn insert(conn: &mut DbConn, bot: &PartnerBotRecord) -> StoreResult<()> {
-    let row = row(bot);
-    db_run!(conn, c => diesel::insert_into(partner_bots::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn update(conn: &mut DbConn, bot: &PartnerBotRecord) -> StoreResult<()> {
-    let row = row(bot);
-    db_run!(conn, c => diesel::update(partner_bots::table.find(&bot.account_id)).set(&row).execute(c).await)
-        .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn by_account(conn: &mut DbConn, account_id: &str) -> StoreResult<Option<PartnerBotRecord>> {
-    let found: Option<PartnerBotRow> = db_run!(conn, c => {
-        partner_bots::table.find(account_id).select(PartnerBotRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(found.map(record))
-}
-
-pub(crate) async fn by_token(
-    conn: &mut DbConn,
-    token_hash: &str,
-    bot_id: i64,
-) -> StoreResult<Option<PartnerBotRecord>> {
-    use partner_bots::dsl as b;
-    let found: Option<PartnerBotRow> = db_run!(conn, c => {
-        b::partner_bots
-            .filter(b::token_hash.eq(token_hash).or(b::bot_id.eq(bot_id)))
-            .select(PartnerBotRow::as_select())
-            .first(c)
-            .await
-            .optional()
-    })
-    .map_err(db)?;
-    Ok(found.map(record))
-}
-
-pub(crate) async fn delete(conn: &mut DbConn, account_id: &str) -> StoreResult<bool> {
-    let gone = db_run!(conn, c => diesel::delete(partner_bots::table.find(account_id)).execute(c).await).map_err(db)?;
-    Ok(gone > 0)
-}
-
-pub(crate) async fn all(conn: &mut DbConn) -> StoreResult<Vec<PartnerBotRecord>> {
-    let rows: Vec<PartnerBotRow> = db_run!(conn, c => {
-        partner_bots::table.select(PartnerBotRow::as_select()).order(partner_bots::account_id).load(c).await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(record).collect())
-}
-
-pub(crate) async fn by_bot_id(conn: &mut DbConn, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
-    use partner_bots::dsl as b;
-    let found: Option<PartnerBotRow> = db_run!(conn, c => {
-        b::partner_bots.filter(b::bot_id.eq(bot_id)).select(PartnerBotRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(found.map(record))
-}
-
-pub(crate) async fn set_webhook(conn: &mut DbConn, account_id: &str, webhook: Option<&str>) -> StoreResult<()> {
-    use partner_bots::dsl as b;
-    db_run!(conn, c => diesel::update(b::partner_bots.find(account_id)).set(b::webhook.eq(webhook)).execute(c).await)
-        .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn claim_update(
-    conn: &mut DbConn,
-    bot_id: i64,
-    update_id: i64,
-    at: OffsetDateTime,
-) -> StoreResult<bool> {
-    use bot_updates::dsl as u;
-    let at = db_time(at);
-    let inserted = db_run!(conn, c => {
-        diesel::insert_into(u::bot_updates)
-            .values((u::bot_id.eq(bot_id), u::update_id.eq(update_id), u::received_at.eq(at)))
-            .on_conflict_do_nothing()
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(inserted > 0)
-}
-
-pub(crate) async fn prune_updates(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
-    use bot_updates::dsl as u;
-    let before = db_time(before);
-    let gone = db_run!(conn, c => diesel::delete(u::bot_updates.filter(u::received_at.lt(before))).execute(c).await)
-        .map_err(db)?;
-    Ok(u64::try_from(gone).unwrap_or(0))
-}
-
-pub(crate) async fn bump_profile(conn: &mut DbConn, account_id: &str) -> StoreResult<bool> {
-    use partner_bots::dsl as b;
-    let changed = db_run!(conn, c => {
-        diesel::update(b::partner_bots.find(account_id))
-            .set((
-                b::profile_revision.eq(b::profile_revision + 1),
-                b::profile_attempts.eq(0),
-                b::profile_retry_at.eq(None::<PrimitiveDateTime>),
-            ))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(changed > 0)
-}
-
-pub(crate) async fn claim_profiles(
-    conn: &mut DbConn,
-    now: OffsetDateTime,
-    lease_until: OffsetDateTime,
-    limit: u32,
-) -> StoreResult<Vec<PartnerBotRecord>> {
-    use partner_bots::dsl as b;
-    let now = db_time(now);
-    let rows: Vec<PartnerBotRow> = load_for_claim!(
-        conn,
-        b::partner_bots
-            .filter(b::disconnected_at.is_null())
-            .filter(b::profile_synced.lt(b::profile_revision))
-            .filter(b::profile_retry_at.is_null().or(b::profile_retry_at.le(now)))
-            .order(b::account_id)
-            .limit(i64::from(limit))
-            .select(PartnerBotRow::as_select())
-    )
-    .map_err(db)?;
-    let ids: Vec<String> = rows.iter().map(|r| r.account_id.clone()).collect();
-    let lease = db_time(lease_until);
-    db_run!(conn, c => {
-        diesel::update(b::partner_bots.filter(b::account_id.eq_any(&ids))).set(b::profile_retry_at.eq(Some(lease))).execute(c).await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(record).collect())
-}
-
-pub(crate) async fn mark_profile_synced(conn: &mut DbConn, account_id: &str, revision: i64) -> StoreResult<()> {
-    use partner_bots::dsl as b;
-    db_run!(conn, c => {
-        diesel::update(b::partner_bots.find(account_id).filter(b::profile_synced.lt(revision)))
-            .set((
-                b::profile_synced.eq(revision),
-                b::profile_attempts.eq(0),
-                b::profile_retry_at.eq(None::<PrimitiveDateTime>),
-                b::profile_error.eq(None::<String>),
-            ))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn defer_profile(
-    conn: &mut DbConn,
-    account_id: &str,
-    retry_at: OffsetDateTime,
-    error: &str,
-) -> StoreResult<()> {
-    use partner_bots::dsl as b;
-    let retry_at = db_time(retry_at);
-    db_run!(conn, c => {
-        diesel::update(b::partner_bots.find(account_id))
-            .set((
-                b::profile_attempts.eq(b::profile_attempts + 1),
-                b::profile_retry_at.eq(Some(retry_at)),
-                b::profile_error.eq(Some(error)),
-            ))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
 }
 
 #[async_trait]
 impl BotRepo for StoreTx {
     async fn insert_partner_bot(&mut self, bot: &PartnerBotRecord) -> StoreResult<()> {
-        insert(self.conn()?, bot).await
+        let conn = self.conn()?;
+        let row = row(bot);
+        db_run!(conn, c => diesel::insert_into(partner_bots::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn update_partner_bot(&mut self, bot: &PartnerBotRecord) -> StoreResult<()> {
-        update(self.conn()?, bot).await
+        let conn = self.conn()?;
+        let row = row(bot);
+        db_run!(conn, c => diesel::update(partner_bots::table.find(&bot.account_id)).set(&row).execute(c).await)
+            .map_err(db)?;
+        Ok(())
     }
 
     async fn partner_bot(&mut self, account_id: &str) -> StoreResult<Option<PartnerBotRecord>> {
-        by_account(self.conn()?, account_id).await
+        let conn = self.conn()?;
+        let found: Option<PartnerBotRow> = db_run!(conn, c => {
+            partner_bots::table.find(account_id).select(PartnerBotRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(found.map(record))
     }
 
     async fn partner_bot_by_token(&mut self, token_hash: &str, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
-        by_token(self.conn()?, token_hash, bot_id).await
+        use partner_bots::dsl as b;
+        let conn = self.conn()?;
+        let found: Option<PartnerBotRow> = db_run!(conn, c => {
+            b::partner_bots
+                .filter(b::token_hash.eq(token_hash).or(b::bot_id.eq(bot_id)))
+                .select(PartnerBotRow::as_select())
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        Ok(found.map(record))
     }
 
     async fn delete_partner_bot(&mut self, account_id: &str) -> StoreResult<bool> {
-        delete(self.conn()?, account_id).await
+        let conn = self.conn()?;
+        let gone =
+            db_run!(conn, c => diesel::delete(partner_bots::table.find(account_id)).execute(c).await).map_err(db)?;
+        Ok(gone > 0)
     }
 
     async fn partner_bots(&mut self) -> StoreResult<Vec<PartnerBotRecord>> {
-        all(self.conn()?).await
+        let conn = self.conn()?;
+        let rows: Vec<PartnerBotRow> = db_run!(conn, c => {
+            partner_bots::table.select(PartnerBotRow::as_select()).order(partner_bots::account_id).load(c).await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(record).collect())
     }
 
     async fn partner_bot_by_id(&mut self, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
-        by_bot_id(self.conn()?, bot_id).await
+        use partner_bots::dsl as b;
+        let conn = self.conn()?;
+        let found: Option<PartnerBotRow> = db_run!(conn, c => {
+            b::partner_bots.filter(b::bot_id.eq(bot_id)).select(PartnerBotRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(found.map(record))
     }
 
-    async fn set_partner_bot_webhook(&mut self, account_id: &str, webhook: Option<&str>) -> StoreResult<()> {
-        set_webhook(self.conn()?, account_id, webhook).await
+    async fn set_partner_bot_webhook(
+        &mut self,
+        account_id: &str,
+        webhook: Option<&WebhookRegistration>,
+    ) -> StoreResult<()> {
+        use partner_bots::dsl as b;
+        let webhook = webhook.map(WebhookRegistration::to_stored);
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(b::partner_bots.find(account_id)).set(b::webhook.eq(webhook)).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn claim_bot_update(&mut self, bot_id: i64, update_id: i64, at: OffsetDateTime) -> StoreResult<bool> {
-        claim_update(self.conn()?, bot_id, update_id, at).await
+        use bot_updates::dsl as u;
+        let conn = self.conn()?;
+        let at = db_time(at);
+        let inserted = db_run!(conn, c => {
+            diesel::insert_into(u::bot_updates)
+                .values((u::bot_id.eq(bot_id), u::update_id.eq(update_id), u::received_at.eq(at)))
+                .on_conflict_do_nothing()
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(inserted > 0)
     }
 
     async fn prune_bot_updates(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        prune_updates(self.conn()?, before).await
+        use bot_updates::dsl as u;
+        let conn = self.conn()?;
+        let before = db_time(before);
+        let gone =
+            db_run!(conn, c => diesel::delete(u::bot_updates.filter(u::received_at.lt(before))).execute(c).await)
+                .map_err(db)?;
+        Ok(u64::try_from(gone).unwrap_or(0))
     }
 
     async fn bump_bot_profile(&mut self, account_id: &str) -> StoreResult<bool> {
-        bump_profile(self.conn()?, account_id).await
+        use partner_bots::dsl as b;
+        let conn = self.conn()?;
+        let changed = db_run!(conn, c => {
+            diesel::update(b::partner_bots.find(account_id))
+                .set((
+                    b::profile_revision.eq(b::profile_revision + 1),
+                    b::profile_attempts.eq(0),
+                    b::profile_retry_at.eq(None::<PrimitiveDateTime>),
+                ))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(changed > 0)
     }
 
     async fn claim_bot_profiles(
@@ -280,14 +180,62 @@ impl BotRepo for StoreTx {
         lease_until: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<PartnerBotRecord>> {
-        claim_profiles(self.conn()?, now, lease_until, limit).await
+        use partner_bots::dsl as b;
+        let conn = self.conn()?;
+        let now = db_time(now);
+        let rows: Vec<PartnerBotRow> = load_for_claim!(
+            conn,
+            b::partner_bots
+                .filter(b::disconnected_at.is_null())
+                .filter(b::profile_synced.lt(b::profile_revision))
+                .filter(b::profile_retry_at.is_null().or(b::profile_retry_at.le(now)))
+                .order(b::account_id)
+                .limit(i64::from(limit))
+                .select(PartnerBotRow::as_select())
+        )
+        .map_err(db)?;
+        let ids: Vec<String> = rows.iter().map(|r| r.account_id.clone()).collect();
+        let lease = db_time(lease_until);
+        db_run!(conn, c => {
+            diesel::update(b::partner_bots.filter(b::account_id.eq_any(&ids))).set(b::profile_retry_at.eq(Some(lease))).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(record).collect())
     }
 
     async fn mark_bot_profile_synced(&mut self, account_id: &str, revision: i64) -> StoreResult<()> {
-        mark_profile_synced(self.conn()?, account_id, revision).await
+        use partner_bots::dsl as b;
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(b::partner_bots.find(account_id).filter(b::profile_synced.lt(revision)))
+                .set((
+                    b::profile_synced.eq(revision),
+                    b::profile_attempts.eq(0),
+                    b::profile_retry_at.eq(None::<PrimitiveDateTime>),
+                    b::profile_error.eq(None::<String>),
+                ))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn defer_bot_profile(&mut self, account_id: &str, retry_at: OffsetDateTime, error: &str) -> StoreResult<()> {
-        defer_profile(self.conn()?, account_id, retry_at, error).await
+        use partner_bots::dsl as b;
+        let conn = self.conn()?;
+        let retry_at = db_time(retry_at);
+        db_run!(conn, c => {
+            diesel::update(b::partner_bots.find(account_id))
+                .set((
+                    b::profile_attempts.eq(b::profile_attempts + 1),
+                    b::profile_retry_at.eq(Some(retry_at)),
+                    b::profile_error.eq(Some(error)),
+                ))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 }

@@ -1,24 +1,27 @@
-//! Clients with their subscriptions, trial grants and panel synchronisation.
+//! Clients with their subscriptions, trial grants, daily limits, panel synchronisation and the
+//! term-event scan: `ClientRepo` for the unit of work. The daily limits' counts and locks are
+//! the protocol of `quotas`, put together here; the client query (`client_query!`, `ClientRows`,
+//! `first`) is shared with `invoice_work/`.
 
 use async_trait::async_trait;
-use vp_ports::{ClientRepo, DailyLimit};
+use vp_ports::{ClientRepo, Cursor, DailyLimit};
 
 use crate::tx::StoreTx;
 use diesel::dsl::max;
-use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl};
+use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_domain::ClientId;
 use vp_ports::DailyQuota;
-use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord};
+use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord, TermCandidate};
 use vp_ports::store::StoreResult;
 
-use crate::convert::{self, db_time};
-use crate::errors::db;
+use crate::convert::{self, db_time, utc};
+use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, SubscriptionRow};
-use crate::pool::{DbConn, db_run, upsert};
+use crate::pool::{db_run, upsert};
 use crate::repo::quotas;
-use crate::schema::{clients, subscriptions, trial_grants};
+use crate::schema::{clients, daily_counts, subscriptions, trial_grants};
 
 pub(crate) type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
 
@@ -44,241 +47,152 @@ pub(crate) fn first(rows: ClientRows) -> StoreResult<Option<ClientRecord>> {
     Ok(into_records(rows)?.into_iter().next())
 }
 
-pub(crate) async fn insert_client(conn: &mut DbConn, client: &ClientRecord) -> StoreResult<()> {
-    let row = convert::client_row(client);
-    db_run!(conn, c => diesel::insert_into(clients::table).values(&row).execute(c).await).map_err(db)?;
-    quotas::bump(conn, &client.account_id, DailyQuota::NewClients, client.created_at, &client.id).await?;
-    if let Some(sub) = &client.subscription {
-        save_subscription(conn, &client.id, sub).await?;
-    }
-    Ok(())
-}
-
-pub(crate) async fn client(conn: &mut DbConn, account_id: &str, id: &ClientId) -> StoreResult<Option<ClientRecord>> {
-    let rows: ClientRows = db_run!(conn, c => {
-        client_query!()
-            .filter(clients::account_id.eq(account_id))
-            .filter(clients::client_id.eq(id.as_str()))
-            .limit(1)
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    first(rows)
-}
-
-pub(crate) async fn client_by_ref(conn: &mut DbConn, id: &str) -> StoreResult<Option<ClientRecord>> {
-    let rows: ClientRows =
-        db_run!(conn, c => client_query!().filter(clients::id.eq(id)).limit(1).load(c).await).map_err(db)?;
-    first(rows)
-}
-
-pub(crate) async fn clients_by_refs(conn: &mut DbConn, ids: &[String]) -> StoreResult<Vec<ClientRecord>> {
-    let rows: ClientRows =
-        db_run!(conn, c => client_query!().filter(clients::id.eq_any(ids)).load(c).await).map_err(db)?;
-    into_records(rows)
-}
-
-pub(crate) async fn client_by_link_token(conn: &mut DbConn, token: &str) -> StoreResult<Option<ClientRecord>> {
-    let rows: ClientRows = db_run!(conn, c => {
-        client_query!().filter(subscriptions::link_token.eq(token)).limit(1).load(c).await
-    })
-    .map_err(db)?;
-    first(rows)
-}
-
-pub(crate) async fn set_client_blocked(conn: &mut DbConn, id: &str, blocked: bool) -> StoreResult<()> {
-    db_run!(conn, c => {
-        diesel::update(clients::table.find(id)).set(clients::blocked.eq(blocked)).execute(c).await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn clients(
-    conn: &mut DbConn,
-    account_id: &str,
-    filter: &ClientFilter,
-) -> StoreResult<Vec<ClientRecord>> {
-    let limit = i64::from(filter.limit);
-    let after = filter.after.as_ref().map(|(at, id)| (db_time(*at), id.as_str()));
-    let rows: ClientRows = db_run!(conn, c => {
-        let mut query = client_query!()
-            .filter(clients::account_id.eq(account_id))
-            .order((clients::created_at, clients::id))
-            .limit(limit);
-        match filter.subscription_status {
-            None => {}
-            Some(None) => query = query.filter(subscriptions::client_ref.is_null()),
-            Some(Some(status)) => query = query.filter(subscriptions::status.eq(status.as_str())),
-        }
-        if let Some((at, id)) = after {
-            query = query
-                .filter(clients::created_at.gt(at).or(clients::created_at.eq(at).and(clients::id.gt(id))));
-        }
-        query.load(c).await
-    })
-    .map_err(db)?;
-    into_records(rows)
-}
-
-/// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
-/// changes, which orders the panel sync queue oldest change first.
-pub(crate) async fn save_subscription(
-    conn: &mut DbConn,
-    client_ref: &str,
-    sub: &SubscriptionRecord,
-) -> StoreResult<()> {
-    let stored: Option<(i64, i64)> = db_run!(conn, c => {
-        subscriptions::table
-            .find(client_ref)
-            .select((subscriptions::revision, subscriptions::change_seq))
-            .first(c)
-            .await
-            .optional()
-    })
-    .map_err(db)?;
-    let change_seq = match stored {
-        Some((revision, seq)) if revision == sub.revision => seq,
-        _ => {
-            let last: Option<i64> = db_run!(conn, c => {
-                subscriptions::table.select(max(subscriptions::change_seq)).get_result(c).await
-            })
-            .map_err(db)?;
-            last.unwrap_or(0).saturating_add(1)
-        }
-    };
-    let row = convert::subscription_row(client_ref, sub, change_seq)?;
-    upsert!(conn, subscriptions::table, subscriptions::client_ref, &row)
-}
-
-pub(crate) async fn subscriptions_owing_panel_sync(
-    conn: &mut DbConn,
-    now: OffsetDateTime,
-    limit: u32,
-) -> StoreResult<Vec<ClientRecord>> {
-    let limit = i64::from(limit);
-    let now = db_time(now);
-    let rows: ClientRows = db_run!(conn, c => {
-        client_query!()
-            .filter(subscriptions::revision.gt(subscriptions::panel_revision))
-            .filter(subscriptions::panel_retry_at.is_null().or(subscriptions::panel_retry_at.le(now)))
-            .order((subscriptions::change_seq, clients::id))
-            .limit(limit)
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    into_records(rows)
-}
-
-pub(crate) async fn mark_panel_synced(conn: &mut DbConn, client_ref: &str, revision: i64) -> StoreResult<()> {
-    db_run!(conn, c => {
-        diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
-            .set((
-                subscriptions::panel_revision.eq(revision),
-                subscriptions::panel_failures.eq(0),
-                subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
-            ))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-/// Counts a push the panel refused and holds the next try back until `retry_at`; returns how
-/// many pushes in a row it has refused.
-pub(crate) async fn defer_panel_sync(
-    conn: &mut DbConn,
-    client_ref: &str,
-    retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
-) -> StoreResult<u32> {
-    let failures: Option<i32> = db_run!(conn, c => {
-        diesel::update(subscriptions::table.find(client_ref))
-            .set(subscriptions::panel_failures.eq(subscriptions::panel_failures + 1))
-            .returning(subscriptions::panel_failures)
-            .get_result(c)
-            .await
-            .optional()
-    })
-    .map_err(db)?;
-    let failures = u32::try_from(failures.unwrap_or(0)).unwrap_or(0);
-    let at = db_time(retry_at(failures));
-    db_run!(conn, c => {
-        diesel::update(subscriptions::table.find(client_ref))
-            .set(subscriptions::panel_retry_at.eq(Some(at)))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(failures)
-}
-
-pub(crate) async fn insert_trial_grant(
-    conn: &mut DbConn,
-    account_id: &str,
-    client_ref: &str,
-    at: OffsetDateTime,
-) -> StoreResult<()> {
-    db_run!(conn, c => {
-        diesel::insert_into(trial_grants::table)
-            .values((
-                trial_grants::client_ref.eq(client_ref),
-                trial_grants::account_id.eq(account_id),
-                trial_grants::granted_at.eq(db_time(at)),
-            ))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    quotas::bump(conn, account_id, DailyQuota::Trials, at, client_ref).await
-}
-
 #[async_trait]
 impl ClientRepo for StoreTx {
     async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()> {
-        insert_client(self.conn()?, client).await
+        let conn = self.conn()?;
+        let row = convert::client_row(client);
+        db_run!(conn, c => diesel::insert_into(clients::table).values(&row).execute(c).await).map_err(db)?;
+        quotas::bump(conn, &client.account_id, DailyQuota::NewClients, client.created_at, &client.id).await?;
+        if let Some(sub) = &client.subscription {
+            self.save_subscription(&client.id, sub).await?;
+        }
+        Ok(())
     }
 
-    async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>> {
-        client(self.conn()?, account_id, client_id).await
+    async fn client(&mut self, account_id: &str, id: &ClientId) -> StoreResult<Option<ClientRecord>> {
+        let conn = self.conn()?;
+        let rows: ClientRows = db_run!(conn, c => {
+            client_query!()
+                .filter(clients::account_id.eq(account_id))
+                .filter(clients::client_id.eq(id.as_str()))
+                .limit(1)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        first(rows)
     }
 
     async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>> {
-        client_by_ref(self.conn()?, id).await
+        let conn = self.conn()?;
+        let rows: ClientRows =
+            db_run!(conn, c => client_query!().filter(clients::id.eq(id)).limit(1).load(c).await).map_err(db)?;
+        first(rows)
     }
 
     async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>> {
-        clients_by_refs(self.conn()?, ids).await
+        let conn = self.conn()?;
+        let rows: ClientRows =
+            db_run!(conn, c => client_query!().filter(clients::id.eq_any(ids)).load(c).await).map_err(db)?;
+        into_records(rows)
     }
 
     async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()> {
-        set_client_blocked(self.conn()?, id, blocked).await
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(clients::table.find(id)).set(clients::blocked.eq(blocked)).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
-    async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()> {
-        save_subscription(self.conn()?, client_ref, subscription).await
+    /// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
+    /// changes, which orders the panel sync queue oldest change first.
+    async fn save_subscription(&mut self, client_ref: &str, sub: &SubscriptionRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let stored: Option<(i64, i64)> = db_run!(conn, c => {
+            subscriptions::table
+                .find(client_ref)
+                .select((subscriptions::revision, subscriptions::change_seq))
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        let change_seq = match stored {
+            Some((revision, seq)) if revision == sub.revision => seq,
+            _ => {
+                let last: Option<i64> = db_run!(conn, c => {
+                    subscriptions::table.select(max(subscriptions::change_seq)).get_result(c).await
+                })
+                .map_err(db)?;
+                last.unwrap_or(0).saturating_add(1)
+            }
+        };
+        let row = convert::subscription_row(client_ref, sub, change_seq)?;
+        upsert!(conn, subscriptions::table, subscriptions::client_ref, &row)
     }
 
     async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>> {
-        clients(self.conn()?, account_id, filter).await
+        let conn = self.conn()?;
+        let limit = i64::from(filter.limit);
+        let after = filter.after.as_ref().map(|c| (db_time(c.at), c.id.as_str()));
+        let rows: ClientRows = db_run!(conn, c => {
+            let mut query = client_query!()
+                .filter(clients::account_id.eq(account_id))
+                .order((clients::created_at, clients::id))
+                .limit(limit);
+            match filter.subscription_status {
+                None => {}
+                Some(None) => query = query.filter(subscriptions::client_ref.is_null()),
+                Some(Some(status)) => query = query.filter(subscriptions::status.eq(status.as_str())),
+            }
+            if let Some((at, id)) = after {
+                query = query
+                    .filter(clients::created_at.gt(at).or(clients::created_at.eq(at).and(clients::id.gt(id))));
+            }
+            query.load(c).await
+        })
+        .map_err(db)?;
+        into_records(rows)
     }
 
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>> {
-        client_by_link_token(self.conn()?, token).await
+        let conn = self.conn()?;
+        let rows: ClientRows = db_run!(conn, c => {
+            client_query!().filter(subscriptions::link_token.eq(token)).limit(1).load(c).await
+        })
+        .map_err(db)?;
+        first(rows)
     }
 
     async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()> {
-        insert_trial_grant(self.conn()?, account_id, client_ref, at).await
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::insert_into(trial_grants::table)
+                .values((
+                    trial_grants::client_ref.eq(client_ref),
+                    trial_grants::account_id.eq(account_id),
+                    trial_grants::granted_at.eq(db_time(at)),
+                ))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        quotas::bump(conn, account_id, DailyQuota::Trials, at, client_ref).await
     }
 
+    /// The daily limits' protocol of `quotas`: the exclusive guard, then the bound, then (near
+    /// the limit) the count.
     async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
-        quotas::below_daily_limit(self.conn()?, account_id, limit).await
+        let conn = self.conn()?;
+        quotas::lock(conn, account_id, limit.quota, true).await?;
+        if quotas::upper_bound(conn, account_id, limit).await? < u64::from(limit.limit) {
+            return Ok(true);
+        }
+        quotas::exactly_below(conn, account_id, limit).await
     }
 
+    /// Drops buckets no window reaching back from `now` can touch any more.
     async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        quotas::prune(self.conn()?, before).await
+        let conn = self.conn()?;
+        let hour = quotas::hour_of(before);
+        let n = db_run!(conn, c => {
+            diesel::delete(daily_counts::table.filter(daily_counts::hour.lt(hour))).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     async fn subscriptions_owing_panel_sync(
@@ -286,18 +200,98 @@ impl ClientRepo for StoreTx {
         now: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<ClientRecord>> {
-        subscriptions_owing_panel_sync(self.conn()?, now, limit).await
+        let conn = self.conn()?;
+        let limit = i64::from(limit);
+        let now = db_time(now);
+        let rows: ClientRows = db_run!(conn, c => {
+            client_query!()
+                .filter(subscriptions::revision.gt(subscriptions::panel_revision))
+                .filter(subscriptions::panel_retry_at.is_null().or(subscriptions::panel_retry_at.le(now)))
+                .order((subscriptions::change_seq, clients::id))
+                .limit(limit)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        into_records(rows)
     }
 
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
-        mark_panel_synced(self.conn()?, client_ref, revision).await
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
+                .set((
+                    subscriptions::panel_revision.eq(revision),
+                    subscriptions::panel_failures.eq(0),
+                    subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
+                ))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
+    /// Counts a push the panel refused and holds the next try back until `retry_at`; returns how
+    /// many pushes in a row it has refused.
     async fn defer_panel_sync(
         &mut self,
         client_ref: &str,
         retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
     ) -> StoreResult<u32> {
-        defer_panel_sync(self.conn()?, client_ref, retry_at).await
+        let conn = self.conn()?;
+        let failures: Option<i32> = db_run!(conn, c => {
+            diesel::update(subscriptions::table.find(client_ref))
+                .set(subscriptions::panel_failures.eq(subscriptions::panel_failures + 1))
+                .returning(subscriptions::panel_failures)
+                .get_result(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        let failures = u32::try_from(failures.unwrap_or(0)).unwrap_or(0);
+        let at = db_time(retry_at(failures));
+        db_run!(conn, c => {
+            diesel::update(subscriptions::table.find(client_ref))
+                .set(subscriptions::panel_retry_at.eq(Some(at)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(failures)
+    }
+
+    async fn term_event_candidates(
+        &mut self,
+        now: OffsetDateTime,
+        after: Option<Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<TermCandidate>> {
+        let conn = self.conn()?;
+        let (now, limit) = (db_time(now), i64::from(limit));
+        let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
+            let mut q = clients::table
+                .inner_join(subscriptions::table)
+                .filter(subscriptions::next_check_at.le(now))
+                // A blocked client gets no reminders; only the end of the term is due for it.
+                .filter(subscriptions::expires_at.le(now).or(clients::blocked.eq(false)))
+                .select((ClientRow::as_select(), SubscriptionRow::as_select()))
+                .into_boxed();
+            if let Some(Cursor { at, id }) = &after {
+                // `>=` first: the index range starts at the cursor, not at the oldest moment.
+                let at = db_time(*at);
+                let past = subscriptions::next_check_at.gt(at).or(subscriptions::client_ref.gt(id.clone()));
+                q = q.filter(subscriptions::next_check_at.ge(at).and(past));
+            }
+            q.order((subscriptions::next_check_at, subscriptions::client_ref)).limit(limit).load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter()
+            .map(|(client, sub)| {
+                let check_at =
+                    sub.next_check_at.map(utc).ok_or_else(|| corrupt("a candidate without a check moment"))?;
+                Ok(TermCandidate { check_at, client: convert::client(client, Some(sub))? })
+            })
+            .collect()
     }
 }

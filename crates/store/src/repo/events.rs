@@ -1,8 +1,9 @@
-//! The outbox: webhook endpoints, events, deliveries and the attempt log, plus the query the
-//! term-event scheduler walks.
+//! The outbox: webhook endpoints, events, deliveries and the attempt log: `EventRepo` for the
+//! unit of work. The delivery backlog and the freeing of every delivery lease stay functions on
+//! a connection, for `Store` in `tx.rs`.
 
 use async_trait::async_trait;
-use vp_ports::EventRepo;
+use vp_ports::{Claim, EventRepo};
 
 use crate::tx::StoreTx;
 use diesel::dsl::count_star;
@@ -12,15 +13,14 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
-use vp_ports::records::TermCandidate;
 use vp_ports::store::{DeliveryBacklog, StoreResult};
 use vp_ports::webhook::*;
 
-use crate::convert::{self, count, db_time, db_time_opt, int, utc};
+use crate::convert::{count, db_time, db_time_opt, int, utc};
 use crate::errors::{corrupt, db};
-use crate::models::{ClientRow, SubscriptionRow};
 use crate::pool::{DbConn, db_run, load_for_claim};
-use crate::schema::{clients, events, subscriptions, webhook_attempts, webhook_deliveries, webhook_endpoints};
+use crate::repo::{page_before, page_cursor};
+use crate::schema::{events, webhook_attempts, webhook_deliveries, webhook_endpoints};
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = webhook_endpoints, treat_none_as_null = true)]
@@ -168,28 +168,9 @@ fn attempt(r: AttemptRow) -> StoreResult<AttemptRecord> {
     })
 }
 
-pub(crate) async fn insert_endpoint(conn: &mut DbConn, e: &WebhookEndpointRecord) -> StoreResult<()> {
-    let row = endpoint_row(e);
-    db_run!(conn, c => diesel::insert_into(webhook_endpoints::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn update_endpoint(conn: &mut DbConn, e: &WebhookEndpointRecord) -> StoreResult<()> {
-    let row = endpoint_row(e);
-    db_run!(conn, c => diesel::update(webhook_endpoints::table.find(&e.id)).set(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn endpoint_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
-    let row: Option<EndpointRow> = db_run!(conn, c => {
-        webhook_endpoints::table.find(id).select(EndpointRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(row.map(endpoint))
-}
-
-/// The endpoints of `account_id`, or of every account; oldest first.
-pub(crate) async fn endpoints(conn: &mut DbConn, account_id: Option<&str>) -> StoreResult<Vec<WebhookEndpointRecord>> {
+/// The endpoints of `account_id`, or of every account; oldest first. Kept apart: the query of
+/// both `webhook_endpoints` and `all_webhook_endpoints`.
+async fn endpoints(conn: &mut DbConn, account_id: Option<&str>) -> StoreResult<Vec<WebhookEndpointRecord>> {
     let rows: Vec<EndpointRow> = db_run!(conn, c => {
         let mut query = webhook_endpoints::table
             .select(EndpointRow::as_select())
@@ -205,7 +186,7 @@ pub(crate) async fn endpoints(conn: &mut DbConn, account_id: Option<&str>) -> St
 }
 
 /// Frees the lease of every claimed delivery (for a restored database, whose claimers are
-/// gone); returns how many.
+/// gone); returns how many. Run by `Store::release_leases`, not a port method of this area.
 pub(crate) async fn release_delivery_leases(conn: &mut DbConn) -> StoreResult<u64> {
     let freed = db_run!(conn, c => {
         diesel::update(webhook_deliveries::table.filter(webhook_deliveries::locked_until.is_not_null()))
@@ -217,126 +198,9 @@ pub(crate) async fn release_delivery_leases(conn: &mut DbConn) -> StoreResult<u6
     Ok(u64::try_from(freed).unwrap_or(0))
 }
 
-pub(crate) async fn insert_event(conn: &mut DbConn, e: &EventRecord) -> StoreResult<()> {
-    let row = EventRow {
-        id: e.id.clone(),
-        account_id: e.account_id.clone(),
-        event_type: e.event_type.clone(),
-        body: e.body.clone(),
-        occurred_at: db_time(e.occurred_at),
-        created_at: db_time(e.created_at),
-    };
-    db_run!(conn, c => diesel::insert_into(events::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn event_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<EventRecord>> {
-    let row: Option<EventRow> = db_run!(conn, c => {
-        events::table.find(id).select(EventRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(row.map(event))
-}
-
-pub(crate) async fn insert_delivery(conn: &mut DbConn, d: &DeliveryRecord) -> StoreResult<()> {
-    let row = delivery_row(d)?;
-    db_run!(conn, c => diesel::insert_into(webhook_deliveries::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn update_delivery(conn: &mut DbConn, d: &DeliveryRecord) -> StoreResult<()> {
-    let row = delivery_row(d)?;
-    db_run!(conn, c => diesel::update(webhook_deliveries::table.find(&d.id)).set(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-/// Saves many deliveries' state: one statement on PostgreSQL (the rows travel as arrays), one
-/// per row on SQLite (in-process).
-pub(crate) async fn update_deliveries(conn: &mut DbConn, all: &[DeliveryRecord]) -> StoreResult<()> {
-    if all.is_empty() {
-        return Ok(());
-    }
-    let rows = all.iter().map(delivery_row).collect::<StoreResult<Vec<_>>>()?;
-    match conn {
-        DbConn::Postgres(object) => {
-            use diesel::sql_types::{Array, Integer, Nullable, Text, Timestamp};
-            let c: &mut crate::pool::PgConn = object;
-            diesel::sql_query(
-                "UPDATE webhook_deliveries AS d SET status = v.status, attempts = v.attempts, \
-                 next_attempt_at = v.next_attempt_at, locked_until = v.locked_until, delivered_at = v.delivered_at \
-                 FROM unnest($1::text[], $2::text[], $3::int4[], $4::timestamp[], $5::timestamp[], $6::timestamp[]) \
-                 AS v(id, status, attempts, next_attempt_at, locked_until, delivered_at) WHERE d.id = v.id",
-            )
-            .bind::<Array<Text>, _>(rows.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
-            .bind::<Array<Text>, _>(rows.iter().map(|r| r.status.clone()).collect::<Vec<_>>())
-            .bind::<Array<Integer>, _>(rows.iter().map(|r| r.attempts).collect::<Vec<_>>())
-            .bind::<Array<Timestamp>, _>(rows.iter().map(|r| r.next_attempt_at).collect::<Vec<_>>())
-            .bind::<Array<Nullable<Timestamp>>, _>(rows.iter().map(|r| r.locked_until).collect::<Vec<_>>())
-            .bind::<Array<Nullable<Timestamp>>, _>(rows.iter().map(|r| r.delivered_at).collect::<Vec<_>>())
-            .execute(c)
-            .await
-            .map_err(db)?;
-        }
-        DbConn::Sqlite(object) => {
-            let c: &mut crate::pool::SqliteConn = object;
-            for row in &rows {
-                diesel::update(webhook_deliveries::table.find(&row.id)).set(row).execute(c).await.map_err(db)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-pub(crate) async fn delivery_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<DeliveryRecord>> {
-    let row: Option<DeliveryRow> = db_run!(conn, c => {
-        webhook_deliveries::table.find(id).select(DeliveryRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    row.map(delivery).transpose()
-}
-
-pub(crate) async fn claim_due_deliveries(
-    conn: &mut DbConn,
-    now: OffsetDateTime,
-    lease_until: OffsetDateTime,
-    limit: u32,
-    skip_endpoints: &[String],
-) -> StoreResult<Vec<DeliveryRecord>> {
-    let (now_db, limit) = (db_time(now), i64::from(limit));
-    let free = webhook_deliveries::locked_until.is_null().or(webhook_deliveries::locked_until.lt(now_db));
-    let due = webhook_deliveries::status
-        .eq(DeliveryStatus::Pending.as_str())
-        .and(webhook_deliveries::next_attempt_at.le(now_db))
-        .and(free)
-        .and(diesel::dsl::not(webhook_deliveries::endpoint_id.eq_any(skip_endpoints)));
-    let rows: Vec<DeliveryRow> = load_for_claim!(
-        conn,
-        webhook_deliveries::table
-            .filter(due)
-            .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
-            .limit(limit)
-            .select(DeliveryRow::as_select())
-    )
-    .map_err(db)?;
-    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-    let lease = db_time(lease_until);
-    db_run!(conn, c => {
-        diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&ids)))
-            .set(webhook_deliveries::locked_until.eq(lease))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter()
-        .map(|mut r| {
-            r.locked_until = Some(lease);
-            delivery(r)
-        })
-        .collect()
-}
-
 /// Pending deliveries, and when the longest-waiting one of those due now fell due (both from
-/// the `(status, next_attempt_at)` index).
+/// the `(status, next_attempt_at)` index). Run by `Store::delivery_backlog` on a pooled
+/// connection, outside any unit of work.
 pub(crate) async fn delivery_backlog(conn: &mut DbConn, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
     let pending = DeliveryStatus::Pending.as_str();
     let n: i64 = db_run!(conn, c => {
@@ -358,85 +222,15 @@ pub(crate) async fn delivery_backlog(conn: &mut DbConn, now: OffsetDateTime) -> 
     })
 }
 
-pub(crate) async fn release_deliveries(conn: &mut DbConn, ids: &[String]) -> StoreResult<()> {
-    db_run!(conn, c => {
-        diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(ids)))
-            .set(webhook_deliveries::locked_until.eq(None::<PrimitiveDateTime>))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn events_by_ids(conn: &mut DbConn, ids: &[String]) -> StoreResult<Vec<EventRecord>> {
-    let rows: Vec<EventRow> = db_run!(conn, c => {
-        events::table.filter(events::id.eq_any(ids)).select(EventRow::as_select()).load(c).await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(event).collect())
-}
-
-pub(crate) async fn endpoints_by_ids(conn: &mut DbConn, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
-    let rows: Vec<EndpointRow> = db_run!(conn, c => {
-        webhook_endpoints::table
-            .filter(webhook_endpoints::id.eq_any(ids))
-            .select(EndpointRow::as_select())
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(endpoint).collect())
-}
-
-/// One statement on PostgreSQL; one per row on SQLite (in-process, and diesel's SQLite batch
-/// insert cannot take optional columns).
-pub(crate) async fn insert_attempts(conn: &mut DbConn, attempts: &[AttemptRecord]) -> StoreResult<()> {
-    if attempts.is_empty() {
-        return Ok(());
-    }
-    let rows = attempts
-        .iter()
-        .map(|a| {
-            Ok(AttemptRow {
-                id: a.id.clone(),
-                delivery_id: a.delivery_id.clone(),
-                attempt: int(a.attempt, "attempt")?,
-                attempted_at: db_time(a.attempted_at),
-                status_code: a.status_code.map(i32::from),
-                duration_ms: int(a.duration_ms, "duration")?,
-                error: a.error.clone(),
-            })
-        })
-        .collect::<StoreResult<Vec<_>>>()?;
-    match conn {
-        DbConn::Postgres(object) => {
-            let c: &mut crate::pool::PgConn = object;
-            diesel::insert_into(webhook_attempts::table).values(&rows).execute(c).await.map_err(db)?;
-        }
-        DbConn::Sqlite(object) => {
-            let c: &mut crate::pool::SqliteConn = object;
-            for row in &rows {
-                diesel::insert_into(webhook_attempts::table).values(row).execute(c).await.map_err(db)?;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// An endpoint's attempts with their event, filtered, as a boxed query of the backend it is
 /// expanded for.
 macro_rules! attempts_query {
-    ($endpoint_id:expr, $filter:expr, $at:expr, $id:expr) => {{
-        let mut query = webhook_attempts::table
+    ($endpoint_id:expr, $filter:expr, $cursor:expr) => {{
+        let all = webhook_attempts::table
             .inner_join(webhook_deliveries::table.inner_join(events::table))
             .filter(webhook_deliveries::endpoint_id.eq($endpoint_id))
-            .filter(
-                webhook_attempts::attempted_at
-                    .lt($at)
-                    .or(webhook_attempts::attempted_at.eq($at).and(webhook_attempts::id.lt($id))),
-            )
-            .select((AttemptRow::as_select(), events::id, events::event_type))
+            .select((AttemptRow::as_select(), events::id, events::event_type));
+        let mut query = page_before!(all, webhook_attempts::attempted_at, webhook_attempts::id, $cursor, $filter.limit)
             .into_boxed();
         if $filter.failed_only {
             query = query.filter(
@@ -450,111 +244,33 @@ macro_rules! attempts_query {
             query = query.filter(events::event_type.eq(t.clone()));
         }
         query
-            .order((webhook_attempts::attempted_at.desc(), webhook_attempts::id.desc()))
-            .limit(i64::from($filter.limit))
     }};
-}
-
-pub(crate) async fn endpoint_attempts(
-    conn: &mut DbConn,
-    endpoint_id: &str,
-    filter: &AttemptFilter,
-) -> StoreResult<Vec<AttemptLogEntry>> {
-    let (at, id) = crate::repo::page_cursor(filter.before.clone());
-    let rows: Vec<(AttemptRow, String, String)> = db_run!(conn, c => {
-        attempts_query!(endpoint_id, filter, at, id.clone()).load(c).await
-    })
-    .map_err(db)?;
-    rows.into_iter()
-        .map(|(a, event_id, event_type)| Ok(AttemptLogEntry { attempt: attempt(a)?, event_id, event_type }))
-        .collect()
-}
-
-pub(crate) async fn deliveries_since(
-    conn: &mut DbConn,
-    endpoint_id: &str,
-    status: DeliveryStatus,
-    since: OffsetDateTime,
-) -> StoreResult<Vec<DeliveryRecord>> {
-    let rows: Vec<DeliveryRow> = db_run!(conn, c => {
-        webhook_deliveries::table
-            .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
-            .filter(webhook_deliveries::status.eq(status.as_str()))
-            .filter(webhook_deliveries::created_at.gt(db_time(since)))
-            .order((webhook_deliveries::created_at, webhook_deliveries::id))
-            .select(DeliveryRow::as_select())
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(delivery).collect()
-}
-
-pub(crate) async fn endpoint_event_times_since(
-    conn: &mut DbConn,
-    endpoint_id: &str,
-    event_type: &str,
-    since: OffsetDateTime,
-) -> StoreResult<Vec<OffsetDateTime>> {
-    let rows: Vec<PrimitiveDateTime> = db_run!(conn, c => {
-        webhook_deliveries::table
-            .inner_join(events::table)
-            .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
-            .filter(events::event_type.eq(event_type))
-            .filter(webhook_deliveries::created_at.gt(db_time(since)))
-            .select(webhook_deliveries::created_at)
-            .order(webhook_deliveries::created_at.asc())
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(utc).collect())
-}
-
-pub(crate) async fn term_event_candidates(
-    conn: &mut DbConn,
-    now: OffsetDateTime,
-    after: Option<(OffsetDateTime, String)>,
-    limit: u32,
-) -> StoreResult<Vec<TermCandidate>> {
-    let (now, limit) = (db_time(now), i64::from(limit));
-    let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
-        let mut q = clients::table
-            .inner_join(subscriptions::table)
-            .filter(subscriptions::next_check_at.le(now))
-            // A blocked client gets no reminders; only the end of the term is due for it.
-            .filter(subscriptions::expires_at.le(now).or(clients::blocked.eq(false)))
-            .select((ClientRow::as_select(), SubscriptionRow::as_select()))
-            .into_boxed();
-        if let Some((at, id)) = &after {
-            // `>=` first: the index range starts at the cursor, not at the oldest moment.
-            let at = db_time(*at);
-            let past = subscriptions::next_check_at.gt(at).or(subscriptions::client_ref.gt(id.clone()));
-            q = q.filter(subscriptions::next_check_at.ge(at).and(past));
-        }
-        q.order((subscriptions::next_check_at, subscriptions::client_ref)).limit(limit).load(c).await
-    })
-    .map_err(db)?;
-    rows.into_iter()
-        .map(|(client, sub)| {
-            let check_at = sub.next_check_at.map(utc).ok_or_else(|| corrupt("a candidate without a check moment"))?;
-            Ok(TermCandidate { check_at, client: convert::client(client, Some(sub))? })
-        })
-        .collect()
 }
 
 #[async_trait]
 impl EventRepo for StoreTx {
-    async fn insert_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
-        insert_endpoint(self.conn()?, endpoint).await
+    async fn insert_webhook_endpoint(&mut self, e: &WebhookEndpointRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = endpoint_row(e);
+        db_run!(conn, c => diesel::insert_into(webhook_endpoints::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
-    async fn update_webhook_endpoint(&mut self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
-        update_endpoint(self.conn()?, endpoint).await
+    async fn update_webhook_endpoint(&mut self, e: &WebhookEndpointRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = endpoint_row(e);
+        db_run!(conn, c => diesel::update(webhook_endpoints::table.find(&e.id)).set(&row).execute(c).await)
+            .map_err(db)?;
+        Ok(())
     }
 
     async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
-        endpoint_by_id(self.conn()?, id).await
+        let conn = self.conn()?;
+        let row: Option<EndpointRow> = db_run!(conn, c => {
+            webhook_endpoints::table.find(id).select(EndpointRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(row.map(endpoint))
     }
 
     async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
@@ -565,56 +281,200 @@ impl EventRepo for StoreTx {
         endpoints(self.conn()?, None).await
     }
 
-    async fn insert_event(&mut self, event: &EventRecord) -> StoreResult<()> {
-        insert_event(self.conn()?, event).await
+    async fn insert_event(&mut self, e: &EventRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = EventRow {
+            id: e.id.clone(),
+            account_id: e.account_id.clone(),
+            event_type: e.event_type.clone(),
+            body: e.body.clone(),
+            occurred_at: db_time(e.occurred_at),
+            created_at: db_time(e.created_at),
+        };
+        db_run!(conn, c => diesel::insert_into(events::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>> {
-        event_by_id(self.conn()?, id).await
+        let conn = self.conn()?;
+        let row: Option<EventRow> = db_run!(conn, c => {
+            events::table.find(id).select(EventRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(row.map(event))
     }
 
-    async fn insert_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
-        insert_delivery(self.conn()?, delivery).await?;
+    async fn insert_delivery(&mut self, d: &DeliveryRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = delivery_row(d)?;
+        db_run!(conn, c => diesel::insert_into(webhook_deliveries::table).values(&row).execute(c).await).map_err(db)?;
         self.note_recorded_deliveries();
         Ok(())
     }
 
-    async fn update_delivery(&mut self, delivery: &DeliveryRecord) -> StoreResult<()> {
-        update_delivery(self.conn()?, delivery).await
+    async fn update_delivery(&mut self, d: &DeliveryRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = delivery_row(d)?;
+        db_run!(conn, c => diesel::update(webhook_deliveries::table.find(&d.id)).set(&row).execute(c).await)
+            .map_err(db)?;
+        Ok(())
     }
 
-    async fn update_deliveries(&mut self, deliveries: &[DeliveryRecord]) -> StoreResult<()> {
-        update_deliveries(self.conn()?, deliveries).await
+    /// Saves many deliveries' state: one statement on PostgreSQL (the rows travel as arrays), one
+    /// per row on SQLite (in-process).
+    async fn update_deliveries(&mut self, all: &[DeliveryRecord]) -> StoreResult<()> {
+        let conn = self.conn()?;
+        if all.is_empty() {
+            return Ok(());
+        }
+        let rows = all.iter().map(delivery_row).collect::<StoreResult<Vec<_>>>()?;
+        match conn {
+            DbConn::Postgres(object) => {
+                use diesel::sql_types::{Array, Integer, Nullable, Text, Timestamp};
+                let c: &mut crate::pool::PgConn = object;
+                diesel::sql_query(
+                    "UPDATE webhook_deliveries AS d SET status = v.status, attempts = v.attempts, \
+                     next_attempt_at = v.next_attempt_at, locked_until = v.locked_until, delivered_at = v.delivered_at \
+                     FROM unnest($1::text[], $2::text[], $3::int4[], $4::timestamp[], $5::timestamp[], $6::timestamp[]) \
+                     AS v(id, status, attempts, next_attempt_at, locked_until, delivered_at) WHERE d.id = v.id",
+                )
+                .bind::<Array<Text>, _>(rows.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
+                .bind::<Array<Text>, _>(rows.iter().map(|r| r.status.clone()).collect::<Vec<_>>())
+                .bind::<Array<Integer>, _>(rows.iter().map(|r| r.attempts).collect::<Vec<_>>())
+                .bind::<Array<Timestamp>, _>(rows.iter().map(|r| r.next_attempt_at).collect::<Vec<_>>())
+                .bind::<Array<Nullable<Timestamp>>, _>(rows.iter().map(|r| r.locked_until).collect::<Vec<_>>())
+                .bind::<Array<Nullable<Timestamp>>, _>(rows.iter().map(|r| r.delivered_at).collect::<Vec<_>>())
+                .execute(c)
+                .await
+                .map_err(db)?;
+            }
+            DbConn::Sqlite(object) => {
+                let c: &mut crate::pool::SqliteConn = object;
+                for row in &rows {
+                    diesel::update(webhook_deliveries::table.find(&row.id)).set(row).execute(c).await.map_err(db)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>> {
-        delivery_by_id(self.conn()?, id).await
+        let conn = self.conn()?;
+        let row: Option<DeliveryRow> = db_run!(conn, c => {
+            webhook_deliveries::table.find(id).select(DeliveryRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(delivery).transpose()
     }
 
     async fn claim_due_deliveries(
         &mut self,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-        limit: u32,
+        claim: Claim,
         skip_endpoints: &[String],
     ) -> StoreResult<Vec<DeliveryRecord>> {
-        claim_due_deliveries(self.conn()?, now, lease_until, limit, skip_endpoints).await
+        let Claim { now, lease_until, limit } = claim;
+        let conn = self.conn()?;
+        let (now_db, limit) = (db_time(now), i64::from(limit));
+        let free = webhook_deliveries::locked_until.is_null().or(webhook_deliveries::locked_until.lt(now_db));
+        let due = webhook_deliveries::status
+            .eq(DeliveryStatus::Pending.as_str())
+            .and(webhook_deliveries::next_attempt_at.le(now_db))
+            .and(free)
+            .and(diesel::dsl::not(webhook_deliveries::endpoint_id.eq_any(skip_endpoints)));
+        let rows: Vec<DeliveryRow> = load_for_claim!(
+            conn,
+            webhook_deliveries::table
+                .filter(due)
+                .order((webhook_deliveries::next_attempt_at, webhook_deliveries::id))
+                .limit(limit)
+                .select(DeliveryRow::as_select())
+        )
+        .map_err(db)?;
+        let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        let lease = db_time(lease_until);
+        db_run!(conn, c => {
+            diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&ids)))
+                .set(webhook_deliveries::locked_until.eq(lease))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter()
+            .map(|mut r| {
+                r.locked_until = Some(lease);
+                delivery(r)
+            })
+            .collect()
     }
 
     async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()> {
-        release_deliveries(self.conn()?, ids).await
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(ids)))
+                .set(webhook_deliveries::locked_until.eq(None::<PrimitiveDateTime>))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>> {
-        events_by_ids(self.conn()?, ids).await
+        let conn = self.conn()?;
+        let rows: Vec<EventRow> = db_run!(conn, c => {
+            events::table.filter(events::id.eq_any(ids)).select(EventRow::as_select()).load(c).await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(event).collect())
     }
 
     async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
-        endpoints_by_ids(self.conn()?, ids).await
+        let conn = self.conn()?;
+        let rows: Vec<EndpointRow> = db_run!(conn, c => {
+            webhook_endpoints::table
+                .filter(webhook_endpoints::id.eq_any(ids))
+                .select(EndpointRow::as_select())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(endpoint).collect())
     }
 
+    /// One statement on PostgreSQL; one per row on SQLite (in-process, and diesel's SQLite batch
+    /// insert cannot take optional columns).
     async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()> {
-        insert_attempts(self.conn()?, attempts).await
+        let conn = self.conn()?;
+        if attempts.is_empty() {
+            return Ok(());
+        }
+        let rows = attempts
+            .iter()
+            .map(|a| {
+                Ok(AttemptRow {
+                    id: a.id.clone(),
+                    delivery_id: a.delivery_id.clone(),
+                    attempt: int(a.attempt, "attempt")?,
+                    attempted_at: db_time(a.attempted_at),
+                    status_code: a.status_code.map(i32::from),
+                    duration_ms: int(a.duration_ms, "duration")?,
+                    error: a.error.clone(),
+                })
+            })
+            .collect::<StoreResult<Vec<_>>>()?;
+        match conn {
+            DbConn::Postgres(object) => {
+                let c: &mut crate::pool::PgConn = object;
+                diesel::insert_into(webhook_attempts::table).values(&rows).execute(c).await.map_err(db)?;
+            }
+            DbConn::Sqlite(object) => {
+                let c: &mut crate::pool::SqliteConn = object;
+                for row in &rows {
+                    diesel::insert_into(webhook_attempts::table).values(row).execute(c).await.map_err(db)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     async fn endpoint_attempts(
@@ -622,7 +482,15 @@ impl EventRepo for StoreTx {
         endpoint_id: &str,
         filter: &AttemptFilter,
     ) -> StoreResult<Vec<AttemptLogEntry>> {
-        endpoint_attempts(self.conn()?, endpoint_id, filter).await
+        let conn = self.conn()?;
+        let cursor = page_cursor(filter.before.clone());
+        let rows: Vec<(AttemptRow, String, String)> = db_run!(conn, c => {
+            attempts_query!(endpoint_id, filter, cursor).load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter()
+            .map(|(a, event_id, event_type)| Ok(AttemptLogEntry { attempt: attempt(a)?, event_id, event_type }))
+            .collect()
     }
 
     async fn endpoint_deliveries_since(
@@ -631,7 +499,19 @@ impl EventRepo for StoreTx {
         status: DeliveryStatus,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<DeliveryRecord>> {
-        deliveries_since(self.conn()?, endpoint_id, status, since).await
+        let conn = self.conn()?;
+        let rows: Vec<DeliveryRow> = db_run!(conn, c => {
+            webhook_deliveries::table
+                .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
+                .filter(webhook_deliveries::status.eq(status.as_str()))
+                .filter(webhook_deliveries::created_at.gt(db_time(since)))
+                .order((webhook_deliveries::created_at, webhook_deliveries::id))
+                .select(DeliveryRow::as_select())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(delivery).collect()
     }
 
     async fn endpoint_event_times_since(
@@ -640,15 +520,19 @@ impl EventRepo for StoreTx {
         event_type: &str,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<OffsetDateTime>> {
-        endpoint_event_times_since(self.conn()?, endpoint_id, event_type, since).await
-    }
-
-    async fn term_event_candidates(
-        &mut self,
-        now: OffsetDateTime,
-        after: Option<(OffsetDateTime, String)>,
-        limit: u32,
-    ) -> StoreResult<Vec<TermCandidate>> {
-        term_event_candidates(self.conn()?, now, after, limit).await
+        let conn = self.conn()?;
+        let rows: Vec<PrimitiveDateTime> = db_run!(conn, c => {
+            webhook_deliveries::table
+                .inner_join(events::table)
+                .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
+                .filter(events::event_type.eq(event_type))
+                .filter(webhook_deliveries::created_at.gt(db_time(since)))
+                .select(webhook_deliveries::created_at)
+                .order(webhook_deliveries::created_at.asc())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(utc).collect())
     }
 }

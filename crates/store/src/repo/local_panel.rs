@@ -1,4 +1,4 @@
-//! The embedded local panel's own users and devices.
+//! The embedded local panel's own users and devices: `LocalPanelRepo` for the unit of work.
 
 use async_trait::async_trait;
 use vp_ports::LocalPanelRepo;
@@ -12,101 +12,83 @@ use vp_ports::store::StoreResult;
 use crate::convert;
 use crate::errors::db;
 use crate::models::{LocalPanelDeviceRow, LocalPanelUserRow};
-use crate::pool::{DbConn, db_run, upsert};
+use crate::pool::{db_run, upsert};
 use crate::schema::{local_panel_devices, local_panel_users};
-
-pub(crate) async fn put_user(conn: &mut DbConn, user: &LocalPanelUser) -> StoreResult<()> {
-    let row = convert::local_user_row(user)?;
-    upsert!(conn, local_panel_users::table, local_panel_users::user_ref, &row)
-}
-
-pub(crate) async fn user(conn: &mut DbConn, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
-    let row: Option<LocalPanelUserRow> = db_run!(conn, c => {
-        local_panel_users::table.find(user_ref).select(LocalPanelUserRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    row.map(convert::local_user).transpose()
-}
-
-pub(crate) async fn user_by_token(conn: &mut DbConn, link_token: &str) -> StoreResult<Option<LocalPanelUser>> {
-    let row: Option<LocalPanelUserRow> = db_run!(conn, c => {
-        local_panel_users::table
-            .filter(local_panel_users::link_token.eq(link_token))
-            .select(LocalPanelUserRow::as_select())
-            .first(c)
-            .await
-            .optional()
-    })
-    .map_err(db)?;
-    row.map(convert::local_user).transpose()
-}
-
-pub(crate) async fn devices(conn: &mut DbConn, user_ref: &str) -> StoreResult<Vec<LocalPanelDevice>> {
-    let rows: Vec<LocalPanelDeviceRow> = db_run!(conn, c => {
-        local_panel_devices::table
-            .filter(local_panel_devices::user_ref.eq(user_ref))
-            .select(LocalPanelDeviceRow::as_select())
-            .order((local_panel_devices::created_at, local_panel_devices::hwid))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(convert::local_device).collect())
-}
-
-/// A known device keeps its `created_at`; its details and `last_seen_at` are replaced.
-pub(crate) async fn upsert_device(conn: &mut DbConn, device: &LocalPanelDevice) -> StoreResult<()> {
-    let row = convert::local_device_row(device);
-    db_run!(conn, c => {
-        diesel::insert_into(local_panel_devices::table)
-            .values(&row)
-            .on_conflict((local_panel_devices::user_ref, local_panel_devices::hwid))
-            .do_update()
-            .set((
-                local_panel_devices::platform.eq(&row.platform),
-                local_panel_devices::os_version.eq(&row.os_version),
-                local_panel_devices::model.eq(&row.model),
-                local_panel_devices::user_agent.eq(&row.user_agent),
-                local_panel_devices::last_seen_at.eq(row.last_seen_at),
-            ))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn delete_device(conn: &mut DbConn, user_ref: &str, hwid: &str) -> StoreResult<bool> {
-    let deleted = db_run!(conn, c => {
-        diesel::delete(local_panel_devices::table.find((user_ref, hwid))).execute(c).await
-    })
-    .map_err(db)?;
-    Ok(deleted == 1)
-}
 
 #[async_trait]
 impl LocalPanelRepo for StoreTx {
     async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()> {
-        put_user(self.conn()?, user).await
+        let conn = self.conn()?;
+        let row = convert::local_user_row(user)?;
+        upsert!(conn, local_panel_users::table, local_panel_users::user_ref, &row)
     }
 
     async fn local_panel_user(&mut self, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
-        user(self.conn()?, user_ref).await
+        let conn = self.conn()?;
+        let row: Option<LocalPanelUserRow> = db_run!(conn, c => {
+            local_panel_users::table.find(user_ref).select(LocalPanelUserRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(convert::local_user).transpose()
     }
 
     async fn local_panel_user_by_token(&mut self, link_token: &str) -> StoreResult<Option<LocalPanelUser>> {
-        user_by_token(self.conn()?, link_token).await
+        let conn = self.conn()?;
+        let row: Option<LocalPanelUserRow> = db_run!(conn, c => {
+            local_panel_users::table
+                .filter(local_panel_users::link_token.eq(link_token))
+                .select(LocalPanelUserRow::as_select())
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(convert::local_user).transpose()
     }
 
     async fn local_panel_devices(&mut self, user_ref: &str) -> StoreResult<Vec<LocalPanelDevice>> {
-        devices(self.conn()?, user_ref).await
+        let conn = self.conn()?;
+        let rows: Vec<LocalPanelDeviceRow> = db_run!(conn, c => {
+            local_panel_devices::table
+                .filter(local_panel_devices::user_ref.eq(user_ref))
+                .select(LocalPanelDeviceRow::as_select())
+                .order((local_panel_devices::created_at, local_panel_devices::hwid))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(convert::local_device).collect())
     }
 
+    /// A known device keeps its `created_at`; its details and `last_seen_at` are replaced.
     async fn local_panel_upsert_device(&mut self, device: &LocalPanelDevice) -> StoreResult<()> {
-        upsert_device(self.conn()?, device).await
+        let conn = self.conn()?;
+        let row = convert::local_device_row(device);
+        db_run!(conn, c => {
+            diesel::insert_into(local_panel_devices::table)
+                .values(&row)
+                .on_conflict((local_panel_devices::user_ref, local_panel_devices::hwid))
+                .do_update()
+                .set((
+                    local_panel_devices::platform.eq(&row.platform),
+                    local_panel_devices::os_version.eq(&row.os_version),
+                    local_panel_devices::model.eq(&row.model),
+                    local_panel_devices::user_agent.eq(&row.user_agent),
+                    local_panel_devices::last_seen_at.eq(row.last_seen_at),
+                ))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn local_panel_delete_device(&mut self, user_ref: &str, hwid: &str) -> StoreResult<bool> {
-        delete_device(self.conn()?, user_ref, hwid).await
+        let conn = self.conn()?;
+        let deleted = db_run!(conn, c => {
+            diesel::delete(local_panel_devices::table.find((user_ref, hwid))).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(deleted == 1)
     }
 }

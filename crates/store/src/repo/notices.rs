@@ -1,7 +1,8 @@
-//! Notices to partners, their sends to linked chats, the chats and the codes that link them.
+//! Notices to partners, their sends to linked chats, the chats and the codes that link them:
+//! `NoticeRepo` for the unit of work.
 
 use async_trait::async_trait;
-use vp_ports::NoticeRepo;
+use vp_ports::{Cursor, NoticeRepo};
 
 use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
@@ -14,8 +15,8 @@ use vp_ports::store::StoreResult;
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{ChatLinkCodeRow, NoticeRow, NoticeSendRow, PartnerChatRow};
-use crate::pool::{DbConn, db_run};
-use crate::repo::page_cursor;
+use crate::pool::db_run;
+use crate::repo::{page_before, page_cursor};
 use crate::schema::{chat_link_codes, notice_sends, partner_chats, partner_notices};
 
 const ENDPOINT_DISABLED: &str = "endpoint_disabled";
@@ -63,42 +64,6 @@ fn notice(r: NoticeRow) -> StoreResult<NoticeRecord> {
     Ok(NoticeRecord { id: r.id, account_id: r.account_id, kind, created_at: utc(r.created_at) })
 }
 
-pub(crate) async fn insert_notice(conn: &mut DbConn, n: &NoticeRecord) -> StoreResult<()> {
-    let row = notice_row(n);
-    db_run!(conn, c => diesel::insert_into(partner_notices::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn notice_by_id(conn: &mut DbConn, id: &str) -> StoreResult<Option<NoticeRecord>> {
-    let row: Option<NoticeRow> = db_run!(conn, c => {
-        partner_notices::table.find(id).select(NoticeRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    row.map(notice).transpose()
-}
-
-pub(crate) async fn notices(
-    conn: &mut DbConn,
-    account_id: &str,
-    before: Option<(OffsetDateTime, String)>,
-    limit: u32,
-) -> StoreResult<Vec<NoticeRecord>> {
-    use partner_notices::dsl as n;
-    let (at, id) = page_cursor(before);
-    let rows: Vec<NoticeRow> = db_run!(conn, c => {
-        n::partner_notices
-            .filter(n::account_id.eq(account_id))
-            .filter(n::created_at.lt(at).or(n::created_at.eq(at).and(n::id.lt(&id))))
-            .select(NoticeRow::as_select())
-            .order((n::created_at.desc(), n::id.desc()))
-            .limit(i64::from(limit))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(notice).collect()
-}
-
 fn send_row(s: &NoticeSend) -> NoticeSendRow {
     NoticeSendRow {
         notice_id: s.notice_id.clone(),
@@ -121,202 +86,194 @@ fn send(r: NoticeSendRow) -> NoticeSend {
     }
 }
 
-pub(crate) async fn insert_sends(conn: &mut DbConn, sends: &[NoticeSend]) -> StoreResult<()> {
-    // One row each: SQLite's batch insert cannot leave the optional columns to their default.
-    for row in sends.iter().map(send_row) {
-        db_run!(conn, c => diesel::insert_into(notice_sends::table).values(&row).execute(c).await).map_err(db)?;
-    }
-    Ok(())
-}
-
-pub(crate) async fn sends_due(conn: &mut DbConn, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>> {
-    use notice_sends::dsl as s;
-    let rows: Vec<NoticeSendRow> = db_run!(conn, c => {
-        s::notice_sends
-            .filter(s::next_attempt_at.le(db_time(now)))
-            .select(NoticeSendRow::as_select())
-            .order((s::next_attempt_at, s::notice_id, s::chat_id))
-            .limit(i64::from(limit))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(send).collect())
-}
-
-pub(crate) async fn claim_send(conn: &mut DbConn, due: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
-    use notice_sends::dsl as s;
-    let Some(expected) = due.next_attempt_at else { return Ok(false) };
-    let changed = db_run!(conn, c => {
-        diesel::update(
-            s::notice_sends
-                .filter(s::notice_id.eq(&due.notice_id))
-                .filter(s::chat_id.eq(due.chat_id))
-                .filter(s::next_attempt_at.eq(db_time(expected))),
-        )
-        .set(s::next_attempt_at.eq(db_time(until)))
-        .execute(c)
-        .await
-    })
-    .map_err(db)?;
-    Ok(changed == 1)
-}
-
-pub(crate) async fn update_send(conn: &mut DbConn, x: &NoticeSend) -> StoreResult<()> {
-    use notice_sends::dsl as s;
-    let row = send_row(x);
-    db_run!(conn, c => {
-        diesel::update(s::notice_sends.filter(s::notice_id.eq(&x.notice_id)).filter(s::chat_id.eq(x.chat_id)))
-            .set(&row)
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn insert_chat(conn: &mut DbConn, chat: &PartnerChat) -> StoreResult<()> {
-    let row = PartnerChatRow {
-        account_id: chat.account_id.clone(),
-        chat_id: chat.chat_id,
-        linked_by: chat.linked_by.clone(),
-        lang: chat.lang.clone(),
-        linked_at: db_time(chat.linked_at),
-    };
-    db_run!(conn, c => diesel::insert_into(partner_chats::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn chats(conn: &mut DbConn, account_id: &str) -> StoreResult<Vec<PartnerChat>> {
-    use partner_chats::dsl as p;
-    let rows: Vec<PartnerChatRow> = db_run!(conn, c => {
-        p::partner_chats
-            .filter(p::account_id.eq(account_id))
-            .select(PartnerChatRow::as_select())
-            .order((p::linked_at, p::chat_id))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows
-        .into_iter()
-        .map(|r| PartnerChat {
-            account_id: r.account_id,
-            chat_id: r.chat_id,
-            linked_by: r.linked_by,
-            lang: r.lang,
-            linked_at: utc(r.linked_at),
-        })
-        .collect())
-}
-
-pub(crate) async fn delete_chat(conn: &mut DbConn, account_id: &str, chat_id: i64) -> StoreResult<bool> {
-    use partner_chats::dsl as p;
-    let gone = db_run!(conn, c => {
-        diesel::delete(p::partner_chats.filter(p::account_id.eq(account_id)).filter(p::chat_id.eq(chat_id)))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(gone > 0)
-}
-
-pub(crate) async fn insert_link_code(conn: &mut DbConn, code: &ChatLinkCode) -> StoreResult<()> {
-    let row = ChatLinkCodeRow {
-        code_hash: code.code_hash.clone(),
-        account_id: code.account_id.clone(),
-        user_id: code.user_id.clone(),
-        linked_by: code.linked_by.clone(),
-        lang: code.lang.clone(),
-        expires_at: db_time(code.expires_at),
-    };
-    db_run!(conn, c => diesel::insert_into(chat_link_codes::table).values(&row).execute(c).await).map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn take_link_code(conn: &mut DbConn, code_hash: &str) -> StoreResult<Option<ChatLinkCode>> {
-    let row: Option<ChatLinkCodeRow> = db_run!(conn, c => {
-        diesel::delete(chat_link_codes::table.find(code_hash))
-            .returning(ChatLinkCodeRow::as_returning())
-            .get_result(c)
-            .await
-            .optional()
-    })
-    .map_err(db)?;
-    Ok(row.map(|r| ChatLinkCode {
-        code_hash: r.code_hash,
-        account_id: r.account_id,
-        user_id: r.user_id,
-        linked_by: r.linked_by,
-        lang: r.lang,
-        expires_at: utc(r.expires_at),
-    }))
-}
-
-pub(crate) async fn prune_link_codes(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
-    let gone = db_run!(conn, c => {
-        diesel::delete(chat_link_codes::table.filter(chat_link_codes::expires_at.lt(db_time(before)))).execute(c).await
-    })
-    .map_err(db)?;
-    Ok(gone as u64)
-}
-
 #[async_trait]
 impl NoticeRepo for StoreTx {
-    async fn insert_notice(&mut self, notice: &NoticeRecord) -> StoreResult<()> {
-        insert_notice(self.conn()?, notice).await
+    async fn insert_notice(&mut self, n: &NoticeRecord) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = notice_row(n);
+        db_run!(conn, c => diesel::insert_into(partner_notices::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn notices(
         &mut self,
         account_id: &str,
-        before: Option<(OffsetDateTime, String)>,
+        before: Option<Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<NoticeRecord>> {
-        notices(self.conn()?, account_id, before, limit).await
+        use partner_notices::dsl as n;
+        let conn = self.conn()?;
+        let cursor = page_cursor(before);
+        let rows: Vec<NoticeRow> = db_run!(conn, c => {
+            let notices = n::partner_notices.filter(n::account_id.eq(account_id)).select(NoticeRow::as_select());
+            page_before!(notices, n::created_at, n::id, cursor, limit).load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(notice).collect()
     }
 
     async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()> {
-        insert_sends(self.conn()?, sends).await
+        let conn = self.conn()?;
+        // One row each: SQLite's batch insert cannot leave the optional columns to their default.
+        for row in sends.iter().map(send_row) {
+            db_run!(conn, c => diesel::insert_into(notice_sends::table).values(&row).execute(c).await).map_err(db)?;
+        }
+        Ok(())
     }
 
     async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>> {
-        sends_due(self.conn()?, now, limit).await
+        use notice_sends::dsl as s;
+        let conn = self.conn()?;
+        let rows: Vec<NoticeSendRow> = db_run!(conn, c => {
+            s::notice_sends
+                .filter(s::next_attempt_at.le(db_time(now)))
+                .select(NoticeSendRow::as_select())
+                .order((s::next_attempt_at, s::notice_id, s::chat_id))
+                .limit(i64::from(limit))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(send).collect())
     }
 
-    async fn claim_notice_send(&mut self, send: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
-        claim_send(self.conn()?, send, until).await
+    async fn claim_notice_send(&mut self, due: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
+        use notice_sends::dsl as s;
+        let conn = self.conn()?;
+        let Some(expected) = due.next_attempt_at else { return Ok(false) };
+        let changed = db_run!(conn, c => {
+            diesel::update(
+                s::notice_sends
+                    .filter(s::notice_id.eq(&due.notice_id))
+                    .filter(s::chat_id.eq(due.chat_id))
+                    .filter(s::next_attempt_at.eq(db_time(expected))),
+            )
+            .set(s::next_attempt_at.eq(db_time(until)))
+            .execute(c)
+            .await
+        })
+        .map_err(db)?;
+        Ok(changed == 1)
     }
 
-    async fn update_notice_send(&mut self, send: &NoticeSend) -> StoreResult<()> {
-        update_send(self.conn()?, send).await
+    async fn update_notice_send(&mut self, x: &NoticeSend) -> StoreResult<()> {
+        use notice_sends::dsl as s;
+        let conn = self.conn()?;
+        let row = send_row(x);
+        db_run!(conn, c => {
+            diesel::update(s::notice_sends.filter(s::notice_id.eq(&x.notice_id)).filter(s::chat_id.eq(x.chat_id)))
+                .set(&row)
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn notice(&mut self, id: &str) -> StoreResult<Option<NoticeRecord>> {
-        notice_by_id(self.conn()?, id).await
+        let conn = self.conn()?;
+        let row: Option<NoticeRow> = db_run!(conn, c => {
+            partner_notices::table.find(id).select(NoticeRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(notice).transpose()
     }
 
     async fn insert_partner_chat(&mut self, chat: &PartnerChat) -> StoreResult<()> {
-        insert_chat(self.conn()?, chat).await
+        let conn = self.conn()?;
+        let row = PartnerChatRow {
+            account_id: chat.account_id.clone(),
+            chat_id: chat.chat_id,
+            linked_by: chat.linked_by.clone(),
+            lang: chat.lang.code().to_owned(),
+            linked_at: db_time(chat.linked_at),
+        };
+        db_run!(conn, c => diesel::insert_into(partner_chats::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn partner_chats(&mut self, account_id: &str) -> StoreResult<Vec<PartnerChat>> {
-        chats(self.conn()?, account_id).await
+        use partner_chats::dsl as p;
+        let conn = self.conn()?;
+        let rows: Vec<PartnerChatRow> = db_run!(conn, c => {
+            p::partner_chats
+                .filter(p::account_id.eq(account_id))
+                .select(PartnerChatRow::as_select())
+                .order((p::linked_at, p::chat_id))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(PartnerChat {
+                    lang: crate::convert::lang(&r.lang)?,
+                    account_id: r.account_id,
+                    chat_id: r.chat_id,
+                    linked_by: r.linked_by,
+                    linked_at: utc(r.linked_at),
+                })
+            })
+            .collect()
     }
 
     async fn delete_partner_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<bool> {
-        delete_chat(self.conn()?, account_id, chat_id).await
+        use partner_chats::dsl as p;
+        let conn = self.conn()?;
+        let gone = db_run!(conn, c => {
+            diesel::delete(p::partner_chats.filter(p::account_id.eq(account_id)).filter(p::chat_id.eq(chat_id)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(gone > 0)
     }
 
     async fn insert_chat_link_code(&mut self, code: &ChatLinkCode) -> StoreResult<()> {
-        insert_link_code(self.conn()?, code).await
+        let conn = self.conn()?;
+        let row = ChatLinkCodeRow {
+            code_hash: code.code_hash.clone(),
+            account_id: code.account_id.clone(),
+            user_id: code.user_id.clone(),
+            linked_by: code.linked_by.clone(),
+            lang: code.lang.code().to_owned(),
+            expires_at: db_time(code.expires_at),
+        };
+        db_run!(conn, c => diesel::insert_into(chat_link_codes::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn take_chat_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ChatLinkCode>> {
-        take_link_code(self.conn()?, code_hash).await
+        let conn = self.conn()?;
+        let row: Option<ChatLinkCodeRow> = db_run!(conn, c => {
+            diesel::delete(chat_link_codes::table.find(code_hash))
+                .returning(ChatLinkCodeRow::as_returning())
+                .get_result(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(|r| {
+            Ok(ChatLinkCode {
+                lang: crate::convert::lang(&r.lang)?,
+                code_hash: r.code_hash,
+                account_id: r.account_id,
+                user_id: r.user_id,
+                linked_by: r.linked_by,
+                expires_at: utc(r.expires_at),
+            })
+        })
+        .transpose()
     }
 
     async fn prune_chat_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        prune_link_codes(self.conn()?, before).await
+        let conn = self.conn()?;
+        let gone = db_run!(conn, c => {
+            diesel::delete(chat_link_codes::table.filter(chat_link_codes::expires_at.lt(db_time(before))))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(gone as u64)
     }
 }

@@ -1,4 +1,4 @@
-//! What is on sale: plans, the device offer and payment methods.
+//! What is on sale: plans, the device offer and payment methods: `OfferRepo` for the unit of work.
 
 use async_trait::async_trait;
 use vp_ports::OfferRepo;
@@ -14,123 +14,96 @@ use vp_ports::store::StoreResult;
 use crate::convert::{self, db_time};
 use crate::errors::db;
 use crate::models::{DeviceSettingsRow, PaymentMethodRow, PlanRow};
-use crate::pool::{DbConn, db_run, upsert};
+use crate::pool::{db_run, upsert};
 use crate::schema::{device_settings, payment_methods, plans};
-
-pub(crate) async fn insert_plan(conn: &mut DbConn, plan: &NewPlan) -> StoreResult<PlanRecord> {
-    let row = convert::new_plan_row(plan)?;
-    let stored: PlanRow = db_run!(conn, c => {
-        diesel::insert_into(plans::table).values(&row).returning(PlanRow::as_returning()).get_result(c).await
-    })
-    .map_err(db)?;
-    convert::plan(stored)
-}
-
-pub(crate) async fn plan(conn: &mut DbConn, plan_id: i32) -> StoreResult<Option<PlanRecord>> {
-    let row: Option<PlanRow> = db_run!(conn, c => {
-        plans::table.find(plan_id).select(PlanRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    row.map(convert::plan).transpose()
-}
-
-pub(crate) async fn plans(conn: &mut DbConn, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
-    let rows: Vec<PlanRow> = db_run!(conn, c => {
-        let mut query = plans::table.select(PlanRow::as_select()).order(plans::plan_id).into_boxed();
-        if !include_retired {
-            query = query.filter(plans::retired_at.is_null());
-        }
-        query.load(c).await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(convert::plan).collect()
-}
-
-pub(crate) async fn retire_plan(conn: &mut DbConn, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
-    let at = db_time(at);
-    let changed = db_run!(conn, c => {
-        diesel::update(plans::table.find(plan_id).filter(plans::retired_at.is_null()))
-            .set(plans::retired_at.eq(Some(at)))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(changed == 1)
-}
-
-pub(crate) async fn device_settings(conn: &mut DbConn) -> StoreResult<Option<DeviceSettings>> {
-    let row: Option<DeviceSettingsRow> = db_run!(conn, c => {
-        device_settings::table.find(1).select(DeviceSettingsRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    row.map(convert::device_settings).transpose()
-}
-
-pub(crate) async fn set_device_settings(conn: &mut DbConn, settings: &DeviceSettings) -> StoreResult<()> {
-    let row = convert::device_settings_row(settings)?;
-    upsert!(conn, device_settings::table, device_settings::id, &row)
-}
-
-pub(crate) async fn upsert_payment_method(conn: &mut DbConn, method: &PaymentMethodRecord) -> StoreResult<()> {
-    let row = convert::payment_method_row(method);
-    upsert!(conn, payment_methods::table, payment_methods::code, &row)
-}
-
-pub(crate) async fn payment_method(conn: &mut DbConn, code: &str) -> StoreResult<Option<PaymentMethodRecord>> {
-    let row: Option<PaymentMethodRow> = db_run!(conn, c => {
-        payment_methods::table.find(code).select(PaymentMethodRow::as_select()).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(row.map(convert::payment_method))
-}
-
-pub(crate) async fn payment_methods(conn: &mut DbConn) -> StoreResult<Vec<PaymentMethodRecord>> {
-    let rows: Vec<PaymentMethodRow> = db_run!(conn, c => {
-        payment_methods::table
-            .select(PaymentMethodRow::as_select())
-            .order((payment_methods::position, payment_methods::code))
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    Ok(rows.into_iter().map(convert::payment_method).collect())
-}
 
 #[async_trait]
 impl OfferRepo for StoreTx {
     async fn insert_plan(&mut self, plan: &NewPlan) -> StoreResult<PlanRecord> {
-        insert_plan(self.conn()?, plan).await
+        let conn = self.conn()?;
+        let row = convert::new_plan_row(plan)?;
+        let stored: PlanRow = db_run!(conn, c => {
+            diesel::insert_into(plans::table).values(&row).returning(PlanRow::as_returning()).get_result(c).await
+        })
+        .map_err(db)?;
+        convert::plan(stored)
     }
 
     async fn plan(&mut self, plan_id: i32) -> StoreResult<Option<PlanRecord>> {
-        plan(self.conn()?, plan_id).await
+        let conn = self.conn()?;
+        let row: Option<PlanRow> = db_run!(conn, c => {
+            plans::table.find(plan_id).select(PlanRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(convert::plan).transpose()
     }
 
     async fn plans(&mut self, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
-        plans(self.conn()?, include_retired).await
+        let conn = self.conn()?;
+        let rows: Vec<PlanRow> = db_run!(conn, c => {
+            let mut query = plans::table.select(PlanRow::as_select()).order(plans::plan_id).into_boxed();
+            if !include_retired {
+                query = query.filter(plans::retired_at.is_null());
+            }
+            query.load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(convert::plan).collect()
     }
 
     async fn retire_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
-        retire_plan(self.conn()?, plan_id, at).await
+        let conn = self.conn()?;
+        let at = db_time(at);
+        let changed = db_run!(conn, c => {
+            diesel::update(plans::table.find(plan_id).filter(plans::retired_at.is_null()))
+                .set(plans::retired_at.eq(Some(at)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(changed == 1)
     }
 
     async fn device_settings(&mut self) -> StoreResult<Option<DeviceSettings>> {
-        device_settings(self.conn()?).await
+        let conn = self.conn()?;
+        let row: Option<DeviceSettingsRow> = db_run!(conn, c => {
+            device_settings::table.find(1).select(DeviceSettingsRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(convert::device_settings).transpose()
     }
 
     async fn set_device_settings(&mut self, settings: &DeviceSettings) -> StoreResult<()> {
-        set_device_settings(self.conn()?, settings).await
+        let conn = self.conn()?;
+        let row = convert::device_settings_row(settings)?;
+        upsert!(conn, device_settings::table, device_settings::id, &row)
     }
 
     async fn upsert_payment_method(&mut self, method: &PaymentMethodRecord) -> StoreResult<()> {
-        upsert_payment_method(self.conn()?, method).await
+        let conn = self.conn()?;
+        let row = convert::payment_method_row(method);
+        upsert!(conn, payment_methods::table, payment_methods::code, &row)
     }
 
     async fn payment_method(&mut self, code: &str) -> StoreResult<Option<PaymentMethodRecord>> {
-        payment_method(self.conn()?, code).await
+        let conn = self.conn()?;
+        let row: Option<PaymentMethodRow> = db_run!(conn, c => {
+            payment_methods::table.find(code).select(PaymentMethodRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(row.map(convert::payment_method))
     }
 
     async fn payment_methods(&mut self) -> StoreResult<Vec<PaymentMethodRecord>> {
-        payment_methods(self.conn()?).await
+        let conn = self.conn()?;
+        let rows: Vec<PaymentMethodRow> = db_run!(conn, c => {
+            payment_methods::table
+                .select(PaymentMethodRow::as_select())
+                .order((payment_methods::position, payment_methods::code))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(convert::payment_method).collect())
     }
 }

@@ -7,11 +7,15 @@
 //! records themselves counted, and then at most `limit` of them.
 //!
 //! Exactness under concurrency: on SQLite writers run one at a time. On PostgreSQL each
-//! account's quota has an advisory lock. `below_daily_limit` (trials, operator paths) takes it
-//! exclusively; the invoice hot path (`invoice_work`) takes it shared and goes on only while the
+//! account's quota has an advisory lock. `ClientRepo::below_daily_limit` (trials, operator paths)
+//! takes it exclusively; the invoice hot path (`invoice_work`) takes it shared and goes on only while the
 //! bound plus its margin (`invoice_work::Margin`: `max_connections` transactions of at most a
 //! group's clients each) stays below the limit, else starts over with it exclusive.
 //! `docs/limits.md` has the argument that this never lets the limit be passed.
+//!
+//! No port is implemented here: these are the protocol's parts, functions on a connection that
+//! `ClientRepo` (`clients.rs`: the count of each new client and trial, `below_daily_limit`,
+//! pruning the counts) and `invoice_work/` put together.
 
 use diesel::dsl::sql;
 use diesel::sql_types::Bool;
@@ -137,25 +141,6 @@ pub(crate) async fn exactly_below(conn: &mut DbConn, account_id: &str, limit: &D
 pub(crate) async fn lock(conn: &mut DbConn, account_id: &str, quota: DailyQuota, exclusive: bool) -> StoreResult<()> {
     let DbConn::Postgres(pg) = conn else { return Ok(()) };
     quota_lock(&mut **pg, lock_key(account_id, quota), exclusive).await.map(|_| ()).map_err(db)
-}
-
-/// `Tx::below_daily_limit`: the exclusive guard, then the bound, then (near the limit) the count.
-pub(crate) async fn below_daily_limit(conn: &mut DbConn, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
-    lock(conn, account_id, limit.quota, true).await?;
-    if upper_bound(conn, account_id, limit).await? < u64::from(limit.limit) {
-        return Ok(true);
-    }
-    exactly_below(conn, account_id, limit).await
-}
-
-/// Drops buckets no window reaching back from `now` can touch any more.
-pub(crate) async fn prune(conn: &mut DbConn, before: OffsetDateTime) -> StoreResult<u64> {
-    let hour = hour_of(before);
-    let n = db_run!(conn, c => {
-        diesel::delete(daily_counts::table.filter(daily_counts::hour.lt(hour))).execute(c).await
-    })
-    .map_err(db)?;
-    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 #[cfg(test)]

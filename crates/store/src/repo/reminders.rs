@@ -1,4 +1,5 @@
-//! The platform's reminders to customers in their partner's bot, and accounts' renewal links.
+//! The platform's reminders to customers in their partner's bot: `ReminderRepo` for the unit of
+//! work. The renewal link a reminder shows is the account's (`accounts.rs`).
 
 use async_trait::async_trait;
 use diesel::{
@@ -8,13 +9,13 @@ use diesel::{
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_ports::store::StoreResult;
-use vp_ports::{ReminderKind, ReminderRecipient, ReminderRepo, ReminderSend};
+use vp_ports::{Claim, ReminderKind, ReminderRecipient, ReminderRepo, ReminderSend};
 
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, ReminderSendRow, SubscriptionRow};
-use crate::pool::{DbConn, db_run, load_for_claim};
-use crate::schema::{accounts, reminder_sends};
+use crate::pool::{db_run, load_for_claim};
+use crate::schema::reminder_sends;
 use crate::tx::StoreTx;
 
 fn row(r: &ReminderSend) -> ReminderSendRow {
@@ -52,161 +53,114 @@ fn record(r: ReminderSendRow) -> StoreResult<ReminderSend> {
     })
 }
 
-pub(crate) async fn insert(conn: &mut DbConn, reminder: &ReminderSend) -> StoreResult<bool> {
-    let row = row(reminder);
-    let inserted = db_run!(conn, c => {
-        diesel::insert_into(reminder_sends::table).values(&row).on_conflict_do_nothing().execute(c).await
-    })
-    .map_err(db)?;
-    Ok(inserted > 0)
-}
-
-pub(crate) async fn accounts_due(conn: &mut DbConn, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>> {
-    use reminder_sends::dsl as r;
-    let now = db_time(now);
-    db_run!(conn, c => {
-        r::reminder_sends
-            .filter(r::next_attempt_at.le(now))
-            .select(r::account_id)
-            .distinct()
-            .order(r::account_id)
-            .limit(i64::from(limit))
-            .load(c)
-            .await
-    })
-    .map_err(db)
-}
-
-pub(crate) async fn claim(
-    conn: &mut DbConn,
-    account_id: &str,
-    now: OffsetDateTime,
-    lease_until: OffsetDateTime,
-    limit: u32,
-) -> StoreResult<Vec<ReminderSend>> {
-    use reminder_sends::dsl as r;
-    let now = db_time(now);
-    let rows: Vec<ReminderSendRow> = load_for_claim!(
-        conn,
-        r::reminder_sends
-            .filter(r::account_id.eq(account_id))
-            .filter(r::next_attempt_at.le(now))
-            .order((r::next_attempt_at, r::id))
-            .limit(i64::from(limit))
-            .select(ReminderSendRow::as_select())
-    )
-    .map_err(db)?;
-    let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
-    let lease = db_time(lease_until);
-    db_run!(conn, c => {
-        diesel::update(r::reminder_sends.filter(r::id.eq_any(&ids)))
-            .set(r::next_attempt_at.eq(Some(lease)))
-            .execute(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(record).collect()
-}
-
-pub(crate) async fn update(conn: &mut DbConn, reminder: &ReminderSend) -> StoreResult<()> {
-    let row = row(reminder);
-    db_run!(conn, c => diesel::update(reminder_sends::table.find(&reminder.id)).set(&row).execute(c).await)
-        .map_err(db)?;
-    Ok(())
-}
-
-pub(crate) async fn of_client(conn: &mut DbConn, client_ref: &str) -> StoreResult<Vec<ReminderSend>> {
-    use reminder_sends::dsl as r;
-    let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
-        r::reminder_sends
-            .filter(r::client_ref.eq(client_ref))
-            .order((r::created_at, r::id))
-            .select(ReminderSendRow::as_select())
-            .load(c)
-            .await
-    })
-    .map_err(db)?;
-    rows.into_iter().map(record).collect()
-}
-
-pub(crate) async fn recipient(conn: &mut DbConn, reminder: &ReminderSend) -> StoreResult<Option<ReminderRecipient>> {
-    use crate::schema::{bot_chat_languages as l, client_chats, clients, subscriptions};
-    type Row = (ClientRow, Option<SubscriptionRow>, Option<i64>, Option<String>);
-    let (account_id, chat_id) = (reminder.account_id.as_str(), reminder.chat_id);
-    let row: Option<Row> = db_run!(conn, c => {
-        clients::table
-            .left_join(subscriptions::table)
-            .left_join(client_chats::table)
-            .left_join(l::table.on(l::account_id.eq(account_id).and(l::chat_id.eq(chat_id))))
-            .filter(clients::id.eq(&reminder.client_ref))
-            .select((
-                ClientRow::as_select(),
-                Option::<SubscriptionRow>::as_select(),
-                client_chats::chat_id.nullable(),
-                l::lang.nullable(),
-            ))
-            .first(c)
-            .await
-            .optional()
-    })
-    .map_err(db)?;
-    let Some((client, sub, linked_chat, language)) = row else { return Ok(None) };
-    Ok(Some(ReminderRecipient { client: crate::convert::client(client, sub)?, linked_chat, language }))
-}
-
-pub(crate) async fn renewal_url(conn: &mut DbConn, account_id: &str) -> StoreResult<Option<String>> {
-    let found: Option<Option<String>> = db_run!(conn, c => {
-        accounts::table.find(account_id).select(accounts::renewal_url).first(c).await.optional()
-    })
-    .map_err(db)?;
-    Ok(found.flatten())
-}
-
-pub(crate) async fn set_renewal_url(conn: &mut DbConn, account_id: &str, url: Option<&str>) -> StoreResult<()> {
-    db_run!(conn, c => {
-        diesel::update(accounts::table.find(account_id)).set(accounts::renewal_url.eq(url)).execute(c).await
-    })
-    .map_err(db)?;
-    Ok(())
-}
-
 #[async_trait]
 impl ReminderRepo for StoreTx {
     async fn insert_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<bool> {
-        insert(self.conn()?, reminder).await
+        let conn = self.conn()?;
+        let row = row(reminder);
+        let inserted = db_run!(conn, c => {
+            diesel::insert_into(reminder_sends::table).values(&row).on_conflict_do_nothing().execute(c).await
+        })
+        .map_err(db)?;
+        Ok(inserted > 0)
     }
 
     async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>> {
-        accounts_due(self.conn()?, now, limit).await
+        use reminder_sends::dsl as r;
+        let conn = self.conn()?;
+        let now = db_time(now);
+        db_run!(conn, c => {
+            r::reminder_sends
+                .filter(r::next_attempt_at.le(now))
+                .select(r::account_id)
+                .distinct()
+                .order(r::account_id)
+                .limit(i64::from(limit))
+                .load(c)
+                .await
+        })
+        .map_err(db)
     }
 
-    async fn claim_reminders(
-        &mut self,
-        account_id: &str,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-        limit: u32,
-    ) -> StoreResult<Vec<ReminderSend>> {
-        claim(self.conn()?, account_id, now, lease_until, limit).await
+    async fn claim_reminders(&mut self, account_id: &str, claim: Claim) -> StoreResult<Vec<ReminderSend>> {
+        let Claim { now, lease_until, limit } = claim;
+        use reminder_sends::dsl as r;
+        let conn = self.conn()?;
+        let now = db_time(now);
+        let rows: Vec<ReminderSendRow> = load_for_claim!(
+            conn,
+            r::reminder_sends
+                .filter(r::account_id.eq(account_id))
+                .filter(r::next_attempt_at.le(now))
+                .order((r::next_attempt_at, r::id))
+                .limit(i64::from(limit))
+                .select(ReminderSendRow::as_select())
+        )
+        .map_err(db)?;
+        let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
+        let lease = db_time(lease_until);
+        db_run!(conn, c => {
+            diesel::update(r::reminder_sends.filter(r::id.eq_any(&ids)))
+                .set(r::next_attempt_at.eq(Some(lease)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(record).collect()
     }
 
     async fn update_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<()> {
-        update(self.conn()?, reminder).await
+        let conn = self.conn()?;
+        let row = row(reminder);
+        db_run!(conn, c => diesel::update(reminder_sends::table.find(&reminder.id)).set(&row).execute(c).await)
+            .map_err(db)?;
+        Ok(())
     }
 
     async fn reminders_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ReminderSend>> {
-        of_client(self.conn()?, client_ref).await
+        use reminder_sends::dsl as r;
+        let conn = self.conn()?;
+        let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
+            r::reminder_sends
+                .filter(r::client_ref.eq(client_ref))
+                .order((r::created_at, r::id))
+                .select(ReminderSendRow::as_select())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(record).collect()
     }
 
     async fn reminder_recipient(&mut self, reminder: &ReminderSend) -> StoreResult<Option<ReminderRecipient>> {
-        recipient(self.conn()?, reminder).await
-    }
-
-    async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>> {
-        renewal_url(self.conn()?, account_id).await
-    }
-
-    async fn set_renewal_url(&mut self, account_id: &str, url: Option<&str>) -> StoreResult<()> {
-        set_renewal_url(self.conn()?, account_id, url).await
+        use crate::schema::{bot_chat_languages as l, bot_customers as b, client_chats, clients, subscriptions};
+        type Row = (ClientRow, Option<SubscriptionRow>, Option<i64>, Option<String>, Option<i64>);
+        let conn = self.conn()?;
+        // Owned: the bind values of a query this deep must outlive it.
+        let (account_id, chat_id, client_ref) =
+            (reminder.account_id.clone(), reminder.chat_id, reminder.client_ref.clone());
+        let row: Option<Row> = db_run!(conn, c => {
+            clients::table
+                .left_join(subscriptions::table)
+                .left_join(client_chats::table)
+                .left_join(l::table.on(l::account_id.eq(account_id).and(l::chat_id.eq(chat_id))))
+                .left_join(b::table.on(b::client_ref.eq(clients::id.nullable())))
+                .filter(clients::id.eq(client_ref))
+                .select((
+                    ClientRow::as_select(),
+                    Option::<SubscriptionRow>::as_select(),
+                    client_chats::chat_id.nullable(),
+                    l::lang.nullable(),
+                    b::chat_id.nullable(),
+                ))
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        let Some((client, sub, linked_chat, language, bot_customer_chat)) = row else { return Ok(None) };
+        let language = language.as_deref().map(crate::convert::lang).transpose()?;
+        let client = crate::convert::client(client, sub)?;
+        Ok(Some(ReminderRecipient { client, linked_chat, language, bot_customer_chat }))
     }
 }

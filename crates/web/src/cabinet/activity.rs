@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Data, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
-use vp_app::App;
+use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::audit;
 use vp_i18n::Texts;
 
@@ -48,12 +48,17 @@ fn action_name(tx: Texts, action: &str) -> String {
     action_key(action).map_or_else(|| action.to_owned(), |key| tx.get(key))
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, list: Query<ListQuery>) -> HttpResponse {
-    let entries = match app.activity(&actor, list.cursor()).await {
+pub async fn show(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    list: Query<ListQuery>,
+) -> HttpResponse {
+    let entries = match cabinet.activity(&actor, list.cursor()).await {
         Ok(entries) => entries,
         Err(e) => return failed(&req, &e),
     };
-    let shell = Shell::new(&req, &app, &actor, Section::Activity);
+    let shell = Shell::new(&req, &actor, Section::Activity);
     let tx = shell.tx;
     let last = entries.last().map(|e| (e.at, e.id.as_str()));
     let title = tx.get("cabinet-section-activity");

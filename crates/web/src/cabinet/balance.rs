@@ -6,9 +6,10 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::balance::LEDGER_PAGE;
+use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::{Actor, WITHDRAWAL_PAGE};
-use vp_app::{App, AppError, Declined};
+use vp_app::ledger::LEDGER_PAGE;
+use vp_app::{AppError, Declined};
 use vp_domain::money::MoneyError;
 use vp_domain::withdrawal::{PAYOUT_DETAILS_MAX_CHARS, WithdrawalRefused, WithdrawalStatus};
 use vp_i18n::Texts;
@@ -92,8 +93,13 @@ fn withdrawal_table(tx: Texts, list: &[WithdrawalRecord]) -> Markup {
     )
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, list: Query<ListQuery>) -> HttpResponse {
-    render(&req, &app, &actor, list.cursor(), StatusCode::OK, &RequestForm::default()).await
+pub async fn show(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    list: Query<ListQuery>,
+) -> HttpResponse {
+    render(&req, &cabinet, &actor, list.cursor(), StatusCode::OK, &RequestForm::default()).await
 }
 
 /// The request form as posted, with the reason it was refused.
@@ -104,10 +110,15 @@ struct RequestForm {
     problem: Option<(&'static str, String)>,
 }
 
-pub async fn request(req: HttpRequest, app: Data<App>, form: SignedForm, list: Query<ListQuery>) -> HttpResponse {
+pub async fn request(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    form: SignedForm,
+    list: Query<ListQuery>,
+) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let (amount, details) = (fields.get("amount"), fields.get("payout_details"));
-    match app.cabinet_request_withdrawal(&actor, amount, details).await {
+    match cabinet.request_withdrawal(&actor, amount, details).await {
         Ok(w) => session::see_other(&format!("/cabinet/withdrawals/{}?requested=1", w.id)),
         Err(e) => match problem(&e, Texts(session::lang(&req))) {
             Some(problem) => {
@@ -116,7 +127,7 @@ pub async fn request(req: HttpRequest, app: Data<App>, form: SignedForm, list: Q
                     payout_details: details.to_owned(),
                     problem: Some(problem),
                 };
-                render(&req, &app, &actor, list.cursor(), StatusCode::UNPROCESSABLE_ENTITY, &form).await
+                render(&req, &cabinet, &actor, list.cursor(), StatusCode::UNPROCESSABLE_ENTITY, &form).await
             }
             None => failed(&req, &e),
         },
@@ -150,24 +161,24 @@ fn problem(e: &AppError, tx: Texts) -> Option<(&'static str, String)> {
 
 async fn render(
     req: &HttpRequest,
-    app: &App,
+    cabinet: &Cabinet,
     actor: &Actor,
-    before: Option<(time::OffsetDateTime, String)>,
+    before: Option<vp_ports::Cursor>,
     status: StatusCode,
     form: &RequestForm,
 ) -> HttpResponse {
     let loaded = async {
         Ok::<_, AppError>((
-            app.balance(actor.account_id()).await?,
-            app.cabinet_withdrawals(actor, None).await?,
-            app.ledger(actor.account_id(), before, LEDGER_PAGE).await?,
+            cabinet.balance(actor).await?,
+            cabinet.withdrawals(actor, None).await?,
+            cabinet.ledger(actor, before, LEDGER_PAGE).await?,
         ))
     };
     let (balance, requests, ledger) = match loaded.await {
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
-    let shell = Shell::new(req, app, actor, Section::Balance);
+    let shell = Shell::new(req, actor, Section::Balance);
     let tx = shell.tx;
     let problem_for = |field: &str| match &form.problem {
         Some((f, p)) if *f == field => Some(p.as_str()),
@@ -217,12 +228,17 @@ async fn render(
 }
 
 /// Every request, newest first, with paging.
-pub async fn list(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, list: Query<ListQuery>) -> HttpResponse {
-    let list = match app.cabinet_withdrawals(&actor, list.cursor()).await {
+pub async fn list(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    list: Query<ListQuery>,
+) -> HttpResponse {
+    let list = match cabinet.withdrawals(&actor, list.cursor()).await {
         Ok(list) => list,
         Err(e) => return failed(&req, &e),
     };
-    let shell = Shell::new(&req, &app, &actor, Section::Balance);
+    let shell = Shell::new(&req, &actor, Section::Balance);
     let tx = shell.tx;
     let last = list.last().map(|w| (w.created_at, w.id.as_str()));
     let title = tx.get("cabinet-withdrawals-title");
@@ -244,19 +260,19 @@ pub struct Shown {
 /// One request: its status, details and every ledger step.
 pub async fn withdrawal(
     req: HttpRequest,
-    app: Data<App>,
+    cabinet: Data<Cabinet>,
     SignedIn(actor): SignedIn,
     id: Path<String>,
     shown: Query<Shown>,
 ) -> HttpResponse {
-    let shell = Shell::new(&req, &app, &actor, Section::Balance);
+    let shell = Shell::new(&req, &actor, Section::Balance);
     let tx = shell.tx;
     let missing = Missing {
         message: "cabinet-withdrawals-not-found",
         back: "/cabinet/balance",
         back_label: "cabinet-section-balance",
     };
-    let view = match shell.found(app.own_withdrawal(&actor, &id).await, missing) {
+    let view = match shell.found(cabinet.own_withdrawal(&actor, &id).await, missing) {
         Ok(view) => view,
         Err(page) => return page,
     };
@@ -286,8 +302,8 @@ pub async fn withdrawal(
 }
 
 /// The whole ledger as CSV, newest first: exact amounts with a dot and two decimals, UTC times.
-pub async fn ledger_csv(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn) -> HttpResponse {
-    let entries = match app.ledger_export(&actor).await {
+pub async fn ledger_csv(req: HttpRequest, cabinet: Data<Cabinet>, SignedIn(actor): SignedIn) -> HttpResponse {
+    let entries = match cabinet.ledger_export(&actor).await {
         Ok(entries) => entries,
         Err(e) => return failed(&req, &e),
     };

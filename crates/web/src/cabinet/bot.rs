@@ -8,7 +8,8 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::cabinet::Actor;
-use vp_app::{App, AppError, Declined};
+use vp_app::cabinet::Cabinet;
+use vp_app::{AppError, Declined};
 use vp_i18n::Texts;
 
 use super::session;
@@ -22,7 +23,12 @@ pub struct Shown {
     renewal: Option<String>,
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, shown: Query<Shown>) -> HttpResponse {
+pub async fn show(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    shown: Query<Shown>,
+) -> HttpResponse {
     let tx = Texts(session::lang(&req));
     let top = if shown.connected.as_deref() == Some("1") {
         Some(("ok", tx.get("cabinet-bot-connected")))
@@ -33,13 +39,13 @@ pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, s
     } else {
         None
     };
-    render(&req, &app, &actor, StatusCode::OK, top).await
+    render(&req, &cabinet, &actor, StatusCode::OK, top).await
 }
 
-pub async fn connect(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+pub async fn connect(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let tx = Texts(session::lang(&req));
-    let refused = match app.cabinet_connect_bot(&actor, fields.get("token")).await {
+    let refused = match cabinet.connect_bot(&actor, fields.get("token")).await {
         Ok(_) => return session::see_other("/cabinet/bot?connected=1"),
         Err(AppError::Declined(d)) => match d {
             Declined::BotTokenMalformed => tx.get("cabinet-bot-refused-malformed"),
@@ -52,25 +58,25 @@ pub async fn connect(req: HttpRequest, app: Data<App>, form: SignedForm) -> Http
         Err(AppError::External(_)) => tx.get("cabinet-bot-refused-unavailable"),
         Err(e) => return failed(&req, &e),
     };
-    render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused))).await
+    render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused))).await
 }
 
-pub async fn disconnect(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
-    match app.cabinet_disconnect_bot(&form.actor).await {
+pub async fn disconnect(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+    match cabinet.disconnect_bot(&form.actor).await {
         // Already gone (another tab): the page shows that there is none.
         Ok(_) | Err(AppError::NotFound(_)) => session::see_other("/cabinet/bot?disconnected=1"),
         Err(e) => failed(&req, &e),
     }
 }
 
-pub async fn set_renewal(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+pub async fn set_renewal(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let tx = Texts(session::lang(&req));
-    match app.cabinet_set_renewal_url(&actor, fields.get("renewal_url")).await {
+    match cabinet.set_renewal_url(&actor, fields.get("renewal_url")).await {
         Ok(_) => session::see_other("/cabinet/bot?renewal=1"),
         Err(AppError::Validation(_)) => {
             let refused = Some(("error", tx.get("cabinet-bot-renewal-refused")));
-            render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, refused).await
+            render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, refused).await
         }
         Err(e) => failed(&req, &e),
     }
@@ -79,16 +85,16 @@ pub async fn set_renewal(req: HttpRequest, app: Data<App>, form: SignedForm) -> 
 /// The page; `top` is what it says first (`ok` or `error`, and the text).
 async fn render(
     req: &HttpRequest,
-    app: &App,
+    cabinet: &Cabinet,
     actor: &Actor,
     status: StatusCode,
     top: Option<(&'static str, String)>,
 ) -> HttpResponse {
-    let (bot, renewal) = match (app.cabinet_bot(actor).await, app.cabinet_renewal_url(actor).await) {
+    let (bot, renewal) = match (cabinet.bot(actor).await, cabinet.renewal_url(actor).await) {
         (Ok(bot), Ok(renewal)) => (bot, renewal),
         (Err(e), _) | (_, Err(e)) => return failed(req, &e),
     };
-    let shell = Shell::new(req, app, actor, Section::Bot);
+    let shell = Shell::new(req, actor, Section::Bot);
     let tx = shell.tx;
     let title = tx.get("cabinet-section-bot");
     let body = html! {

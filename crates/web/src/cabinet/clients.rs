@@ -6,11 +6,11 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::bot_shop::bot_user_of;
+use vp_app::AppError;
+use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
-use vp_app::partner::{CLIENT_PAGE_DEFAULT, ClientListQuery};
+use vp_app::clients::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView};
-use vp_app::{App, AppError};
 use vp_domain::{InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
 
@@ -64,17 +64,17 @@ fn given(value: &Option<String>) -> Option<String> {
 
 pub async fn list(
     req: HttpRequest,
-    app: Data<App>,
+    cabinet: Data<Cabinet>,
     SignedIn(actor): SignedIn,
     query: Option<Query<ClientsQuery>>,
 ) -> HttpResponse {
     let query = query.map(Query::into_inner).unwrap_or_default();
-    let shell = Shell::new(&req, &app, &actor, Section::Clients);
+    let shell = Shell::new(&req, &actor, Section::Clients);
     let tx = shell.tx;
     let search = given(&query.client_id).unwrap_or_default();
     let mut missing = false;
     if !search.is_empty() {
-        match app.cabinet_client(&actor, &search).await {
+        match cabinet.client(&actor, &search).await {
             Ok(_) => return session::see_other(&format!("/cabinet/clients/{search}")),
             Err(AppError::NotFound(_)) => missing = true,
             Err(e) => return failed(&req, &e),
@@ -86,14 +86,11 @@ pub async fn list(
         "none" => Some(None),
         other => other.parse::<SubscriptionStatus>().ok().map(Some),
     };
-    let page = match app
-        .cabinet_clients(
-            &actor,
-            ClientListQuery { status, limit: Some(CLIENT_PAGE_DEFAULT), cursor: given(&query.cursor) },
-        )
+    let list = match cabinet
+        .clients(&actor, ClientListQuery { status, limit: Some(CLIENT_PAGE_DEFAULT), cursor: given(&query.cursor) })
         .await
     {
-        Ok(page) => page,
+        Ok(list) => list,
         // A cursor that does not read starts the list over.
         Err(AppError::Validation(_)) => return session::see_other(&format!("/cabinet/clients?status={filter}")),
         Err(e) => return failed(&req, &e),
@@ -124,17 +121,17 @@ pub async fn list(
                 }
             }
         }
-        @if page.clients.is_empty() {
+        @if list.page.clients.is_empty() {
             p { (tx.get("cabinet-clients-none")) }
         } @else {
-            (kit::table(&columns, page.clients.iter().map(|c| {
+            (kit::table(&columns, list.page.clients.iter().map(|c| {
                 let s = c.subscription.as_ref();
                 vec![
                     // One element, so the phone's card layout keeps the mark beside the id.
                     html! {
                         span {
                             a href={ "/cabinet/clients/" (c.client_id) } { code { (c.client_id) } }
-                            @if bot_user_of(&c.client_id).is_some() {
+                            @if list.bot_customers.contains(&c.client_id) {
                                 " " small.muted { (tx.get("cabinet-clients-bot-customer")) }
                             }
                         }
@@ -145,7 +142,7 @@ pub async fn list(
                 ]
             })))
         }
-        @if let Some(cursor) = &page.next_cursor {
+        @if let Some(cursor) = &list.page.next_cursor {
             p { a href={ "/cabinet/clients?status=" (filter) "&cursor=" (cursor) } { (tx.get("cabinet-clients-more")) } }
         }
     };
@@ -154,15 +151,15 @@ pub async fn list(
 
 pub async fn show(
     req: HttpRequest,
-    app: Data<App>,
+    cabinet: Data<Cabinet>,
     SignedIn(actor): SignedIn,
     client_id: Path<String>,
 ) -> HttpResponse {
-    let shell = Shell::new(&req, &app, &actor, Section::Clients);
+    let shell = Shell::new(&req, &actor, Section::Clients);
     let tx = shell.tx;
     let missing =
         Missing { message: "cabinet-clients-not-found", back: "/cabinet/clients", back_label: "cabinet-clients-all" };
-    let detail = match shell.found(app.cabinet_client(&actor, &client_id).await, missing) {
+    let detail = match shell.found(cabinet.client(&actor, &client_id).await, missing) {
         Ok(detail) => detail,
         Err(page) => return page,
     };

@@ -6,9 +6,10 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
 use serde::Deserialize;
+use vp_app::AppError;
+use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::DELIVERY_LOG_PAGE;
 use vp_app::events::types::SUBSCRIBABLE;
-use vp_app::{App, AppError};
 use vp_ports::AttemptFilter;
 
 use super::{ListQuery, Section, Shell, SignedIn, cursor_value, failed, webhooks, when};
@@ -25,7 +26,7 @@ pub struct LogFilter {
 
 pub async fn log(
     req: HttpRequest,
-    app: Data<App>,
+    cabinet: Data<Cabinet>,
     SignedIn(actor): SignedIn,
     id: Path<String>,
     list: Query<ListQuery>,
@@ -38,16 +39,16 @@ pub async fn log(
         before: list.cursor(),
         limit: DELIVERY_LOG_PAGE,
     };
-    let endpoint = match app.own_endpoint(&actor, &id).await {
+    let endpoint = match cabinet.own_endpoint(&actor, &id).await {
         Ok(e) => e,
-        Err(AppError::NotFound(_)) => return webhooks::not_found(&req, &app, &actor),
+        Err(AppError::NotFound(_)) => return webhooks::not_found(&req, &actor),
         Err(e) => return failed(&req, &e),
     };
-    let attempts = match app.cabinet_delivery_log(&actor, &id, &filter).await {
+    let attempts = match cabinet.delivery_log(&actor, &id, &filter).await {
         Ok(found) => found,
         Err(e) => return failed(&req, &e),
     };
-    let shell = Shell::new(&req, &app, &actor, Section::Webhooks);
+    let shell = Shell::new(&req, &actor, Section::Webhooks);
     let tx = shell.tx;
     // The next page keeps the filter.
     let older = attempts.last().filter(|_| attempts.len() as u32 == DELIVERY_LOG_PAGE).map(|last| {
@@ -116,13 +117,18 @@ pub async fn log(
     shell.render(StatusCode::OK, &title, body)
 }
 
-pub async fn event(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, id: Path<String>) -> HttpResponse {
-    let event = match app.cabinet_event(&actor, &id).await {
+pub async fn event(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    id: Path<String>,
+) -> HttpResponse {
+    let event = match cabinet.event(&actor, &id).await {
         Ok(e) => e,
-        Err(AppError::NotFound(_)) => return webhooks::not_found(&req, &app, &actor),
+        Err(AppError::NotFound(_)) => return webhooks::not_found(&req, &actor),
         Err(e) => return failed(&req, &e),
     };
-    let shell = Shell::new(&req, &app, &actor, Section::Webhooks);
+    let shell = Shell::new(&req, &actor, Section::Webhooks);
     let tx = shell.tx;
     let pretty = serde_json::from_str::<serde_json::Value>(&event.body)
         .ok()

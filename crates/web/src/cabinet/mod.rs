@@ -19,9 +19,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
 use time::OffsetDateTime;
+use vp_app::Lang;
 use vp_app::cabinet::Actor;
-use vp_app::{App, Lang};
 use vp_i18n::Texts;
+use vp_ports::Cursor;
 
 use crate::pages::kit::Page;
 use session::{SignedForm, SignedIn};
@@ -119,7 +120,7 @@ impl Section {
 /// sign-out button, no caching.
 struct Shell<'a> {
     req: &'a HttpRequest,
-    app: &'a App,
+    cookies: session::Cookies,
     actor: &'a Actor,
     lang: Lang,
     tx: Texts,
@@ -127,9 +128,9 @@ struct Shell<'a> {
 }
 
 impl<'a> Shell<'a> {
-    fn new(req: &'a HttpRequest, app: &'a App, actor: &'a Actor, section: Section) -> Shell<'a> {
+    fn new(req: &'a HttpRequest, actor: &'a Actor, section: Section) -> Shell<'a> {
         let lang = session::lang(req);
-        Shell { req, app, actor, lang, tx: Texts(lang), section }
+        Shell { req, cookies: session::Cookies::of(req), actor, lang, tx: Texts(lang), section }
     }
 
     fn menu(&self) -> Markup {
@@ -191,7 +192,7 @@ impl<'a> Shell<'a> {
             .style(&account.style)
             .private_with_nav(self.menu())
             .render(status, body);
-        if let Some(cookie) = session::remember_lang_cookie(self.app, self.req) {
+        if let Some(cookie) = session::remember_lang_cookie(self.cookies, self.req) {
             session::add_cookie(&mut res, cookie);
         }
         res
@@ -238,10 +239,10 @@ struct ListQuery {
 }
 
 impl ListQuery {
-    fn cursor(&self) -> Option<(OffsetDateTime, String)> {
+    fn cursor(&self) -> Option<Cursor> {
         let (micros, id) = self.before.as_deref()?.split_once('.')?;
         let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
-        Some((at, id.to_owned()))
+        Some(Cursor { at, id: id.to_owned() })
     }
 }
 

@@ -6,11 +6,12 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use time::OffsetDateTime;
+use vp_app::AppError;
 use vp_app::cabinet::Actor;
-use vp_app::notices::{ChatLink, NOTICE_PAGE, notice_text};
-use vp_app::{App, AppError};
-use vp_ports::PartnerChat;
+use vp_app::notices::Notices;
+use vp_app::notices::{ChatLink, NOTICE_PAGE};
+use vp_i18n::notice_text;
+use vp_ports::{Cursor, PartnerChat};
 
 use super::session;
 use super::{ListQuery, Missing, Section, Shell, SignedForm, SignedIn, failed, when};
@@ -24,27 +25,32 @@ pub struct Shown {
 
 pub async fn list(
     req: HttpRequest,
-    app: Data<App>,
+    notices: Data<Notices>,
     SignedIn(actor): SignedIn,
     list: Query<ListQuery>,
     shown: Query<Shown>,
 ) -> HttpResponse {
     let unlinked = shown.unlinked.as_deref() == Some("1");
-    render(&req, &app, &actor, list.cursor(), None, unlinked).await
+    render(&req, &notices, &actor, list.cursor(), None, unlinked).await
 }
 
 /// A new one-time chat link, shown on the page as a button.
-pub async fn link_chat(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+pub async fn link_chat(req: HttpRequest, notices: Data<Notices>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, .. } = form;
-    match app.chat_link(&actor, session::lang(&req)).await {
-        Ok(link) => render(&req, &app, &actor, None, link, false).await,
+    match notices.chat_link(&actor, session::lang(&req)).await {
+        Ok(link) => render(&req, &notices, &actor, None, link, false).await,
         Err(e) => failed(&req, &e),
     }
 }
 
-pub async fn unlink_chat(req: HttpRequest, app: Data<App>, chat_id: Path<String>, form: SignedForm) -> HttpResponse {
+pub async fn unlink_chat(
+    req: HttpRequest,
+    notices: Data<Notices>,
+    chat_id: Path<String>,
+    form: SignedForm,
+) -> HttpResponse {
     let SignedForm { actor, .. } = form;
-    let shell = Shell::new(&req, &app, &actor, Section::Notices);
+    let shell = Shell::new(&req, &actor, Section::Notices);
     let missing = Missing {
         message: "cabinet-notices-no-such-chat",
         back: "/cabinet/notices",
@@ -52,7 +58,7 @@ pub async fn unlink_chat(req: HttpRequest, app: Data<App>, chat_id: Path<String>
     };
     let gone = || shell.not_found(missing);
     let Ok(chat_id) = chat_id.parse::<i64>() else { return gone() };
-    match app.unlink_chat(&actor, chat_id).await {
+    match notices.unlink_chat(&actor, chat_id).await {
         Ok(()) => session::see_other("/cabinet/notices?unlinked=1"),
         Err(AppError::NotFound(_)) => gone(),
         Err(e) => failed(&req, &e),
@@ -61,23 +67,24 @@ pub async fn unlink_chat(req: HttpRequest, app: Data<App>, chat_id: Path<String>
 
 async fn render(
     req: &HttpRequest,
-    app: &App,
+    notices: &Notices,
     actor: &Actor,
-    before: Option<(OffsetDateTime, String)>,
+    before: Option<Cursor>,
     new_link: Option<ChatLink>,
     unlinked: bool,
 ) -> HttpResponse {
+    let messenger = notices.messenger().is_some();
     let loaded = async {
         Ok::<_, AppError>((
-            app.notices(actor.account_id(), before, NOTICE_PAGE).await?,
-            app.partner_chats(actor.account_id()).await?,
+            notices.notices(actor.account_id(), before, NOTICE_PAGE).await?,
+            notices.partner_chats(actor.account_id()).await?,
         ))
     };
     let (notices, chats) = match loaded.await {
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
-    let shell = Shell::new(req, app, actor, Section::Notices);
+    let shell = Shell::new(req, actor, Section::Notices);
     let tx = shell.tx;
     let brand = actor.account.brand_name.as_str();
     let last = notices.last().map(|n| (n.created_at, n.id.as_str()));
@@ -95,15 +102,21 @@ async fn render(
             }
             (shell.older_link("/cabinet/notices", notices.len(), NOTICE_PAGE, last))
         }
-        (telegram_section(&shell, &chats, new_link.as_ref(), unlinked))
+        (telegram_section(&shell, messenger, &chats, new_link.as_ref(), unlinked))
     };
     shell.render(StatusCode::OK, &title, body)
 }
 
-fn telegram_section(shell: &Shell<'_>, chats: &[PartnerChat], new_link: Option<&ChatLink>, unlinked: bool) -> Markup {
+fn telegram_section(
+    shell: &Shell<'_>,
+    messenger: bool,
+    chats: &[PartnerChat],
+    new_link: Option<&ChatLink>,
+    unlinked: bool,
+) -> Markup {
     let tx = shell.tx;
     let heading = tx.get("cabinet-notices-telegram");
-    if shell.app.messenger().is_none() {
+    if !messenger {
         return html! { h2 { (heading) } p.muted { (tx.get("cabinet-notices-telegram-off")) } };
     }
     html! {

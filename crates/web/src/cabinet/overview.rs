@@ -6,8 +6,9 @@ use actix_web::web::{Data, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
 use serde::Deserialize;
+use vp_app::AppError;
 use vp_app::cabinet::Actor;
-use vp_app::{App, AppError};
+use vp_app::cabinet::Cabinet;
 use vp_domain::limits::BRAND_NAME_MAX_CHARS;
 
 use super::session;
@@ -20,18 +21,23 @@ pub struct Shown {
     saved: Option<String>,
 }
 
-pub async fn show(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn, shown: Query<Shown>) -> HttpResponse {
+pub async fn show(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    shown: Query<Shown>,
+) -> HttpResponse {
     let saved = shown.saved.as_deref() == Some("brand");
-    render(&req, &app, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
+    render(&req, &cabinet, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
 }
 
-pub async fn rename(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+pub async fn rename(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
-    match app.cabinet_rename_brand(&actor, fields.get("brand_name")).await {
+    match cabinet.rename_brand(&actor, fields.get("brand_name")).await {
         Ok(_) => session::see_other("/cabinet?saved=brand"),
         Err(AppError::Validation(_)) => {
             let outcome = Outcome { refused: true, saved: false };
-            render(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
+            render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
         }
         Err(e) => failed(&req, &e),
     }
@@ -43,12 +49,18 @@ struct Outcome {
     saved: bool,
 }
 
-async fn render(req: &HttpRequest, app: &App, actor: &Actor, status: StatusCode, outcome: Outcome) -> HttpResponse {
-    let (overview, limits) = match app.cabinet_overview(actor).await {
+async fn render(
+    req: &HttpRequest,
+    cabinet: &Cabinet,
+    actor: &Actor,
+    status: StatusCode,
+    outcome: Outcome,
+) -> HttpResponse {
+    let (overview, limits) = match cabinet.overview(actor).await {
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
-    let shell = Shell::new(req, app, actor, Section::Overview);
+    let shell = Shell::new(req, actor, Section::Overview);
     let tx = shell.tx;
     let account = &overview.account;
     let on_off = |on: bool| tx.get(if on { "cabinet-overview-on" } else { "cabinet-overview-off" });

@@ -9,8 +9,8 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Data, Form};
 use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError};
 use maud::html;
-use vp_app::cabinet::Actor;
-use vp_app::{App, Lang};
+use vp_app::Lang;
+use vp_app::cabinet::{Actor, CabinetAccess};
 use vp_i18n::Texts;
 use vp_ports::TrustedProxies;
 
@@ -40,15 +40,29 @@ pub fn cookie<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
         .find_map(|(k, v)| (k == name && !v.is_empty()).then_some(v))
 }
 
+/// How the cabinet's cookies are set: `Secure` when the service is public over https.
+#[derive(Debug, Clone, Copy)]
+pub struct Cookies {
+    pub secure: bool,
+}
+
+impl Cookies {
+    /// The policy the cabinet is served with (`Secure` when it is not registered: never sent
+    /// over plain http by mistake).
+    pub fn of(req: &HttpRequest) -> Cookies {
+        req.app_data::<Data<Cookies>>().map_or(Cookies { secure: true }, |c| *c.get_ref())
+    }
+}
+
 /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, and `Secure` when the service is public
 /// over https. `max_age` 0 deletes the cookie.
-pub fn set_cookie(app: &App, name: &str, value: &str, max_age: i64) -> (&'static str, String) {
-    let secure = if app.settings.public_base_url.starts_with("https://") { "; Secure" } else { "" };
+pub fn set_cookie(cookies: Cookies, name: &str, value: &str, max_age: i64) -> (&'static str, String) {
+    let secure = if cookies.secure { "; Secure" } else { "" };
     ("set-cookie", format!("{name}={value}; Path={COOKIE_PATH}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"))
 }
 
-pub fn session_cookie(app: &App, token: &str) -> (&'static str, String) {
-    set_cookie(app, SESSION_COOKIE, token, SESSION_MAX_AGE)
+pub fn session_cookie(cookies: Cookies, token: &str) -> (&'static str, String) {
+    set_cookie(cookies, SESSION_COOKIE, token, SESSION_MAX_AGE)
 }
 
 /// The cabinet's language: `?lang=`, then the switch's cookie, then `Accept-Language`.
@@ -58,14 +72,14 @@ pub fn lang(req: &HttpRequest) -> Lang {
 }
 
 /// The cookie that remembers a language picked with `?lang=` for the cabinet's other pages.
-pub fn remember_lang_cookie(app: &App, req: &HttpRequest) -> Option<(&'static str, String)> {
-    kit::query_lang(req).map(|picked| set_cookie(app, LANG_COOKIE, picked.code(), SESSION_MAX_AGE))
+pub fn remember_lang_cookie(cookies: Cookies, req: &HttpRequest) -> Option<(&'static str, String)> {
+    kit::query_lang(req).map(|picked| set_cookie(cookies, LANG_COOKIE, picked.code(), SESSION_MAX_AGE))
 }
 
 /// `303` to the sign-in page, clearing the session cookie.
-pub fn to_sign_in(app: &App) -> HttpResponse {
+pub fn to_sign_in(cookies: Cookies) -> HttpResponse {
     let mut res = see_other("/cabinet/sign-in");
-    add_cookie(&mut res, set_cookie(app, SESSION_COOKIE, "", 0));
+    add_cookie(&mut res, set_cookie(cookies, SESSION_COOKIE, "", 0));
     res
 }
 
@@ -192,25 +206,25 @@ impl ResponseError for Instead {
 
     fn error_response(&self) -> HttpResponse {
         let req = &self.req;
-        match (self.why, req.app_data::<Data<App>>()) {
-            (Why::NotSignedIn, _) => see_other("/cabinet/sign-in"),
-            (Why::SessionEnded, Some(app)) => to_sign_in(app),
-            (Why::StaleForm, _) => stale_form(req),
-            (Why::Unavailable | Why::SessionEnded, _) => kit::unavailable(req, lang(req)),
+        match self.why {
+            Why::NotSignedIn => see_other("/cabinet/sign-in"),
+            Why::SessionEnded => to_sign_in(Cookies::of(req)),
+            Why::StaleForm => stale_form(req),
+            Why::Unavailable => kit::unavailable(req, lang(req)),
         }
     }
 }
 
 /// The signed-in person, or why there is none.
 async fn actor(req: &HttpRequest) -> Result<Actor, Why> {
-    let Some(app) = req.app_data::<Data<App>>() else {
+    let Some(access) = req.app_data::<Data<CabinetAccess>>() else {
         tracing::error!("the cabinet is served without the application state");
         return Err(Why::Unavailable);
     };
     let Some(token) = cookie(req, SESSION_COOKIE) else {
         return Err(Why::NotSignedIn);
     };
-    match app.cabinet_actor(token).await {
+    match access.actor(token).await {
         Ok(Some(actor)) => Ok(actor),
         Ok(None) => Err(Why::SessionEnded),
         Err(e) => {

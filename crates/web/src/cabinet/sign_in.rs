@@ -5,9 +5,10 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use time::OffsetDateTime;
+use vp_app::AppError;
+use vp_app::cabinet::CabinetAccess;
 use vp_app::cabinet::SignInRefusal;
 use vp_app::cabinet::SignedIn as Entered;
-use vp_app::{App, AppError};
 use vp_domain::cabinet::{CabinetInputError, PASSWORD_MIN_CHARS, check_new_password};
 use vp_i18n::Texts;
 use vp_ports::{CabinetLinkPurpose, TrustedProxies};
@@ -16,13 +17,18 @@ use super::session::{self, AnonymousForm, FORM_COOKIE};
 use super::{SignedForm, SignedIn, failed, when};
 use crate::pages::kit::Page;
 
+/// The cabinet's cookie policy (`Secure` on https).
+fn cookies(access: &CabinetAccess) -> session::Cookies {
+    session::Cookies { secure: access.secure_cookies() }
+}
+
 /// The form token of this browser: the cookie's, or a new one (then also set as the cookie).
-fn form_token(req: &HttpRequest, app: &App) -> (String, Option<(&'static str, String)>) {
+fn form_token(req: &HttpRequest, access: &CabinetAccess) -> (String, Option<(&'static str, String)>) {
     match session::cookie(req, FORM_COOKIE) {
         Some(token) => (token.to_owned(), None),
         None => {
-            let token = app.random_token();
-            let cookie = session::set_cookie(app, FORM_COOKIE, &token, 24 * 3600);
+            let token = access.form_token();
+            let cookie = session::set_cookie(cookies(access), FORM_COOKIE, &token, 24 * 3600);
             (token, Some(cookie))
         }
     }
@@ -31,7 +37,7 @@ fn form_token(req: &HttpRequest, app: &App) -> (String, Option<(&'static str, St
 /// An anonymous page (sign-in, set-password) under the platform's name, never cached.
 fn anonymous_page(
     req: &HttpRequest,
-    app: &App,
+    access: &CabinetAccess,
     status: StatusCode,
     title: &str,
     body: Markup,
@@ -39,16 +45,16 @@ fn anonymous_page(
 ) -> HttpResponse {
     let lang = session::lang(req);
     let mut res = Page::new(req, lang, title).private_with_nav(html! {}).render(status, body);
-    for cookie in cookie.into_iter().chain(session::remember_lang_cookie(app, req)) {
+    for cookie in cookie.into_iter().chain(session::remember_lang_cookie(cookies(access), req)) {
         session::add_cookie(&mut res, cookie);
     }
     res
 }
 
 /// Into the cabinet with a new session cookie (a new session id at every sign-in).
-fn enter(app: &App, signed_in: &Entered) -> HttpResponse {
+fn enter(access: &CabinetAccess, signed_in: &Entered) -> HttpResponse {
     let mut res = session::see_other("/cabinet");
-    session::add_cookie(&mut res, session::session_cookie(app, &signed_in.token));
+    session::add_cookie(&mut res, session::session_cookie(cookies(access), &signed_in.token));
     res
 }
 
@@ -59,13 +65,13 @@ fn alert(message: Option<String>) -> Markup {
 
 fn sign_in_page(
     req: &HttpRequest,
-    app: &App,
+    access: &CabinetAccess,
     status: StatusCode,
     email: &str,
     message: Option<String>,
 ) -> HttpResponse {
     let tx = Texts(session::lang(req));
-    let (token, cookie) = form_token(req, app);
+    let (token, cookie) = form_token(req, access);
     let title = tx.get("cabinet-sign-in-title");
     let body = html! {
         h1 { (title) }
@@ -80,35 +86,35 @@ fn sign_in_page(
         }
         p.muted { (tx.get("cabinet-sign-in-help")) }
     };
-    anonymous_page(req, app, status, &title, body, cookie)
+    anonymous_page(req, access, status, &title, body, cookie)
 }
 
 /// The sign-in form; a visitor signed in already goes on to the cabinet.
-pub async fn form(req: HttpRequest, app: Data<App>, signed_in: Option<SignedIn>) -> HttpResponse {
+pub async fn form(req: HttpRequest, access: Data<CabinetAccess>, signed_in: Option<SignedIn>) -> HttpResponse {
     if signed_in.is_some() {
         return session::see_other("/cabinet");
     }
-    sign_in_page(&req, &app, StatusCode::OK, "", None)
+    sign_in_page(&req, &access, StatusCode::OK, "", None)
 }
 
 pub async fn submit(
     req: HttpRequest,
-    app: Data<App>,
+    access: Data<CabinetAccess>,
     proxies: Data<TrustedProxies>,
     AnonymousForm(fields): AnonymousForm,
 ) -> HttpResponse {
     let tx = Texts(session::lang(&req));
     let email = fields.get("email");
-    match app.sign_in(email, fields.get("password"), &session::client_address(&proxies, &req)).await {
-        Ok(Ok(signed_in)) => enter(&app, &signed_in),
+    match access.sign_in(email, fields.get("password"), &session::client_address(&proxies, &req)).await {
+        Ok(Ok(signed_in)) => enter(&access, &signed_in),
         Ok(Err(SignInRefusal::Wrong)) => {
             let wrong = tx.get("cabinet-sign-in-wrong");
-            sign_in_page(&req, &app, StatusCode::UNAUTHORIZED, email, Some(wrong))
+            sign_in_page(&req, &access, StatusCode::UNAUTHORIZED, email, Some(wrong))
         }
         Ok(Err(SignInRefusal::Locked { until })) => {
             let mut res =
-                sign_in_page(&req, &app, StatusCode::TOO_MANY_REQUESTS, email, Some(locked_message(tx, until)));
-            let wait = (until - app.clock.now()).whole_seconds().max(1);
+                sign_in_page(&req, &access, StatusCode::TOO_MANY_REQUESTS, email, Some(locked_message(tx, until)));
+            let wait = access.seconds_until(until);
             res.headers_mut()
                 .insert(actix_web::http::header::RETRY_AFTER, actix_web::http::header::HeaderValue::from(wait));
             res
@@ -121,15 +127,15 @@ fn locked_message(tx: Texts, until: OffsetDateTime) -> String {
     tx.with("cabinet-sign-in-locked", &[("until", when(until).as_str().into())])
 }
 
-pub async fn sign_out(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+pub async fn sign_out(req: HttpRequest, access: Data<CabinetAccess>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, .. } = form;
-    match app.sign_out(&actor).await {
-        Ok(()) => session::to_sign_in(&app),
+    match access.sign_out(&actor).await {
+        Ok(()) => session::to_sign_in(cookies(&access)),
         Err(e) => failed(&req, &e),
     }
 }
 
-fn link_gone(req: &HttpRequest, app: &App) -> HttpResponse {
+fn link_gone(req: &HttpRequest, access: &CabinetAccess) -> HttpResponse {
     let tx = Texts(session::lang(req));
     let title = tx.get("cabinet-sign-in-link-gone");
     let body = html! {
@@ -137,7 +143,7 @@ fn link_gone(req: &HttpRequest, app: &App) -> HttpResponse {
         p { (tx.get("cabinet-sign-in-link-gone-why")) }
         p { a.button href="/cabinet/sign-in" { (tx.get("cabinet-sign-in-submit")) } }
     };
-    anonymous_page(req, app, StatusCode::NOT_FOUND, &title, body, None)
+    anonymous_page(req, access, StatusCode::NOT_FOUND, &title, body, None)
 }
 
 fn password_problem(tx: Texts, e: CabinetInputError) -> String {
@@ -151,14 +157,14 @@ fn password_problem(tx: Texts, e: CabinetInputError) -> String {
 
 fn welcome_page(
     req: &HttpRequest,
-    app: &App,
+    access: &CabinetAccess,
     token: &str,
     view: &vp_app::cabinet::LinkView,
     status: StatusCode,
     message: Option<String>,
 ) -> HttpResponse {
     let tx = Texts(session::lang(req));
-    let (form_token, cookie) = form_token(req, app);
+    let (form_token, cookie) = form_token(req, access);
     let title = tx.get(match view.purpose {
         CabinetLinkPurpose::Invite => "cabinet-sign-in-welcome-title",
         CabinetLinkPurpose::Reset => "cabinet-sign-in-reset-title",
@@ -183,27 +189,27 @@ fn welcome_page(
             p { button.primary type="submit" { (tx.get("cabinet-sign-in-set-password")) } }
         }
     };
-    anonymous_page(req, app, status, &title, body, cookie)
+    anonymous_page(req, access, status, &title, body, cookie)
 }
 
-pub async fn welcome(req: HttpRequest, app: Data<App>, token: Path<String>) -> HttpResponse {
-    match app.cabinet_link(&token).await {
-        Ok(view) => welcome_page(&req, &app, &token, &view, StatusCode::OK, None),
-        Err(AppError::NotFound(_)) => link_gone(&req, &app),
+pub async fn welcome(req: HttpRequest, access: Data<CabinetAccess>, token: Path<String>) -> HttpResponse {
+    match access.link(&token).await {
+        Ok(view) => welcome_page(&req, &access, &token, &view, StatusCode::OK, None),
+        Err(AppError::NotFound(_)) => link_gone(&req, &access),
         Err(e) => failed(&req, &e),
     }
 }
 
 pub async fn set_password(
     req: HttpRequest,
-    app: Data<App>,
+    access: Data<CabinetAccess>,
     token: Path<String>,
     AnonymousForm(fields): AnonymousForm,
 ) -> HttpResponse {
     let tx = Texts(session::lang(&req));
-    let view = match app.cabinet_link(&token).await {
+    let view = match access.link(&token).await {
         Ok(view) => view,
-        Err(AppError::NotFound(_)) => return link_gone(&req, &app),
+        Err(AppError::NotFound(_)) => return link_gone(&req, &access),
         Err(e) => return failed(&req, &e),
     };
     let password = fields.get("password");
@@ -213,11 +219,11 @@ pub async fn set_password(
         Ok(()) => None,
     };
     if let Some(problem) = problem {
-        return welcome_page(&req, &app, &token, &view, StatusCode::UNPROCESSABLE_ENTITY, Some(problem));
+        return welcome_page(&req, &access, &token, &view, StatusCode::UNPROCESSABLE_ENTITY, Some(problem));
     }
-    match app.set_cabinet_password(&token, password).await {
-        Ok(signed_in) => enter(&app, &signed_in),
-        Err(AppError::NotFound(_)) => link_gone(&req, &app),
+    match access.set_password(&token, password).await {
+        Ok(signed_in) => enter(&access, &signed_in),
+        Err(AppError::NotFound(_)) => link_gone(&req, &access),
         Err(e) => failed(&req, &e),
     }
 }

@@ -8,8 +8,9 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::cabinet::Actor;
+use vp_app::cabinet::Cabinet;
 use vp_app::events::{TestOutcome, types::SUBSCRIBABLE};
-use vp_app::{App, AppError, Declined};
+use vp_app::{AppError, Declined};
 use vp_domain::limits::{WEBHOOK_ENDPOINTS_MAX as MAX_ENDPOINTS, WEBHOOK_REPLAY_DAYS as REPLAY_DAYS};
 use vp_i18n::{Arg, Texts};
 use vp_ports::{AddressRefused, WebhookEndpointRecord};
@@ -99,30 +100,30 @@ fn declined(d: &Declined, tx: Texts) -> String {
     }
 }
 
-pub async fn list(req: HttpRequest, app: Data<App>, SignedIn(actor): SignedIn) -> HttpResponse {
-    render_list(&req, &app, &actor, StatusCode::OK, None, "", &[]).await
+pub async fn list(req: HttpRequest, cabinet: Data<Cabinet>, SignedIn(actor): SignedIn) -> HttpResponse {
+    render_list(&req, &cabinet, &actor, StatusCode::OK, None, "", &[]).await
 }
 
 async fn render_list(
     req: &HttpRequest,
-    app: &App,
+    cabinet: &Cabinet,
     actor: &Actor,
     status: StatusCode,
     problem: Option<String>,
     url: &str,
     chosen: &[String],
 ) -> HttpResponse {
-    let endpoints = match app.cabinet_endpoints(actor).await {
+    let endpoints = match cabinet.endpoints(actor).await {
         Ok(all) => all,
         Err(e) => return failed(req, &e),
     };
-    let shell = Shell::new(req, app, actor, Section::Webhooks);
+    let shell = Shell::new(req, actor, Section::Webhooks);
     let tx = shell.tx;
     let title = tx.get("cabinet-webhooks-title");
     let body = html! {
         h1 { (title) }
         p.muted { (tx.with("cabinet-webhooks-intro", &[("max", MAX_ENDPOINTS.into())])) }
-        p { a href={ (vp_app::partner::API_PREFIX) "/docs" } { (tx.get("cabinet-api-reference")) } }
+        p { a href={ (vp_app::API_PREFIX) "/docs" } { (tx.get("cabinet-api-reference")) } }
         @if endpoints.is_empty() {
             p { (tx.get("cabinet-webhooks-none")) }
         } @else {
@@ -153,14 +154,14 @@ async fn render_list(
     shell.render(status, &title, body)
 }
 
-pub async fn add(req: HttpRequest, app: Data<App>, form: SignedForm) -> HttpResponse {
+pub async fn add(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let (url, chosen) = (fields.get("url"), fields.all("event_types"));
-    match app.cabinet_add_endpoint(&actor, url, &chosen).await {
+    match cabinet.add_endpoint(&actor, url, &chosen).await {
         Ok(e) => session::see_other(&format!("/cabinet/webhooks/{}?added=1", e.id)),
         Err(e) => match refusal(&e, Texts(session::lang(&req))) {
             Some(problem) => {
-                render_list(&req, &app, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(problem), url, &chosen).await
+                render_list(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(problem), url, &chosen).await
             }
             None => failed(&req, &e),
         },
@@ -226,23 +227,23 @@ fn outcome(tx: Texts, shown: &Shown, endpoint: &WebhookEndpointRecord) -> Markup
 
 pub async fn show(
     req: HttpRequest,
-    app: Data<App>,
+    cabinet: Data<Cabinet>,
     SignedIn(actor): SignedIn,
     id: Path<String>,
     shown: Query<Shown>,
 ) -> HttpResponse {
-    match app.own_endpoint(&actor, &id).await {
+    match cabinet.own_endpoint(&actor, &id).await {
         Ok(endpoint) => {
             let top = outcome(Texts(session::lang(&req)), &shown, &endpoint);
-            render_endpoint(&req, &app, &actor, &endpoint, StatusCode::OK, top, None)
+            render_endpoint(&req, &actor, &endpoint, StatusCode::OK, top, None)
         }
-        Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
+        Err(AppError::NotFound(_)) => not_found(&req, &actor),
         Err(e) => failed(&req, &e),
     }
 }
 
-pub(super) fn not_found(req: &HttpRequest, app: &App, actor: &Actor) -> HttpResponse {
-    let shell = Shell::new(req, app, actor, Section::Webhooks);
+pub(super) fn not_found(req: &HttpRequest, actor: &Actor) -> HttpResponse {
+    let shell = Shell::new(req, actor, Section::Webhooks);
     shell.not_found(Missing {
         message: "cabinet-webhooks-not-found",
         back: "/cabinet/webhooks",
@@ -254,14 +255,13 @@ pub(super) fn not_found(req: &HttpRequest, app: &App, actor: &Actor) -> HttpResp
 /// was refused).
 fn render_endpoint(
     req: &HttpRequest,
-    app: &App,
     actor: &Actor,
     e: &WebhookEndpointRecord,
     status: StatusCode,
     top: Markup,
     secret: Option<&str>,
 ) -> HttpResponse {
-    let shell = Shell::new(req, app, actor, Section::Webhooks);
+    let shell = Shell::new(req, actor, Section::Webhooks);
     let tx = shell.tx;
     let action = |path: &str, label: &str, class: &str| {
         html! {
@@ -322,56 +322,56 @@ fn render_endpoint(
 /// Runs one action on the actor's address and goes back to its page with what happened.
 async fn act(
     req: HttpRequest,
-    app: Data<App>,
+    cabinet: Data<Cabinet>,
     id: Path<String>,
     form: SignedForm,
-    run: impl AsyncFnOnce(&App, &Actor, &str, &Fields) -> Result<String, AppError>,
+    run: impl AsyncFnOnce(&Cabinet, &Actor, &str, &Fields) -> Result<String, AppError>,
 ) -> HttpResponse {
     let SignedForm { actor, fields } = form;
-    match run(&app, &actor, &id, &fields).await {
+    match run(&cabinet, &actor, &id, &fields).await {
         Ok(query) => session::see_other(&format!("/cabinet/webhooks/{id}?{query}")),
-        Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
-        Err(e) => match (refusal(&e, Texts(session::lang(&req))), app.own_endpoint(&actor, &id).await) {
+        Err(AppError::NotFound(_)) => not_found(&req, &actor),
+        Err(e) => match (refusal(&e, Texts(session::lang(&req))), cabinet.own_endpoint(&actor, &id).await) {
             (Some(problem), Ok(endpoint)) => {
                 let top = html! { p.error role="alert" { (problem) } };
-                render_endpoint(&req, &app, &actor, &endpoint, StatusCode::UNPROCESSABLE_ENTITY, top, None)
+                render_endpoint(&req, &actor, &endpoint, StatusCode::UNPROCESSABLE_ENTITY, top, None)
             }
             _ => failed(&req, &e),
         },
     }
 }
 
-pub async fn set_types(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, app, id, form, async |app, actor, id, fields| {
-        app.cabinet_set_endpoint_types(actor, id, &fields.all("event_types")).await.map(|_| "types=1".to_owned())
+pub async fn set_types(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, cabinet, id, form, async |cabinet, actor, id, fields| {
+        cabinet.set_endpoint_types(actor, id, &fields.all("event_types")).await.map(|_| "types=1".to_owned())
     })
     .await
 }
 
-pub async fn enable(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, app, id, form, async |app, actor, id, _| {
-        app.cabinet_set_endpoint_enabled(actor, id, true).await.map(|_| "enabled=1".to_owned())
+pub async fn enable(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, cabinet, id, form, async |cabinet, actor, id, _| {
+        cabinet.set_endpoint_enabled(actor, id, true).await.map(|_| "enabled=1".to_owned())
     })
     .await
 }
 
-pub async fn disable(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, app, id, form, async |app, actor, id, _| {
-        app.cabinet_set_endpoint_enabled(actor, id, false).await.map(|_| "disabled=1".to_owned())
+pub async fn disable(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, cabinet, id, form, async |cabinet, actor, id, _| {
+        cabinet.set_endpoint_enabled(actor, id, false).await.map(|_| "disabled=1".to_owned())
     })
     .await
 }
 
-pub async fn rotate(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, app, id, form, async |app, actor, id, _| {
-        app.cabinet_rotate_secret(actor, id).await.map(|_| "rotated=1".to_owned())
+pub async fn rotate(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, cabinet, id, form, async |cabinet, actor, id, _| {
+        cabinet.rotate_secret(actor, id).await.map(|_| "rotated=1".to_owned())
     })
     .await
 }
 
-pub async fn test(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, app, id, form, async |app, actor, id, _| {
-        Ok(match app.cabinet_test_endpoint(actor, id).await? {
+pub async fn test(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, cabinet, id, form, async |cabinet, actor, id, _| {
+        Ok(match cabinet.test_endpoint(actor, id).await? {
             TestOutcome::Sent(a) => format!(
                 "test_code={}&test_ms={}",
                 a.status_code.map_or("none".to_owned(), |c| c.to_string()),
@@ -383,20 +383,20 @@ pub async fn test(req: HttpRequest, app: Data<App>, id: Path<String>, form: Sign
     .await
 }
 
-pub async fn replay(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, app, id, form, async |app, actor, id, fields| {
+pub async fn replay(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, cabinet, id, form, async |cabinet, actor, id, fields| {
         let days: i64 = fields.get("days").parse().unwrap_or(0);
-        app.cabinet_replay(actor, id, days).await.map(|n| format!("replayed={n}&days={days}"))
+        cabinet.replay(actor, id, days).await.map(|n| format!("replayed={n}&days={days}"))
     })
     .await
 }
 
 /// The secret is shown in the answer to the post, never in an address.
-pub async fn secret(req: HttpRequest, app: Data<App>, id: Path<String>, form: SignedForm) -> HttpResponse {
+pub async fn secret(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, .. } = form;
-    match app.cabinet_endpoint_secret(&actor, &id).await {
-        Ok((e, secret)) => render_endpoint(&req, &app, &actor, &e, StatusCode::OK, html! {}, Some(&secret)),
-        Err(AppError::NotFound(_)) => not_found(&req, &app, &actor),
+    match cabinet.endpoint_secret(&actor, &id).await {
+        Ok((e, secret)) => render_endpoint(&req, &actor, &e, StatusCode::OK, html! {}, Some(&secret)),
+        Err(AppError::NotFound(_)) => not_found(&req, &actor),
         Err(e) => failed(&req, &e),
     }
 }

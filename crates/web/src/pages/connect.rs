@@ -9,8 +9,8 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
-use vp_app::partner::{ConnectApp, ConnectPage};
-use vp_app::{App, AppError, Lang};
+use vp_app::clients::{Clients, ConnectApp, ConnectPage};
+use vp_app::{AppError, Lang};
 
 use maud::{Markup, html};
 use vp_i18n::Texts;
@@ -18,18 +18,18 @@ use vp_i18n::Texts;
 use super::kit::{Page, not_found, page_lang, unavailable};
 use super::{qr, reminders};
 
-pub async fn list(req: HttpRequest, app: Data<App>, token: Path<String>) -> HttpResponse {
-    show(&req, &app, &token, None).await
+pub async fn list(req: HttpRequest, clients: Data<Clients>, token: Path<String>) -> HttpResponse {
+    show(&req, &clients, &token, None).await
 }
 
-pub async fn for_app(req: HttpRequest, app: Data<App>, path: Path<(String, String)>) -> HttpResponse {
+pub async fn for_app(req: HttpRequest, clients: Data<Clients>, path: Path<(String, String)>) -> HttpResponse {
     let (token, app_id) = path.into_inner();
-    show(&req, &app, &token, Some(&app_id)).await
+    show(&req, &clients, &token, Some(&app_id)).await
 }
 
-async fn show(req: &HttpRequest, app: &App, token: &str, app_id: Option<&str>) -> HttpResponse {
+async fn show(req: &HttpRequest, clients: &Clients, token: &str, app_id: Option<&str>) -> HttpResponse {
     let lang = page_lang(req);
-    let p = match app.connect_page(token, app_id, lang).await {
+    let p = match clients.connect_page(token, app_id, lang).await {
         Ok(p) => p,
         Err(AppError::NotFound(_)) => return not_found(req, lang),
         Err(e) => {

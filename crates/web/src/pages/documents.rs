@@ -5,18 +5,18 @@
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
-use vp_app::partner::DocumentPage;
-use vp_app::{App, AppError, Lang};
+use vp_app::catalog::{Catalog, DocumentPage};
+use vp_app::{AppError, Lang};
 
 use maud::{Markup, html};
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
 
-pub async fn show(req: HttpRequest, app: Data<App>, path: Path<(String, String)>) -> HttpResponse {
+pub async fn show(req: HttpRequest, catalog: Data<Catalog>, path: Path<(String, String)>) -> HttpResponse {
     let lang = page_lang(&req);
     let (account_id, doc_type) = path.into_inner();
-    match app.document_page(&account_id, &doc_type, lang).await {
+    match catalog.document_page(&account_id, &doc_type, lang).await {
         Ok(doc) => Page::new(&req, lang, &doc.title)
             .brand(&doc.brand_name)
             .style(&doc.style)

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
-use vp_app::partner::API_PREFIX;
+use vp_app::API_PREFIX;
 use vp_i18n::Texts;
 
 use super::kit::{Page, page_lang};

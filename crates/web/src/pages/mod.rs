@@ -23,12 +23,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/sandbox/pay/{payment_id}", web::get().to(sandbox::show))
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
-        .route("/connect/{token}", web::get().to(connect::list))
+        .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))
         .route("/reminders/{token}", web::post().to(reminders::link))
         // Registered before the panel's `/sub/{token}`, which answers everything else.
         .service(web::resource("/sub/{token}").guard(BrowserPage).route(web::get().to(connect::list)))
-        .route("/connect/{token}/{app_id}", web::get().to(connect::for_app))
-        .route(&format!("{}{{payment_id}}", vp_app::partner::PAYMENT_RESULT_PREFIX), web::get().to(result::show));
+        .route(vp_ports::pages::CONNECT_APP_ROUTE, web::get().to(connect::for_app))
+        .route(&format!("{}{{payment_id}}", vp_app::payments::PAYMENT_RESULT_PREFIX), web::get().to(result::show));
 }
 
 /// A person opening a subscription link in a browser: HTML asked for, and none of the headers

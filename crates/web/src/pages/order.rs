@@ -4,7 +4,7 @@
 use maud::{Markup, html};
 use time::OffsetDateTime;
 use vp_app::Lang;
-use vp_app::partner::{OrderItem, PaymentPage};
+use vp_app::payments::{OrderItem, PaymentPage};
 use vp_domain::InvoiceStatus;
 use vp_i18n::Texts;
 

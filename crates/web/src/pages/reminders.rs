@@ -7,15 +7,16 @@ use actix_web::http::header;
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
-use vp_app::{App, AppError, Lang};
+use vp_app::bot_shop::BotShop;
+use vp_app::{AppError, Lang};
 use vp_i18n::Texts;
 
 use super::kit::{not_found, page_lang, unavailable};
-use vp_app::views::url_encode;
+use vp_ports::pages::url_encode;
 
-pub async fn link(req: HttpRequest, app: Data<App>, token: Path<String>) -> HttpResponse {
+pub async fn link(req: HttpRequest, shop: Data<BotShop>, token: Path<String>) -> HttpResponse {
     let lang = page_lang(&req);
-    match app.reminders_link(&token).await {
+    match shop.reminders_link(&token).await {
         Ok(deep_link) => HttpResponse::SeeOther().insert_header((header::LOCATION, deep_link)).finish(),
         Err(AppError::NotFound(_)) => not_found(&req, lang),
         Err(e) => {

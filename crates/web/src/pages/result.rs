@@ -8,7 +8,8 @@ use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
-use vp_app::{App, AppError};
+use vp_app::AppError;
+use vp_app::payments::Payments;
 use vp_domain::InvoiceStatus;
 use vp_i18n::Texts;
 
@@ -18,9 +19,9 @@ use super::{order, reminders};
 /// Seconds between the page's own refreshes while the payment is pending.
 const REFRESH_SECONDS: &str = "5";
 
-pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
+pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
     let lang = page_lang(&req);
-    let mut p = match app.payment_page(&payment_id, lang).await {
+    let mut p = match payments.payment_page(&payment_id, lang).await {
         Ok(p) => p,
         Err(AppError::NotFound(_)) => return not_found(&req, lang),
         Err(e) => {
@@ -28,8 +29,8 @@ pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) ->
             return unavailable(&req, lang);
         }
     };
-    if p.invoice.status == InvoiceStatus::Pending && app.gateway.reconciles() {
-        match app.reconcile_invoice(&payment_id).await {
+    if p.invoice.status == InvoiceStatus::Pending && payments.gateway_reconciles() {
+        match payments.reconcile_invoice(&payment_id).await {
             Ok((invoice, _)) => p.invoice = invoice,
             Err(e) => tracing::info!(error = %e, "the result page could not re-read the payment"),
         }

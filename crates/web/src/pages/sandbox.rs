@@ -7,17 +7,17 @@ use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::partner::PaymentPage;
-use vp_app::{App, AppError, Lang};
+use vp_app::payments::{PaymentPage, Payments};
+use vp_app::{AppError, Lang};
 use vp_domain::InvoiceStatus;
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang as lang_of, unavailable};
 use super::order;
 
-pub async fn show(req: HttpRequest, app: Data<App>, payment_id: Path<String>) -> HttpResponse {
+pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
     let lang = lang_of(&req);
-    let p = match app.payment_page(&payment_id, lang).await {
+    let p = match payments.payment_page(&payment_id, lang).await {
         Ok(p) => p,
         Err(AppError::NotFound(_)) => return not_found(&req, lang),
         Err(e) => {
@@ -76,7 +76,12 @@ pub struct Action {
     action: String,
 }
 
-pub async fn act(req: HttpRequest, app: Data<App>, payment_id: Path<String>, form: Form<Action>) -> HttpResponse {
+pub async fn act(
+    req: HttpRequest,
+    payments: Data<Payments>,
+    payment_id: Path<String>,
+    form: Form<Action>,
+) -> HttpResponse {
     let paid = match form.action.as_str() {
         "pay" => true,
         "decline" => false,
@@ -86,7 +91,7 @@ pub async fn act(req: HttpRequest, app: Data<App>, payment_id: Path<String>, for
             return Page::new(&req, lang, &title).render(StatusCode::BAD_REQUEST, html! { h1 { (title) } });
         }
     };
-    match app.sandbox_pay(&payment_id, paid).await {
+    match payments.sandbox_pay(&payment_id, paid).await {
         // Post/redirect/get: the page shows the new state.
         Ok(_) | Err(AppError::Conflict(_)) => HttpResponse::SeeOther()
             .insert_header(("location", format!("{}?lang={}", req.path(), lang_of(&req).code())))

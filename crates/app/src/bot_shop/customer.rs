@@ -1,0 +1,240 @@
+//! A partner's bot for the partner's customers (docs/telegram.md): a customer links a chat
+//! with "Get reminders in Telegram" (a deep link carrying a one-time code bound to the client),
+//! and the bot answers `/start`, `/status`, `/connect`, `/help`, `/language` and `/stop` in the
+//! chat's language under the brand. A chat may be linked to several clients of the account (a
+//! family); a client to one chat.
+
+use time::Duration;
+use vp_domain::Lang;
+use vp_ports::pages::connect_page_url;
+use vp_ports::{
+    AccountRepo, BotCommand, BotCustomerRepo, ButtonPress, ChatText, ClientChat, ClientLinkCode, ClientRepo,
+    CustomerChatRepo, PartnerBotRecord,
+};
+
+use super::BotShop;
+use crate::bots::connected_bot;
+use crate::error::{AppError, AppResult};
+use crate::views::SubscriptionView;
+
+/// A "Get reminders in Telegram" code works this long, once.
+pub const CLIENT_CODE_VALID_FOR: Duration = Duration::hours(24);
+
+/// What the bot answers a chat with, decided in the unit of work that handled the update and
+/// worded by the bot adapter after it committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomerReply {
+    pub lang: Lang,
+    /// Who wrote: the person the shop serves.
+    pub user_id: i64,
+    pub kind: ReplyKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyKind {
+    /// The shop's welcome and menu: `/start` without a code, or anything not a command.
+    Menu,
+    Help,
+    /// The chat was linked to a client just now: the status follows.
+    Linked,
+    LinkExpired,
+    Status,
+    Connect,
+    LanguageSet,
+    Stopped,
+}
+
+/// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
+/// Russian, else English.
+pub(crate) fn language_of(chosen: Option<Lang>, app_language: Option<&str>) -> Lang {
+    let app = app_language.map(|code| code.split('-').next().unwrap_or(code));
+    chosen.or_else(|| app.and_then(Lang::from_code)).unwrap_or_default()
+}
+
+/// The clients of the account linked to a chat, for `/status` and `/connect`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatClients {
+    pub brand: String,
+    pub clients: Vec<ChatClient>,
+}
+
+/// One client linked to a chat: its subscription, the devices the panel has (`None` when it
+/// does not answer) and its connect page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatClient {
+    pub client_id: String,
+    pub subscription: Option<SubscriptionView>,
+    pub devices_used: Option<usize>,
+    pub page_url: Option<String>,
+}
+
+/// The other language (the menu's switch and a bare `/language`).
+fn other(lang: Lang) -> Lang {
+    match lang {
+        Lang::En => Lang::Ru,
+        Lang::Ru => Lang::En,
+    }
+}
+
+impl BotShop {
+    /// The "Get reminders in Telegram" link of the client behind a subscription link token: a
+    /// deep link to the account's bot carrying a one-time code (32 random bytes as 43 URL-safe
+    /// characters, kept as SHA-256, valid 24 hours). `NotFound` without such a subscription or
+    /// a connected bot.
+    pub async fn reminders_link(&self, link_token: &str) -> AppResult<String> {
+        let mut tx = self.store.begin().await?;
+        let client = tx.client_by_link_token(link_token).await?.ok_or(AppError::NotFound("subscription"))?;
+        let bot = connected_bot(tx.as_mut(), &client.account_id).await?.ok_or(AppError::NotFound("bot"))?;
+        let code = self.tokens.random();
+        tx.insert_client_link_code(&ClientLinkCode {
+            code_hash: crate::keys::hash(&code),
+            client_ref: client.id.clone(),
+            expires_at: self.clock.now() + CLIENT_CODE_VALID_FOR,
+        })
+        .await?;
+        tx.commit().await?;
+        Ok(format!("https://t.me/{}?start={code}", bot.username))
+    }
+
+    /// Acts on what a customer wrote to the partner's bot, in the unit of work `tx` the update
+    /// is handled in: links, unlinks, sets the language. Returns what to answer.
+    pub(crate) async fn customer_said(
+        &self,
+        tx: &mut (impl AccountRepo + BotCustomerRepo + ClientRepo + CustomerChatRepo + ?Sized),
+        bot: &PartnerBotRecord,
+        said: &ChatText,
+    ) -> AppResult<CustomerReply> {
+        let account_id = bot.account_id.as_str();
+        tx.touch_bot_customer(account_id, said.user_id, said.chat_id, self.clock.now()).await?;
+        let mut lang = self.chat_reads(tx, account_id, said.chat_id, said.language.as_deref()).await?;
+        let kind = match said.bot_command() {
+            Some((BotCommand::Start, code)) if !code.is_empty() => {
+                if self.link_client(tx, account_id, said.chat_id, code).await? {
+                    ReplyKind::Linked
+                } else {
+                    ReplyKind::LinkExpired
+                }
+            }
+            Some((BotCommand::Start, _)) => ReplyKind::Menu,
+            Some((BotCommand::Help, _)) => ReplyKind::Help,
+            Some((BotCommand::Status, _)) => ReplyKind::Status,
+            Some((BotCommand::Connect, _)) => ReplyKind::Connect,
+            Some((BotCommand::Language, asked)) => {
+                // `/language ru` picks one; `/language` alone switches to the other.
+                lang = Lang::from_code(asked).unwrap_or(other(lang));
+                tx.set_chat_language(account_id, said.chat_id, lang).await?;
+                ReplyKind::LanguageSet
+            }
+            Some((BotCommand::Stop, _)) => {
+                tx.unlink_chat(account_id, said.chat_id).await?;
+                ReplyKind::Stopped
+            }
+            _ => ReplyKind::Menu,
+        };
+        Ok(CustomerReply { lang, user_id: said.user_id, kind })
+    }
+
+    /// Records a press on a shop button in the unit of work `tx` the update is handled in: the
+    /// language switch (`switches_language`, as the adapter reads the button) is the one press
+    /// that changes something there. Returns the language to answer in.
+    pub(crate) async fn customer_pressed(
+        &self,
+        tx: &mut (impl BotCustomerRepo + CustomerChatRepo + ?Sized),
+        bot: &PartnerBotRecord,
+        press: &ButtonPress,
+        switches_language: bool,
+    ) -> AppResult<Lang> {
+        let account_id = bot.account_id.as_str();
+        tx.touch_bot_customer(account_id, press.user_id, press.chat_id, self.clock.now()).await?;
+        let mut lang = self.chat_reads(tx, account_id, press.chat_id, press.language.as_deref()).await?;
+        if switches_language {
+            lang = other(lang);
+            tx.set_chat_language(account_id, press.chat_id, lang).await?;
+        }
+        Ok(lang)
+    }
+
+    /// The language the chat reads; the first time the chat is seen its Telegram app's is kept
+    /// for it, so what the platform sends later on its own (reminders, the paid message) reads
+    /// the same.
+    async fn chat_reads(
+        &self,
+        tx: &mut (impl CustomerChatRepo + ?Sized),
+        account_id: &str,
+        chat_id: i64,
+        app: Option<&str>,
+    ) -> AppResult<Lang> {
+        let chosen = tx.chat_language(account_id, chat_id).await?;
+        let lang = language_of(chosen, app);
+        if chosen.is_none() {
+            tx.set_chat_language(account_id, chat_id, lang).await?;
+        }
+        Ok(lang)
+    }
+
+    /// Links the chat to the client a good code names (of this account, not expired).
+    async fn link_client(
+        &self,
+        tx: &mut (impl ClientRepo + CustomerChatRepo + ?Sized),
+        account_id: &str,
+        chat_id: i64,
+        code: &str,
+    ) -> AppResult<bool> {
+        let now = self.clock.now();
+        let Some(code) = tx.take_client_link_code(&crate::keys::hash(code)).await? else { return Ok(false) };
+        let client = tx.client_by_ref(&code.client_ref).await?;
+        if code.expires_at <= now || client.as_ref().is_none_or(|c| c.account_id != account_id) {
+            return Ok(false);
+        }
+        let linked =
+            ClientChat { client_ref: code.client_ref, account_id: account_id.to_owned(), chat_id, linked_at: now };
+        tx.link_client_chat(&linked).await?;
+        Ok(true)
+    }
+
+    /// The clients of the account linked to the chat, oldest link first, with what `/status`
+    /// and `/connect` show of each.
+    pub async fn chat_clients(&self, bot: &PartnerBotRecord, chat_id: i64) -> AppResult<ChatClients> {
+        let mut tx = self.store.read().await?;
+        let account = tx.account(&bot.account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let linked = tx.chat_clients(&bot.account_id, chat_id).await?;
+        let mut records = Vec::with_capacity(linked.len());
+        for l in &linked {
+            if let Some(client) = tx.client_by_ref(&l.client_ref).await? {
+                records.push(client);
+            }
+        }
+        tx.commit().await?;
+        let views = self.views.render(&account, None, |v| records.iter().map(|c| v.client(c)).collect::<Vec<_>>());
+        let mut clients = Vec::with_capacity(records.len());
+        for (record, view) in records.iter().zip(views) {
+            let devices_used = match view.subscription {
+                Some(_) => self.devices_used(&record.id).await,
+                None => None,
+            };
+            let page_url =
+                record.subscription.as_ref().map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
+            clients.push(ChatClient {
+                client_id: record.client_id.as_str().to_owned(),
+                subscription: view.subscription,
+                devices_used,
+                page_url,
+            });
+        }
+        Ok(ChatClients { brand: account.brand_name.as_str().to_owned(), clients })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chat_reads_its_chosen_language_else_its_apps_russian_else_english() {
+        assert_eq!(language_of(None, Some("ru")), Lang::Ru);
+        assert_eq!(language_of(None, Some("ru-RU")), Lang::Ru);
+        assert_eq!(language_of(None, Some("de")), Lang::En);
+        assert_eq!(language_of(None, None), Lang::En);
+        assert_eq!(language_of(Some(Lang::En), Some("ru")), Lang::En);
+    }
+}

@@ -1,0 +1,76 @@
+//! What the bots say on the platform's own initiative (a notice, a reminder, "payment
+//! received", the bot's profile) is decided here and worded by the bot adapter (`vp-bots`),
+//! which holds the catalogue keys and the screens: the application layer hands it typed content.
+
+use time::Date;
+use vp_domain::Lang;
+use vp_domain::term_events::Threshold;
+use vp_ports::{AccountRecord, BotMessage, BotProfile, NoticeKind};
+
+use crate::views::SubscriptionView;
+
+/// Words what the platform sends through bots.
+pub trait BotWording: Send + Sync {
+    /// How a partner's bot presents itself under the account's brand.
+    fn profile(&self, account: &AccountRecord) -> BotProfile;
+    /// A notice to a chat the partner linked, in the linker's language.
+    fn notice(&self, chat_id: i64, notice: &NoticeKind, brand: &str, lang: Lang) -> BotMessage;
+    /// A reminder or "payment received" to a customer's chat.
+    fn reminder(&self, reminder: &ReminderMessage) -> BotMessage;
+}
+
+/// A message of the reminders' outbox as it goes now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReminderMessage {
+    pub chat_id: i64,
+    pub lang: Lang,
+    pub brand: String,
+    pub content: ReminderContent,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReminderContent {
+    /// The term ends in `threshold` (on `ends_on`).
+    Expiring { threshold: Threshold, ends_on: Date, client: ReminderClient, renew: Renew },
+    /// The term ended.
+    Expired { client: ReminderClient, renew: Renew },
+    /// An invoice was paid: the subscription it bought and how to connect; `None` when the
+    /// client has no subscription to show (a lifetime one the views do not describe).
+    Paid(Option<Connect>),
+}
+
+/// Whom a reminder is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReminderClient {
+    pub client_id: String,
+    /// The chat's own bot customer (it reads "your subscription"), rather than a client linked
+    /// from a subscription page (a chat may hold a family's clients, so it is named).
+    pub own: bool,
+}
+
+/// Where a reminder sends the customer to renew.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Renew {
+    /// The shop's plans in the bot (the chat's own bot customer).
+    InShop,
+    /// The partner's renewal link.
+    Link(String),
+    /// No renewal link: the partner's support address.
+    Support(String),
+    Nowhere,
+}
+
+/// A subscription and where to connect it: its connect page and what its QR code carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Connect {
+    pub subscription: SubscriptionView,
+    pub page_url: String,
+}
+
+impl Connect {
+    /// What the QR code carries: the first application's connect page, else the connect page
+    /// (the same `qr_payload` the connect page draws).
+    pub fn qr_payload(&self) -> &str {
+        self.subscription.connect.first().map_or(self.page_url.as_str(), |c| c.qr_payload.as_str())
+    }
+}

@@ -1,0 +1,184 @@
+//! Gateway outcomes: one code path moves an invoice through the spec's payment status table
+//! and records, in the same transaction, the access it grants and the partner's ledger entry.
+
+use time::OffsetDateTime;
+use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
+use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
+use vp_ports::{
+    AccountRepo, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo, SettingsRepo,
+    SubscriptionRecord,
+};
+
+use super::Payments;
+use crate::content::load_app_list;
+use crate::error::{AppError, AppResult};
+use crate::events::types;
+
+impl Payments {
+    /// Applies a gateway, sweeper or operator outcome to an invoice. Repeating an outcome that
+    /// is already applied (a gateway notifying twice) changes nothing and is not an error.
+    pub async fn apply_payment_outcome(&self, payment_id: &str, outcome: PaymentOutcome) -> AppResult<InvoiceRecord> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let account_id = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?.account_id;
+        tx.lock_account(&account_id).await?;
+        // Re-read under the lock: another outcome may have been applied meanwhile.
+        let mut invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
+        if outcome_already_applied(invoice.status, outcome) {
+            tx.commit().await?;
+            return Ok(invoice);
+        }
+        let step = transition(invoice.status, outcome)
+            .map_err(|e| AppError::Conflict(format!("invoice {payment_id}: {e}")))?;
+        invoice.status = step.next;
+        if step.next == InvoiceStatus::Succeeded {
+            invoice.paid_at = Some(now);
+        }
+        if step.next != InvoiceStatus::Pending {
+            invoice.payment_url = None;
+        }
+        if step.grants_access {
+            self.grant_access(tx.as_mut(), &invoice, now).await?;
+        }
+        let ledger = match step.ledger {
+            LedgerEffect::None => None,
+            LedgerEffect::CreditPartnerShare => Some((LedgerKind::PartnerShareCredit, invoice.amounts.partner_share)),
+            LedgerEffect::ReversePartnerShare => Some((
+                LedgerKind::PartnerShareReversal,
+                Money::ZERO.checked_sub(invoice.amounts.partner_share).unwrap_or(Money::ZERO),
+            )),
+        };
+        if let Some((kind, amount)) = ledger {
+            tx.insert_ledger_entry(&LedgerEntry {
+                id: self.ids.new_id("led"),
+                account_id: invoice.account_id.clone(),
+                subject: LedgerSubject::Invoice(invoice.payment_id.clone()),
+                kind,
+                amount,
+                held: Money::ZERO,
+                created_at: now,
+            })
+            .await?;
+        }
+        tx.update_invoice(&invoice).await?;
+        self.record_payment_event(tx.as_mut(), &invoice).await?;
+        if step.grants_access {
+            self.settled.reminders.queue_paid(tx.as_mut(), &invoice).await?;
+        }
+        tx.commit().await?;
+        if step.next != InvoiceStatus::Pending {
+            self.metrics.invoice_settled(step.next);
+        }
+        if step.grants_access {
+            self.settled.panel_sync.sync_client(&invoice.client_ref).await;
+        }
+        Ok(invoice)
+    }
+
+    /// `payment.succeeded` or `payment.expired`, carrying the invoice exactly as
+    /// `GET /payments/{id}` shows it now; other transitions send nothing.
+    async fn record_payment_event(
+        &self,
+        tx: &mut (impl EventRepo + AccountRepo + ClientRepo + SettingsRepo + ?Sized),
+        invoice: &InvoiceRecord,
+    ) -> AppResult<()> {
+        let event_type = match invoice.status {
+            InvoiceStatus::Succeeded => types::PAYMENT_SUCCEEDED,
+            InvoiceStatus::Expired => types::PAYMENT_EXPIRED,
+            InvoiceStatus::Pending | InvoiceStatus::Failed => return Ok(()),
+        };
+        let targets = self.settled.outbox.targets(tx, &invoice.account_id, event_type).await?;
+        if targets.is_empty() {
+            return Ok(());
+        }
+        let account = tx.account(&invoice.account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let app_list = load_app_list(tx).await?;
+        let client = tx.client_by_ref(&invoice.client_ref).await?;
+        let view =
+            self.views.render(&account, app_list.as_ref(), |v| v.invoice(invoice.clone(), client.as_ref(), false));
+        let data = self.settled.events.payment(view);
+        self.settled.outbox.record(tx, &invoice.account_id, event_type, self.clock.now(), &data, &targets).await?;
+        Ok(())
+    }
+
+    /// The access a paid invoice buys: the first term, a renewal, or device slots.
+    async fn grant_access(
+        &self,
+        tx: &mut (impl ClientRepo + OfferRepo + ?Sized),
+        invoice: &InvoiceRecord,
+        paid_at: OffsetDateTime,
+    ) -> AppResult<()> {
+        let client = tx.client_by_ref(&invoice.client_ref).await?.ok_or(AppError::NotFound("client"))?;
+        let settings = tx.device_settings().await?;
+        let record = match (invoice.purpose, client.subscription) {
+            (Purpose::Subscription { plan_id }, current) => {
+                // A retired plan still delivers what was paid for.
+                let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
+                let term = if plan.lifetime { Term::Lifetime } else { Term::Months(plan.months) };
+                let limit = match settings {
+                    Some(s) => s.initial_limit(plan.device_limited),
+                    None => DeviceLimit::Unlimited,
+                };
+                match current {
+                    None => SubscriptionRecord {
+                        subscription: Subscription::activate(term, limit, paid_at),
+                        link_token: self.tokens.link_token(),
+                        revision: 1,
+                        panel_revision: 0,
+                    },
+                    Some(mut r) => {
+                        r.subscription.renew(term, paid_at);
+                        if limit == DeviceLimit::Unlimited {
+                            r.subscription.devices = DeviceLimit::Unlimited;
+                        }
+                        r.revision += 1;
+                        r
+                    }
+                }
+            }
+            (Purpose::Devices { count }, Some(mut r)) => {
+                r.subscription.devices = r.subscription.devices.add_purchased(count);
+                r.revision += 1;
+                r
+            }
+            (Purpose::Devices { .. }, None) => {
+                // Not reachable through the API (devices need an active subscription); kept
+                // visible rather than silently dropped.
+                tracing::error!(payment_id = %invoice.payment_id, "paid devices invoice for a client without subscription");
+                return Ok(());
+            }
+        };
+        tx.save_subscription(&client.id, &record).await?;
+        Ok(())
+    }
+
+    /// The sweeper: pending invoices past their deadline become `expired`. Returns how many.
+    pub async fn expire_overdue_invoices(&self, limit: u32) -> AppResult<usize> {
+        let now = self.clock.now();
+        let due = read!(self.store, |tx| tx.pending_invoices_due(now, limit));
+        let mut expired = 0;
+        for invoice in due {
+            // A gateway whose word can be lost is asked first: a payment it already settled
+            // (its notification lost) is applied as such instead of expiring. When it cannot
+            // be asked, the deadline still applies (a late payment succeeds later).
+            if self.gateway.reconciles() {
+                match self.reconcile_invoice(&invoice.payment_id).await {
+                    Ok((settled, _)) if settled.status != InvoiceStatus::Pending => {
+                        expired += usize::from(settled.status == InvoiceStatus::Expired);
+                        continue;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::info!(payment_id = %invoice.payment_id, error = %e, "expiring without the gateway's word")
+                    }
+                }
+            }
+            match self.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::DeadlinePassed).await {
+                Ok(i) if i.status == InvoiceStatus::Expired => expired += 1,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(payment_id = %invoice.payment_id, error = %e, "could not expire invoice"),
+            }
+        }
+        Ok(expired)
+    }
+}

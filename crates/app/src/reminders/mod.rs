@@ -1,0 +1,265 @@
+//! The platform's own reminders (spec: term events, rule 6): a customer linked to the
+//! partner's bot is told 72 and 24 hours before the end of the term and once when access ends,
+//! in the chat's language and under the brand, with a button to renew. The term check decides
+//! a reminder in the same unit of work as the partner's term event (so the same rules: once per
+//! term, none for lifetime or blocked clients, a renewal counts again) and writes it to the
+//! outbox; the reminder worker sends it, one process at a time (a lease), at most 30 messages
+//! a second per bot together with the bot's answers and one a second per chat (the bots' one
+//! sender), honouring Telegram's `retry_after`. "Payment received" (the invoice's settlement
+//! queues it) goes the same way.
+
+mod queue;
+
+use std::sync::Arc;
+
+use time::{Duration, OffsetDateTime};
+use vp_domain::SubscriptionStatus;
+use vp_ports::pages::connect_page_url;
+use vp_ports::{
+    AccountRecord, BotMessage, Claim, ClientRecord, Clock, ReminderKind, ReminderRecipient, ReminderSend, Store,
+};
+
+pub(crate) use queue::ReminderQueue;
+
+use crate::bots::sender::{BotFailure, BotSender, NextTry, Pace, next_try};
+use crate::bots::wording::{BotWording, Connect, ReminderClient, ReminderContent, ReminderMessage, Renew};
+use crate::bots::{connected_bot, partner_bot};
+use crate::content::load_app_list;
+use crate::error::{AppError, AppResult};
+use crate::secrets::SecretKeys;
+use crate::views::Views;
+
+/// The lease whose holder sends the reminders.
+pub const REMINDER_LEASE: &str = "telegram-reminders";
+/// Longer than a round (a bot's batch takes about 8 s at Telegram's pace).
+const REMINDER_LEASE_FOR: Duration = Duration::seconds(30);
+/// A bot's reminders claimed per round: 8 seconds at 30 a second.
+pub const REMINDERS_PER_BOT: u32 = 240;
+/// A claimed reminder is not picked up again for this long (its holder may still send it).
+const SEND_LEASE: Duration = Duration::minutes(2);
+
+/// The reminder worker: sends what the term check and the settlement queued.
+pub struct Reminders {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) keys: Arc<SecretKeys>,
+    pub(crate) views: Views,
+    pub(crate) sender: Arc<BotSender>,
+    pub(crate) wording: Arc<dyn BotWording>,
+    pub(crate) public_base_url: String,
+}
+
+impl Reminders {
+    /// One round of the reminder worker, by the holder of the reminder lease only: claims up
+    /// to `REMINDERS_PER_BOT` due reminders of each of up to `bots` accounts and sends them,
+    /// every bot's at once, each bot's in turn at Telegram's pace. Returns how many were sent;
+    /// `None` when another process holds the lease.
+    pub async fn deliver_reminders_once(self: &Arc<Self>, holder: &str, bots: u32) -> AppResult<Option<usize>> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        if !tx.take_lease(REMINDER_LEASE, holder, now, now + REMINDER_LEASE_FOR).await? {
+            tx.commit().await?;
+            return Ok(None);
+        }
+        let accounts = tx.accounts_with_due_reminders(now, bots).await?;
+        let mut by_account = Vec::with_capacity(accounts.len());
+        for account_id in accounts {
+            let due = tx
+                .claim_reminders(&account_id, Claim { now, lease_until: now + SEND_LEASE, limit: REMINDERS_PER_BOT })
+                .await?;
+            by_account.push((account_id, due));
+        }
+        tx.commit().await?;
+        let mut bots = tokio::task::JoinSet::new();
+        for (account_id, reminders) in by_account {
+            let worker = self.clone();
+            bots.spawn(async move { worker.send_reminders_of(&account_id, reminders).await });
+        }
+        let mut sent = 0;
+        while let Some(done) = bots.join_next().await {
+            match done {
+                Ok(Ok(n)) => sent += n,
+                Ok(Err(e)) => tracing::warn!(error = %e, "sending a bot's reminders failed; they are tried again"),
+                Err(e) => tracing::error!(error = %e, "a bot's reminders stopped"),
+            }
+        }
+        Ok(Some(sent))
+    }
+
+    /// Gives up the reminder lease (a clean stop).
+    pub async fn release_reminder_lease(&self, holder: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.release_lease(REMINDER_LEASE, holder).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Sends one account's reminders through its bot, in order, no faster than Telegram takes.
+    async fn send_reminders_of(&self, account_id: &str, reminders: Vec<ReminderSend>) -> AppResult<usize> {
+        let mut tx = self.store.read().await?;
+        let bot = connected_bot(tx.as_mut(), account_id).await?;
+        let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let renewal = tx.renewal_url(account_id).await?;
+        tx.commit().await?;
+        let Some(bot) = bot else {
+            for reminder in reminders {
+                self.settle(reminder, NextTry::GiveUp("the account has no connected bot".into())).await?;
+            }
+            return Ok(0);
+        };
+        let bot = partner_bot(&self.keys, bot)?;
+        let mut sent = 0;
+        let mut paused_until: Option<OffsetDateTime> = None;
+        for mut reminder in reminders {
+            // Telegram asked this bot to wait: the rest of its batch waits too.
+            if let Some(until) = paused_until {
+                reminder.last_error = Some("Telegram asked to wait".into());
+                self.settle(reminder, NextTry::Later(until)).await?;
+                continue;
+            }
+            // Whether it is still due is read in the unit of work that records it sent, before
+            // it is handed to Telegram, which cannot tell a repeated message: a process that
+            // dies during the call leaves it sent (at most once), and a failure puts it back.
+            let mut tx = self.store.begin().await?;
+            let message = self.reminder_message(tx.as_mut(), &account, renewal.as_deref(), &reminder).await?;
+            match &message {
+                Some(_) => {
+                    reminder.attempts += 1;
+                    reminder.sent_at = Some(self.clock.now());
+                    reminder.next_attempt_at = None;
+                    reminder.last_error = None;
+                }
+                None => record_outcome(&mut reminder, NextTry::GiveUp(STALE.into())),
+            }
+            tx.update_reminder(&reminder).await?;
+            tx.commit().await?;
+            let Some(message) = message else { continue };
+            let Err(failure) = self.sender.send(&bot, &message, Pace::Outbox { chat_id: reminder.chat_id }).await
+            else {
+                sent += 1;
+                continue;
+            };
+            let next = next_try(&failure, &bot.kind, reminder.attempts, self.clock.now());
+            if let (BotFailure::RetryAfter(_), NextTry::Later(until)) = (&failure, &next) {
+                paused_until = Some(*until);
+            }
+            if let BotFailure::ChatGone(reason) = &failure {
+                self.unlink(&reminder, reason).await?;
+            }
+            reminder.sent_at = None;
+            reminder.last_error = Some(failure.to_string());
+            self.settle(reminder, next).await?;
+        }
+        Ok(sent)
+    }
+
+    /// A customer's chat refuses the bot: it is unlinked, so nothing more is queued for it.
+    async fn unlink(&self, reminder: &ReminderSend, reason: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.unlink_chat(&reminder.account_id, reminder.chat_id).await?;
+        tx.commit().await?;
+        tracing::info!(chat_id = reminder.chat_id, %reason, "a customer's chat refuses the bot; unlinked");
+        Ok(())
+    }
+
+    /// Records what became of a reminder that was not sent.
+    async fn settle(&self, mut reminder: ReminderSend, next: NextTry) -> AppResult<()> {
+        record_outcome(&mut reminder, next);
+        let mut tx = self.store.begin().await?;
+        tx.update_reminder(&reminder).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The message of a reminder as it should go now, or `None` when it is no longer due: the
+    /// client renewed (the term's end moved), unlinked the chat, or was blocked since.
+    async fn reminder_message(
+        &self,
+        tx: &mut (impl vp_ports::ReminderRepo + vp_ports::SettingsRepo + ?Sized),
+        account: &AccountRecord,
+        renewal: Option<&str>,
+        reminder: &ReminderSend,
+    ) -> AppResult<Option<BotMessage>> {
+        let Some(ReminderRecipient { client, linked_chat, language: lang, bot_customer_chat }) =
+            tx.reminder_recipient(reminder).await?
+        else {
+            return Ok(None);
+        };
+        if client.blocked {
+            return Ok(None);
+        }
+        let Some(record) = client.subscription.as_ref() else { return Ok(None) };
+        let sub = &record.subscription;
+        let still_due = linked_chat == Some(reminder.chat_id)
+            && match reminder.kind {
+                // A renewal since does not make a payment less received.
+                ReminderKind::Paid => true,
+                ReminderKind::Expired => {
+                    sub.expires_at == reminder.term_ends_at
+                        && sub.status_at(self.clock.now()) == SubscriptionStatus::Expired
+                }
+                ReminderKind::Expiring(_) => sub.expires_at == reminder.term_ends_at,
+            };
+        if !still_due {
+            return Ok(None);
+        }
+        // The chat's own shop customer reads "your subscription" and renews in the shop; a
+        // client linked from a subscription page is named (a chat may hold a family).
+        let own = bot_customer_chat == Some(reminder.chat_id);
+        let renew = match (own, renewal, account.style.support_url.as_deref()) {
+            (true, ..) => Renew::InShop,
+            (false, Some(url), _) => Renew::Link(url.to_owned()),
+            (false, None, Some(url)) => Renew::Support(url.to_owned()),
+            (false, None, None) => Renew::Nowhere,
+        };
+        let about = ReminderClient { client_id: client.client_id.as_str().to_owned(), own };
+        let content = match reminder.kind {
+            ReminderKind::Paid => ReminderContent::Paid(self.connect(tx, account, &client).await?),
+            ReminderKind::Expired => ReminderContent::Expired { client: about, renew },
+            ReminderKind::Expiring(threshold) => {
+                ReminderContent::Expiring { threshold, ends_on: sub.expires_at.date(), client: about, renew }
+            }
+        };
+        let message = ReminderMessage {
+            chat_id: reminder.chat_id,
+            lang: lang.unwrap_or_default(),
+            brand: account.brand_name.as_str().to_owned(),
+            content,
+        };
+        Ok(Some(self.wording.reminder(&message)))
+    }
+
+    /// The client's subscription as its views show it and where to connect it (for "payment
+    /// received": until when, the link, the connect page and its QR code).
+    async fn connect(
+        &self,
+        tx: &mut (impl vp_ports::SettingsRepo + ?Sized),
+        account: &AccountRecord,
+        client: &ClientRecord,
+    ) -> AppResult<Option<Connect>> {
+        let app_list = load_app_list(tx).await?;
+        let view = self.views.render(account, app_list.as_ref(), |v| v.client(client));
+        Ok(view.subscription.zip(client.subscription.as_ref()).map(|(subscription, record)| Connect {
+            subscription,
+            page_url: connect_page_url(&self.public_base_url, &record.link_token, None),
+        }))
+    }
+}
+
+/// Why a reminder claimed for sending was not sent after all.
+const STALE: &str = "no longer due (renewed, unlinked or blocked since)";
+
+/// Sets what became of a reminder that was not sent on the record (the failure that made it
+/// wait is already its `last_error`).
+fn record_outcome(reminder: &mut ReminderSend, next: NextTry) {
+    match next {
+        NextTry::Later(at) => {
+            reminder.next_attempt_at = Some(at);
+        }
+        NextTry::GiveUp(reason) => {
+            tracing::info!(reminder = %reminder.id, %reason, "reminder not sent");
+            reminder.next_attempt_at = None;
+            reminder.last_error = Some(reason);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Queuing a message to a customer's chat in the unit of work that decides it: a term's
+//! reminder (with the term check) or "payment received" (with the settlement), so it is sent
+//! once that commits, and never for a change that did not.
+
+use time::OffsetDateTime;
+use vp_ports::{
+    BotRepo, ClientRecord, ClientRepo, CustomerChatRepo, InvoiceRecord, ReminderKind, ReminderRepo, ReminderSend,
+};
+
+use crate::bots::connected_bot;
+use crate::error::AppResult;
+use crate::stamp::Stamp;
+
+#[derive(Clone)]
+pub(crate) struct ReminderQueue {
+    pub(crate) stamp: Stamp,
+}
+
+impl ReminderQueue {
+    /// Queues "payment received" with the connect link to the chat the invoice's client is
+    /// linked to in the account's connected bot.
+    pub(crate) async fn queue_paid(
+        &self,
+        tx: &mut (impl CustomerChatRepo + BotRepo + ClientRepo + ReminderRepo + ?Sized),
+        invoice: &InvoiceRecord,
+    ) -> AppResult<()> {
+        let Some(chat) = tx.client_chat(&invoice.client_ref).await? else { return Ok(()) };
+        if connected_bot(tx, &invoice.account_id).await?.is_none() {
+            return Ok(());
+        }
+        let Some(client) = tx.client_by_ref(&invoice.client_ref).await? else { return Ok(()) };
+        let Some(ends) = client.subscription.as_ref().map(|r| r.subscription.expires_at) else { return Ok(()) };
+        let payment = Some(invoice.payment_id.clone());
+        self.queue(tx, &client, chat.chat_id, ReminderKind::Paid, ends, payment).await
+    }
+
+    /// Queues the message of `kind` (a reminder of the client's term ending at `term_ends_at`,
+    /// or the paid message of the invoice `payment_id`) to its chat in the account's connected
+    /// bot, unless the client is blocked. Once per term and kind (per invoice for a paid
+    /// message): a second one is not queued.
+    pub(crate) async fn queue(
+        &self,
+        tx: &mut (impl ReminderRepo + ?Sized),
+        client: &ClientRecord,
+        chat_id: i64,
+        kind: ReminderKind,
+        term_ends_at: OffsetDateTime,
+        payment_id: Option<String>,
+    ) -> AppResult<()> {
+        if client.blocked {
+            return Ok(());
+        }
+        let now = self.stamp.now();
+        let reminder = ReminderSend {
+            id: self.stamp.id("rmd"),
+            account_id: client.account_id.clone(),
+            client_ref: client.id.clone(),
+            chat_id,
+            kind,
+            term_ends_at,
+            payment_id,
+            created_at: now,
+            attempts: 0,
+            next_attempt_at: Some(now),
+            sent_at: None,
+            last_error: None,
+        };
+        tx.insert_reminder(&reminder).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,309 @@
+//! The one place the services are built: from the adapters the binary chose and the platform's
+//! settings, each service gets exactly the ports and the other services it uses.
+
+use std::sync::Arc;
+
+use vp_ports::{BotApi, Clock, IdGenerator, Metrics, PaymentGateway, Store, VpnPanel, WebhookSender};
+
+use crate::access::{AuthCache, Limiter, PartnerAccess};
+use crate::bot_shop::BotShop;
+use crate::bots::sender::BotSender;
+use crate::bots::updates::Updates;
+use crate::bots::wording::BotWording;
+use crate::bots::{PartnerBots, PlatformBot};
+use crate::cabinet::audit::Audit;
+use crate::cabinet::{Cabinet, CabinetAccess, CabinetServices};
+use crate::catalog::{Catalog, Offers};
+use crate::clients::{Clients, PanelSync};
+use crate::events::{EventOutbox, EventRenderer, Events};
+use crate::ledger::Ledger;
+use crate::notices::{Notices, Notifier};
+use crate::observability::Observability;
+use crate::operator::Operator;
+use crate::payments::{Payments, Settled};
+use crate::reminders::{ReminderQueue, Reminders};
+use crate::secrets::{SecretKeys, Secrets};
+use crate::stamp::Stamp;
+use crate::tokens::Tokens;
+use crate::views::Views;
+
+/// The adapters the services run on, chosen once by the binary.
+#[derive(Clone)]
+pub struct Adapters {
+    pub store: Arc<dyn Store>,
+    pub clock: Arc<dyn Clock>,
+    pub ids: Arc<dyn IdGenerator>,
+    pub gateway: Arc<dyn PaymentGateway>,
+    pub panel: Arc<dyn VpnPanel>,
+    /// Event data in the partner API's shapes.
+    pub events: Arc<dyn EventRenderer>,
+    pub webhooks: Arc<dyn WebhookSender>,
+    /// The messenger's API for the platform's notice bot and partners' own bots.
+    pub bots: Arc<dyn BotApi>,
+    /// What the operators' dashboards show (`vp_ports::NoMetrics` where no one looks).
+    pub metrics: Arc<dyn Metrics>,
+    /// What the bots say on the platform's own initiative, worded by the bot adapter.
+    pub wording: Arc<dyn BotWording>,
+}
+
+/// `Settings::platform_name` unless the operator sets `VP_PLATFORM_NAME`.
+pub const DEFAULT_PLATFORM_NAME: &str = "VPN";
+
+/// Platform settings the services need.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Public address of this service, for the pages it links to (no trailing slash).
+    pub public_base_url: String,
+    /// The brand name of an account created without one (spec: "the platform default name
+    /// applies until changed"); passes the `brand_name` rules.
+    pub platform_name: String,
+    /// The keys secrets are sealed with at rest (`VP_SECRETS_KEY`).
+    pub secrets: Arc<SecretKeys>,
+    /// The platform's own bot, which carries notices to partners' chats
+    /// (`VP_TELEGRAM_BOT_TOKEN`); without it notices stay in the cabinet.
+    pub platform_bot: Option<PlatformBot>,
+    /// Failed authentications a source address gets a minute before it waits
+    /// (`VP_FAILED_AUTH_PER_MINUTE`; docs/limits.md).
+    pub failed_auth_per_minute: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            public_base_url: "http://127.0.0.1:8080".into(),
+            platform_name: DEFAULT_PLATFORM_NAME.into(),
+            secrets: Arc::new(SecretKeys::ephemeral()),
+            platform_bot: None,
+            failed_auth_per_minute: vp_domain::limits::UNKNOWN_CREDENTIALS_PER_MINUTE,
+        }
+    }
+}
+
+/// Every service, by area. A driver takes the ones it calls.
+#[derive(Clone)]
+pub struct Services {
+    /// Partner API keys and the per-minute limits.
+    pub access: Arc<PartnerAccess>,
+    /// Brand, plans and prices, payment methods, applications, documents.
+    pub catalog: Arc<Catalog>,
+    /// Invoices from issue to settlement, and the payment pages.
+    pub payments: Arc<Payments>,
+    /// Clients and subscriptions, trials, links, devices, the connect page.
+    pub clients: Arc<Clients>,
+    /// The VPN panel kept in step with the subscriptions.
+    pub panel_sync: Arc<PanelSync>,
+    /// Webhook endpoints, the term check and event delivery.
+    pub events: Arc<Events>,
+    /// The partner's balance and withdrawals.
+    pub ledger: Arc<Ledger>,
+    /// Notices to partners and the chats they read them in.
+    pub notices: Arc<Notices>,
+    /// Partners' own bots: connecting, profiles, statistics.
+    pub bots: Arc<PartnerBots>,
+    /// Bots' updates, by webhook or polling.
+    pub bot_updates: Arc<Updates>,
+    /// The shop and commands in partners' bots.
+    pub bot_shop: Arc<BotShop>,
+    /// Reminders and paid messages to customers' chats.
+    pub reminders: Arc<Reminders>,
+    /// Signing in to the cabinet.
+    pub cabinet_access: Arc<CabinetAccess>,
+    /// What a signed-in person does in the cabinet.
+    pub cabinet: Arc<Cabinet>,
+    /// The platform operator's use cases.
+    pub operator: Arc<Operator>,
+    /// Secrets sealed at rest.
+    pub secrets: Arc<Secrets>,
+    /// Metrics, readiness, request ids.
+    pub observability: Arc<Observability>,
+}
+
+impl Services {
+    pub fn new(adapters: Adapters, settings: Settings) -> Services {
+        let Adapters { store, clock, ids, gateway, panel, events: renderer, webhooks, bots: bot_api, metrics, wording } =
+            adapters;
+        let Settings { public_base_url, platform_name, secrets: keys, platform_bot, failed_auth_per_minute } = settings;
+        // The parts several services share.
+        let tokens = Tokens::new(ids.clone());
+        let views = Views::new(clock.clone(), panel.clone(), &public_base_url);
+        let stamp = Stamp { clock: clock.clone(), ids: ids.clone() };
+        let audit = Audit { stamp: stamp.clone() };
+        let outbox = EventOutbox { stamp: stamp.clone() };
+        let notifier = Notifier { stamp: stamp.clone(), messenger: platform_bot.is_some() };
+        let reminder_queue = ReminderQueue { stamp };
+        let offers = Arc::new(Offers::new(store.clone()));
+        let auth_cache = Arc::new(AuthCache::default());
+        // One for the process: every driver's requests count in the same windows.
+        let limiter = Arc::new(Limiter::new(metrics.clone()));
+        // One for the process: everything a bot sends shares its pace.
+        let sender = Arc::new(BotSender::new(bot_api.clone(), store.clone(), clock.clone(), notifier.clone()));
+
+        let access = Arc::new(PartnerAccess {
+            store: store.clone(),
+            clock: clock.clone(),
+            metrics: metrics.clone(),
+            auth_cache: auth_cache.clone(),
+            limiter: limiter.clone(),
+            failed_auth_per_minute,
+        });
+        let catalog = Arc::new(Catalog {
+            store: store.clone(),
+            audit: audit.clone(),
+            auth_cache: auth_cache.clone(),
+            public_base_url: public_base_url.clone(),
+        });
+        let panel_sync = Arc::new(PanelSync { store: store.clone(), clock: clock.clone(), panel: panel.clone() });
+        let clients = Arc::new(Clients {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            panel: panel.clone(),
+            tokens: tokens.clone(),
+            views: views.clone(),
+            panel_sync: panel_sync.clone(),
+        });
+        let payments = Arc::new(Payments {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            tokens: tokens.clone(),
+            gateway,
+            metrics: metrics.clone(),
+            offers: offers.clone(),
+            views: views.clone(),
+            catalog: catalog.clone(),
+            settled: Settled {
+                outbox: outbox.clone(),
+                events: renderer.clone(),
+                reminders: reminder_queue.clone(),
+                panel_sync: panel_sync.clone(),
+            },
+            public_base_url: public_base_url.clone(),
+        });
+        let events = Arc::new(Events {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            webhooks,
+            metrics: metrics.clone(),
+            keys: keys.clone(),
+            renderer,
+            views: views.clone(),
+            audit: audit.clone(),
+            outbox,
+            notifier: notifier.clone(),
+            reminders: reminder_queue,
+        });
+        let ledger = Arc::new(Ledger {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            audit: audit.clone(),
+            notifier,
+        });
+        let notices = Arc::new(Notices {
+            store: store.clone(),
+            clock: clock.clone(),
+            tokens: tokens.clone(),
+            audit: audit.clone(),
+            sender: sender.clone(),
+            wording: wording.clone(),
+            platform_bot: platform_bot.clone(),
+        });
+        let bots = Arc::new(PartnerBots {
+            store: store.clone(),
+            clock: clock.clone(),
+            api: bot_api,
+            keys: keys.clone(),
+            audit: audit.clone(),
+            sender: sender.clone(),
+            wording: wording.clone(),
+        });
+        let bot_shop = Arc::new(BotShop {
+            store: store.clone(),
+            clock: clock.clone(),
+            panel: panel.clone(),
+            tokens: tokens.clone(),
+            views: views.clone(),
+            offers: offers.clone(),
+            access: access.clone(),
+            catalog: catalog.clone(),
+            clients: clients.clone(),
+            payments: payments.clone(),
+            public_base_url: public_base_url.clone(),
+        });
+        let bot_updates = Arc::new(Updates {
+            store: store.clone(),
+            clock: clock.clone(),
+            keys: keys.clone(),
+            sender: sender.clone(),
+            public_base_url: public_base_url.clone(),
+            platform_bot,
+            notices: notices.clone(),
+            shop: bot_shop.clone(),
+        });
+        let reminders = Arc::new(Reminders {
+            store: store.clone(),
+            clock: clock.clone(),
+            keys: keys.clone(),
+            views: views.clone(),
+            sender,
+            wording,
+            public_base_url: public_base_url.clone(),
+        });
+        let cabinet_access = Arc::new(CabinetAccess {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            tokens,
+            audit: audit.clone(),
+            limiter,
+            failed_auth_per_minute,
+            public_base_url,
+        });
+        let cabinet = Arc::new(Cabinet {
+            store: store.clone(),
+            panel,
+            keys: keys.clone(),
+            views,
+            audit,
+            services: CabinetServices {
+                events: events.clone(),
+                ledger: ledger.clone(),
+                catalog: catalog.clone(),
+                clients: clients.clone(),
+                bots: bots.clone(),
+            },
+        });
+        let operator = Arc::new(Operator {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            auth_cache,
+            offers,
+            panel_sync: panel_sync.clone(),
+            platform_name,
+        });
+        let secrets = Arc::new(Secrets { store: store.clone(), keys });
+        let observability = Arc::new(Observability { store, clock, ids, metrics });
+        Services {
+            access,
+            catalog,
+            payments,
+            clients,
+            panel_sync,
+            events,
+            ledger,
+            notices,
+            bots,
+            bot_updates,
+            bot_shop,
+            reminders,
+            cabinet_access,
+            cabinet,
+            operator,
+            secrets,
+            observability,
+        }
+    }
+}

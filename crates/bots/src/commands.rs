@@ -1,0 +1,86 @@
+//! The answers to what a customer writes to the partner's bot: `/start` and anything that is
+//! not a command get the shop's welcome and menu, `/help` the help, `/status` and `/connect` the
+//! clients linked to the chat (a family's may share one), `/language` and `/stop` say what they
+//! did. What a command changes was recorded with the update; this words the answer.
+
+use vp_app::AppResult;
+use vp_app::bot_shop::{BotShop, CustomerReply, ReplyKind};
+use vp_i18n::{text, text_with};
+use vp_ports::{BotMessage, Button, PartnerBotRecord};
+
+use crate::shop::{self, help, menu};
+
+/// The messages that say `reply` in the chat.
+pub(crate) async fn answer(
+    shop: &BotShop,
+    bot: &PartnerBotRecord,
+    chat_id: i64,
+    reply: &CustomerReply,
+) -> AppResult<Vec<BotMessage>> {
+    let lang = reply.lang;
+    if matches!(reply.kind, ReplyKind::Menu | ReplyKind::Help) {
+        let Some(shopper) = shop.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
+        if shop.is_blocked(&shopper).await? {
+            return Ok(vec![shop::blocked(&shopper)]);
+        }
+        if reply.kind == ReplyKind::Help {
+            return Ok(vec![help(shop, &shopper).await?]);
+        }
+        // A client the partner made for this person (or an earlier purchase) gets reminders here.
+        shop.link_shopper(&shopper).await?;
+        return Ok(vec![menu(shop, &shopper).await?]);
+    }
+    let linked = shop.chat_clients(bot, chat_id).await?;
+    let brand = linked.brand.as_str();
+    let say = |key: &str| BotMessage::text(chat_id, text_with(lang, key, &[("brand", brand.into())]));
+    let status_or_connect = matches!(reply.kind, ReplyKind::Linked | ReplyKind::Status | ReplyKind::Connect);
+    if status_or_connect && linked.clients.is_empty() {
+        return Ok(vec![say("bot-not-linked")]);
+    }
+    let no_subscription = |client_id: &str| text_with(lang, "bot-no-subscription", &[("client", client_id.into())]);
+    Ok(match reply.kind {
+        ReplyKind::Menu | ReplyKind::Help => vec![],
+        ReplyKind::LinkExpired => vec![say("bot-link-expired")],
+        ReplyKind::LanguageSet => vec![say("bot-language-set")],
+        ReplyKind::Stopped => vec![say("bot-stopped")],
+        ReplyKind::Linked | ReplyKind::Status => {
+            let mut body = String::new();
+            if reply.kind == ReplyKind::Linked {
+                body = text_with(lang, "bot-linked", &[("brand", brand.into())]);
+            }
+            for client in &linked.clients {
+                if !body.is_empty() {
+                    body.push_str("\n\n");
+                }
+                let client_id = client.client_id.as_str();
+                body.push_str(&match &client.subscription {
+                    None => no_subscription(client_id),
+                    Some(sub) => {
+                        let who = text_with(lang, "bot-status-client", &[("client", client_id.into())]);
+                        format!("{who}\n{}", shop::subscription_lines(sub, client.devices_used, lang))
+                    }
+                });
+            }
+            vec![BotMessage::text(chat_id, body)]
+        }
+        ReplyKind::Connect => linked
+            .clients
+            .iter()
+            .map(|client| {
+                let client_id = client.client_id.as_str();
+                match (&client.subscription, &client.page_url) {
+                    (Some(sub), Some(page)) => {
+                        let body = text_with(
+                            lang,
+                            "bot-connect",
+                            &[("client", client_id.into()), ("link", sub.subscription_url.as_str().into())],
+                        );
+                        BotMessage::text(chat_id, body)
+                            .with_buttons(vec![Button::link(text(lang, "bot-connect-button"), page.clone())])
+                    }
+                    _ => BotMessage::text(chat_id, no_subscription(client_id)),
+                }
+            })
+            .collect(),
+    })
+}

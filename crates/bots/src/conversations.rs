@@ -1,0 +1,69 @@
+//! Updates, from Telegram's webhook posts or from the poller: recorded as handled by the
+//! application layer (with what they change), then answered here and sent through the bots' one
+//! sender.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use vp_app::Services;
+use vp_app::bot_shop::BotShop;
+use vp_app::bots::updates::{Handled, Updates};
+use vp_app::notices::ChatLinked;
+use vp_domain::Lang;
+use vp_i18n::{text, text_with};
+use vp_ports::{BotMessage, BotUpdate, BotUpdates};
+
+use crate::choice::Choice;
+use crate::{commands, shop};
+
+/// What the bots answer.
+pub struct Conversations {
+    updates: Arc<Updates>,
+    shop: Arc<BotShop>,
+}
+
+impl Conversations {
+    pub fn new(services: &Services) -> Conversations {
+        Conversations { updates: services.bot_updates.clone(), shop: services.bot_shop.clone() }
+    }
+}
+
+#[async_trait]
+impl BotUpdates for Conversations {
+    fn webhook_secret_ok(&self, bot_id: i64, secret: &str) -> bool {
+        self.updates.webhook_secret_ok(bot_id, secret)
+    }
+
+    async fn receive(&self, bot_id: i64, update: BotUpdate) -> Result<bool, String> {
+        let switches_language = update.press.as_ref().is_some_and(|p| Choice::parse(&p.data) == Some(Choice::Language));
+        let recorded = self.updates.record(bot_id, &update, switches_language).await.map_err(|e| e.to_string())?;
+        let Some(recorded) = recorded else { return Ok(false) };
+        let messages = match (recorded.handled, recorded.bot.partner()) {
+            (Handled::PartnerChatLinked { chat_id, linked }, _) => vec![BotMessage::text(chat_id, chat_linked(linked))],
+            (Handled::Customer { chat_id, reply }, Some(partner)) => {
+                commands::answer(&self.shop, partner, chat_id, &reply).await.map_err(|e| e.to_string())?
+            }
+            (Handled::Press { press, lang }, Some(partner)) => {
+                let shopper = self.shop.shopper(partner, press.chat_id, press.user_id, lang).await;
+                let answer = match shopper.map_err(|e| e.to_string())? {
+                    Some(shopper) => vec![shop::pressed(&self.shop, &shopper, &press).await],
+                    None => vec![],
+                };
+                self.updates.confirm_press(&recorded.bot, &press).await;
+                answer
+            }
+            _ => vec![],
+        };
+        self.updates.answer(&recorded.bot, &messages).await;
+        Ok(true)
+    }
+}
+
+/// The notice bot's answer to `/start <code>`.
+fn chat_linked(linked: Option<ChatLinked>) -> String {
+    match linked {
+        Some(ChatLinked { brand, lang }) => text_with(lang, "notice-chat-linked", &[("brand", (&brand).into())]),
+        // Whose link it was is unknown, so its language too: both, English first.
+        None => Lang::ALL.map(|lang| text(lang, "notice-chat-link-expired")).join(" / "),
+    }
+}

@@ -1,0 +1,96 @@
+//! Buying in the shop: the payment method when there are several, the invoice with its amount,
+//! deadline and "Pay" button, and the trial.
+
+use vp_app::AppResult;
+use vp_app::bot_shop::{BotShop, Purchase, Shopper};
+use vp_app::views::InvoiceView;
+use vp_domain::{InvoiceStatus, Lang, Purpose};
+use vp_i18n::{text, text_with};
+use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord, PlanRecord};
+
+use super::screens::{connect_screen, subscription, term};
+use super::{Speak, refusal};
+use crate::choice::Choice;
+
+/// A plan or a device count pressed: with one payment method the invoice at once, with several
+/// the methods first (`choose` makes each one's button).
+pub(super) async fn buy(
+    shop: &BotShop,
+    shopper: &Shopper,
+    press: &ButtonPress,
+    purpose: Purpose,
+    method: Option<String>,
+    choose: impl Fn(String) -> Choice,
+) -> AppResult<BotMessage> {
+    match shop.buy(shopper, press, purpose, method).await {
+        Ok(Purchase::ChooseMethod(methods)) => {
+            let mut buttons: Vec<Button> = methods
+                .iter()
+                .map(|m| Button::press(method_name(m, shopper.lang), choose(m.code.clone()).data()))
+                .collect();
+            buttons.push(shopper.back());
+            Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons))
+        }
+        Ok(Purchase::Invoice { invoice, plan, minutes_left }) => {
+            invoice_message(shop, shopper, &invoice, plan.as_ref(), minutes_left).await
+        }
+        Err(e) => Ok(refusal(shopper, e)),
+    }
+}
+
+/// The amount, the deadline and the "Pay" button to the invoice's `payment_url`; a replay of
+/// an invoice settled since says where it stands instead.
+async fn invoice_message(
+    shop: &BotShop,
+    shopper: &Shopper,
+    view: &InvoiceView,
+    plan: Option<&PlanRecord>,
+    minutes: i64,
+) -> AppResult<BotMessage> {
+    let lang = shopper.lang;
+    let invoice = &view.invoice;
+    let Some(url) = &invoice.payment_url else {
+        // The button of an invoice settled since: paid shows what it bought; expired or failed
+        // asks for a new choice (this button's key stays bound to that invoice).
+        if invoice.status == InvoiceStatus::Succeeded {
+            return subscription(shop, shopper).await;
+        }
+        let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
+        return Ok(shopper.message(shopper.say("shop-invoice-closed"), buttons));
+    };
+    let what = match invoice.purpose {
+        Purpose::Subscription { .. } => {
+            plan.map_or_else(|| text(lang, "shop-menu-plans"), |p| term(lang, p.lifetime, p.months))
+        }
+        Purpose::Devices { count } => text_with(lang, "page-order-devices", &[("count", count.into())]),
+    };
+    let time = format!("{:02}:{:02}", invoice.expires_at.hour(), invoice.expires_at.minute());
+    let amount = invoice.amounts.customer;
+    let body = text_with(
+        lang,
+        "shop-invoice",
+        &[
+            ("what", what.as_str().into()),
+            ("amount", amount.into()),
+            ("minutes", minutes.into()),
+            ("time", time.as_str().into()),
+        ],
+    );
+    let pay = Button::link(text_with(lang, "shop-pay", &[("amount", amount.into())]), url.clone());
+    Ok(shopper.message(body, vec![pay, shopper.back()]))
+}
+
+/// The trial, then how to connect.
+pub(super) async fn trial(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    match shop.trial(shopper).await {
+        Ok(connect) => Ok(connect_screen(shopper, connect.as_ref(), Some(shopper.say("shop-trial-started")))),
+        Err(e) => Ok(refusal(shopper, e)),
+    }
+}
+
+fn method_name(method: &PaymentMethodRecord, lang: Lang) -> String {
+    match lang {
+        Lang::Ru => method.name_ru.clone(),
+        Lang::En => method.name_en.clone(),
+    }
+}

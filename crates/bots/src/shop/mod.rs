@@ -1,0 +1,123 @@
+//! The shop's screens: a press on one of its buttons (`Choice`) calls the shop's use case and
+//! words what it returns. A blocked client gets the refusal and nothing else; a press on data
+//! the shop never made gets the menu; a refusal is worded from its typed reason, and a failure
+//! of the platform's own parts is "try again later" (logged), never silence.
+
+mod buying;
+mod devices;
+mod screens;
+
+use vp_app::bot_shop::{BotShop, Shopper};
+use vp_app::{AppError, AppResult, Refusal};
+use vp_domain::Purpose;
+use vp_i18n::{text, text_with};
+use vp_ports::{BotMessage, Button, ButtonPress};
+
+pub(crate) use screens::{help, menu, subscription_lines};
+
+use crate::choice::Choice;
+
+/// How the shop speaks to a shopper: in their language, under the brand.
+pub(crate) trait Speak {
+    fn say(&self, key: &str) -> String;
+    fn message(&self, text: impl Into<String>, buttons: Vec<Button>) -> BotMessage;
+    fn button(&self, key: &str, choice: &Choice) -> Button;
+    fn back(&self) -> Button;
+}
+
+impl Speak for Shopper {
+    fn say(&self, key: &str) -> String {
+        text_with(self.lang, key, &[("brand", self.account.brand_name.as_str().into())])
+    }
+
+    fn message(&self, text: impl Into<String>, buttons: Vec<Button>) -> BotMessage {
+        BotMessage::text(self.chat_id, text).with_buttons(buttons)
+    }
+
+    fn button(&self, key: &str, choice: &Choice) -> Button {
+        Button::press(text(self.lang, key), choice.data())
+    }
+
+    fn back(&self) -> Button {
+        self.button("shop-menu-back", &Choice::Menu)
+    }
+}
+
+/// What a blocked client gets, and nothing else.
+pub(crate) fn blocked(shopper: &Shopper) -> BotMessage {
+    shopper.message(shopper.say("shop-blocked"), vec![])
+}
+
+/// Answers a press on one of the shop's buttons.
+pub(crate) async fn pressed(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> BotMessage {
+    match answer(shop, shopper, press).await {
+        Ok(answer) => answer,
+        Err(e) => refusal(shopper, e),
+    }
+}
+
+async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppResult<BotMessage> {
+    if shop.is_blocked(shopper).await? {
+        return Ok(blocked(shopper));
+    }
+    let Some(choice) = Choice::parse(&press.data) else {
+        return menu(shop, shopper).await;
+    };
+    match choice {
+        Choice::Menu | Choice::Language => menu(shop, shopper).await,
+        Choice::Plans => screens::plans(shop, shopper).await,
+        Choice::Buy { plan_id, method } => {
+            let choose = |method| Choice::Buy { plan_id, method: Some(method) };
+            buying::buy(shop, shopper, press, Purpose::Subscription { plan_id }, method, choose).await
+        }
+        Choice::DeviceOffer => screens::device_offer(shop, shopper).await,
+        Choice::BuyDevices { count, method } => {
+            let choose = |method| Choice::BuyDevices { count, method: Some(method) };
+            buying::buy(shop, shopper, press, Purpose::Devices { count }, method, choose).await
+        }
+        Choice::Trial => buying::trial(shop, shopper).await,
+        Choice::Subscription => screens::subscription(shop, shopper).await,
+        Choice::Connect => screens::connect(shop, shopper).await,
+        Choice::NewLink => devices::new_link(shop, shopper).await,
+        Choice::Devices => devices::list(shop, shopper, None).await,
+        Choice::RemoveAsk { nonce, index } => devices::confirm_removal(shop, shopper, &nonce, index).await,
+        Choice::Remove { nonce, index } => devices::remove(shop, shopper, &nonce, index).await,
+        Choice::Help => help(shop, shopper).await,
+    }
+}
+
+/// A use case's refusal in the shopper's words, with the menu button; failures of the
+/// platform's own parts become "try again later" (and are logged).
+pub(crate) fn refusal(shopper: &Shopper, e: AppError) -> BotMessage {
+    let key = match &e {
+        AppError::Refused(r) => match r {
+            Refusal::ClientBlocked => "shop-blocked",
+            Refusal::LifetimeSubscription => "shop-lifetime-owned",
+            Refusal::NoActiveSubscription | Refusal::ClientNotFound => "shop-needs-subscription",
+            Refusal::DeviceSlotLimitExceeded => "shop-devices-at-limit",
+            Refusal::DeviceSlotsNotApplicable => "shop-devices-no-limit",
+            Refusal::DevicesNotForSale => "shop-devices-not-for-sale",
+            Refusal::NewClientsDailyLimit => "shop-new-clients-limit",
+            Refusal::TrialDisabled => "shop-trial-off",
+            Refusal::TrialAlreadyUsed => "shop-trial-used",
+            Refusal::TrialDailyLimit => "shop-trial-daily-limit",
+            Refusal::OperationInProgress => "shop-in-progress",
+            Refusal::RateLimited { retry_after_secs } => {
+                let wait = (*retry_after_secs).max(1);
+                let text = text_with(shopper.lang, "shop-too-fast", &[("seconds", wait.into())]);
+                return shopper.message(text, vec![shopper.back()]);
+            }
+            Refusal::LinkRotateTooSoon { retry_after_secs } => {
+                let minutes = retry_after_secs.div_ceil(60).max(1);
+                let text = text_with(shopper.lang, "shop-new-link-too-soon", &[("minutes", minutes.into())]);
+                return shopper.message(text, vec![shopper.back()]);
+            }
+            _ => "shop-try-later",
+        },
+        _ => "shop-try-later",
+    };
+    if key == "shop-try-later" {
+        tracing::warn!(account = %shopper.account.id, error = %e, "the bot's shop could not serve a press");
+    }
+    shopper.message(shopper.say(key), vec![shopper.back()])
+}

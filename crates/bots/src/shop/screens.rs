@@ -1,0 +1,181 @@
+//! The shop's screens that show rather than change: the menu, the plans, the device offer, the
+//! subscription, how to connect, and help with the documents.
+
+use vp_app::AppResult;
+use vp_app::bot_shop::{BotShop, DeviceOffer, Shopper};
+use vp_app::views::SubscriptionView;
+use vp_domain::Lang;
+use vp_domain::devices::DevicePurchaseRefused;
+use vp_i18n::{text, text_with};
+use vp_ports::{BotMessage, Button};
+
+use super::Speak;
+use crate::choice::Choice;
+use crate::connect::connect_message;
+
+/// The welcome and the menu: the trial only while this client could still take one.
+pub(crate) async fn menu(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let menu = shop.menu(shopper).await?;
+    let mut buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans)];
+    if menu.trial {
+        buttons.push(shopper.button("shop-menu-trial", &Choice::Trial));
+    }
+    buttons.extend([
+        shopper.button("shop-menu-subscription", &Choice::Subscription),
+        shopper.button("shop-menu-devices", &Choice::Devices),
+        shopper.button("shop-menu-help", &Choice::Help),
+        shopper.button("shop-menu-language", &Choice::Language),
+    ]);
+    Ok(shopper.message(shopper.say("shop-welcome"), buttons))
+}
+
+/// Each plan with its term and price (the invoice's amount), and the device offer.
+pub(super) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let lang = shopper.lang;
+    let list = shop.plans(shopper).await?;
+    if list.plans.is_empty() {
+        return Ok(shopper.message(shopper.say("shop-plans-none"), vec![shopper.back()]));
+    }
+    let mut body = shopper.say("shop-plans");
+    if let Some(devices) = &list.devices {
+        body.push_str("\n\n");
+        body.push_str(&text_with(
+            lang,
+            "shop-device-offer",
+            &[
+                ("price", devices.price.customer.into()),
+                ("included", devices.included.into()),
+                ("max", devices.max.into()),
+            ],
+        ));
+    }
+    let mut buttons: Vec<Button> = list
+        .plans
+        .iter()
+        .map(|p| {
+            let label = text_with(
+                lang,
+                "shop-plan",
+                &[
+                    ("term", term(lang, p.plan.lifetime, p.plan.months).as_str().into()),
+                    ("price", p.price.customer.into()),
+                ],
+            );
+            Button::press(label, Choice::Buy { plan_id: p.plan.plan_id, method: None }.data())
+        })
+        .collect();
+    buttons.push(shopper.back());
+    Ok(shopper.message(body, buttons))
+}
+
+/// How many devices to add, each choice with its exact amount, up to the ceiling.
+pub(super) async fn device_offer(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let lang = shopper.lang;
+    let refused = |key: &str| Ok(shopper.message(shopper.say(key), vec![shopper.back()]));
+    let (each, choices) = match shop.device_offer(shopper).await? {
+        DeviceOffer::ForSale { each, choices } => (each, choices),
+        DeviceOffer::Refused(DevicePurchaseRefused::LimitExceeded { .. }) => return refused("shop-devices-at-limit"),
+        DeviceOffer::Refused(DevicePurchaseRefused::NoActiveSubscription) => return refused("shop-needs-subscription"),
+        DeviceOffer::Refused(DevicePurchaseRefused::NotApplicable) => return refused("shop-devices-no-limit"),
+        DeviceOffer::Refused(DevicePurchaseRefused::NotForSale) => return refused("shop-devices-not-for-sale"),
+    };
+    let mut buttons: Vec<Button> = choices
+        .into_iter()
+        .map(|(count, amount)| {
+            let label =
+                text_with(lang, "shop-devices-count", &[("count", count.into()), ("amount", amount.customer.into())]);
+            Button::press(label, Choice::BuyDevices { count, method: None }.data())
+        })
+        .collect();
+    buttons.push(shopper.back());
+    let body = text_with(lang, "shop-devices-choose", &[("price", each.customer.into())]);
+    Ok(shopper.message(body, buttons))
+}
+
+/// Status, expiry, days left and devices used of the limit, with what can be done next.
+pub(super) async fn subscription(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let Some(summary) = shop.subscription(shopper).await? else {
+        let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
+        return Ok(shopper.message(shopper.say("shop-subscription-none"), buttons));
+    };
+    let body = subscription_lines(&summary.subscription, summary.devices_used, shopper.lang);
+    let mut buttons = Vec::new();
+    if !summary.subscription.lifetime {
+        buttons.push(shopper.button("shop-renew", &Choice::Plans));
+    }
+    if summary.devices_for_sale {
+        buttons.push(shopper.button("shop-add-devices", &Choice::DeviceOffer));
+    }
+    buttons.extend([
+        shopper.button("shop-connect-button", &Choice::Connect),
+        shopper.button("shop-new-link", &Choice::NewLink),
+        shopper.button("shop-menu-devices", &Choice::Devices),
+        shopper.back(),
+    ]);
+    Ok(shopper.message(body, buttons))
+}
+
+/// The subscription link, the connect page's button and the QR code.
+pub(super) async fn connect(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let connect = shop.connect(shopper).await?;
+    Ok(connect_screen(shopper, connect.as_ref(), None))
+}
+
+/// How to connect, `before` first (a trial started, a new link); "no subscription" without one.
+pub(super) fn connect_screen(
+    shopper: &Shopper,
+    connect: Option<&vp_app::bots::wording::Connect>,
+    before: Option<String>,
+) -> BotMessage {
+    match connect {
+        Some(connect) => {
+            connect_message(shopper.chat_id, shopper.lang, connect, before.unwrap_or_default(), shopper.back())
+        }
+        None => shopper.message(shopper.say("shop-subscription-none"), vec![shopper.back()]),
+    }
+}
+
+/// The support address, the account's documents (the terms carry the refund policy), and
+/// the language switch.
+pub(crate) async fn help(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let lang = shopper.lang;
+    let mut buttons = Vec::new();
+    for doc in shop.documents(shopper).await? {
+        let key = if doc.doc_type == "terms_of_service" { "shop-documents-terms" } else { "shop-documents-privacy" };
+        buttons.push(Button::link(text(lang, key), doc.url));
+    }
+    let mut body = shopper.say("shop-help");
+    body.push_str("\n\n");
+    body.push_str(&shopper.say("bot-help"));
+    if let Some(support) = &shopper.account.style.support_url {
+        body.push_str("\n\n");
+        body.push_str(&text_with(lang, "bot-help-support", &[("support", support.as_str().into())]));
+        if support.starts_with("https://") || support.starts_with("tg://") {
+            buttons.push(Button::link(text(lang, "shop-support"), support.clone()));
+        }
+    }
+    buttons.push(shopper.button("shop-menu-language", &Choice::Language));
+    buttons.push(shopper.back());
+    Ok(shopper.message(body, buttons))
+}
+
+/// A plan's term as the shop words it.
+pub(super) fn term(lang: Lang, lifetime: bool, months: u32) -> String {
+    if lifetime {
+        text(lang, "shop-term-lifetime")
+    } else {
+        text_with(lang, "shop-term-months", &[("count", months.into())])
+    }
+}
+
+/// A subscription's status, until when and devices, a line each, as the bot words them; the
+/// devices used are left out when the panel did not answer.
+pub(crate) fn subscription_lines(sub: &SubscriptionView, devices_used: Option<usize>, lang: Lang) -> String {
+    let state = sub.state(lang, devices_used);
+    [
+        format!("{}: {}", text(lang, "page-subscription-status"), state.status),
+        format!("{}: {}", text(lang, "page-subscription-valid-until"), state.until),
+        format!("{}: {}", text(lang, "page-subscription-devices"), state.devices),
+    ]
+    .join("\n")
+}

@@ -1,0 +1,121 @@
+//! What the platform sends through bots on its own, worded from the catalogues: a bot's profile
+//! under the partner's brand, a notice to a partner's chat, and the reminders and "payment
+//! received" to a customer's chat.
+
+use vp_app::bots::wording::{BotWording, ReminderContent, ReminderMessage, Renew};
+use vp_domain::Lang;
+use vp_i18n::{notice_text, text, text_with};
+use vp_ports::{AccountRecord, BotCommand, BotMessage, BotProfile, BotProfileLanguage, Button, NoticeKind};
+
+use crate::choice::Choice;
+use crate::connect::connect_message;
+
+/// The bots' words for what the platform sends on its own.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Wording;
+
+impl BotWording for Wording {
+    /// The brand as the bot's name, and in each language a short description and a
+    /// description naming the brand (and the support address, when set) and the command list.
+    /// English first: it is the default for other languages.
+    fn profile(&self, account: &AccountRecord) -> BotProfile {
+        let brand = account.brand_name.as_str();
+        let languages = [(Lang::En, "en"), (Lang::Ru, "ru")]
+            .into_iter()
+            .map(|(lang, code)| {
+                let description = match &account.style.support_url {
+                    Some(support) => text_with(
+                        lang,
+                        "bot-profile-description-support",
+                        &[("brand", brand.into()), ("support", support.as_str().into())],
+                    ),
+                    None => text_with(lang, "bot-profile-description", &[("brand", brand.into())]),
+                };
+                BotProfileLanguage {
+                    code,
+                    short_description: at_most(text_with(lang, "bot-profile-short", &[("brand", brand.into())]), 120),
+                    description: at_most(description, 512),
+                    commands: BotCommand::ALL
+                        .iter()
+                        .map(|c| (c.name().to_owned(), text(lang, command_description(*c))))
+                        .collect(),
+                }
+            })
+            .collect();
+        BotProfile { name: at_most(brand.to_owned(), 64), languages }
+    }
+
+    fn notice(&self, chat_id: i64, notice: &NoticeKind, brand: &str, lang: Lang) -> BotMessage {
+        BotMessage::text(chat_id, notice_text(notice, brand, lang))
+    }
+
+    fn reminder(&self, reminder: &ReminderMessage) -> BotMessage {
+        let ReminderMessage { chat_id, lang, brand, content } = reminder;
+        let (lang, brand) = (*lang, brand.as_str());
+        let (body, renew) = match content {
+            ReminderContent::Paid(connect) => {
+                let Some(connect) = connect else {
+                    return BotMessage::text(
+                        *chat_id,
+                        text_with(lang, "shop-paid-lifetime", &[("brand", brand.into())]),
+                    );
+                };
+                let sub = &connect.subscription;
+                let paid = if sub.lifetime {
+                    text_with(lang, "shop-paid-lifetime", &[("brand", brand.into())])
+                } else {
+                    text_with(lang, "shop-paid", &[("brand", brand.into()), ("day", sub.expires_at.date().into())])
+                };
+                let mine = Button::press(text(lang, "shop-menu-subscription"), Choice::Subscription.data());
+                return connect_message(*chat_id, lang, connect, paid, mine);
+            }
+            ReminderContent::Expired { client, renew } => {
+                let key = if client.own { "bot-reminder-expired-yours" } else { "bot-reminder-expired" };
+                (text_with(lang, key, &[("brand", brand.into()), ("client", client.client_id.as_str().into())]), renew)
+            }
+            ReminderContent::Expiring { threshold, ends_on, client, renew } => {
+                let key = if client.own { "bot-reminder-expiring-yours" } else { "bot-reminder-expiring" };
+                let body = text_with(
+                    lang,
+                    key,
+                    &[
+                        ("brand", brand.into()),
+                        ("client", client.client_id.as_str().into()),
+                        ("day", (*ends_on).into()),
+                        ("days", threshold.days().into()),
+                    ],
+                );
+                (body, renew)
+            }
+        };
+        BotMessage::text(*chat_id, body).with_buttons(renew_button(lang, renew).into_iter().collect())
+    }
+}
+
+/// Where a reminder's button leads to renew.
+fn renew_button(lang: Lang, renew: &Renew) -> Option<Button> {
+    let label = text(lang, "bot-reminder-renew");
+    match renew {
+        Renew::InShop => Some(Button::press(label, Choice::Plans.data())),
+        Renew::Link(url) => Some(Button::link(label, url.clone())),
+        Renew::Support(url) => Some(Button::link(text(lang, "bot-reminder-support"), url.clone())),
+        Renew::Nowhere => None,
+    }
+}
+
+/// How a command is described in the bot's menu.
+fn command_description(command: BotCommand) -> &'static str {
+    match command {
+        BotCommand::Start => "bot-command-start",
+        BotCommand::Status => "bot-command-status",
+        BotCommand::Connect => "bot-command-connect",
+        BotCommand::Help => "bot-command-help",
+        BotCommand::Language => "bot-command-language",
+        BotCommand::Stop => "bot-command-stop",
+    }
+}
+
+/// At most `max` characters of `text` (Telegram's limits count characters).
+fn at_most(text: String, max: usize) -> String {
+    if text.chars().count() <= max { text } else { text.chars().take(max).collect() }
+}

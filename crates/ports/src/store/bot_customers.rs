@@ -1,0 +1,35 @@
+//! The people who use a partner's bot: when each started and was last seen, the bot's numbers,
+//! and the device list each chat was last shown.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::StoreResult;
+use crate::bots::{BotCustomer, BotDeviceList, BotStats};
+
+#[async_trait]
+pub trait BotCustomerRepo: Send {
+    /// Records that the person wrote to or pressed in the partner's bot at `at`: the first time
+    /// as their start. Returns whether it was the first time.
+    async fn touch_bot_customer(
+        &mut self,
+        account_id: &str,
+        user_id: i64,
+        chat_id: i64,
+        at: OffsetDateTime,
+    ) -> StoreResult<bool>;
+    async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>>;
+    /// Links the person to the client the shop serves them as, unless they are linked already
+    /// (the first link stays). Fails with `Conflict` when another person has that client.
+    async fn link_bot_customer(&mut self, account_id: &str, user_id: i64, client_ref: &str) -> StoreResult<()>;
+    /// The bot customer the client is, if it is one.
+    async fn bot_customer_of_client(&mut self, client_ref: &str) -> StoreResult<Option<BotCustomer>>;
+    /// Of these clients of the account (by the partner's `client_id`), those that are bot
+    /// customers, in no particular order.
+    async fn bot_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>>;
+    /// Starts, links and purchases of the account's bot from `since` on.
+    async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats>;
+    /// Keeps the list as the chat's current one (replacing the one before).
+    async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()>;
+    async fn device_list(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<BotDeviceList>>;
+}

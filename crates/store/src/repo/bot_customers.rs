@@ -1,0 +1,199 @@
+//! The people who use a partner's bot (`bot_customers`: when each started and was last seen),
+//! the bot's numbers, and the device list each chat was last shown (`bot_device_lists`): the
+//! `BotCustomerRepo` implemented for the unit of work.
+
+use async_trait::async_trait;
+use diesel::{ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel_async::RunQueryDsl;
+use time::OffsetDateTime;
+use vp_ports::store::StoreResult;
+use vp_ports::{BotCustomer, BotCustomerRepo, BotDeviceList, BotStats};
+
+use crate::convert::{db_time, utc};
+use crate::errors::{corrupt, db};
+use crate::models::{BotCustomerRow, BotDeviceListRow};
+use crate::pool::{db_run, upsert};
+use crate::schema::{bot_customers, bot_device_lists, client_chats};
+use crate::tx::StoreTx;
+
+fn customer(r: BotCustomerRow) -> BotCustomer {
+    BotCustomer {
+        account_id: r.account_id,
+        user_id: r.user_id,
+        chat_id: r.chat_id,
+        started_at: utc(r.started_at),
+        last_seen_at: utc(r.last_seen_at),
+        client_ref: r.client_ref,
+    }
+}
+
+#[async_trait]
+impl BotCustomerRepo for StoreTx {
+    async fn touch_bot_customer(
+        &mut self,
+        account_id: &str,
+        user_id: i64,
+        chat_id: i64,
+        at: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        let at = db_time(at);
+        let row = BotCustomerRow {
+            account_id: account_id.to_owned(),
+            user_id,
+            chat_id,
+            started_at: at,
+            last_seen_at: at,
+            client_ref: None,
+        };
+        let inserted = db_run!(conn, c => {
+            diesel::insert_into(b::bot_customers).values(&row).on_conflict_do_nothing().execute(c).await
+        })
+        .map_err(db)?;
+        if inserted > 0 {
+            return Ok(true);
+        }
+        db_run!(conn, c => {
+            diesel::update(b::bot_customers.find((account_id, user_id)))
+                .set((b::last_seen_at.eq(at), b::chat_id.eq(chat_id)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(false)
+    }
+
+    async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        let rows: Vec<BotCustomerRow> = db_run!(conn, c => {
+            b::bot_customers
+                .filter(b::account_id.eq(account_id))
+                .filter(b::user_id.eq_any(user_ids))
+                .select(BotCustomerRow::as_select())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows.into_iter().map(customer).collect())
+    }
+
+    async fn link_bot_customer(&mut self, account_id: &str, user_id: i64, client_ref: &str) -> StoreResult<()> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(b::bot_customers.find((account_id, user_id)).filter(b::client_ref.is_null()))
+                .set(b::client_ref.eq(client_ref))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn bot_customer_of_client(&mut self, client_ref: &str) -> StoreResult<Option<BotCustomer>> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        let row: Option<BotCustomerRow> = db_run!(conn, c => {
+            b::bot_customers.filter(b::client_ref.eq(client_ref)).select(BotCustomerRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(row.map(customer))
+    }
+
+    async fn bot_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>> {
+        use crate::schema::clients;
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            bot_customers::table
+                .inner_join(clients::table.on(bot_customers::client_ref.eq(clients::id.nullable())))
+                .filter(bot_customers::account_id.eq(account_id))
+                .filter(clients::account_id.eq(account_id))
+                .filter(clients::client_id.eq_any(client_ids))
+                .select(clients::client_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)
+    }
+
+    /// Starts read from `bot_customers`; purchases are the paid invoices of the clients bot
+    /// customers are linked to, matched in the database.
+    async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats> {
+        use crate::schema::invoices;
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        let since = db_time(since);
+        let started: Vec<i64> = db_run!(conn, c => {
+            b::bot_customers
+                .filter(b::account_id.eq(account_id))
+                .filter(b::started_at.ge(since))
+                .select(b::user_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        let linked: i64 = db_run!(conn, c => {
+            client_chats::table.filter(client_chats::account_id.eq(account_id)).count().get_result(c).await
+        })
+        .map_err(db)?;
+        // The user behind each paid invoice of a bot customer's client.
+        let paid: Vec<i64> = db_run!(conn, c => {
+            invoices::table
+                .inner_join(b::bot_customers.on(b::client_ref.eq(invoices::client_ref.nullable())))
+                .filter(invoices::account_id.eq(account_id))
+                .filter(b::account_id.eq(account_id))
+                .filter(invoices::status.eq("succeeded"))
+                .filter(invoices::paid_at.ge(since))
+                .select(b::user_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        let payers: std::collections::HashSet<i64> = paid.iter().copied().collect();
+        let started_and_paid = started.iter().filter(|u| payers.contains(u)).count();
+        let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+        Ok(BotStats {
+            started: count(started.len()),
+            linked: u64::try_from(linked).unwrap_or(0),
+            purchases: count(paid.len()),
+            started_and_paid: count(started_and_paid),
+        })
+    }
+
+    async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = BotDeviceListRow {
+            account_id: list.account_id.clone(),
+            chat_id: list.chat_id,
+            nonce: list.nonce.clone(),
+            device_ids: serde_json::to_string(&list.device_ids).map_err(|e| corrupt(e.to_string()))?,
+            listed_at: db_time(list.listed_at),
+        };
+        upsert!(conn, bot_device_lists::table, (bot_device_lists::account_id, bot_device_lists::chat_id), &row)
+    }
+
+    async fn device_list(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<BotDeviceList>> {
+        let conn = self.conn()?;
+        let row: Option<BotDeviceListRow> = db_run!(conn, c => {
+            bot_device_lists::table
+                .find((account_id, chat_id))
+                .select(BotDeviceListRow::as_select())
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(|r| {
+            Ok(BotDeviceList {
+                device_ids: serde_json::from_str(&r.device_ids).map_err(|e| corrupt(format!("device list: {e}")))?,
+                account_id: r.account_id,
+                chat_id: r.chat_id,
+                nonce: r.nonce,
+                listed_at: utc(r.listed_at),
+            })
+        })
+        .transpose()
+    }
+}

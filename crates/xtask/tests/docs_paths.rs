@@ -1,0 +1,90 @@
+//! The docs name source files and folders by path (`crates/app/src/payments/invoices.rs`, or
+//! `app/src/...` below `crates/`); a path that no longer exists sends a newcomer nowhere, so
+//! every such path in `docs/` and the README must exist.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The text of every document that names paths.
+fn documents() -> Vec<(PathBuf, String)> {
+    let root = root();
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/ is there")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.push(root.join("README.md"));
+    docs.sort();
+    docs.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).expect("readable"))).collect()
+}
+
+/// The code spans of a Markdown text (between single backticks).
+fn code_spans(text: &str) -> Vec<&str> {
+    text.split("```").step_by(2).flat_map(|prose| prose.split('`').skip(1).step_by(2)).collect()
+}
+
+/// Whether a code span is a path into the repository: a relative path of plain characters
+/// with at least one slash, naming a source or a folder (not a URL, a route, a glob or a
+/// command line).
+fn as_path(span: &str) -> Option<&str> {
+    const FIRST: [&str; 8] = ["crates/", "docs/", "migrations/", "deploy/", "contract/", "sdk/", "tests/", ".ci/"];
+    const CRATES: [&str; 20] = [
+        "api/",
+        "app/",
+        "bench/",
+        "bots/",
+        "domain/",
+        "http/",
+        "i18n/",
+        "limits/",
+        "metrics/",
+        "outbound/",
+        "panel/",
+        "payments/",
+        "ports/",
+        "standin/",
+        "store/",
+        "telegram/",
+        "testkit/",
+        "web/",
+        "webhooks/",
+        "xtask/",
+    ];
+    let plain = span.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b));
+    let rooted = FIRST.iter().chain(&CRATES).any(|p| span.starts_with(p));
+    (plain && rooted && span.contains('/') && !span.contains("//")).then_some(span)
+}
+
+#[test]
+fn every_source_path_the_docs_name_exists() {
+    let root = root();
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for (doc, text) in documents() {
+        for path in code_spans(&text).into_iter().filter_map(as_path) {
+            checked += 1;
+            let found = root.join(path).exists() || root.join("crates").join(path).exists();
+            if !found {
+                missing.push(format!("{}: {path}", doc.strip_prefix(&root).unwrap_or(&doc).display()));
+            }
+        }
+    }
+    assert!(checked > 50, "the docs' paths were not found ({checked})");
+    assert!(missing.is_empty(), "paths named in the docs that do not exist:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn a_path_is_told_from_a_route_a_url_and_a_glob() {
+    assert_eq!(as_path("app/src/payments/invoices.rs"), Some("app/src/payments/invoices.rs"));
+    assert_eq!(as_path("crates/store/src/repo/"), Some("crates/store/src/repo/"));
+    assert_eq!(as_path("/connect/{token}"), None);
+    assert_eq!(as_path("store/src/repo/*.rs"), None);
+    assert_eq!(as_path("https://vpn.example/x"), None);
+    assert_eq!(as_path("vp-api bot stats"), None);
+    assert_eq!(code_spans("a `x/y.rs` b ```\n`not/this.rs`\n``` c `z/w.rs`"), ["x/y.rs", "z/w.rs"]);
+}

@@ -1,0 +1,2 @@
+DROP INDEX bot_customers_client;
+ALTER TABLE bot_customers DROP COLUMN client_ref;
