@@ -258,10 +258,19 @@ pub enum SandboxCommand {
     Gateway { mode: String },
     /// `up`, `down` (does not answer: 503 paths) or `slow:<ms>`.
     Panel { mode: String },
+    /// Whether renewals charging the sandbox's saved cards pay (`approve`) or are declined
+    /// (`decline`).
+    SavedCards { outcome: SavedCardsOutcome },
     /// Set the server share links the local panel returns, from a JSON file `{"servers": [...]}`.
     Servers { file: PathBuf },
     /// Show both modes.
     Show,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SavedCardsOutcome {
+    Approve,
+    Decline,
 }
 
 #[derive(Debug, Subcommand)]
@@ -435,9 +444,30 @@ pub enum MethodCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
-    Show { account_id: String, client_id: String },
-    Block { account_id: String, client_id: String },
-    Unblock { account_id: String, client_id: String },
+    Show {
+        account_id: String,
+        client_id: String,
+    },
+    Block {
+        account_id: String,
+        client_id: String,
+    },
+    Unblock {
+        account_id: String,
+        client_id: String,
+    },
+    /// Turn the client's automatic renewal off (`off`): no renewal charge is started from now.
+    AutoRenew {
+        account_id: String,
+        client_id: String,
+        state: AutoRenewState,
+    },
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum AutoRenewState {
+    /// Only the customer turns it on, by ticking it when paying.
+    Off,
 }
 
 #[derive(Debug, Subcommand)]

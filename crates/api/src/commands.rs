@@ -10,9 +10,9 @@ use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
 use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
-    AccountCommand, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand, InvoiceCommand,
-    KeyCommand, LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand, StyleArgs, SubscriptionCommand,
-    WithdrawalCommand,
+    AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand,
+    InvoiceCommand, KeyCommand, LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand,
+    SavedCardsOutcome, StyleArgs, SubscriptionCommand, WithdrawalCommand,
 };
 use crate::output;
 
@@ -184,6 +184,17 @@ pub async fn client(services: &Services, cmd: ClientCommand) -> CommandResult {
         ClientCommand::Unblock { account_id, client_id } => {
             services.operator.set_client_blocked(&account_id, &client_id, false).await?
         }
+        ClientCommand::AutoRenew { account_id, client_id, state: AutoRenewState::Off } => {
+            let id = vp_domain::ClientId::parse(&client_id).map_err(|e| CommandError::BadInput(e.to_string()))?;
+            let off = services.renewals.turn_off(&account_id, &id, "operator").await?;
+            return Ok(json!({
+                "client_id": client_id,
+                "auto_renew": false,
+                "was_on": off.was_on,
+                // A charge sent to the gateway before this completes; the operator is told.
+                "charge_under_way": off.charge_under_way,
+            }));
+        }
     };
     Ok(output::client(&client))
 }
@@ -242,13 +253,21 @@ pub async fn sandbox(services: &Services, cmd: SandboxCommand) -> CommandResult 
             let value = serde_json::to_string(&list).map_err(|e| CommandError::Failed(e.to_string()))?;
             operator.set_adapter_setting(SettingKey::LocalPanelServers, &value).await?;
         }
+        SandboxCommand::SavedCards { outcome } => {
+            let value = match outcome {
+                SavedCardsOutcome::Approve => "approve",
+                SavedCardsOutcome::Decline => vp_payments::SAVED_CARDS_DECLINE,
+            };
+            operator.set_adapter_setting(SettingKey::SandboxSavedCards, value).await?;
+        }
         SandboxCommand::Show => {}
     }
     // A missing or unreadable mode means `up`, as the stand-ins read it.
     let mode = |stored: Option<String>| stored.and_then(|v| v.parse::<StandInMode>().ok()).unwrap_or_default();
     let gateway = mode(operator.adapter_setting(SettingKey::GatewayMode).await?);
     let panel = mode(operator.adapter_setting(SettingKey::PanelMode).await?);
-    Ok(json!({ "gateway": gateway.to_string(), "panel": panel.to_string() }))
+    let cards = operator.adapter_setting(SettingKey::SandboxSavedCards).await?.unwrap_or_else(|| "approve".into());
+    Ok(json!({ "gateway": gateway.to_string(), "panel": panel.to_string(), "saved_cards": cards }))
 }
 
 pub async fn invoice(services: &Services, cmd: InvoiceCommand) -> CommandResult {

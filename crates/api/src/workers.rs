@@ -189,11 +189,22 @@ async fn send_reminders(services: &Services, holder: &str) {
     }
 }
 
+/// The term check, then the renewal charges it decided (and the retries that are due).
 async fn check_terms(services: &Services) {
     match services.events.check_terms().await {
         Ok(done) if done == vp_app::events::TermCheck::default() => {}
         Ok(done) => tracing::info!(?done, "term events checked"),
         Err(e) => tracing::warn!(error = %e, "term check failed"),
+    }
+    loop {
+        match services.renewals.run_due_charges(JOB_BATCH).await {
+            Ok(run) if run == vp_app::renewals::RenewalRun::default() => break,
+            Ok(run) => tracing::info!(?run, "renewal charges made"),
+            Err(e) => {
+                tracing::warn!(error = %e, "renewal charges failed");
+                break;
+            }
+        }
     }
 }
 

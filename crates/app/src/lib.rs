@@ -30,6 +30,7 @@ pub mod observability;
 pub mod operator;
 pub mod payments;
 pub mod reminders;
+pub mod renewals;
 pub mod secrets;
 mod services;
 mod setting;

@@ -22,6 +22,7 @@ use crate::observability::Observability;
 use crate::operator::Operator;
 use crate::payments::{Payments, Settled};
 use crate::reminders::{ReminderQueue, Reminders};
+use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
 use crate::stamp::Stamp;
 use crate::tokens::Tokens;
@@ -88,6 +89,8 @@ pub struct Services {
     pub catalog: Arc<Catalog>,
     /// Invoices from issue to settlement, and the payment pages.
     pub payments: Arc<Payments>,
+    /// Automatic renewal: consents, saved methods and the renewal charges.
+    pub renewals: Arc<Renewals>,
     /// Clients and subscriptions, trials, links, devices, the connect page.
     pub clients: Arc<Clients>,
     /// The VPN panel kept in step with the subscriptions.
@@ -162,12 +165,19 @@ impl Services {
             views: views.clone(),
             panel_sync: panel_sync.clone(),
         });
+        let consents = Arc::new(Consents {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            gateway: gateway.clone(),
+            keys: keys.clone(),
+        });
         let payments = Arc::new(Payments {
             store: store.clone(),
             clock: clock.clone(),
             ids: ids.clone(),
             tokens: tokens.clone(),
-            gateway,
+            gateway: gateway.clone(),
             metrics: metrics.clone(),
             offers: offers.clone(),
             views: views.clone(),
@@ -177,8 +187,17 @@ impl Services {
                 events: renderer.clone(),
                 reminders: reminder_queue.clone(),
                 panel_sync: panel_sync.clone(),
+                consents: consents.clone(),
             },
             public_base_url: public_base_url.clone(),
+        });
+        let renewals = Arc::new(Renewals {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            gateway,
+            payments: payments.clone(),
+            consents,
         });
         let events = Arc::new(Events {
             store: store.clone(),
@@ -290,6 +309,7 @@ impl Services {
             access,
             catalog,
             payments,
+            renewals,
             clients,
             panel_sync,
             events,

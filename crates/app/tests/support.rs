@@ -46,6 +46,10 @@ pub struct FakeGateway {
     pub fail_next: Mutex<Option<GatewayError>>,
     /// A gateway whose outcomes can be lost, so pending invoices are reconciled.
     pub reconciling: AtomicBool,
+    /// Every charge of a saved method, in order, the repeated ones (same key) too.
+    pub saved_charges: Mutex<Vec<SavedMethodCharge>>,
+    /// Charges of saved methods are declined.
+    pub decline_saved: AtomicBool,
 }
 
 impl FakeGateway {
@@ -87,6 +91,30 @@ impl PaymentGateway for FakeGateway {
 
     fn reconciles(&self) -> bool {
         self.reconciling.load(Ordering::SeqCst)
+    }
+
+    fn saves_methods(&self) -> bool {
+        true
+    }
+
+    async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
+        self.answer()?;
+        Ok(Some(SavedMethod { id: format!("pm_{gateway_payment_id}"), title: "Bank card *4444".into() }))
+    }
+
+    /// Idempotent like a real gateway: the same key gets the first answer's payment.
+    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
+        self.answer()?;
+        self.saved_charges.lock().unwrap().push(charge.clone());
+        let id = format!("gw_{}", charge.idempotency_key);
+        let mut states = self.states.lock().unwrap();
+        let declined = self.decline_saved.load(Ordering::SeqCst);
+        let state = *states.entry(id.clone()).or_insert(if declined {
+            GatewayState::Declined
+        } else {
+            GatewayState::Succeeded
+        });
+        Ok(SavedMethodPayment { gateway_payment_id: id, state })
     }
 
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {

@@ -11,6 +11,7 @@ pub mod limits;
 pub mod markup;
 pub mod money;
 pub mod rate_window;
+pub mod renewal;
 pub mod subscription;
 pub mod term_events;
 pub mod webhook_schedule;

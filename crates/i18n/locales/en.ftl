@@ -232,6 +232,11 @@ page-sandbox-expired = The payment window has passed.
 page-sandbox-you-accept = By paying you accept:
 page-sandbox-documents = Documents:
 page-sandbox-unknown-action = Unknown action
+page-renew-tick = Renew automatically: { MONEY($amount) } for { $months ->
+    [one] { $months } month
+   *[other] { $months } months
+    } each time, next charge on { $date } from the card you pay with now. Turn it off any time by writing to support.
+page-renew-on = Automatic renewal is on: the card is charged a day before the term ends. Turn it off any time by writing to support.
 
 ## Payment pages: the result
 

@@ -6,5 +6,5 @@
 mod sandbox;
 pub mod yookassa;
 
-pub use sandbox::{SANDBOX_PAGE_PREFIX, SandboxGateway};
+pub use sandbox::{SANDBOX_PAGE_PREFIX, SAVED_CARDS_DECLINE, SandboxGateway};
 pub use yookassa::{YooKassaGateway, YooKassaSettings};

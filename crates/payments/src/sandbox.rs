@@ -3,13 +3,26 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use vp_domain::{GatewayState, InvoiceStatus, Money};
 use vp_ports::SettingKey;
-use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, Store};
+use vp_ports::{
+    GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
+    SavedMethodCharge, SavedMethodPayment, Store,
+};
 use vp_standin::{ModeCache, behave};
 
 /// Path of the hosted payment page, followed by the invoice id.
 pub const SANDBOX_PAGE_PREFIX: &str = "/sandbox/pay/";
 /// The sandbox's payment ids are the invoice ids with this prefix.
 const ID_PREFIX: &str = "sbx_";
+/// A saved card's id: the invoice it was saved with, after this prefix.
+const SAVED_CARD_PREFIX: &str = "sbxcard_";
+/// A charge of a saved card carries its outcome in its id, as a real gateway keeps it with the
+/// payment: these prefixes, then the invoice id.
+const CHARGED_PREFIX: &str = "sbxpaid_";
+const DECLINED_PREFIX: &str = "sbxdeclined_";
+/// How the sandbox names a saved card.
+const SAVED_CARD_TITLE: &str = "Sandbox card *4242";
+/// `SettingKey::SandboxSavedCards` value that declines renewals.
+pub const SAVED_CARDS_DECLINE: &str = "decline";
 
 /// The sandbox gateway. Idempotent like a real one: the same idempotency key always gives the
 /// same payment. Its page applies outcomes in-process, so none can be lost and nothing needs
@@ -47,9 +60,16 @@ impl PaymentGateway for SandboxGateway {
         })
     }
 
-    /// The sandbox's payment is its page's record of the invoice.
+    /// The sandbox's payment is its page's record of the invoice; a saved card's charge says
+    /// its outcome in its id.
     async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError> {
         self.answer().await?;
+        if gateway_payment_id.starts_with(CHARGED_PREFIX) {
+            return Ok(GatewayState::Succeeded);
+        }
+        if gateway_payment_id.starts_with(DECLINED_PREFIX) {
+            return Ok(GatewayState::Declined);
+        }
         let payment_id = gateway_payment_id.strip_prefix(ID_PREFIX).unwrap_or(gateway_payment_id);
         let unavailable = |e: vp_ports::StoreError| GatewayError::Unavailable(e.to_string());
         let mut tx = self.store.read().await.map_err(unavailable)?;
@@ -73,6 +93,37 @@ impl PaymentGateway for SandboxGateway {
 
     fn reconciles(&self) -> bool {
         false
+    }
+
+    fn saves_methods(&self) -> bool {
+        true
+    }
+
+    /// Every card paid on the sandbox page can be saved: its id names the invoice.
+    async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
+        let paid = self.payment_state(gateway_payment_id).await? == GatewayState::Succeeded;
+        let invoice = gateway_payment_id.strip_prefix(ID_PREFIX).filter(|_| paid);
+        Ok(invoice.map(|id| SavedMethod { id: format!("{SAVED_CARD_PREFIX}{id}"), title: SAVED_CARD_TITLE.into() }))
+    }
+
+    /// Pays at once, or declines while the operator has switched saved cards to decline
+    /// (`vp-api sandbox saved-cards decline`), so the embedded default shows both paths.
+    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
+        self.answer().await?;
+        if !charge.saved_method_id.starts_with(SAVED_CARD_PREFIX) {
+            return Err(GatewayError::Rejected(format!("no sandbox card {}", charge.saved_method_id)));
+        }
+        let unavailable = |e: vp_ports::StoreError| GatewayError::Unavailable(e.to_string());
+        let mut tx = self.store.read().await.map_err(unavailable)?;
+        let cards = tx.setting(SettingKey::SandboxSavedCards).await.map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        let declines = cards.is_some_and(|s| s.value == SAVED_CARDS_DECLINE);
+        let (prefix, state) = if declines {
+            (DECLINED_PREFIX, GatewayState::Declined)
+        } else {
+            (CHARGED_PREFIX, GatewayState::Succeeded)
+        };
+        Ok(SavedMethodPayment { gateway_payment_id: format!("{prefix}{}", charge.idempotency_key), state })
     }
 
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {

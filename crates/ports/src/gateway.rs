@@ -29,6 +29,33 @@ pub struct GatewayPaymentRequest {
     pub expires_at: OffsetDateTime,
 }
 
+/// A payment method the gateway saved with a payment, to charge again without the customer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedMethod {
+    /// The gateway's id of the method: a secret, sealed at rest.
+    pub id: String,
+    /// How the gateway names it ("Bank card *4444").
+    pub title: String,
+}
+
+/// A renewal: a saved method charged without the customer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedMethodCharge {
+    /// Our invoice id: a retry after a crash or a timeout gets the same payment.
+    pub idempotency_key: String,
+    pub account_id: String,
+    pub amount: Money,
+    pub description: String,
+    pub saved_method_id: String,
+}
+
+/// What a charge of a saved method came to when it was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedMethodPayment {
+    pub gateway_payment_id: String,
+    pub state: GatewayState,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatewayPayment {
     pub gateway_payment_id: String,
@@ -101,6 +128,18 @@ pub trait PaymentGateway: Send + Sync {
     /// at the gateway must be re-read by the reconciliation job. The sandbox applies its
     /// outcomes in-process and never loses one.
     fn reconciles(&self) -> bool;
+
+    /// Whether the gateway saves the method a customer pays with, so automatic renewal can be
+    /// offered.
+    fn saves_methods(&self) -> bool;
+
+    /// The method a succeeded payment saved for charges without the customer; `None` when it
+    /// saved none (not asked, or the customer's method cannot be saved).
+    async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError>;
+
+    /// Charges a saved method. `Declined` (or a `Declined` state) when the method no longer
+    /// pays: expired, blocked, not enough money.
+    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError>;
 
     /// Reaches the gateway with our credentials and reports the shop.
     async fn check(&self) -> Result<GatewayInfo, GatewayError>;

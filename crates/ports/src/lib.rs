@@ -15,6 +15,7 @@ pub mod notice;
 pub mod pages;
 pub mod panel;
 pub mod records;
+pub mod renewals;
 pub mod setting_key;
 pub mod standin;
 pub mod store;
@@ -32,7 +33,7 @@ pub use client_address::TrustedProxies;
 pub use clock::Clock;
 pub use gateway::{
     GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway,
-    RefundState,
+    RefundState, SavedMethod, SavedMethodCharge, SavedMethodPayment,
 };
 pub use ids::IdGenerator;
 pub use invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
@@ -41,11 +42,12 @@ pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, No
 pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use records::*;
+pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
-    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, SettingsRepo, Store,
-    StoreError, Tx,
+    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
+    SettingsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

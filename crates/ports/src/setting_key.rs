@@ -12,6 +12,9 @@ pub enum SettingKey {
     ShiftedClock,
     /// The sandbox gateway's mode (`up`, `down`, `slow:<ms>`).
     GatewayMode,
+    /// Whether the sandbox gateway's saved cards pay (`approve`) or are declined (`decline`)
+    /// when a renewal charges them.
+    SandboxSavedCards,
     /// The local panel's mode (`up`, `down`, `slow:<ms>`).
     PanelMode,
     /// The local panel's servers (JSON).
@@ -31,6 +34,7 @@ impl SettingKey {
             SettingKey::Documents => "content.documents".into(),
             SettingKey::ShiftedClock => "clock.offset_seconds".into(),
             SettingKey::GatewayMode => "standin.gateway_mode".into(),
+            SettingKey::SandboxSavedCards => "standin.saved_cards".into(),
             SettingKey::PanelMode => "standin.panel_mode".into(),
             SettingKey::LocalPanelServers => "standin.panel_servers".into(),
             SettingKey::UpdateOffset { bot_id } => format!("telegram.update_offset.{bot_id}"),
@@ -50,6 +54,7 @@ mod tests {
             SettingKey::Documents,
             SettingKey::ShiftedClock,
             SettingKey::GatewayMode,
+            SettingKey::SandboxSavedCards,
             SettingKey::PanelMode,
             SettingKey::LocalPanelServers,
             SettingKey::UpdateOffset { bot_id: 42 },

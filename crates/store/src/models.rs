@@ -393,3 +393,42 @@ pub(crate) struct BotDeviceListRow {
     pub device_ids: String,
     pub listed_at: PrimitiveDateTime,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = renewal_consents, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct RenewalConsentRow {
+    pub id: String,
+    pub account_id: String,
+    pub client_ref: String,
+    pub payment_id: String,
+    pub plan_id: i32,
+    pub method: String,
+    pub consented_at: PrimitiveDateTime,
+    pub text: String,
+    pub lang: String,
+    pub amount: i64,
+    pub platform_amount: i64,
+    pub partner_share: i64,
+    pub price_told_at: PrimitiveDateTime,
+    pub saved_method_sealed: Option<String>,
+    pub saved_method_title: Option<String>,
+    pub turned_off_at: Option<PrimitiveDateTime>,
+    pub turned_off_by: Option<String>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = renewal_charges, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct RenewalChargeRow {
+    pub client_ref: String,
+    pub term_ends_at: PrimitiveDateTime,
+    pub account_id: String,
+    pub consent_id: String,
+    pub attempt: i32,
+    pub payment_id: String,
+    pub state: String,
+    pub next_try_at: Option<PrimitiveDateTime>,
+    pub last_error: Option<String>,
+    pub created_at: PrimitiveDateTime,
+}

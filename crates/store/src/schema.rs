@@ -483,3 +483,40 @@ diesel::table! {
         last_error -> Nullable<Text>,
     }
 }
+
+diesel::table! {
+    renewal_consents (id) {
+        id -> Text,
+        account_id -> Text,
+        client_ref -> Text,
+        payment_id -> Text,
+        plan_id -> Integer,
+        method -> Text,
+        consented_at -> Timestamp,
+        text -> Text,
+        lang -> Text,
+        amount -> BigInt,
+        platform_amount -> BigInt,
+        partner_share -> BigInt,
+        price_told_at -> Timestamp,
+        saved_method_sealed -> Nullable<Text>,
+        saved_method_title -> Nullable<Text>,
+        turned_off_at -> Nullable<Timestamp>,
+        turned_off_by -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    renewal_charges (client_ref, term_ends_at) {
+        client_ref -> Text,
+        term_ends_at -> Timestamp,
+        account_id -> Text,
+        consent_id -> Text,
+        attempt -> Integer,
+        payment_id -> Text,
+        state -> Text,
+        next_try_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}

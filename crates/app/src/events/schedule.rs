@@ -9,11 +9,11 @@ use std::collections::HashMap;
 use serde_json::json;
 use std::sync::Arc;
 use time::OffsetDateTime;
-use vp_domain::term_events::{due_threshold, mark_sent};
+use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
 
 use vp_ports::{
-    AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, ReminderKind, ReminderRepo, SettingsRepo,
-    TermCandidate, WebhookEndpointRecord,
+    AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, ReminderKind, ReminderRepo, RenewalRepo,
+    SettingsRepo, TermCandidate, WebhookEndpointRecord,
 };
 
 use super::{Events, types};
@@ -21,6 +21,7 @@ use crate::bots::connected_bot;
 use crate::content::{AppList, load_app_list};
 use crate::error::AppResult;
 use crate::events::outbox::targets_of;
+use crate::renewals::schedule_charge;
 
 /// Candidates are read in pages of this many.
 const PAGE: u32 = 1_000;
@@ -122,7 +123,7 @@ impl Events {
     /// One client's term, with the chat it is linked to in the account's connected bot.
     async fn check_term(
         &self,
-        tx: &mut (impl AccountRepo + ClientRepo + EventRepo + ReminderRepo + SettingsRepo + ?Sized),
+        tx: &mut (impl AccountRepo + ClientRepo + EventRepo + ReminderRepo + RenewalRepo + SettingsRepo + ?Sized),
         scope: &mut AccountScope,
         mut client: ClientRecord,
         chat: Option<i64>,
@@ -141,8 +142,16 @@ impl Events {
         };
         let Some((event_type, occurred_at, threshold)) = event else { return Ok(done) };
         tx.save_subscription(&client.id, &record).await?;
+        // A consenting customer's term renews by charge at the 24 h threshold, in place of the
+        // reminder (docs/decisions.md, "Automatic renewal").
+        let renews_by_charge = match threshold {
+            Some(Threshold::Hours24) => {
+                schedule_charge(tx, self.ids.as_ref(), &client.id, &record.subscription, now).await?
+            }
+            _ => false,
+        };
         // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
-        if let Some(chat_id) = chat {
+        if let (Some(chat_id), false) = (chat, renews_by_charge) {
             let reminder = threshold.map_or(ReminderKind::Expired, ReminderKind::Expiring);
             self.reminders.queue(tx, &client, chat_id, reminder, record.subscription.expires_at, None).await?;
         }

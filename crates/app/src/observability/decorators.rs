@@ -9,7 +9,8 @@ use async_trait::async_trait;
 use vp_domain::{GatewayState, Money};
 use vp_ports::{
     External, GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, Metrics, PanelDevice, PanelDrift,
-    PanelError, PanelInfo, PanelUser, PaymentGateway, RefundState, VpnPanel,
+    PanelError, PanelInfo, PanelUser, PaymentGateway, RefundState, SavedMethod, SavedMethodCharge, SavedMethodPayment,
+    VpnPanel,
 };
 
 /// The label of an outcome: `ok`, or the port's error kind.
@@ -78,6 +79,20 @@ impl PaymentGateway for GatewayWithMetrics {
 
     fn reconciles(&self) -> bool {
         self.inner.reconciles()
+    }
+
+    fn saves_methods(&self) -> bool {
+        self.inner.saves_methods()
+    }
+
+    async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
+        let call = self.inner.saved_method(gateway_payment_id);
+        timed(self.metrics.as_ref(), External::Gateway, "saved_method", call).await
+    }
+
+    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
+        let call = self.inner.charge_saved_method(charge);
+        timed(self.metrics.as_ref(), External::Gateway, "charge_saved_method", call).await
     }
 
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {

@@ -18,6 +18,7 @@ use crate::catalog::{Catalog, Offers};
 use crate::clients::PanelSync;
 use crate::events::{EventOutbox, EventRenderer};
 use crate::reminders::ReminderQueue;
+use crate::renewals::Consents;
 use crate::tokens::Tokens;
 use crate::views::Views;
 
@@ -47,6 +48,8 @@ pub(crate) struct Settled {
     pub events: Arc<dyn EventRenderer>,
     pub reminders: ReminderQueue,
     pub panel_sync: Arc<PanelSync>,
+    /// Keeps the method a consenting customer's payment saved.
+    pub consents: Arc<Consents>,
 }
 
 impl Payments {

@@ -1,12 +1,14 @@
 //! What the payment pages for customers show: the sandbox payment page (and its pay and decline
 //! buttons) and the payment result page's invoice.
 
-use vp_domain::{Lang, PaymentOutcome, Purpose};
+use vp_domain::renewal::next_charge_after;
+use vp_domain::{InvoiceStatus, Lang, PaymentOutcome, Purpose};
 use vp_ports::{AccountStyle, InvoiceRecord};
 
 use super::Payments;
 use crate::bots::connected_bot;
 use crate::error::{AppError, AppResult};
+use crate::renewals::{ConsentGiven, RenewalOffer};
 use crate::views::DocumentLink;
 use vp_ports::pages::connect_page_url;
 
@@ -25,6 +27,11 @@ pub struct PaymentPage {
     /// The subscription link token to offer "Get reminders in Telegram" with: the client has
     /// a subscription and the account a connected bot.
     pub reminders_token: Option<String>,
+    /// What the "renew automatically" tick would consent to, while the invoice is payable and
+    /// buys a term that can renew through a gateway that saves methods.
+    pub renewal_offer: Option<RenewalOffer>,
+    /// A consent was given with this invoice and automatic renewal is still on.
+    pub renews: bool,
 }
 
 /// What an invoice buys, as its page describes it.
@@ -53,9 +60,29 @@ impl Payments {
             Purpose::Devices { count } => OrderItem::Devices { count },
         };
         let client = tx.client_by_ref(&invoice.client_ref).await?;
+        let consent = tx.consent_of_invoice(&invoice.payment_id).await?;
+        let renews = match &consent {
+            Some(c) => tx
+                .current_consent(&c.client_ref)
+                .await?
+                .is_some_and(|now| now.id == c.id && now.turned_off_at.is_none()),
+            None => false,
+        };
         let has_bot = connected_bot(tx.as_mut(), &account.id).await?.is_some();
         tx.commit().await?;
         let documents = self.catalog.document_links(&account, lang).await?;
+        let payable = matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
+        let renewal_offer = match order {
+            OrderItem::Subscription { months } if months > 0 && payable && self.settled.consents.offered() => {
+                let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
+                Some(RenewalOffer {
+                    amount: invoice.amounts.customer,
+                    months,
+                    next_charge_at: next_charge_after(current, months, self.clock.now()),
+                })
+            }
+            _ => None,
+        };
         let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
         let connect_url = link_token.as_ref().map(|t| connect_page_url(&self.public_base_url, t, None));
         let reminders_token = link_token.filter(|_| has_bot);
@@ -68,13 +95,27 @@ impl Payments {
             order,
             connect_url,
             reminders_token,
+            renewal_offer,
+            renews,
             invoice,
             documents,
         })
     }
 
-    /// The customer pressed pay or decline on the sandbox page.
-    pub async fn sandbox_pay(&self, payment_id: &str, paid: bool) -> AppResult<InvoiceRecord> {
+    /// The customer pressed pay or decline on the sandbox page; paying with the "renew
+    /// automatically" tick gives the consent, with the sentence shown, before the payment.
+    pub async fn sandbox_pay(
+        &self,
+        payment_id: &str,
+        paid: bool,
+        consent: Option<ConsentGiven>,
+    ) -> AppResult<InvoiceRecord> {
+        if let (true, Some(given)) = (paid, consent) {
+            let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id)).ok_or(AppError::NotFound("invoice"))?;
+            if matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired) {
+                self.settled.consents.give(&invoice, &given).await?;
+            }
+        }
         let outcome = if paid { PaymentOutcome::Paid } else { PaymentOutcome::AttemptFailed };
         self.apply_payment_outcome(payment_id, outcome).await
     }

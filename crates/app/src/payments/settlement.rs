@@ -62,10 +62,18 @@ impl Payments {
         }
         tx.update_invoice(&invoice).await?;
         self.record_payment_event(tx.as_mut(), &invoice).await?;
+        // A consent given with this invoice waits for the method the gateway saved with it.
+        let consent = match step.grants_access {
+            true => tx.consent_of_invoice(&invoice.payment_id).await?.filter(|c| c.saved_method_sealed.is_none()),
+            false => None,
+        };
         if step.grants_access {
             self.settled.reminders.queue_paid(tx.as_mut(), &invoice).await?;
         }
         tx.commit().await?;
+        if let (Some(consent), Some(gateway_payment_id)) = (consent, &invoice.gateway_payment_id) {
+            self.settled.consents.keep_saved_method(consent, gateway_payment_id).await;
+        }
         if step.next != InvoiceStatus::Pending {
             self.metrics.invoice_settled(step.next);
         }

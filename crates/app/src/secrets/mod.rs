@@ -49,6 +49,8 @@ pub enum SecretPurpose<'a> {
     WebhookSecret { endpoint_id: &'a str },
     /// The secret Telegram sends with a bot's webhook posts, derived for the bot.
     TelegramWebhook { bot_id: i64 },
+    /// The gateway's id of a customer's saved payment method, sealed for its consent.
+    SavedPaymentMethod { consent_id: &'a str },
 }
 
 impl SecretPurpose<'_> {
@@ -58,6 +60,7 @@ impl SecretPurpose<'_> {
             SecretPurpose::PartnerBotToken { account_id } => format!("partner-bot-token:{account_id}"),
             SecretPurpose::WebhookSecret { endpoint_id } => format!("webhook-secret:{endpoint_id}"),
             SecretPurpose::TelegramWebhook { bot_id } => format!("telegram-webhook:{bot_id}"),
+            SecretPurpose::SavedPaymentMethod { consent_id } => format!("saved-payment-method:{consent_id}"),
         }
     }
 }

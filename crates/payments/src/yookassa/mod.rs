@@ -12,14 +12,17 @@ use std::time::Duration;
 use async_trait::async_trait;
 use reqwest::Method;
 use vp_domain::{GatewayState, Money};
-use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState};
+use vp_ports::{
+    GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
+    SavedMethodCharge, SavedMethodPayment,
+};
 
 pub use client::REQUEST_TIMEOUT;
 pub use notifications::{DEFAULT_NOTIFY_FROM, NOTIFICATIONS_PATH, NotifyPolicy, routes};
 pub use wire::METHOD_TYPES;
 
 use client::Client;
-use wire::{Me, Payment, Refund, capture_body, create_body, refund_body, state};
+use wire::{Me, Payment, Refund, capture_body, create_body, refund_body, saved_method_body, state};
 
 /// YooKassa's production API.
 pub const DEFAULT_API_URL: &str = "https://api.yookassa.ru/v3";
@@ -152,6 +155,31 @@ impl PaymentGateway for YooKassaGateway {
 
     fn reconciles(&self) -> bool {
         true
+    }
+
+    /// Not until the shop's recurring payments are switched on here (`save_payment_method` is
+    /// not sent yet), so no consent is offered with YooKassa.
+    fn saves_methods(&self) -> bool {
+        false
+    }
+
+    async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
+        Ok(self.get_payment(gateway_payment_id).await?.saved_method())
+    }
+
+    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
+        let body = saved_method_body(charge);
+        let key = charge.idempotency_key.as_str();
+        let answer = self.client.call(Method::POST, "/payments", Some(key), Some(&body)).await?;
+        if !answer.ok() {
+            return Err(self.client.refused(&Method::POST, "/payments", Some(&body), &answer));
+        }
+        let mut payment: Payment = answer.object("payment")?;
+        if payment.status == "waiting_for_capture" {
+            payment = self.capture(&payment).await?;
+        }
+        let state = state(&payment).ok_or_else(|| unknown_status(&payment))?;
+        Ok(SavedMethodPayment { gateway_payment_id: payment.id, state })
     }
 
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 use vp_domain::{CURRENCY, GatewayState, Money};
-use vp_ports::GatewayPaymentRequest;
+use vp_ports::{GatewayPaymentRequest, SavedMethod, SavedMethodCharge};
 
 /// `payment_method_data.type` values a payment may be created with (the API reference's
 /// `PaymentMethodData` enum). A payment method mapped to none of these is refused at setup.
@@ -49,6 +49,16 @@ pub struct CancellationDetails {
     pub reason: String,
 }
 
+/// The payment method a payment was made with (the SDK's `PaymentMethod`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentMethod {
+    pub id: String,
+    /// Whether it can be charged again without the customer (`payment_method_id`).
+    #[serde(default)]
+    pub saved: bool,
+    pub title: Option<String>,
+}
+
 /// The payment object.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Payment {
@@ -59,6 +69,15 @@ pub struct Payment {
     pub confirmation: Option<Confirmation>,
     pub refunded_amount: Option<Amount>,
     pub cancellation_details: Option<CancellationDetails>,
+    pub payment_method: Option<PaymentMethod>,
+}
+
+impl Payment {
+    /// The method this payment saved, once it succeeded.
+    pub fn saved_method(&self) -> Option<SavedMethod> {
+        let method = self.payment_method.as_ref().filter(|m| m.saved && self.status == "succeeded")?;
+        Some(SavedMethod { id: method.id.clone(), title: method.title.clone().unwrap_or_default() })
+    }
 }
 
 /// The refund object.
@@ -119,6 +138,17 @@ pub fn create_body(r: &GatewayPaymentRequest) -> Value {
         body["payment_method_data"] = json!({ "type": kind });
     }
     body
+}
+
+/// `POST /payments` charging a saved method: no confirmation, the customer is not there.
+pub fn saved_method_body(c: &SavedMethodCharge) -> Value {
+    json!({
+        "amount": amount(c.amount),
+        "capture": true,
+        "payment_method_id": c.saved_method_id,
+        "description": description(&c.description),
+        "metadata": { "payment_id": c.idempotency_key, "account_id": c.account_id },
+    })
 }
 
 /// `POST /payments/{id}/capture`: the whole amount.
@@ -194,7 +224,36 @@ mod tests {
             confirmation: None,
             refunded_amount: refunded.map(|v| Amount { value: v.into(), currency: "RUB".into() }),
             cancellation_details: reason.map(|r| CancellationDetails { reason: r.into() }),
+            payment_method: None,
         }
+    }
+
+    #[test]
+    fn a_saved_method_is_charged_without_confirmation_and_read_only_when_saved() {
+        let charge = SavedMethodCharge {
+            idempotency_key: "pay_renewal".into(),
+            account_id: "acc_1".into(),
+            amount: Money::from_kopecks(29_900),
+            description: "Fast VPN: 1 month".into(),
+            saved_method_id: "2f3b588d-000f-5000-8000-1d6e87c7fbde".into(),
+        };
+        assert_eq!(
+            saved_method_body(&charge),
+            json!({
+                "amount": {"value": "299.00", "currency": "RUB"},
+                "capture": true,
+                "payment_method_id": "2f3b588d-000f-5000-8000-1d6e87c7fbde",
+                "description": "Fast VPN: 1 month",
+                "metadata": {"payment_id": "pay_renewal", "account_id": "acc_1"}
+            })
+        );
+        let method = |saved| PaymentMethod { id: "pm_1".into(), saved, title: Some("Bank card *4444".into()) };
+        let paid = Payment { payment_method: Some(method(true)), ..payment("succeeded", None, None) };
+        assert_eq!(paid.saved_method(), Some(SavedMethod { id: "pm_1".into(), title: "Bank card *4444".into() }));
+        let unsaved = Payment { payment_method: Some(method(false)), ..payment("succeeded", None, None) };
+        assert_eq!(unsaved.saved_method(), None);
+        let pending = Payment { payment_method: Some(method(true)), ..payment("pending", None, None) };
+        assert_eq!(pending.saved_method(), None, "nothing is saved before the payment succeeds");
     }
 
     #[test]

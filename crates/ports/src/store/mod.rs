@@ -15,6 +15,7 @@ mod invoices;
 mod notices;
 mod offer;
 mod reminders;
+mod renewals;
 mod settings;
 
 use async_trait::async_trait;
@@ -33,6 +34,7 @@ pub use invoices::InvoiceRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
 pub use reminders::ReminderRepo;
+pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
@@ -160,6 +162,7 @@ pub trait Tx:
     + CustomerChatRepo
     + BotCustomerRepo
     + ReminderRepo
+    + RenewalRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

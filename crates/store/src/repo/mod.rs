@@ -22,6 +22,7 @@ pub(crate) mod notices;
 pub(crate) mod offer;
 pub(crate) mod quotas;
 pub(crate) mod reminders;
+pub(crate) mod renewals;
 pub(crate) mod settings;
 
 /// A newest-first page's cursor as stored; without one, everything is before the

@@ -5,6 +5,7 @@ use maud::{Markup, html};
 use time::OffsetDateTime;
 use vp_app::Lang;
 use vp_app::payments::{OrderItem, PaymentPage};
+use vp_app::renewals::RenewalOffer;
 use vp_domain::InvoiceStatus;
 use vp_i18n::Texts;
 
@@ -100,6 +101,17 @@ fn with_lang(url: &str, lang: Lang) -> String {
     format!("{url}{}lang={}", if url.contains('?') { '&' } else { '?' }, lang.code())
 }
 
+/// The consent sentence beside the "renew automatically" tick: the amount, the period, the date
+/// of the next charge and how to turn it off. Stored word for word with the consent.
+pub fn renewal_sentence(lang: Lang, offer: &RenewalOffer) -> String {
+    let tx = Texts(lang);
+    let date = tx.date(offer.next_charge_at.date());
+    tx.with(
+        "page-renew-tick",
+        &[("amount", offer.amount.into()), ("months", offer.months.into()), ("date", date.as_str().into())],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,7 +199,29 @@ mod tests {
             seconds_left: 0,
             connect_url: None,
             reminders_token: None,
+            renewal_offer: None,
+            renews: false,
         }
+    }
+
+    #[test]
+    fn the_consent_sentence_names_the_amount_the_period_the_next_charge_and_how_to_cancel() {
+        let offer = |months| RenewalOffer {
+            amount: "299.00".parse().unwrap(),
+            months,
+            next_charge_at: time::macros::datetime!(2026-12-25 10:00 UTC),
+        };
+        let said = |lang, months| renewal_sentence(lang, &offer(months)).replace('\u{a0}', " ");
+        assert_eq!(
+            said(Lang::En, 1),
+            "Renew automatically: RUB 299.00 for 1 month each time, next charge on 2026-12-25 from the card you pay \
+             with now. Turn it off any time by writing to support."
+        );
+        assert!(said(Lang::En, 3).contains("for 3 months each time"));
+        let ru = said(Lang::Ru, 3);
+        assert!(ru.starts_with("Продлевать автоматически: "), "{ru}");
+        assert!(ru.contains("за 3 месяца каждый раз, следующее списание 25.12.2026"), "{ru}");
+        assert!(said(Lang::Ru, 12).contains("за 12 месяцев"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::payments::{PaymentPage, Payments};
+use vp_app::renewals::ConsentGiven;
 use vp_app::{AppError, Lang};
 use vp_domain::InvoiceStatus;
 use vp_i18n::Texts;
@@ -45,10 +46,11 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
 fn state(lang: Lang, p: &PaymentPage) -> Markup {
     let tx = Texts(lang);
     match p.invoice.status {
-        InvoiceStatus::Pending => pay_form(tx, &tx.get("page-sandbox-pay"), true),
+        InvoiceStatus::Pending => pay_form(lang, p, &tx.get("page-sandbox-pay"), true),
         InvoiceStatus::Succeeded => html! {
             p { strong { (tx.get("page-sandbox-paid")) } }
             (order::receipt(lang, p))
+            @if p.renews { p.renews { (tx.get("page-renew-on")) } }
         },
         InvoiceStatus::Failed => html! {
             p { strong { (tx.get("page-sandbox-failed")) } " " (tx.get("page-sandbox-nothing-taken")) }
@@ -56,15 +58,20 @@ fn state(lang: Lang, p: &PaymentPage) -> Markup {
         // A late payment still succeeds (spec: expired -> succeeded), so the button stays.
         InvoiceStatus::Expired => html! {
             p { (tx.get("page-sandbox-expired")) }
-            (pay_form(tx, &tx.get("page-sandbox-pay-anyway"), false))
+            (pay_form(lang, p, &tx.get("page-sandbox-pay-anyway"), false))
         },
     }
 }
 
-/// The pay button, and the decline button while the payment is open.
-fn pay_form(tx: Texts, label: &str, declinable: bool) -> Markup {
+/// The pay button, the "renew automatically" tick where it applies (never ticked for the
+/// customer), and the decline button while the payment is open.
+fn pay_form(lang: Lang, p: &PaymentPage, label: &str, declinable: bool) -> Markup {
+    let tx = Texts(lang);
     html! {
         form method="post" {
+            @if let Some(offer) = &p.renewal_offer {
+                p { label.check { input type="checkbox" name="renew" value="on"; " " (order::renewal_sentence(lang, offer)) } }
+            }
             button.primary name="action" value="pay" { (label) }
             @if declinable { button name="action" value="decline" { (tx.get("page-sandbox-decline")) } }
         }
@@ -74,6 +81,8 @@ fn pay_form(tx: Texts, label: &str, declinable: bool) -> Markup {
 #[derive(Deserialize)]
 pub struct Action {
     action: String,
+    /// `on` when the "renew automatically" box was ticked.
+    renew: Option<String>,
 }
 
 pub async fn act(
@@ -91,7 +100,23 @@ pub async fn act(
             return Page::new(&req, lang, &title).render(StatusCode::BAD_REQUEST, html! { h1 { (title) } });
         }
     };
-    match payments.sandbox_pay(&payment_id, paid).await {
+    let lang = lang_of(&req);
+    let consent = match form.renew.as_deref() {
+        Some("on") if paid => match payments.payment_page(&payment_id, lang).await {
+            // The sentence the page showed, as the customer read it.
+            Ok(PaymentPage { renewal_offer: Some(offer), .. }) => {
+                Some(ConsentGiven { text: order::renewal_sentence(lang, &offer), lang })
+            }
+            Ok(_) => None,
+            Err(AppError::NotFound(_)) => return not_found(&req, lang),
+            Err(e) => {
+                tracing::error!(error = %e, "sandbox payment failed");
+                return unavailable(&req, lang);
+            }
+        },
+        _ => None,
+    };
+    match payments.sandbox_pay(&payment_id, paid, consent).await {
         // Post/redirect/get: the page shows the new state.
         Ok(_) | Err(AppError::Conflict(_)) => HttpResponse::SeeOther()
             .insert_header(("location", format!("{}?lang={}", req.path(), lang_of(&req).code())))

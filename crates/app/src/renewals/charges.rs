@@ -1,0 +1,270 @@
+//! The renewal charge of a term. The term check decides it in its own unit of work, under the
+//! account's lock (`schedule_charge`), so a term gets at most one; the worker then reserves
+//! the renewal invoice (its id is the gateway's idempotency key) before it asks the gateway, so
+//! a try after a crash, a restart or on another instance gets the same payment, never a
+//! second one. The term moves on only when the payment has succeeded, through the same
+//! settlement as any payment.
+
+use time::{Duration, OffsetDateTime};
+use vp_domain::backoff::GATEWAY_RECHECK_FROM;
+use vp_domain::invoice::payment_deadline;
+use vp_domain::renewal::{charge_due, retry_at};
+use vp_domain::{GatewayState, InvoiceStatus, PaymentOutcome, Purpose};
+use vp_ports::{
+    Claim, GatewayError, IdGenerator, InvoiceRecord, RenewalCharge, RenewalChargeState, RenewalRepo, SavedMethodCharge,
+};
+
+use super::Renewals;
+use crate::error::{AppError, AppResult};
+
+/// A claimed charge is held this long: a worker that dies mid-charge leaves it to the next.
+const LEASE: Duration = Duration::minutes(5);
+/// When the gateway did not answer, or has not decided yet, the charge is asked again after this.
+const ASK_AGAIN: Duration = Duration::minutes(5);
+
+/// What one run of the renewal worker did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RenewalRun {
+    /// Paid: the term moved on.
+    pub charged: usize,
+    /// Declined (tried again later, or the term ends as usual).
+    pub declined: usize,
+    /// Not charged: turned off, or the term changed before the try.
+    pub dropped: usize,
+    /// The gateway has not decided, or did not answer: asked again.
+    pub waiting: usize,
+}
+
+/// In the term check's unit of work: when the client consented, has a saved method and the
+/// charge of this term is due, records the term's renewal charge (once per term). `true` when
+/// the term renews by charge, so the 24 h reminder gives way to it.
+pub(crate) async fn schedule_charge(
+    tx: &mut (impl RenewalRepo + ?Sized),
+    ids: &dyn IdGenerator,
+    client_ref: &str,
+    subscription: &vp_domain::Subscription,
+    now: OffsetDateTime,
+) -> AppResult<bool> {
+    if !charge_due(subscription, now) {
+        return Ok(false);
+    }
+    let Some(consent) = tx.current_consent(client_ref).await?.filter(|c| c.chargeable()) else { return Ok(false) };
+    let charge = RenewalCharge {
+        client_ref: client_ref.to_owned(),
+        term_ends_at: subscription.expires_at,
+        account_id: consent.account_id.clone(),
+        consent_id: consent.id,
+        attempt: 1,
+        payment_id: ids.new_id("pay"),
+        state: RenewalChargeState::Due,
+        next_try_at: Some(now),
+        last_error: None,
+        created_at: now,
+    };
+    tx.insert_renewal_charge(&charge).await?;
+    Ok(true)
+}
+
+/// What a try came to.
+enum Tried {
+    Charged,
+    Declined(String),
+    Dropped(&'static str),
+    Waiting,
+}
+
+impl Renewals {
+    /// Makes the renewal charges that are due, at most `limit` of them.
+    pub async fn run_due_charges(&self, limit: u32) -> AppResult<RenewalRun> {
+        let now = self.clock.now();
+        let claim = Claim { now, lease_until: now + LEASE, limit };
+        let mut tx = self.store.begin().await?;
+        let due = tx.claim_renewal_charges(claim).await?;
+        tx.commit().await?;
+        let mut run = RenewalRun::default();
+        for charge in due {
+            let (client, term) = (charge.client_ref.clone(), charge.term_ends_at);
+            match self.try_charge(charge).await {
+                Ok(Tried::Charged) => run.charged += 1,
+                Ok(Tried::Declined(_)) => run.declined += 1,
+                Ok(Tried::Dropped(_)) => run.dropped += 1,
+                Ok(Tried::Waiting) => run.waiting += 1,
+                // Left claimed: tried again when the lease ends.
+                Err(e) => tracing::warn!(%client, %term, error = %e, "renewal charge failed; tried again later"),
+            }
+        }
+        Ok(run)
+    }
+
+    async fn try_charge(&self, mut charge: RenewalCharge) -> AppResult<Tried> {
+        if charge.state == RenewalChargeState::Due {
+            if let Some(dropped) = self.open_charge(&mut charge).await? {
+                return Ok(dropped);
+            }
+        }
+        // Charging: the invoice is reserved. Settled meanwhile (by the reconciler, or a try
+        // that died after the gateway answered)? Then only the charge's record follows.
+        let invoice = read!(self.store, |tx| tx.invoice_by_id(&charge.payment_id))
+            .ok_or(AppError::NotFound("renewal invoice"))?;
+        let tried = match invoice.status {
+            InvoiceStatus::Succeeded => Tried::Charged,
+            InvoiceStatus::Failed | InvoiceStatus::Expired => {
+                Tried::Declined("the renewal invoice did not go through".into())
+            }
+            InvoiceStatus::Pending => self.ask_gateway(&charge, invoice).await?,
+        };
+        self.record_try(charge, &tried).await?;
+        Ok(tried)
+    }
+
+    /// The first step of a try, in one unit of work under the account's lock: the consent and
+    /// the term are read again (either may have changed since the check), and the renewal
+    /// invoice is reserved. `Some` when nothing is to be charged.
+    async fn open_charge(&self, charge: &mut RenewalCharge) -> AppResult<Option<Tried>> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&charge.account_id).await?;
+        let consent = tx.current_consent(&charge.client_ref).await?;
+        let client = tx.client_by_ref(&charge.client_ref).await?;
+        let term = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
+        let dropped = match (&consent, term) {
+            (Some(c), _) if c.id != charge.consent_id || c.turned_off_at.is_some() => {
+                Some("automatic renewal was turned off")
+            }
+            (None, _) => Some("automatic renewal was turned off"),
+            _ if client.as_ref().is_some_and(|c| c.blocked) => Some("the client is blocked"),
+            (_, Some(t)) if t.expires_at == charge.term_ends_at && charge_due(t, now) => None,
+            _ => Some("the term changed before the charge"),
+        };
+        let plan = match (&consent, dropped) {
+            (Some(c), None) => tx.plan(c.plan_id).await?,
+            _ => None,
+        };
+        let (Some(consent), Some(client), Some(_plan), None) = (consent, client, plan, dropped) else {
+            let reason = dropped.unwrap_or("the plan no longer exists");
+            charge.state = RenewalChargeState::Dropped;
+            charge.next_try_at = None;
+            charge.last_error = Some(reason.to_owned());
+            tx.update_renewal_charge(charge).await?;
+            tx.commit().await?;
+            tracing::info!(client = %charge.client_ref, reason, "renewal charge dropped");
+            return Ok(Some(Tried::Dropped(reason)));
+        };
+        let invoice = InvoiceRecord {
+            payment_id: charge.payment_id.clone(),
+            account_id: charge.account_id.clone(),
+            client_ref: client.id.clone(),
+            client_id: client.client_id.clone(),
+            status: InvoiceStatus::Pending,
+            purpose: Purpose::Subscription { plan_id: consent.plan_id },
+            method: consent.method.clone(),
+            // The price the customer was last told (docs/decisions.md).
+            amounts: consent.price,
+            return_url: None,
+            payment_url: None,
+            gateway_payment_id: None,
+            created_at: now,
+            expires_at: payment_deadline(now),
+            paid_at: None,
+        };
+        tx.insert_invoice(&invoice).await?;
+        if self.gateway.reconciles() {
+            tx.schedule_gateway_check(&invoice.payment_id, Some(now + GATEWAY_RECHECK_FROM)).await?;
+        }
+        charge.state = RenewalChargeState::Charging;
+        tx.update_renewal_charge(charge).await?;
+        tx.commit().await?;
+        Ok(None)
+    }
+
+    /// Asks the gateway to charge the saved method, with the invoice id as the key, and settles
+    /// the invoice with its answer.
+    async fn ask_gateway(&self, charge: &RenewalCharge, mut invoice: InvoiceRecord) -> AppResult<Tried> {
+        let (consent, account) = {
+            let mut tx = self.store.read().await?;
+            let consent = tx.current_consent(&charge.client_ref).await?;
+            let account = tx.account(&charge.account_id).await?;
+            tx.commit().await?;
+            (consent.filter(|c| c.id == charge.consent_id), account.ok_or(AppError::NotFound("account"))?)
+        };
+        let Some(consent) = consent else { return Err(AppError::NotFound("renewal consent")) };
+        // Turned off since the invoice was reserved: the charge was started before, and
+        // completes (the same key gives the same payment).
+        let Some(method_id) = self.consents.saved_method_id(&consent)? else {
+            return Err(AppError::NotFound("saved payment method"));
+        };
+        let request = SavedMethodCharge {
+            idempotency_key: invoice.payment_id.clone(),
+            account_id: charge.account_id.clone(),
+            amount: invoice.amounts.customer,
+            description: format!("{}: renewal", account.brand_name),
+            saved_method_id: method_id,
+        };
+        let answer = self.gateway.charge_saved_method(&request).await;
+        let payment = match answer {
+            Ok(p) => p,
+            Err(GatewayError::Unavailable(e)) => {
+                tracing::info!(payment_id = %invoice.payment_id, error = %e, "renewal charge: the gateway did not answer");
+                return Ok(Tried::Waiting);
+            }
+            Err(e) => {
+                self.payments.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::AttemptFailed).await?;
+                return Ok(Tried::Declined(e.to_string()));
+            }
+        };
+        if invoice.gateway_payment_id.as_deref() != Some(payment.gateway_payment_id.as_str()) {
+            let mut tx = self.store.begin().await?;
+            invoice.gateway_payment_id = Some(payment.gateway_payment_id.clone());
+            tx.update_invoice(&invoice).await?;
+            tx.commit().await?;
+        }
+        let outcome = match payment.state {
+            GatewayState::Succeeded | GatewayState::Refunded => PaymentOutcome::Paid,
+            GatewayState::Declined | GatewayState::Expired => PaymentOutcome::AttemptFailed,
+            GatewayState::Pending => return Ok(Tried::Waiting),
+        };
+        let settled = self.payments.apply_payment_outcome(&invoice.payment_id, outcome).await?;
+        Ok(match settled.status {
+            InvoiceStatus::Succeeded => Tried::Charged,
+            _ => Tried::Declined(format!("the gateway declined: {:?}", payment.state)),
+        })
+    }
+
+    /// Records a try: done, waiting for the gateway, or declined (tried again within the
+    /// retries, with a new invoice, else the term ends as usual).
+    async fn record_try(&self, mut charge: RenewalCharge, tried: &Tried) -> AppResult<()> {
+        let now = self.clock.now();
+        match tried {
+            Tried::Charged => {
+                charge.state = RenewalChargeState::Succeeded;
+                charge.next_try_at = None;
+            }
+            Tried::Dropped(reason) => {
+                charge.state = RenewalChargeState::Dropped;
+                charge.next_try_at = None;
+                charge.last_error = Some((*reason).to_owned());
+            }
+            Tried::Waiting => charge.next_try_at = Some(now + ASK_AGAIN),
+            Tried::Declined(reason) => {
+                charge.last_error = Some(reason.clone());
+                match retry_at(charge.attempt, charge.term_ends_at, now) {
+                    Some(at) => {
+                        charge.attempt += 1;
+                        charge.payment_id = self.ids.new_id("pay");
+                        charge.state = RenewalChargeState::Due;
+                        charge.next_try_at = Some(at);
+                    }
+                    None => {
+                        charge.state = RenewalChargeState::Failed;
+                        charge.next_try_at = None;
+                    }
+                }
+                tracing::info!(client = %charge.client_ref, attempt = charge.attempt, %reason, "renewal charge declined");
+            }
+        }
+        let mut tx = self.store.begin().await?;
+        tx.update_renewal_charge(&charge).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,126 @@
+//! The customer's consent to automatic renewal, kept as given, and the payment method the
+//! gateway saved with the consent's payment, sealed at rest.
+
+use std::sync::Arc;
+
+use time::OffsetDateTime;
+use vp_domain::{Lang, Money, Purpose};
+use vp_ports::{Clock, IdGenerator, InvoiceRecord, PaymentGateway, RenewalConsent, RenewalRepo, Store};
+
+use crate::error::{AppError, AppResult};
+use crate::secrets::{SecretKeys, SecretPurpose};
+
+/// What the consent sentence names before paying, for a page or a bot to word it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenewalOffer {
+    pub amount: Money,
+    pub months: u32,
+    pub next_charge_at: OffsetDateTime,
+}
+
+/// The tick a customer gave, with the sentence they were shown, word for word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsentGiven {
+    pub text: String,
+    pub lang: Lang,
+}
+
+/// Consents and saved methods, shared by the payments (a consent comes with a payment) and
+/// the renewals (which charge what it saved).
+pub struct Consents {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) ids: Arc<dyn IdGenerator>,
+    pub(crate) gateway: Arc<dyn PaymentGateway>,
+    pub(crate) keys: Arc<SecretKeys>,
+}
+
+impl Consents {
+    /// Whether the gateway can save a method for renewals, so a consent can be offered.
+    pub fn offered(&self) -> bool {
+        self.gateway.saves_methods()
+    }
+
+    /// Records the consent given with `invoice`. Ticking again for the same invoice changes
+    /// nothing: the first sentence shown stays the proof.
+    pub(crate) async fn give(&self, invoice: &InvoiceRecord, given: &ConsentGiven) -> AppResult<()> {
+        let Purpose::Subscription { plan_id } = invoice.purpose else {
+            return Err(AppError::Conflict(format!("invoice {} buys no term to renew", invoice.payment_id)));
+        };
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        if tx.consent_of_invoice(&invoice.payment_id).await?.is_none() {
+            let consent = RenewalConsent {
+                id: self.ids.new_id("ren"),
+                account_id: invoice.account_id.clone(),
+                client_ref: invoice.client_ref.clone(),
+                payment_id: invoice.payment_id.clone(),
+                plan_id,
+                method: invoice.method.clone(),
+                consented_at: now,
+                text: given.text.clone(),
+                lang: given.lang,
+                price: invoice.amounts,
+                price_told_at: now,
+                saved_method_sealed: None,
+                saved_method_title: None,
+                turned_off_at: None,
+                turned_off_by: None,
+            };
+            tx.insert_consent(&consent).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// After a consenting invoice was paid: asks the gateway which method it saved and keeps
+    /// it sealed. A failure is logged and asked again at the next payment's settlement; without
+    /// a saved method nothing is ever charged.
+    pub(crate) async fn keep_saved_method(&self, consent: RenewalConsent, gateway_payment_id: &str) {
+        if let Err(e) = self.save_method(consent, gateway_payment_id).await {
+            tracing::warn!(error = %e, payment = %gateway_payment_id, "the saved payment method was not kept");
+        }
+    }
+
+    async fn save_method(&self, mut consent: RenewalConsent, gateway_payment_id: &str) -> AppResult<()> {
+        let saved =
+            self.gateway.saved_method(gateway_payment_id).await.map_err(|e| AppError::External(e.to_string()))?;
+        let Some(method) = saved else {
+            tracing::info!(consent = %consent.id, "the gateway saved no method: the consent cannot be charged");
+            return Ok(());
+        };
+        consent.saved_method_sealed =
+            Some(self.keys.seal(SecretPurpose::SavedPaymentMethod { consent_id: &consent.id }, &method.id));
+        consent.saved_method_title = Some(method.title);
+        let mut tx = self.store.begin().await?;
+        tx.update_consent(&consent).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The saved method's gateway id, opened for a charge.
+    pub(crate) fn saved_method_id(&self, consent: &RenewalConsent) -> AppResult<Option<String>> {
+        let Some(sealed) = &consent.saved_method_sealed else { return Ok(None) };
+        self.keys
+            .open(SecretPurpose::SavedPaymentMethod { consent_id: &consent.id }, sealed)
+            .map(Some)
+            .map_err(|e| AppError::External(format!("the saved method of consent {}: {e}", consent.id)))
+    }
+
+    /// Turns automatic renewal off for the client from now on; `by` says who (`customer`,
+    /// `support:<email>`, `operator`). `false` when it was not on.
+    pub(crate) async fn turn_off(
+        &self,
+        tx: &mut (impl RenewalRepo + ?Sized),
+        client_ref: &str,
+        by: &str,
+    ) -> AppResult<bool> {
+        let Some(mut consent) = tx.current_consent(client_ref).await?.filter(|c| c.turned_off_at.is_none()) else {
+            return Ok(false);
+        };
+        consent.turned_off_at = Some(self.clock.now());
+        consent.turned_off_by = Some(by.to_owned());
+        tx.update_consent(&consent).await?;
+        Ok(true)
+    }
+}

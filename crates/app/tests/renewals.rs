@@ -1,0 +1,189 @@
+//! Automatic renewal on a real SQLite store with a moved clock: a consenting customer's saved
+//! method is charged once per term, 24 hours before its end, and the term moves only when the
+//! payment succeeded; without consent nothing is charged; a declined charge is tried at most
+//! twice more and then the term ends as usual; turning renewal off stops the next charge.
+
+mod support;
+
+use std::sync::atomic::Ordering;
+
+use support::World;
+use time::{Duration, OffsetDateTime};
+use vp_app::renewals::ConsentGiven;
+use vp_domain::{
+    ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, Lang, MethodCode, Purpose, SubscriptionStatus,
+};
+use vp_ports::{RenewalChargeState, RenewalConsent};
+
+const SENTENCE: &str = "Renew automatically: RUB 299.00 for 1 month each time, next charge on 2026-01-31.";
+
+/// Pays a one-month invoice for `client` on the sandbox page, ticking "renew automatically"
+/// when `consent`; returns the invoice id.
+async fn buy(w: &World, client: &str, consent: bool) -> String {
+    let request = InvoiceRequest {
+        client_id: ClientId::parse(client).unwrap(),
+        purpose: Purpose::Subscription { plan_id: 1 },
+        method: MethodCode::parse("card").unwrap(),
+        return_url: None,
+    };
+    let key = IdempotencyKey::parse(Some(&format!("k-{client}-{}", w.clock.now_for_test()))).unwrap();
+    let invoice = w.app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
+    let given = consent.then(|| ConsentGiven { text: SENTENCE.into(), lang: Lang::En });
+    w.app.payments.sandbox_pay(&invoice.payment_id, true, given).await.unwrap();
+    invoice.payment_id
+}
+
+/// The term check and the renewal worker, as the background loop runs them.
+async fn check(w: &World) {
+    w.app.events.check_terms().await.unwrap();
+    w.app.renewals.run_due_charges(100).await.unwrap();
+}
+
+/// Moves the clock to `at` and checks.
+async fn check_at(w: &World, at: OffsetDateTime) {
+    let now = w.clock.now_for_test();
+    assert!(at >= now, "the clock only moves on");
+    w.clock.advance(at - now);
+    check(w).await;
+}
+
+fn charges(w: &World) -> usize {
+    w.gateway.saved_charges.lock().unwrap().len()
+}
+
+async fn consent_of(w: &World, client: &str) -> Option<RenewalConsent> {
+    let mut tx = w.store.read().await.unwrap();
+    let c = tx.client(&w.account.id, &ClientId::parse(client).unwrap()).await.unwrap().unwrap();
+    let consent = tx.current_consent(&c.id).await.unwrap();
+    tx.commit().await.unwrap();
+    consent
+}
+
+async fn invoices_of(w: &World, client: &str) -> Vec<vp_ports::InvoiceRecord> {
+    let mut tx = w.store.read().await.unwrap();
+    let c = tx.client(&w.account.id, &ClientId::parse(client).unwrap()).await.unwrap().unwrap();
+    let list = tx.client_invoices(&c.id, 100).await.unwrap();
+    tx.commit().await.unwrap();
+    list
+}
+
+#[tokio::test]
+async fn the_consent_is_kept_with_its_sentence_time_and_invoice_and_the_saved_method_sealed() {
+    let w = World::new().await;
+    let paid_at = w.clock.now_for_test();
+    let payment_id = buy(&w, "alice", true).await;
+    let consent = consent_of(&w, "alice").await.expect("a consent");
+    assert_eq!((consent.text.as_str(), consent.lang), (SENTENCE, Lang::En));
+    assert_eq!((consent.payment_id.as_str(), consent.consented_at), (payment_id.as_str(), paid_at));
+    assert_eq!(consent.saved_method_title.as_deref(), Some("Bank card *4444"));
+    let sealed = consent.saved_method_sealed.expect("the saved method is kept");
+    assert!(!sealed.contains(&format!("pm_gw_{payment_id}")), "sealed, not in the clear: {sealed}");
+    assert!(consent.turned_off_at.is_none());
+}
+
+#[tokio::test]
+async fn a_consenting_customer_is_charged_once_per_term_a_day_before_its_end() {
+    let w = World::new().await;
+    let first = buy(&w, "alice", true).await;
+    let end = w.subscription("alice").await.subscription.expires_at;
+    let price = invoices_of(&w, "alice").await[0].amounts;
+
+    check_at(&w, end - Duration::hours(24) - Duration::minutes(5)).await;
+    assert_eq!(charges(&w), 0, "not before the day before the end");
+
+    check_at(&w, end - Duration::hours(24)).await;
+    assert_eq!(charges(&w), 1);
+    let renewed = w.subscription("alice").await.subscription;
+    assert_eq!(renewed.expires_at, vp_domain::subscription::add_months(end, 1), "the term moved on by the plan");
+    let invoices = invoices_of(&w, "alice").await;
+    let renewal = invoices.iter().find(|i| i.payment_id != first).expect("a renewal invoice");
+    assert_eq!((renewal.status, renewal.amounts), (InvoiceStatus::Succeeded, price));
+    assert_eq!(
+        w.gateway.saved_charges.lock().unwrap()[0].idempotency_key,
+        renewal.payment_id,
+        "the invoice is the key"
+    );
+
+    // Later checks of the same term charge nothing more.
+    check(&w).await;
+    check_at(&w, end - Duration::hours(1)).await;
+    assert_eq!(charges(&w), 1, "one charge per term");
+
+    // The next term renews the same way.
+    check_at(&w, renewed.expires_at - Duration::hours(24)).await;
+    assert_eq!(charges(&w), 2);
+    assert_eq!(invoices_of(&w, "alice").await.len(), 3);
+}
+
+#[tokio::test]
+async fn a_customer_who_did_not_tick_is_never_charged_and_the_term_ends() {
+    let w = World::new().await;
+    buy(&w, "bob", false).await;
+    assert!(consent_of(&w, "bob").await.is_none());
+    let end = w.subscription("bob").await.subscription.expires_at;
+    check_at(&w, end - Duration::hours(24)).await;
+    check_at(&w, end + Duration::minutes(5)).await;
+    assert_eq!(charges(&w), 0);
+    assert_eq!(w.subscription("bob").await.subscription.status, SubscriptionStatus::Expired);
+}
+
+#[tokio::test]
+async fn a_declined_charge_is_tried_at_most_twice_more_then_the_term_ends_as_usual() {
+    let w = World::new().await;
+    buy(&w, "carol", true).await;
+    let end = w.subscription("carol").await.subscription.expires_at;
+    w.gateway.decline_saved.store(true, Ordering::SeqCst);
+
+    check_at(&w, end - Duration::hours(24)).await;
+    assert_eq!(charges(&w), 1);
+    assert_eq!(w.subscription("carol").await.subscription.expires_at, end, "a declined charge moves nothing");
+    check(&w).await;
+    assert_eq!(charges(&w), 1, "the retry waits");
+    check_at(&w, end - Duration::hours(16)).await;
+    assert_eq!(charges(&w), 2);
+    check_at(&w, end - Duration::hours(8)).await;
+    assert_eq!(charges(&w), 3);
+    check_at(&w, end - Duration::minutes(1)).await;
+    check_at(&w, end + Duration::minutes(5)).await;
+    assert_eq!(charges(&w), 3, "two retries at most");
+    let keys: Vec<String> = w.gateway.saved_charges.lock().unwrap().iter().map(|c| c.idempotency_key.clone()).collect();
+    assert_eq!(keys.iter().collect::<std::collections::HashSet<_>>().len(), 3, "each try is a payment of its own");
+    assert_eq!(w.subscription("carol").await.subscription.status, SubscriptionStatus::Expired);
+    let failed = invoices_of(&w, "carol").await.iter().filter(|i| i.status == InvoiceStatus::Failed).count();
+    assert_eq!(failed, 3);
+    let mut tx = w.store.read().await.unwrap();
+    let c = tx.client(&w.account.id, &ClientId::parse("carol").unwrap()).await.unwrap().unwrap();
+    let charge = tx.renewal_charges_of_client(&c.id).await.unwrap().remove(0);
+    tx.commit().await.unwrap();
+    assert_eq!((charge.state, charge.attempt), (RenewalChargeState::Failed, 3));
+}
+
+#[tokio::test]
+async fn turning_renewal_off_stops_the_next_charge() {
+    let w = World::new().await;
+    buy(&w, "dave", true).await;
+    let end = w.subscription("dave").await.subscription.expires_at;
+    let off = w.app.renewals.turn_off(&w.account.id, &ClientId::parse("dave").unwrap(), "operator").await.unwrap();
+    assert!(off.was_on && !off.charge_under_way);
+    let consent = consent_of(&w, "dave").await.unwrap();
+    assert_eq!(consent.turned_off_by.as_deref(), Some("operator"));
+    check_at(&w, end - Duration::hours(24)).await;
+    check_at(&w, end + Duration::minutes(5)).await;
+    assert_eq!(charges(&w), 0);
+    assert_eq!(w.subscription("dave").await.subscription.status, SubscriptionStatus::Expired);
+    let again = w.app.renewals.turn_off(&w.account.id, &ClientId::parse("dave").unwrap(), "operator").await.unwrap();
+    assert!(!again.was_on);
+}
+
+#[tokio::test]
+async fn a_charge_decided_before_renewal_was_turned_off_is_not_started_after_it() {
+    let w = World::new().await;
+    buy(&w, "erin", true).await;
+    let end = w.subscription("erin").await.subscription.expires_at;
+    w.clock.advance(end - Duration::hours(24) - w.clock.now_for_test());
+    w.app.events.check_terms().await.unwrap(); // the charge is decided
+    w.app.renewals.turn_off(&w.account.id, &ClientId::parse("erin").unwrap(), "customer").await.unwrap();
+    let run = w.app.renewals.run_due_charges(100).await.unwrap();
+    assert_eq!((run.dropped, run.charged), (1, 0));
+    assert_eq!(charges(&w), 0);
+}

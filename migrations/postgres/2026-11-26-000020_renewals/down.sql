@@ -1,0 +1,2 @@
+DROP TABLE renewal_charges;
+DROP TABLE renewal_consents;

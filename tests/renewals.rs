@@ -1,0 +1,93 @@
+//! Automatic renewal, black-box on both backends with the service's shifted clock: the
+//! customer ticks "renew automatically" on the sandbox page, and a day before the end of the
+//! term the saved card is charged and the term moves on; a customer who did not tick is not
+//! charged; `vp-api client auto-renew ... off` stops the next charge; a declined card leaves
+//! the term to end.
+
+#[macro_use]
+mod support;
+
+use support::partner::{post_payment, rand_suffix, subscription};
+use support::server::{Backend, Server};
+use time::format_description::well_known::Rfc3339;
+use time::{Duration, OffsetDateTime};
+
+each_backend!(a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turned_off,);
+
+/// Issues a one-month invoice for `client` and pays it on the sandbox page, with the tick when
+/// `renew`; returns the invoice id.
+fn pay_on_the_page(s: &Server, client: &str, renew: bool) -> String {
+    let inv = post_payment(s, &format!("renew-{client}-{}", rand_suffix()), &subscription(client, 1));
+    assert_eq!(inv.status, 201, "{}", inv.text());
+    let id = inv.json()["payment_id"].as_str().unwrap().to_owned();
+    let page = s.get_raw(&format!("/sandbox/pay/{id}?lang=en"), &[]).text().replace('\u{a0}', " ");
+    assert!(page.contains(r#"<input type="checkbox" name="renew" value="on">"#), "an unticked box: {page}");
+    assert!(page.contains("Renew automatically: RUB 238.80 for 1 month each time, next charge on"), "{page}");
+    let form = if renew { "action=pay&renew=on" } else { "action=pay" };
+    let r = s.request(
+        "POST",
+        &format!("/sandbox/pay/{id}?lang=en"),
+        &[("content-type", "application/x-www-form-urlencoded")],
+        Some(form),
+    );
+    assert_eq!(r.status, 303, "{}", r.text());
+    let paid = s.get_raw(&format!("/sandbox/pay/{id}?lang=en"), &[]).text();
+    assert_eq!(paid.contains("Automatic renewal is on"), renew, "{paid}");
+    id
+}
+
+fn term_end(s: &Server, client: &str) -> OffsetDateTime {
+    let shown = s.cli(&["client", "show", &s.account_id, client]);
+    OffsetDateTime::parse(shown["subscription"]["expires_at"].as_str().unwrap(), &Rfc3339).unwrap()
+}
+
+/// Moves the service's clock to `at` and runs the jobs (the term check and the renewals).
+fn jobs_at(s: &Server, at: OffsetDateTime) {
+    let now =
+        OffsetDateTime::now_utc() + Duration::seconds(s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap());
+    let by = at - now;
+    if by.is_positive() {
+        s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds() + 1)]);
+    }
+    s.cli(&["jobs"]);
+}
+
+fn a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turned_off(backend: Backend) {
+    let Some(s) = Server::start_with(backend, "renewals", &[("VP_SHIFTED_CLOCK", "on")]) else { return };
+    pay_on_the_page(&s, "ticked", true);
+    pay_on_the_page(&s, "unticked", false);
+    let end = term_end(&s, "ticked");
+    let unticked_end = term_end(&s, "unticked");
+
+    jobs_at(&s, end - Duration::hours(25));
+    assert_eq!(term_end(&s, "ticked"), end, "not charged before the day before the end");
+    jobs_at(&s, end - Duration::hours(24));
+    let renewed = term_end(&s, "ticked");
+    assert_eq!(renewed, vp_domain::subscription::add_months(end, 1), "charged, and the term moved on a month");
+    assert_eq!(term_end(&s, "unticked"), unticked_end, "no tick, no charge");
+    s.cli(&["jobs"]);
+    assert_eq!(term_end(&s, "ticked"), renewed, "once per term");
+
+    // Turned off: the next term is not charged and ends.
+    let off = s.cli(&["client", "auto-renew", &s.account_id, "ticked", "off"]);
+    assert_eq!((off["was_on"].as_bool(), off["charge_under_way"].as_bool()), (Some(true), Some(false)), "{off}");
+    jobs_at(&s, renewed - Duration::hours(24));
+    jobs_at(&s, renewed + Duration::minutes(1));
+    let shown = s.cli(&["client", "show", &s.account_id, "ticked"]);
+    assert_eq!(shown["subscription"]["status"], "expired", "{shown}");
+
+    // A declined saved card: tried three times in all, then the term ends.
+    let (code, _) = s.db.cli_raw(&["client", "auto-renew", &s.account_id, "nobody", "off"]);
+    assert_eq!(code, Some(2), "an unknown client is the caller's mistake");
+    s.cli(&["sandbox", "saved-cards", "decline"]);
+    pay_on_the_page(&s, "declined", true);
+    let end = term_end(&s, "declined");
+    for left in [24, 16, 8] {
+        jobs_at(&s, end - Duration::hours(left));
+        assert_eq!(term_end(&s, "declined"), end, "declined at {left} h before the end");
+    }
+    jobs_at(&s, end + Duration::minutes(1));
+    let shown = s.cli(&["client", "show", &s.account_id, "declined"]);
+    assert_eq!(shown["subscription"]["status"], "expired", "{shown}");
+    assert_eq!(s.cli(&["sandbox", "show"])["saved_cards"], "decline");
+}
