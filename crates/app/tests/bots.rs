@@ -3,12 +3,10 @@
 
 mod support;
 
-use std::sync::Arc;
-
 use support::{World, declined};
 use vp_app::cabinet::audit::Who;
 use vp_app::secrets::SecretKeys;
-use vp_app::{AppError, Declined, Services, Settings};
+use vp_app::{AppError, Declined};
 
 const OPERATOR: Who<'static> = Who::Operator;
 
@@ -77,18 +75,12 @@ async fn a_bot_belongs_to_one_account_and_an_account_has_one_bot() {
     w.app.bots.connect_bot(&other, TOKEN, OPERATOR).await.expect("a disconnected bot may go to another account");
 }
 
-/// The same database under other secrets keys.
-fn with_keys(w: &World, current: &str, previous: Option<&str>) -> (Services, Arc<SecretKeys>) {
-    let keys = Arc::new(SecretKeys::from_base64(current, previous).unwrap());
-    (Services::new(w.adapters.clone(), Settings { secrets: keys.clone(), ..Settings::default() }), keys)
-}
-
 #[tokio::test]
 async fn a_key_rotation_seals_every_secret_again_and_a_missing_key_is_refused_by_name() {
     let w = World::new().await;
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
     let (old, new) = (SecretKeys::generate_base64(), SecretKeys::generate_base64());
-    let (before, before_keys) = with_keys(&w, &old, None);
+    let (before, before_keys) = w.with_keys(&old, None);
     before.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await.unwrap();
     let types = ["payment.succeeded".to_owned()];
     let endpoint =
@@ -97,11 +89,11 @@ async fn a_key_rotation_seals_every_secret_again_and_a_missing_key_is_refused_by
     let signing = (before_keys.endpoint_secret(&endpoint).unwrap(), before_keys.endpoint_secret(&rotated).unwrap());
     assert_eq!(before.secrets.prepare_secrets().await.unwrap(), 0, "nothing in plain text");
 
-    let (wrong, _) = with_keys(&w, &new, None);
+    let (wrong, _) = w.with_keys(&new, None);
     let refused = wrong.secrets.prepare_secrets().await.unwrap_err().to_string();
     assert!(refused.contains("VP_SECRETS_KEY"), "{refused}");
 
-    let (rotating, _) = with_keys(&w, &new, Some(&old));
+    let (rotating, _) = w.with_keys(&new, Some(&old));
     rotating.secrets.prepare_secrets().await.unwrap();
     assert_eq!(
         rotating.secrets.reseal_secrets().await.unwrap(),
@@ -110,7 +102,7 @@ async fn a_key_rotation_seals_every_secret_again_and_a_missing_key_is_refused_by
     );
     assert_eq!(rotating.secrets.reseal_secrets().await.unwrap(), 0, "already under the new key");
 
-    let (after, after_keys) = with_keys(&w, &new, None);
+    let (after, after_keys) = w.with_keys(&new, None);
     after.secrets.prepare_secrets().await.unwrap();
     let bot = after.bots.partner_bot(&w.account.id).await.unwrap().unwrap();
     assert_eq!(after_keys.bot_token(&bot).unwrap(), TOKEN);

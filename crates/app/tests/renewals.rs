@@ -187,3 +187,61 @@ async fn a_charge_decided_before_renewal_was_turned_off_is_not_started_after_it(
     assert_eq!((run.dropped, run.charged), (1, 0));
     assert_eq!(charges(&w), 0);
 }
+
+#[tokio::test]
+async fn a_charge_the_gateway_did_not_answer_is_asked_again_with_the_same_key_even_after_its_deadline() {
+    let w = World::new().await;
+    buy(&w, "frank", true).await;
+    let end = w.subscription("frank").await.subscription.expires_at;
+    w.gateway.down.store(true, Ordering::SeqCst);
+    check_at(&w, end - Duration::hours(24)).await;
+    assert_eq!(w.subscription("frank").await.subscription.expires_at, end, "nothing decided, nothing moved");
+    // The renewal invoice's deadline passes while the gateway is away.
+    w.clock.advance(Duration::minutes(40));
+    w.app.payments.expire_overdue_invoices(10).await.unwrap();
+    w.gateway.down.store(false, Ordering::SeqCst);
+    check(&w).await;
+    let keys: Vec<String> = w.gateway.saved_charges.lock().unwrap().iter().map(|c| c.idempotency_key.clone()).collect();
+    assert_eq!(keys.len(), 1, "asked once the gateway answered");
+    let renewal = invoices_of(&w, "frank").await.into_iter().find(|i| i.payment_id == keys[0]).unwrap();
+    assert_eq!(renewal.status, InvoiceStatus::Succeeded, "the expired invoice took the late payment");
+    assert_eq!(invoices_of(&w, "frank").await.len(), 2, "no second renewal invoice, so no second charge");
+    assert_eq!(w.subscription("frank").await.subscription.expires_at, vp_domain::subscription::add_months(end, 1));
+}
+
+#[tokio::test]
+async fn a_key_rotation_seals_saved_methods_again_and_renewals_charge_them_under_the_new_key() {
+    let w = World::new().await;
+    let (old, new) = (vp_app::secrets::SecretKeys::generate_base64(), vp_app::secrets::SecretKeys::generate_base64());
+    let (before, _) = w.with_keys(&old, None);
+    let request = InvoiceRequest {
+        client_id: ClientId::parse("grace").unwrap(),
+        purpose: Purpose::Subscription { plan_id: 1 },
+        method: MethodCode::parse("card").unwrap(),
+        return_url: None,
+    };
+    let key = IdempotencyKey::parse(Some("k-grace")).unwrap();
+    let invoice = before.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
+    let given = ConsentGiven { text: SENTENCE.into(), lang: Lang::En };
+    before.payments.sandbox_pay(&invoice.payment_id, true, Some(given)).await.unwrap();
+    let sealed = consent_of(&w, "grace").await.unwrap().saved_method_sealed.unwrap();
+
+    let (wrong, _) = w.with_keys(&new, None);
+    let refused = wrong.secrets.prepare_secrets().await.unwrap_err().to_string();
+    assert!(refused.contains("VP_SECRETS_KEY"), "a saved method no key opens stops the start: {refused}");
+    let (rotating, _) = w.with_keys(&new, Some(&old));
+    rotating.secrets.prepare_secrets().await.unwrap();
+    assert_eq!(rotating.secrets.reseal_secrets().await.unwrap(), 1, "the saved method");
+    assert_eq!(rotating.secrets.reseal_secrets().await.unwrap(), 0, "already under the new key");
+    let resealed = consent_of(&w, "grace").await.unwrap().saved_method_sealed.unwrap();
+    assert_ne!(resealed, sealed);
+
+    let (after, _) = w.with_keys(&new, None);
+    after.secrets.prepare_secrets().await.unwrap();
+    let end = w.subscription("grace").await.subscription.expires_at;
+    w.clock.advance(end - Duration::hours(24) - w.clock.now_for_test());
+    after.events.check_terms().await.unwrap();
+    assert_eq!(after.renewals.run_due_charges(10).await.unwrap().charged, 1);
+    let charged = w.gateway.saved_charges.lock().unwrap()[0].saved_method_id.clone();
+    assert_eq!(charged, format!("pm_gw_{}", invoice.payment_id), "the same method, opened under the new key");
+}

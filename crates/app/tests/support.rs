@@ -465,6 +465,13 @@ impl World {
         self.app.payments.apply_payment_outcome(&inv.invoice.payment_id, vp_domain::PaymentOutcome::Paid).await.unwrap()
     }
 
+    /// The services on this database under other secrets keys (`VP_SECRETS_KEY` and, while
+    /// rotating, `VP_SECRETS_KEY_PREVIOUS`), with the keys.
+    pub fn with_keys(&self, current: &str, previous: Option<&str>) -> (Services, Arc<SecretKeys>) {
+        let keys = Arc::new(SecretKeys::from_base64(current, previous).unwrap());
+        (Services::new(self.adapters.clone(), Settings { secrets: keys.clone(), ..Settings::default() }), keys)
+    }
+
     /// A signed-in cabinet user of `account_id`.
     pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::cabinet::Actor {
         let invitation = self.app.cabinet_access.invite_user(account_id, email).await.unwrap();

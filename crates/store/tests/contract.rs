@@ -415,13 +415,18 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     assert_eq!(tx.consent_of_invoice("pay_1").await.unwrap(), Some(consent.clone()));
     assert!(!consent.chargeable(), "nothing to charge before a method is saved");
     let saved = RenewalConsent {
-        saved_method_sealed: Some("k1:sealed".into()),
+        saved_method_sealed: Some("v1.0a1b2c3d.sealed".into()),
         saved_method_title: Some("Bank card *4444".into()),
         ..consent.clone()
     };
     tx.update_consent(&saved).await.unwrap();
     assert_eq!(tx.current_consent("c-1").await.unwrap(), Some(saved.clone()));
     assert!(saved.chargeable());
+    let outside = |prefixes: &[&str]| prefixes.iter().map(|p| (*p).to_owned()).collect::<Vec<String>>();
+    assert!(tx.consents_sealed_outside(&outside(&["v1.0a1b2c3d."]), 10).await.unwrap().is_empty());
+    assert!(tx.consents_sealed_outside(&outside(&["v1.ffffffff.", "v1.0a1b2c3d."]), 10).await.unwrap().is_empty());
+    assert_eq!(tx.consents_sealed_outside(&outside(&["v1.ffffffff."]), 10).await.unwrap(), vec![saved.clone()]);
+    assert_eq!(tx.consents_sealed_outside(&outside(&["v1.%"]), 10).await.unwrap().len(), 1, "a prefix is literal");
 
     let charge = RenewalCharge {
         client_ref: "c-1".into(),

@@ -21,6 +21,8 @@ use crate::error::{AppError, AppResult};
 const LEASE: Duration = Duration::minutes(5);
 /// When the gateway did not answer, or has not decided yet, the charge is asked again after this.
 const ASK_AGAIN: Duration = Duration::minutes(5);
+/// A charge the gateway has not decided a day after the end of the term is given up.
+const GIVE_UP_AFTER: Duration = Duration::days(1);
 
 /// What one run of the renewal worker did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -108,10 +110,11 @@ impl Renewals {
             .ok_or(AppError::NotFound("renewal invoice"))?;
         let tried = match invoice.status {
             InvoiceStatus::Succeeded => Tried::Charged,
-            InvoiceStatus::Failed | InvoiceStatus::Expired => {
-                Tried::Declined("the renewal invoice did not go through".into())
-            }
-            InvoiceStatus::Pending => self.ask_gateway(&charge, invoice).await?,
+            InvoiceStatus::Failed => Tried::Declined("the renewal invoice did not go through".into()),
+            // An expired renewal invoice may still be paid at the gateway (its answer was lost,
+            // or it had not decided by the deadline): asked again with the same key, so a new
+            // try never charges a term twice.
+            InvoiceStatus::Pending | InvoiceStatus::Expired => self.ask_gateway(&charge, invoice).await?,
         };
         self.record_try(charge, &tried).await?;
         Ok(tried)
@@ -190,7 +193,7 @@ impl Renewals {
         let Some(consent) = consent else { return Err(AppError::NotFound("renewal consent")) };
         // Turned off since the invoice was reserved: the charge was started before, and
         // completes (the same key gives the same payment).
-        let Some(method_id) = self.consents.saved_method_id(&consent)? else {
+        let Some(method_id) = self.consents.keys.saved_method(&consent)? else {
             return Err(AppError::NotFound("saved payment method"));
         };
         let request = SavedMethodCharge {
@@ -208,7 +211,7 @@ impl Renewals {
                 return Ok(Tried::Waiting);
             }
             Err(e) => {
-                self.payments.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::AttemptFailed).await?;
+                self.fail(&invoice).await?;
                 return Ok(Tried::Declined(e.to_string()));
             }
         };
@@ -218,16 +221,25 @@ impl Renewals {
             tx.update_invoice(&invoice).await?;
             tx.commit().await?;
         }
-        let outcome = match payment.state {
-            GatewayState::Succeeded | GatewayState::Refunded => PaymentOutcome::Paid,
-            GatewayState::Declined | GatewayState::Expired => PaymentOutcome::AttemptFailed,
-            GatewayState::Pending => return Ok(Tried::Waiting),
-        };
-        let settled = self.payments.apply_payment_outcome(&invoice.payment_id, outcome).await?;
-        Ok(match settled.status {
-            InvoiceStatus::Succeeded => Tried::Charged,
-            _ => Tried::Declined(format!("the gateway declined: {:?}", payment.state)),
-        })
+        match payment.state {
+            GatewayState::Succeeded | GatewayState::Refunded => {
+                self.payments.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::Paid).await?;
+                Ok(Tried::Charged)
+            }
+            GatewayState::Declined | GatewayState::Expired => {
+                self.fail(&invoice).await?;
+                Ok(Tried::Declined(format!("the gateway declined: {:?}", payment.state)))
+            }
+            GatewayState::Pending => Ok(Tried::Waiting),
+        }
+    }
+
+    /// A declined charge's invoice fails; one the deadline expired already stays expired.
+    async fn fail(&self, invoice: &InvoiceRecord) -> AppResult<()> {
+        if invoice.status == InvoiceStatus::Pending {
+            self.payments.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::AttemptFailed).await?;
+        }
+        Ok(())
     }
 
     /// Records a try: done, waiting for the gateway, or declined (tried again within the
@@ -244,7 +256,15 @@ impl Renewals {
                 charge.next_try_at = None;
                 charge.last_error = Some((*reason).to_owned());
             }
-            Tried::Waiting => charge.next_try_at = Some(now + ASK_AGAIN),
+            // Asked again with the same key until the gateway decides; a day after the end of
+            // the term it is given up (a payment it still settles reaches the invoice through
+            // the reconciliation and renews from then).
+            Tried::Waiting if now < charge.term_ends_at + GIVE_UP_AFTER => charge.next_try_at = Some(now + ASK_AGAIN),
+            Tried::Waiting => {
+                charge.state = RenewalChargeState::Failed;
+                charge.next_try_at = None;
+                charge.last_error = Some("the gateway did not decide".into());
+            }
             Tried::Declined(reason) => {
                 charge.last_error = Some(reason.clone());
                 match retry_at(charge.attempt, charge.term_ends_at, now) {

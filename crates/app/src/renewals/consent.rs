@@ -98,15 +98,6 @@ impl Consents {
         Ok(())
     }
 
-    /// The saved method's gateway id, opened for a charge.
-    pub(crate) fn saved_method_id(&self, consent: &RenewalConsent) -> AppResult<Option<String>> {
-        let Some(sealed) = &consent.saved_method_sealed else { return Ok(None) };
-        self.keys
-            .open(SecretPurpose::SavedPaymentMethod { consent_id: &consent.id }, sealed)
-            .map(Some)
-            .map_err(|e| AppError::External(format!("the saved method of consent {}: {e}", consent.id)))
-    }
-
     /// Turns automatic renewal off for the client from now on; `by` says who (`customer`,
     /// `support:<email>`, `operator`). `false` when it was not on.
     pub(crate) async fn turn_off(

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use vp_ports::{PartnerBotRecord, Store, WebhookEndpointRecord};
+use vp_ports::{PartnerBotRecord, RenewalConsent, Store, WebhookEndpointRecord};
 
 use super::{SecretKeys, SecretPurpose};
 use crate::error::{AppError, AppResult};
@@ -39,6 +39,14 @@ impl SecretKeys {
         stored_secrets(endpoint).map(|sealed| self.open_endpoint_secret(endpoint, sealed)).collect()
     }
 
+    /// A consent's saved payment method, opened for a charge; `None` when none was saved.
+    pub(crate) fn saved_method(&self, consent: &RenewalConsent) -> AppResult<Option<String>> {
+        let Some(sealed) = &consent.saved_method_sealed else { return Ok(None) };
+        self.open(SecretPurpose::SavedPaymentMethod { consent_id: &consent.id }, sealed)
+            .map(Some)
+            .map_err(|e| AppError::External(format!("the saved method of consent {}: {e}", consent.id)))
+    }
+
     fn open_endpoint_secret(&self, endpoint: &WebhookEndpointRecord, sealed: &str) -> AppResult<String> {
         self.open(SecretPurpose::WebhookSecret { endpoint_id: &endpoint.id }, sealed)
             .map_err(|e| AppError::External(format!("the signing secret of endpoint {}: {e}", endpoint.id)))
@@ -67,8 +75,13 @@ impl Secrets {
         let bots = tx.partner_bots().await?;
         let endpoints = tx.all_webhook_endpoints().await?;
         tx.commit().await?;
+        // Saved payment methods can be many: the store finds those no configured key opens.
+        let mut tx = self.store.read().await?;
+        let unopenable = tx.consents_sealed_outside(&keys.known_prefixes(), 1).await?;
+        tx.commit().await?;
+        let methods = unopenable.iter().filter_map(|c| c.saved_method_sealed.as_deref());
         let stored = bots.iter().map(|b| b.token_sealed.as_str()).chain(endpoints.iter().flat_map(stored_secrets));
-        if let Some(id) = stored.clone().filter_map(SecretKeys::key_id_of).find(|id| !keys.knows(id)) {
+        if let Some(id) = stored.clone().chain(methods).filter_map(SecretKeys::key_id_of).find(|id| !keys.knows(id)) {
             return Err(AppError::External(format!(
                 "stored secrets are sealed under key {id}, which is not configured: set VP_SECRETS_KEY to the key \
                  they were sealed with (or, while rotating, VP_SECRETS_KEY_PREVIOUS)"
@@ -136,6 +149,31 @@ impl Secrets {
             }
         }
         tx.commit().await?;
+        changed += self.reseal_saved_methods().await?;
         Ok(changed)
+    }
+
+    /// Saved payment methods sealed under an older key, sealed again in batches (there can be
+    /// one per customer).
+    async fn reseal_saved_methods(&self) -> AppResult<usize> {
+        const BATCH: u32 = 500;
+        let keys = &self.keys;
+        let current = [keys.current_prefix()];
+        let mut changed = 0;
+        loop {
+            let mut tx = self.store.begin().await?;
+            let batch = tx.consents_sealed_outside(&current, BATCH).await?;
+            for mut consent in batch.iter().cloned() {
+                let Some(method) = keys.saved_method(&consent)? else { continue };
+                consent.saved_method_sealed =
+                    Some(keys.seal(SecretPurpose::SavedPaymentMethod { consent_id: &consent.id }, &method));
+                tx.update_consent(&consent).await?;
+            }
+            tx.commit().await?;
+            changed += batch.len();
+            if batch.len() < BATCH as usize {
+                return Ok(changed);
+            }
+        }
     }
 }

@@ -198,6 +198,17 @@ impl SecretKeys {
             .any(|k| hmac::verify(&k.mac, purpose.as_bytes(), &tag).is_ok())
     }
 
+    /// How a value sealed under the current key begins; a store can tell by it, without the
+    /// key, which values a rotation must seal again.
+    pub fn current_prefix(&self) -> String {
+        format!("{VERSION}.{}.", self.current.id)
+    }
+
+    /// How values sealed under a configured key (current or previous) begin.
+    pub fn known_prefixes(&self) -> Vec<String> {
+        std::iter::once(&self.current).chain(&self.previous).map(|k| format!("{VERSION}.{}.", k.id)).collect()
+    }
+
     /// The key id a sealed value names (`None` for something that is not a sealed value).
     pub fn key_id_of(sealed: &str) -> Option<&str> {
         let mut parts = sealed.splitn(3, '.');

@@ -19,6 +19,10 @@ pub trait RenewalRepo: Send {
     /// Charges whose try is due at `claim.now`, oldest first, each held until
     /// `claim.lease_until` so no other worker takes it meanwhile.
     async fn claim_renewal_charges(&mut self, claim: Claim) -> StoreResult<Vec<RenewalCharge>>;
+    /// Consents whose saved method is sealed under none of `prefixes` (the sealed values'
+    /// beginnings that name a key), at most `limit`: what a key rotation must seal again, or
+    /// what no configured key opens.
+    async fn consents_sealed_outside(&mut self, prefixes: &[String], limit: u32) -> StoreResult<Vec<RenewalConsent>>;
     /// A client's renewal charges, newest term first.
     async fn renewal_charges_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<RenewalCharge>>;
 }

@@ -1,7 +1,9 @@
 //! Automatic renewal: `RenewalRepo` for the unit of work (consents and renewal charges).
 
 use async_trait::async_trait;
-use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel::{
+    EscapeExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper, TextExpressionMethods,
+};
 use diesel_async::RunQueryDsl;
 use vp_domain::{Money, PriceBreakdown};
 use vp_ports::store::StoreResult;
@@ -13,6 +15,11 @@ use crate::models::{RenewalChargeRow, RenewalConsentRow};
 use crate::pool::{db_run, load_for_claim};
 use crate::schema::{renewal_charges, renewal_consents};
 use crate::tx::StoreTx;
+
+/// `text` matched literally by `LIKE ... ESCAPE '\'`.
+fn escape_like(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
 
 fn consent_row(c: &RenewalConsent) -> RenewalConsentRow {
     RenewalConsentRow {
@@ -187,6 +194,21 @@ impl RenewalRepo for StoreTx {
                 charge(row)
             })
             .collect()
+    }
+
+    async fn consents_sealed_outside(&mut self, prefixes: &[String], limit: u32) -> StoreResult<Vec<RenewalConsent>> {
+        use renewal_consents::dsl as r;
+        let conn = self.conn()?;
+        let patterns: Vec<String> = prefixes.iter().map(|p| format!("{}%", escape_like(p))).collect();
+        let rows: Vec<RenewalConsentRow> = db_run!(conn, c => {
+            let mut query = r::renewal_consents.filter(r::saved_method_sealed.is_not_null()).into_boxed();
+            for pattern in &patterns {
+                query = query.filter(r::saved_method_sealed.not_like(pattern).escape('\\'));
+            }
+            query.order(r::id).limit(i64::from(limit)).select(RenewalConsentRow::as_select()).load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(consent).collect()
     }
 
     async fn renewal_charges_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<RenewalCharge>> {
