@@ -198,6 +198,7 @@ impl Services {
             gateway,
             payments: payments.clone(),
             consents,
+            reminders: reminder_queue.clone(),
         });
         let events = Arc::new(Events {
             store: store.clone(),

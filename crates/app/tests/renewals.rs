@@ -7,13 +7,13 @@ mod support;
 
 use std::sync::atomic::Ordering;
 
-use support::World;
+use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};
 use vp_app::renewals::ConsentGiven;
 use vp_domain::{
     ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, Lang, MethodCode, Purpose, SubscriptionStatus,
 };
-use vp_ports::{RenewalChargeState, RenewalConsent};
+use vp_ports::{BotMessage, RenewalChargeState, RenewalConsent};
 
 const SENTENCE: &str = "Renew automatically: RUB 299.00 for 1 month each time, next charge on 2026-01-31.";
 
@@ -244,4 +244,96 @@ async fn a_key_rotation_seals_saved_methods_again_and_renewals_charge_them_under
     assert_eq!(after.renewals.run_due_charges(10).await.unwrap().charged, 1);
     let charged = w.gateway.saved_charges.lock().unwrap()[0].saved_method_id.clone();
     assert_eq!(charged, format!("pm_gw_{}", invoice.payment_id), "the same method, opened under the new key");
+}
+
+/// Links `client` to `chat_id` the way a customer does, from its subscription page.
+async fn link(w: &World, client: &str, chat_id: i64) {
+    let link = w.app.bot_shop.reminders_link(&w.subscription(client).await.link_token).await.unwrap();
+    let code = link.rsplit('=').next().unwrap();
+    w.write_to_partner_bot(chat_id, &format!("/start {code}"), Some("en")).await;
+}
+
+/// Moves the clock to `at`, checks, and sends the reminders; returns what the partner's bot sent.
+async fn said_at(w: &World, at: OffsetDateTime) -> Vec<BotMessage> {
+    let before = w.bots.sent.lock().unwrap().len();
+    check_at(w, at).await;
+    w.app.reminders.deliver_reminders_once("test", 100).await.unwrap().expect("the only worker");
+    let sent = w.bots.sent.lock().unwrap();
+    sent[before..].iter().filter(|(t, _)| t == PARTNER_BOT_TOKEN).map(|(_, m)| m.clone()).collect()
+}
+
+fn texts(messages: &[BotMessage]) -> Vec<String> {
+    messages.iter().map(|m| m.text.replace('\u{a0}', " ")).collect()
+}
+
+#[tokio::test]
+async fn a_linked_customer_hears_what_renewal_will_charge_and_of_every_declined_charge() {
+    let w = World::with_partner_bot().await;
+    buy(&w, "hana", true).await;
+    link(&w, "hana", 901).await;
+    let end = w.subscription("hana").await.subscription.expires_at;
+    let amount = invoices_of(&w, "hana").await[0].amounts.customer;
+    let rub = format!("RUB {amount}");
+
+    let at_72 = texts(&said_at(&w, end - Duration::hours(71)).await);
+    assert_eq!(at_72.len(), 1, "{at_72:?}");
+    assert!(
+        at_72[0].ends_with(&format!(
+            "Automatic renewal is on: {rub} will be charged on 2026-01-31. To turn it off, write to support."
+        )),
+        "{at_72:?}"
+    );
+
+    w.gateway.decline_saved.store(true, Ordering::SeqCst);
+    let first = texts(&said_at(&w, end - Duration::hours(24)).await);
+    assert_eq!(
+        first,
+        [format!(
+            "Demo VPN: the card did not pay {rub} to renew the subscription hana. We will try again on 2026-01-31, or \
+             renew it now."
+        )],
+        "the declined charge in place of the 24 h reminder"
+    );
+    let second = texts(&said_at(&w, end - Duration::hours(16)).await);
+    assert!(second[0].contains("We will try again on 2026-01-31"), "{second:?}");
+    let last = texts(&said_at(&w, end - Duration::hours(8)).await);
+    assert_eq!(
+        last,
+        [format!(
+            "Demo VPN: the card did not pay {rub} to renew the subscription hana, and we will not try again. It \
+             ends on 2026-02-01: renew it to keep the VPN on."
+        )]
+    );
+    let ended = texts(&said_at(&w, end + Duration::minutes(6)).await);
+    assert!(ended[0].contains("has ended"), "then the term ends as usual: {ended:?}");
+}
+
+#[tokio::test]
+async fn a_renewal_charges_the_price_the_customer_was_last_told() {
+    let w = World::with_partner_bot().await;
+    buy(&w, "told", true).await;
+    buy(&w, "untold", true).await;
+    link(&w, "told", 902).await;
+    let consented = invoices_of(&w, "told").await[0].amounts.customer;
+    let end = w.subscription("told").await.subscription.expires_at;
+
+    // The partner raises its markup before the 72 h reminder: the linked customer is told.
+    w.app.operator.set_markup(&w.account.id, "50").await.unwrap();
+    let told = texts(&said_at(&w, end - Duration::hours(71)).await);
+    let new_price = consent_of(&w, "told").await.unwrap().price.customer;
+    assert!(new_price > consented);
+    assert!(told[0].contains(&format!("RUB {new_price} will be charged")), "{told:?}");
+    // Raised again after it: not told, so not charged this term.
+    w.app.operator.set_markup(&w.account.id, "80").await.unwrap();
+
+    check_at(&w, end - Duration::hours(24)).await;
+    let charged: Vec<(String, vp_domain::Money)> =
+        w.gateway.saved_charges.lock().unwrap().iter().map(|c| (c.account_id.clone(), c.amount)).collect();
+    assert_eq!(charged.len(), 2);
+    let amounts: std::collections::HashSet<_> = charged.iter().map(|(_, a)| *a).collect();
+    assert_eq!(
+        amounts,
+        [new_price, consented].into_iter().collect(),
+        "the told price for the linked customer, the consented one for the customer never told"
+    );
 }

@@ -2,7 +2,7 @@
 //! under the partner's brand, a notice to a partner's chat, and the reminders and "payment
 //! received" to a customer's chat.
 
-use vp_app::bots::wording::{BotWording, ReminderContent, ReminderMessage, Renew};
+use vp_app::bots::wording::{AutoRenewal, BotWording, ReminderContent, ReminderMessage, Renew};
 use vp_domain::Lang;
 use vp_i18n::{notice_text, text, text_with};
 use vp_ports::{AccountRecord, BotCommand, BotMessage, BotProfile, BotProfileLanguage, Button, NoticeKind};
@@ -73,9 +73,9 @@ impl BotWording for Wording {
                 let key = if client.own { "bot-reminder-expired-yours" } else { "bot-reminder-expired" };
                 (text_with(lang, key, &[("brand", brand.into()), ("client", client.client_id.as_str().into())]), renew)
             }
-            ReminderContent::Expiring { threshold, ends_on, client, renew } => {
+            ReminderContent::Expiring { threshold, ends_on, client, renew, auto_renewal } => {
                 let key = if client.own { "bot-reminder-expiring-yours" } else { "bot-reminder-expiring" };
-                let body = text_with(
+                let mut body = text_with(
                     lang,
                     key,
                     &[
@@ -85,7 +85,30 @@ impl BotWording for Wording {
                         ("days", threshold.days().into()),
                     ],
                 );
+                if let Some(AutoRenewal { amount, on }) = auto_renewal {
+                    let charge = text_with(
+                        lang,
+                        "bot-reminder-auto-renewal",
+                        &[("amount", (*amount).into()), ("day", (*on).into())],
+                    );
+                    body = format!("{body}\n\n{charge}");
+                }
                 (body, renew)
+            }
+            ReminderContent::RenewalDeclined { amount, retry_on, ends_on, client, renew } => {
+                let (key, day) = match (client.own, retry_on) {
+                    (true, Some(on)) => ("bot-renewal-declined-retry-yours", on),
+                    (false, Some(on)) => ("bot-renewal-declined-retry", on),
+                    (true, None) => ("bot-renewal-declined-last-yours", ends_on),
+                    (false, None) => ("bot-renewal-declined-last", ends_on),
+                };
+                let args = [
+                    ("brand", brand.into()),
+                    ("client", client.client_id.as_str().into()),
+                    ("amount", (*amount).into()),
+                    ("day", (*day).into()),
+                ];
+                (text_with(lang, key, &args), renew)
             }
         };
         BotMessage::text(*chat_id, body).with_buttons(renew_button(lang, renew).into_iter().collect())

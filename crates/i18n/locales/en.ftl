@@ -539,6 +539,11 @@ bot-reminder-expiring-yours = { $brand }: your subscription ends on { DATE($day)
    *[other] { $days } days left.
 }
 bot-reminder-expired-yours = { $brand }: your subscription has ended, and the VPN is off. Renew it to connect again.
+bot-reminder-auto-renewal = Automatic renewal is on: { MONEY($amount) } will be charged on { DATE($day) }. To turn it off, write to support.
+bot-renewal-declined-retry = { $brand }: the card did not pay { MONEY($amount) } to renew the subscription { $client }. We will try again on { DATE($day) }, or renew it now.
+bot-renewal-declined-retry-yours = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription. We will try again on { DATE($day) }, or renew it now.
+bot-renewal-declined-last = { $brand }: the card did not pay { MONEY($amount) } to renew the subscription { $client }, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
+bot-renewal-declined-last-yours = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
 bot-reminder-renew = Renew
 bot-reminder-support = Contact support
 page-reminders-telegram = Get reminders in Telegram

@@ -564,6 +564,11 @@ bot-reminder-expiring-yours = { $brand }: ваша подписка заканч
    *[many] осталось { $days } дней.
 }
 bot-reminder-expired-yours = { $brand }: ваша подписка закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
+bot-reminder-auto-renewal = Автопродление включено: { DATE($day) } спишем { MONEY($amount) }. Чтобы отключить, напишите в поддержку.
+bot-renewal-declined-retry = { $brand }: с карты не удалось списать { MONEY($amount) } за продление подписки { $client }. Попробуем снова { DATE($day) }, или продлите сейчас.
+bot-renewal-declined-retry-yours = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки. Попробуем снова { DATE($day) }, или продлите сейчас.
+bot-renewal-declined-last = { $brand }: с карты не удалось списать { MONEY($amount) } за продление подписки { $client }, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
+bot-renewal-declined-last-yours = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
 bot-reminder-renew = Продлить
 bot-reminder-support = Написать в поддержку
 page-reminders-telegram = Напоминания в Telegram

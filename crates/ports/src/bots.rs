@@ -101,20 +101,23 @@ pub struct ClientChat {
 }
 
 /// Which message of the platform's outbox to a customer's chat: a reminder of a term (spec:
-/// term events: 72 or 24 hours before its end, or its end), or that an invoice was paid.
+/// term events: 72 or 24 hours before its end, or its end), that an invoice was paid, or that
+/// an automatic renewal's charge was declined (once per declined invoice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReminderKind {
     Expiring(Threshold),
     Expired,
     Paid,
+    RenewalDeclined,
 }
 
 impl ReminderKind {
-    pub const ALL: [ReminderKind; 4] = [
+    pub const ALL: [ReminderKind; 5] = [
         ReminderKind::Expiring(Threshold::Hours72),
         ReminderKind::Expiring(Threshold::Hours24),
         ReminderKind::Expired,
         ReminderKind::Paid,
+        ReminderKind::RenewalDeclined,
     ];
 
     pub const fn code(self) -> &'static str {
@@ -123,6 +126,7 @@ impl ReminderKind {
             ReminderKind::Expiring(Threshold::Hours24) => "expiring_24",
             ReminderKind::Expired => "expired",
             ReminderKind::Paid => "paid",
+            ReminderKind::RenewalDeclined => "renewal_declined",
         }
     }
 

@@ -763,6 +763,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261126000018",
             "20261126000019",
             "20261126000020",
+            "20261126000021",
         ]
     );
     let mut tx = begin(&ctx.store).await;

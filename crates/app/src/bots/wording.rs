@@ -3,8 +3,8 @@
 //! which holds the catalogue keys and the screens: the application layer hands it typed content.
 
 use time::Date;
-use vp_domain::Lang;
 use vp_domain::term_events::Threshold;
+use vp_domain::{Lang, Money};
 use vp_ports::{AccountRecord, BotMessage, BotProfile, NoticeKind};
 
 use crate::views::SubscriptionView;
@@ -30,13 +30,30 @@ pub struct ReminderMessage {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReminderContent {
-    /// The term ends in `threshold` (on `ends_on`).
-    Expiring { threshold: Threshold, ends_on: Date, client: ReminderClient, renew: Renew },
+    /// The term ends in `threshold` (on `ends_on`); with automatic renewal on, what will be
+    /// charged and when.
+    Expiring {
+        threshold: Threshold,
+        ends_on: Date,
+        client: ReminderClient,
+        renew: Renew,
+        auto_renewal: Option<AutoRenewal>,
+    },
+    /// An automatic renewal's charge of `amount` was declined: tried again on `retry_on`, or
+    /// (`None`) the term ends on `ends_on` unless the customer renews.
+    RenewalDeclined { amount: Money, retry_on: Option<Date>, ends_on: Date, client: ReminderClient, renew: Renew },
     /// The term ended.
     Expired { client: ReminderClient, renew: Renew },
     /// An invoice was paid: the subscription it bought and how to connect; `None` when the
     /// client has no subscription to show (a lifetime one the views do not describe).
     Paid(Option<Connect>),
+}
+
+/// The charge automatic renewal will make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AutoRenewal {
+    pub amount: Money,
+    pub on: Date,
 }
 
 /// Whom a reminder is about.

@@ -12,8 +12,8 @@ use time::OffsetDateTime;
 use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
 
 use vp_ports::{
-    AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, ReminderKind, ReminderRepo, RenewalRepo,
-    SettingsRepo, TermCandidate, WebhookEndpointRecord,
+    AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, OfferRepo, ReminderKind, ReminderRepo,
+    RenewalRepo, SettingsRepo, TermCandidate, WebhookEndpointRecord,
 };
 
 use super::{Events, types};
@@ -21,7 +21,7 @@ use crate::bots::connected_bot;
 use crate::content::{AppList, load_app_list};
 use crate::error::AppResult;
 use crate::events::outbox::targets_of;
-use crate::renewals::schedule_charge;
+use crate::renewals::{schedule_charge, tell_price};
 
 /// Candidates are read in pages of this many.
 const PAGE: u32 = 1_000;
@@ -123,7 +123,9 @@ impl Events {
     /// One client's term, with the chat it is linked to in the account's connected bot.
     async fn check_term(
         &self,
-        tx: &mut (impl AccountRepo + ClientRepo + EventRepo + ReminderRepo + RenewalRepo + SettingsRepo + ?Sized),
+        tx: &mut (
+                 impl AccountRepo + ClientRepo + EventRepo + OfferRepo + ReminderRepo + RenewalRepo + SettingsRepo + ?Sized
+             ),
         scope: &mut AccountScope,
         mut client: ClientRecord,
         chat: Option<i64>,
@@ -154,6 +156,10 @@ impl Events {
         if let (Some(chat_id), false) = (chat, renews_by_charge) {
             let reminder = threshold.map_or(ReminderKind::Expired, ReminderKind::Expiring);
             self.reminders.queue(tx, &client, chat_id, reminder, record.subscription.expires_at, None).await?;
+            // Told at the 72 h reminder: today's price is what automatic renewal charges.
+            if threshold == Some(Threshold::Hours72) && !client.blocked {
+                tell_price(tx, &client.id, &client.account_id, now).await?;
+            }
         }
         client.subscription = Some(record);
         // Rule 5: nothing is sent for blocked clients (their term still ends).

@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::SubscriptionStatus;
+use vp_domain::renewal::{charge_at, renewable};
+use vp_domain::term_events::Threshold;
 use vp_ports::pages::connect_page_url;
 use vp_ports::{
     AccountRecord, BotMessage, Claim, ClientRecord, Clock, ReminderKind, ReminderRecipient, ReminderSend, Store,
@@ -22,7 +24,7 @@ use vp_ports::{
 pub(crate) use queue::ReminderQueue;
 
 use crate::bots::sender::{BotFailure, BotSender, NextTry, Pace, next_try};
-use crate::bots::wording::{BotWording, Connect, ReminderClient, ReminderContent, ReminderMessage, Renew};
+use crate::bots::wording::{AutoRenewal, BotWording, Connect, ReminderClient, ReminderContent, ReminderMessage, Renew};
 use crate::bots::{connected_bot, partner_bot};
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult};
@@ -175,7 +177,13 @@ impl Reminders {
     /// client renewed (the term's end moved), unlinked the chat, or was blocked since.
     async fn reminder_message(
         &self,
-        tx: &mut (impl vp_ports::ReminderRepo + vp_ports::SettingsRepo + ?Sized),
+        tx: &mut (
+                 impl vp_ports::ReminderRepo
+                 + vp_ports::SettingsRepo
+                 + vp_ports::RenewalRepo
+                 + vp_ports::InvoiceRepo
+                 + ?Sized
+             ),
         account: &AccountRecord,
         renewal: Option<&str>,
         reminder: &ReminderSend,
@@ -198,7 +206,7 @@ impl Reminders {
                     sub.expires_at == reminder.term_ends_at
                         && sub.status_at(self.clock.now()) == SubscriptionStatus::Expired
                 }
-                ReminderKind::Expiring(_) => sub.expires_at == reminder.term_ends_at,
+                ReminderKind::Expiring(_) | ReminderKind::RenewalDeclined => sub.expires_at == reminder.term_ends_at,
             };
         if !still_due {
             return Ok(None);
@@ -217,7 +225,41 @@ impl Reminders {
             ReminderKind::Paid => ReminderContent::Paid(self.connect(tx, account, &client).await?),
             ReminderKind::Expired => ReminderContent::Expired { client: about, renew },
             ReminderKind::Expiring(threshold) => {
-                ReminderContent::Expiring { threshold, ends_on: sub.expires_at.date(), client: about, renew }
+                // The 72 h reminder of a consenting customer says what will be charged and when.
+                let consent = match threshold {
+                    Threshold::Hours72 if renewable(sub) => tx.current_consent(&client.id).await?,
+                    _ => None,
+                };
+                let auto_renewal = consent
+                    .filter(|c| c.chargeable())
+                    .map(|c| AutoRenewal { amount: c.price.customer, on: charge_at(sub.expires_at).date() });
+                ReminderContent::Expiring {
+                    threshold,
+                    ends_on: sub.expires_at.date(),
+                    client: about,
+                    renew,
+                    auto_renewal,
+                }
+            }
+            ReminderKind::RenewalDeclined => {
+                let declined = match &reminder.payment_id {
+                    Some(id) => tx.invoice_by_id(id).await?,
+                    None => None,
+                };
+                let Some(declined) = declined else { return Ok(None) };
+                let charges = tx.renewal_charges_of_client(&client.id).await?;
+                let retry = charges.into_iter().find(|c| c.term_ends_at == reminder.term_ends_at);
+                let retry_on = retry
+                    .filter(|c| c.state == vp_ports::RenewalChargeState::Due)
+                    .and_then(|c| c.next_try_at)
+                    .map(|at| at.date());
+                ReminderContent::RenewalDeclined {
+                    amount: declined.amounts.customer,
+                    retry_on,
+                    ends_on: sub.expires_at.date(),
+                    client: about,
+                    renew,
+                }
             }
         };
         let message = ReminderMessage {

@@ -34,6 +34,23 @@ impl ReminderQueue {
         self.queue(tx, &client, chat.chat_id, ReminderKind::Paid, ends, payment).await
     }
 
+    /// Queues "the renewal charge was declined" (once per declined invoice) to the chat the
+    /// client is linked to in the account's connected bot.
+    pub(crate) async fn queue_renewal_declined(
+        &self,
+        tx: &mut (impl CustomerChatRepo + BotRepo + ClientRepo + ReminderRepo + ?Sized),
+        declined: &InvoiceRecord,
+        term_ends_at: OffsetDateTime,
+    ) -> AppResult<()> {
+        let Some(chat) = tx.client_chat(&declined.client_ref).await? else { return Ok(()) };
+        if connected_bot(tx, &declined.account_id).await?.is_none() {
+            return Ok(());
+        }
+        let Some(client) = tx.client_by_ref(&declined.client_ref).await? else { return Ok(()) };
+        let payment = Some(declined.payment_id.clone());
+        self.queue(tx, &client, chat.chat_id, ReminderKind::RenewalDeclined, term_ends_at, payment).await
+    }
+
     /// Queues the message of `kind` (a reminder of the client's term ending at `term_ends_at`,
     /// or the paid message of the invoice `payment_id`) to its chat in the account's connected
     /// bot, unless the client is blocked. Once per term and kind (per invoice for a paid

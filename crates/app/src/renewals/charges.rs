@@ -246,6 +246,10 @@ impl Renewals {
     /// retries, with a new invoice, else the term ends as usual).
     async fn record_try(&self, mut charge: RenewalCharge, tried: &Tried) -> AppResult<()> {
         let now = self.clock.now();
+        let declined = match tried {
+            Tried::Declined(_) => read!(self.store, |tx| tx.invoice_by_id(&charge.payment_id)),
+            _ => None,
+        };
         match tried {
             Tried::Charged => {
                 charge.state = RenewalChargeState::Succeeded;
@@ -283,6 +287,10 @@ impl Renewals {
             }
         }
         let mut tx = self.store.begin().await?;
+        if let (Tried::Declined(_), Some(invoice)) = (tried, declined) {
+            // The customer hears of it in the bot, with the retry or the end, and a way to renew.
+            self.reminders.queue_renewal_declined(tx.as_mut(), &invoice, charge.term_ends_at).await?;
+        }
         tx.update_renewal_charge(&charge).await?;
         tx.commit().await?;
         Ok(())

@@ -4,8 +4,11 @@
 use std::sync::Arc;
 
 use time::OffsetDateTime;
+use vp_domain::markup::price;
 use vp_domain::{Lang, Money, Purpose};
-use vp_ports::{Clock, IdGenerator, InvoiceRecord, PaymentGateway, RenewalConsent, RenewalRepo, Store};
+use vp_ports::{
+    AccountRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, PaymentGateway, RenewalConsent, RenewalRepo, Store,
+};
 
 use crate::error::{AppError, AppResult};
 use crate::secrets::{SecretKeys, SecretPurpose};
@@ -114,4 +117,28 @@ impl Consents {
         tx.update_consent(&consent).await?;
         Ok(true)
     }
+}
+
+/// At a consenting customer's 72 h reminder, in its unit of work: the customer is told today's
+/// price of their plan, which from then on is what a renewal charges. A price changed after
+/// that is charged only once a later reminder told it.
+pub(crate) async fn tell_price(
+    tx: &mut (impl RenewalRepo + OfferRepo + AccountRepo + ?Sized),
+    client_ref: &str,
+    account_id: &str,
+    now: OffsetDateTime,
+) -> AppResult<()> {
+    let Some(mut consent) = tx.current_consent(client_ref).await?.filter(RenewalConsent::chargeable) else {
+        return Ok(());
+    };
+    let (Some(plan), Some(account)) = (tx.plan(consent.plan_id).await?, tx.account(account_id).await?) else {
+        return Ok(());
+    };
+    let today = price(plan.platform_price, 1, account.markup).map_err(|e| AppError::Conflict(e.to_string()))?;
+    if today != consent.price {
+        consent.price = today;
+        consent.price_told_at = now;
+        tx.update_consent(&consent).await?;
+    }
+    Ok(())
 }

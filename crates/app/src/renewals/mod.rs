@@ -12,10 +12,12 @@ use vp_ports::{Clock, IdGenerator, PaymentGateway, RenewalChargeState, Store};
 
 pub use charges::RenewalRun;
 pub(crate) use charges::schedule_charge;
+pub(crate) use consent::tell_price;
 pub use consent::{ConsentGiven, Consents, RenewalOffer};
 
 use crate::error::{AppResult, Refusal};
 use crate::payments::Payments;
+use crate::reminders::ReminderQueue;
 
 /// Renewal charges of consenting customers' terms.
 pub struct Renewals {
@@ -25,6 +27,7 @@ pub struct Renewals {
     pub(crate) gateway: Arc<dyn PaymentGateway>,
     pub(crate) payments: Arc<Payments>,
     pub(crate) consents: Arc<Consents>,
+    pub(crate) reminders: ReminderQueue,
 }
 
 /// What turning automatic renewal off came to.
