@@ -36,6 +36,13 @@ fn pay_on_the_page(s: &Server, client: &str, renew: bool) -> String {
     id
 }
 
+/// `subscription.auto_renew` of the client as the partner API shows it.
+fn auto_renew(s: &Server, client: &str) -> Option<bool> {
+    let shown = s.api("GET", &format!("/clients/{client}"), None, &[]);
+    assert_eq!(shown.status, 200, "{}", shown.text());
+    shown.json()["subscription"]["auto_renew"].as_bool()
+}
+
 fn term_end(s: &Server, client: &str) -> OffsetDateTime {
     let shown = s.cli(&["client", "show", &s.account_id, client]);
     OffsetDateTime::parse(shown["subscription"]["expires_at"].as_str().unwrap(), &Rfc3339).unwrap()
@@ -58,6 +65,8 @@ fn a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turn
     pay_on_the_page(&s, "unticked", false);
     let end = term_end(&s, "ticked");
     let unticked_end = term_end(&s, "unticked");
+    assert_eq!(auto_renew(&s, "ticked"), Some(true), "the partner sees it on");
+    assert_eq!(auto_renew(&s, "unticked"), Some(false));
 
     jobs_at(&s, end - Duration::hours(25));
     assert_eq!(term_end(&s, "ticked"), end, "not charged before the day before the end");
@@ -71,6 +80,7 @@ fn a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turn
     // Turned off: the next term is not charged and ends.
     let off = s.cli(&["client", "auto-renew", &s.account_id, "ticked", "off"]);
     assert_eq!((off["was_on"].as_bool(), off["charge_under_way"].as_bool()), (Some(true), Some(false)), "{off}");
+    assert_eq!(auto_renew(&s, "ticked"), Some(false), "and off at once");
     jobs_at(&s, renewed - Duration::hours(24));
     jobs_at(&s, renewed + Duration::minutes(1));
     let shown = s.cli(&["client", "show", &s.account_id, "ticked"]);

@@ -116,6 +116,7 @@ pub fn client(c: &ClientRecord) -> Value {
             "lifetime": s.lifetime,
             "expires_at": timestamp(s.expires_at),
             "devices_limit": s.devices.limit(),
+            "auto_renew": r.auto_renew,
         })
     });
     json!({

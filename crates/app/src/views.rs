@@ -32,6 +32,8 @@ pub struct SubscriptionView {
     pub subscription_url: String,
     pub connect: Vec<ConnectEntry>,
     pub devices_limit: Option<u32>,
+    /// Automatic renewal is on (docs/decisions.md, "Automatic renewal").
+    pub auto_renew: bool,
 }
 
 /// A subscription's state as a customer reads it, worded in `lang`: the status, until when
@@ -224,6 +226,7 @@ impl ViewContext<'_> {
                 connect: self.connect_entries(&r.link_token),
                 subscription_url: url,
                 devices_limit: s.devices.limit(),
+                auto_renew: r.auto_renew,
             }
         });
         ClientView {

@@ -79,6 +79,7 @@ async fn the_consent_is_kept_with_its_sentence_time_and_invoice_and_the_saved_me
     let sealed = consent.saved_method_sealed.expect("the saved method is kept");
     assert!(!sealed.contains(&format!("pm_gw_{payment_id}")), "sealed, not in the clear: {sealed}");
     assert!(consent.turned_off_at.is_none());
+    assert!(w.subscription("alice").await.auto_renew, "on once the method is kept");
 }
 
 #[tokio::test]
@@ -120,6 +121,7 @@ async fn a_customer_who_did_not_tick_is_never_charged_and_the_term_ends() {
     let w = World::new().await;
     buy(&w, "bob", false).await;
     assert!(consent_of(&w, "bob").await.is_none());
+    assert!(!w.subscription("bob").await.auto_renew);
     let end = w.subscription("bob").await.subscription.expires_at;
     check_at(&w, end - Duration::hours(24)).await;
     check_at(&w, end + Duration::minutes(5)).await;
@@ -167,6 +169,7 @@ async fn turning_renewal_off_stops_the_next_charge() {
     assert!(off.was_on && !off.charge_under_way);
     let consent = consent_of(&w, "dave").await.unwrap();
     assert_eq!(consent.turned_off_by.as_deref(), Some("operator"));
+    assert!(!w.subscription("dave").await.auto_renew);
     check_at(&w, end - Duration::hours(24)).await;
     check_at(&w, end + Duration::minutes(5)).await;
     assert_eq!(charges(&w), 0);

@@ -201,6 +201,9 @@ pub struct Subscription {
     pub connect: Vec<Connect>,
     /// `null`: no device limit.
     pub devices_limit: Option<u32>,
+    /// Automatic renewal is on: the customer consented when paying, and the saved payment
+    /// method is charged a day before the term ends. Turned off by the customer or by support.
+    pub auto_renew: bool,
 }
 
 impl From<SubscriptionView> for Subscription {
@@ -218,6 +221,7 @@ impl From<SubscriptionView> for Subscription {
             subscription_url: s.subscription_url,
             connect: s.connect.into_iter().map(Connect::from).collect(),
             devices_limit: s.devices_limit,
+            auto_renew: s.auto_renew,
         }
     }
 }

@@ -115,6 +115,9 @@ pub struct SubscriptionRecord {
     pub revision: i64,
     /// The last `revision` the panel confirmed; below `revision` means a sync is owed.
     pub panel_revision: i64,
+    /// Automatic renewal is on: the customer consented and the gateway saved a method. Kept by
+    /// `ClientRepo::set_auto_renew` alone; saving the subscription leaves it as stored.
+    pub auto_renew: bool,
 }
 
 /// Which clients a list returns.

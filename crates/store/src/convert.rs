@@ -243,6 +243,7 @@ pub(crate) fn subscription_row(
         panel_revision: s.panel_revision,
         change_seq,
         next_check_at: db_time_opt(vp_domain::term_events::next_check_at(sub)),
+        auto_renew: s.auto_renew,
     })
 }
 
@@ -269,6 +270,7 @@ fn subscription(r: SubscriptionRow) -> StoreResult<SubscriptionRecord> {
         link_token: r.link_token,
         revision: r.revision,
         panel_revision: r.panel_revision,
+        auto_renew: r.auto_renew,
     })
 }
 

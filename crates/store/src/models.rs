@@ -124,6 +124,9 @@ pub(crate) struct SubscriptionRow {
     pub change_seq: i64,
     /// `term_events::next_check_at`, written with every change: the term check's index.
     pub next_check_at: Option<PrimitiveDateTime>,
+    /// Written on insert and by `set_auto_renew` only, so a term's writes never undo it.
+    #[diesel(skip_update)]
+    pub auto_renew: bool,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

@@ -102,6 +102,7 @@ diesel::table! {
         panel_failures -> Integer,
         panel_retry_at -> Nullable<Timestamp>,
         next_check_at -> Nullable<Timestamp>,
+        auto_renew -> Bool,
     }
 }
 

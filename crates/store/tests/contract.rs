@@ -265,6 +265,7 @@ fn subscription(status: SubscriptionStatus, token: &str) -> SubscriptionRecord {
         link_token: token.into(),
         revision: 1,
         panel_revision: 1,
+        auto_renew: false,
     }
 }
 
@@ -764,6 +765,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261126000019",
             "20261126000020",
             "20261126000021",
+            "20261126000022",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -885,6 +887,7 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
         link_token: "tok-1".into(),
         revision: 7,
         panel_revision: 5,
+        auto_renew: true,
     };
     let mut tx = begin(s).await;
     tx.save_subscription("acc-a-c1", &full).await.unwrap();
@@ -894,6 +897,15 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
     let loaded = tx.client("acc-a", &cid("alice")).await.unwrap().unwrap();
     assert_eq!(loaded.subscription, Some(full.clone()));
     assert_eq!(tx.client_by_link_token("tok-1").await.unwrap(), Some(loaded));
+    // Saving the term leaves automatic renewal as stored; only its own write changes it.
+    tx.save_subscription("acc-a-c1", &SubscriptionRecord { auto_renew: false, revision: 8, ..full.clone() })
+        .await
+        .unwrap();
+    let kept = tx.client("acc-a", &cid("alice")).await.unwrap().unwrap().subscription.unwrap();
+    assert!(kept.auto_renew);
+    tx.set_auto_renew("acc-a-c1", false).await.unwrap();
+    let off = tx.client("acc-a", &cid("alice")).await.unwrap().unwrap().subscription.unwrap();
+    assert_eq!(off, SubscriptionRecord { auto_renew: false, revision: 8, ..full.clone() });
 
     let lifetime = SubscriptionRecord {
         subscription: Subscription {
@@ -909,6 +921,7 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
         link_token: "tok-2".into(),
         revision: 8,
         panel_revision: 8,
+        auto_renew: false,
     };
     tx.save_subscription("acc-a-c1", &lifetime).await.unwrap();
     tx.commit().await.unwrap();

@@ -39,6 +39,7 @@ pub async fn linked_clients(
                     link_token: format!("lt-{account_id}-{i:06}"),
                     revision: 1,
                     panel_revision: 1,
+                    auto_renew: false,
                 }),
             };
             tx.insert_client(&client).await.map_err(|e| e.to_string())?;

@@ -624,6 +624,11 @@ export interface components {
          */
         ReturnUrl: string;
         Subscription: {
+            /**
+             * @description Automatic renewal is on: the customer consented when paying, and the saved payment
+             *     method is charged a day before the term ends. Turned off by the customer or by support.
+             */
+            auto_renew: boolean;
             connect: components["schemas"]["Connect"][];
             /** Format: int64 */
             days_left: number;

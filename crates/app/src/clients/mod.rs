@@ -140,6 +140,7 @@ impl Clients {
             link_token: self.tokens.link_token(),
             revision: 1,
             panel_revision: 1,
+            auto_renew: false,
         };
         // A new trial is active and its client not blocked (checked above): access on.
         let user = subscription_panel_user(&client_ref, &account.id, client_id, &record, false, now);

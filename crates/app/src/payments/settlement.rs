@@ -133,6 +133,7 @@ impl Payments {
                         link_token: self.tokens.link_token(),
                         revision: 1,
                         panel_revision: 0,
+                        auto_renew: false,
                     },
                     Some(mut r) => {
                         r.subscription.renew(term, paid_at);

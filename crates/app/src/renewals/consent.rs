@@ -7,7 +7,8 @@ use time::OffsetDateTime;
 use vp_domain::markup::price;
 use vp_domain::{Lang, Money, Purpose};
 use vp_ports::{
-    AccountRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, PaymentGateway, RenewalConsent, RenewalRepo, Store,
+    AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, PaymentGateway, RenewalConsent, RenewalRepo,
+    Store,
 };
 
 use crate::error::{AppError, AppResult};
@@ -97,6 +98,7 @@ impl Consents {
         consent.saved_method_title = Some(method.title);
         let mut tx = self.store.begin().await?;
         tx.update_consent(&consent).await?;
+        tx.set_auto_renew(&consent.client_ref, true).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -105,7 +107,7 @@ impl Consents {
     /// `support:<email>`, `operator`). `false` when it was not on.
     pub(crate) async fn turn_off(
         &self,
-        tx: &mut (impl RenewalRepo + ?Sized),
+        tx: &mut (impl RenewalRepo + ClientRepo + ?Sized),
         client_ref: &str,
         by: &str,
     ) -> AppResult<bool> {
@@ -115,6 +117,7 @@ impl Consents {
         consent.turned_off_at = Some(self.clock.now());
         consent.turned_off_by = Some(by.to_owned());
         tx.update_consent(&consent).await?;
+        tx.set_auto_renew(client_ref, false).await?;
         Ok(true)
     }
 }

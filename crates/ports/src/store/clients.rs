@@ -16,6 +16,9 @@ pub trait ClientRepo: Send {
     async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()>;
     async fn client(&mut self, account_id: &str, client_id: &ClientId) -> StoreResult<Option<ClientRecord>>;
     async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>>;
+    /// Records whether automatic renewal is on for the client's subscription (nothing when the
+    /// client has none).
+    async fn set_auto_renew(&mut self, client_ref: &str, on: bool) -> StoreResult<()>;
     /// The clients of these refs that exist, in no particular order.
     async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>>;
     async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()>;

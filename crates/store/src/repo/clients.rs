@@ -99,6 +99,15 @@ impl ClientRepo for StoreTx {
 
     /// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
     /// changes, which orders the panel sync queue oldest change first.
+    async fn set_auto_renew(&mut self, client_ref: &str, on: bool) -> StoreResult<()> {
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(subscriptions::table.find(client_ref)).set(subscriptions::auto_renew.eq(on)).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(())
+    }
+
     async fn save_subscription(&mut self, client_ref: &str, sub: &SubscriptionRecord) -> StoreResult<()> {
         let conn = self.conn()?;
         let stored: Option<(i64, i64)> = db_run!(conn, c => {

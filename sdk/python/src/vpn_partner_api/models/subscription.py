@@ -21,6 +21,8 @@ T = TypeVar("T", bound="Subscription")
 class Subscription:
     """
     Attributes:
+        auto_renew (bool): Automatic renewal is on: the customer consented when paying, and the saved payment
+            method is charged a day before the term ends. Turned off by the customer or by support.
         connect (list[Connect]):
         days_left (int):
         expires_at (datetime.datetime): ISO 8601 in UTC, whole seconds.
@@ -31,6 +33,7 @@ class Subscription:
         devices_limit (int | None | Unset): `null`: no device limit.
     """
 
+    auto_renew: bool
     connect: list[Connect]
     days_left: int
     expires_at: datetime.datetime
@@ -42,6 +45,8 @@ class Subscription:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        auto_renew = self.auto_renew
+
         connect = []
         for connect_item_data in self.connect:
             connect_item = connect_item_data.to_dict()
@@ -69,6 +74,7 @@ class Subscription:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "auto_renew": auto_renew,
                 "connect": connect,
                 "days_left": days_left,
                 "expires_at": expires_at,
@@ -88,6 +94,8 @@ class Subscription:
         from ..models.connect import Connect
 
         d = dict(src_dict)
+        auto_renew = d.pop("auto_renew")
+
         connect = []
         _connect = d.pop("connect")
         for connect_item_data in _connect:
@@ -117,6 +125,7 @@ class Subscription:
         devices_limit = _parse_devices_limit(d.pop("devices_limit", UNSET))
 
         subscription = cls(
+            auto_renew=auto_renew,
             connect=connect,
             days_left=days_left,
             expires_at=expires_at,
