@@ -86,6 +86,25 @@ fn a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turn
     let shown = s.cli(&["client", "show", &s.account_id, "ticked"]);
     assert_eq!(shown["subscription"]["status"], "expired", "{shown}");
 
+    // The customer turns it off on the connect page of their link.
+    pay_on_the_page(&s, "paged", true);
+    let link = s.api("GET", "/clients/paged", None, &[]).json()["subscription"]["subscription_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let token = link.rsplit('/').next().unwrap().to_owned();
+    let page = s.get_raw(&format!("/connect/{token}?lang=en"), &[]).text();
+    assert!(page.contains("Automatic renewal") && page.contains("Turn off automatic renewal"), "{page}");
+    let r = s.request("POST", &format!("/renewal/{token}/off?lang=en"), &[], None);
+    assert_eq!(r.status, 303, "{}", r.text());
+    let back = r.header("location").unwrap().to_owned();
+    assert_eq!(back, format!("/connect/{token}?lang=en&renewal=off"));
+    let page = s.get_raw(&back, &[]).text();
+    assert!(page.contains("Automatic renewal is off: nothing more will be charged."), "{page}");
+    assert!(!page.contains("Turn off automatic renewal"), "the button is gone");
+    assert_eq!(auto_renew(&s, "paged"), Some(false));
+    assert_eq!(s.request("POST", "/renewal/no-such-token/off", &[], None).status, 404);
+
     // A declined saved card: tried three times in all, then the term ends.
     let (code, _) = s.db.cli_raw(&["client", "auto-renew", &s.account_id, "nobody", "off"]);
     assert_eq!(code, Some(2), "an unknown client is the caller's mistake");

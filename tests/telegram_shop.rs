@@ -22,6 +22,7 @@ const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 
 each_backend!(
     a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code,
+    a_shopper_consents_to_renewal_before_paying_sees_it_and_turns_it_off_with_one_press,
     a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused,
 );
 
@@ -251,6 +252,41 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
     assert_eq!(telegram.unanswered_presses(), 0, "every press is confirmed");
     assert_eq!(telegram.throttled(), 0);
     telegram.assert_contract();
+}
+
+fn a_shopper_consents_to_renewal_before_paying_sees_it_and_turns_it_off_with_one_press(backend: Backend) {
+    let Some((telegram, s)) = shop(backend, "tg_shop_renewal") else { return };
+    let person = Person::new(&telegram, 515_151);
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    let invoice = person.press(&methods, "Банковская карта", "Оплатите в течение");
+    assert!(
+        invoice.text.contains("Продлевать автоматически? 238,80\u{a0}₽ за 1 месяц каждый раз, следующее списание"),
+        "the consent's words before the pay button: {}",
+        invoice.text
+    );
+    assert!(invoice.text.contains("Отключить можно в любой момент в «Моей подписке»."), "{}", invoice.text);
+    let consented = person.press(&invoice, "Продлевать автоматически", "Автопродление включится после оплаты");
+    let payment_id = url_of(&consented, "Оплатить 238,80\u{a0}₽").rsplit('/').next().unwrap().to_owned();
+    let client = || s.api("GET", "/clients/telegram:515151", None, &[]).json();
+
+    let seen = person.messages().len();
+    support::partner::pay(&s, &payment_id);
+    let paid = person.next_with(seen, "Оплата получена");
+    assert_eq!(client()["subscription"]["auto_renew"], true, "on once the card is saved");
+    let mine = person.press(&paid, "Моя подписка", "Статус: Активна");
+    assert!(
+        mine.text.contains("Автопродление: включено,") && mine.text.contains("спишем 238,80\u{a0}₽."),
+        "{}",
+        mine.text
+    );
+    let off = person.press(&mine, "Отключить автопродление", "Автопродление отключено");
+    assert!(off.text.contains("больше ничего не спишем"), "{}", off.text);
+    assert_eq!(client()["subscription"]["auto_renew"], false, "off at once");
+    let again = person.press(&off, "Моя подписка", "Статус: Активна");
+    assert!(!again.button_labels().iter().any(|l| l.contains("автопродление")), "{:?}", again.button_labels());
+    person.save_transcript(&format!("renewal-{backend:?}"));
 }
 
 fn a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused(backend: Backend) {

@@ -186,7 +186,7 @@ pub async fn client(services: &Services, cmd: ClientCommand) -> CommandResult {
         }
         ClientCommand::AutoRenew { account_id, client_id, state: AutoRenewState::Off } => {
             let id = vp_domain::ClientId::parse(&client_id).map_err(|e| CommandError::BadInput(e.to_string()))?;
-            let off = services.renewals.turn_off(&account_id, &id, "operator").await?;
+            let off = services.renewals.turn_off(&account_id, &id, vp_app::renewals::TurnedOffBy::Operator).await?;
             return Ok(json!({
                 "client_id": client_id,
                 "auto_renew": false,

@@ -250,6 +250,7 @@ impl Services {
             catalog: catalog.clone(),
             clients: clients.clone(),
             payments: payments.clone(),
+            renewals: renewals.clone(),
             public_base_url: public_base_url.clone(),
         });
         let bot_updates = Arc::new(Updates {
@@ -293,6 +294,7 @@ impl Services {
                 catalog: catalog.clone(),
                 clients: clients.clone(),
                 bots: bots.clone(),
+                renewals: renewals.clone(),
             },
         });
         let operator = Arc::new(Operator {

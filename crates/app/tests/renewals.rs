@@ -165,7 +165,12 @@ async fn turning_renewal_off_stops_the_next_charge() {
     let w = World::new().await;
     buy(&w, "dave", true).await;
     let end = w.subscription("dave").await.subscription.expires_at;
-    let off = w.app.renewals.turn_off(&w.account.id, &ClientId::parse("dave").unwrap(), "operator").await.unwrap();
+    let off = w
+        .app
+        .renewals
+        .turn_off(&w.account.id, &ClientId::parse("dave").unwrap(), vp_app::renewals::TurnedOffBy::Operator)
+        .await
+        .unwrap();
     assert!(off.was_on && !off.charge_under_way);
     let consent = consent_of(&w, "dave").await.unwrap();
     assert_eq!(consent.turned_off_by.as_deref(), Some("operator"));
@@ -174,7 +179,12 @@ async fn turning_renewal_off_stops_the_next_charge() {
     check_at(&w, end + Duration::minutes(5)).await;
     assert_eq!(charges(&w), 0);
     assert_eq!(w.subscription("dave").await.subscription.status, SubscriptionStatus::Expired);
-    let again = w.app.renewals.turn_off(&w.account.id, &ClientId::parse("dave").unwrap(), "operator").await.unwrap();
+    let again = w
+        .app
+        .renewals
+        .turn_off(&w.account.id, &ClientId::parse("dave").unwrap(), vp_app::renewals::TurnedOffBy::Operator)
+        .await
+        .unwrap();
     assert!(!again.was_on);
 }
 
@@ -185,7 +195,11 @@ async fn a_charge_decided_before_renewal_was_turned_off_is_not_started_after_it(
     let end = w.subscription("erin").await.subscription.expires_at;
     w.clock.advance(end - Duration::hours(24) - w.clock.now_for_test());
     w.app.events.check_terms().await.unwrap(); // the charge is decided
-    w.app.renewals.turn_off(&w.account.id, &ClientId::parse("erin").unwrap(), "customer").await.unwrap();
+    w.app
+        .renewals
+        .turn_off(&w.account.id, &ClientId::parse("erin").unwrap(), vp_app::renewals::TurnedOffBy::Customer)
+        .await
+        .unwrap();
     let run = w.app.renewals.run_due_charges(100).await.unwrap();
     assert_eq!((run.dropped, run.charged), (1, 0));
     assert_eq!(charges(&w), 0);
@@ -282,7 +296,7 @@ async fn a_linked_customer_hears_what_renewal_will_charge_and_of_every_declined_
     assert_eq!(at_72.len(), 1, "{at_72:?}");
     assert!(
         at_72[0].ends_with(&format!(
-            "Automatic renewal is on: {rub} will be charged on 2026-01-31. To turn it off, write to support."
+            "Automatic renewal is on: {rub} will be charged on 2026-01-31. To turn it off, open your subscription's page."
         )),
         "{at_72:?}"
     );
@@ -339,4 +353,26 @@ async fn a_renewal_charges_the_price_the_customer_was_last_told() {
         [new_price, consented].into_iter().collect(),
         "the told price for the linked customer, the consented one for the customer never told"
     );
+}
+
+#[tokio::test]
+async fn support_sees_the_consent_as_given_and_turns_renewal_off_in_the_cabinet() {
+    let w = World::new().await;
+    let payment_id = buy(&w, "ivan", true).await;
+    let actor = w.actor(&w.account.id, "support@example.com").await;
+    let detail = w.app.cabinet.client(&actor, "ivan").await.unwrap();
+    let consent = detail.renewal.expect("the consent is on the client's page");
+    assert_eq!((consent.text.as_str(), consent.payment_id.as_str()), (SENTENCE, payment_id.as_str()));
+    assert_eq!(consent.saved_method_title.as_deref(), Some("Bank card *4444"));
+    assert!(detail.client.subscription.unwrap().auto_renew);
+
+    let off = w.app.cabinet.turn_off_auto_renew(&actor, "ivan").await.unwrap();
+    assert!(off.was_on);
+    let after = w.app.cabinet.client(&actor, "ivan").await.unwrap();
+    assert_eq!(after.renewal.unwrap().turned_off_by.as_deref(), Some("support:support@example.com"));
+    assert!(!after.client.subscription.unwrap().auto_renew);
+    let activity = w.app.cabinet.activity(&actor, None).await.unwrap();
+    assert!(activity.iter().any(|e| e.action == "client.auto_renew_off" && e.detail == "ivan"), "in the activity log");
+    let unknown = w.app.cabinet.turn_off_auto_renew(&actor, "nobody").await;
+    assert!(matches!(unknown, Err(vp_app::AppError::NotFound("client"))), "{unknown:?}");
 }

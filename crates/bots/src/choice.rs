@@ -22,6 +22,12 @@ pub(crate) enum Choice {
     },
     Trial,
     Subscription,
+    /// Turns automatic renewal off.
+    AutoRenewOff,
+    /// Consents to automatic renewal with the invoice `payment_id` (before paying it).
+    RenewOn {
+        payment_id: String,
+    },
     Connect,
     NewLink,
     Devices,
@@ -35,6 +41,14 @@ pub(crate) enum Choice {
         index: usize,
     },
     Help,
+}
+
+/// An invoice id as the service makes them (`pay_` and URL-safe characters): whose it is
+/// is checked when the press is handled.
+fn is_invoice_id(text: &str) -> bool {
+    text.len() <= 40
+        && text.starts_with("pay_")
+        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 impl Choice {
@@ -52,6 +66,8 @@ impl Choice {
             Choice::BuyDevices { count, method } => with_method(format!("buydev:{count}"), method),
             Choice::Trial => "trial".into(),
             Choice::Subscription => "sub".into(),
+            Choice::AutoRenewOff => "renewoff".into(),
+            Choice::RenewOn { payment_id } => format!("renew:{payment_id}"),
             Choice::Connect => "connect".into(),
             Choice::NewLink => "newlink".into(),
             Choice::Devices => "devices".into(),
@@ -82,6 +98,8 @@ impl Choice {
             ("buydev", 1 | 2) => Choice::BuyDevices { count: rest[0].parse().ok()?, method: method(1)? },
             ("trial", 0) => Choice::Trial,
             ("sub", 0) => Choice::Subscription,
+            ("renewoff", 0) => Choice::AutoRenewOff,
+            ("renew", 1) if is_invoice_id(rest[0]) => Choice::RenewOn { payment_id: rest[0].to_owned() },
             ("connect", 0) => Choice::Connect,
             ("newlink", 0) => Choice::NewLink,
             ("devices", 0) => Choice::Devices,
@@ -111,6 +129,8 @@ mod tests {
             Choice::BuyDevices { count: u32::MAX, method: Some(longest_method) },
             Choice::Trial,
             Choice::Subscription,
+            Choice::AutoRenewOff,
+            Choice::RenewOn { payment_id: "pay_AbCdEfGhIjKlMnOpQrStUv".into() },
             Choice::Connect,
             Choice::NewLink,
             Choice::Devices,
@@ -127,7 +147,21 @@ mod tests {
 
     #[test]
     fn data_the_shop_never_made_is_not_a_choice() {
-        for data in ["", "buy", "buy:x", "buy:1:", "buy:01", "rm!:n", "rm!:n:-1", "menu:1", "devices ", "drop:table"] {
+        for data in [
+            "",
+            "buy",
+            "buy:x",
+            "buy:1:",
+            "buy:01",
+            "rm!:n",
+            "rm!:n:-1",
+            "menu:1",
+            "devices ",
+            "drop:table",
+            "renew:",
+            "renew:cli_x",
+            "renew:pay_a b",
+        ] {
             assert_eq!(Choice::parse(data), None, "{data:?}");
         }
     }

@@ -127,6 +127,18 @@ cabinet-activity-when = When
 cabinet-activity-who = Who
 cabinet-activity-what = What
 cabinet-activity-details = Details
+cabinet-renewal-title = Automatic renewal
+cabinet-renewal-state = State
+cabinet-renewal-on = On: the saved method is charged a day before the term ends
+cabinet-renewal-no-method = Consented, but the payment method was not saved: nothing will be charged
+cabinet-renewal-off-since = Off since { $when } ({ $by })
+cabinet-renewal-consented = Consented
+cabinet-renewal-invoice = With invoice
+cabinet-renewal-next-amount = Amount of the next charge
+cabinet-renewal-method = Saved method
+cabinet-renewal-text = Words the customer was shown
+cabinet-renewal-turn-off = Turn off automatic renewal
+cabinet-renewal-turned-off = Automatic renewal is off for this client: nothing more will be charged.
 cabinet-action-user-invited = user invited
 cabinet-action-user-reset-link = password reset link issued
 cabinet-action-user-revoked = user access ended
@@ -235,8 +247,8 @@ page-sandbox-unknown-action = Unknown action
 page-renew-tick = Renew automatically: { MONEY($amount) } for { $months ->
     [one] { $months } month
    *[other] { $months } months
-    } each time, next charge on { $date } from the card you pay with now. Turn it off any time by writing to support.
-page-renew-on = Automatic renewal is on: the card is charged a day before the term ends. Turn it off any time by writing to support.
+    } each time, next charge on { $date } from the card you pay with now. Turn it off any time on your subscription's page.
+page-renew-on = Automatic renewal is on: the card is charged a day before the term ends. Turn it off any time on your subscription's page.
 
 ## Payment pages: the result
 
@@ -539,13 +551,18 @@ bot-reminder-expiring-yours = { $brand }: your subscription ends on { DATE($day)
    *[other] { $days } days left.
 }
 bot-reminder-expired-yours = { $brand }: your subscription has ended, and the VPN is off. Renew it to connect again.
-bot-reminder-auto-renewal = Automatic renewal is on: { MONEY($amount) } will be charged on { DATE($day) }. To turn it off, write to support.
+bot-reminder-auto-renewal = Automatic renewal is on: { MONEY($amount) } will be charged on { DATE($day) }. To turn it off, open your subscription's page.
 bot-renewal-declined-retry = { $brand }: the card did not pay { MONEY($amount) } to renew the subscription { $client }. We will try again on { DATE($day) }, or renew it now.
 bot-renewal-declined-retry-yours = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription. We will try again on { DATE($day) }, or renew it now.
 bot-renewal-declined-last = { $brand }: the card did not pay { MONEY($amount) } to renew the subscription { $client }, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
 bot-renewal-declined-last-yours = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
 bot-reminder-renew = Renew
 bot-reminder-support = Contact support
+page-renewal-title = Automatic renewal
+page-renewal-on = On: the card you paid with is charged a day before the term ends, and the term goes on. Turn it off here at any time.
+page-renewal-turn-off = Turn off automatic renewal
+page-renewal-off-done = Automatic renewal is off: nothing more will be charged.
+page-renewal-off-under-way = Automatic renewal is off. A charge that had already started completes and renews this term; nothing after it will be charged.
 page-reminders-telegram = Get reminders in Telegram
 page-reminders-telegram-hint = The { $brand } bot reminds you before your access ends and shows your subscription.
 page-reminders-telegram-open = Open in Telegram
@@ -590,6 +607,16 @@ shop-connect = Add this link to your VPN app: { $link }
     Or scan the QR code with another device.
 shop-connect-page = Open the connect page
 shop-subscription-none = You have no subscription yet.
+shop-renew-on = Renew automatically
+shop-renew-consent = Renew automatically? { MONEY($amount) } for { $months ->
+    [one] { $months } month
+   *[other] { $months } months
+    } each time, next charge on { DATE($day) } from the card you pay with. Turn it off any time in "My subscription".
+shop-renew-on-done = Automatic renewal will be on once you pay. Turn it off any time in "My subscription".
+shop-auto-renew-on = Automatic renewal: on, { MONEY($amount) } will be charged on { DATE($day) }.
+shop-auto-renew-off = Turn off automatic renewal
+shop-auto-renew-off-done = Automatic renewal is off: nothing more will be charged. Your subscription runs to its end, and you can renew it yourself.
+shop-auto-renew-off-under-way = Automatic renewal is off. A charge that had already started completes and renews this term; nothing after it will be charged.
 shop-renew = Renew
 shop-add-devices = Add devices
 shop-connect-button = Connect
@@ -635,6 +662,7 @@ cabinet-section-bot = Telegram bot
 cabinet-action-bot-connected = Telegram bot connected
 cabinet-action-bot-disconnected = Telegram bot disconnected
 cabinet-action-renewal-link-set = Renewal link changed
+cabinet-action-auto-renew-off = Automatic renewal turned off for a client
 cabinet-bot-intro = Your own Telegram bot, run by the platform under your brand: it carries your name, descriptions and commands, and your customers buy, try, pay, connect and manage their devices there, and get their reminders.
 cabinet-bot-bot = Bot
 cabinet-bot-status = Status

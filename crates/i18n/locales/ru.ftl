@@ -126,6 +126,18 @@ cabinet-activity-when = Когда
 cabinet-activity-who = Кто
 cabinet-activity-what = Что
 cabinet-activity-details = Подробности
+cabinet-renewal-title = Автопродление
+cabinet-renewal-state = Состояние
+cabinet-renewal-on = Включено: за день до конца срока списываем с сохранённого способа оплаты
+cabinet-renewal-no-method = Согласие есть, но способ оплаты не сохранён: ничего не спишем
+cabinet-renewal-off-since = Отключено { $when } ({ $by })
+cabinet-renewal-consented = Согласие дано
+cabinet-renewal-invoice = Со счётом
+cabinet-renewal-next-amount = Сумма следующего списания
+cabinet-renewal-method = Сохранённый способ
+cabinet-renewal-text = Текст, который видел клиент
+cabinet-renewal-turn-off = Отключить автопродление
+cabinet-renewal-turned-off = Автопродление клиента отключено: больше ничего не спишем.
 cabinet-action-user-invited = приглашён пользователь
 cabinet-action-user-reset-link = выдана ссылка для нового пароля
 cabinet-action-user-revoked = доступ пользователя закрыт
@@ -255,8 +267,8 @@ page-renew-tick = Продлевать автоматически: { MONEY($amou
     [few] { $months } месяца
     [many] { $months } месяцев
    *[other] { $months } месяца
-    } каждый раз, следующее списание { $date } с карты, которой вы платите сейчас. Отключить можно в любой момент, написав в поддержку.
-page-renew-on = Автопродление включено: карта списывается за день до конца срока. Отключить можно в любой момент, написав в поддержку.
+    } каждый раз, следующее списание { $date } с карты, которой вы платите сейчас. Отключить можно в любой момент на странице подписки.
+page-renew-on = Автопродление включено: карта списывается за день до конца срока. Отключить можно в любой момент на странице подписки.
 
 ## Страницы оплаты: результат
 
@@ -564,13 +576,18 @@ bot-reminder-expiring-yours = { $brand }: ваша подписка заканч
    *[many] осталось { $days } дней.
 }
 bot-reminder-expired-yours = { $brand }: ваша подписка закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
-bot-reminder-auto-renewal = Автопродление включено: { DATE($day) } спишем { MONEY($amount) }. Чтобы отключить, напишите в поддержку.
+bot-reminder-auto-renewal = Автопродление включено: { DATE($day) } спишем { MONEY($amount) }. Отключить можно на странице подписки.
 bot-renewal-declined-retry = { $brand }: с карты не удалось списать { MONEY($amount) } за продление подписки { $client }. Попробуем снова { DATE($day) }, или продлите сейчас.
 bot-renewal-declined-retry-yours = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки. Попробуем снова { DATE($day) }, или продлите сейчас.
 bot-renewal-declined-last = { $brand }: с карты не удалось списать { MONEY($amount) } за продление подписки { $client }, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
 bot-renewal-declined-last-yours = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
 bot-reminder-renew = Продлить
 bot-reminder-support = Написать в поддержку
+page-renewal-title = Автопродление
+page-renewal-on = Включено: за день до конца срока списываем оплату с карты, которой вы платили, и срок продлевается. Отключить можно здесь в любой момент.
+page-renewal-turn-off = Отключить автопродление
+page-renewal-off-done = Автопродление отключено: больше ничего не спишем.
+page-renewal-off-under-way = Автопродление отключено. Уже начатое списание завершится и продлит этот срок; после него ничего не спишем.
 page-reminders-telegram = Напоминания в Telegram
 page-reminders-telegram-hint = Бот { $brand } напомнит до окончания доступа и покажет вашу подписку.
 page-reminders-telegram-open = Открыть в Telegram
@@ -617,6 +634,18 @@ shop-connect = Добавьте эту ссылку в VPN-приложение:
     Или отсканируйте QR-код другим устройством.
 shop-connect-page = Открыть страницу подключения
 shop-subscription-none = У вас ещё нет подписки.
+shop-renew-on = Продлевать автоматически
+shop-renew-consent = Продлевать автоматически? { MONEY($amount) } за { $months ->
+    [one] { $months } месяц
+    [few] { $months } месяца
+    [many] { $months } месяцев
+   *[other] { $months } месяца
+    } каждый раз, следующее списание { DATE($day) } с карты, которой вы заплатите. Отключить можно в любой момент в «Моей подписке».
+shop-renew-on-done = Автопродление включится после оплаты. Отключить можно в любой момент в «Моей подписке».
+shop-auto-renew-on = Автопродление: включено, { DATE($day) } спишем { MONEY($amount) }.
+shop-auto-renew-off = Отключить автопродление
+shop-auto-renew-off-done = Автопродление отключено: больше ничего не спишем. Подписка действует до конца срока, продлить её можно самостоятельно.
+shop-auto-renew-off-under-way = Автопродление отключено. Уже начатое списание завершится и продлит этот срок; после него ничего не спишем.
 shop-renew = Продлить
 shop-add-devices = Добавить устройства
 shop-connect-button = Подключиться
@@ -663,6 +692,7 @@ cabinet-section-bot = Telegram-бот
 cabinet-action-bot-connected = подключён Telegram-бот
 cabinet-action-bot-disconnected = отключён Telegram-бот
 cabinet-action-renewal-link-set = изменена ссылка для продления
+cabinet-action-auto-renew-off = отключено автопродление клиента
 cabinet-bot-intro = Ваш собственный Telegram-бот, которым платформа управляет под вашим брендом: у него ваше название, описания и команды, а ваши покупатели покупают, пробуют, оплачивают, подключаются и управляют устройствами прямо в нём и получают напоминания.
 cabinet-bot-bot = Бот
 cabinet-bot-status = Состояние

@@ -82,7 +82,7 @@ pub struct AuditEntry {
     pub user_id: Option<String>,
     /// The user's email (or "operator") as it was then.
     pub actor: String,
-    /// What was done, e.g. `endpoint.created` (docs/cabinet.md lists them).
+    /// What was done, e.g. `endpoint.added` (`vp_app::cabinet::audit` names them all).
     pub action: String,
     /// The object and what changed, never a secret.
     pub detail: String,

@@ -4,11 +4,12 @@
 //! `start_trial`.
 
 use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
-use vp_ports::{ButtonPress, PaymentMethodRecord, PlanRecord};
+use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord};
 
 use super::{BotShop, Shopper};
 use crate::bots::wording::Connect;
 use crate::error::{AppError, AppResult, Refusal};
+use crate::renewals::{ConsentGiven, RenewalOffer};
 use crate::views::InvoiceView;
 
 /// What a press on a plan or a device count came to.
@@ -19,7 +20,12 @@ pub enum Purchase {
     /// The invoice (a press again replays it, perhaps settled since), with the plan it buys
     /// (read with the retired ones: a replay may name a plan retired since) and the whole
     /// minutes left to pay.
-    Invoice { invoice: Box<InvoiceView>, plan: Option<PlanRecord>, minutes_left: i64 },
+    Invoice {
+        invoice: Box<InvoiceView>,
+        plan: Option<PlanRecord>,
+        minutes_left: i64,
+        renewal_offer: Option<RenewalOffer>,
+    },
 }
 
 impl BotShop {
@@ -51,7 +57,46 @@ impl BotShop {
             Purpose::Devices { .. } => None,
         };
         let minutes_left = (invoice.invoice.expires_at - self.clock.now()).whole_minutes().max(0);
-        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left })
+        let renewal_offer = self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?;
+        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer })
+    }
+
+    /// What "renew automatically" would consent to for the shopper's invoice of `plan`.
+    async fn renewal_offer(
+        &self,
+        shopper: &Shopper,
+        invoice: &InvoiceRecord,
+        plan: Option<&PlanRecord>,
+    ) -> AppResult<Option<RenewalOffer>> {
+        let Some(plan) = plan.filter(|p| !p.lifetime) else { return Ok(None) };
+        let client = self.client_record(shopper).await?;
+        let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
+        Ok(self.payments.renewal_offer(invoice, plan.months, current))
+    }
+
+    /// The shopper pressed "Renew automatically" under their invoice: the consent is given
+    /// with the sentence `word` makes of the offer (what the message showed), before paying.
+    /// Returns the invoice (to pay it next), or `None` when it is not the shopper's, no longer
+    /// payable, or buys nothing that renews.
+    pub async fn consent_to_renewal(
+        &self,
+        shopper: &Shopper,
+        payment_id: &str,
+        word: impl Fn(&RenewalOffer) -> String,
+    ) -> AppResult<Option<InvoiceRecord>> {
+        let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id));
+        let Some(invoice) = invoice.filter(|i| i.account_id == shopper.account.id && i.client_id == shopper.client_id)
+        else {
+            return Ok(None);
+        };
+        let plan = match invoice.purpose {
+            Purpose::Subscription { plan_id } => read!(self.store, |tx| tx.plan(plan_id)),
+            Purpose::Devices { .. } => None,
+        };
+        let Some(offer) = self.renewal_offer(shopper, &invoice, plan.as_ref()).await? else { return Ok(None) };
+        let given = ConsentGiven { text: word(&offer), lang: shopper.lang };
+        self.payments.settled.consents.give(&invoice, &given).await?;
+        Ok(Some(invoice))
     }
 
     /// The trial, when the account gives one and this client never had a subscription; then

@@ -59,6 +59,7 @@ pub struct BotShop {
     pub(crate) catalog: Arc<Catalog>,
     pub(crate) clients: Arc<Clients>,
     pub(crate) payments: Arc<Payments>,
+    pub(crate) renewals: Arc<crate::renewals::Renewals>,
     pub(crate) public_base_url: String,
 }
 

@@ -3,9 +3,11 @@
 
 use vp_domain::devices::DevicePurchaseRefused;
 use vp_domain::markup::price;
+use vp_domain::renewal::charge_at;
 use vp_domain::{PriceBreakdown, devices_for_sale};
 
 use super::{BotShop, Shopper};
+use crate::bots::wording::AutoRenewal;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::views::{ClientView, DocumentLink, PlansView, SubscriptionView};
 
@@ -38,6 +40,8 @@ pub struct SubscriptionSummary {
     pub devices_used: Option<usize>,
     /// Whether extra devices can be bought now.
     pub devices_for_sale: bool,
+    /// With automatic renewal on: what will be charged and when.
+    pub auto_renewal: Option<AutoRenewal>,
 }
 
 impl BotShop {
@@ -100,7 +104,13 @@ impl BotShop {
         let current = record.subscription.as_ref().map(|r| &r.subscription);
         let devices_for_sale =
             devices_for_sale(current, offer.device_settings.as_ref(), self.clock.now()).is_ok_and(|room| room > 0);
-        Ok(Some(SubscriptionSummary { subscription, devices_used, devices_for_sale }))
+        let auto_renewal = match record.subscription.as_ref().filter(|r| r.auto_renew) {
+            Some(r) => read!(self.store, |tx| tx.current_consent(&record.id))
+                .filter(|c| c.chargeable())
+                .map(|c| AutoRenewal { amount: c.price.customer, on: charge_at(r.subscription.expires_at).date() }),
+            None => None,
+        };
+        Ok(Some(SubscriptionSummary { subscription, devices_used, devices_for_sale, auto_renewal }))
     }
 
     /// The devices the panel has for a client; `None` when it does not answer (the panel being
@@ -112,5 +122,17 @@ impl BotShop {
     /// The account's documents (the terms carry the refund policy), for help.
     pub async fn documents(&self, shopper: &Shopper) -> AppResult<Vec<DocumentLink>> {
         self.catalog.document_links(&shopper.account, shopper.lang).await
+    }
+}
+
+impl BotShop {
+    /// The shopper turns automatic renewal off from "My subscription": no charge is started
+    /// from now. `None` when the shopper has no client yet.
+    pub async fn turn_off_auto_renew(&self, shopper: &Shopper) -> AppResult<Option<crate::renewals::TurnedOff>> {
+        if self.client_record(shopper).await?.is_none() {
+            return Ok(None);
+        }
+        let by = crate::renewals::TurnedOffBy::Customer;
+        self.renewals.turn_off(&shopper.account.id, &shopper.client_id, by).await.map(Some)
     }
 }

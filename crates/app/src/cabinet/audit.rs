@@ -31,6 +31,7 @@ pub const CHAT_UNLINKED: &str = "chat.unlinked";
 pub const BOT_CONNECTED: &str = "bot.connected";
 pub const BOT_DISCONNECTED: &str = "bot.disconnected";
 pub const RENEWAL_LINK_SET: &str = "bot.renewal_link_set";
+pub const AUTO_RENEW_OFF: &str = "client.auto_renew_off";
 
 /// Who did it: a cabinet user, or the platform's operator (CLI).
 pub enum Who<'a> {

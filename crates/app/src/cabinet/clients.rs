@@ -3,10 +3,12 @@
 use vp_domain::ClientId;
 use vp_ports::InvoiceRecord;
 
+use super::audit;
 use super::{Actor, Cabinet};
 use crate::clients::ClientListQuery;
 use crate::content::load_app_list;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Refusal};
+use crate::renewals::{TurnedOff, TurnedOffBy};
 use crate::views::{ClientPage, ClientView, DevicesView};
 
 /// Invoices the client page shows, newest first.
@@ -32,6 +34,8 @@ pub struct ClientDetail {
     pub reachable_in_messenger: bool,
     /// For a bot customer, when they started the bot and last used it.
     pub bot_activity: Option<vp_ports::BotCustomer>,
+    /// The customer's consent to automatic renewal as given (on or turned off), if any.
+    pub renewal: Option<vp_ports::RenewalConsent>,
 }
 
 impl Cabinet {
@@ -54,6 +58,7 @@ impl Cabinet {
         let invoices = tx.client_invoices(&client.id, CLIENT_INVOICES).await?;
         let reachable_in_messenger = tx.client_chat(&client.id).await?.is_some();
         let bot_activity = tx.bot_customer_of_client(&client.id).await?;
+        let renewal = tx.current_consent(&client.id).await?;
         let app_list = load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         let devices = match &client.subscription {
@@ -75,6 +80,24 @@ impl Cabinet {
             invoices,
             reachable_in_messenger,
             bot_activity,
+            renewal,
         })
+    }
+
+    /// Support turns a client's automatic renewal off: no charge is started from now.
+    pub async fn turn_off_auto_renew(&self, actor: &Actor, client_id: &str) -> AppResult<TurnedOff> {
+        let id = ClientId::parse(client_id).map_err(|_| AppError::NotFound("client"))?;
+        let by = TurnedOffBy::Support(&actor.user.email);
+        let off = match self.services.renewals.turn_off(actor.account_id(), &id, by).await {
+            Err(AppError::Refused(Refusal::ClientNotFound)) => return Err(AppError::NotFound("client")),
+            other => other?,
+        };
+        if off.was_on {
+            let mut tx = self.store.begin().await?;
+            let detail = client_id.to_owned();
+            self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), audit::AUTO_RENEW_OFF, detail).await?;
+            tx.commit().await?;
+        }
+        Ok(off)
     }
 }

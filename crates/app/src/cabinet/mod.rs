@@ -67,4 +67,5 @@ pub(crate) struct CabinetServices {
     pub catalog: Arc<Catalog>,
     pub clients: Arc<Clients>,
     pub bots: Arc<PartnerBots>,
+    pub renewals: Arc<crate::renewals::Renewals>,
 }

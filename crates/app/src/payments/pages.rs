@@ -71,17 +71,10 @@ impl Payments {
         let has_bot = connected_bot(tx.as_mut(), &account.id).await?.is_some();
         tx.commit().await?;
         let documents = self.catalog.document_links(&account, lang).await?;
-        let payable = matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
+        let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
         let renewal_offer = match order {
-            OrderItem::Subscription { months } if months > 0 && payable && self.settled.consents.offered() => {
-                let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
-                Some(RenewalOffer {
-                    amount: invoice.amounts.customer,
-                    months,
-                    next_charge_at: next_charge_after(current, months, self.clock.now()),
-                })
-            }
-            _ => None,
+            OrderItem::Subscription { months } => self.renewal_offer(&invoice, months, current),
+            OrderItem::Devices { .. } => None,
         };
         let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
         let connect_url = link_token.as_ref().map(|t| connect_page_url(&self.public_base_url, t, None));
@@ -99,6 +92,23 @@ impl Payments {
             renews,
             invoice,
             documents,
+        })
+    }
+
+    /// What "renew automatically" would consent to for `invoice`, a `months`-month plan's (0 for
+    /// lifetime) for a client whose term is `current`: offered while the invoice is payable, for
+    /// a periodic plan, through a gateway that saves methods.
+    pub(crate) fn renewal_offer(
+        &self,
+        invoice: &InvoiceRecord,
+        months: u32,
+        current: Option<&vp_domain::Subscription>,
+    ) -> Option<RenewalOffer> {
+        let payable = matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
+        (months > 0 && payable && self.settled.consents.offered()).then(|| RenewalOffer {
+            amount: invoice.amounts.customer,
+            months,
+            next_charge_at: next_charge_after(current, months, self.clock.now()),
         })
     }
 

@@ -15,7 +15,7 @@ pub(crate) use charges::schedule_charge;
 pub(crate) use consent::tell_price;
 pub use consent::{ConsentGiven, Consents, RenewalOffer};
 
-use crate::error::{AppResult, Refusal};
+use crate::error::{AppError, AppResult, Refusal};
 use crate::payments::Payments;
 use crate::reminders::ReminderQueue;
 
@@ -39,17 +39,54 @@ pub struct TurnedOff {
     pub charge_under_way: bool,
 }
 
+/// Who turned automatic renewal off, as the consent keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnedOffBy<'a> {
+    /// The customer, in the bot or on the connect page.
+    Customer,
+    /// The partner's support in the cabinet, by email.
+    Support(&'a str),
+    /// The platform operator (`vp-api client auto-renew`).
+    Operator,
+}
+
+impl TurnedOffBy<'_> {
+    pub fn label(self) -> String {
+        match self {
+            TurnedOffBy::Customer => "customer".into(),
+            TurnedOffBy::Support(email) => format!("support:{email}"),
+            TurnedOffBy::Operator => "operator".into(),
+        }
+    }
+}
+
 impl Renewals {
     /// Turns automatic renewal off for a client of the account, from this moment: no charge is
-    /// started after it. `by` says who (`customer`, `support:<email>`, `operator`).
-    pub async fn turn_off(&self, account_id: &str, client_id: &ClientId, by: &str) -> AppResult<TurnedOff> {
+    /// started after it.
+    pub async fn turn_off(&self, account_id: &str, client_id: &ClientId, by: TurnedOffBy<'_>) -> AppResult<TurnedOff> {
+        let client = read!(self.store, |tx| tx.client(account_id, client_id)).ok_or(Refusal::ClientNotFound)?;
+        self.turn_off_client(account_id, &client.id, by).await
+    }
+
+    /// The customer turns it off on the connect page of their subscription link.
+    pub async fn turn_off_by_link(&self, link_token: &str) -> AppResult<TurnedOff> {
+        let client =
+            read!(self.store, |tx| tx.client_by_link_token(link_token)).ok_or(AppError::NotFound("subscription"))?;
+        self.turn_off_client(&client.account_id, &client.id, TurnedOffBy::Customer).await
+    }
+
+    async fn turn_off_client(&self, account_id: &str, client_ref: &str, by: TurnedOffBy<'_>) -> AppResult<TurnedOff> {
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
-        let client = tx.client(account_id, client_id).await?.ok_or(Refusal::ClientNotFound)?;
-        let was_on = self.consents.turn_off(tx.as_mut(), &client.id, by).await?;
-        let charges = tx.renewal_charges_of_client(&client.id).await?;
+        let was_on = self.consents.turn_off(tx.as_mut(), client_ref, &by.label()).await?;
+        let charges = tx.renewal_charges_of_client(client_ref).await?;
         tx.commit().await?;
         let charge_under_way = charges.iter().any(|c| c.state == RenewalChargeState::Charging);
         Ok(TurnedOff { was_on, charge_under_way })
+    }
+
+    /// The client's current consent, on or off, for support to see.
+    pub async fn consent(&self, client_ref: &str) -> AppResult<Option<vp_ports::RenewalConsent>> {
+        Ok(read!(self.store, |tx| tx.current_consent(client_ref)))
     }
 }

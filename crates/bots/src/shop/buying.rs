@@ -3,6 +3,7 @@
 
 use vp_app::AppResult;
 use vp_app::bot_shop::{BotShop, Purchase, Shopper};
+use vp_app::renewals::RenewalOffer;
 use vp_app::views::InvoiceView;
 use vp_domain::{InvoiceStatus, Lang, Purpose};
 use vp_i18n::{text, text_with};
@@ -31,8 +32,8 @@ pub(super) async fn buy(
             buttons.push(shopper.back());
             Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons))
         }
-        Ok(Purchase::Invoice { invoice, plan, minutes_left }) => {
-            invoice_message(shop, shopper, &invoice, plan.as_ref(), minutes_left).await
+        Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer }) => {
+            invoice_message(shop, shopper, &invoice, plan.as_ref(), minutes_left, renewal_offer.as_ref()).await
         }
         Err(e) => Ok(refusal(shopper, e)),
     }
@@ -46,6 +47,7 @@ async fn invoice_message(
     view: &InvoiceView,
     plan: Option<&PlanRecord>,
     minutes: i64,
+    renewal: Option<&RenewalOffer>,
 ) -> AppResult<BotMessage> {
     let lang = shopper.lang;
     let invoice = &view.invoice;
@@ -77,7 +79,32 @@ async fn invoice_message(
         ],
     );
     let pay = Button::link(text_with(lang, "shop-pay", &[("amount", amount.into())]), url.clone());
-    Ok(shopper.message(body, vec![pay, shopper.back()]))
+    // The consent is offered with the words it gives, before the pay button is used.
+    let Some(offer) = renewal else { return Ok(shopper.message(body, vec![pay, shopper.back()])) };
+    let body = format!("{body}\n\n{}", renewal_sentence(lang, offer));
+    let renew = shopper.button("shop-renew-on", &Choice::RenewOn { payment_id: invoice.payment_id.clone() });
+    Ok(shopper.message(body, vec![renew, pay, shopper.back()]))
+}
+
+/// "Renew automatically" pressed under an invoice: the consent is given with the sentence the
+/// message showed, then the pay button again.
+pub(super) async fn renew_on(shop: &BotShop, shopper: &Shopper, payment_id: &str) -> AppResult<BotMessage> {
+    let lang = shopper.lang;
+    let invoice = shop.consent_to_renewal(shopper, payment_id, |offer| renewal_sentence(lang, offer)).await?;
+    let Some(url) = invoice.as_ref().and_then(|i| i.payment_url.as_ref().map(|u| (i.amounts.customer, u))) else {
+        let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
+        return Ok(shopper.message(shopper.say("shop-invoice-closed"), buttons));
+    };
+    let (amount, url) = url;
+    let pay = Button::link(text_with(lang, "shop-pay", &[("amount", amount.into())]), url.clone());
+    Ok(shopper.message(shopper.say("shop-renew-on-done"), vec![pay, shopper.back()]))
+}
+
+/// The consent sentence in the bot: the amount, the period, the next charge and how to cancel.
+fn renewal_sentence(lang: Lang, offer: &RenewalOffer) -> String {
+    let args =
+        [("amount", offer.amount.into()), ("months", offer.months.into()), ("day", offer.next_charge_at.date().into())];
+    text_with(lang, "shop-renew-consent", &args)
 }
 
 /// The trial, then how to connect.

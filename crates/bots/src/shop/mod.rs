@@ -77,6 +77,8 @@ async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppRe
         }
         Choice::Trial => buying::trial(shop, shopper).await,
         Choice::Subscription => screens::subscription(shop, shopper).await,
+        Choice::AutoRenewOff => screens::auto_renew_off(shop, shopper).await,
+        Choice::RenewOn { payment_id } => buying::renew_on(shop, shopper, &payment_id).await,
         Choice::Connect => screens::connect(shop, shopper).await,
         Choice::NewLink => devices::new_link(shop, shopper).await,
         Choice::Devices => devices::list(shop, shopper, None).await,

@@ -98,8 +98,13 @@ pub(super) async fn subscription(shop: &BotShop, shopper: &Shopper) -> AppResult
         let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
         return Ok(shopper.message(shopper.say("shop-subscription-none"), buttons));
     };
-    let body = subscription_lines(&summary.subscription, summary.devices_used, shopper.lang);
+    let mut body = subscription_lines(&summary.subscription, summary.devices_used, shopper.lang);
     let mut buttons = Vec::new();
+    if let Some(renewal) = &summary.auto_renewal {
+        let charge = [("amount", renewal.amount.into()), ("day", renewal.on.into())];
+        body = format!("{body}\n{}", text_with(shopper.lang, "shop-auto-renew-on", &charge));
+        buttons.push(shopper.button("shop-auto-renew-off", &Choice::AutoRenewOff));
+    }
     if !summary.subscription.lifetime {
         buttons.push(shopper.button("shop-renew", &Choice::Plans));
     }
@@ -113,6 +118,18 @@ pub(super) async fn subscription(shop: &BotShop, shopper: &Shopper) -> AppResult
         shopper.back(),
     ]);
     Ok(shopper.message(body, buttons))
+}
+
+/// "Turn off automatic renewal": off at once, and said so (with a charge already under way,
+/// that it completes).
+pub(super) async fn auto_renew_off(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    let key = match shop.turn_off_auto_renew(shopper).await? {
+        Some(off) if off.charge_under_way => "shop-auto-renew-off-under-way",
+        Some(_) => "shop-auto-renew-off-done",
+        None => "shop-subscription-none",
+    };
+    let buttons = vec![shopper.button("shop-menu-subscription", &Choice::Subscription), shopper.back()];
+    Ok(shopper.message(shopper.say(key), buttons))
 }
 
 /// The subscription link, the connect page's button and the QR code.

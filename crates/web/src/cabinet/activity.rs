@@ -40,6 +40,7 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::BOT_CONNECTED => "cabinet-action-bot-connected",
         audit::BOT_DISCONNECTED => "cabinet-action-bot-disconnected",
         audit::RENEWAL_LINK_SET => "cabinet-action-renewal-link-set",
+        audit::AUTO_RENEW_OFF => "cabinet-action-auto-renew-off",
         _ => return None,
     })
 }

@@ -13,6 +13,7 @@ use vp_app::clients::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView};
 use vp_domain::{InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
+use vp_ports::pages::url_encode;
 
 use super::session;
 use super::{Missing, Section, Shell, SignedIn, failed, when};
@@ -164,14 +165,70 @@ pub async fn show(
         Err(page) => return page,
     };
     let title = tx.get("cabinet-clients-one");
+    let turned_off = Query::<TurnedOffQuery>::from_query(req.query_string()).ok().is_some_and(|q| q.renewal.is_some());
     let body = html! {
         h1 { (title) " " code { (detail.client.client_id) } }
+        @if turned_off { p.ok role="status" { (tx.get("cabinet-renewal-turned-off")) } }
         (client_section(tx, &detail))
+        (renewal_section(&shell, &detail))
         (devices_section(tx, &detail))
         (invoices_section(tx, &detail))
         p { a href="/cabinet/clients" { (tx.get("cabinet-clients-all")) } }
     };
     shell.render(StatusCode::OK, &title, body)
+}
+
+/// `?renewal=off` after support turned automatic renewal off.
+#[derive(Deserialize)]
+struct TurnedOffQuery {
+    renewal: Option<String>,
+}
+
+/// Support turns the client's automatic renewal off; back to the client's page, which says so.
+pub async fn turn_off_renewal(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    form: session::SignedForm,
+    client_id: Path<String>,
+) -> HttpResponse {
+    match cabinet.turn_off_auto_renew(&form.actor, &client_id).await {
+        Ok(_) => session::see_other(&format!("/cabinet/clients/{}?renewal=off", url_encode(&client_id))),
+        Err(e) => failed(&req, &e),
+    }
+}
+
+/// The customer's consent to automatic renewal as given: when, with which invoice, the words
+/// they were shown, the saved method; and whether it is still on (with the button to turn it
+/// off) or who turned it off and when.
+fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
+    let tx = shell.tx;
+    let Some(c) = &d.renewal else { return html! {} };
+    let on = c.turned_off_at.is_none() && c.saved_method_sealed.is_some();
+    let state = match (&c.turned_off_at, &c.saved_method_sealed) {
+        (Some(at), _) => tx.with(
+            "cabinet-renewal-off-since",
+            &[("when", when(*at).as_str().into()), ("by", c.turned_off_by.as_deref().unwrap_or("—").into())],
+        ),
+        (None, Some(_)) => tx.get("cabinet-renewal-on"),
+        (None, None) => tx.get("cabinet-renewal-no-method"),
+    };
+    html! {
+        h2 { (tx.get("cabinet-renewal-title")) }
+        dl {
+            dt { (tx.get("cabinet-renewal-state")) } dd #renewal-state { (state) }
+            dt { (tx.get("cabinet-renewal-consented")) } dd { (when(c.consented_at)) }
+            dt { (tx.get("cabinet-renewal-invoice")) } dd { code { (c.payment_id) } }
+            dt { (tx.get("cabinet-renewal-next-amount")) } dd { (tx.money(c.price.customer)) }
+            @if let Some(title) = &c.saved_method_title { dt { (tx.get("cabinet-renewal-method")) } dd { (title) } }
+            dt { (tx.get("cabinet-renewal-text")) } dd.prewrap #renewal-text { (c.text) }
+        }
+        @if on {
+            form method="post" action={ "/cabinet/clients/" (url_encode(d.client.client_id.as_str())) "/renewal-off" } {
+                (shell.csrf_field())
+                button.button type="submit" { (tx.get("cabinet-renewal-turn-off")) }
+            }
+        }
+    }
 }
 
 fn client_section(tx: Texts, d: &ClientDetail) -> Markup {

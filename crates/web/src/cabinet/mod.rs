@@ -58,6 +58,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/withdrawals/{id}", web::get().to(balance::withdrawal))
             .route("/clients", web::get().to(clients::list))
             .route("/clients/{client_id}", web::get().to(clients::show))
+            .route("/clients/{client_id}/renewal-off", web::post().to(clients::turn_off_renewal))
             .route("/notices", web::get().to(notices::list))
             .route("/notices/telegram", web::post().to(notices::link_chat))
             .route("/notices/telegram/{chat_id}/unlink", web::post().to(notices::unlink_chat))

@@ -16,7 +16,7 @@ use maud::{Markup, html};
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
-use super::{qr, reminders};
+use super::{qr, reminders, renewal};
 
 pub async fn list(req: HttpRequest, clients: Data<Clients>, token: Path<String>) -> HttpResponse {
     show(&req, &clients, &token, None).await
@@ -39,8 +39,11 @@ async fn show(req: &HttpRequest, clients: &Clients, token: &str, app_id: Option<
     };
     let platform = chosen_platform(req, &p);
     let body = render(lang, &p, platform.as_deref(), app_id, req.path());
+    let said = Query::<RenewalQuery>::from_query(req.query_string()).ok().and_then(|q| q.0.renewal);
+    let renewal = renewal::section(lang, p.subscription.auto_renew, token, said.as_deref());
     let body = html! {
         (body)
+        @if let Some(renewal) = renewal { (renewal) }
         @if p.offers_reminders { (reminders::offer(lang, &p.brand_name, token)) }
     };
     Page::new(req, lang, &p.brand_name)
@@ -48,6 +51,12 @@ async fn show(req: &HttpRequest, clients: &Clients, token: &str, app_id: Option<
         .style(&p.style)
         .with_script("/assets/copy.js")
         .render(StatusCode::OK, body)
+}
+
+/// `?renewal=`: what the automatic renewal button just did.
+#[derive(Deserialize)]
+struct RenewalQuery {
+    renewal: Option<String>,
 }
 
 /// `?platform=`: the platform the visitor chose.

@@ -10,6 +10,7 @@ pub mod kit;
 mod order;
 mod qr;
 mod reminders;
+mod renewal;
 pub mod result;
 pub mod sandbox;
 
@@ -25,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
         .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))
         .route("/reminders/{token}", web::post().to(reminders::link))
+        .route("/renewal/{token}/off", web::post().to(renewal::turn_off))
         // Registered before the panel's `/sub/{token}`, which answers everything else.
         .service(web::resource("/sub/{token}").guard(BrowserPage).route(web::get().to(connect::list)))
         .route(vp_ports::pages::CONNECT_APP_ROUTE, web::get().to(connect::for_app))

@@ -215,7 +215,7 @@ mod tests {
         assert_eq!(
             said(Lang::En, 1),
             "Renew automatically: RUB 299.00 for 1 month each time, next charge on 2026-12-25 from the card you pay \
-             with now. Turn it off any time by writing to support."
+             with now. Turn it off any time on your subscription's page."
         );
         assert!(said(Lang::En, 3).contains("for 3 months each time"));
         let ru = said(Lang::Ru, 3);
