@@ -36,6 +36,13 @@ fn customer_pages(s: &Server) -> Vec<(&'static str, String)> {
     let paid = buy(s, "browser-paid", 4);
     let paid_id = paid["payment_id"].as_str().unwrap().to_owned();
     let token = link_token(&paid["client"]);
+    // Paid with "renew automatically" ticked: its connect page shows the renewal section.
+    let renewing = post_payment(s, "browser-renewing", &subscription("browser-renewing", 1)).json();
+    let renewing = renewing["payment_id"].as_str().unwrap().to_owned();
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    let r = s.request("POST", &format!("/sandbox/pay/{renewing}"), &form, Some("action=pay&renew=on"));
+    assert_eq!(r.status, 303, "{}", r.text());
+    let renewing_token = link_token(&s.api("GET", "/clients/browser-renewing", None, &[]).json());
     let account = &s.account_id;
     vec![
         ("start", "/".to_owned()),
@@ -44,6 +51,7 @@ fn customer_pages(s: &Server) -> Vec<(&'static str, String)> {
         ("result-paid", format!("/payment-result/{paid_id}")),
         ("connect", format!("/connect/{token}")),
         ("connect-app", format!("/connect/{token}/hiddify")),
+        ("connect-renewing", format!("/connect/{renewing_token}")),
         ("subscription-link", format!("/sub/{token}")),
         ("terms", format!("/documents/{account}/terms_of_service")),
         ("privacy", format!("/documents/{account}/privacy_policy")),
