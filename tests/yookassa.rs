@@ -24,12 +24,17 @@ each_backend!(
     late_payments_lost_notifications_and_refunds_are_settled,
     an_unanswered_gateway_issues_no_invoice_and_the_retry_makes_one_payment,
     a_crash_after_the_yookassa_call_is_finished_with_the_same_payment,
+    a_card_saved_with_the_customers_consent_renews_the_term_without_the_customer,
 );
 
 fn start(backend: Backend, name: &str) -> Option<(YooKassa, Server)> {
+    start_with(backend, name, &[])
+}
+
+fn start_with(backend: Backend, name: &str, more: &[(&str, &str)]) -> Option<(YooKassa, Server)> {
     let yk = YooKassa::start(SHOP, SECRET);
     let api_url = yk.api_url();
-    let env = [
+    let mut env = vec![
         ("VP_GATEWAY", "yookassa"),
         ("VP_YOOKASSA_SHOP_ID", SHOP),
         ("VP_YOOKASSA_SECRET_KEY", SECRET),
@@ -38,6 +43,7 @@ fn start(backend: Backend, name: &str) -> Option<(YooKassa, Server)> {
         ("VP_TRUSTED_PROXIES", "127.0.0.1/32"),
         ("VP_SHIFTED_CLOCK", "on"),
     ];
+    env.extend_from_slice(more);
     let server = Server::start_with(backend, name, &env)?;
     Some((yk, server))
 }
@@ -273,6 +279,64 @@ fn a_crash_after_the_yookassa_call_is_finished_with_the_same_payment(backend: Ba
     assert_eq!(replay.status, 200, "{}", replay.text());
     assert_eq!(replay.json()["replayed"], true);
     assert_eq!(replay.json()["payment_url"], yk.payments()[0]["confirmation"]["confirmation_url"]);
+}
+
+fn a_card_saved_with_the_customers_consent_renews_the_term_without_the_customer(backend: Backend) {
+    let Some((yk, s)) = start_with(backend, "yk_renewal", &[("VP_YOOKASSA_SAVE_METHODS", "on")]) else { return };
+    let inv = invoice(&s, "renewing");
+    let payment_id = inv["payment_id"].as_str().unwrap().to_owned();
+    let created = yk.received().into_iter().find(|r| r.method == "POST").expect("the payment was created");
+    let sent: Value = serde_json::from_slice(&created.body).unwrap();
+    assert_eq!(sent["save_payment_method"], json!(true), "a periodic plan's payment asks to save the card: {sent}");
+    yk.pay(&gateway_id(&yk, &payment_id));
+
+    // Back on the result page (which re-reads the payment): the offer, then the consent.
+    let page = s.get_raw(&format!("/payment-result/{payment_id}?lang=en"), &[]).text().replace('\u{a0}', " ");
+    assert!(page.contains("Paid"), "{page}");
+    assert!(
+        page.contains("Renew automatically: RUB 238.80 for 1 month each time, next charge on")
+            && page.contains("from the card you paid with."),
+        "{page}"
+    );
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    let r = s.request("POST", &format!("/payment-result/{payment_id}?lang=en"), &form, Some("renew=on"));
+    assert_eq!(r.status, 303, "{}", r.text());
+    let page = s.get_raw(&format!("/payment-result/{payment_id}?lang=en"), &[]).text();
+    assert!(page.contains("Automatic renewal is on"), "{page}");
+    assert!(!page.contains("from the card you paid with."), "offered once: {page}");
+    let client = || s.api("GET", "/clients/renewing", None, &[]).json();
+    assert_eq!(client()["subscription"]["auto_renew"], true);
+
+    // A day before the end the saved card is charged, without the customer, and the term moves.
+    let end = time::OffsetDateTime::parse(
+        client()["subscription"]["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let now = time::OffsetDateTime::now_utc()
+        + time::Duration::seconds(s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap());
+    let by = end - time::Duration::hours(24) - now;
+    s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds() + 1)]);
+    s.cli(&["jobs"]);
+    let charges: Vec<Value> = yk
+        .received()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/payments")
+        .map(|r| serde_json::from_slice(&r.body).unwrap())
+        .filter(|b: &Value| b.get("payment_method_id").is_some())
+        .collect();
+    assert_eq!(charges.len(), 1, "one charge of the saved card");
+    assert!(charges[0].get("confirmation").is_none(), "{}", charges[0]);
+    assert_eq!(charges[0]["amount"], json!({"value": "238.80", "currency": "RUB"}));
+    let renewed = time::OffsetDateTime::parse(
+        client()["subscription"]["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert!(renewed > end + time::Duration::days(27), "the term moved on: {end} -> {renewed}");
+    s.cli(&["jobs"]);
+    let again = yk.received().into_iter().filter(|r| r.method == "POST" && r.path == "/payments").count();
+    assert_eq!(again, 2, "the first payment and one renewal, nothing more");
 }
 
 #[test]

@@ -13,7 +13,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 32] = [
+const KEYS: [&str; 33] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -37,6 +37,7 @@ const KEYS: [&str; 32] = [
     "VP_YOOKASSA_SECRET_KEY",
     "VP_YOOKASSA_API_URL",
     "VP_YOOKASSA_NOTIFY_FROM",
+    "VP_YOOKASSA_SAVE_METHODS",
     "VP_TRUSTED_PROXIES",
     "VP_SHUTDOWN_SECONDS",
     "VP_FAILED_AUTH_PER_MINUTE",
@@ -341,13 +342,7 @@ impl Config {
             Some(value) => ("VP_SHIFTED_CLOCK", Some(value)),
             None => ("VP_TEST_CLOCK", get("VP_TEST_CLOCK")),
         };
-        let shifted_clock = match clock {
-            None | Some("off") => false,
-            Some("on") => true,
-            Some(other) => {
-                return Err(ConfigError::Invalid { key: clock_key, reason: format!("{other:?} is not on or off") });
-            }
-        };
+        let shifted_clock = on_off(clock_key, clock)?;
         let panel = panel_choice(&get)?;
         let trusted_proxies = vp_ports::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
         let gateway = gateway_choice(&get, &trusted_proxies)?;
@@ -467,6 +462,15 @@ fn ip_list<'a>(
         .map_err(|reason| ConfigError::Invalid { key, reason })
 }
 
+/// A switch: `on`, or `off` (the default).
+fn on_off(key: &'static str, value: Option<&str>) -> Result<bool, ConfigError> {
+    match value {
+        None | Some("off") => Ok(false),
+        Some("on") => Ok(true),
+        Some(other) => Err(ConfigError::Invalid { key, reason: format!("{other:?} is not on or off") }),
+    }
+}
+
 fn gateway_choice<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
     trusted_proxies: &vp_ports::TrustedProxies,
@@ -496,6 +500,7 @@ fn gateway_choice<'a>(
                     secret_key,
                     api_url,
                     timeout: REQUEST_TIMEOUT,
+                    save_methods: on_off("VP_YOOKASSA_SAVE_METHODS", get("VP_YOOKASSA_SAVE_METHODS"))?,
                 },
                 notify: NotifyPolicy { allowed, trusted_proxies: trusted_proxies.clone() },
             })

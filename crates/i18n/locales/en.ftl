@@ -248,6 +248,11 @@ page-renew-tick = Renew automatically: { MONEY($amount) } for { $months ->
     [one] { $months } month
    *[other] { $months } months
     } each time, next charge on { $date } from the card you pay with now. Turn it off any time on your subscription's page.
+page-renew-after = Renew automatically: { MONEY($amount) } for { $months ->
+    [one] { $months } month
+   *[other] { $months } months
+    } each time, next charge on { $date } from the card you paid with. Turn it off any time on your subscription's page.
+page-renew-turn-on = Renew automatically
 page-renew-on = Automatic renewal is on: the card is charged a day before the term ends. Turn it off any time on your subscription's page.
 
 ## Payment pages: the result
@@ -613,6 +618,7 @@ shop-renew-consent = Renew automatically? { MONEY($amount) } for { $months ->
    *[other] { $months } months
     } each time, next charge on { DATE($day) } from the card you pay with. Turn it off any time in "My subscription".
 shop-renew-on-done = Automatic renewal will be on once you pay. Turn it off any time in "My subscription".
+shop-renew-on-now = Automatic renewal is on. Turn it off any time in "My subscription".
 shop-auto-renew-on = Automatic renewal: on, { MONEY($amount) } will be charged on { DATE($day) }.
 shop-auto-renew-off = Turn off automatic renewal
 shop-auto-renew-off-done = Automatic renewal is off: nothing more will be charged. Your subscription runs to its end, and you can renew it yourself.

@@ -16,6 +16,7 @@ fn settings(yk: &YooKassa) -> YooKassaSettings {
         secret_key: "test_secret".into(),
         api_url: yk.api_url(),
         timeout: Duration::from_secs(10),
+        save_methods: true,
     }
 }
 
@@ -33,6 +34,7 @@ fn request(invoice: &str) -> GatewayPaymentRequest {
         description: "Fast VPN: 3 months".into(),
         return_url: "https://shop.example/back".into(),
         expires_at: OffsetDateTime::now_utc(),
+        save_method: false,
     }
 }
 
@@ -160,4 +162,50 @@ async fn the_check_reads_the_shop() {
         ("yookassa", Some("100500"), Some(true), Some(true))
     );
     assert_eq!(info.methods, ["bank_card", "yoo_money"]);
+}
+
+#[tokio::test]
+async fn a_periodic_payment_saves_the_card_and_a_renewal_charges_it_once_per_key_without_the_customer() {
+    let yk = YooKassa::start("100500", "test_secret");
+    let gw = gateway(&yk);
+    assert!(gw.saves_methods());
+    let first = gw.create_payment(&GatewayPaymentRequest { save_method: true, ..request("pay_first") }).await.unwrap();
+    assert_eq!(body(&yk.received()[0])["save_payment_method"], json!(true));
+    assert_eq!(gw.saved_method(&first.gateway_payment_id).await.unwrap(), None, "nothing saved before paying");
+    yk.pay(&first.gateway_payment_id);
+    let saved = gw.saved_method(&first.gateway_payment_id).await.unwrap().expect("the card is saved");
+    assert_eq!(saved.title, "Bank card *4444");
+
+    let renewal = |key: &str| vp_ports::SavedMethodCharge {
+        idempotency_key: key.into(),
+        account_id: "acc_1".into(),
+        amount: Money::from_kopecks(23_880),
+        description: "Fast VPN: renewal".into(),
+        saved_method_id: saved.id.clone(),
+    };
+    let paid = gw.charge_saved_method(&renewal("pay_renew_1")).await.unwrap();
+    assert_eq!(paid.state, GatewayState::Succeeded);
+    let again = gw.charge_saved_method(&renewal("pay_renew_1")).await.unwrap();
+    assert_eq!(again, paid, "the same key gives the same payment");
+    let charges: Vec<Value> =
+        yk.received().iter().filter(|r| r.path == "/payments" && r.method == "POST").map(body).collect();
+    assert_eq!(charges.len(), 3);
+    assert_eq!(charges[1]["payment_method_id"], json!(saved.id));
+    assert!(charges[1].get("confirmation").is_none(), "no customer to confirm: {}", charges[1]);
+    assert_eq!(yk.payments().len(), 2, "one payment for the renewal's key");
+
+    yk.decline_saved_methods(true);
+    let declined = gw.charge_saved_method(&renewal("pay_renew_2")).await.unwrap();
+    assert_eq!(declined.state, GatewayState::Declined);
+    let unknown = vp_ports::SavedMethodCharge { saved_method_id: "no-such-method".into(), ..renewal("pay_renew_3") };
+    assert!(matches!(gw.charge_saved_method(&unknown).await, Err(GatewayError::Rejected(_))));
+
+    let unsaved = gw.create_payment(&request("pay_once")).await.unwrap();
+    assert!(
+        body(&yk.received().into_iter().rev().find(|r| r.method == "POST").unwrap())
+            .get("save_payment_method")
+            .is_none()
+    );
+    yk.pay(&unsaved.gateway_payment_id);
+    assert_eq!(gw.saved_method(&unsaved.gateway_payment_id).await.unwrap(), None, "a card not asked to be saved");
 }

@@ -27,6 +27,9 @@ pub struct GatewayPaymentRequest {
     /// own payment result page.
     pub return_url: String,
     pub expires_at: OffsetDateTime,
+    /// Ask the gateway to save the method the customer pays with, so a renewal the customer
+    /// consents to can charge it (YooKassa's `save_payment_method`): a periodic plan's invoice.
+    pub save_method: bool,
 }
 
 /// A payment method the gateway saved with a payment, to charge again without the customer.

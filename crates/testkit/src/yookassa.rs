@@ -66,6 +66,12 @@ struct State {
     refunds_pending: bool,
     /// Requests that reached the emulator, counted on arrival (before any delay).
     arrived: usize,
+    /// Payments created with `save_payment_method: true`.
+    save_asked: Vec<String>,
+    /// Ids of the payment methods saved so far (`payment_method.saved`).
+    saved_methods: Vec<String>,
+    /// Charges of saved methods are declined (`insufficient_funds`).
+    decline_saved: bool,
 }
 
 pub struct YooKassa {
@@ -157,6 +163,9 @@ impl YooKassa {
             lose_next: None,
             refunds_pending: false,
             arrived: 0,
+            save_asked: vec![],
+            saved_methods: vec![],
+            decline_saved: false,
         }));
         let handler_state = state.clone();
         let server = HttpServer::start(move |req| handle(&handler_state, req));
@@ -245,17 +254,26 @@ impl YooKassa {
         lock(&self.state).received.clone()
     }
 
-    /// The customer paid: a pending payment succeeds (captured at once, as `capture: true`
-    /// asks).
+    /// The customer paid by card: a pending payment succeeds (captured at once, as `capture:
+    /// true` asks), with the card as its `payment_method`, saved when the payment asked to.
     pub fn pay(&self, id: &str) {
-        self.edit(id, |p| {
-            p["status"] = json!("succeeded");
-            p["paid"] = json!(true);
-            p["captured_at"] = json!(now_text());
-            p["refundable"] = json!(true);
-            p["income_amount"] = money(kopecks(&p["amount"]) * 965 / 1000);
-            p.as_object_mut().map(|o| o.remove("confirmation"));
-        });
+        let mut s = lock(&self.state);
+        let saved = s.save_asked.iter().any(|p| p == id);
+        let method = card(saved);
+        if saved {
+            let method_id = method["id"].as_str().unwrap_or_default().to_owned();
+            s.saved_methods.push(method_id);
+        }
+        let payment = s.payments.iter_mut().find(|p| p["id"] == id);
+        let p = payment.unwrap_or_else(|| panic!("the emulator has no payment {id}"));
+        succeed(p);
+        p["payment_method"] = method;
+        p.as_object_mut().map(|o| o.remove("confirmation"));
+    }
+
+    /// Charges of saved methods are declined from now (`true`) or pay again (`false`).
+    pub fn decline_saved_methods(&self, decline: bool) {
+        lock(&self.state).decline_saved = decline;
     }
 
     /// The customer paid a two-stage payment: it waits for the shop's capture.
@@ -306,6 +324,26 @@ impl YooKassa {
         let payment = s.payments.iter_mut().find(|p| p["id"] == id);
         change(payment.unwrap_or_else(|| panic!("the emulator has no payment {id}")));
     }
+}
+
+/// A bank card as the SDK's `BankCardPaymentMethod` shows it.
+fn card(saved: bool) -> Value {
+    json!({
+        "type": "bank_card",
+        "id": object_id(),
+        "saved": saved,
+        "title": "Bank card *4444",
+        "card": {"first6": "555555", "last4": "4444", "expiry_year": "2030", "expiry_month": "12", "card_type": "MasterCard"},
+    })
+}
+
+/// A payment goes through and is captured.
+fn succeed(p: &mut Value) {
+    p["status"] = json!("succeeded");
+    p["paid"] = json!(true);
+    p["captured_at"] = json!(now_text());
+    p["refundable"] = json!(true);
+    p["income_amount"] = money(kopecks(&p["amount"]) * 965 / 1000);
 }
 
 fn new_refund(payment_id: &str, amount: i64, status: &str) -> Value {
@@ -445,7 +483,16 @@ fn api(s: &mut State, req: &Request, path: &str, key: Option<&str>) -> Reply {
 }
 
 fn create_payment(s: &mut State, body: &Value) -> Reply {
-    let allowed = ["amount", "capture", "confirmation", "description", "metadata", "payment_method_data"];
+    let allowed = [
+        "amount",
+        "capture",
+        "confirmation",
+        "description",
+        "metadata",
+        "payment_method_data",
+        "save_payment_method",
+        "payment_method_id",
+    ];
     if let Some(extra) = body.as_object().and_then(|o| o.keys().find(|k| !allowed.contains(&k.as_str()))) {
         // Other documented fields exist (receipt, ...) but the adapter must not send them.
         return invalid("The emulator does not take this parameter", extra);
@@ -455,6 +502,12 @@ fn create_payment(s: &mut State, body: &Value) -> Reply {
     }
     if !body["capture"].is_boolean() && !body["capture"].is_null() {
         return invalid("Invalid capture value", "capture");
+    }
+    if !body["save_payment_method"].is_boolean() && !body["save_payment_method"].is_null() {
+        return invalid("Invalid save_payment_method value", "save_payment_method");
+    }
+    if let Some(method_id) = body.get("payment_method_id") {
+        return charge_saved_method(s, body, method_id);
     }
     let confirmation = &body["confirmation"];
     if confirmation["type"] != "redirect" {
@@ -509,6 +562,43 @@ fn create_payment(s: &mut State, body: &Value) -> Reply {
         "refundable": false,
         "metadata": body.get("metadata").cloned().unwrap_or_else(|| json!({})),
     });
+    if body["save_payment_method"] == json!(true) {
+        s.save_asked.push(id);
+    }
+    s.payments.push(payment.clone());
+    Reply::json(200, &payment)
+}
+
+/// A payment with a saved method (`payment_method_id`), made without the customer: no
+/// confirmation; it succeeds at once, or is canceled when the method no longer pays.
+fn charge_saved_method(s: &mut State, body: &Value, method_id: &Value) -> Reply {
+    let Some(method_id) = method_id.as_str().filter(|id| s.saved_methods.iter().any(|m| m == id)) else {
+        return invalid("Payment method is not saved or not found", "payment_method_id");
+    };
+    if body.get("confirmation").is_some() || body.get("payment_method_data").is_some() {
+        return invalid("A saved method is charged without confirmation or method data", "payment_method_id");
+    }
+    let mut method = card(true);
+    method["id"] = json!(method_id);
+    let mut payment = json!({
+        "id": object_id(),
+        "status": "pending",
+        "paid": false,
+        "amount": body["amount"],
+        "description": body["description"].as_str().unwrap_or(""),
+        "recipient": {"account_id": s.shop_id, "gateway_id": "100700"},
+        "created_at": now_text(),
+        "payment_method": method,
+        "test": s.test_shop,
+        "refundable": false,
+        "metadata": body.get("metadata").cloned().unwrap_or_else(|| json!({})),
+    });
+    if s.decline_saved {
+        payment["status"] = json!("canceled");
+        payment["cancellation_details"] = json!({"party": "payment_network", "reason": "insufficient_funds"});
+    } else {
+        succeed(&mut payment);
+    }
     s.payments.push(payment.clone());
     Reply::json(200, &payment)
 }

@@ -95,7 +95,7 @@ impl BotShop {
         };
         let Some(offer) = self.renewal_offer(shopper, &invoice, plan.as_ref()).await? else { return Ok(None) };
         let given = ConsentGiven { text: word(&offer), lang: shopper.lang };
-        self.payments.settled.consents.give(&invoice, &given).await?;
+        self.payments.consent(&invoice, &given).await?;
         Ok(Some(invoice))
     }
 

@@ -87,6 +87,10 @@ struct Charge {
     description: String,
     gateway_method: Option<String>,
     return_url: String,
+    /// A periodic plan's invoice asks the gateway to save the method, for automatic renewal
+    /// (absent from keys pinned before renewals: `false`).
+    #[serde(default)]
+    save_method: bool,
 }
 
 impl Charge {
@@ -112,7 +116,7 @@ impl Charge {
 /// plan, devices not for sale, a method not offered). Needs no client.
 fn price(offer: &Offer, account: &AccountRecord, request: &InvoiceRequest, return_url: String) -> AppResult<Charge> {
     let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
-    let (amounts, description) = match request.purpose {
+    let (amounts, description, save_method) = match request.purpose {
         Purpose::Subscription { plan_id } => {
             let plan = offer.plan(plan_id).ok_or(Refusal::PlanNotFound)?;
             let term = match plan.months {
@@ -123,13 +127,14 @@ fn price(offer: &Offer, account: &AccountRecord, request: &InvoiceRequest, retur
             (
                 price_of(plan.platform_price, 1, account.markup).map_err(overflow)?,
                 format!("{}: {term}", account.brand_name),
+                !plan.lifetime,
             )
         }
         Purpose::Devices { count } => {
             let unit =
                 offer.device_settings.as_ref().and_then(|s| s.platform_price).ok_or(Refusal::DevicesNotForSale)?;
             let what = if count == 1 { "1 extra device".to_owned() } else { format!("{count} extra devices") };
-            (price_of(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name))
+            (price_of(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name), false)
         }
     };
     let method = offer.method(request.method.as_str()).ok_or(Refusal::UnsupportedPaymentMethod)?;
@@ -140,6 +145,7 @@ fn price(offer: &Offer, account: &AccountRecord, request: &InvoiceRequest, retur
         description,
         gateway_method: method.gateway_type.clone(),
         return_url,
+        save_method,
     })
 }
 
@@ -354,6 +360,7 @@ impl Payments {
             description: charge.description.clone(),
             return_url: charge.return_url.clone(),
             expires_at: payment_deadline(created_at),
+            save_method: charge.save_method,
         };
         let payment = match self.gateway.create_payment(&gateway_request).await {
             Ok(p) => p,

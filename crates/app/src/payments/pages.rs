@@ -1,7 +1,7 @@
 //! What the payment pages for customers show: the sandbox payment page (and its pay and decline
 //! buttons) and the payment result page's invoice.
 
-use vp_domain::renewal::next_charge_after;
+use vp_domain::renewal::{charge_at, next_charge_after, renewable};
 use vp_domain::{InvoiceStatus, Lang, PaymentOutcome, Purpose};
 use vp_ports::{AccountStyle, InvoiceRecord};
 
@@ -72,9 +72,9 @@ impl Payments {
         tx.commit().await?;
         let documents = self.catalog.document_links(&account, lang).await?;
         let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
-        let renewal_offer = match order {
-            OrderItem::Subscription { months } => self.renewal_offer(&invoice, months, current),
-            OrderItem::Devices { .. } => None,
+        let renewal_offer = match (order, &consent) {
+            (OrderItem::Subscription { months }, None) => self.renewal_offer(&invoice, months, current),
+            _ => None,
         };
         let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
         let connect_url = link_token.as_ref().map(|t| connect_page_url(&self.public_base_url, t, None));
@@ -104,12 +104,46 @@ impl Payments {
         months: u32,
         current: Option<&vp_domain::Subscription>,
     ) -> Option<RenewalOffer> {
-        let payable = matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
-        (months > 0 && payable && self.settled.consents.offered()).then(|| RenewalOffer {
-            amount: invoice.amounts.customer,
-            months,
-            next_charge_at: next_charge_after(current, months, self.clock.now()),
-        })
+        if months == 0 || !self.settled.consents.offered() {
+            return None;
+        }
+        let next_charge_at = match invoice.status {
+            InvoiceStatus::Pending | InvoiceStatus::Expired => next_charge_after(current, months, self.clock.now()),
+            // Paid already (a gateway's page came first): the term it bought renews.
+            InvoiceStatus::Succeeded => charge_at(current.filter(|s| renewable(s))?.expires_at),
+            InvoiceStatus::Failed => return None,
+        };
+        Some(RenewalOffer { amount: invoice.amounts.customer, months, next_charge_at })
+    }
+
+    /// The customer consents to automatic renewal with `invoice`, before paying it or (back from
+    /// a gateway's page) after: an invoice paid already has its saved method kept at once.
+    pub(crate) async fn consent(&self, invoice: &InvoiceRecord, given: &ConsentGiven) -> AppResult<()> {
+        self.settled.consents.give(invoice, given).await?;
+        let Some(gateway_payment_id) = invoice.gateway_payment_id.as_deref() else { return Ok(()) };
+        if invoice.status == InvoiceStatus::Succeeded {
+            let consent = read!(self.store, |tx| tx.consent_of_invoice(&invoice.payment_id));
+            if let Some(consent) = consent.filter(|c| c.saved_method_sealed.is_none()) {
+                self.settled.consents.keep_saved_method(consent, gateway_payment_id).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// "Renew automatically" on the payment result page, after paying on the gateway's page:
+    /// the consent with the sentence shown. `false` when it is not offered for this invoice.
+    pub async fn consent_after_payment(
+        &self,
+        payment_id: &str,
+        word: impl Fn(&RenewalOffer) -> String,
+        lang: Lang,
+    ) -> AppResult<bool> {
+        let page = self.payment_page(payment_id, lang).await?;
+        let Some(offer) = page.renewal_offer.filter(|_| page.invoice.status == InvoiceStatus::Succeeded) else {
+            return Ok(false);
+        };
+        self.consent(&page.invoice, &ConsentGiven { text: word(&offer), lang }).await?;
+        Ok(true)
     }
 
     /// The customer pressed pay or decline on the sandbox page; paying with the "renew

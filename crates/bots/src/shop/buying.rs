@@ -91,6 +91,11 @@ async fn invoice_message(
 pub(super) async fn renew_on(shop: &BotShop, shopper: &Shopper, payment_id: &str) -> AppResult<BotMessage> {
     let lang = shopper.lang;
     let invoice = shop.consent_to_renewal(shopper, payment_id, |offer| renewal_sentence(lang, offer)).await?;
+    if invoice.as_ref().is_some_and(|i| i.status == InvoiceStatus::Succeeded) {
+        // Pressed after paying: on already, with the card just used.
+        let buttons = vec![shopper.button("shop-menu-subscription", &Choice::Subscription), shopper.back()];
+        return Ok(shopper.message(shopper.say("shop-renew-on-now"), buttons));
+    }
     let Some(url) = invoice.as_ref().and_then(|i| i.payment_url.as_ref().map(|u| (i.amounts.customer, u))) else {
         let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
         return Ok(shopper.message(shopper.say("shop-invoice-closed"), buttons));

@@ -35,6 +35,10 @@ pub struct YooKassaSettings {
     /// `https://api.yookassa.ru/v3`, or an emulator in tests.
     pub api_url: String,
     pub timeout: Duration,
+    /// YooKassa has switched on saved payment methods (recurring payments) for the shop
+    /// (`VP_YOOKASSA_SAVE_METHODS`): periodic plans' payments ask to save the method, and
+    /// automatic renewal is offered.
+    pub save_methods: bool,
 }
 
 impl std::fmt::Debug for YooKassaSettings {
@@ -44,18 +48,20 @@ impl std::fmt::Debug for YooKassaSettings {
             .field("secret_key", &"<redacted>")
             .field("api_url", &self.api_url)
             .field("timeout", &self.timeout)
+            .field("save_methods", &self.save_methods)
             .finish()
     }
 }
 
 pub struct YooKassaGateway {
     client: Client,
+    save_methods: bool,
 }
 
 impl YooKassaGateway {
     pub fn new(settings: &YooKassaSettings) -> Result<YooKassaGateway, String> {
         let client = Client::new(&settings.api_url, &settings.shop_id, &settings.secret_key, settings.timeout)?;
-        Ok(YooKassaGateway { client })
+        Ok(YooKassaGateway { client, save_methods: settings.save_methods })
     }
 
     async fn get_payment(&self, id: &str) -> Result<Payment, GatewayError> {
@@ -99,7 +105,7 @@ fn unknown_status(payment: &Payment) -> GatewayError {
 #[async_trait]
 impl PaymentGateway for YooKassaGateway {
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
-        let body = create_body(request);
+        let body = create_body(request, self.save_methods);
         let key = request.idempotency_key.as_str();
         let answer = self.client.call(Method::POST, "/payments", Some(key), Some(&body)).await?;
         if !answer.ok() {
@@ -157,10 +163,9 @@ impl PaymentGateway for YooKassaGateway {
         true
     }
 
-    /// Not until the shop's recurring payments are switched on here (`save_payment_method` is
-    /// not sent yet), so no consent is offered with YooKassa.
+    /// Once YooKassa has switched saved methods on for the shop and the operator says so.
     fn saves_methods(&self) -> bool {
-        false
+        self.save_methods
     }
 
     async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {

@@ -125,8 +125,9 @@ fn description(text: &str) -> String {
     text.chars().take(DESCRIPTION_MAX_CHARS).collect()
 }
 
-/// `POST /payments`: the same bytes for the same request, every time.
-pub fn create_body(r: &GatewayPaymentRequest) -> Value {
+/// `POST /payments`: the same bytes for the same request, every time. `save_methods`: the
+/// shop may save methods, so a periodic plan's payment asks to.
+pub fn create_body(r: &GatewayPaymentRequest, save_methods: bool) -> Value {
     let mut body = json!({
         "amount": amount(r.amount),
         "capture": true,
@@ -136,6 +137,9 @@ pub fn create_body(r: &GatewayPaymentRequest) -> Value {
     });
     if let Some(kind) = &r.gateway_method {
         body["payment_method_data"] = json!({ "type": kind });
+    }
+    if r.save_method && save_methods {
+        body["save_payment_method"] = json!(true);
     }
     body
 }
@@ -195,13 +199,14 @@ mod tests {
             description: "Fast VPN: 3 months".into(),
             return_url: "https://shop.example/back".into(),
             expires_at: datetime!(2026-11-23 12:30 UTC),
+            save_method: false,
         }
     }
 
     #[test]
     fn a_payment_is_created_with_the_fields_the_issue_names() {
         assert_eq!(
-            create_body(&request(Some("sbp"))),
+            create_body(&request(Some("sbp")), false),
             json!({
                 "amount": {"value": "238.80", "currency": "RUB"},
                 "capture": true,
@@ -211,9 +216,13 @@ mod tests {
                 "payment_method_data": {"type": "sbp"}
             })
         );
-        assert!(create_body(&request(None)).get("payment_method_data").is_none(), "the customer chooses");
+        assert!(create_body(&request(None), false).get("payment_method_data").is_none(), "the customer chooses");
         let long = GatewayPaymentRequest { description: "Я".repeat(200), ..request(None) };
-        assert_eq!(create_body(&long)["description"].as_str().unwrap().chars().count(), 128);
+        assert_eq!(create_body(&long, false)["description"].as_str().unwrap().chars().count(), 128);
+        let periodic = GatewayPaymentRequest { save_method: true, ..request(None) };
+        assert_eq!(create_body(&periodic, true)["save_payment_method"], json!(true));
+        assert!(create_body(&periodic, false).get("save_payment_method").is_none(), "not before the shop may");
+        assert!(create_body(&request(None), true).get("save_payment_method").is_none(), "only periodic plans");
     }
 
     fn payment(status: &str, refunded: Option<&str>, reason: Option<&str>) -> Payment {

@@ -30,7 +30,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         // Registered before the panel's `/sub/{token}`, which answers everything else.
         .service(web::resource("/sub/{token}").guard(BrowserPage).route(web::get().to(connect::list)))
         .route(vp_ports::pages::CONNECT_APP_ROUTE, web::get().to(connect::for_app))
-        .route(&format!("{}{{payment_id}}", vp_app::payments::PAYMENT_RESULT_PREFIX), web::get().to(result::show));
+        .route(&format!("{}{{payment_id}}", vp_app::payments::PAYMENT_RESULT_PREFIX), web::get().to(result::show))
+        .route(&format!("{}{{payment_id}}", vp_app::payments::PAYMENT_RESULT_PREFIX), web::post().to(result::consent));
 }
 
 /// A person opening a subscription link in a browser: HTML asked for, and none of the headers

@@ -50,6 +50,13 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
         p { (tx.get(detail)) }
         @if let Some(url) = retry { p { a.button.primary href=(url) { (tx.get("page-result-back-to-payment")) } } }
         @if let Some(next) = order::next_step(lang, &p) { (next) }
+        @if let Some(offer) = p.renewal_offer.as_ref().filter(|_| p.invoice.status == InvoiceStatus::Succeeded) {
+            form method="post" {
+                p { (order::renewal_after_sentence(lang, offer)) }
+                button.button type="submit" name="renew" value="on" { (tx.get("page-renew-turn-on")) }
+            }
+        }
+        @if p.renews { p.ok role="status" { (tx.get("page-renew-on")) } }
         @if let Some(token) = p.reminders_token.as_deref().filter(|_| p.invoice.status == InvoiceStatus::Succeeded) {
             (reminders::offer(lang, &p.brand_name, token))
         }
@@ -62,4 +69,22 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
         response.headers_mut().insert(HeaderName::from_static("refresh"), HeaderValue::from_static(REFRESH_SECONDS));
     }
     response
+}
+
+/// "Renew automatically" pressed on the result page after paying on the gateway's page: the
+/// consent with the sentence the page showed; back to the page, which says it is on.
+pub async fn consent(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
+    let lang = page_lang(&req);
+    let word = |offer: &vp_app::renewals::RenewalOffer| order::renewal_after_sentence(lang, offer);
+    match payments.consent_after_payment(&payment_id, word, lang).await {
+        // Not offered (any more): the page shows where things stand.
+        Ok(_) => HttpResponse::SeeOther()
+            .insert_header(("location", format!("{}?lang={}", req.path(), lang.code())))
+            .finish(),
+        Err(AppError::NotFound(_)) => not_found(&req, lang),
+        Err(e) => {
+            tracing::error!(error = %e, "the renewal consent failed");
+            unavailable(&req, lang)
+        }
+    }
 }
