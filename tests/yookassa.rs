@@ -25,6 +25,7 @@ each_backend!(
     an_unanswered_gateway_issues_no_invoice_and_the_retry_makes_one_payment,
     a_crash_after_the_yookassa_call_is_finished_with_the_same_payment,
     a_card_saved_with_the_customers_consent_renews_the_term_without_the_customer,
+    a_renewal_run_killed_midway_leaves_exactly_one_charge_per_client_and_term,
 );
 
 fn start(backend: Backend, name: &str) -> Option<(YooKassa, Server)> {
@@ -337,6 +338,78 @@ fn a_card_saved_with_the_customers_consent_renews_the_term_without_the_customer(
     s.cli(&["jobs"]);
     let again = yk.received().into_iter().filter(|r| r.method == "POST" && r.path == "/payments").count();
     assert_eq!(again, 2, "the first payment and one renewal, nothing more");
+}
+
+/// The service's clock now.
+fn service_now(s: &Server) -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+        + time::Duration::seconds(s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap())
+}
+
+fn term_end(s: &Server, client: &str) -> time::OffsetDateTime {
+    let shown = s.api("GET", &format!("/clients/{client}"), None, &[]).json();
+    let text = shown["subscription"]["expires_at"].as_str().unwrap().to_owned();
+    time::OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339).unwrap()
+}
+
+/// Renewal payments at YooKassa: the invoice of each payment not made for one of `bought`.
+fn renewal_payments(yk: &YooKassa, bought: &[String]) -> Vec<String> {
+    yk.payments()
+        .into_iter()
+        .map(|p| p["metadata"]["payment_id"].as_str().unwrap_or_default().to_owned())
+        .filter(|invoice| !bought.contains(invoice))
+        .collect()
+}
+
+fn a_renewal_run_killed_midway_leaves_exactly_one_charge_per_client_and_term(backend: Backend) {
+    let Some((yk, s)) = start_with(backend, "yk_renewal_kill", &[("VP_YOOKASSA_SAVE_METHODS", "on")]) else { return };
+    let clients: Vec<String> = (0..8).map(|n| format!("drill-{n}")).collect();
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    let mut bought = vec![];
+    for client in &clients {
+        let payment_id = invoice(&s, client)["payment_id"].as_str().unwrap().to_owned();
+        bought.push(payment_id.clone());
+        yk.pay(&gateway_id(&yk, &payment_id));
+        s.get_raw(&format!("/payment-result/{payment_id}"), &[]); // settles it (re-read)
+        let r = s.request("POST", &format!("/payment-result/{payment_id}"), &form, Some("renew=on"));
+        assert_eq!(r.status, 303, "{}", r.text());
+    }
+    let ends: Vec<time::OffsetDateTime> = clients.iter().map(|c| term_end(&s, c)).collect();
+    let due = *ends.iter().max().unwrap() - time::Duration::hours(24) - service_now(&s);
+    s.cli(&["clock", "advance", &format!("{}s", due.whole_seconds() + 1)]);
+
+    // The first charge reaches YooKassa, which answers late; the run is killed meanwhile.
+    let before = yk.arrived();
+    yk.delay_next("POST", "/payments", std::time::Duration::from_secs(3));
+    let mut run = s.db.spawn(&["jobs"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while yk.arrived() == before {
+        assert!(std::time::Instant::now() < deadline, "no charge reached YooKassa");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    run.kill().expect("SIGKILL the renewal run");
+    run.wait().unwrap();
+    // YooKassa carries the charge out after its pause, though no one waits for the answer.
+    while renewal_payments(&yk, &bought).is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the charge was not carried out");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(renewal_payments(&yk, &bought).len(), 1, "one charge made before the kill");
+
+    // After the claim's lease, the next run asks again with the same keys and finishes.
+    s.cli(&["clock", "advance", "6m"]);
+    s.cli(&["jobs"]);
+    let charged = renewal_payments(&yk, &bought);
+    assert_eq!(charged.len(), clients.len(), "one charge per client: {charged:?}");
+    let mut charged_clients: Vec<String> =
+        charged.iter().map(|id| read(&s, id)["client_id"].as_str().unwrap().to_owned()).collect();
+    charged_clients.sort();
+    assert_eq!(charged_clients, clients, "each client charged once");
+    for (client, end) in clients.iter().zip(ends) {
+        assert_eq!(term_end(&s, client), vp_domain::subscription::add_months(end, 1), "{client}: one term added");
+    }
+    s.cli(&["jobs"]);
+    assert_eq!(renewal_payments(&yk, &bought).len(), clients.len(), "nothing more");
 }
 
 #[test]

@@ -94,14 +94,23 @@ impl Database {
         }
     }
 
-    fn run(&self, args: &[&str]) -> std::process::Output {
-        Command::new(env!("CARGO_BIN_EXE_vp-api"))
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_vp-api"));
+        command
             .args(args)
             .env("DATABASE_URL", &self.url)
             .env("VP_LOG", "warn")
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .output()
-            .expect("run vp-api")
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        self.command(args).output().expect("run vp-api")
+    }
+
+    /// Starts an operator command without waiting for it (to kill it midway).
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        self.command(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start vp-api")
     }
 
     /// Runs an operator command that may fail; returns its exit code and everything it printed.
