@@ -10,6 +10,7 @@ mod load;
 mod pgbench;
 mod phases;
 mod reminders;
+mod renewals;
 mod seed;
 mod service;
 mod shop;
@@ -28,7 +29,7 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 11] = [
+const PHASES: [&str; 12] = [
     "account",
     "payments",
     "accounts10",
@@ -38,6 +39,7 @@ const PHASES: [&str; 11] = [
     "flood",
     "reminders",
     "reminders100",
+    "renewals",
     "shop",
     "pgbench",
 ];

@@ -8,6 +8,7 @@ use crate::flood::{self, FloodRun};
 use crate::load::{self, Load, Request, drive, first_number, rate};
 use crate::pgbench::{self, Ceiling};
 use crate::reminders::{self, RemindersRun};
+use crate::renewals::{self, RenewalsRun};
 use crate::service::{Backend, Database, Service, free_port, wait_up};
 use crate::shop::{self, ShopRun};
 use crate::{Options, seed, stats};
@@ -29,6 +30,8 @@ struct Report {
     /// One bot with many linked clients due at once, and many bots at once.
     reminders_one_bot: Option<RemindersRun>,
     reminders_many_bots: Option<RemindersRun>,
+    /// Consenting customers' renewal charges due at once.
+    renewals: Option<RenewalsRun>,
     shop: Option<ShopRun>,
     ceiling: Option<Ceiling>,
     /// Failed requests in the measured phases (each must be 0).
@@ -168,6 +171,10 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
     if o.wants("reminders100") && backend == Backend::Postgres {
         let (bots, per_bot) = if o.short { (5, 20) } else { (100, 1_000) };
         report.reminders_many_bots = Some(reminders::run(backend, bots, per_bot).await?);
+    }
+    if o.wants("renewals") && backend == Backend::Postgres {
+        let count = if o.short { 50 } else { 10_000 };
+        report.renewals = Some(renewals::run(count).await?);
     }
     if o.wants("shop") {
         // As tests/telegram_shop.rs: 1,000 chats over ten partners' bots, 40 client threads.
@@ -350,6 +357,24 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
                     run.throttled
                 ),
                 run.per_second() >= floor && run.throttled == 0,
+            ));
+        }
+        if let Some(run) = &r.renewals {
+            println!(
+                "\nRenewals on {name}: {} consenting customers due at once: {} charged in {:.1} s ({:.0}/s) from the clock's move, {} double charges",
+                run.customers,
+                run.charged,
+                run.total.as_secs_f64(),
+                run.per_second(),
+                run.double
+            );
+            checks.push((
+                format!(
+                    "{name}: renewal charges = {:.0}/s, double charges {} (target 0)",
+                    run.per_second(),
+                    run.double
+                ),
+                run.double == 0 && run.charged == run.customers,
             ));
         }
         if let Some(s) = &r.shop {
