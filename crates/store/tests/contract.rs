@@ -414,6 +414,8 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     };
     tx.insert_consent(&consent).await.unwrap();
     assert_eq!(tx.consent_of_invoice("pay_1").await.unwrap(), Some(consent.clone()));
+    assert_eq!(tx.consent("ren-1").await.unwrap(), Some(consent.clone()));
+    assert_eq!(tx.consent("ren-2").await.unwrap(), None);
     assert!(!consent.chargeable(), "nothing to charge before a method is saved");
     let saved = RenewalConsent {
         saved_method_sealed: Some("v1.0a1b2c3d.sealed".into()),

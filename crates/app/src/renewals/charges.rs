@@ -183,16 +183,16 @@ impl Renewals {
     /// Asks the gateway to charge the saved method, with the invoice id as the key, and settles
     /// the invoice with its answer.
     async fn ask_gateway(&self, charge: &RenewalCharge, mut invoice: InvoiceRecord) -> AppResult<Tried> {
+        // The consent the charge was decided with, even if turned off or replaced since the
+        // invoice was reserved: the charge was started before, and completes (the same key
+        // gives the same payment).
         let (consent, account) = {
             let mut tx = self.store.read().await?;
-            let consent = tx.current_consent(&charge.client_ref).await?;
+            let consent = tx.consent(&charge.consent_id).await?;
             let account = tx.account(&charge.account_id).await?;
             tx.commit().await?;
-            (consent.filter(|c| c.id == charge.consent_id), account.ok_or(AppError::NotFound("account"))?)
+            (consent.ok_or(AppError::NotFound("renewal consent"))?, account.ok_or(AppError::NotFound("account"))?)
         };
-        let Some(consent) = consent else { return Err(AppError::NotFound("renewal consent")) };
-        // Turned off since the invoice was reserved: the charge was started before, and
-        // completes (the same key gives the same payment).
         let Some(method_id) = self.consents.keys.saved_method(&consent)? else {
             return Err(AppError::NotFound("saved payment method"));
         };

@@ -11,6 +11,7 @@ pub trait RenewalRepo: Send {
     async fn update_consent(&mut self, consent: &RenewalConsent) -> StoreResult<()>;
     /// The client's newest consent, on or off.
     async fn current_consent(&mut self, client_ref: &str) -> StoreResult<Option<RenewalConsent>>;
+    async fn consent(&mut self, id: &str) -> StoreResult<Option<RenewalConsent>>;
     /// The consent given with this invoice.
     async fn consent_of_invoice(&mut self, payment_id: &str) -> StoreResult<Option<RenewalConsent>>;
     /// Records a term's renewal charge; `false` when the term has one already.

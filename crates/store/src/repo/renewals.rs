@@ -132,6 +132,15 @@ impl RenewalRepo for StoreTx {
         row.map(consent).transpose()
     }
 
+    async fn consent(&mut self, id: &str) -> StoreResult<Option<RenewalConsent>> {
+        let conn = self.conn()?;
+        let row: Option<RenewalConsentRow> = db_run!(conn, c => {
+            renewal_consents::table.find(id).select(RenewalConsentRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(consent).transpose()
+    }
+
     async fn consent_of_invoice(&mut self, payment_id: &str) -> StoreResult<Option<RenewalConsent>> {
         use renewal_consents::dsl as r;
         let conn = self.conn()?;
