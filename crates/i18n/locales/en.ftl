@@ -130,7 +130,6 @@ cabinet-activity-details = Details
 cabinet-renewal-title = Automatic renewal
 cabinet-renewal-state = State
 cabinet-renewal-on = On: the saved method is charged a day before the term ends
-cabinet-renewal-no-method = Consented, but the payment method was not saved: nothing will be charged
 cabinet-renewal-off-since = Off since { $when } ({ $by })
 cabinet-renewal-consented = Consented
 cabinet-renewal-invoice = With invoice

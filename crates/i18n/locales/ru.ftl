@@ -129,7 +129,6 @@ cabinet-activity-details = Подробности
 cabinet-renewal-title = Автопродление
 cabinet-renewal-state = Состояние
 cabinet-renewal-on = Включено: за день до конца срока списываем с сохранённого способа оплаты
-cabinet-renewal-no-method = Согласие есть, но способ оплаты не сохранён: ничего не спишем
 cabinet-renewal-off-since = Отключено { $when } ({ $by })
 cabinet-renewal-consented = Согласие дано
 cabinet-renewal-invoice = Со счётом

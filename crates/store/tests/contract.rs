@@ -413,6 +413,7 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
         turned_off_by: None,
     };
     tx.insert_consent(&consent).await.unwrap();
+    assert_eq!(tx.current_consent("c-1").await.unwrap(), None, "not in effect before its method is saved");
     assert_eq!(tx.consent_of_invoice("pay_1").await.unwrap(), Some(consent.clone()));
     assert_eq!(tx.consent("ren-1").await.unwrap(), Some(consent.clone()));
     assert_eq!(tx.consent("ren-2").await.unwrap(), None);

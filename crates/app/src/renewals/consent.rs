@@ -78,8 +78,8 @@ impl Consents {
     }
 
     /// After a consenting invoice was paid: asks the gateway which method it saved and keeps
-    /// it sealed. A failure is logged and asked again at the next payment's settlement; without
-    /// a saved method nothing is ever charged.
+    /// it sealed, which puts the consent in effect. A failure is logged; without a saved method
+    /// the consent never takes effect and nothing is charged.
     pub(crate) async fn keep_saved_method(&self, consent: RenewalConsent, gateway_payment_id: &str) {
         if let Err(e) = self.save_method(consent, gateway_payment_id).await {
             tracing::warn!(error = %e, payment = %gateway_payment_id, "the saved payment method was not kept");

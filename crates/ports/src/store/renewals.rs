@@ -9,7 +9,9 @@ use crate::renewals::{RenewalCharge, RenewalConsent};
 pub trait RenewalRepo: Send {
     async fn insert_consent(&mut self, consent: &RenewalConsent) -> StoreResult<()>;
     async fn update_consent(&mut self, consent: &RenewalConsent) -> StoreResult<()>;
-    /// The client's newest consent, on or off.
+    /// The client's newest consent in effect: with a saved method (on), or turned off. A
+    /// consent still waiting for its payment's method is not one yet, so a new purchase's tick
+    /// never hides the consent that renews now.
     async fn current_consent(&mut self, client_ref: &str) -> StoreResult<Option<RenewalConsent>>;
     async fn consent(&mut self, id: &str) -> StoreResult<Option<RenewalConsent>>;
     /// The consent given with this invoice.

@@ -2,7 +2,8 @@
 
 use async_trait::async_trait;
 use diesel::{
-    EscapeExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper, TextExpressionMethods,
+    BoolExpressionMethods, EscapeExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper,
+    TextExpressionMethods,
 };
 use diesel_async::RunQueryDsl;
 use vp_domain::{Money, PriceBreakdown};
@@ -122,6 +123,7 @@ impl RenewalRepo for StoreTx {
         let row: Option<RenewalConsentRow> = db_run!(conn, c => {
             r::renewal_consents
                 .filter(r::client_ref.eq(client_ref))
+                .filter(r::saved_method_sealed.is_not_null().or(r::turned_off_at.is_not_null()))
                 .order((r::consented_at.desc(), r::id.desc()))
                 .select(RenewalConsentRow::as_select())
                 .first(c)

@@ -203,14 +203,14 @@ pub async fn turn_off_renewal(
 fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
     let tx = shell.tx;
     let Some(c) = &d.renewal else { return html! {} };
-    let on = c.turned_off_at.is_none() && c.saved_method_sealed.is_some();
-    let state = match (&c.turned_off_at, &c.saved_method_sealed) {
-        (Some(at), _) => tx.with(
+    // A consent in effect: on with its saved method, or turned off.
+    let on = c.turned_off_at.is_none();
+    let state = match &c.turned_off_at {
+        Some(at) => tx.with(
             "cabinet-renewal-off-since",
             &[("when", when(*at).as_str().into()), ("by", c.turned_off_by.as_deref().unwrap_or("—").into())],
         ),
-        (None, Some(_)) => tx.get("cabinet-renewal-on"),
-        (None, None) => tx.get("cabinet-renewal-no-method"),
+        None => tx.get("cabinet-renewal-on"),
     };
     html! {
         h2 { (tx.get("cabinet-renewal-title")) }
