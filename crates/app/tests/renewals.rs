@@ -153,10 +153,7 @@ async fn a_declined_charge_is_tried_at_most_twice_more_then_the_term_ends_as_usu
     assert_eq!(w.subscription("carol").await.subscription.status, SubscriptionStatus::Expired);
     let failed = invoices_of(&w, "carol").await.iter().filter(|i| i.status == InvoiceStatus::Failed).count();
     assert_eq!(failed, 3);
-    let mut tx = w.store.read().await.unwrap();
-    let c = tx.client(&w.account.id, &ClientId::parse("carol").unwrap()).await.unwrap().unwrap();
-    let charge = tx.renewal_charges_of_client(&c.id).await.unwrap().remove(0);
-    tx.commit().await.unwrap();
+    let charge = charge_of(&w, "carol").await;
     assert_eq!((charge.state, charge.attempt), (RenewalChargeState::Failed, 3));
 }
 
@@ -375,4 +372,45 @@ async fn support_sees_the_consent_as_given_and_turns_renewal_off_in_the_cabinet(
     assert!(activity.iter().any(|e| e.action == "client.auto_renew_off" && e.detail == "ivan"), "in the activity log");
     let unknown = w.app.cabinet.turn_off_auto_renew(&actor, "nobody").await;
     assert!(matches!(unknown, Err(vp_app::AppError::NotFound("client"))), "{unknown:?}");
+}
+
+#[tokio::test]
+async fn a_charge_that_keeps_failing_on_our_side_is_tried_again_then_given_up_a_day_after_the_end() {
+    let w = World::new().await;
+    let (old, new) = (vp_app::secrets::SecretKeys::generate_base64(), vp_app::secrets::SecretKeys::generate_base64());
+    let (before, _) = w.with_keys(&old, None);
+    let request = InvoiceRequest {
+        client_id: ClientId::parse("jane").unwrap(),
+        purpose: Purpose::Subscription { plan_id: 1 },
+        method: MethodCode::parse("card").unwrap(),
+        return_url: None,
+    };
+    let invoice =
+        before.payments.create_invoice(&w.account, IdempotencyKey::parse(Some("k-jane")).unwrap(), request).await;
+    let payment_id = invoice.unwrap().invoice.payment_id;
+    let given = ConsentGiven { text: SENTENCE.into(), lang: Lang::En };
+    before.payments.sandbox_pay(&payment_id, true, Some(given)).await.unwrap();
+    // Run on another key without the old one: the saved method cannot be opened.
+    let (lost, _) = w.with_keys(&new, None);
+    let end = w.subscription("jane").await.subscription.expires_at;
+    w.clock.advance(end - Duration::hours(24) - w.clock.now_for_test());
+    lost.events.check_terms().await.unwrap();
+    assert_eq!(lost.renewals.run_due_charges(10).await.unwrap(), vp_app::renewals::RenewalRun::default());
+    assert_eq!(charge_of(&w, "jane").await.state, RenewalChargeState::Charging, "held, tried again after the lease");
+    w.clock.advance(Duration::hours(24) + Duration::days(1));
+    let run = lost.renewals.run_due_charges(10).await.unwrap();
+    assert_eq!(run.declined, 1);
+    let given_up = charge_of(&w, "jane").await;
+    assert_eq!((given_up.state, given_up.next_try_at), (RenewalChargeState::Failed, None));
+    assert!(given_up.last_error.unwrap().contains("saved method"), "the reason is kept");
+    assert_eq!(charges(&w), 0, "nothing reached the gateway");
+}
+
+/// The client's newest renewal charge.
+async fn charge_of(w: &World, client: &str) -> vp_ports::RenewalCharge {
+    let mut tx = w.store.read().await.unwrap();
+    let c = tx.client(&w.account.id, &ClientId::parse(client).unwrap()).await.unwrap().unwrap();
+    let charge = tx.renewal_charges_of_client(&c.id).await.unwrap().remove(0);
+    tx.commit().await.unwrap();
+    charge
 }

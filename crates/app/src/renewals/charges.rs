@@ -85,17 +85,37 @@ impl Renewals {
         tx.commit().await?;
         let mut run = RenewalRun::default();
         for charge in due {
-            let (client, term) = (charge.client_ref.clone(), charge.term_ends_at);
+            let claimed = charge.clone();
             match self.try_charge(charge).await {
                 Ok(Tried::Charged) => run.charged += 1,
                 Ok(Tried::Declined(_)) => run.declined += 1,
                 Ok(Tried::Dropped(_)) => run.dropped += 1,
                 Ok(Tried::Waiting) => run.waiting += 1,
-                // Left claimed: tried again when the lease ends.
-                Err(e) => tracing::warn!(%client, %term, error = %e, "renewal charge failed; tried again later"),
+                // Left claimed: tried again when the lease ends, until a day after the term's end.
+                Err(e) if now < claimed.term_ends_at + GIVE_UP_AFTER => {
+                    let (client, term) = (&claimed.client_ref, claimed.term_ends_at);
+                    tracing::warn!(%client, %term, error = %e, "renewal charge failed; tried again later");
+                }
+                Err(e) => {
+                    tracing::error!(client = %claimed.client_ref, error = %e, "renewal charge given up");
+                    self.give_up(claimed, &e).await?;
+                    run.declined += 1;
+                }
             }
         }
         Ok(run)
+    }
+
+    /// A charge that kept failing on our side is given up a day after its term ended (a
+    /// payment the gateway still settles reaches its invoice through the reconciliation).
+    async fn give_up(&self, mut charge: RenewalCharge, e: &AppError) -> AppResult<()> {
+        charge.state = RenewalChargeState::Failed;
+        charge.next_try_at = None;
+        charge.last_error = Some(e.to_string());
+        let mut tx = self.store.begin().await?;
+        tx.update_renewal_charge(&charge).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn try_charge(&self, mut charge: RenewalCharge) -> AppResult<Tried> {
