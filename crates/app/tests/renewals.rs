@@ -20,6 +20,11 @@ const SENTENCE: &str = "Renew automatically: RUB 299.00 for 1 month each time, n
 /// Pays a one-month invoice for `client` on the sandbox page, ticking "renew automatically"
 /// when `consent`; returns the invoice id.
 async fn buy(w: &World, client: &str, consent: bool) -> String {
+    buy_through(&w.app, w, client, consent).await
+}
+
+/// `buy` through these services (the same database under other secrets keys).
+async fn buy_through(app: &vp_app::Services, w: &World, client: &str, consent: bool) -> String {
     let request = InvoiceRequest {
         client_id: ClientId::parse(client).unwrap(),
         purpose: Purpose::Subscription { plan_id: 1 },
@@ -27,9 +32,9 @@ async fn buy(w: &World, client: &str, consent: bool) -> String {
         return_url: None,
     };
     let key = IdempotencyKey::parse(Some(&format!("k-{client}-{}", w.clock.now_for_test()))).unwrap();
-    let invoice = w.app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
+    let invoice = app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
     let given = consent.then(|| ConsentGiven { text: SENTENCE.into(), lang: Lang::En });
-    w.app.payments.sandbox_pay(&invoice.payment_id, true, given).await.unwrap();
+    app.payments.sandbox_pay(&invoice.payment_id, true, given).await.unwrap();
     invoice.payment_id
 }
 
@@ -228,16 +233,7 @@ async fn a_key_rotation_seals_saved_methods_again_and_renewals_charge_them_under
     let w = World::new().await;
     let (old, new) = (vp_app::secrets::SecretKeys::generate_base64(), vp_app::secrets::SecretKeys::generate_base64());
     let (before, _) = w.with_keys(&old, None);
-    let request = InvoiceRequest {
-        client_id: ClientId::parse("grace").unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("card").unwrap(),
-        return_url: None,
-    };
-    let key = IdempotencyKey::parse(Some("k-grace")).unwrap();
-    let invoice = before.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
-    let given = ConsentGiven { text: SENTENCE.into(), lang: Lang::En };
-    before.payments.sandbox_pay(&invoice.payment_id, true, Some(given)).await.unwrap();
+    let payment_id = buy_through(&before, &w, "grace", true).await;
     let sealed = consent_of(&w, "grace").await.unwrap().saved_method_sealed.unwrap();
 
     let (wrong, _) = w.with_keys(&new, None);
@@ -257,7 +253,7 @@ async fn a_key_rotation_seals_saved_methods_again_and_renewals_charge_them_under
     after.events.check_terms().await.unwrap();
     assert_eq!(after.renewals.run_due_charges(10).await.unwrap().charged, 1);
     let charged = w.gateway.saved_charges.lock().unwrap()[0].saved_method_id.clone();
-    assert_eq!(charged, format!("pm_gw_{}", invoice.payment_id), "the same method, opened under the new key");
+    assert_eq!(charged, format!("pm_gw_{payment_id}"), "the same method, opened under the new key");
 }
 
 /// Links `client` to `chat_id` the way a customer does, from its subscription page.
@@ -379,17 +375,7 @@ async fn a_charge_that_keeps_failing_on_our_side_is_tried_again_then_given_up_a_
     let w = World::new().await;
     let (old, new) = (vp_app::secrets::SecretKeys::generate_base64(), vp_app::secrets::SecretKeys::generate_base64());
     let (before, _) = w.with_keys(&old, None);
-    let request = InvoiceRequest {
-        client_id: ClientId::parse("jane").unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("card").unwrap(),
-        return_url: None,
-    };
-    let invoice =
-        before.payments.create_invoice(&w.account, IdempotencyKey::parse(Some("k-jane")).unwrap(), request).await;
-    let payment_id = invoice.unwrap().invoice.payment_id;
-    let given = ConsentGiven { text: SENTENCE.into(), lang: Lang::En };
-    before.payments.sandbox_pay(&payment_id, true, Some(given)).await.unwrap();
+    buy_through(&before, &w, "jane", true).await;
     // Run on another key without the old one: the saved method cannot be opened.
     let (lost, _) = w.with_keys(&new, None);
     let end = w.subscription("jane").await.subscription.expires_at;
