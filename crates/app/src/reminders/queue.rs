@@ -24,14 +24,7 @@ impl ReminderQueue {
         tx: &mut (impl CustomerChatRepo + BotRepo + ClientRepo + ReminderRepo + ?Sized),
         invoice: &InvoiceRecord,
     ) -> AppResult<()> {
-        let Some(chat) = tx.client_chat(&invoice.client_ref).await? else { return Ok(()) };
-        if connected_bot(tx, &invoice.account_id).await?.is_none() {
-            return Ok(());
-        }
-        let Some(client) = tx.client_by_ref(&invoice.client_ref).await? else { return Ok(()) };
-        let Some(ends) = client.subscription.as_ref().map(|r| r.subscription.expires_at) else { return Ok(()) };
-        let payment = Some(invoice.payment_id.clone());
-        self.queue(tx, &client, chat.chat_id, ReminderKind::Paid, ends, payment).await
+        self.queue_for_invoice(tx, invoice, ReminderKind::Paid, None).await
     }
 
     /// Queues "the renewal charge was declined" (once per declined invoice) to the chat the
@@ -42,13 +35,28 @@ impl ReminderQueue {
         declined: &InvoiceRecord,
         term_ends_at: OffsetDateTime,
     ) -> AppResult<()> {
-        let Some(chat) = tx.client_chat(&declined.client_ref).await? else { return Ok(()) };
-        if connected_bot(tx, &declined.account_id).await?.is_none() {
+        self.queue_for_invoice(tx, declined, ReminderKind::RenewalDeclined, Some(term_ends_at)).await
+    }
+
+    /// Queues a message of `kind` about `invoice` to the chat its client is linked to in the
+    /// account's connected bot; for the term ending at `term_ends_at`, or (`None`) the client's
+    /// current one.
+    async fn queue_for_invoice(
+        &self,
+        tx: &mut (impl CustomerChatRepo + BotRepo + ClientRepo + ReminderRepo + ?Sized),
+        invoice: &InvoiceRecord,
+        kind: ReminderKind,
+        term_ends_at: Option<OffsetDateTime>,
+    ) -> AppResult<()> {
+        let Some(chat) = tx.client_chat(&invoice.client_ref).await? else { return Ok(()) };
+        if connected_bot(tx, &invoice.account_id).await?.is_none() {
             return Ok(());
         }
-        let Some(client) = tx.client_by_ref(&declined.client_ref).await? else { return Ok(()) };
-        let payment = Some(declined.payment_id.clone());
-        self.queue(tx, &client, chat.chat_id, ReminderKind::RenewalDeclined, term_ends_at, payment).await
+        let Some(client) = tx.client_by_ref(&invoice.client_ref).await? else { return Ok(()) };
+        let current = client.subscription.as_ref().map(|r| r.subscription.expires_at);
+        let Some(ends) = term_ends_at.or(current) else { return Ok(()) };
+        let payment = Some(invoice.payment_id.clone());
+        self.queue(tx, &client, chat.chat_id, kind, ends, payment).await
     }
 
     /// Queues the message of `kind` (a reminder of the client's term ending at `term_ends_at`,

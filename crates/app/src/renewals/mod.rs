@@ -84,9 +84,4 @@ impl Renewals {
         let charge_under_way = charges.iter().any(|c| c.state == RenewalChargeState::Charging);
         Ok(TurnedOff { was_on, charge_under_way })
     }
-
-    /// The client's current consent, on or off, for support to see.
-    pub async fn consent(&self, client_ref: &str) -> AppResult<Option<vp_ports::RenewalConsent>> {
-        Ok(read!(self.store, |tx| tx.current_consent(client_ref)))
-    }
 }

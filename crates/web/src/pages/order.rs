@@ -104,23 +104,20 @@ fn with_lang(url: &str, lang: Lang) -> String {
 /// The consent sentence on the result page, after paying on the gateway's page: the same
 /// facts, about the card just used.
 pub fn renewal_after_sentence(lang: Lang, offer: &RenewalOffer) -> String {
-    let tx = Texts(lang);
-    let date = tx.date(offer.next_charge_at.date());
-    tx.with(
-        "page-renew-after",
-        &[("amount", offer.amount.into()), ("months", offer.months.into()), ("date", date.as_str().into())],
-    )
+    offer_sentence(lang, "page-renew-after", offer)
 }
 
 /// The consent sentence beside the "renew automatically" tick: the amount, the period, the date
 /// of the next charge and how to turn it off. Stored word for word with the consent.
 pub fn renewal_sentence(lang: Lang, offer: &RenewalOffer) -> String {
+    offer_sentence(lang, "page-renew-tick", offer)
+}
+
+/// The offer's facts in the sentence `key`.
+fn offer_sentence(lang: Lang, key: &str, offer: &RenewalOffer) -> String {
     let tx = Texts(lang);
     let date = tx.date(offer.next_charge_at.date());
-    tx.with(
-        "page-renew-tick",
-        &[("amount", offer.amount.into()), ("months", offer.months.into()), ("date", date.as_str().into())],
-    )
+    tx.with(key, &[("amount", offer.amount.into()), ("months", offer.months.into()), ("date", date.as_str().into())])
 }
 
 #[cfg(test)]
