@@ -330,6 +330,21 @@ pub enum AccountCommand {
     Limits(LimitsArgs),
     /// How the customer pages show the account; each takes a value or `none`.
     SetStyle(StyleArgs),
+    /// Let the account's bot take Telegram Stars at a rate of rubles per Star, or no more.
+    Stars(StarsArgs),
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false, args = ["rub_per_star", "off"])]
+pub struct StarsArgs {
+    pub account_id: String,
+    /// Rubles one Star is worth, at most two decimals, e.g. 1.79: plans are priced in whole
+    /// Stars, rounded up.
+    #[arg(long)]
+    pub rub_per_star: Option<String>,
+    /// The bot takes no more Stars (invoices already issued can still be paid).
+    #[arg(long)]
+    pub off: bool,
 }
 
 #[derive(Debug, Args)]

@@ -6,13 +6,14 @@ use serde_json::{Value, json};
 use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{AppError, Services};
+use vp_domain::stars::StarsRate;
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
 use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
     AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand,
     InvoiceCommand, KeyCommand, LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand,
-    SavedCardsOutcome, StyleArgs, SubscriptionCommand, WithdrawalCommand,
+    SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
 };
 use crate::output;
 
@@ -102,6 +103,13 @@ pub async fn account(services: &Services, cmd: AccountCommand) -> CommandResult 
                 trials_per_day: limit_change("trials-per-day", trials_per_day.as_deref())?,
             };
             output::account(&services.operator.set_limits(&account_id, changes).await?)
+        }
+        AccountCommand::Stars(StarsArgs { account_id, rub_per_star, off: _ }) => {
+            let rate = rub_per_star
+                .map(|r| StarsRate::parse(&r).map_err(|e| CommandError::BadInput(format!("--rub-per-star: {e}"))))
+                .transpose()?;
+            services.stars.set_rate(&account_id, rate).await?;
+            json!({ "account_id": account_id, "stars": rate.map(|r| json!({ "rub_per_star": r.rubles().to_string() })) })
         }
     })
 }

@@ -35,6 +35,7 @@ pub mod secrets;
 mod services;
 mod setting;
 mod stamp;
+pub mod stars;
 pub mod style;
 pub mod system;
 mod tokens;

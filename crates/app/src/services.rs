@@ -25,6 +25,7 @@ use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
 use crate::stamp::Stamp;
+use crate::stars::{Stars, StarsRail};
 use crate::tokens::Tokens;
 use crate::views::Views;
 
@@ -91,6 +92,8 @@ pub struct Services {
     pub payments: Arc<Payments>,
     /// Automatic renewal: consents, saved methods and the renewal charges.
     pub renewals: Arc<Renewals>,
+    /// Telegram Stars in partners' bots: rates, payments, Stars subscriptions.
+    pub stars: Arc<Stars>,
     /// Clients and subscriptions, trials, links, devices, the connect page.
     pub clients: Arc<Clients>,
     /// The VPN panel kept in step with the subscriptions.
@@ -172,12 +175,14 @@ impl Services {
             gateway: gateway.clone(),
             keys: keys.clone(),
         });
+        let stars_rail = Arc::new(StarsRail { store: store.clone(), keys: keys.clone(), sender: sender.clone() });
         let payments = Arc::new(Payments {
             store: store.clone(),
             clock: clock.clone(),
             ids: ids.clone(),
             tokens: tokens.clone(),
             gateway: gateway.clone(),
+            stars: stars_rail.clone(),
             metrics: metrics.clone(),
             offers: offers.clone(),
             views: views.clone(),
@@ -191,6 +196,15 @@ impl Services {
             },
             public_base_url: public_base_url.clone(),
         });
+        let stars = Arc::new(Stars {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            payments: payments.clone(),
+            rail: stars_rail,
+            consents: consents.clone(),
+            audit: audit.clone(),
+        });
         let renewals = Arc::new(Renewals {
             store: store.clone(),
             clock: clock.clone(),
@@ -198,6 +212,7 @@ impl Services {
             gateway,
             payments: payments.clone(),
             consents,
+            stars: stars.clone(),
             reminders: reminder_queue.clone(),
         });
         let events = Arc::new(Events {
@@ -251,6 +266,7 @@ impl Services {
             clients: clients.clone(),
             payments: payments.clone(),
             renewals: renewals.clone(),
+            stars: stars.clone(),
             public_base_url: public_base_url.clone(),
         });
         let bot_updates = Arc::new(Updates {
@@ -262,6 +278,7 @@ impl Services {
             platform_bot,
             notices: notices.clone(),
             shop: bot_shop.clone(),
+            stars: stars.clone(),
         });
         let reminders = Arc::new(Reminders {
             store: store.clone(),
@@ -313,6 +330,7 @@ impl Services {
             catalog,
             payments,
             renewals,
+            stars,
             clients,
             panel_sync,
             events,

@@ -296,6 +296,9 @@ pub struct FakeBots {
     pub send_failures: Mutex<Vec<BotApiError>>,
     /// Webhooks set (`Some((url, secret))`) or deleted (`None`), by token, in order.
     pub webhooks: Mutex<Vec<(String, Option<Webhook>)>>,
+    /// Stars calls, in order: `answer <query> <refusal|ok>`, `refund <user> <charge>`,
+    /// `cancel <user> <charge>`.
+    pub stars_calls: Mutex<Vec<String>>,
     next_update: AtomicI64,
 }
 
@@ -308,7 +311,7 @@ impl FakeBots {
     pub fn said(&self, token: &str, chat_id: i64, text: &str) -> BotUpdate {
         let update_id = 100 + self.next_update.fetch_add(1, Ordering::Relaxed);
         let said = ChatText { chat_id, user_id: chat_id, language: None, text: text.to_owned() };
-        let update = BotUpdate { update_id, message: Some(said), press: None };
+        let update = BotUpdate { message: Some(said), ..BotUpdate::numbered(update_id) };
         self.updates.lock().unwrap().push((token.to_owned(), update.clone()));
         update
     }
@@ -378,6 +381,29 @@ impl BotApi for FakeBots {
     async fn delete_webhook(&self, token: &str) -> Result<(), BotApiError> {
         self.identify(token).await?;
         self.webhooks.lock().unwrap().push((token.to_owned(), None));
+        Ok(())
+    }
+
+    async fn stars_invoice_link(&self, token: &str, invoice: &StarsInvoiceLink) -> Result<String, BotApiError> {
+        self.identify(token).await?;
+        Ok(format!("https://t.me/$stars-{}", invoice.payload))
+    }
+
+    async fn answer_pre_checkout(&self, token: &str, query_id: &str, refusal: Option<&str>) -> Result<(), BotApiError> {
+        self.identify(token).await?;
+        self.stars_calls.lock().unwrap().push(format!("answer {query_id} {}", refusal.unwrap_or("ok")));
+        Ok(())
+    }
+
+    async fn refund_stars(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError> {
+        self.identify(token).await?;
+        self.stars_calls.lock().unwrap().push(format!("refund {user_id} {charge_id}"));
+        Ok(())
+    }
+
+    async fn cancel_stars_subscription(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError> {
+        self.identify(token).await?;
+        self.stars_calls.lock().unwrap().push(format!("cancel {user_id} {charge_id}"));
         Ok(())
     }
 }

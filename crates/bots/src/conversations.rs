@@ -9,6 +9,7 @@ use vp_app::Services;
 use vp_app::bot_shop::BotShop;
 use vp_app::bots::updates::{Handled, Updates};
 use vp_app::notices::ChatLinked;
+use vp_app::stars::CheckoutRefusal;
 use vp_domain::Lang;
 use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, BotUpdate, BotUpdates};
@@ -35,6 +36,14 @@ impl BotUpdates for Conversations {
     }
 
     async fn receive(&self, bot_id: i64, update: BotUpdate) -> Result<bool, String> {
+        if let Some(query) = &update.pre_checkout {
+            // Answered at once, and again if Telegram asks again: it changes nothing.
+            return self.updates.answer_pre_checkout(bot_id, query, checkout_refusal).await.map_err(|e| e.to_string());
+        }
+        if let Some(paid) = &update.payment {
+            // Settled before the update is recorded: an error has Telegram deliver it again.
+            self.updates.stars_paid(bot_id, paid).await.map_err(|e| e.to_string())?;
+        }
         let switches_language = update.press.as_ref().is_some_and(|p| Choice::parse(&p.data) == Some(Choice::Language));
         let recorded = self.updates.record(bot_id, &update, switches_language).await.map_err(|e| e.to_string())?;
         let Some(recorded) = recorded else { return Ok(false) };
@@ -57,6 +66,16 @@ impl BotUpdates for Conversations {
         self.updates.answer(&recorded.bot, &messages).await;
         Ok(true)
     }
+}
+
+/// Why an invoice may not be paid, as Telegram's payment form shows it.
+fn checkout_refusal(refusal: CheckoutRefusal, lang: Lang) -> String {
+    let key = match refusal {
+        CheckoutRefusal::NotPayable => "shop-checkout-not-payable",
+        CheckoutRefusal::AmountChanged => "shop-checkout-amount-changed",
+        CheckoutRefusal::Blocked => "shop-checkout-blocked",
+    };
+    text(lang, key)
 }
 
 /// The notice bot's answer to `/start <code>`.

@@ -321,6 +321,66 @@ pub struct BotUpdate {
     pub message: Option<ChatText>,
     /// A press on one of the bot's buttons.
     pub press: Option<ButtonPress>,
+    /// Someone is about to pay one of the bot's invoices: it must be answered within 10 s.
+    pub pre_checkout: Option<PreCheckout>,
+    /// A payment to the bot went through.
+    pub payment: Option<StarsPaid>,
+}
+
+impl BotUpdate {
+    /// An update with nothing in it but its number (of a kind the platform does not act on).
+    pub fn numbered(update_id: i64) -> BotUpdate {
+        BotUpdate { update_id, message: None, press: None, pre_checkout: None, payment: None }
+    }
+}
+
+/// Telegram's `pre_checkout_query`: the person confirmed the payment form; the bot says
+/// whether the invoice may be paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreCheckout {
+    /// What `answer_pre_checkout` names it by.
+    pub id: String,
+    pub user_id: i64,
+    pub language: Option<String>,
+    pub currency: String,
+    /// In the currency's smallest units: Stars are whole.
+    pub total_amount: i64,
+    /// The invoice's `payload`: our invoice id.
+    pub payload: String,
+}
+
+/// A `message` carrying `successful_payment`: the money (Stars) is the bot's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StarsPaid {
+    pub chat_id: i64,
+    pub user_id: i64,
+    pub currency: String,
+    pub total_amount: i64,
+    pub payload: String,
+    /// `telegram_payment_charge_id`: the payment, once however often it is reported.
+    pub charge_id: String,
+    /// A payment of a Stars subscription (`is_recurring`)...
+    pub recurring: bool,
+    /// ...and its first one (`is_first_recurring`), not a renewal.
+    pub first_recurring: bool,
+    /// `subscription_expiration_date`: until when a subscription is paid (Unix seconds).
+    pub paid_until: Option<i64>,
+}
+
+/// An invoice in Telegram Stars, as a link that opens Telegram's payment form
+/// (`createInvoiceLink`, currency `XTR`, no payment provider).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StarsInvoiceLink {
+    /// 1 to 32 characters.
+    pub title: String,
+    /// 1 to 255 characters.
+    pub description: String,
+    /// Our invoice id: it comes back in the pre-checkout query and the payment.
+    pub payload: String,
+    pub label: String,
+    pub stars: i64,
+    /// A Stars subscription, renewed by Telegram every 30 days.
+    pub subscription: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -427,6 +487,17 @@ pub trait BotApi: Send + Sync {
     async fn set_webhook(&self, token: &str, url: &str, secret: &str) -> Result<(), BotApiError>;
     /// No more posts: the bot's updates wait to be polled.
     async fn delete_webhook(&self, token: &str) -> Result<(), BotApiError>;
+    /// A link to pay `invoice` in Stars.
+    async fn stars_invoice_link(&self, token: &str, invoice: &StarsInvoiceLink) -> Result<String, BotApiError>;
+    /// Answers a pre-checkout query: the invoice may be paid (`refusal` is `None`), or not,
+    /// with the reason the person is shown.
+    async fn answer_pre_checkout(&self, token: &str, query_id: &str, refusal: Option<&str>) -> Result<(), BotApiError>;
+    /// Gives the Stars of a charge back to the person who paid. A charge refunded before
+    /// counts as refunded.
+    async fn refund_stars(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError>;
+    /// Cancels a person's Stars subscription (named by its first charge): Telegram charges no
+    /// more; the month paid runs to its end.
+    async fn cancel_stars_subscription(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError>;
 }
 
 /// The driving side: what the webhook route calls when the messenger posts a bot's update.

@@ -18,6 +18,7 @@ pub mod records;
 pub mod renewals;
 pub mod setting_key;
 pub mod standin;
+pub mod stars;
 pub mod store;
 pub mod webhook;
 pub mod windows;
@@ -26,7 +27,8 @@ pub use balance::*;
 pub use bots::{
     BotApi, BotApiError, BotCommand, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile,
     BotProfileLanguage, BotStats, BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat,
-    ClientLinkCode, PartnerBotRecord, ReminderKind, ReminderRecipient, ReminderSend, WebhookRegistration,
+    ClientLinkCode, PartnerBotRecord, PreCheckout, ReminderKind, ReminderRecipient, ReminderSend, StarsInvoiceLink,
+    StarsPaid, WebhookRegistration,
 };
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
@@ -44,10 +46,11 @@ pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPa
 pub use records::*;
 pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
+pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
     DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
-    SettingsRepo, Store, StoreError, Tx,
+    SettingsRepo, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

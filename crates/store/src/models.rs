@@ -435,3 +435,51 @@ pub(crate) struct RenewalChargeRow {
     pub last_error: Option<String>,
     pub created_at: PrimitiveDateTime,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = stars_rates)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct StarsRateRow {
+    pub account_id: String,
+    pub kopecks_per_star: i64,
+    pub updated_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = stars_invoices)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct StarsInvoiceRow {
+    pub payment_id: String,
+    pub account_id: String,
+    pub stars: i64,
+    pub subscription: bool,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = stars_charges, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct StarsChargeRow {
+    pub charge_id: String,
+    pub account_id: String,
+    pub payment_id: String,
+    pub user_id: i64,
+    pub stars: i64,
+    pub renewal: bool,
+    pub paid_at: PrimitiveDateTime,
+    pub refunded_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = stars_subscriptions, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct StarsSubscriptionRow {
+    pub charge_id: String,
+    pub account_id: String,
+    pub client_ref: String,
+    pub payment_id: String,
+    pub user_id: i64,
+    pub stars: i64,
+    pub paid_until: PrimitiveDateTime,
+    pub canceled_at: Option<PrimitiveDateTime>,
+}

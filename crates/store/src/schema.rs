@@ -521,3 +521,47 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    stars_rates (account_id) {
+        account_id -> Text,
+        kopecks_per_star -> BigInt,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stars_invoices (payment_id) {
+        payment_id -> Text,
+        account_id -> Text,
+        stars -> BigInt,
+        subscription -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stars_charges (charge_id) {
+        charge_id -> Text,
+        account_id -> Text,
+        payment_id -> Text,
+        user_id -> BigInt,
+        stars -> BigInt,
+        renewal -> Bool,
+        paid_at -> Timestamp,
+        refunded_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    stars_subscriptions (charge_id) {
+        charge_id -> Text,
+        account_id -> Text,
+        client_ref -> Text,
+        payment_id -> Text,
+        user_id -> BigInt,
+        stars -> BigInt,
+        paid_until -> Timestamp,
+        canceled_at -> Nullable<Timestamp>,
+    }
+}

@@ -162,6 +162,7 @@ contract_tests!(
     customers_link_a_chat_once_per_client_and_a_chat_holds_a_family,
     a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,
     a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_claimed_once,
+    stars_rates_invoices_charges_and_subscriptions_round_trip,
     invoices_round_trip_and_stay_within_their_account,
     pending_invoices_due_are_oldest_first,
     invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
@@ -385,6 +386,70 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
     tx.set_chat_language("acc-1", 77, vp_domain::Lang::Ru).await.unwrap();
     tx.set_chat_language("acc-1", 77, vp_domain::Lang::En).await.unwrap();
     assert_eq!(tx.chat_language("acc-1", 77).await.unwrap(), Some(vp_domain::Lang::En));
+    tx.commit().await.unwrap();
+}
+
+async fn stars_rates_invoices_charges_and_subscriptions_round_trip(ctx: Ctx) {
+    use vp_domain::stars::StarsRate;
+    use vp_ports::{StarsCharge, StarsInvoice, StarsSubscription};
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.insert_client(&client("c-1", "acc-1", "one", at(0))).await.unwrap();
+    assert_eq!(tx.stars_rate("acc-1").await.unwrap(), None, "no rate, no Stars");
+    let rate = StarsRate::parse("1.79").unwrap();
+    tx.set_stars_rate("acc-1", Some(rate), at(1)).await.unwrap();
+    assert_eq!(tx.stars_rate("acc-1").await.unwrap(), Some(rate));
+    let changed = StarsRate::parse("2").unwrap();
+    tx.set_stars_rate("acc-1", Some(changed), at(2)).await.unwrap();
+    assert_eq!(tx.stars_rate("acc-1").await.unwrap(), Some(changed), "set again, replaced");
+    tx.set_stars_rate("acc-1", None, at(3)).await.unwrap();
+    assert_eq!(tx.stars_rate("acc-1").await.unwrap(), None, "off");
+
+    let stars_invoice = StarsInvoice {
+        payment_id: "pay_1".into(),
+        account_id: "acc-1".into(),
+        stars: 150,
+        subscription: true,
+        created_at: at(4),
+    };
+    tx.insert_stars_invoice(&stars_invoice).await.unwrap();
+    tx.insert_stars_invoice(&StarsInvoice { stars: 999, ..stars_invoice.clone() }).await.unwrap();
+    assert_eq!(tx.stars_invoice("pay_1").await.unwrap(), Some(stars_invoice), "the first record stays");
+    tx.insert_invoice(&invoice("pay_1", "acc-1", "c-1", Purpose::Subscription { plan_id: 1 })).await.unwrap();
+
+    let charge = StarsCharge {
+        charge_id: "stx1".into(),
+        account_id: "acc-1".into(),
+        payment_id: "pay_1".into(),
+        user_id: 42,
+        stars: 150,
+        renewal: false,
+        paid_at: at(5),
+        refunded_at: None,
+    };
+    tx.insert_stars_charge(&charge).await.unwrap();
+    assert_eq!(tx.stars_charge("stx1").await.unwrap(), Some(charge.clone()));
+    assert_eq!(tx.stars_charge_of_invoice("pay_1").await.unwrap(), Some(charge.clone()));
+    let refunded = StarsCharge { refunded_at: Some(at(6)), ..charge };
+    tx.update_stars_charge(&refunded).await.unwrap();
+    assert_eq!(tx.stars_charge("stx1").await.unwrap(), Some(refunded));
+
+    let subscription = StarsSubscription {
+        charge_id: "stx1".into(),
+        account_id: "acc-1".into(),
+        client_ref: "c-1".into(),
+        payment_id: "pay_1".into(),
+        user_id: 42,
+        stars: 150,
+        paid_until: at(30),
+        canceled_at: None,
+    };
+    tx.insert_stars_subscription(&subscription).await.unwrap();
+    assert_eq!(tx.stars_subscription_of_client("c-1").await.unwrap(), Some(subscription.clone()));
+    let canceled = StarsSubscription { paid_until: at(60), canceled_at: Some(at(40)), ..subscription };
+    tx.update_stars_subscription(&canceled).await.unwrap();
+    assert_eq!(tx.stars_subscription("stx1").await.unwrap(), Some(canceled));
+    assert_eq!(tx.stars_subscription_of_client("c-2").await.unwrap(), None);
     tx.commit().await.unwrap();
 }
 
@@ -769,6 +834,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261126000020",
             "20261126000021",
             "20261126000022",
+            "20261127000023",
         ]
     );
     let mut tx = begin(&ctx.store).await;

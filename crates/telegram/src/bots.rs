@@ -5,16 +5,20 @@ use std::time::Duration;
 use async_trait::async_trait;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
+use vp_domain::stars::{STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECS};
 use vp_outbound::Refusals;
-use vp_ports::{BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate, Button, ButtonAction};
+use vp_ports::{
+    BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate, Button, ButtonAction, StarsInvoiceLink,
+};
 
 use crate::client::{CallError, Client, REQUEST_TIMEOUT};
 use crate::updates::read_update;
 
 /// A long poll may take its wait plus this much.
 const POLL_MARGIN: Duration = Duration::from_secs(10);
-/// What a bot's updates are asked for: messages now, button presses for the bot's menus.
-const ALLOWED_UPDATES: [&str; 2] = ["message", "callback_query"];
+/// What a bot's updates are asked for: messages (payments among them), button presses for the
+/// bot's menus, and the pre-checkout queries of its Stars invoices.
+const ALLOWED_UPDATES: [&str; 3] = ["message", "callback_query", "pre_checkout_query"];
 /// The longest notice `answerCallbackQuery` shows.
 const NOTICE_CHARS: usize = 200;
 
@@ -174,5 +178,46 @@ impl BotApi for TelegramBots {
     async fn delete_webhook(&self, token: &str) -> Result<(), BotApiError> {
         // Updates that came meanwhile stay, to be polled.
         self.call(token, "deleteWebhook", json!({"drop_pending_updates": false})).await.map(|_| ())
+    }
+
+    async fn stars_invoice_link(&self, token: &str, invoice: &StarsInvoiceLink) -> Result<String, BotApiError> {
+        // Stars need no payment provider: the token is empty, the one price is whole Stars.
+        let mut body = json!({
+            "title": invoice.title,
+            "description": invoice.description,
+            "payload": invoice.payload,
+            "provider_token": "",
+            "currency": STARS_CURRENCY,
+            "prices": [{"label": invoice.label, "amount": invoice.stars}],
+        });
+        if invoice.subscription {
+            body["subscription_period"] = json!(STARS_SUBSCRIPTION_PERIOD_SECS);
+        }
+        let link = self.call(token, "createInvoiceLink", body).await?;
+        link.as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| BotApiError::Unavailable("createInvoiceLink: the answer is not a link".into()))
+    }
+
+    async fn answer_pre_checkout(&self, token: &str, query_id: &str, refusal: Option<&str>) -> Result<(), BotApiError> {
+        let mut body = json!({"pre_checkout_query_id": query_id, "ok": refusal.is_none()});
+        if let Some(reason) = refusal {
+            body["error_message"] = json!(reason);
+        }
+        self.call(token, "answerPreCheckoutQuery", body).await.map(|_| ())
+    }
+
+    async fn refund_stars(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError> {
+        let body = json!({"user_id": user_id, "telegram_payment_charge_id": charge_id});
+        match self.call(token, "refundStarPayment", body).await {
+            // A refund made before (its answer lost) is what was asked for.
+            Err(BotApiError::Unavailable(reason)) if reason.contains("CHARGE_ALREADY_REFUNDED") => Ok(()),
+            other => other.map(|_| ()),
+        }
+    }
+
+    async fn cancel_stars_subscription(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError> {
+        let body = json!({"user_id": user_id, "telegram_payment_charge_id": charge_id, "is_canceled": true});
+        self.call(token, "editUserStarSubscription", body).await.map(|_| ())
     }
 }

@@ -1,10 +1,13 @@
 //! Telegram's `Update` object reduced to `BotUpdate` (the same for a poll and a webhook post):
 //! `update_id`; of a `message` its `chat.id`, `from.id`, `from.language_code` and `text`; of a
 //! `callback_query` its `id`, `from.id`, `from.language_code`, `data`, and the `chat.id` and
-//! `message_id` of the message the button was under.
+//! `message_id` of the message the button was under; of a `pre_checkout_query` its `id`,
+//! `from`, `currency`, `total_amount` and `invoice_payload`; of a message's `successful_payment`
+//! its `currency`, `total_amount`, `invoice_payload`, `telegram_payment_charge_id`,
+//! `is_recurring`, `is_first_recurring` and `subscription_expiration_date`.
 
 use serde_json::Value;
-use vp_ports::{BotUpdate, ButtonPress, ChatText};
+use vp_ports::{BotUpdate, ButtonPress, ChatText, PreCheckout, StarsPaid};
 
 /// `None` when `update` has no `update_id` (not an update at all).
 pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
@@ -12,6 +15,36 @@ pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
         update_id: update["update_id"].as_i64()?,
         message: read_text(&update["message"]),
         press: read_press(&update["callback_query"]),
+        pre_checkout: read_pre_checkout(&update["pre_checkout_query"]),
+        payment: read_payment(&update["message"]),
+    })
+}
+
+fn read_pre_checkout(query: &Value) -> Option<PreCheckout> {
+    Some(PreCheckout {
+        id: query["id"].as_str()?.to_owned(),
+        user_id: query["from"]["id"].as_i64()?,
+        language: language(&query["from"]),
+        currency: query["currency"].as_str()?.to_owned(),
+        total_amount: query["total_amount"].as_i64()?,
+        payload: query["invoice_payload"].as_str()?.to_owned(),
+    })
+}
+
+/// A message's `successful_payment`, when it carries one.
+fn read_payment(message: &Value) -> Option<StarsPaid> {
+    let paid = &message["successful_payment"];
+    let chat_id = message["chat"]["id"].as_i64()?;
+    Some(StarsPaid {
+        chat_id,
+        user_id: message["from"]["id"].as_i64().unwrap_or(chat_id),
+        currency: paid["currency"].as_str()?.to_owned(),
+        total_amount: paid["total_amount"].as_i64()?,
+        payload: paid["invoice_payload"].as_str()?.to_owned(),
+        charge_id: paid["telegram_payment_charge_id"].as_str()?.to_owned(),
+        recurring: paid["is_recurring"].as_bool().unwrap_or(false),
+        first_recurring: paid["is_first_recurring"].as_bool().unwrap_or(false),
+        paid_until: paid["subscription_expiration_date"].as_i64(),
     })
 }
 
@@ -116,5 +149,35 @@ mod tests {
         let other = read_update(&json!({"update_id": 9, "my_chat_member": {}})).unwrap();
         assert_eq!((other.message, other.press), (None, None));
         assert_eq!(read_update(&json!({"message": {}})), None);
+    }
+
+    #[test]
+    fn a_pre_checkout_query_names_the_person_the_amount_and_our_invoice() {
+        let update = json!({"update_id": 9, "pre_checkout_query": {"id": "pcq1", "from": {"id": 5, "is_bot": false,
+            "first_name": "A", "language_code": "ru"}, "currency": "XTR", "total_amount": 200,
+            "invoice_payload": "pay_1"}});
+        let query = read_update(&update).unwrap().pre_checkout.unwrap();
+        assert_eq!(
+            (query.id.as_str(), query.user_id, query.language.as_deref(), query.currency.as_str()),
+            ("pcq1", 5, Some("ru"), "XTR")
+        );
+        assert_eq!((query.total_amount, query.payload.as_str()), (200, "pay_1"));
+    }
+
+    #[test]
+    fn a_successful_payment_keeps_its_charge_and_whether_it_renews_a_subscription() {
+        let update = json!({"update_id": 10, "message": {"message_id": 3, "date": 0,
+            "chat": {"id": 5, "type": "private"}, "from": {"id": 5, "is_bot": false, "first_name": "A"},
+            "successful_payment": {"currency": "XTR", "total_amount": 200, "invoice_payload": "pay_1",
+            "telegram_payment_charge_id": "stx1", "provider_payment_charge_id": "",
+            "is_recurring": true, "subscription_expiration_date": 1_800_000_000}}});
+        let read = read_update(&update).unwrap();
+        assert_eq!(read.message, None, "a payment is no text");
+        let paid = read.payment.unwrap();
+        assert_eq!(
+            (paid.chat_id, paid.user_id, paid.charge_id.as_str(), paid.payload.as_str()),
+            (5, 5, "stx1", "pay_1")
+        );
+        assert_eq!((paid.recurring, paid.first_recurring, paid.paid_until), (true, false, Some(1_800_000_000)));
     }
 }

@@ -13,12 +13,24 @@
 //! https). A test presses the bot's Start button, writes to it, presses buttons of messages it
 //! sent (only those), reads what it sent (texts, photos, buttons) and how it answered presses,
 //! blocks it in a chat and makes sends fail.
+//!
+//! Payments are in Telegram Stars only (https://core.telegram.org/bots/payments-stars):
+//! `createInvoiceLink` (currency `XTR`, no provider token, one price of 1-10000 Stars, and a
+//! `subscription_period` of 30 days for a subscription), `answerPreCheckoutQuery` (once per query
+//! it issued, while Telegram still waits), `refundStarPayment` (once per charge it made) and
+//! `editUserStarSubscription`. A test opens a link and pays (`pay_link`: the bot is asked with a
+//! `pre_checkout_query` and the Stars are only charged when it agrees within 10 seconds, then a
+//! `successful_payment` message arrives), has Telegram charge a subscription's next period
+//! (`renew_subscription`, not once canceled) or send a payment update twice (`deliver_again`),
+//! and reads the links made, the answers, the refunds and the cancellations.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
 use crate::http::{HttpServer, Reply, Request};
@@ -31,6 +43,13 @@ pub const SENDS_PER_SECOND: usize = 30;
 const DATE: i64 = 1_795_000_000;
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 const INVALID_QUERY: &str = "Bad Request: query is too old and response timeout expired or query ID is invalid";
+/// How long Telegram waits for a bot's `answerPreCheckoutQuery` before the payment fails.
+pub const PRE_CHECKOUT_WAIT: Duration = Duration::from_secs(10);
+/// The only `subscription_period` Telegram takes: 30 days, in seconds.
+pub const STARS_SUBSCRIPTION_PERIOD: i64 = 2_592_000;
+/// The most Stars one invoice (or one period of a subscription) may ask.
+const MAX_STARS: i64 = 10_000;
+const CHARGE_NOT_FOUND: &str = "Bad Request: CHARGE_NOT_FOUND";
 
 /// A bot the emulator knows: its token, id and username, and its profile as set by the
 /// `setMy*` methods (by language code, `""` for the default).
@@ -131,6 +150,75 @@ impl SentMessage {
     }
 }
 
+/// An invoice link a bot made with `createInvoiceLink`, as a test reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoiceLinkSeen {
+    /// `https://t.me/$<slug>`, as the call answered it.
+    pub url: String,
+    pub title: String,
+    pub description: String,
+    /// What the bot gets back in the `pre_checkout_query` and the `successful_payment`.
+    pub payload: String,
+    /// Always `XTR`: links for anything but Stars are refused here.
+    pub currency: String,
+    /// In Stars.
+    pub amount: i64,
+    /// The seconds a subscription's payment covers (only ever 30 days); `None` for a one-off
+    /// payment.
+    pub subscription_period: Option<i64>,
+}
+
+/// How a person's payment through an invoice link went (`pay_link`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StarsCheckout {
+    /// Whether the bot answered the `pre_checkout_query` while Telegram waited.
+    pub answered: bool,
+    /// Whether it agreed: only then are the Stars charged.
+    pub ok: bool,
+    /// The refusal it showed the person.
+    pub error_message: Option<String>,
+    /// The `telegram_payment_charge_id` of the payment made (what a refund names).
+    pub charge_id: Option<String>,
+    /// The `message` update carrying the `successful_payment`.
+    pub update: Option<Value>,
+}
+
+/// A link made, and the bot that made it (only that bot is asked when someone pays).
+struct InvoiceLink {
+    token: String,
+    seen: InvoiceLinkSeen,
+}
+
+/// A `pre_checkout_query` issued to the bot of `token`; `expired` once Telegram stopped waiting
+/// for its answer.
+struct Checkout {
+    token: String,
+    id: String,
+    expired: bool,
+}
+
+/// Stars a person paid a bot: what `refundStarPayment` names by `id`.
+struct StarCharge {
+    token: String,
+    user_id: i64,
+    id: String,
+    refunded: bool,
+}
+
+/// A subscription bought through a link with a period: Telegram charges it again each period
+/// until it is canceled.
+struct StarSubscription {
+    token: String,
+    user_id: i64,
+    language: Option<String>,
+    /// The `telegram_payment_charge_id` of its first payment, which names it.
+    first_charge_id: String,
+    link: InvoiceLinkSeen,
+    /// Until when it is paid: the last payment's `subscription_expiration_date`.
+    expiration: i64,
+    canceled: bool,
+}
+
 /// A message sent, and the `Message` object Telegram answered with (which a `callback_query`
 /// carries when one of its buttons is pressed).
 struct Sent {
@@ -166,6 +254,21 @@ struct State {
     /// Statuses the next sends fail with (429 carries `retry_after`).
     failures: Vec<(u16, Option<u64>)>,
     calls: Vec<String>,
+    /// Links made by `createInvoiceLink`, in order.
+    invoice_links: Vec<InvoiceLink>,
+    /// `pre_checkout_query` updates issued.
+    checkouts: Vec<Checkout>,
+    /// `answerPreCheckoutQuery` calls accepted: the id, `ok` and the error message.
+    pre_checkout_answers: Vec<(String, bool, Option<String>)>,
+    /// How long a payment waits for the bot's answer (Telegram's 10 seconds unless a test
+    /// shortens it).
+    pre_checkout_wait: Duration,
+    star_charges: Vec<StarCharge>,
+    /// `refundStarPayment` calls accepted: the user and the charge.
+    star_refunds: Vec<(i64, String)>,
+    star_subscriptions: Vec<StarSubscription>,
+    /// Numbers every link, query and charge made, so that none repeats.
+    serial: u64,
 }
 
 pub struct TelegramEmulator {
@@ -206,6 +309,14 @@ impl TelegramEmulator {
                 blocked: vec![],
                 failures: vec![],
                 calls: vec![],
+                invoice_links: vec![],
+                checkouts: vec![],
+                pre_checkout_answers: vec![],
+                pre_checkout_wait: PRE_CHECKOUT_WAIT,
+                star_charges: vec![],
+                star_refunds: vec![],
+                star_subscriptions: vec![],
+                serial: 0,
             }),
             Condvar::new(),
         ));
@@ -522,6 +633,178 @@ impl TelegramEmulator {
     pub fn calls(&self, method: &str) -> usize {
         lock(&self.state.0).calls.iter().filter(|m| *m == method).count()
     }
+
+    /// The invoice links the bot of `token` made, in order.
+    pub fn invoice_links(&self, token: &str) -> Vec<InvoiceLinkSeen> {
+        lock(&self.state.0).invoice_links.iter().filter(|l| l.token == token).map(|l| l.seen.clone()).collect()
+    }
+
+    /// How long `pay_link` waits for the bot's `answerPreCheckoutQuery` from now on: Telegram's
+    /// 10 seconds by default, shorter for a test of a bot that never answers.
+    pub fn pre_checkout_wait(&self, wait: Duration) {
+        lock(&self.state.0).pre_checkout_wait = wait;
+    }
+
+    /// The person in the private chat `chat_id` (their app set to `language`) opens the
+    /// invoice link `url` and pays. The bot that made it gets a `pre_checkout_query` (delivered
+    /// like a message, `write_to`) and Telegram waits for its `answerPreCheckoutQuery`; without
+    /// an answer in time, or with `ok` false, nothing is charged. With `ok` the Stars are
+    /// charged and a message carrying the `successful_payment` arrives in the chat; a link with
+    /// a period starts a subscription named by that first charge (`renew_subscription`).
+    /// Panics when no bot made such a link.
+    pub fn pay_link(&self, url: &str, chat_id: i64, language: Option<&str>) -> StarsCheckout {
+        let (state, arrived) = &*self.state;
+        let found =
+            lock(state).invoice_links.iter().find(|l| l.seen.url == url).map(|l| (l.token.clone(), l.seen.clone()));
+        let Some((token, link)) = found else { panic!("no bot made the invoice link {url}") };
+        let (query, _) = self.deliver(&token, |s, _| {
+            let id = format!("{}{:08}", chat_id.unsigned_abs(), s.next_serial());
+            s.checkouts.push(Checkout { token: token.clone(), id: id.clone(), expired: false });
+            json!({"pre_checkout_query": {
+                "id": id,
+                "from": customer(chat_id, language),
+                "currency": link.currency,
+                "total_amount": link.amount,
+                "invoice_payload": link.payload,
+            }})
+        });
+        let id = query["pre_checkout_query"]["id"].as_str().unwrap_or_default().to_owned();
+        // The lock is let go while waiting (as `getUpdates` does), so the bot's call gets in.
+        let mut s = lock(state);
+        let deadline = Instant::now() + s.pre_checkout_wait;
+        let answer = loop {
+            if let Some(answer) = s.pre_checkout_answers.iter().find(|(a, ..)| *a == id) {
+                break Some(answer.clone());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break None;
+            }
+            s = arrived.wait_timeout(s, left).unwrap_or_else(std::sync::PoisonError::into_inner).0;
+        };
+        let Some((_, ok, error_message)) = answer else {
+            // Telegram gives up on the payment: an answer now is too late.
+            if let Some(checkout) = s.checkouts.iter_mut().find(|c| c.id == id) {
+                checkout.expired = true;
+            }
+            return StarsCheckout { answered: false, ok: false, error_message: None, charge_id: None, update: None };
+        };
+        drop(s);
+        if !ok {
+            return StarsCheckout { answered: true, ok, error_message, charge_id: None, update: None };
+        }
+        let (update, _) = self.deliver(&token, |s, update_id| {
+            let charge_id = s.charge(&token, chat_id);
+            let mut payment = successful_payment(&link, &charge_id);
+            if let Some(period) = link.subscription_period {
+                payment["is_recurring"] = json!(true);
+                payment["is_first_recurring"] = json!(true);
+                payment["subscription_expiration_date"] = json!(DATE + period);
+                s.star_subscriptions.push(StarSubscription {
+                    token: token.clone(),
+                    user_id: chat_id,
+                    language: language.map(str::to_owned),
+                    first_charge_id: charge_id,
+                    link: link.clone(),
+                    expiration: DATE + period,
+                    canceled: false,
+                });
+            }
+            paid_message(update_id, chat_id, language, payment)
+        });
+        let charge_id =
+            update["message"]["successful_payment"]["telegram_payment_charge_id"].as_str().map(str::to_owned);
+        StarsCheckout { answered: true, ok: true, error_message: None, charge_id, update: Some(update) }
+    }
+
+    /// Telegram charges the next period of the subscription whose first payment was
+    /// `first_charge_id`: a message carrying a `successful_payment` with a new charge (which
+    /// can be refunded) and the expiration a period on is delivered like a message
+    /// (`write_to`). The new charge id and the update; `None` for a subscription unknown or
+    /// canceled (`editUserStarSubscription`), which Telegram no longer charges.
+    pub fn renew_subscription(&self, first_charge_id: &str) -> Option<(String, Value)> {
+        let (token, user_id, language, link, expiration) = {
+            let s = lock(&self.state.0);
+            let sub = s.star_subscriptions.iter().find(|x| x.first_charge_id == first_charge_id && !x.canceled)?;
+            let period = sub.link.subscription_period.unwrap_or(STARS_SUBSCRIPTION_PERIOD);
+            (sub.token.clone(), sub.user_id, sub.language.clone(), sub.link.clone(), sub.expiration + period)
+        };
+        let (update, _) = self.deliver(&token, |s, update_id| {
+            let charge_id = s.charge(&token, user_id);
+            if let Some(sub) = s.star_subscriptions.iter_mut().find(|x| x.first_charge_id == first_charge_id) {
+                sub.expiration = expiration;
+            }
+            let mut payment = successful_payment(&link, &charge_id);
+            payment["is_recurring"] = json!(true);
+            payment["subscription_expiration_date"] = json!(expiration);
+            paid_message(update_id, user_id, language.as_deref(), payment)
+        });
+        let charge_id = update["message"]["successful_payment"]["telegram_payment_charge_id"].as_str()?.to_owned();
+        Some((charge_id, update))
+    }
+
+    /// Telegram sends the content of `update` again under a new `update_id` (as it may a
+    /// payment's), delivered like a message (`write_to`): the update and, when posted, the
+    /// status the webhook answered.
+    pub fn deliver_again(&self, token: &str, update: &Value) -> (Value, Option<u16>) {
+        self.deliver(token, |_, _| update.clone())
+    }
+
+    /// `answerPreCheckoutQuery` calls accepted, in order: the query id, `ok` and the error
+    /// message shown.
+    pub fn pre_checkout_answers(&self) -> Vec<(String, bool, Option<String>)> {
+        lock(&self.state.0).pre_checkout_answers.clone()
+    }
+
+    /// `refundStarPayment` calls accepted, in order: the user and the charge refunded.
+    pub fn star_refunds(&self) -> Vec<(i64, String)> {
+        lock(&self.state.0).star_refunds.clone()
+    }
+
+    /// Whether the subscription whose first payment was `first_charge_id` is canceled now;
+    /// `None` for no such subscription.
+    pub fn star_subscription_canceled(&self, first_charge_id: &str) -> Option<bool> {
+        let s = lock(&self.state.0);
+        s.star_subscriptions.iter().find(|x| x.first_charge_id == first_charge_id).map(|x| x.canceled)
+    }
+}
+
+impl State {
+    fn next_serial(&mut self) -> u64 {
+        self.serial += 1;
+        self.serial
+    }
+
+    /// A new charge of Stars the person `user_id` paid the bot of `token`: its
+    /// `telegram_payment_charge_id`.
+    fn charge(&mut self, token: &str, user_id: i64) -> String {
+        let serial = self.next_serial();
+        let id = format!("stx{}", URL_SAFE_NO_PAD.encode([user_id.to_be_bytes(), serial.to_be_bytes()].concat()));
+        self.star_charges.push(StarCharge { token: token.to_owned(), user_id, id: id.clone(), refunded: false });
+        id
+    }
+}
+
+/// A `SuccessfulPayment` in Stars for `link` (Telegram has no provider's charge for Stars).
+fn successful_payment(link: &InvoiceLinkSeen, charge_id: &str) -> Value {
+    json!({
+        "currency": link.currency,
+        "total_amount": link.amount,
+        "invoice_payload": link.payload,
+        "telegram_payment_charge_id": charge_id,
+        "provider_payment_charge_id": "",
+    })
+}
+
+/// The message in the private chat `chat_id`, from the person who paid, carrying `payment`.
+fn paid_message(update_id: i64, chat_id: i64, language: Option<&str>, payment: Value) -> Value {
+    json!({"message": {
+        "message_id": update_id % 1000,
+        "date": DATE,
+        "chat": {"id": chat_id, "type": "private", "first_name": "Customer"},
+        "from": customer(chat_id, language),
+        "successful_payment": payment,
+    }})
 }
 
 /// Answers a call and records it for the contract check.
@@ -622,6 +905,70 @@ fn respond(state: &(Mutex<State>, Condvar), req: &Request, body: &Value, files: 
                 200,
                 &json!({"ok": true, "result": {"url": url, "has_custom_certificate": false, "pending_update_count": pending}}),
             )
+        }
+        "createInvoiceLink" => match read_invoice(body) {
+            Ok(mut seen) => {
+                let serial = s.next_serial();
+                let slug = [s.bots[bot].id.to_be_bytes(), serial.to_be_bytes()].concat();
+                seen.url = format!("https://t.me/${}", URL_SAFE_NO_PAD.encode(slug));
+                let url = seen.url.clone();
+                s.invoice_links.push(InvoiceLink { token: token.to_owned(), seen });
+                Reply::json(200, &json!({"ok": true, "result": url}))
+            }
+            Err(description) => error(400, &description),
+        },
+        "answerPreCheckoutQuery" => {
+            let id = body["pre_checkout_query_id"].as_str().unwrap_or_default();
+            let ok = flag(&body["ok"]);
+            let error_message = body["error_message"].as_str().filter(|m| !m.is_empty());
+            if !ok && error_message.is_none() {
+                return error(400, "Bad Request: parameter \"error_message\" is required");
+            }
+            let issued = s.checkouts.iter().any(|c| c.token == token && c.id == id && !c.expired);
+            if !issued || s.pre_checkout_answers.iter().any(|(a, ..)| a == id) {
+                return error(400, INVALID_QUERY);
+            }
+            // Telegram shows the error only when the bot refuses.
+            let error_message = error_message.filter(|_| !ok).map(str::to_owned);
+            s.pre_checkout_answers.push((id.to_owned(), ok, error_message));
+            arrived.notify_all();
+            Reply::json(200, &json!({"ok": true, "result": true}))
+        }
+        "refundStarPayment" => {
+            let Some(user_id) = user_id(&body["user_id"]) else {
+                return error(400, "Bad Request: invalid user_id specified");
+            };
+            let charge_id = body["telegram_payment_charge_id"].as_str().unwrap_or_default();
+            if charge_id.is_empty() {
+                return error(400, "Bad Request: parameter \"telegram_payment_charge_id\" is required");
+            }
+            let charges = &mut s.star_charges;
+            let Some(charge) =
+                charges.iter_mut().find(|c| c.token == token && c.user_id == user_id && c.id == charge_id)
+            else {
+                return error(400, CHARGE_NOT_FOUND);
+            };
+            if charge.refunded {
+                return error(400, "Bad Request: CHARGE_ALREADY_REFUNDED");
+            }
+            charge.refunded = true;
+            s.star_refunds.push((user_id, charge_id.to_owned()));
+            Reply::json(200, &json!({"ok": true, "result": true}))
+        }
+        "editUserStarSubscription" => {
+            let Some(user_id) = user_id(&body["user_id"]) else {
+                return error(400, "Bad Request: invalid user_id specified");
+            };
+            let charge_id = body["telegram_payment_charge_id"].as_str().unwrap_or_default();
+            let subscriptions = &mut s.star_subscriptions;
+            let Some(sub) = subscriptions
+                .iter_mut()
+                .find(|x| x.token == token && x.user_id == user_id && x.first_charge_id == charge_id)
+            else {
+                return error(400, CHARGE_NOT_FOUND);
+            };
+            sub.canceled = flag(&body["is_canceled"]);
+            Reply::json(200, &json!({"ok": true, "result": true}))
         }
         "setMyName" | "setMyShortDescription" | "setMyDescription" | "setMyCommands" | "setChatMenuButton" => {
             match set_profile(&mut s.bots[bot], method, body) {
@@ -775,6 +1122,95 @@ fn photo_sizes(message_id: i64, bytes: usize, width: u32, height: u32) -> Vec<Va
             size
         })
         .collect()
+}
+
+/// A Boolean parameter as the Bot API reads it: `true` (or the text `true`, `yes`, `1`).
+fn flag(value: &Value) -> bool {
+    match value {
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_i64() == Some(1),
+        Value::String(text) => ["true", "yes", "1"].contains(&text.to_ascii_lowercase().as_str()),
+        _ => false,
+    }
+}
+
+/// A `user_id` parameter (a number, or its text): `None` unless positive.
+fn user_id(value: &Value) -> Option<i64> {
+    value.as_i64().or_else(|| value.as_str()?.parse().ok()).filter(|id| *id > 0)
+}
+
+/// `createInvoiceLink` for Telegram Stars, checked as the Bot API does: `title`,
+/// `description`, `payload`, `currency` and `prices` required (the Bot API server's own
+/// descriptions), then as Telegram does: a 1-32 character title, a 1-255 character
+/// description, a payload of at most 128 bytes, currency `XTR` without a provider token,
+/// exactly one price of 1-10000 Stars, and no period but 30 days (0 is none, as the Bot API
+/// reads it). The link without its `url`.
+fn read_invoice(body: &Value) -> Result<InvoiceLinkSeen, String> {
+    let required = |field: &str| match body[field].as_str() {
+        Some(text) if !text.is_empty() => Ok(text.to_owned()),
+        _ => Err(format!("Bad Request: parameter \"{field}\" is required")),
+    };
+    let (title, description, payload) = (required("title")?, required("description")?, required("payload")?);
+    let currency = required("currency")?;
+    let prices = match &body["prices"] {
+        Value::Null => return Err("Bad Request: parameter \"prices\" is required".into()),
+        Value::String(text) => {
+            serde_json::from_str(text).map_err(|_| "Bad Request: can't parse prices JSON object".to_owned())?
+        }
+        prices => prices.clone(),
+    };
+    let prices = prices.as_array().ok_or("Bad Request: expected an Array of labeled prices")?;
+    let mut amounts = vec![];
+    for price in prices {
+        amounts.push(read_price(price).map_err(|reason| format!("Bad Request: can't parse labeled price: {reason}"))?);
+    }
+    if amounts.is_empty() {
+        return Err("Bad Request: there must be at least one price".into());
+    }
+    if currency != "XTR" {
+        return Err("Bad Request: CURRENCY_INVALID".into());
+    }
+    if !body["provider_token"].as_str().unwrap_or_default().is_empty() {
+        return Err("Bad Request: PAYMENT_PROVIDER_INVALID".into());
+    }
+    let amount = match amounts[..] {
+        [amount] if (1..=MAX_STARS).contains(&amount) => amount,
+        _ => return Err("Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID".into()),
+    };
+    let period = &body["subscription_period"];
+    let subscription_period = match period.as_i64().or_else(|| period.as_str()?.parse().ok()) {
+        None if period.is_null() => None,
+        Some(0) => None,
+        Some(STARS_SUBSCRIPTION_PERIOD) => Some(STARS_SUBSCRIPTION_PERIOD),
+        _ => return Err("Bad Request: SUBSCRIPTION_PERIOD_INVALID".into()),
+    };
+    if title.chars().count() > 32 {
+        return Err("Bad Request: TITLE_INVALID".into());
+    }
+    if description.chars().count() > 255 {
+        return Err("Bad Request: DESCRIPTION_INVALID".into());
+    }
+    if payload.len() > 128 {
+        return Err("Bad Request: INVOICE_PAYLOAD_INVALID".into());
+    }
+    Ok(InvoiceLinkSeen { url: String::new(), title, description, payload, currency, amount, subscription_period })
+}
+
+/// A `LabeledPrice`'s amount (the reasons in tdlib's words).
+fn read_price(price: &Value) -> Result<i64, String> {
+    if !price.is_object() {
+        return Err("LabeledPrice must be an Object".into());
+    }
+    match &price["label"] {
+        Value::Null => return Err("Can't find field \"label\"".into()),
+        Value::String(label) if label.is_empty() => return Err("LabeledPrice label must be non-empty".into()),
+        Value::String(_) => {}
+        _ => return Err("Field \"label\" must be of type String".into()),
+    }
+    match &price["amount"] {
+        Value::Null => Err("Can't find field \"amount\"".into()),
+        amount => amount.as_i64().ok_or_else(|| "Field \"amount\" must be a Number".into()),
+    }
 }
 
 /// The directory of the contract check (`requirements.txt`, `validate.py`, and the `.venv`
@@ -962,7 +1398,9 @@ fn set_profile(bot: &mut Bot, method: &str, body: &Value) -> Result<(), String> 
 mod tests {
     use serde_json::{Value, json};
 
-    use super::{TelegramEmulator, form_parts};
+    use std::time::{Duration, Instant};
+
+    use super::{DATE, INVALID_QUERY, STARS_SUBSCRIPTION_PERIOD, StarsCheckout, TelegramEmulator, form_parts};
 
     const TOKEN: &str = "1:emulator-test-token";
     const BOUNDARY: &str = "b0und";
@@ -997,6 +1435,59 @@ mod tests {
 
     fn send_photo(emulator: &TelegramEmulator, parts: &[(&str, Option<&str>, &[u8])]) -> (u16, Value) {
         call(emulator, "sendPhoto", &format!("multipart/form-data; boundary=\"{BOUNDARY}\""), &form(parts))
+    }
+
+    /// A call with a JSON body by the bot of `token`.
+    fn json_call(emulator: &TelegramEmulator, token: &str, method: &str, body: &Value) -> (u16, Value) {
+        let url = format!("{}/bot{token}/{method}", emulator.url());
+        let answer =
+            crate::http::send("POST", &url, &[("content-type", "application/json")], body.to_string().as_bytes());
+        let answer = answer.unwrap();
+        (answer.status, serde_json::from_slice(&answer.body).unwrap())
+    }
+
+    /// An invoice for 250 Stars, a month's subscription with `period`.
+    fn invoice(period: Option<i64>) -> Value {
+        let mut invoice = json!({"title": "VPN, 30 days", "description": "Unlimited traffic for 30 days",
+            "payload": "order-17", "currency": "XTR", "prices": [{"label": "30 days", "amount": 250}]});
+        if let Some(period) = period {
+            invoice["subscription_period"] = json!(period);
+        }
+        invoice
+    }
+
+    /// The link the bot of `token` makes for `invoice`.
+    fn link(emulator: &TelegramEmulator, token: &str, invoice: &Value) -> String {
+        let (status, answer) = json_call(emulator, token, "createInvoiceLink", invoice);
+        assert_eq!(status, 200, "{answer}");
+        answer["result"].as_str().unwrap().to_owned()
+    }
+
+    /// The updates the first bot has not confirmed yet, waiting up to two seconds for one, and
+    /// confirmed now.
+    fn take_updates(emulator: &TelegramEmulator) -> Vec<Value> {
+        let (_, answer) = json_call(emulator, TOKEN, "getUpdates", &json!({"timeout": 2}));
+        let updates = answer["result"].as_array().unwrap().clone();
+        if let Some(last) = updates.last() {
+            let offset = last["update_id"].as_i64().unwrap() + 1;
+            json_call(emulator, TOKEN, "getUpdates", &json!({"offset": offset}));
+        }
+        updates
+    }
+
+    /// The person in `chat_id` pays through `url` while the first bot polls and answers the
+    /// `pre_checkout_query` with `answer` (`pre_checkout_query_id` added).
+    fn pay(emulator: &TelegramEmulator, url: &str, chat_id: i64, mut answer: Value) -> StarsCheckout {
+        std::thread::scope(|scope| {
+            let paying = scope.spawn(|| emulator.pay_link(url, chat_id, Some("en")));
+            let updates = take_updates(emulator);
+            let query = updates.iter().find_map(|u| u.get("pre_checkout_query"));
+            let Some(query) = query else { panic!("no pre_checkout_query within two seconds: {updates:?}") };
+            answer["pre_checkout_query_id"] = query["id"].clone();
+            let (status, answered) = json_call(emulator, TOKEN, "answerPreCheckoutQuery", &answer);
+            assert_eq!(status, 200, "{answered}");
+            paying.join().unwrap()
+        })
     }
 
     #[test]
@@ -1095,6 +1586,229 @@ mod tests {
             (emulator.press_answers(), emulator.unanswered_presses()),
             (vec![(id.to_owned(), Some("Done".to_owned()))], 0)
         );
+        emulator.assert_contract();
+    }
+
+    #[test]
+    fn a_stars_invoice_link_is_xtr_with_one_price_of_at_most_10000_and_a_30_day_period_or_none() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        let once = link(&emulator, TOKEN, &invoice(None));
+        let monthly = link(&emulator, TOKEN, &invoice(Some(STARS_SUBSCRIPTION_PERIOD)));
+        assert!(once.starts_with("https://t.me/$") && monthly.starts_with("https://t.me/$"), "{once} {monthly}");
+        assert_ne!(once, monthly);
+        let slug = &once["https://t.me/$".len()..];
+        assert!(slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{slug}");
+        let links = emulator.invoice_links(TOKEN);
+        assert_eq!(
+            links.iter().map(|l| (l.url.as_str(), l.amount, l.subscription_period)).collect::<Vec<_>>(),
+            [(once.as_str(), 250, None), (monthly.as_str(), 250, Some(STARS_SUBSCRIPTION_PERIOD))]
+        );
+        assert_eq!(
+            (&*links[0].title, &*links[0].description, &*links[0].payload, &*links[0].currency),
+            ("VPN, 30 days", "Unlimited traffic for 30 days", "order-17", "XTR")
+        );
+
+        let refused = |change: &dyn Fn(&mut Value)| {
+            let mut body = invoice(None);
+            change(&mut body);
+            let (status, answer) = json_call(&emulator, TOKEN, "createInvoiceLink", &body);
+            assert_eq!(status, 400, "{answer}");
+            answer["description"].as_str().unwrap().to_owned()
+        };
+        assert_eq!(refused(&|b| b["currency"] = json!("RUB")), "Bad Request: CURRENCY_INVALID");
+        let two_prices = json!([{"label": "30 days", "amount": 200}, {"label": "Fee", "amount": 50}]);
+        assert_eq!(refused(&|b| b["prices"] = two_prices.clone()), "Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID");
+        for amount in [0, 10_001] {
+            assert_eq!(
+                refused(&|b| b["prices"][0]["amount"] = json!(amount)),
+                "Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID"
+            );
+        }
+        assert_eq!(refused(&|b| b["prices"] = json!([])), "Bad Request: there must be at least one price");
+        assert_eq!(refused(&|b| b["subscription_period"] = json!(86_400)), "Bad Request: SUBSCRIPTION_PERIOD_INVALID");
+        assert_eq!(
+            refused(&|b| b["provider_token"] = json!("381764678:TEST:1")),
+            "Bad Request: PAYMENT_PROVIDER_INVALID"
+        );
+        assert_eq!(refused(&|b| b["title"] = json!("")), "Bad Request: parameter \"title\" is required");
+        assert_eq!(refused(&|b| b["title"] = json!("x".repeat(33))), "Bad Request: TITLE_INVALID");
+        assert_eq!(refused(&|b| b["description"] = json!("x".repeat(256))), "Bad Request: DESCRIPTION_INVALID");
+        assert_eq!(refused(&|b| b["payload"] = json!("x".repeat(129))), "Bad Request: INVOICE_PAYLOAD_INVALID");
+        assert_eq!(emulator.invoice_links(TOKEN).len(), 2, "no refused link is kept");
+        emulator.assert_contract();
+    }
+
+    #[test]
+    fn a_payment_is_charged_only_after_the_bot_agrees_and_an_answer_is_taken_once() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        emulator.add_bot("2:other-bot", 2, "other");
+        let url = link(&emulator, TOKEN, &invoice(None));
+
+        // The bot refuses: it must say why, and nothing is charged.
+        let refused = pay(&emulator, &url, 7, json!({"ok": false, "error_message": "Sold out"}));
+        assert_eq!(
+            refused,
+            StarsCheckout {
+                answered: true,
+                ok: false,
+                error_message: Some("Sold out".into()),
+                charge_id: None,
+                update: None
+            }
+        );
+        let (_, pending) = json_call(&emulator, TOKEN, "getUpdates", &json!({}));
+        assert_eq!(pending["result"], json!([]), "no payment after a refusal");
+
+        std::thread::scope(|scope| {
+            let paying = scope.spawn(|| emulator.pay_link(&url, 7, Some("en")));
+            let updates = take_updates(&emulator);
+            let query = &updates[0]["pre_checkout_query"];
+            assert_eq!(
+                (&query["from"]["id"], &query["currency"], &query["total_amount"], &query["invoice_payload"]),
+                (&json!(7), &json!("XTR"), &json!(250), &json!("order-17"))
+            );
+            let id = query["id"].as_str().unwrap();
+            let answer = |token: &str, body: Value| {
+                json_call(&emulator, token, "answerPreCheckoutQuery", &body).1["description"].clone()
+            };
+            assert_eq!(answer(TOKEN, json!({"pre_checkout_query_id": "nope", "ok": true})), INVALID_QUERY);
+            assert_eq!(answer("2:other-bot", json!({"pre_checkout_query_id": id, "ok": true})), INVALID_QUERY);
+            assert_eq!(
+                answer(TOKEN, json!({"pre_checkout_query_id": id, "ok": false})),
+                "Bad Request: parameter \"error_message\" is required"
+            );
+            let (status, _) = json_call(
+                &emulator,
+                TOKEN,
+                "answerPreCheckoutQuery",
+                &json!({"pre_checkout_query_id": id, "ok": true}),
+            );
+            assert_eq!(status, 200);
+            assert_eq!(answer(TOKEN, json!({"pre_checkout_query_id": id, "ok": true})), INVALID_QUERY, "answered once");
+
+            let paid = paying.join().unwrap();
+            assert!(paid.answered && paid.ok && paid.error_message.is_none(), "{paid:?}");
+            let charge = paid.charge_id.clone().unwrap();
+            assert!(charge.starts_with("stx"), "{charge}");
+            let updates = take_updates(&emulator);
+            assert_eq!(updates.len(), 1);
+            assert_eq!(Some(&updates[0]), paid.update.as_ref());
+            let message = &updates[0]["message"];
+            assert_eq!((&message["chat"]["id"], &message["from"]["id"]), (&json!(7), &json!(7)));
+            assert_eq!(
+                message["successful_payment"],
+                json!({"currency": "XTR", "total_amount": 250, "invoice_payload": "order-17",
+                    "telegram_payment_charge_id": charge, "provider_payment_charge_id": ""})
+            );
+            assert_eq!(emulator.pre_checkout_answers()[1], (id.to_owned(), true, None));
+        });
+        assert_eq!(emulator.pre_checkout_answers()[0].2.as_deref(), Some("Sold out"));
+        emulator.assert_contract();
+    }
+
+    #[test]
+    fn a_checkout_the_bot_does_not_answer_in_time_charges_nothing_and_a_late_answer_is_too_old() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        emulator.pre_checkout_wait(Duration::from_millis(200));
+        let url = link(&emulator, TOKEN, &invoice(None));
+        let started = Instant::now();
+        let checkout = emulator.pay_link(&url, 7, None);
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(200) && waited < Duration::from_secs(5), "{waited:?}");
+        assert_eq!(
+            checkout,
+            StarsCheckout { answered: false, ok: false, error_message: None, charge_id: None, update: None }
+        );
+        let updates = take_updates(&emulator);
+        let id = updates[0]["pre_checkout_query"]["id"].clone();
+        let (status, late) =
+            json_call(&emulator, TOKEN, "answerPreCheckoutQuery", &json!({"pre_checkout_query_id": id, "ok": true}));
+        assert_eq!((status, &late["description"]), (400, &json!(INVALID_QUERY)));
+        assert_eq!(updates.len(), 1, "no payment");
+        assert!(emulator.pre_checkout_answers().is_empty());
+    }
+
+    #[test]
+    fn a_refund_is_taken_once_for_a_charge_the_bot_got_from_that_person() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        emulator.add_bot("2:other-bot", 2, "other");
+        let url = link(&emulator, TOKEN, &invoice(None));
+        let paid = pay(&emulator, &url, 7, json!({"ok": true}));
+        let charge = paid.charge_id.unwrap();
+        let refund = |token: &str, body: Value| json_call(&emulator, token, "refundStarPayment", &body);
+        let refused = |token: &str, body: Value| refund(token, body).1["description"].clone();
+        let not_found = json!("Bad Request: CHARGE_NOT_FOUND");
+        assert_eq!(
+            refused(TOKEN, json!({"user_id": 8, "telegram_payment_charge_id": charge})),
+            not_found,
+            "another person"
+        );
+        assert_eq!(refused("2:other-bot", json!({"user_id": 7, "telegram_payment_charge_id": charge})), not_found);
+        assert_eq!(refused(TOKEN, json!({"user_id": 7, "telegram_payment_charge_id": "stxnope"})), not_found);
+        assert_eq!(emulator.star_refunds(), []);
+        let (status, answer) = refund(TOKEN, json!({"user_id": 7, "telegram_payment_charge_id": charge}));
+        assert_eq!((status, &answer["result"]), (200, &json!(true)));
+        assert_eq!(
+            refused(TOKEN, json!({"user_id": 7, "telegram_payment_charge_id": charge})),
+            "Bad Request: CHARGE_ALREADY_REFUNDED"
+        );
+        assert_eq!(emulator.star_refunds(), [(7, charge.clone())]);
+        emulator.assert_contract();
+        // A request that breaks the contract (the check above would say so).
+        assert_eq!(
+            refused(TOKEN, json!({"telegram_payment_charge_id": charge})),
+            "Bad Request: invalid user_id specified"
+        );
+    }
+
+    #[test]
+    fn a_subscription_is_charged_each_period_until_canceled() {
+        let emulator = TelegramEmulator::start(TOKEN, "bot");
+        let url = link(&emulator, TOKEN, &invoice(Some(STARS_SUBSCRIPTION_PERIOD)));
+        let paid = pay(&emulator, &url, 7, json!({"ok": true}));
+        let first = paid.charge_id.unwrap();
+        let payment = &paid.update.as_ref().unwrap()["message"]["successful_payment"];
+        assert_eq!(
+            (&payment["is_recurring"], &payment["is_first_recurring"], &payment["subscription_expiration_date"]),
+            (&json!(true), &json!(true), &json!(DATE + STARS_SUBSCRIPTION_PERIOD))
+        );
+        assert_eq!(emulator.star_subscription_canceled(&first), Some(false));
+
+        let (second, renewed) = emulator.renew_subscription(&first).unwrap();
+        assert_ne!(second, first);
+        let payment = &renewed["message"]["successful_payment"];
+        assert_eq!(
+            payment,
+            &json!({"currency": "XTR", "total_amount": 250, "invoice_payload": "order-17",
+                "telegram_payment_charge_id": second, "provider_payment_charge_id": "", "is_recurring": true,
+                "subscription_expiration_date": DATE + 2 * STARS_SUBSCRIPTION_PERIOD})
+        );
+        // Telegram sends the renewal twice: the same content under a new update_id.
+        let (again, _) = emulator.deliver_again(TOKEN, &renewed);
+        assert_ne!(again["update_id"], renewed["update_id"]);
+        assert_eq!(again["message"], renewed["message"]);
+        // The renewal is a charge of its own, refundable.
+        let refund = json!({"user_id": 7, "telegram_payment_charge_id": second});
+        assert_eq!(json_call(&emulator, TOKEN, "refundStarPayment", &refund).0, 200);
+
+        let edit = |charge: &str, canceled: bool| {
+            let body = json!({"user_id": 7, "telegram_payment_charge_id": charge, "is_canceled": canceled});
+            json_call(&emulator, TOKEN, "editUserStarSubscription", &body)
+        };
+        assert_eq!(edit(&second, true).1["description"], "Bad Request: CHARGE_NOT_FOUND", "named by its first charge");
+        assert_eq!(edit("stxnope", true).1["description"], "Bad Request: CHARGE_NOT_FOUND");
+        assert_eq!(edit(&first, true), (200, json!({"ok": true, "result": true})));
+        assert_eq!(emulator.star_subscription_canceled(&first), Some(true));
+        assert!(emulator.renew_subscription(&first).is_none(), "a canceled subscription is not charged");
+        assert_eq!(edit(&first, false).0, 200);
+        let (_, third) = emulator.renew_subscription(&first).unwrap();
+        assert_eq!(
+            third["message"]["successful_payment"]["subscription_expiration_date"],
+            json!(DATE + 3 * STARS_SUBSCRIPTION_PERIOD)
+        );
+        assert!(emulator.renew_subscription("stxnope").is_none());
+        assert_eq!(emulator.star_subscription_canceled("stxnope"), None);
+        assert_eq!(take_updates(&emulator).len(), 4, "the first payment, the renewal, its duplicate and the next");
         emulator.assert_contract();
     }
 }

@@ -3,8 +3,9 @@
 //! derived from the press, so a double tap on a button makes one invoice; and the trial, by
 //! `start_trial`.
 
+use vp_domain::stars::STARS_METHOD;
 use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
-use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord};
+use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord, StarsInvoice};
 
 use super::{BotShop, Shopper};
 use crate::bots::wording::Connect;
@@ -25,7 +26,21 @@ pub enum Purchase {
         plan: Option<PlanRecord>,
         minutes_left: i64,
         renewal_offer: Option<RenewalOffer>,
+        /// The price in Stars of an invoice paid in Telegram Stars.
+        stars: Option<StarsInvoice>,
     },
+}
+
+/// Telegram Stars among the payment methods of a bot whose account takes them.
+fn stars_method() -> PaymentMethodRecord {
+    PaymentMethodRecord {
+        code: STARS_METHOD.to_owned(),
+        name_en: "Telegram Stars".to_owned(),
+        name_ru: "Telegram Stars".to_owned(),
+        enabled: true,
+        position: i32::MAX,
+        gateway_type: None,
+    }
 }
 
 impl BotShop {
@@ -38,7 +53,11 @@ impl BotShop {
         purpose: Purpose,
         method: Option<String>,
     ) -> AppResult<Purchase> {
-        let methods = self.catalog.available_payment_methods().await?;
+        let mut methods = self.catalog.available_payment_methods().await?;
+        let stars_rate = self.stars.rate(&shopper.account.id).await?;
+        if stars_rate.is_some() {
+            methods.push(stars_method());
+        }
         let method = match (method, methods.as_slice()) {
             (Some(code), _) => code,
             (None, [only]) => only.code.clone(),
@@ -48,7 +67,8 @@ impl BotShop {
         self.admit(shopper, true).await?;
         let method = MethodCode::parse(&method).map_err(|_| Refusal::UnsupportedPaymentMethod)?;
         let request = InvoiceRequest { client_id: shopper.client_id.clone(), purpose, method, return_url: None };
-        let invoice = self.payments.create_invoice(&shopper.account, press_key(shopper, press)?, request).await?;
+        let key = press_key(shopper, press)?;
+        let invoice = self.payments.create_bot_invoice(&shopper.account, key, request, stars_rate).await?;
         self.link_shopper(shopper).await?;
         let plan = match invoice.invoice.purpose {
             Purpose::Subscription { plan_id } => {
@@ -57,8 +77,12 @@ impl BotShop {
             Purpose::Devices { .. } => None,
         };
         let minutes_left = (invoice.invoice.expires_at - self.clock.now()).whole_minutes().max(0);
-        let renewal_offer = self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?;
-        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer })
+        let (renewal_offer, stars) = match invoice.invoice.method.as_str() {
+            // Telegram renews a Stars subscription itself; a card's consent is not offered.
+            STARS_METHOD => (None, read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id))),
+            _ => (self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?, None),
+        };
+        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer, stars })
     }
 
     /// What "renew automatically" would consent to for the shopper's invoice of `plan`.

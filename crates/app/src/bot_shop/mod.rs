@@ -16,9 +16,10 @@ use vp_domain::{ClientId, Lang};
 use vp_ports::{AccountRecord, ClientChat, Clock, PartnerBotRecord, Store, VpnPanel};
 
 pub use buying::Purchase;
+pub(crate) use customer::language_of;
 pub use customer::{CLIENT_CODE_VALID_FOR, ChatClient, ChatClients, CustomerReply, ReplyKind};
 pub use devices::{DeviceList, Removal};
-pub use screens::{DeviceOffer, Menu, SubscriptionSummary};
+pub use screens::{DeviceOffer, Menu, StarsRenewal, SubscriptionSummary};
 
 use crate::access::PartnerAccess;
 use crate::bots::wording::Connect;
@@ -60,6 +61,7 @@ pub struct BotShop {
     pub(crate) clients: Arc<Clients>,
     pub(crate) payments: Arc<Payments>,
     pub(crate) renewals: Arc<crate::renewals::Renewals>,
+    pub(crate) stars: Arc<crate::stars::Stars>,
     pub(crate) public_base_url: String,
 }
 

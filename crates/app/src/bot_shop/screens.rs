@@ -42,6 +42,15 @@ pub struct SubscriptionSummary {
     pub devices_for_sale: bool,
     /// With automatic renewal on: what will be charged and when.
     pub auto_renewal: Option<AutoRenewal>,
+    /// With a Stars subscription Telegram renews: how many Stars, about when.
+    pub stars_renewal: Option<StarsRenewal>,
+}
+
+/// The next charge of a Stars subscription, as Telegram makes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StarsRenewal {
+    pub stars: i64,
+    pub around: time::Date,
 }
 
 impl BotShop {
@@ -110,7 +119,15 @@ impl BotShop {
                 .map(|c| AutoRenewal { amount: c.price.customer, on: charge_at(r.subscription.expires_at).date() }),
             None => None,
         };
-        Ok(Some(SubscriptionSummary { subscription, devices_used, devices_for_sale, auto_renewal }))
+        let stars_renewal = match record.subscription.as_ref().filter(|r| r.auto_renew) {
+            Some(_) => self
+                .stars
+                .renewing_subscription(&record.id)
+                .await?
+                .map(|s| StarsRenewal { stars: s.stars, around: s.paid_until.date() }),
+            None => None,
+        };
+        Ok(Some(SubscriptionSummary { subscription, devices_used, devices_for_sale, auto_renewal, stars_renewal }))
     }
 
     /// The devices the panel has for a client; `None` when it does not answer (the panel being

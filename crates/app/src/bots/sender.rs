@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use vp_ports::{
     BotApi, BotApiError, BotMessage, BotProfile, BotRepo, BotUpdate, Clock, NoticeKind, NoticeRepo, PartnerBotRecord,
-    Store,
+    StarsInvoiceLink, Store,
 };
 
 use super::pace::BotPace;
@@ -194,6 +194,40 @@ impl BotSender {
     pub async fn delete_webhook(&self, bot: &ActiveBot) -> Result<(), BotFailure> {
         let deleted = self.api.delete_webhook(&bot.token).await;
         self.settle(bot, deleted).await
+    }
+
+    /// A link to pay an invoice in Stars to the bot.
+    pub async fn stars_invoice_link(&self, bot: &ActiveBot, invoice: &StarsInvoiceLink) -> Result<String, BotFailure> {
+        let link = self.api.stars_invoice_link(&bot.token, invoice).await;
+        self.settle(bot, link).await
+    }
+
+    /// Answers a pre-checkout query at once: Telegram waits at most 10 seconds for it.
+    pub async fn answer_pre_checkout(
+        &self,
+        bot: &ActiveBot,
+        query_id: &str,
+        refusal: Option<&str>,
+    ) -> Result<(), BotFailure> {
+        let answered = self.api.answer_pre_checkout(&bot.token, query_id, refusal).await;
+        self.settle(bot, answered).await
+    }
+
+    /// Gives a Stars charge back.
+    pub async fn refund_stars(&self, bot: &ActiveBot, user_id: i64, charge_id: &str) -> Result<(), BotFailure> {
+        let refunded = self.api.refund_stars(&bot.token, user_id, charge_id).await;
+        self.settle(bot, refunded).await
+    }
+
+    /// Cancels a Stars subscription (named by its first charge).
+    pub async fn cancel_stars_subscription(
+        &self,
+        bot: &ActiveBot,
+        user_id: i64,
+        charge_id: &str,
+    ) -> Result<(), BotFailure> {
+        let canceled = self.api.cancel_stars_subscription(&bot.token, user_id, charge_id).await;
+        self.settle(bot, canceled).await
     }
 
     /// The bot's updates after `offset`, waiting up to `wait` for the first.

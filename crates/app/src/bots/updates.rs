@@ -12,17 +12,20 @@ use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use time::Duration;
+use vp_domain::Lang;
 use vp_ports::{
-    BotCommand, BotMessage, BotUpdate, BotUpdates, ButtonPress, Clock, SettingKey, Store, WebhookRegistration,
+    BotCommand, BotMessage, BotUpdate, BotUpdates, ButtonPress, Clock, PreCheckout, SettingKey, StarsPaid, Store,
+    WebhookRegistration,
 };
 
 use super::sender::{ActiveBot, BotFailure, BotKind, BotSender, Pace, PollRefused};
 use super::{PlatformBot, partner_bot};
-use crate::bot_shop::{BotShop, CustomerReply};
+use crate::bot_shop::{BotShop, CustomerReply, language_of};
 use crate::error::AppResult;
 use crate::notices::{ChatLinked, Notices};
 use crate::secrets::{SecretKeys, SecretPurpose};
 use crate::setting;
+use crate::stars::{CheckoutRefusal, StarsPayment};
 
 /// The lease whose holder polls every bot's updates.
 pub const POLL_LEASE: &str = "telegram-updates";
@@ -62,6 +65,7 @@ pub struct Updates {
     pub(crate) platform_bot: Option<PlatformBot>,
     pub(crate) notices: Arc<Notices>,
     pub(crate) shop: Arc<BotShop>,
+    pub(crate) stars: Arc<crate::stars::Stars>,
 }
 
 impl Updates {
@@ -274,6 +278,35 @@ impl Updates {
         };
         tx.commit().await?;
         Ok(Some(Recorded { bot, handled }))
+    }
+
+    /// Answers a pre-checkout query to a partner's bot at once (Telegram waits at most 10 s):
+    /// the invoice may be paid, or not, with `word`'s reason in the person's language. `false`
+    /// for a bot the platform does not run.
+    pub async fn answer_pre_checkout(
+        &self,
+        bot_id: i64,
+        query: &PreCheckout,
+        word: impl Fn(CheckoutRefusal, Lang) -> String,
+    ) -> AppResult<bool> {
+        let Some(bot) = self.active_bot(bot_id).await? else { return Ok(false) };
+        let Some(partner) = bot.partner() else { return Ok(false) };
+        let refusal = self.stars.pre_checkout(&partner.account_id, query).await?;
+        let reason = refusal.map(|r| word(r, language_of(None, query.language.as_deref())));
+        if let Err(e) = self.sender.answer_pre_checkout(&bot, &query.id, reason.as_deref()).await {
+            // Unanswered, Telegram tells the person the payment did not go through.
+            tracing::warn!(bot_id, error = %e, "could not answer a pre-checkout query");
+        }
+        Ok(true)
+    }
+
+    /// A payment to a partner's bot, settled before its update is recorded as handled: a
+    /// redelivery after a crash settles it then (once per charge, however often it comes).
+    /// The bot may have been disconnected since the payment: the money is the account's still.
+    pub async fn stars_paid(&self, bot_id: i64, paid: &StarsPaid) -> AppResult<Option<StarsPayment>> {
+        let bot = read!(self.store, |tx| tx.partner_bot_by_id(bot_id));
+        let Some(bot) = bot else { return Ok(None) };
+        self.stars.paid(&bot.account_id, paid).await.map(Some)
     }
 
     /// Sends the answers to an update at the answer pace; a bot whose token was revoked

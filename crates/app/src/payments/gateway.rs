@@ -7,8 +7,11 @@ use time::Duration;
 use vp_domain::backoff::{GATEWAY_RECHECK_AFTER_WINDOW, gateway_recheck_delay};
 use vp_domain::invoice::outcome_of_gateway_state;
 use vp_domain::limits::INVOICE_PAYMENT_WINDOW;
+use vp_domain::stars::STARS_METHOD;
 use vp_domain::{GatewayState, InvoiceStatus, PaymentOutcome};
-use vp_ports::{Claim, GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, InvoiceRecord, RefundState};
+use vp_ports::{
+    Claim, GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, InvoiceRecord, RefundState, StarsCharge,
+};
 
 use super::Payments;
 use crate::error::{AppError, AppResult, Refusal};
@@ -102,6 +105,9 @@ impl Payments {
                 invoice.status
             )));
         }
+        if invoice.method == STARS_METHOD {
+            return self.refund_stars(invoice).await;
+        }
         let gateway_payment_id = invoice.gateway_payment_id.clone().ok_or(AppError::NotFound("gateway payment"))?;
         let key = format!("refund-{payment_id}");
         let state =
@@ -114,6 +120,22 @@ impl Payments {
             }
         };
         Ok((invoice, state))
+    }
+
+    /// A refund of an invoice paid in Telegram Stars: the charge is given back through the
+    /// account's bot (a charge given back before counts as such), then the invoice is recalled
+    /// like a bank's recall.
+    async fn refund_stars(&self, invoice: InvoiceRecord) -> AppResult<(InvoiceRecord, RefundState)> {
+        let charge = read!(self.store, |tx| tx.stars_charge_of_invoice(&invoice.payment_id))
+            .ok_or(AppError::NotFound("Stars charge"))?;
+        if charge.refunded_at.is_none() {
+            self.stars.refund(&charge).await?;
+            let mut tx = self.store.begin().await?;
+            tx.update_stars_charge(&StarsCharge { refunded_at: Some(self.clock.now()), ..charge }).await?;
+            tx.commit().await?;
+        }
+        let invoice = self.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::BankRecall).await?;
+        Ok((invoice, RefundState::Succeeded))
     }
 
     /// `gateway check`: the gateway answers with our credentials.

@@ -15,14 +15,15 @@ use vp_domain::Money;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::invoice::payment_deadline;
 use vp_domain::markup::{PriceBreakdown, price as price_of};
+use vp_domain::stars::{STARS_METHOD, StarsRate};
 use vp_domain::{
     ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Purpose, ReturnUrl, check_device_purchase,
     devices::DevicePurchaseRefused,
 };
 use vp_ports::{
-    AccountRecord, ClientRecord, ClientRepo, DailyQuota, GatewayError, GatewayPayment, GatewayPaymentRequest,
-    IdempotencyRecord, InvoiceCreation, InvoiceOpening, InvoiceRecord, InvoiceRecorded, InvoiceRepo, InvoiceWrite,
-    RecoveryPoint, SettingsRepo,
+    AccountRecord, ClientRecord, ClientRepo, DailyQuota, GatewayError, GatewayPaymentRequest, IdempotencyRecord,
+    InvoiceCreation, InvoiceOpening, InvoiceRecord, InvoiceRecorded, InvoiceRepo, InvoiceWrite, RecoveryPoint,
+    SettingsRepo, StarsInvoice,
 };
 
 use super::Payments;
@@ -91,9 +92,35 @@ struct Charge {
     /// (absent from keys pinned before renewals: `false`).
     #[serde(default)]
     save_method: bool,
+    /// The price in Stars of an invoice paid in Telegram Stars (absent for the gateway's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stars: Option<i64>,
+    /// A Stars invoice of a one-month plan: a Stars subscription.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    stars_subscription: bool,
 }
 
 impl Charge {
+    fn new(
+        amounts: PriceBreakdown,
+        description: String,
+        gateway_method: Option<String>,
+        return_url: String,
+        save_method: bool,
+    ) -> Charge {
+        Charge {
+            customer: amounts.customer.kopecks(),
+            platform: amounts.platform.kopecks(),
+            partner_share: amounts.partner_share.kopecks(),
+            description,
+            gateway_method,
+            return_url,
+            save_method,
+            stars: None,
+            stars_subscription: false,
+        }
+    }
+
     fn amounts(&self) -> PriceBreakdown {
         PriceBreakdown {
             customer: Money::from_kopecks(self.customer),
@@ -113,10 +140,17 @@ impl Charge {
 }
 
 /// The charge of a request as the offer prices it now, or the pricing refusal (an unknown
-/// plan, devices not for sale, a method not offered). Needs no client.
-fn price(offer: &Offer, account: &AccountRecord, request: &InvoiceRequest, return_url: String) -> AppResult<Charge> {
+/// plan, devices not for sale, a method not offered). Needs no client. `stars` is the account's
+/// rate where Telegram Stars may be chosen (the partner's bot), `None` elsewhere.
+fn price(
+    offer: &Offer,
+    account: &AccountRecord,
+    request: &InvoiceRequest,
+    return_url: String,
+    stars: Option<StarsRate>,
+) -> AppResult<Charge> {
     let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
-    let (amounts, description, save_method) = match request.purpose {
+    let (amounts, description, save_method, monthly) = match request.purpose {
         Purpose::Subscription { plan_id } => {
             let plan = offer.plan(plan_id).ok_or(Refusal::PlanNotFound)?;
             let term = match plan.months {
@@ -128,25 +162,29 @@ fn price(offer: &Offer, account: &AccountRecord, request: &InvoiceRequest, retur
                 price_of(plan.platform_price, 1, account.markup).map_err(overflow)?,
                 format!("{}: {term}", account.brand_name),
                 !plan.lifetime,
+                !plan.lifetime && plan.months == 1,
             )
         }
         Purpose::Devices { count } => {
             let unit =
                 offer.device_settings.as_ref().and_then(|s| s.platform_price).ok_or(Refusal::DevicesNotForSale)?;
             let what = if count == 1 { "1 extra device".to_owned() } else { format!("{count} extra devices") };
-            (price_of(unit, count, account.markup).map_err(overflow)?, format!("{}: {what}", account.brand_name), false)
+            let amounts = price_of(unit, count, account.markup).map_err(overflow)?;
+            (amounts, format!("{}: {what}", account.brand_name), false, false)
         }
     };
+    if request.method.as_str() == STARS_METHOD {
+        let rate = stars.ok_or(Refusal::UnsupportedPaymentMethod)?;
+        // A price above what Telegram takes in one invoice is not offered in Stars.
+        let priced = rate.price(amounts).ok_or(Refusal::UnsupportedPaymentMethod)?;
+        return Ok(Charge {
+            stars: Some(priced.stars),
+            stars_subscription: monthly,
+            ..Charge::new(priced.amounts, description, None, return_url, false)
+        });
+    }
     let method = offer.method(request.method.as_str()).ok_or(Refusal::UnsupportedPaymentMethod)?;
-    Ok(Charge {
-        customer: amounts.customer.kopecks(),
-        platform: amounts.platform.kopecks(),
-        partner_share: amounts.partner_share.kopecks(),
-        description,
-        gateway_method: method.gateway_type.clone(),
-        return_url,
-        save_method,
-    })
+    Ok(Charge::new(amounts, description, method.gateway_type.clone(), return_url, save_method))
 }
 
 /// The spec's rules by purpose, in the order: blocked client, plan or device rules, payment
@@ -192,7 +230,29 @@ impl Payments {
         key: IdempotencyKey,
         request: InvoiceRequest,
     ) -> AppResult<InvoiceView> {
-        let result = self.open_and_issue(account, &key, &request).await;
+        self.create_invoice_with(account, key, request, None).await
+    }
+
+    /// An invoice of the partner's bot, where Telegram Stars may be chosen at the account's
+    /// `stars` rate besides the gateway's methods.
+    pub async fn create_bot_invoice(
+        &self,
+        account: &AccountRecord,
+        key: IdempotencyKey,
+        request: InvoiceRequest,
+        stars: Option<StarsRate>,
+    ) -> AppResult<InvoiceView> {
+        self.create_invoice_with(account, key, request, stars).await
+    }
+
+    async fn create_invoice_with(
+        &self,
+        account: &AccountRecord,
+        key: IdempotencyKey,
+        request: InvoiceRequest,
+        stars: Option<StarsRate>,
+    ) -> AppResult<InvoiceView> {
+        let result = self.open_and_issue(account, &key, &request, stars).await;
         self.metrics.invoice_created(match &result {
             Ok(view) if view.replayed => InvoiceCreation::Replayed,
             Ok(_) => InvoiceCreation::Issued,
@@ -210,12 +270,13 @@ impl Payments {
         account: &AccountRecord,
         key: &IdempotencyKey,
         request: &InvoiceRequest,
+        stars: Option<StarsRate>,
     ) -> AppResult<InvoiceView> {
         let now = self.clock.now();
         let fp = fingerprint(request);
         let offer = self.offers.current().await?;
         let payment_id = self.ids.new_id("pay");
-        let priced = price(&offer, account, request, self.return_url(request, &payment_id));
+        let priced = price(&offer, account, request, self.return_url(request, &payment_id), stars);
         let record = IdempotencyRecord {
             account_id: account.id.clone(),
             key: key.as_str().to_owned(),
@@ -230,7 +291,7 @@ impl Payments {
         let opening = InvoiceOpening { key: &record, client_id: &request.client_id, new_clients: &new_clients };
         let opened = self.store.open_invoice(opening).await?;
         if let Some(existing) = opened.existing_key {
-            return self.known_key(account, existing, &fp, request, now).await;
+            return self.known_key(account, existing, &fp, request, now, stars).await;
         }
         let checked = match check_rules(&offer, request, opened.client.as_ref(), priced, now) {
             Ok(charge) if opened.client.is_none() && opened.new_clients_bound >= u64::from(new_clients.limit) => {
@@ -272,6 +333,7 @@ impl Payments {
         fp: &str,
         request: &InvoiceRequest,
         now: OffsetDateTime,
+        stars: Option<StarsRate>,
     ) -> AppResult<InvoiceView> {
         let same = existing.request_fingerprint == fp;
         match existing.recovery_point {
@@ -283,7 +345,7 @@ impl Payments {
                 Err(if same { Refusal::OperationInProgress } else { Refusal::IdempotencyKeyReuse }.into())
             }
             // Unlocked: the first attempt got a 503 or died.
-            RecoveryPoint::Started => match self.take_over(account, &existing, request).await? {
+            RecoveryPoint::Started => match self.take_over(account, &existing, request, stars).await? {
                 TakeOver::Issue(taken) => {
                     let (record, charge, client) = *taken;
                     self.issue(account, request, record, charge, client).await
@@ -301,6 +363,7 @@ impl Payments {
         account: &AccountRecord,
         stale: &IdempotencyRecord,
         request: &InvoiceRequest,
+        stars: Option<StarsRate>,
     ) -> AppResult<TakeOver> {
         let now = self.clock.now();
         let offer = self.offers.current().await?;
@@ -317,7 +380,7 @@ impl Payments {
         let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
         let priced = match pinned {
             Some(charge) => Ok(charge),
-            None => price(&offer, account, request, self.return_url(request, &payment_id)),
+            None => price(&offer, account, request, self.return_url(request, &payment_id), stars),
         };
         let client = tx.client(&account.id, &request.client_id).await?;
         let checked = check_rules(&offer, request, client.as_ref(), priced, now);
@@ -351,6 +414,14 @@ impl Payments {
         client: Option<ClientRecord>,
     ) -> AppResult<InvoiceView> {
         let created_at = self.clock.now();
+        if let Some(stars) = charge.stars {
+            let payment_url = match self.stars_link(account, &record, &charge, stars, created_at).await {
+                Ok(url) => url,
+                Err(e) => return Err(self.gateway_refused(&record, e).await),
+            };
+            let issued = Issued { payment_url, gateway_payment_id: None };
+            return self.record_invoice(account, request, record, charge, client, issued, created_at).await;
+        }
         let gateway_request = GatewayPaymentRequest {
             idempotency_key: record.payment_id.clone(),
             account_id: account.id.clone(),
@@ -369,7 +440,36 @@ impl Payments {
                 return Err(self.gateway_refused(&record, e).await);
             }
         };
-        self.record_invoice(account, request, record, charge, client, payment, created_at).await
+        let issued = Issued { payment_url: payment.payment_url, gateway_payment_id: Some(payment.gateway_payment_id) };
+        self.record_invoice(account, request, record, charge, client, issued, created_at).await
+    }
+
+    /// A Stars invoice's link from the account's bot, its price in Stars recorded first (what
+    /// the pre-checkout query is checked against).
+    async fn stars_link(
+        &self,
+        account: &AccountRecord,
+        record: &IdempotencyRecord,
+        charge: &Charge,
+        stars: i64,
+        now: OffsetDateTime,
+    ) -> Result<String, GatewayError> {
+        let invoice = StarsInvoice {
+            payment_id: record.payment_id.clone(),
+            account_id: account.id.clone(),
+            stars,
+            subscription: charge.stars_subscription,
+            created_at: now,
+        };
+        let recorded: AppResult<()> = async {
+            let mut tx = self.store.begin().await?;
+            tx.insert_stars_invoice(&invoice).await?;
+            tx.commit().await?;
+            Ok(())
+        }
+        .await;
+        recorded.map_err(|e| GatewayError::Unavailable(e.to_string()))?;
+        self.stars.invoice_link(account, &invoice, &charge.description).await
     }
 
     /// What a gateway failure leaves behind. An unknown outcome keeps the key reserved but
@@ -413,7 +513,7 @@ impl Payments {
         record: IdempotencyRecord,
         charge: Charge,
         mut client: Option<ClientRecord>,
-        payment: GatewayPayment,
+        issued: Issued,
         created_at: OffsetDateTime,
     ) -> AppResult<InvoiceView> {
         let finished = IdempotencyRecord { recovery_point: RecoveryPoint::Finished, locked_until: None, ..record };
@@ -444,13 +544,14 @@ impl Payments {
                 method: request.method.as_str().to_owned(),
                 amounts: charge.amounts(),
                 return_url: request.return_url.as_ref().map(|u| u.as_str().to_owned()),
-                payment_url: Some(payment.payment_url.clone()),
-                gateway_payment_id: Some(payment.gateway_payment_id.clone()),
+                payment_url: Some(issued.payment_url.clone()),
+                gateway_payment_id: issued.gateway_payment_id.clone(),
                 created_at,
                 expires_at: payment_deadline(created_at),
                 paid_at: None,
             };
-            let gateway_check_at = self.gateway.reconciles().then(|| created_at + GATEWAY_RECHECK_FROM);
+            let gateway_check_at = (self.gateway.reconciles() && issued.gateway_payment_id.is_some())
+                .then(|| created_at + GATEWAY_RECHECK_FROM);
             let write = InvoiceWrite { invoice, new_client, key: finished.clone(), gateway_check_at };
             match self.store.record_invoice(&write).await? {
                 // A new invoice is pending: shown without a client, so nothing needs re-reading.
@@ -523,8 +624,12 @@ impl Payments {
     async fn resume(&self, stale: &IdempotencyRecord, request: &InvoiceRequest) -> AppResult<()> {
         let mut tx = self.store.read().await?;
         let account = tx.account(&stale.account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let stars = match request.method.as_str() {
+            STARS_METHOD => tx.stars_rate(&account.id).await?,
+            _ => None,
+        };
         tx.commit().await?;
-        match self.take_over(&account, stale, request).await? {
+        match self.take_over(&account, stale, request, stars).await? {
             TakeOver::Issue(taken) => {
                 let (record, charge, client) = *taken;
                 self.issue(&account, request, record, charge, client).await.map(|_| ())
@@ -540,6 +645,13 @@ impl Payments {
             TakeOver::Refused(e) => Err(e),
         }
     }
+}
+
+/// Where the customer pays an issued invoice, and the gateway's id of the payment (none for
+/// Telegram Stars, whose charge is known only once paid).
+struct Issued {
+    payment_url: String,
+    gateway_payment_id: Option<String>,
 }
 
 /// What taking a key over came to.

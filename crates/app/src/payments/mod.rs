@@ -19,6 +19,7 @@ use crate::clients::PanelSync;
 use crate::events::{EventOutbox, EventRenderer};
 use crate::reminders::ReminderQueue;
 use crate::renewals::Consents;
+use crate::stars::StarsRail;
 use crate::tokens::Tokens;
 use crate::views::Views;
 
@@ -33,6 +34,8 @@ pub struct Payments {
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) tokens: Tokens,
     pub(crate) gateway: Arc<dyn PaymentGateway>,
+    /// Invoices paid in Telegram Stars, through the account's bot.
+    pub(crate) stars: Arc<StarsRail>,
     pub(crate) metrics: Arc<dyn Metrics>,
     pub(crate) offers: Arc<Offers>,
     pub(crate) views: Views,

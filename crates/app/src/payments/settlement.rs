@@ -170,7 +170,7 @@ impl Payments {
             // A gateway whose word can be lost is asked first: a payment it already settled
             // (its notification lost) is applied as such instead of expiring. When it cannot
             // be asked, the deadline still applies (a late payment succeeds later).
-            if self.gateway.reconciles() {
+            if self.gateway.reconciles() && invoice.gateway_payment_id.is_some() {
                 match self.reconcile_invoice(&invoice.payment_id).await {
                     Ok((settled, _)) if settled.status != InvoiceStatus::Pending => {
                         expired += usize::from(settled.status == InvoiceStatus::Expired);

@@ -27,6 +27,8 @@ pub struct Renewals {
     pub(crate) gateway: Arc<dyn PaymentGateway>,
     pub(crate) payments: Arc<Payments>,
     pub(crate) consents: Arc<Consents>,
+    /// Stars subscriptions are turned off with the rest.
+    pub(crate) stars: Arc<crate::stars::Stars>,
     pub(crate) reminders: ReminderQueue,
 }
 
@@ -82,6 +84,8 @@ impl Renewals {
         let charges = tx.renewal_charges_of_client(client_ref).await?;
         tx.commit().await?;
         let charge_under_way = charges.iter().any(|c| c.state == RenewalChargeState::Charging);
-        Ok(TurnedOff { was_on, charge_under_way })
+        // A Stars subscription is renewed by Telegram: it is cancelled there too.
+        let stars_was_on = self.stars.cancel_subscription(client_ref).await?;
+        Ok(TurnedOff { was_on: was_on || stars_was_on, charge_under_way })
     }
 }

@@ -7,7 +7,7 @@ use vp_app::renewals::RenewalOffer;
 use vp_app::views::InvoiceView;
 use vp_domain::{InvoiceStatus, Lang, Purpose};
 use vp_i18n::{text, text_with};
-use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord, PlanRecord};
+use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord, PlanRecord, StarsInvoice};
 
 use super::screens::{connect_screen, subscription, term};
 use super::{Speak, refusal};
@@ -32,23 +32,33 @@ pub(super) async fn buy(
             buttons.push(shopper.back());
             Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons))
         }
-        Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer }) => {
-            invoice_message(shop, shopper, &invoice, plan.as_ref(), minutes_left, renewal_offer.as_ref()).await
+        Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer, stars }) => {
+            let offer =
+                InvoiceOffer { plan: plan.as_ref(), minutes: minutes_left, renewal: renewal_offer.as_ref(), stars };
+            invoice_message(shop, shopper, &invoice, offer).await
         }
         Err(e) => Ok(refusal(shopper, e)),
     }
 }
 
-/// The amount, the deadline and the "Pay" button to the invoice's `payment_url`; a replay of
-/// an invoice settled since says where it stands instead.
+/// What the invoice message says besides the invoice.
+struct InvoiceOffer<'a> {
+    plan: Option<&'a PlanRecord>,
+    /// Whole minutes left to pay.
+    minutes: i64,
+    renewal: Option<&'a RenewalOffer>,
+    stars: Option<StarsInvoice>,
+}
+
+/// The amount, the deadline and the "Pay" button to the invoice's `payment_url` (in Stars,
+/// Telegram's payment form); a replay of an invoice settled since says where it stands instead.
 async fn invoice_message(
     shop: &BotShop,
     shopper: &Shopper,
     view: &InvoiceView,
-    plan: Option<&PlanRecord>,
-    minutes: i64,
-    renewal: Option<&RenewalOffer>,
+    offer: InvoiceOffer<'_>,
 ) -> AppResult<BotMessage> {
+    let InvoiceOffer { plan, minutes, renewal, stars } = offer;
     let lang = shopper.lang;
     let invoice = &view.invoice;
     let Some(url) = &invoice.payment_url else {
@@ -67,6 +77,21 @@ async fn invoice_message(
         Purpose::Devices { count } => text_with(lang, "page-order-devices", &[("count", count.into())]),
     };
     let time = format!("{:02}:{:02}", invoice.expires_at.hour(), invoice.expires_at.minute());
+    if let Some(stars) = stars {
+        let args = [
+            ("what", what.as_str().into()),
+            ("stars", stars.stars.into()),
+            ("minutes", minutes.into()),
+            ("time", time.as_str().into()),
+        ];
+        let mut body = text_with(lang, "shop-stars-invoice", &args);
+        if stars.subscription {
+            let note = text_with(lang, "shop-stars-subscription", &[("stars", stars.stars.into())]);
+            body = format!("{body}\n\n{note}");
+        }
+        let pay = Button::link(text_with(lang, "shop-stars-pay", &[("stars", stars.stars.into())]), url.clone());
+        return Ok(shopper.message(body, vec![pay, shopper.back()]));
+    }
     let amount = invoice.amounts.customer;
     let body = text_with(
         lang,

@@ -105,6 +105,13 @@ pub(super) async fn subscription(shop: &BotShop, shopper: &Shopper) -> AppResult
         body = format!("{body}\n{}", text_with(shopper.lang, "shop-auto-renew-on", &charge));
         buttons.push(shopper.button("shop-auto-renew-off", &Choice::AutoRenewOff));
     }
+    if let Some(renewal) = &summary.stars_renewal {
+        let charge = [("stars", renewal.stars.into()), ("day", renewal.around.into())];
+        body = format!("{body}\n{}", text_with(shopper.lang, "shop-stars-renewing", &charge));
+        if summary.auto_renewal.is_none() {
+            buttons.push(shopper.button("shop-auto-renew-off", &Choice::AutoRenewOff));
+        }
+    }
     if !summary.subscription.lifetime {
         buttons.push(shopper.button("shop-renew", &Choice::Plans));
     }

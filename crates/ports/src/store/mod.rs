@@ -17,6 +17,7 @@ mod offer;
 mod reminders;
 mod renewals;
 mod settings;
+mod stars;
 
 use async_trait::async_trait;
 use thiserror::Error;
@@ -36,6 +37,7 @@ pub use offer::OfferRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
+pub use stars::StarsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
 use crate::records::{AccountRecord, ApiKeyRecord};
@@ -163,6 +165,7 @@ pub trait Tx:
     + BotCustomerRepo
     + ReminderRepo
     + RenewalRepo
+    + StarsRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

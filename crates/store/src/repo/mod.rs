@@ -24,6 +24,7 @@ pub(crate) mod quotas;
 pub(crate) mod reminders;
 pub(crate) mod renewals;
 pub(crate) mod settings;
+pub(crate) mod stars;
 
 /// A newest-first page's cursor as stored; without one, everything is before the
 /// end of time.

@@ -1,0 +1,28 @@
+//! Monthly Stars subscriptions: Telegram charges them; the customer (or the partner's
+//! support, or the operator, wherever automatic renewal is turned off) cancels them here.
+
+use vp_ports::StarsSubscription;
+
+use super::Stars;
+use crate::error::AppResult;
+
+impl Stars {
+    /// The client's Stars subscription while Telegram renews it.
+    pub async fn renewing_subscription(&self, client_ref: &str) -> AppResult<Option<StarsSubscription>> {
+        let subscription = read!(self.store, |tx| tx.stars_subscription_of_client(client_ref));
+        Ok(subscription.filter(|s| s.canceled_at.is_none()))
+    }
+
+    /// Cancels the client's Stars subscription: Telegram first (it charges no more), then
+    /// recorded. `false` when none renews.
+    pub async fn cancel_subscription(&self, client_ref: &str) -> AppResult<bool> {
+        let Some(mut subscription) = self.renewing_subscription(client_ref).await? else { return Ok(false) };
+        self.rail.cancel(&subscription).await?;
+        subscription.canceled_at = Some(self.clock.now());
+        let mut tx = self.store.begin().await?;
+        tx.update_stars_subscription(&subscription).await?;
+        tx.set_auto_renew(client_ref, false).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}
