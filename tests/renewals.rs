@@ -7,10 +7,9 @@
 #[macro_use]
 mod support;
 
-use support::partner::{post_payment, rand_suffix, subscription};
+use support::partner::{jobs_at, post_payment, rand_suffix, subscription, term_end};
 use support::server::{Backend, Server};
-use time::format_description::well_known::Rfc3339;
-use time::{Duration, OffsetDateTime};
+use time::Duration;
 
 each_backend!(a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turned_off,);
 
@@ -41,22 +40,6 @@ fn auto_renew(s: &Server, client: &str) -> Option<bool> {
     let shown = s.api("GET", &format!("/clients/{client}"), None, &[]);
     assert_eq!(shown.status, 200, "{}", shown.text());
     shown.json()["subscription"]["auto_renew"].as_bool()
-}
-
-fn term_end(s: &Server, client: &str) -> OffsetDateTime {
-    let shown = s.cli(&["client", "show", &s.account_id, client]);
-    OffsetDateTime::parse(shown["subscription"]["expires_at"].as_str().unwrap(), &Rfc3339).unwrap()
-}
-
-/// Moves the service's clock to `at` and runs the jobs (the term check and the renewals).
-fn jobs_at(s: &Server, at: OffsetDateTime) {
-    let now =
-        OffsetDateTime::now_utc() + Duration::seconds(s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap());
-    let by = at - now;
-    if by.is_positive() {
-        s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds() + 1)]);
-    }
-    s.cli(&["jobs"]);
 }
 
 fn a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turned_off(backend: Backend) {

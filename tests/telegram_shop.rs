@@ -13,122 +13,16 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::chat::{PLATFORM_TOKEN, Person, shop, url_of};
 use support::qr::read_qr_png;
 use support::server::{Backend, Server};
-use vp_testkit::telegram::{SentMessage, TelegramEmulator};
-
-const PLATFORM_TOKEN: &str = "123456789:AAHplatform_0123456789abcdefghijklm";
-const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
+use vp_testkit::telegram::TelegramEmulator;
 
 each_backend!(
     a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code,
     a_shopper_consents_to_renewal_before_paying_sees_it_and_turns_it_off_with_one_press,
     a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused,
 );
-
-fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> {
-    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
-    telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
-    let api_url = telegram.url();
-    let env = [
-        ("VP_TELEGRAM_API_URL", api_url.as_str()),
-        ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"),
-        ("VP_SHIFTED_CLOCK", "on"),
-        ("VP_TERM_CHECK_SECONDS", "1"),
-    ];
-    let s = Server::start_with(backend, name, &env)?;
-    let connected = s.connect_bot(&s.account_id, PARTNER_TOKEN);
-    assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");
-    Some((telegram, s))
-}
-
-/// A person in their private chat with the partner's bot, their Telegram app in Russian.
-struct Person<'a> {
-    telegram: &'a TelegramEmulator,
-    user: i64,
-    /// What the person did, each with how many of the bot's messages they had seen by then.
-    did: std::cell::RefCell<Vec<(usize, String)>>,
-}
-
-impl<'a> Person<'a> {
-    fn new(telegram: &'a TelegramEmulator, user: i64) -> Person<'a> {
-        Person { telegram, user, did: Default::default() }
-    }
-
-    /// Writes the conversation to `tests/transcripts/NAME.txt` (ignored by git) for a person
-    /// to read: what the person wrote or pressed, and each message with its buttons.
-    fn save_transcript(&self, name: &str) {
-        let did = self.did.borrow();
-        let mut out = String::new();
-        let messages = self.messages();
-        for (i, m) in messages.iter().enumerate() {
-            for (_, action) in did.iter().filter(|(seen, _)| *seen == i) {
-                out.push_str(&format!("\n>>> {action}\n"));
-            }
-            let photo = if m.photo.is_some() { " [photo: QR code]" } else { "" };
-            out.push_str(&format!("<<< #{}{photo}\n{}\n", m.message_id, m.text));
-            for b in m.buttons() {
-                let does = b
-                    .url
-                    .map_or_else(|| format!("press {}", b.callback_data.unwrap_or_default()), |u| format!("open {u}"));
-                out.push_str(&format!("    [{}] ({does})\n", b.text));
-            }
-        }
-        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/transcripts");
-        std::fs::create_dir_all(&dir).expect("transcript folder");
-        std::fs::write(dir.join(format!("{name}.txt")), out).expect("write the transcript");
-    }
-
-    fn messages(&self) -> Vec<SentMessage> {
-        self.telegram.sent_messages(PARTNER_TOKEN).into_iter().filter(|m| m.chat_id == self.user).collect()
-    }
-
-    /// Waits for the bot's next message to this chat that contains `text`, after the `seen`
-    /// first ones (a behavioural bound, wide for a loaded machine: it returns once it came).
-    fn next_with(&self, seen: usize, text: &str) -> SentMessage {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(m) = self.messages().into_iter().skip(seen).find(|m| m.text.contains(text)) {
-                return m;
-            }
-            assert!(Instant::now() < deadline, "no message with {text:?} after {seen}: {:#?}", self.messages());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn write(&self, text: &str, expect: &str) -> SentMessage {
-        let seen = self.messages().len();
-        self.did.borrow_mut().push((seen, format!("writes {text:?}")));
-        self.telegram.write_to(PARTNER_TOKEN, self.user, text, Some("ru"));
-        self.next_with(seen, expect)
-    }
-
-    /// Presses the button labelled with `label` on `message` without waiting for the answer.
-    fn tap(&self, message: &SentMessage, label: &str) {
-        let seen = self.messages().len();
-        self.did.borrow_mut().push((seen, format!("taps [{label}] under #{}", message.message_id)));
-        self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data_of(message, label), Some("ru"));
-    }
-
-    /// Presses the button labelled with `label` on `message`; waits for the answer with `expect`.
-    fn press(&self, message: &SentMessage, label: &str, expect: &str) -> SentMessage {
-        let data = data_of(message, label);
-        let seen = self.messages().len();
-        self.did.borrow_mut().push((seen, format!("presses [{label}] under #{}", message.message_id)));
-        self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data, Some("ru"));
-        self.next_with(seen, expect)
-    }
-}
-
-fn data_of(message: &SentMessage, label: &str) -> String {
-    let button = message.buttons().into_iter().find(|b| b.text.contains(label));
-    button.and_then(|b| b.callback_data).unwrap_or_else(|| panic!("no {label:?} button: {message:#?}"))
-}
-
-fn url_of(message: &SentMessage, label: &str) -> String {
-    let button = message.buttons().into_iter().find(|b| b.text.contains(label));
-    button.and_then(|b| b.url).unwrap_or_else(|| panic!("no {label:?} link: {message:#?}"))
-}
 
 fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: Backend) {
     let Some((telegram, s)) = shop(backend, "tg_shop_buy") else { return };

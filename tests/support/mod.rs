@@ -17,6 +17,7 @@ macro_rules! each_backend {
 }
 
 pub mod browser;
+pub mod chat;
 pub mod partner;
 pub mod qr;
 pub mod receiver;

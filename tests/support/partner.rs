@@ -3,6 +3,9 @@
 
 use serde_json::{Value, json};
 
+use time::format_description::well_known::Rfc3339;
+use time::{Duration, OffsetDateTime};
+
 use super::server::{Response, Server};
 
 pub fn post_payment(s: &Server, key: &str, body: &Value) -> Response {
@@ -55,4 +58,21 @@ pub fn assert_panel_outage_503s(s: &Server, client: &str) {
         assert_eq!((r.status, r.code().as_str()), (503, "SERVICE_UNAVAILABLE"), "{method} {path}");
     }
     assert_eq!(s.api("GET", "/clients/new-trial", None, &[]).code(), "API_CLIENT_NOT_FOUND", "no trial granted");
+}
+
+/// When the client's term ends now.
+pub fn term_end(s: &Server, client: &str) -> OffsetDateTime {
+    let shown = s.cli(&["client", "show", &s.account_id, client]);
+    OffsetDateTime::parse(shown["subscription"]["expires_at"].as_str().unwrap(), &Rfc3339).unwrap()
+}
+
+/// Moves the service's clock to `at` and runs the jobs (the term check and the renewals).
+pub fn jobs_at(s: &Server, at: OffsetDateTime) {
+    let now =
+        OffsetDateTime::now_utc() + Duration::seconds(s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap());
+    let by = at - now;
+    if by.is_positive() {
+        s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds() + 1)]);
+    }
+    s.cli(&["jobs"]);
 }

@@ -335,12 +335,11 @@ pub enum AccountCommand {
 }
 
 #[derive(Debug, Args)]
-#[group(required = true, multiple = false, args = ["rub_per_star", "off"])]
 pub struct StarsArgs {
     pub account_id: String,
     /// Rubles one Star is worth, at most two decimals, e.g. 1.79: plans are priced in whole
     /// Stars, rounded up.
-    #[arg(long)]
+    #[arg(long, required_unless_present = "off", conflicts_with = "off")]
     pub rub_per_star: Option<String>,
     /// The bot takes no more Stars (invoices already issued can still be paid).
     #[arg(long)]
