@@ -147,6 +147,11 @@ fn a_monthly_plan_in_stars_renews_by_each_charge_once_and_is_cancelled_from_the_
     assert_eq!(term_end(&s, "telegram:717171"), renewed_end, "one month per charge");
     assert_eq!(paid_messages(&telegram, person.user), 2);
 
+    // Telegram renews it: no reminder asks to renew by hand.
+    jobs_at(&s, renewed_end - Duration::hours(23));
+    let reminders = |s: &Server| s.db.query_sql("SELECT kind FROM reminder_sends ORDER BY created_at");
+    assert_eq!(reminders(&s), vec!["paid".to_owned(), "paid".to_owned()], "only the paid messages");
+
     let mine = person.press(&paid, "Моя подписка", "Статус: Активна");
     assert!(mine.text.contains("Подписка в Telegram Stars: около"), "{}", mine.text);
     assert!(mine.text.contains("спишется 160 ⭐."), "{}", mine.text);
@@ -159,6 +164,7 @@ fn a_monthly_plan_in_stars_renews_by_each_charge_once_and_is_cancelled_from_the_
     // The month paid runs out and the term ends as usual.
     jobs_at(&s, renewed_end + Duration::minutes(1));
     assert_eq!(client()["subscription"]["status"], "expired", "{}", client());
+    assert_eq!(reminders(&s).last().map(String::as_str), Some("expired"), "the end is told as usual");
     telegram.assert_contract();
     person.save_transcript(&format!("stars-subscription-{backend:?}").to_lowercase());
 }

@@ -13,7 +13,7 @@ use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
 
 use vp_ports::{
     AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, OfferRepo, ReminderKind, ReminderRepo,
-    RenewalRepo, SettingsRepo, TermCandidate, WebhookEndpointRecord,
+    RenewalRepo, SettingsRepo, StarsRepo, TermCandidate, WebhookEndpointRecord,
 };
 
 use super::{Events, types};
@@ -22,6 +22,7 @@ use crate::content::{AppList, load_app_list};
 use crate::error::AppResult;
 use crate::events::outbox::targets_of;
 use crate::renewals::{schedule_charge, tell_price};
+use crate::stars::renews_in_telegram;
 
 /// Candidates are read in pages of this many.
 const PAGE: u32 = 1_000;
@@ -124,7 +125,15 @@ impl Events {
     async fn check_term(
         &self,
         tx: &mut (
-                 impl AccountRepo + ClientRepo + EventRepo + OfferRepo + ReminderRepo + RenewalRepo + SettingsRepo + ?Sized
+                 impl AccountRepo
+                 + ClientRepo
+                 + EventRepo
+                 + OfferRepo
+                 + ReminderRepo
+                 + RenewalRepo
+                 + SettingsRepo
+                 + StarsRepo
+                 + ?Sized
              ),
         scope: &mut AccountScope,
         mut client: ClientRecord,
@@ -152,8 +161,10 @@ impl Events {
             }
             _ => false,
         };
+        // Telegram renews a Stars subscription itself: a reminder would ask to renew by hand.
+        let renews_in_telegram = threshold.is_some() && record.auto_renew && renews_in_telegram(tx, &client.id).await?;
         // Rule 6: the platform's own reminder, when the client is reachable in the messenger.
-        if let (Some(chat_id), false) = (chat, renews_by_charge) {
+        if let (Some(chat_id), false) = (chat, renews_by_charge || renews_in_telegram) {
             let reminder = threshold.map_or(ReminderKind::Expired, ReminderKind::Expiring);
             self.reminders.queue(tx, &client, chat_id, reminder, record.subscription.expires_at, None).await?;
             // Told at the 72 h reminder: today's price is what automatic renewal charges.

@@ -1,7 +1,7 @@
 //! Monthly Stars subscriptions: Telegram charges them; the customer (or the partner's
 //! support, or the operator, wherever automatic renewal is turned off) cancels them here.
 
-use vp_ports::StarsSubscription;
+use vp_ports::{StarsRepo, StarsSubscription};
 
 use super::Stars;
 use crate::error::AppResult;
@@ -25,4 +25,10 @@ impl Stars {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// In the term check's unit of work: whether Telegram renews the client's term (a Stars
+/// subscription not cancelled), so no reminder asks to renew by hand.
+pub(crate) async fn renews_in_telegram(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<bool> {
+    Ok(tx.stars_subscription_of_client(client_ref).await?.is_some_and(|s| s.canceled_at.is_none()))
 }
