@@ -147,6 +147,11 @@ fn a_monthly_plan_in_stars_renews_by_each_charge_once_and_is_cancelled_from_the_
     assert_eq!(term_end(&s, "telegram:717171"), renewed_end, "one month per charge");
     assert_eq!(paid_messages(&telegram, person.user), 2);
 
+    // The partner's support sees it on the client's page.
+    let mut cabinet = support::visitor::cabinet_member(&s, &s.account_id, "support@example.com");
+    let shown = cabinet.get("/cabinet/clients/telegram:717171").text();
+    assert!(shown.contains("160 Stars every 30 days") && shown.contains(&first_charge), "{shown}");
+
     // Telegram renews it: no reminder asks to renew by hand.
     jobs_at(&s, renewed_end - Duration::hours(23));
     let reminders = |s: &Server| s.db.query_sql("SELECT kind FROM reminder_sends ORDER BY created_at");

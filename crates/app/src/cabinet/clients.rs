@@ -36,6 +36,8 @@ pub struct ClientDetail {
     pub bot_activity: Option<vp_ports::BotCustomer>,
     /// The customer's consent to automatic renewal as given (on or turned off), if any.
     pub renewal: Option<vp_ports::RenewalConsent>,
+    /// The customer's newest Telegram Stars subscription (renewing or cancelled), if any.
+    pub stars_subscription: Option<vp_ports::StarsSubscription>,
 }
 
 impl Cabinet {
@@ -59,6 +61,7 @@ impl Cabinet {
         let reachable_in_messenger = tx.client_chat(&client.id).await?.is_some();
         let bot_activity = tx.bot_customer_of_client(&client.id).await?;
         let renewal = tx.current_consent(&client.id).await?;
+        let stars_subscription = tx.stars_subscription_of_client(&client.id).await?;
         let app_list = load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
         let devices = match &client.subscription {
@@ -81,6 +84,7 @@ impl Cabinet {
             reachable_in_messenger,
             bot_activity,
             renewal,
+            stars_subscription,
         })
     }
 

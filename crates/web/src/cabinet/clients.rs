@@ -171,6 +171,7 @@ pub async fn show(
         @if turned_off { p.ok role="status" { (tx.get("cabinet-renewal-turned-off")) } }
         (client_section(tx, &detail))
         (renewal_section(&shell, &detail))
+        (stars_section(&shell, &detail))
         (devices_section(tx, &detail))
         (invoices_section(tx, &detail))
         p { a href="/cabinet/clients" { (tx.get("cabinet-clients-all")) } }
@@ -223,6 +224,33 @@ fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
             dt { (tx.get("cabinet-renewal-text")) } dd.prewrap #renewal-text { (c.text) }
         }
         @if on {
+            form method="post" action={ "/cabinet/clients/" (url_encode(d.client.client_id.as_str())) "/renewal-off" } {
+                (shell.csrf_field())
+                button.button type="submit" { (tx.get("cabinet-renewal-turn-off")) }
+            }
+        }
+    }
+}
+
+/// The customer's Telegram Stars subscription: renewing (with the button that cancels it, the
+/// same as for a card's renewal) or cancelled, and what Telegram says it is paid until.
+fn stars_section(shell: &Shell, d: &ClientDetail) -> Markup {
+    let tx = shell.tx;
+    let Some(s) = &d.stars_subscription else { return html! {} };
+    let state = match s.canceled_at {
+        Some(at) => tx.with("cabinet-stars-canceled-since", &[("when", when(at).as_str().into())]),
+        None => tx.with("cabinet-stars-renewing", &[("stars", s.stars.into())]),
+    };
+    // The card's section has the button already when its consent is on.
+    let card_on = d.renewal.as_ref().is_some_and(|c| c.turned_off_at.is_none());
+    html! {
+        h2 { (tx.get("cabinet-stars-title")) }
+        dl {
+            dt { (tx.get("cabinet-renewal-state")) } dd #stars-state { (state) }
+            dt { (tx.get("cabinet-stars-first-charge")) } dd { code { (s.charge_id) } }
+            dt { (tx.get("cabinet-stars-paid-until")) } dd { (when(s.paid_until)) }
+        }
+        @if s.canceled_at.is_none() && !card_on {
             form method="post" action={ "/cabinet/clients/" (url_encode(d.client.client_id.as_str())) "/renewal-off" } {
                 (shell.csrf_field())
                 button.button type="submit" { (tx.get("cabinet-renewal-turn-off")) }
