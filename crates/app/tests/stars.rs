@@ -64,7 +64,7 @@ async fn status(w: &World, payment_id: &str) -> InvoiceStatus {
 }
 
 #[tokio::test]
-async fn the_partner_api_offers_no_stars_only_the_bot_at_the_accounts_rate() {
+async fn the_partner_api_offers_no_stars_only_the_bot_at_the_accounts_rate_and_telegram_alone_takes_them() {
     let w = World::with_partner_bot().await;
     let request = InvoiceRequest {
         client_id: ClientId::parse("u1").unwrap(),
@@ -79,6 +79,9 @@ async fn the_partner_api_offers_no_stars_only_the_bot_at_the_accounts_rate() {
     assert_eq!((invoice.method.as_str(), invoice.amounts.customer.to_string()), ("telegram_stars", "240.00".into()));
     assert_eq!(invoice.payment_url.as_deref(), Some(format!("https://t.me/$stars-{}", invoice.payment_id).as_str()));
     assert_eq!(invoice.gateway_payment_id, None, "a Stars charge is known once paid");
+    let on_the_page = w.app.payments.sandbox_pay(&invoice.payment_id, true, None).await;
+    assert!(matches!(on_the_page, Err(vp_app::AppError::NotFound(_))), "paid in Telegram only: {on_the_page:?}");
+    assert_eq!(status(&w, &invoice.payment_id).await, InvoiceStatus::Pending);
 }
 
 #[tokio::test]

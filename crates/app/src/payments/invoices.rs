@@ -230,22 +230,12 @@ impl Payments {
         key: IdempotencyKey,
         request: InvoiceRequest,
     ) -> AppResult<InvoiceView> {
-        self.create_invoice_with(account, key, request, None).await
+        self.create_bot_invoice(account, key, request, None).await
     }
 
     /// An invoice of the partner's bot, where Telegram Stars may be chosen at the account's
     /// `stars` rate besides the gateway's methods.
     pub async fn create_bot_invoice(
-        &self,
-        account: &AccountRecord,
-        key: IdempotencyKey,
-        request: InvoiceRequest,
-        stars: Option<StarsRate>,
-    ) -> AppResult<InvoiceView> {
-        self.create_invoice_with(account, key, request, stars).await
-    }
-
-    async fn create_invoice_with(
         &self,
         account: &AccountRecord,
         key: IdempotencyKey,

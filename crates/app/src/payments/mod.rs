@@ -9,7 +9,10 @@ mod settlement;
 
 use std::sync::Arc;
 
-use vp_ports::{Clock, IdGenerator, Metrics, PaymentGateway, Store};
+use time::OffsetDateTime;
+use vp_domain::invoice::payment_deadline;
+use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose};
+use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, PaymentGateway, Store};
 
 pub use invoices::{KEY_LOCK, fingerprint};
 pub use pages::{OrderItem, PaymentPage};
@@ -53,6 +56,35 @@ pub(crate) struct Settled {
     pub panel_sync: Arc<PanelSync>,
     /// Keeps the method a consenting customer's payment saved.
     pub consents: Arc<Consents>,
+}
+
+/// An invoice the platform raises itself to renew `client`'s term: pending, with no payment
+/// page and no return address (the customer is not there), paid by a saved method or by
+/// Telegram.
+pub(crate) fn renewal_invoice(
+    payment_id: String,
+    client: &ClientRecord,
+    purpose: Purpose,
+    method: &str,
+    amounts: PriceBreakdown,
+    now: OffsetDateTime,
+) -> InvoiceRecord {
+    InvoiceRecord {
+        payment_id,
+        account_id: client.account_id.clone(),
+        client_ref: client.id.clone(),
+        client_id: client.client_id.clone(),
+        status: InvoiceStatus::Pending,
+        purpose,
+        method: method.to_owned(),
+        amounts,
+        return_url: None,
+        payment_url: None,
+        gateway_payment_id: None,
+        created_at: now,
+        expires_at: payment_deadline(now),
+        paid_at: None,
+    }
 }
 
 impl Payments {

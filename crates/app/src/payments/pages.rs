@@ -2,6 +2,7 @@
 //! buttons) and the payment result page's invoice.
 
 use vp_domain::renewal::{charge_at, next_charge_after, renewable};
+use vp_domain::stars::STARS_METHOD;
 use vp_domain::{InvoiceStatus, Lang, PaymentOutcome, Purpose};
 use vp_ports::{AccountStyle, InvoiceRecord};
 
@@ -154,11 +155,15 @@ impl Payments {
         paid: bool,
         consent: Option<ConsentGiven>,
     ) -> AppResult<InvoiceRecord> {
-        if let (true, Some(given)) = (paid, consent) {
-            let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id)).ok_or(AppError::NotFound("invoice"))?;
-            if matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired) {
-                self.settled.consents.give(&invoice, &given).await?;
-            }
+        let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id)).ok_or(AppError::NotFound("invoice"))?;
+        // A Stars invoice is paid in Telegram only, never on the sandbox's page.
+        if invoice.method == STARS_METHOD {
+            return Err(AppError::NotFound("invoice"));
+        }
+        if let (true, Some(given)) = (paid, consent)
+            && matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired)
+        {
+            self.settled.consents.give(&invoice, &given).await?;
         }
         let outcome = if paid { PaymentOutcome::Paid } else { PaymentOutcome::AttemptFailed };
         self.apply_payment_outcome(payment_id, outcome).await

@@ -7,7 +7,6 @@
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
-use vp_domain::invoice::payment_deadline;
 use vp_domain::renewal::{charge_due, retry_at};
 use vp_domain::{GatewayState, InvoiceStatus, PaymentOutcome, Purpose};
 use vp_ports::{
@@ -16,6 +15,7 @@ use vp_ports::{
 
 use super::Renewals;
 use crate::error::{AppError, AppResult};
+use crate::payments::renewal_invoice;
 
 /// A claimed charge is held this long: a worker that dies mid-charge leaves it to the next.
 const LEASE: Duration = Duration::minutes(5);
@@ -173,23 +173,9 @@ impl Renewals {
             tracing::info!(client = %charge.client_ref, reason, "renewal charge dropped");
             return Ok(Some(Tried::Dropped(reason)));
         };
-        let invoice = InvoiceRecord {
-            payment_id: charge.payment_id.clone(),
-            account_id: charge.account_id.clone(),
-            client_ref: client.id.clone(),
-            client_id: client.client_id.clone(),
-            status: InvoiceStatus::Pending,
-            purpose: Purpose::Subscription { plan_id: consent.plan_id },
-            method: consent.method.clone(),
-            // The price the customer was last told (docs/decisions.md).
-            amounts: consent.price,
-            return_url: None,
-            payment_url: None,
-            gateway_payment_id: None,
-            created_at: now,
-            expires_at: payment_deadline(now),
-            paid_at: None,
-        };
+        let purpose = Purpose::Subscription { plan_id: consent.plan_id };
+        // The price the customer was last told (docs/decisions.md).
+        let invoice = renewal_invoice(charge.payment_id.clone(), &client, purpose, &consent.method, consent.price, now);
         tx.insert_invoice(&invoice).await?;
         if self.gateway.reconciles() {
             tx.schedule_gateway_check(&invoice.payment_id, Some(now + GATEWAY_RECHECK_FROM)).await?;

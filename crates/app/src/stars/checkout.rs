@@ -5,13 +5,13 @@
 //! finishes what the first one began.
 
 use time::OffsetDateTime;
-use vp_domain::invoice::payment_deadline;
 use vp_domain::stars::{STARS_CURRENCY, STARS_METHOD, StarsRate};
 use vp_domain::{InvoiceStatus, Money, PaymentOutcome};
 use vp_ports::{InvoiceRecord, PreCheckout, StarsCharge, StarsInvoice, StarsPaid, StarsSubscription, Tx};
 
 use super::Stars;
 use crate::error::{AppError, AppResult};
+use crate::payments::renewal_invoice;
 
 /// Why an invoice may not be paid now: the pre-checkout answer's reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,22 +212,8 @@ impl Stars {
         let amounts = rate
             .renewal(paid.total_amount, first.amounts)
             .ok_or_else(|| AppError::Conflict("the renewal's value overflows".into()))?;
-        let invoice = InvoiceRecord {
-            payment_id: self.ids.new_id("pay"),
-            account_id: first.account_id.clone(),
-            client_ref: first.client_ref.clone(),
-            client_id: first.client_id.clone(),
-            status: InvoiceStatus::Pending,
-            purpose: first.purpose,
-            method: STARS_METHOD.to_owned(),
-            amounts,
-            return_url: None,
-            payment_url: None,
-            gateway_payment_id: None,
-            created_at: now,
-            expires_at: payment_deadline(now),
-            paid_at: None,
-        };
+        let client = tx.client_by_ref(&first.client_ref).await?.ok_or(AppError::NotFound("client"))?;
+        let invoice = renewal_invoice(self.ids.new_id("pay"), &client, first.purpose, STARS_METHOD, amounts, now);
         tx.insert_invoice(&invoice).await?;
         let stars = StarsInvoice {
             payment_id: invoice.payment_id.clone(),
