@@ -77,10 +77,10 @@ impl BotShop {
             Purpose::Devices { .. } => None,
         };
         let minutes_left = (invoice.invoice.expires_at - self.clock.now()).whole_minutes().max(0);
-        let (renewal_offer, stars) = match invoice.invoice.method.as_str() {
-            // Telegram renews a Stars subscription itself; a card's consent is not offered.
-            STARS_METHOD => (None, read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id))),
-            _ => (self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?, None),
+        let renewal_offer = self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?;
+        let stars = match invoice.invoice.method.as_str() {
+            STARS_METHOD => read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id)),
+            _ => None,
         };
         Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer, stars })
     }

@@ -98,14 +98,15 @@ impl Payments {
 
     /// What "renew automatically" would consent to for `invoice`, a `months`-month plan's (0 for
     /// lifetime) for a client whose term is `current`: offered while the invoice is payable, for
-    /// a periodic plan, through a gateway that saves methods.
+    /// a periodic plan, through a gateway that saves methods (never for Stars: Telegram renews
+    /// its own subscriptions).
     pub(crate) fn renewal_offer(
         &self,
         invoice: &InvoiceRecord,
         months: u32,
         current: Option<&vp_domain::Subscription>,
     ) -> Option<RenewalOffer> {
-        if months == 0 || !self.settled.consents.offered() {
+        if months == 0 || !self.settled.consents.offered() || invoice.method == STARS_METHOD {
             return None;
         }
         let next_charge_at = match invoice.status {

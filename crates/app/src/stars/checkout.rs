@@ -142,7 +142,8 @@ impl Stars {
             let invoice = tx.invoice_by_id(&known.payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
             return Ok(match invoice.status {
                 InvoiceStatus::Pending | InvoiceStatus::Expired => {
-                    let subscription = tx.stars_subscription(&paid.charge_id).await?.map(|s| s.charge_id);
+                    let subscription = tx.stars_subscription(&paid.charge_id).await?;
+                    let subscription = subscription.filter(|s| s.canceled_at.is_none()).map(|s| s.charge_id);
                     Recorded::Settle { payment_id: known.payment_id, subscription }
                 }
                 InvoiceStatus::Succeeded | InvoiceStatus::Failed => Recorded::Repeated,
