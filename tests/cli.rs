@@ -291,6 +291,22 @@ fn bad_configuration_is_refused_naming_the_setting() {
 }
 
 #[test]
+fn postgresql_without_a_secrets_key_is_refused_and_no_key_file_is_made() {
+    let s = Scratch::new("pg_key");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vp-api"))
+        .args(["plan", "list"])
+        .current_dir(&s.dir)
+        .env("DATABASE_URL", "postgres://postgres@127.0.0.1:1/never")
+        .env_remove("VP_SECRETS_KEY")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("VP_SECRETS_KEY: is required with PostgreSQL"), "{said}");
+    assert!(!s.dir.join("data").exists(), "nothing written where the command ran");
+}
+
+#[test]
 fn an_account_created_without_a_brand_gets_the_platform_name() {
     let s = Scratch::new("platform_name");
     assert_eq!(s.ok(&["account", "create"])["account"]["brand_name"], "VPN", "the default platform name");

@@ -100,8 +100,8 @@ pub struct Config {
     pub secrets_key: SecretsKeySource,
 }
 
-/// `VP_SECRETS_KEY` (and `VP_SECRETS_KEY_PREVIOUS` while rotating), or, when it is not set, a
-/// key file the embedded default generates beside its SQLite database on first start.
+/// `VP_SECRETS_KEY` (and `VP_SECRETS_KEY_PREVIOUS` while rotating), required with PostgreSQL;
+/// with SQLite, when it is not set, a key file generated beside the database on first start.
 #[derive(Clone, PartialEq, Eq)]
 pub enum SecretsKeySource {
     /// Both values are checked to be 32 bytes in base64; never logged.
@@ -123,11 +123,12 @@ impl std::fmt::Debug for SecretsKeySource {
     }
 }
 
-/// The secrets key's source: the settings, checked here (a malformed key stops the start), or
-/// the key file beside the SQLite database (`data/` for PostgreSQL without a key).
+/// The secrets key's source: the settings, checked here (a malformed key stops the start), or,
+/// for the embedded SQLite default only, the key file beside its database.
 fn secrets_key_source<'a>(
     get: &impl Fn(&str) -> Option<&'a str>,
     database_url: &str,
+    backend: vp_store::Backend,
 ) -> Result<SecretsKeySource, ConfigError> {
     let check = |key: &'static str, value: &str| {
         vp_app::secrets::SecretKeys::from_base64(value, None)
@@ -142,6 +143,14 @@ fn secrets_key_source<'a>(
         (None, Some(_)) => Err(ConfigError::Invalid {
             key: "VP_SECRETS_KEY_PREVIOUS",
             reason: "is set but VP_SECRETS_KEY is not (while rotating, the new key goes in VP_SECRETS_KEY)".into(),
+        }),
+        // Instances on several machines would each make a key of their own, and a command run
+        // elsewhere would leave one in its working directory: PostgreSQL takes the setting only.
+        (None, None) if backend == vp_store::Backend::Postgres => Err(ConfigError::Invalid {
+            key: "VP_SECRETS_KEY",
+            reason: "is required with PostgreSQL: every instance seals and opens secrets with the same key; make one \
+                     with `openssl rand -base64 32` and keep it with the database's backups (docs/operations.md)"
+                .into(),
         }),
         (None, None) => {
             let dir = database_url
@@ -253,7 +262,7 @@ impl Config {
     pub fn from_values(values: &BTreeMap<String, String>) -> Result<Config, ConfigError> {
         let get = |k: &str| values.get(k).map(String::as_str).filter(|v| !v.is_empty());
         let database_url = get("DATABASE_URL").unwrap_or(DEFAULT_DATABASE_URL).to_owned();
-        vp_store::backend_of(&database_url)
+        let backend = vp_store::backend_of(&database_url)
             .map_err(|e| ConfigError::Invalid { key: "DATABASE_URL", reason: e.to_string() })?;
         let bind_text = get("VP_BIND").unwrap_or(DEFAULT_BIND);
         let bind: SocketAddr = bind_text.parse().map_err(|_| ConfigError::Invalid {
@@ -368,7 +377,7 @@ impl Config {
             get("VP_TELEGRAM_API_URL").unwrap_or(DEFAULT_TELEGRAM_API_URL),
             DEFAULT_TELEGRAM_API_URL,
         )?;
-        let secrets_key = secrets_key_source(&get, &database_url)?;
+        let secrets_key = secrets_key_source(&get, &database_url, backend)?;
         Ok(Config {
             database_url,
             bind,
@@ -584,7 +593,11 @@ mod tests {
         pairs.extend([("VP_REMNAWAVE_TOKEN", "panel-token-3"), ("VP_REMNAWAVE_SUB_URL", "https://sub.example.com")]);
         pairs.extend([("VP_GATEWAY", "yookassa"), ("VP_YOOKASSA_SHOP_ID", "1")]);
         pairs.push(("VP_YOOKASSA_SECRET_KEY", "live_secret-4"));
+        let key = vp_app::secrets::SecretKeys::generate_base64();
+        pairs.push(("VP_SECRETS_KEY", &key));
         let mut secrets = Config::from_values(&values(&pairs)).unwrap().secrets();
+        assert!(secrets.contains(&key), "the secrets key too");
+        secrets.retain(|s| s != &key);
         secrets.sort();
         assert_eq!(
             secrets,
@@ -727,7 +740,7 @@ mod tests {
     }
 
     #[test]
-    fn the_secrets_key_is_32_bytes_of_base64_or_a_key_file_beside_the_sqlite_database() {
+    fn the_secrets_key_is_32_bytes_of_base64_required_with_postgresql_or_a_key_file_beside_the_sqlite_database() {
         let key = vp_app::secrets::SecretKeys::generate_base64();
         let set = Config::from_values(&values(&[("VP_SECRETS_KEY", &key)])).unwrap();
         assert_eq!(set.secrets_key, SecretsKeySource::Configured { current: key.clone(), previous: None });
@@ -736,6 +749,16 @@ mod tests {
         assert_eq!(default.secrets_key, SecretsKeySource::KeyFile("data/secrets.key".into()));
         let sqlite = Config::from_values(&values(&[("DATABASE_URL", "sqlite:///var/lib/vp/db.sqlite")])).unwrap();
         assert_eq!(sqlite.secrets_key, SecretsKeySource::KeyFile("/var/lib/vp/secrets.key".into()));
+        for postgres in ["postgres://vp@db/vp", "postgresql://vp@db/vp"] {
+            match Config::from_values(&values(&[("DATABASE_URL", postgres)])) {
+                Err(e @ ConfigError::Invalid { key: "VP_SECRETS_KEY", .. }) => {
+                    assert!(e.to_string().contains("required with PostgreSQL"), "{e}")
+                }
+                other => panic!("PostgreSQL without a key gave {other:?}"),
+            }
+        }
+        let postgres = Config::from_values(&values(&[("DATABASE_URL", "postgres://vp@db/vp"), ("VP_SECRETS_KEY", &key)]));
+        assert!(matches!(postgres.unwrap().secrets_key, SecretsKeySource::Configured { .. }));
         let short = "c2hvcnQ=";
         for bad in [short, "not base64 at all!"] {
             match Config::from_values(&values(&[("VP_SECRETS_KEY", bad)])) {
