@@ -757,7 +757,8 @@ mod tests {
                 other => panic!("PostgreSQL without a key gave {other:?}"),
             }
         }
-        let postgres = Config::from_values(&values(&[("DATABASE_URL", "postgres://vp@db/vp"), ("VP_SECRETS_KEY", &key)]));
+        let postgres =
+            Config::from_values(&values(&[("DATABASE_URL", "postgres://vp@db/vp"), ("VP_SECRETS_KEY", &key)]));
         assert!(matches!(postgres.unwrap().secrets_key, SecretsKeySource::Configured { .. }));
         let short = "c2hvcnQ=";
         for bad in [short, "not base64 at all!"] {
