@@ -1,4 +1,5 @@
-//! Production operations of the real binary, on both backends: graceful shutdown.
+//! Production operations of the real binary, on both backends: graceful shutdown, after a drain
+//! time in which `/ready` tells the proxy to take the instance out.
 
 #[macro_use]
 mod support;
@@ -8,7 +9,10 @@ use std::time::{Duration, Instant};
 use support::partner::subscription;
 use support::server::{Backend, Server};
 
-each_backend!(sigterm_lets_the_request_in_flight_finish_and_exits_0);
+each_backend!(
+    sigterm_lets_the_request_in_flight_finish_and_exits_0,
+    sigterm_first_answers_ready_503_and_goes_on_serving_for_the_drain_time,
+);
 
 fn sigterm_lets_the_request_in_flight_finish_and_exits_0(backend: Backend) {
     let Some(mut s) = Server::start(backend, "sigterm") else { return };
@@ -29,6 +33,21 @@ fn sigterm_lets_the_request_in_flight_finish_and_exits_0(backend: Backend) {
     assert_eq!(answer.status, 201, "the request in flight completed: {}", answer.text());
     assert!(started.elapsed() >= Duration::from_secs(3), "it waited for the slow gateway");
     assert_eq!(s.terminate(), Some(0), "a clean exit after SIGTERM");
+}
+
+fn sigterm_first_answers_ready_503_and_goes_on_serving_for_the_drain_time(backend: Backend) {
+    let Some(mut s) = Server::start_with(backend, "drain", &[("VP_DRAIN_SECONDS", "3")]) else { return };
+    assert_eq!(s.request("GET", "/ready", &[], None).status, 200);
+    let asked = Instant::now();
+    let _ = std::process::Command::new("kill").args(["-TERM", &s.pid().to_string()]).status();
+    std::thread::sleep(Duration::from_millis(300));
+    let ready = s.request("GET", "/ready", &[], None);
+    assert_eq!((ready.status, ready.json()["status"].as_str()), (503, Some("draining")), "the proxy takes it out");
+    let account = s.api("GET", "/account", None, &[]);
+    assert_eq!(account.status, 200, "still serving while the proxy notices: {}", account.text());
+    assert_eq!(s.request("GET", "/health", &[], None).status, 200, "alive");
+    assert_eq!(s.terminate(), Some(0), "a clean exit once drained");
+    assert!(asked.elapsed() >= Duration::from_secs(3), "it served for the whole drain time");
 }
 
 /// Whether a new connection gets an HTTP answer within half a second.

@@ -13,7 +13,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 33] = [
+const KEYS: [&str; 34] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -40,6 +40,7 @@ const KEYS: [&str; 33] = [
     "VP_YOOKASSA_SAVE_METHODS",
     "VP_TRUSTED_PROXIES",
     "VP_SHUTDOWN_SECONDS",
+    "VP_DRAIN_SECONDS",
     "VP_FAILED_AUTH_PER_MINUTE",
     "VP_REDIS_URL",
     "VP_LOG_FORMAT",
@@ -85,6 +86,9 @@ pub struct Config {
     pub trusted_proxies: vp_ports::TrustedProxies,
     /// On SIGTERM: how long requests in flight, and then delivery attempts, may take to finish.
     pub shutdown_after: std::time::Duration,
+    /// `VP_DRAIN_SECONDS`: on SIGTERM, how long the instance goes on serving with `/ready` at
+    /// 503 before it stops taking requests, so a proxy's health checks take it out first.
+    pub drain_after: std::time::Duration,
     /// `VP_FAILED_AUTH_PER_MINUTE`: failed authentications a source address gets a minute.
     pub failed_auth_per_minute: u32,
     /// Where the per-minute request windows of every instance live; `None`: in each process.
@@ -357,6 +361,8 @@ impl Config {
         let gateway = gateway_choice(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
+        let drain_after =
+            std::time::Duration::from_secs(number(get("VP_DRAIN_SECONDS"), "VP_DRAIN_SECONDS", 0, 0..=60)?);
         let failed_auth_per_minute = u32::try_from(number(
             get("VP_FAILED_AUTH_PER_MINUTE"),
             "VP_FAILED_AUTH_PER_MINUTE",
@@ -396,6 +402,7 @@ impl Config {
             gateway,
             trusted_proxies,
             shutdown_after,
+            drain_after,
             failed_auth_per_minute,
             redis_url,
             telegram_bot,
@@ -638,6 +645,7 @@ mod tests {
             ("VP_PANEL", "marzban"),
             ("VP_GATEWAY", "stripe"),
             ("VP_SHUTDOWN_SECONDS", "forever"),
+            ("VP_DRAIN_SECONDS", "61"),
             ("VP_FAILED_AUTH_PER_MINUTE", "0"),
             ("VP_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal"),
             ("VP_REDIS_URL", "127.0.0.1:6379"),

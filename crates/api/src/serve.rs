@@ -96,8 +96,18 @@ pub async fn serve(
     let handle = server.handle();
     let metrics_handle = metrics_server.as_ref().map(actix_web::dev::Server::handle);
     let allowance = config.shutdown_after;
+    let drain = config.drain_after;
+    let observability = services.observability.clone();
     tokio::spawn(async move {
         crate::workers::terminated().await;
+        // The proxy's health checks see 503 on /ready and take the instance out while it
+        // still serves what comes meanwhile.
+        observability.start_draining();
+        tracing::info!(
+            seconds = drain.as_secs(),
+            "stopping: /ready answers 503; serving while the proxy takes this instance out"
+        );
+        tokio::time::sleep(drain).await;
         tracing::info!("stopping: no new connections; finishing the requests in flight");
         handle.pause().await;
         let deadline = tokio::time::Instant::now() + allowance;

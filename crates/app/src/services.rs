@@ -324,7 +324,7 @@ impl Services {
             platform_name,
         });
         let secrets = Arc::new(Secrets { store: store.clone(), keys });
-        let observability = Arc::new(Observability { store, clock, ids, metrics });
+        let observability = Arc::new(Observability { store, clock, ids, metrics, draining: Default::default() });
         Services {
             access,
             catalog,

@@ -5,6 +5,7 @@
 mod decorators;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use decorators::{GatewayWithMetrics, PanelWithMetrics};
 
@@ -17,12 +18,32 @@ pub struct Observability {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) metrics: Arc<dyn Metrics>,
+    /// Set once the instance was asked to stop: it still serves, but tells the proxy not to
+    /// send more.
+    pub(crate) draining: AtomicBool,
+}
+
+/// What `/ready` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readiness {
+    Ready,
+    /// Stopping: serving what comes while the proxy takes the instance out.
+    Draining,
 }
 
 impl Observability {
-    /// Whether the service can serve: its database answers (`/ready`).
-    pub async fn ready(&self) -> AppResult<()> {
-        Ok(self.store.ping().await?)
+    /// Whether the service can serve: it is not stopping and its database answers (`/ready`).
+    pub async fn ready(&self) -> AppResult<Readiness> {
+        if self.draining.load(Ordering::SeqCst) {
+            return Ok(Readiness::Draining);
+        }
+        self.store.ping().await?;
+        Ok(Readiness::Ready)
+    }
+
+    /// From now on `/ready` answers that the instance is stopping.
+    pub fn start_draining(&self) {
+        self.draining.store(true, Ordering::SeqCst);
     }
 
     /// A new id for a request that came without one.
