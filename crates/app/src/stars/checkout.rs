@@ -49,6 +49,20 @@ enum Recorded {
     Ignored,
 }
 
+/// The charge `paid` reports, paying `payment_id` of the account.
+fn charge_of(paid: &StarsPaid, account_id: &str, payment_id: &str, renewal: bool, now: OffsetDateTime) -> StarsCharge {
+    StarsCharge {
+        charge_id: paid.charge_id.clone(),
+        account_id: account_id.to_owned(),
+        payment_id: payment_id.to_owned(),
+        user_id: paid.user_id,
+        stars: paid.total_amount,
+        renewal,
+        paid_at: now,
+        refunded_at: None,
+    }
+}
+
 /// When a subscription's payment says it is paid until, else a period from now.
 fn paid_until(paid: &StarsPaid, now: OffsetDateTime) -> OffsetDateTime {
     paid.paid_until
@@ -107,17 +121,7 @@ impl Stars {
             Recorded::Ignored => Ok(StarsPayment::Ignored),
             Recorded::PaidTwice => {
                 tracing::warn!(charge = %paid.charge_id, payment_id = %paid.payload, "a Stars invoice paid twice; refunding the second payment");
-                let charge = StarsCharge {
-                    charge_id: paid.charge_id.clone(),
-                    account_id: account_id.to_owned(),
-                    payment_id: paid.payload.clone(),
-                    user_id: paid.user_id,
-                    stars: paid.total_amount,
-                    renewal: false,
-                    paid_at: now,
-                    refunded_at: None,
-                };
-                self.rail.refund(&charge).await?;
+                self.rail.refund(&charge_of(paid, account_id, &paid.payload, false, now)).await?;
                 Ok(StarsPayment::Refunded)
             }
         }
@@ -149,16 +153,7 @@ impl Stars {
                 InvoiceStatus::Succeeded | InvoiceStatus::Failed => Recorded::Repeated,
             });
         }
-        let charge = |payment_id: &str, renewal: bool| StarsCharge {
-            charge_id: paid.charge_id.clone(),
-            account_id: account_id.to_owned(),
-            payment_id: payment_id.to_owned(),
-            user_id: paid.user_id,
-            stars: paid.total_amount,
-            renewal,
-            paid_at: now,
-            refunded_at: None,
-        };
+        let charge = |payment_id: &str, renewal: bool| charge_of(paid, account_id, payment_id, renewal, now);
         if paid.recurring && !paid.first_recurring {
             let payment_id = self.renewal_invoice(tx, &first, paid, now).await?;
             tx.insert_stars_charge(&charge(&payment_id, true)).await?;

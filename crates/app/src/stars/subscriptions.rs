@@ -9,8 +9,7 @@ use crate::error::AppResult;
 impl Stars {
     /// The client's Stars subscription while Telegram renews it.
     pub async fn renewing_subscription(&self, client_ref: &str) -> AppResult<Option<StarsSubscription>> {
-        let subscription = read!(self.store, |tx| tx.stars_subscription_of_client(client_ref));
-        Ok(subscription.filter(|s| s.canceled_at.is_none()))
+        Ok(read!(self.store, |tx| renewing(tx.as_mut(), client_ref)))
     }
 
     /// Cancels the client's Stars subscription: Telegram first (it charges no more), then
@@ -27,8 +26,13 @@ impl Stars {
     }
 }
 
-/// In the term check's unit of work: whether Telegram renews the client's term (a Stars
-/// subscription not cancelled), so no reminder asks to renew by hand.
+/// The client's Stars subscription that Telegram renews: its newest, unless cancelled.
+async fn renewing(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<Option<StarsSubscription>> {
+    Ok(tx.stars_subscription_of_client(client_ref).await?.filter(|s| s.canceled_at.is_none()))
+}
+
+/// In the term check's unit of work: whether Telegram renews the client's term, so no
+/// reminder asks to renew by hand.
 pub(crate) async fn renews_in_telegram(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<bool> {
-    Ok(tx.stars_subscription_of_client(client_ref).await?.is_some_and(|s| s.canceled_at.is_none()))
+    Ok(renewing(tx, client_ref).await?.is_some())
 }

@@ -224,10 +224,7 @@ fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
             dt { (tx.get("cabinet-renewal-text")) } dd.prewrap #renewal-text { (c.text) }
         }
         @if on {
-            form method="post" action={ "/cabinet/clients/" (url_encode(d.client.client_id.as_str())) "/renewal-off" } {
-                (shell.csrf_field())
-                button.button type="submit" { (tx.get("cabinet-renewal-turn-off")) }
-            }
+            (turn_off_form(shell, d))
         }
     }
 }
@@ -251,10 +248,17 @@ fn stars_section(shell: &Shell, d: &ClientDetail) -> Markup {
             dt { (tx.get("cabinet-stars-paid-until")) } dd { (when(s.paid_until)) }
         }
         @if s.canceled_at.is_none() && !card_on {
-            form method="post" action={ "/cabinet/clients/" (url_encode(d.client.client_id.as_str())) "/renewal-off" } {
-                (shell.csrf_field())
-                button.button type="submit" { (tx.get("cabinet-renewal-turn-off")) }
-            }
+            (turn_off_form(shell, d))
+        }
+    }
+}
+
+/// The button that turns the client's automatic renewal off: a card's and a Stars subscription.
+fn turn_off_form(shell: &Shell, d: &ClientDetail) -> Markup {
+    html! {
+        form method="post" action={ "/cabinet/clients/" (url_encode(d.client.client_id.as_str())) "/renewal-off" } {
+            (shell.csrf_field())
+            button.button type="submit" { (shell.tx.get("cabinet-renewal-turn-off")) }
         }
     }
 }
