@@ -50,9 +50,13 @@ fn account_settings_change_and_bad_values_leave_the_account_unchanged() {
     assert_eq!(s.ok(&["account", "trial", &id, "off"])["trial_enabled"], false);
     assert_eq!(s.ok(&["account", "api-access", &id, "off"])["api_enabled"], false);
     assert_eq!(s.ok(&["account", "set-brand", &id, "New Name"])["brand_name"], "New Name");
+    assert_eq!(s.ok(&["account", "show", &id])["time_zone"], "Europe/Moscow", "the default zone");
+    assert_eq!(s.ok(&["account", "set-time-zone", &id, "Asia/Yekaterinburg"])["time_zone"], "Asia/Yekaterinburg");
     let before = s.ok(&["account", "show", &id]);
     s.refused(&["account", "set-markup", &id, "12.345"]);
     s.refused(&["account", "set-brand", &id, ""]);
+    assert!(s.refused(&["account", "set-time-zone", &id, "Moscow"]).contains("time_zone"));
+    s.refused(&["account", "set-time-zone", &id, "Europe/Atlantis"]);
     s.refused(&["account", "trial", &id, "maybe"]);
     s.refused(&["account", "set-markup", "acc_missing", "10"]);
     assert_eq!(s.ok(&["account", "show", &id]), before);

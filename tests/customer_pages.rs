@@ -144,7 +144,7 @@ fn the_payment_page_summarises_the_order_with_the_deadline_and_leads_on_after_pa
     let open = html(&s.get_raw(&format!("{sandbox}?lang=en"), &[]));
     assert!(open.contains("<dd>Subscription for 1 month</dd>"), "what is bought: {open}");
     assert!(open.contains(&format!("<dd><code>{id}</code></dd>")), "the order number");
-    assert!(open.contains("min left)</dd>") && open.contains("UTC, "), "the deadline with the time left");
+    assert!(open.contains("min left)</dd>") && open.contains("\u{a0}MSK, "), "the deadline with the time left");
     assert!(open.contains("By paying you accept") && open.contains("value=\"decline\""));
     let ru = html(&s.get_raw(&format!("{sandbox}?lang=ru"), &[]));
     assert!(ru.contains("<dd>Подписка на 1 месяц</dd>") && ru.contains("(осталось "), "{ru}");

@@ -53,6 +53,7 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(first.text.contains("1 месяц: 238,80\u{a0}₽"), "{}", first.text);
+    assert!(first.text.contains("\u{a0}MSK)."), "the deadline in the account's zone, named: {}", first.text);
     let invoices: Vec<String> = person
         .messages()
         .iter()

@@ -22,6 +22,7 @@ pub mod partner;
 pub mod qr;
 pub mod receiver;
 pub mod server;
+pub mod smtp;
 pub mod visitor;
 
 use std::path::PathBuf;

@@ -62,7 +62,7 @@ pub enum Command {
     #[command(subcommand)]
     Invoice(InvoiceCommand),
     /// Run the background jobs once (invoice expiry, crash completion, payment reconciliation,
-    /// panel sync, term events).
+    /// panel sync, term events, due mail).
     Jobs,
     /// Run the background work without the HTTP server: event delivery, term events, jobs.
     Worker,
@@ -81,6 +81,9 @@ pub enum Command {
     /// People who sign in to a partner's web cabinet (/cabinet).
     #[command(subcommand)]
     Cabinet(CabinetCommand),
+    /// Mail to people: check that it leaves (VP_SMTP_URL), look at one message of the outbox.
+    #[command(subcommand)]
+    Mail(MailCommand),
     /// Partners' withdrawal requests: list them and take each through approve, reject or paid.
     #[command(subcommand)]
     Withdrawal(WithdrawalCommand),
@@ -169,6 +172,20 @@ pub enum CabinetCommand {
     Users { account_id: String },
     /// End a user's access: their sessions end now and their links stop working.
     Revoke { user_id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MailCommand {
+    /// Send a test message to ADDRESS now, through the outbox; exits 1 when it did not leave
+    /// (the reason is printed; the workers try it again as any message).
+    Test {
+        address: String,
+        /// The message's language: en or ru.
+        #[arg(long, default_value = "en", value_parser = ["en", "ru"])]
+        lang: String,
+    },
+    /// One message of the outbox: sent, waiting for its next attempt, or given up, and why.
+    Show { mail_id: String },
 }
 
 #[derive(Debug, Subcommand)]
@@ -322,6 +339,8 @@ pub enum AccountCommand {
     SetMarkup { account_id: String, markup: String },
     /// Set the brand name.
     SetBrand { account_id: String, brand: String },
+    /// Set the time zone customers read times in: an IANA name such as Europe/Moscow (the default).
+    SetTimeZone { account_id: String, time_zone: String },
     /// Turn trials on or off for the account.
     Trial { account_id: String, switch: Switch },
     /// Turn API access on or off (off: every key answers 401).

@@ -12,7 +12,7 @@ use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
     AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand,
-    InvoiceCommand, KeyCommand, LimitsArgs, MethodCommand, PanelCommand, PlanCommand, SandboxCommand,
+    InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand, PlanCommand, SandboxCommand,
     SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
 };
 use crate::output;
@@ -74,6 +74,9 @@ pub async fn account(services: &Services, cmd: AccountCommand) -> CommandResult 
         }
         AccountCommand::SetBrand { account_id, brand } => {
             output::account(&services.operator.set_brand_name(&account_id, &brand).await?)
+        }
+        AccountCommand::SetTimeZone { account_id, time_zone } => {
+            output::account(&services.operator.set_time_zone(&account_id, &time_zone).await?)
         }
         AccountCommand::Trial { account_id, switch } => {
             output::account(&services.operator.set_trial_enabled(&account_id, switch.is_on()).await?)
@@ -328,6 +331,24 @@ pub async fn cabinet(services: &Services, cmd: CabinetCommand) -> CommandResult 
             out
         }
     })
+}
+
+pub async fn mail(services: &Services, cmd: MailCommand) -> CommandResult {
+    match cmd {
+        MailCommand::Test { address, lang } => {
+            let lang = vp_domain::Lang::from_code(&lang).unwrap_or(vp_domain::Lang::En);
+            let mail = services.mail.send_test(&address, lang).await?;
+            match (&mail.sent_at, &mail.last_error) {
+                (Some(_), _) => Ok(output::mail(&mail)),
+                (None, error) => Err(CommandError::Failed(format!(
+                    "the test message {} did not leave: {}; the workers try it again",
+                    mail.id,
+                    error.as_deref().unwrap_or("no answer")
+                ))),
+            }
+        }
+        MailCommand::Show { mail_id } => Ok(output::mail(&services.mail.message(&mail_id).await?)),
+    }
 }
 
 pub async fn withdrawal(services: &Services, cmd: WithdrawalCommand) -> CommandResult {

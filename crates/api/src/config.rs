@@ -13,7 +13,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 34] = [
+const KEYS: [&str; 36] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -48,6 +48,8 @@ const KEYS: [&str; 34] = [
     "VP_METRICS_TOKEN",
     "VP_TELEGRAM_BOT_TOKEN",
     "VP_TELEGRAM_API_URL",
+    "VP_SMTP_URL",
+    "VP_MAIL_FROM",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +104,9 @@ pub struct Config {
     pub telegram_api_url: String,
     /// Where the key that seals secrets at rest comes from.
     pub secrets_key: SecretsKeySource,
+    /// `VP_SMTP_URL` and `VP_MAIL_FROM`: the SMTP server, or `.eml` files under the data
+    /// directory when none is set.
+    pub mail: vp_mail::MailSettings,
 }
 
 /// `VP_SECRETS_KEY` (and `VP_SECRETS_KEY_PREVIOUS` while rotating), required with PostgreSQL;
@@ -156,15 +161,17 @@ fn secrets_key_source<'a>(
                      with `openssl rand -base64 32` and keep it with the database's backups (docs/operations.md)"
                 .into(),
         }),
-        (None, None) => {
-            let dir = database_url
-                .strip_prefix("sqlite://")
-                .and_then(|path| std::path::Path::new(path).parent())
-                .filter(|dir| !dir.as_os_str().is_empty())
-                .map_or_else(|| std::path::PathBuf::from("data"), std::path::Path::to_path_buf);
-            Ok(SecretsKeySource::KeyFile(dir.join(SECRETS_KEY_FILE)))
-        }
+        (None, None) => Ok(SecretsKeySource::KeyFile(data_dir(database_url).join(SECRETS_KEY_FILE))),
     }
+}
+
+/// The embedded default's data directory: the SQLite database's, else `data`.
+fn data_dir(database_url: &str) -> std::path::PathBuf {
+    database_url
+        .strip_prefix("sqlite://")
+        .and_then(|path| std::path::Path::new(path).parent())
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map_or_else(|| std::path::PathBuf::from("data"), std::path::Path::to_path_buf)
 }
 
 /// The key file's name in the data directory.
@@ -384,6 +391,18 @@ impl Config {
             DEFAULT_TELEGRAM_API_URL,
         )?;
         let secrets_key = secrets_key_source(&get, &database_url, backend)?;
+        let public_host = url::Url::parse(&public_base_url).ok().and_then(|u| u.host_str().map(str::to_owned));
+        let mail = vp_mail::MailSettings::parse(
+            get("VP_SMTP_URL"),
+            get("VP_MAIL_FROM"),
+            public_host.as_deref().unwrap_or("localhost"),
+            data_dir(&database_url),
+        )
+        .map_err(|reason| {
+            let key = if reason.starts_with("VP_MAIL_FROM") { "VP_MAIL_FROM" } else { "VP_SMTP_URL" };
+            let reason = reason.split_once(": ").map_or(reason.as_str(), |(_, r)| r).to_owned();
+            ConfigError::Invalid { key, reason }
+        })?;
         Ok(Config {
             database_url,
             bind,
@@ -408,6 +427,7 @@ impl Config {
             telegram_bot,
             telegram_api_url,
             secrets_key,
+            mail,
         })
     }
 
@@ -416,6 +436,9 @@ impl Config {
         let mut all = Vec::new();
         if let GatewayChoice::YooKassa { settings, .. } = &self.gateway {
             all.push(settings.secret_key.clone());
+        }
+        if let vp_mail::MailSettings::Smtp { server, .. } = &self.mail {
+            all.extend(server.credentials.as_ref().map(|(_, password)| password.clone()));
         }
         if let PanelChoice::Remnawave(settings) = &self.panel {
             all.push(settings.token.clone());

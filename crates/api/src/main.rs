@@ -83,12 +83,14 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
                     "reconcile_pending_payments",
                     "sync_panel",
                     "sync_bot_profiles",
-                    "check_terms"
+                    "check_terms",
+                    "send_mail"
                 ]
             })
         }
         Command::Endpoint(c) => event_commands::endpoint_command(&services, c).await?,
         Command::Cabinet(c) => commands::cabinet(&services, c).await?,
+        Command::Mail(c) => commands::mail(&services, c).await?,
         Command::Withdrawal(c) => commands::withdrawal(&services, c).await?,
         Command::Bot(c) => bot_commands::bot_command(&services, c).await?,
         Command::Secrets(c) => bot_commands::secrets_command(&services, c).await?,

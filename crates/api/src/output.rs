@@ -38,6 +38,7 @@ pub fn account(a: &AccountRecord) -> Value {
             "accent_color": a.style.accent_color,
             "support_url": a.style.support_url,
         },
+        "time_zone": a.time_zone.name(),
         "created_at": timestamp(a.created_at),
     })
 }
@@ -232,5 +233,27 @@ pub fn withdrawal(w: &vp_ports::WithdrawalRecord) -> Value {
         "requested_by": w.requested_by,
         "created_at": timestamp(w.created_at),
         "updated_at": timestamp(w.updated_at),
+    })
+}
+
+/// One message of the mail outbox; the address is shown, the content only by its kind.
+pub fn mail(m: &vp_ports::MailRecord) -> Value {
+    let status = match (m.sent_at, m.given_up_at) {
+        (Some(_), _) => "sent",
+        (None, Some(_)) => "given_up",
+        (None, None) => "queued",
+    };
+    json!({
+        "mail_id": m.id,
+        "kind": m.content.kind(),
+        "to": m.to,
+        "lang": m.lang.code(),
+        "status": status,
+        "attempts": m.attempts,
+        "created_at": timestamp(m.created_at),
+        "sent_at": m.sent_at.map(timestamp),
+        "next_attempt_at": m.next_attempt_at.map(timestamp),
+        "given_up_at": m.given_up_at.map(timestamp),
+        "last_error": m.last_error,
     })
 }

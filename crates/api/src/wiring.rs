@@ -86,6 +86,8 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         webhooks,
         bots: Arc::new(TelegramBots::new(&config.telegram_api_url).map_err(CommandError::Failed)?),
         wording: Arc::new(vp_bots::Wording),
+        mail_renderer: Arc::new(vp_web::mail::MailTexts),
+        mailer: mailer(config)?,
     };
     let settings = Settings {
         public_base_url: config.public_base_url.clone(),
@@ -102,4 +104,18 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         other => other.into(),
     })?;
     Ok(Wired { services, local_panel, yookassa, shifted_clock })
+}
+
+/// The SMTP server of `VP_SMTP_URL`, or `.eml` files under the data directory.
+fn mailer(config: &Config) -> Result<Arc<dyn vp_ports::Mailer>, CommandError> {
+    Ok(match &config.mail {
+        vp_mail::MailSettings::Smtp { server, from } => {
+            let hello = url::Url::parse(&config.public_base_url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_owned))
+                .unwrap_or_else(|| "localhost".into());
+            Arc::new(vp_mail::SmtpMailer::new(server, from.clone(), &hello).map_err(CommandError::BadInput)?)
+        }
+        vp_mail::MailSettings::Files { dir, from } => Arc::new(vp_mail::FileMailer::new(dir.clone(), from.clone())),
+    })
 }

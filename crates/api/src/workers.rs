@@ -27,6 +27,9 @@ const NOTICE_BATCH: u32 = 50;
 /// How often due reminders to customers are looked for, and how many bots' a round sends.
 const REMINDER_INTERVAL: Duration = Duration::from_secs(1);
 const REMINDER_BOTS: u32 = 1_000;
+/// How often due mail is looked for, and how many messages a round sends.
+const MAIL_INTERVAL: Duration = Duration::from_secs(2);
+const MAIL_BATCH: u32 = 20;
 /// The update poller's long poll: well inside the poll lease, which each round renews.
 const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
 /// How often a process without the poll lease tries for it, and a poller's pause after a
@@ -91,6 +94,11 @@ pub fn spawn_all(services: &Services, config: &Config, shifted_clock: Option<Arc
     if polls {
         tasks.push(tokio::spawn(poll_updates(services.clone(), holder.clone())));
     }
+    tasks.push(tokio::spawn(every(
+        MAIL_INTERVAL,
+        services.clone(),
+        |services| async move { send_mail(&services).await },
+    )));
     let sender = holder.clone();
     tasks.push(tokio::spawn(every(REMINDER_INTERVAL, services.clone(), move |services| {
         let holder = sender.clone();
@@ -189,6 +197,15 @@ async fn send_reminders(services: &Services, holder: &str) {
     }
 }
 
+/// The mail outbox: what is due, a batch at a time.
+async fn send_mail(services: &Services) {
+    match services.mail.deliver_due(MAIL_BATCH).await {
+        Ok(0) => {}
+        Ok(n) => tracing::debug!(taken = n, "mail outbox round"),
+        Err(e) => tracing::warn!(error = %e, "sending mail failed"),
+    }
+}
+
 /// The term check, then the renewal charges it decided (and the retries that are due).
 async fn check_terms(services: &Services) {
     match services.events.check_terms().await {
@@ -212,6 +229,7 @@ async fn check_terms(services: &Services) {
 pub async fn run_jobs_once(services: &Services) {
     run_periodic_jobs(services).await;
     check_terms(services).await;
+    send_mail(services).await;
 }
 
 /// The jobs of the 30-second loop. The term check has a loop of its own: run from both, two

@@ -25,6 +25,7 @@ pub mod error;
 pub mod events;
 pub mod keys;
 pub mod ledger;
+pub mod mail;
 pub mod notices;
 pub mod observability;
 pub mod operator;

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use vp_ports::{BotApi, Clock, IdGenerator, Metrics, PaymentGateway, Store, VpnPanel, WebhookSender};
+use vp_ports::{
+    BotApi, Clock, IdGenerator, MailRenderer, Mailer, Metrics, PaymentGateway, Store, VpnPanel, WebhookSender,
+};
 
 use crate::access::{AuthCache, Limiter, PartnerAccess};
 use crate::bot_shop::BotShop;
@@ -17,6 +19,7 @@ use crate::catalog::{Catalog, Offers};
 use crate::clients::{Clients, PanelSync};
 use crate::events::{EventOutbox, EventRenderer, Events};
 use crate::ledger::Ledger;
+use crate::mail::{Mail, MailQueue};
 use crate::notices::{Notices, Notifier};
 use crate::observability::Observability;
 use crate::operator::Operator;
@@ -46,6 +49,10 @@ pub struct Adapters {
     pub metrics: Arc<dyn Metrics>,
     /// What the bots say on the platform's own initiative, worded by the bot adapter.
     pub wording: Arc<dyn BotWording>,
+    /// Mail worded in the reader's language (the web adapter's page kit) ...
+    pub mail_renderer: Arc<dyn MailRenderer>,
+    /// ... and sent: SMTP, or `.eml` files in the embedded default.
+    pub mailer: Arc<dyn Mailer>,
 }
 
 /// `Settings::platform_name` unless the operator sets `VP_PLATFORM_NAME`.
@@ -122,12 +129,26 @@ pub struct Services {
     pub secrets: Arc<Secrets>,
     /// Metrics, readiness, request ids.
     pub observability: Arc<Observability>,
+    /// The mail outbox and the operator's test message.
+    pub mail: Arc<Mail>,
 }
 
 impl Services {
     pub fn new(adapters: Adapters, settings: Settings) -> Services {
-        let Adapters { store, clock, ids, gateway, panel, events: renderer, webhooks, bots: bot_api, metrics, wording } =
-            adapters;
+        let Adapters {
+            store,
+            clock,
+            ids,
+            gateway,
+            panel,
+            events: renderer,
+            webhooks,
+            bots: bot_api,
+            metrics,
+            wording,
+            mail_renderer,
+            mailer,
+        } = adapters;
         let Settings { public_base_url, platform_name, secrets: keys, platform_bot, failed_auth_per_minute } = settings;
         // The parts several services share.
         let tokens = Tokens::new(ids.clone());
@@ -136,7 +157,8 @@ impl Services {
         let audit = Audit { stamp: stamp.clone() };
         let outbox = EventOutbox { stamp: stamp.clone() };
         let notifier = Notifier { stamp: stamp.clone(), messenger: platform_bot.is_some() };
-        let reminder_queue = ReminderQueue { stamp };
+        let reminder_queue = ReminderQueue { stamp: stamp.clone() };
+        let mail_queue = MailQueue { stamp };
         let offers = Arc::new(Offers::new(store.clone()));
         let auth_cache = Arc::new(AuthCache::default());
         // One for the process: every driver's requests count in the same windows.
@@ -321,8 +343,10 @@ impl Services {
             auth_cache,
             offers,
             panel_sync: panel_sync.clone(),
-            platform_name,
+            platform_name: platform_name.clone(),
         });
+        let mail =
+            Arc::new(Mail { store: store.clone(), queue: mail_queue, renderer: mail_renderer, mailer, platform_name });
         let secrets = Arc::new(Secrets { store: store.clone(), keys });
         let observability = Arc::new(Observability { store, clock, ids, metrics, draining: Default::default() });
         Services {
@@ -345,6 +369,7 @@ impl Services {
             operator,
             secrets,
             observability,
+            mail,
         }
     }
 }

@@ -34,6 +34,8 @@ pub struct SubscriptionView {
     pub devices_limit: Option<u32>,
     /// Automatic renewal is on (docs/decisions.md, "Automatic renewal").
     pub auto_renew: bool,
+    /// The account's zone, the one its customers read `expires_at` in.
+    pub time_zone: vp_domain::TimeZone,
 }
 
 /// A subscription's state as a customer reads it, worded in `lang`: the status, until when
@@ -59,7 +61,7 @@ impl SubscriptionView {
             text_with(
                 lang,
                 "page-subscription-until-day",
-                &[("day", self.expires_at.date().into()), ("days", self.days_left.into())],
+                &[("day", self.time_zone.day(self.expires_at).into()), ("days", self.days_left.into())],
             )
         };
         let devices = match (devices_used, self.devices_limit) {
@@ -227,6 +229,7 @@ impl ViewContext<'_> {
                 subscription_url: url,
                 devices_limit: s.devices.limit(),
                 auto_renew: r.auto_renew,
+                time_zone: self.account.time_zone.clone(),
             }
         });
         ClientView {

@@ -408,6 +408,25 @@ impl BotApi for FakeBots {
     }
 }
 
+/// A mail server in memory: the messages it took, in order, and answers to give first.
+#[derive(Default)]
+pub struct FakeMailer {
+    pub sent: Mutex<Vec<OutgoingMail>>,
+    /// Answers still to give instead of taking a message (the last first).
+    pub failures: Mutex<Vec<MailError>>,
+}
+
+#[async_trait]
+impl Mailer for FakeMailer {
+    async fn send(&self, mail: &OutgoingMail) -> Result<String, MailError> {
+        if let Some(e) = self.failures.lock().unwrap().pop() {
+            return Err(e);
+        }
+        self.sent.lock().unwrap().push(mail.clone());
+        Ok("250 OK".into())
+    }
+}
+
 pub struct World {
     pub app: Services,
     /// What the services run on, to build another instance's over the same database.
@@ -417,6 +436,7 @@ pub struct World {
     /// The keys secrets are sealed with, to open what the store holds.
     pub keys: Arc<SecretKeys>,
     pub bots: Arc<FakeBots>,
+    pub mailer: Arc<FakeMailer>,
     pub webhooks: Arc<FakeWebhooks>,
     pub clock: Arc<ManualClock>,
     pub gateway: Arc<FakeGateway>,
@@ -447,6 +467,7 @@ impl World {
         bots.add(PLATFORM_BOT_TOKEN, 4242, "test_bot");
         let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
         let keys = Arc::new(SecretKeys::ephemeral());
+        let mailer = Arc::new(FakeMailer::default());
         let adapters = Adapters {
             store: store.clone(),
             clock: clock.clone(),
@@ -458,6 +479,8 @@ impl World {
             bots: bots.clone(),
             metrics: metrics.clone(),
             wording: Arc::new(vp_bots::Wording),
+            mail_renderer: Arc::new(vp_web::mail::MailTexts),
+            mailer: mailer.clone(),
         };
         let app = Services::new(
             adapters.clone(),
@@ -468,7 +491,7 @@ impl World {
             },
         );
         let (account, _) = app.operator.seed_demo().await.unwrap();
-        World { app, adapters, store, keys, bots, webhooks, clock, gateway, panel, account, dir, metrics }
+        World { app, adapters, store, keys, bots, mailer, webhooks, clock, gateway, panel, account, dir, metrics }
     }
 
     pub async fn account(&self) -> AccountRecord {

@@ -64,7 +64,11 @@ impl BotWording for Wording {
                 let paid = if sub.lifetime {
                     text_with(lang, "shop-paid-lifetime", &[("brand", brand.into())])
                 } else {
-                    text_with(lang, "shop-paid", &[("brand", brand.into()), ("day", sub.expires_at.date().into())])
+                    text_with(
+                        lang,
+                        "shop-paid",
+                        &[("brand", brand.into()), ("day", sub.time_zone.day(sub.expires_at).into())],
+                    )
                 };
                 let mine = Button::press(text(lang, "shop-menu-subscription"), Choice::Subscription.data());
                 return connect_message(*chat_id, lang, connect, paid, mine);

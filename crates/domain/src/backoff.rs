@@ -30,6 +30,15 @@ pub fn gateway_recheck_delay(checks: u32) -> Duration {
     doubling(checks, Duration::minutes(1), Duration::minutes(15))
 }
 
+/// A message the mail server could not take is offered again after 1, 2, 4 ... minutes, at
+/// most hourly ...
+pub fn mail_retry_delay(attempts: u32) -> Duration {
+    doubling(attempts, Duration::minutes(1), Duration::hours(1))
+}
+
+/// ... and given up this long after it was queued: a sign-in code or a link is stale by then.
+pub const MAIL_GIVE_UP_AFTER: Duration = Duration::days(2);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ pub mod renewal;
 pub mod stars;
 pub mod subscription;
 pub mod term_events;
+pub mod time_zone;
 pub mod webhook_schedule;
 pub mod withdrawal;
 
@@ -25,3 +26,4 @@ pub use lang::Lang;
 pub use markup::{MarkupPercent, PriceBreakdown};
 pub use money::{CURRENCY, Money};
 pub use subscription::{Subscription, SubscriptionError, SubscriptionStatus, Term};
+pub use time_zone::{TimeZone, TimeZoneError};

@@ -607,7 +607,7 @@ shop-devices-count = { $count ->
    *[other] +{ $count } devices
     }: { MONEY($amount) }
 shop-choose-method = How would you like to pay?
-shop-invoice = { $what }: { MONEY($amount) }. Pay within { $minutes } min (by { $time } UTC).
+shop-invoice = { $what }: { MONEY($amount) }. Pay within { $minutes } min (by { $time }).
 shop-invoice-closed = That invoice can no longer be paid. Please choose again.
 shop-pay = Pay { MONEY($amount) }
 shop-paid = Payment received, thank you! { $brand }: your subscription is active until { DATE($day) }.
@@ -627,7 +627,7 @@ shop-auto-renew-on = Automatic renewal: on, { MONEY($amount) } will be charged o
 shop-auto-renew-off = Turn off automatic renewal
 shop-auto-renew-off-done = Automatic renewal is off: nothing more will be charged. Your subscription runs to its end, and you can renew it yourself.
 shop-auto-renew-off-under-way = Automatic renewal is off. A charge that had already started completes and renews this term; nothing after it will be charged.
-shop-stars-invoice = { $what }: { $stars } ⭐ (Telegram Stars). Pay within { $minutes } min (by { $time } UTC).
+shop-stars-invoice = { $what }: { $stars } ⭐ (Telegram Stars). Pay within { $minutes } min (by { $time }).
 shop-stars-pay = Pay { $stars } ⭐
 shop-stars-subscription = This is a monthly Telegram Stars subscription: Telegram charges { $stars } ⭐ every 30 days until you cancel it in "My subscription".
 shop-stars-renewing = Telegram Stars subscription: { $stars } ⭐ will be charged around { DATE($day) }.
@@ -707,3 +707,13 @@ cabinet-bot-refused-rejected = Telegram does not accept this token. Copy it agai
 cabinet-bot-refused-taken = This bot is connected to another account.
 cabinet-bot-refused-already = Your account already has the bot @{ $bot }: disconnect it first.
 cabinet-bot-refused-unavailable = Telegram did not answer, so nothing was connected. Try again in a minute.
+
+## Mail (docs/decisions.md, "Mail")
+mail-test-subject = Test message from { $brand }
+mail-test-body = This message checks that mail from { $brand } reaches you. There is nothing to do.
+mail-invitation-subject = { $brand }: your access to the partner cabinet
+mail-invitation-body = You are invited to the { $brand } partner cabinet. Open the link to set your password.
+mail-reset-subject = { $brand }: set a new password for the partner cabinet
+mail-reset-body = A new password was asked for your { $brand } partner cabinet account. Open the link to set it; your old password works until then.
+mail-link-until = The link works once, until { $until }.
+mail-invitation-button = Set the password

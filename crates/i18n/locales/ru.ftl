@@ -636,7 +636,7 @@ shop-devices-count = { $count ->
    *[many] +{ $count } устройств
     }: { MONEY($amount) }
 shop-choose-method = Как вы хотите оплатить?
-shop-invoice = { $what }: { MONEY($amount) }. Оплатите в течение { $minutes } мин (до { $time } UTC).
+shop-invoice = { $what }: { MONEY($amount) }. Оплатите в течение { $minutes } мин (до { $time }).
 shop-invoice-closed = Этот счёт уже нельзя оплатить. Выберите заново.
 shop-pay = Оплатить { MONEY($amount) }
 shop-paid = Оплата получена, спасибо! { $brand }: подписка действует до { DATE($day) }.
@@ -658,7 +658,7 @@ shop-auto-renew-on = Автопродление: включено, { DATE($day) 
 shop-auto-renew-off = Отключить автопродление
 shop-auto-renew-off-done = Автопродление отключено: больше ничего не спишем. Подписка действует до конца срока, продлить её можно самостоятельно.
 shop-auto-renew-off-under-way = Автопродление отключено. Уже начатое списание завершится и продлит этот срок; после него ничего не спишем.
-shop-stars-invoice = { $what }: { $stars } ⭐ (Telegram Stars). Оплатите в течение { $minutes } мин (до { $time } UTC).
+shop-stars-invoice = { $what }: { $stars } ⭐ (Telegram Stars). Оплатите в течение { $minutes } мин (до { $time }).
 shop-stars-pay = Оплатить { $stars } ⭐
 shop-stars-subscription = Это ежемесячная подписка в Telegram Stars: Telegram списывает { $stars } ⭐ каждые 30 дней, пока вы не отмените её в «Моей подписке».
 shop-stars-renewing = Подписка в Telegram Stars: около { DATE($day) } спишется { $stars } ⭐.
@@ -739,3 +739,13 @@ cabinet-bot-refused-rejected = Telegram не принимает этот ток�
 cabinet-bot-refused-taken = Этот бот подключён к другому аккаунту.
 cabinet-bot-refused-already = К вашему аккаунту уже подключён бот @{ $bot }: сначала отключите его.
 cabinet-bot-refused-unavailable = Telegram не ответил, поэтому ничего не подключено. Попробуйте через минуту.
+
+## Письма (docs/decisions.md, "Mail")
+mail-test-subject = Проверочное письмо от { $brand }
+mail-test-body = Это письмо проверяет, что почта от { $brand } до вас доходит. Делать ничего не нужно.
+mail-invitation-subject = { $brand }: доступ к кабинету партнёра
+mail-invitation-body = Вас пригласили в кабинет партнёра { $brand }. Откройте ссылку, чтобы задать пароль.
+mail-reset-subject = { $brand }: новый пароль для кабинета партнёра
+mail-reset-body = Для вашей учётной записи в кабинете партнёра { $brand } запрошен новый пароль. Откройте ссылку, чтобы задать его; до тех пор действует старый пароль.
+mail-link-until = Ссылка действует один раз, до { $until }.
+mail-invitation-button = Задать пароль

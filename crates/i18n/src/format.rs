@@ -1,7 +1,7 @@
 //! Amounts and days as a reader of each language writes them.
 
-use time::{Date, Month};
-use vp_domain::{Lang, Money};
+use time::{Date, Month, OffsetDateTime};
+use vp_domain::{Lang, Money, TimeZone};
 
 /// An amount in roubles: `5 988,00 ₽` in Russian (no-break spaces, so it never wraps),
 /// `RUB 5,988.00` in English.
@@ -37,6 +37,20 @@ pub fn date(lang: Lang, day: Date) -> String {
     }
 }
 
+/// A time of day in the account's zone, with the zone named: `19:32 MSK`. The same in both
+/// languages (24-hour clock, the zone's own abbreviation).
+pub fn clock(zone: &TimeZone, at: OffsetDateTime) -> String {
+    let local = zone.local(at);
+    format!("{:02}:{:02}\u{a0}{}", local.hour(), local.minute(), zone.label(at))
+}
+
+/// A moment a customer reads: `19:32 MSK, 23.11.2026` in Russian, `19:32 MSK, 2026-11-23` in
+/// English. Every time a customer is shown goes through here or `clock` (docs/decisions.md,
+/// "Times customers read").
+pub fn moment(lang: Lang, zone: &TimeZone, at: OffsetDateTime) -> String {
+    format!("{}, {}", clock(zone, at), date(lang, zone.day(at)))
+}
+
 /// How a day travels into a catalogue function.
 pub(crate) fn iso_date(day: Date) -> String {
     date(Lang::En, day)
@@ -60,6 +74,20 @@ mod tests {
         assert_eq!(date(Lang::En, day), "2026-03-07");
         assert_eq!(parse_iso_date(&iso_date(day)), Some(day));
         assert_eq!(parse_iso_date("2026-02-30"), None);
+    }
+
+    #[test]
+    fn moments_are_read_in_the_accounts_zone_with_the_zone_named() {
+        let at = time::macros::datetime!(2026-11-23 22:32 UTC);
+        let plain = |s: String| s.replace('\u{a0}', " ");
+        let moscow = TimeZone::default();
+        assert_eq!(plain(clock(&moscow, at)), "01:32 MSK");
+        assert_eq!(plain(moment(Lang::Ru, &moscow, at)), "01:32 MSK, 24.11.2026", "the day is Moscow's day");
+        assert_eq!(plain(moment(Lang::En, &moscow, at)), "01:32 MSK, 2026-11-24");
+        let samara = TimeZone::parse("Europe/Samara").unwrap();
+        assert_eq!(plain(moment(Lang::Ru, &samara, at)), "02:32 UTC+04:00, 24.11.2026");
+        let utc = TimeZone::parse("UTC").unwrap();
+        assert_eq!(plain(moment(Lang::En, &utc, at)), "22:32 UTC, 2026-11-23");
     }
 
     #[test]

@@ -12,10 +12,10 @@ mod notices;
 
 use std::sync::OnceLock;
 
-use time::Date;
-use vp_domain::Money;
+use time::{Date, OffsetDateTime};
+use vp_domain::{Money, TimeZone};
 
-pub use format::{date, money};
+pub use format::{clock, date, moment, money};
 pub use notices::notice_text;
 pub use vp_domain::Lang;
 
@@ -116,6 +116,10 @@ impl Texts {
 
     pub fn date(self, day: Date) -> String {
         date(self.0, day)
+    }
+
+    pub fn moment(self, zone: &TimeZone, at: OffsetDateTime) -> String {
+        moment(self.0, zone, at)
     }
 }
 

@@ -10,6 +10,7 @@ pub mod gateway;
 pub mod ids;
 pub mod invoice_work;
 pub mod local_panel;
+pub mod mail;
 pub mod metrics;
 pub mod notice;
 pub mod pages;
@@ -40,6 +41,7 @@ pub use gateway::{
 pub use ids::IdGenerator;
 pub use invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
 pub use local_panel::{LocalPanelRepo, LocalPanelStore, LocalPanelTx};
+pub use mail::{MailContent, MailError, MailRecord, MailRenderer, MailSigner, Mailer, OutgoingMail, RenderedMail};
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
@@ -49,7 +51,7 @@ pub use setting_key::SettingKey;
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
-    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
+    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
     SettingsRepo, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;

@@ -4,7 +4,8 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription, SubscriptionStatus,
+    BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription,
+    SubscriptionStatus, TimeZone,
 };
 
 /// A place in a list kept in time order: an item's time and, for items of the same time, its
@@ -24,6 +25,8 @@ pub struct AccountRecord {
     pub api_enabled: bool,
     pub limits: LimitOverrides,
     pub style: AccountStyle,
+    /// The zone every time its customers read is shown in.
+    pub time_zone: TimeZone,
     pub created_at: OffsetDateTime,
 }
 

@@ -8,7 +8,7 @@ use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::{
     BrandName, ClientId, DeviceLimit, DeviceSettings, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose,
-    Subscription, SubscriptionStatus,
+    Subscription, SubscriptionStatus, TimeZone,
 };
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
@@ -74,6 +74,7 @@ pub(crate) fn account_row(a: &AccountRecord) -> StoreResult<AccountRow> {
         logo_url: a.style.logo_url.clone(),
         accent_color: a.style.accent_color.clone(),
         support_url: a.style.support_url.clone(),
+        time_zone: a.time_zone.name().to_owned(),
     })
 }
 
@@ -92,6 +93,7 @@ pub(crate) fn account(r: AccountRow) -> StoreResult<AccountRecord> {
         },
         created_at: utc(r.created_at),
         style: AccountStyle { logo_url: r.logo_url, accent_color: r.accent_color, support_url: r.support_url },
+        time_zone: TimeZone::parse(&r.time_zone).map_err(|e| corrupt(format!("stored time zone: {e}")))?,
         id: r.id,
     })
 }

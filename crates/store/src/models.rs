@@ -22,6 +22,7 @@ pub(crate) struct AccountRow {
     pub logo_url: Option<String>,
     pub accent_color: Option<String>,
     pub support_url: Option<String>,
+    pub time_zone: String,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]
@@ -482,4 +483,21 @@ pub(crate) struct StarsSubscriptionRow {
     pub stars: i64,
     pub paid_until: PrimitiveDateTime,
     pub canceled_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = mail_outbox, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct MailRow {
+    pub id: String,
+    pub account_id: Option<String>,
+    pub to_address: String,
+    pub lang: String,
+    pub content: String,
+    pub created_at: PrimitiveDateTime,
+    pub attempts: i32,
+    pub next_attempt_at: Option<PrimitiveDateTime>,
+    pub sent_at: Option<PrimitiveDateTime>,
+    pub given_up_at: Option<PrimitiveDateTime>,
+    pub last_error: Option<String>,
 }

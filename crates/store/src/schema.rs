@@ -17,6 +17,7 @@ diesel::table! {
         accent_color -> Nullable<Text>,
         support_url -> Nullable<Text>,
         renewal_url -> Nullable<Text>,
+        time_zone -> Text,
     }
 }
 
@@ -563,5 +564,21 @@ diesel::table! {
         stars -> BigInt,
         paid_until -> Timestamp,
         canceled_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    mail_outbox (id) {
+        id -> Text,
+        account_id -> Nullable<Text>,
+        to_address -> Text,
+        lang -> Text,
+        content -> Text,
+        created_at -> Timestamp,
+        attempts -> Integer,
+        next_attempt_at -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        given_up_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
     }
 }

@@ -156,6 +156,7 @@ contract_tests!(
     device_settings_are_set_replaced_and_read,
     payment_methods_are_upserted_and_ordered,
     settings_are_put_and_read,
+    mail_is_queued_claimed_by_one_worker_and_kept_as_sent,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
@@ -232,6 +233,7 @@ fn account(id: &str) -> AccountRecord {
             accent_color: Some("#0b57d0".into()),
             support_url: None,
         },
+        time_zone: vp_domain::TimeZone::parse("Asia/Yekaterinburg").unwrap(),
         created_at: T0,
     }
 }
@@ -835,6 +837,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261126000021",
             "20261126000022",
             "20261127000023",
+            "20261127000024",
+            "20261127000025",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1196,6 +1200,50 @@ async fn payment_methods_are_upserted_and_ordered(ctx: Ctx) {
     );
     assert_eq!(tx.payment_method("sbp").await.unwrap(), Some(changed));
     assert_eq!(tx.payment_method("cash").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn mail_is_queued_claimed_by_one_worker_and_kept_as_sent(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    let mail = |id: &str, due: i64| vp_ports::MailRecord {
+        id: id.into(),
+        account_id: Some("acc-1".into()),
+        to: "buyer@example.com".into(),
+        lang: vp_domain::Lang::Ru,
+        content: vp_ports::MailContent::CabinetInvitation {
+            link: "https://vpn.example/cabinet/invitation/t".into(),
+            expires_at: at(3600),
+            reset: true,
+        },
+        created_at: at(0),
+        attempts: 0,
+        next_attempt_at: Some(at(due)),
+        sent_at: None,
+        given_up_at: None,
+        last_error: None,
+    };
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_mail(&mail("mail_b", 5)).await.unwrap();
+    tx.insert_mail(&mail("mail_a", 5)).await.unwrap();
+    tx.insert_mail(&mail("mail_later", 60)).await.unwrap();
+    tx.commit().await.unwrap();
+    let claim = |now: i64| Claim { now: at(now), lease_until: at(now + 120), limit: 10 };
+    let mut tx = begin(&ctx.store).await;
+    let taken = tx.claim_mail(claim(10)).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(taken.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(), ["mail_a", "mail_b"], "due ones, in order");
+    assert_eq!(taken[0], mail("mail_a", 5), "every field round-trips");
+    let mut tx = begin(&ctx.store).await;
+    assert!(tx.claim_mail(claim(11)).await.unwrap().is_empty(), "held by the first worker");
+    let mut sent = taken[0].clone();
+    (sent.attempts, sent.sent_at, sent.next_attempt_at) = (1, Some(at(12)), None);
+    tx.update_mail(&sent).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    let again = tx.claim_mail(claim(200)).await.unwrap();
+    assert_eq!(again.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(), ["mail_later", "mail_b"], "a lease runs out");
+    assert_eq!(tx.mail("mail_a").await.unwrap(), Some(sent));
+    assert_eq!(tx.mail("mail_none").await.unwrap(), None);
     tx.commit().await.unwrap();
 }
 

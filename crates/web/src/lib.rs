@@ -4,6 +4,7 @@
 //! add is the page kit the pages are built with.
 
 pub mod cabinet;
+pub mod mail;
 pub mod pages;
 
 use actix_web::web;

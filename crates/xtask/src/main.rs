@@ -95,9 +95,11 @@ fn banner(lines: &[&str]) {
 
 /// The contract checks run the vendors' own models: Remnawave's contract package under Node
 /// (from the committed lock file) and the Bot API's models in aiogram under Python (pinned in
-/// requirements.txt). Install them when absent so `cargo xtask test` works on a fresh checkout.
+/// requirements.txt); the mail tests run a real SMTP server (aiosmtpd, pinned likewise). Install
+/// them when absent so `cargo xtask test` works on a fresh checkout.
 fn install_contract_packages() -> Result<(), String> {
-    install_telegram_models()?;
+    install_python_packages("telegram", "the Bot API models (aiogram)")?;
+    install_python_packages("mail", "the SMTP server of the mail tests (aiosmtpd)")?;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/remnawave");
     if dir.join("node_modules/@remnawave/backend-contract").is_dir() {
         return Ok(());
@@ -110,17 +112,16 @@ fn install_contract_packages() -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("npm ci in {} failed", dir.display())) }
 }
 
-fn install_telegram_models() -> Result<(), String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/telegram");
+/// `contract/<name>/requirements.txt` into `contract/<name>/.venv`.
+fn install_python_packages(name: &str, what_for: &str) -> Result<(), String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract").join(name);
     let venv = dir.join(".venv");
     if venv.join("bin/python").is_file() {
         return Ok(());
     }
-    eprintln!("installing the Bot API models (aiogram) into {}", venv.display());
+    eprintln!("installing {what_for} into {}", venv.display());
     let run = |cmd: &mut Command, what: &str| -> Result<(), String> {
-        let status = cmd
-            .status()
-            .map_err(|e| format!("cannot run {what} ({e}); Python 3 is needed for the Telegram contract check"))?;
+        let status = cmd.status().map_err(|e| format!("cannot run {what} ({e}); Python 3 is needed for {what_for}"))?;
         if status.success() { Ok(()) } else { Err(format!("{what} failed")) }
     };
     run(Command::new("python3").args(["-m", "venv"]).arg(&venv), "python3 -m venv")?;
@@ -128,7 +129,7 @@ fn install_telegram_models() -> Result<(), String> {
         Command::new(venv.join("bin/pip"))
             .args(["install", "-q", "--disable-pip-version-check", "-r"])
             .arg(dir.join("requirements.txt")),
-        "pip install -r contract/telegram/requirements.txt",
+        &format!("pip install -r contract/{name}/requirements.txt"),
     );
     if installed.is_err() {
         // A half-made environment would pass the check above next time.

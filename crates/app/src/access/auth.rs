@@ -151,6 +151,7 @@ mod tests {
             api_enabled: true,
             limits: vp_domain::limits::LimitOverrides::default(),
             style: Default::default(),
+            time_zone: Default::default(),
             created_at: datetime!(2026-01-01 00:00 UTC),
         }
     }

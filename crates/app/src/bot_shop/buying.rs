@@ -95,7 +95,7 @@ impl BotShop {
         let Some(plan) = plan.filter(|p| !p.lifetime) else { return Ok(None) };
         let client = self.client_record(shopper).await?;
         let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
-        Ok(self.payments.renewal_offer(invoice, plan.months, current))
+        Ok(self.payments.renewal_offer(invoice, plan.months, current, &shopper.account))
     }
 
     /// The shopper pressed "Renew automatically" under their invoice: the consent is given

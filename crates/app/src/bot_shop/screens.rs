@@ -114,9 +114,12 @@ impl BotShop {
         let devices_for_sale =
             devices_for_sale(current, offer.device_settings.as_ref(), self.clock.now()).is_ok_and(|room| room > 0);
         let auto_renewal = match record.subscription.as_ref().filter(|r| r.auto_renew) {
-            Some(r) => read!(self.store, |tx| tx.current_consent(&record.id))
-                .filter(|c| c.chargeable())
-                .map(|c| AutoRenewal { amount: c.price.customer, on: charge_at(r.subscription.expires_at).date() }),
+            Some(r) => {
+                read!(self.store, |tx| tx.current_consent(&record.id)).filter(|c| c.chargeable()).map(|c| AutoRenewal {
+                    amount: c.price.customer,
+                    on: shopper.account.time_zone.day(charge_at(r.subscription.expires_at)),
+                })
+            }
             None => None,
         };
         let stars_renewal = match record.subscription.as_ref().filter(|r| r.auto_renew) {
@@ -124,7 +127,7 @@ impl BotShop {
                 .stars
                 .renewing_subscription(&record.id)
                 .await?
-                .map(|s| StarsRenewal { stars: s.stars, around: s.paid_until.date() }),
+                .map(|s| StarsRenewal { stars: s.stars, around: shopper.account.time_zone.day(s.paid_until) }),
             None => None,
         };
         Ok(Some(SubscriptionSummary { subscription, devices_used, devices_for_sale, auto_renewal, stars_renewal }))

@@ -34,6 +34,7 @@ impl Operator {
             api_enabled: true,
             limits: LimitOverrides::default(),
             style: Default::default(),
+            time_zone: Default::default(),
             created_at: self.clock.now(),
         };
         let mut tx = self.store.begin().await?;
@@ -122,6 +123,16 @@ impl Operator {
         let brand = parse_brand(brand)?;
         self.change_account(account_id, |a| {
             a.brand_name = brand;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The zone the account's customers read times in (`account set-time-zone`).
+    pub async fn set_time_zone(&self, account_id: &str, zone: &str) -> AppResult<AccountRecord> {
+        let zone = vp_domain::TimeZone::parse(zone).map_err(|e| AppError::field("time_zone", e))?;
+        self.change_account(account_id, |a| {
+            a.time_zone = zone;
             Ok(())
         })
         .await

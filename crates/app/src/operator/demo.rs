@@ -69,6 +69,7 @@ impl Operator {
             api_enabled: true,
             limits: LimitOverrides::default(),
             style: Default::default(),
+            time_zone: Default::default(),
             created_at: now,
         };
         tx.insert_account(&account).await?;

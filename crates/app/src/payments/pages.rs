@@ -17,6 +17,8 @@ pub struct PaymentPage {
     pub invoice: InvoiceRecord,
     pub brand_name: String,
     pub style: AccountStyle,
+    /// The account's zone, the one the customer reads the deadline in.
+    pub time_zone: vp_domain::TimeZone,
     pub method_name: String,
     pub documents: Vec<DocumentLink>,
     /// What is being bought, for the order summary.
@@ -74,7 +76,7 @@ impl Payments {
         let documents = self.catalog.document_links(&account, lang).await?;
         let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
         let renewal_offer = match (order, &consent) {
-            (OrderItem::Subscription { months }, None) => self.renewal_offer(&invoice, months, current),
+            (OrderItem::Subscription { months }, None) => self.renewal_offer(&invoice, months, current, &account),
             _ => None,
         };
         let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
@@ -85,6 +87,7 @@ impl Payments {
                 .map_or_else(|| invoice.method.clone(), |m| lang.pick_str(&m.name_en, &m.name_ru).to_owned()),
             brand_name: account.brand_name.as_str().to_owned(),
             style: account.style.clone(),
+            time_zone: account.time_zone.clone(),
             seconds_left: (invoice.expires_at - self.clock.now()).whole_seconds().max(0),
             order,
             connect_url,
@@ -105,6 +108,7 @@ impl Payments {
         invoice: &InvoiceRecord,
         months: u32,
         current: Option<&vp_domain::Subscription>,
+        account: &vp_ports::AccountRecord,
     ) -> Option<RenewalOffer> {
         if months == 0 || !self.settled.consents.offered() || invoice.method == STARS_METHOD {
             return None;
@@ -115,7 +119,8 @@ impl Payments {
             InvoiceStatus::Succeeded => charge_at(current.filter(|s| renewable(s))?.expires_at),
             InvoiceStatus::Failed => return None,
         };
-        Some(RenewalOffer { amount: invoice.amounts.customer, months, next_charge_at })
+        let time_zone = account.time_zone.clone();
+        Some(RenewalOffer { amount: invoice.amounts.customer, months, next_charge_at, time_zone })
     }
 
     /// The customer consents to automatic renewal with `invoice`, before paying it or (back from

@@ -221,6 +221,7 @@ impl Reminders {
             (false, None, None) => Renew::Nowhere,
         };
         let about = ReminderClient { client_id: client.client_id.as_str().to_owned(), own };
+        let zone = &account.time_zone;
         let content = match reminder.kind {
             ReminderKind::Paid => ReminderContent::Paid(self.connect(tx, account, &client).await?),
             ReminderKind::Expired => ReminderContent::Expired { client: about, renew },
@@ -232,10 +233,10 @@ impl Reminders {
                 };
                 let auto_renewal = consent
                     .filter(|c| c.chargeable())
-                    .map(|c| AutoRenewal { amount: c.price.customer, on: charge_at(sub.expires_at).date() });
+                    .map(|c| AutoRenewal { amount: c.price.customer, on: zone.day(charge_at(sub.expires_at)) });
                 ReminderContent::Expiring {
                     threshold,
-                    ends_on: sub.expires_at.date(),
+                    ends_on: zone.day(sub.expires_at),
                     client: about,
                     renew,
                     auto_renewal,
@@ -252,11 +253,11 @@ impl Reminders {
                 let retry_on = retry
                     .filter(|c| c.state == vp_ports::RenewalChargeState::Due)
                     .and_then(|c| c.next_try_at)
-                    .map(|at| at.date());
+                    .map(|at| zone.day(at));
                 ReminderContent::RenewalDeclined {
                     amount: declined.amounts.customer,
                     retry_on,
-                    ends_on: sub.expires_at.date(),
+                    ends_on: zone.day(sub.expires_at),
                     client: about,
                     renew,
                 }

@@ -15,11 +15,13 @@ use crate::error::{AppError, AppResult};
 use crate::secrets::{SecretKeys, SecretPurpose};
 
 /// What the consent sentence names before paying, for a page or a bot to word it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenewalOffer {
     pub amount: Money,
     pub months: u32,
     pub next_charge_at: OffsetDateTime,
+    /// The account's zone, the one the customer reads the day of the next charge in.
+    pub time_zone: vp_domain::TimeZone,
 }
 
 /// The tick a customer gave, with the sentence they were shown, word for word.

@@ -6,7 +6,7 @@ use vp_app::bot_shop::{BotShop, Purchase, Shopper};
 use vp_app::renewals::RenewalOffer;
 use vp_app::views::InvoiceView;
 use vp_domain::{InvoiceStatus, Lang, Purpose};
-use vp_i18n::{text, text_with};
+use vp_i18n::{clock, text, text_with};
 use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord, PlanRecord, StarsInvoice};
 
 use super::screens::{connect_screen, subscription, term};
@@ -76,7 +76,7 @@ async fn invoice_message(
         }
         Purpose::Devices { count } => text_with(lang, "page-order-devices", &[("count", count.into())]),
     };
-    let time = format!("{:02}:{:02}", invoice.expires_at.hour(), invoice.expires_at.minute());
+    let time = clock(&shopper.account.time_zone, invoice.expires_at);
     if let Some(stars) = stars {
         let args = [
             ("what", what.as_str().into()),
@@ -132,8 +132,8 @@ pub(super) async fn renew_on(shop: &BotShop, shopper: &Shopper, payment_id: &str
 
 /// The consent sentence in the bot: the amount, the period, the next charge and how to cancel.
 fn renewal_sentence(lang: Lang, offer: &RenewalOffer) -> String {
-    let args =
-        [("amount", offer.amount.into()), ("months", offer.months.into()), ("day", offer.next_charge_at.date().into())];
+    let day = offer.time_zone.day(offer.next_charge_at);
+    let args = [("amount", offer.amount.into()), ("months", offer.months.into()), ("day", day.into())];
     text_with(lang, "shop-renew-consent", &args)
 }
 

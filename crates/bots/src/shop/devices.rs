@@ -40,7 +40,7 @@ pub(super) async fn list(shop: &BotShop, shopper: &Shopper, before: Option<Strin
         lines.push(text_with(
             lang,
             "shop-device",
-            &[("name", name.as_str().into()), ("day", device.created_at.date().into())],
+            &[("name", name.as_str().into()), ("day", shopper.account.time_zone.day(device.created_at).into())],
         ));
         let label = text_with(lang, "shop-device-remove", &[("name", name.as_str().into())]);
         buttons.push(Button::press(label, Choice::RemoveAsk { nonce: list.nonce.clone(), index }.data()));

@@ -12,6 +12,7 @@ mod clients;
 mod customer_chats;
 mod events;
 mod invoices;
+mod mail;
 mod notices;
 mod offer;
 mod reminders;
@@ -32,6 +33,7 @@ pub use clients::ClientRepo;
 pub use customer_chats::CustomerChatRepo;
 pub use events::EventRepo;
 pub use invoices::InvoiceRepo;
+pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
 pub use reminders::ReminderRepo;
@@ -166,6 +168,7 @@ pub trait Tx:
     + ReminderRepo
     + RenewalRepo
     + StarsRepo
+    + MailRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

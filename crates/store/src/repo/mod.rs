@@ -18,6 +18,7 @@ pub(crate) mod clients;
 pub(crate) mod customer_chats;
 pub(crate) mod events;
 pub(crate) mod local_panel;
+pub(crate) mod mail;
 pub(crate) mod notices;
 pub(crate) mod offer;
 pub(crate) mod quotas;

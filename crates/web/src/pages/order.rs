@@ -2,7 +2,6 @@
 //! receipt line, and the next step after the outcome.
 
 use maud::{Markup, html};
-use time::OffsetDateTime;
 use vp_app::Lang;
 use vp_app::payments::{OrderItem, PaymentPage};
 use vp_app::renewals::RenewalOffer;
@@ -33,14 +32,10 @@ pub fn item(lang: Lang, order: OrderItem) -> String {
     }
 }
 
-/// `21:57 UTC, 23.11.2026 (29 min left)`: the zone is named, the customer's is not known.
+/// `00:57 MSK, 24.11.2026 (29 min left)`: in the account's zone, named.
 pub fn deadline(lang: Lang, p: &PaymentPage) -> String {
     let left = time_left(lang, p.seconds_left);
-    format!("{} ({left})", moment(lang, p.invoice.expires_at))
-}
-
-fn moment(lang: Lang, at: OffsetDateTime) -> String {
-    format!("{:02}:{:02} UTC, {}", at.hour(), at.minute(), Texts(lang).date(at.date()))
+    format!("{} ({left})", Texts(lang).moment(&p.time_zone, p.invoice.expires_at))
 }
 
 /// Whole minutes, rounded up, so "0 min left" never shows while payment is still possible.
@@ -57,7 +52,7 @@ pub fn time_left(lang: Lang, seconds: i64) -> String {
 /// After payment: what was paid, when and how.
 pub fn receipt(lang: Lang, p: &PaymentPage) -> Markup {
     let tx = Texts(lang);
-    let paid = p.invoice.paid_at.map(|at| moment(lang, at));
+    let paid = p.invoice.paid_at.map(|at| Texts(lang).moment(&p.time_zone, at));
     html! {
         @if let Some(paid) = paid {
             p.muted {
@@ -116,7 +111,7 @@ pub fn renewal_sentence(lang: Lang, offer: &RenewalOffer) -> String {
 /// The offer's facts in the sentence `key`.
 fn offer_sentence(lang: Lang, key: &str, offer: &RenewalOffer) -> String {
     let tx = Texts(lang);
-    let date = tx.date(offer.next_charge_at.date());
+    let date = tx.date(offer.time_zone.day(offer.next_charge_at));
     tx.with(key, &[("amount", offer.amount.into()), ("months", offer.months.into()), ("date", date.as_str().into())])
 }
 
@@ -201,6 +196,7 @@ mod tests {
             },
             brand_name: "Demo VPN".into(),
             style: vp_ports::AccountStyle::default(),
+            time_zone: vp_domain::TimeZone::default(),
             method_name: "Card".into(),
             documents: Vec::new(),
             order: OrderItem::Subscription { months: 1 },
@@ -217,7 +213,9 @@ mod tests {
         let offer = |months| RenewalOffer {
             amount: "299.00".parse().unwrap(),
             months,
-            next_charge_at: time::macros::datetime!(2026-12-25 10:00 UTC),
+            // The evening of the 24th in UTC is the 25th in Moscow, the account's zone.
+            next_charge_at: time::macros::datetime!(2026-12-24 22:00 UTC),
+            time_zone: vp_domain::TimeZone::default(),
         };
         let said = |lang, months| renewal_sentence(lang, &offer(months)).replace('\u{a0}', " ");
         assert_eq!(
@@ -237,11 +235,11 @@ mod tests {
         let page = |lang| receipt(lang, &paid_page()).into_string().replace('\u{a0}', " ");
         assert_eq!(
             page(Lang::En),
-            "<p class=\"muted\">Receipt: RUB 238.80, 21:57 UTC, 2026-11-23, Card, order <code>pay_1</code></p>"
+            "<p class=\"muted\">Receipt: RUB 238.80, 00:57 MSK, 2026-11-24, Card, order <code>pay_1</code></p>"
         );
         assert_eq!(
             page(Lang::Ru),
-            "<p class=\"muted\">Чек: 238,80 ₽, 21:57 UTC, 23.11.2026, Card, заказ <code>pay_1</code></p>"
+            "<p class=\"muted\">Чек: 238,80 ₽, 00:57 MSK, 24.11.2026, Card, заказ <code>pay_1</code></p>"
         );
     }
 }
