@@ -109,3 +109,23 @@ fn mail_settings_that_do_not_read_stop_the_start_naming_the_setting() {
     s.env = vec![("VP_SMTP_URL".into(), "smtps://mail.example".into()), ("VP_MAIL_FROM".into(), "nobody".into())];
     assert!(s.refused(&["mail", "test", "a@example.com"]).contains("VP_MAIL_FROM"));
 }
+
+#[test]
+fn a_cabinet_invitation_mails_its_link_to_the_person_under_the_brand() {
+    let server = SmtpServer::start(free_port(), std::env::temp_dir().join(format!("vp-maildir-{}", free_port())));
+    let s = with_smtp("mail-invite", &server.url());
+    let account = s.ok(&["account", "create", "--brand", "Fast VPN"]);
+    let account_id = account["account"]["account_id"].as_str().unwrap();
+    let invitation = s.ok(&["cabinet", "invite", account_id, "--email", "Partner@Example.com", "--lang", "ru"]);
+    assert!(server.messages().is_empty(), "queued with the invitation, sent by the workers");
+    s.ok(&["jobs"]);
+    let got: Vec<_> = server.messages().iter().map(|raw| parse(raw)).collect();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0]["to"], "partner@example.com");
+    assert_eq!(got[0]["from"], "Fast VPN <noreply@vpn.example>");
+    assert_eq!(got[0]["subject"], "Fast VPN: доступ к кабинету партнёра");
+    let link = invitation["link"].as_str().unwrap();
+    assert!(got[0]["text"].as_str().unwrap().contains(link), "{:#?}", got[0]);
+    assert!(got[0]["text"].as_str().unwrap().contains("\u{a0}MSK, "), "the deadline in the account's zone");
+    assert_eq!(s.ok(&["mail", "show", invitation["mail_id"].as_str().unwrap()])["status"], "sent");
+}

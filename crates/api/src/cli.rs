@@ -161,12 +161,15 @@ pub enum WithdrawalCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum CabinetCommand {
-    /// Print a one-time link (valid 72 h) where the person sets a password; for an existing
-    /// user of the account it is a password reset link.
+    /// Print a one-time link (valid 72 h) where the person sets a password, and mail it to
+    /// them; for an existing user of the account it is a password reset link.
     Invite {
         account_id: String,
         #[arg(long)]
         email: String,
+        /// The language of the message carrying the link: en or ru.
+        #[arg(long, default_value = "en", value_parser = ["en", "ru"])]
+        lang: String,
     },
     /// Users of an account.
     Users { account_id: String },

@@ -318,8 +318,9 @@ pub async fn gateway(services: &Services, cmd: GatewayCommand) -> CommandResult 
 
 pub async fn cabinet(services: &Services, cmd: CabinetCommand) -> CommandResult {
     Ok(match cmd {
-        CabinetCommand::Invite { account_id, email } => {
-            output::cabinet_invitation(&services.cabinet_access.invite_user(&account_id, &email).await?)
+        CabinetCommand::Invite { account_id, email, lang } => {
+            let lang = vp_domain::Lang::from_code(&lang).unwrap_or(vp_domain::Lang::En);
+            output::cabinet_invitation(&services.cabinet_access.invite_user(&account_id, &email, lang).await?)
         }
         CabinetCommand::Users { account_id } => {
             services.cabinet_access.users(&account_id).await?.iter().map(output::cabinet_user).collect()

@@ -213,7 +213,8 @@ pub fn cabinet_invitation(i: &vp_app::cabinet::Invitation) -> Value {
         "purpose": i.purpose.as_str(),
         "link": i.link,
         "expires_at": timestamp(i.expires_at),
-        "note": "give the link to the person only; it works once and is stored as a hash",
+        "mail_id": i.mail_id,
+        "note": "the link is mailed to the address too; give it to the person only: it works once and is stored as a hash",
     })
 }
 

@@ -320,6 +320,7 @@ impl Services {
             limiter,
             failed_auth_per_minute,
             public_base_url,
+            mail: mail_queue.clone(),
         });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),

@@ -19,7 +19,7 @@ fn token_of(link: &str) -> &str {
 
 /// An invited user who set `PASSWORD`; returns the first session.
 async fn member(w: &World, email: &str) -> SignedIn {
-    let invitation = w.app.cabinet_access.invite_user(&w.account.id, email).await.unwrap();
+    let invitation = w.app.cabinet_access.invite_user(&w.account.id, email, vp_domain::Lang::En).await.unwrap();
     // Entries of one instant have no order among them; the activity test reads the order.
     w.clock.advance(Duration::seconds(1));
     w.app.cabinet_access.set_password(token_of(&invitation.link), PASSWORD).await.unwrap()
@@ -32,7 +32,8 @@ async fn sign_in(w: &World, email: &str, password: &str, address: &str) -> Resul
 #[tokio::test]
 async fn an_invitation_link_sets_the_password_once_and_signs_the_person_in() {
     let w = World::new().await;
-    let invitation = w.app.cabinet_access.invite_user(&w.account.id, "Partner@Example.com").await.unwrap();
+    let invitation =
+        w.app.cabinet_access.invite_user(&w.account.id, "Partner@Example.com", vp_domain::Lang::En).await.unwrap();
     assert_eq!(invitation.purpose, CabinetLinkPurpose::Invite);
     assert_eq!(invitation.user.email, "partner@example.com", "emails are kept in lower case");
     assert!(invitation.link.starts_with("http://127.0.0.1:8080/cabinet/welcome/"));
@@ -55,16 +56,25 @@ async fn an_invitation_link_sets_the_password_once_and_signs_the_person_in() {
 #[tokio::test]
 async fn a_link_expires_after_72_hours_and_a_new_one_replaces_the_old() {
     let w = World::new().await;
-    let first = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
+    let first = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com", vp_domain::Lang::En).await.unwrap();
     w.clock.advance(Duration::hours(72));
     assert!(matches!(w.app.cabinet_access.link(token_of(&first.link)).await, Err(AppError::NotFound(_))));
-    let second = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
+    let second = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com", vp_domain::Lang::En).await.unwrap();
     assert_eq!(second.purpose, CabinetLinkPurpose::Invite, "no password yet: still an invitation");
-    let third = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
+    let third = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com", vp_domain::Lang::En).await.unwrap();
     assert!(matches!(w.app.cabinet_access.link(token_of(&second.link)).await, Err(AppError::NotFound(_))));
     w.app.cabinet_access.set_password(token_of(&third.link), PASSWORD).await.unwrap();
-    let reset = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com").await.unwrap();
+    let reset = w.app.cabinet_access.invite_user(&w.account.id, "a@example.com", vp_domain::Lang::Ru).await.unwrap();
     assert_eq!(reset.purpose, CabinetLinkPurpose::Reset, "a user with a password gets a reset link");
+
+    // Each link is mailed to the person in the language asked for, under the account's brand.
+    w.app.mail.deliver_due(10).await.unwrap();
+    let sent = w.mailer.sent.lock().unwrap().clone();
+    assert_eq!(sent.len(), 4, "one message per link");
+    let last = sent.iter().find(|m| m.id == reset.mail_id).expect("the reset link's message");
+    assert_eq!((last.to.as_str(), last.from_name.as_str()), ("a@example.com", w.account.brand_name.as_str()));
+    assert!(last.mail.text.contains(&reset.link), "{}", last.mail.text);
+    assert!(last.mail.subject.contains("новый пароль"), "worded as a reset, in Russian: {}", last.mail.subject);
 }
 
 #[tokio::test]
@@ -72,9 +82,10 @@ async fn an_email_belongs_to_one_account() {
     let w = World::new().await;
     member(&w, "one@example.com").await;
     let (other, _) = w.app.operator.create_account(Some("Other"), "10", false).await.unwrap();
-    let refused = w.app.cabinet_access.invite_user(&other.id, "ONE@example.com").await.unwrap_err();
+    let refused =
+        w.app.cabinet_access.invite_user(&other.id, "ONE@example.com", vp_domain::Lang::En).await.unwrap_err();
     assert!(matches!(refused, AppError::Conflict(_)), "{refused:?}");
-    let bad = w.app.cabinet_access.invite_user(&other.id, "not-an-email").await.unwrap_err();
+    let bad = w.app.cabinet_access.invite_user(&other.id, "not-an-email", vp_domain::Lang::En).await.unwrap_err();
     assert!(matches!(bad, AppError::Validation(ref f) if f.contains_key("email")));
 }
 

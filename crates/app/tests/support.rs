@@ -523,7 +523,7 @@ impl World {
 
     /// A signed-in cabinet user of `account_id`.
     pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::cabinet::Actor {
-        let invitation = self.app.cabinet_access.invite_user(account_id, email).await.unwrap();
+        let invitation = self.app.cabinet_access.invite_user(account_id, email, vp_domain::Lang::En).await.unwrap();
         let token = invitation.link.rsplit('/').next().unwrap();
         let signed_in = self.app.cabinet_access.set_password(token, "a long enough phrase").await.unwrap();
         self.app.cabinet_access.actor(&signed_in.token).await.unwrap().unwrap()

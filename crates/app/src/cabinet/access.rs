@@ -25,6 +25,8 @@ pub struct Invitation {
     pub purpose: CabinetLinkPurpose,
     pub link: String,
     pub expires_at: OffsetDateTime,
+    /// The message carrying the link to the person (`vp-api mail show`).
+    pub mail_id: String,
 }
 
 /// A set-password link as its page shows it.
@@ -66,6 +68,8 @@ pub struct CabinetAccess {
     pub(crate) limiter: Arc<Limiter>,
     pub(crate) failed_auth_per_minute: u32,
     pub(crate) public_base_url: String,
+    /// The link also goes to the person's address.
+    pub(crate) mail: crate::mail::MailQueue,
 }
 
 impl CabinetAccess {
@@ -86,8 +90,9 @@ impl CabinetAccess {
 
     /// Operator: a one-time link (72 hours) where the person sets a password. A new email
     /// becomes a user of the account; for an existing user it is a reset link, and a revoked
-    /// user gets access again once they set a new password. Earlier links stop working.
-    pub async fn invite_user(&self, account_id: &str, email: &str) -> AppResult<Invitation> {
+    /// user gets access again once they set a new password. Earlier links stop working. The
+    /// link is also mailed to the address, in `lang`, with the invitation's unit of work.
+    pub async fn invite_user(&self, account_id: &str, email: &str, lang: vp_domain::Lang) -> AppResult<Invitation> {
         let email = Email::parse(email).map_err(|e| AppError::field("email", e))?;
         let now = self.clock.now();
         let token = self.tokens.random();
@@ -133,13 +138,15 @@ impl CabinetAccess {
             CabinetLinkPurpose::Reset => audit::USER_RESET_LINK,
         };
         self.audit.record(tx.as_mut(), account_id, Who::Operator, action, user.email.clone()).await?;
-        tx.commit().await?;
-        Ok(Invitation {
-            user,
-            purpose,
-            link: format!("{}{LINK_PATH}{token}", self.public_base_url),
+        let url = format!("{}{LINK_PATH}{token}", self.public_base_url);
+        let content = vp_ports::MailContent::CabinetInvitation {
+            link: url.clone(),
             expires_at: link.expires_at,
-        })
+            reset: purpose == CabinetLinkPurpose::Reset,
+        };
+        let mail = self.mail.queue(tx.as_mut(), Some(account_id), &email, lang, content).await?;
+        tx.commit().await?;
+        Ok(Invitation { user, purpose, link: url, expires_at: link.expires_at, mail_id: mail.id })
     }
 
     /// Operator: the users of an account, oldest first.
