@@ -73,7 +73,9 @@ fn an_invited_partner_sets_a_password_and_lands_in_their_cabinet(backend: Backen
     let overview = v.get("/cabinet");
     assert_eq!(overview.status, 200);
     let html = overview.text();
-    for shown in ["Demo VPN", "vpk_", "Requests per minute", "600", "partner@example.com", "Sign out"] {
+    for shown in
+        ["Demo VPN", "vpk_", "Requests per minute", "600", "partner@example.com", "Sign out", "/shop/demo-vpn\">"]
+    {
         assert!(html.contains(shown), "{shown} on the overview: {html}");
     }
     assert_eq!(overview.header("cache-control"), Some("no-store"));

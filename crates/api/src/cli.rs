@@ -342,6 +342,9 @@ pub enum AccountCommand {
     SetMarkup { account_id: String, markup: String },
     /// Set the brand name.
     SetBrand { account_id: String, brand: String },
+    /// Set the address of the account's web shop, {VP_PUBLIC_BASE_URL}/shop/SLUG: 3 to 40
+    /// lowercase Latin letters, digits and single hyphens; the old address stops working.
+    SetSlug { account_id: String, slug: String },
     /// Set the time zone customers read times in: an IANA name such as Europe/Moscow (the default).
     SetTimeZone { account_id: String, time_zone: String },
     /// Turn trials on or off for the account.

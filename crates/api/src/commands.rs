@@ -66,7 +66,15 @@ pub async fn account(services: &Services, cmd: AccountCommand) -> CommandResult 
             json!({ "account": output::account(&account), "api_key": output::issued_key(&key) })
         }
         AccountCommand::Show { account_id } => {
-            output::account_overview(&services.operator.account_overview(&account_id).await?)
+            let mut out = output::account_overview(&services.operator.account_overview(&account_id).await?);
+            out["shop_url"] = services.shop.url(&services.shop.slug(&account_id).await?).into();
+            out
+        }
+        AccountCommand::SetSlug { account_id, slug } => {
+            let slug = services.shop.set_slug(&account_id, &slug).await?;
+            let mut out = output::account_overview(&services.operator.account_overview(&account_id).await?);
+            out["shop_url"] = services.shop.url(&slug).into();
+            out
         }
         AccountCommand::List => services.operator.list_accounts().await?.iter().map(output::account).collect(),
         AccountCommand::SetMarkup { account_id, markup } => {

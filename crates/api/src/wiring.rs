@@ -103,6 +103,8 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         vp_app::AppError::External(reason) => CommandError::BadInput(reason),
         other => other.into(),
     })?;
+    // Accounts made before shops existed get their shop's address.
+    services.shop.assign_missing_slugs().await?;
     Ok(Wired { services, local_panel, yookassa, shifted_clock })
 }
 

@@ -35,6 +35,7 @@ pub mod renewals;
 pub mod secrets;
 mod services;
 mod setting;
+pub mod shop;
 mod stamp;
 pub mod stars;
 pub mod style;

@@ -27,6 +27,7 @@ use crate::payments::{Payments, Settled};
 use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
+use crate::shop::Shop;
 use crate::stamp::Stamp;
 use crate::stars::{Stars, StarsRail};
 use crate::tokens::Tokens;
@@ -131,6 +132,8 @@ pub struct Services {
     pub observability: Arc<Observability>,
     /// The mail outbox and the operator's test message.
     pub mail: Arc<Mail>,
+    /// The account's web shop: its address and its page.
+    pub shop: Arc<Shop>,
 }
 
 impl Services {
@@ -311,6 +314,12 @@ impl Services {
             wording,
             public_base_url: public_base_url.clone(),
         });
+        let shop = Arc::new(Shop {
+            store: store.clone(),
+            clock: clock.clone(),
+            catalog: catalog.clone(),
+            public_base_url: public_base_url.clone(),
+        });
         let cabinet_access = Arc::new(CabinetAccess {
             store: store.clone(),
             clock: clock.clone(),
@@ -371,6 +380,7 @@ impl Services {
             secrets,
             observability,
             mail,
+            shop,
         }
     }
 }

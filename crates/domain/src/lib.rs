@@ -12,6 +12,7 @@ pub mod markup;
 pub mod money;
 pub mod rate_window;
 pub mod renewal;
+pub mod shop;
 pub mod stars;
 pub mod subscription;
 pub mod term_events;

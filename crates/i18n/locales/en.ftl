@@ -96,6 +96,7 @@ cabinet-overview-account = Account
 cabinet-overview-account-id = Account id
 cabinet-overview-markup = Markup
 cabinet-overview-trial = Trial
+cabinet-overview-shop = Your web shop
 cabinet-overview-api = API access
 cabinet-overview-api-enabled = enabled
 cabinet-overview-api-disabled = disabled by the platform
@@ -717,3 +718,10 @@ mail-reset-subject = { $brand }: set a new password for the partner cabinet
 mail-reset-body = A new password was asked for your { $brand } partner cabinet account. Open the link to set it; your old password works until then.
 mail-link-until = The link works once, until { $until }.
 mail-invitation-button = Set the password
+
+## The web shop (docs/decisions.md, "The web shop")
+shop-page-title = { $brand }: VPN subscription
+shop-page-plans = Plans
+shop-page-trial = New here? Try it free for { $hours } hours.
+shop-page-buy-in-bot = Buy in Telegram
+shop-page-documents = Documents

@@ -95,6 +95,7 @@ cabinet-overview-account = Аккаунт
 cabinet-overview-account-id = Идентификатор
 cabinet-overview-markup = Наценка
 cabinet-overview-trial = Пробный период
+cabinet-overview-shop = Ваш магазин на сайте
 cabinet-overview-api = Доступ к API
 cabinet-overview-api-enabled = включён
 cabinet-overview-api-disabled = отключён платформой
@@ -749,3 +750,14 @@ mail-reset-subject = { $brand }: новый пароль для кабинета
 mail-reset-body = Для вашей учётной записи в кабинете партнёра { $brand } запрошен новый пароль. Откройте ссылку, чтобы задать его; до тех пор действует старый пароль.
 mail-link-until = Ссылка действует один раз, до { $until }.
 mail-invitation-button = Задать пароль
+
+## Магазин на сайте (docs/decisions.md, "The web shop")
+shop-page-title = { $brand }: подписка на VPN
+shop-page-plans = Тарифы
+shop-page-trial = Впервые у нас? Попробуйте бесплатно { $hours } { $hours ->
+    [one] час
+    [few] часа
+   *[many] часов
+    }.
+shop-page-buy-in-bot = Купить в Telegram
+shop-page-documents = Документы

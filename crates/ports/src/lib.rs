@@ -52,7 +52,7 @@ pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
     DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
-    SettingsRepo, StarsRepo, Store, StoreError, Tx,
+    SettingsRepo, ShopRepo, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

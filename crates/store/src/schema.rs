@@ -582,3 +582,12 @@ diesel::table! {
         last_error -> Nullable<Text>,
     }
 }
+
+diesel::table! {
+    shop_slugs (account_id) {
+        account_id -> Text,
+        slug -> Text,
+        updated_at -> Timestamp,
+    }
+}
+diesel::allow_tables_to_appear_in_same_query!(accounts, shop_slugs);

@@ -157,6 +157,7 @@ contract_tests!(
     payment_methods_are_upserted_and_ordered,
     settings_are_put_and_read,
     mail_is_queued_claimed_by_one_worker_and_kept_as_sent,
+    a_shop_slug_is_one_accounts_and_accounts_without_one_are_found,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
@@ -839,6 +840,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000023",
             "20261127000024",
             "20261127000025",
+            "20261127000026",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1245,6 +1247,24 @@ async fn mail_is_queued_claimed_by_one_worker_and_kept_as_sent(ctx: Ctx) {
     assert_eq!(tx.mail("mail_a").await.unwrap(), Some(sent));
     assert_eq!(tx.mail("mail_none").await.unwrap(), None);
     tx.commit().await.unwrap();
+}
+
+async fn a_shop_slug_is_one_accounts_and_accounts_without_one_are_found(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    seed(&ctx.store, "acc-2").await;
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.accounts_without_shop(10).await.unwrap(), ["acc-1", "acc-2"]);
+    tx.put_shop_slug("acc-1", "fast-vpn", at(1)).await.unwrap();
+    assert_eq!(tx.accounts_without_shop(10).await.unwrap(), ["acc-2"]);
+    assert_eq!(tx.shop_slug("acc-1").await.unwrap().as_deref(), Some("fast-vpn"));
+    assert_eq!(tx.shop_account("fast-vpn").await.unwrap().as_deref(), Some("acc-1"));
+    tx.put_shop_slug("acc-1", "swift-vpn", at(2)).await.unwrap();
+    assert_eq!(tx.shop_account("fast-vpn").await.unwrap(), None, "the old slug is free again");
+    assert_eq!(tx.shop_slug("acc-2").await.unwrap(), None);
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    let taken = tx.put_shop_slug("acc-2", "swift-vpn", at(3)).await.unwrap_err();
+    assert!(matches!(taken, StoreError::Conflict(_)), "{taken:?}");
 }
 
 async fn settings_are_put_and_read(ctx: Ctx) {

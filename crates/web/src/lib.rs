@@ -47,6 +47,7 @@ pub fn configure(state: WebState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(web::Data::from(s.cabinet.clone()))
             .app_data(web::Data::from(s.notices.clone()))
             .app_data(web::Data::from(s.renewals.clone()))
+            .app_data(web::Data::from(s.shop.clone()))
             .app_data(web::Data::new(cookies))
             .app_data(state.proxies.clone())
             .configure(pages::routes)

@@ -39,6 +39,7 @@ impl Operator {
         };
         let mut tx = self.store.begin().await?;
         tx.insert_account(&account).await?;
+        crate::shop::slug_of(tx.as_mut(), &account, self.clock.now()).await?;
         let key = insert_new_key(tx.as_mut(), self.ids.as_ref(), self.clock.now(), &account.id).await?;
         tx.commit().await?;
         Ok((account, key))

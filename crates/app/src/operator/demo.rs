@@ -73,6 +73,7 @@ impl Operator {
             created_at: now,
         };
         tx.insert_account(&account).await?;
+        crate::shop::slug_of(tx.as_mut(), &account, now).await?;
         let key = insert_new_key(tx.as_mut(), self.ids.as_ref(), now, &account.id).await?;
         tx.commit().await?;
         self.offers.forget();

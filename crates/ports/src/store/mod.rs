@@ -18,6 +18,7 @@ mod offer;
 mod reminders;
 mod renewals;
 mod settings;
+mod shop;
 mod stars;
 
 use async_trait::async_trait;
@@ -39,6 +40,7 @@ pub use offer::OfferRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
+pub use shop::ShopRepo;
 pub use stars::StarsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
@@ -169,6 +171,7 @@ pub trait Tx:
     + RenewalRepo
     + StarsRepo
     + MailRepo
+    + ShopRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

@@ -25,6 +25,7 @@ pub(crate) mod quotas;
 pub(crate) mod reminders;
 pub(crate) mod renewals;
 pub(crate) mod settings;
+pub(crate) mod shop;
 pub(crate) mod stars;
 
 /// A newest-first page's cursor as stored; without one, everything is before the

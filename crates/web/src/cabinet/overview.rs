@@ -9,6 +9,7 @@ use serde::Deserialize;
 use vp_app::AppError;
 use vp_app::cabinet::Actor;
 use vp_app::cabinet::Cabinet;
+use vp_app::shop::Shop;
 use vp_domain::limits::BRAND_NAME_MAX_CHARS;
 
 use super::session;
@@ -24,20 +25,21 @@ pub struct Shown {
 pub async fn show(
     req: HttpRequest,
     cabinet: Data<Cabinet>,
+    shop: Data<Shop>,
     SignedIn(actor): SignedIn,
     shown: Query<Shown>,
 ) -> HttpResponse {
     let saved = shown.saved.as_deref() == Some("brand");
-    render(&req, &cabinet, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
+    render(&req, &cabinet, &shop, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
 }
 
-pub async fn rename(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+pub async fn rename(req: HttpRequest, cabinet: Data<Cabinet>, shop: Data<Shop>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     match cabinet.rename_brand(&actor, fields.get("brand_name")).await {
         Ok(_) => session::see_other("/cabinet?saved=brand"),
         Err(AppError::Validation(_)) => {
             let outcome = Outcome { refused: true, saved: false };
-            render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
+            render(&req, &cabinet, &shop, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
         }
         Err(e) => failed(&req, &e),
     }
@@ -52,12 +54,17 @@ struct Outcome {
 async fn render(
     req: &HttpRequest,
     cabinet: &Cabinet,
+    shop: &Shop,
     actor: &Actor,
     status: StatusCode,
     outcome: Outcome,
 ) -> HttpResponse {
     let (overview, limits) = match cabinet.overview(actor).await {
         Ok(found) => found,
+        Err(e) => return failed(req, &e),
+    };
+    let shop_url = match shop.slug(&actor.account.id).await {
+        Ok(slug) => shop.url(&slug),
         Err(e) => return failed(req, &e),
     };
     let shell = Shell::new(req, actor, Section::Overview);
@@ -87,6 +94,7 @@ async fn render(
             dt { (tx.get("cabinet-overview-account-id")) } dd { code { (account.id) } }
             dt { (tx.get("cabinet-overview-markup")) } dd { (account.markup) " %" }
             dt { (tx.get("cabinet-overview-trial")) } dd { (on_off(account.trial_enabled)) }
+            dt { (tx.get("cabinet-overview-shop")) } dd { a href=(shop_url) { (shop_url) } }
             dt { (tx.get("cabinet-overview-api")) }
             dd {
                 (tx.get(if account.api_enabled { "cabinet-overview-api-enabled" } else { "cabinet-overview-api-disabled" }))

@@ -13,6 +13,7 @@ mod reminders;
 mod renewal;
 pub mod result;
 pub mod sandbox;
+mod shop;
 
 use actix_web::guard::{Guard, GuardContext};
 use actix_web::web;
@@ -24,6 +25,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/sandbox/pay/{payment_id}", web::get().to(sandbox::show))
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
+        .route(&format!("{}{{slug}}", vp_app::shop::SHOP_PATH), web::get().to(shop::show))
         .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))
         .route("/reminders/{token}", web::post().to(reminders::link))
         .route("/renewal/{token}/off", web::post().to(renewal::turn_off))

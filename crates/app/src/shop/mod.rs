@@ -1,0 +1,132 @@
+//! The account's web shop (docs/decisions.md, "The web shop"): its address, `/shop/{slug}`,
+//! made from the brand when the account is made and changeable by the operator, and what the
+//! shop page shows: the plans and the device offer at the account's prices, the trial where
+//! the account gives one, the legal documents, the support address and the partner's bot.
+
+use std::sync::Arc;
+
+use vp_domain::Lang;
+use vp_domain::shop::ShopSlug;
+use vp_ports::{AccountRecord, Clock, Store, StoreError, Tx};
+
+use crate::catalog::Catalog;
+use crate::error::{AppError, AppResult};
+use crate::operator::load_account;
+use crate::views::{DocumentLink, PlansView};
+
+/// The path of an account's shop under the public address.
+pub const SHOP_PATH: &str = "/shop/";
+/// Accounts given a slug per round at start (those made before shops existed).
+const SLUG_BATCH: u32 = 500;
+
+/// What the shop page shows.
+pub struct ShopPage {
+    pub account: AccountRecord,
+    pub slug: ShopSlug,
+    pub plans: PlansView,
+    pub documents: Vec<DocumentLink>,
+    /// `https://t.me/<bot>` while the partner's bot is connected.
+    pub bot_url: Option<String>,
+}
+
+pub struct Shop {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) catalog: Arc<Catalog>,
+    pub(crate) public_base_url: String,
+}
+
+impl Shop {
+    /// The shop's address for a slug.
+    pub fn url(&self, slug: &ShopSlug) -> String {
+        format!("{}{SHOP_PATH}{slug}", self.public_base_url)
+    }
+
+    /// The account's slug; made from its brand if it has none yet.
+    pub async fn slug(&self, account_id: &str) -> AppResult<ShopSlug> {
+        let mut tx = self.store.begin().await?;
+        let account = load_account(tx.as_mut(), account_id).await?;
+        let slug = slug_of(tx.as_mut(), &account, self.clock.now()).await?;
+        tx.commit().await?;
+        Ok(slug)
+    }
+
+    /// Gives every account made before shops existed its slug; run at start.
+    pub async fn assign_missing_slugs(&self) -> AppResult<usize> {
+        let mut read = self.store.read().await?;
+        let none_missing = read.accounts_without_shop(1).await?.is_empty();
+        read.commit().await?;
+        if none_missing {
+            return Ok(0);
+        }
+        let mut assigned = 0;
+        loop {
+            let mut tx = self.store.begin().await?;
+            let ids = tx.accounts_without_shop(SLUG_BATCH).await?;
+            for id in &ids {
+                let account = load_account(tx.as_mut(), id).await?;
+                slug_of(tx.as_mut(), &account, self.clock.now()).await?;
+            }
+            tx.commit().await?;
+            assigned += ids.len();
+            if ids.len() < SLUG_BATCH as usize {
+                return Ok(assigned);
+            }
+        }
+    }
+
+    /// Operator: a slug of their choosing (`vp-api account set-slug`); the old address stops
+    /// working at once.
+    pub async fn set_slug(&self, account_id: &str, raw: &str) -> AppResult<ShopSlug> {
+        let slug = ShopSlug::parse(raw).map_err(|e| AppError::field("slug", e))?;
+        let mut tx = self.store.begin().await?;
+        load_account(tx.as_mut(), account_id).await?;
+        match tx.shop_account(slug.as_str()).await? {
+            Some(owner) if owner != account_id => {
+                return Err(AppError::Conflict(format!("the shop address {slug} is another account's")));
+            }
+            _ => {}
+        }
+        tx.put_shop_slug(account_id, slug.as_str(), self.clock.now()).await.map_err(|e| match e {
+            StoreError::Conflict(_) => AppError::Conflict(format!("the shop address {slug} is another account's")),
+            other => other.into(),
+        })?;
+        tx.commit().await?;
+        Ok(slug)
+    }
+
+    /// The shop page of `slug` in `lang`; `NotFound("shop")` for a slug no account has.
+    pub async fn page(&self, slug: &str, lang: Lang) -> AppResult<ShopPage> {
+        let slug = ShopSlug::parse(slug).map_err(|_| AppError::NotFound("shop"))?;
+        let mut tx = self.store.read().await?;
+        let account_id = tx.shop_account(slug.as_str()).await?.ok_or(AppError::NotFound("shop"))?;
+        let account = load_account(tx.as_mut(), &account_id).await?;
+        let bot = tx.partner_bot(&account_id).await?.filter(|b| b.disconnected_at.is_none());
+        tx.commit().await?;
+        let plans = self.catalog.price_list(&account).await?;
+        let documents = self.catalog.document_links(&account, lang).await?;
+        let bot_url = bot.map(|b| format!("https://t.me/{}", b.username));
+        Ok(ShopPage { account, slug, plans, documents, bot_url })
+    }
+}
+
+/// The account's slug, made from its brand (numbered past the ones taken) if it has none.
+pub(crate) async fn slug_of(
+    tx: &mut dyn Tx,
+    account: &AccountRecord,
+    now: time::OffsetDateTime,
+) -> AppResult<ShopSlug> {
+    if let Some(slug) = tx.shop_slug(&account.id).await? {
+        return ShopSlug::parse(&slug)
+            .map_err(|e| AppError::Store(StoreError::Corrupt(format!("shop slug {slug}: {e}"))));
+    }
+    let base = ShopSlug::from_brand(account.brand_name.as_str());
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while tx.shop_account(candidate.as_str()).await?.is_some() {
+        n += 1;
+        candidate = base.with_number(n);
+    }
+    tx.put_shop_slug(&account.id, candidate.as_str(), now).await?;
+    Ok(candidate)
+}
