@@ -55,6 +55,7 @@ fn customer_pages(s: &Server) -> Vec<(&'static str, String)> {
         ("subscription-link", format!("/sub/{token}")),
         ("terms", format!("/documents/{account}/terms_of_service")),
         ("privacy", format!("/documents/{account}/privacy_policy")),
+        ("shop", "/shop/demo-vpn".to_owned()),
     ]
 }
 

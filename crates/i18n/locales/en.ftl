@@ -722,6 +722,9 @@ mail-invitation-button = Set the password
 ## The web shop (docs/decisions.md, "The web shop")
 shop-page-title = { $brand }: VPN subscription
 shop-page-plans = Plans
-shop-page-trial = New here? Try it free for { $hours } hours.
+shop-page-trial = New here? Try it free for { $hours ->
+    [one] { $hours } hour
+   *[other] { $hours } hours
+    }.
 shop-page-buy-in-bot = Buy in Telegram
 shop-page-documents = Documents

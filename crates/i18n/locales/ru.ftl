@@ -754,10 +754,10 @@ mail-invitation-button = Задать пароль
 ## Магазин на сайте (docs/decisions.md, "The web shop")
 shop-page-title = { $brand }: подписка на VPN
 shop-page-plans = Тарифы
-shop-page-trial = Впервые у нас? Попробуйте бесплатно { $hours } { $hours ->
-    [one] час
-    [few] часа
-   *[many] часов
+shop-page-trial = Впервые у нас? Попробуйте бесплатно { $hours ->
+    [one] { $hours } час
+    [few] { $hours } часа
+   *[many] { $hours } часов
     }.
 shop-page-buy-in-bot = Купить в Telegram
 shop-page-documents = Документы
