@@ -16,7 +16,7 @@ fn with_smtp(name: &str, url: &str) -> Scratch {
 
 #[test]
 fn the_test_message_arrives_over_smtp_in_the_chosen_language_with_text_and_html() {
-    let server = SmtpServer::start(free_port(), std::env::temp_dir().join(format!("vp-maildir-{}", free_port())));
+    let server = SmtpServer::start_anywhere();
     let s = with_smtp("mail-smtp", &server.url());
     let en = s.ok(&["mail", "test", "Owner@Example.com"]);
     assert_eq!(
@@ -80,7 +80,7 @@ fn a_message_the_server_could_not_take_leaves_once_it_is_back_and_never_twice() 
 
 #[test]
 fn smtp_without_starttls_offered_sends_nothing_in_the_clear() {
-    let server = SmtpServer::start(free_port(), std::env::temp_dir().join(format!("vp-maildir-{}", free_port())));
+    let server = SmtpServer::start_anywhere();
     let s = with_smtp("mail-starttls", &format!("smtp://mailer:secret@127.0.0.1:{}", server.port));
     let run = s.run(&["mail", "test", "owner@example.com"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
@@ -112,7 +112,7 @@ fn mail_settings_that_do_not_read_stop_the_start_naming_the_setting() {
 
 #[test]
 fn a_cabinet_invitation_mails_its_link_to_the_person_under_the_brand() {
-    let server = SmtpServer::start(free_port(), std::env::temp_dir().join(format!("vp-maildir-{}", free_port())));
+    let server = SmtpServer::start_anywhere();
     let s = with_smtp("mail-invite", &server.url());
     let account = s.ok(&["account", "create", "--brand", "Fast VPN"]);
     let account_id = account["account"]["account_id"].as_str().unwrap();

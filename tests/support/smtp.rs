@@ -55,6 +55,14 @@ pub fn free_port() -> u16 {
 }
 
 impl SmtpServer {
+    /// Starts one on a free port, keeping mail in a directory of its own.
+    pub fn start_anywhere() -> SmtpServer {
+        let port = free_port();
+        let dir = std::env::temp_dir().join(format!("vp-maildir-{}-{port}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        SmtpServer::start(port, dir)
+    }
+
     /// Starts a plain SMTP server (no TLS offered) on `port`, keeping mail under `maildir`.
     pub fn start(port: u16, maildir: PathBuf) -> SmtpServer {
         let python = python();

@@ -168,8 +168,8 @@ pub enum CabinetCommand {
         #[arg(long)]
         email: String,
         /// The language of the message carrying the link: en or ru.
-        #[arg(long, default_value = "en", value_parser = ["en", "ru"])]
-        lang: String,
+        #[arg(long, default_value = "en", value_parser = lang)]
+        lang: vp_domain::Lang,
     },
     /// Users of an account.
     Users { account_id: String },
@@ -184,8 +184,8 @@ pub enum MailCommand {
     Test {
         address: String,
         /// The message's language: en or ru.
-        #[arg(long, default_value = "en", value_parser = ["en", "ru"])]
-        lang: String,
+        #[arg(long, default_value = "en", value_parser = lang)]
+        lang: vp_domain::Lang,
     },
     /// One message of the outbox: sent, waiting for its next attempt, or given up, and why.
     Show { mail_id: String },
@@ -523,4 +523,9 @@ pub enum ContentCommand {
     Set { file: PathBuf },
     /// Print the current content.
     Show,
+}
+
+/// A `--lang` value: `en` or `ru`, the languages of the catalogues.
+fn lang(code: &str) -> Result<vp_domain::Lang, String> {
+    vp_domain::Lang::from_code(code).ok_or_else(|| format!("{code:?} is not a language of the service: en or ru"))
 }

@@ -327,7 +327,6 @@ pub async fn gateway(services: &Services, cmd: GatewayCommand) -> CommandResult 
 pub async fn cabinet(services: &Services, cmd: CabinetCommand) -> CommandResult {
     Ok(match cmd {
         CabinetCommand::Invite { account_id, email, lang } => {
-            let lang = vp_domain::Lang::from_code(&lang).unwrap_or(vp_domain::Lang::En);
             output::cabinet_invitation(&services.cabinet_access.invite_user(&account_id, &email, lang).await?)
         }
         CabinetCommand::Users { account_id } => {
@@ -345,7 +344,6 @@ pub async fn cabinet(services: &Services, cmd: CabinetCommand) -> CommandResult 
 pub async fn mail(services: &Services, cmd: MailCommand) -> CommandResult {
     match cmd {
         MailCommand::Test { address, lang } => {
-            let lang = vp_domain::Lang::from_code(&lang).unwrap_or(vp_domain::Lang::En);
             let mail = services.mail.send_test(&address, lang).await?;
             match (&mail.sent_at, &mail.last_error) {
                 (Some(_), _) => Ok(output::mail(&mail)),

@@ -398,11 +398,7 @@ impl Config {
             public_host.as_deref().unwrap_or("localhost"),
             data_dir(&database_url),
         )
-        .map_err(|reason| {
-            let key = if reason.starts_with("VP_MAIL_FROM") { "VP_MAIL_FROM" } else { "VP_SMTP_URL" };
-            let reason = reason.split_once(": ").map_or(reason.as_str(), |(_, r)| r).to_owned();
-            ConfigError::Invalid { key, reason }
-        })?;
+        .map_err(|e| ConfigError::Invalid { key: e.key, reason: e.reason })?;
         Ok(Config {
             database_url,
             bind,

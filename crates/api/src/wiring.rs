@@ -111,12 +111,8 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
 /// The SMTP server of `VP_SMTP_URL`, or `.eml` files under the data directory.
 fn mailer(config: &Config) -> Result<Arc<dyn vp_ports::Mailer>, CommandError> {
     Ok(match &config.mail {
-        vp_mail::MailSettings::Smtp { server, from } => {
-            let hello = url::Url::parse(&config.public_base_url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_owned))
-                .unwrap_or_else(|| "localhost".into());
-            Arc::new(vp_mail::SmtpMailer::new(server, from.clone(), &hello).map_err(CommandError::BadInput)?)
+        vp_mail::MailSettings::Smtp { server, from, hello } => {
+            Arc::new(vp_mail::SmtpMailer::new(server, from.clone(), hello).map_err(CommandError::BadInput)?)
         }
         vp_mail::MailSettings::Files { dir, from } => Arc::new(vp_mail::FileMailer::new(dir.clone(), from.clone())),
     })

@@ -8,5 +8,5 @@ mod settings;
 mod smtp;
 
 pub use file::FileMailer;
-pub use settings::{MailSettings, SmtpSettings, Tls};
+pub use settings::{MailSettings, MailSettingsError, SmtpSettings, Tls};
 pub use smtp::SmtpMailer;

@@ -39,8 +39,33 @@ impl std::fmt::Debug for SmtpSettings {
 /// Where mail goes: an SMTP server, or `.eml` files under the data directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MailSettings {
-    Smtp { server: SmtpSettings, from: lettre::Address },
-    Files { dir: PathBuf, from: lettre::Address },
+    /// `hello`: the name this service gives in `EHLO`, its public host.
+    Smtp {
+        server: SmtpSettings,
+        from: lettre::Address,
+        hello: String,
+    },
+    Files {
+        dir: PathBuf,
+        from: lettre::Address,
+    },
+}
+
+/// A mail setting that does not read: which one, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailSettingsError {
+    pub key: &'static str,
+    pub reason: String,
+}
+
+impl std::fmt::Display for MailSettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.reason)
+    }
+}
+
+fn invalid(key: &'static str, reason: impl Into<String>) -> MailSettingsError {
+    MailSettingsError { key, reason: reason.into() }
 }
 
 impl MailSettings {
@@ -51,11 +76,11 @@ impl MailSettings {
         from: Option<&str>,
         public_host: &str,
         data_dir: PathBuf,
-    ) -> Result<MailSettings, String> {
+    ) -> Result<MailSettings, MailSettingsError> {
         let from = match from.map(str::trim).filter(|f| !f.is_empty()) {
             Some(f) => Some(
                 f.parse::<lettre::Address>()
-                    .map_err(|e| format!("VP_MAIL_FROM: {f:?} is not an email address ({e})"))?,
+                    .map_err(|e| invalid("VP_MAIL_FROM", format!("{f:?} is not an email address ({e})")))?,
             ),
             None => None,
         };
@@ -64,18 +89,20 @@ impl MailSettings {
                 Some(f) => f,
                 None => lettre::Address::new("noreply", public_host)
                     .or_else(|_| lettre::Address::new("noreply", "localhost"))
-                    .map_err(|e| format!("no sender for the mail files: {e}"))?,
+                    .map_err(|e| invalid("VP_MAIL_FROM", format!("no sender for the mail files: {e}")))?,
             };
             return Ok(MailSettings::Files { dir: data_dir.join("mail"), from });
         };
         let server = parse_smtp_url(url)?;
-        let from = from.ok_or("VP_MAIL_FROM: required with VP_SMTP_URL (the address mail is sent from)")?;
-        Ok(MailSettings::Smtp { server, from })
+        let from =
+            from.ok_or_else(|| invalid("VP_MAIL_FROM", "required with VP_SMTP_URL (the address mail is sent from)"))?;
+        Ok(MailSettings::Smtp { server, from, hello: public_host.to_owned() })
     }
 }
 
-fn parse_smtp_url(raw: &str) -> Result<SmtpSettings, String> {
-    let bad = |why: &str| format!("VP_SMTP_URL: {why} (smtp://user:password@host:587 or smtps://...@host:465)");
+fn parse_smtp_url(raw: &str) -> Result<SmtpSettings, MailSettingsError> {
+    let bad =
+        |why: &str| invalid("VP_SMTP_URL", format!("{why} (smtp://user:password@host:587 or smtps://...@host:465)"));
     let url = url::Url::parse(raw).map_err(|e| bad(&e.to_string()))?;
     let mut tls = match url.scheme() {
         "smtps" => Tls::Implicit,
@@ -117,7 +144,7 @@ fn path_or_fragment(url: &url::Url) -> bool {
 mod tests {
     use super::*;
 
-    fn smtp(url: &str) -> Result<SmtpSettings, String> {
+    fn smtp(url: &str) -> Result<SmtpSettings, MailSettingsError> {
         match MailSettings::parse(Some(url), Some("noreply@vpn.example"), "vpn.example", "/data".into())? {
             MailSettings::Smtp { server, .. } => Ok(server),
             other => panic!("{other:?}"),
@@ -147,16 +174,16 @@ mod tests {
             "smtp://mail.example/inbox",
             "not a url",
         ] {
-            let e = smtp(bad).unwrap_err();
+            let e = smtp(bad).unwrap_err().to_string();
             assert!(e.starts_with("VP_SMTP_URL: "), "{bad}: {e}");
         }
     }
 
     #[test]
     fn smtp_needs_a_sender_and_a_sender_must_be_an_address() {
-        let e = MailSettings::parse(Some("smtp://h"), None, "vpn.example", "/d".into()).unwrap_err();
+        let e = MailSettings::parse(Some("smtp://h"), None, "vpn.example", "/d".into()).unwrap_err().to_string();
         assert!(e.starts_with("VP_MAIL_FROM: "), "{e}");
-        let e = MailSettings::parse(None, Some("nobody"), "vpn.example", "/d".into()).unwrap_err();
+        let e = MailSettings::parse(None, Some("nobody"), "vpn.example", "/d".into()).unwrap_err().to_string();
         assert!(e.starts_with("VP_MAIL_FROM: "), "{e}");
     }
 

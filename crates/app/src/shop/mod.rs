@@ -42,8 +42,15 @@ impl Shop {
         format!("{}{SHOP_PATH}{slug}", self.public_base_url)
     }
 
-    /// The account's slug; made from its brand if it has none yet.
+    /// The account's slug; made from its brand if it has none yet. Read without taking a
+    /// write lock: every account is given one when it is made, or at start.
     pub async fn slug(&self, account_id: &str) -> AppResult<ShopSlug> {
+        let mut read = self.store.read().await?;
+        let stored = read.shop_slug(account_id).await?;
+        read.commit().await?;
+        if let Some(slug) = stored {
+            return stored_slug(slug);
+        }
         let mut tx = self.store.begin().await?;
         let account = load_account(tx.as_mut(), account_id).await?;
         let slug = slug_of(tx.as_mut(), &account, self.clock.now()).await?;
@@ -117,8 +124,7 @@ pub(crate) async fn slug_of(
     now: time::OffsetDateTime,
 ) -> AppResult<ShopSlug> {
     if let Some(slug) = tx.shop_slug(&account.id).await? {
-        return ShopSlug::parse(&slug)
-            .map_err(|e| AppError::Store(StoreError::Corrupt(format!("shop slug {slug}: {e}"))));
+        return stored_slug(slug);
     }
     let base = ShopSlug::from_brand(account.brand_name.as_str());
     let mut candidate = base.clone();
@@ -129,4 +135,9 @@ pub(crate) async fn slug_of(
     }
     tx.put_shop_slug(&account.id, candidate.as_str(), now).await?;
     Ok(candidate)
+}
+
+/// A slug as stored: written only after its check, so one that does not read is corrupt.
+fn stored_slug(slug: String) -> AppResult<ShopSlug> {
+    ShopSlug::parse(&slug).map_err(|e| AppError::Store(StoreError::Corrupt(format!("shop slug {slug}: {e}"))))
 }
