@@ -17,7 +17,10 @@ const MARK_FOCUSABLE: &str = "
   const all = Array.from(document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]'));
   // What a closed <details> holds (all but its summary) is folded away until it is opened.
   const folded = e => { const d = e.closest('details'); return d !== null && !d.open && e.closest('summary') === null; };
-  const reachable = all.filter(e => !e.disabled && !e.hidden && e.tabIndex >= 0 && e.getClientRects().length > 0 && !folded(e));
+  // A group of radio buttons is one stop: its checked one (or its first); arrows move within.
+  const group = e => Array.from(document.querySelectorAll('input[type=radio]')).filter(r => r.name === e.name && r.form === e.form);
+  const stop = e => e.type !== 'radio' || (e.checked || (!group(e).some(r => r.checked) && group(e)[0] === e));
+  const reachable = all.filter(e => !e.disabled && !e.hidden && e.tabIndex >= 0 && e.getClientRects().length > 0 && !folded(e) && stop(e));
   reachable.forEach((e, i) => e.setAttribute('data-tab', String(i)));
   if (document.activeElement) { document.activeElement.blur(); }
   return reachable.length;";

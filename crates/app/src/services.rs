@@ -27,7 +27,7 @@ use crate::payments::{Payments, Settled};
 use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
-use crate::shop::Shop;
+use crate::shop::{Shop, ShopOrders};
 use crate::stamp::Stamp;
 use crate::stars::{Stars, StarsRail};
 use crate::tokens::Tokens;
@@ -218,6 +218,7 @@ impl Services {
                 reminders: reminder_queue.clone(),
                 panel_sync: panel_sync.clone(),
                 consents: consents.clone(),
+                shop_orders: ShopOrders { queue: mail_queue.clone(), public_base_url: public_base_url.clone() },
             },
             public_base_url: public_base_url.clone(),
         });
@@ -317,7 +318,10 @@ impl Services {
         let shop = Arc::new(Shop {
             store: store.clone(),
             clock: clock.clone(),
+            tokens: tokens.clone(),
+            access: access.clone(),
             catalog: catalog.clone(),
+            payments: payments.clone(),
             public_base_url: public_base_url.clone(),
         });
         let cabinet_access = Arc::new(CabinetAccess {

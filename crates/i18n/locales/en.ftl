@@ -232,6 +232,7 @@ page-order-minutes-left = { $minutes } min left
 page-order-hours-left = { $hours } h { $minutes } min left
 page-order-receipt = Receipt: { MONEY($amount) }, { $when }, { $method }, order
 page-order-connect = Connect now
+page-order-connect-mailed = The connect link is in the email we sent to the address of this order.
 page-order-back-to-shop = Back to the shop
 page-order-new-invoice = Return to the shop or the bot for a new invoice.
 
@@ -718,6 +719,11 @@ mail-reset-subject = { $brand }: set a new password for the partner cabinet
 mail-reset-body = A new password was asked for your { $brand } partner cabinet account. Open the link to set it; your old password works until then.
 mail-link-until = The link works once, until { $until }.
 mail-invitation-button = Set the password
+mail-order-subject = { $brand }: your order is paid
+mail-order-paid = Payment received, thank you. Order { $order }: { $what }, { MONEY($amount) }, paid { $when }.
+mail-order-until = Your subscription is active until { DATE($day) }.
+mail-order-lifetime = Your subscription never ends.
+mail-order-shop = Your subscription, devices and receipts: { $shop }
 
 ## The web shop (docs/decisions.md, "The web shop")
 shop-page-title = { $brand }: VPN subscription
@@ -728,3 +734,12 @@ shop-page-trial = New here? Try it free for { $hours ->
     }.
 shop-page-buy-in-bot = Buy in Telegram
 shop-page-documents = Documents
+shop-form-email = Email
+shop-form-email-hint = Your order and the connect link are sent to this address.
+shop-form-method = How to pay
+shop-form-buy = Go to payment
+shop-form-fix = Please check the form.
+shop-form-email-invalid = Enter an email address such as name@example.com.
+shop-form-plan-invalid = Choose one of the plans.
+shop-form-method-invalid = Choose how to pay.
+shop-form-stale = This form was already sent with other details. Please check them and send it again.

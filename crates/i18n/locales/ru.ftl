@@ -250,6 +250,7 @@ page-order-hours-left = { $hours ->
     }
 page-order-receipt = Чек: { MONEY($amount) }, { $when }, { $method }, заказ
 page-order-connect = Подключиться
+page-order-connect-mailed = Ссылка для подключения — в письме на адрес, указанный в заказе.
 page-order-back-to-shop = Вернуться в магазин
 page-order-new-invoice = Вернитесь в магазин или бот за новым счётом.
 
@@ -750,6 +751,11 @@ mail-reset-subject = { $brand }: новый пароль для кабинета
 mail-reset-body = Для вашей учётной записи в кабинете партнёра { $brand } запрошен новый пароль. Откройте ссылку, чтобы задать его; до тех пор действует старый пароль.
 mail-link-until = Ссылка действует один раз, до { $until }.
 mail-invitation-button = Задать пароль
+mail-order-subject = { $brand }: заказ оплачен
+mail-order-paid = Оплата получена, спасибо. Заказ { $order }: { $what }, { MONEY($amount) }, оплачен { $when }.
+mail-order-until = Подписка действует до { DATE($day) }.
+mail-order-lifetime = Подписка бессрочная.
+mail-order-shop = Подписка, устройства и чеки: { $shop }
 
 ## Магазин на сайте (docs/decisions.md, "The web shop")
 shop-page-title = { $brand }: подписка на VPN
@@ -761,3 +767,12 @@ shop-page-trial = Впервые у нас? Попробуйте бесплат�
     }.
 shop-page-buy-in-bot = Купить в Telegram
 shop-page-documents = Документы
+shop-form-email = Эл. почта
+shop-form-email-hint = На этот адрес придут заказ и ссылка для подключения.
+shop-form-method = Способ оплаты
+shop-form-buy = Перейти к оплате
+shop-form-fix = Проверьте, пожалуйста, форму.
+shop-form-email-invalid = Введите адрес почты, например name@example.com.
+shop-form-plan-invalid = Выберите тариф.
+shop-form-method-invalid = Выберите способ оплаты.
+shop-form-stale = Эту форму уже отправляли с другими данными. Проверьте их и отправьте ещё раз.

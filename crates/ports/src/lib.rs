@@ -41,7 +41,9 @@ pub use gateway::{
 pub use ids::IdGenerator;
 pub use invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
 pub use local_panel::{LocalPanelRepo, LocalPanelStore, LocalPanelTx};
-pub use mail::{MailContent, MailError, MailRecord, MailRenderer, MailSigner, Mailer, OutgoingMail, RenderedMail};
+pub use mail::{
+    MailContent, MailError, MailRecord, MailRenderer, MailSigner, Mailer, OrderItem, OutgoingMail, RenderedMail,
+};
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
@@ -52,7 +54,7 @@ pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
     DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
-    SettingsRepo, ShopRepo, StarsRepo, Store, StoreError, Tx,
+    SettingsRepo, ShopCustomer, ShopRepo, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

@@ -18,6 +18,33 @@ pub enum MailContent {
     Test,
     /// A cabinet invitation or password reset: the one-time link and until when it holds.
     CabinetInvitation { link: String, expires_at: OffsetDateTime, reset: bool },
+    /// A web shop purchase was paid: the order and where to connect.
+    ShopOrderPaid {
+        payment_id: String,
+        /// What the customer paid, in kopecks.
+        amount: i64,
+        item: OrderItem,
+        paid_at: OffsetDateTime,
+        /// The term's end after this payment; `None` for a lifetime plan.
+        expires_at: Option<OffsetDateTime>,
+        /// The connect page of the subscription, as it was when the payment arrived.
+        connect_url: String,
+        /// The shop, where the customer signs in to their account.
+        shop_url: String,
+    },
+}
+
+/// What an invoice buys, as pages and mail describe it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OrderItem {
+    /// A subscription term of `months` months; 0 for a lifetime plan.
+    Subscription {
+        months: u32,
+    },
+    Devices {
+        count: u32,
+    },
 }
 
 impl MailContent {
@@ -26,6 +53,7 @@ impl MailContent {
         match self {
             MailContent::Test => "test",
             MailContent::CabinetInvitation { .. } => "cabinet_invitation",
+            MailContent::ShopOrderPaid { .. } => "shop_order_paid",
         }
     }
 }

@@ -591,3 +591,14 @@ diesel::table! {
     }
 }
 diesel::allow_tables_to_appear_in_same_query!(accounts, shop_slugs);
+
+diesel::table! {
+    shop_customers (account_id, email) {
+        account_id -> Text,
+        email -> Text,
+        client_ref -> Text,
+        lang -> Text,
+        first_payment_id -> Text,
+        created_at -> Timestamp,
+    }
+}

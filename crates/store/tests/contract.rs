@@ -158,6 +158,7 @@ contract_tests!(
     settings_are_put_and_read,
     mail_is_queued_claimed_by_one_worker_and_kept_as_sent,
     a_shop_slug_is_one_accounts_and_accounts_without_one_are_found,
+    a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
@@ -841,6 +842,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000024",
             "20261127000025",
             "20261127000026",
+            "20261127000027",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1265,6 +1267,41 @@ async fn a_shop_slug_is_one_accounts_and_accounts_without_one_are_found(ctx: Ctx
     let mut tx = begin(&ctx.store).await;
     let taken = tx.put_shop_slug("acc-2", "swift-vpn", at(3)).await.unwrap_err();
     assert!(matches!(taken, StoreError::Conflict(_)), "{taken:?}");
+}
+
+async fn a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    seed(&ctx.store, "acc-2").await;
+    let mut tx = begin(&ctx.store).await;
+    for (id, account) in [("c-1", "acc-1"), ("c-2", "acc-1"), ("c-3", "acc-2")] {
+        tx.insert_client(&client(id, account, id, at(0))).await.unwrap();
+    }
+    let customer = |account: &str, email: &str, client_ref: &str, payment: &str| vp_ports::ShopCustomer {
+        account_id: account.into(),
+        email: email.into(),
+        client_ref: client_ref.into(),
+        lang: vp_domain::Lang::Ru,
+        first_payment_id: payment.into(),
+        created_at: at(1),
+    };
+    let anna = customer("acc-1", "anna@example.com", "c-1", "pay_1");
+    assert!(tx.add_shop_customer(&anna).await.unwrap());
+    assert!(
+        !tx.add_shop_customer(&customer("acc-1", "anna@example.com", "c-2", "pay_2")).await.unwrap(),
+        "one client per email"
+    );
+    assert!(
+        !tx.add_shop_customer(&customer("acc-1", "boris@example.com", "c-1", "pay_3")).await.unwrap(),
+        "one email per client"
+    );
+    assert!(tx.add_shop_customer(&customer("acc-2", "anna@example.com", "c-3", "pay_4")).await.unwrap(), "per account");
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.shop_customer("acc-1", "anna@example.com").await.unwrap(), Some(anna.clone()));
+    assert_eq!(tx.shop_customer_of_client("c-1").await.unwrap(), Some(anna));
+    assert_eq!(tx.shop_customer("acc-1", "boris@example.com").await.unwrap(), None);
+    assert_eq!(tx.shop_customer_of_client("c-2").await.unwrap(), None);
+    tx.commit().await.unwrap();
 }
 
 async fn settings_are_put_and_read(ctx: Ctx) {

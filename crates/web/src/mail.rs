@@ -60,6 +60,32 @@ fn body(content: &MailContent, tx: Texts, signer: &MailSigner) -> Body {
                 link: Some((tx.get("mail-invitation-button"), link.clone())),
             }
         }
+        MailContent::ShopOrderPaid { payment_id, amount, item, paid_at, expires_at, connect_url, shop_url } => {
+            let what = crate::pages::order::item(tx.0, *item);
+            let when = tx.moment(&signer.time_zone, *paid_at);
+            let amount = vp_domain::Money::from_kopecks(*amount);
+            let term = match expires_at {
+                Some(at) => tx.with("mail-order-until", &[("day", signer.time_zone.day(*at).into())]),
+                None => tx.get("mail-order-lifetime"),
+            };
+            Body {
+                subject: tx.with("mail-order-subject", &[("brand", brand.into())]),
+                paragraphs: vec![
+                    tx.with(
+                        "mail-order-paid",
+                        &[
+                            ("amount", amount.into()),
+                            ("what", what.as_str().into()),
+                            ("when", when.as_str().into()),
+                            ("order", payment_id.as_str().into()),
+                        ],
+                    ),
+                    term,
+                    tx.with("mail-order-shop", &[("shop", shop_url.as_str().into())]),
+                ],
+                link: Some((tx.get("page-order-connect"), connect_url.clone())),
+            }
+        }
     }
 }
 

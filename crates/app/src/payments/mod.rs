@@ -56,6 +56,8 @@ pub(crate) struct Settled {
     pub panel_sync: Arc<PanelSync>,
     /// Keeps the method a consenting customer's payment saved.
     pub consents: Arc<Consents>,
+    /// Mails a web shop customer their paid order.
+    pub shop_orders: crate::shop::ShopOrders,
 }
 
 /// An invoice the platform raises itself to renew `client`'s term: pending, with no payment

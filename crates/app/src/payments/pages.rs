@@ -13,6 +13,8 @@ use crate::renewals::{ConsentGiven, RenewalOffer};
 use crate::views::DocumentLink;
 use vp_ports::pages::connect_page_url;
 
+pub use vp_ports::OrderItem;
+
 pub struct PaymentPage {
     pub invoice: InvoiceRecord,
     pub brand_name: String,
@@ -35,18 +37,10 @@ pub struct PaymentPage {
     pub renewal_offer: Option<RenewalOffer>,
     /// A consent was given with this invoice and automatic renewal is still on.
     pub renews: bool,
-}
-
-/// What an invoice buys, as its page describes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OrderItem {
-    /// A subscription term; `months` is 0 for a lifetime plan.
-    Subscription {
-        months: u32,
-    },
-    Devices {
-        count: u32,
-    },
+    /// A web shop order for an email that had bought before: the connect link (and the
+    /// reminders offer) go to that address only, since whoever opens this page may only have
+    /// typed it (docs/decisions.md, "The web shop").
+    pub connect_mailed: bool,
 }
 
 impl Payments {
@@ -63,6 +57,10 @@ impl Payments {
             Purpose::Devices { count } => OrderItem::Devices { count },
         };
         let client = tx.client_by_ref(&invoice.client_ref).await?;
+        let connect_mailed = tx
+            .shop_customer_of_client(&invoice.client_ref)
+            .await?
+            .is_some_and(|customer| customer.first_payment_id != invoice.payment_id);
         let consent = tx.consent_of_invoice(&invoice.payment_id).await?;
         let renews = match &consent {
             Some(c) => tx
@@ -79,7 +77,7 @@ impl Payments {
             (OrderItem::Subscription { months }, None) => self.renewal_offer(&invoice, months, current, &account),
             _ => None,
         };
-        let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token);
+        let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token).filter(|_| !connect_mailed);
         let connect_url = link_token.as_ref().map(|t| connect_page_url(&self.public_base_url, t, None));
         let reminders_token = link_token.filter(|_| has_bot);
         Ok(PaymentPage {
@@ -94,6 +92,7 @@ impl Payments {
             reminders_token,
             renewal_offer,
             renews,
+            connect_mailed,
             invoice,
             documents,
         })

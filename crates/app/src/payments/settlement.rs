@@ -69,6 +69,7 @@ impl Payments {
         };
         if step.grants_access {
             self.settled.reminders.queue_paid(tx.as_mut(), &invoice).await?;
+            self.settled.shop_orders.queue_paid(tx.as_mut(), &invoice).await?;
         }
         tx.commit().await?;
         if let (Some(consent), Some(gateway_payment_id)) = (consent, &invoice.gateway_payment_id) {

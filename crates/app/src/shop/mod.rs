@@ -1,17 +1,27 @@
 //! The account's web shop (docs/decisions.md, "The web shop"): its address, `/shop/{slug}`,
 //! made from the brand when the account is made and changeable by the operator, and what the
 //! shop page shows: the plans and the device offer at the account's prices, the trial where
-//! the account gives one, the legal documents, the support address and the partner's bot.
+//! the account gives one, the legal documents, the support address and the partner's bot;
+//! buying there (`buying`) and the order's mail once it is paid (`orders`).
+
+mod buying;
+mod orders;
 
 use std::sync::Arc;
 
 use vp_domain::Lang;
 use vp_domain::shop::ShopSlug;
-use vp_ports::{AccountRecord, Clock, Store, StoreError, Tx};
+use vp_ports::{AccountRecord, Clock, PaymentMethodRecord, Store, StoreError, Tx};
 
+pub use buying::{Purchase, ShopOrder, new_shop_client_id};
+pub(crate) use orders::ShopOrders;
+
+use crate::access::PartnerAccess;
 use crate::catalog::Catalog;
 use crate::error::{AppError, AppResult};
 use crate::operator::load_account;
+use crate::payments::Payments;
+use crate::tokens::Tokens;
 use crate::views::{DocumentLink, PlansView};
 
 /// The path of an account's shop under the public address.
@@ -27,12 +37,19 @@ pub struct ShopPage {
     pub documents: Vec<DocumentLink>,
     /// `https://t.me/<bot>` while the partner's bot is connected.
     pub bot_url: Option<String>,
+    /// The ways to pay on the web (the customer picks one where there are several).
+    pub methods: Vec<PaymentMethodRecord>,
+    /// A new one-time key for the buying form: sending the form twice makes one invoice.
+    pub form: String,
 }
 
 pub struct Shop {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) tokens: Tokens,
+    pub(crate) access: Arc<PartnerAccess>,
     pub(crate) catalog: Arc<Catalog>,
+    pub(crate) payments: Arc<Payments>,
     pub(crate) public_base_url: String,
 }
 
@@ -113,7 +130,8 @@ impl Shop {
         let plans = self.catalog.price_list(&account).await?;
         let documents = self.catalog.document_links(&account, lang).await?;
         let bot_url = bot.map(|b| format!("https://t.me/{}", b.username));
-        Ok(ShopPage { account, slug, plans, documents, bot_url })
+        let methods = self.catalog.available_payment_methods().await?;
+        Ok(ShopPage { account, slug, plans, documents, bot_url, methods, form: self.tokens.random() })
     }
 }
 

@@ -4,14 +4,44 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, upsert::excluded};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_ports::ShopRepo;
 use vp_ports::store::StoreResult;
+use vp_ports::{ShopCustomer, ShopRepo};
 
-use crate::convert::db_time;
+use crate::convert::{db_time, lang, utc};
 use crate::errors::db;
 use crate::pool::db_run;
-use crate::schema::{accounts, shop_slugs};
+use crate::schema::{accounts, shop_customers, shop_slugs};
 use crate::tx::StoreTx;
+
+type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
+
+const CUSTOMER_COLUMNS: (
+    shop_customers::account_id,
+    shop_customers::email,
+    shop_customers::client_ref,
+    shop_customers::lang,
+    shop_customers::first_payment_id,
+    shop_customers::created_at,
+) = (
+    shop_customers::account_id,
+    shop_customers::email,
+    shop_customers::client_ref,
+    shop_customers::lang,
+    shop_customers::first_payment_id,
+    shop_customers::created_at,
+);
+
+fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCustomer>> {
+    let Some((account_id, email, client_ref, code, first_payment_id, created_at)) = row else { return Ok(None) };
+    Ok(Some(ShopCustomer {
+        account_id,
+        email,
+        client_ref,
+        lang: lang(&code)?,
+        first_payment_id,
+        created_at: utc(created_at),
+    }))
+}
 
 #[async_trait]
 impl ShopRepo for StoreTx {
@@ -64,5 +94,49 @@ impl ShopRepo for StoreTx {
                 .await
         })
         .map_err(db)
+    }
+
+    async fn shop_customer(&mut self, account_id: &str, email: &str) -> StoreResult<Option<ShopCustomer>> {
+        let conn = self.conn()?;
+        let row = db_run!(conn, c => {
+            shop_customers::table.find((account_id, email)).select(CUSTOMER_COLUMNS).first::<CustomerRow>(c).await.optional()
+        })
+        .map_err(db)?;
+        customer(row)
+    }
+
+    async fn shop_customer_of_client(&mut self, client_ref: &str) -> StoreResult<Option<ShopCustomer>> {
+        let conn = self.conn()?;
+        let row = db_run!(conn, c => {
+            shop_customers::table
+                .filter(shop_customers::client_ref.eq(client_ref))
+                .select(CUSTOMER_COLUMNS)
+                .first::<CustomerRow>(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        customer(row)
+    }
+
+    async fn add_shop_customer(&mut self, customer: &ShopCustomer) -> StoreResult<bool> {
+        let conn = self.conn()?;
+        let at = db_time(customer.created_at);
+        let inserted = db_run!(conn, c => {
+            diesel::insert_into(shop_customers::table)
+                .values((
+                    shop_customers::account_id.eq(&customer.account_id),
+                    shop_customers::email.eq(&customer.email),
+                    shop_customers::client_ref.eq(&customer.client_ref),
+                    shop_customers::lang.eq(customer.lang.code()),
+                    shop_customers::first_payment_id.eq(&customer.first_payment_id),
+                    shop_customers::created_at.eq(at),
+                ))
+                .on_conflict_do_nothing()
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(inserted == 1)
     }
 }

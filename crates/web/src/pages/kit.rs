@@ -60,6 +60,7 @@ min-height:2.75rem}\
 dl{display:grid;grid-template-columns:fit-content(45%) minmax(0,1fr);gap:.25rem 1rem;margin:0 0 1rem}dt{color:#4a5260}dd{margin:0;min-width:0;overflow-wrap:anywhere}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}h3{font-size:1rem;margin:0 0 .25rem}.choices{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 .75rem}.choices [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.app{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.app p{margin:.25rem 0 0}.badge{display:inline-flex;flex-direction:column;justify-content:center;min-height:2.75rem;padding:.2rem .8rem;margin:.25rem .5rem .25rem 0;border-radius:.5rem;background:#1b1f24;color:#fff;text-decoration:none;font-weight:600;line-height:1.2;vertical-align:top}.badge small{font-weight:400;font-size:.7rem}details{margin:.5rem 0}summary{cursor:pointer;color:#0b57d0;padding:.25rem 0}.copy{display:flex;gap:.5rem;flex-wrap:wrap}.copy input{flex:1 1 12rem;min-width:0;font:inherit;font-size:.9rem;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem}.copy button{margin:0}.qr-box{margin:0}.qr{width:min(15rem,100%);height:auto;display:block}\
 .sections{max-width:42rem;margin:0 auto .75rem;padding:0 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem}\
 .sections [aria-current]{font-weight:700;color:#1b1f24;text-decoration:none}.sections form{margin:0}.sections button{font-size:.9rem;padding:.3rem .7rem;min-height:2.25rem;margin:0}\
+fieldset.plain{border:0;padding:0;margin:0 0 .75rem}fieldset.plain legend{padding:0;font-weight:600}\
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}label.check{font-weight:400;margin:.25rem 0}\
 input[type=email],input[type=password],input[type=text],input[type=url],input[type=number],select,textarea{font:inherit;width:100%;padding:.55rem;border:1px solid #5b6472;border-radius:.4rem;background:#fff}\
 textarea:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}\
@@ -82,13 +83,25 @@ pub struct Page<'a> {
     script: Option<&'static str>,
     /// Links under the header, for the cabinet's sections.
     nav: Option<Markup>,
-    /// A signed-in page: never stored by a browser or a proxy.
+    /// A signed-in page, or one with a one-time form: never stored by a browser or a proxy.
     private: bool,
+    /// Its forms may lead to the payment gateway's page (a redirect after the post counts).
+    forms_to_gateway: bool,
 }
 
 impl<'a> Page<'a> {
     pub fn new(req: &'a HttpRequest, lang: Lang, title: &'a str) -> Page<'a> {
-        Page { req, lang, brand: None, style: None, title, script: None, nav: None, private: false }
+        Page {
+            req,
+            lang,
+            brand: None,
+            style: None,
+            title,
+            script: None,
+            nav: None,
+            private: false,
+            forms_to_gateway: false,
+        }
     }
 
     /// The partner's brand name in the header (without it, the platform's pages).
@@ -109,6 +122,12 @@ impl<'a> Page<'a> {
     /// Section links under the header, on a page that is never cached.
     pub fn private_with_nav(self, nav: Markup) -> Page<'a> {
         Page { nav: Some(nav), private: true, ..self }
+    }
+
+    /// A page whose form leads on to the payment gateway (any `https:` page) and carries a
+    /// one-time key, so it is never stored either.
+    pub fn buying_form(self) -> Page<'a> {
+        Page { private: true, forms_to_gateway: true, ..self }
     }
 
     pub fn render(&self, status: StatusCode, body: Markup) -> HttpResponse {
@@ -147,12 +166,15 @@ impl<'a> Page<'a> {
         if self.private {
             response.insert_header(("cache-control", "no-store"));
         }
+        let form_action = if self.forms_to_gateway { "'self' https:" } else { "'self'" };
         response
             .content_type("text/html; charset=utf-8")
             .insert_header((
                 "content-security-policy",
-                "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data: https:; \
-                 form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+                format!(
+                    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data: https:; \
+                     form-action {form_action}; base-uri 'none'; frame-ancestors 'none'"
+                ),
             ))
             .insert_header(("x-frame-options", "DENY"))
             .insert_header(("x-content-type-options", "nosniff"))

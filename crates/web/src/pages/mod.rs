@@ -7,7 +7,7 @@ pub mod connect;
 pub mod documents;
 pub mod home;
 pub mod kit;
-mod order;
+pub(crate) mod order;
 mod qr;
 mod reminders;
 mod renewal;
@@ -26,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/sandbox/pay/{payment_id}", web::post().to(sandbox::act))
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
         .route(&format!("{}{{slug}}", vp_app::shop::SHOP_PATH), web::get().to(shop::show))
+        .route(&format!("{}{{slug}}", vp_app::shop::SHOP_PATH), web::post().to(shop::buy))
         .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))
         .route("/reminders/{token}", web::post().to(reminders::link))
         .route("/renewal/{token}/off", web::post().to(renewal::turn_off))

@@ -75,6 +75,7 @@ pub fn next_step(lang: Lang, p: &PaymentPage) -> Option<Markup> {
     match p.invoice.status {
         InvoiceStatus::Pending => None,
         InvoiceStatus::Succeeded => Some(html! {
+            @if p.connect_mailed { p { (tx.get("page-order-connect-mailed")) } }
             p {
                 @if let Some(url) = &p.connect_url { a.button.primary href=(with_lang(url, lang)) { (tx.get("page-order-connect")) } }
                 @if let Some(url) = shop { a.button href=(url) { (tx.get("page-order-back-to-shop")) } }
@@ -205,6 +206,7 @@ mod tests {
             reminders_token: None,
             renewal_offer: None,
             renews: false,
+            connect_mailed: false,
         }
     }
 
