@@ -7,35 +7,10 @@
 
 mod support;
 
-use serde_json::{Value, json};
-use support::browser::{Browser, PHONE};
+use serde_json::json;
+use support::browser::{Browser, PHONE, fill, fits_the_phone, press, text, wait_until};
 use support::receiver::Receiver;
 use support::server::{Backend, Server};
-
-/// Waits until `script` returns true in the page (a form's submission is under way).
-fn wait_until(browser: &Browser, script: &str) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
-    while browser.eval(script, json!([])) != Value::Bool(true) {
-        assert!(std::time::Instant::now() < deadline, "the page never got to: {script}");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-}
-
-/// Submits the form whose action ends with `action` the way a person does: by its button.
-fn press(browser: &Browser, action: &str) {
-    let before = browser.eval("return location.href;", json!([]));
-    browser.eval(
-        "document.querySelector(`form[action$=\"${arguments[0]}\"] button[type=submit]`).click();",
-        json!([action]),
-    );
-    wait_until(browser, &format!("return location.href !== {before} && document.readyState === 'complete';"));
-}
-
-fn fits_the_phone(browser: &Browser, what: &str) {
-    let shape = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];", json!([]));
-    assert_eq!(shape[1], json!(PHONE.0), "{what}: the viewport is the phone's width");
-    assert_eq!(shape[0], shape[1], "{what}: nothing runs off the side");
-}
 
 /// At a phone's width a list table reads as one card per row: no header row, every cell within
 /// the screen and nothing cut off inside it.
@@ -49,11 +24,6 @@ fn reads_as_cards(browser: &Browser, what: &str) {
         json!([]),
     );
     assert_eq!(shape, json!(["none", true, 0]), "{what}: [header shown, cells, cells cut off]");
-}
-
-/// Types values into the page's inputs, by id.
-fn fill(browser: &Browser, values: &[(&str, &str)]) {
-    browser.eval("for (const [id, value] of arguments[0]) document.getElementById(id).value = value;", json!([values]));
 }
 
 /// Opens a welcome link, chooses the password and lands on the overview.
@@ -70,10 +40,6 @@ fn add_address(browser: &Browser, base: &str, url: &str) {
     fill(browser, &[("url", url)]);
     browser.eval("document.querySelector('input[value=\"payment.succeeded\"]').checked = true;", json!([]));
     press(browser, "/cabinet/webhooks");
-}
-
-fn text(browser: &Browser) -> String {
-    browser.eval("return document.body.innerText;", json!([])).as_str().unwrap_or_default().to_owned()
 }
 
 #[test]

@@ -59,6 +59,7 @@ fn customer_pages(s: &Server) -> Vec<(&'static str, String)> {
         ("terms", format!("/documents/{account}/terms_of_service")),
         ("privacy", format!("/documents/{account}/privacy_policy")),
         ("shop", "/shop/demo-vpn".to_owned()),
+        ("shop-sign-in", "/shop/demo-vpn/account".to_owned()),
     ]
 }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use support::Scratch;
 use support::server::{Backend, Response, Server};
 use support::smtp::{SmtpServer, parse};
+use support::visitor::Visitor;
 
 #[test]
 fn every_account_has_a_shop_address_made_from_its_brand_and_the_operator_may_change_it() {
@@ -218,4 +219,219 @@ fn a_bad_email_a_foreign_form_or_a_replayed_form_with_other_details_is_refused_a
     assert_ne!(field(&again, "form"), form, "a fresh form to send");
     assert_eq!(s.api("GET", "/clients", None, &[]).json()["clients"].as_array().unwrap().len(), 1, "one client");
     assert_eq!(post_form(&s, "/shop/no-such-shop", &format!("form={form}&plan={plan}")).status, 404);
+}
+
+/// Buys the first plan for `email` in the shop and pays it; returns the invoice id.
+fn buy_and_pay(s: &Server, email: &str) -> String {
+    let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text();
+    let body = format!("form={}&plan={}&method=card&email={email}", field(&page, "form"), field(&page, "plan"));
+    let r = post_form(s, "/shop/demo-vpn?lang=en", &body);
+    assert_eq!(r.status, 303, "{}", r.text());
+    let id = r.header("location").unwrap().rsplit('/').next().unwrap().to_owned();
+    assert_eq!(post_form(s, &format!("/sandbox/pay/{id}"), "action=pay").status, 303);
+    id
+}
+
+/// The sign-in code of the newest sign-in message to `to`, once it arrived.
+fn code_for(smtp: &SmtpServer, to: &str, codes_before: usize) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let codes: Vec<String> = mail(smtp, 0)
+            .iter()
+            .filter(|m| m["to"] == to)
+            .filter_map(|m| m["subject"].as_str()?.strip_prefix("Demo VPN: your sign-in code ").map(str::to_owned))
+            .collect();
+        if codes.len() > codes_before {
+            return codes.last().unwrap().clone();
+        }
+        assert!(Instant::now() < deadline, "no sign-in message to {to}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Signs `email` in with the code mailed to it.
+fn signed_in(s: &Server, smtp: &SmtpServer, email: &str, codes_before: usize) -> Visitor {
+    let mut v = Visitor::new(s.port);
+    let sent = v.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account?lang=en", &[("email", email)]);
+    assert_eq!(sent.status, 200, "{}", sent.text());
+    let code = code_for(smtp, email, codes_before);
+    let entered = v.submit(
+        "/shop/demo-vpn/account?lang=en",
+        "/shop/demo-vpn/account?lang=en",
+        &[("email", email), ("code", &code)],
+    );
+    assert_eq!(
+        (entered.status, entered.header("location")),
+        (303, Some("/shop/demo-vpn/account?lang=en")),
+        "{}",
+        entered.text()
+    );
+    v
+}
+
+#[test]
+fn a_customer_signs_in_with_the_emailed_code_and_removes_a_device_and_gets_a_new_link() {
+    let smtp = SmtpServer::start_anywhere();
+    let Some(s) = shop_server("web_shop_account", &smtp) else { return };
+    let payment = buy_and_pay(&s, "dana%40example.com");
+    let client_id =
+        s.api("GET", &format!("/payments/{payment}"), None, &[]).json()["client_id"].as_str().unwrap().to_owned();
+    let link = |s: &Server| {
+        let client = s.api("GET", &format!("/clients/{client_id}"), None, &[]).json();
+        client["subscription"]["subscription_url"].as_str().unwrap().to_owned()
+    };
+    let old_link = link(&s);
+    let sub_path = format!("/sub/{}", old_link.rsplit('/').next().unwrap());
+    for hwid in ["phone-1", "laptop-2"] {
+        assert_eq!(s.get_raw(&sub_path, &[("accept", "*/*"), ("x-hwid", hwid)]).status, 200);
+    }
+
+    let mut v = Visitor::new(s.port);
+    let form = v.get("/shop/demo-vpn/account?lang=en");
+    assert!(form.text().contains("Sign in") && form.header("cache-control") == Some("no-store"), "{}", form.text());
+    let sent =
+        v.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account?lang=en", &[("email", "Dana@Example.com")]);
+    assert!(sent.text().contains("We sent a six-digit code to dana@example.com."), "{}", sent.text());
+    let code = code_for(&smtp, "dana@example.com", 0);
+    assert!(code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()), "{code}");
+    let message = mail(&smtp, 0).into_iter().find(|m| m["subject"].as_str().unwrap().ends_with(&code)).unwrap();
+    assert!(message["text"].as_str().unwrap().contains("/shop/demo-vpn/sign-in/"), "and a link: {message:#?}");
+
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let refused = v.submit(
+        "/shop/demo-vpn/account?lang=en",
+        "/shop/demo-vpn/account?lang=en",
+        &[("email", "dana@example.com"), ("code", wrong)],
+    );
+    assert_eq!(refused.status, 400);
+    assert!(refused.text().contains("That is not the code. 4 tries left."), "{}", refused.text());
+    let entered = v.submit(
+        "/shop/demo-vpn/account?lang=en",
+        "/shop/demo-vpn/account?lang=en",
+        &[("email", "dana@example.com"), ("code", &code)],
+    );
+    assert_eq!(entered.status, 303);
+    let session =
+        entered.headers.iter().find(|(k, v)| k == "set-cookie" && v.starts_with("vp_shop=")).unwrap().1.clone();
+    assert!(
+        session.contains("Path=/shop/demo-vpn") && session.contains("HttpOnly") && session.contains("SameSite=Lax"),
+        "{session}"
+    );
+
+    let page = v.get("/shop/demo-vpn/account?lang=en").text().replace('\u{a0}', " ");
+    assert!(page.contains("dana@example.com") && page.contains("Active"), "{page}");
+    assert!(page.contains("2 of 3") && page.contains("value=\"phone-1\""), "the devices: {page}");
+    assert!(
+        page.contains(&format!("/payment-result/{payment}?lang=en")) && page.contains("RUB 238.80"),
+        "a receipt: {page}"
+    );
+
+    let forged = v.post("/shop/demo-vpn/account/remove-device?lang=en", &[("csrf", "forged"), ("device", "phone-1")]);
+    assert_eq!(forged.status, 403, "a form without the session's token changes nothing");
+    let missing = v.submit(
+        "/shop/demo-vpn/account?lang=en",
+        "/shop/demo-vpn/account/remove-device?lang=en",
+        &[("device", "someone-elses")],
+    );
+    assert_eq!(missing.status, 404);
+    assert!(missing.text().contains("You have no such device."));
+    let removed = v.submit(
+        "/shop/demo-vpn/account?lang=en",
+        "/shop/demo-vpn/account/remove-device?lang=en",
+        &[("device", "phone-1")],
+    );
+    assert_eq!((removed.status, removed.header("location")), (303, Some("/shop/demo-vpn/account?done=device&lang=en")));
+    let after = v.get("/shop/demo-vpn/account?done=device&lang=en").text();
+    assert!(after.contains("The device is removed.") && !after.contains("value=\"phone-1\""), "{after}");
+
+    let renewed = v.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account/new-link?lang=en", &[]);
+    assert_eq!(renewed.status, 303);
+    assert_ne!(link(&s), old_link, "a new link");
+    assert_eq!(s.get_raw(&sub_path, &[("accept", "*/*"), ("x-hwid", "laptop-2")]).status, 404, "the old one stops");
+    let too_soon = v.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account/new-link?lang=en", &[]);
+    assert_eq!(too_soon.status, 409, "the spec's rotation rule");
+    assert!(too_soon.text().contains("less than an hour ago"), "{}", too_soon.text());
+
+    let out = v.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/sign-out?lang=en", &[]);
+    assert_eq!((out.status, out.header("location")), (303, Some("/shop/demo-vpn?lang=en")));
+    let mut replay = Visitor::new(s.port);
+    replay.set_cookie("vp_shop", session.split(';').next().unwrap().trim_start_matches("vp_shop="));
+    assert!(replay.get("/shop/demo-vpn/account?lang=en").text().contains("Send the code"), "the session ended");
+}
+
+#[test]
+fn a_code_is_spent_by_five_wrong_tries_or_its_use_the_link_works_once_and_codes_are_limited_per_address() {
+    let smtp = SmtpServer::start_anywhere();
+    let Some(s) = shop_server("web_shop_codes", &smtp) else { return };
+    let mut v = Visitor::new(s.port);
+    let send = |v: &mut Visitor, email: &str| {
+        v.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account?lang=en", &[("email", email)])
+    };
+    assert_eq!(send(&mut v, "eve@example.com").status, 200, "any address may have an account");
+    let code = code_for(&smtp, "eve@example.com", 0);
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let try_code = |v: &mut Visitor, code: &str| {
+        v.submit(
+            "/shop/demo-vpn/account?lang=en",
+            "/shop/demo-vpn/account?lang=en",
+            &[("email", "eve@example.com"), ("code", code)],
+        )
+    };
+    for left in (1..=4).rev() {
+        assert!(try_code(&mut v, wrong).text().contains(&format!("{left} tr")), "{left} left");
+    }
+    let last = try_code(&mut v, wrong);
+    assert!(last.text().contains("no longer works"), "the fifth wrong try spends it: {}", last.text());
+    assert!(try_code(&mut v, &code).text().contains("no longer works"), "then even the right code is refused");
+    assert_eq!(send(&mut v, "not-an-address").status, 400);
+
+    assert_eq!(send(&mut v, "eve@example.com").status, 200);
+    let second = code_for(&smtp, "eve@example.com", 1);
+    let message = mail(&smtp, 0).into_iter().find(|m| m["subject"].as_str().unwrap().ends_with(&second)).unwrap();
+    let text = message["text"].as_str().unwrap().to_owned();
+    let link = text.lines().find(|l| l.contains("/shop/demo-vpn/sign-in/")).unwrap().trim().to_owned();
+    let path = link.split_once("127.0.0.1").unwrap().1.split_once('/').map(|(_, p)| format!("/{p}")).unwrap();
+    let mut by_link = Visitor::new(s.port);
+    let entered = by_link.get(&path);
+    assert_eq!(
+        (entered.status, entered.header("location")),
+        (303, Some("/shop/demo-vpn/account?lang=en")),
+        "{}",
+        entered.text()
+    );
+    assert!(by_link.get("/shop/demo-vpn/account?lang=en").text().contains("You have no subscription yet"));
+    assert!(Visitor::new(s.port).get(&path).text().contains("no longer works"), "the link works once");
+
+    for _ in 0..3 {
+        assert_eq!(send(&mut v, "eve@example.com").status, 200);
+    }
+    let limited = send(&mut v, "eve@example.com");
+    assert_eq!(limited.status, 429, "five codes an hour to one address");
+    assert!(limited.text().contains("Too many codes"), "{}", limited.text());
+    let foreign =
+        Visitor::new(s.port).post("/shop/demo-vpn/account", &[("email", "eve@example.com"), ("form_token", "x")]);
+    assert_eq!(foreign.status, 403, "a sign-in form this browser was not given");
+}
+
+#[test]
+fn a_customer_cannot_remove_another_customers_device() {
+    let smtp = SmtpServer::start_anywhere();
+    let Some(s) = shop_server("web_shop_foreign_device", &smtp) else { return };
+    let anna = buy_and_pay(&s, "anna%40example.com");
+    let anna = s.api("GET", &format!("/payments/{anna}"), None, &[]).json()["client_id"].as_str().unwrap().to_owned();
+    let url = s.api("GET", &format!("/clients/{anna}"), None, &[]).json()["subscription"]["subscription_url"].clone();
+    let sub_path = format!("/sub/{}", url.as_str().unwrap().rsplit('/').next().unwrap());
+    assert_eq!(s.get_raw(&sub_path, &[("accept", "*/*"), ("x-hwid", "anna-phone")]).status, 200);
+    buy_and_pay(&s, "boris%40example.com");
+
+    let mut boris = signed_in(&s, &smtp, "boris@example.com", 0);
+    let r = boris.submit(
+        "/shop/demo-vpn/account?lang=en",
+        "/shop/demo-vpn/account/remove-device?lang=en",
+        &[("device", "anna-phone")],
+    );
+    assert_eq!(r.status, 404);
+    assert!(r.text().contains("You have no such device."), "{}", r.text());
+    let devices = s.api("GET", &format!("/clients/{anna}/devices"), None, &[]).json();
+    assert_eq!(devices["devices_count"], 1, "Anna's device stays: {devices}");
 }

@@ -130,3 +130,37 @@ impl Drop for Browser {
         let _ = self.driver.wait();
     }
 }
+
+/// Waits until `script` returns true in the page (a form's submission is under way).
+pub fn wait_until(browser: &Browser, script: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while browser.eval(script, json!([])) != Value::Bool(true) {
+        assert!(std::time::Instant::now() < deadline, "the page never got to: {script}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Submits the form whose action ends with `action` the way a person does: by its button.
+pub fn press(browser: &Browser, action: &str) {
+    let before = browser.eval("return location.href;", json!([]));
+    browser.eval(
+        "document.querySelector(`form[action$=\"${arguments[0]}\"] button[type=submit]`).click();",
+        json!([action]),
+    );
+    wait_until(browser, &format!("return location.href !== {before} && document.readyState === 'complete';"));
+}
+
+pub fn fits_the_phone(browser: &Browser, what: &str) {
+    let shape = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];", json!([]));
+    assert_eq!(shape[1], json!(PHONE.0), "{what}: the viewport is the phone's width");
+    assert_eq!(shape[0], shape[1], "{what}: nothing runs off the side");
+}
+
+/// Types values into the page's inputs, by id.
+pub fn fill(browser: &Browser, values: &[(&str, &str)]) {
+    browser.eval("for (const [id, value] of arguments[0]) document.getElementById(id).value = value;", json!([values]));
+}
+
+pub fn text(browser: &Browser) -> String {
+    browser.eval("return document.body.innerText;", json!([])).as_str().unwrap_or_default().to_owned()
+}

@@ -274,6 +274,9 @@ async fn run_periodic_jobs(services: &Services) {
     if let Err(e) = services.cabinet_access.prune().await {
         tracing::warn!(error = %e, "pruning ended cabinet sessions failed");
     }
+    if let Err(e) = services.shop.prune_sign_ins().await {
+        tracing::warn!(error = %e, "pruning shop sign-in codes and sessions failed");
+    }
 }
 
 /// `worker`: the background work without the HTTP server, until SIGINT or SIGTERM.

@@ -318,10 +318,15 @@ impl Services {
         let shop = Arc::new(Shop {
             store: store.clone(),
             clock: clock.clone(),
+            ids: ids.clone(),
             tokens: tokens.clone(),
             access: access.clone(),
+            limiter: limiter.clone(),
+            failed_auth_per_minute,
             catalog: catalog.clone(),
+            clients: clients.clone(),
             payments: payments.clone(),
+            mail: mail_queue.clone(),
             public_base_url: public_base_url.clone(),
         });
         let cabinet_access = Arc::new(CabinetAccess {

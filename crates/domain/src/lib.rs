@@ -13,6 +13,7 @@ pub mod money;
 pub mod rate_window;
 pub mod renewal;
 pub mod shop;
+pub mod shop_sign_in;
 pub mod stars;
 pub mod subscription;
 pub mod term_events;

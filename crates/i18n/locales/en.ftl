@@ -724,6 +724,11 @@ mail-order-paid = Payment received, thank you. Order { $order }: { $what }, { MO
 mail-order-until = Your subscription is active until { DATE($day) }.
 mail-order-lifetime = Your subscription never ends.
 mail-order-shop = Your subscription, devices and receipts: { $shop }
+mail-sign-in-subject = { $brand }: your sign-in code { $code }
+mail-sign-in-body = Your code to sign in to { $brand }: { $code }
+mail-sign-in-until = It works once, until { $until }. You can also sign in with the button.
+mail-sign-in-not-you = If you did not ask for it, ignore this message: nobody can sign in without it.
+mail-sign-in-button = Sign in
 
 ## The web shop (docs/decisions.md, "The web shop")
 shop-page-title = { $brand }: VPN subscription
@@ -743,3 +748,30 @@ shop-form-email-invalid = Enter an email address such as name@example.com.
 shop-form-plan-invalid = Choose one of the plans.
 shop-form-method-invalid = Choose how to pay.
 shop-form-stale = This form was already sent with other details. Please check them and send it again.
+shop-sign-in-title = Sign in
+shop-sign-in-lead = Enter the email you bought with. We send you a code and a link to sign in; no password needed.
+shop-sign-in-send = Send the code
+shop-sign-in-code-title = Enter the code
+shop-sign-in-code-sent = We sent a six-digit code to { $email }. It works for 10 minutes.
+shop-sign-in-code = Code
+shop-sign-in-enter = Sign in
+shop-sign-in-code-help = No message? Look in the spam folder, or ask for a new code.
+shop-sign-in-again = Ask for a new code
+shop-sign-in-too-many = Too many codes were asked for. Please try again in { $minutes } min.
+shop-sign-in-wrong = That is not the code. { $tries ->
+    [one] { $tries } try left.
+   *[other] { $tries } tries left.
+    }
+shop-sign-in-spent = This code or link no longer works. Please ask for a new code.
+shop-form-expired = This form has expired. Please start again.
+shop-account-title = Your account
+shop-account-to-shop = Back to the shop
+shop-account-buy = Choose a plan
+shop-account-subscription = Subscription
+shop-account-auto-renew-on = Automatic renewal is on.
+shop-account-new-link-help = A new link stops the old one: your devices must be connected again with the new one.
+shop-account-device-removed = The device is removed.
+shop-account-no-such-device = You have no such device.
+shop-account-receipts = Receipts
+shop-account-sign-out = Sign out
+shop-page-account = My account

@@ -756,6 +756,11 @@ mail-order-paid = Оплата получена, спасибо. Заказ { $o
 mail-order-until = Подписка действует до { DATE($day) }.
 mail-order-lifetime = Подписка бессрочная.
 mail-order-shop = Подписка, устройства и чеки: { $shop }
+mail-sign-in-subject = { $brand }: код для входа { $code }
+mail-sign-in-body = Ваш код для входа в { $brand }: { $code }
+mail-sign-in-until = Он действует один раз, до { $until }. Войти можно и по кнопке.
+mail-sign-in-not-you = Если вы его не запрашивали, просто не обращайте внимания на это письмо: без кода никто не войдёт.
+mail-sign-in-button = Войти
 
 ## Магазин на сайте (docs/decisions.md, "The web shop")
 shop-page-title = { $brand }: подписка на VPN
@@ -776,3 +781,31 @@ shop-form-email-invalid = Введите адрес почты, например
 shop-form-plan-invalid = Выберите тариф.
 shop-form-method-invalid = Выберите способ оплаты.
 shop-form-stale = Эту форму уже отправляли с другими данными. Проверьте их и отправьте ещё раз.
+shop-sign-in-title = Вход
+shop-sign-in-lead = Введите почту, с которой покупали. Мы пришлём код и ссылку для входа; пароль не нужен.
+shop-sign-in-send = Прислать код
+shop-sign-in-code-title = Введите код
+shop-sign-in-code-sent = Мы отправили шестизначный код на { $email }. Он действует 10 минут.
+shop-sign-in-code = Код
+shop-sign-in-enter = Войти
+shop-sign-in-code-help = Письма нет? Загляните в папку «Спам» или запросите новый код.
+shop-sign-in-again = Запросить новый код
+shop-sign-in-too-many = Слишком много запросов кода. Попробуйте через { $minutes } мин.
+shop-sign-in-wrong = Код неверный. { $tries ->
+    [one] Осталась { $tries } попытка.
+    [few] Осталось { $tries } попытки.
+   *[other] Осталось { $tries } попыток.
+    }
+shop-sign-in-spent = Этот код или ссылка больше не действует. Запросите новый код.
+shop-form-expired = Форма устарела. Начните, пожалуйста, заново.
+shop-account-title = Личный кабинет
+shop-account-to-shop = Вернуться в магазин
+shop-account-buy = Выбрать тариф
+shop-account-subscription = Подписка
+shop-account-auto-renew-on = Автопродление включено.
+shop-account-new-link-help = Новая ссылка отменяет старую: устройства придётся подключить заново.
+shop-account-device-removed = Устройство удалено.
+shop-account-no-such-device = У вас нет такого устройства.
+shop-account-receipts = Чеки
+shop-account-sign-out = Выйти
+shop-page-account = Личный кабинет

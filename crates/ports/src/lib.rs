@@ -54,7 +54,7 @@ pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
     DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, ReminderRepo, RenewalRepo,
-    SettingsRepo, ShopCustomer, ShopRepo, StarsRepo, Store, StoreError, Tx,
+    SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

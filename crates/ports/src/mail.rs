@@ -18,6 +18,8 @@ pub enum MailContent {
     Test,
     /// A cabinet invitation or password reset: the one-time link and until when it holds.
     CabinetInvitation { link: String, expires_at: OffsetDateTime, reset: bool },
+    /// A customer's one-time code and link to sign in to a web shop's account.
+    ShopSignIn { code: String, link: String, expires_at: OffsetDateTime },
     /// A web shop purchase was paid: the order and where to connect.
     ShopOrderPaid {
         payment_id: String,
@@ -53,6 +55,7 @@ impl MailContent {
         match self {
             MailContent::Test => "test",
             MailContent::CabinetInvitation { .. } => "cabinet_invitation",
+            MailContent::ShopSignIn { .. } => "shop_sign_in",
             MailContent::ShopOrderPaid { .. } => "shop_order_paid",
         }
     }

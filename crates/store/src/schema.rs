@@ -593,6 +593,32 @@ diesel::table! {
 diesel::allow_tables_to_appear_in_same_query!(accounts, shop_slugs);
 
 diesel::table! {
+    shop_sign_ins (id) {
+        id -> Text,
+        account_id -> Text,
+        email -> Text,
+        code_hash -> Text,
+        link_hash -> Text,
+        source -> Text,
+        tries_left -> Integer,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    shop_sessions (token_hash) {
+        token_hash -> Text,
+        account_id -> Text,
+        email -> Text,
+        csrf_token -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     shop_customers (account_id, email) {
         account_id -> Text,
         email -> Text,

@@ -159,6 +159,7 @@ contract_tests!(
     mail_is_queued_claimed_by_one_worker_and_kept_as_sent,
     a_shop_slug_is_one_accounts_and_accounts_without_one_are_found,
     a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands,
+    a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_pruned,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
@@ -843,6 +844,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000025",
             "20261127000026",
             "20261127000027",
+            "20261127000028",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1301,6 +1303,57 @@ async fn a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands
     assert_eq!(tx.shop_customer_of_client("c-1").await.unwrap(), Some(anna));
     assert_eq!(tx.shop_customer("acc-1", "boris@example.com").await.unwrap(), None);
     assert_eq!(tx.shop_customer_of_client("c-2").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_pruned(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    let code = |id: &str, t: i64, source: &str| vp_ports::ShopSignIn {
+        id: id.into(),
+        account_id: "acc-1".into(),
+        email: "anna@example.com".into(),
+        code_hash: format!("code-{id}"),
+        link_hash: format!("link-{id}"),
+        source: source.into(),
+        tries_left: 5,
+        created_at: at(t),
+        expires_at: at(t + 600),
+        used_at: None,
+    };
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_shop_sign_in(&code("ssi_1", 1, "10.0.0.1")).await.unwrap();
+    tx.insert_shop_sign_in(&code("ssi_2", 2, "10.0.0.2")).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    let latest = tx.latest_shop_sign_in("acc-1", "anna@example.com").await.unwrap().unwrap();
+    assert_eq!(latest, code("ssi_2", 2, "10.0.0.2"));
+    let first = tx.shop_sign_in_by_link("link-ssi_1").await.unwrap().unwrap();
+    assert_eq!(first.tries_left, 0, "a newer code spends the older");
+    assert_eq!(tx.shop_sign_ins_since("acc-1", "anna@example.com", "10.0.0.1", at(0)).await.unwrap(), (2, 1));
+    assert_eq!(tx.shop_sign_ins_since("acc-1", "anna@example.com", "10.0.0.1", at(2)).await.unwrap(), (1, 0));
+    let used = vp_ports::ShopSignIn { tries_left: 3, used_at: Some(at(3)), ..latest };
+    tx.update_shop_sign_in(&used).await.unwrap();
+    assert_eq!(tx.shop_sign_in_by_link("link-ssi_2").await.unwrap(), Some(used));
+    assert_eq!(tx.latest_shop_sign_in("acc-1", "boris@example.com").await.unwrap(), None);
+
+    let session = vp_ports::ShopSession {
+        token_hash: "th-1".into(),
+        account_id: "acc-1".into(),
+        email: "anna@example.com".into(),
+        csrf_token: "csrf".into(),
+        created_at: at(3),
+        last_seen_at: at(3),
+    };
+    tx.insert_shop_session(&session).await.unwrap();
+    tx.touch_shop_session("th-1", at(4)).await.unwrap();
+    assert_eq!(tx.shop_session("th-1").await.unwrap().unwrap().last_seen_at, at(4));
+    assert_eq!(tx.prune_shop_sign_ins(at(2), at(4), at(0)).await.unwrap(), 1, "the code made before 2");
+    assert!(tx.shop_session("th-1").await.unwrap().is_some(), "a session seen at 4 stays");
+    assert_eq!(tx.prune_shop_sign_ins(at(0), at(5), at(0)).await.unwrap(), 1, "idle since before 5");
+    assert_eq!(tx.shop_session("th-1").await.unwrap(), None);
+    tx.insert_shop_session(&session).await.unwrap();
+    tx.delete_shop_session("th-1").await.unwrap();
+    assert_eq!(tx.shop_session("th-1").await.unwrap(), None);
     tx.commit().await.unwrap();
 }
 

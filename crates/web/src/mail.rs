@@ -60,6 +60,18 @@ fn body(content: &MailContent, tx: Texts, signer: &MailSigner) -> Body {
                 link: Some((tx.get("mail-invitation-button"), link.clone())),
             }
         }
+        MailContent::ShopSignIn { code, link, expires_at } => {
+            let until = tx.moment(&signer.time_zone, *expires_at);
+            Body {
+                subject: tx.with("mail-sign-in-subject", &[("brand", brand.into()), ("code", code.as_str().into())]),
+                paragraphs: vec![
+                    tx.with("mail-sign-in-body", &[("brand", brand.into()), ("code", code.as_str().into())]),
+                    tx.with("mail-sign-in-until", &[("until", until.as_str().into())]),
+                    tx.get("mail-sign-in-not-you"),
+                ],
+                link: Some((tx.get("mail-sign-in-button"), link.clone())),
+            }
+        }
         MailContent::ShopOrderPaid { payment_id, amount, item, paid_at, expires_at, connect_url, shop_url } => {
             let what = crate::pages::order::item(tx.0, *item);
             let when = tx.moment(&signer.time_zone, *paid_at);

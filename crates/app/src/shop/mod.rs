@@ -4,6 +4,7 @@
 //! the account gives one, the legal documents, the support address and the partner's bot;
 //! buying there (`buying`) and the order's mail once it is paid (`orders`).
 
+mod accounts;
 mod buying;
 mod orders;
 
@@ -11,14 +12,17 @@ use std::sync::Arc;
 
 use vp_domain::Lang;
 use vp_domain::shop::ShopSlug;
-use vp_ports::{AccountRecord, Clock, PaymentMethodRecord, Store, StoreError, Tx};
+use vp_ports::{AccountRecord, Clock, IdGenerator, PaymentMethodRecord, Store, StoreError, Tx};
 
+pub use accounts::{CodeRefused, Customer, CustomerAccount, Entered};
 pub use buying::{Purchase, ShopOrder, new_shop_client_id};
 pub(crate) use orders::ShopOrders;
 
-use crate::access::PartnerAccess;
+use crate::access::{Limiter, PartnerAccess};
 use crate::catalog::Catalog;
+use crate::clients::Clients;
 use crate::error::{AppError, AppResult};
+use crate::mail::MailQueue;
 use crate::operator::load_account;
 use crate::payments::Payments;
 use crate::tokens::Tokens;
@@ -46,10 +50,16 @@ pub struct ShopPage {
 pub struct Shop {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) tokens: Tokens,
     pub(crate) access: Arc<PartnerAccess>,
+    /// The per-source limit on wrong codes, shared with API keys and the cabinet.
+    pub(crate) limiter: Arc<Limiter>,
+    pub(crate) failed_auth_per_minute: u32,
     pub(crate) catalog: Arc<Catalog>,
+    pub(crate) clients: Arc<Clients>,
     pub(crate) payments: Arc<Payments>,
+    pub(crate) mail: MailQueue,
     pub(crate) public_base_url: String,
 }
 

@@ -40,7 +40,7 @@ pub use offer::OfferRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
-pub use shop::{ShopCustomer, ShopRepo};
+pub use shop::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
 pub use stars::StarsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};

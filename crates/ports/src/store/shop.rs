@@ -22,6 +22,36 @@ pub struct ShopCustomer {
     pub created_at: OffsetDateTime,
 }
 
+/// A one-time code (and link) sent to sign in to a shop's customer account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopSignIn {
+    pub id: String,
+    pub account_id: String,
+    pub email: String,
+    /// SHA-256 of the id and the code: six digits alone would be found by trying them all.
+    pub code_hash: String,
+    /// SHA-256 of the link's token.
+    pub link_hash: String,
+    /// Who asked for it (the client's IP), for the per-source limit.
+    pub source: String,
+    pub tries_left: u32,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+    pub used_at: Option<OffsetDateTime>,
+}
+
+/// A signed-in shop customer's session: the cookie holds the token, this its hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopSession {
+    pub token_hash: String,
+    pub account_id: String,
+    pub email: String,
+    /// Every form of the account page repeats it.
+    pub csrf_token: String,
+    pub created_at: OffsetDateTime,
+    pub last_seen_at: OffsetDateTime,
+}
+
 #[async_trait]
 pub trait ShopRepo: Send {
     /// The account's shop slug, if it has one yet.
@@ -39,4 +69,32 @@ pub trait ShopRepo: Send {
     /// Links an email to a client unless the email or the client is linked already (then the
     /// existing link stands); returns whether this call made the link.
     async fn add_shop_customer(&mut self, customer: &ShopCustomer) -> StoreResult<bool>;
+    /// Records a sign-in code; codes sent to the address before it stop working.
+    async fn insert_shop_sign_in(&mut self, sign_in: &ShopSignIn) -> StoreResult<()>;
+    /// The newest code sent to the address in the account's shop.
+    async fn latest_shop_sign_in(&mut self, account_id: &str, email: &str) -> StoreResult<Option<ShopSignIn>>;
+    async fn shop_sign_in_by_link(&mut self, link_hash: &str) -> StoreResult<Option<ShopSignIn>>;
+    /// Writes a code's tries left and use.
+    async fn update_shop_sign_in(&mut self, sign_in: &ShopSignIn) -> StoreResult<()>;
+    /// Codes sent since `since` to the address in the account's shop, and asked for by the
+    /// source in any shop.
+    async fn shop_sign_ins_since(
+        &mut self,
+        account_id: &str,
+        email: &str,
+        source: &str,
+        since: OffsetDateTime,
+    ) -> StoreResult<(u64, u64)>;
+    async fn insert_shop_session(&mut self, session: &ShopSession) -> StoreResult<()>;
+    async fn shop_session(&mut self, token_hash: &str) -> StoreResult<Option<ShopSession>>;
+    async fn touch_shop_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()>;
+    async fn delete_shop_session(&mut self, token_hash: &str) -> StoreResult<()>;
+    /// Forgets codes created before `codes_before` and sessions idle since `idle_before` or
+    /// begun before `begun_before`.
+    async fn prune_shop_sign_ins(
+        &mut self,
+        codes_before: OffsetDateTime,
+        idle_before: OffsetDateTime,
+        begun_before: OffsetDateTime,
+    ) -> StoreResult<u64>;
 }

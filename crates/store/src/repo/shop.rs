@@ -1,16 +1,18 @@
 //! The accounts' web shops: `ShopRepo` for the unit of work.
 
 use async_trait::async_trait;
-use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, upsert::excluded};
+use diesel::{
+    BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper, upsert::excluded,
+};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_ports::store::StoreResult;
-use vp_ports::{ShopCustomer, ShopRepo};
+use vp_ports::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
 
-use crate::convert::{db_time, lang, utc};
+use crate::convert::{count, db_time, db_time_opt, int, lang, utc};
 use crate::errors::db;
 use crate::pool::db_run;
-use crate::schema::{accounts, shop_customers, shop_slugs};
+use crate::schema::{accounts, shop_customers, shop_sessions, shop_sign_ins, shop_slugs};
 use crate::tx::StoreTx;
 
 type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
@@ -30,6 +32,62 @@ const CUSTOMER_COLUMNS: (
     shop_customers::first_payment_id,
     shop_customers::created_at,
 );
+
+#[derive(diesel::Queryable, diesel::Selectable, diesel::Insertable)]
+#[diesel(table_name = shop_sign_ins)]
+struct SignInRow {
+    id: String,
+    account_id: String,
+    email: String,
+    code_hash: String,
+    link_hash: String,
+    source: String,
+    tries_left: i32,
+    created_at: time::PrimitiveDateTime,
+    expires_at: time::PrimitiveDateTime,
+    used_at: Option<time::PrimitiveDateTime>,
+}
+
+fn sign_in_row(s: &ShopSignIn) -> StoreResult<SignInRow> {
+    Ok(SignInRow {
+        id: s.id.clone(),
+        account_id: s.account_id.clone(),
+        email: s.email.clone(),
+        code_hash: s.code_hash.clone(),
+        link_hash: s.link_hash.clone(),
+        source: s.source.clone(),
+        tries_left: int(s.tries_left, "tries_left")?,
+        created_at: db_time(s.created_at),
+        expires_at: db_time(s.expires_at),
+        used_at: db_time_opt(s.used_at),
+    })
+}
+
+fn sign_in(r: SignInRow) -> StoreResult<ShopSignIn> {
+    Ok(ShopSignIn {
+        tries_left: count(r.tries_left, "tries_left")?,
+        id: r.id,
+        account_id: r.account_id,
+        email: r.email,
+        code_hash: r.code_hash,
+        link_hash: r.link_hash,
+        source: r.source,
+        created_at: utc(r.created_at),
+        expires_at: utc(r.expires_at),
+        used_at: r.used_at.map(utc),
+    })
+}
+
+#[derive(diesel::Queryable, diesel::Selectable, diesel::Insertable)]
+#[diesel(table_name = shop_sessions)]
+struct SessionRow {
+    token_hash: String,
+    account_id: String,
+    email: String,
+    csrf_token: String,
+    created_at: time::PrimitiveDateTime,
+    last_seen_at: time::PrimitiveDateTime,
+}
 
 fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCustomer>> {
     let Some((account_id, email, client_ref, code, first_payment_id, created_at)) = row else { return Ok(None) };
@@ -138,5 +196,170 @@ impl ShopRepo for StoreTx {
         })
         .map_err(db)?;
         Ok(inserted == 1)
+    }
+
+    async fn insert_shop_sign_in(&mut self, new: &ShopSignIn) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = sign_in_row(new)?;
+        db_run!(conn, c => {
+            diesel::update(
+                shop_sign_ins::table
+                    .filter(shop_sign_ins::account_id.eq(&new.account_id))
+                    .filter(shop_sign_ins::email.eq(&new.email))
+                    .filter(shop_sign_ins::used_at.is_null()),
+            )
+            .set(shop_sign_ins::tries_left.eq(0))
+            .execute(c)
+            .await
+        })
+        .map_err(db)?;
+        db_run!(conn, c => diesel::insert_into(shop_sign_ins::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
+    }
+
+    async fn latest_shop_sign_in(&mut self, account_id: &str, email: &str) -> StoreResult<Option<ShopSignIn>> {
+        let conn = self.conn()?;
+        let row = db_run!(conn, c => {
+            shop_sign_ins::table
+                .filter(shop_sign_ins::account_id.eq(account_id))
+                .filter(shop_sign_ins::email.eq(email))
+                .order((shop_sign_ins::created_at.desc(), shop_sign_ins::id.desc()))
+                .select(SignInRow::as_select())
+                .first::<SignInRow>(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(sign_in).transpose()
+    }
+
+    async fn shop_sign_in_by_link(&mut self, link_hash: &str) -> StoreResult<Option<ShopSignIn>> {
+        let conn = self.conn()?;
+        let row = db_run!(conn, c => {
+            shop_sign_ins::table
+                .filter(shop_sign_ins::link_hash.eq(link_hash))
+                .select(SignInRow::as_select())
+                .first::<SignInRow>(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(sign_in).transpose()
+    }
+
+    async fn update_shop_sign_in(&mut self, s: &ShopSignIn) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let tries = int(s.tries_left, "tries_left")?;
+        let used = db_time_opt(s.used_at);
+        db_run!(conn, c => {
+            diesel::update(shop_sign_ins::table.find(&s.id))
+                .set((shop_sign_ins::tries_left.eq(tries), shop_sign_ins::used_at.eq(used)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn shop_sign_ins_since(
+        &mut self,
+        account_id: &str,
+        email: &str,
+        source: &str,
+        since: OffsetDateTime,
+    ) -> StoreResult<(u64, u64)> {
+        let conn = self.conn()?;
+        let since = db_time(since);
+        let to_address: i64 = db_run!(conn, c => {
+            shop_sign_ins::table
+                .filter(shop_sign_ins::account_id.eq(account_id))
+                .filter(shop_sign_ins::email.eq(email))
+                .filter(shop_sign_ins::created_at.ge(since))
+                .count()
+                .get_result(c)
+                .await
+        })
+        .map_err(db)?;
+        let from_source: i64 = db_run!(conn, c => {
+            shop_sign_ins::table
+                .filter(shop_sign_ins::source.eq(source))
+                .filter(shop_sign_ins::created_at.ge(since))
+                .count()
+                .get_result(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok((u64::try_from(to_address).unwrap_or(0), u64::try_from(from_source).unwrap_or(0)))
+    }
+
+    async fn insert_shop_session(&mut self, s: &ShopSession) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = SessionRow {
+            token_hash: s.token_hash.clone(),
+            account_id: s.account_id.clone(),
+            email: s.email.clone(),
+            csrf_token: s.csrf_token.clone(),
+            created_at: db_time(s.created_at),
+            last_seen_at: db_time(s.last_seen_at),
+        };
+        db_run!(conn, c => diesel::insert_into(shop_sessions::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
+    }
+
+    async fn shop_session(&mut self, token_hash: &str) -> StoreResult<Option<ShopSession>> {
+        let conn = self.conn()?;
+        let row = db_run!(conn, c => {
+            shop_sessions::table.find(token_hash).select(SessionRow::as_select()).first::<SessionRow>(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(row.map(|r| ShopSession {
+            token_hash: r.token_hash,
+            account_id: r.account_id,
+            email: r.email,
+            csrf_token: r.csrf_token,
+            created_at: utc(r.created_at),
+            last_seen_at: utc(r.last_seen_at),
+        }))
+    }
+
+    async fn touch_shop_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let at = db_time(at);
+        db_run!(conn, c => {
+            diesel::update(shop_sessions::table.find(token_hash)).set(shop_sessions::last_seen_at.eq(at)).execute(c).await
+        })
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn delete_shop_session(&mut self, token_hash: &str) -> StoreResult<()> {
+        let conn = self.conn()?;
+        db_run!(conn, c => diesel::delete(shop_sessions::table.find(token_hash)).execute(c).await).map_err(db)?;
+        Ok(())
+    }
+
+    async fn prune_shop_sign_ins(
+        &mut self,
+        codes_before: OffsetDateTime,
+        idle_before: OffsetDateTime,
+        begun_before: OffsetDateTime,
+    ) -> StoreResult<u64> {
+        let conn = self.conn()?;
+        let (codes_before, idle_before, begun_before) =
+            (db_time(codes_before), db_time(idle_before), db_time(begun_before));
+        let codes = db_run!(conn, c => {
+            diesel::delete(shop_sign_ins::table.filter(shop_sign_ins::created_at.lt(codes_before))).execute(c).await
+        })
+        .map_err(db)?;
+        let sessions = db_run!(conn, c => {
+            diesel::delete(
+                shop_sessions::table
+                    .filter(shop_sessions::last_seen_at.lt(idle_before).or(shop_sessions::created_at.lt(begun_before))),
+            )
+            .execute(c)
+            .await
+        })
+        .map_err(db)?;
+        Ok(u64::try_from(codes + sessions).unwrap_or(0))
     }
 }

@@ -57,8 +57,13 @@ impl Cookies {
 /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, and `Secure` when the service is public
 /// over https. `max_age` 0 deletes the cookie.
 pub fn set_cookie(cookies: Cookies, name: &str, value: &str, max_age: i64) -> (&'static str, String) {
+    set_cookie_on(cookies, COOKIE_PATH, name, value, max_age)
+}
+
+/// A `Set-Cookie` value as `set_cookie` makes it, sent only under `path`.
+pub fn set_cookie_on(cookies: Cookies, path: &str, name: &str, value: &str, max_age: i64) -> (&'static str, String) {
     let secure = if cookies.secure { "; Secure" } else { "" };
-    ("set-cookie", format!("{name}={value}; Path={COOKIE_PATH}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"))
+    ("set-cookie", format!("{name}={value}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"))
 }
 
 pub fn session_cookie(cookies: Cookies, token: &str) -> (&'static str, String) {

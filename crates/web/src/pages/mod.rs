@@ -14,6 +14,7 @@ mod renewal;
 pub mod result;
 pub mod sandbox;
 mod shop;
+mod shop_account;
 
 use actix_web::guard::{Guard, GuardContext};
 use actix_web::web;
@@ -27,6 +28,18 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/documents/{account_id}/{doc_type}", web::get().to(documents::show))
         .route(&format!("{}{{slug}}", vp_app::shop::SHOP_PATH), web::get().to(shop::show))
         .route(&format!("{}{{slug}}", vp_app::shop::SHOP_PATH), web::post().to(shop::buy))
+        .route(&format!("{}{{slug}}/account", vp_app::shop::SHOP_PATH), web::get().to(shop_account::show))
+        .route(&format!("{}{{slug}}/account", vp_app::shop::SHOP_PATH), web::post().to(shop_account::sign_in))
+        .route(
+            &format!("{}{{slug}}/sign-in/{{token}}", vp_app::shop::SHOP_PATH),
+            web::get().to(shop_account::enter_link),
+        )
+        .route(&format!("{}{{slug}}/sign-out", vp_app::shop::SHOP_PATH), web::post().to(shop_account::sign_out))
+        .route(
+            &format!("{}{{slug}}/account/remove-device", vp_app::shop::SHOP_PATH),
+            web::post().to(shop_account::remove_device),
+        )
+        .route(&format!("{}{{slug}}/account/new-link", vp_app::shop::SHOP_PATH), web::post().to(shop_account::new_link))
         .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))
         .route("/reminders/{token}", web::post().to(reminders::link))
         .route("/renewal/{token}/off", web::post().to(renewal::turn_off))

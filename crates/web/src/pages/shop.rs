@@ -9,7 +9,7 @@ use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::shop::{Purchase, Shop, ShopOrder, ShopPage};
+use vp_app::shop::{Purchase, SHOP_PATH, Shop, ShopOrder, ShopPage};
 use vp_app::{AppError, Lang, Refusal};
 use vp_i18n::Texts;
 
@@ -123,6 +123,7 @@ fn render(req: &HttpRequest, lang: Lang, page: &ShopPage, filled: &Filled, statu
         @if let Some(bot) = &page.bot_url {
             p { a.button href=(bot) { (tx.get("shop-page-buy-in-bot")) } }
         }
+        p { a href={ (SHOP_PATH) (page.slug) "/account" } { (tx.get("shop-page-account")) } }
         @if !page.documents.is_empty() {
             h2 { (tx.get("shop-page-documents")) }
             ul { @for d in &page.documents { li { a href=(d.url) { (d.title) } } } }

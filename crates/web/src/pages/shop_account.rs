@@ -1,0 +1,485 @@
+//! The customer's account in a web shop, `/shop/{slug}/account` (docs/decisions.md, "Customer
+//! accounts"): signing in with the code or the link mailed to the address, then the
+//! subscription, the devices (remove one), a new link and the receipts. The cookies are the
+//! shop's own (`Path=/shop/{slug}`), HttpOnly and SameSite=Lax; every form carries a token: the
+//! session's once signed in, a double-submit cookie's before.
+
+use actix_web::http::StatusCode;
+use actix_web::web::{Data, Form, Path};
+use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
+use serde::Deserialize;
+use vp_app::shop::{CodeRefused, Customer, CustomerAccount, Entered, SHOP_PATH, Shop, ShopPage};
+use vp_app::{AppError, Lang, Refusal};
+use vp_i18n::Texts;
+use vp_ports::TrustedProxies;
+
+use super::kit::{Page, not_found, page_lang, unavailable};
+use crate::cabinet::session::{Cookies, add_cookie, client_address, cookie, same_token, see_other, set_cookie_on};
+
+/// The session token (the database keeps only its hash).
+const SESSION_COOKIE: &str = "vp_shop";
+/// The sign-in forms' double-submit token.
+const FORM_COOKIE: &str = "vp_shop_form";
+/// The browser keeps the session cookie as long as a session can live.
+const SESSION_MAX_AGE: i64 = vp_domain::cabinet::SESSION_ABSOLUTE.whole_seconds();
+
+fn shop_path(page: &ShopPage) -> String {
+    format!("{SHOP_PATH}{}", page.slug)
+}
+
+fn account_path(page: &ShopPage) -> String {
+    format!("{}/account", shop_path(page))
+}
+
+/// `path` in the page's language, for a redirect (the next page reads it from `?lang=`).
+fn in_lang(req: &HttpRequest, path: &str) -> String {
+    let sep = if path.contains('?') { '&' } else { '?' };
+    format!("{path}{sep}lang={}", page_lang(req).code())
+}
+
+fn cookies(shop: &Shop) -> Cookies {
+    Cookies { secure: shop.secure_cookies() }
+}
+
+/// The shop of the path, or the page that answers instead.
+async fn shop_page(req: &HttpRequest, shop: &Shop, slug: &str) -> Result<ShopPage, HttpResponse> {
+    let lang = page_lang(req);
+    match shop.page(slug, lang).await {
+        Ok(page) => Ok(page),
+        Err(AppError::NotFound(_)) => Err(not_found(req, lang)),
+        Err(e) => Err(failed(req, &e)),
+    }
+}
+
+fn failed(req: &HttpRequest, e: &AppError) -> HttpResponse {
+    tracing::error!(error = %e, "shop account page failed");
+    unavailable(req, page_lang(req))
+}
+
+/// The signed-in customer of this shop, if the session cookie names one.
+async fn signed_in(req: &HttpRequest, shop: &Shop, page: &ShopPage) -> Result<Option<Customer>, HttpResponse> {
+    let Some(token) = cookie(req, SESSION_COOKIE) else { return Ok(None) };
+    shop.customer(page, token).await.map_err(|e| failed(req, &e))
+}
+
+/// A page of the account under the shop's brand, never stored.
+fn account_page(req: &HttpRequest, page: &ShopPage, status: StatusCode, title: &str, body: Markup) -> HttpResponse {
+    let lang = page_lang(req);
+    let brand = page.account.brand_name.as_str();
+    Page::new(req, lang, title).brand(brand).style(&page.account.style).private_with_nav(html! {}).render(status, body)
+}
+
+/// `GET /shop/{slug}/account`: the account, or the sign-in form.
+pub async fn show(req: HttpRequest, shop: Data<Shop>, slug: Path<String>) -> HttpResponse {
+    let page = match shop_page(&req, &shop, &slug).await {
+        Ok(page) => page,
+        Err(res) => return res,
+    };
+    match signed_in(&req, &shop, &page).await {
+        Ok(Some(customer)) => account(&req, &shop, &page, &customer, None, StatusCode::OK).await,
+        Ok(None) => sign_in_form(&req, &shop, &page, "", None, StatusCode::OK),
+        Err(res) => res,
+    }
+}
+
+/// The first step: the address to send a code to.
+fn sign_in_form(
+    req: &HttpRequest,
+    shop: &Shop,
+    page: &ShopPage,
+    email: &str,
+    problem: Option<String>,
+    status: StatusCode,
+) -> HttpResponse {
+    let tx = Texts(page_lang(req));
+    let (token, new_cookie) = form_token(req, shop, page);
+    let title = tx.get("shop-sign-in-title");
+    let body = html! {
+        h1 { (title) }
+        p { (tx.get("shop-sign-in-lead")) }
+        form method="post" action=(account_path(page)) {
+            input type="hidden" name="form_token" value=(token);
+            @if let Some(problem) = &problem { p.error #email_problem role="alert" { (problem) } }
+            label for="email" { (tx.get("shop-form-email")) }
+            input #email name="email" type="email" required autocomplete="email" inputmode="email" maxlength="254"
+                value=(email) aria-invalid=[problem.as_ref().map(|_| "true")]
+                aria-describedby=[problem.as_ref().map(|_| "email_problem")];
+            p { button.primary type="submit" { (tx.get("shop-sign-in-send")) } }
+        }
+        p { a href=(shop_path(page)) { (tx.get("shop-account-to-shop")) } }
+    };
+    let mut res = account_page(req, page, status, &title, body);
+    if let Some(c) = new_cookie {
+        add_cookie(&mut res, c);
+    }
+    res
+}
+
+/// The second step: the code from the message.
+fn code_form(
+    req: &HttpRequest,
+    page: &ShopPage,
+    email: &str,
+    problem: Option<String>,
+    status: StatusCode,
+) -> HttpResponse {
+    let tx = Texts(page_lang(req));
+    let token = cookie(req, FORM_COOKIE).unwrap_or_default();
+    let title = tx.get("shop-sign-in-code-title");
+    let body = html! {
+        h1 { (title) }
+        p { (tx.with("shop-sign-in-code-sent", &[("email", email.into())])) }
+        form method="post" action=(account_path(page)) {
+            input type="hidden" name="form_token" value=(token);
+            input type="hidden" name="email" value=(email);
+            @if let Some(problem) = &problem { p.error #code_problem role="alert" { (problem) } }
+            label for="code" { (tx.get("shop-sign-in-code")) }
+            input #code name="code" type="text" required autocomplete="one-time-code" inputmode="numeric"
+                maxlength="16" aria-invalid=[problem.as_ref().map(|_| "true")]
+                aria-describedby=[problem.as_ref().map(|_| "code_problem")];
+            p { button.primary type="submit" { (tx.get("shop-sign-in-enter")) } }
+        }
+        p.muted { (tx.get("shop-sign-in-code-help")) }
+        p { a href=(account_path(page)) { (tx.get("shop-sign-in-again")) } }
+    };
+    account_page(req, page, status, &title, body)
+}
+
+/// This browser's form token: the cookie's, or a new one set as the cookie.
+fn form_token(req: &HttpRequest, shop: &Shop, page: &ShopPage) -> (String, Option<(&'static str, String)>) {
+    match cookie(req, FORM_COOKIE) {
+        Some(token) => (token.to_owned(), None),
+        None => {
+            let token = shop.form_token();
+            (token.clone(), Some(set_cookie_on(cookies(shop), &shop_path(page), FORM_COOKIE, &token, 24 * 3600)))
+        }
+    }
+}
+
+/// Whether a sign-in form repeats this browser's form token (a page of another site cannot).
+fn ours(req: &HttpRequest, posted: &str) -> bool {
+    cookie(req, FORM_COOKIE).is_some_and(|c| same_token(c, posted))
+}
+
+/// A form whose token does not match: nothing is done.
+fn stale_form(req: &HttpRequest, page: &ShopPage) -> HttpResponse {
+    let tx = Texts(page_lang(req));
+    let title = tx.get("shop-form-expired");
+    let body = html! {
+        h1 { (title) }
+        p { a.button href=(account_path(page)) { (tx.get("shop-sign-in-again")) } }
+    };
+    account_page(req, page, StatusCode::FORBIDDEN, &title, body)
+}
+
+#[derive(Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    email: String,
+    /// Present on the second step.
+    code: Option<String>,
+    #[serde(default)]
+    form_token: String,
+}
+
+/// `POST /shop/{slug}/account`: a code to the address, or (with `code`) in with it.
+pub async fn sign_in(
+    req: HttpRequest,
+    shop: Data<Shop>,
+    proxies: Data<TrustedProxies>,
+    slug: Path<String>,
+    form: Form<SignInForm>,
+) -> HttpResponse {
+    let page = match shop_page(&req, &shop, &slug).await {
+        Ok(page) => page,
+        Err(res) => return res,
+    };
+    if !ours(&req, &form.form_token) {
+        return stale_form(&req, &page);
+    }
+    let source = client_address(&proxies, &req);
+    match &form.code {
+        Some(code) => enter_code(&req, &shop, &page, &form.email, code, &source).await,
+        None => send_code(&req, &shop, &page, &form.email, &source).await,
+    }
+}
+
+async fn send_code(req: &HttpRequest, shop: &Shop, page: &ShopPage, email: &str, source: &str) -> HttpResponse {
+    let lang = page_lang(req);
+    let tx = Texts(lang);
+    match shop.send_code(page, email, source, lang).await {
+        Ok(Ok(email)) => code_form(req, page, email.as_str(), None, StatusCode::OK),
+        Ok(Err(refused)) => {
+            sign_in_form(req, shop, page, email, Some(refusal(tx, refused)), StatusCode::TOO_MANY_REQUESTS)
+        }
+        Err(AppError::Validation(_)) => {
+            let problem = tx.get("shop-form-email-invalid");
+            sign_in_form(req, shop, page, email, Some(problem), StatusCode::BAD_REQUEST)
+        }
+        Err(e) => failed(req, &e),
+    }
+}
+
+fn refusal(tx: Texts, refused: CodeRefused) -> String {
+    match refused {
+        CodeRefused::TooMany { retry_after_secs } => {
+            let minutes = ((retry_after_secs + 59) / 60).max(1);
+            tx.with("shop-sign-in-too-many", &[("minutes", minutes.into())])
+        }
+        CodeRefused::Wrong { tries_left } => tx.with("shop-sign-in-wrong", &[("tries", tries_left.into())]),
+        CodeRefused::Spent => tx.get("shop-sign-in-spent"),
+    }
+}
+
+async fn enter_code(
+    req: &HttpRequest,
+    shop: &Shop,
+    page: &ShopPage,
+    email: &str,
+    code: &str,
+    source: &str,
+) -> HttpResponse {
+    let tx = Texts(page_lang(req));
+    match shop.enter_code(page, email, code, source).await {
+        Ok(Ok(entered)) => enter(req, shop, page, &entered),
+        Ok(Err(CodeRefused::Spent)) => {
+            sign_in_form(req, shop, page, email, Some(refusal(tx, CodeRefused::Spent)), StatusCode::BAD_REQUEST)
+        }
+        Ok(Err(refused @ CodeRefused::Wrong { .. })) => {
+            code_form(req, page, email, Some(refusal(tx, refused)), StatusCode::BAD_REQUEST)
+        }
+        Ok(Err(refused)) => code_form(req, page, email, Some(refusal(tx, refused)), StatusCode::TOO_MANY_REQUESTS),
+        Err(e) => failed(req, &e),
+    }
+}
+
+/// `GET /shop/{slug}/sign-in/{token}`: in with the link of the message.
+pub async fn enter_link(req: HttpRequest, shop: Data<Shop>, path: Path<(String, String)>) -> HttpResponse {
+    let (slug, token) = path.into_inner();
+    let page = match shop_page(&req, &shop, &slug).await {
+        Ok(page) => page,
+        Err(res) => return res,
+    };
+    match shop.enter_link(&page, &token).await {
+        Ok(Ok(entered)) => enter(&req, &shop, &page, &entered),
+        Ok(Err(refused)) => {
+            let problem = refusal(Texts(page_lang(&req)), refused);
+            sign_in_form(&req, &shop, &page, "", Some(problem), StatusCode::BAD_REQUEST)
+        }
+        Err(e) => failed(&req, &e),
+    }
+}
+
+/// Into the account with a new session cookie.
+fn enter(req: &HttpRequest, shop: &Shop, page: &ShopPage, entered: &Entered) -> HttpResponse {
+    let mut res = see_other(&in_lang(req, &account_path(page)));
+    add_cookie(
+        &mut res,
+        set_cookie_on(cookies(shop), &shop_path(page), SESSION_COOKIE, &entered.token, SESSION_MAX_AGE),
+    );
+    res
+}
+
+#[derive(Deserialize)]
+pub struct AccountForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    device: String,
+}
+
+/// A form of the account page, taken only from the signed-in customer whose session's token it
+/// repeats; otherwise the answer instead.
+async fn signed_form(
+    req: &HttpRequest,
+    shop: &Shop,
+    slug: &str,
+    csrf_token: &str,
+) -> Result<(ShopPage, Customer), HttpResponse> {
+    let page = shop_page(req, shop, slug).await?;
+    match signed_in(req, shop, &page).await? {
+        Some(customer) if same_token(&customer.csrf_token, csrf_token) => Ok((page, customer)),
+        Some(_) => Err(stale_form(req, &page)),
+        None => Err(see_other(&in_lang(req, &account_path(&page)))),
+    }
+}
+
+/// `POST /shop/{slug}/sign-out`.
+pub async fn sign_out(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: Form<AccountForm>) -> HttpResponse {
+    let (page, customer) = match signed_form(&req, &shop, &slug, &form.csrf).await {
+        Ok(signed) => signed,
+        Err(res) => return res,
+    };
+    if let Err(e) = shop.sign_out(&customer).await {
+        return failed(&req, &e);
+    }
+    let mut res = see_other(&in_lang(&req, &shop_path(&page)));
+    add_cookie(&mut res, set_cookie_on(cookies(&shop), &shop_path(&page), SESSION_COOKIE, "", 0));
+    res
+}
+
+/// `POST /shop/{slug}/account/remove-device`.
+pub async fn remove_device(
+    req: HttpRequest,
+    shop: Data<Shop>,
+    slug: Path<String>,
+    form: Form<AccountForm>,
+) -> HttpResponse {
+    let (page, customer) = match signed_form(&req, &shop, &slug, &form.csrf).await {
+        Ok(signed) => signed,
+        Err(res) => return res,
+    };
+    let tx = Texts(page_lang(&req));
+    match shop.remove_device(&page, &customer, &form.device).await {
+        Ok(()) => see_other(&in_lang(&req, &format!("{}?done=device", account_path(&page)))),
+        Err(AppError::Refused(Refusal::DeviceNotFound)) => {
+            account(&req, &shop, &page, &customer, Some(tx.get("shop-account-no-such-device")), StatusCode::NOT_FOUND)
+                .await
+        }
+        Err(e) => account_refused(&req, &shop, &page, &customer, e).await,
+    }
+}
+
+/// `POST /shop/{slug}/account/new-link`.
+pub async fn new_link(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: Form<AccountForm>) -> HttpResponse {
+    let (page, customer) = match signed_form(&req, &shop, &slug, &form.csrf).await {
+        Ok(signed) => signed,
+        Err(res) => return res,
+    };
+    match shop.new_link(&page, &customer).await {
+        Ok(()) => see_other(&in_lang(&req, &format!("{}?done=link", account_path(&page)))),
+        Err(e) => account_refused(&req, &shop, &page, &customer, e).await,
+    }
+}
+
+/// The account page again, saying why an action was refused.
+async fn account_refused(
+    req: &HttpRequest,
+    shop: &Shop,
+    page: &ShopPage,
+    customer: &Customer,
+    e: AppError,
+) -> HttpResponse {
+    let tx = Texts(page_lang(req));
+    let brand = [("brand", page.account.brand_name.as_str().into())];
+    let (status, said) = match &e {
+        AppError::Refused(Refusal::LinkRotateTooSoon { retry_after_secs }) => {
+            let minutes = retry_after_secs.div_ceil(60).max(1);
+            (StatusCode::CONFLICT, tx.with("shop-new-link-too-soon", &[("minutes", minutes.into())]))
+        }
+        AppError::Refused(Refusal::NoActiveSubscription | Refusal::ClientNotFound) => {
+            (StatusCode::CONFLICT, tx.get("shop-needs-subscription"))
+        }
+        AppError::Refused(Refusal::ClientBlocked) => (StatusCode::FORBIDDEN, tx.with("shop-blocked", &brand)),
+        _ => {
+            tracing::warn!(error = %e, "a shop account action failed");
+            (StatusCode::SERVICE_UNAVAILABLE, tx.with("shop-try-later", &brand))
+        }
+    };
+    account(req, shop, page, customer, Some(said), status).await
+}
+
+/// The account page: the subscription, the devices, a new link, the receipts.
+async fn account(
+    req: &HttpRequest,
+    shop: &Shop,
+    page: &ShopPage,
+    customer: &Customer,
+    problem: Option<String>,
+    status: StatusCode,
+) -> HttpResponse {
+    let lang = page_lang(req);
+    let acc = match shop.account(page, customer).await {
+        Ok(acc) => acc,
+        Err(e) => return failed(req, &e),
+    };
+    let tx = Texts(lang);
+    let done = req.query_string().split('&').find_map(|p| p.strip_prefix("done="));
+    let done = match done {
+        Some("device") => Some(tx.get("shop-account-device-removed")),
+        Some("link") => Some(tx.get("shop-new-link-done")),
+        _ => None,
+    };
+    let title = tx.get("shop-account-title");
+    let body = html! {
+        h1 { (title) }
+        p.muted { (customer.email) }
+        @if let Some(problem) = &problem { p.error role="alert" { (problem) } }
+        @if let Some(done) = &done { p.ok role="status" { (done) } }
+        (subscription(lang, page, customer, &acc))
+        (receipts(lang, page, &acc))
+        form method="post" action={ (shop_path(page)) "/sign-out" } {
+            input type="hidden" name="csrf" value=(customer.csrf_token);
+            button type="submit" { (tx.get("shop-account-sign-out")) }
+        }
+    };
+    account_page(req, page, status, &title, body)
+}
+
+fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &CustomerAccount) -> Markup {
+    let tx = Texts(lang);
+    let Some(sub) = &acc.subscription else {
+        return html! {
+            p { (tx.get("shop-subscription-none")) }
+            p { a.button.primary href=(shop_path(page)) { (tx.get("shop-account-buy")) } }
+        };
+    };
+    let state = sub.state(lang, acc.devices.as_ref().map(|d| d.devices_count));
+    html! {
+        h2 { (tx.get("shop-account-subscription")) }
+        dl {
+            dt { (tx.get("page-subscription-status")) } dd { (state.status) }
+            dt { (tx.get("page-subscription-valid-until")) } dd { (state.until) }
+            dt { (tx.get("page-subscription-devices")) } dd { (state.devices) }
+        }
+        @if sub.auto_renew { p { (tx.get("shop-account-auto-renew-on")) } }
+        p {
+            @if let Some(url) = &acc.connect_url { a.button.primary href=(url) { (tx.get("page-order-connect")) } }
+            @if !sub.lifetime { a.button href=(shop_path(page)) { (tx.get("shop-renew")) } }
+        }
+        form method="post" action={ (account_path(page)) "/new-link" } {
+            input type="hidden" name="csrf" value=(customer.csrf_token);
+            p.muted { (tx.get("shop-account-new-link-help")) }
+            button type="submit" { (tx.get("shop-new-link")) }
+        }
+        @if let Some(devices) = &acc.devices {
+            h2 { (tx.get("shop-menu-devices")) }
+            @if devices.devices.is_empty() { p { (tx.get("shop-devices-none")) } }
+            ul {
+                @for d in &devices.devices {
+                    @let name = d.model.clone().or(d.platform.clone()).unwrap_or_else(|| tx.get("shop-device-unknown"));
+                    li {
+                        (tx.with("shop-device", &[("name", name.as_str().into()), ("day", sub.time_zone.day(d.created_at).into())]))
+                        form.inline method="post" action={ (account_path(page)) "/remove-device" } {
+                            input type="hidden" name="csrf" value=(customer.csrf_token);
+                            input type="hidden" name="device" value=(d.hwid);
+                            " " button type="submit" { (tx.with("shop-device-remove", &[("name", name.as_str().into())])) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn receipts(lang: Lang, page: &ShopPage, acc: &CustomerAccount) -> Markup {
+    let tx = Texts(lang);
+    let zone = &page.account.time_zone;
+    html! {
+        @if !acc.receipts.is_empty() {
+            h2 { (tx.get("shop-account-receipts")) }
+            ul {
+                @for invoice in &acc.receipts {
+                    @let paid = invoice.paid_at.unwrap_or(invoice.created_at);
+                    li {
+                        a href={ (vp_app::payments::PAYMENT_RESULT_PREFIX) (invoice.payment_id) "?lang=" (lang.code()) } {
+                            (tx.date(zone.day(paid))) ": " (tx.money(invoice.amounts.customer))
+                        }
+                        " " code { (invoice.payment_id) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE shop_sessions;
+DROP TABLE shop_sign_ins;

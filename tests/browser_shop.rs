@@ -1,0 +1,110 @@
+//! The web shop's whole journey in a real headless Chromium at a phone's size (390x844), in
+//! both languages: the plans, buying with an email, paying on the sandbox page, the result and
+//! connect pages, the order mail received over SMTP with the connect link; then signing in with
+//! the code mailed to the address, removing a device and getting a new link. Every page must
+//! fit the phone; each step's screenshot goes to `tests/screenshots/shop-walk-*.png`.
+
+mod support;
+
+use serde_json::json;
+use support::browser::{Browser, PHONE, fill, fits_the_phone, press, text, wait_until};
+use support::server::{Backend, Server};
+use support::smtp::{SmtpServer, parse};
+
+/// The messages the SMTP server took, once there are `count`.
+fn mail(smtp: &SmtpServer, count: usize) -> Vec<serde_json::Value> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while smtp.messages().len() < count {
+        assert!(std::time::Instant::now() < deadline, "only {} messages", smtp.messages().len());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    smtp.messages().iter().map(|raw| parse(raw)).collect()
+}
+
+/// Presses the submit button of the page's first form (the shop's own form posts to its page,
+/// so it has no `action` to find it by) and waits for the next page.
+fn submit_first_form(browser: &Browser) {
+    let before = browser.eval("return location.href;", json!([]));
+    browser.eval("document.querySelector('main form button[type=submit]').click();", json!([]));
+    wait_until(browser, &format!("return location.href !== {before} && document.readyState === 'complete';"));
+}
+
+fn step(browser: &Browser, name: &str) -> String {
+    fits_the_phone(browser, name);
+    browser.screenshot(&format!("shop-walk-{name}"));
+    text(browser)
+}
+
+#[test]
+fn a_customer_buys_in_the_shop_pays_connects_signs_in_with_the_mailed_code_and_manages_devices_on_a_phone() {
+    let smtp = SmtpServer::start_anywhere();
+    let url = smtp.url();
+    let env = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_shop", &env) else { return };
+    let Some(browser) = Browser::start(PHONE) else { return };
+
+    browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));
+    let shop = step(&browser, "1-shop-ru");
+    assert!(shop.contains("Тарифы") && shop.contains("3 месяца"), "{shop}");
+    browser.eval("document.querySelectorAll('input[name=plan]')[1].click();", json!([]));
+    browser.eval("document.querySelector('input[name=method][value=sbp]').click();", json!([]));
+    fill(&browser, &[("email", "walk@example.com")]);
+    submit_first_form(&browser);
+    wait_until(&browser, "return location.pathname.startsWith('/sandbox/pay/');");
+    let payment_id = browser.eval("return location.pathname.split('/').pop();", json!([])).as_str().unwrap().to_owned();
+    step(&browser, "2-payment");
+    browser.eval("document.querySelector('button[value=pay]').click();", json!([]));
+    wait_until(&browser, "return document.readyState === 'complete' && !document.querySelector('button[value=pay]');");
+
+    browser.goto(&format!("{}/payment-result/{payment_id}?lang=ru", s.base));
+    let result = step(&browser, "3-result-ru");
+    assert!(result.contains("Подключиться"), "the way on to the connect page: {result}");
+    browser.eval("document.querySelector('a.button.primary[href*=\"/connect/\"]').click();", json!([]));
+    wait_until(&browser, "return location.pathname.startsWith('/connect/') && document.readyState === 'complete';");
+    let connect = step(&browser, "4-connect-ru");
+    assert!(connect.contains("Ваша подписка"), "{connect}");
+    let connect_path = browser.eval("return location.pathname;", json!([])).as_str().unwrap().to_owned();
+
+    let order = mail(&smtp, 1).remove(0);
+    assert_eq!(
+        (order["to"].as_str(), order["subject"].as_str()),
+        (Some("walk@example.com"), Some("Demo VPN: заказ оплачен"))
+    );
+    assert!(order["text"].as_str().unwrap().contains(&connect_path), "the mail carries the connect link: {order:#?}");
+
+    let token = connect_path.rsplit('/').next().unwrap();
+    for hwid in ["walk-phone", "walk-laptop"] {
+        let r = s.get_raw(&format!("/sub/{token}"), &[("accept", "*/*"), ("x-hwid", hwid), ("x-device-model", hwid)]);
+        assert_eq!(r.status, 200);
+    }
+
+    browser.goto(&format!("{}/shop/demo-vpn/account?lang=en", s.base));
+    step(&browser, "5-sign-in-en");
+    fill(&browser, &[("email", "walk@example.com")]);
+    press(&browser, "/shop/demo-vpn/account");
+    let code_page = step(&browser, "6-code-en");
+    assert!(code_page.contains("We sent a six-digit code to walk@example.com."), "{code_page}");
+    let sign_in = mail(&smtp, 2).remove(1);
+    let code = sign_in["subject"].as_str().unwrap().rsplit(' ').next().unwrap().to_owned();
+    fill(&browser, &[("code", &code)]);
+    press(&browser, "/shop/demo-vpn/account");
+    wait_until(&browser, "return location.pathname === '/shop/demo-vpn/account';");
+    let account = step(&browser, "7-account-en");
+    assert!(
+        account.contains("walk@example.com") && account.contains("walk-phone") && account.contains("Receipts"),
+        "{account}"
+    );
+
+    browser.eval(
+        "document.querySelector('input[name=device][value=\"walk-phone\"]').form.querySelector('button').click();",
+        json!([]),
+    );
+    wait_until(&browser, "return location.search.includes('done=device') && document.readyState === 'complete';");
+    let removed = step(&browser, "8-device-removed-en");
+    assert!(removed.contains("The device is removed.") && !removed.contains("Remove walk-phone"), "{removed}");
+    press(&browser, "/shop/demo-vpn/account/new-link");
+    wait_until(&browser, "return location.search.includes('done=link') && document.readyState === 'complete';");
+    let renewed = step(&browser, "9-new-link-en");
+    assert!(renewed.contains("here is your new link"), "{renewed}");
+    assert_eq!(s.get_raw(&format!("/sub/{token}"), &[("accept", "*/*"), ("x-hwid", "walk-laptop")]).status, 404);
+}
