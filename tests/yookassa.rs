@@ -26,6 +26,7 @@ each_backend!(
     a_crash_after_the_yookassa_call_is_finished_with_the_same_payment,
     a_card_saved_with_the_customers_consent_renews_the_term_without_the_customer,
     a_renewal_run_killed_midway_leaves_exactly_one_charge_per_client_and_term,
+    with_receipts_on_every_payment_and_its_refund_carry_the_buyers_receipt,
 );
 
 fn start(backend: Backend, name: &str) -> Option<(YooKassa, Server)> {
@@ -455,4 +456,66 @@ fn bad_gateway_settings_stop_the_start_naming_the_setting_without_the_secret() {
     let (code, text) = run(&wrong, &["--help"]);
     assert_eq!(code, Some(0));
     assert!(!text.contains("wrong-secret-value"), "--help shows no secret: {text}");
+}
+
+/// The body YooKassa received for the invoice's payment.
+fn created_body(yk: &YooKassa, payment_id: &str) -> Value {
+    yk.received()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == "/payments")
+        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap())
+        .find(|b| b["metadata"]["payment_id"] == payment_id)
+        .expect("the payment's creation")
+}
+
+fn with_receipts_on_every_payment_and_its_refund_carry_the_buyers_receipt(backend: Backend) {
+    let receipts = [("VP_RECEIPTS", "on"), ("VP_RECEIPTS_TAX_SYSTEM", "2")];
+    let Some((yk, s)) = start_with(backend, "yk_receipts", &receipts) else { return };
+    let missing = post_payment(&s, "rc-missing", &subscription("rc-buyer", 1));
+    assert_eq!((missing.status, missing.code().as_str()), (422, "VALIDATION_ERROR"), "{}", missing.text());
+    assert!(missing.json()["error"]["fields"]["customer_email"].as_str().unwrap().contains("fiscal receipt"));
+    let bad = post_payment(
+        &s,
+        "rc-bad",
+        &json!({"client_id": "rc-buyer", "purpose": "subscription", "plan_id": 1,
+        "method": "card", "customer_email": "no-at-sign"}),
+    );
+    assert_eq!(bad.status, 422);
+    assert!(bad.json()["error"]["fields"]["customer_email"].is_string());
+    assert!(yk.payments().is_empty(), "nothing was issued");
+
+    let body = json!({"client_id": "rc-buyer", "purpose": "subscription", "plan_id": 1, "method": "card",
+        "customer_email": "Buyer@Example.com"});
+    let issued = post_payment(&s, "rc-1", &body);
+    assert_eq!(issued.status, 201, "{}", issued.text());
+    let id = issued.json()["payment_id"].as_str().unwrap().to_owned();
+    assert_eq!(post_payment(&s, "rc-1", &body).status, 200, "the same fields replay");
+    let changed = post_payment(
+        &s,
+        "rc-1",
+        &json!({"client_id": "rc-buyer", "purpose": "subscription", "plan_id": 1,
+        "method": "card", "customer_email": "other@example.com"}),
+    );
+    assert_eq!(changed.code(), "IDEMPOTENCY_KEY_REUSE", "the email is one of the request's fields");
+    let receipt = created_body(&yk, &id)["receipt"].clone();
+    assert_eq!(receipt["customer"], json!({"email": "buyer@example.com"}));
+    assert_eq!(receipt["tax_system_code"], 2);
+    assert_eq!(receipt["items"][0]["amount"]["value"], issued.json()["amount"]);
+    assert_eq!(
+        (receipt["items"][0]["payment_subject"].as_str(), receipt["items"][0]["payment_mode"].as_str()),
+        (Some("service"), Some("full_payment"))
+    );
+
+    yk.pay(&gateway_id(&yk, &id));
+    assert_eq!(notify(&s, &yk, "payment.succeeded", &gateway_id(&yk, &id)).status, 200);
+    assert_eq!(read(&s, &id)["status"], "succeeded");
+    let refunded = s.cli(&["invoice", "refund", &id]);
+    assert_eq!(refunded["refund"], "succeeded", "{refunded}");
+    let refund = yk
+        .received()
+        .iter()
+        .find(|r| r.method == "POST" && r.path == "/refunds")
+        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap())
+        .expect("the refund request");
+    assert_eq!(refund["receipt"], receipt, "the refund's receipt has the payment's lines");
 }

@@ -13,7 +13,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 36] = [
+const KEYS: [&str; 39] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -50,6 +50,9 @@ const KEYS: [&str; 36] = [
     "VP_TELEGRAM_API_URL",
     "VP_SMTP_URL",
     "VP_MAIL_FROM",
+    "VP_RECEIPTS",
+    "VP_RECEIPTS_TAX_SYSTEM",
+    "VP_RECEIPTS_VAT_CODE",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +110,9 @@ pub struct Config {
     /// `VP_SMTP_URL` and `VP_MAIL_FROM`: the SMTP server, or `.eml` files under the data
     /// directory when none is set.
     pub mail: vp_mail::MailSettings,
+    /// `VP_RECEIPTS=on` with `VP_RECEIPTS_TAX_SYSTEM` (and `VP_RECEIPTS_VAT_CODE`, default 1, no
+    /// VAT): fiscal receipts to buyers with every gateway payment.
+    pub receipts: Option<vp_domain::receipt::ReceiptSettings>,
 }
 
 /// `VP_SECRETS_KEY` (and `VP_SECRETS_KEY_PREVIOUS` while rotating), required with PostgreSQL;
@@ -399,6 +405,7 @@ impl Config {
             data_dir(&database_url),
         )
         .map_err(|e| ConfigError::Invalid { key: e.key, reason: e.reason })?;
+        let receipts = receipt_settings(&get)?;
         Ok(Config {
             database_url,
             bind,
@@ -424,6 +431,7 @@ impl Config {
             telegram_api_url,
             secrets_key,
             mail,
+            receipts,
         })
     }
 
@@ -495,6 +503,39 @@ fn ip_list<'a>(
 ) -> Result<Vec<ipnet::IpNet>, ConfigError> {
     vp_ports::client_address::parse_ip_list(get(key).unwrap_or(default))
         .map_err(|reason| ConfigError::Invalid { key, reason })
+}
+
+/// `VP_RECEIPTS=on` needs the shop's tax system; the VAT code of the lines is 1 (no VAT) unless
+/// given. The settings are refused when receipts are off, so a typo is never silently ignored.
+fn receipt_settings<'a>(
+    get: &impl Fn(&str) -> Option<&'a str>,
+) -> Result<Option<vp_domain::receipt::ReceiptSettings>, ConfigError> {
+    use vp_domain::receipt::ReceiptSettings;
+    let on = on_off("VP_RECEIPTS", get("VP_RECEIPTS"))?;
+    let (tax, vat) = (get("VP_RECEIPTS_TAX_SYSTEM"), get("VP_RECEIPTS_VAT_CODE"));
+    if !on {
+        return match (tax, vat) {
+            (None, None) => Ok(None),
+            (Some(_), _) => {
+                Err(ConfigError::Invalid { key: "VP_RECEIPTS_TAX_SYSTEM", reason: "set VP_RECEIPTS=on too".into() })
+            }
+            (None, Some(_)) => {
+                Err(ConfigError::Invalid { key: "VP_RECEIPTS_VAT_CODE", reason: "set VP_RECEIPTS=on too".into() })
+            }
+        };
+    }
+    let tax = tax.ok_or_else(|| ConfigError::Invalid {
+        key: "VP_RECEIPTS_TAX_SYSTEM",
+        reason: "is required with VP_RECEIPTS=on: the shop's tax system code, 1 to 6, as agreed with YooKassa".into(),
+    })?;
+    let tax_system_code = ReceiptSettings::parse_tax_system(tax)
+        .map_err(|e| ConfigError::Invalid { key: "VP_RECEIPTS_TAX_SYSTEM", reason: format!("{tax:?} {e}") })?;
+    let vat_code = match vat {
+        None => 1,
+        Some(raw) => ReceiptSettings::parse_vat_code(raw)
+            .map_err(|e| ConfigError::Invalid { key: "VP_RECEIPTS_VAT_CODE", reason: format!("{raw:?} {e}") })?,
+    };
+    Ok(Some(ReceiptSettings { tax_system_code, vat_code }))
 }
 
 /// A switch: `on`, or `off` (the default).
@@ -647,6 +688,33 @@ mod tests {
         assert!(former.shifted_clock, "VP_TEST_CLOCK, the former name, still switches it on");
         assert_eq!(c.redis_url, None, "request windows are per process unless Redis is configured");
         assert_eq!((c.log_format, c.metrics_bind, c.metrics_token.as_deref()), (LogFormat::Text, None, None));
+    }
+
+    #[test]
+    fn receipts_need_the_shops_tax_system_and_take_the_vat_code_of_their_lines() {
+        use vp_domain::receipt::ReceiptSettings;
+        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().receipts, None, "off by default");
+        let on = |more: &[(&str, &str)]| {
+            let mut pairs = vec![("VP_RECEIPTS", "on")];
+            pairs.extend_from_slice(more);
+            Config::from_values(&values(&pairs))
+        };
+        assert_eq!(
+            on(&[("VP_RECEIPTS_TAX_SYSTEM", "2")]).unwrap().receipts,
+            Some(ReceiptSettings { tax_system_code: 2, vat_code: 1 }),
+            "no VAT unless given"
+        );
+        let vat = on(&[("VP_RECEIPTS_TAX_SYSTEM", "1"), ("VP_RECEIPTS_VAT_CODE", "4")]).unwrap();
+        assert_eq!(vat.receipts, Some(ReceiptSettings { tax_system_code: 1, vat_code: 4 }));
+        let refused = |r: Result<Config, ConfigError>, key: &str| {
+            let e = r.unwrap_err().to_string();
+            assert!(e.starts_with(key), "{e}");
+        };
+        refused(on(&[]), "VP_RECEIPTS_TAX_SYSTEM");
+        refused(on(&[("VP_RECEIPTS_TAX_SYSTEM", "7")]), "VP_RECEIPTS_TAX_SYSTEM");
+        refused(on(&[("VP_RECEIPTS_TAX_SYSTEM", "2"), ("VP_RECEIPTS_VAT_CODE", "13")]), "VP_RECEIPTS_VAT_CODE");
+        refused(Config::from_values(&values(&[("VP_RECEIPTS_TAX_SYSTEM", "2")])), "VP_RECEIPTS_TAX_SYSTEM");
+        refused(Config::from_values(&values(&[("VP_RECEIPTS", "yes")])), "VP_RECEIPTS");
     }
 
     #[test]

@@ -95,6 +95,7 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         secrets: Arc::new(crate::secrets_key::load(&config.secrets_key)?),
         platform_bot: config.telegram_bot.clone(),
         failed_auth_per_minute: config.failed_auth_per_minute,
+        receipts: config.receipts,
     };
     let services = Services::new(adapters, settings);
     // A wrong key would fail later, at the first use of a sealed secret: stop here instead.

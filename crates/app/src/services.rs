@@ -75,6 +75,8 @@ pub struct Settings {
     /// Failed authentications a source address gets a minute before it waits
     /// (`VP_FAILED_AUTH_PER_MINUTE`; docs/limits.md).
     pub failed_auth_per_minute: u32,
+    /// Fiscal receipts to buyers (`VP_RECEIPTS=on`, docs/decisions.md "Fiscal receipts").
+    pub receipts: Option<vp_domain::receipt::ReceiptSettings>,
 }
 
 impl Default for Settings {
@@ -85,6 +87,7 @@ impl Default for Settings {
             secrets: Arc::new(SecretKeys::ephemeral()),
             platform_bot: None,
             failed_auth_per_minute: vp_domain::limits::UNKNOWN_CREDENTIALS_PER_MINUTE,
+            receipts: None,
         }
     }
 }
@@ -152,7 +155,8 @@ impl Services {
             mail_renderer,
             mailer,
         } = adapters;
-        let Settings { public_base_url, platform_name, secrets: keys, platform_bot, failed_auth_per_minute } = settings;
+        let Settings { public_base_url, platform_name, secrets: keys, platform_bot, failed_auth_per_minute, receipts } =
+            settings;
         // The parts several services share.
         let tokens = Tokens::new(ids.clone());
         let views = Views::new(clock.clone(), panel.clone(), &public_base_url);
@@ -221,6 +225,7 @@ impl Services {
                 shop_orders: ShopOrders { queue: mail_queue.clone(), public_base_url: public_base_url.clone() },
             },
             public_base_url: public_base_url.clone(),
+            receipts,
         });
         let stars = Arc::new(Stars {
             store: store.clone(),

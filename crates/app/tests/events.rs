@@ -209,6 +209,7 @@ async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
         purpose: Purpose::Subscription { plan_id: 1 },
         method: MethodCode::parse("card").unwrap(),
         return_url: None,
+        customer_email: None,
     };
     let inv =
         w.app.payments.create_invoice(&w.account, IdempotencyKey::parse(Some("k")).unwrap(), request).await.unwrap();

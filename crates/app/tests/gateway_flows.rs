@@ -21,6 +21,7 @@ fn subscribe(client: &str) -> InvoiceRequest {
         purpose: Purpose::Subscription { plan_id: 2 },
         method: MethodCode::parse("sbp").unwrap(),
         return_url: None,
+        customer_email: None,
     }
 }
 

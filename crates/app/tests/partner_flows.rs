@@ -26,6 +26,7 @@ fn subscribe(client: &str, plan_id: i32) -> InvoiceRequest {
         purpose: Purpose::Subscription { plan_id },
         method: MethodCode::parse("card").unwrap(),
         return_url: None,
+        customer_email: None,
     }
 }
 

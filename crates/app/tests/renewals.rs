@@ -30,6 +30,7 @@ async fn buy_through(app: &vp_app::Services, w: &World, client: &str, consent: b
         purpose: Purpose::Subscription { plan_id: 1 },
         method: MethodCode::parse("card").unwrap(),
         return_url: None,
+        customer_email: None,
     };
     let key = IdempotencyKey::parse(Some(&format!("k-{client}-{}", w.clock.now_for_test()))).unwrap();
     let invoice = app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;

@@ -83,7 +83,13 @@ impl PaymentGateway for FakeGateway {
         Ok(self.states.lock().unwrap().get(gateway_payment_id).copied().unwrap_or(GatewayState::Pending))
     }
 
-    async fn refund(&self, gateway_payment_id: &str, _: Money, _: &str) -> Result<RefundState, GatewayError> {
+    async fn refund(
+        &self,
+        gateway_payment_id: &str,
+        _: Money,
+        _: &str,
+        _: Option<&vp_domain::receipt::Receipt>,
+    ) -> Result<RefundState, GatewayError> {
         self.answer()?;
         self.states.lock().unwrap().insert(gateway_payment_id.to_owned(), GatewayState::Refunded);
         Ok(RefundState::Succeeded)
@@ -508,6 +514,7 @@ impl World {
             purpose: vp_domain::Purpose::Subscription { plan_id: 1 },
             method: vp_domain::MethodCode::parse("card").unwrap(),
             return_url: None,
+            customer_email: None,
         };
         let key = vp_domain::IdempotencyKey::parse(Some(&format!("k-{client}-{}", self.clock.now_for_test()))).unwrap();
         let inv = self.app.payments.create_invoice(account, key, request).await.unwrap();

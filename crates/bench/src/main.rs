@@ -29,8 +29,9 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 12] = [
+const PHASES: [&str; 13] = [
     "account",
+    "webshop",
     "payments",
     "accounts10",
     "mixed",

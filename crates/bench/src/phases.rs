@@ -21,6 +21,8 @@ const GROWN_CLIENTS: usize = 100_000;
 struct Report {
     backend: Option<Backend>,
     account_rps: Option<f64>,
+    /// The web shop's page and `GET /plans` (the same prices over the API), requests a second.
+    webshop: Option<(f64, f64)>,
     payments: Option<(f64, Duration)>,
     accounts10: Option<(f64, Duration)>,
     grown: Option<(f64, Duration)>,
@@ -60,6 +62,30 @@ async fn payments_phase(load: &Load, phase: u64, title: &str, report: &mut Repor
     report.errors += load::errors(&t);
     stats::print(title, &mut t, e);
     (rps, p99)
+}
+
+/// The shop page (`/shop/{slug}`, rendered with a new form key each time) and `GET /plans` over
+/// the API, each alone on the same service; returns their requests a second.
+async fn webshop_phase(load: &Load, service: &Service, report: &mut Report) -> Result<(f64, f64), String> {
+    let shown = service.cli(&["account", "show", &service.account])?;
+    let shop_url = shown["shop_url"].as_str().ok_or("no shop_url")?;
+    let path = shop_url.find("/shop/").map(|i| shop_url[i..].to_owned()).ok_or("a shop_url without /shop/")?;
+    let mut rates = [0.0; 2];
+    for (i, (name, path)) in
+        [("GET /shop/{slug}", path), ("GET /plans", "/api/partner/v1/plans".to_owned())].into_iter().enumerate()
+    {
+        let pick: load::Pick =
+            Arc::new(move |_| Request { name, method: "GET", path: path.clone(), body: vec![], key: 0 });
+        let (mut t, e) = drive(load, pick, 6 + i as u64).await;
+        rates[i] = rate(&t, name, e);
+        report.errors += load::errors(&t);
+        stats::print(&format!("{}: {name}", service_name(report)), &mut t, e);
+    }
+    Ok((rates[0], rates[1]))
+}
+
+fn service_name(report: &Report) -> &'static str {
+    report.backend.map_or("service", |b| b.name())
 }
 
 fn start_bare() -> Result<u16, String> {
@@ -113,6 +139,9 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
         report.account_rps = Some(rate(&t, "GET /account", e));
         report.errors += load::errors(&t);
         stats::print(&format!("{name}: GET /account"), &mut t, e);
+    }
+    if o.wants("webshop") {
+        report.webshop = Some(webshop_phase(&load, &service, &mut report).await?);
     }
     if o.wants("payments") {
         let title = format!("{name}: POST /payments, one account (a new client and invoice each)");
@@ -256,6 +285,16 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
             checks.push((
                 format!("{name}: GET /account = {:.0}% of the bare route's requests/s (target >= 60%)", ratio * 100.0),
                 ratio >= 0.6,
+            ));
+        }
+        if let Some((page, plans)) = r.webshop {
+            // No target: the figure partners weigh a web shop against their own site on our API.
+            checks.push((
+                format!(
+                    "{name}: the web shop page = {page:.0} pages/s, {:.0}% of GET /plans ({plans:.0} requests/s)",
+                    page / plans.max(1.0) * 100.0
+                ),
+                true,
             ));
         }
         let floor = if backend == Backend::Postgres { 2_500.0 } else { 2_000.0 };

@@ -220,6 +220,8 @@ pub struct InvoiceRequest {
     pub purpose: Purpose,
     pub method: MethodCode,
     pub return_url: Option<ReturnUrl>,
+    /// Where the fiscal receipt goes (required while the service sends receipts).
+    pub customer_email: Option<crate::cabinet::Email>,
 }
 
 /// Guideline deadline shown as `expires_at`.

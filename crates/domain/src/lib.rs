@@ -11,6 +11,7 @@ pub mod limits;
 pub mod markup;
 pub mod money;
 pub mod rate_window;
+pub mod receipt;
 pub mod renewal;
 pub mod shop;
 pub mod shop_sign_in;

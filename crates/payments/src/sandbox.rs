@@ -86,7 +86,13 @@ impl PaymentGateway for SandboxGateway {
     }
 
     /// A sandbox refund goes through at once.
-    async fn refund(&self, _payment: &str, _amount: Money, _key: &str) -> Result<RefundState, GatewayError> {
+    async fn refund(
+        &self,
+        _payment: &str,
+        _amount: Money,
+        _key: &str,
+        _receipt: Option<&vp_domain::receipt::Receipt>,
+    ) -> Result<RefundState, GatewayError> {
         self.answer().await?;
         Ok(RefundState::Succeeded)
     }

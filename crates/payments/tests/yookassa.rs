@@ -35,6 +35,7 @@ fn request(invoice: &str) -> GatewayPaymentRequest {
         return_url: "https://shop.example/back".into(),
         expires_at: OffsetDateTime::now_utc(),
         save_method: false,
+        receipt: None,
     }
 }
 
@@ -145,8 +146,8 @@ async fn a_refund_is_made_once_per_key_and_read_back() {
     yk.pay(&id);
     yk.hold_refunds();
     let amount = Money::from_kopecks(23_880);
-    assert_eq!(gw.refund(&id, amount, "refund-pay_r").await.unwrap(), RefundState::Pending);
-    assert_eq!(gw.refund(&id, amount, "refund-pay_r").await.unwrap(), RefundState::Pending, "the same refund");
+    assert_eq!(gw.refund(&id, amount, "refund-pay_r", None).await.unwrap(), RefundState::Pending);
+    assert_eq!(gw.refund(&id, amount, "refund-pay_r", None).await.unwrap(), RefundState::Pending, "the same refund");
     let refunds = yk.confirm_refunds();
     assert_eq!(refunds.len(), 1, "one refund for one key");
     assert_eq!(gw.refund_payment_id(&refunds[0]).await.unwrap(), id);
@@ -182,6 +183,7 @@ async fn a_periodic_payment_saves_the_card_and_a_renewal_charges_it_once_per_key
         amount: Money::from_kopecks(23_880),
         description: "Fast VPN: renewal".into(),
         saved_method_id: saved.id.clone(),
+        receipt: None,
     };
     let paid = gw.charge_saved_method(&renewal("pay_renew_1")).await.unwrap();
     assert_eq!(paid.state, GatewayState::Succeeded);
@@ -208,4 +210,76 @@ async fn a_periodic_payment_saves_the_card_and_a_renewal_charges_it_once_per_key
     );
     yk.pay(&unsaved.gateway_payment_id);
     assert_eq!(gw.saved_method(&unsaved.gateway_payment_id).await.unwrap(), None, "a card not asked to be saved");
+}
+
+fn receipt(purpose: vp_domain::Purpose, total: i64) -> vp_domain::receipt::Receipt {
+    let settings = vp_domain::receipt::ReceiptSettings { tax_system_code: 2, vat_code: 1 };
+    vp_domain::receipt::Receipt::of_purchase(
+        settings,
+        "buyer@example.com",
+        "Fast VPN: 3 months",
+        purpose,
+        Money::from_kopecks(total),
+    )
+}
+
+#[tokio::test]
+async fn a_payment_and_its_refund_carry_the_buyers_receipt_as_the_sdk_models_it() {
+    let yk = YooKassa::start("100500", "test_secret");
+    let gw = gateway(&yk);
+    let plan = receipt(vp_domain::Purpose::Subscription { plan_id: 3 }, 23_880);
+    let paid =
+        gw.create_payment(&GatewayPaymentRequest { receipt: Some(plan.clone()), ..request("pay_rc") }).await.unwrap();
+    let sent = body(&yk.received()[0]);
+    assert_eq!(
+        sent["receipt"],
+        json!({
+            "customer": {"email": "buyer@example.com"},
+            "items": [{
+                "description": "Fast VPN: 3 months",
+                "quantity": "1.00",
+                "amount": {"value": "238.80", "currency": "RUB"},
+                "vat_code": 1,
+                "payment_subject": "service",
+                "payment_mode": "full_payment",
+            }],
+            "tax_system_code": 2,
+        })
+    );
+    let devices = receipt(vp_domain::Purpose::Devices { count: 3 }, 3 * 5_880);
+    let three =
+        GatewayPaymentRequest { amount: Money::from_kopecks(3 * 5_880), receipt: Some(devices), ..request("pay_rd") };
+    gw.create_payment(&three).await.unwrap();
+    let sent = body(&yk.received()[1]);
+    assert_eq!(
+        (sent["receipt"]["items"][0]["quantity"].as_str(), sent["receipt"]["items"][0]["amount"]["value"].as_str()),
+        (Some("3.00"), Some("58.80"))
+    );
+
+    yk.pay(&paid.gateway_payment_id);
+    let amount = Money::from_kopecks(23_880);
+    assert_eq!(
+        gw.refund(&paid.gateway_payment_id, amount, "refund-pay_rc", Some(&plan)).await.unwrap(),
+        RefundState::Succeeded
+    );
+    let refund = yk.received().iter().find(|r| r.path == "/refunds").map(body).unwrap();
+    assert_eq!(refund["receipt"], sent_receipt(&yk), "the refund's receipt has the payment's lines");
+}
+
+fn sent_receipt(yk: &YooKassa) -> Value {
+    body(&yk.received()[0])["receipt"].clone()
+}
+
+#[tokio::test]
+async fn a_receipt_the_sdk_would_refuse_is_refused_by_the_emulator_and_issues_nothing() {
+    let yk = YooKassa::start("100500", "test_secret");
+    let gw = gateway(&yk);
+    let mut no_email = receipt(vp_domain::Purpose::Subscription { plan_id: 3 }, 23_880);
+    no_email.email = "not-an-address".into();
+    let refused = gw.create_payment(&GatewayPaymentRequest { receipt: Some(no_email), ..request("pay_bad1") }).await;
+    assert!(matches!(refused, Err(GatewayError::Rejected(_))), "{refused:?}");
+    let short = receipt(vp_domain::Purpose::Subscription { plan_id: 3 }, 100);
+    let refused = gw.create_payment(&GatewayPaymentRequest { receipt: Some(short), ..request("pay_bad2") }).await;
+    assert!(matches!(refused, Err(GatewayError::Rejected(_))), "lines that do not add up: {refused:?}");
+    assert!(yk.payments().is_empty());
 }

@@ -6,6 +6,7 @@
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
+use vp_domain::receipt::Receipt;
 use vp_domain::{GatewayState, Money};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,8 @@ pub struct GatewayPaymentRequest {
     /// Ask the gateway to save the method the customer pays with, so a renewal the customer
     /// consents to can charge it (YooKassa's `save_payment_method`): a periodic plan's invoice.
     pub save_method: bool,
+    /// The fiscal receipt to send the buyer (54-FZ), while the service sends them.
+    pub receipt: Option<Receipt>,
 }
 
 /// A payment method the gateway saved with a payment, to charge again without the customer.
@@ -50,6 +53,7 @@ pub struct SavedMethodCharge {
     pub amount: Money,
     pub description: String,
     pub saved_method_id: String,
+    pub receipt: Option<Receipt>,
 }
 
 /// What a charge of a saved method came to when it was made.
@@ -120,11 +124,13 @@ pub trait PaymentGateway: Send + Sync {
     async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError>;
 
     /// Refunds `amount` of a payment; `idempotency_key` makes a retry the same refund.
+    /// `receipt` is the payment's, sent back as the refund's receipt.
     async fn refund(
         &self,
         gateway_payment_id: &str,
         amount: Money,
         idempotency_key: &str,
+        receipt: Option<&Receipt>,
     ) -> Result<RefundState, GatewayError>;
 
     /// Whether outcomes may fail to reach us (a notification lost), so that invoices pending

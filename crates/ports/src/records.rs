@@ -150,6 +150,8 @@ pub struct InvoiceRecord {
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
     pub paid_at: Option<OffsetDateTime>,
+    /// The fiscal receipt the gateway was asked to send with the payment, and with its refund.
+    pub receipt: Option<vp_domain::receipt::Receipt>,
 }
 
 /// Where an idempotent `POST /payments` got to, so a retry after a crash resumes safely.

@@ -296,6 +296,11 @@ pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
         created_at: db_time(i.created_at),
         expires_at: db_time(i.expires_at),
         paid_at: db_time_opt(i.paid_at),
+        receipt: i
+            .receipt
+            .as_ref()
+            .map(|r| serde_json::to_string(r).map_err(|e| corrupt(format!("receipt: {e}"))))
+            .transpose()?,
     })
 }
 
@@ -307,7 +312,13 @@ pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str) -> StoreResult<Invoic
             return Err(corrupt(format!("invoice purpose {p:?} with plan {plan:?} and devices {devices:?}")));
         }
     };
+    let receipt = r
+        .receipt
+        .as_deref()
+        .map(|text| serde_json::from_str(text).map_err(|e| corrupt(format!("invoice {} receipt: {e}", r.payment_id))))
+        .transpose()?;
     Ok(InvoiceRecord {
+        receipt,
         client_id: client_id(client_id_text)?,
         status: parse::<InvoiceStatus>(&r.status, "invoice status")?,
         purpose,

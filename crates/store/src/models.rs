@@ -151,6 +151,8 @@ pub(crate) struct InvoiceRow {
     pub created_at: PrimitiveDateTime,
     pub expires_at: PrimitiveDateTime,
     pub paid_at: Option<PrimitiveDateTime>,
+    /// The fiscal receipt as JSON.
+    pub receipt: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

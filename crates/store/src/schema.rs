@@ -128,6 +128,7 @@ diesel::table! {
         paid_at -> Nullable<Timestamp>,
         gateway_check_at -> Nullable<Timestamp>,
         gateway_checks -> Integer,
+        receipt -> Nullable<Text>,
     }
 }
 

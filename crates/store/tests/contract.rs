@@ -303,6 +303,7 @@ fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpos
         created_at: T0,
         expires_at: at(1800),
         paid_at: None,
+        receipt: None,
     }
 }
 
@@ -845,6 +846,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000026",
             "20261127000027",
             "20261127000028",
+            "20261127000029",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1380,7 +1382,15 @@ async fn invoices_round_trip_and_stay_within_their_account(ctx: Ctx) {
     let s = &ctx.store;
     seed(s, "acc-a").await;
     seed(s, "acc-b").await;
-    let sub = invoice("pay-1", "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: 3 });
+    let mut sub = invoice("pay-1", "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: 3 });
+    let settings = vp_domain::receipt::ReceiptSettings { tax_system_code: 2, vat_code: 1 };
+    sub.receipt = Some(vp_domain::receipt::Receipt::of_purchase(
+        settings,
+        "buyer@example.com",
+        "Fast VPN: 3 months",
+        sub.purpose,
+        sub.amounts.customer,
+    ));
     let mut devices = invoice("pay-2", "acc-a", "acc-a-c1", Purpose::Devices { count: 2 });
     devices.return_url = None;
     let mut tx = begin(s).await;

@@ -121,6 +121,85 @@ fn is_money(v: &Value) -> bool {
         && v.get("currency").and_then(Value::as_str) == Some("RUB")
 }
 
+/// `payment_subject` and `payment_mode` values of the SDK's `ReceiptItem`.
+const PAYMENT_SUBJECTS: [&str; 13] = [
+    "commodity",
+    "excise",
+    "job",
+    "service",
+    "gambling_bet",
+    "gambling_prize",
+    "lottery",
+    "lottery_prize",
+    "intellectual_activity",
+    "payment",
+    "agent_commission",
+    "composite",
+    "another",
+];
+const PAYMENT_MODES: [&str; 7] =
+    ["full_prepayment", "partial_prepayment", "advance", "full_payment", "partial_payment", "credit", "credit_payment"];
+
+/// A receipt as the SDK's `Receipt`, `ReceiptCustomer` and `ReceiptItem` take it and
+/// `PaymentRequest.validate` / `RefundRequest.validate` check it, with the API's rule that the
+/// lines add up to the amount: an email of `^[^@]+@[^@]+\.[^@]+$` or a phone; lines with a
+/// description (at most 128 characters), a quantity above 0, an amount, the documented subject
+/// and mode, and a `vat_code` unless the receipt has a `tax_system_code` (1 to 6).
+fn check_receipt(receipt: &Value, total: i64) -> Result<(), Reply> {
+    let customer = &receipt["customer"];
+    let email = customer["email"].as_str().or(receipt["email"].as_str());
+    let phone = customer["phone"].as_str().or(receipt["phone"].as_str());
+    if let Some(email) = email {
+        let (local, domain) = email.split_once('@').unwrap_or(("", ""));
+        let dot = domain.split_once('.').is_some_and(|(a, b)| !a.is_empty() && !b.is_empty());
+        if local.is_empty() || domain.contains('@') || !dot {
+            return Err(invalid("Invalid email value", "receipt.customer.email"));
+        }
+    }
+    if email.is_none() && phone.is_none() {
+        return Err(invalid("Both email and phone values are empty in receipt", "receipt.customer"));
+    }
+    let tax = &receipt["tax_system_code"];
+    if !tax.is_null() && !tax.as_u64().is_some_and(|t| (1..=6).contains(&t)) {
+        return Err(invalid("Invalid tax_system_code value", "receipt.tax_system_code"));
+    }
+    let Some(items) = receipt["items"].as_array().filter(|i| !i.is_empty()) else {
+        return Err(invalid("Receipt items are empty", "receipt.items"));
+    };
+    let mut sum = 0;
+    for item in items {
+        let description = item["description"].as_str().unwrap_or("");
+        if description.is_empty() || description.chars().count() > 128 {
+            return Err(invalid("Invalid description value", "receipt.items.description"));
+        }
+        let quantity = item["quantity"].as_str().and_then(|q| q.parse::<f64>().ok()).filter(|q| *q > 0.0);
+        let Some(quantity) = quantity else {
+            return Err(invalid("Invalid quantity value", "receipt.items.quantity"));
+        };
+        if !is_money(&item["amount"]) {
+            return Err(invalid("Invalid amount value", "receipt.items.amount"));
+        }
+        let vat = &item["vat_code"];
+        if vat.is_null() && tax.is_null() {
+            return Err(invalid("Item vat_code and receipt tax_system_id not specified", "receipt.items.vat_code"));
+        }
+        if !vat.is_null() && !vat.as_u64().is_some_and(|v| (1..=12).contains(&v)) {
+            return Err(invalid("Invalid vat_code value", "receipt.items.vat_code"));
+        }
+        if !PAYMENT_SUBJECTS.contains(&item["payment_subject"].as_str().unwrap_or("")) {
+            return Err(invalid("Invalid payment_subject value", "receipt.items.payment_subject"));
+        }
+        if !PAYMENT_MODES.contains(&item["payment_mode"].as_str().unwrap_or("")) {
+            return Err(invalid("Invalid payment_mode value", "receipt.items.payment_mode"));
+        }
+        sum += (kopecks(&item["amount"]) as f64 * quantity).round() as i64;
+    }
+    if sum != total {
+        return Err(invalid("The receipt's items do not add up to the amount", "receipt.items.amount"));
+    }
+    Ok(())
+}
+
 fn kopecks(amount: &Value) -> i64 {
     amount["value"].as_str().unwrap_or("0").replace('.', "").parse().unwrap_or(0)
 }
@@ -492,13 +571,19 @@ fn create_payment(s: &mut State, body: &Value) -> Reply {
         "payment_method_data",
         "save_payment_method",
         "payment_method_id",
+        "receipt",
     ];
     if let Some(extra) = body.as_object().and_then(|o| o.keys().find(|k| !allowed.contains(&k.as_str()))) {
-        // Other documented fields exist (receipt, ...) but the adapter must not send them.
+        // Other documented fields exist (airline, transfers, ...) but the adapter must not send them.
         return invalid("The emulator does not take this parameter", extra);
     }
     if !is_money(&body["amount"]) || kopecks(&body["amount"]) <= 0 {
         return invalid("Invalid amount value", "amount.value");
+    }
+    if let Some(receipt) = body.get("receipt") {
+        if let Err(refused) = check_receipt(receipt, kopecks(&body["amount"])) {
+            return refused;
+        }
     }
     if !body["capture"].is_boolean() && !body["capture"].is_null() {
         return invalid("Invalid capture value", "capture");
@@ -627,6 +712,17 @@ fn create_refund(s: &mut State, body: &Value) -> Reply {
         return invalid("Invalid amount value", "amount.value");
     }
     let amount = kopecks(&body["amount"]);
+    if let Some(extra) = body
+        .as_object()
+        .and_then(|o| o.keys().find(|k| !["payment_id", "amount", "description", "receipt"].contains(&k.as_str())))
+    {
+        return invalid("The emulator does not take this parameter", extra);
+    }
+    if let Some(receipt) = body.get("receipt") {
+        if let Err(refused) = check_receipt(receipt, amount) {
+            return refused;
+        }
+    }
     let Some(p) = s.payments.iter().find(|p| p["id"] == payment_id) else {
         return error(404, "not_found", "Payment not found or forbidden", None);
     };

@@ -413,6 +413,12 @@ export interface components {
             /** @description The application accepts `subscription_url` pasted by hand. */
             supports_manual_url: boolean;
         };
+        /**
+         * Format: email
+         * @description The buyer's email, where the fiscal receipt (54-FZ) of the payment and of its refund is sent. Required while the service sends receipts (then a request without it gets `422 VALIDATION_ERROR` naming `customer_email`); otherwise optional and unused. Compared without regard to case.
+         * @example buyer@example.com
+         */
+        CustomerEmail: string;
         Device: {
             created_at: components["schemas"]["Timestamp"];
             /** @description The hardware id; use it in the delete path (URL-encoded). */
@@ -525,11 +531,12 @@ export interface components {
             replayed: boolean;
             status: components["schemas"]["PaymentStatus"];
         };
-        /** @description Fields are absent or of their type (`null` is refused). `return_url` is optional. */
+        /** @description Fields are absent or of their type (`null` is refused). `return_url` is optional; `customer_email` is optional unless the service sends fiscal receipts. */
         PaymentCreate: components["schemas"]["PaymentCreateSubscription"] | components["schemas"]["PaymentCreateDevices"];
         /** @description Extra devices. */
         PaymentCreateDevices: {
             client_id: components["schemas"]["ClientId"];
+            customer_email?: components["schemas"]["CustomerEmail"];
             devices: components["schemas"]["DeviceCount"];
             method: components["schemas"]["PaymentMethodCode"];
             /**
@@ -542,6 +549,7 @@ export interface components {
         /** @description A subscription or its renewal. */
         PaymentCreateSubscription: {
             client_id: components["schemas"]["ClientId"];
+            customer_email?: components["schemas"]["CustomerEmail"];
             method: components["schemas"]["PaymentMethodCode"];
             plan_id: components["schemas"]["PlanId"];
             /**

@@ -72,8 +72,9 @@ impl PaymentGateway for GatewayWithMetrics {
         gateway_payment_id: &str,
         amount: Money,
         idempotency_key: &str,
+        receipt: Option<&vp_domain::receipt::Receipt>,
     ) -> Result<RefundState, GatewayError> {
-        let call = self.inner.refund(gateway_payment_id, amount, idempotency_key);
+        let call = self.inner.refund(gateway_payment_id, amount, idempotency_key, receipt);
         timed(self.metrics.as_ref(), External::Gateway, "refund", call).await
     }
 

@@ -110,8 +110,11 @@ impl Payments {
         }
         let gateway_payment_id = invoice.gateway_payment_id.clone().ok_or(AppError::NotFound("gateway payment"))?;
         let key = format!("refund-{payment_id}");
-        let state =
-            self.gateway.refund(&gateway_payment_id, invoice.amounts.customer, &key).await.map_err(gateway_failure)?;
+        let state = self
+            .gateway
+            .refund(&gateway_payment_id, invoice.amounts.customer, &key, invoice.receipt.as_ref())
+            .await
+            .map_err(gateway_failure)?;
         let invoice = match &state {
             RefundState::Succeeded => self.apply_payment_outcome(payment_id, PaymentOutcome::BankRecall).await?,
             RefundState::Pending => invoice,

@@ -13,8 +13,10 @@ use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use vp_domain::Money;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
+use vp_domain::cabinet::Email;
 use vp_domain::invoice::payment_deadline;
 use vp_domain::markup::{PriceBreakdown, price as price_of};
+use vp_domain::receipt::{Receipt, ReceiptSettings};
 use vp_domain::stars::{STARS_METHOD, StarsRate};
 use vp_domain::{
     ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Purpose, ReturnUrl, check_device_purchase,
@@ -46,6 +48,9 @@ struct Fingerprint {
     devices: Option<u32>,
     method: String,
     return_url: Option<String>,
+    /// Absent unless given, so the fingerprints of keys taken before it existed still match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    customer_email: Option<String>,
 }
 
 /// Canonical text of an invoice request's "same fields".
@@ -57,6 +62,7 @@ pub fn fingerprint(r: &InvoiceRequest) -> String {
         devices: r.purpose.devices(),
         method: r.method.as_str().to_owned(),
         return_url: r.return_url.as_ref().map(|u| u.as_str().to_owned()),
+        customer_email: r.customer_email.as_ref().map(|e| e.as_str().to_owned()),
     };
     serde_json::to_string(&f).unwrap_or_default()
 }
@@ -73,6 +79,7 @@ fn request_from_fingerprint(text: &str) -> Option<InvoiceRequest> {
         purpose,
         method: MethodCode::parse(&f.method).ok()?,
         return_url: f.return_url.map(|u| ReturnUrl::parse(&u)).transpose().ok()?,
+        customer_email: f.customer_email.map(|e| Email::parse(&e)).transpose().ok()?,
     })
 }
 
@@ -98,6 +105,9 @@ struct Charge {
     /// A Stars invoice of a one-month plan: a Stars subscription.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     stars_subscription: bool,
+    /// The fiscal receipt the gateway sends the buyer, while receipts are on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    receipt: Option<Receipt>,
 }
 
 impl Charge {
@@ -118,6 +128,7 @@ impl Charge {
             save_method,
             stars: None,
             stars_subscription: false,
+            receipt: None,
         }
     }
 
@@ -140,14 +151,16 @@ impl Charge {
 }
 
 /// The charge of a request as the offer prices it now, or the pricing refusal (an unknown
-/// plan, devices not for sale, a method not offered). Needs no client. `stars` is the account's
-/// rate where Telegram Stars may be chosen (the partner's bot), `None` elsewhere.
+/// plan, devices not for sale, a method not offered, no `customer_email` while receipts are
+/// on). Needs no client. `stars` is the account's rate where Telegram Stars may be chosen (the
+/// partner's bot), `None` elsewhere.
 fn price(
     offer: &Offer,
     account: &AccountRecord,
     request: &InvoiceRequest,
     return_url: String,
     stars: Option<StarsRate>,
+    receipts: Option<ReceiptSettings>,
 ) -> AppResult<Charge> {
     let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
     let (amounts, description, save_method, monthly) = match request.purpose {
@@ -184,7 +197,16 @@ fn price(
         });
     }
     let method = offer.method(request.method.as_str()).ok_or(Refusal::UnsupportedPaymentMethod)?;
-    Ok(Charge::new(amounts, description, method.gateway_type.clone(), return_url, save_method))
+    let receipt = match (receipts, &request.customer_email) {
+        (None, _) => None,
+        (Some(settings), Some(email)) => {
+            Some(Receipt::of_purchase(settings, email.as_str(), &description, request.purpose, amounts.customer))
+        }
+        (Some(_), None) => {
+            return Err(AppError::field("customer_email", "is required: the service sends the buyer a fiscal receipt"));
+        }
+    };
+    Ok(Charge { receipt, ..Charge::new(amounts, description, method.gateway_type.clone(), return_url, save_method) })
 }
 
 /// The spec's rules by purpose, in the order: blocked client, plan or device rules, payment
@@ -266,7 +288,7 @@ impl Payments {
         let fp = fingerprint(request);
         let offer = self.offers.current().await?;
         let payment_id = self.ids.new_id("pay");
-        let priced = price(&offer, account, request, self.return_url(request, &payment_id), stars);
+        let priced = price(&offer, account, request, self.return_url(request, &payment_id), stars, self.receipts);
         let record = IdempotencyRecord {
             account_id: account.id.clone(),
             key: key.as_str().to_owned(),
@@ -370,7 +392,7 @@ impl Payments {
         let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
         let priced = match pinned {
             Some(charge) => Ok(charge),
-            None => price(&offer, account, request, self.return_url(request, &payment_id), stars),
+            None => price(&offer, account, request, self.return_url(request, &payment_id), stars, self.receipts),
         };
         let client = tx.client(&account.id, &request.client_id).await?;
         let checked = check_rules(&offer, request, client.as_ref(), priced, now);
@@ -422,6 +444,7 @@ impl Payments {
             return_url: charge.return_url.clone(),
             expires_at: payment_deadline(created_at),
             save_method: charge.save_method,
+            receipt: charge.receipt.clone(),
         };
         let payment = match self.gateway.create_payment(&gateway_request).await {
             Ok(p) => p,
@@ -539,6 +562,7 @@ impl Payments {
                 created_at,
                 expires_at: payment_deadline(created_at),
                 paid_at: None,
+                receipt: charge.receipt.clone(),
             };
             let gateway_check_at = (self.gateway.reconciles() && issued.gateway_payment_id.is_some())
                 .then(|| created_at + GATEWAY_RECHECK_FROM);
@@ -664,6 +688,7 @@ mod tests {
             purpose: json_like.1,
             method: MethodCode::parse(json_like.2).unwrap(),
             return_url: json_like.3.map(|u| ReturnUrl::parse(u).unwrap()),
+            customer_email: None,
         }
     }
 

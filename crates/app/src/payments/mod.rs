@@ -45,6 +45,8 @@ pub struct Payments {
     pub(crate) catalog: Arc<Catalog>,
     pub(crate) settled: Settled,
     pub(crate) public_base_url: String,
+    /// How fiscal receipts are made while the service sends them (`VP_RECEIPTS=on`).
+    pub(crate) receipts: Option<vp_domain::receipt::ReceiptSettings>,
 }
 
 /// What a settled invoice sets off in its unit of work and after it: the partner's event, the
@@ -86,6 +88,7 @@ pub(crate) fn renewal_invoice(
         created_at: now,
         expires_at: payment_deadline(now),
         paid_at: None,
+        receipt: None,
     }
 }
 

@@ -175,7 +175,13 @@ impl Renewals {
         };
         let purpose = Purpose::Subscription { plan_id: consent.plan_id };
         // The price the customer was last told (docs/decisions.md).
-        let invoice = renewal_invoice(charge.payment_id.clone(), &client, purpose, &consent.method, consent.price, now);
+        let mut invoice =
+            renewal_invoice(charge.payment_id.clone(), &client, purpose, &consent.method, consent.price, now);
+        // The buyer's receipt goes where the consenting payment's went, for today's amount.
+        let first = tx.invoice_by_id(&consent.payment_id).await?;
+        let description = renewal_description(&consent_brand(tx.as_mut(), &consent.account_id).await?);
+        invoice.receipt =
+            first.and_then(|i| i.receipt).map(|r| r.for_amount(&description, purpose, invoice.amounts.customer));
         tx.insert_invoice(&invoice).await?;
         if self.gateway.reconciles() {
             tx.schedule_gateway_check(&invoice.payment_id, Some(now + GATEWAY_RECHECK_FROM)).await?;
@@ -206,8 +212,9 @@ impl Renewals {
             idempotency_key: invoice.payment_id.clone(),
             account_id: charge.account_id.clone(),
             amount: invoice.amounts.customer,
-            description: format!("{}: renewal", account.brand_name),
+            description: renewal_description(account.brand_name.as_str()),
             saved_method_id: method_id,
+            receipt: invoice.receipt.clone(),
         };
         let answer = self.gateway.charge_saved_method(&request).await;
         let payment = match answer {
@@ -301,4 +308,15 @@ impl Renewals {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// What a renewal charge is called at the gateway and on its receipt.
+fn renewal_description(brand: &str) -> String {
+    format!("{brand}: renewal")
+}
+
+/// The account's brand, for a renewal's description.
+async fn consent_brand(tx: &mut dyn vp_ports::Tx, account_id: &str) -> AppResult<String> {
+    let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+    Ok(account.brand_name.as_str().to_owned())
 }

@@ -66,6 +66,7 @@ impl Shop {
             purpose: Purpose::Subscription { plan_id },
             method,
             return_url: None,
+            customer_email: Some(email.clone()),
         };
         let view = self.payments.create_invoice(account, key, request).await?;
         self.link_customer(account, &email, &client_id, lang, &view.invoice.payment_id).await?;

@@ -1,6 +1,7 @@
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use vp_app::payments::Payments;
+use vp_domain::cabinet::Email;
 use vp_domain::limits::PLAN_ID_MAX;
 use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
 
@@ -10,7 +11,7 @@ use crate::dto::Payment;
 use crate::error::{ApiError, Envelope, ErrorCode};
 use crate::openapi::values::{IdempotencyKeyValue, PaymentCreate};
 
-const FIELDS: [&str; 6] = ["client_id", "purpose", "method", "plan_id", "devices", "return_url"];
+const FIELDS: [&str; 7] = ["client_id", "purpose", "method", "plan_id", "devices", "return_url", "customer_email"];
 
 /// Reads and checks the body, naming every bad field.
 fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> Result<InvoiceRequest, ApiError> {
@@ -18,6 +19,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
     let client_id = body.parsed("client_id", true, ClientId::parse);
     let method = body.parsed("method", true, MethodCode::parse);
     let return_url = body.parsed("return_url", false, ReturnUrl::parse);
+    let customer_email = body.parsed("customer_email", false, Email::parse);
     let plan_id = body.integer("plan_id", 1, PLAN_ID_MAX);
     let devices = body.integer("devices", 1, i64::from(i32::MAX));
     let purpose = match body.string("purpose", true).as_deref() {
@@ -47,7 +49,9 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
     };
     body.finish()?;
     match (client_id, purpose, method) {
-        (Some(client_id), Some(purpose), Some(method)) => Ok(InvoiceRequest { client_id, purpose, method, return_url }),
+        (Some(client_id), Some(purpose), Some(method)) => {
+            Ok(InvoiceRequest { client_id, purpose, method, return_url, customer_email })
+        }
         _ => Err(ApiError::field("body", "is incomplete")),
     }
 }

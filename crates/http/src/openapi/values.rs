@@ -80,6 +80,7 @@ fn payment_create(purpose: &str, field: &str, field_schema: &str, description: &
             "method": reference("PaymentMethodCode"),
             field: reference(field_schema),
             "return_url": reference("ReturnUrl"),
+            "customer_email": reference("CustomerEmail"),
         },
     })
 }
@@ -169,6 +170,17 @@ pub fn components() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "CustomerEmail",
+            json!({
+                "type": "string",
+                "format": "email",
+                "minLength": 3,
+                "maxLength": 254,
+                "description": "The buyer's email, where the fiscal receipt (54-FZ) of the payment and of its refund is sent. Required while the service sends receipts (then a request without it gets `422 VALIDATION_ERROR` naming `customer_email`); otherwise optional and unused. Compared without regard to case.",
+                "examples": ["buyer@example.com"],
+            }),
+        ),
+        (
             "PaymentCreateSubscription",
             payment_create("subscription", "plan_id", "PlanId", "A subscription or its renewal."),
         ),
@@ -184,7 +196,7 @@ pub fn components() -> Vec<(&'static str, Value)> {
                         "devices": "#/components/schemas/PaymentCreateDevices",
                     },
                 },
-                "description": "Fields are absent or of their type (`null` is refused). `return_url` is optional.",
+                "description": "Fields are absent or of their type (`null` is refused). `return_url` is optional; `customer_email` is optional unless the service sends fiscal receipts.",
             }),
         ),
         (

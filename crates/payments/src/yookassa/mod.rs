@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::Method;
+use vp_domain::receipt::Receipt;
 use vp_domain::{GatewayState, Money};
 use vp_ports::{
     GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
@@ -145,8 +146,9 @@ impl PaymentGateway for YooKassaGateway {
         gateway_payment_id: &str,
         amount: Money,
         idempotency_key: &str,
+        receipt: Option<&Receipt>,
     ) -> Result<RefundState, GatewayError> {
-        let body = refund_body(gateway_payment_id, amount);
+        let body = refund_body(gateway_payment_id, amount, receipt);
         let answer = self.client.call(Method::POST, "/refunds", Some(idempotency_key), Some(&body)).await?;
         if !answer.ok() {
             return Err(self.client.refused(&Method::POST, "/refunds", Some(&body), &answer));

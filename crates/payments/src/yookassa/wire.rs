@@ -4,6 +4,7 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use vp_domain::receipt::Receipt;
 use vp_domain::{CURRENCY, GatewayState, Money};
 use vp_ports::{GatewayPaymentRequest, SavedMethod, SavedMethodCharge};
 
@@ -141,18 +142,45 @@ pub fn create_body(r: &GatewayPaymentRequest, save_methods: bool) -> Value {
     if r.save_method && save_methods {
         body["save_payment_method"] = json!(true);
     }
+    if let Some(r) = &r.receipt {
+        body["receipt"] = receipt(r);
+    }
     body
+}
+
+/// The SDK's `Receipt`: the buyer's email, the lines (`ReceiptItem`: a service paid in full)
+/// and the shop's tax system.
+pub fn receipt(r: &Receipt) -> Value {
+    let items: Vec<Value> = r
+        .lines
+        .iter()
+        .map(|line| {
+            json!({
+                "description": description(&line.description),
+                "quantity": format!("{}.00", line.quantity),
+                "amount": amount(Money::from_kopecks(line.price)),
+                "vat_code": line.vat_code,
+                "payment_subject": "service",
+                "payment_mode": "full_payment",
+            })
+        })
+        .collect();
+    json!({ "customer": { "email": r.email }, "items": items, "tax_system_code": r.tax_system_code })
 }
 
 /// `POST /payments` charging a saved method: no confirmation, the customer is not there.
 pub fn saved_method_body(c: &SavedMethodCharge) -> Value {
-    json!({
+    let mut body = json!({
         "amount": amount(c.amount),
         "capture": true,
         "payment_method_id": c.saved_method_id,
         "description": description(&c.description),
         "metadata": { "payment_id": c.idempotency_key, "account_id": c.account_id },
-    })
+    });
+    if let Some(r) = &c.receipt {
+        body["receipt"] = receipt(r);
+    }
+    body
 }
 
 /// `POST /payments/{id}/capture`: the whole amount.
@@ -160,9 +188,14 @@ pub fn capture_body(payment: &Payment) -> Value {
     json!({ "amount": { "value": payment.amount.value, "currency": payment.amount.currency } })
 }
 
-/// `POST /refunds`.
-pub fn refund_body(payment_id: &str, money: Money) -> Value {
-    json!({ "payment_id": payment_id, "amount": amount(money), "description": "Refund by the platform operator" })
+/// `POST /refunds`, with the payment's receipt lines as the refund's receipt.
+pub fn refund_body(payment_id: &str, money: Money, paid_receipt: Option<&Receipt>) -> Value {
+    let mut body =
+        json!({ "payment_id": payment_id, "amount": amount(money), "description": "Refund by the platform operator" });
+    if let Some(r) = paid_receipt {
+        body["receipt"] = receipt(r);
+    }
+    body
 }
 
 /// What a payment means for the platform (`waiting_for_capture` is pending: the adapter
@@ -200,6 +233,7 @@ mod tests {
             return_url: "https://shop.example/back".into(),
             expires_at: datetime!(2026-11-23 12:30 UTC),
             save_method: false,
+            receipt: None,
         }
     }
 
@@ -245,6 +279,7 @@ mod tests {
             amount: Money::from_kopecks(29_900),
             description: "Fast VPN: 1 month".into(),
             saved_method_id: "2f3b588d-000f-5000-8000-1d6e87c7fbde".into(),
+            receipt: None,
         };
         assert_eq!(
             saved_method_body(&charge),

@@ -186,6 +186,7 @@ pub(crate) struct InsertInvoices {
     expires_at: Vec<PrimitiveDateTime>,
     paid_at: Vec<Option<PrimitiveDateTime>>,
     gateway_check_at: Vec<Option<PrimitiveDateTime>>,
+    receipt: Vec<Option<String>>,
 }
 
 impl InsertInvoices {
@@ -212,6 +213,7 @@ impl InsertInvoices {
             s.expires_at.push(i.expires_at);
             s.paid_at.push(i.paid_at);
             s.gateway_check_at.push(check_at);
+            s.receipt.push(i.receipt.clone());
         }
         s
     }
@@ -221,7 +223,7 @@ statement!(InsertInvoices, |this, out| {
     out.push_sql(
         "INSERT INTO invoices (payment_id, account_id, client_ref, status, purpose, plan_id, devices, method, \
          amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
-         expires_at, paid_at, gateway_check_at) ",
+         expires_at, paid_at, gateway_check_at, receipt) ",
     );
     unnest!(out,
         Text => &this.payment_id,
@@ -242,5 +244,6 @@ statement!(InsertInvoices, |this, out| {
         Timestamp => &this.expires_at,
         Nullable<Timestamp> => &this.paid_at,
         Nullable<Timestamp> => &this.gateway_check_at,
+        Nullable<Text> => &this.receipt,
     );
 });

@@ -194,6 +194,7 @@ mod tests {
                 created_at: at,
                 expires_at: at,
                 paid_at: Some(at),
+                receipt: None,
             },
             brand_name: "Demo VPN".into(),
             style: vp_ports::AccountStyle::default(),

@@ -21,6 +21,9 @@ class PaymentCreateDevices:
         devices (int): Devices to add.
         method (str): A code from `GET /payment-methods`; one not offered now is `400 UNSUPPORTED_PAYMENT_METHOD`.
         purpose (PaymentCreateDevicesPurpose):
+        customer_email (str | Unset): The buyer's email, where the fiscal receipt (54-FZ) of the payment and of its
+            refund is sent. Required while the service sends receipts (then a request without it gets `422 VALIDATION_ERROR`
+            naming `customer_email`); otherwise optional and unused. Compared without regard to case.
         return_url (str | Unset): https only: where the customer returns after payment.
     """
 
@@ -28,6 +31,7 @@ class PaymentCreateDevices:
     devices: int
     method: str
     purpose: PaymentCreateDevicesPurpose
+    customer_email: str | Unset = UNSET
     return_url: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +42,8 @@ class PaymentCreateDevices:
         method = self.method
 
         purpose = self.purpose.value
+
+        customer_email = self.customer_email
 
         return_url = self.return_url
 
@@ -51,6 +57,8 @@ class PaymentCreateDevices:
                 "purpose": purpose,
             }
         )
+        if customer_email is not UNSET:
+            field_dict["customer_email"] = customer_email
         if return_url is not UNSET:
             field_dict["return_url"] = return_url
 
@@ -67,6 +75,8 @@ class PaymentCreateDevices:
 
         purpose = PaymentCreateDevicesPurpose(d.pop("purpose"))
 
+        customer_email = d.pop("customer_email", UNSET)
+
         return_url = d.pop("return_url", UNSET)
 
         payment_create_devices = cls(
@@ -74,6 +84,7 @@ class PaymentCreateDevices:
             devices=devices,
             method=method,
             purpose=purpose,
+            customer_email=customer_email,
             return_url=return_url,
         )
 

@@ -23,6 +23,9 @@ class PaymentCreateSubscription:
         method (str): A code from `GET /payment-methods`; one not offered now is `400 UNSUPPORTED_PAYMENT_METHOD`.
         plan_id (int):
         purpose (PaymentCreateSubscriptionPurpose):
+        customer_email (str | Unset): The buyer's email, where the fiscal receipt (54-FZ) of the payment and of its
+            refund is sent. Required while the service sends receipts (then a request without it gets `422 VALIDATION_ERROR`
+            naming `customer_email`); otherwise optional and unused. Compared without regard to case.
         return_url (str | Unset): https only: where the customer returns after payment.
     """
 
@@ -30,6 +33,7 @@ class PaymentCreateSubscription:
     method: str
     plan_id: int
     purpose: PaymentCreateSubscriptionPurpose
+    customer_email: str | Unset = UNSET
     return_url: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -40,6 +44,8 @@ class PaymentCreateSubscription:
         plan_id = self.plan_id
 
         purpose = self.purpose.value
+
+        customer_email = self.customer_email
 
         return_url = self.return_url
 
@@ -53,6 +59,8 @@ class PaymentCreateSubscription:
                 "purpose": purpose,
             }
         )
+        if customer_email is not UNSET:
+            field_dict["customer_email"] = customer_email
         if return_url is not UNSET:
             field_dict["return_url"] = return_url
 
@@ -69,6 +77,8 @@ class PaymentCreateSubscription:
 
         purpose = PaymentCreateSubscriptionPurpose(d.pop("purpose"))
 
+        customer_email = d.pop("customer_email", UNSET)
+
         return_url = d.pop("return_url", UNSET)
 
         payment_create_subscription = cls(
@@ -76,6 +86,7 @@ class PaymentCreateSubscription:
             method=method,
             plan_id=plan_id,
             purpose=purpose,
+            customer_email=customer_email,
             return_url=return_url,
         )
 

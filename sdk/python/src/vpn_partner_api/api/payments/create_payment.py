@@ -142,7 +142,8 @@ def sync_detailed(
             IDEMPOTENCY_KEY_TOO_LONG`.
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
-            type (`null` is refused). `return_url` is optional.
+            type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
+            the service sends fiscal receipts.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,7 +183,8 @@ def sync(
             IDEMPOTENCY_KEY_TOO_LONG`.
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
-            type (`null` is refused). `return_url` is optional.
+            type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
+            the service sends fiscal receipts.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -217,7 +219,8 @@ async def asyncio_detailed(
             IDEMPOTENCY_KEY_TOO_LONG`.
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
-            type (`null` is refused). `return_url` is optional.
+            type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
+            the service sends fiscal receipts.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,7 +258,8 @@ async def asyncio(
             IDEMPOTENCY_KEY_TOO_LONG`.
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
-            type (`null` is refused). `return_url` is optional.
+            type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
+            the service sends fiscal receipts.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
