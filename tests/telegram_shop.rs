@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::chat::{PLATFORM_TOKEN, Person, shop, url_of};
+use support::chat::{PLATFORM_TOKEN, Person, shop, shop_with, url_of};
 use support::qr::read_qr_png;
 use support::server::{Backend, Server};
 use vp_testkit::telegram::TelegramEmulator;
@@ -336,4 +336,32 @@ fn a_thousand_chats_buy_and_each_gets_its_invoice_its_event_and_its_paid_message
     assert_eq!(paid(), 1_000, "every chat is told its payment arrived");
     assert_eq!(telegram.throttled(), 0, "Telegram never answered 429");
     assert_eq!(telegram.unanswered_presses(), 0);
+}
+
+#[test]
+fn with_receipts_on_the_bot_asks_once_for_the_email_the_receipt_goes_to() {
+    let receipts = [("VP_RECEIPTS", "on"), ("VP_RECEIPTS_TAX_SYSTEM", "2")];
+    let Some((telegram, s)) = shop_with(Backend::Sqlite, "tg_shop_receipts", &receipts) else { return };
+    let person = Person::new(&telegram, 434_343);
+    let buy = |expect: &str| {
+        let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+        let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+        let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+        person.press(&methods, "Банковская карта", expect)
+    };
+    let asked = buy("Куда прислать чек об оплате?");
+    assert!(asked.text.contains("Напишите адрес почты"), "{}", asked.text);
+    assert_eq!(s.db.query_sql("SELECT COUNT(*) FROM invoices"), ["0"], "no invoice without the receipt's address");
+    person.write("не почта", "Добро пожаловать в Demo VPN!");
+    person.write(" Buyer@Example.com ", "чеки будут приходить на buyer@example.com");
+
+    let invoice = buy("Оплатите в течение");
+    let payment_id = url_of(&invoice, "Оплатить 238,80\u{a0}₽").rsplit('/').next().unwrap().to_owned();
+    let receipt = s.db.query_sql(&format!("SELECT receipt FROM invoices WHERE payment_id = '{payment_id}'"));
+    let receipt: Value = serde_json::from_str(&receipt[0]).unwrap();
+    assert_eq!((receipt["email"].as_str(), receipt["tax_system_code"].as_u64()), (Some("buyer@example.com"), Some(2)));
+    assert_eq!(receipt["lines"][0]["price"], 23_880, "one line at the invoice's amount: {receipt}");
+    let again = buy("Оплатите в течение");
+    assert!(!again.text.contains("Куда прислать чек"), "asked once");
+    person.save_transcript("telegram-shop-receipt-email");
 }

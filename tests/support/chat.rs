@@ -12,6 +12,11 @@ pub const PLATFORM_TOKEN: &str = "123456789:AAHplatform_0123456789abcdefghijklm"
 pub const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 
 pub fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> {
+    shop_with(backend, name, &[])
+}
+
+/// `shop` with more settings.
+pub fn shop_with(backend: Backend, name: &str, more: &[(&str, &str)]) -> Option<(TelegramEmulator, Server)> {
     let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
     telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
     let api_url = telegram.url();
@@ -21,6 +26,7 @@ pub fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> 
         ("VP_SHIFTED_CLOCK", "on"),
         ("VP_TERM_CHECK_SECONDS", "1"),
     ];
+    let env: Vec<(&str, &str)> = env.iter().copied().chain(more.iter().copied()).collect();
     let s = Server::start_with(backend, name, &env)?;
     let connected = s.connect_bot(&s.account_id, PARTNER_TOKEN);
     assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");

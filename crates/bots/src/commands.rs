@@ -18,7 +18,7 @@ pub(crate) async fn answer(
     reply: &CustomerReply,
 ) -> AppResult<Vec<BotMessage>> {
     let lang = reply.lang;
-    if matches!(reply.kind, ReplyKind::Menu | ReplyKind::Help) {
+    if matches!(reply.kind, ReplyKind::Menu | ReplyKind::Help | ReplyKind::ReceiptEmailSaved) {
         let Some(shopper) = shop.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
         if shop.is_blocked(&shopper).await? {
             return Ok(vec![shop::blocked(&shopper)]);
@@ -28,7 +28,13 @@ pub(crate) async fn answer(
         }
         // A client the partner made for this person (or an earlier purchase) gets reminders here.
         shop.link_shopper(&shopper).await?;
-        return Ok(vec![menu(shop, &shopper).await?]);
+        let mut answer = Vec::new();
+        if reply.kind == ReplyKind::ReceiptEmailSaved {
+            let email = shopper.receipt_email.as_deref().unwrap_or_default();
+            answer.push(BotMessage::text(chat_id, text_with(lang, "shop-email-saved", &[("email", email.into())])));
+        }
+        answer.push(menu(shop, &shopper).await?);
+        return Ok(answer);
     }
     let linked = shop.chat_clients(bot, chat_id).await?;
     let brand = linked.brand.as_str();
@@ -39,7 +45,7 @@ pub(crate) async fn answer(
     }
     let no_subscription = |client_id: &str| text_with(lang, "bot-no-subscription", &[("client", client_id.into())]);
     Ok(match reply.kind {
-        ReplyKind::Menu | ReplyKind::Help => vec![],
+        ReplyKind::Menu | ReplyKind::Help | ReplyKind::ReceiptEmailSaved => vec![],
         ReplyKind::LinkExpired => vec![say("bot-link-expired")],
         ReplyKind::LanguageSet => vec![say("bot-language-set")],
         ReplyKind::Stopped => vec![say("bot-stopped")],

@@ -609,6 +609,8 @@ shop-devices-count = { $count ->
    *[other] +{ $count } devices
     }: { MONEY($amount) }
 shop-choose-method = How would you like to pay?
+shop-email-ask = Where should we send the receipt for your payment? Write your email address in this chat (once), then choose again.
+shop-email-saved = Thank you: receipts go to { $email }. To change it, write another address.
 shop-invoice = { $what }: { MONEY($amount) }. Pay within { $minutes } min (by { $time }).
 shop-invoice-closed = That invoice can no longer be paid. Please choose again.
 shop-pay = Pay { MONEY($amount) }

@@ -638,6 +638,8 @@ shop-devices-count = { $count ->
    *[many] +{ $count } устройств
     }: { MONEY($amount) }
 shop-choose-method = Как вы хотите оплатить?
+shop-email-ask = Куда прислать чек об оплате? Напишите адрес почты в этот чат (один раз), затем выберите снова.
+shop-email-saved = Спасибо: чеки будут приходить на { $email }. Чтобы изменить адрес, напишите другой.
 shop-invoice = { $what }: { MONEY($amount) }. Оплатите в течение { $minutes } мин (до { $time }).
 shop-invoice-closed = Этот счёт уже нельзя оплатить. Выберите заново.
 shop-pay = Оплатить { MONEY($amount) }

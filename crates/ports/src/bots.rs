@@ -180,6 +180,8 @@ pub struct BotCustomer {
     pub last_seen_at: OffsetDateTime,
     /// The client's internal id; `None` until the shop acted for them.
     pub client_ref: Option<String>,
+    /// Where their fiscal receipts go, given once in the chat while receipts are on.
+    pub receipt_email: Option<String>,
 }
 
 /// The device list a chat was last shown; its buttons carry `nonce` and an index into

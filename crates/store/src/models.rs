@@ -387,6 +387,7 @@ pub(crate) struct BotCustomerRow {
     pub started_at: PrimitiveDateTime,
     pub last_seen_at: PrimitiveDateTime,
     pub client_ref: Option<String>,
+    pub receipt_email: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

@@ -430,6 +430,7 @@ diesel::table! {
         started_at -> Timestamp,
         last_seen_at -> Timestamp,
         client_ref -> Nullable<Text>,
+        receipt_email -> Nullable<Text>,
     }
 }
 

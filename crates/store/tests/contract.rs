@@ -657,6 +657,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
         started_at: at(10),
         last_seen_at: at(20),
         client_ref: None,
+        receipt_email: None,
     };
     assert_eq!(seen, std::slice::from_ref(&started));
     // 501 paid twice since its start, 502 never; a partner's own clients do not count, even one
@@ -670,6 +671,10 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     assert_eq!(tx.bot_customers("acc-1", &[501]).await.unwrap(), std::slice::from_ref(&linked), "the first link stays");
     assert_eq!(tx.bot_customer_of_client("c-501").await.unwrap(), Some(linked));
     assert_eq!(tx.bot_customer_of_client("c-lookalike").await.unwrap(), None);
+    tx.set_bot_customer_email("acc-1", 501, "buyer@example.com").await.unwrap();
+    let with_email = tx.bot_customers("acc-1", &[501]).await.unwrap().remove(0);
+    assert_eq!(with_email.receipt_email.as_deref(), Some("buyer@example.com"));
+    assert_eq!(tx.bot_customers("acc-2", &[501]).await.unwrap()[0].receipt_email, None, "by account");
     let among = ["telegram:501".to_owned(), "telegram:502".to_owned(), "alice".to_owned()];
     assert_eq!(tx.bot_customers_among("acc-1", &among).await.unwrap(), ["telegram:501"]);
     assert!(tx.bot_customers_among("acc-2", &among).await.unwrap().is_empty(), "by account");
@@ -847,6 +852,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000027",
             "20261127000028",
             "20261127000029",
+            "20261127000030",
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -3,6 +3,7 @@
 //! derived from the press, so a double tap on a button makes one invoice; and the trial, by
 //! `start_trial`.
 
+use vp_domain::cabinet::Email;
 use vp_domain::stars::STARS_METHOD;
 use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
 use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord, StarsInvoice};
@@ -18,6 +19,9 @@ use crate::views::InvoiceView;
 pub enum Purchase {
     /// Several payment methods: the customer chooses one first.
     ChooseMethod(Vec<PaymentMethodRecord>),
+    /// The service sends fiscal receipts and the customer has not said where yet: they write
+    /// their email in the chat, once, and choose again.
+    AskEmail,
     /// The invoice (a press again replays it, perhaps settled since), with the plan it buys
     /// (read with the retired ones: a replay may name a plan retired since) and the whole
     /// minutes left to pay.
@@ -64,15 +68,15 @@ impl BotShop {
             (None, []) => return Err(Refusal::UnsupportedPaymentMethod.into()),
             (None, _) => return Ok(Purchase::ChooseMethod(methods)),
         };
+        let customer_email = shopper.receipt_email.as_deref().and_then(|e| Email::parse(e).ok());
+        // Telegram sells the Stars: those invoices carry no receipt.
+        if self.payments.receipts_on() && method != STARS_METHOD && customer_email.is_none() {
+            return Ok(Purchase::AskEmail);
+        }
         self.admit(shopper, true).await?;
         let method = MethodCode::parse(&method).map_err(|_| Refusal::UnsupportedPaymentMethod)?;
-        let request = InvoiceRequest {
-            client_id: shopper.client_id.clone(),
-            purpose,
-            method,
-            return_url: None,
-            customer_email: None,
-        };
+        let request =
+            InvoiceRequest { client_id: shopper.client_id.clone(), purpose, method, return_url: None, customer_email };
         let key = press_key(shopper, press)?;
         let invoice = self.payments.create_bot_invoice(&shopper.account, key, request, stars_rate).await?;
         self.link_shopper(shopper).await?;

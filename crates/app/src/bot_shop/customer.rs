@@ -6,6 +6,7 @@
 
 use time::Duration;
 use vp_domain::Lang;
+use vp_domain::cabinet::Email;
 use vp_ports::pages::connect_page_url;
 use vp_ports::{
     AccountRepo, BotCommand, BotCustomerRepo, ButtonPress, ChatText, ClientChat, ClientLinkCode, ClientRepo,
@@ -42,6 +43,9 @@ pub enum ReplyKind {
     Connect,
     LanguageSet,
     Stopped,
+    /// The customer wrote an email address while the service sends receipts: kept as where
+    /// their receipts go.
+    ReceiptEmailSaved,
 }
 
 /// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
@@ -129,7 +133,13 @@ impl BotShop {
                 tx.unlink_chat(account_id, said.chat_id).await?;
                 ReplyKind::Stopped
             }
-            _ => ReplyKind::Menu,
+            None => match Email::parse(&said.text).ok().filter(|_| self.payments.receipts_on()) {
+                Some(email) => {
+                    tx.set_bot_customer_email(account_id, said.user_id, email.as_str()).await?;
+                    ReplyKind::ReceiptEmailSaved
+                }
+                None => ReplyKind::Menu,
+            },
         };
         Ok(CustomerReply { lang, user_id: said.user_id, kind })
     }

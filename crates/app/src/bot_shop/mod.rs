@@ -46,6 +46,8 @@ pub struct Shopper {
     pub user_id: i64,
     pub client_id: ClientId,
     pub lang: Lang,
+    /// Where their fiscal receipts go, once given in the chat.
+    pub receipt_email: Option<String>,
 }
 
 /// The shop in partners' bots and their answers to customers' commands.
@@ -78,14 +80,15 @@ impl BotShop {
     ) -> AppResult<Option<Shopper>> {
         let mut tx = self.store.read().await?;
         let account = tx.account(&bot.account_id).await?.ok_or(AppError::NotFound("account"))?;
-        let linked = tx.bot_customers(&bot.account_id, &[user_id]).await?.into_iter().find_map(|c| c.client_ref);
-        let linked = match linked {
+        let customer = tx.bot_customers(&bot.account_id, &[user_id]).await?.into_iter().next();
+        let receipt_email = customer.as_ref().and_then(|c| c.receipt_email.clone());
+        let linked = match customer.and_then(|c| c.client_ref) {
             Some(client_ref) => tx.client_by_ref(&client_ref).await?.map(|c| c.client_id),
             None => None,
         };
         tx.commit().await?;
         let Some(client_id) = linked.or_else(|| new_bot_client_id(user_id)) else { return Ok(None) };
-        Ok(Some(Shopper { account, bot_id: bot.bot_id, chat_id, user_id, client_id, lang }))
+        Ok(Some(Shopper { account, bot_id: bot.bot_id, chat_id, user_id, client_id, lang, receipt_email }))
     }
 
     /// Whether the platform blocked the shopper's client: then they get the refusal and

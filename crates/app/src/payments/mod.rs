@@ -93,6 +93,12 @@ pub(crate) fn renewal_invoice(
 }
 
 impl Payments {
+    /// Whether gateway payments carry the buyer's fiscal receipt (`VP_RECEIPTS=on`), so the
+    /// buyer's email is needed.
+    pub fn receipts_on(&self) -> bool {
+        self.receipts.is_some()
+    }
+
     /// Whether the gateway's word on a payment can be lost, so pending invoices are re-read
     /// (the result page offers to check again).
     pub fn gateway_reconciles(&self) -> bool {

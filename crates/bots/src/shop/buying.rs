@@ -32,6 +32,7 @@ pub(super) async fn buy(
             buttons.push(shopper.back());
             Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons))
         }
+        Ok(Purchase::AskEmail) => Ok(shopper.message(text(shopper.lang, "shop-email-ask"), vec![shopper.back()])),
         Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer, stars }) => {
             let offer =
                 InvoiceOffer { plan: plan.as_ref(), minutes: minutes_left, renewal: renewal_offer.as_ref(), stars };

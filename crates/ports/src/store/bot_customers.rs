@@ -19,6 +19,8 @@ pub trait BotCustomerRepo: Send {
         at: OffsetDateTime,
     ) -> StoreResult<bool>;
     async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>>;
+    /// Keeps the address the person gave for their receipts (replacing one given before).
+    async fn set_bot_customer_email(&mut self, account_id: &str, user_id: i64, email: &str) -> StoreResult<()>;
     /// Links the person to the client the shop serves them as, unless they are linked already
     /// (the first link stays). Fails with `Conflict` when another person has that client.
     async fn link_bot_customer(&mut self, account_id: &str, user_id: i64, client_ref: &str) -> StoreResult<()>;

@@ -24,6 +24,7 @@ fn customer(r: BotCustomerRow) -> BotCustomer {
         started_at: utc(r.started_at),
         last_seen_at: utc(r.last_seen_at),
         client_ref: r.client_ref,
+        receipt_email: r.receipt_email,
     }
 }
 
@@ -46,6 +47,7 @@ impl BotCustomerRepo for StoreTx {
             started_at: at,
             last_seen_at: at,
             client_ref: None,
+            receipt_email: None,
         };
         let inserted = db_run!(conn, c => {
             diesel::insert_into(b::bot_customers).values(&row).on_conflict_do_nothing().execute(c).await
@@ -62,6 +64,19 @@ impl BotCustomerRepo for StoreTx {
         })
         .map_err(db)?;
         Ok(false)
+    }
+
+    async fn set_bot_customer_email(&mut self, account_id: &str, user_id: i64, email: &str) -> StoreResult<()> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(b::bot_customers.find((account_id, user_id)))
+                .set(b::receipt_email.eq(Some(email)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>> {
