@@ -320,6 +320,8 @@ fn a_customer_signs_in_with_the_emailed_code_and_removes_a_device_and_gets_a_new
 
     let page = v.get("/shop/demo-vpn/account?lang=en").text().replace('\u{a0}', " ");
     assert!(page.contains("dana@example.com") && page.contains("Active"), "{page}");
+    let shop = v.get("/shop/demo-vpn?lang=en").text();
+    assert!(shop.contains("value=\"dana@example.com\""), "a signed-in customer buys with their address: {shop}");
     assert!(page.contains("2 of 3") && page.contains("value=\"phone-1\""), "the devices: {page}");
     assert!(
         page.contains(&format!("/payment-result/{payment}?lang=en")) && page.contains("RUB 238.80"),

@@ -771,6 +771,7 @@ shop-account-to-shop = Back to the shop
 shop-account-buy = Choose a plan
 shop-account-subscription = Subscription
 shop-account-auto-renew-on = Automatic renewal is on.
+shop-account-auto-renew-manage = Turn it off on the subscription page
 shop-account-new-link-help = A new link stops the old one: your devices must be connected again with the new one.
 shop-account-device-removed = The device is removed.
 shop-account-no-such-device = You have no such device.

@@ -805,6 +805,7 @@ shop-account-to-shop = Вернуться в магазин
 shop-account-buy = Выбрать тариф
 shop-account-subscription = Подписка
 shop-account-auto-renew-on = Автопродление включено.
+shop-account-auto-renew-manage = Отключить можно на странице подписки
 shop-account-new-link-help = Новая ссылка отменяет старую: устройства придётся подключить заново.
 shop-account-device-removed = Устройство удалено.
 shop-account-no-such-device = У вас нет такого устройства.

@@ -18,7 +18,15 @@ use super::kit::{Page, not_found, page_lang, unavailable};
 pub async fn show(req: HttpRequest, shop: Data<Shop>, slug: Path<String>) -> HttpResponse {
     let lang = page_lang(&req);
     match shop.page(&slug, lang).await {
-        Ok(page) => render(&req, lang, &page, &Filled::default(), StatusCode::OK),
+        Ok(page) => {
+            // A signed-in customer buys with their address filled in.
+            let email = match super::shop_account::session_token(&req) {
+                Some(token) => shop.customer(&page, token).await.ok().flatten().map(|c| c.email),
+                None => None,
+            };
+            let filled = Filled { email: email.unwrap_or_default(), ..Filled::default() };
+            render(&req, lang, &page, &filled, StatusCode::OK)
+        }
         Err(AppError::NotFound(_)) => not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "shop page failed");

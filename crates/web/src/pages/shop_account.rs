@@ -57,9 +57,14 @@ fn failed(req: &HttpRequest, e: &AppError) -> HttpResponse {
     unavailable(req, page_lang(req))
 }
 
+/// The shop session cookie's token, if the browser sent one.
+pub(super) fn session_token(req: &HttpRequest) -> Option<&str> {
+    cookie(req, SESSION_COOKIE)
+}
+
 /// The signed-in customer of this shop, if the session cookie names one.
 async fn signed_in(req: &HttpRequest, shop: &Shop, page: &ShopPage) -> Result<Option<Customer>, HttpResponse> {
-    let Some(token) = cookie(req, SESSION_COOKIE) else { return Ok(None) };
+    let Some(token) = session_token(req) else { return Ok(None) };
     shop.customer(page, token).await.map_err(|e| failed(req, &e))
 }
 
@@ -433,7 +438,12 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
             dt { (tx.get("page-subscription-valid-until")) } dd { (state.until) }
             dt { (tx.get("page-subscription-devices")) } dd { (state.devices) }
         }
-        @if sub.auto_renew { p { (tx.get("shop-account-auto-renew-on")) } }
+        @if sub.auto_renew {
+            p {
+                (tx.get("shop-account-auto-renew-on"))
+                @if let Some(url) = &acc.connect_url { " " a href=(url) { (tx.get("shop-account-auto-renew-manage")) } }
+            }
+        }
         p {
             @if let Some(url) = &acc.connect_url { a.button.primary href=(url) { (tx.get("page-order-connect")) } }
             @if !sub.lifetime { a.button href=(shop_path(page)) { (tx.get("shop-renew")) } }
