@@ -329,6 +329,7 @@ impl Services {
             limiter: limiter.clone(),
             failed_auth_per_minute,
             catalog: catalog.clone(),
+            offers: offers.clone(),
             clients: clients.clone(),
             payments: payments.clone(),
             mail: mail_queue.clone(),

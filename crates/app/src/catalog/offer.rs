@@ -31,6 +31,20 @@ impl Offer {
     pub(crate) fn method(&self, code: &str) -> Option<&PaymentMethodRecord> {
         self.methods.get(code).filter(|m| m.enabled)
     }
+
+    /// The plans on sale in `GET /plans`' order.
+    pub(crate) fn plans_on_sale(&self) -> Vec<PlanRecord> {
+        let mut plans: Vec<PlanRecord> = self.plans.values().cloned().collect();
+        plans.sort_by_key(|p| p.plan_id);
+        plans
+    }
+
+    /// The enabled methods in `GET /payment-methods`' order.
+    pub(crate) fn enabled_methods(&self) -> Vec<PaymentMethodRecord> {
+        let mut methods: Vec<PaymentMethodRecord> = self.methods.values().filter(|m| m.enabled).cloned().collect();
+        methods.sort_by(|a, b| (a.position, &a.code).cmp(&(b.position, &b.code)));
+        methods
+    }
 }
 
 #[derive(Default)]

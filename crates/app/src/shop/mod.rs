@@ -19,7 +19,7 @@ pub use buying::{Purchase, ShopOrder, new_shop_client_id};
 pub(crate) use orders::ShopOrders;
 
 use crate::access::{Limiter, PartnerAccess};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Offers};
 use crate::clients::Clients;
 use crate::error::{AppError, AppResult};
 use crate::mail::MailQueue;
@@ -57,6 +57,7 @@ pub struct Shop {
     pub(crate) limiter: Arc<Limiter>,
     pub(crate) failed_auth_per_minute: u32,
     pub(crate) catalog: Arc<Catalog>,
+    pub(crate) offers: Arc<Offers>,
     pub(crate) clients: Arc<Clients>,
     pub(crate) payments: Arc<Payments>,
     pub(crate) mail: MailQueue,
@@ -137,10 +138,14 @@ impl Shop {
         let account = load_account(tx.as_mut(), &account_id).await?;
         let bot = tx.partner_bot(&account_id).await?.filter(|b| b.disconnected_at.is_none());
         tx.commit().await?;
-        let plans = self.catalog.price_list(&account).await?;
+        // The offer invoices are priced from (kept a moment in memory), so the page costs
+        // what buying costs.
+        let offer = self.offers.current().await?;
+        let plans = crate::views::price_list(offer.plans_on_sale(), offer.device_settings, account.markup)
+            .map_err(|e| AppError::Conflict(e.to_string()))?;
         let documents = self.catalog.document_links(&account, lang).await?;
         let bot_url = bot.map(|b| format!("https://t.me/{}", b.username));
-        let methods = self.catalog.available_payment_methods().await?;
+        let methods = offer.enabled_methods();
         Ok(ShopPage { account, slug, plans, documents, bot_url, methods, form: self.tokens.random() })
     }
 }
