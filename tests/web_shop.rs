@@ -437,3 +437,25 @@ fn a_customer_cannot_remove_another_customers_device() {
     let devices = s.api("GET", &format!("/clients/{anna}/devices"), None, &[]).json();
     assert_eq!(devices["devices_count"], 1, "Anna's device stays: {devices}");
 }
+
+#[test]
+fn a_first_order_paid_after_the_owners_does_not_show_the_owners_link() {
+    let smtp = SmtpServer::start_anywhere();
+    let Some(s) = shop_server("web_shop_first_paid_late", &smtp) else { return };
+    let order = |email: &str| {
+        let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text();
+        let body = format!("form={}&plan={}&method=card&email={email}", field(&page, "form"), field(&page, "plan"));
+        let r = post_form(&s, "/shop/demo-vpn?lang=en", &body);
+        assert_eq!(r.status, 303, "{}", r.text());
+        r.header("location").unwrap().rsplit('/').next().unwrap().to_owned()
+    };
+    let typed_by_someone = order("owner%40example.com");
+    let owners = order("owner%40example.com");
+    assert_eq!(post_form(&s, &format!("/sandbox/pay/{owners}"), "action=pay").status, 303);
+    assert_eq!(post_form(&s, &format!("/sandbox/pay/{typed_by_someone}"), "action=pay").status, 303);
+    for id in [&typed_by_someone, &owners] {
+        let page = s.get_raw(&format!("/payment-result/{id}?lang=en"), &[]).text();
+        assert!(!page.contains("/connect/"), "{id}: the link goes by mail only: {page}");
+        assert!(page.contains("The connect link is in the email"), "{page}");
+    }
+}

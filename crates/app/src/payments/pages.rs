@@ -15,6 +15,14 @@ use vp_ports::pages::connect_page_url;
 
 pub use vp_ports::OrderItem;
 
+/// A shop customer's invoices looked at for a payment before the one a result page shows.
+const PAID_BEFORE_LOOKED_AT: u32 = 200;
+
+/// Whether `other` was paid before `invoice` (or `invoice` is not paid yet).
+fn paid_first(other: &InvoiceRecord, invoice: &InvoiceRecord) -> bool {
+    other.paid_at.is_some_and(|at| invoice.paid_at.is_none_or(|mine| at < mine))
+}
+
 pub struct PaymentPage {
     pub invoice: InvoiceRecord,
     pub brand_name: String,
@@ -57,10 +65,18 @@ impl Payments {
             Purpose::Devices { count } => OrderItem::Devices { count },
         };
         let client = tx.client_by_ref(&invoice.client_ref).await?;
-        let connect_mailed = tx
-            .shop_customer_of_client(&invoice.client_ref)
-            .await?
-            .is_some_and(|customer| customer.first_payment_id != invoice.payment_id);
+        let connect_mailed = match tx.shop_customer_of_client(&invoice.client_ref).await? {
+            None => false,
+            Some(customer) if customer.first_payment_id != invoice.payment_id => true,
+            // The purchase that linked the address shows the link only if it also made the
+            // subscription: a payment of the client before it was someone else's, who also
+            // typed this address.
+            Some(_) => tx
+                .client_invoices(&invoice.client_ref, PAID_BEFORE_LOOKED_AT)
+                .await?
+                .iter()
+                .any(|i| i.payment_id != invoice.payment_id && paid_first(i, &invoice)),
+        };
         let consent = tx.consent_of_invoice(&invoice.payment_id).await?;
         let renews = match &consent {
             Some(c) => tx
