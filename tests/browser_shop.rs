@@ -9,17 +9,7 @@ mod support;
 use serde_json::json;
 use support::browser::{Browser, PHONE, fill, fits_the_phone, press, text, wait_until};
 use support::server::{Backend, Server};
-use support::smtp::{SmtpServer, parse};
-
-/// The messages the SMTP server took, once there are `count`.
-fn mail(smtp: &SmtpServer, count: usize) -> Vec<serde_json::Value> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while smtp.messages().len() < count {
-        assert!(std::time::Instant::now() < deadline, "only {} messages", smtp.messages().len());
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
-    smtp.messages().iter().map(|raw| parse(raw)).collect()
-}
+use support::smtp::SmtpServer;
 
 /// Presses the submit button of the page's first form (the shop's own form posts to its page,
 /// so it has no `action` to find it by) and waits for the next page.
@@ -65,7 +55,9 @@ fn a_customer_buys_in_the_shop_pays_connects_signs_in_with_the_mailed_code_and_m
     assert!(connect.contains("Ваша подписка"), "{connect}");
     let connect_path = browser.eval("return location.pathname;", json!([])).as_str().unwrap().to_owned();
 
-    let order = mail(&smtp, 1).remove(0);
+    let got = smtp.parsed_once_there_are(1);
+    assert!(!got.is_empty(), "the order mail arrives");
+    let order = got[0].clone();
     assert_eq!(
         (order["to"].as_str(), order["subject"].as_str()),
         (Some("walk@example.com"), Some("Demo VPN: заказ оплачен"))
@@ -84,7 +76,9 @@ fn a_customer_buys_in_the_shop_pays_connects_signs_in_with_the_mailed_code_and_m
     press(&browser, "/shop/demo-vpn/account");
     let code_page = step(&browser, "6-code-en");
     assert!(code_page.contains("We sent a six-digit code to walk@example.com."), "{code_page}");
-    let sign_in = mail(&smtp, 2).remove(1);
+    let got = smtp.parsed_once_there_are(2);
+    assert!(got.len() >= 2, "the sign-in mail arrives: {got:#?}");
+    let sign_in = got[1].clone();
     let code = sign_in["subject"].as_str().unwrap().rsplit(' ').next().unwrap().to_owned();
     fill(&browser, &[("code", &code)]);
     press(&browser, "/shop/demo-vpn/account");

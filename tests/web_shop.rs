@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use support::Scratch;
 use support::server::{Backend, Response, Server};
-use support::smtp::{SmtpServer, parse};
+use support::smtp::SmtpServer;
 use support::visitor::Visitor;
 
 #[test]
@@ -80,18 +80,6 @@ fn post_form(s: &Server, path: &str, body: &str) -> Response {
     s.request("POST", path, &[("content-type", "application/x-www-form-urlencoded")], Some(body))
 }
 
-/// The messages the SMTP server took, once there are `count` (the worker sends every 2 s).
-fn mail(smtp: &SmtpServer, count: usize) -> Vec<serde_json::Value> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let got = smtp.messages();
-        if got.len() >= count || Instant::now() > deadline {
-            return got.iter().map(|raw| parse(raw)).collect();
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 fn shop_server(name: &str, smtp: &SmtpServer) -> Option<Server> {
     let url = smtp.url();
     Server::start_with(Backend::Sqlite, name, &[("VP_SMTP_URL", &url), ("VP_MAIL_FROM", "shop@vpn.example")])
@@ -134,7 +122,7 @@ fn buying_with_an_email_makes_one_invoice_per_form_and_mails_the_connect_link_on
         "the first buyer connects: {result}"
     );
 
-    let got = mail(&smtp, 1);
+    let got = smtp.parsed_once_there_are(1);
     assert_eq!(got.len(), 1, "{got:#?}");
     assert_eq!(
         (got[0]["to"].as_str(), got[0]["from"].as_str()),
@@ -176,7 +164,7 @@ fn a_later_order_for_a_known_email_renews_its_client_and_sends_the_link_only_by_
     let later = s.get_raw(&format!("/payment-result/{second}?lang=ru"), &[]).text();
     assert!(!later.contains("/connect/"), "whoever typed a known email does not get its link: {later}");
     assert!(later.contains("Ссылка для подключения — в письме"), "{later}");
-    let got = mail(&smtp, 2);
+    let got = smtp.parsed_once_there_are(2);
     assert_eq!(got.len(), 2, "a mail per paid order: {got:#?}");
     assert!(
         got.iter().all(|m| m["to"] == "boris@example.com" && m["subject"] == "Demo VPN: заказ оплачен"),
@@ -236,7 +224,8 @@ fn buy_and_pay(s: &Server, email: &str) -> String {
 fn code_for(smtp: &SmtpServer, to: &str, codes_before: usize) -> String {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let codes: Vec<String> = mail(smtp, 0)
+        let codes: Vec<String> = smtp
+            .parsed_once_there_are(0)
             .iter()
             .filter(|m| m["to"] == to)
             .filter_map(|m| m["subject"].as_str()?.strip_prefix("Demo VPN: your sign-in code ").map(str::to_owned))
@@ -294,7 +283,8 @@ fn a_customer_signs_in_with_the_emailed_code_and_removes_a_device_and_gets_a_new
     assert!(sent.text().contains("We sent a six-digit code to dana@example.com."), "{}", sent.text());
     let code = code_for(&smtp, "dana@example.com", 0);
     assert!(code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()), "{code}");
-    let message = mail(&smtp, 0).into_iter().find(|m| m["subject"].as_str().unwrap().ends_with(&code)).unwrap();
+    let message =
+        smtp.parsed_once_there_are(0).into_iter().find(|m| m["subject"].as_str().unwrap().ends_with(&code)).unwrap();
     assert!(message["text"].as_str().unwrap().contains("/shop/demo-vpn/sign-in/"), "and a link: {message:#?}");
 
     let wrong = if code == "000000" { "111111" } else { "000000" };
@@ -389,7 +379,8 @@ fn a_code_is_spent_by_five_wrong_tries_or_its_use_the_link_works_once_and_codes_
 
     assert_eq!(send(&mut v, "eve@example.com").status, 200);
     let second = code_for(&smtp, "eve@example.com", 1);
-    let message = mail(&smtp, 0).into_iter().find(|m| m["subject"].as_str().unwrap().ends_with(&second)).unwrap();
+    let message =
+        smtp.parsed_once_there_are(0).into_iter().find(|m| m["subject"].as_str().unwrap().ends_with(&second)).unwrap();
     let text = message["text"].as_str().unwrap().to_owned();
     let link = text.lines().find(|l| l.contains("/shop/demo-vpn/sign-in/")).unwrap().trim().to_owned();
     let path = link.split_once("127.0.0.1").unwrap().1.split_once('/').map(|(_, p)| format!("/{p}")).unwrap();

@@ -98,6 +98,16 @@ impl SmtpServer {
         files.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
         files.iter().map(|p| std::fs::read_to_string(p).expect("read a message")).collect()
     }
+
+    /// Every message parsed, once there are `count` (the service's mail worker sends every
+    /// 2 s) or a minute has passed: the caller asserts what it needs.
+    pub fn parsed_once_there_are(&self, count: usize) -> Vec<Value> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.messages().len() < count && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        self.messages().iter().map(|raw| parse(raw)).collect()
+    }
 }
 
 impl Drop for SmtpServer {

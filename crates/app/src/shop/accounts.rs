@@ -12,7 +12,7 @@ use vp_domain::{ClientId, InvoiceStatus, Lang};
 use vp_ports::pages::connect_page_url;
 use vp_ports::{InvoiceRecord, MailContent, ShopSession, ShopSignIn, Tx};
 
-use super::{SHOP_PATH, Shop, ShopPage};
+use super::{Shop, ShopPage, linked_client, shop_url};
 use crate::error::{AppError, AppResult};
 use crate::keys::hash;
 use crate::views::{DevicesView, SubscriptionView};
@@ -109,8 +109,8 @@ impl Shop {
             used_at: None,
         };
         tx.insert_shop_sign_in(&sign_in).await?;
-        let link =
-            format!("{}{SHOP_PATH}{}/sign-in/{link_token}?lang={}", self.public_base_url, page.slug, lang.code());
+        let shop = shop_url(&self.public_base_url, page.slug.as_str());
+        let link = format!("{shop}/sign-in/{link_token}?lang={}", lang.code());
         let content = MailContent::ShopSignIn { code, link, expires_at: sign_in.expires_at };
         self.mail.queue(tx.as_mut(), Some(&page.account.id), &email, lang, content).await?;
         tx.commit().await?;
@@ -200,10 +200,7 @@ impl Shop {
         let mut tx = self.store.read().await?;
         let session = tx.shop_session(&token_hash).await?.filter(|s| s.account_id == page.account.id);
         let client_id = match &session {
-            Some(s) => match tx.shop_customer(&s.account_id, &s.email).await? {
-                Some(customer) => tx.client_by_ref(&customer.client_ref).await?.map(|c| c.client_id),
-                None => None,
-            },
+            Some(s) => linked_client(tx.as_mut(), &s.account_id, &s.email).await?,
             None => None,
         };
         tx.commit().await?;

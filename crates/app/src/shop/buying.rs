@@ -7,7 +7,7 @@ use vp_domain::cabinet::Email;
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, Lang, MethodCode, Purpose};
 use vp_ports::{AccountRecord, ShopCustomer};
 
-use super::{Shop, ShopPage};
+use super::{Shop, ShopPage, linked_client};
 use crate::error::{AppError, AppResult, Refusal};
 use crate::keys::hash;
 
@@ -79,10 +79,7 @@ impl Shop {
     /// The client the email stands for in the account: the linked one, else a new id.
     async fn client_id(&self, account: &AccountRecord, email: &Email) -> AppResult<ClientId> {
         let mut tx = self.store.read().await?;
-        let linked = match tx.shop_customer(&account.id, email.as_str()).await? {
-            Some(customer) => tx.client_by_ref(&customer.client_ref).await?.map(|c| c.client_id),
-            None => None,
-        };
+        let linked = linked_client(tx.as_mut(), &account.id, email.as_str()).await?;
         tx.commit().await?;
         Ok(linked.unwrap_or_else(|| new_shop_client_id(&account.id, email)))
     }

@@ -10,8 +10,8 @@ mod orders;
 
 use std::sync::Arc;
 
-use vp_domain::Lang;
 use vp_domain::shop::ShopSlug;
+use vp_domain::{ClientId, Lang};
 use vp_ports::{AccountRecord, Clock, IdGenerator, PaymentMethodRecord, Store, StoreError, Tx};
 
 pub use accounts::{CodeRefused, Customer, CustomerAccount, Entered};
@@ -67,7 +67,7 @@ pub struct Shop {
 impl Shop {
     /// The shop's address for a slug.
     pub fn url(&self, slug: &ShopSlug) -> String {
-        format!("{}{SHOP_PATH}{slug}", self.public_base_url)
+        shop_url(&self.public_base_url, slug.as_str())
     }
 
     /// The account's slug; made from its brand if it has none yet. Read without taking a
@@ -148,6 +148,17 @@ impl Shop {
         let methods = offer.enabled_methods();
         Ok(ShopPage { account, slug, plans, documents, bot_url, methods, form: self.tokens.random() })
     }
+}
+
+/// The client an email stands for in the account's shop, once a purchase linked it.
+pub(crate) async fn linked_client(tx: &mut dyn Tx, account_id: &str, email: &str) -> AppResult<Option<ClientId>> {
+    let Some(customer) = tx.shop_customer(account_id, email).await? else { return Ok(None) };
+    Ok(tx.client_by_ref(&customer.client_ref).await?.map(|c| c.client_id))
+}
+
+/// The address of the shop with `slug` under the public address.
+pub(crate) fn shop_url(public_base_url: &str, slug: &str) -> String {
+    format!("{public_base_url}{SHOP_PATH}{slug}")
 }
 
 /// The account's slug, made from its brand (numbered past the ones taken) if it has none.

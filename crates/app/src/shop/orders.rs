@@ -7,7 +7,7 @@ use vp_domain::cabinet::Email;
 use vp_ports::pages::connect_page_url;
 use vp_ports::{InvoiceRecord, MailContent, OrderItem, StoreError, Tx};
 
-use super::SHOP_PATH;
+use super::shop_url;
 use crate::error::AppResult;
 use crate::mail::MailQueue;
 
@@ -43,7 +43,7 @@ impl ShopOrders {
             paid_at: invoice.paid_at.unwrap_or(invoice.created_at),
             expires_at: (!term.lifetime).then_some(term.expires_at),
             connect_url: connect_page_url(&self.public_base_url, &subscription.link_token, None),
-            shop_url: format!("{}{SHOP_PATH}{slug}", self.public_base_url),
+            shop_url: shop_url(&self.public_base_url, &slug),
         };
         self.queue.queue(tx, Some(&invoice.account_id), &to, customer.lang, content).await?;
         Ok(())

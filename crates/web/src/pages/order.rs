@@ -93,7 +93,8 @@ pub fn next_step(lang: Lang, p: &PaymentPage) -> Option<Markup> {
     }
 }
 
-fn with_lang(url: &str, lang: Lang) -> String {
+/// `url` with `lang=` added to its query.
+pub(crate) fn with_lang(url: &str, lang: Lang) -> String {
     format!("{url}{}lang={}", if url.contains('?') { '&' } else { '?' }, lang.code())
 }
 

@@ -34,8 +34,7 @@ fn account_path(page: &ShopPage) -> String {
 
 /// `path` in the page's language, for a redirect (the next page reads it from `?lang=`).
 fn in_lang(req: &HttpRequest, path: &str) -> String {
-    let sep = if path.contains('?') { '&' } else { '?' };
-    format!("{path}{sep}lang={}", page_lang(req).code())
+    super::order::with_lang(path, page_lang(req))
 }
 
 fn cookies(shop: &Shop) -> Cookies {
