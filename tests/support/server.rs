@@ -462,7 +462,7 @@ impl Drop for Instance {
 }
 
 /// A partner API request (`/api/partner/v1{path}`) with `key`.
-fn partner_request(
+pub fn partner_request(
     port: u16,
     key: &str,
     method: &str,

@@ -90,6 +90,9 @@ pub enum Command {
     /// A partner's own Telegram bot, run by the platform under the partner's brand.
     #[command(subcommand)]
     Bot(BotCommand),
+    /// A partner's promo codes: a discount out of the partner's markup, or extra days.
+    #[command(subcommand)]
+    Promo(PromoCommand),
     /// The key that seals secrets at rest (VP_SECRETS_KEY).
     #[command(subcommand)]
     Secrets(SecretsCommand),
@@ -100,6 +103,51 @@ pub enum Command {
     /// After restoring a backup, before any instance starts on it: free the leases the lost
     /// deployment's processes held, so the deliveries they had claimed go out at once.
     ReleaseLeases,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PromoCommand {
+    /// Create a code (case-insensitive, 4-32 of A-Z, 0-9 and '-'). Give exactly one of
+    /// --percent-off, --amount-off or --extra-days. A discount that would take a plan it applies
+    /// to below the platform's price is refused, with the plan and by how much.
+    Create(PromoCreateArgs),
+    /// The account's codes, newest first, with their uses.
+    List { account_id: String },
+    /// One code with its uses: held by payable invoices, spent by paid ones, the discount given.
+    Show { account_id: String, code: String },
+    /// Turn a code off: it is refused from now on; invoices already issued with it stay payable.
+    Disable { account_id: String, code: String },
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("benefit").required(true).args(["percent_off", "amount_off", "extra_days"])))]
+pub struct PromoCreateArgs {
+    pub account_id: String,
+    pub code: String,
+    /// Whole percent off the customer price, 1 to 99.
+    #[arg(long)]
+    pub percent_off: Option<u32>,
+    /// Roubles off the customer price, for example 50 or 49.90.
+    #[arg(long, value_name = "RUB")]
+    pub amount_off: Option<String>,
+    /// Days added to the term bought.
+    #[arg(long)]
+    pub extra_days: Option<u32>,
+    /// Uses across all customers (no limit without it).
+    #[arg(long)]
+    pub max_uses: Option<u32>,
+    /// Uses by one customer.
+    #[arg(long, default_value_t = 1)]
+    pub per_customer: u32,
+    /// Only for customers who never paid.
+    #[arg(long)]
+    pub first_purchase_only: bool,
+    /// The plans it applies to, comma-separated ids (every plan without it).
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    pub plans: Option<Vec<i32>>,
+    /// The last day it works (YYYY-MM-DD, in the account's time zone).
+    #[arg(long, value_name = "DATE")]
+    pub expires: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

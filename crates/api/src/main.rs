@@ -9,6 +9,7 @@ mod config;
 mod event_commands;
 mod logging;
 mod output;
+mod promo_commands;
 mod secrets_key;
 mod serve;
 mod wiring;
@@ -93,6 +94,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Mail(c) => commands::mail(&services, c).await?,
         Command::Withdrawal(c) => commands::withdrawal(&services, c).await?,
         Command::Bot(c) => bot_commands::bot_command(&services, c).await?,
+        Command::Promo(c) => promo_commands::promo_command(&services, c).await?,
         Command::Secrets(c) => bot_commands::secrets_command(&services, c).await?,
         Command::Backup { file } => commands::backup(&services, &file).await?,
         Command::ReleaseLeases => serde_json::json!({ "deliveries_freed": services.operator.release_leases().await? }),

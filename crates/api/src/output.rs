@@ -147,6 +147,11 @@ pub fn invoice(i: &InvoiceRecord) -> Value {
         "created_at": timestamp(i.created_at),
         "expires_at": timestamp(i.expires_at),
         "paid_at": opt_timestamp(i.paid_at),
+        "promo": i.promo.as_ref().map(|p| json!({
+            "code": p.code.as_str(),
+            "discount": p.discount.to_string(),
+            "extra_days": p.extra_days,
+        })),
     })
 }
 

@@ -83,6 +83,9 @@ pub enum Refusal {
     ServiceUnavailable,
     #[error("the client already has a lifetime subscription")]
     LifetimeSubscription,
+    /// The invoice's promo code cannot be used (docs/decisions.md, "Promo codes").
+    #[error("{0}")]
+    Promo(vp_domain::promo::PromoRefused),
     /// The account's per-minute window is full (a request of the partner's bot counts as the
     /// API request it stands for).
     #[error("too many requests; retry in {retry_after_secs} s")]
@@ -118,6 +121,20 @@ pub enum Declined {
     BotTaken,
     #[error("the account already has the bot @{0}; disconnect it first")]
     BotAlreadyConnected(String),
+    #[error("{}", vp_domain::promo::PromoCodeMalformed)]
+    PromoCodeMalformed,
+    #[error("the account already has the code {0}")]
+    PromoCodeTaken(String),
+    #[error("there is no plan {0} on sale")]
+    PromoPlanUnknown(i32),
+    #[error(
+        "the discount takes plan {plan_id} {by} RUB below the platform's price; make it smaller or raise the markup"
+    )]
+    PromoBelowPlatformPrice { plan_id: i32, by: vp_domain::Money },
+    #[error("the last day has passed already")]
+    PromoExpiresInThePast,
+    #[error("a limit of uses is at least 1")]
+    PromoUsesZero,
 }
 
 impl Declined {
@@ -135,6 +152,11 @@ impl Declined {
             Declined::ReplayDays => Some("days"),
             Declined::BotTokenMalformed | Declined::BotTokenRejected | Declined::BotTaken => Some("token"),
             Declined::TooManyEndpoints | Declined::EndpointDisabled | Declined::BotAlreadyConnected(_) => None,
+            Declined::PromoCodeMalformed | Declined::PromoCodeTaken(_) => Some("code"),
+            Declined::PromoPlanUnknown(_) => Some("plans"),
+            Declined::PromoBelowPlatformPrice { .. } => Some("discount"),
+            Declined::PromoExpiresInThePast => Some("expires"),
+            Declined::PromoUsesZero => Some("max_uses"),
         }
     }
 }

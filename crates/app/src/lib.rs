@@ -30,6 +30,7 @@ pub mod notices;
 pub mod observability;
 pub mod operator;
 pub mod payments;
+pub mod promotions;
 pub mod reminders;
 pub mod renewals;
 pub mod secrets;

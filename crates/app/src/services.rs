@@ -24,6 +24,7 @@ use crate::notices::{Notices, Notifier};
 use crate::observability::Observability;
 use crate::operator::Operator;
 use crate::payments::{Payments, Settled};
+use crate::promotions::Promotions;
 use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
@@ -137,6 +138,8 @@ pub struct Services {
     pub mail: Arc<Mail>,
     /// The account's web shop: its address and its page.
     pub shop: Arc<Shop>,
+    /// Promo codes.
+    pub promotions: Arc<Promotions>,
 }
 
 impl Services {
@@ -366,13 +369,14 @@ impl Services {
             clock: clock.clone(),
             ids: ids.clone(),
             auth_cache,
-            offers,
+            offers: offers.clone(),
             panel_sync: panel_sync.clone(),
             platform_name: platform_name.clone(),
         });
         let mail =
             Arc::new(Mail { store: store.clone(), queue: mail_queue, renderer: mail_renderer, mailer, platform_name });
         let secrets = Arc::new(Secrets { store: store.clone(), keys });
+        let promotions = Arc::new(Promotions { store: store.clone(), clock: clock.clone(), ids: ids.clone(), offers });
         let observability = Arc::new(Observability { store, clock, ids, metrics, draining: Default::default() });
         Services {
             access,
@@ -396,6 +400,7 @@ impl Services {
             observability,
             mail,
             shop,
+            promotions,
         }
     }
 }

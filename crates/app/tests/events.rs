@@ -210,6 +210,7 @@ async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
         method: MethodCode::parse("card").unwrap(),
         return_url: None,
         customer_email: None,
+        promo_code: None,
     };
     let inv =
         w.app.payments.create_invoice(&w.account, IdempotencyKey::parse(Some("k")).unwrap(), request).await.unwrap();

@@ -22,6 +22,7 @@ fn subscribe(client: &str) -> InvoiceRequest {
         method: MethodCode::parse("sbp").unwrap(),
         return_url: None,
         customer_email: None,
+        promo_code: None,
     }
 }
 

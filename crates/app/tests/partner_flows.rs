@@ -27,6 +27,7 @@ fn subscribe(client: &str, plan_id: i32) -> InvoiceRequest {
         method: MethodCode::parse("card").unwrap(),
         return_url: None,
         customer_email: None,
+        promo_code: None,
     }
 }
 

@@ -31,6 +31,7 @@ async fn buy_through(app: &vp_app::Services, w: &World, client: &str, consent: b
         method: MethodCode::parse("card").unwrap(),
         return_url: None,
         customer_email: None,
+        promo_code: None,
     };
     let key = IdempotencyKey::parse(Some(&format!("k-{client}-{}", w.clock.now_for_test()))).unwrap();
     let invoice = app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;

@@ -26,6 +26,7 @@ async fn stars_invoice(w: &World, client: &str) -> InvoiceRecord {
         method: MethodCode::parse("telegram_stars").unwrap(),
         return_url: None,
         customer_email: None,
+        promo_code: None,
     };
     let key = IdempotencyKey::parse(Some(&format!("stars-{client}"))).unwrap();
     let account = w.account().await;
@@ -73,6 +74,7 @@ async fn the_partner_api_offers_no_stars_only_the_bot_at_the_accounts_rate_and_t
         method: MethodCode::parse("telegram_stars").unwrap(),
         return_url: None,
         customer_email: None,
+        promo_code: None,
     };
     let key = IdempotencyKey::parse(Some("k1")).unwrap();
     let refused = w.app.payments.create_invoice(&w.account().await, key, request).await;

@@ -515,6 +515,7 @@ impl World {
             method: vp_domain::MethodCode::parse("card").unwrap(),
             return_url: None,
             customer_email: None,
+            promo_code: None,
         };
         let key = vp_domain::IdempotencyKey::parse(Some(&format!("k-{client}-{}", self.clock.now_for_test()))).unwrap();
         let inv = self.app.payments.create_invoice(account, key, request).await.unwrap();

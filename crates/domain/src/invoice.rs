@@ -222,6 +222,8 @@ pub struct InvoiceRequest {
     pub return_url: Option<ReturnUrl>,
     /// Where the fiscal receipt goes (required while the service sends receipts).
     pub customer_email: Option<crate::cabinet::Email>,
+    /// A promo code the customer gave (docs/decisions.md, "Promo codes").
+    pub promo_code: Option<crate::promo::PromoCode>,
 }
 
 /// Guideline deadline shown as `expires_at`.

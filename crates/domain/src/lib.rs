@@ -10,6 +10,7 @@ pub mod lang;
 pub mod limits;
 pub mod markup;
 pub mod money;
+pub mod promo;
 pub mod rate_window;
 pub mod receipt;
 pub mod renewal;

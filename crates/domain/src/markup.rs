@@ -1,6 +1,6 @@
 //! Partner markup: customer price = platform price + partner share, where
 //! partner share = platform price x markup_percent / 100, rounded half-up to the kopeck.
-//! This file is the only place that rounds money.
+//! This file and `promo` (a discount off the customer price) are the only places that round money.
 
 use std::fmt;
 use std::str::FromStr;

@@ -168,6 +168,13 @@ impl Subscription {
         }
     }
 
+    /// Days a promo code adds to the term just bought (a lifetime term has no end to move).
+    pub fn add_days(&mut self, days: u32) {
+        if !self.lifetime && days > 0 {
+            self.expires_at = (self.expires_at + Duration::days(i64::from(days))).min(LIFETIME_END);
+        }
+    }
+
     /// End of term: returns the moment the term ended when this call moved it to `expired`.
     pub fn expire_if_ended(&mut self, now: OffsetDateTime) -> Option<OffsetDateTime> {
         if self.status != SubscriptionStatus::Expired && self.status_at(now) == SubscriptionStatus::Expired {

@@ -69,6 +69,22 @@ impl TimeZone {
         format!("UTC{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs())
     }
 
+    /// The moment `date` ends in the zone: the first moment of the next day there.
+    pub fn end_of_day(&self, date: time::Date) -> OffsetDateTime {
+        let next = date.next_day().unwrap_or(date);
+        let fallback = next.midnight().assume_utc();
+        let (Ok(year), Ok(month), Ok(day)) =
+            (i16::try_from(next.year()), i8::try_from(u8::from(next.month())), i8::try_from(next.day()))
+        else {
+            return fallback;
+        };
+        jiff::civil::Date::new(year, month, day)
+            .and_then(|d| self.zone.to_timestamp(d.at(0, 0, 0, 0)))
+            .ok()
+            .and_then(|start| OffsetDateTime::from_unix_timestamp(start.as_second()).ok())
+            .unwrap_or(fallback)
+    }
+
     fn offset_at(&self, at: OffsetDateTime) -> UtcOffset {
         let seconds = self.zone.to_offset(timestamp(at)).seconds();
         // jiff's offsets are within ±25:59:59 and time's within ±25:59:59 too.
@@ -121,6 +137,14 @@ mod tests {
         let local = zone.local(datetime!(2026-11-23 16:32 UTC));
         assert_eq!((local.hour(), local.minute()), (19, 32));
         assert_eq!(zone.label(datetime!(2026-11-23 16:32 UTC)), "MSK");
+    }
+
+    #[test]
+    fn a_day_ends_at_the_next_midnight_of_the_zone() {
+        let moscow = TimeZone::default();
+        assert_eq!(moscow.end_of_day(time::macros::date!(2026 - 12 - 31)), datetime!(2026-12-31 21:00 UTC));
+        let utc = TimeZone::parse("UTC").unwrap();
+        assert_eq!(utc.end_of_day(time::macros::date!(2026 - 12 - 31)), datetime!(2027-01-01 00:00 UTC));
     }
 
     #[test]

@@ -305,6 +305,19 @@ pub struct Payment {
     pub client: Option<Client>,
     /// `true` when this is a replay of the first request with the same `Idempotency-Key`.
     pub replayed: bool,
+    /// The promo code the invoice was issued with; `null` without one.
+    pub promo: Option<PaymentPromo>,
+}
+
+/// What a promo code did to an invoice.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentPromo {
+    /// The code, in capitals.
+    pub code: String,
+    /// Taken off the customer price, all of it from `partner_share` (`0.00` for extra days).
+    pub discount: MoneyText,
+    /// Days added to the term bought, on top of the plan's.
+    pub extra_days: u32,
 }
 
 impl From<InvoiceView> for Payment {
@@ -336,6 +349,11 @@ impl From<InvoiceView> for Payment {
             paid_at: i.paid_at.map(timestamp),
             client: v.client.map(Client::from),
             replayed: v.replayed,
+            promo: i.promo.map(|p| PaymentPromo {
+                code: p.code.as_str().to_owned(),
+                discount: p.discount.into(),
+                extra_days: p.extra_days,
+            }),
         }
     }
 }

@@ -9,6 +9,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 use vp_app::{AppError, Lang, Refusal};
+use vp_domain::promo::PromoRefused;
 
 use crate::messages;
 
@@ -43,6 +44,10 @@ pub enum ErrorCode {
     ServiceUnavailable,
     InternalError,
     LifetimeSubscription,
+    PromoCodeNotFound,
+    PromoCodeExpired,
+    PromoCodeUsedUp,
+    PromoCodeNotApplicable,
     NotFound,
     MethodNotAllowed,
     UnsupportedMediaType,
@@ -50,7 +55,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::Unauthorized,
         ErrorCode::ValidationError,
         ErrorCode::RateLimited,
@@ -77,6 +82,10 @@ impl ErrorCode {
         ErrorCode::ServiceUnavailable,
         ErrorCode::InternalError,
         ErrorCode::LifetimeSubscription,
+        ErrorCode::PromoCodeNotFound,
+        ErrorCode::PromoCodeExpired,
+        ErrorCode::PromoCodeUsedUp,
+        ErrorCode::PromoCodeNotApplicable,
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::UnsupportedMediaType,
@@ -95,7 +104,11 @@ impl ErrorCode {
             | UnsupportedPaymentMethod
             | NoActiveSubscription
             | DeviceSlotLimitExceeded
-            | DeviceSlotsNotApplicable => StatusCode::BAD_REQUEST,
+            | DeviceSlotsNotApplicable
+            | PromoCodeNotFound
+            | PromoCodeExpired
+            | PromoCodeUsedUp
+            | PromoCodeNotApplicable => StatusCode::BAD_REQUEST,
             IdempotencyKeyReuse | OperationInProgress | DevicesNotForSale | TrialAlreadyUsed | LifetimeSubscription => {
                 StatusCode::CONFLICT
             }
@@ -223,6 +236,12 @@ impl From<Refusal> for ApiError {
             Refusal::PaymentUnavailable => C::PaymentUnavailable,
             Refusal::ServiceUnavailable => C::ServiceUnavailable,
             Refusal::LifetimeSubscription => C::LifetimeSubscription,
+            Refusal::Promo(refused) => match refused {
+                PromoRefused::Unknown => C::PromoCodeNotFound,
+                PromoRefused::Expired => C::PromoCodeExpired,
+                PromoRefused::UsedUp => C::PromoCodeUsedUp,
+                PromoRefused::NotApplicable => C::PromoCodeNotApplicable,
+            },
         };
         ApiError::new(code)
     }

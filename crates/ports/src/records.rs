@@ -152,6 +152,8 @@ pub struct InvoiceRecord {
     pub paid_at: Option<OffsetDateTime>,
     /// The fiscal receipt the gateway was asked to send with the payment, and with its refund.
     pub receipt: Option<vp_domain::receipt::Receipt>,
+    /// The promo code the invoice was issued with, and what it did.
+    pub promo: Option<vp_domain::promo::Applied>,
 }
 
 /// Where an idempotent `POST /payments` got to, so a retry after a crash resumes safely.

@@ -301,7 +301,44 @@ pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
             .as_ref()
             .map(|r| serde_json::to_string(r).map_err(|e| corrupt(format!("receipt: {e}"))))
             .transpose()?,
+        promo: i.promo.as_ref().map(PromoJson::text),
     })
+}
+
+/// The discount kept in an invoice's `promo` column.
+pub(crate) fn promo_discount(text: &str) -> StoreResult<Money> {
+    let json: PromoJson = serde_json::from_str(text).map_err(|e| corrupt(format!("invoice promo: {e}")))?;
+    Ok(Money::from_kopecks(json.discount))
+}
+
+/// What a promo code did to an invoice, as the `promo` column keeps it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PromoJson {
+    code: String,
+    /// Kopecks.
+    discount: i64,
+    extra_days: u32,
+}
+
+impl PromoJson {
+    fn text(applied: &vp_domain::promo::Applied) -> String {
+        let json = PromoJson {
+            code: applied.code.as_str().to_owned(),
+            discount: applied.discount.kopecks(),
+            extra_days: applied.extra_days,
+        };
+        serde_json::to_string(&json).unwrap_or_default()
+    }
+
+    fn applied(text: &str, payment_id: &str) -> StoreResult<vp_domain::promo::Applied> {
+        let bad = |e: String| corrupt(format!("invoice {payment_id} promo: {e}"));
+        let json: PromoJson = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        Ok(vp_domain::promo::Applied {
+            code: vp_domain::promo::PromoCode::parse(&json.code).map_err(|e| bad(e.to_string()))?,
+            discount: Money::from_kopecks(json.discount),
+            extra_days: json.extra_days,
+        })
+    }
 }
 
 pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str) -> StoreResult<InvoiceRecord> {
@@ -317,8 +354,10 @@ pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str) -> StoreResult<Invoic
         .as_deref()
         .map(|text| serde_json::from_str(text).map_err(|e| corrupt(format!("invoice {} receipt: {e}", r.payment_id))))
         .transpose()?;
+    let promo = r.promo.as_deref().map(|text| PromoJson::applied(text, &r.payment_id)).transpose()?;
     Ok(InvoiceRecord {
         receipt,
+        promo,
         client_id: client_id(client_id_text)?,
         status: parse::<InvoiceStatus>(&r.status, "invoice status")?,
         purpose,

@@ -153,6 +153,8 @@ pub(crate) struct InvoiceRow {
     pub paid_at: Option<PrimitiveDateTime>,
     /// The fiscal receipt as JSON.
     pub receipt: Option<String>,
+    /// What a promo code did (`convert::PromoJson`).
+    pub promo: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
@@ -503,4 +505,34 @@ pub(crate) struct MailRow {
     pub sent_at: Option<PrimitiveDateTime>,
     pub given_up_at: Option<PrimitiveDateTime>,
     pub last_error: Option<String>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = promo_codes)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PromoCodeRow {
+    pub id: String,
+    pub account_id: String,
+    pub code: String,
+    pub benefit: String,
+    pub amount: i64,
+    pub max_uses: Option<i32>,
+    pub per_customer: i32,
+    pub first_purchase_only: bool,
+    /// Plan ids, comma-separated; `None`: every plan.
+    pub plans: Option<String>,
+    pub expires_at: Option<PrimitiveDateTime>,
+    pub disabled_at: Option<PrimitiveDateTime>,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = promo_uses)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PromoUseRow {
+    pub payment_id: String,
+    pub promo_id: String,
+    pub account_id: String,
+    pub client_id: String,
+    pub created_at: PrimitiveDateTime,
 }

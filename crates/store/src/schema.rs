@@ -129,6 +129,7 @@ diesel::table! {
         gateway_check_at -> Nullable<Timestamp>,
         gateway_checks -> Integer,
         receipt -> Nullable<Text>,
+        promo -> Nullable<Text>,
     }
 }
 
@@ -630,3 +631,32 @@ diesel::table! {
         created_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    promo_codes (id) {
+        id -> Text,
+        account_id -> Text,
+        code -> Text,
+        benefit -> Text,
+        amount -> BigInt,
+        max_uses -> Nullable<Integer>,
+        per_customer -> Integer,
+        first_purchase_only -> Bool,
+        plans -> Nullable<Text>,
+        expires_at -> Nullable<Timestamp>,
+        disabled_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    promo_uses (payment_id) {
+        payment_id -> Text,
+        promo_id -> Text,
+        account_id -> Text,
+        client_id -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(promo_uses, invoices);

@@ -304,6 +304,7 @@ fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpos
         expires_at: at(1800),
         paid_at: None,
         receipt: None,
+        promo: None,
     }
 }
 
@@ -853,6 +854,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000028",
             "20261127000029",
             "20261127000030",
+            "20261127000031",
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -487,7 +487,7 @@ export interface components {
          *     the spec does not name (docs/decisions.md).
          * @enum {string}
          */
-        ErrorCode: "UNAUTHORIZED" | "VALIDATION_ERROR" | "RATE_LIMITED" | "NEW_CLIENTS_DAILY_LIMIT" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_TOO_LONG" | "IDEMPOTENCY_KEY_REUSE" | "OPERATION_IN_PROGRESS" | "PAYMENT_UNAVAILABLE" | "UNSUPPORTED_PAYMENT_METHOD" | "PLAN_NOT_FOUND" | "PAYMENT_NOT_FOUND" | "API_CLIENT_NOT_FOUND" | "API_CLIENT_BLOCKED" | "NO_ACTIVE_SUBSCRIPTION" | "DEVICE_SLOT_LIMIT_EXCEEDED" | "DEVICE_SLOTS_NOT_APPLICABLE" | "DEVICES_NOT_FOR_SALE" | "DEVICE_NOT_FOUND" | "TRIAL_DISABLED" | "TRIAL_ALREADY_USED" | "TRIAL_DAILY_LIMIT" | "LINK_ROTATE_TOO_SOON" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "LIFETIME_SUBSCRIPTION" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE";
+        ErrorCode: "UNAUTHORIZED" | "VALIDATION_ERROR" | "RATE_LIMITED" | "NEW_CLIENTS_DAILY_LIMIT" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_TOO_LONG" | "IDEMPOTENCY_KEY_REUSE" | "OPERATION_IN_PROGRESS" | "PAYMENT_UNAVAILABLE" | "UNSUPPORTED_PAYMENT_METHOD" | "PLAN_NOT_FOUND" | "PAYMENT_NOT_FOUND" | "API_CLIENT_NOT_FOUND" | "API_CLIENT_BLOCKED" | "NO_ACTIVE_SUBSCRIPTION" | "DEVICE_SLOT_LIMIT_EXCEEDED" | "DEVICE_SLOTS_NOT_APPLICABLE" | "DEVICES_NOT_FOR_SALE" | "DEVICE_NOT_FOUND" | "TRIAL_DISABLED" | "TRIAL_ALREADY_USED" | "TRIAL_DAILY_LIMIT" | "LINK_ROTATE_TOO_SOON" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR" | "LIFETIME_SUBSCRIPTION" | "PROMO_CODE_NOT_FOUND" | "PROMO_CODE_EXPIRED" | "PROMO_CODE_USED_UP" | "PROMO_CODE_NOT_APPLICABLE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE";
         /**
          * Format: date-time
          * @description When the event happened: ISO 8601 in UTC with microseconds.
@@ -526,12 +526,13 @@ export interface components {
             /** Format: int32 */
             plan_id?: number | null;
             platform_amount: components["schemas"]["Money"];
+            promo?: null | components["schemas"]["PaymentPromo"];
             purpose: components["schemas"]["Purpose"];
             /** @description `true` when this is a replay of the first request with the same `Idempotency-Key`. */
             replayed: boolean;
             status: components["schemas"]["PaymentStatus"];
         };
-        /** @description Fields are absent or of their type (`null` is refused). `return_url` is optional; `customer_email` is optional unless the service sends fiscal receipts. */
+        /** @description Fields are absent or of their type (`null` is refused). `return_url` is optional; `customer_email` is optional unless the service sends fiscal receipts; `promo_code` is optional. */
         PaymentCreate: components["schemas"]["PaymentCreateSubscription"] | components["schemas"]["PaymentCreateDevices"];
         /** @description Extra devices. */
         PaymentCreateDevices: {
@@ -539,6 +540,7 @@ export interface components {
             customer_email?: components["schemas"]["CustomerEmail"];
             devices: components["schemas"]["DeviceCount"];
             method: components["schemas"]["PaymentMethodCode"];
+            promo_code?: components["schemas"]["PromoCode"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -552,6 +554,7 @@ export interface components {
             customer_email?: components["schemas"]["CustomerEmail"];
             method: components["schemas"]["PaymentMethodCode"];
             plan_id: components["schemas"]["PlanId"];
+            promo_code?: components["schemas"]["PromoCode"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -585,6 +588,18 @@ export interface components {
         PaymentMethodCode: string;
         PaymentMethods: {
             payment_methods: components["schemas"]["PaymentMethod"][];
+        };
+        /** @description What a promo code did to an invoice. */
+        PaymentPromo: {
+            /** @description The code, in capitals. */
+            code: string;
+            /** @description Taken off the customer price, all of it from `partner_share` (`0.00` for extra days). */
+            discount: components["schemas"]["Money"];
+            /**
+             * Format: int32
+             * @description Days added to the term bought, on top of the plan's.
+             */
+            extra_days: number;
         };
         /** @enum {string} */
         PaymentStatus: "pending" | "succeeded" | "failed" | "expired";
@@ -624,6 +639,11 @@ export interface components {
             name: string;
             platform_id: string;
         };
+        /**
+         * @description A promo code of the account, compared without regard to case. The invoice's `amount` is the discounted price (the discount comes out of `partner_share`), or the term bought gets the code's extra days. A code that does not exist is `400 PROMO_CODE_NOT_FOUND`; one past its last day or turned off, `PROMO_CODE_EXPIRED`; one whose uses are all held by payable invoices or spent, `PROMO_CODE_USED_UP`; one for other plans, for first purchases only, or for extra devices, `PROMO_CODE_NOT_APPLICABLE`. No invoice is issued then.
+         * @example SPRING-25
+         */
+        PromoCode: string;
         /** @enum {string} */
         Purpose: "subscription" | "devices";
         /**
@@ -1674,7 +1694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_TOO_LONG, UNSUPPORTED_PAYMENT_METHOD, NO_ACTIVE_SUBSCRIPTION, DEVICE_SLOT_LIMIT_EXCEEDED, DEVICE_SLOTS_NOT_APPLICABLE */
+            /** @description IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_TOO_LONG, UNSUPPORTED_PAYMENT_METHOD, NO_ACTIVE_SUBSCRIPTION, DEVICE_SLOT_LIMIT_EXCEEDED, DEVICE_SLOTS_NOT_APPLICABLE, PROMO_CODE_NOT_FOUND, PROMO_CODE_EXPIRED, PROMO_CODE_USED_UP, PROMO_CODE_NOT_APPLICABLE */
             400: {
                 headers: {
                     /** @description The request's id: the caller's own `X-Request-Id` when it is 1 to 128 characters of `[A-Za-z0-9._:-]`, else a new one. Quote it to support. */

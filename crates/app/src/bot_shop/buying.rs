@@ -75,8 +75,14 @@ impl BotShop {
         }
         self.admit(shopper, true).await?;
         let method = MethodCode::parse(&method).map_err(|_| Refusal::UnsupportedPaymentMethod)?;
-        let request =
-            InvoiceRequest { client_id: shopper.client_id.clone(), purpose, method, return_url: None, customer_email };
+        let request = InvoiceRequest {
+            client_id: shopper.client_id.clone(),
+            purpose,
+            method,
+            return_url: None,
+            customer_email,
+            promo_code: None,
+        };
         let key = press_key(shopper, press)?;
         let invoice = self.payments.create_bot_invoice(&shopper.account, key, request, stars_rate).await?;
         self.link_shopper(shopper).await?;

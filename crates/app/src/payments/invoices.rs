@@ -16,6 +16,7 @@ use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::cabinet::Email;
 use vp_domain::invoice::payment_deadline;
 use vp_domain::markup::{PriceBreakdown, price as price_of};
+use vp_domain::promo::{Applied, PromoCode, PromoRefused};
 use vp_domain::receipt::{Receipt, ReceiptSettings};
 use vp_domain::stars::{STARS_METHOD, StarsRate};
 use vp_domain::{
@@ -33,6 +34,7 @@ use crate::catalog::Offer;
 use crate::clients::limits::{check_new_client_limit, daily_limit};
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult, Refusal};
+use crate::promotions::{self, AskedPromo};
 use crate::views::InvoiceView;
 
 /// While the first request holds a key, retries get `OPERATION_IN_PROGRESS`; after this the
@@ -51,6 +53,9 @@ struct Fingerprint {
     /// Absent unless given, so the fingerprints of keys taken before it existed still match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     customer_email: Option<String>,
+    /// Likewise: absent unless given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    promo_code: Option<String>,
 }
 
 /// Canonical text of an invoice request's "same fields".
@@ -63,6 +68,7 @@ pub fn fingerprint(r: &InvoiceRequest) -> String {
         method: r.method.as_str().to_owned(),
         return_url: r.return_url.as_ref().map(|u| u.as_str().to_owned()),
         customer_email: r.customer_email.as_ref().map(|e| e.as_str().to_owned()),
+        promo_code: r.promo_code.as_ref().map(|c| c.as_str().to_owned()),
     };
     serde_json::to_string(&f).unwrap_or_default()
 }
@@ -80,6 +86,7 @@ fn request_from_fingerprint(text: &str) -> Option<InvoiceRequest> {
         method: MethodCode::parse(&f.method).ok()?,
         return_url: f.return_url.map(|u| ReturnUrl::parse(&u)).transpose().ok()?,
         customer_email: f.customer_email.map(|e| Email::parse(&e)).transpose().ok()?,
+        promo_code: f.promo_code.map(|c| PromoCode::parse(&c)).transpose().ok()?,
     })
 }
 
@@ -108,6 +115,36 @@ struct Charge {
     /// The fiscal receipt the gateway sends the buyer, while receipts are on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     receipt: Option<Receipt>,
+    /// The promo code the amounts were discounted with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    promo: Option<ChargePromo>,
+}
+
+/// A promo code as the charge pins it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct ChargePromo {
+    code: String,
+    /// Kopecks.
+    discount: i64,
+    extra_days: u32,
+}
+
+impl ChargePromo {
+    fn new(applied: &Applied) -> ChargePromo {
+        ChargePromo {
+            code: applied.code.as_str().to_owned(),
+            discount: applied.discount.kopecks(),
+            extra_days: applied.extra_days,
+        }
+    }
+
+    fn applied(&self) -> Option<Applied> {
+        Some(Applied {
+            code: PromoCode::parse(&self.code).ok()?,
+            discount: Money::from_kopecks(self.discount),
+            extra_days: self.extra_days,
+        })
+    }
 }
 
 impl Charge {
@@ -129,6 +166,7 @@ impl Charge {
             stars: None,
             stars_subscription: false,
             receipt: None,
+            promo: None,
         }
     }
 
@@ -151,9 +189,10 @@ impl Charge {
 }
 
 /// The charge of a request as the offer prices it now, or the pricing refusal (an unknown
-/// plan, devices not for sale, a method not offered, no `customer_email` while receipts are
-/// on). Needs no client. `stars` is the account's rate where Telegram Stars may be chosen (the
-/// partner's bot), `None` elsewhere.
+/// plan, devices not for sale, a promo code that does not apply, a method not offered, no
+/// `customer_email` while receipts are on). Needs no client. `stars` is the account's rate
+/// where Telegram Stars may be chosen (the partner's bot), `None` elsewhere. A code's use is
+/// not checked here but when it is held (`promotions::hold`).
 fn price(
     offer: &Offer,
     account: &AccountRecord,
@@ -161,6 +200,7 @@ fn price(
     return_url: String,
     stars: Option<StarsRate>,
     receipts: Option<ReceiptSettings>,
+    asked: &AskedPromo,
 ) -> AppResult<Charge> {
     let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
     let (amounts, description, save_method, monthly) = match request.purpose {
@@ -186,6 +226,14 @@ fn price(
             (amounts, format!("{}: {what}", account.brand_name), false, false)
         }
     };
+    let (amounts, promo) = match asked {
+        AskedPromo::None => (amounts, None),
+        AskedPromo::Unknown => return Err(Refusal::Promo(PromoRefused::Unknown).into()),
+        AskedPromo::Found(code) => {
+            let (discounted, applied) = promotions::applied(code, request.purpose, amounts)?;
+            (discounted, Some(ChargePromo::new(&applied)))
+        }
+    };
     if request.method.as_str() == STARS_METHOD {
         let rate = stars.ok_or(Refusal::UnsupportedPaymentMethod)?;
         // A price above what Telegram takes in one invoice is not offered in Stars.
@@ -193,6 +241,7 @@ fn price(
         return Ok(Charge {
             stars: Some(priced.stars),
             stars_subscription: monthly,
+            promo,
             ..Charge::new(priced.amounts, description, None, return_url, false)
         });
     }
@@ -206,7 +255,11 @@ fn price(
             return Err(AppError::field("customer_email", "is required: the service sends the buyer a fiscal receipt"));
         }
     };
-    Ok(Charge { receipt, ..Charge::new(amounts, description, method.gateway_type.clone(), return_url, save_method) })
+    Ok(Charge {
+        receipt,
+        promo,
+        ..Charge::new(amounts, description, method.gateway_type.clone(), return_url, save_method)
+    })
 }
 
 /// The spec's rules by purpose, in the order: blocked client, plan or device rules, payment
@@ -287,8 +340,10 @@ impl Payments {
         let now = self.clock.now();
         let fp = fingerprint(request);
         let offer = self.offers.current().await?;
+        let asked = promotions::asked(self.store.as_ref(), &account.id, request.promo_code.as_ref()).await?;
         let payment_id = self.ids.new_id("pay");
-        let priced = price(&offer, account, request, self.return_url(request, &payment_id), stars, self.receipts);
+        let return_url = self.return_url(request, &payment_id);
+        let priced = price(&offer, account, request, return_url, stars, self.receipts, &asked);
         let record = IdempotencyRecord {
             account_id: account.id.clone(),
             key: key.as_str().to_owned(),
@@ -390,9 +445,17 @@ impl Payments {
         let resumed = stale.request_fingerprint == fp;
         let payment_id = if resumed { stale.payment_id.clone() } else { self.ids.new_id("pay") };
         let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
+        if !resumed {
+            // The stale request's use of a code is not this request's.
+            tx.release_promo_use(&stale.payment_id).await?;
+        }
         let priced = match pinned {
             Some(charge) => Ok(charge),
-            None => price(&offer, account, request, self.return_url(request, &payment_id), stars, self.receipts),
+            None => {
+                let asked = promotions::asked(self.store.as_ref(), &account.id, request.promo_code.as_ref()).await?;
+                let return_url = self.return_url(request, &payment_id);
+                price(&offer, account, request, return_url, stars, self.receipts, &asked)
+            }
         };
         let client = tx.client(&account.id, &request.client_id).await?;
         let checked = check_rules(&offer, request, client.as_ref(), priced, now);
@@ -425,6 +488,21 @@ impl Payments {
         charge: Charge,
         client: Option<ClientRecord>,
     ) -> AppResult<InvoiceView> {
+        if let Some(promo) = charge.promo.as_ref().and_then(ChargePromo::applied) {
+            let held = promotions::hold(
+                self.store.as_ref(),
+                &account.id,
+                &promo.code,
+                &record.payment_id,
+                &request.client_id,
+                request.purpose,
+                self.clock.now(),
+            )
+            .await;
+            if let Err(e) = held {
+                return Err(self.forget_key(&record).await.err().unwrap_or(e));
+            }
+        }
         let created_at = self.clock.now();
         if let Some(stars) = charge.stars {
             let payment_url = match self.stars_link(account, &record, &charge, stars, created_at).await {
@@ -513,6 +591,8 @@ impl Payments {
     async fn forget_key(&self, record: &IdempotencyRecord) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.delete_idempotency_key(&record.account_id, &record.key).await?;
+        // A code's use held for it is given back.
+        tx.release_promo_use(&record.payment_id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -563,6 +643,7 @@ impl Payments {
                 expires_at: payment_deadline(created_at),
                 paid_at: None,
                 receipt: charge.receipt.clone(),
+                promo: charge.promo.as_ref().and_then(ChargePromo::applied),
             };
             let gateway_check_at = (self.gateway.reconciles() && issued.gateway_payment_id.is_some())
                 .then(|| created_at + GATEWAY_RECHECK_FROM);
@@ -654,7 +735,11 @@ impl Payments {
                 // The rules refuse it now (plan retired, limit reached): nothing is issued, and
                 // the key is left free for the partner's retry, which gets the same refusal.
                 tracing::info!(payment_id = %stale.payment_id, refusal = %r, "abandoning an unfinished invoice");
-                self.save_key(&IdempotencyRecord { locked_until: None, ..stale.clone() }).await
+                self.save_key(&IdempotencyRecord { locked_until: None, ..stale.clone() }).await?;
+                let mut tx = self.store.begin().await?;
+                tx.release_promo_use(&stale.payment_id).await?;
+                tx.commit().await?;
+                Ok(())
             }
             TakeOver::Refused(e) => Err(e),
         }
@@ -689,6 +774,7 @@ mod tests {
             method: MethodCode::parse(json_like.2).unwrap(),
             return_url: json_like.3.map(|u| ReturnUrl::parse(u).unwrap()),
             customer_email: None,
+            promo_code: None,
         }
     }
 

@@ -89,6 +89,7 @@ pub(crate) fn renewal_invoice(
         expires_at: payment_deadline(now),
         paid_at: None,
         receipt: None,
+        promo: None,
     }
 }
 

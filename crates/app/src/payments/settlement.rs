@@ -119,7 +119,7 @@ impl Payments {
     ) -> AppResult<()> {
         let client = tx.client_by_ref(&invoice.client_ref).await?.ok_or(AppError::NotFound("client"))?;
         let settings = tx.device_settings().await?;
-        let record = match (invoice.purpose, client.subscription) {
+        let mut record = match (invoice.purpose, client.subscription) {
             (Purpose::Subscription { plan_id }, current) => {
                 // A retired plan still delivers what was paid for.
                 let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
@@ -158,6 +158,10 @@ impl Payments {
                 return Ok(());
             }
         };
+        // A promo code's days come on top of the term bought.
+        if let Some(promo) = &invoice.promo {
+            record.subscription.add_days(promo.extra_days);
+        }
         tx.save_subscription(&client.id, &record).await?;
         Ok(())
     }

@@ -67,6 +67,7 @@ impl Shop {
             method,
             return_url: None,
             customer_email: Some(email.clone()),
+            promo_code: None,
         };
         let view = self.payments.create_invoice(account, key, request).await?;
         self.link_customer(account, &email, &client_id, lang, &view.invoice.payment_id).await?;

@@ -3,6 +3,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post};
 use vp_app::payments::Payments;
 use vp_domain::cabinet::Email;
 use vp_domain::limits::PLAN_ID_MAX;
+use vp_domain::promo::{PromoCode, PromoCodeMalformed};
 use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
 
 use crate::auth::{Partner, PayingPartner};
@@ -11,7 +12,16 @@ use crate::dto::Payment;
 use crate::error::{ApiError, Envelope, ErrorCode};
 use crate::openapi::values::{IdempotencyKeyValue, PaymentCreate};
 
-const FIELDS: [&str; 7] = ["client_id", "purpose", "method", "plan_id", "devices", "return_url", "customer_email"];
+const FIELDS: [&str; 8] =
+    ["client_id", "purpose", "method", "plan_id", "devices", "return_url", "customer_email", "promo_code"];
+
+/// A code exactly as the schema's pattern has it: the API does not trim, as pages do.
+fn promo_code(text: &str) -> Result<PromoCode, PromoCodeMalformed> {
+    if text.trim() != text {
+        return Err(PromoCodeMalformed);
+    }
+    PromoCode::parse(text)
+}
 
 /// Reads and checks the body, naming every bad field.
 fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> Result<InvoiceRequest, ApiError> {
@@ -20,6 +30,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
     let method = body.parsed("method", true, MethodCode::parse);
     let return_url = body.parsed("return_url", false, ReturnUrl::parse);
     let customer_email = body.parsed("customer_email", false, Email::parse);
+    let promo_code = body.parsed("promo_code", false, promo_code);
     let plan_id = body.integer("plan_id", 1, PLAN_ID_MAX);
     let devices = body.integer("devices", 1, i64::from(i32::MAX));
     let purpose = match body.string("purpose", true).as_deref() {
@@ -50,7 +61,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
     body.finish()?;
     match (client_id, purpose, method) {
         (Some(client_id), Some(purpose), Some(method)) => {
-            Ok(InvoiceRequest { client_id, purpose, method, return_url, customer_email })
+            Ok(InvoiceRequest { client_id, purpose, method, return_url, customer_email, promo_code })
         }
         _ => Err(ApiError::field("body", "is incomplete")),
     }
@@ -67,7 +78,7 @@ fn invoice_request(req: &HttpRequest, body: Result<Bytes, actix_web::Error>) -> 
     responses(
         (status = 201, description = "Invoice issued", body = Payment),
         (status = 200, description = "Replay of the first request with this key", body = Payment),
-        (status = 400, description = "IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_TOO_LONG, UNSUPPORTED_PAYMENT_METHOD, NO_ACTIVE_SUBSCRIPTION, DEVICE_SLOT_LIMIT_EXCEEDED, DEVICE_SLOTS_NOT_APPLICABLE", body = Envelope),
+        (status = 400, description = "IDEMPOTENCY_KEY_REQUIRED, IDEMPOTENCY_KEY_TOO_LONG, UNSUPPORTED_PAYMENT_METHOD, NO_ACTIVE_SUBSCRIPTION, DEVICE_SLOT_LIMIT_EXCEEDED, DEVICE_SLOTS_NOT_APPLICABLE, PROMO_CODE_NOT_FOUND, PROMO_CODE_EXPIRED, PROMO_CODE_USED_UP, PROMO_CODE_NOT_APPLICABLE", body = Envelope),
         (status = 401, description = "UNAUTHORIZED", body = Envelope),
         (status = 403, description = "API_CLIENT_BLOCKED", body = Envelope),
         (status = 404, description = "PLAN_NOT_FOUND", body = Envelope),

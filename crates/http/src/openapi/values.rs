@@ -81,6 +81,7 @@ fn payment_create(purpose: &str, field: &str, field_schema: &str, description: &
             field: reference(field_schema),
             "return_url": reference("ReturnUrl"),
             "customer_email": reference("CustomerEmail"),
+            "promo_code": reference("PromoCode"),
         },
     })
 }
@@ -181,6 +182,17 @@ pub fn components() -> Vec<(&'static str, Value)> {
             }),
         ),
         (
+            "PromoCode",
+            json!({
+                "type": "string",
+                "pattern": "^[A-Za-z0-9-]{4,32}$",
+                "minLength": 4,
+                "maxLength": 32,
+                "description": "A promo code of the account, compared without regard to case. The invoice's `amount` is the discounted price (the discount comes out of `partner_share`), or the term bought gets the code's extra days. A code that does not exist is `400 PROMO_CODE_NOT_FOUND`; one past its last day or turned off, `PROMO_CODE_EXPIRED`; one whose uses are all held by payable invoices or spent, `PROMO_CODE_USED_UP`; one for other plans, for first purchases only, or for extra devices, `PROMO_CODE_NOT_APPLICABLE`. No invoice is issued then.",
+                "examples": ["SPRING-25"],
+            }),
+        ),
+        (
             "PaymentCreateSubscription",
             payment_create("subscription", "plan_id", "PlanId", "A subscription or its renewal."),
         ),
@@ -196,7 +208,7 @@ pub fn components() -> Vec<(&'static str, Value)> {
                         "devices": "#/components/schemas/PaymentCreateDevices",
                     },
                 },
-                "description": "Fields are absent or of their type (`null` is refused). `return_url` is optional; `customer_email` is optional unless the service sends fiscal receipts.",
+                "description": "Fields are absent or of their type (`null` is refused). `return_url` is optional; `customer_email` is optional unless the service sends fiscal receipts; `promo_code` is optional.",
             }),
         ),
         (

@@ -15,6 +15,7 @@ mod invoices;
 mod mail;
 mod notices;
 mod offer;
+mod promo;
 mod reminders;
 mod renewals;
 mod settings;
@@ -37,6 +38,7 @@ pub use invoices::InvoiceRepo;
 pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
+pub use promo::PromoRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
@@ -172,6 +174,7 @@ pub trait Tx:
     + StarsRepo
     + MailRepo
     + ShopRepo
+    + PromoRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

@@ -187,6 +187,7 @@ pub(crate) struct InsertInvoices {
     paid_at: Vec<Option<PrimitiveDateTime>>,
     gateway_check_at: Vec<Option<PrimitiveDateTime>>,
     receipt: Vec<Option<String>>,
+    promo: Vec<Option<String>>,
 }
 
 impl InsertInvoices {
@@ -214,6 +215,7 @@ impl InsertInvoices {
             s.paid_at.push(i.paid_at);
             s.gateway_check_at.push(check_at);
             s.receipt.push(i.receipt.clone());
+            s.promo.push(i.promo.clone());
         }
         s
     }
@@ -223,7 +225,7 @@ statement!(InsertInvoices, |this, out| {
     out.push_sql(
         "INSERT INTO invoices (payment_id, account_id, client_ref, status, purpose, plan_id, devices, method, \
          amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
-         expires_at, paid_at, gateway_check_at, receipt) ",
+         expires_at, paid_at, gateway_check_at, receipt, promo) ",
     );
     unnest!(out,
         Text => &this.payment_id,
@@ -245,5 +247,6 @@ statement!(InsertInvoices, |this, out| {
         Nullable<Timestamp> => &this.paid_at,
         Nullable<Timestamp> => &this.gateway_check_at,
         Nullable<Text> => &this.receipt,
+        Nullable<Text> => &this.promo,
     );
 });

@@ -148,7 +148,7 @@ for_both_backends!(InsertInvoice, |this, out| {
     out.push_sql(
         "INSERT INTO invoices (payment_id, account_id, client_ref, status, purpose, plan_id, devices, method, \
          amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
-         expires_at, paid_at, gateway_check_at, receipt) VALUES (",
+         expires_at, paid_at, gateway_check_at, receipt, promo) VALUES (",
     );
     out.push_bind_param::<Text, _>(&i.payment_id)?;
     out.push_sql(", ");
@@ -187,6 +187,8 @@ for_both_backends!(InsertInvoice, |this, out| {
     out.push_bind_param::<Nullable<Timestamp>, _>(&this.gateway_check_at)?;
     out.push_sql(", ");
     out.push_bind_param::<Nullable<Text>, _>(&i.receipt)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Text>, _>(&i.promo)?;
     out.push_sql(")");
     Ok(())
 });

@@ -21,6 +21,7 @@ pub(crate) mod local_panel;
 pub(crate) mod mail;
 pub(crate) mod notices;
 pub(crate) mod offer;
+pub(crate) mod promo;
 pub(crate) mod quotas;
 pub(crate) mod reminders;
 pub(crate) mod renewals;

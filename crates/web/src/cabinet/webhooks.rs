@@ -96,7 +96,13 @@ fn declined(d: &Declined, tx: Texts) -> String {
         | Declined::BotTokenMalformed
         | Declined::BotTokenRejected
         | Declined::BotTaken
-        | Declined::BotAlreadyConnected(_) => d.to_string(),
+        | Declined::BotAlreadyConnected(_)
+        | Declined::PromoCodeMalformed
+        | Declined::PromoCodeTaken(_)
+        | Declined::PromoPlanUnknown(_)
+        | Declined::PromoBelowPlatformPrice { .. }
+        | Declined::PromoExpiresInThePast
+        | Declined::PromoUsesZero => d.to_string(),
     }
 }
 

@@ -196,6 +196,7 @@ mod tests {
                 expires_at: at,
                 paid_at: Some(at),
                 receipt: None,
+                promo: None,
             },
             brand_name: "Demo VPN".into(),
             style: vp_ports::AccountStyle::default(),

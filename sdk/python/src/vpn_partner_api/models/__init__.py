@@ -27,6 +27,7 @@ from .payment_create_subscription_purpose import PaymentCreateSubscriptionPurpos
 from .payment_expired_event import PaymentExpiredEvent
 from .payment_method import PaymentMethod
 from .payment_methods import PaymentMethods
+from .payment_promo import PaymentPromo
 from .payment_status import PaymentStatus
 from .payment_succeeded_event import PaymentSucceededEvent
 from .plan import Plan
@@ -73,6 +74,7 @@ __all__ = (
     "PaymentExpiredEvent",
     "PaymentMethod",
     "PaymentMethods",
+    "PaymentPromo",
     "PaymentStatus",
     "PaymentSucceededEvent",
     "Plan",

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.client import Client
+    from ..models.payment_promo import PaymentPromo
 
 
 T = TypeVar("T", bound="Payment")
@@ -40,6 +41,7 @@ class Payment:
         paid_at (datetime.datetime | None | Unset):
         payment_url (None | str | Unset): Present only while `pending`.
         plan_id (int | None | Unset):
+        promo (None | PaymentPromo | Unset):
     """
 
     amount: str
@@ -59,10 +61,12 @@ class Payment:
     paid_at: datetime.datetime | None | Unset = UNSET
     payment_url: None | str | Unset = UNSET
     plan_id: int | None | Unset = UNSET
+    promo: None | PaymentPromo | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.client import Client
+        from ..models.payment_promo import PaymentPromo
 
         amount = self.amount
 
@@ -122,6 +126,14 @@ class Payment:
         else:
             plan_id = self.plan_id
 
+        promo: dict[str, Any] | None | Unset
+        if isinstance(self.promo, Unset):
+            promo = UNSET
+        elif isinstance(self.promo, PaymentPromo):
+            promo = self.promo.to_dict()
+        else:
+            promo = self.promo
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -150,12 +162,15 @@ class Payment:
             field_dict["payment_url"] = payment_url
         if plan_id is not UNSET:
             field_dict["plan_id"] = plan_id
+        if promo is not UNSET:
+            field_dict["promo"] = promo
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.client import Client
+        from ..models.payment_promo import PaymentPromo
 
         d = dict(src_dict)
         amount = d.pop("amount")
@@ -243,6 +258,23 @@ class Payment:
 
         plan_id = _parse_plan_id(d.pop("plan_id", UNSET))
 
+        def _parse_promo(data: object) -> None | PaymentPromo | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                promo_type_1 = PaymentPromo.from_dict(data)
+
+                return promo_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PaymentPromo | Unset, data)
+
+        promo = _parse_promo(d.pop("promo", UNSET))
+
         payment = cls(
             amount=amount,
             client_id=client_id,
@@ -261,6 +293,7 @@ class Payment:
             paid_at=paid_at,
             payment_url=payment_url,
             plan_id=plan_id,
+            promo=promo,
         )
 
         payment.additional_properties = d

@@ -26,6 +26,12 @@ class PaymentCreateSubscription:
         customer_email (str | Unset): The buyer's email, where the fiscal receipt (54-FZ) of the payment and of its
             refund is sent. Required while the service sends receipts (then a request without it gets `422 VALIDATION_ERROR`
             naming `customer_email`); otherwise optional and unused. Compared without regard to case.
+        promo_code (str | Unset): A promo code of the account, compared without regard to case. The invoice's `amount`
+            is the discounted price (the discount comes out of `partner_share`), or the term bought gets the code's extra
+            days. A code that does not exist is `400 PROMO_CODE_NOT_FOUND`; one past its last day or turned off,
+            `PROMO_CODE_EXPIRED`; one whose uses are all held by payable invoices or spent, `PROMO_CODE_USED_UP`; one for
+            other plans, for first purchases only, or for extra devices, `PROMO_CODE_NOT_APPLICABLE`. No invoice is issued
+            then.
         return_url (str | Unset): https only: where the customer returns after payment.
     """
 
@@ -34,6 +40,7 @@ class PaymentCreateSubscription:
     plan_id: int
     purpose: PaymentCreateSubscriptionPurpose
     customer_email: str | Unset = UNSET
+    promo_code: str | Unset = UNSET
     return_url: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +53,8 @@ class PaymentCreateSubscription:
         purpose = self.purpose.value
 
         customer_email = self.customer_email
+
+        promo_code = self.promo_code
 
         return_url = self.return_url
 
@@ -61,6 +70,8 @@ class PaymentCreateSubscription:
         )
         if customer_email is not UNSET:
             field_dict["customer_email"] = customer_email
+        if promo_code is not UNSET:
+            field_dict["promo_code"] = promo_code
         if return_url is not UNSET:
             field_dict["return_url"] = return_url
 
@@ -79,6 +90,8 @@ class PaymentCreateSubscription:
 
         customer_email = d.pop("customer_email", UNSET)
 
+        promo_code = d.pop("promo_code", UNSET)
+
         return_url = d.pop("return_url", UNSET)
 
         payment_create_subscription = cls(
@@ -87,6 +100,7 @@ class PaymentCreateSubscription:
             plan_id=plan_id,
             purpose=purpose,
             customer_email=customer_email,
+            promo_code=promo_code,
             return_url=return_url,
         )
 

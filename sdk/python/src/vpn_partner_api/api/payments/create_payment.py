@@ -143,7 +143,7 @@ def sync_detailed(
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
             type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
-            the service sends fiscal receipts.
+            the service sends fiscal receipts; `promo_code` is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,7 +184,7 @@ def sync(
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
             type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
-            the service sends fiscal receipts.
+            the service sends fiscal receipts; `promo_code` is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,7 +220,7 @@ async def asyncio_detailed(
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
             type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
-            the service sends fiscal receipts.
+            the service sends fiscal receipts; `promo_code` is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -259,7 +259,7 @@ async def asyncio(
         accept_language (str | Unset):
         body (PaymentCreateDevices | PaymentCreateSubscription): Fields are absent or of their
             type (`null` is refused). `return_url` is optional; `customer_email` is optional unless
-            the service sends fiscal receipts.
+            the service sends fiscal receipts; `promo_code` is optional.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
