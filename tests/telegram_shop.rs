@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::chat::{PLATFORM_TOKEN, Person, shop, shop_with, url_of};
+use support::chat::{PLATFORM_TOKEN, Person, data_of, shop, shop_with, url_of};
 use support::qr::read_qr_png;
 use support::server::{Backend, Server};
 use vp_testkit::telegram::TelegramEmulator;
@@ -23,6 +23,51 @@ each_backend!(
     a_shopper_consents_to_renewal_before_paying_sees_it_and_turns_it_off_with_one_press,
     a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_refused,
 );
+
+#[test]
+fn a_customer_gives_a_promo_code_and_buys_at_the_discounted_price_or_hears_why_not() {
+    let Some((telegram, s)) = shop(Backend::Sqlite, "tg_shop_promo") else { return };
+    s.cli(&["promo", "create", &s.account_id, "SPRING-10", "--percent-off", "10"]);
+    s.cli(&["promo", "create", &s.account_id, "LAST-ONE", "--amount-off", "5", "--max-uses", "1"]);
+    let person = Person::new(&telegram, 515_151);
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    let asked = person.press(&plans, "У меня есть промокод", "Отправьте промокод сообщением.");
+    assert_eq!(asked.buttons().len(), 1, "only the way back: {asked:#?}");
+    person.write("весна", "Такого промокода нет");
+    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    person.press(&plans, "У меня есть промокод", "Отправьте промокод сообщением.");
+    let plans = person.write(" spring-10 ", "Промокод SPRING-10 будет применён");
+    assert!(plans.buttons().iter().all(|b| !b.text.contains("промокод")), "no second code: {plans:#?}");
+    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    let invoice = person.press(&methods, "Банковская карта", "Оплатите в течение");
+    let payment_id = url_of(&invoice, "Оплатить 214,92\u{a0}₽").rsplit('/').next().unwrap().to_owned();
+    let shown = s.api("GET", &format!("/payments/{payment_id}"), None, &[]).json();
+    assert_eq!(shown["promo"]["code"], "SPRING-10", "{shown}");
+    assert!(
+        invoice.text.contains("Продлевать автоматически? 238,80\u{a0}₽ за 1 месяц"),
+        "a renewal is at the plan's price, not the code's: {}",
+        invoice.text
+    );
+    person.save_transcript("telegram-shop-promo-code");
+
+    // A code used up meanwhile is said, forgotten, and the purchase goes on at the full price.
+    let late = Person::new(&telegram, 525_252);
+    let menu = late.write("/start", "Добро пожаловать в Demo VPN!");
+    let plans = late.press(&menu, "Купить подписку", "выберите тариф");
+    late.press(&plans, "У меня есть промокод", "Отправьте промокод сообщением.");
+    let plans = late.write("LAST-ONE", "Промокод LAST-ONE будет применён");
+    let body = serde_json::json!({"client_id": "someone-else", "purpose": "subscription", "plan_id": 1, "method": "card", "promo_code": "LAST-ONE"});
+    let taken = s.api("POST", "/payments", Some(&body), &[("idempotency-key", "takes-the-last-use")]);
+    assert_eq!(taken.status, 201, "{}", taken.text());
+    let methods = late.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    let invoice = late.press(&methods, "Банковская карта", "Оплатите в течение");
+    assert!(invoice.text.starts_with("Промокод уже израсходован. Цена ниже — без него."), "{}", invoice.text);
+    url_of(&invoice, "Оплатить 238,80\u{a0}₽");
+    let plans = late.press(&menu, "Купить подписку", "выберите тариф");
+    data_of(&plans, "У меня есть промокод");
+    late.save_transcript("telegram-shop-promo-code-used-up");
+}
 
 fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: Backend) {
     let Some((telegram, s)) = shop(backend, "tg_shop_buy") else { return };

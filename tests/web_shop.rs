@@ -450,3 +450,33 @@ fn a_first_order_paid_after_the_owners_does_not_show_the_owners_link() {
         assert!(page.contains("The connect link is in the email"), "{page}");
     }
 }
+
+#[test]
+fn a_promo_code_typed_in_the_shop_discounts_the_order_and_a_wrong_one_is_said_and_kept() {
+    let Some(s) = Server::start(Backend::Sqlite, "web_shop_promo") else { return };
+    s.cli(&["promo", "create", &s.account_id, "SPRING-10", "--percent-off", "10"]);
+    let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text();
+    assert!(page.contains("Promo code (if you have one)") && page.contains("name=\"promo\""), "{page}");
+    let (form, plan) = (field(&page, "form"), field(&page, "plan"));
+
+    let wrong = post_form(
+        &s,
+        "/shop/demo-vpn?lang=en",
+        &format!("form={form}&plan={plan}&method=card&email=a%40b.example&promo=AUTUMN"),
+    );
+    assert_eq!(wrong.status, 400);
+    let shown = wrong.text();
+    assert!(shown.contains("There is no such promo code."), "{shown}");
+    assert!(shown.contains("value=\"AUTUMN\"") && shown.contains("aria-describedby=\"promo_problem\""), "{shown}");
+    assert!(s.api("GET", "/clients", None, &[]).json()["clients"].as_array().unwrap().is_empty(), "no client was made");
+
+    // Typed as a person types it: small letters and spaces around.
+    let body = format!("form={form}&plan={plan}&method=card&email=a%40b.example&promo=+spring-10+");
+    let bought = post_form(&s, "/shop/demo-vpn?lang=en", &body);
+    assert_eq!(bought.status, 303, "{}", bought.text());
+    let payment_id = bought.header("location").unwrap().rsplit('/').next().unwrap().to_owned();
+    let invoice = s.api("GET", &format!("/payments/{payment_id}"), None, &[]).json();
+    assert_eq!((invoice["amount"].as_str(), invoice["promo"]["code"].as_str()), (Some("214.92"), Some("SPRING-10")));
+    let sandbox = s.get_raw(&format!("/sandbox/pay/{payment_id}?lang=en"), &[]).text().replace('\u{a0}', " ");
+    assert!(sandbox.contains("214.92"), "the customer pays the discounted price: {sandbox}");
+}

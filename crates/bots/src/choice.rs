@@ -41,6 +41,8 @@ pub(crate) enum Choice {
         index: usize,
     },
     Help,
+    /// "I have a promo code": the next message is read as the code.
+    PromoAsk,
 }
 
 /// An invoice id as the service makes them (`pay_` and URL-safe characters): whose it is
@@ -74,6 +76,7 @@ impl Choice {
             Choice::RemoveAsk { nonce, index } => format!("rm?:{nonce}:{index}"),
             Choice::Remove { nonce, index } => format!("rm!:{nonce}:{index}"),
             Choice::Help => "help".into(),
+            Choice::PromoAsk => "promo".into(),
         }
     }
 
@@ -106,6 +109,7 @@ impl Choice {
             ("rm?", 2) => Choice::RemoveAsk { nonce: rest[0].to_owned(), index: rest[1].parse().ok()? },
             ("rm!", 2) => Choice::Remove { nonce: rest[0].to_owned(), index: rest[1].parse().ok()? },
             ("help", 0) => Choice::Help,
+            ("promo", 0) => Choice::PromoAsk,
             _ => return None,
         };
         (choice.data() == data).then_some(choice)
@@ -137,6 +141,7 @@ mod tests {
             Choice::RemoveAsk { nonce: "AbCdEfGh".into(), index: 99 },
             Choice::Remove { nonce: "AbCdEfGh".into(), index: 99 },
             Choice::Help,
+            Choice::PromoAsk,
         ];
         for choice in choices {
             let data = choice.data();

@@ -18,7 +18,15 @@ pub(crate) async fn answer(
     reply: &CustomerReply,
 ) -> AppResult<Vec<BotMessage>> {
     let lang = reply.lang;
-    if matches!(reply.kind, ReplyKind::Menu | ReplyKind::Help | ReplyKind::ReceiptEmailSaved) {
+    let shop_reply = matches!(
+        reply.kind,
+        ReplyKind::Menu
+            | ReplyKind::Help
+            | ReplyKind::ReceiptEmailSaved
+            | ReplyKind::PromoSaved
+            | ReplyKind::PromoUnknown
+    );
+    if shop_reply {
         let Some(shopper) = shop.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
         if shop.is_blocked(&shopper).await? {
             return Ok(vec![shop::blocked(&shopper)]);
@@ -33,7 +41,15 @@ pub(crate) async fn answer(
             let email = shopper.receipt_email.as_deref().unwrap_or_default();
             answer.push(BotMessage::text(chat_id, text_with(lang, "shop-email-saved", &[("email", email.into())])));
         }
-        answer.push(menu(shop, &shopper).await?);
+        match reply.kind {
+            // The plans, with the code said kept, to buy with it.
+            ReplyKind::PromoSaved => answer.push(shop::plans(shop, &shopper).await?),
+            ReplyKind::PromoUnknown => {
+                answer.push(BotMessage::text(chat_id, text(lang, "promo-refused-unknown")));
+                answer.push(menu(shop, &shopper).await?);
+            }
+            _ => answer.push(menu(shop, &shopper).await?),
+        }
         return Ok(answer);
     }
     let linked = shop.chat_clients(bot, chat_id).await?;
@@ -45,7 +61,11 @@ pub(crate) async fn answer(
     }
     let no_subscription = |client_id: &str| text_with(lang, "bot-no-subscription", &[("client", client_id.into())]);
     Ok(match reply.kind {
-        ReplyKind::Menu | ReplyKind::Help | ReplyKind::ReceiptEmailSaved => vec![],
+        ReplyKind::Menu
+        | ReplyKind::Help
+        | ReplyKind::ReceiptEmailSaved
+        | ReplyKind::PromoSaved
+        | ReplyKind::PromoUnknown => vec![],
         ReplyKind::LinkExpired => vec![say("bot-link-expired")],
         ReplyKind::LanguageSet => vec![say("bot-language-set")],
         ReplyKind::Stopped => vec![say("bot-stopped")],

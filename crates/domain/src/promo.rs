@@ -114,6 +114,19 @@ pub struct Applied {
     pub extra_days: u32,
 }
 
+impl Applied {
+    /// The price without the code: what an automatic renewal of the purchase charges (a code
+    /// is for the invoice it came with). The discount goes back to the share it came from.
+    pub fn full_price(&self, discounted: PriceBreakdown) -> PriceBreakdown {
+        let back = |m: Money| m.checked_add(self.discount).unwrap_or(m);
+        PriceBreakdown {
+            customer: back(discounted.customer),
+            platform: discounted.platform,
+            partner_share: back(discounted.partner_share),
+        }
+    }
+}
+
 /// The discount would take the customer price below the platform's price, by `by`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 #[error("the discount takes the price {by} below the platform's price")]
@@ -279,6 +292,14 @@ mod tests {
         assert_eq!(apply(p, Benefit::PercentOff(20)), Err(BelowPlatformPrice { by: rub("12.00") }));
         // Without markup any discount is below the platform's price.
         assert_eq!(apply(priced("300.00", "0"), Benefit::PercentOff(1)), Err(BelowPlatformPrice { by: rub("3.00") }));
+    }
+
+    #[test]
+    fn the_full_price_gives_the_discount_back_to_the_share() {
+        let p = priced("299.00", "40");
+        let d = apply(p, Benefit::PercentOff(10)).unwrap();
+        let applied = Applied { code: PromoCode::parse("SPRING").unwrap(), discount: d.discount, extra_days: 0 };
+        assert_eq!(applied.full_price(d.price), p);
     }
 
     #[test]

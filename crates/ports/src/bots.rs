@@ -182,6 +182,10 @@ pub struct BotCustomer {
     pub client_ref: Option<String>,
     /// Where their fiscal receipts go, given once in the chat while receipts are on.
     pub receipt_email: Option<String>,
+    /// The promo code they gave for their next purchase.
+    pub promo_code: Option<String>,
+    /// When the bot asked them to write a promo code (the next message is read as one).
+    pub promo_asked_at: Option<OffsetDateTime>,
 }
 
 /// The device list a chat was last shown; its buttons carry `nonce` and an index into

@@ -390,6 +390,8 @@ pub(crate) struct BotCustomerRow {
     pub last_seen_at: PrimitiveDateTime,
     pub client_ref: Option<String>,
     pub receipt_email: Option<String>,
+    pub promo_code: Option<String>,
+    pub promo_asked_at: Option<PrimitiveDateTime>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

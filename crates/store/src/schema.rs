@@ -432,6 +432,8 @@ diesel::table! {
         last_seen_at -> Timestamp,
         client_ref -> Nullable<Text>,
         receipt_email -> Nullable<Text>,
+        promo_code -> Nullable<Text>,
+        promo_asked_at -> Nullable<Timestamp>,
     }
 }
 

@@ -659,8 +659,15 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
         last_seen_at: at(20),
         client_ref: None,
         receipt_email: None,
+        promo_code: None,
+        promo_asked_at: None,
     };
     assert_eq!(seen, std::slice::from_ref(&started));
+    tx.set_bot_customer_promo("acc-1", 501, Some("SPRING"), Some(at(21))).await.unwrap();
+    let with_promo = tx.bot_customers("acc-1", &[501]).await.unwrap();
+    assert_eq!((with_promo[0].promo_code.as_deref(), with_promo[0].promo_asked_at), (Some("SPRING"), Some(at(21))));
+    tx.set_bot_customer_promo("acc-1", 501, None, None).await.unwrap();
+    assert_eq!(tx.bot_customers("acc-1", &[501]).await.unwrap(), std::slice::from_ref(&started), "cleared");
     // 501 paid twice since its start, 502 never; a partner's own clients do not count, even one
     // whose id looks like a bot customer's: only the link makes one.
     tx.insert_client(&client("c-501", "acc-1", "telegram:501", at(11))).await.unwrap();
@@ -855,6 +862,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000029",
             "20261127000030",
             "20261127000031",
+            "20261127000032",
         ]
     );
     let mut tx = begin(&ctx.store).await;

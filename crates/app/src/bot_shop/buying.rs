@@ -4,6 +4,7 @@
 //! `start_trial`.
 
 use vp_domain::cabinet::Email;
+use vp_domain::promo::PromoRefused;
 use vp_domain::stars::STARS_METHOD;
 use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
 use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord, StarsInvoice};
@@ -32,6 +33,9 @@ pub enum Purchase {
         renewal_offer: Option<RenewalOffer>,
         /// The price in Stars of an invoice paid in Telegram Stars.
         stars: Option<StarsInvoice>,
+        /// The shopper's promo code could not be used (and is forgotten): the invoice is at
+        /// the full price, and this says why.
+        promo_dropped: Option<PromoRefused>,
     },
 }
 
@@ -75,16 +79,29 @@ impl BotShop {
         }
         self.admit(shopper, true).await?;
         let method = MethodCode::parse(&method).map_err(|_| Refusal::UnsupportedPaymentMethod)?;
-        let request = InvoiceRequest {
+        // A code the shopper gave is for plans; it stays kept until it cannot be used.
+        let promo_code = shopper.promo_code.clone().filter(|_| matches!(purpose, Purpose::Subscription { .. }));
+        let mut request = InvoiceRequest {
             client_id: shopper.client_id.clone(),
             purpose,
             method,
             return_url: None,
             customer_email,
-            promo_code: None,
+            promo_code,
         };
         let key = press_key(shopper, press)?;
-        let invoice = self.payments.create_bot_invoice(&shopper.account, key, request, stars_rate).await?;
+        let mut promo_dropped = None;
+        let issued = self.payments.create_bot_invoice(&shopper.account, key.clone(), request.clone(), stars_rate).await;
+        let invoice = match issued {
+            // A refused code is forgotten, and the purchase goes on at the full price, saying why.
+            Err(AppError::Refused(Refusal::Promo(reason))) if request.promo_code.is_some() => {
+                self.set_promo(shopper, None, None).await?;
+                promo_dropped = Some(reason);
+                request.promo_code = None;
+                self.payments.create_bot_invoice(&shopper.account, key, request, stars_rate).await?
+            }
+            issued => issued?,
+        };
         self.link_shopper(shopper).await?;
         let plan = match invoice.invoice.purpose {
             Purpose::Subscription { plan_id } => {
@@ -98,7 +115,7 @@ impl BotShop {
             STARS_METHOD => read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id)),
             _ => None,
         };
-        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer, stars })
+        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer, stars, promo_dropped })
     }
 
     /// What "renew automatically" would consent to for the shopper's invoice of `plan`.

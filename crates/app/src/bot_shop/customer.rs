@@ -7,10 +7,11 @@
 use time::Duration;
 use vp_domain::Lang;
 use vp_domain::cabinet::Email;
+use vp_domain::promo::PromoCode;
 use vp_ports::pages::connect_page_url;
 use vp_ports::{
     AccountRepo, BotCommand, BotCustomerRepo, ButtonPress, ChatText, ClientChat, ClientLinkCode, ClientRepo,
-    CustomerChatRepo, PartnerBotRecord,
+    CustomerChatRepo, PartnerBotRecord, PromoRepo,
 };
 
 use super::BotShop;
@@ -20,6 +21,9 @@ use crate::views::SubscriptionView;
 
 /// A "Get reminders in Telegram" code works this long, once.
 pub const CLIENT_CODE_VALID_FOR: Duration = Duration::hours(24);
+
+/// After "I have a promo code", the next message within this time is read as the code.
+pub const PROMO_ANSWER_WINDOW: Duration = Duration::minutes(15);
 
 /// What the bot answers a chat with, decided in the unit of work that handled the update and
 /// worded by the bot adapter after it committed.
@@ -46,6 +50,11 @@ pub enum ReplyKind {
     /// The customer wrote an email address while the service sends receipts: kept as where
     /// their receipts go.
     ReceiptEmailSaved,
+    /// Asked for a promo code, the customer wrote one the account has: kept for their next
+    /// purchase.
+    PromoSaved,
+    /// Asked for a promo code, the customer wrote something the account has no code for.
+    PromoUnknown,
 }
 
 /// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
@@ -104,7 +113,7 @@ impl BotShop {
     /// is handled in: links, unlinks, sets the language. Returns what to answer.
     pub(crate) async fn customer_said(
         &self,
-        tx: &mut (impl AccountRepo + BotCustomerRepo + ClientRepo + CustomerChatRepo + ?Sized),
+        tx: &mut (impl AccountRepo + BotCustomerRepo + ClientRepo + CustomerChatRepo + PromoRepo + ?Sized),
         bot: &PartnerBotRecord,
         said: &ChatText,
     ) -> AppResult<CustomerReply> {
@@ -138,10 +147,33 @@ impl BotShop {
                     tx.set_bot_customer_email(account_id, said.user_id, email.as_str()).await?;
                     ReplyKind::ReceiptEmailSaved
                 }
-                None => ReplyKind::Menu,
+                None => self.promo_said(tx, account_id, said).await?,
             },
         };
         Ok(CustomerReply { lang, user_id: said.user_id, kind })
+    }
+
+    /// A message after the bot asked for a promo code (within `PROMO_ANSWER_WINDOW`) is read as
+    /// one: a code the account has is kept for the next purchase; anything else is "no such
+    /// code". Other messages get the menu.
+    async fn promo_said(
+        &self,
+        tx: &mut (impl BotCustomerRepo + PromoRepo + ?Sized),
+        account_id: &str,
+        said: &ChatText,
+    ) -> AppResult<ReplyKind> {
+        let customer = tx.bot_customers(account_id, &[said.user_id]).await?.into_iter().next();
+        let asked = customer.and_then(|c| c.promo_asked_at);
+        if asked.is_none_or(|at| self.clock.now() - at > PROMO_ANSWER_WINDOW) {
+            return Ok(ReplyKind::Menu);
+        }
+        let found = match PromoCode::parse(&said.text) {
+            Ok(code) => tx.promo_code(account_id, &code).await?.map(|p| p.code),
+            Err(_) => None,
+        };
+        let kept = found.as_ref().map(PromoCode::as_str);
+        tx.set_bot_customer_promo(account_id, said.user_id, kept, None).await?;
+        Ok(if found.is_some() { ReplyKind::PromoSaved } else { ReplyKind::PromoUnknown })
     }
 
     /// Records a press on a shop button in the unit of work `tx` the update is handled in: the

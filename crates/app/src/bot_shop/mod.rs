@@ -48,6 +48,8 @@ pub struct Shopper {
     pub lang: Lang,
     /// Where their fiscal receipts go, once given in the chat.
     pub receipt_email: Option<String>,
+    /// The promo code they gave for their next purchase.
+    pub promo_code: Option<vp_domain::promo::PromoCode>,
 }
 
 /// The shop in partners' bots and their answers to customers' commands.
@@ -82,13 +84,36 @@ impl BotShop {
         let account = tx.account(&bot.account_id).await?.ok_or(AppError::NotFound("account"))?;
         let customer = tx.bot_customers(&bot.account_id, &[user_id]).await?.into_iter().next();
         let receipt_email = customer.as_ref().and_then(|c| c.receipt_email.clone());
+        let promo_code = customer
+            .as_ref()
+            .and_then(|c| c.promo_code.as_deref())
+            .and_then(|c| vp_domain::promo::PromoCode::parse(c).ok());
         let linked = match customer.and_then(|c| c.client_ref) {
             Some(client_ref) => tx.client_by_ref(&client_ref).await?.map(|c| c.client_id),
             None => None,
         };
         tx.commit().await?;
         let Some(client_id) = linked.or_else(|| new_bot_client_id(user_id)) else { return Ok(None) };
-        Ok(Some(Shopper { account, bot_id: bot.bot_id, chat_id, user_id, client_id, lang, receipt_email }))
+        Ok(Some(Shopper { account, bot_id: bot.bot_id, chat_id, user_id, client_id, lang, receipt_email, promo_code }))
+    }
+
+    /// "I have a promo code": the next message the shopper writes is read as the code.
+    pub async fn ask_promo(&self, shopper: &Shopper) -> AppResult<()> {
+        self.set_promo(shopper, shopper.promo_code.as_ref(), Some(self.clock.now())).await
+    }
+
+    /// Keeps (or with `None` forgets) the shopper's code for the next purchase.
+    async fn set_promo(
+        &self,
+        shopper: &Shopper,
+        code: Option<&vp_domain::promo::PromoCode>,
+        asked_at: Option<time::OffsetDateTime>,
+    ) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        let code = code.map(vp_domain::promo::PromoCode::as_str);
+        tx.set_bot_customer_promo(&shopper.account.id, shopper.user_id, code, asked_at).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Whether the platform blocked the shopper's client: then they get the refusal and

@@ -236,6 +236,10 @@ fn price(
     };
     if request.method.as_str() == STARS_METHOD {
         let rate = stars.ok_or(Refusal::UnsupportedPaymentMethod)?;
+        // Telegram renews a Stars subscription at its first price: a discount would last.
+        if monthly && promo.as_ref().is_some_and(|p| p.discount > 0) {
+            return Err(Refusal::Promo(PromoRefused::NotApplicable).into());
+        }
         // A price above what Telegram takes in one invoice is not offered in Stars.
         let priced = rate.price(amounts).ok_or(Refusal::UnsupportedPaymentMethod)?;
         return Ok(Charge {

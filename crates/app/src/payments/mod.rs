@@ -15,6 +15,7 @@ use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose};
 use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, PaymentGateway, Store};
 
 pub use invoices::{KEY_LOCK, fingerprint};
+pub(crate) use pages::renewal_price;
 pub use pages::{OrderItem, PaymentPage};
 
 use crate::catalog::{Catalog, Offers};

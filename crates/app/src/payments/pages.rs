@@ -135,7 +135,8 @@ impl Payments {
             InvoiceStatus::Failed => return None,
         };
         let time_zone = account.time_zone.clone();
-        Some(RenewalOffer { amount: invoice.amounts.customer, months, next_charge_at, time_zone })
+        let amount = renewal_price(invoice).customer;
+        Some(RenewalOffer { amount, months, next_charge_at, time_zone })
     }
 
     /// The customer consents to automatic renewal with `invoice`, before paying it or (back from
@@ -189,4 +190,9 @@ impl Payments {
         let outcome = if paid { PaymentOutcome::Paid } else { PaymentOutcome::AttemptFailed };
         self.apply_payment_outcome(payment_id, outcome).await
     }
+}
+
+/// What an automatic renewal of `invoice`'s purchase charges: its price without a promo code.
+pub(crate) fn renewal_price(invoice: &InvoiceRecord) -> vp_domain::PriceBreakdown {
+    invoice.promo.as_ref().map_or(invoice.amounts, |applied| applied.full_price(invoice.amounts))
 }

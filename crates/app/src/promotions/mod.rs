@@ -215,3 +215,14 @@ pub fn describe_benefit(benefit: Benefit) -> String {
         Benefit::ExtraDays(days) => format!("{days} extra days"),
     }
 }
+
+/// The message key saying why a code cannot be used, in the customer's words: the web shop
+/// and the bot say the same.
+pub const fn refusal_text_key(reason: PromoRefused) -> &'static str {
+    match reason {
+        PromoRefused::Unknown => "promo-refused-unknown",
+        PromoRefused::Expired => "promo-refused-expired",
+        PromoRefused::UsedUp => "promo-refused-used-up",
+        PromoRefused::NotApplicable => "promo-refused-not-applicable",
+    }
+}

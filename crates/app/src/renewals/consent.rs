@@ -66,7 +66,7 @@ impl Consents {
                 consented_at: now,
                 text: given.text.clone(),
                 lang: given.lang,
-                price: invoice.amounts,
+                price: crate::payments::renewal_price(invoice),
                 price_told_at: now,
                 saved_method_sealed: None,
                 saved_method_title: None,

@@ -4,6 +4,7 @@
 //! the page, so a double submit makes one invoice.
 
 use vp_domain::cabinet::Email;
+use vp_domain::promo::PromoCode;
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, Lang, MethodCode, Purpose};
 use vp_ports::{AccountRecord, ShopCustomer};
 
@@ -20,6 +21,8 @@ pub struct ShopOrder {
     pub method: Option<String>,
     /// The one-time key the page put in the form.
     pub form: String,
+    /// A promo code, or empty.
+    pub promo: String,
 }
 
 /// Where a purchase goes next.
@@ -54,7 +57,7 @@ impl Shop {
     pub async fn buy(&self, page: &ShopPage, order: &ShopOrder, lang: Lang) -> AppResult<Purchase> {
         let account = &page.account;
         let checked = check_order(page, order);
-        let (email, plan_id, method) = checked?;
+        let (email, plan_id, method, promo_code) = checked?;
         let key = form_key(&order.form)?;
         self.access
             .admit_request(account, true)
@@ -67,7 +70,7 @@ impl Shop {
             method,
             return_url: None,
             customer_email: Some(email.clone()),
-            promo_code: None,
+            promo_code,
         };
         let view = self.payments.create_invoice(account, key, request).await?;
         self.link_customer(account, &email, &client_id, lang, &view.invoice.payment_id).await?;
@@ -111,7 +114,7 @@ impl Shop {
 }
 
 /// The form's fields against what the page offered; every bad field is named.
-fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<(Email, i32, MethodCode)> {
+fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<(Email, i32, MethodCode, Option<PromoCode>)> {
     let mut fields = crate::error::FieldErrors::new();
     let email = Email::parse(&order.email).map_err(|_| "enter an email address such as name@example.com");
     let plan = order
@@ -129,14 +132,23 @@ fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<(Email, i32, Met
         (None, _) => Err("choose how to pay"),
     };
     let method = method.and_then(|m| MethodCode::parse(m).map_err(|_| "choose how to pay"));
-    for (name, e) in [("email", email.as_ref().err()), ("plan", plan.as_ref().err()), ("method", method.as_ref().err())]
-    {
+    // Typed by a person: spaces around it and small letters are fine.
+    let promo = match order.promo.trim() {
+        "" => Ok(None),
+        typed => PromoCode::parse(typed).map(Some).map_err(|_| "a promo code is 4 to 32 letters, digits and dashes"),
+    };
+    for (name, e) in [
+        ("email", email.as_ref().err()),
+        ("plan", plan.as_ref().err()),
+        ("method", method.as_ref().err()),
+        ("promo", promo.as_ref().err()),
+    ] {
         if let Some(reason) = e {
             fields.insert(name.to_owned(), (*reason).to_owned());
         }
     }
-    match (email, plan, method) {
-        (Ok(email), Ok(plan), Ok(method)) => Ok((email, plan, method)),
+    match (email, plan, method, promo) {
+        (Ok(email), Ok(plan), Ok(method), Ok(promo)) => Ok((email, plan, method, promo)),
         _ => Err(AppError::Validation(fields)),
     }
 }

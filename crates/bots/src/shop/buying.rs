@@ -33,10 +33,15 @@ pub(super) async fn buy(
             Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons))
         }
         Ok(Purchase::AskEmail) => Ok(shopper.message(text(shopper.lang, "shop-email-ask"), vec![shopper.back()])),
-        Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer, stars }) => {
+        Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer, stars, promo_dropped }) => {
             let offer =
                 InvoiceOffer { plan: plan.as_ref(), minutes: minutes_left, renewal: renewal_offer.as_ref(), stars };
-            invoice_message(shop, shopper, &invoice, offer).await
+            let mut message = invoice_message(shop, shopper, &invoice, offer).await?;
+            if let Some(reason) = promo_dropped {
+                let note = text(shopper.lang, vp_app::promotions::refusal_text_key(reason));
+                message.text = format!("{note} {}\n\n{}", text(shopper.lang, "shop-promo-full-price"), message.text);
+            }
+            Ok(message)
         }
         Err(e) => Ok(refusal(shopper, e)),
     }

@@ -13,7 +13,7 @@ use vp_domain::Purpose;
 use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, Button, ButtonPress};
 
-pub(crate) use screens::{help, menu, subscription_lines};
+pub(crate) use screens::{help, menu, plans, subscription_lines};
 
 use crate::choice::Choice;
 
@@ -85,6 +85,10 @@ async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppRe
         Choice::RemoveAsk { nonce, index } => devices::confirm_removal(shop, shopper, &nonce, index).await,
         Choice::Remove { nonce, index } => devices::remove(shop, shopper, &nonce, index).await,
         Choice::Help => help(shop, shopper).await,
+        Choice::PromoAsk => {
+            shop.ask_promo(shopper).await?;
+            Ok(shopper.message(shopper.say("shop-promo-ask"), vec![shopper.back()]))
+        }
     }
 }
 
@@ -104,6 +108,7 @@ pub(crate) fn refusal(shopper: &Shopper, e: AppError) -> BotMessage {
             Refusal::TrialAlreadyUsed => "shop-trial-used",
             Refusal::TrialDailyLimit => "shop-trial-daily-limit",
             Refusal::OperationInProgress => "shop-in-progress",
+            Refusal::Promo(reason) => vp_app::promotions::refusal_text_key(*reason),
             Refusal::RateLimited { retry_after_secs } => {
                 let wait = (*retry_after_secs).max(1);
                 let text = text_with(shopper.lang, "shop-too-fast", &[("seconds", wait.into())]);

@@ -30,7 +30,7 @@ pub(crate) async fn menu(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMess
 }
 
 /// Each plan with its term and price (the invoice's amount), and the device offer.
-pub(super) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+pub(crate) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
     let lang = shopper.lang;
     let list = shop.plans(shopper).await?;
     if list.plans.is_empty() {
@@ -64,6 +64,13 @@ pub(super) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMes
             Button::press(label, Choice::Buy { plan_id: p.plan.plan_id, method: None }.data())
         })
         .collect();
+    match &shopper.promo_code {
+        Some(code) => {
+            body.push_str("\n\n");
+            body.push_str(&text_with(lang, "shop-promo-kept", &[("code", code.as_str().into())]));
+        }
+        None => buttons.push(shopper.button("shop-promo-button", &Choice::PromoAsk)),
+    }
     buttons.push(shopper.back());
     Ok(shopper.message(body, buttons))
 }

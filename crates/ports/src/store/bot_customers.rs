@@ -21,6 +21,15 @@ pub trait BotCustomerRepo: Send {
     async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>>;
     /// Keeps the address the person gave for their receipts (replacing one given before).
     async fn set_bot_customer_email(&mut self, account_id: &str, user_id: i64, email: &str) -> StoreResult<()>;
+    /// Keeps the promo code the person gave for their next purchase, and when the bot asked
+    /// them for one (`None`, `None`: neither).
+    async fn set_bot_customer_promo(
+        &mut self,
+        account_id: &str,
+        user_id: i64,
+        code: Option<&str>,
+        asked_at: Option<OffsetDateTime>,
+    ) -> StoreResult<()>;
     /// Links the person to the client the shop serves them as, unless they are linked already
     /// (the first link stays). Fails with `Conflict` when another person has that client.
     async fn link_bot_customer(&mut self, account_id: &str, user_id: i64, client_ref: &str) -> StoreResult<()>;

@@ -25,6 +25,8 @@ fn customer(r: BotCustomerRow) -> BotCustomer {
         last_seen_at: utc(r.last_seen_at),
         client_ref: r.client_ref,
         receipt_email: r.receipt_email,
+        promo_code: r.promo_code,
+        promo_asked_at: r.promo_asked_at.map(utc),
     }
 }
 
@@ -48,6 +50,8 @@ impl BotCustomerRepo for StoreTx {
             last_seen_at: at,
             client_ref: None,
             receipt_email: None,
+            promo_code: None,
+            promo_asked_at: None,
         };
         let inserted = db_run!(conn, c => {
             diesel::insert_into(b::bot_customers).values(&row).on_conflict_do_nothing().execute(c).await
@@ -72,6 +76,26 @@ impl BotCustomerRepo for StoreTx {
         db_run!(conn, c => {
             diesel::update(b::bot_customers.find((account_id, user_id)))
                 .set(b::receipt_email.eq(Some(email)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn set_bot_customer_promo(
+        &mut self,
+        account_id: &str,
+        user_id: i64,
+        code: Option<&str>,
+        asked_at: Option<OffsetDateTime>,
+    ) -> StoreResult<()> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        let asked_at = crate::convert::db_time_opt(asked_at);
+        db_run!(conn, c => {
+            diesel::update(b::bot_customers.find((account_id, user_id)))
+                .set((b::promo_code.eq(code), b::promo_asked_at.eq(asked_at)))
                 .execute(c)
                 .await
         })

@@ -9,8 +9,10 @@ use actix_web::web::{Data, Form, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
+use vp_app::promotions::refusal_text_key;
 use vp_app::shop::{Purchase, SHOP_PATH, Shop, ShopOrder, ShopPage};
 use vp_app::{AppError, Lang, Refusal};
+use vp_domain::promo::PromoRefused;
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
@@ -45,6 +47,8 @@ pub struct BuyForm {
     method: Option<String>,
     #[serde(default)]
     form: String,
+    #[serde(default)]
+    promo: String,
 }
 
 /// The form sent: on to the payment page, or back with what to fix (and a new form key).
@@ -59,7 +63,8 @@ pub async fn buy(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: F
         }
     };
     let form = form.into_inner();
-    let order = ShopOrder { email: form.email, plan: form.plan, method: form.method, form: form.form };
+    let order =
+        ShopOrder { email: form.email, plan: form.plan, method: form.method, form: form.form, promo: form.promo };
     let refused = match shop.buy(&page, &order, lang).await {
         Ok(Purchase::Pay(url) | Purchase::Paid(url)) => {
             return HttpResponse::SeeOther().insert_header(("location", url)).finish();
@@ -84,6 +89,7 @@ pub async fn buy(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: F
             ),
             Refusal::PlanNotFound => (StatusCode::BAD_REQUEST, Problem::Fields(vec!["plan".into()])),
             Refusal::UnsupportedPaymentMethod => (StatusCode::BAD_REQUEST, Problem::Fields(vec!["method".into()])),
+            Refusal::Promo(reason) => (StatusCode::BAD_REQUEST, Problem::Promo(*reason)),
             _ => (StatusCode::SERVICE_UNAVAILABLE, Problem::Said(tx.with("shop-try-later", &brand))),
         },
         _ => {
@@ -91,7 +97,13 @@ pub async fn buy(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: F
             (StatusCode::SERVICE_UNAVAILABLE, Problem::Said(tx.with("shop-try-later", &brand)))
         }
     };
-    let filled = Filled { email: order.email, plan: order.plan, method: order.method, problem: Some(problem) };
+    let filled = Filled {
+        email: order.email,
+        plan: order.plan,
+        method: order.method,
+        promo: order.promo,
+        problem: Some(problem),
+    };
     render(&req, lang, &page, &filled, status)
 }
 
@@ -99,6 +111,8 @@ pub async fn buy(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: F
 enum Problem {
     Fields(Vec<String>),
     Said(String),
+    /// The promo code typed cannot be used, and why.
+    Promo(PromoRefused),
 }
 
 /// The form as it was sent, shown again with what went wrong.
@@ -107,12 +121,17 @@ struct Filled {
     email: String,
     plan: String,
     method: Option<String>,
+    promo: String,
     problem: Option<Problem>,
 }
 
 impl Filled {
     fn bad(&self, field: &str) -> bool {
-        matches!(&self.problem, Some(Problem::Fields(fields)) if fields.iter().any(|f| f == field))
+        match &self.problem {
+            Some(Problem::Fields(fields)) => fields.iter().any(|f| f == field),
+            Some(Problem::Promo(_)) => field == "promo",
+            _ => false,
+        }
     }
 }
 
@@ -169,11 +188,15 @@ fn buying_form(lang: Lang, page: &ShopPage, filled: &Filled) -> Markup {
     let email_problem = field_problem("email", "shop-form-email-invalid");
     let plan_problem = field_problem("plan", "shop-form-plan-invalid");
     let method_problem = field_problem("method", "shop-form-method-invalid");
+    let promo_problem = match &filled.problem {
+        Some(Problem::Promo(reason)) => Some(tx.get(refusal_text_key(*reason))),
+        _ => field_problem("promo", "shop-form-promo-invalid"),
+    };
     html! {
         form method="post" {
             @match &filled.problem {
                 Some(Problem::Said(text)) => { p.error role="alert" { (text) } }
-                Some(Problem::Fields(_)) => { p.error role="alert" { (tx.get("shop-form-fix")) } }
+                Some(Problem::Fields(_) | Problem::Promo(_)) => { p.error role="alert" { (tx.get("shop-form-fix")) } }
                 None => {}
             }
             input type="hidden" name="form" value=(page.form);
@@ -215,6 +238,12 @@ fn buying_form(lang: Lang, page: &ShopPage, filled: &Filled) -> Markup {
                 aria-invalid=[email_problem.as_ref().map(|_| "true")]
                 aria-describedby=[email_problem.as_ref().map(|_| "email_problem")];
             p.muted { (tx.get("shop-form-email-hint")) }
+            label for="promo" { (tx.get("shop-form-promo")) }
+            @if let Some(p) = &promo_problem { p.error #promo_problem role="alert" { (p) } }
+            input #promo name="promo" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false"
+                maxlength="40" value=(filled.promo)
+                aria-invalid=[promo_problem.as_ref().map(|_| "true")]
+                aria-describedby=[promo_problem.as_ref().map(|_| "promo_problem")];
             p { button.primary type="submit" { (tx.get("shop-form-buy")) } }
         }
     }

@@ -1,0 +1,2 @@
+ALTER TABLE bot_customers DROP COLUMN promo_asked_at;
+ALTER TABLE bot_customers DROP COLUMN promo_code;
