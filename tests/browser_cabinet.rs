@@ -212,3 +212,66 @@ fn a_partner_connects_its_bot_sets_the_renewal_link_and_sees_the_brand_in_telegr
     assert_eq!(telegram.profile(token).unwrap().name, "Night Owl VPN");
     telegram.assert_contract();
 }
+
+/// Clicks the submit button of the form whose action ends with `action`, and waits until the
+/// page says `expect` (the page may come back at the same address, as a refused form does).
+fn submit_and_see(browser: &Browser, action: &str, expect: &str) {
+    browser.eval(
+        "document.querySelector(`form[action$=\"${arguments[0]}\"] button[type=submit]`).click();",
+        json!([action]),
+    );
+    let script = format!("return document.readyState === 'complete' && document.body.innerText.includes({expect:?});");
+    wait_until(browser, &script);
+}
+
+#[test]
+fn a_partner_creates_a_promo_code_sees_it_used_and_turns_it_off_on_a_phone() {
+    let Some(s) = Server::start(Backend::Sqlite, "browser_cabinet_promo") else { return };
+    let invited = s.cli(&["cabinet", "invite", &s.account_id, "--email", "partner@example.com"]);
+    let link = invited["link"].as_str().unwrap();
+    let path = &link[link.find("/cabinet/welcome/").unwrap()..];
+    let Some(browser) = Browser::start(PHONE) else { return };
+    set_password(&browser, &s.base, path);
+
+    browser.goto(&format!("{}/cabinet/promotions?lang=en", s.base));
+    assert!(text(&browser).contains("No promo codes yet."), "{}", text(&browser));
+    fill(&browser, &[("code", "greedy"), ("value", "17")]);
+    submit_and_see(&browser, "/cabinet/promotions", "below the platform's price");
+    let refused = text(&browser).replace('\u{a0}', " ");
+    assert!(refused.contains("The discount takes plan 1 RUB 0.80 below the platform's price"), "{refused}");
+    fits_the_phone(&browser, "refused code");
+    browser.screenshot("cabinet-promo-1-refused");
+
+    fill(&browser, &[("code", "spring-10"), ("value", "10"), ("max_uses", "100")]);
+    browser.eval("document.querySelector('input[name=plans][value=\"1\"]').checked = true;", json!([]));
+    submit_and_see(&browser, "/cabinet/promotions", "Promo code SPRING-10 created.");
+    let listed = text(&browser);
+    assert!(listed.contains("SPRING-10 · 10% off"), "{listed}");
+    assert!(listed.contains("up to 100 uses; 1 per customer; plans 1 only"), "{listed}");
+    assert!(listed.contains("Used 0 times, 0 waiting for payment"), "{listed}");
+
+    let body = json!({"client_id": "promo-buyer", "purpose": "subscription", "plan_id": 1, "method": "card", "promo_code": "SPRING-10"});
+    let inv = s.api("POST", "/payments", Some(&body), &[("idempotency-key", "promo-in-browser")]);
+    assert_eq!(inv.status, 201, "{}", inv.text());
+    support::partner::pay(&s, inv.json()["payment_id"].as_str().unwrap());
+    browser.goto(&format!("{}/cabinet/promotions?lang=en", s.base));
+    let used = text(&browser).replace('\u{a0}', " ");
+    assert!(used.contains("Used once, 0 waiting for payment; RUB 23.88 given in discounts."), "{used}");
+    fits_the_phone(&browser, "codes");
+    browser.screenshot("cabinet-promo-2-used");
+
+    browser.goto(&format!("{}/cabinet?lang=en", s.base));
+    let overview = text(&browser).replace('\u{a0}', " ");
+    assert!(overview.contains("one paid order with a code, RUB 23.88 given in discounts"), "{overview}");
+    browser.goto(&format!("{}/cabinet/promotions?lang=en", s.base));
+    submit_and_see(&browser, "/cabinet/promotions/disable", "Promo code SPRING-10 turned off.");
+    assert!(text(&browser).contains("Turned off."));
+    let r = s.api("POST", "/payments", Some(&body), &[("idempotency-key", "promo-after-off")]);
+    assert_eq!(r.code(), "PROMO_CODE_EXPIRED", "turned off in the cabinet, refused in the API");
+    browser.goto(&format!("{}/cabinet/activity?lang=en", s.base));
+    let activity = text(&browser);
+    assert!(activity.contains("Promo code created") && activity.contains("Promo code turned off"), "{activity}");
+    browser.goto(&format!("{}/cabinet/promotions?lang=ru", s.base));
+    fits_the_phone(&browser, "codes in Russian");
+    browser.screenshot("cabinet-promo-3-off-ru");
+}

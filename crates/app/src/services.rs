@@ -349,6 +349,12 @@ impl Services {
             public_base_url,
             mail: mail_queue.clone(),
         });
+        let promotions = Arc::new(Promotions {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            offers: offers.clone(),
+        });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),
             panel,
@@ -362,6 +368,7 @@ impl Services {
                 clients: clients.clone(),
                 bots: bots.clone(),
                 renewals: renewals.clone(),
+                promotions: promotions.clone(),
             },
         });
         let operator = Arc::new(Operator {
@@ -376,7 +383,6 @@ impl Services {
         let mail =
             Arc::new(Mail { store: store.clone(), queue: mail_queue, renderer: mail_renderer, mailer, platform_name });
         let secrets = Arc::new(Secrets { store: store.clone(), keys });
-        let promotions = Arc::new(Promotions { store: store.clone(), clock: clock.clone(), ids: ids.clone(), offers });
         let observability = Arc::new(Observability { store, clock, ids, metrics, draining: Default::default() });
         Services {
             access,

@@ -684,6 +684,53 @@ notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of th
 ## Cabinet: Telegram bot
 
 cabinet-section-bot = Telegram bot
+cabinet-section-promotions = Promotions
+cabinet-overview-promos = { $spent ->
+    [one] one paid order with a code
+   *[other] { $spent } paid orders with a code
+}, { MONEY($discount) } given in discounts
+cabinet-action-promo-created = Promo code created
+cabinet-action-promo-disabled = Promo code turned off
+cabinet-promo-intro = Promo codes your customers type in your bot or web shop, or your servers send as promo_code. A discount comes out of your markup: it can never take a price below the platform's.
+cabinet-promo-none = No promo codes yet.
+cabinet-promo-new = New promo code
+cabinet-promo-created = Promo code { $code } created.
+cabinet-promo-disabled = Promo code { $code } turned off.
+cabinet-promo-percent-off = { $percent }% off
+cabinet-promo-amount-off = { MONEY($amount) } off
+cabinet-promo-extra-days = { $days } extra days
+cabinet-promo-max-uses = up to { $max } uses
+cabinet-promo-no-max = no limit of uses
+cabinet-promo-per-customer = { $count } per customer
+cabinet-promo-first-only = first purchase only
+cabinet-promo-plans-only = plans { $plans } only
+cabinet-promo-until = until { $at }
+cabinet-promo-uses = { $spent ->
+    [one] Used once
+   *[other] Used { $spent } times
+}, { $held } waiting for payment; { MONEY($discount) } given in discounts.
+cabinet-promo-is-disabled = Turned off.
+cabinet-promo-disable = Turn off { $code }
+cabinet-promo-create = Create the code
+cabinet-promo-code-help = 4 to 32 letters, digits and dashes; customers may type it in any case.
+cabinet-promo-field-code = Code
+cabinet-promo-field-kind = What it gives
+cabinet-promo-kind-percent = Percent off
+cabinet-promo-kind-amount = Roubles off
+cabinet-promo-kind-days = Extra days
+cabinet-promo-field-value = How much (percent, roubles or days)
+cabinet-promo-field-max-uses = Uses in all (empty: no limit)
+cabinet-promo-field-per-customer = Uses per customer
+cabinet-promo-field-first-purchase-only = Only for customers who never paid
+cabinet-promo-field-plans = Plans (none ticked: every plan)
+cabinet-promo-field-expires = Last day (empty: no end)
+cabinet-promo-refused-fields = Please check: { $fields }.
+cabinet-promo-refused-malformed = A code is 4 to 32 letters, digits and dashes.
+cabinet-promo-refused-taken = You already have the code { $code }.
+cabinet-promo-refused-plan = There is no plan { $plan } on sale.
+cabinet-promo-refused-below = The discount takes plan { $plan } { MONEY($by) } below the platform's price: make it smaller, or raise your markup.
+cabinet-promo-refused-past = The last day has passed already.
+cabinet-promo-refused-zero = A limit of uses is at least 1.
 cabinet-action-bot-connected = Telegram bot connected
 cabinet-action-bot-disconnected = Telegram bot disconnected
 cabinet-action-renewal-link-set = Renewal link changed

@@ -10,6 +10,7 @@ mod clients;
 mod endpoints;
 mod money;
 mod password;
+mod promotions;
 
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ pub use access::{CabinetAccess, Invitation, LinkView, SignInRefusal, SignedIn};
 pub use clients::{CLIENT_INVOICES, ClientDetail, ClientList};
 pub use endpoints::DELIVERY_LOG_PAGE;
 pub use money::WITHDRAWAL_PAGE;
+pub use promotions::PromoForm;
 
 use crate::bots::PartnerBots;
 use crate::catalog::Catalog;
@@ -68,4 +70,5 @@ pub(crate) struct CabinetServices {
     pub clients: Arc<Clients>,
     pub bots: Arc<PartnerBots>,
     pub renewals: Arc<crate::renewals::Renewals>,
+    pub promotions: Arc<crate::promotions::Promotions>,
 }

@@ -41,6 +41,8 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::BOT_DISCONNECTED => "cabinet-action-bot-disconnected",
         audit::RENEWAL_LINK_SET => "cabinet-action-renewal-link-set",
         audit::AUTO_RENEW_OFF => "cabinet-action-auto-renew-off",
+        audit::PROMO_CREATED => "cabinet-action-promo-created",
+        audit::PROMO_DISABLED => "cabinet-action-promo-disabled",
         _ => return None,
     })
 }

@@ -10,6 +10,7 @@ mod clients;
 mod deliveries;
 mod notices;
 mod overview;
+mod promotions;
 pub mod session;
 mod sign_in;
 mod webhooks;
@@ -65,7 +66,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/bot", web::get().to(bot::show))
             .route("/bot", web::post().to(bot::connect))
             .route("/bot/renewal", web::post().to(bot::set_renewal))
-            .route("/bot/disconnect", web::post().to(bot::disconnect)),
+            .route("/bot/disconnect", web::post().to(bot::disconnect))
+            .route("/promotions", web::get().to(promotions::show))
+            .route("/promotions", web::post().to(promotions::create))
+            .route("/promotions/disable", web::post().to(promotions::disable)),
     );
 }
 
@@ -78,17 +82,19 @@ enum Section {
     Clients,
     Notices,
     Bot,
+    Promotions,
     Activity,
 }
 
 impl Section {
-    const ALL: [Section; 7] = [
+    const ALL: [Section; 8] = [
         Section::Overview,
         Section::Webhooks,
         Section::Balance,
         Section::Clients,
         Section::Notices,
         Section::Bot,
+        Section::Promotions,
         Section::Activity,
     ];
 
@@ -100,6 +106,7 @@ impl Section {
             Section::Clients => "/cabinet/clients",
             Section::Notices => "/cabinet/notices",
             Section::Bot => "/cabinet/bot",
+            Section::Promotions => "/cabinet/promotions",
             Section::Activity => "/cabinet/activity",
         }
     }
@@ -112,6 +119,7 @@ impl Section {
             Section::Clients => "cabinet-section-clients",
             Section::Notices => "cabinet-section-notices",
             Section::Bot => "cabinet-section-bot",
+            Section::Promotions => "cabinet-section-promotions",
             Section::Activity => "cabinet-section-activity",
         }
     }

@@ -63,6 +63,10 @@ async fn render(
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
+    let promos = match cabinet.promo_totals(actor).await {
+        Ok(totals) => totals,
+        Err(e) => return failed(req, &e),
+    };
     let shop_url = match shop.slug(&actor.account.id).await {
         Ok(slug) => shop.url(&slug),
         Err(e) => return failed(req, &e),
@@ -101,6 +105,12 @@ async fn render(
             }
             dt { (tx.get("cabinet-overview-available")) }
             dd { a href="/cabinet/balance" { (tx.money(overview.balance.available)) } }
+            dt { (tx.get("cabinet-section-promotions")) }
+            dd {
+                a href="/cabinet/promotions" {
+                    (tx.with("cabinet-overview-promos", &[("spent", promos.spent.into()), ("discount", promos.discount_given.into())]))
+                }
+            }
         }
         h2 { (tx.get("cabinet-overview-keys")) }
         p.muted { (tx.get("cabinet-overview-keys-help")) }

@@ -1,0 +1,243 @@
+//! The Promotions page: the account's promo codes with what each gives, its limits and its uses
+//! (held by payable invoices, spent by paid ones, the discount given), a form for a new code,
+//! and a button that turns one off.
+
+use actix_web::http::StatusCode;
+use actix_web::web::{Data, Query};
+use actix_web::{HttpRequest, HttpResponse};
+use maud::{Markup, html};
+use serde::Deserialize;
+use vp_app::cabinet::{Actor, Cabinet, PromoForm};
+use vp_app::promotions::PromoSummary;
+use vp_app::{AppError, Declined};
+use vp_domain::promo::Benefit;
+use vp_i18n::Texts;
+
+use super::session;
+use super::{Fields, Section, Shell, SignedForm, SignedIn, failed, when};
+
+/// `?created=CODE` or `?disabled=CODE` after an action.
+#[derive(Deserialize)]
+pub struct Shown {
+    created: Option<String>,
+    disabled: Option<String>,
+}
+
+pub async fn show(
+    req: HttpRequest,
+    cabinet: Data<Cabinet>,
+    SignedIn(actor): SignedIn,
+    shown: Query<Shown>,
+) -> HttpResponse {
+    let tx = Texts(session::lang(&req));
+    let said = |key: &str, code: &str| Some(("ok", tx.with(key, &[("code", code.into())])));
+    let top = match (&shown.created, &shown.disabled) {
+        (Some(code), _) => said("cabinet-promo-created", code),
+        (_, Some(code)) => said("cabinet-promo-disabled", code),
+        _ => None,
+    };
+    render(&req, &cabinet, &actor, StatusCode::OK, top, &PromoForm::default()).await
+}
+
+fn form_of(fields: &Fields) -> PromoForm {
+    PromoForm {
+        code: fields.get("code").to_owned(),
+        kind: fields.get("kind").to_owned(),
+        value: fields.get("value").to_owned(),
+        max_uses: fields.get("max_uses").to_owned(),
+        per_customer: fields.get("per_customer").to_owned(),
+        first_purchase_only: fields.get("first_purchase_only") == "on",
+        plans: fields.all("plans"),
+        expires: fields.get("expires").to_owned(),
+    }
+}
+
+pub async fn create(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, fields } = form;
+    let tx = Texts(session::lang(&req));
+    let sent = form_of(&fields);
+    let refused = match cabinet.create_promo(&actor, &sent).await {
+        Ok(()) => {
+            let code = sent.code.trim().to_ascii_uppercase();
+            return session::see_other(&format!("/cabinet/promotions?created={}", urlencoding(&code)));
+        }
+        Err(AppError::Validation(errors)) => {
+            let names: Vec<String> =
+                errors.keys().map(|f| tx.get(&format!("cabinet-promo-field-{}", f.replace('_', "-")))).collect();
+            tx.with("cabinet-promo-refused-fields", &[("fields", names.join(", ").as_str().into())])
+        }
+        Err(AppError::Declined(d)) => declined(tx, &d),
+        Err(e) => return failed(&req, &e),
+    };
+    render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused)), &sent).await
+}
+
+/// Codes are `A-Z 0-9 -`: nothing to escape but what a forged value may hold.
+fn urlencoding(code: &str) -> String {
+    code.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect()
+}
+
+fn declined(tx: Texts, d: &Declined) -> String {
+    match d {
+        Declined::PromoCodeMalformed => tx.get("cabinet-promo-refused-malformed"),
+        Declined::PromoCodeTaken(code) => tx.with("cabinet-promo-refused-taken", &[("code", code.as_str().into())]),
+        Declined::PromoPlanUnknown(plan) => tx.with("cabinet-promo-refused-plan", &[("plan", i64::from(*plan).into())]),
+        Declined::PromoBelowPlatformPrice { plan_id, by } => {
+            tx.with("cabinet-promo-refused-below", &[("plan", i64::from(*plan_id).into()), ("by", (*by).into())])
+        }
+        Declined::PromoExpiresInThePast => tx.get("cabinet-promo-refused-past"),
+        Declined::PromoUsesZero => tx.get("cabinet-promo-refused-zero"),
+        other => other.to_string(),
+    }
+}
+
+pub async fn disable(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+    let SignedForm { actor, fields } = form;
+    let code = fields.get("code").to_owned();
+    match cabinet.disable_promo(&actor, &code).await {
+        Ok(()) | Err(AppError::NotFound(_)) => {
+            session::see_other(&format!("/cabinet/promotions?disabled={}", urlencoding(&code.to_ascii_uppercase())))
+        }
+        Err(e) => failed(&req, &e),
+    }
+}
+
+/// What a code gives, in the page's language.
+fn benefit(tx: Texts, b: Benefit) -> String {
+    match b {
+        Benefit::PercentOff(percent) => tx.with("cabinet-promo-percent-off", &[("percent", percent.into())]),
+        Benefit::AmountOff(amount) => tx.with("cabinet-promo-amount-off", &[("amount", amount.into())]),
+        Benefit::ExtraDays(days) => tx.with("cabinet-promo-extra-days", &[("days", days.into())]),
+    }
+}
+
+/// Its limits, in one line.
+fn limits(tx: Texts, s: &PromoSummary) -> String {
+    let t = &s.promo.terms;
+    let mut parts = vec![match t.max_uses {
+        Some(max) => tx.with("cabinet-promo-max-uses", &[("max", max.into())]),
+        None => tx.get("cabinet-promo-no-max"),
+    }];
+    parts.push(tx.with("cabinet-promo-per-customer", &[("count", t.per_customer.into())]));
+    if t.first_purchase_only {
+        parts.push(tx.get("cabinet-promo-first-only"));
+    }
+    if let Some(plans) = &t.plans {
+        let list = plans.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
+        parts.push(tx.with("cabinet-promo-plans-only", &[("plans", list.as_str().into())]));
+    }
+    if let Some(end) = t.expires_at {
+        parts.push(tx.with("cabinet-promo-until", &[("at", when(end).as_str().into())]));
+    }
+    parts.join("; ")
+}
+
+async fn render(
+    req: &HttpRequest,
+    cabinet: &Cabinet,
+    actor: &Actor,
+    status: StatusCode,
+    top: Option<(&'static str, String)>,
+    sent: &PromoForm,
+) -> HttpResponse {
+    let (codes, plans) = match (cabinet.promotions(actor).await, cabinet.promo_plans(actor).await) {
+        (Ok(codes), Ok(plans)) => (codes, plans),
+        (Err(e), _) | (_, Err(e)) => return failed(req, &e),
+    };
+    let shell = Shell::new(req, actor, Section::Promotions);
+    let tx = shell.tx;
+    let title = tx.get("cabinet-section-promotions");
+    let body = html! {
+        h1 { (title) }
+        @if let Some((class, text)) = &top {
+            p class=(class) role=(if *class == "error" { "alert" } else { "status" }) { (text) }
+        }
+        p.muted { (tx.get("cabinet-promo-intro")) }
+        @if codes.is_empty() {
+            p { (tx.get("cabinet-promo-none")) }
+        }
+        @for s in &codes {
+            (code_card(&shell, tx, s))
+        }
+        h2 { (tx.get("cabinet-promo-new")) }
+        (new_form(&shell, tx, sent, &plans))
+    };
+    shell.render(status, &title, body)
+}
+
+fn code_card(shell: &Shell<'_>, tx: Texts, s: &PromoSummary) -> Markup {
+    let p = &s.promo;
+    html! {
+        section.card {
+            h3 { code { (p.code) } " · " (benefit(tx, p.benefit)) }
+            p.muted { (limits(tx, s)) }
+            p {
+                (tx.with("cabinet-promo-uses", &[
+                    ("spent", s.usage.spent.into()),
+                    ("held", s.usage.held.into()),
+                    ("discount", s.usage.discount_given.into()),
+                ]))
+            }
+            @if p.terms.disabled {
+                p.muted { (tx.get("cabinet-promo-is-disabled")) }
+            } @else {
+                form method="post" action="/cabinet/promotions/disable" {
+                    (shell.csrf_field())
+                    input type="hidden" name="code" value=(p.code);
+                    button type="submit" { (tx.with("cabinet-promo-disable", &[("code", p.code.as_str().into())])) }
+                }
+            }
+        }
+    }
+}
+
+fn new_form(shell: &Shell<'_>, tx: Texts, sent: &PromoForm, plans: &vp_app::views::PlansView) -> Markup {
+    let kind = if sent.kind.is_empty() { "percent_off" } else { sent.kind.as_str() };
+    html! {
+        form method="post" action="/cabinet/promotions" {
+            (shell.csrf_field())
+            label for="code" { (tx.get("cabinet-promo-field-code")) }
+            input #code name="code" type="text" required minlength="4" maxlength="32" pattern="[A-Za-z0-9-]{4,32}"
+                autocapitalize="characters" spellcheck="false" value=(sent.code) aria-describedby="code_help";
+            p #code_help .muted { (tx.get("cabinet-promo-code-help")) }
+            fieldset.plain {
+                legend { (tx.get("cabinet-promo-field-kind")) }
+                @for (value, key) in [("percent_off", "cabinet-promo-kind-percent"), ("amount_off", "cabinet-promo-kind-amount"), ("extra_days", "cabinet-promo-kind-days")] {
+                    label.check {
+                        input type="radio" name="kind" value=(value) checked[kind == value];
+                        " " (tx.get(key))
+                    }
+                }
+            }
+            label for="value" { (tx.get("cabinet-promo-field-value")) }
+            input #value name="value" type="text" inputmode="decimal" required value=(sent.value);
+            label for="max_uses" { (tx.get("cabinet-promo-field-max-uses")) }
+            input #max_uses name="max_uses" type="number" min="1" inputmode="numeric" value=(sent.max_uses);
+            label for="per_customer" { (tx.get("cabinet-promo-field-per-customer")) }
+            input #per_customer name="per_customer" type="number" min="1" inputmode="numeric"
+                value=(if sent.per_customer.is_empty() { "1" } else { sent.per_customer.as_str() });
+            label.check {
+                input type="checkbox" name="first_purchase_only" checked[sent.first_purchase_only];
+                " " (tx.get("cabinet-promo-field-first-purchase-only"))
+            }
+            fieldset.plain {
+                legend { (tx.get("cabinet-promo-field-plans")) }
+                @for p in &plans.plans {
+                    @let id = p.plan.plan_id.to_string();
+                    @let term = if p.plan.lifetime {
+                        tx.get("shop-term-lifetime")
+                    } else {
+                        tx.with("shop-term-months", &[("count", p.plan.months.into())])
+                    };
+                    label.check {
+                        input type="checkbox" name="plans" value=(id) checked[sent.plans.contains(&id)];
+                        " " (tx.with("shop-plan", &[("term", term.as_str().into()), ("price", p.price.customer.into())]))
+                    }
+                }
+            }
+            label for="expires" { (tx.get("cabinet-promo-field-expires")) }
+            input #expires name="expires" type="date" value=(sent.expires);
+            p { button.primary type="submit" { (tx.get("cabinet-promo-create")) } }
+        }
+    }
+}
