@@ -685,10 +685,10 @@ notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of th
 
 cabinet-section-bot = Telegram bot
 cabinet-section-promotions = Promotions
-cabinet-overview-promos = { $spent ->
-    [one] one paid order with a code
-   *[other] { $spent } paid orders with a code
-}, { MONEY($discount) } given in discounts
+cabinet-overview-promos = { MONEY($amount) } given in discounts, { $used ->
+    [one] in one paid order
+   *[other] in { $used } paid orders
+}
 cabinet-action-promo-created = Promo code created
 cabinet-action-promo-disabled = Promo code turned off
 cabinet-promo-intro = Promo codes your customers type in your bot or web shop, or your servers send as promo_code. A discount comes out of your markup: it can never take a price below the platform's.
@@ -705,10 +705,10 @@ cabinet-promo-per-customer = { $count } per customer
 cabinet-promo-first-only = first purchase only
 cabinet-promo-plans-only = plans { $plans } only
 cabinet-promo-until = until { $at }
-cabinet-promo-uses = { $spent ->
-    [one] Used once
-   *[other] Used { $spent } times
-}, { $held } waiting for payment; { MONEY($discount) } given in discounts.
+cabinet-promo-uses = { MONEY($amount) } given in discounts, { $count } waiting for payment; { $used ->
+    [one] used once.
+   *[other] used { $used } times.
+}
 cabinet-promo-is-disabled = Turned off.
 cabinet-promo-disable = Turn off { $code }
 cabinet-promo-create = Create the code
@@ -728,7 +728,7 @@ cabinet-promo-refused-fields = Please check: { $fields }.
 cabinet-promo-refused-malformed = A code is 4 to 32 letters, digits and dashes.
 cabinet-promo-refused-taken = You already have the code { $code }.
 cabinet-promo-refused-plan = There is no plan { $plan } on sale.
-cabinet-promo-refused-below = The discount takes plan { $plan } { MONEY($by) } below the platform's price: make it smaller, or raise your markup.
+cabinet-promo-refused-below = The discount takes plan { $plan } { MONEY($amount) } below the platform's price: make it smaller, or raise your markup.
 cabinet-promo-refused-past = The last day has passed already.
 cabinet-promo-refused-zero = A limit of uses is at least 1.
 cabinet-action-bot-connected = Telegram bot connected

@@ -108,7 +108,7 @@ async fn render(
             dt { (tx.get("cabinet-section-promotions")) }
             dd {
                 a href="/cabinet/promotions" {
-                    (tx.with("cabinet-overview-promos", &[("spent", promos.spent.into()), ("discount", promos.discount_given.into())]))
+                    (tx.with("cabinet-overview-promos", &[("used", promos.spent.into()), ("amount", promos.discount_given.into())]))
                 }
             }
         }

@@ -83,7 +83,7 @@ fn declined(tx: Texts, d: &Declined) -> String {
         Declined::PromoCodeTaken(code) => tx.with("cabinet-promo-refused-taken", &[("code", code.as_str().into())]),
         Declined::PromoPlanUnknown(plan) => tx.with("cabinet-promo-refused-plan", &[("plan", i64::from(*plan).into())]),
         Declined::PromoBelowPlatformPrice { plan_id, by } => {
-            tx.with("cabinet-promo-refused-below", &[("plan", i64::from(*plan_id).into()), ("by", (*by).into())])
+            tx.with("cabinet-promo-refused-below", &[("plan", i64::from(*plan_id).into()), ("amount", (*by).into())])
         }
         Declined::PromoExpiresInThePast => tx.get("cabinet-promo-refused-past"),
         Declined::PromoUsesZero => tx.get("cabinet-promo-refused-zero"),
@@ -173,9 +173,9 @@ fn code_card(shell: &Shell<'_>, tx: Texts, s: &PromoSummary) -> Markup {
             p.muted { (limits(tx, s)) }
             p {
                 (tx.with("cabinet-promo-uses", &[
-                    ("spent", s.usage.spent.into()),
-                    ("held", s.usage.held.into()),
-                    ("discount", s.usage.discount_given.into()),
+                    ("used", s.usage.spent.into()),
+                    ("count", s.usage.held.into()),
+                    ("amount", s.usage.discount_given.into()),
                 ]))
             }
             @if p.terms.disabled {
