@@ -260,6 +260,11 @@ fn a_partner_creates_a_promo_code_sees_it_used_and_turns_it_off_on_a_phone() {
     fits_the_phone(&browser, "codes");
     browser.screenshot("cabinet-promo-2-used");
 
+    browser.goto(&format!("{}/cabinet/clients/promo-buyer?lang=en", s.base));
+    let client = text(&browser).replace('\u{a0}', " ");
+    assert!(client.contains("code SPRING-10: RUB 23.88 off"), "the client's invoice names its code: {client}");
+    assert!(client.contains("RUB 214.92") && client.contains("RUB 15.92"), "paid, and the markup after it: {client}");
+    fits_the_phone(&browser, "client with a code");
     browser.goto(&format!("{}/cabinet?lang=en", s.base));
     let overview = text(&browser).replace('\u{a0}', " ");
     assert!(overview.contains("RUB 23.88 given in discounts, in one paid order"), "{overview}");

@@ -685,6 +685,8 @@ notice-bot-disconnected = { $brand }: Telegram no longer accepts the token of th
 
 cabinet-section-bot = Telegram bot
 cabinet-section-promotions = Promotions
+cabinet-clients-invoice-promo = code { $code }: { MONEY($amount) } off
+cabinet-clients-invoice-promo-days = code { $code }: { $days } extra days
 cabinet-overview-promos = { MONEY($amount) } given in discounts, { $used ->
     [one] in one paid order
    *[other] in { $used } paid orders

@@ -717,6 +717,8 @@ notice-bot-disconnected = { $brand }: Telegram больше не принима�
 
 cabinet-section-bot = Telegram-бот
 cabinet-section-promotions = Промокоды
+cabinet-clients-invoice-promo = промокод { $code }: скидка { MONEY($amount) }
+cabinet-clients-invoice-promo-days = промокод { $code }: { $days } дн. в подарок
 cabinet-overview-promos = оплаченных заказов с промокодом: { $used }, скидок дано на { MONEY($amount) }
 cabinet-action-promo-created = создан промокод
 cabinet-action-promo-disabled = отключён промокод

@@ -357,10 +357,15 @@ fn invoices_section(tx: Texts, d: &ClientDetail) -> Markup {
                 }
                 Purpose::Devices { count } => tx.with("cabinet-clients-invoice-devices", &[("count", count.into())]),
             };
+            // The code it was bought with: the discount came out of the markup shown.
+            let promo = i.promo.as_ref().map(|p| match p.extra_days {
+                0 => tx.with("cabinet-clients-invoice-promo", &[("code", p.code.as_str().into()), ("amount", p.discount.into())]),
+                days => tx.with("cabinet-clients-invoice-promo-days", &[("code", p.code.as_str().into()), ("days", days.into())]),
+            });
             vec![
                 html! { code { (i.payment_id) } },
                 html! { (when(i.created_at)) },
-                html! { (what) },
+                html! { (what) @if let Some(p) = &promo { br; span.muted { (p) } } },
                 html! { (tx.money(i.amounts.customer)) },
                 html! { (tx.money(i.amounts.partner_share)) },
                 html! { (tx.get(invoice_status_key(i.status))) },
