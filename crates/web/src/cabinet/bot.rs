@@ -13,7 +13,7 @@ use vp_app::{AppError, Declined};
 use vp_i18n::Texts;
 
 use super::session;
-use super::{Section, Shell, SignedForm, SignedIn, failed, when};
+use super::{Section, Shell, SignedForm, SignedIn, failed, said_first, when};
 
 /// `?connected=1`, `?disconnected=1` or `?renewal=1` after an action.
 #[derive(Deserialize)]
@@ -99,9 +99,7 @@ async fn render(
     let title = tx.get("cabinet-section-bot");
     let body = html! {
         h1 { (title) }
-        @if let Some((class, text)) = &top {
-            p class=(class) role=(if *class == "error" { "alert" } else { "status" }) { (text) }
-        }
+        (said_first(&top))
         p.muted { (tx.get("cabinet-bot-intro")) }
         @if let Some(bot) = &bot {
             dl {

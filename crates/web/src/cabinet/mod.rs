@@ -260,6 +260,16 @@ fn cursor_value(at: OffsetDateTime, id: &str) -> String {
     format!("{}.{id}", at.unix_timestamp_nanos() / 1_000)
 }
 
+/// What a page says first after an action: `("ok", text)` as a status, `("error", text)` as an
+/// alert.
+fn said_first(top: &Option<(&'static str, String)>) -> Markup {
+    html! {
+        @if let Some((class, text)) = top {
+            p class=(class) role=(if *class == "error" { "alert" } else { "status" }) { (text) }
+        }
+    }
+}
+
 /// A moment as the cabinet shows it: `2026-11-23 10:05 UTC`.
 fn when(t: OffsetDateTime) -> String {
     let t = t.to_offset(time::UtcOffset::UTC);

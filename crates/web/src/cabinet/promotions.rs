@@ -14,7 +14,7 @@ use vp_domain::promo::Benefit;
 use vp_i18n::Texts;
 
 use super::session;
-use super::{Fields, Section, Shell, SignedForm, SignedIn, failed, when};
+use super::{Fields, Section, Shell, SignedForm, SignedIn, failed, said_first, when};
 
 /// `?created=CODE` or `?disabled=CODE` after an action.
 #[derive(Deserialize)]
@@ -149,9 +149,7 @@ async fn render(
     let title = tx.get("cabinet-section-promotions");
     let body = html! {
         h1 { (title) }
-        @if let Some((class, text)) = &top {
-            p class=(class) role=(if *class == "error" { "alert" } else { "status" }) { (text) }
-        }
+        (said_first(&top))
         p.muted { (tx.get("cabinet-promo-intro")) }
         @if codes.is_empty() {
             p { (tx.get("cabinet-promo-none")) }
