@@ -174,18 +174,22 @@ impl PromoRepo for StoreTx {
     async fn promo_uses_taken(&mut self, promo_id: &str, client_id: &str) -> StoreResult<(u64, u64)> {
         let conn = self.conn()?;
         let statuses = counting();
-        let rows: Vec<String> = db_run!(conn, c => {
-            promo_uses::table
-                .left_join(invoices::table.on(invoices::payment_id.eq(promo_uses::payment_id)))
-                .filter(promo_uses::promo_id.eq(promo_id))
-                .filter(invoices::status.nullable().is_null().or(invoices::status.nullable().eq_any(&statuses)))
-                .select(promo_uses::client_id)
-                .load(c)
-                .await
+        // Counted in the database: a popular code has many uses.
+        macro_rules! taken {
+            () => {
+                promo_uses::table
+                    .left_join(invoices::table.on(invoices::payment_id.eq(promo_uses::payment_id)))
+                    .filter(promo_uses::promo_id.eq(promo_id))
+                    .filter(invoices::status.nullable().is_null().or(invoices::status.nullable().eq_any(&statuses)))
+            };
+        }
+        let all: i64 = db_run!(conn, c => taken!().count().get_result(c).await).map_err(db)?;
+        let mine: i64 = db_run!(conn, c => {
+            taken!().filter(promo_uses::client_id.eq(client_id)).count().get_result(c).await
         })
         .map_err(db)?;
-        let mine = rows.iter().filter(|c| c.as_str() == client_id).count();
-        Ok((rows.len() as u64, mine as u64))
+        let uses = |n: i64| u64::try_from(n).unwrap_or(0);
+        Ok((uses(all), uses(mine)))
     }
 
     async fn insert_promo_use(&mut self, u: &PromoUse) -> StoreResult<bool> {
