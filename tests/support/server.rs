@@ -283,14 +283,18 @@ pub struct Server {
 
 /// Starts `serve`; what it logs goes to `log` (shown when the test fails).
 fn spawn_serve(db: &Database, port: u16, base: &str, log: &std::path::Path) -> Child {
+    spawn_serve_on(&db.url, &db.env, port, base, log)
+}
+
+fn spawn_serve_on(url: &str, env: &[(String, String)], port: u16, base: &str, log: &std::path::Path) -> Child {
     let file = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("server log file");
     Command::new(env!("CARGO_BIN_EXE_vp-api"))
         .arg("serve")
-        .env("DATABASE_URL", &db.url)
+        .env("DATABASE_URL", url)
         .env("VP_BIND", format!("127.0.0.1:{port}"))
         .env("VP_PUBLIC_BASE_URL", base)
         .env("VP_LOG", "warn")
-        .envs(db.env.iter().map(|(k, v)| (k, v)))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdout(Stdio::null())
         .stderr(file)
         .spawn()
@@ -363,6 +367,16 @@ impl Server {
         wait_up(&mut self.child, self.port, &log);
     }
 
+    /// Stops the server as systemd does (SIGTERM, then waits for its exit) and starts it again
+    /// on the same database and port: a rolling restart's step. Returns the exit code.
+    pub fn restart_gracefully(&mut self) -> Option<i32> {
+        let code = self.terminate();
+        let log = self.log_path();
+        self.child = spawn_serve(&self.db, self.port, &self.base, &log);
+        wait_up(&mut self.child, self.port, &log);
+        code
+    }
+
     /// A second `serve` process on the same database and settings, as a second instance
     /// behind a load balancer.
     pub fn another_instance(&self) -> Instance {
@@ -370,7 +384,7 @@ impl Server {
         let log = self.db.dir.join(format!("serve-{port}.log"));
         let mut child = spawn_serve(&self.db, port, &format!("http://127.0.0.1:{port}"), &log);
         wait_up(&mut child, port, &log);
-        Instance { port, key: self.key.clone(), log, child }
+        Instance { port, key: self.key.clone(), log, child, db_url: self.db.url.clone(), env: self.db.env.clone() }
     }
 
     pub fn cli(&self, args: &[&str]) -> Value {
@@ -440,6 +454,8 @@ pub struct Instance {
     key: String,
     log: std::path::PathBuf,
     child: Child,
+    db_url: String,
+    env: Vec<(String, String)>,
 }
 
 impl Instance {
@@ -450,6 +466,16 @@ impl Instance {
 
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// `Server::restart_gracefully` for this instance.
+    pub fn restart_gracefully(&mut self) -> Option<i32> {
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let code = self.child.wait().ok().and_then(|s| s.code());
+        let base = format!("http://127.0.0.1:{}", self.port);
+        self.child = spawn_serve_on(&self.db_url, &self.env, self.port, &base, &self.log);
+        wait_up(&mut self.child, self.port, &self.log);
+        code
     }
 }
 

@@ -1,0 +1,203 @@
+//! The rolling-restart drill (docs/operations.md, "Several instances"): three `serve` instances
+//! on one PostgreSQL and one Redis behind HAProxy with `deploy/haproxy.cfg`, a steady load of
+//! keyed `POST /payments` and reads through the proxy, and each instance restarted in turn with
+//! SIGTERM. A client that retries as our SDKs do sees no failure, and each key has one invoice.
+//! Runs when haproxy is installed (`VP_TEST_HAPROXY=require`, as CI sets, makes it required).
+
+mod support;
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use support::partner::subscription;
+use support::server::{Backend, Server};
+use vp_testkit::services::redis_url;
+
+/// HAProxy on `port` in front of `instances`, with the shipped configuration.
+struct Proxy {
+    child: Child,
+    port: u16,
+}
+
+impl Proxy {
+    fn start(dir: &std::path::Path, instances: &[u16]) -> Proxy {
+        let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy.cfg"))
+            .expect("deploy/haproxy.cfg");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut config: Vec<String> = shipped
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("server "))
+            .map(|l| if l.trim() == "bind :8080" { format!("    bind 127.0.0.1:{port}") } else { l.to_owned() })
+            .collect();
+        for (i, p) in instances.iter().enumerate() {
+            config.push(format!("    server vp{} 127.0.0.1:{p} check", i + 1));
+        }
+        let path = dir.join("haproxy.cfg");
+        std::fs::write(&path, config.join("\n") + "\n").unwrap();
+        let log = std::fs::File::create(dir.join("haproxy.log")).unwrap();
+        let child = Command::new("haproxy")
+            .args(["-db", "-f", path.to_str().unwrap()])
+            .stdout(Stdio::from(log.try_clone().unwrap()))
+            .stderr(Stdio::from(log))
+            .spawn()
+            .expect("start haproxy");
+        Proxy { child, port }
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn haproxy_present() -> bool {
+    if support::installed("haproxy") {
+        return true;
+    }
+    assert_ne!(
+        std::env::var("VP_TEST_HAPROXY").as_deref(),
+        Ok("require"),
+        "haproxy is required (apt-get install haproxy)"
+    );
+    eprintln!("skipped: haproxy is not installed");
+    false
+}
+
+/// What the load saw.
+#[derive(Default)]
+struct Seen {
+    /// Answers that were not the request's success, before any retry.
+    raw_failures: AtomicUsize,
+    /// Requests that failed after the retries.
+    failed: Mutex<Vec<String>>,
+    /// Keys whose invoice was issued.
+    issued: Mutex<Vec<String>>,
+    reads: AtomicUsize,
+}
+
+/// Whether an SDK retries this answer: no answer at all, `409 OPERATION_IN_PROGRESS`, `429`, `5xx`.
+fn retried(status: Option<u16>, body: &str) -> bool {
+    match status {
+        None => true,
+        Some(409) => body.contains("OPERATION_IN_PROGRESS"),
+        Some(429) => true,
+        Some(s) => s >= 500,
+    }
+}
+
+/// One request through the proxy, retried as the SDKs do (3 retries, 0.5 s, 1 s, 2 s apart).
+fn with_retries(
+    seen: &Seen,
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<u16, String> {
+    let url = format!("http://127.0.0.1:{port}/api/partner/v1{path}");
+    let mut last = String::new();
+    for (attempt, pause) in [0u64, 500, 1_000, 2_000].into_iter().enumerate() {
+        std::thread::sleep(Duration::from_millis(pause));
+        let answer = vp_testkit::http::send(method, &url, headers, body);
+        let (status, text) = match &answer {
+            Ok(a) => (Some(a.status), String::from_utf8_lossy(&a.body).into_owned()),
+            Err(e) => (None, e.to_string()),
+        };
+        if matches!(status, Some(200 | 201)) {
+            return Ok(status.unwrap_or_default());
+        }
+        seen.raw_failures.fetch_add(1, Ordering::Relaxed);
+        last = format!("attempt {attempt}: {status:?} {text}");
+        if !retried(status, &text) {
+            break;
+        }
+    }
+    Err(last)
+}
+
+#[test]
+fn three_instances_behind_haproxy_restarted_in_turn_with_sigterm_fail_no_request() {
+    if !haproxy_present() {
+        return;
+    }
+    let Some(redis) = redis_url() else { return };
+    let env = [("VP_REDIS_URL", redis.as_str()), ("VP_DRAIN_SECONDS", "2")];
+    let Some(mut first) = Server::start_with(Backend::Postgres, "rolling", &env) else { return };
+    // The drill's load is above the spec's default 60 invoices a minute.
+    let raise =
+        ["--payments-per-minute", "100000", "--requests-per-minute", "100000", "--new-clients-per-day", "100000"];
+    let mut limits = vec!["account", "limits", first.account_id.as_str()];
+    limits.extend(raise);
+    first.cli_settled(&limits);
+    let mut second = first.another_instance();
+    let mut third = first.another_instance();
+    let proxy = Proxy::start(first.db.dir(), &[first.port, second.port, third.port]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while vp_testkit::http::send("GET", &format!("http://127.0.0.1:{}/ready", proxy.port), &[], b"")
+        .map(|a| a.status)
+        .ok()
+        != Some(200)
+    {
+        assert!(Instant::now() < deadline, "haproxy did not come up");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    let seen = Seen::default();
+    let stop = AtomicBool::new(false);
+    let auth = format!("Bearer {}", first.key);
+    std::thread::scope(|scope| {
+        for worker in 0..4 {
+            let (seen, stop, auth, port) = (&seen, &stop, auth.as_str(), proxy.port);
+            scope.spawn(move || {
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    i += 1;
+                    let key = format!("drill-{worker}-{i}");
+                    let body = subscription(&format!("drill-client-{worker}-{i}"), 1).to_string();
+                    let headers = [
+                        ("authorization", auth),
+                        ("content-type", "application/json"),
+                        ("idempotency-key", key.as_str()),
+                    ];
+                    match with_retries(seen, port, "POST", "/payments", &headers, body.as_bytes()) {
+                        Ok(_) => seen.issued.lock().unwrap().push(key),
+                        Err(e) => seen.failed.lock().unwrap().push(format!("{key}: {e}")),
+                    }
+                    match with_retries(seen, port, "GET", "/account", &[("authorization", auth)], b"") {
+                        Ok(_) => {
+                            seen.reads.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) => seen.failed.lock().unwrap().push(format!("GET /account: {e}")),
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        }
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(first.restart_gracefully(), Some(0), "a clean exit");
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(second.restart_gracefully(), Some(0));
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(third.restart_gracefully(), Some(0));
+        std::thread::sleep(Duration::from_secs(2));
+        stop.store(true, Ordering::Relaxed);
+    });
+
+    let failed = seen.failed.into_inner().unwrap();
+    let issued = seen.issued.into_inner().unwrap();
+    let raw = seen.raw_failures.into_inner();
+    eprintln!(
+        "rolling restart: {} invoices and {} reads through HAProxy, {raw} raw failures before retries, {} failed",
+        issued.len(),
+        seen.reads.into_inner(),
+        failed.len()
+    );
+    assert!(failed.is_empty(), "a retrying client saw failures: {failed:#?}");
+    assert!(issued.len() > 50, "a steady load ran through the restarts: {}", issued.len());
+    let invoices = first.db.query_sql("SELECT COUNT(*) FROM invoices");
+    assert_eq!(invoices, [issued.len().to_string()], "one invoice per key");
+}
