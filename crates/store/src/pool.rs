@@ -59,6 +59,30 @@ macro_rules! db_run {
 }
 pub(crate) use db_run;
 
+/// Locks the row of `$table` with id `$id` (its `$id_col`) until the unit of work ends, so
+/// count-then-insert rules on it are exact: `SELECT ... FOR UPDATE` on PostgreSQL; nothing on
+/// SQLite, where `BEGIN IMMEDIATE` already serialises every writer. A missing row locks nothing.
+macro_rules! lock_row {
+    ($conn:expr, $table:path, $id_col:expr, $id:expr) => {
+        match $conn {
+            $crate::pool::DbConn::Sqlite(_) => Ok(()),
+            $crate::pool::DbConn::Postgres(object) => {
+                let c: &mut $crate::pool::PgConn = object;
+                $table
+                    .find($id)
+                    .select($id_col)
+                    .for_update()
+                    .first::<String>(c)
+                    .await
+                    .optional()
+                    .map(|_| ())
+                    .map_err($crate::errors::db)
+            }
+        }
+    };
+}
+pub(crate) use lock_row;
+
 /// Loads the rows of `$query` a claim takes. On PostgreSQL they are locked `FOR UPDATE SKIP
 /// LOCKED`: rows another worker is claiming right now are skipped, not waited for. On SQLite the
 /// write transaction's `BEGIN IMMEDIATE` holds the only write lock: no other claimer runs meanwhile.

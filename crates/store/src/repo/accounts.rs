@@ -19,22 +19,7 @@ use crate::schema::{accounts, api_keys};
 
 /// `Tx::lock_account` (`tx.rs`): the unit of work's own method, not a port of this area's.
 pub(crate) async fn lock_account(conn: &mut DbConn, account_id: &str) -> StoreResult<()> {
-    match conn {
-        // `BEGIN IMMEDIATE` already serialises every writer.
-        DbConn::Sqlite(_) => Ok(()),
-        DbConn::Postgres(object) => {
-            let c: &mut crate::pool::PgConn = object;
-            accounts::table
-                .find(account_id)
-                .select(accounts::id)
-                .for_update()
-                .first::<String>(c)
-                .await
-                .optional()
-                .map(|_| ())
-                .map_err(db)
-        }
-    }
+    crate::pool::lock_row!(conn, accounts::table, accounts::id, account_id)
 }
 
 /// The key and its account in one statement: the hot path of every partner request. Run by

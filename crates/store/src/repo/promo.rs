@@ -17,7 +17,7 @@ use vp_ports::{PromoCodeRecord, PromoRepo, PromoUsage, PromoUse};
 use crate::convert::{count, db_time, db_time_opt, int, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{PromoCodeRow, PromoUseRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::db_run;
 use crate::schema::{invoices, promo_codes, promo_uses};
 use crate::tx::StoreTx;
 
@@ -153,22 +153,7 @@ impl PromoRepo for StoreTx {
     }
 
     async fn lock_promo_code(&mut self, promo_id: &str) -> StoreResult<()> {
-        match self.conn()? {
-            // `BEGIN IMMEDIATE` already serialises every writer.
-            DbConn::Sqlite(_) => Ok(()),
-            DbConn::Postgres(object) => {
-                let c: &mut crate::pool::PgConn = object;
-                promo_codes::table
-                    .find(promo_id)
-                    .select(promo_codes::id)
-                    .for_update()
-                    .first::<String>(c)
-                    .await
-                    .optional()
-                    .map(|_| ())
-                    .map_err(db)
-            }
-        }
+        crate::pool::lock_row!(self.conn()?, promo_codes::table, promo_codes::id, promo_id)
     }
 
     async fn promo_uses_taken(&mut self, promo_id: &str, client_id: &str) -> StoreResult<(u64, u64)> {
