@@ -1,12 +1,12 @@
 //! Operator commands for partners' promo codes.
 
 use serde_json::{Value, json};
-use time::Date;
-use time::macros::format_description;
 use vp_app::Services;
+use vp_app::cabinet::audit::Who;
 use vp_app::promotions::{NewPromo, PromoSummary, describe_benefit};
 use vp_domain::Money;
 use vp_domain::promo::Benefit;
+use vp_domain::time_zone::parse_day;
 
 use crate::cli::{PromoCommand, PromoCreateArgs};
 use crate::commands::CommandError;
@@ -58,9 +58,10 @@ fn new_promo(args: PromoCreateArgs) -> Result<(String, NewPromo), CommandError> 
     };
     let last_day = args
         .expires
-        .map(|text| Date::parse(&text, format_description!("[year]-[month]-[day]")))
-        .transpose()
-        .map_err(|_| CommandError::BadInput("--expires is a date such as 2026-12-31".into()))?;
+        .map(|text| {
+            parse_day(&text).ok_or_else(|| CommandError::BadInput("--expires is a date such as 2026-12-31".into()))
+        })
+        .transpose()?;
     let new = NewPromo {
         code: args.code,
         benefit,
@@ -78,13 +79,13 @@ pub async fn promo_command(services: &Services, cmd: PromoCommand) -> Result<Val
     Ok(match cmd {
         PromoCommand::Create(args) => {
             let (account_id, new) = new_promo(args)?;
-            let created = promotions.create(&account_id, new).await?;
+            let created = promotions.create(&account_id, new, Who::Operator).await?;
             promo(&promotions.show(&account_id, created.code.as_str()).await?)
         }
         PromoCommand::List { account_id } => promotions.list(&account_id).await?.iter().map(promo).collect(),
         PromoCommand::Show { account_id, code } => promo(&promotions.show(&account_id, &code).await?),
         PromoCommand::Disable { account_id, code } => {
-            promotions.disable(&account_id, &code).await?;
+            promotions.disable(&account_id, &code, Who::Operator).await?;
             promo(&promotions.show(&account_id, &code).await?)
         }
     })

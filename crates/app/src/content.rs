@@ -176,8 +176,7 @@ pub struct Operator {
 impl Operator {
     /// `effective_date` as a day; `None` when it is not `YYYY-MM-DD`.
     pub fn effective_day(&self) -> Option<time::Date> {
-        let format = time::macros::format_description!("[year]-[month]-[day]");
-        time::Date::parse(&self.effective_date, &format).ok()
+        vp_domain::time_zone::parse_day(&self.effective_date)
     }
 }
 

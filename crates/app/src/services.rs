@@ -354,6 +354,7 @@ impl Services {
             clock: clock.clone(),
             ids: ids.clone(),
             offers: offers.clone(),
+            audit: audit.clone(),
         });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),

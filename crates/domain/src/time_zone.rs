@@ -15,6 +15,11 @@ pub enum TimeZoneError {
     Unknown(String),
 }
 
+/// A day as people write it here: `YYYY-MM-DD`; `None` for anything else.
+pub fn parse_day(text: &str) -> Option<time::Date> {
+    time::Date::parse(text.trim(), time::macros::format_description!("[year]-[month]-[day]")).ok()
+}
+
 /// An account's time zone; `Europe/Moscow` unless the operator set another.
 #[derive(Clone)]
 pub struct TimeZone {
@@ -137,6 +142,13 @@ mod tests {
         let local = zone.local(datetime!(2026-11-23 16:32 UTC));
         assert_eq!((local.hour(), local.minute()), (19, 32));
         assert_eq!(zone.label(datetime!(2026-11-23 16:32 UTC)), "MSK");
+    }
+
+    #[test]
+    fn a_day_is_written_year_month_day() {
+        assert_eq!(parse_day(" 2026-12-31 "), Some(time::macros::date!(2026 - 12 - 31)));
+        assert_eq!(parse_day("31.12.2026"), None);
+        assert_eq!(parse_day("2026-02-30"), None);
     }
 
     #[test]

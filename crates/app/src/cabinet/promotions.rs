@@ -1,15 +1,13 @@
 //! Promo codes from the cabinet's "Promotions" page: the account's codes with their uses, a new
 //! code from the page's form, and turning one off. Each change is the signed-in person's.
 
-use time::Date;
-use time::macros::format_description;
 use vp_domain::Money;
 use vp_domain::promo::Benefit;
+use vp_domain::time_zone::parse_day;
 
-use super::audit;
 use super::{Actor, Cabinet};
 use crate::error::{AppError, AppResult, FieldErrors};
-use crate::promotions::{NewPromo, PromoSummary, describe_benefit};
+use crate::promotions::{NewPromo, PromoSummary};
 
 /// The page's form as sent: raw text, read here.
 #[derive(Debug, Clone, Default)]
@@ -62,9 +60,10 @@ impl PromoForm {
         let plans = plans.map_err(|_| bad("plans", "plans on sale".into())).ok();
         let last_day = match self.expires.trim() {
             "" => None,
-            day => Date::parse(day, format_description!("[year]-[month]-[day]"))
-                .map_err(|_| bad("expires", "a date".into()))
-                .ok(),
+            day => parse_day(day).or_else(|| {
+                bad("expires", "a date".into());
+                None
+            }),
         };
         match benefit {
             Ok(benefit) if errors.is_empty() => Ok(NewPromo {
@@ -105,21 +104,11 @@ impl Cabinet {
     /// A new code from the page's form.
     pub async fn create_promo(&self, actor: &Actor, form: &PromoForm) -> AppResult<()> {
         let new = form.read()?;
-        let created = self.services.promotions.create(actor.account_id(), new).await?;
-        let detail = format!("{}: {}", created.code, describe_benefit(created.benefit));
-        self.record(actor, audit::PROMO_CREATED, detail).await
+        self.services.promotions.create(actor.account_id(), new, actor.into()).await.map(|_| ())
     }
 
     /// Turns a code off; invoices already issued with it stay payable.
     pub async fn disable_promo(&self, actor: &Actor, code: &str) -> AppResult<()> {
-        self.services.promotions.disable(actor.account_id(), code).await?;
-        self.record(actor, audit::PROMO_DISABLED, code.trim().to_ascii_uppercase()).await
-    }
-
-    async fn record(&self, actor: &Actor, action: &'static str, detail: String) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), action, detail).await?;
-        tx.commit().await?;
-        Ok(())
+        self.services.promotions.disable(actor.account_id(), code, actor.into()).await
     }
 }

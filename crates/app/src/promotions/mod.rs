@@ -10,6 +10,7 @@ use vp_domain::promo::{self, Benefit, PromoCode, PromoRefused, Terms, UseContext
 use vp_domain::{ClientId, Purpose};
 use vp_ports::{Clock, IdGenerator, PromoCodeRecord, PromoUsage, PromoUse, Store, StoreError};
 
+use crate::cabinet::audit::{self, Audit, Who};
 use crate::catalog::Offers;
 use crate::error::{AppError, AppResult, Declined, Refusal};
 
@@ -38,12 +39,14 @@ pub struct Promotions {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) offers: Arc<Offers>,
+    pub(crate) audit: Audit,
 }
 
 impl Promotions {
-    /// A new code. A discount that would take a plan it applies to below the platform's price
-    /// is refused, saying which plan and by how much.
-    pub async fn create(&self, account_id: &str, new: NewPromo) -> AppResult<PromoCodeRecord> {
+    /// A new code, recorded in the account's activity as `who`'s. A discount that would take a
+    /// plan it applies to below the platform's price is refused, saying which plan and by how
+    /// much.
+    pub async fn create(&self, account_id: &str, new: NewPromo, who: Who<'_>) -> AppResult<PromoCodeRecord> {
         let code = PromoCode::parse(&new.code).map_err(|_| Declined::PromoCodeMalformed)?;
         let account = read!(self.store, |tx| tx.account(account_id)).ok_or(AppError::NotFound("account"))?;
         if new.per_customer == 0 || new.max_uses == Some(0) {
@@ -93,6 +96,8 @@ impl Promotions {
             Err(StoreError::Conflict(_)) => return Err(Declined::PromoCodeTaken(record.code.to_string()).into()),
             Err(e) => return Err(e.into()),
         }
+        let detail = format!("{}: {}", record.code, describe_benefit(record.benefit));
+        self.audit.record(tx.as_mut(), account_id, who, audit::PROMO_CREATED, detail).await?;
         tx.commit().await?;
         Ok(record)
     }
@@ -119,13 +124,14 @@ impl Promotions {
         Ok(PromoSummary { promo, usage })
     }
 
-    /// Turns a code off: invoices already issued with it stay payable.
-    pub async fn disable(&self, account_id: &str, code: &str) -> AppResult<()> {
+    /// Turns a code off, recorded as `who`'s: invoices already issued with it stay payable.
+    pub async fn disable(&self, account_id: &str, code: &str, who: Who<'_>) -> AppResult<()> {
         let code = PromoCode::parse(code).map_err(|_| AppError::NotFound("promo code"))?;
         let mut tx = self.store.begin().await?;
         if !tx.disable_promo_code(account_id, &code, self.clock.now()).await? {
             return Err(AppError::NotFound("promo code"));
         }
+        self.audit.record(tx.as_mut(), account_id, who, audit::PROMO_DISABLED, code.to_string()).await?;
         tx.commit().await?;
         Ok(())
     }
