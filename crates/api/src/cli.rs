@@ -405,6 +405,14 @@ pub enum AccountCommand {
     SetStyle(StyleArgs),
     /// Let the account's bot take Telegram Stars at a rate of rubles per Star, or no more.
     Stars(StarsArgs),
+    /// The referral program: with --days, set the days a customer gets when someone they
+    /// invited pays for the first time (0 turns it off); then show it with its top inviters.
+    Referrals {
+        account_id: String,
+        /// Days per invited customer's first payment, 0 to 365.
+        #[arg(long)]
+        days: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -3,9 +3,11 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
+use vp_app::cabinet::audit::Who;
 use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{AppError, Services};
+use vp_domain::referral::ReferralDays;
 use vp_domain::stars::StarsRate;
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
 use vp_ports::WithdrawalFilter;
@@ -114,6 +116,17 @@ pub async fn account(services: &Services, cmd: AccountCommand) -> CommandResult 
                 trials_per_day: limit_change("trials-per-day", trials_per_day.as_deref())?,
             };
             output::account(&services.operator.set_limits(&account_id, changes).await?)
+        }
+        AccountCommand::Referrals { account_id, days } => {
+            let program = match days {
+                Some(days) => {
+                    let days =
+                        ReferralDays::parse(&days).map_err(|e| CommandError::BadInput(format!("--days: {e}")))?;
+                    services.referrals.set_days(&account_id, days, Who::Operator).await?
+                }
+                None => services.referrals.program(&account_id).await?,
+            };
+            output::referral_program(&account_id, &program)
         }
         AccountCommand::Stars(StarsArgs { account_id, rub_per_star, off: _ }) => {
             let rate = rub_per_star

@@ -6,6 +6,7 @@ use time::format_description::well_known::Rfc3339;
 use vp_app::clients::PanelReconciliation;
 use vp_app::keys::IssuedKey;
 use vp_app::operator::AccountOverview;
+use vp_app::referrals::ReferralProgram;
 use vp_domain::{CURRENCY, DeviceSettings};
 use vp_ports::{
     AccountRecord, ApiKeyRecord, ClientRecord, GatewayInfo, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord,
@@ -40,6 +41,31 @@ pub fn account(a: &AccountRecord) -> Value {
         },
         "time_zone": a.time_zone.name(),
         "created_at": timestamp(a.created_at),
+    })
+}
+
+/// An account's referral program, its figures and its top inviters.
+pub fn referral_program(account_id: &str, p: &ReferralProgram) -> Value {
+    let inviters: Vec<Value> = p
+        .top_inviters
+        .iter()
+        .map(|i| {
+            json!({
+                "client_id": i.client_id.as_str(),
+                "invited": i.invited,
+                "rewarded": i.rewarded,
+                "days_given": i.days_given,
+            })
+        })
+        .collect();
+    json!({
+        "account_id": account_id,
+        "days": p.days.days(),
+        "status": if p.days.is_on() { "on" } else { "off" },
+        "invited": p.totals.invited,
+        "rewarded": p.totals.rewarded,
+        "days_given": p.totals.days_given,
+        "top_inviters": inviters,
     })
 }
 

@@ -31,6 +31,7 @@ pub mod observability;
 pub mod operator;
 pub mod payments;
 pub mod promotions;
+pub mod referrals;
 pub mod reminders;
 pub mod renewals;
 pub mod secrets;

@@ -25,6 +25,7 @@ use crate::observability::Observability;
 use crate::operator::Operator;
 use crate::payments::{Payments, Settled};
 use crate::promotions::Promotions;
+use crate::referrals::{ReferralRewards, Referrals};
 use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
@@ -140,6 +141,8 @@ pub struct Services {
     pub shop: Arc<Shop>,
     /// Promo codes.
     pub promotions: Arc<Promotions>,
+    /// The referral program: days for inviters, personal links.
+    pub referrals: Arc<Referrals>,
 }
 
 impl Services {
@@ -168,9 +171,15 @@ impl Services {
         let outbox = EventOutbox { stamp: stamp.clone() };
         let notifier = Notifier { stamp: stamp.clone(), messenger: platform_bot.is_some() };
         let reminder_queue = ReminderQueue { stamp: stamp.clone() };
-        let mail_queue = MailQueue { stamp };
+        let mail_queue = MailQueue { stamp: stamp.clone() };
         let offers = Arc::new(Offers::new(store.clone()));
         let auth_cache = Arc::new(AuthCache::default());
+        let referrals = Arc::new(Referrals {
+            store: store.clone(),
+            clock: clock.clone(),
+            tokens: tokens.clone(),
+            audit: audit.clone(),
+        });
         // One for the process: every driver's requests count in the same windows.
         let limiter = Arc::new(Limiter::new(metrics.clone()));
         // One for the process: everything a bot sends shares its pace.
@@ -226,6 +235,7 @@ impl Services {
                 panel_sync: panel_sync.clone(),
                 consents: consents.clone(),
                 shop_orders: ShopOrders { queue: mail_queue.clone(), public_base_url: public_base_url.clone() },
+                referrals: ReferralRewards { stamp: stamp.clone(), reminders: reminder_queue.clone() },
             },
             public_base_url: public_base_url.clone(),
             receipts,
@@ -301,6 +311,7 @@ impl Services {
             payments: payments.clone(),
             renewals: renewals.clone(),
             stars: stars.clone(),
+            referrals: referrals.clone(),
             public_base_url: public_base_url.clone(),
         });
         let bot_updates = Arc::new(Updates {
@@ -408,6 +419,7 @@ impl Services {
             mail,
             shop,
             promotions,
+            referrals,
         }
     }
 }

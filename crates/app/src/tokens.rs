@@ -24,6 +24,15 @@ impl Tokens {
         URL_SAFE_NO_PAD.encode(self.ids.random_bytes(32))
     }
 
+    /// A new personal referral code: 9 random bytes.
+    pub(crate) fn referral_code(&self) -> vp_domain::referral::ReferralCode {
+        let mut bytes = [0u8; 9];
+        for (b, r) in bytes.iter_mut().zip(self.ids.random_bytes(9)) {
+            *b = r;
+        }
+        vp_domain::referral::ReferralCode::from_random(bytes)
+    }
+
     /// A new secret subscription-link token (24 random bytes, URL-safe).
     pub(crate) fn link_token(&self) -> String {
         URL_SAFE_NO_PAD.encode(self.ids.random_bytes(24))

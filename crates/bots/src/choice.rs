@@ -43,6 +43,8 @@ pub(crate) enum Choice {
     Help,
     /// "I have a promo code": the next message is read as the code.
     PromoAsk,
+    /// "Invite a friend": the shopper's personal link.
+    Invite,
 }
 
 /// An invoice id as the service makes them (`pay_` and URL-safe characters): whose it is
@@ -77,6 +79,7 @@ impl Choice {
             Choice::Remove { nonce, index } => format!("rm!:{nonce}:{index}"),
             Choice::Help => "help".into(),
             Choice::PromoAsk => "promo".into(),
+            Choice::Invite => "invite".into(),
         }
     }
 
@@ -110,6 +113,7 @@ impl Choice {
             ("rm!", 2) => Choice::Remove { nonce: rest[0].to_owned(), index: rest[1].parse().ok()? },
             ("help", 0) => Choice::Help,
             ("promo", 0) => Choice::PromoAsk,
+            ("invite", 0) => Choice::Invite,
             _ => return None,
         };
         (choice.data() == data).then_some(choice)

@@ -25,6 +25,7 @@ pub(crate) async fn answer(
             | ReplyKind::ReceiptEmailSaved
             | ReplyKind::PromoSaved
             | ReplyKind::PromoUnknown
+            | ReplyKind::Invited
     );
     if shop_reply {
         let Some(shopper) = shop.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
@@ -44,6 +45,12 @@ pub(crate) async fn answer(
         match reply.kind {
             // The plans, with the code said kept, to buy with it.
             ReplyKind::PromoSaved => answer.push(shop::plans(shop, &shopper).await?),
+            // The menu, its first line saying who brought them.
+            ReplyKind::Invited => {
+                let mut welcome = menu(shop, &shopper).await?;
+                welcome.text = format!("{}\n\n{}", text(lang, "shop-invited"), welcome.text);
+                answer.push(welcome);
+            }
             ReplyKind::PromoUnknown => {
                 answer.push(BotMessage::text(chat_id, text(lang, "promo-refused-unknown")));
                 answer.push(menu(shop, &shopper).await?);
@@ -65,7 +72,8 @@ pub(crate) async fn answer(
         | ReplyKind::Help
         | ReplyKind::ReceiptEmailSaved
         | ReplyKind::PromoSaved
-        | ReplyKind::PromoUnknown => vec![],
+        | ReplyKind::PromoUnknown
+        | ReplyKind::Invited => vec![],
         ReplyKind::LinkExpired => vec![say("bot-link-expired")],
         ReplyKind::LanguageSet => vec![say("bot-language-set")],
         ReplyKind::Stopped => vec![say("bot-stopped")],

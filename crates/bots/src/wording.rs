@@ -73,6 +73,19 @@ impl BotWording for Wording {
                 let mine = Button::press(text(lang, "shop-menu-subscription"), Choice::Subscription.data());
                 return connect_message(*chat_id, lang, connect, paid, mine);
             }
+            ReminderContent::Referral { days, ends_on } => {
+                let body = match ends_on {
+                    Some(day) => text_with(
+                        lang,
+                        "bot-referral-days",
+                        &[("brand", brand.into()), ("days", (*days).into()), ("day", (*day).into())],
+                    ),
+                    None => {
+                        text_with(lang, "bot-referral-credit", &[("brand", brand.into()), ("days", (*days).into())])
+                    }
+                };
+                return BotMessage::text(*chat_id, body);
+            }
             ReminderContent::Expired { client, renew } => {
                 let key = if client.own { "bot-reminder-expired-yours" } else { "bot-reminder-expired" };
                 (text_with(lang, key, &[("brand", brand.into()), ("client", client.client_id.as_str().into())]), renew)

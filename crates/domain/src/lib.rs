@@ -13,6 +13,7 @@ pub mod money;
 pub mod promo;
 pub mod rate_window;
 pub mod receipt;
+pub mod referral;
 pub mod renewal;
 pub mod shop;
 pub mod shop_sign_in;

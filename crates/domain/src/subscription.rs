@@ -168,10 +168,19 @@ impl Subscription {
         }
     }
 
-    /// Days a promo code adds to the term just bought (a lifetime term has no end to move).
+    /// Days a promo code adds to the term just bought, or a referral to a running one (a
+    /// lifetime term has no end to move).
     pub fn add_days(&mut self, days: u32) {
         if !self.lifetime && days > 0 {
             self.expires_at = (self.expires_at + Duration::days(i64::from(days))).min(LIFETIME_END);
+        }
+    }
+
+    /// Days a refund takes back (a referral's reward): the end moves earlier by as many days
+    /// as were added. A lifetime term has no end to move.
+    pub fn take_days(&mut self, days: u32) {
+        if !self.lifetime && days > 0 {
+            self.expires_at -= Duration::days(i64::from(days));
         }
     }
 
@@ -253,6 +262,20 @@ mod tests {
 
     fn limited() -> DeviceLimit {
         DeviceLimit::Limited { included: 3, purchased: 0 }
+    }
+
+    #[test]
+    fn days_taken_back_move_the_end_as_far_as_days_added_and_a_lifetime_term_keeps_its_end() {
+        let now = datetime!(2026-01-15 10:00 UTC);
+        let mut s = Subscription::activate(Term::Months(1), limited(), now);
+        s.add_days(10);
+        assert_eq!(s.expires_at, datetime!(2026-02-25 10:00 UTC));
+        s.take_days(10);
+        assert_eq!(s.expires_at, datetime!(2026-02-15 10:00 UTC));
+        let mut forever = Subscription::activate(Term::Lifetime, limited(), now);
+        let end = forever.expires_at;
+        forever.take_days(10);
+        assert_eq!(forever.expires_at, end);
     }
 
     #[test]

@@ -803,6 +803,24 @@ shop-form-promo = Promo code (if you have one)
 shop-promo-button = 🎟 I have a promo code
 shop-promo-ask = Send the promo code as a message.
 shop-promo-kept = Your promo code { $code } will be applied when you choose a plan.
+shop-menu-invite = 🎁 Invite a friend
+shop-invite = Your personal link for friends:
+    { $link }
+    When someone new to us comes through it and pays for the first time, you get { $days ->
+        [one] { $days } day of VPN for free.
+       *[other] { $days } days of VPN for free.
+    }
+shop-invite-share = Share the link
+shop-invite-needs-client = Your personal invite link appears once you have a subscription or a trial.
+shop-invited = 🎁 A friend invited you.
+bot-referral-days = { $brand }: a friend you invited has paid, thank you! Your subscription now ends on { DATE($day) }: { $days ->
+    [one] { $days } day added.
+   *[other] { $days } days added.
+}
+bot-referral-credit = { $brand }: a friend you invited has paid, thank you! { $days ->
+    [one] { $days } day will be added to your next purchase.
+   *[other] { $days } days will be added to your next purchase.
+}
 shop-promo-full-price = The price below is without it.
 shop-form-promo-invalid = A promo code is 4 to 32 letters, digits and dashes.
 promo-refused-unknown = There is no such promo code. Check it, or buy without it.

@@ -109,15 +109,19 @@ pub enum ReminderKind {
     Expired,
     Paid,
     RenewalDeclined,
+    /// An invited friend's first payment gave the inviter days or a credit (the reminder's
+    /// `payment_id` is the friend's payment).
+    Referral,
 }
 
 impl ReminderKind {
-    pub const ALL: [ReminderKind; 5] = [
+    pub const ALL: [ReminderKind; 6] = [
         ReminderKind::Expiring(Threshold::Hours72),
         ReminderKind::Expiring(Threshold::Hours24),
         ReminderKind::Expired,
         ReminderKind::Paid,
         ReminderKind::RenewalDeclined,
+        ReminderKind::Referral,
     ];
 
     pub const fn code(self) -> &'static str {
@@ -127,6 +131,7 @@ impl ReminderKind {
             ReminderKind::Expired => "expired",
             ReminderKind::Paid => "paid",
             ReminderKind::RenewalDeclined => "renewal_declined",
+            ReminderKind::Referral => "referral",
         }
     }
 

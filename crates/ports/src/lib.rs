@@ -17,6 +17,7 @@ pub mod pages;
 pub mod panel;
 pub mod promo;
 pub mod records;
+pub mod referral;
 pub mod renewals;
 pub mod setting_key;
 pub mod standin;
@@ -50,13 +51,15 @@ pub use notice::*;
 pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
 pub use promo::{PromoCodeRecord, PromoUsage, PromoUse};
 pub use records::*;
+pub use referral::{InviterStats, ReferralCodeRecord, ReferralRecord, ReferralReward, ReferralTotals};
 pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
-    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PromoRepo, ReminderRepo,
-    RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store, StoreError, Tx,
+    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PromoRepo, ReferralRepo,
+    ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store,
+    StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

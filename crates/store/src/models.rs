@@ -538,3 +538,38 @@ pub(crate) struct PromoUseRow {
     pub client_id: String,
     pub created_at: PrimitiveDateTime,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = referral_programs)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ReferralProgramRow {
+    pub account_id: String,
+    pub days: i32,
+    pub updated_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = referral_codes)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ReferralCodeRow {
+    pub code: String,
+    pub account_id: String,
+    pub client_ref: String,
+    pub created_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = referrals, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ReferralRow {
+    pub account_id: String,
+    pub invited_user_id: i64,
+    pub inviter_ref: String,
+    pub invited_at: PrimitiveDateTime,
+    pub payment_id: Option<String>,
+    pub days: Option<i32>,
+    pub state: Option<String>,
+    pub rewarded_at: Option<PrimitiveDateTime>,
+    pub spent_payment_id: Option<String>,
+    pub reversed_at: Option<PrimitiveDateTime>,
+}

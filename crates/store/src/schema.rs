@@ -662,3 +662,37 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(promo_uses, invoices);
+
+diesel::table! {
+    referral_programs (account_id) {
+        account_id -> Text,
+        days -> Integer,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    referral_codes (code) {
+        code -> Text,
+        account_id -> Text,
+        client_ref -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    referrals (account_id, invited_user_id) {
+        account_id -> Text,
+        invited_user_id -> BigInt,
+        inviter_ref -> Text,
+        invited_at -> Timestamp,
+        payment_id -> Nullable<Text>,
+        days -> Nullable<Integer>,
+        state -> Nullable<Text>,
+        rewarded_at -> Nullable<Timestamp>,
+        spent_payment_id -> Nullable<Text>,
+        reversed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(referrals, clients);

@@ -8,13 +8,14 @@ use time::Duration;
 use vp_domain::Lang;
 use vp_domain::cabinet::Email;
 use vp_domain::promo::PromoCode;
+use vp_domain::referral::{ReferralCode, ReferralDays};
 use vp_ports::pages::connect_page_url;
 use vp_ports::{
     AccountRepo, BotCommand, BotCustomerRepo, ButtonPress, ChatText, ClientChat, ClientLinkCode, ClientRepo,
-    CustomerChatRepo, PartnerBotRecord, PromoRepo,
+    CustomerChatRepo, PartnerBotRecord, PromoRepo, ReferralRepo,
 };
 
-use super::BotShop;
+use super::{BotShop, Shopper};
 use crate::bots::connected_bot;
 use crate::error::{AppError, AppResult};
 use crate::views::SubscriptionView;
@@ -55,6 +56,21 @@ pub enum ReplyKind {
     PromoSaved,
     /// Asked for a promo code, the customer wrote something the account has no code for.
     PromoUnknown,
+    /// A new person came through a customer's personal link: the menu, welcomed as invited.
+    Invited,
+}
+
+/// What "Invite a friend" gives a shopper.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InviteLink {
+    /// The account has no referral program (any more).
+    Off,
+    /// The link belongs to a client: the shopper becomes one with a first purchase or trial.
+    NeedsClient,
+    Link {
+        url: String,
+        days: ReferralDays,
+    },
 }
 
 /// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
@@ -109,23 +125,44 @@ impl BotShop {
         Ok(format!("https://t.me/{}?start={code}", bot.username))
     }
 
+    /// "Invite a friend": the shopper's personal link to the account's bot and the days a
+    /// friend's first payment gives them.
+    pub async fn invite_link(&self, shopper: &Shopper) -> AppResult<InviteLink> {
+        let Some(client) = self.client_record(shopper).await? else { return Ok(InviteLink::NeedsClient) };
+        let Some((code, days)) = self.referrals.code_of(&shopper.account.id, &client.id).await? else {
+            return Ok(InviteLink::Off);
+        };
+        let mut tx = self.store.read().await?;
+        let bot = connected_bot(tx.as_mut(), &shopper.account.id).await?.ok_or(AppError::NotFound("bot"))?;
+        tx.commit().await?;
+        Ok(InviteLink::Link { url: format!("https://t.me/{}?start={}", bot.username, code.start_parameter()), days })
+    }
+
     /// Acts on what a customer wrote to the partner's bot, in the unit of work `tx` the update
     /// is handled in: links, unlinks, sets the language. Returns what to answer.
     pub(crate) async fn customer_said(
         &self,
-        tx: &mut (impl AccountRepo + BotCustomerRepo + ClientRepo + CustomerChatRepo + PromoRepo + ?Sized),
+        tx: &mut (impl AccountRepo + BotCustomerRepo + ClientRepo + CustomerChatRepo + PromoRepo + ReferralRepo + ?Sized),
         bot: &PartnerBotRecord,
         said: &ChatText,
     ) -> AppResult<CustomerReply> {
         let account_id = bot.account_id.as_str();
-        tx.touch_bot_customer(account_id, said.user_id, said.chat_id, self.clock.now()).await?;
+        // Whether the bot knew the person matters to an invitation.
+        let first_start = tx.touch_bot_customer(account_id, said.user_id, said.chat_id, self.clock.now()).await?;
         let mut lang = self.chat_reads(tx, account_id, said.chat_id, said.language.as_deref()).await?;
         let kind = match said.bot_command() {
-            Some((BotCommand::Start, code)) if !code.is_empty() => {
-                if self.link_client(tx, account_id, said.chat_id, code).await? {
-                    ReplyKind::Linked
-                } else {
-                    ReplyKind::LinkExpired
+            Some((BotCommand::Start, parameter)) if !parameter.is_empty() => {
+                match ReferralCode::from_start(parameter) {
+                    Some(code) => {
+                        match self.referrals.invite(tx, account_id, said.user_id, first_start, &code).await? {
+                            true => ReplyKind::Invited,
+                            false => ReplyKind::Menu,
+                        }
+                    }
+                    None => match self.link_client(tx, account_id, said.chat_id, parameter).await? {
+                        true => ReplyKind::Linked,
+                        false => ReplyKind::LinkExpired,
+                    },
                 }
             }
             Some((BotCommand::Start, _)) => ReplyKind::Menu,

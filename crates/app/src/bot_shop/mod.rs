@@ -17,7 +17,7 @@ use vp_ports::{AccountRecord, ClientChat, Clock, PartnerBotRecord, Store, VpnPan
 
 pub use buying::Purchase;
 pub(crate) use customer::language_of;
-pub use customer::{CLIENT_CODE_VALID_FOR, ChatClient, ChatClients, CustomerReply, ReplyKind};
+pub use customer::{CLIENT_CODE_VALID_FOR, ChatClient, ChatClients, CustomerReply, InviteLink, ReplyKind};
 pub use devices::{DeviceList, Removal};
 pub use screens::{DeviceOffer, Menu, StarsRenewal, SubscriptionSummary};
 
@@ -66,6 +66,7 @@ pub struct BotShop {
     pub(crate) payments: Arc<Payments>,
     pub(crate) renewals: Arc<crate::renewals::Renewals>,
     pub(crate) stars: Arc<crate::stars::Stars>,
+    pub(crate) referrals: Arc<crate::referrals::Referrals>,
     pub(crate) public_base_url: String,
 }
 

@@ -19,6 +19,8 @@ const DEVICE_CHOICES: u32 = 3;
 pub struct Menu {
     /// The trial: the account gives one and this client could still take it.
     pub trial: bool,
+    /// "Invite a friend": the account has a referral program.
+    pub invite: bool,
 }
 
 /// Extra devices as the shop offers them.
@@ -67,7 +69,8 @@ impl BotShop {
     /// The welcome's menu.
     pub async fn menu(&self, shopper: &Shopper) -> AppResult<Menu> {
         let client = self.shopper_view(shopper).await?;
-        Ok(Menu { trial: shopper.account.trial_enabled && client.as_ref().is_none_or(|c| c.trial_available) })
+        let invite = read!(self.store, |tx| tx.referral_days(&shopper.account.id)).is_on();
+        Ok(Menu { trial: shopper.account.trial_enabled && client.as_ref().is_none_or(|c| c.trial_available), invite })
     }
 
     /// Each plan with its term and price (the invoice's amount), and the device offer.

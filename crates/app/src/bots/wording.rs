@@ -47,6 +47,9 @@ pub enum ReminderContent {
     /// An invoice was paid: the subscription it bought and how to connect; `None` when the
     /// client has no subscription to show (a lifetime one the views do not describe).
     Paid(Option<Connect>),
+    /// An invited friend paid for the first time: `days` were added to the subscription, now
+    /// ending on `ends_on`, or (`None`) kept for the next purchase.
+    Referral { days: u32, ends_on: Option<Date> },
 }
 
 /// The charge automatic renewal will make.

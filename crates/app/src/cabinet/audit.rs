@@ -34,6 +34,7 @@ pub const RENEWAL_LINK_SET: &str = "bot.renewal_link_set";
 pub const AUTO_RENEW_OFF: &str = "client.auto_renew_off";
 pub const PROMO_CREATED: &str = "promo.created";
 pub const PROMO_DISABLED: &str = "promo.disabled";
+pub const REFERRALS_SET: &str = "referrals.set";
 
 /// Who did it: a cabinet user, or the platform's operator (CLI).
 pub enum Who<'a> {

@@ -61,6 +61,8 @@ pub(crate) struct Settled {
     pub consents: Arc<Consents>,
     /// Mails a web shop customer their paid order.
     pub shop_orders: crate::shop::ShopOrders,
+    /// Rewards inviters for invited customers' first payments.
+    pub referrals: crate::referrals::ReferralRewards,
 }
 
 /// An invoice the platform raises itself to renew `client`'s term: pending, with no payment

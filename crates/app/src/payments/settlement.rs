@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
 use vp_ports::{
-    AccountRepo, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo, SettingsRepo,
-    SubscriptionRecord,
+    AccountRepo, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo, ReferralRepo,
+    SettingsRepo, SubscriptionRecord,
 };
 
 use super::Payments;
@@ -40,6 +40,12 @@ impl Payments {
         if step.grants_access {
             self.grant_access(tx.as_mut(), &invoice, now).await?;
         }
+        // An invited customer's first payment rewards the inviter; its refund takes that back.
+        let inviter_changed = match step.ledger {
+            LedgerEffect::CreditPartnerShare => self.settled.referrals.paid(tx.as_mut(), &invoice).await?,
+            LedgerEffect::ReversePartnerShare => self.settled.referrals.refunded(tx.as_mut(), &invoice).await?,
+            LedgerEffect::None => None,
+        };
         let ledger = match step.ledger {
             LedgerEffect::None => None,
             LedgerEffect::CreditPartnerShare => Some((LedgerKind::PartnerShareCredit, invoice.amounts.partner_share)),
@@ -81,6 +87,9 @@ impl Payments {
         if step.grants_access {
             self.settled.panel_sync.sync_client(&invoice.client_ref).await;
         }
+        if let Some(inviter) = inviter_changed {
+            self.settled.panel_sync.sync_client(&inviter).await;
+        }
         Ok(invoice)
     }
 
@@ -113,7 +122,7 @@ impl Payments {
     /// The access a paid invoice buys: the first term, a renewal, or device slots.
     async fn grant_access(
         &self,
-        tx: &mut (impl ClientRepo + OfferRepo + ?Sized),
+        tx: &mut (impl ClientRepo + OfferRepo + ReferralRepo + ?Sized),
         invoice: &InvoiceRecord,
         paid_at: OffsetDateTime,
     ) -> AppResult<()> {
@@ -162,6 +171,8 @@ impl Payments {
         if let Some(promo) = &invoice.promo {
             record.subscription.add_days(promo.extra_days);
         }
+        // So do the days the client's invitations left as credits.
+        self.settled.referrals.spend_credits(tx, &client.id, &invoice.payment_id, &mut record).await?;
         tx.save_subscription(&client.id, &record).await?;
         Ok(())
     }

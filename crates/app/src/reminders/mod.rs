@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::SubscriptionStatus;
+use vp_domain::referral::RewardState;
 use vp_domain::renewal::{charge_at, renewable};
 use vp_domain::term_events::Threshold;
 use vp_ports::pages::connect_page_url;
@@ -182,6 +183,7 @@ impl Reminders {
                  + vp_ports::SettingsRepo
                  + vp_ports::RenewalRepo
                  + vp_ports::InvoiceRepo
+                 + vp_ports::ReferralRepo
                  + ?Sized
              ),
         account: &AccountRecord,
@@ -193,21 +195,33 @@ impl Reminders {
         else {
             return Ok(None);
         };
-        if client.blocked {
+        if client.blocked || linked_chat != Some(reminder.chat_id) {
             return Ok(None);
+        }
+        let message = |content| ReminderMessage {
+            chat_id: reminder.chat_id,
+            lang: lang.unwrap_or_default(),
+            brand: account.brand_name.as_str().to_owned(),
+            content,
+        };
+        // An inviter may have no subscription: their reward is then a credit.
+        if reminder.kind == ReminderKind::Referral {
+            let content = self.referral_content(tx, account, &client, reminder).await?;
+            return Ok(content.map(|c| self.wording.reminder(&message(c))));
         }
         let Some(record) = client.subscription.as_ref() else { return Ok(None) };
         let sub = &record.subscription;
-        let still_due = linked_chat == Some(reminder.chat_id)
-            && match reminder.kind {
-                // A renewal since does not make a payment less received.
-                ReminderKind::Paid => true,
-                ReminderKind::Expired => {
-                    sub.expires_at == reminder.term_ends_at
-                        && sub.status_at(self.clock.now()) == SubscriptionStatus::Expired
-                }
-                ReminderKind::Expiring(_) | ReminderKind::RenewalDeclined => sub.expires_at == reminder.term_ends_at,
-            };
+        let still_due = match reminder.kind {
+            // A renewal since does not make a payment less received.
+            ReminderKind::Paid => true,
+            // Worded above, without a subscription.
+            ReminderKind::Referral => false,
+            ReminderKind::Expired => {
+                sub.expires_at == reminder.term_ends_at
+                    && sub.status_at(self.clock.now()) == SubscriptionStatus::Expired
+            }
+            ReminderKind::Expiring(_) | ReminderKind::RenewalDeclined => sub.expires_at == reminder.term_ends_at,
+        };
         if !still_due {
             return Ok(None);
         }
@@ -224,6 +238,7 @@ impl Reminders {
         let zone = &account.time_zone;
         let content = match reminder.kind {
             ReminderKind::Paid => ReminderContent::Paid(self.connect(tx, account, &client).await?),
+            ReminderKind::Referral => return Ok(None), // not due here (see `still_due`)
             ReminderKind::Expired => ReminderContent::Expired { client: about, renew },
             ReminderKind::Expiring(threshold) => {
                 // The 72 h reminder of a consenting customer says what will be charged and when.
@@ -263,13 +278,28 @@ impl Reminders {
                 }
             }
         };
-        let message = ReminderMessage {
-            chat_id: reminder.chat_id,
-            lang: lang.unwrap_or_default(),
-            brand: account.brand_name.as_str().to_owned(),
-            content,
+        Ok(Some(self.wording.reminder(&message(content))))
+    }
+
+    /// What an invited friend's payment gave the inviter, as it stands now: `None` once a
+    /// refund took it back.
+    async fn referral_content(
+        &self,
+        tx: &mut (impl vp_ports::ReferralRepo + ?Sized),
+        account: &AccountRecord,
+        inviter: &ClientRecord,
+        reminder: &ReminderSend,
+    ) -> AppResult<Option<ReminderContent>> {
+        let Some(payment_id) = &reminder.payment_id else { return Ok(None) };
+        let reward = tx.referral_rewarded_by(payment_id).await?.and_then(|r| r.reward);
+        let Some(reward) = reward.filter(|r| r.state != RewardState::Reversed) else { return Ok(None) };
+        let ends_on = match reward.state {
+            RewardState::Days => {
+                inviter.subscription.as_ref().map(|r| account.time_zone.day(r.subscription.expires_at))
+            }
+            _ => None,
         };
-        Ok(Some(self.wording.reminder(&message)))
+        Ok(Some(ReminderContent::Referral { days: reward.days, ends_on }))
     }
 
     /// The client's subscription as its views show it and where to connect it (for "payment

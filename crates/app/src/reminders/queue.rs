@@ -38,6 +38,23 @@ impl ReminderQueue {
         self.queue_for_invoice(tx, declined, ReminderKind::RenewalDeclined, Some(term_ends_at)).await
     }
 
+    /// Queues "your friend paid" to the chat the inviter is linked to in the account's
+    /// connected bot, about the friend's payment `payment_id`.
+    pub(crate) async fn queue_referral(
+        &self,
+        tx: &mut (impl CustomerChatRepo + BotRepo + ReminderRepo + ?Sized),
+        inviter: &ClientRecord,
+        payment_id: &str,
+    ) -> AppResult<()> {
+        let Some(chat) = tx.client_chat(&inviter.id).await? else { return Ok(()) };
+        if connected_bot(tx, &inviter.account_id).await?.is_none() {
+            return Ok(());
+        }
+        // A credit has no term: the moment stands in for it.
+        let ends = inviter.subscription.as_ref().map_or_else(|| self.stamp.now(), |r| r.subscription.expires_at);
+        self.queue(tx, inviter, chat.chat_id, ReminderKind::Referral, ends, Some(payment_id.to_owned())).await
+    }
+
     /// Queues a message of `kind` about `invoice` to the chat its client is linked to in the
     /// account's connected bot; for the term ending at `term_ends_at`, or (`None`) the client's
     /// current one.

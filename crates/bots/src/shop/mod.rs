@@ -85,6 +85,7 @@ async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppRe
         Choice::RemoveAsk { nonce, index } => devices::confirm_removal(shop, shopper, &nonce, index).await,
         Choice::Remove { nonce, index } => devices::remove(shop, shopper, &nonce, index).await,
         Choice::Help => help(shop, shopper).await,
+        Choice::Invite => screens::invite(shop, shopper).await,
         Choice::PromoAsk => {
             shop.ask_promo(shopper).await?;
             Ok(shopper.message(shopper.say("shop-promo-ask"), vec![shopper.back()]))

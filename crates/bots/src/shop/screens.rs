@@ -2,7 +2,7 @@
 //! subscription, how to connect, and help with the documents.
 
 use vp_app::AppResult;
-use vp_app::bot_shop::{BotShop, DeviceOffer, Shopper};
+use vp_app::bot_shop::{BotShop, DeviceOffer, InviteLink, Shopper};
 use vp_app::views::SubscriptionView;
 use vp_domain::Lang;
 use vp_domain::devices::DevicePurchaseRefused;
@@ -23,10 +23,44 @@ pub(crate) async fn menu(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMess
     buttons.extend([
         shopper.button("shop-menu-subscription", &Choice::Subscription),
         shopper.button("shop-menu-devices", &Choice::Devices),
+    ]);
+    if menu.invite {
+        buttons.push(shopper.button("shop-menu-invite", &Choice::Invite));
+    }
+    buttons.extend([
         shopper.button("shop-menu-help", &Choice::Help),
         shopper.button("shop-menu-language", &Choice::Language),
     ]);
     Ok(shopper.message(shopper.say("shop-welcome"), buttons))
+}
+
+/// "Invite a friend": the shopper's personal link and what a friend's first payment gives.
+pub(super) async fn invite(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    match shop.invite_link(shopper).await? {
+        // Turned off since the menu was shown.
+        InviteLink::Off => menu(shop, shopper).await,
+        InviteLink::NeedsClient => {
+            let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
+            Ok(shopper.message(shopper.say("shop-invite-needs-client"), buttons))
+        }
+        InviteLink::Link { url, days } => {
+            let args = [("days", days.days().into()), ("link", url.as_str().into())];
+            let share = Button::link(text(shopper.lang, "shop-invite-share"), share_url(&url));
+            Ok(shopper.message(text_with(shopper.lang, "shop-invite", &args), vec![share, shopper.back()]))
+        }
+    }
+}
+
+/// Telegram's "share" page for `link`: the person picks the chats to send it to.
+fn share_url(link: &str) -> String {
+    let encoded: String = link
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => char::from(b).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect();
+    format!("https://t.me/share/url?url={encoded}")
 }
 
 /// Each plan with its term and price (the invoice's amount), and the device offer.
@@ -209,4 +243,17 @@ pub(crate) fn subscription_lines(sub: &SubscriptionView, devices_used: Option<us
         format!("{}: {}", text(lang, "page-subscription-devices"), state.devices),
     ]
     .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share_url;
+
+    #[test]
+    fn the_share_page_carries_the_personal_link_encoded() {
+        assert_eq!(
+            share_url("https://t.me/demo_vpn_bot?start=ref-Ab3_-xYz0123"),
+            "https://t.me/share/url?url=https%3A%2F%2Ft.me%2Fdemo_vpn_bot%3Fstart%3Dref-Ab3_-xYz0123"
+        );
+    }
 }

@@ -16,6 +16,7 @@ mod mail;
 mod notices;
 mod offer;
 mod promo;
+mod referrals;
 mod reminders;
 mod renewals;
 mod settings;
@@ -39,6 +40,7 @@ pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
 pub use promo::PromoRepo;
+pub use referrals::ReferralRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
@@ -175,6 +177,7 @@ pub trait Tx:
     + MailRepo
     + ShopRepo
     + PromoRepo
+    + ReferralRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

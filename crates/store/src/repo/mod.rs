@@ -23,6 +23,7 @@ pub(crate) mod notices;
 pub(crate) mod offer;
 pub(crate) mod promo;
 pub(crate) mod quotas;
+pub(crate) mod referrals;
 pub(crate) mod reminders;
 pub(crate) mod renewals;
 pub(crate) mod settings;
