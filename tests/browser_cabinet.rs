@@ -279,4 +279,17 @@ fn a_partner_creates_a_promo_code_sees_it_used_and_turns_it_off_on_a_phone() {
     browser.goto(&format!("{}/cabinet/promotions?lang=ru", s.base));
     fits_the_phone(&browser, "codes in Russian");
     browser.screenshot("cabinet-promo-3-off-ru");
+
+    // The referral program below the codes: a number out of range is said, a good one kept.
+    browser.goto(&format!("{}/cabinet/promotions?lang=en#referrals", s.base));
+    assert!(text(&browser).contains("Invited: 0. Paid: 0. Days given: 0."), "{}", text(&browser));
+    browser.eval("const d = document.querySelector('#days'); d.removeAttribute('max'); d.value = '400';", json!([]));
+    submit_and_see(&browser, "/cabinet/promotions/referrals", "a whole number from 0 to 365");
+    fill(&browser, &[("days", "7")]);
+    submit_and_see(&browser, "/cabinet/promotions/referrals", "Referral days saved.");
+    assert_eq!(s.cli(&["account", "referrals", &s.account_id])["days"], json!(7));
+    fits_the_phone(&browser, "referral program");
+    browser.screenshot("cabinet-promo-4-referrals");
+    browser.goto(&format!("{}/cabinet/activity?lang=en", s.base));
+    assert!(text(&browser).contains("Referral days set"), "{}", text(&browser));
 }

@@ -94,6 +94,18 @@ fn a_friends_first_payment_gives_the_inviter_days_once_and_its_refund_takes_them
     assert_eq!(shown["top_inviters"][0]["client_id"], "telegram:610001", "{shown}");
     assert_eq!(expires_at(&s, "telegram:610001") - before, time::Duration::days(7), "once per friend");
 
+    // The partner sees it in the cabinet, and a bad number there changes nothing.
+    let mut cabinet = support::visitor::cabinet_member(&s, &s.account_id, "partner@example.com");
+    let page = cabinet.get("/cabinet/promotions?lang=en").text();
+    assert!(page.contains("Invited: 1. Paid: 1. Days given: 7."), "{page}");
+    assert!(page.contains("<code>telegram:610001</code>"), "the top inviter: {page}");
+    let overview = cabinet.get("/cabinet?lang=en").text();
+    assert!(overview.contains("Days given: 7. Invited: 1."), "{overview}");
+    let refused = cabinet.submit("/cabinet/promotions", "/cabinet/promotions/referrals", &[("days", "400")]);
+    assert_eq!(refused.status, 422, "{}", refused.text());
+    assert!(refused.text().contains("a whole number from 0 to 365"), "{}", refused.text());
+    assert_eq!(program(&s)["days"], Value::from(7), "unchanged");
+
     // The rewarded payment refunded: the days are taken back.
     s.cli(&["invoice", "refund", &first]);
     assert_eq!(expires_at(&s, "telegram:610001"), before, "the days are taken back");

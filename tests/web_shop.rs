@@ -480,3 +480,28 @@ fn a_promo_code_typed_in_the_shop_discounts_the_order_and_a_wrong_one_is_said_an
     let sandbox = s.get_raw(&format!("/sandbox/pay/{payment_id}?lang=en"), &[]).text().replace('\u{a0}', " ");
     assert!(sandbox.contains("214.92"), "the customer pays the discounted price: {sandbox}");
 }
+
+#[test]
+fn a_signed_in_customer_sees_their_personal_invite_link_while_the_account_has_a_referral_program() {
+    let smtp = SmtpServer::start_anywhere();
+    let url = smtp.url();
+    let mail = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
+    let Some((telegram, s)) = support::chat::shop_with(Backend::Sqlite, "web_shop_invite", &mail) else { return };
+    buy_and_pay(&s, "vera%40example.com");
+    let mut v = signed_in(&s, &smtp, "vera@example.com", 0);
+    let page = v.get("/shop/demo-vpn/account?lang=en").text();
+    assert!(!page.contains("id=\"invite\""), "no program, no link: {page}");
+
+    s.cli(&["account", "referrals", &s.account_id, "--days", "5"]);
+    let page = v.get("/shop/demo-vpn/account?lang=en").text();
+    assert!(page.contains("you get 5 days of VPN for free"), "{page}");
+    let at = page.find("id=\"invite-link\" href=\"").expect("the personal link") + "id=\"invite-link\" href=\"".len();
+    let link = page[at..].split('"').next().unwrap().to_owned();
+    assert!(link.starts_with("https://t.me/demo_vpn_bot?start=ref-"), "{link}");
+
+    // The link leads to the bot, where a new person through it is invited.
+    let friend = support::chat::Person::new(&telegram, 630_001);
+    friend.write(&format!("/start {}", link.rsplit('=').next().unwrap()), "Вас пригласил друг.");
+    let program = s.cli(&["account", "referrals", &s.account_id]);
+    assert_eq!(program["invited"], serde_json::Value::from(1), "{program}");
+}

@@ -347,6 +347,7 @@ impl Services {
             clients: clients.clone(),
             payments: payments.clone(),
             mail: mail_queue.clone(),
+            referrals: referrals.clone(),
             public_base_url: public_base_url.clone(),
         });
         let cabinet_access = Arc::new(CabinetAccess {
@@ -381,6 +382,7 @@ impl Services {
                 bots: bots.clone(),
                 renewals: renewals.clone(),
                 promotions: promotions.clone(),
+                referrals: referrals.clone(),
             },
         });
         let operator = Arc::new(Operator {

@@ -693,6 +693,21 @@ cabinet-overview-promos = { MONEY($amount) } given in discounts, { $used ->
 }
 cabinet-action-promo-created = Promo code created
 cabinet-action-promo-disabled = Promo code turned off
+cabinet-action-referrals-set = Referral days set
+cabinet-referrals = Referral program
+cabinet-referrals-intro = “Invite a friend” in your bot gives each customer a personal link. When someone new comes through it and pays for the first time, the customer gets the days below: added to their running subscription, or to their next purchase. A refund of that payment takes them back.
+cabinet-referrals-days = Days per invited customer
+cabinet-referrals-days-help = 0 turns the program off; at most 365.
+cabinet-referrals-save = Save
+cabinet-referrals-saved = Referral days saved.
+cabinet-referrals-refused = Days per invited customer are a whole number from 0 to { $max }.
+cabinet-referrals-figures = Invited: { $count }. Paid: { $used }. Days given: { $days }.
+cabinet-referrals-top = Top inviters
+cabinet-referrals-inviter = Customer
+cabinet-referrals-invited = Invited
+cabinet-referrals-paid = Paid
+cabinet-referrals-days-given = Days given
+cabinet-overview-referrals = Days given: { $days }. Invited: { $count }.
 cabinet-promo-intro = Promo codes your customers type in your bot or web shop, or your servers send as promo_code. A discount comes out of your markup: it can never take a price below the platform's.
 cabinet-promo-none = No promo codes yet.
 cabinet-promo-new = New promo code
@@ -811,6 +826,10 @@ shop-invite = Your personal link for friends:
        *[other] { $days } days of VPN for free.
     }
 shop-invite-share = Share the link
+shop-account-invite = Send your personal link to friends. When someone new to us comes through it into our Telegram bot and pays for the first time, you get { $days ->
+    [one] { $days } day of VPN for free.
+   *[other] { $days } days of VPN for free.
+}
 shop-invite-needs-client = Your personal invite link appears once you have a subscription or a trial.
 shop-invited = 🎁 A friend invited you.
 bot-referral-days = { $brand }: a friend you invited has paid, thank you! Your subscription now ends on { DATE($day) }: { $days ->

@@ -722,6 +722,21 @@ cabinet-clients-invoice-promo-days = промокод { $code }: { $days } дн.
 cabinet-overview-promos = оплаченных заказов с промокодом: { $used }, скидок дано на { MONEY($amount) }
 cabinet-action-promo-created = создан промокод
 cabinet-action-promo-disabled = отключён промокод
+cabinet-action-referrals-set = изменены дни за приглашения
+cabinet-referrals = Реферальная программа
+cabinet-referrals-intro = Кнопка «Пригласить друга» в вашем боте даёт каждому покупателю личную ссылку. Когда новый человек придёт по ней и впервые оплатит подписку, покупатель получит дни, указанные ниже: к действующей подписке или к следующей покупке. Возврат этого платежа отменяет подарок.
+cabinet-referrals-days = Дней за приглашённого
+cabinet-referrals-days-help = 0 — программа выключена; не больше 365.
+cabinet-referrals-save = Сохранить
+cabinet-referrals-saved = Дни за приглашения сохранены.
+cabinet-referrals-refused = Дней за приглашённого — целое число от 0 до { $max }.
+cabinet-referrals-figures = Приглашено: { $count }. Оплатили: { $used }. Подарено дней: { $days }.
+cabinet-referrals-top = Лучшие пригласившие
+cabinet-referrals-inviter = Покупатель
+cabinet-referrals-invited = Пригласил
+cabinet-referrals-paid = Оплатили
+cabinet-referrals-days-given = Подарено дней
+cabinet-overview-referrals = Подарено дней: { $days }. Приглашено: { $count }.
 cabinet-promo-intro = Промокоды, которые покупатели вводят в вашем боте или веб-магазине, а ваши серверы передают как promo_code. Скидка идёт из вашей наценки: цена никогда не опустится ниже цены платформы.
 cabinet-promo-none = Промокодов пока нет.
 cabinet-promo-new = Новый промокод
@@ -838,6 +853,11 @@ shop-invite = Ваша личная ссылка для друзей:
        *[many] { $days } дней VPN бесплатно.
     }
 shop-invite-share = Поделиться ссылкой
+shop-account-invite = Отправьте личную ссылку друзьям. Когда новый человек придёт по ней в наш Telegram-бот и впервые оплатит подписку, вы получите { $days ->
+    [one] { $days } день VPN бесплатно.
+    [few] { $days } дня VPN бесплатно.
+   *[many] { $days } дней VPN бесплатно.
+}
 shop-invite-needs-client = Личная ссылка для приглашений появится, когда у вас будет подписка или пробный период.
 shop-invited = 🎁 Вас пригласил друг.
 bot-referral-days = { $brand }: приглашённый вами друг оплатил подписку, спасибо! Теперь ваша подписка действует до { DATE($day) }: { $days ->

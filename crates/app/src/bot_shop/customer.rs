@@ -8,7 +8,7 @@ use time::Duration;
 use vp_domain::Lang;
 use vp_domain::cabinet::Email;
 use vp_domain::promo::PromoCode;
-use vp_domain::referral::{ReferralCode, ReferralDays};
+use vp_domain::referral::ReferralCode;
 use vp_ports::pages::connect_page_url;
 use vp_ports::{
     AccountRepo, BotCommand, BotCustomerRepo, ButtonPress, ChatText, ClientChat, ClientLinkCode, ClientRepo,
@@ -18,6 +18,7 @@ use vp_ports::{
 use super::{BotShop, Shopper};
 use crate::bots::connected_bot;
 use crate::error::{AppError, AppResult};
+use crate::referrals::PersonalLink;
 use crate::views::SubscriptionView;
 
 /// A "Get reminders in Telegram" code works this long, once.
@@ -63,14 +64,11 @@ pub enum ReplyKind {
 /// What "Invite a friend" gives a shopper.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InviteLink {
-    /// The account has no referral program (any more).
+    /// The account has no referral program (any more), or no connected bot.
     Off,
     /// The link belongs to a client: the shopper becomes one with a first purchase or trial.
     NeedsClient,
-    Link {
-        url: String,
-        days: ReferralDays,
-    },
+    Link(PersonalLink),
 }
 
 /// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
@@ -129,13 +127,10 @@ impl BotShop {
     /// friend's first payment gives them.
     pub async fn invite_link(&self, shopper: &Shopper) -> AppResult<InviteLink> {
         let Some(client) = self.client_record(shopper).await? else { return Ok(InviteLink::NeedsClient) };
-        let Some((code, days)) = self.referrals.code_of(&shopper.account.id, &client.id).await? else {
-            return Ok(InviteLink::Off);
-        };
-        let mut tx = self.store.read().await?;
-        let bot = connected_bot(tx.as_mut(), &shopper.account.id).await?.ok_or(AppError::NotFound("bot"))?;
-        tx.commit().await?;
-        Ok(InviteLink::Link { url: format!("https://t.me/{}?start={}", bot.username, code.start_parameter()), days })
+        Ok(match self.referrals.personal_link(&shopper.account.id, &client.id).await? {
+            Some(link) => InviteLink::Link(link),
+            None => InviteLink::Off,
+        })
     }
 
     /// Acts on what a customer wrote to the partner's bot, in the unit of work `tx` the update

@@ -71,4 +71,5 @@ pub(crate) struct CabinetServices {
     pub bots: Arc<PartnerBots>,
     pub renewals: Arc<crate::renewals::Renewals>,
     pub promotions: Arc<crate::promotions::Promotions>,
+    pub referrals: Arc<crate::referrals::Referrals>,
 }

@@ -1,13 +1,16 @@
 //! Promo codes from the cabinet's "Promotions" page: the account's codes with their uses, a new
-//! code from the page's form, and turning one off. Each change is the signed-in person's.
+//! code from the page's form, and turning one off; the referral program's days and figures.
+//! Each change is the signed-in person's.
 
 use vp_domain::Money;
 use vp_domain::promo::Benefit;
+use vp_domain::referral::ReferralDays;
 use vp_domain::time_zone::parse_day;
 
 use super::{Actor, Cabinet};
 use crate::error::{AppError, AppResult, FieldErrors};
 use crate::promotions::{NewPromo, PromoSummary};
+use crate::referrals::ReferralProgram;
 
 /// The page's form as sent: raw text, read here.
 #[derive(Debug, Clone, Default)]
@@ -105,6 +108,18 @@ impl Cabinet {
     pub async fn create_promo(&self, actor: &Actor, form: &PromoForm) -> AppResult<()> {
         let new = form.read()?;
         self.services.promotions.create(actor.account_id(), new, actor.into()).await.map(|_| ())
+    }
+
+    /// The referral program and how it went.
+    pub async fn referral_program(&self, actor: &Actor) -> AppResult<ReferralProgram> {
+        self.services.referrals.program(actor.account_id()).await
+    }
+
+    /// Sets the days per invited customer from the page's field (0 turns the program off).
+    pub async fn set_referral_days(&self, actor: &Actor, days: &str) -> AppResult<ReferralProgram> {
+        let days = ReferralDays::parse(days)
+            .map_err(|e| AppError::Validation(FieldErrors::from([("days".to_owned(), e.to_string())])))?;
+        self.services.referrals.set_days(actor.account_id(), days, actor.into()).await
     }
 
     /// Turns a code off; invoices already issued with it stay payable.

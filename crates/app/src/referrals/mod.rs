@@ -16,6 +16,7 @@ use vp_ports::{
 
 pub(crate) use rewards::ReferralRewards;
 
+use crate::bots::connected_bot;
 use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult};
 use crate::tokens::Tokens;
@@ -29,6 +30,13 @@ pub struct ReferralProgram {
     pub days: ReferralDays,
     pub totals: ReferralTotals,
     pub top_inviters: Vec<InviterStats>,
+}
+
+/// A customer's personal link and what it gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonalLink {
+    pub url: String,
+    pub days: ReferralDays,
 }
 
 pub struct Referrals {
@@ -60,9 +68,18 @@ impl Referrals {
         Ok(ReferralProgram { days, totals, top_inviters })
     }
 
+    /// The personal link of the client `client_ref` of the account: a deep link to its bot
+    /// carrying the client's code, and the days a friend's first payment gives. `None` while the
+    /// account has no program or no connected bot.
+    pub async fn personal_link(&self, account_id: &str, client_ref: &str) -> AppResult<Option<PersonalLink>> {
+        let Some(bot) = read!(self.store, |tx| connected_bot(tx.as_mut(), account_id)) else { return Ok(None) };
+        let Some((code, days)) = self.code_of(account_id, client_ref).await? else { return Ok(None) };
+        Ok(Some(PersonalLink { url: format!("https://t.me/{}?start={}", bot.username, code.start_parameter()), days }))
+    }
+
     /// The personal code of the client `client_ref` of the account, made the first time it is
     /// asked for; `None` while the account has no program.
-    pub async fn code_of(&self, account_id: &str, client_ref: &str) -> AppResult<Option<(ReferralCode, ReferralDays)>> {
+    async fn code_of(&self, account_id: &str, client_ref: &str) -> AppResult<Option<(ReferralCode, ReferralDays)>> {
         let mut tx = self.store.begin().await?;
         let days = tx.referral_days(account_id).await?;
         if !days.is_on() {

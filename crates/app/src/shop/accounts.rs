@@ -60,6 +60,9 @@ pub struct CustomerAccount {
     pub devices: Option<DevicesView>,
     /// Paid invoices, newest first: each links to its receipt.
     pub receipts: Vec<InvoiceRecord>,
+    /// The customer's link to invite friends, while the account has a referral program and a
+    /// connected bot.
+    pub invite: Option<crate::referrals::PersonalLink>,
 }
 
 impl Shop {
@@ -229,7 +232,14 @@ impl Shop {
     /// The customer's subscription, devices and receipts.
     pub async fn account(&self, page: &ShopPage, customer: &Customer) -> AppResult<CustomerAccount> {
         let Some(client_id) = &customer.client_id else {
-            return Ok(CustomerAccount { subscription: None, connect_url: None, devices: None, receipts: Vec::new() });
+            let empty = CustomerAccount {
+                subscription: None,
+                connect_url: None,
+                devices: None,
+                receipts: Vec::new(),
+                invite: None,
+            };
+            return Ok(empty);
         };
         let view = self.clients.client_view(&page.account, client_id).await?;
         let devices = match view.subscription {
@@ -242,7 +252,8 @@ impl Shop {
         tx.commit().await?;
         let receipts = invoices.into_iter().filter(|i| i.status == InvoiceStatus::Succeeded).collect();
         let connect_url = client.subscription.map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
-        Ok(CustomerAccount { subscription: view.subscription, connect_url, devices, receipts })
+        let invite = self.referrals.personal_link(&page.account.id, &client.id).await?;
+        Ok(CustomerAccount { subscription: view.subscription, connect_url, devices, receipts, invite })
     }
 
     /// Disconnects one of the customer's devices (`DeviceNotFound` for one they do not have).

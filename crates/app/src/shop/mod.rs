@@ -61,6 +61,7 @@ pub struct Shop {
     pub(crate) clients: Arc<Clients>,
     pub(crate) payments: Arc<Payments>,
     pub(crate) mail: MailQueue,
+    pub(crate) referrals: Arc<crate::referrals::Referrals>,
     pub(crate) public_base_url: String,
 }
 

@@ -43,9 +43,9 @@ pub(super) async fn invite(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMe
             let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
             Ok(shopper.message(shopper.say("shop-invite-needs-client"), buttons))
         }
-        InviteLink::Link { url, days } => {
-            let args = [("days", days.days().into()), ("link", url.as_str().into())];
-            let share = Button::link(text(shopper.lang, "shop-invite-share"), share_url(&url));
+        InviteLink::Link(link) => {
+            let args = [("days", link.days.days().into()), ("link", link.url.as_str().into())];
+            let share = Button::link(text(shopper.lang, "shop-invite-share"), share_url(&link.url));
             Ok(shopper.message(text_with(shopper.lang, "shop-invite", &args), vec![share, shopper.back()]))
         }
     }

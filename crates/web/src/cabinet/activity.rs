@@ -43,6 +43,7 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::AUTO_RENEW_OFF => "cabinet-action-auto-renew-off",
         audit::PROMO_CREATED => "cabinet-action-promo-created",
         audit::PROMO_DISABLED => "cabinet-action-promo-disabled",
+        audit::REFERRALS_SET => "cabinet-action-referrals-set",
         _ => return None,
     })
 }

@@ -11,6 +11,7 @@ mod deliveries;
 mod notices;
 mod overview;
 mod promotions;
+mod referrals;
 pub mod session;
 mod sign_in;
 mod webhooks;
@@ -69,7 +70,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/bot/disconnect", web::post().to(bot::disconnect))
             .route("/promotions", web::get().to(promotions::show))
             .route("/promotions", web::post().to(promotions::create))
-            .route("/promotions/disable", web::post().to(promotions::disable)),
+            .route("/promotions/disable", web::post().to(promotions::disable))
+            .route("/promotions/referrals", web::post().to(referrals::save)),
     );
 }
 

@@ -63,9 +63,9 @@ async fn render(
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
-    let promos = match cabinet.promo_totals(actor).await {
-        Ok(totals) => totals,
-        Err(e) => return failed(req, &e),
+    let (promos, referrals) = match (cabinet.promo_totals(actor).await, cabinet.referral_program(actor).await) {
+        (Ok(totals), Ok(program)) => (totals, program.totals),
+        (Err(e), _) | (_, Err(e)) => return failed(req, &e),
     };
     let shop_url = match shop.slug(&actor.account.id).await {
         Ok(slug) => shop.url(&slug),
@@ -109,6 +109,12 @@ async fn render(
             dd {
                 a href="/cabinet/promotions" {
                     (tx.with("cabinet-overview-promos", &[("used", promos.spent.into()), ("amount", promos.discount_given.into())]))
+                }
+            }
+            dt { (tx.get("cabinet-referrals")) }
+            dd #overview-referrals {
+                a href="/cabinet/promotions#referrals" {
+                    (tx.with("cabinet-overview-referrals", &[("days", referrals.days_given.into()), ("count", referrals.invited.into())]))
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! The Promotions page: the account's promo codes with what each gives, its limits and its uses
 //! (held by payable invoices, spent by paid ones, the discount given), a form for a new code,
-//! and a button that turns one off.
+//! and a button that turns one off; below them the referral program (`referrals`).
 
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Query};
@@ -16,11 +16,12 @@ use vp_i18n::Texts;
 use super::session;
 use super::{Fields, Section, Shell, SignedForm, SignedIn, failed, said_first, when};
 
-/// `?created=CODE` or `?disabled=CODE` after an action.
+/// `?created=CODE`, `?disabled=CODE` or `?referrals=saved` after an action.
 #[derive(Deserialize)]
 pub struct Shown {
     created: Option<String>,
     disabled: Option<String>,
+    referrals: Option<String>,
 }
 
 pub async fn show(
@@ -36,7 +37,9 @@ pub async fn show(
         (_, Some(code)) => said("cabinet-promo-disabled", code),
         _ => None,
     };
-    render(&req, &cabinet, &actor, StatusCode::OK, top, &PromoForm::default()).await
+    let referrals = shown.referrals.as_ref().map(|_| ("ok", tx.get("cabinet-referrals-saved")));
+    let said = Said { top, referrals };
+    render(&req, &cabinet, &actor, StatusCode::OK, said, &PromoForm::default()).await
 }
 
 fn form_of(fields: &Fields) -> PromoForm {
@@ -69,7 +72,8 @@ pub async fn create(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) 
         Err(AppError::Declined(d)) => declined(tx, &d),
         Err(e) => return failed(&req, &e),
     };
-    render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused)), &sent).await
+    let said = Said { top: Some(("error", refused)), referrals: None };
+    render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, said, &sent).await
 }
 
 /// Codes are `A-Z 0-9 -`: nothing to escape but what a forged value may hold.
@@ -132,24 +136,45 @@ fn limits(tx: Texts, s: &PromoSummary) -> String {
     parts.join("; ")
 }
 
+/// What an action's outcome says: above the page, or in the referral program's section.
+pub(super) struct Said {
+    pub top: Option<(&'static str, String)>,
+    pub referrals: Option<(&'static str, String)>,
+}
+
+/// The page with an empty form for a new code.
+pub(super) async fn render_with(
+    req: &HttpRequest,
+    cabinet: &Cabinet,
+    actor: &Actor,
+    status: StatusCode,
+    said: Said,
+) -> HttpResponse {
+    render(req, cabinet, actor, status, said, &PromoForm::default()).await
+}
+
 async fn render(
     req: &HttpRequest,
     cabinet: &Cabinet,
     actor: &Actor,
     status: StatusCode,
-    top: Option<(&'static str, String)>,
+    said: Said,
     sent: &PromoForm,
 ) -> HttpResponse {
-    let (codes, plans) = match (cabinet.promotions(actor).await, cabinet.promo_plans(actor).await) {
-        (Ok(codes), Ok(plans)) => (codes, plans),
-        (Err(e), _) | (_, Err(e)) => return failed(req, &e),
+    let (codes, plans, program) = match (
+        cabinet.promotions(actor).await,
+        cabinet.promo_plans(actor).await,
+        cabinet.referral_program(actor).await,
+    ) {
+        (Ok(codes), Ok(plans), Ok(program)) => (codes, plans, program),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return failed(req, &e),
     };
     let shell = Shell::new(req, actor, Section::Promotions);
     let tx = shell.tx;
     let title = tx.get("cabinet-section-promotions");
     let body = html! {
         h1 { (title) }
-        (said_first(&top))
+        (said_first(&said.top))
         p.muted { (tx.get("cabinet-promo-intro")) }
         @if codes.is_empty() {
             p { (tx.get("cabinet-promo-none")) }
@@ -159,6 +184,7 @@ async fn render(
         }
         h2 { (tx.get("cabinet-promo-new")) }
         (new_form(&shell, tx, sent, &plans))
+        (super::referrals::section(&shell, &program, &said.referrals))
     };
     shell.render(status, &title, body)
 }

@@ -384,7 +384,8 @@ async fn account_refused(
     account(req, shop, page, customer, Some(said), status).await
 }
 
-/// The account page: the subscription, the devices, a new link, the receipts.
+/// The account page: the subscription, the devices, a new link, the personal invite link, the
+/// receipts.
 async fn account(
     req: &HttpRequest,
     shop: &Shop,
@@ -412,6 +413,7 @@ async fn account(
         @if let Some(problem) = &problem { p.error role="alert" { (problem) } }
         @if let Some(done) = &done { p.ok role="status" { (done) } }
         (subscription(lang, page, customer, &acc))
+        (invite(lang, &acc))
         (receipts(lang, page, &acc))
         form method="post" action={ (shop_path(page)) "/sign-out" } {
             input type="hidden" name="csrf" value=(customer.csrf_token);
@@ -467,6 +469,20 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The customer's personal link, while the account has a referral program.
+fn invite(lang: Lang, acc: &CustomerAccount) -> Markup {
+    let tx = Texts(lang);
+    html! {
+        @if let Some(link) = &acc.invite {
+            section #invite {
+                h2 { (tx.get("shop-menu-invite")) }
+                p { (tx.with("shop-account-invite", &[("days", link.days.days().into())])) }
+                p { a #invite-link href=(link.url) { (link.url) } }
             }
         }
     }
