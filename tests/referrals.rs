@@ -3,7 +3,8 @@
 //! link; a new person who starts the bot through it is invited, and their first payment gives
 //! the inviter the days (added to a running subscription, else kept for the inviter's next
 //! purchase) once, with a word in the inviter's chat; a refund of that payment takes the days
-//! back; one's own link and a person the bot knew before invite nobody.
+//! back; one's own link and a person the bot knew before invite nobody; a first payment while
+//! the program is off rewards nobody.
 
 #[macro_use]
 mod support;
@@ -149,5 +150,15 @@ fn an_inviter_without_a_subscription_gets_the_days_with_their_next_purchase(back
     let term = expires_at(&s, "telegram:620001") - paid_at;
     assert!((38..=41).contains(&term.whole_days()), "a month and 10 days: {term}");
     inviter.save_transcript(&format!("telegram-referral-credit-{backend:?}").to_lowercase());
+
+    // A first payment made while the program is off rewards nobody, then or later.
+    let later = Person::new(&telegram, 620_003);
+    let menu = later.write(&format!("/start {parameter}"), "Вас пригласил друг.");
+    s.cli(&["account", "referrals", &s.account_id, "--days", "0"]);
+    support::partner::pay(&s, &order_a_month(&later, &menu));
+    s.cli(&["account", "referrals", &s.account_id, "--days", "10"]);
+    support::partner::buy(&s, "telegram:620003", 1);
+    let shown = program(&s);
+    assert_eq!((&shown["invited"], &shown["rewarded"]), (&Value::from(2), &Value::from(1)), "{shown}");
     telegram.assert_contract();
 }

@@ -5,8 +5,8 @@
 
 use vp_domain::referral::{Reversal, RewardState, reversal, reward};
 use vp_ports::{
-    BotCustomerRepo, BotRepo, ClientRepo, CustomerChatRepo, InvoiceRecord, ReferralRepo, ReferralReward, ReminderRepo,
-    SubscriptionRecord,
+    BotCustomerRepo, BotRepo, ClientRepo, CustomerChatRepo, InvoiceRecord, PromoRepo, ReferralRepo, ReferralReward,
+    ReminderRepo, SubscriptionRecord,
 };
 
 use crate::error::AppResult;
@@ -24,15 +24,27 @@ impl ReferralRewards {
     /// subscription changed (for the panel), if one did.
     pub(crate) async fn paid(
         &self,
-        tx: &mut (impl BotCustomerRepo + BotRepo + ClientRepo + CustomerChatRepo + ReferralRepo + ReminderRepo + ?Sized),
+        tx: &mut (
+                 impl BotCustomerRepo
+                 + BotRepo
+                 + ClientRepo
+                 + CustomerChatRepo
+                 + PromoRepo
+                 + ReferralRepo
+                 + ReminderRepo
+                 + ?Sized
+             ),
         invoice: &InvoiceRecord,
     ) -> AppResult<Option<String>> {
         let Some(customer) = tx.bot_customer_of_client(&invoice.client_ref).await? else { return Ok(None) };
         let Some(mut referral) = tx.referral_of_invited(&invoice.account_id, customer.user_id).await? else {
             return Ok(None);
         };
-        // Once per invited customer, whatever became of the reward.
-        if referral.reward.is_some() || referral.inviter_ref == invoice.client_ref {
+        // Once per invited customer, whatever became of the reward, and only for their first
+        // payment (this one is not recorded as paid yet): one made while the program was off
+        // rewards nobody, then or later.
+        let paid_before = tx.client_paid_before(&invoice.account_id, invoice.client_id.as_str()).await?;
+        if referral.reward.is_some() || referral.inviter_ref == invoice.client_ref || paid_before {
             return Ok(None);
         }
         let Some(mut inviter) = tx.client_by_ref(&referral.inviter_ref).await? else { return Ok(None) };
