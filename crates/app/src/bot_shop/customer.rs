@@ -2,7 +2,8 @@
 //! with "Get reminders in Telegram" (a deep link carrying a one-time code bound to the client),
 //! and the bot answers `/start`, `/status`, `/connect`, `/help`, `/language` and `/stop` in the
 //! chat's language under the brand. A chat may be linked to several clients of the account (a
-//! family); a client to one chat.
+//! family); a client to one chat. A `/start` through a customer's personal link is an invitation
+//! (`referrals`), and "Invite a friend" gives that link.
 
 use time::Duration;
 use vp_domain::Lang;
