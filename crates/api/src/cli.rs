@@ -26,6 +26,9 @@ pub enum Command {
     },
     /// Seed an empty database with the demo app list and a demo partner; prints its API key.
     Demo,
+    /// Partners' messages to the customers of their bots.
+    #[command(subcommand)]
+    Broadcast(BroadcastCommand),
     /// Partner accounts.
     #[command(subcommand)]
     Account(AccountCommand),
@@ -584,4 +587,49 @@ pub enum ContentCommand {
 /// A `--lang` value: `en` or `ru`, the languages of the catalogues.
 fn lang(code: &str) -> Result<vp_domain::Lang, String> {
     vp_domain::Lang::from_code(code).ok_or_else(|| format!("{code:?} is not a language of the service: en or ru"))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BroadcastCommand {
+    /// Send a message to an audience of the account's bot customers, each in their language;
+    /// prints the broadcast with its counts (the worker sends it at the bot's pace).
+    Send(BroadcastSendArgs),
+    /// A broadcast with its counts: sent, blocked, failed, left.
+    Show {
+        broadcast_id: String,
+    },
+    /// Stop sending until resumed.
+    Pause {
+        broadcast_id: String,
+    },
+    Resume {
+        broadcast_id: String,
+    },
+    /// Stop for good; the chats left get nothing.
+    Cancel {
+        broadcast_id: String,
+    },
+    /// The account's broadcasts, newest first.
+    List {
+        account_id: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct BroadcastSendArgs {
+    pub account_id: String,
+    /// The text (plain, up to 4096 characters), for English chats and for Russian ones without
+    /// --text-file-ru.
+    #[arg(long)]
+    pub text_file: std::path::PathBuf,
+    #[arg(long)]
+    pub text_file_ru: Option<std::path::PathBuf>,
+    /// A link button under the text: its label and https address, both or neither.
+    #[arg(long)]
+    pub button_text: Option<String>,
+    #[arg(long)]
+    pub button_url: Option<String>,
+    /// all, active, expired, trial or never-paid.
+    #[arg(long)]
+    pub audience: String,
 }

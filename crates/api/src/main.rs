@@ -3,6 +3,7 @@
 //! exit code 2 for bad input and 1 for failures.
 
 mod bot_commands;
+mod broadcast_commands;
 mod cli;
 mod commands;
 mod config;
@@ -95,6 +96,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Withdrawal(c) => commands::withdrawal(&services, c).await?,
         Command::Bot(c) => bot_commands::bot_command(&services, c).await?,
         Command::Promo(c) => promo_commands::promo_command(&services, c).await?,
+        Command::Broadcast(c) => broadcast_commands::broadcast_command(&services, c).await?,
         Command::Secrets(c) => bot_commands::secrets_command(&services, c).await?,
         Command::Backup { file } => commands::backup(&services, &file).await?,
         Command::ReleaseLeases => serde_json::json!({ "deliveries_freed": services.operator.release_leases().await? }),

@@ -27,6 +27,8 @@ const NOTICE_BATCH: u32 = 50;
 /// How often due reminders to customers are looked for, and how many bots' a round sends.
 const REMINDER_INTERVAL: Duration = Duration::from_secs(1);
 const REMINDER_BOTS: u32 = 1_000;
+/// How often broadcasts being sent get a turn (a turn is about a second of each bot's pace).
+const BROADCAST_INTERVAL: Duration = Duration::from_millis(200);
 /// How often due mail is looked for, and how many messages a round sends.
 const MAIL_INTERVAL: Duration = Duration::from_secs(2);
 const MAIL_BATCH: u32 = 20;
@@ -63,6 +65,9 @@ impl Background {
         }
         if let Err(e) = self.services.reminders.release_reminder_lease(&self.holder).await {
             tracing::warn!(error = %e, "could not give up the reminder lease; it runs out by itself");
+        }
+        if let Err(e) = self.services.broadcasts.release_broadcast_lease(&self.holder).await {
+            tracing::warn!(error = %e, "could not give up the broadcast lease; it runs out by itself");
         }
         let _ = self.stop.send(true);
         let margin = Duration::from_secs(5);
@@ -103,6 +108,11 @@ pub fn spawn_all(services: &Services, config: &Config, shifted_clock: Option<Arc
     tasks.push(tokio::spawn(every(REMINDER_INTERVAL, services.clone(), move |services| {
         let holder = sender.clone();
         async move { send_reminders(&services, &holder).await }
+    })));
+    let sender = holder.clone();
+    tasks.push(tokio::spawn(every(BROADCAST_INTERVAL, services.clone(), move |services| {
+        let holder = sender.clone();
+        async move { send_broadcasts(&services, &holder).await }
     })));
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let dispatcher = services.clone();
@@ -186,6 +196,15 @@ fn lease_holder() -> String {
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "host".into());
     format!("{host}:{}", std::process::id())
+}
+
+/// Sends a turn of each broadcast being sent, when this process holds the broadcast lease.
+async fn send_broadcasts(services: &Services, holder: &str) {
+    match services.broadcasts.deliver_once(holder).await {
+        Ok(None | Some(0)) => {}
+        Ok(Some(n)) => tracing::info!(sent = n, "sent broadcast messages"),
+        Err(e) => tracing::warn!(error = %e, "sending broadcasts failed"),
+    }
 }
 
 /// Sends the reminders due, when this process holds the reminder lease.

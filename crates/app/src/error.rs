@@ -135,6 +135,12 @@ pub enum Declined {
     PromoExpiresInThePast,
     #[error("a limit of uses is at least 1")]
     PromoUsesZero,
+    #[error("{0}")]
+    Broadcast(#[from] vp_domain::broadcast::BroadcastRefused),
+    #[error("{0}")]
+    BroadcastAction(#[from] vp_domain::broadcast::BroadcastActionRefused),
+    #[error("the account has no connected bot to send through")]
+    BroadcastNoBot,
 }
 
 impl Declined {
@@ -157,6 +163,12 @@ impl Declined {
             Declined::PromoBelowPlatformPrice { .. } => Some("discount"),
             Declined::PromoExpiresInThePast => Some("expires"),
             Declined::PromoUsesZero => Some("max_uses"),
+            Declined::Broadcast(r) => match r {
+                vp_domain::broadcast::BroadcastRefused::EmptyText
+                | vp_domain::broadcast::BroadcastRefused::TextTooLong { .. } => Some("text"),
+                _ => Some("button"),
+            },
+            Declined::BroadcastAction(_) | Declined::BroadcastNoBot => None,
         }
     }
 }

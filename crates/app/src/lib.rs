@@ -17,6 +17,7 @@ macro_rules! read {
 pub mod access;
 pub mod bot_shop;
 pub mod bots;
+pub mod broadcasts;
 pub mod cabinet;
 pub mod catalog;
 pub mod clients;

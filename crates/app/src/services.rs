@@ -13,6 +13,7 @@ use crate::bots::sender::BotSender;
 use crate::bots::updates::Updates;
 use crate::bots::wording::BotWording;
 use crate::bots::{PartnerBots, PlatformBot};
+use crate::broadcasts::Broadcasts;
 use crate::cabinet::audit::Audit;
 use crate::cabinet::{Cabinet, CabinetAccess, CabinetServices};
 use crate::catalog::{Catalog, Offers};
@@ -143,6 +144,8 @@ pub struct Services {
     pub promotions: Arc<Promotions>,
     /// The referral program: days for inviters, personal links.
     pub referrals: Arc<Referrals>,
+    /// Partners' messages to their bots' customers.
+    pub broadcasts: Arc<Broadcasts>,
 }
 
 impl Services {
@@ -325,6 +328,14 @@ impl Services {
             shop: bot_shop.clone(),
             stars: stars.clone(),
         });
+        let broadcasts = Arc::new(Broadcasts {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            keys: keys.clone(),
+            sender: sender.clone(),
+            audit: audit.clone(),
+        });
         let reminders = Arc::new(Reminders {
             store: store.clone(),
             clock: clock.clone(),
@@ -422,6 +433,7 @@ impl Services {
             shop,
             promotions,
             referrals,
+            broadcasts,
         }
     }
 }

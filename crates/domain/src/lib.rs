@@ -2,6 +2,7 @@
 //! Every rule of the spec is stated once here and tested in the words of the spec.
 
 pub mod backoff;
+pub mod broadcast;
 pub mod cabinet;
 pub mod devices;
 pub mod identifiers;

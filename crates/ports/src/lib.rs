@@ -3,6 +3,7 @@
 
 pub mod balance;
 pub mod bots;
+pub mod broadcast;
 pub mod cabinet;
 pub mod client_address;
 pub mod clock;
@@ -33,6 +34,7 @@ pub use bots::{
     ClientLinkCode, PartnerBotRecord, PreCheckout, ReminderKind, ReminderRecipient, ReminderSend, StarsInvoiceLink,
     StarsPaid, WebhookRegistration,
 };
+pub use broadcast::{BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord};
 pub use cabinet::*;
 pub use client_address::TrustedProxies;
 pub use clock::Clock;
@@ -56,10 +58,10 @@ pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
-    AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, CabinetRepo, Claim, ClientRepo, CustomerChatRepo, DailyLimit,
-    DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PromoRepo, ReferralRepo,
-    ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store,
-    StoreError, Tx,
+    AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
+    CustomerChatRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo,
+    PromoRepo, ReferralRepo, ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn,
+    StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

@@ -573,3 +573,33 @@ pub(crate) struct ReferralRow {
     pub spent_payment_id: Option<String>,
     pub reversed_at: Option<PrimitiveDateTime>,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = broadcasts)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct BroadcastRow {
+    pub id: String,
+    pub account_id: String,
+    pub text: String,
+    pub text_ru: Option<String>,
+    pub button_text: Option<String>,
+    pub button_url: Option<String>,
+    pub audience: String,
+    pub state: String,
+    pub created_at: PrimitiveDateTime,
+    pub finished_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = broadcast_chats, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct BroadcastChatRow {
+    pub broadcast_id: String,
+    pub chat_id: i64,
+    pub lang: String,
+    pub state: String,
+    pub attempts: i32,
+    pub next_attempt_at: Option<PrimitiveDateTime>,
+    pub sent_at: Option<PrimitiveDateTime>,
+    pub last_error: Option<String>,
+}

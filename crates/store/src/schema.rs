@@ -696,3 +696,31 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(referrals, clients);
+
+diesel::table! {
+    broadcasts (id) {
+        id -> Text,
+        account_id -> Text,
+        text -> Text,
+        text_ru -> Nullable<Text>,
+        button_text -> Nullable<Text>,
+        button_url -> Nullable<Text>,
+        audience -> Text,
+        state -> Text,
+        created_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    broadcast_chats (broadcast_id, chat_id) {
+        broadcast_id -> Text,
+        chat_id -> BigInt,
+        lang -> Text,
+        state -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Nullable<Timestamp>,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+    }
+}

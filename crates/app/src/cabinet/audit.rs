@@ -35,6 +35,10 @@ pub const AUTO_RENEW_OFF: &str = "client.auto_renew_off";
 pub const PROMO_CREATED: &str = "promo.created";
 pub const PROMO_DISABLED: &str = "promo.disabled";
 pub const REFERRALS_SET: &str = "referrals.set";
+pub const BROADCAST_SENT: &str = "broadcast.sent";
+pub const BROADCAST_PAUSED: &str = "broadcast.paused";
+pub const BROADCAST_RESUMED: &str = "broadcast.resumed";
+pub const BROADCAST_CANCELLED: &str = "broadcast.cancelled";
 
 /// Who did it: a cabinet user, or the platform's operator (CLI).
 pub enum Who<'a> {

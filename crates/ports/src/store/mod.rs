@@ -7,6 +7,7 @@ mod accounts;
 mod balance;
 mod bot_customers;
 mod bots;
+mod broadcasts;
 mod cabinet;
 mod clients;
 mod customer_chats;
@@ -31,6 +32,7 @@ pub use accounts::AccountRepo;
 pub use balance::BalanceRepo;
 pub use bot_customers::BotCustomerRepo;
 pub use bots::BotRepo;
+pub use broadcasts::BroadcastRepo;
 pub use cabinet::CabinetRepo;
 pub use clients::ClientRepo;
 pub use customer_chats::CustomerChatRepo;
@@ -178,6 +180,7 @@ pub trait Tx:
     + ShopRepo
     + PromoRepo
     + ReferralRepo
+    + BroadcastRepo
     + Send
 {
     async fn commit(self: Box<Self>) -> StoreResult<()>;

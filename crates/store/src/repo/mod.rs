@@ -13,6 +13,7 @@ pub(crate) mod balance;
 pub(crate) mod billing;
 pub(crate) mod bot_customers;
 pub(crate) mod bots;
+pub(crate) mod broadcasts;
 pub(crate) mod cabinet;
 pub(crate) mod clients;
 pub(crate) mod customer_chats;

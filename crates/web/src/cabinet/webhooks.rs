@@ -102,7 +102,10 @@ fn declined(d: &Declined, tx: Texts) -> String {
         | Declined::PromoPlanUnknown(_)
         | Declined::PromoBelowPlatformPrice { .. }
         | Declined::PromoExpiresInThePast
-        | Declined::PromoUsesZero => d.to_string(),
+        | Declined::PromoUsesZero
+        | Declined::Broadcast(_)
+        | Declined::BroadcastAction(_)
+        | Declined::BroadcastNoBot => d.to_string(),
     }
 }
 

@@ -1,0 +1,155 @@
+//! Broadcasts (docs/decisions.md, "Broadcasts"): a partner's message to an audience of their
+//! bot's customers, each in their language. Sending it records every chat of the audience in
+//! one unit of work; the broadcast worker (`sending`) then takes the chats in turns at the bot's
+//! one pace, shared with its answers, so no chat gets it twice across restarts and instances.
+
+mod sending;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use vp_domain::broadcast::{Audience, BroadcastAction, BroadcastButton, BroadcastState, BroadcastText, RecipientState};
+use vp_ports::{BroadcastChat, BroadcastCounts, BroadcastRecord, Clock, IdGenerator, Store};
+
+use crate::bots::connected_bot;
+use crate::bots::sender::BotSender;
+use crate::cabinet::audit::{self, Audit, Who};
+use crate::error::{AppError, AppResult, Declined};
+use crate::secrets::SecretKeys;
+
+pub use sending::BROADCAST_LEASE;
+
+/// A broadcast as the partner asks for it: raw text, read here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewBroadcast {
+    pub text: String,
+    pub text_ru: Option<String>,
+    pub button_text: Option<String>,
+    pub button_url: Option<String>,
+    pub audience: Audience,
+}
+
+/// A broadcast and what became of its chats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BroadcastSummary {
+    pub broadcast: BroadcastRecord,
+    pub counts: BroadcastCounts,
+}
+
+pub struct Broadcasts {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) ids: Arc<dyn IdGenerator>,
+    pub(crate) keys: Arc<SecretKeys>,
+    pub(crate) sender: Arc<BotSender>,
+    pub(crate) audit: Audit,
+}
+
+impl Broadcasts {
+    /// Records a broadcast to everyone of `audience` at this moment (each chat once), to be sent
+    /// by the worker; in the account's activity as `who`'s.
+    pub async fn send(&self, account_id: &str, new: NewBroadcast, who: Who<'_>) -> AppResult<BroadcastSummary> {
+        let text = BroadcastText::parse(&new.text).map_err(Declined::from)?;
+        let text_ru = new.text_ru.as_deref().map(BroadcastText::parse).transpose().map_err(Declined::from)?;
+        let button =
+            BroadcastButton::parse(new.button_text.as_deref(), new.button_url.as_deref()).map_err(Declined::from)?;
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+        if connected_bot(tx.as_mut(), account_id).await?.is_none() {
+            return Err(Declined::BroadcastNoBot.into());
+        }
+        let broadcast = BroadcastRecord {
+            id: self.ids.new_id("bcs"),
+            account_id: account_id.to_owned(),
+            text,
+            text_ru,
+            button,
+            audience: new.audience,
+            state: BroadcastState::Sending,
+            created_at: now,
+            finished_at: None,
+        };
+        let mut seen = HashSet::new();
+        let chats: Vec<BroadcastChat> = tx
+            .bot_audience(account_id)
+            .await?
+            .into_iter()
+            .filter(|m| m.client.as_ref().is_none_or(|c| !c.blocked))
+            .filter(|m| {
+                let subscription = m.client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
+                new.audience.includes(subscription, m.paid_ever, now)
+            })
+            .filter(|m| seen.insert(m.chat_id))
+            .map(|m| BroadcastChat {
+                broadcast_id: broadcast.id.clone(),
+                chat_id: m.chat_id,
+                lang: m.lang.unwrap_or_default(),
+                state: RecipientState::Left,
+                attempts: 0,
+                next_attempt_at: Some(now),
+                sent_at: None,
+                last_error: None,
+            })
+            .collect();
+        tx.insert_broadcast(&broadcast, &chats).await?;
+        if chats.is_empty() {
+            tx.set_broadcast_state(&broadcast.id, BroadcastState::Done, Some(now)).await?;
+        }
+        let detail = format!("{} ({}, {} chats)", broadcast.id, new.audience, chats.len());
+        self.audit.record(tx.as_mut(), account_id, who, audit::BROADCAST_SENT, detail).await?;
+        tx.commit().await?;
+        self.show(&broadcast.id, Some(account_id)).await
+    }
+
+    /// A broadcast with its counts; `NotFound` for another account's than `of_account` (the
+    /// operator sees any).
+    pub async fn show(&self, id: &str, of_account: Option<&str>) -> AppResult<BroadcastSummary> {
+        let mut tx = self.store.read().await?;
+        let broadcast = tx.broadcast(id).await?.filter(|b| of_account.is_none_or(|a| b.account_id == a));
+        let broadcast = broadcast.ok_or(AppError::NotFound("broadcast"))?;
+        let counts = tx.broadcast_counts(id).await?;
+        tx.commit().await?;
+        Ok(BroadcastSummary { broadcast, counts })
+    }
+
+    /// The account's broadcasts, newest first, with their counts.
+    pub async fn list(&self, account_id: &str, limit: u32) -> AppResult<Vec<BroadcastSummary>> {
+        let mut tx = self.store.read().await?;
+        let mut out = Vec::new();
+        for broadcast in tx.broadcasts(account_id, limit).await? {
+            let counts = tx.broadcast_counts(&broadcast.id).await?;
+            out.push(BroadcastSummary { broadcast, counts });
+        }
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// Pauses, resumes or cancels a broadcast (of `of_account`, or any for the operator): the
+    /// worker sees it before its next chat.
+    pub async fn act(
+        &self,
+        id: &str,
+        of_account: Option<&str>,
+        action: BroadcastAction,
+        who: Who<'_>,
+    ) -> AppResult<BroadcastSummary> {
+        let mut tx = self.store.begin().await?;
+        let broadcast = tx.broadcast(id).await?.filter(|b| of_account.is_none_or(|a| b.account_id == a));
+        let broadcast = broadcast.ok_or(AppError::NotFound("broadcast"))?;
+        let next = broadcast.state.after(action).map_err(Declined::from)?;
+        let finished = match next {
+            BroadcastState::Cancelled => Some(broadcast.finished_at.unwrap_or_else(|| self.clock.now())),
+            _ => None,
+        };
+        tx.set_broadcast_state(id, next, finished).await?;
+        let what = match action {
+            BroadcastAction::Pause => audit::BROADCAST_PAUSED,
+            BroadcastAction::Resume => audit::BROADCAST_RESUMED,
+            BroadcastAction::Cancel => audit::BROADCAST_CANCELLED,
+        };
+        self.audit.record(tx.as_mut(), &broadcast.account_id, who, what, id.to_owned()).await?;
+        tx.commit().await?;
+        self.show(id, of_account).await
+    }
+}

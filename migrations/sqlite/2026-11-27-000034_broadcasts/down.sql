@@ -1,0 +1,2 @@
+DROP TABLE broadcast_chats;
+DROP TABLE broadcasts;
