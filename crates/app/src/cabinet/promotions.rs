@@ -115,6 +115,11 @@ impl Cabinet {
         self.services.referrals.program(actor.account_id()).await
     }
 
+    /// The referral figures, for the overview.
+    pub async fn referral_totals(&self, actor: &Actor) -> AppResult<vp_ports::ReferralTotals> {
+        self.services.referrals.totals(actor.account_id()).await
+    }
+
     /// Sets the days per invited customer from the page's field (0 turns the program off).
     pub async fn set_referral_days(&self, actor: &Actor, days: &str) -> AppResult<ReferralProgram> {
         let days = ReferralDays::parse(days)

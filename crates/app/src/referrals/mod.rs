@@ -58,6 +58,11 @@ impl Referrals {
         self.program(account_id).await
     }
 
+    /// The account's figures alone (the overview's), without ranking the inviters.
+    pub async fn totals(&self, account_id: &str) -> AppResult<ReferralTotals> {
+        Ok(read!(self.store, |tx| tx.referral_totals(account_id)))
+    }
+
     pub async fn program(&self, account_id: &str) -> AppResult<ReferralProgram> {
         let mut tx = self.store.read().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;

@@ -63,8 +63,8 @@ async fn render(
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
-    let (promos, referrals) = match (cabinet.promo_totals(actor).await, cabinet.referral_program(actor).await) {
-        (Ok(totals), Ok(program)) => (totals, program.totals),
+    let (promos, referrals) = match (cabinet.promo_totals(actor).await, cabinet.referral_totals(actor).await) {
+        (Ok(promos), Ok(referrals)) => (promos, referrals),
         (Err(e), _) | (_, Err(e)) => return failed(req, &e),
     };
     let shop_url = match shop.slug(&actor.account.id).await {
