@@ -10,13 +10,14 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::chat::{PARTNER_TOKEN, Person, shop};
+use support::chat::{PARTNER_TOKEN, PLATFORM_TOKEN, Person, shop, shop_with};
 use support::server::{Backend, Server};
 use vp_testkit::telegram::TelegramEmulator;
 
 each_backend!(
     a_broadcast_reaches_each_chat_once_in_its_language_and_a_blocked_chat_is_counted_and_unlinked,
     a_broadcast_killed_mid_way_goes_on_after_the_restart_and_no_chat_gets_it_twice,
+    the_cabinet_previews_a_broadcast_in_the_partners_chat_then_sends_it_and_pause_holds_it_until_resumed,
 );
 
 const TEXT_EN: &str = "Autumn sale: 3 months for the price of 2.";
@@ -149,5 +150,105 @@ fn a_broadcast_killed_mid_way_goes_on_after_the_restart_and_no_chat_gets_it_twic
     for user in &people {
         assert_eq!(copies(&telegram, *user), 1, "chat {user} exactly once");
     }
+    telegram.assert_contract();
+}
+
+/// Links `chat_id` to the account's notices through the cabinet's deep link to the platform bot.
+fn link_partner_chat(telegram: &TelegramEmulator, cabinet: &mut support::visitor::Visitor, chat_id: i64) {
+    let page = cabinet.submit("/cabinet/notices", "/cabinet/notices/telegram", &[]).text();
+    let code = page.split("https://t.me/platform_bot?start=").nth(1).expect("the deep link").split('"').next().unwrap();
+    telegram.press_start(chat_id, code);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !cabinet.get("/cabinet/notices").text().contains(&format!("<code>{chat_id}</code>")) {
+        assert!(Instant::now() < deadline, "chat {chat_id} is not linked");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn the_cabinet_previews_a_broadcast_in_the_partners_chat_then_sends_it_and_pause_holds_it_until_resumed(
+    backend: Backend,
+) {
+    let platform = [("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN)];
+    let Some((telegram, s)) = shop_with(backend, "broadcast_cabinet", &platform) else { return };
+    let people: Vec<i64> = (720_001..=720_020).collect();
+    for user in &people {
+        Person::new(&telegram, *user).write("/start", "Добро пожаловать в Demo VPN!");
+    }
+    let mut cabinet = support::visitor::cabinet_member(&s, &s.account_id, "partner@example.com");
+    // The partner's own chat has started their bot; a colleague's chat refuses it.
+    Person::new(&telegram, 424_242).write("/start", "Добро пожаловать в Demo VPN!");
+    link_partner_chat(&telegram, &mut cabinet, 424_242);
+    link_partner_chat(&telegram, &mut cabinet, 424_243);
+    telegram.block_chat(424_243);
+    let page = cabinet.get("/cabinet/broadcasts").text();
+    assert!(page.contains("No broadcasts yet.") && page.contains("Everyone who started your bot"), "{page}");
+
+    let fields = [
+        ("text", TEXT_EN),
+        ("text_ru", TEXT_RU),
+        ("button_text", "Купить"),
+        ("button_url", "https://example.com/sale"),
+        ("audience", "all"),
+    ];
+    let mut empty = fields;
+    empty[0].1 = " ";
+    let refused = cabinet.submit("/cabinet/broadcasts", "/cabinet/broadcasts/preview", &empty);
+    assert_eq!(refused.status, 422);
+    assert!(refused.text().contains("The text is empty."), "{}", refused.text());
+    let mut half = fields;
+    half[3].1 = "";
+    let refused = cabinet.submit("/cabinet/broadcasts", "/cabinet/broadcasts/preview", &half);
+    assert!(refused.status == 422 && refused.text().contains("A button needs both a label and a link."));
+
+    let preview = cabinet.submit("/cabinet/broadcasts", "/cabinet/broadcasts/preview", &fields);
+    assert_eq!(preview.status, 200);
+    let page = preview.text();
+    assert!(page.contains("Your bot sent the preview to your linked chat."), "{page}");
+    assert!(page.contains("could not write to chat 424243: open @demo_vpn_bot there"), "{page}");
+    assert!(page.contains("It will go to 21 customers (Everyone who started your bot)."), "{page}");
+    // Both texts, with the button, through the partner's bot to the partner's chat, and to
+    // no customer yet; nothing is recorded.
+    for text in [TEXT_EN, TEXT_RU] {
+        let shown = telegram.last_sent_to(PARTNER_TOKEN, 424_242, text).expect("the preview in the partner's chat");
+        assert_eq!(shown.buttons()[0].url.as_deref(), Some("https://example.com/sale"));
+    }
+    assert!(people.iter().all(|p| copies(&telegram, *p) == 0));
+    assert_eq!(s.cli(&["broadcast", "list", &s.account_id]).as_array().map(Vec::len), Some(0));
+
+    // Sent from the preview's button; paused while a message is in flight, nothing more goes.
+    telegram.hold_sends();
+    let sent = cabinet.submit("/cabinet/broadcasts", "/cabinet/broadcasts", &fields);
+    assert_eq!(sent.status, 303, "{}", sent.text());
+    let id = sent.header("location").unwrap().rsplit('=').next().unwrap().to_owned();
+    assert!(telegram.wait_for_held_sends(Duration::from_secs(60)) >= 1, "a message is in flight");
+    let paused = cabinet.submit("/cabinet/broadcasts", &format!("/cabinet/broadcasts/{id}/pause"), &[]);
+    assert_eq!(paused.status, 303);
+    telegram.release_sends();
+    let held = until_state(&s, &id, "paused");
+    std::thread::sleep(Duration::from_secs(2));
+    let after = s.cli(&["broadcast", "show", &id]);
+    assert_eq!(after["sent"], held["sent"], "a paused broadcast sends nothing more: {after}");
+    let (sent_so_far, left) = (after["sent"].as_u64().unwrap(), after["left"].as_u64().unwrap());
+    assert!(sent_so_far < 21 && sent_so_far + left == 21, "{after}");
+    let page = cabinet.get("/cabinet/broadcasts").text();
+    assert!(page.contains("paused") && page.contains(&format!("/cabinet/broadcasts/{id}/resume")), "{page}");
+
+    let resumed = cabinet.submit("/cabinet/broadcasts", &format!("/cabinet/broadcasts/{id}/resume"), &[]);
+    assert_eq!(resumed.status, 303);
+    let done = until_state(&s, &id, "done");
+    assert_eq!((&done["sent"], &done["left"]), (&Value::from(21), &Value::from(0)), "{done}");
+    for user in &people {
+        assert_eq!(copies(&telegram, *user), 1, "chat {user} exactly once");
+    }
+    let overview = cabinet.get("/cabinet").text();
+    assert!(overview.contains("Last broadcast (done): sent 21, blocked 0, failed 0, left 0."), "{overview}");
+    let activity = cabinet.get("/cabinet/activity").text();
+    for what in ["Broadcast sent", "Broadcast paused", "Broadcast resumed"] {
+        assert!(activity.contains(what), "{what} in the activity: {activity}");
+    }
+    let cancel = cabinet.submit("/cabinet/broadcasts", &format!("/cabinet/broadcasts/{id}/cancel"), &[]);
+    assert!(cancel.status == 422 && cancel.text().contains("The broadcast is done and cannot be changed."));
+    let other = cabinet.submit("/cabinet/broadcasts", "/cabinet/broadcasts/bcs_nothing/pause", &[]);
+    assert_eq!(other.status, 404);
     telegram.assert_contract();
 }

@@ -293,3 +293,66 @@ fn a_partner_creates_a_promo_code_sees_it_used_and_turns_it_off_on_a_phone() {
     browser.goto(&format!("{}/cabinet/activity?lang=en", s.base));
     assert!(text(&browser).contains("Referral days set"), "{}", text(&browser));
 }
+
+#[test]
+fn a_partner_previews_a_broadcast_in_telegram_sends_it_and_watches_it_finish_on_a_phone() {
+    use support::chat::{PARTNER_TOKEN, PLATFORM_TOKEN, Person, shop_with};
+    let platform = [("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN)];
+    let Some((telegram, s)) = shop_with(Backend::Sqlite, "browser_cabinet_broadcast", &platform) else { return };
+    for user in 730_001..=730_012 {
+        Person::new(&telegram, user).write("/start", "Добро пожаловать в Demo VPN!");
+    }
+    let invited = s.cli(&["cabinet", "invite", &s.account_id, "--email", "partner@example.com"]);
+    let link = invited["link"].as_str().unwrap();
+    let path = &link[link.find("/cabinet/welcome/").unwrap()..];
+    let Some(browser) = Browser::start(PHONE) else { return };
+    set_password(&browser, &s.base, path);
+
+    // The partner's own chat: it started the partner's bot and is linked for notices.
+    Person::new(&telegram, 515_151).write("/start", "Добро пожаловать в Demo VPN!");
+    browser.goto(&format!("{}/cabinet/notices?lang=en", s.base));
+    press(&browser, "/cabinet/notices/telegram");
+    let deep = browser.eval(
+        "return [...document.querySelectorAll('a')].map(a => a.href).find(h => h.startsWith('https://t.me/platform_bot?start='));",
+        json!([]),
+    );
+    telegram.press_start(515_151, deep.as_str().unwrap().rsplit('=').next().unwrap());
+    wait_until(&browser, "location.reload(); return document.body.innerText.includes('515151');");
+
+    browser.goto(&format!("{}/cabinet/broadcasts?lang=en", s.base));
+    assert!(text(&browser).contains("No broadcasts yet."), "{}", text(&browser));
+    fits_the_phone(&browser, "broadcasts, empty");
+    fill(
+        &browser,
+        &[
+            ("text", "Autumn sale: 3 months for the price of 2.\nOnly this week."),
+            ("text_ru", "Осенняя распродажа: 3 месяца по цене 2.\nТолько на этой неделе."),
+            ("button_text", "Buy"),
+            ("button_url", "https://example.com/sale"),
+        ],
+    );
+    submit_and_see(&browser, "/cabinet/broadcasts/preview", "Your bot sent the preview to your linked chat.");
+    let shown = text(&browser);
+    assert!(shown.contains("It will go to 13 customers (Everyone who started your bot)."), "{shown}");
+    assert!(telegram.last_sent_to(PARTNER_TOKEN, 515_151, "Only this week.").is_some(), "the preview in Telegram");
+    fits_the_phone(&browser, "broadcast preview");
+    browser.screenshot("cabinet-broadcast-1-preview");
+    browser.eval("document.getElementById('preview-audience').scrollIntoView();", json!([]));
+    browser.screenshot("cabinet-broadcast-1-preview-send");
+
+    submit_and_see(&browser, "/cabinet/broadcasts", "The broadcast is being sent.");
+    fits_the_phone(&browser, "broadcast sending");
+    browser.screenshot("cabinet-broadcast-2-sending");
+    wait_until(&browser, "location.reload(); return document.body.innerText.includes('Sent: 13 ·');");
+    let done = text(&browser);
+    assert!(done.contains("Sent: 13 · Blocked the bot: 0 · Failed: 0 · Left: 0"), "{done}");
+    fits_the_phone(&browser, "broadcast done");
+    browser.eval("document.querySelector('section.broadcast').scrollIntoView();", json!([]));
+    browser.screenshot("cabinet-broadcast-3-done");
+    browser.goto(&format!("{}/cabinet?lang=en", s.base));
+    assert!(text(&browser).contains("Last broadcast (done): sent 13"), "{}", text(&browser));
+    browser.goto(&format!("{}/cabinet/broadcasts?lang=ru", s.base));
+    fits_the_phone(&browser, "broadcasts in Russian");
+    browser.screenshot("cabinet-broadcast-4-ru");
+    telegram.assert_contract();
+}

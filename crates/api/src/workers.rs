@@ -27,8 +27,10 @@ const NOTICE_BATCH: u32 = 50;
 /// How often due reminders to customers are looked for, and how many bots' a round sends.
 const REMINDER_INTERVAL: Duration = Duration::from_secs(1);
 const REMINDER_BOTS: u32 = 1_000;
-/// How often broadcasts being sent get a turn (a turn is about a second of each bot's pace).
+/// How often broadcasts being sent get a turn (a turn is about a second of each bot's pace);
+/// while none is, the pause doubles up to `BROADCAST_IDLE` (each look takes the lease, a write).
 const BROADCAST_INTERVAL: Duration = Duration::from_millis(200);
+const BROADCAST_IDLE: Duration = Duration::from_secs(2);
 /// How often due mail is looked for, and how many messages a round sends.
 const MAIL_INTERVAL: Duration = Duration::from_secs(2);
 const MAIL_BATCH: u32 = 20;
@@ -109,11 +111,7 @@ pub fn spawn_all(services: &Services, config: &Config, shifted_clock: Option<Arc
         let holder = sender.clone();
         async move { send_reminders(&services, &holder).await }
     })));
-    let sender = holder.clone();
-    tasks.push(tokio::spawn(every(BROADCAST_INTERVAL, services.clone(), move |services| {
-        let holder = sender.clone();
-        async move { send_broadcasts(&services, &holder).await }
-    })));
+    tasks.push(tokio::spawn(send_broadcasts(services.clone(), holder.clone())));
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let dispatcher = services.clone();
     let capacity = config.delivery_workers * ATTEMPTS_PER_WORKER;
@@ -198,12 +196,33 @@ fn lease_holder() -> String {
     format!("{host}:{}", std::process::id())
 }
 
-/// Sends a turn of each broadcast being sent, when this process holds the broadcast lease.
-async fn send_broadcasts(services: &Services, holder: &str) {
-    match services.broadcasts.deliver_once(holder).await {
-        Ok(None | Some(0)) => {}
-        Ok(Some(n)) => tracing::info!(sent = n, "sent broadcast messages"),
-        Err(e) => tracing::warn!(error = %e, "sending broadcasts failed"),
+/// Sends a turn of each broadcast being sent, when this process holds the broadcast lease:
+/// turn after turn while one is being sent, less and less often while none is.
+async fn send_broadcasts(services: Services, holder: String) {
+    let mut idle = BROADCAST_INTERVAL;
+    loop {
+        let started = tokio::time::Instant::now();
+        let busy = match services.broadcasts.deliver_once(&holder).await {
+            Ok(Some(turn)) => {
+                if turn.sent > 0 {
+                    tracing::info!(sent = turn.sent, "sent broadcast messages");
+                }
+                turn.broadcasts > 0
+            }
+            Ok(None) => false,
+            Err(e) => {
+                tracing::warn!(error = %e, "sending broadcasts failed");
+                false
+            }
+        };
+        let pause = if busy {
+            idle = BROADCAST_INTERVAL;
+            BROADCAST_INTERVAL.saturating_sub(started.elapsed())
+        } else {
+            idle = (idle * 2).min(BROADCAST_IDLE);
+            idle
+        };
+        tokio::time::sleep(pause).await;
     }
 }
 

@@ -394,6 +394,7 @@ impl Services {
                 renewals: renewals.clone(),
                 promotions: promotions.clone(),
                 referrals: referrals.clone(),
+                broadcasts: broadcasts.clone(),
             },
         });
         let operator = Arc::new(Operator {

@@ -3,6 +3,7 @@
 //! and p50/p99 per phase, PostgreSQL's own ceiling measured by pgbench in the same run, and the
 //! targets as ratios. `--short` (CI) only checks that the harness runs end to end.
 
+mod broadcast;
 mod client;
 mod dispatch;
 mod flood;
@@ -29,7 +30,7 @@ pub struct Options {
     pub phases: Vec<String>,
 }
 
-const PHASES: [&str; 13] = [
+const PHASES: [&str; 14] = [
     "account",
     "webshop",
     "payments",
@@ -42,6 +43,7 @@ const PHASES: [&str; 13] = [
     "reminders100",
     "renewals",
     "shop",
+    "broadcast",
     "pgbench",
 ];
 

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::broadcast::{self, BroadcastRun};
 use crate::dispatch::{self, DispatchRun};
 use crate::flood::{self, FloodRun};
 use crate::load::{self, Load, Request, drive, first_number, rate};
@@ -35,6 +36,7 @@ struct Report {
     /// Consenting customers' renewal charges due at once.
     renewals: Option<RenewalsRun>,
     shop: Option<ShopRun>,
+    broadcast: Option<BroadcastRun>,
     ceiling: Option<Ceiling>,
     /// Failed requests in the measured phases (each must be 0).
     errors: u64,
@@ -211,6 +213,12 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
         let run = shop::run(backend, bots, per_bot, threads).await?;
         report.errors += run.errors() as u64;
         report.shop = Some(run);
+    }
+    if o.wants("broadcast") {
+        let chats = if o.short { 60 } else { 10_000 };
+        let run = broadcast::run(backend, chats).await?;
+        report.errors += run.failed_answers as u64;
+        report.broadcast = Some(run);
     }
     if o.wants("pgbench") && backend == Backend::Postgres {
         if pgbench::available() {
@@ -458,6 +466,32 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
                     s.throttled, s.lost_chats
                 ),
                 s.throttled == 0 && s.lost_chats == 0,
+            ));
+        }
+        if let Some(b) = &r.broadcast {
+            println!(
+                "\nBroadcast on {name}: {} of {} chats in {:.1} s ({:.1} messages/s); meanwhile {} answers to other chats, p50 {:.0} ms, p99 {:.0} ms, {} failed; {} sends answered 429",
+                b.sent,
+                b.chats,
+                b.sending.as_secs_f64(),
+                b.per_second(),
+                b.answers,
+                ms(b.answer_p50),
+                ms(b.answer_p99),
+                b.failed_answers,
+                b.throttled
+            );
+            checks.push((
+                format!("{name}: broadcast = {:.1} messages/s on one bot (target >= 25/s)", b.per_second()),
+                b.per_second() >= 25.0,
+            ));
+            checks.push((
+                format!(
+                    "{name}: answers during a broadcast p99 = {:.0} ms (target < 1000 ms), 429s = {} (target 0)",
+                    ms(b.answer_p99),
+                    b.throttled
+                ),
+                b.answer_p99 < Duration::from_secs(1) && b.throttled == 0,
             ));
         }
     }

@@ -878,3 +878,64 @@ shop-account-no-such-device = You have no such device.
 shop-account-receipts = Receipts
 shop-account-sign-out = Sign out
 shop-page-account = My account
+cabinet-section-broadcasts = Broadcasts
+cabinet-broadcast-intro = A message from your bot to your customers, in each one's language, at the pace Telegram allows while your bot keeps answering. A preview comes first: to the chats you linked on the Notices page, through your bot, and on this page.
+cabinet-broadcast-new = New broadcast
+cabinet-broadcast-field-text = Text
+cabinet-broadcast-text-help = Plain text as your bot sends it, up to { $max } characters. It goes to everyone who has no Russian text below.
+cabinet-broadcast-field-text-ru = Text in Russian (optional)
+cabinet-broadcast-text-ru-help = For customers whose bot speaks Russian.
+cabinet-broadcast-field-button-text = Button label (optional)
+cabinet-broadcast-field-button-url = Button link (optional)
+cabinet-broadcast-button-help = A button under the message opens this https address; give both the label and the link, or neither.
+cabinet-broadcast-field-audience = Who gets it
+cabinet-broadcast-audience-all = Everyone who started your bot
+cabinet-broadcast-audience-active = Paid subscription running
+cabinet-broadcast-audience-expired = Subscription ended
+cabinet-broadcast-audience-trial = Trial running
+cabinet-broadcast-audience-never-paid = Never paid
+cabinet-broadcast-preview-button = Preview
+cabinet-broadcast-preview = Preview
+cabinet-broadcast-preview-ru = In Russian:
+cabinet-broadcast-preview-delivered = { $count ->
+    [one] Your bot sent the preview to your linked chat.
+   *[other] Your bot sent the preview to your { $count } linked chats.
+    }
+cabinet-broadcast-preview-refused = Your bot could not write to chat { $chat }: open @{ $bot } there and press Start, then preview again. Telegram said: { $reason }
+cabinet-broadcast-preview-no-chat = No chat is linked to get previews in Telegram; link one on the page
+cabinet-broadcast-will-reach = { $count ->
+    [one] It will go to { $count } customer ({ $audience }).
+   *[other] It will go to { $count } customers ({ $audience }).
+    }
+cabinet-broadcast-nobody = Nobody is in this audience now ({ $audience }); nothing to send.
+cabinet-broadcast-send = { $count ->
+    [one] Send to { $count } customer
+   *[other] Send to { $count } customers
+    }
+cabinet-broadcast-sent = The broadcast is being sent. Its counts below grow as it goes.
+cabinet-broadcast-changed = The broadcast is changed.
+cabinet-broadcast-list = Sent broadcasts
+cabinet-broadcast-none = No broadcasts yet.
+cabinet-broadcast-counts = Sent: { $count } · Blocked the bot: { $blocked_count } · Failed: { $failed_count } · Left: { $left_count }
+cabinet-broadcast-state-sending = sending
+cabinet-broadcast-state-paused = paused
+cabinet-broadcast-state-cancelled = cancelled
+cabinet-broadcast-state-done = done
+cabinet-broadcast-pause = Pause
+cabinet-broadcast-resume = Resume
+cabinet-broadcast-cancel = Cancel
+cabinet-broadcast-missing = There is no such broadcast in your account.
+cabinet-broadcast-refused-audience = Choose who gets the broadcast.
+cabinet-broadcast-refused-empty = The text is empty.
+cabinet-broadcast-refused-long = The text is { $count } characters; Telegram takes at most { $max }.
+cabinet-broadcast-refused-half-button = A button needs both a label and a link.
+cabinet-broadcast-refused-button-text = The button's label is 1 to 64 characters.
+cabinet-broadcast-refused-button-url = The button's link must be an https address.
+cabinet-broadcast-refused-no-bot = Connect your bot on the Telegram bot page first: broadcasts go through it.
+cabinet-broadcast-refused-action = The broadcast is { $state } and cannot be changed.
+cabinet-overview-broadcast = Last broadcast ({ $state }): sent { $count }, blocked { $blocked_count }, failed { $failed_count }, left { $left_count }.
+cabinet-overview-no-broadcast = none yet
+cabinet-action-broadcast-sent = Broadcast sent
+cabinet-action-broadcast-paused = Broadcast paused
+cabinet-action-broadcast-resumed = Broadcast resumed
+cabinet-action-broadcast-cancelled = Broadcast cancelled

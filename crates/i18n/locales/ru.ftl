@@ -910,3 +910,65 @@ shop-account-no-such-device = У вас нет такого устройства
 shop-account-receipts = Чеки
 shop-account-sign-out = Выйти
 shop-page-account = Личный кабинет
+cabinet-section-broadcasts = Рассылки
+cabinet-broadcast-intro = Сообщение от вашего бота вашим клиентам, каждому на его языке, в темпе, который разрешает Telegram, пока бот продолжает отвечать. Сначала предпросмотр: в чаты, привязанные на странице «Уведомления», через вашего бота, и на этой странице.
+cabinet-broadcast-new = Новая рассылка
+cabinet-broadcast-field-text = Текст
+cabinet-broadcast-text-help = Обычный текст, как его отправляет бот, до { $max } символов. Его получат все, для кого нет русского текста ниже.
+cabinet-broadcast-field-text-ru = Текст на русском (необязательно)
+cabinet-broadcast-text-ru-help = Для клиентов, с которыми бот говорит по-русски.
+cabinet-broadcast-field-button-text = Надпись на кнопке (необязательно)
+cabinet-broadcast-field-button-url = Ссылка кнопки (необязательно)
+cabinet-broadcast-button-help = Кнопка под сообщением открывает этот https-адрес; укажите и надпись, и ссылку или ничего.
+cabinet-broadcast-field-audience = Кому
+cabinet-broadcast-audience-all = Всем, кто запускал бота
+cabinet-broadcast-audience-active = С действующей оплаченной подпиской
+cabinet-broadcast-audience-expired = С закончившейся подпиской
+cabinet-broadcast-audience-trial = С действующим пробным периодом
+cabinet-broadcast-audience-never-paid = Ни разу не платившим
+cabinet-broadcast-preview-button = Предпросмотр
+cabinet-broadcast-preview = Предпросмотр
+cabinet-broadcast-preview-ru = На русском:
+cabinet-broadcast-preview-delivered = { $count ->
+    [one] Бот отправил предпросмотр в привязанный чат.
+   *[other] Бот отправил предпросмотр в привязанные чаты: { $count }.
+    }
+cabinet-broadcast-preview-refused = Бот не смог написать в чат { $chat }: откройте там @{ $bot } и нажмите «Запустить», затем повторите предпросмотр. Ответ Telegram: { $reason }
+cabinet-broadcast-preview-no-chat = Нет привязанного чата для предпросмотра в Telegram; привяжите его на странице
+cabinet-broadcast-will-reach = { $count ->
+    [one] Её получит { $count } клиент ({ $audience }).
+    [few] Её получат { $count } клиента ({ $audience }).
+   *[other] Её получат { $count } клиентов ({ $audience }).
+    }
+cabinet-broadcast-nobody = Сейчас в этой аудитории никого нет ({ $audience }); отправлять некому.
+cabinet-broadcast-send = { $count ->
+    [one] Отправить { $count } клиенту
+   *[other] Отправить { $count } клиентам
+    }
+cabinet-broadcast-sent = Рассылка отправляется. Счётчики ниже растут по ходу.
+cabinet-broadcast-changed = Рассылка изменена.
+cabinet-broadcast-list = Отправленные рассылки
+cabinet-broadcast-none = Рассылок пока нет.
+cabinet-broadcast-counts = Отправлено: { $count } · Заблокировали бота: { $blocked_count } · Не доставлено: { $failed_count } · Осталось: { $left_count }
+cabinet-broadcast-state-sending = отправляется
+cabinet-broadcast-state-paused = на паузе
+cabinet-broadcast-state-cancelled = отменена
+cabinet-broadcast-state-done = завершена
+cabinet-broadcast-pause = Пауза
+cabinet-broadcast-resume = Продолжить
+cabinet-broadcast-cancel = Отменить
+cabinet-broadcast-missing = В вашем аккаунте нет такой рассылки.
+cabinet-broadcast-refused-audience = Выберите, кому отправить рассылку.
+cabinet-broadcast-refused-empty = Текст пустой.
+cabinet-broadcast-refused-long = В тексте { $count } символов; Telegram принимает не больше { $max }.
+cabinet-broadcast-refused-half-button = Для кнопки нужны и надпись, и ссылка.
+cabinet-broadcast-refused-button-text = Надпись на кнопке — от 1 до 64 символов.
+cabinet-broadcast-refused-button-url = Ссылка кнопки должна быть https-адресом.
+cabinet-broadcast-refused-no-bot = Сначала подключите бота на странице «Telegram-бот»: рассылки идут через него.
+cabinet-broadcast-refused-action = Рассылка { $state }, её нельзя изменить.
+cabinet-overview-broadcast = Последняя рассылка ({ $state }): отправлено { $count }, заблокировали { $blocked_count }, не доставлено { $failed_count }, осталось { $left_count }.
+cabinet-overview-no-broadcast = пока не было
+cabinet-action-broadcast-sent = отправлена рассылка
+cabinet-action-broadcast-paused = рассылка поставлена на паузу
+cabinet-action-broadcast-resumed = рассылка продолжена
+cabinet-action-broadcast-cancelled = рассылка отменена

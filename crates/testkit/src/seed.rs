@@ -51,3 +51,18 @@ pub async fn linked_clients(
     }
     Ok(())
 }
+
+/// `count` people who started the bot of `account_id`, each in their private chat (user and
+/// chat ids from `first_user`), without clients: a broadcast's audience of `all`.
+pub async fn bot_people(store: &dyn Store, account_id: &str, count: usize, first_user: i64) -> Result<(), String> {
+    let now = OffsetDateTime::now_utc();
+    for batch in 0..count.div_ceil(BATCH) {
+        let mut tx = store.begin().await.map_err(|e| e.to_string())?;
+        for i in batch * BATCH..((batch + 1) * BATCH).min(count) {
+            let user = first_user + i64::try_from(i).map_err(|e| e.to_string())?;
+            tx.touch_bot_customer(account_id, user, user, now).await.map_err(|e| e.to_string())?;
+        }
+        tx.commit().await.map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

@@ -3,13 +3,17 @@
 //! one unit of work; the broadcast worker (`sending`) then takes the chats in turns at the bot's
 //! one pace, shared with its answers, so no chat gets it twice across restarts and instances.
 
+mod preview;
 mod sending;
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use time::OffsetDateTime;
 use vp_domain::broadcast::{Audience, BroadcastAction, BroadcastButton, BroadcastState, BroadcastText, RecipientState};
-use vp_ports::{BroadcastChat, BroadcastCounts, BroadcastRecord, Clock, IdGenerator, Store};
+use vp_ports::{
+    BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord, BroadcastRepo, Clock, IdGenerator, Store,
+};
 
 use crate::bots::connected_bot;
 use crate::bots::sender::BotSender;
@@ -17,7 +21,8 @@ use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::secrets::SecretKeys;
 
-pub use sending::BROADCAST_LEASE;
+pub use preview::BroadcastPreview;
+pub use sending::{BROADCAST_LEASE, BroadcastTurn};
 
 /// A broadcast as the partner asks for it: raw text, read here.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +32,45 @@ pub struct NewBroadcast {
     pub button_text: Option<String>,
     pub button_url: Option<String>,
     pub audience: Audience,
+}
+
+/// A broadcast's content once read: every text and the button pass the bot's own checks.
+struct Content {
+    text: BroadcastText,
+    text_ru: Option<BroadcastText>,
+    button: Option<BroadcastButton>,
+}
+
+impl NewBroadcast {
+    fn read(&self) -> AppResult<Content> {
+        let text = BroadcastText::parse(&self.text).map_err(Declined::from)?;
+        let text_ru = self.text_ru.as_deref().map(BroadcastText::parse).transpose().map_err(Declined::from)?;
+        let button =
+            BroadcastButton::parse(self.button_text.as_deref(), self.button_url.as_deref()).map_err(Declined::from)?;
+        Ok(Content { text, text_ru, button })
+    }
+}
+
+/// Everyone of `audience` among the account's bot customers at `now`, each chat once; a client
+/// the partner blocked is left out.
+async fn audience_of(
+    tx: &mut (impl BroadcastRepo + ?Sized),
+    account_id: &str,
+    audience: Audience,
+    now: OffsetDateTime,
+) -> AppResult<Vec<BotAudienceMember>> {
+    let mut seen = HashSet::new();
+    Ok(tx
+        .bot_audience(account_id)
+        .await?
+        .into_iter()
+        .filter(|m| m.client.as_ref().is_none_or(|c| !c.blocked))
+        .filter(|m| {
+            let subscription = m.client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
+            audience.includes(subscription, m.paid_ever, now)
+        })
+        .filter(|m| seen.insert(m.chat_id))
+        .collect())
 }
 
 /// A broadcast and what became of its chats.
@@ -49,10 +93,7 @@ impl Broadcasts {
     /// Records a broadcast to everyone of `audience` at this moment (each chat once), to be sent
     /// by the worker; in the account's activity as `who`'s.
     pub async fn send(&self, account_id: &str, new: NewBroadcast, who: Who<'_>) -> AppResult<BroadcastSummary> {
-        let text = BroadcastText::parse(&new.text).map_err(Declined::from)?;
-        let text_ru = new.text_ru.as_deref().map(BroadcastText::parse).transpose().map_err(Declined::from)?;
-        let button =
-            BroadcastButton::parse(new.button_text.as_deref(), new.button_url.as_deref()).map_err(Declined::from)?;
+        let Content { text, text_ru, button } = new.read()?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
@@ -70,17 +111,9 @@ impl Broadcasts {
             created_at: now,
             finished_at: None,
         };
-        let mut seen = HashSet::new();
-        let chats: Vec<BroadcastChat> = tx
-            .bot_audience(account_id)
+        let chats: Vec<BroadcastChat> = audience_of(tx.as_mut(), account_id, new.audience, now)
             .await?
             .into_iter()
-            .filter(|m| m.client.as_ref().is_none_or(|c| !c.blocked))
-            .filter(|m| {
-                let subscription = m.client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
-                new.audience.includes(subscription, m.paid_ever, now)
-            })
-            .filter(|m| seen.insert(m.chat_id))
             .map(|m| BroadcastChat {
                 broadcast_id: broadcast.id.clone(),
                 chat_id: m.chat_id,

@@ -27,11 +27,19 @@ const CHAT_LEASE: Duration = Duration::seconds(20);
 /// Broadcasts served per turn.
 const BROADCASTS_PER_TURN: u32 = 20;
 
+/// What a turn of the worker did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BroadcastTurn {
+    /// Broadcasts being sent at the turn's start: none, and the worker may wait longer.
+    pub broadcasts: usize,
+    /// Messages that went.
+    pub sent: usize,
+}
+
 impl Broadcasts {
     /// One turn of the broadcast worker, by the lease's holder only: a turn of chats of each
-    /// broadcast being sent, every bot's at once. Returns how many messages went; `None` when
-    /// another process holds the lease.
-    pub async fn deliver_once(self: &Arc<Self>, holder: &str) -> AppResult<Option<usize>> {
+    /// broadcast being sent, every bot's at once. `None` when another process holds the lease.
+    pub async fn deliver_once(self: &Arc<Self>, holder: &str) -> AppResult<Option<BroadcastTurn>> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         if !tx.take_lease(BROADCAST_LEASE, holder, now, now + BROADCAST_LEASE_FOR).await? {
@@ -39,6 +47,7 @@ impl Broadcasts {
             return Ok(None);
         }
         let sending = tx.sending_broadcasts(BROADCASTS_PER_TURN).await?;
+        let broadcasts = sending.len();
         let mut turns = Vec::with_capacity(sending.len());
         for broadcast in sending {
             let claim = Claim { now, lease_until: now + CHAT_LEASE, limit: CHATS_PER_TURN };
@@ -59,7 +68,7 @@ impl Broadcasts {
                 Err(e) => tracing::error!(error = %e, "a broadcast's turn stopped"),
             }
         }
-        Ok(Some(sent))
+        Ok(Some(BroadcastTurn { broadcasts, sent }))
     }
 
     /// Gives up the broadcast lease (a clean stop).
@@ -162,7 +171,7 @@ impl Broadcasts {
 }
 
 /// The broadcast as a chat reads it: its language's text, and the button.
-fn message(broadcast: &BroadcastRecord, chat: &BroadcastChat) -> BotMessage {
+pub(super) fn message(broadcast: &BroadcastRecord, chat: &BroadcastChat) -> BotMessage {
     let text = match (chat.lang, &broadcast.text_ru) {
         (vp_domain::Lang::Ru, Some(ru)) => ru,
         _ => &broadcast.text,

@@ -6,6 +6,7 @@ mod access;
 mod account;
 pub mod audit;
 mod bot;
+mod broadcasts;
 mod clients;
 mod endpoints;
 mod money;
@@ -17,6 +18,7 @@ use std::sync::Arc;
 use vp_ports::{AccountRecord, CabinetUser, Store, VpnPanel};
 
 pub use access::{CabinetAccess, Invitation, LinkView, SignInRefusal, SignedIn};
+pub use broadcasts::BroadcastForm;
 pub use clients::{CLIENT_INVOICES, ClientDetail, ClientList};
 pub use endpoints::DELIVERY_LOG_PAGE;
 pub use money::WITHDRAWAL_PAGE;
@@ -72,4 +74,5 @@ pub(crate) struct CabinetServices {
     pub renewals: Arc<crate::renewals::Renewals>,
     pub promotions: Arc<crate::promotions::Promotions>,
     pub referrals: Arc<crate::referrals::Referrals>,
+    pub broadcasts: Arc<crate::broadcasts::Broadcasts>,
 }

@@ -44,6 +44,10 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::PROMO_CREATED => "cabinet-action-promo-created",
         audit::PROMO_DISABLED => "cabinet-action-promo-disabled",
         audit::REFERRALS_SET => "cabinet-action-referrals-set",
+        audit::BROADCAST_SENT => "cabinet-action-broadcast-sent",
+        audit::BROADCAST_PAUSED => "cabinet-action-broadcast-paused",
+        audit::BROADCAST_RESUMED => "cabinet-action-broadcast-resumed",
+        audit::BROADCAST_CANCELLED => "cabinet-action-broadcast-cancelled",
         _ => return None,
     })
 }

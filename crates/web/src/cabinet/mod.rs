@@ -6,6 +6,7 @@
 mod activity;
 mod balance;
 mod bot;
+mod broadcasts;
 mod clients;
 mod deliveries;
 mod notices;
@@ -71,7 +72,13 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/promotions", web::get().to(promotions::show))
             .route("/promotions", web::post().to(promotions::create))
             .route("/promotions/disable", web::post().to(promotions::disable))
-            .route("/promotions/referrals", web::post().to(referrals::save)),
+            .route("/promotions/referrals", web::post().to(referrals::save))
+            .route("/broadcasts", web::get().to(broadcasts::show))
+            .route("/broadcasts", web::post().to(broadcasts::send))
+            .route("/broadcasts/preview", web::post().to(broadcasts::preview))
+            .route("/broadcasts/{id}/pause", web::post().to(broadcasts::pause))
+            .route("/broadcasts/{id}/resume", web::post().to(broadcasts::resume))
+            .route("/broadcasts/{id}/cancel", web::post().to(broadcasts::cancel)),
     );
 }
 
@@ -85,11 +92,12 @@ enum Section {
     Notices,
     Bot,
     Promotions,
+    Broadcasts,
     Activity,
 }
 
 impl Section {
-    const ALL: [Section; 8] = [
+    const ALL: [Section; 9] = [
         Section::Overview,
         Section::Webhooks,
         Section::Balance,
@@ -97,6 +105,7 @@ impl Section {
         Section::Notices,
         Section::Bot,
         Section::Promotions,
+        Section::Broadcasts,
         Section::Activity,
     ];
 
@@ -109,6 +118,7 @@ impl Section {
             Section::Notices => "/cabinet/notices",
             Section::Bot => "/cabinet/bot",
             Section::Promotions => "/cabinet/promotions",
+            Section::Broadcasts => "/cabinet/broadcasts",
             Section::Activity => "/cabinet/activity",
         }
     }
@@ -122,6 +132,7 @@ impl Section {
             Section::Notices => "cabinet-section-notices",
             Section::Bot => "cabinet-section-bot",
             Section::Promotions => "cabinet-section-promotions",
+            Section::Broadcasts => "cabinet-section-broadcasts",
             Section::Activity => "cabinet-section-activity",
         }
     }

@@ -63,9 +63,13 @@ async fn render(
         Ok(found) => found,
         Err(e) => return failed(req, &e),
     };
-    let (promos, referrals) = match (cabinet.promo_totals(actor).await, cabinet.referral_totals(actor).await) {
-        (Ok(promos), Ok(referrals)) => (promos, referrals),
-        (Err(e), _) | (_, Err(e)) => return failed(req, &e),
+    let (promos, referrals, broadcast) = match (
+        cabinet.promo_totals(actor).await,
+        cabinet.referral_totals(actor).await,
+        cabinet.last_broadcast(actor).await,
+    ) {
+        (Ok(promos), Ok(referrals), Ok(broadcast)) => (promos, referrals, broadcast),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return failed(req, &e),
     };
     let shop_url = match shop.slug(&actor.account.id).await {
         Ok(slug) => shop.url(&slug),
@@ -115,6 +119,22 @@ async fn render(
             dd #overview-referrals {
                 a href="/cabinet/promotions#referrals" {
                     (tx.with("cabinet-overview-referrals", &[("days", referrals.days_given.into()), ("count", referrals.invited.into())]))
+                }
+            }
+            dt { (tx.get("cabinet-section-broadcasts")) }
+            dd #overview-broadcast {
+                a href="/cabinet/broadcasts" {
+                    @if let Some(last) = &broadcast {
+                        (tx.with("cabinet-overview-broadcast", &[
+                            ("state", super::broadcasts::state(tx, last.broadcast.state).as_str().into()),
+                            ("count", last.counts.sent.into()),
+                            ("blocked_count", last.counts.blocked.into()),
+                            ("failed_count", last.counts.failed.into()),
+                            ("left_count", last.counts.left.into()),
+                        ]))
+                    } @else {
+                        (tx.get("cabinet-overview-no-broadcast"))
+                    }
                 }
             }
         }

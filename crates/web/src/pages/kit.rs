@@ -71,7 +71,10 @@ td.num,th.num{text-align:right;white-space:nowrap}\
 border-radius:.6rem;padding:.4rem .75rem;margin:0 0 .6rem}table.cards td{display:grid;\
 grid-template-columns:minmax(6rem,35%) 1fr;gap:.75rem;padding:.25rem 0;border:0;text-align:left;white-space:normal;\
 overflow-wrap:anywhere}table.cards td::before{content:attr(data-label);color:#4a5260}}.prewrap{white-space:pre-wrap;overflow-wrap:anywhere}\
-pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f2f5;padding:.5rem;border-radius:.4rem;font-size:.85rem}";
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f2f5;padding:.5rem;border-radius:.4rem;font-size:.85rem}\
+.card{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.card h2{margin-top:0}\
+.bubble{background:#eef3fb;border-radius:.9rem .9rem .9rem .2rem;padding:.6rem .8rem;margin:.5rem 0;max-width:28rem}\
+.bubble-text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}.bubble .button{display:block;text-align:center;margin:.5rem 0 0}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.
 pub struct Page<'a> {
