@@ -312,7 +312,8 @@ fn concurrent_requests_with_one_key_issue_one_invoice(s: &Server) {
 }
 
 fn a_slow_first_request_answers_operation_in_progress(s: &Server) {
-    s.cli_settled(&["sandbox", "gateway", "slow:1500"]);
+    // Slower than the key's lease (3 s): the first request renews it while it waits.
+    s.cli_settled(&["sandbox", "gateway", "slow:4500"]);
     let port = s.port;
     let auth = format!("Bearer {}", s.key);
     let body = subscription("slow", 1).to_string();
@@ -328,7 +329,7 @@ fn a_slow_first_request_answers_operation_in_progress(s: &Server) {
             )
         }
     });
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::thread::sleep(std::time::Duration::from_millis(3_800));
     let second = request(
         port,
         "POST",

@@ -469,6 +469,16 @@ impl Instance {
     }
 
     /// `Server::restart_gracefully` for this instance.
+    /// Kills the instance (SIGKILL: no drain, nothing given back) and starts it again on the
+    /// same port.
+    pub fn kill_and_restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let base = format!("http://127.0.0.1:{}", self.port);
+        self.child = spawn_serve_on(&self.db_url, &self.env, self.port, &base, &self.log);
+        wait_up(&mut self.child, self.port, &self.log);
+    }
+
     pub fn restart_gracefully(&mut self) -> Option<i32> {
         let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
         let code = self.child.wait().ok().and_then(|s| s.code());

@@ -9,6 +9,8 @@
 //! the store keeps the new-client limit exact. Prices come from the offer kept in memory.
 //! The rare paths (a known key, the completer) go through `Tx` under the account lock.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use vp_domain::Money;
@@ -24,9 +26,9 @@ use vp_domain::{
     devices::DevicePurchaseRefused,
 };
 use vp_ports::{
-    AccountRecord, ClientRecord, ClientRepo, DailyQuota, GatewayError, GatewayPaymentRequest, IdempotencyRecord,
+    AccountRecord, ClientRecord, ClientRepo, Clock, DailyQuota, GatewayError, GatewayPaymentRequest, IdempotencyRecord,
     InvoiceCreation, InvoiceOpening, InvoiceRecord, InvoiceRecorded, InvoiceRepo, InvoiceWrite, RecoveryPoint,
-    SettingsRepo, StarsInvoice,
+    SettingsRepo, StarsInvoice, Store,
 };
 
 use super::Payments;
@@ -37,9 +39,13 @@ use crate::error::{AppError, AppResult, Refusal};
 use crate::promotions::{self, AskedPromo};
 use crate::views::InvoiceView;
 
-/// While the first request holds a key, retries get `OPERATION_IN_PROGRESS`; after this the
-/// request is presumed dead and a retry (or the completer) resumes it.
-pub const KEY_LOCK: Duration = Duration::seconds(60);
+/// While the first request holds a key, retries get `OPERATION_IN_PROGRESS`. The hold is a
+/// lease: the request renews it every `KEY_LOCK_RENEW` while it works (a slow gateway keeps its
+/// key), so a holder that died (SIGKILL, a lost machine) lets go within this time, and the
+/// SDKs' retries (0.5, 1 and 2 s apart) resume its invoice instead of giving up on a 409.
+pub const KEY_LOCK: Duration = Duration::seconds(3);
+/// How often a request renews the lease on its key; a third of it, so two renewals may be late.
+const KEY_LOCK_RENEW: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The "same fields" of the spec, in a fixed order, so JSON key order never matters.
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -483,8 +489,25 @@ impl Payments {
         Ok(TakeOver::Issue(Box::new((record, charge, client))))
     }
 
-    /// Phase 2 (no transaction open): the gateway call, then the second unit of work.
+    /// Phase 2 under the key's lease (`KEY_LOCK`), renewed beside it until it is over.
     async fn issue(
+        &self,
+        account: &AccountRecord,
+        request: &InvoiceRequest,
+        record: IdempotencyRecord,
+        charge: Charge,
+        client: Option<ClientRecord>,
+    ) -> AppResult<InvoiceView> {
+        let renewing = tokio::spawn(renew_key_lock(self.store.clone(), self.clock.clone(), record.clone()));
+        let issued = self.issue_now(account, request, record, charge, client).await;
+        renewing.abort();
+        // Once this returns, no renewal is left to lock a key the request released.
+        let _ = renewing.await;
+        issued
+    }
+
+    /// Phase 2 (no transaction open): the gateway call, then the second unit of work.
+    async fn issue_now(
         &self,
         account: &AccountRecord,
         request: &InvoiceRequest,
@@ -746,6 +769,29 @@ impl Payments {
                 Ok(())
             }
             TakeOver::Refused(e) => Err(e),
+        }
+    }
+}
+
+/// Renews the lease on a key being issued every `KEY_LOCK_RENEW`, until aborted or the key is
+/// no longer this request's. A failed renewal is logged: the next may succeed, and a retry
+/// that resumes meanwhile keeps the invoice id (the gateway's idempotency key).
+async fn renew_key_lock(store: Arc<dyn Store>, clock: Arc<dyn Clock>, record: IdempotencyRecord) {
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + KEY_LOCK_RENEW, KEY_LOCK_RENEW);
+    loop {
+        tick.tick().await;
+        let until = clock.now() + KEY_LOCK;
+        let renewed: AppResult<bool> = async {
+            let mut tx = store.begin().await?;
+            let held = tx.extend_idempotency_lock(&record.account_id, &record.key, &record.payment_id, until).await?;
+            tx.commit().await?;
+            Ok(held)
+        }
+        .await;
+        match renewed {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => tracing::warn!(key = %record.key, error = %e, "could not renew the lease on an idempotency key"),
         }
     }
 }

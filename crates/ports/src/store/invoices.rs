@@ -35,6 +35,15 @@ pub trait InvoiceRepo: Send {
     async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
     async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    /// Moves the lock of a key still being issued under `payment_id` to `until` (its holder is
+    /// alive). `false` when the key is no longer so: finished, released, or taken over.
+    async fn extend_idempotency_lock(
+        &mut self,
+        account_id: &str,
+        key: &str,
+        payment_id: &str,
+        until: OffsetDateTime,
+    ) -> StoreResult<bool>;
     async fn delete_idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<()>;
     /// Keys left at `Started` whose lock expired before `before` (a process died holding it):
     /// `locked_until IS NOT NULL AND locked_until < before`. Keys released after a gateway

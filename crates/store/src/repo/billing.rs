@@ -214,6 +214,34 @@ impl InvoiceRepo for StoreTx {
         Ok(())
     }
 
+    async fn extend_idempotency_lock(
+        &mut self,
+        account_id: &str,
+        key: &str,
+        payment_id: &str,
+        until: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        use idempotency_keys::dsl as k;
+        let conn = self.conn()?;
+        let started = recovery_point_text(RecoveryPoint::Started);
+        let until = db_time(until);
+        let moved = db_run!(conn, c => {
+            diesel::update(
+                k::idempotency_keys
+                    .filter(k::account_id.eq(account_id))
+                    .filter(k::key.eq(key))
+                    .filter(k::payment_id.eq(payment_id))
+                    .filter(k::recovery_point.eq(started))
+                    .filter(k::locked_until.is_not_null()),
+            )
+            .set(k::locked_until.eq(Some(until)))
+            .execute(c)
+            .await
+        })
+        .map_err(db)?;
+        Ok(moved > 0)
+    }
+
     async fn delete_idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<()> {
         let conn = self.conn()?;
         db_run!(conn, c => diesel::delete(idempotency_keys::table.find((account_id, key))).execute(c).await)
