@@ -1,8 +1,12 @@
-//! The rolling-restart drill (docs/operations.md, "Several instances"): three `serve` instances
+//! The rolling-restart drills (docs/operations.md, "Several instances"): three `serve` instances
 //! on one PostgreSQL and one Redis behind HAProxy with `deploy/haproxy.cfg`, a steady load of
-//! keyed `POST /payments` and reads through the proxy, and each instance restarted in turn with
-//! SIGTERM. A client that retries as our SDKs do sees no failure, and each key has one invoice.
-//! Runs when haproxy is installed (`VP_TEST_HAPROXY=require`, as CI sets, makes it required).
+//! keyed `POST /payments` (one in five paid on the sandbox page) and reads through the proxy,
+//! a second account asking for invoices above its per-minute limit, and each instance stopped
+//! in turn, with SIGTERM in one drill and SIGKILL in the other. A client that retries as our
+//! SDKs do sees no failure, each key has one invoice, every paid invoice's event arrives (once
+//! after SIGTERM; a delivery cut off by SIGKILL may come again), and the limit holds across the
+//! instances. Runs when haproxy is installed (`VP_TEST_HAPROXY=require`, as CI sets, makes it
+//! required).
 
 mod support;
 
@@ -12,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use support::partner::subscription;
+use support::receiver::Receiver;
 use support::server::{Backend, Server};
 use vp_testkit::services::redis_url;
 
@@ -77,6 +82,11 @@ struct Seen {
     /// Keys whose invoice was issued.
     issued: Mutex<Vec<String>>,
     reads: AtomicUsize,
+    /// Invoices paid on the sandbox page through the proxy.
+    paid: Mutex<Vec<String>>,
+    /// The limited account's requests admitted (201) and refused (429).
+    limited_admitted: AtomicUsize,
+    limited_refused: AtomicUsize,
 }
 
 /// Whether an SDK retries this answer: no answer at all, `409 OPERATION_IN_PROGRESS`, `429`, `5xx`.
@@ -89,7 +99,8 @@ fn retried(status: Option<u16>, body: &str) -> bool {
     }
 }
 
-/// One request through the proxy, retried as the SDKs do (3 retries, 0.5 s, 1 s, 2 s apart).
+/// One request through the proxy, retried as the SDKs do (3 retries, 0.5 s, 1 s, 2 s apart);
+/// the answer's status and body.
 fn with_retries(
     seen: &Seen,
     port: u16,
@@ -97,8 +108,12 @@ fn with_retries(
     path: &str,
     headers: &[(&str, &str)],
     body: &[u8],
-) -> Result<u16, String> {
-    let url = format!("http://127.0.0.1:{port}/api/partner/v1{path}");
+) -> Result<(u16, String), String> {
+    let url = if path.starts_with("/sandbox/") {
+        format!("http://127.0.0.1:{port}{path}")
+    } else {
+        format!("http://127.0.0.1:{port}/api/partner/v1{path}")
+    };
     let mut last = String::new();
     for (attempt, pause) in [0u64, 500, 1_000, 2_000].into_iter().enumerate() {
         std::thread::sleep(Duration::from_millis(pause));
@@ -107,8 +122,8 @@ fn with_retries(
             Ok(a) => (Some(a.status), String::from_utf8_lossy(&a.body).into_owned()),
             Err(e) => (None, e.to_string()),
         };
-        if matches!(status, Some(200 | 201)) {
-            return Ok(status.unwrap_or_default());
+        if let Some(ok @ (200 | 201 | 303)) = status {
+            return Ok((ok, text));
         }
         seen.raw_failures.fetch_add(1, Ordering::Relaxed);
         last = format!("attempt {attempt}: {status:?} {text}");
@@ -134,9 +149,17 @@ struct Drill {
     failed: Vec<String>,
     raw_failures: usize,
     reads: usize,
-    /// Invoices in the database.
+    /// Invoices of the loaded account in the database.
     invoices: usize,
+    /// Paid invoices, and how many `payment.succeeded` deliveries each event got.
+    paid: Vec<String>,
+    deliveries: std::collections::HashMap<String, usize>,
+    /// The limited account's (30 invoices a minute) requests admitted and refused.
+    limited: (usize, usize),
 }
+
+/// Invoices a minute the limited account may create in the drill.
+const LIMITED_PER_MINUTE: usize = 30;
 
 /// Three instances on one PostgreSQL and one Redis behind HAProxy under a steady keyed load,
 /// each stopped (`how`) and started again in turn.
@@ -145,7 +168,8 @@ fn drill(name: &str, how: Stop) -> Option<Drill> {
         return None;
     }
     let redis = redis_url()?;
-    let env = [("VP_REDIS_URL", redis.as_str()), ("VP_DRAIN_SECONDS", "2")];
+    let env =
+        [("VP_REDIS_URL", redis.as_str()), ("VP_DRAIN_SECONDS", "2"), ("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
     let mut first = Server::start_with(Backend::Postgres, name, &env)?;
     // The drill's load is above the spec's default 60 invoices a minute.
     let raise =
@@ -154,7 +178,15 @@ fn drill(name: &str, how: Stop) -> Option<Drill> {
     limits.extend(raise);
     first.cli_settled(&limits);
     // A gateway that takes as long as YooKassa's API does, so stops meet requests in flight.
-    first.cli_settled(&["sandbox", "gateway", "slow:300"]);
+    first.cli(&["sandbox", "gateway", "slow:300"]);
+    // Every payment.succeeded goes to a receiver; a second account keeps the spec's kind of limit.
+    let receiver = Receiver::start();
+    first.cli(&["endpoint", "add", &first.account_id, &receiver.url, "--type", "payment.succeeded"]);
+    let other = first.cli(&["account", "create", "--brand", "Limited"]);
+    let limited_id = other["account"]["account_id"].as_str().unwrap().to_owned();
+    let limited_key = other["api_key"]["api_key"].as_str().unwrap().to_owned();
+    let per_minute = LIMITED_PER_MINUTE.to_string();
+    first.cli_settled(&["account", "limits", &limited_id, "--payments-per-minute", &per_minute]);
     let mut second = first.another_instance();
     let mut third = first.another_instance();
     let proxy = Proxy::start(first.db.dir(), &[first.port, second.port, third.port]);
@@ -186,7 +218,22 @@ fn drill(name: &str, how: Stop) -> Option<Drill> {
                         ("idempotency-key", key.as_str()),
                     ];
                     match with_retries(seen, port, "POST", "/payments", &headers, body.as_bytes()) {
-                        Ok(_) => seen.issued.lock().unwrap().push(key),
+                        Ok((_, invoice)) => {
+                            seen.issued.lock().unwrap().push(key);
+                            // One invoice in five is paid on the sandbox page, through the proxy.
+                            let id = serde_json::from_str::<serde_json::Value>(&invoice).unwrap()["payment_id"]
+                                .as_str()
+                                .unwrap()
+                                .to_owned();
+                            if i % 5 == 0 {
+                                let form = [("content-type", "application/x-www-form-urlencoded")];
+                                let page = format!("/sandbox/pay/{id}");
+                                match with_retries(seen, port, "POST", &page, &form, b"action=pay") {
+                                    Ok(_) => seen.paid.lock().unwrap().push(id),
+                                    Err(e) => seen.failed.lock().unwrap().push(format!("paying {id}: {e}")),
+                                }
+                            }
+                        }
                         Err(e) => seen.failed.lock().unwrap().push(format!("{key}: {e}")),
                     }
                     match with_retries(seen, port, "GET", "/account", &[("authorization", auth)], b"") {
@@ -196,6 +243,32 @@ fn drill(name: &str, how: Stop) -> Option<Drill> {
                         Err(e) => seen.failed.lock().unwrap().push(format!("GET /account: {e}")),
                     }
                     std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        }
+        // The limited account asks for invoices from three clients at once, well above its
+        // limit: never more than the limit within a minute is admitted, whichever instance
+        // answers.
+        for client in 0..3 {
+            let (seen, stop, port, limited) = (&seen, &stop, proxy.port, format!("Bearer {limited_key}"));
+            scope.spawn(move || {
+                let url = format!("http://127.0.0.1:{port}/api/partner/v1/payments");
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    i += 1;
+                    let key = format!("limited-{client}-{i}");
+                    let body = subscription(&format!("limited-client-{client}-{i}"), 1).to_string();
+                    let headers = [
+                        ("authorization", limited.as_str()),
+                        ("content-type", "application/json"),
+                        ("idempotency-key", key.as_str()),
+                    ];
+                    match vp_testkit::http::send("POST", &url, &headers, body.as_bytes()).map(|a| a.status) {
+                        Ok(201) => seen.limited_admitted.fetch_add(1, Ordering::Relaxed),
+                        Ok(429) => seen.limited_refused.fetch_add(1, Ordering::Relaxed),
+                        _ => 0,
+                    };
+                    std::thread::sleep(Duration::from_millis(100));
                 }
             });
         }
@@ -221,8 +294,33 @@ fn drill(name: &str, how: Stop) -> Option<Drill> {
         stop.store(true, Ordering::Relaxed);
     });
 
-    let invoices = first.db.query_sql("SELECT COUNT(*) FROM invoices");
+    let own = format!("SELECT COUNT(*) FROM invoices WHERE account_id = '{}'", first.account_id);
+    let invoices = first.db.query_sql(&own);
+    // Every paid invoice's payment.succeeded arrives: a delivery a killed instance had claimed
+    // goes out again once its lease (60 s) runs out, hence the bound.
+    let paid = seen.paid.into_inner().unwrap();
+    let mut deliveries = std::collections::HashMap::<String, usize>::new();
+    let mut events_of = std::collections::HashSet::<String>::new();
+    let deadline = Instant::now() + Duration::from_secs(150);
+    while events_of.len() < paid.len() && Instant::now() < deadline {
+        for d in receiver.drain() {
+            let event = d.json();
+            events_of.insert(event["data"]["payment_id"].as_str().unwrap_or_default().to_owned());
+            *deliveries.entry(d.header("webhook-id").to_owned()).or_default() += 1;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Late duplicates, if any, would come within the delivery lease's retry.
+    std::thread::sleep(Duration::from_secs(2));
+    for d in receiver.drain() {
+        *deliveries.entry(d.header("webhook-id").to_owned()).or_default() += 1;
+    }
+    let missing: Vec<&String> = paid.iter().filter(|p| !events_of.contains(*p)).collect();
+    assert!(missing.is_empty(), "paid invoices without their payment.succeeded: {missing:?}");
     Some(Drill {
+        paid,
+        deliveries,
+        limited: (seen.limited_admitted.into_inner(), seen.limited_refused.into_inner()),
         issued: seen.issued.into_inner().unwrap(),
         failed: seen.failed.into_inner().unwrap(),
         raw_failures: seen.raw_failures.into_inner(),
@@ -244,6 +342,11 @@ fn three_instances_behind_haproxy_restarted_in_turn_with_sigterm_fail_no_request
     assert!(d.failed.is_empty(), "a retrying client saw failures: {:#?}", d.failed);
     assert!(d.issued.len() > 50, "a steady load ran through the restarts: {}", d.issued.len());
     assert_eq!(d.invoices, d.issued.len(), "one invoice per key");
+    assert!(!d.paid.is_empty(), "invoices were paid during the restarts");
+    let twice: Vec<_> = d.deliveries.iter().filter(|(_, n)| **n != 1).collect();
+    assert!(twice.is_empty() && d.deliveries.len() == d.paid.len(), "each event delivered once: {twice:?}");
+    assert_eq!(d.limited.0, LIMITED_PER_MINUTE, "exactly the per-minute limit across the instances: {:?}", d.limited);
+    assert!(d.limited.1 > 0, "the limit refused the rest: {:?}", d.limited);
 }
 
 #[test]
@@ -261,4 +364,20 @@ fn three_instances_behind_haproxy_killed_in_turn_fail_no_request_of_a_client_tha
     // A request cut off after its key was taken but before its invoice was written leaves a
     // key with no invoice only until its retry resumes it: every issued key has one invoice.
     assert_eq!(d.invoices, d.issued.len(), "one invoice per key");
+    // A delivery in flight when its instance died is delivered again (at least once); a
+    // request killed after the limit admitted it used its place.
+    let again = d.deliveries.values().filter(|n| **n > 1).count();
+    eprintln!(
+        "rolling restart (SIGKILL): {} events for {} paid invoices, {again} delivered more than once; limited account: {} admitted, {} refused",
+        d.deliveries.len(),
+        d.paid.len(),
+        d.limited.0,
+        d.limited.1
+    );
+    assert_eq!(d.deliveries.len(), d.paid.len(), "every paid invoice's event arrived");
+    assert!(
+        d.limited.0 <= LIMITED_PER_MINUTE && d.limited.0 + 3 >= LIMITED_PER_MINUTE,
+        "never above the limit, at most one place lost per kill: {:?}",
+        d.limited
+    );
 }
