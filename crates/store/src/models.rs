@@ -392,6 +392,7 @@ pub(crate) struct BotCustomerRow {
     pub receipt_email: Option<String>,
     pub promo_code: Option<String>,
     pub promo_asked_at: Option<PrimitiveDateTime>,
+    pub refused_at: Option<PrimitiveDateTime>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

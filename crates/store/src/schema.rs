@@ -434,6 +434,7 @@ diesel::table! {
         receipt_email -> Nullable<Text>,
         promo_code -> Nullable<Text>,
         promo_asked_at -> Nullable<Timestamp>,
+        refused_at -> Nullable<Timestamp>,
     }
 }
 

@@ -866,6 +866,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000032",
             "20261127000033",
             "20261127000034",
+            "20261127000035",
         ]
     );
     let mut tx = begin(&ctx.store).await;

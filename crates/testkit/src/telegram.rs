@@ -629,6 +629,11 @@ impl TelegramEmulator {
         lock(&self.state.0).blocked.push(chat_id);
     }
 
+    /// The person unblocked the bot: sends there go through again.
+    pub fn unblock_chat(&self, chat_id: i64) {
+        lock(&self.state.0).blocked.retain(|c| *c != chat_id);
+    }
+
     /// How many times a method was called.
     pub fn calls(&self, method: &str) -> usize {
         lock(&self.state.0).calls.iter().filter(|m| *m == method).count()

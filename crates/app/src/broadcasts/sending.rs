@@ -137,6 +137,7 @@ impl Broadcasts {
                 (BotFailure::ChatGone(reason), _) => {
                     chat.state = RecipientState::Blocked;
                     tx.unlink_chat(&broadcast.account_id, chat.chat_id).await?;
+                    tx.mark_chat_refused(&broadcast.account_id, chat.chat_id, self.clock.now()).await?;
                     tracing::info!(chat_id = chat.chat_id, %reason, "a customer's chat refuses the bot; unlinked");
                 }
                 (_, NextTry::Later(at)) => {

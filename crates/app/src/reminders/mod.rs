@@ -160,6 +160,7 @@ impl Reminders {
     async fn unlink(&self, reminder: &ReminderSend, reason: &str) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.unlink_chat(&reminder.account_id, reminder.chat_id).await?;
+        tx.mark_chat_refused(&reminder.account_id, reminder.chat_id, self.clock.now()).await?;
         tx.commit().await?;
         tracing::info!(chat_id = reminder.chat_id, %reason, "a customer's chat refuses the bot; unlinked");
         Ok(())

@@ -19,6 +19,9 @@ pub trait BotCustomerRepo: Send {
         at: OffsetDateTime,
     ) -> StoreResult<bool>;
     async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>>;
+    /// The person's chat refused the bot's messages at `at` (blocked it, or is gone): left out
+    /// of broadcasts until the person writes to the bot again (`touch_bot_customer` clears it).
+    async fn mark_chat_refused(&mut self, account_id: &str, chat_id: i64, at: OffsetDateTime) -> StoreResult<()>;
     /// Keeps the address the person gave for their receipts (replacing one given before).
     async fn set_bot_customer_email(&mut self, account_id: &str, user_id: i64, email: &str) -> StoreResult<()>;
     /// Keeps the promo code the person gave for their next purchase, and when the bot asked

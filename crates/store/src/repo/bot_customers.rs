@@ -52,6 +52,7 @@ impl BotCustomerRepo for StoreTx {
             receipt_email: None,
             promo_code: None,
             promo_asked_at: None,
+            refused_at: None,
         };
         let inserted = db_run!(conn, c => {
             diesel::insert_into(b::bot_customers).values(&row).on_conflict_do_nothing().execute(c).await
@@ -62,12 +63,26 @@ impl BotCustomerRepo for StoreTx {
         }
         db_run!(conn, c => {
             diesel::update(b::bot_customers.find((account_id, user_id)))
-                .set((b::last_seen_at.eq(at), b::chat_id.eq(chat_id)))
+                .set((b::last_seen_at.eq(at), b::chat_id.eq(chat_id), b::refused_at.eq(None::<time::PrimitiveDateTime>)))
                 .execute(c)
                 .await
         })
         .map_err(db)?;
         Ok(false)
+    }
+
+    async fn mark_chat_refused(&mut self, account_id: &str, chat_id: i64, at: OffsetDateTime) -> StoreResult<()> {
+        use bot_customers::dsl as b;
+        let conn = self.conn()?;
+        let at = db_time(at);
+        db_run!(conn, c => {
+            diesel::update(b::bot_customers.filter(b::account_id.eq(account_id)).filter(b::chat_id.eq(chat_id)))
+                .set(b::refused_at.eq(Some(at)))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
     }
 
     async fn set_bot_customer_email(&mut self, account_id: &str, user_id: i64, email: &str) -> StoreResult<()> {

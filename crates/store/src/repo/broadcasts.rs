@@ -102,6 +102,7 @@ impl BroadcastRepo for StoreTx {
                 .left_join(subscriptions::table.on(subscriptions::client_ref.eq(clients::id)))
                 .left_join(l::table.on(l::account_id.eq(b::account_id).and(l::chat_id.eq(b::chat_id))))
                 .filter(b::account_id.eq(&account))
+                .filter(b::refused_at.is_null())
                 .order(b::user_id)
                 .select((
                     b::chat_id,

@@ -1,0 +1,1 @@
+ALTER TABLE bot_customers DROP COLUMN refused_at;
