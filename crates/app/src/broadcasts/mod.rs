@@ -35,19 +35,20 @@ pub struct NewBroadcast {
 }
 
 /// A broadcast's content once read: every text and the button pass the bot's own checks.
-struct Content {
-    text: BroadcastText,
-    text_ru: Option<BroadcastText>,
-    button: Option<BroadcastButton>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BroadcastContent {
+    pub text: BroadcastText,
+    pub text_ru: Option<BroadcastText>,
+    pub button: Option<BroadcastButton>,
 }
 
 impl NewBroadcast {
-    fn read(&self) -> AppResult<Content> {
+    fn read(&self) -> AppResult<BroadcastContent> {
         let text = BroadcastText::parse(&self.text).map_err(Declined::from)?;
         let text_ru = self.text_ru.as_deref().map(BroadcastText::parse).transpose().map_err(Declined::from)?;
         let button =
             BroadcastButton::parse(self.button_text.as_deref(), self.button_url.as_deref()).map_err(Declined::from)?;
-        Ok(Content { text, text_ru, button })
+        Ok(BroadcastContent { text, text_ru, button })
     }
 }
 
@@ -93,7 +94,7 @@ impl Broadcasts {
     /// Records a broadcast to everyone of `audience` at this moment (each chat once), to be sent
     /// by the worker; in the account's activity as `who`'s.
     pub async fn send(&self, account_id: &str, new: NewBroadcast, who: Who<'_>) -> AppResult<BroadcastSummary> {
-        let Content { text, text_ru, button } = new.read()?;
+        let BroadcastContent { text, text_ru, button } = new.read()?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;

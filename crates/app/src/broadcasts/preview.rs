@@ -5,10 +5,9 @@
 //! partner's bot's message once its person started that bot.
 
 use vp_domain::Lang;
-use vp_ports::{BroadcastChat, BroadcastRecord};
 
 use super::sending::message;
-use super::{Broadcasts, Content, NewBroadcast, audience_of};
+use super::{BroadcastContent, Broadcasts, NewBroadcast, audience_of};
 use crate::bots::sender::{BotFailure, Pace};
 use crate::bots::{connected_bot, partner_bot};
 use crate::error::{AppResult, Declined};
@@ -16,6 +15,8 @@ use crate::error::{AppResult, Declined};
 /// What a preview did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BroadcastPreview {
+    /// What was previewed and will be sent, as read.
+    pub content: BroadcastContent,
     /// The bot's username, for "start @bot first".
     pub bot_username: String,
     /// Customers the broadcast would go to now.
@@ -32,7 +33,7 @@ impl Broadcasts {
     /// one too when there is one), and counts its audience; records nothing. The same
     /// refusals as `send`.
     pub async fn preview(&self, account_id: &str, new: &NewBroadcast) -> AppResult<BroadcastPreview> {
-        let Content { text, text_ru, button } = new.read()?;
+        let content = new.read()?;
         let now = self.clock.now();
         let mut tx = self.store.read().await?;
         let bot = connected_bot(tx.as_mut(), account_id).await?.ok_or(Declined::BroadcastNoBot)?;
@@ -41,25 +42,14 @@ impl Broadcasts {
         tx.commit().await?;
         let bot_username = bot.username.clone();
         let bot = partner_bot(&self.keys, bot)?;
-        // The record the worker would send from, so the preview is the same message.
-        let broadcast = BroadcastRecord {
-            id: String::new(),
-            account_id: account_id.to_owned(),
-            text,
-            text_ru,
-            button,
-            audience: new.audience,
-            state: vp_domain::broadcast::BroadcastState::Sending,
-            created_at: now,
-            finished_at: None,
-        };
-        let langs: &[Lang] = if broadcast.text_ru.is_some() { &[Lang::En, Lang::Ru] } else { &[Lang::En] };
+        let langs: &[Lang] = if content.text_ru.is_some() { &[Lang::En, Lang::Ru] } else { &[Lang::En] };
+        let c = &content;
         let (mut delivered, mut refused) = (Vec::new(), Vec::new());
         for chat in chats {
             let mut failure = None;
             for lang in langs {
-                let to = recipient(&broadcast, chat.chat_id, *lang);
-                if let Err(e) = self.sender.send(&bot, &message(&broadcast, &to), Pace::Answer).await {
+                let shown = message(&c.text, c.text_ru.as_ref(), c.button.as_ref(), chat.chat_id, *lang);
+                if let Err(e) = self.sender.send(&bot, &shown, Pace::Answer).await {
                     failure = Some(e);
                     break;
                 }
@@ -70,20 +60,6 @@ impl Broadcasts {
                 Some(e) => refused.push((chat.chat_id, e.to_string())),
             }
         }
-        Ok(BroadcastPreview { bot_username, audience, delivered, refused })
-    }
-}
-
-/// A linked chat as a recipient reading `lang`.
-fn recipient(broadcast: &BroadcastRecord, chat_id: i64, lang: Lang) -> BroadcastChat {
-    BroadcastChat {
-        broadcast_id: broadcast.id.clone(),
-        chat_id,
-        lang,
-        state: vp_domain::broadcast::RecipientState::Left,
-        attempts: 0,
-        next_attempt_at: None,
-        sent_at: None,
-        last_error: None,
+        Ok(BroadcastPreview { content, bot_username, audience, delivered, refused })
     }
 }

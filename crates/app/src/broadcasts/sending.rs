@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
-use vp_domain::broadcast::{BroadcastState, RecipientState};
+use vp_domain::broadcast::{BroadcastButton, BroadcastState, BroadcastText, RecipientState};
 use vp_ports::{BotMessage, BroadcastChat, BroadcastRecord, Button, Claim};
 
 use super::Broadcasts;
@@ -123,9 +123,9 @@ impl Broadcasts {
             chat.last_error = None;
             tx.update_broadcast_chat(&chat).await?;
             tx.commit().await?;
-            let Err(failure) =
-                self.sender.send(&bot, &message(broadcast, &chat), Pace::Outbox { chat_id: chat.chat_id }).await
-            else {
+            let b = broadcast;
+            let message = message(&b.text, b.text_ru.as_ref(), b.button.as_ref(), chat.chat_id, chat.lang);
+            let Err(failure) = self.sender.send(&bot, &message, Pace::Outbox { chat_id: chat.chat_id }).await else {
                 sent += 1;
                 continue;
             };
@@ -171,12 +171,19 @@ impl Broadcasts {
     }
 }
 
-/// The broadcast as a chat reads it: its language's text, and the button.
-pub(super) fn message(broadcast: &BroadcastRecord, chat: &BroadcastChat) -> BotMessage {
-    let text = match (chat.lang, &broadcast.text_ru) {
+/// The broadcast as a chat reading `lang` gets it: the Russian text in a Russian chat when
+/// there is one, else the first text; and the button.
+pub(super) fn message(
+    text: &BroadcastText,
+    text_ru: Option<&BroadcastText>,
+    button: Option<&BroadcastButton>,
+    chat_id: i64,
+    lang: vp_domain::Lang,
+) -> BotMessage {
+    let text = match (lang, text_ru) {
         (vp_domain::Lang::Ru, Some(ru)) => ru,
-        _ => &broadcast.text,
+        _ => text,
     };
-    let buttons = broadcast.button.iter().map(|b| Button::link(b.text.clone(), b.url.clone())).collect();
-    BotMessage::text(chat.chat_id, text.as_str()).with_buttons(buttons)
+    let buttons = button.iter().map(|b| Button::link(b.text.clone(), b.url.clone())).collect();
+    BotMessage::text(chat_id, text.as_str()).with_buttons(buttons)
 }

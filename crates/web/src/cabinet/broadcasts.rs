@@ -12,7 +12,9 @@ use serde::Deserialize;
 use vp_app::broadcasts::{BroadcastPreview, BroadcastSummary};
 use vp_app::cabinet::{Actor, BroadcastForm, Cabinet};
 use vp_app::{AppError, Declined};
-use vp_domain::broadcast::{Audience, BroadcastAction, BroadcastRefused, BroadcastState, TEXT_MAX_CHARS};
+use vp_domain::broadcast::{
+    Audience, BroadcastAction, BroadcastButton, BroadcastRefused, BroadcastState, BroadcastText, TEXT_MAX_CHARS,
+};
 use vp_i18n::Texts;
 
 use super::{Fields, Missing, Section, Shell, SignedForm, SignedIn, failed, said_first, when};
@@ -42,7 +44,7 @@ pub async fn show(
         (_, Some(_)) => Some(("ok", tx.get("cabinet-broadcast-changed"))),
         _ => None,
     };
-    let view = View { top, preview: None, form: BroadcastForm { audience: "all".into(), ..BroadcastForm::default() } };
+    let view = View { top, preview: None, form: BroadcastForm::default() };
     render(&req, &cabinet, &actor, StatusCode::OK, view).await
 }
 
@@ -138,9 +140,7 @@ async fn act(
     match cabinet.act_on_broadcast(&actor, &id, action).await {
         Ok(done) => super::session::see_other(&format!("/cabinet/broadcasts?changed={}", done.broadcast.id)),
         Err(AppError::NotFound(_)) => Shell::new(&req, &actor, Section::Broadcasts).not_found(MISSING),
-        Err(e) => {
-            refused(&req, &cabinet, &actor, e, BroadcastForm { audience: "all".into(), ..Default::default() }).await
-        }
+        Err(e) => refused(&req, &cabinet, &actor, e, BroadcastForm::default()).await,
     }
 }
 
@@ -203,12 +203,12 @@ pub(super) fn state(tx: Texts, state: BroadcastState) -> String {
 }
 
 /// The message as a chat will show it: its text and its button.
-fn bubble(text: &str, button: Option<(&str, &str)>, lang: &str) -> Markup {
+fn bubble(text: &BroadcastText, button: Option<&BroadcastButton>, lang: &str) -> Markup {
     html! {
         div.bubble lang=(lang) {
-            p.bubble-text { (text) }
-            @if let Some((label, url)) = button {
-                a.button href=(url) rel="noopener noreferrer" target="_blank" { (label) }
+            p.bubble-text { (text.as_str()) }
+            @if let Some(b) = button {
+                a.button href=(b.url) rel="noopener noreferrer" target="_blank" { (b.text) }
             }
         }
     }
@@ -216,17 +216,16 @@ fn bubble(text: &str, button: Option<(&str, &str)>, lang: &str) -> Markup {
 
 fn preview_card(shell: &Shell<'_>, preview: &BroadcastPreview, form: &BroadcastForm) -> Markup {
     let tx = shell.tx;
-    let button =
-        Some((form.button_text.trim(), form.button_url.trim())).filter(|(t, u)| !t.is_empty() && !u.is_empty());
+    let c = &preview.content;
     let audience = audience_name(tx, form.audience.trim());
     let count = preview.audience as u64;
     html! {
         section.card #preview {
             h2 { (tx.get("cabinet-broadcast-preview")) }
-            (bubble(form.text.trim(), button, "en"))
-            @if !form.text_ru.trim().is_empty() {
+            (bubble(&c.text, c.button.as_ref(), "en"))
+            @if let Some(ru) = &c.text_ru {
                 p.muted { (tx.get("cabinet-broadcast-preview-ru")) }
-                (bubble(form.text_ru.trim(), button, "ru"))
+                (bubble(ru, c.button.as_ref(), "ru"))
             }
             @if !preview.delivered.is_empty() {
                 p.ok role="status" {
