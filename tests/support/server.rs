@@ -109,8 +109,16 @@ impl Database {
     }
 
     /// Starts an operator command without waiting for it (to kill it midway).
+    /// Its log (at info) goes to `spawned_log`, read when a test fails.
     pub fn spawn(&self, args: &[&str]) -> std::process::Child {
-        self.command(args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start vp-api")
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(self.dir.join("spawned.log"));
+        let stderr = log.map_or_else(|_| Stdio::null(), Stdio::from);
+        self.command(args).env("VP_LOG", "info").stdout(Stdio::null()).stderr(stderr).spawn().expect("start vp-api")
+    }
+
+    /// What the commands started by `spawn` logged.
+    pub fn spawned_log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("spawned.log")).unwrap_or_default()
     }
 
     /// Runs an operator command that may fail; returns its exit code and everything it printed.
