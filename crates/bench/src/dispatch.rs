@@ -17,7 +17,7 @@ use crate::stats::Samples;
 #[derive(Default)]
 pub struct Receipts {
     fail_first: AtomicBool,
-    arrivals: Mutex<HashMap<String, Vec<Instant>>>,
+    pub(crate) arrivals: Mutex<HashMap<String, Vec<Instant>>>,
 }
 
 impl Receipts {
@@ -77,7 +77,12 @@ pub fn start_receiver(receipts: Arc<Receipts>) -> Result<u16, String> {
 
 /// Issues and pays `count` invoices over `connections` connections; returns when each payment
 /// was made, by invoice id.
-async fn pay_invoices(service: &Service, count: usize, connections: usize, tag: &str) -> HashMap<String, Instant> {
+pub(crate) async fn pay_invoices(
+    service: &Service,
+    count: usize,
+    connections: usize,
+    tag: &str,
+) -> HashMap<String, Instant> {
     let paid = Arc::new(Mutex::new(HashMap::new()));
     let next = Arc::new(AtomicU64::new(0));
     let auth = format!("Bearer {}", service.key);
@@ -120,7 +125,7 @@ async fn pay_invoices(service: &Service, count: usize, connections: usize, tag: 
     Arc::try_unwrap(paid).ok().and_then(|m| m.into_inner().ok()).unwrap_or_default()
 }
 
-async fn wait_for(receipts: &Receipts, attempts: usize, count: usize, within: Duration) -> bool {
+pub(crate) async fn wait_for(receipts: &Receipts, attempts: usize, count: usize, within: Duration) -> bool {
     let deadline = Instant::now() + within;
     while receipts.count_with(attempts) < count {
         if Instant::now() > deadline {

@@ -12,8 +12,10 @@ mod pgbench;
 mod phases;
 mod reminders;
 mod renewals;
+mod scale;
 mod seed;
 mod service;
+mod settle;
 mod shop;
 mod stats;
 
@@ -28,9 +30,11 @@ pub struct Options {
     pub short: bool,
     pub backends: Vec<Backend>,
     pub phases: Vec<String>,
+    /// `--scale N`: the scale comparison instead of the phases.
+    pub scale: Option<usize>,
 }
 
-const PHASES: [&str; 14] = [
+const PHASES: [&str; 15] = [
     "account",
     "webshop",
     "payments",
@@ -42,6 +46,7 @@ const PHASES: [&str; 14] = [
     "reminders",
     "reminders100",
     "renewals",
+    "settle",
     "shop",
     "broadcast",
     "pgbench",
@@ -60,6 +65,7 @@ fn options() -> Result<Options, String> {
         short: false,
         backends: vec![Backend::Sqlite, Backend::Postgres],
         phases: PHASES.iter().map(|p| (*p).to_owned()).collect(),
+        scale: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -85,6 +91,11 @@ fn options() -> Result<Options, String> {
                     _ => return Err("--db needs sqlite, postgres or both".into()),
                 }
             }
+            "--scale" => {
+                let text = args.next().unwrap_or_default();
+                o.scale =
+                    Some(scale::parse_count(&text).ok_or("--scale needs a count of customers: 1m, 100k or a number")?);
+            }
             "--phases" => {
                 let list = args.next().ok_or("--phases needs a comma-separated list")?;
                 o.phases = list.split(',').map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned).collect();
@@ -94,7 +105,7 @@ fn options() -> Result<Options, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other}; use --db sqlite|postgres|both, --phases {}, --seconds N, --connections N, --short",
+                    "unknown argument {other}; use --db sqlite|postgres|both, --phases {}, --scale N, --seconds N, --connections N, --short",
                     PHASES.join(",")
                 ));
             }
@@ -118,7 +129,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match rt.block_on(phases::run(&o)) {
+    let run = match o.scale {
+        Some(customers) => rt.block_on(scale::run(&o, customers)),
+        None => rt.block_on(phases::run(&o)),
+    };
+    match run {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {

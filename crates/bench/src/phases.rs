@@ -11,6 +11,7 @@ use crate::pgbench::{self, Ceiling};
 use crate::reminders::{self, RemindersRun};
 use crate::renewals::{self, RenewalsRun};
 use crate::service::{Backend, Database, Service, free_port, wait_up};
+use crate::settle::{self, SettleRun};
 use crate::shop::{self, ShopRun};
 use crate::{Options, seed, stats};
 
@@ -35,6 +36,8 @@ struct Report {
     reminders_many_bots: Option<RemindersRun>,
     /// Consenting customers' renewal charges due at once.
     renewals: Option<RenewalsRun>,
+    /// Invoices paid on the sandbox page: one account, then many.
+    settle: Vec<SettleRun>,
     shop: Option<ShopRun>,
     broadcast: Option<BroadcastRun>,
     ceiling: Option<Ceiling>,
@@ -206,6 +209,14 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
     if o.wants("renewals") && backend == Backend::Postgres {
         let count = if o.short { 50 } else { 10_000 };
         report.renewals = Some(renewals::run(count).await?);
+    }
+    if o.wants("settle") {
+        let (many, invoices) = if o.short { (4, 40) } else { (100, 1_000) };
+        for accounts in [1, many] {
+            let run = settle::run(backend, accounts, invoices).await?;
+            report.errors += run.failed as u64;
+            report.settle.push(run);
+        }
     }
     if o.wants("shop") {
         // As tests/telegram_shop.rs: 1,000 chats over ten partners' bots, 40 client threads.
@@ -422,6 +433,28 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
                     run.double
                 ),
                 run.double == 0 && run.charged == run.customers,
+            ));
+        }
+        for run in &r.settle {
+            let share = run.settled_per_second / run.created_per_second.max(0.001);
+            println!(
+                "\nSettlement on {name}: {} invoices of {} account(s), {} connections: created at {:.0}/s, paid on the sandbox page and settled at {:.0}/s (p50 {:.1} ms, p99 {:.1} ms)",
+                run.invoices,
+                run.accounts,
+                settle::CONNECTIONS,
+                run.created_per_second,
+                run.settled_per_second,
+                ms(run.settle_p50),
+                ms(run.settle_p99)
+            );
+            checks.push((
+                format!(
+                    "{name}: settling {} account(s)' invoices = {:.0}/s, {:.0}% of creating them (target >= 50%)",
+                    run.accounts,
+                    run.settled_per_second,
+                    share * 100.0
+                ),
+                share >= 0.5,
             ));
         }
         if let Some(s) = &r.shop {

@@ -62,8 +62,12 @@ pub(crate) use db_run;
 /// Locks the row of `$table` with id `$id` (its `$id_col`) until the unit of work ends, so
 /// count-then-insert rules on it are exact: `SELECT ... FOR UPDATE` on PostgreSQL; nothing on
 /// SQLite, where `BEGIN IMMEDIATE` already serialises every writer. A missing row locks nothing.
+/// With `for_share` last, other sharers go on and only `FOR UPDATE` holders are kept out.
 macro_rules! lock_row {
     ($conn:expr, $table:path, $id_col:expr, $id:expr) => {
+        $crate::pool::lock_row!($conn, $table, $id_col, $id, for_update)
+    };
+    ($conn:expr, $table:path, $id_col:expr, $id:expr, $mode:ident) => {
         match $conn {
             $crate::pool::DbConn::Sqlite(_) => Ok(()),
             $crate::pool::DbConn::Postgres(object) => {
@@ -71,7 +75,7 @@ macro_rules! lock_row {
                 $table
                     .find($id)
                     .select($id_col)
-                    .for_update()
+                    .$mode()
                     .first::<String>(c)
                     .await
                     .optional()

@@ -283,4 +283,9 @@ impl Tx for StoreTx {
     async fn lock_account(&mut self, account_id: &str) -> StoreResult<()> {
         crate::repo::accounts::lock_account(self.conn()?, account_id).await
     }
+
+    async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()> {
+        crate::repo::accounts::share_account(self.conn()?, account_id).await?;
+        crate::repo::clients::lock_client(self.conn()?, client_ref).await
+    }
 }

@@ -185,6 +185,7 @@ contract_tests!(
     rollback_leaves_no_trace,
     dropped_unit_of_work_leaves_no_trace,
     concurrent_writers_both_succeed,
+    a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_for_another_client,
     the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
     webhook_endpoints_round_trip_every_field,
     events_and_deliveries_are_claimed_once_under_a_lease,
@@ -867,6 +868,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000033",
             "20261127000034",
             "20261127000035",
+            "20261127000036",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -2067,6 +2069,80 @@ async fn concurrent_writers_both_succeed(ctx: Ctx) {
     let mut tx = begin(&ctx.store).await;
     assert!(!below(&mut tx, "acc-a", DailyQuota::NewClients, at(-1), 3).await, "both clients and the seed's count");
     tx.commit().await.unwrap();
+}
+
+/// A lock of account `acc-a` a test unit of work takes.
+#[derive(Clone, Copy)]
+enum Lock {
+    Client(&'static str),
+    Account,
+}
+
+/// A unit of work that takes `lock`, then gives the unit back.
+fn take(store: &Arc<dyn Store>, lock: Lock) -> tokio::task::JoinHandle<Result<(), StoreError>> {
+    let store = store.clone();
+    tokio::spawn(async move {
+        let mut tx = store.begin().await?;
+        match lock {
+            Lock::Client(client_ref) => tx.lock_client("acc-a", client_ref).await?,
+            Lock::Account => tx.lock_account("acc-a").await?,
+        }
+        tx.rollback().await
+    })
+}
+
+/// Whether `task` is still waiting after `for_`.
+async fn still_waiting(task: &mut tokio::task::JoinHandle<Result<(), StoreError>>, for_: StdDuration) -> bool {
+    match tokio::time::timeout(for_, &mut *task).await {
+        Ok(done) => {
+            done.unwrap().expect("the lock");
+            false
+        }
+        Err(_) => true,
+    }
+}
+
+async fn finishes(task: tokio::task::JoinHandle<Result<(), StoreError>>) {
+    tokio::time::timeout(StdDuration::from_secs(10), task)
+        .await
+        .expect("the lock is taken")
+        .unwrap()
+        .expect("the lock");
+}
+
+async fn a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_for_another_client(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_client(&client("acc-a-c2", "acc-a", "bob", T0)).await.unwrap();
+    tx.commit().await.unwrap();
+    let held = StdDuration::from_millis(400);
+
+    let mut first = begin(&ctx.store).await;
+    first.lock_client("acc-a", "acc-a-c1").await.unwrap();
+    let mut same = take(&ctx.store, Lock::Client("acc-a-c1"));
+    assert!(still_waiting(&mut same, held).await, "one unit of work per client");
+    let mut other = take(&ctx.store, Lock::Client("acc-a-c2"));
+    let mut waiting = vec![same];
+    if ctx.url.starts_with("postgres") {
+        assert!(!still_waiting(&mut other, StdDuration::from_secs(10)).await, "another client of the account goes on");
+    } else {
+        assert!(still_waiting(&mut other, held).await, "SQLite has one writer at all");
+        waiting.push(other);
+    }
+    let mut whole = take(&ctx.store, Lock::Account);
+    assert!(still_waiting(&mut whole, held).await, "the whole account waits for its clients");
+    waiting.push(whole);
+    first.commit().await.unwrap();
+    for task in waiting {
+        finishes(task).await;
+    }
+
+    let mut account = begin(&ctx.store).await;
+    account.lock_account("acc-a").await.unwrap();
+    let mut client = take(&ctx.store, Lock::Client("acc-a-c2"));
+    assert!(still_waiting(&mut client, held).await, "a client waits for the whole account");
+    account.commit().await.unwrap();
+    finishes(client).await;
 }
 
 async fn the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place(ctx: Ctx) {

@@ -20,8 +20,11 @@ impl Payments {
     pub async fn apply_payment_outcome(&self, payment_id: &str, outcome: PaymentOutcome) -> AppResult<InvoiceRecord> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let account_id = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?.account_id;
-        tx.lock_account(&account_id).await?;
+        let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
+        // The client's lock, not the account's: what a settlement changes is the client's
+        // (invitations touch their inviter, who is locked in turn), so one account's customers
+        // paying at once settle at once, each after any unit holding the whole account.
+        tx.lock_client(&invoice.account_id, &invoice.client_ref).await?;
         // Re-read under the lock: another outcome may have been applied meanwhile.
         let mut invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         if outcome_already_applied(invoice.status, outcome) {

@@ -4,10 +4,7 @@
 //! credits. The inviter hears of a reward through the reminders' outbox.
 
 use vp_domain::referral::{Reversal, RewardState, reversal, reward};
-use vp_ports::{
-    BotCustomerRepo, BotRepo, ClientRepo, CustomerChatRepo, InvoiceRecord, PromoRepo, ReferralRepo, ReferralReward,
-    ReminderRepo, SubscriptionRecord,
-};
+use vp_ports::{InvoiceRecord, ReferralRepo, ReferralReward, SubscriptionRecord, Tx};
 
 use crate::error::AppResult;
 use crate::reminders::ReminderQueue;
@@ -22,20 +19,7 @@ impl ReferralRewards {
     /// `invoice` was paid: when its client came invited and this is their first rewarded
     /// payment, the inviter gets the account's days now. Returns the inviter whose
     /// subscription changed (for the panel), if one did.
-    pub(crate) async fn paid(
-        &self,
-        tx: &mut (
-                 impl BotCustomerRepo
-                 + BotRepo
-                 + ClientRepo
-                 + CustomerChatRepo
-                 + PromoRepo
-                 + ReferralRepo
-                 + ReminderRepo
-                 + ?Sized
-             ),
-        invoice: &InvoiceRecord,
-    ) -> AppResult<Option<String>> {
+    pub(crate) async fn paid(&self, tx: &mut (impl Tx + ?Sized), invoice: &InvoiceRecord) -> AppResult<Option<String>> {
         let Some(customer) = tx.bot_customer_of_client(&invoice.client_ref).await? else { return Ok(None) };
         let Some(mut referral) = tx.referral_of_invited(&invoice.account_id, customer.user_id).await? else {
             return Ok(None);
@@ -47,6 +31,9 @@ impl ReferralRewards {
         if referral.reward.is_some() || referral.inviter_ref == invoice.client_ref || paid_before {
             return Ok(None);
         }
+        // The inviter may be settling a payment of their own meanwhile. An inviter is always
+        // older than whom they invited, so these locks are always taken in one order.
+        tx.lock_client(&invoice.account_id, &referral.inviter_ref).await?;
         let Some(mut inviter) = tx.client_by_ref(&referral.inviter_ref).await? else { return Ok(None) };
         let days = tx.referral_days(&invoice.account_id).await?;
         let now = self.stamp.now();
@@ -77,7 +64,7 @@ impl ReferralRewards {
     /// subscription, or the credit dropped). Returns the inviter whose subscription changed.
     pub(crate) async fn refunded(
         &self,
-        tx: &mut (impl ClientRepo + ReferralRepo + ?Sized),
+        tx: &mut (impl Tx + ?Sized),
         invoice: &InvoiceRecord,
     ) -> AppResult<Option<String>> {
         let Some(mut referral) = tx.referral_rewarded_by(&invoice.payment_id).await? else { return Ok(None) };
@@ -87,6 +74,7 @@ impl ReferralRewards {
         given.reversed_at = Some(self.stamp.now());
         tx.update_referral(&referral).await?;
         let Reversal::TakeDays(days) = undo else { return Ok(None) };
+        tx.lock_client(&invoice.account_id, &referral.inviter_ref).await?;
         let Some(inviter) = tx.client_by_ref(&referral.inviter_ref).await? else { return Ok(None) };
         let Some(mut record) = inviter.subscription else { return Ok(None) };
         record.subscription.take_days(days);

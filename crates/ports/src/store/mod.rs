@@ -189,4 +189,10 @@ pub trait Tx:
     /// `SELECT ... FOR UPDATE` on the account row; SQLite: already serialised by
     /// `BEGIN IMMEDIATE`, so nothing to do). Count-then-insert limits rely on it.
     async fn lock_account(&mut self, account_id: &str) -> StoreResult<()>;
+    /// Serialises writers of one client of `account_id` until this unit of work ends, beside
+    /// writers of the account's other clients, and after every `lock_account` holder
+    /// (PostgreSQL: `FOR SHARE` on the account row, then `FOR UPDATE` on the client's; SQLite:
+    /// nothing to do, as above). A payment's settlement needs no more, so one account's
+    /// customers paying at once are not settled one at a time.
+    async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()>;
 }

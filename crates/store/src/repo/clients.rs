@@ -25,6 +25,11 @@ use crate::schema::{clients, daily_counts, subscriptions, trial_grants};
 
 pub(crate) type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
 
+/// `Tx::lock_client` (`tx.rs`): the client's row, after the share of its account.
+pub(crate) async fn lock_client(conn: &mut crate::pool::DbConn, client_ref: &str) -> StoreResult<()> {
+    crate::pool::lock_row!(conn, clients::table, clients::id, client_ref)
+}
+
 /// Clients left-joined with their subscription, as a boxed query to add filters to.
 macro_rules! client_query {
     () => {
