@@ -17,12 +17,25 @@ use crate::stats::Samples;
 #[derive(Default)]
 pub struct Receipts {
     fail_first: AtomicBool,
-    pub(crate) arrivals: Mutex<HashMap<String, Vec<Instant>>>,
+    arrivals: Mutex<HashMap<String, Vec<Instant>>>,
 }
 
 impl Receipts {
     pub fn count_with(&self, attempts: usize) -> usize {
         self.arrivals.lock().map_or(0, |a| a.values().filter(|v| v.len() >= attempts).count())
+    }
+
+    /// From each payment in `paid` (invoice id, when it was made) to its event's first arrival.
+    pub fn lags(&self, paid: &HashMap<String, Instant>) -> Samples {
+        let mut lags = Samples::default();
+        if let Ok(arrivals) = self.arrivals.lock() {
+            for (id, at) in paid {
+                if let Some(first) = arrivals.get(id).and_then(|v| v.first()) {
+                    lags.latencies.push(first.saturating_duration_since(*at));
+                }
+            }
+        }
+        lags
     }
 
     /// The invoice ids with at least one event received.
@@ -165,14 +178,7 @@ pub async fn run(backend: Backend, steady: usize, burst: usize) -> Result<Dispat
     if !wait_for(&receipts, 1, paid.len(), Duration::from_secs(60)).await {
         return Err(format!("{name}: not every payment.succeeded arrived within a minute"));
     }
-    let mut lags = Samples::default();
-    if let Ok(arrivals) = receipts.arrivals.lock() {
-        for (id, at) in &paid {
-            if let Some(first) = arrivals.get(id).and_then(|v| v.first()) {
-                lags.latencies.push(first.saturating_duration_since(*at));
-            }
-        }
-    }
+    let mut lags = receipts.lags(&paid);
 
     receipts.fail_first.store(true, Ordering::SeqCst);
     let failing = pay_invoices(&service, burst, 8, "burst").await;

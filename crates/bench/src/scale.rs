@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::dispatch::{Receipts, pay_invoices, start_receiver, wait_for};
 use crate::load::{self, Load, Request, drive};
 use crate::service::{Backend, Database, Service, psql};
-use crate::stats::{self, Samples};
+use crate::stats;
 use crate::{Options, stats::Table};
 
 /// Accounts the big database's customers are spread over. The small one has fewer, with as
@@ -167,14 +167,7 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
         return Err("not every payment.succeeded arrived within a minute".into());
     }
     note_scans(&url, &before, "dispatch", &mut m.scans)?;
-    let mut lags = Samples::default();
-    if let Ok(arrivals) = receipts.arrivals.lock() {
-        for (id, at) in &paid {
-            if let Some(first) = arrivals.get(id).and_then(|v| v.first()) {
-                lags.latencies.push(first.saturating_duration_since(*at));
-            }
-        }
-    }
+    let mut lags = receipts.lags(&paid);
     m.event_lag_p50 = lags.percentile(0.50);
     m.event_lag_p99 = lags.percentile(0.99);
 
@@ -400,7 +393,12 @@ fn report(fresh: &Measured, grown: &Measured, due: &[usize; 2]) -> bool {
             ratio >= 0.9,
         ));
     }
-    println!("  {:<44} {:>14.0} {:>14.0}", "event lag p99, ms", ms(fresh.event_lag_p99), ms(grown.event_lag_p99));
+    for (name, a, b) in [
+        ("event lag p50, ms", fresh.event_lag_p50, grown.event_lag_p50),
+        ("event lag p99, ms", fresh.event_lag_p99, grown.event_lag_p99),
+    ] {
+        println!("  {name:<44} {:>14.0} {:>14.0}", ms(a), ms(b));
+    }
     println!("  {:<44} {:>14.0} {:>14.0}", "vp-api jobs, nothing due, ms", ms(fresh.jobs_idle), ms(grown.jobs_idle));
     for ((n, a), (_, b)) in fresh.jobs_due.iter().zip(&grown.jobs_due) {
         println!("  {:<44} {:>14.0} {:>14.0}", format!("vp-api jobs, {n} due, ms"), ms(*a), ms(*b));
