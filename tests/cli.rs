@@ -393,6 +393,14 @@ fn the_shifted_clock_is_refused_unless_switched_on() {
 const BOT_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 
 #[test]
+fn a_create_my_bot_link_needs_the_platforms_own_bot() {
+    let s = Scratch::new("create_link");
+    let (account, _) = create_account(&s);
+    assert!(s.refused(&["bot", "create-link", &account]).contains("VP_TELEGRAM_BOT_TOKEN"));
+    assert!(s.refused(&["bot", "rotate-token", &account]).contains("bot not found"), "nothing to rotate");
+}
+
+#[test]
 fn a_partner_bot_connects_from_a_token_file_is_kept_sealed_and_is_never_shown_again() {
     let telegram = vp_testkit::telegram::TelegramEmulator::start("1:platform-bot-token-unused-here-000000", "platform");
     telegram.add_bot(BOT_TOKEN, 5550001, "fast_vpn_bot");

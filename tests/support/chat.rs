@@ -33,17 +33,32 @@ pub fn shop_with(backend: Backend, name: &str, more: &[(&str, &str)]) -> Option<
     Some((telegram, s))
 }
 
-/// A person in their private chat with the partner's bot, their Telegram app in Russian.
+/// A person in their private chat with the partner's bot (or another, `with_bot`), their
+/// Telegram app in Russian.
 pub struct Person<'a> {
     pub telegram: &'a TelegramEmulator,
     pub user: i64,
+    /// The token of the bot the chat is with.
+    bot: &'a str,
     /// What the person did, each with how many of the bot's messages they had seen by then.
     did: std::cell::RefCell<Vec<(usize, String)>>,
 }
 
 impl<'a> Person<'a> {
     pub fn new(telegram: &'a TelegramEmulator, user: i64) -> Person<'a> {
-        Person { telegram, user, did: Default::default() }
+        Person::with_bot(telegram, user, PARTNER_TOKEN)
+    }
+
+    /// A person in their private chat with the bot of `token`.
+    pub fn with_bot(telegram: &'a TelegramEmulator, user: i64, token: &'a str) -> Person<'a> {
+        Person { telegram, user, bot: token, did: Default::default() }
+    }
+
+    /// Records something the person did outside the chat's messages (pressing a keyboard
+    /// button, say), for the transcript.
+    pub fn did(&self, action: &str) {
+        let seen = self.messages().len();
+        self.did.borrow_mut().push((seen, action.to_owned()));
     }
 
     /// Writes the conversation to `tests/transcripts/NAME.txt` (ignored by git) for a person
@@ -59,9 +74,16 @@ impl<'a> Person<'a> {
             let photo = if m.photo.is_some() { " [photo: QR code]" } else { "" };
             out.push_str(&format!("<<< #{}{photo}\n{}\n", m.message_id, m.text));
             for b in m.buttons() {
-                let does = b
-                    .url
-                    .map_or_else(|| format!("press {}", b.callback_data.unwrap_or_default()), |u| format!("open {u}"));
+                let does = match (b.url, b.callback_data, b.request_managed_bot) {
+                    (Some(url), ..) => format!("open {url}"),
+                    (None, Some(data), _) => format!("press {data}"),
+                    (None, None, Some(request)) => format!(
+                        "create a bot: name {}, username @{}",
+                        request["suggested_name"],
+                        request["suggested_username"].as_str().unwrap_or_default()
+                    ),
+                    (None, None, None) => "nothing".to_owned(),
+                };
                 out.push_str(&format!("    [{}] ({does})\n", b.text));
             }
         }
@@ -71,7 +93,7 @@ impl<'a> Person<'a> {
     }
 
     pub fn messages(&self) -> Vec<SentMessage> {
-        self.telegram.sent_messages(PARTNER_TOKEN).into_iter().filter(|m| m.chat_id == self.user).collect()
+        self.telegram.sent_messages(self.bot).into_iter().filter(|m| m.chat_id == self.user).collect()
     }
 
     /// Waits for the bot's next message to this chat that contains `text`, after the `seen`
@@ -90,7 +112,7 @@ impl<'a> Person<'a> {
     pub fn write(&self, text: &str, expect: &str) -> SentMessage {
         let seen = self.messages().len();
         self.did.borrow_mut().push((seen, format!("writes {text:?}")));
-        self.telegram.write_to(PARTNER_TOKEN, self.user, text, Some("ru"));
+        self.telegram.write_to(self.bot, self.user, text, Some("ru"));
         self.next_with(seen, expect)
     }
 
@@ -98,7 +120,7 @@ impl<'a> Person<'a> {
     pub fn tap(&self, message: &SentMessage, label: &str) {
         let seen = self.messages().len();
         self.did.borrow_mut().push((seen, format!("taps [{label}] under #{}", message.message_id)));
-        self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data_of(message, label), Some("ru"));
+        self.telegram.press(self.bot, self.user, message.message_id, &data_of(message, label), Some("ru"));
     }
 
     /// Presses the button labelled with `label` on `message`; waits for the answer with `expect`.
@@ -106,7 +128,7 @@ impl<'a> Person<'a> {
         let data = data_of(message, label);
         let seen = self.messages().len();
         self.did.borrow_mut().push((seen, format!("presses [{label}] under #{}", message.message_id)));
-        self.telegram.press(PARTNER_TOKEN, self.user, message.message_id, &data, Some("ru"));
+        self.telegram.press(self.bot, self.user, message.message_id, &data, Some("ru"));
         self.next_with(seen, expect)
     }
 }

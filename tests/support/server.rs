@@ -399,6 +399,11 @@ impl Server {
         self.db.cli(args)
     }
 
+    /// An operator command that may fail (`Database::cli_raw`).
+    pub fn cli_raw(&self, args: &[&str]) -> (Option<i32>, String) {
+        self.db.cli_raw(args)
+    }
+
     /// The operator connects `account_id`'s own bot with `token` (`Database::connect_bot`).
     pub fn connect_bot(&self, account_id: &str, token: &str) -> Value {
         self.db.connect_bot(account_id, token)

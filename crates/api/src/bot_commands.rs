@@ -22,6 +22,8 @@ fn bot(b: &PartnerBotRecord) -> Value {
         // Whether Telegram shows the brand's current name, descriptions and commands.
         "profile_in_sync": b.profile_in_sync(),
         "profile_error": b.profile_error,
+        // Created through the platform's bot: `bot rotate-token` replaces its token.
+        "managed": b.managed,
     })
 }
 
@@ -40,6 +42,11 @@ pub async fn bot_command(services: &Services, cmd: BotCommand) -> Result<Value, 
             let gone = services.bots.disconnect_bot(&account_id, Who::Operator).await?;
             json!({ "account_id": gone.account_id, "bot_id": gone.bot_id, "disconnected": true })
         }
+        BotCommand::CreateLink { account_id, lang } => {
+            let link = services.bots.bot_create_link(&account_id, Who::Operator, lang).await?;
+            json!({ "account_id": account_id, "url": link.url, "expires_at": timestamp(link.expires_at) })
+        }
+        BotCommand::RotateToken { account_id } => bot(&services.bots.rotate_token(&account_id, Who::Operator).await?),
         BotCommand::Stats { account_id } => {
             let report = services.bots.bot_stats(&account_id).await?;
             json!({

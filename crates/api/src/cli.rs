@@ -170,6 +170,20 @@ pub enum BotCommand {
     /// The bot's last 30 days: people who started it, clients linked to a chat, purchases of
     /// bot customers, and the conversion from start to payment.
     Stats { account_id: String },
+    /// Print a one-time "Create my bot" link (valid 24 h): the platform's bot (VP_TELEGRAM_BOT_TOKEN)
+    /// offers whoever opens it first the button that creates a bot it manages, then connects
+    /// that bot to the account with no token to copy. Exits 2 when the platform's bot may not
+    /// create bots (Bot Management Mode off in BotFather) or the account has a bot.
+    CreateLink {
+        account_id: String,
+        /// The language the platform's bot speaks to the person: en or ru.
+        #[arg(long, default_value = "en", value_parser = lang)]
+        lang: vp_domain::Lang,
+    },
+    /// Replace the token of the account's bot created with "Create my bot": Telegram refuses
+    /// the old token from now on and the platform uses the new one. For a bot connected with a
+    /// pasted token it exits 2 and explains BotFather's /revoke.
+    RotateToken { account_id: String },
 }
 
 #[derive(Debug, Subcommand)]

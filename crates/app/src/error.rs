@@ -141,6 +141,18 @@ pub enum Declined {
     BroadcastAction(#[from] vp_domain::broadcast::BroadcastActionRefused),
     #[error("the account has no connected bot to send through")]
     BroadcastNoBot,
+    #[error("the platform has no Telegram bot of its own (VP_TELEGRAM_BOT_TOKEN) to create bots with")]
+    NoPlatformBot,
+    #[error(
+        "the platform's bot @{0} cannot create bots: switch on Bot Management Mode for it in BotFather's Mini App \
+         (Bot Settings), then ask for the link again"
+    )]
+    BotManagementOff(String),
+    #[error(
+        "this bot was connected with a token pasted from BotFather, so only BotFather can replace it: send /revoke \
+         to @BotFather, then connect the new token"
+    )]
+    BotNotManaged,
 }
 
 impl Declined {
@@ -168,7 +180,11 @@ impl Declined {
                 | vp_domain::broadcast::BroadcastRefused::TextTooLong { .. } => Some("text"),
                 _ => Some("button"),
             },
-            Declined::BroadcastAction(_) | Declined::BroadcastNoBot => None,
+            Declined::BroadcastAction(_)
+            | Declined::BroadcastNoBot
+            | Declined::NoPlatformBot
+            | Declined::BotManagementOff(_)
+            | Declined::BotNotManaged => None,
         }
     }
 }

@@ -186,7 +186,14 @@ impl Services {
         // One for the process: every driver's requests count in the same windows.
         let limiter = Arc::new(Limiter::new(metrics.clone()));
         // One for the process: everything a bot sends shares its pace.
-        let sender = Arc::new(BotSender::new(bot_api.clone(), store.clone(), clock.clone(), notifier.clone()));
+        let sender = Arc::new(BotSender::new(
+            bot_api.clone(),
+            store.clone(),
+            clock.clone(),
+            notifier.clone(),
+            platform_bot.clone(),
+            keys.clone(),
+        ));
 
         let access = Arc::new(PartnerAccess {
             store: store.clone(),
@@ -300,6 +307,8 @@ impl Services {
             audit: audit.clone(),
             sender: sender.clone(),
             wording: wording.clone(),
+            platform_bot: platform_bot.clone(),
+            tokens: tokens.clone(),
         });
         let bot_shop = Arc::new(BotShop {
             store: store.clone(),
@@ -325,6 +334,7 @@ impl Services {
             public_base_url: public_base_url.clone(),
             platform_bot,
             notices: notices.clone(),
+            bots: bots.clone(),
             shop: bot_shop.clone(),
             stars: stars.clone(),
         });

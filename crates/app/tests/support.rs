@@ -310,7 +310,10 @@ pub struct FakeBots {
 
 impl FakeBots {
     pub fn add(&self, token: &str, bot_id: i64, username: &str) {
-        self.known.lock().unwrap().push((token.to_owned(), BotIdentity { bot_id, username: username.to_owned() }));
+        self.known
+            .lock()
+            .unwrap()
+            .push((token.to_owned(), BotIdentity { bot_id, username: username.to_owned(), can_manage_bots: false }));
     }
 
     /// Someone wrote `text` to the bot of `token` in `chat_id`.
@@ -411,6 +414,18 @@ impl BotApi for FakeBots {
         self.identify(token).await?;
         self.stars_calls.lock().unwrap().push(format!("cancel {user_id} {charge_id}"));
         Ok(())
+    }
+
+    /// The bots here are made in BotFather: no bot manages them (the managed ones are tested
+    /// against the emulator, tests/managed_bots.rs).
+    async fn managed_bot_token(&self, token: &str, _bot_id: i64) -> Result<String, BotApiError> {
+        self.identify(token).await?;
+        Err(BotApiError::Refused("getManagedBotToken: 400 Bad Request: BOT_NOT_MANAGED".into()))
+    }
+
+    async fn replace_managed_bot_token(&self, token: &str, _bot_id: i64) -> Result<String, BotApiError> {
+        self.identify(token).await?;
+        Err(BotApiError::Refused("replaceManagedBotToken: 400 Bad Request: BOT_NOT_MANAGED".into()))
     }
 }
 

@@ -15,7 +15,7 @@ use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, BotUpdate, BotUpdates};
 
 use crate::choice::Choice;
-use crate::{commands, shop};
+use crate::{commands, creating, shop};
 
 /// What the bots answer.
 pub struct Conversations {
@@ -49,6 +49,10 @@ impl BotUpdates for Conversations {
         let Some(recorded) = recorded else { return Ok(false) };
         let messages = match (recorded.handled, recorded.bot.partner()) {
             (Handled::PartnerChatLinked { chat_id, linked }, _) => vec![BotMessage::text(chat_id, chat_linked(linked))],
+            (Handled::BotCreateStarted { chat_id, lang, answer }, None) => {
+                vec![creating::started(chat_id, lang, answer)]
+            }
+            (Handled::BotCreated { chat_id, lang, outcome }, None) => vec![creating::created(chat_id, lang, outcome)],
             (Handled::Customer { chat_id, reply }, Some(partner)) => {
                 commands::answer(&self.shop, partner, chat_id, &reply).await.map_err(|e| e.to_string())?
             }

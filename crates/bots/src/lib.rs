@@ -10,6 +10,7 @@ mod choice;
 mod commands;
 mod connect;
 mod conversations;
+mod creating;
 mod qr_png;
 mod shop;
 mod wording;

@@ -9,6 +9,7 @@ pub mod identifiers;
 pub mod invoice;
 pub mod lang;
 pub mod limits;
+pub mod managed_bot;
 pub mod markup;
 pub mod money;
 pub mod promo;

@@ -493,6 +493,15 @@ notice-endpoint-disabled = { $brand }: webhook address { $url } was disabled bec
 notice-withdrawal-paid = { $brand }: withdrawal { $withdrawal } of { MONEY($amount) } was paid out.
 notice-chat-linked = This chat now receives the notices of { $brand }.
 notice-chat-link-expired = This link has expired or was used. Press "Link Telegram" in the cabinet again.
+bot-create-offer = Let's create the Telegram bot of { $brand }. Press the button below, check the name and username Telegram suggests, and confirm: the bot is connected to your account at once, with no token to copy.
+bot-create-button = Create my bot
+bot-create-link-expired = This link has expired or was used. Ask for a new "Create my bot" link in the cabinet.
+bot-create-link-taken = Someone else opened this link first, so it is theirs. Ask for a new "Create my bot" link in the cabinet.
+bot-create-already = { $brand } already has the bot @{ $bot }. Disconnect it in the cabinet first to connect another.
+bot-create-connected = Done: @{ $bot } is now the bot of { $brand }. Its name, description and commands appear within a minute, and customers can buy in it right away.
+bot-create-open = Open @{ $bot }
+bot-create-no-link = This bot is not connected to any account. Open the "Create my bot" link from the cabinet first, then create the bot with the button it shows.
+bot-create-taken = This bot is connected to another account already.
 
 ## Partner API error messages (the envelope's `message`, by error code)
 
@@ -750,6 +759,7 @@ cabinet-promo-refused-past = The last day has passed already.
 cabinet-promo-refused-zero = A limit of uses is at least 1.
 cabinet-action-bot-connected = Telegram bot connected
 cabinet-action-bot-disconnected = Telegram bot disconnected
+cabinet-action-bot-token-replaced = Telegram bot token replaced
 cabinet-action-renewal-link-set = Renewal link changed
 cabinet-action-auto-renew-off = Automatic renewal turned off for a client
 cabinet-bot-intro = Your own Telegram bot, run by the platform under your brand: it carries your name, descriptions and commands, and your customers buy, try, pay, connect and manage their devices there, and get their reminders.

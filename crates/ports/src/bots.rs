@@ -35,6 +35,9 @@ pub struct PartnerBotRecord {
     pub profile_error: Option<String>,
     /// What the messenger was last told about the bot's updates; `None` while they are polled.
     pub webhook: Option<WebhookRegistration>,
+    /// Created through the platform's bot (Telegram's managed bots): the platform gets and
+    /// replaces its token itself. `false` for a bot connected with a pasted token.
+    pub managed: bool,
 }
 
 /// What Telegram was last told about a bot's updates, when they do not wait to be polled.
@@ -253,6 +256,29 @@ pub fn is_bot_token(token: &str) -> bool {
 pub struct BotIdentity {
     pub bot_id: i64,
     pub username: String,
+    /// Bot Management Mode is on (BotFather's Mini App): the bot may ask people to create bots
+    /// it then manages (`getMe`'s `can_manage_bots`).
+    pub can_manage_bots: bool,
+}
+
+/// A code carried by a "Create my bot" link: `/start <code>` in the platform's bot offers the
+/// button that creates a managed bot, which is then connected to the code's account. One
+/// Telegram user may use it (the first to open it), once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotCreateCode {
+    /// SHA-256 of the code, hex.
+    pub code_hash: String,
+    pub account_id: String,
+    /// The button's `request_id` (a signed 32-bit number, positive here).
+    pub request_id: i32,
+    /// Who asked for the link: a cabinet user's id and email, or `None` and "operator".
+    pub requested_by_user: Option<String>,
+    pub requested_by: String,
+    /// The language the platform's bot speaks to the person who opens it.
+    pub lang: Lang,
+    pub expires_at: OffsetDateTime,
+    /// The Telegram user who opened the link first; only they can use it.
+    pub opened_by: Option<i64>,
 }
 
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
@@ -273,6 +299,10 @@ pub enum BotApiError {
     /// Updates cannot be polled now: a webhook is set for the bot, or another process polls it.
     #[error("the messenger refuses to hand out updates: {0}")]
     Conflict(String),
+    /// The messenger refused the call as made (a 4xx answer of no kind above): asking the
+    /// same again gets the same answer.
+    #[error("the messenger refused the call: {0}")]
+    Refused(String),
 }
 
 /// A message from a bot to a chat: plain text (the caption when it carries a photo), and
@@ -310,6 +340,28 @@ pub enum ButtonAction {
     Url(String),
     /// Comes back to the bot as a `ButtonPress` carrying this (1 to 64 bytes).
     Press(String),
+    /// A keyboard button (private chats only) that asks the person to create a bot the
+    /// sending bot will manage; the result comes as a `ManagedBotShared`.
+    RequestManagedBot(ManagedBotRequest),
+}
+
+/// What a "create a managed bot" button suggests (Telegram's `KeyboardButtonRequestManagedBot`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManagedBotRequest {
+    pub request_id: i32,
+    pub suggested_name: String,
+    pub suggested_username: String,
+}
+
+/// A person created (or changed the token or owner of) a bot the platform's bot manages:
+/// Telegram's `managed_bot` update, or a message's `managed_bot_created`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManagedBotShared {
+    /// The person who created it (their private chat with the platform's bot has this id).
+    pub user_id: i64,
+    pub language: Option<String>,
+    pub bot_id: i64,
+    pub bot_username: String,
 }
 
 impl Button {
@@ -336,12 +388,14 @@ pub struct BotUpdate {
     pub pre_checkout: Option<PreCheckout>,
     /// A payment to the bot went through.
     pub payment: Option<StarsPaid>,
+    /// A bot the platform's bot manages was created or changed.
+    pub managed_bot: Option<ManagedBotShared>,
 }
 
 impl BotUpdate {
     /// An update with nothing in it but its number (of a kind the platform does not act on).
     pub fn numbered(update_id: i64) -> BotUpdate {
-        BotUpdate { update_id, message: None, press: None, pre_checkout: None, payment: None }
+        BotUpdate { update_id, message: None, press: None, pre_checkout: None, payment: None, managed_bot: None }
     }
 }
 
@@ -509,6 +563,11 @@ pub trait BotApi: Send + Sync {
     /// Cancels a person's Stars subscription (named by its first charge): Telegram charges no
     /// more; the month paid runs to its end.
     async fn cancel_stars_subscription(&self, token: &str, user_id: i64, charge_id: &str) -> Result<(), BotApiError>;
+    /// The token of bot `bot_id`, which the bot of `token` manages.
+    async fn managed_bot_token(&self, token: &str, bot_id: i64) -> Result<String, BotApiError>;
+    /// Revokes the token of bot `bot_id`, which the bot of `token` manages, and returns its
+    /// new one: the old one is refused from now on.
+    async fn replace_managed_bot_token(&self, token: &str, bot_id: i64) -> Result<String, BotApiError>;
 }
 
 /// The driving side: what the webhook route calls when the messenger posts a bot's update.

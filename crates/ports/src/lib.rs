@@ -29,10 +29,10 @@ pub mod windows;
 
 pub use balance::*;
 pub use bots::{
-    BotApi, BotApiError, BotCommand, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile,
+    BotApi, BotApiError, BotCommand, BotCreateCode, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile,
     BotProfileLanguage, BotStats, BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat,
-    ClientLinkCode, PartnerBotRecord, PreCheckout, ReminderKind, ReminderRecipient, ReminderSend, StarsInvoiceLink,
-    StarsPaid, WebhookRegistration,
+    ClientLinkCode, ManagedBotRequest, ManagedBotShared, PartnerBotRecord, PreCheckout, ReminderKind,
+    ReminderRecipient, ReminderSend, StarsInvoiceLink, StarsPaid, WebhookRegistration,
 };
 pub use broadcast::{BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord};
 pub use cabinet::*;

@@ -340,6 +340,21 @@ pub(crate) struct PartnerBotRow {
     pub profile_retry_at: Option<PrimitiveDateTime>,
     pub profile_error: Option<String>,
     pub webhook: Option<String>,
+    pub managed: bool,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = bot_create_codes)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct BotCreateCodeRow {
+    pub code_hash: String,
+    pub account_id: String,
+    pub request_id: i32,
+    pub requested_by_user: Option<String>,
+    pub requested_by: String,
+    pub lang: String,
+    pub expires_at: PrimitiveDateTime,
+    pub opened_by: Option<i64>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

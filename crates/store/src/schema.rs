@@ -378,6 +378,20 @@ diesel::table! {
         profile_retry_at -> Nullable<Timestamp>,
         profile_error -> Nullable<Text>,
         webhook -> Nullable<Text>,
+        managed -> Bool,
+    }
+}
+
+diesel::table! {
+    bot_create_codes (code_hash) {
+        code_hash -> Text,
+        account_id -> Text,
+        request_id -> Integer,
+        requested_by_user -> Nullable<Text>,
+        requested_by -> Text,
+        lang -> Text,
+        expires_at -> Timestamp,
+        opened_by -> Nullable<BigInt>,
     }
 }
 

@@ -25,9 +25,9 @@ use vp_ports::notice::*;
 use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
-    BotCustomer, BotDeviceList, BotStats, Claim, ClientChat, ClientLinkCode, Cursor, DailyLimit, DailyQuota,
-    DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PartnerBotRecord, ReminderKind,
-    ReminderSend, Store, StoreError, Tx,
+    BotCreateCode, BotCustomer, BotDeviceList, BotStats, Claim, ClientChat, ClientLinkCode, Cursor, DailyLimit,
+    DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PartnerBotRecord,
+    ReminderKind, ReminderSend, Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 
@@ -162,6 +162,7 @@ contract_tests!(
     a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands,
     a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_pruned,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
+    a_bot_create_code_is_its_first_openers_until_it_expires_or_is_deleted,
     a_bot_update_is_claimed_once_and_forgotten_when_old,
     a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up,
     customers_link_a_chat_once_per_client_and_a_chat_holds_a_family,
@@ -738,6 +739,40 @@ async fn a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up(ctx: Ctx
     tx.commit().await.unwrap();
 }
 
+async fn a_bot_create_code_is_its_first_openers_until_it_expires_or_is_deleted(ctx: Ctx) {
+    let code = |hash: &str, expires: i64| BotCreateCode {
+        code_hash: hash.into(),
+        account_id: "acc-1".into(),
+        request_id: 7,
+        requested_by_user: None,
+        requested_by: "operator".into(),
+        lang: vp_domain::Lang::Ru,
+        expires_at: at(expires),
+        opened_by: None,
+    };
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.insert_bot_create_code(&code("older", 50)).await.unwrap();
+    tx.insert_bot_create_code(&code("newer", 60)).await.unwrap();
+    assert_eq!(tx.bot_create_code("newer").await.unwrap(), Some(code("newer", 60)));
+    assert_eq!(tx.bot_create_code_opened_by(42, at(10)).await.unwrap(), None, "opened by nobody yet");
+    tx.open_bot_create_code("older", 42).await.unwrap();
+    tx.open_bot_create_code("newer", 42).await.unwrap();
+    tx.open_bot_create_code("newer", 43).await.unwrap();
+    assert_eq!(tx.bot_create_code("newer").await.unwrap().unwrap().opened_by, Some(42), "the first opener's");
+    assert_eq!(tx.bot_create_code_opened_by(43, at(10)).await.unwrap(), None);
+    let newest = tx.bot_create_code_opened_by(42, at(10)).await.unwrap().unwrap();
+    assert_eq!((newest.code_hash.as_str(), newest.lang, newest.request_id), ("newer", vp_domain::Lang::Ru, 7));
+    assert_eq!(tx.bot_create_code_opened_by(42, at(55)).await.unwrap().unwrap().code_hash, "newer");
+    assert_eq!(tx.bot_create_code_opened_by(42, at(60)).await.unwrap(), None, "expired");
+    assert!(tx.delete_bot_create_code("newer").await.unwrap());
+    assert!(!tx.delete_bot_create_code("newer").await.unwrap(), "used once");
+    assert_eq!(tx.bot_create_code_opened_by(42, at(10)).await.unwrap().unwrap().code_hash, "older");
+    assert_eq!(tx.prune_bot_create_codes(at(51)).await.unwrap(), 1);
+    assert_eq!(tx.bot_create_code("older").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
 async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) {
     let bot = |account: &str, bot_id: i64, hash: &str| PartnerBotRecord {
         account_id: account.into(),
@@ -753,11 +788,13 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
         profile_retry_at: None,
         profile_error: None,
         webhook: None,
+        managed: bot_id == 111,
     };
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
     tx.insert_account(&account("acc-2")).await.unwrap();
     tx.insert_partner_bot(&bot("acc-1", 111, "hash-a")).await.unwrap();
+    assert!(tx.partner_bot("acc-1").await.unwrap().unwrap().managed, "kept as the platform's bot created it");
     tx.commit().await.unwrap();
 
     for (clash, what) in
@@ -869,6 +906,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261127000034",
             "20261127000035",
             "20261127000036",
+            "20261127000037",
         ]
     );
     let mut tx = begin(&ctx.store).await;

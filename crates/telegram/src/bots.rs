@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use vp_domain::stars::{STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECS};
 use vp_outbound::Refusals;
 use vp_ports::{
-    BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate, Button, ButtonAction, StarsInvoiceLink,
+    BotApi, BotApiError, BotIdentity, BotMessage, BotProfile, BotUpdate, Button, ButtonAction, ManagedBotRequest,
+    StarsInvoiceLink,
 };
 
 use crate::client::{CallError, Client, REQUEST_TIMEOUT};
@@ -17,8 +18,9 @@ use crate::updates::read_update;
 /// A long poll may take its wait plus this much.
 const POLL_MARGIN: Duration = Duration::from_secs(10);
 /// What a bot's updates are asked for: messages (payments among them), button presses for the
-/// bot's menus, and the pre-checkout queries of its Stars invoices.
-const ALLOWED_UPDATES: [&str; 3] = ["message", "callback_query", "pre_checkout_query"];
+/// bot's menus, the pre-checkout queries of its Stars invoices, and (for the platform's bot)
+/// the bots it manages.
+const ALLOWED_UPDATES: [&str; 4] = ["message", "callback_query", "pre_checkout_query", "managed_bot"];
 /// The longest notice `answerCallbackQuery` shows.
 const NOTICE_CHARS: usize = 200;
 
@@ -55,16 +57,41 @@ impl TelegramBots {
 }
 
 /// An inline keyboard of one button per row (the labels are sentences, not icons); `None`
-/// without buttons.
+/// without buttons. A message asking to create a managed bot gets a reply keyboard of those
+/// buttons instead (Telegram has them only there; it hides once pressed), which a message
+/// cannot have beside an inline one: such a message carries no other buttons.
 fn keyboard(buttons: &[Button]) -> Option<Value> {
+    let requests: Vec<Value> = buttons
+        .iter()
+        .filter_map(|b| match &b.action {
+            ButtonAction::RequestManagedBot(request) => Some(json!([{
+                "text": b.text,
+                "request_managed_bot": managed_bot_request(request),
+            }])),
+            _ => None,
+        })
+        .collect();
+    if !requests.is_empty() {
+        return Some(json!({ "keyboard": requests, "resize_keyboard": true, "one_time_keyboard": true }));
+    }
     let rows: Vec<Value> = buttons
         .iter()
-        .map(|b| match &b.action {
-            ButtonAction::Url(url) => json!([{ "text": b.text, "url": url }]),
-            ButtonAction::Press(data) => json!([{ "text": b.text, "callback_data": data }]),
+        .filter_map(|b| match &b.action {
+            ButtonAction::Url(url) => Some(json!([{ "text": b.text, "url": url }])),
+            ButtonAction::Press(data) => Some(json!([{ "text": b.text, "callback_data": data }])),
+            ButtonAction::RequestManagedBot(_) => None,
         })
         .collect();
     (!rows.is_empty()).then(|| json!({ "inline_keyboard": rows }))
+}
+
+/// Telegram's `KeyboardButtonRequestManagedBot`.
+fn managed_bot_request(request: &ManagedBotRequest) -> Value {
+    json!({
+        "request_id": request.request_id,
+        "suggested_name": request.suggested_name,
+        "suggested_username": request.suggested_username,
+    })
 }
 
 /// What a refusal means: 401 and 404 answer a wrong or revoked token, 429 asks to wait, 403
@@ -80,7 +107,7 @@ fn bot_error(method: &str, body: &Value, e: CallError) -> BotApiError {
         Some(code @ 400..=499) => {
             // The token is in the path, never the body, so the request may be logged as it was.
             REFUSALS.record("POST", method, Some(body), code, answer.as_ref());
-            BotApiError::Unavailable(format!("{method}: {code} {description}"))
+            BotApiError::Refused(format!("{method}: {code} {description}"))
         }
         Some(code) => BotApiError::Unavailable(format!("{method}: {code} {description}")),
         None => BotApiError::Unavailable(format!("{method}: {description}")),
@@ -92,7 +119,11 @@ impl BotApi for TelegramBots {
     async fn identify(&self, token: &str) -> Result<BotIdentity, BotApiError> {
         let me = self.call(token, "getMe", json!({})).await?;
         match (me["id"].as_i64(), me["username"].as_str()) {
-            (Some(bot_id), Some(username)) => Ok(BotIdentity { bot_id, username: username.to_owned() }),
+            (Some(bot_id), Some(username)) => Ok(BotIdentity {
+                bot_id,
+                username: username.to_owned(),
+                can_manage_bots: me["can_manage_bots"].as_bool().unwrap_or(false),
+            }),
             _ => Err(BotApiError::Unavailable("getMe: the answer has no id or username".into())),
         }
     }
@@ -211,7 +242,7 @@ impl BotApi for TelegramBots {
         let body = json!({"user_id": user_id, "telegram_payment_charge_id": charge_id});
         match self.call(token, "refundStarPayment", body).await {
             // A refund made before (its answer lost) is what was asked for.
-            Err(BotApiError::Unavailable(reason)) if reason.contains("CHARGE_ALREADY_REFUNDED") => Ok(()),
+            Err(BotApiError::Refused(reason)) if reason.contains("CHARGE_ALREADY_REFUNDED") => Ok(()),
             other => other.map(|_| ()),
         }
     }
@@ -220,4 +251,22 @@ impl BotApi for TelegramBots {
         let body = json!({"user_id": user_id, "telegram_payment_charge_id": charge_id, "is_canceled": true});
         self.call(token, "editUserStarSubscription", body).await.map(|_| ())
     }
+
+    async fn managed_bot_token(&self, token: &str, bot_id: i64) -> Result<String, BotApiError> {
+        let token = self.call(token, "getManagedBotToken", json!({"user_id": bot_id})).await?;
+        token_of(token, "getManagedBotToken")
+    }
+
+    async fn replace_managed_bot_token(&self, token: &str, bot_id: i64) -> Result<String, BotApiError> {
+        let token = self.call(token, "replaceManagedBotToken", json!({"user_id": bot_id})).await?;
+        token_of(token, "replaceManagedBotToken")
+    }
+}
+
+/// The token a managed-bot method answers with.
+fn token_of(answer: Value, method: &str) -> Result<String, BotApiError> {
+    answer
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| BotApiError::Unavailable(format!("{method}: the answer is not a token")))
 }

@@ -4,10 +4,13 @@
 //! `message_id` of the message the button was under; of a `pre_checkout_query` its `id`,
 //! `from`, `currency`, `total_amount` and `invoice_payload`; of a message's `successful_payment`
 //! its `currency`, `total_amount`, `invoice_payload`, `telegram_payment_charge_id`,
-//! `is_recurring`, `is_first_recurring` and `subscription_expiration_date`.
+//! `is_recurring`, `is_first_recurring` and `subscription_expiration_date`; of a `managed_bot`
+//! its `user.id`, `user.language_code`, `bot.id` and `bot.username`. The `managed_bot_created`
+//! message Telegram sends beside a `managed_bot` update says the same again, so it is not read
+//! (one answer to the person, not two).
 
 use serde_json::Value;
-use vp_ports::{BotUpdate, ButtonPress, ChatText, PreCheckout, StarsPaid};
+use vp_ports::{BotUpdate, ButtonPress, ChatText, ManagedBotShared, PreCheckout, StarsPaid};
 
 /// `None` when `update` has no `update_id` (not an update at all).
 pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
@@ -17,6 +20,18 @@ pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
         press: read_press(&update["callback_query"]),
         pre_checkout: read_pre_checkout(&update["pre_checkout_query"]),
         payment: read_payment(&update["message"]),
+        managed_bot: read_managed_bot(&update["managed_bot"]),
+    })
+}
+
+/// The person who created a managed bot, and the bot (`ManagedBotUpdated`).
+fn read_managed_bot(updated: &Value) -> Option<ManagedBotShared> {
+    let (user, bot) = (&updated["user"], &updated["bot"]);
+    Some(ManagedBotShared {
+        user_id: user["id"].as_i64()?,
+        language: language(user),
+        bot_id: bot["id"].as_i64()?,
+        bot_username: bot["username"].as_str()?.to_owned(),
     })
 }
 
@@ -96,6 +111,22 @@ mod tests {
             (message.chat_id, message.user_id, message.language.as_deref(), message.text.as_str()),
             (-5, 5, Some("ru"), "/status")
         );
+    }
+
+    #[test]
+    fn a_managed_bot_update_names_its_creator_and_the_bot_and_the_service_message_is_not_read_again() {
+        let bot = json!({"id": 8100, "is_bot": true, "first_name": "Demo VPN", "username": "demovpn_0042_bot"});
+        let person = json!({"id": 42, "is_bot": false, "first_name": "P", "language_code": "ru"});
+        let update = json!({"update_id": 3, "managed_bot": {"user": person, "bot": bot}});
+        let shared = read_update(&update).unwrap().managed_bot.unwrap();
+        assert_eq!(
+            (shared.user_id, shared.language.as_deref(), shared.bot_id, shared.bot_username.as_str()),
+            (42, Some("ru"), 8100, "demovpn_0042_bot")
+        );
+        let message = json!({"update_id": 4, "message": {"message_id": 9, "date": 0,
+            "chat": {"id": 42, "type": "private"}, "from": person, "managed_bot_created": {"bot": bot}}});
+        let read = read_update(&message).unwrap();
+        assert_eq!((read.managed_bot, read.message), (None, None), "confirmed and skipped");
     }
 
     #[test]

@@ -88,7 +88,7 @@ async fn a_photo_is_refused_and_throttled_like_a_message() {
     assert_eq!(bots.send_message(TOKEN, &photo(5)).await, Err(BotApiError::Throttled(Duration::from_secs(4))));
     let not_png = BotMessage { photo: Some(b"GIF89a".to_vec()), ..BotMessage::text(5, "QR") };
     match bots.send_message(TOKEN, &not_png).await {
-        Err(BotApiError::Unavailable(reason)) => assert!(reason.contains("IMAGE_PROCESS_FAILED"), "{reason}"),
+        Err(BotApiError::Refused(reason)) => assert!(reason.contains("IMAGE_PROCESS_FAILED"), "{reason}"),
         other => panic!("{other:?}"),
     }
     assert!(emulator.sent().is_empty());
@@ -122,7 +122,7 @@ async fn a_press_comes_back_as_a_button_press_and_is_answered_once() {
     assert_eq!(emulator.press_answers(), [(press.id.clone(), Some("Язык: русский".to_owned()))]);
     assert_eq!(emulator.unanswered_presses(), 0);
     assert!(
-        matches!(bots.answer_press(TOKEN, &press.id, None).await, Err(BotApiError::Unavailable(_))),
+        matches!(bots.answer_press(TOKEN, &press.id, None).await, Err(BotApiError::Refused(_))),
         "a press is answered once"
     );
     emulator.assert_contract();

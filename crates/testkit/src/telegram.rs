@@ -23,6 +23,16 @@
 //! `successful_payment` message arrives), has Telegram charge a subscription's next period
 //! (`renew_subscription`, not once canceled) or send a payment update twice (`deliver_again`),
 //! and reads the links made, the answers, the refunds and the cancellations.
+//!
+//! Managed bots (Bot API 9.6): a bot with Bot Management Mode (`can_manage_bots` in `getMe`,
+//! switched with `set_can_manage_bots`) may send a reply keyboard whose button is a
+//! `request_managed_bot` (private chats only; `BUTTON_TYPE_INVALID` otherwise). A test has the
+//! person press it and create the bot (`create_managed_bot`, refused once the person owns
+//! `BOTS_PER_USER` bots, when Telegram creates nothing and tells the bot nothing); the manager
+//! then gets a `managed_bot` update and the `managed_bot_created` message, and
+//! `getManagedBotToken` and `replaceManagedBotToken` for the bots it manages (a replaced token is
+//! refused with 401 at once; updates waiting for the bot stay for the new one). An owner replacing
+//! the token in BotFather (`owner_replaces_token`) also tells the manager with `managed_bot`.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -34,6 +44,11 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
 use crate::http::{HttpServer, Reply, Request};
+
+/// How many bots one person may own (BotFather's limit); creating another fails.
+pub const BOTS_PER_USER: usize = 20;
+/// The first id of a bot created here.
+const FIRST_MANAGED_BOT_ID: i64 = 8_100_000_001;
 
 /// The longest a `getUpdates` call waits here, whatever `timeout` it asks for.
 pub const LONG_POLL_CAP: Duration = Duration::from_secs(2);
@@ -69,6 +84,10 @@ struct Bot {
     polling: bool,
     /// When its last messages were sent, for the 30-a-second limit.
     recent_sends: Vec<Instant>,
+    /// Bot Management Mode: it may create bots it then manages.
+    can_manage_bots: bool,
+    /// The id of the bot managing this one, and the person who created it.
+    managed_by: Option<(i64, i64)>,
 }
 
 /// The bot as a `User` (`getMe`, the sender of its messages).
@@ -118,12 +137,14 @@ pub struct SentMessage {
     pub photo: Option<Vec<u8>>,
 }
 
-/// A button of an inline keyboard: its label and what it does.
+/// A button of an inline keyboard, or of a reply keyboard: its label and what it does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentButton {
     pub text: String,
     pub url: Option<String>,
     pub callback_data: Option<String>,
+    /// A keyboard button's `request_managed_bot`.
+    pub request_managed_bot: Option<Value>,
 }
 
 impl SentMessage {
@@ -131,9 +152,8 @@ impl SentMessage {
     pub fn buttons(&self) -> Vec<SentButton> {
         let Some(markup) = &self.reply_markup else { return vec![] };
         let text = |b: &Value, key: &str| b[key].as_str().map(str::to_owned);
-        markup["inline_keyboard"]
-            .as_array()
-            .into_iter()
+        let rows = markup["inline_keyboard"].as_array().or_else(|| markup["keyboard"].as_array());
+        rows.into_iter()
             .flatten()
             .filter_map(Value::as_array)
             .flatten()
@@ -141,6 +161,7 @@ impl SentMessage {
                 text: text(b, "text").unwrap_or_default(),
                 url: text(b, "url"),
                 callback_data: text(b, "callback_data"),
+                request_managed_bot: b.get("request_managed_bot").cloned(),
             })
             .collect()
     }
@@ -269,6 +290,10 @@ struct State {
     star_subscriptions: Vec<StarSubscription>,
     /// Numbers every link, query and charge made, so that none repeats.
     serial: u64,
+    /// Bots a person owns besides those created here (to reach `BOTS_PER_USER`).
+    bots_owned: Vec<(i64, usize)>,
+    /// Methods whose next call is carried out but answered 502, as when the answer is lost.
+    lose_answers: Vec<String>,
 }
 
 pub struct TelegramEmulator {
@@ -317,6 +342,8 @@ impl TelegramEmulator {
                 star_refunds: vec![],
                 star_subscriptions: vec![],
                 serial: 0,
+                bots_owned: vec![],
+                lose_answers: vec![],
             }),
             Condvar::new(),
         ));
@@ -354,6 +381,113 @@ impl TelegramEmulator {
     /// The bot's token is revoked in BotFather: Telegram answers 401 to it from now on.
     pub fn revoke(&self, token: &str) {
         lock(&self.state.0).bots.retain(|b| b.token != token);
+    }
+
+    /// Switches Bot Management Mode for the bot of `token` (BotFather's Mini App).
+    pub fn set_can_manage_bots(&self, token: &str, on: bool) {
+        if let Some(bot) = lock(&self.state.0).bots.iter_mut().find(|b| b.token == token) {
+            bot.can_manage_bots = on;
+        }
+    }
+
+    /// The person `user_id` owns `n` bots made elsewhere (to reach `BOTS_PER_USER`).
+    pub fn set_bots_owned(&self, user_id: i64, n: usize) {
+        let mut s = lock(&self.state.0);
+        s.bots_owned.retain(|(u, _)| *u != user_id);
+        s.bots_owned.push((user_id, n));
+    }
+
+    /// The person in private chat `chat_id` presses the "create a bot" button of the latest
+    /// message there that has one, and creates the bot with `username` (the suggested one when
+    /// `None`) and the suggested name. Telegram then tells the bot that sent the button: a
+    /// `managed_bot` update and a `managed_bot_created` message. The new bot's token, or why
+    /// Telegram created nothing (the person owns `BOTS_PER_USER` bots, or the username is taken
+    /// or invalid), when the bot is told nothing. Panics when no message offers the button.
+    pub fn create_managed_bot(
+        &self,
+        chat_id: i64,
+        username: Option<&str>,
+        language: Option<&str>,
+    ) -> Result<String, String> {
+        let (manager_token, created) = {
+            let mut s = lock(&self.state.0);
+            let offered = s.sent.iter().rev().filter(|m| m.seen.chat_id == chat_id).find_map(|m| {
+                let markup = m.seen.reply_markup.as_ref()?;
+                let request = markup["keyboard"].as_array()?.iter().filter_map(Value::as_array).flatten().next()?;
+                Some((m.seen.token.clone(), request["request_managed_bot"].clone()))
+            });
+            let Some((manager_token, request)) = offered else {
+                panic!("no message in chat {chat_id} offers to create a bot")
+            };
+            let made_here = s.bots.iter().filter(|b| b.managed_by.is_some_and(|(_, owner)| owner == chat_id)).count();
+            let elsewhere = s.bots_owned.iter().find(|(u, _)| *u == chat_id).map_or(0, |(_, n)| *n);
+            if made_here + elsewhere >= BOTS_PER_USER {
+                return Err(format!("the person owns {BOTS_PER_USER} bots already"));
+            }
+            let username = username.or(request["suggested_username"].as_str()).unwrap_or_default().to_owned();
+            if !username_ok(&username) {
+                return Err("USERNAME_INVALID".into());
+            }
+            if s.bots.iter().any(|b| b.username.eq_ignore_ascii_case(&username)) {
+                return Err("USERNAME_OCCUPIED".into());
+            }
+            let manager = s.bots.iter().find(|b| b.token == manager_token).map(|b| b.id).unwrap_or_default();
+            let id = FIRST_MANAGED_BOT_ID + i64::try_from(s.bots.len()).unwrap_or(0);
+            let serial = s.next_serial();
+            let bot = Bot {
+                token: format!("{id}:AAManaged{serial:0>24}"),
+                id,
+                name: request["suggested_name"].as_str().unwrap_or(&username).to_owned(),
+                username,
+                managed_by: Some((manager, chat_id)),
+                ..Bot::default()
+            };
+            let created = (bot.token.clone(), bot_user(&bot));
+            s.bots.push(bot);
+            (manager_token, created)
+        };
+        let (token, bot) = created;
+        let person = customer(chat_id, language);
+        self.deliver(&manager_token, |_, _| json!({"managed_bot": {"user": person, "bot": bot}}));
+        self.deliver(&manager_token, |_, update_id| {
+            json!({"message": {
+                "message_id": update_id % 1000,
+                "date": DATE,
+                "chat": {"id": chat_id, "type": "private", "first_name": "Customer"},
+                "from": person,
+                "managed_bot_created": {"bot": bot},
+            }})
+        });
+        Ok(token)
+    }
+
+    /// The next call of `method` is carried out, but its answer is lost on the way back: the
+    /// caller gets 502.
+    pub fn lose_next_answer(&self, method: &str) {
+        lock(&self.state.0).lose_answers.push(method.to_owned());
+    }
+
+    /// The current token of the bot named `username` (`None` for no such bot).
+    pub fn token_of(&self, username: &str) -> Option<String> {
+        lock(&self.state.0).bots.iter().find(|b| b.username == username).map(|b| b.token.clone())
+    }
+
+    /// The owner of the managed bot `username` replaces its token in BotFather: the old one is
+    /// refused from now on, and the managing bot gets a `managed_bot` update.
+    pub fn owner_replaces_token(&self, username: &str) {
+        let told = {
+            let mut s = lock(&self.state.0);
+            let Some(index) = s.bots.iter().position(|b| b.username == username) else { return };
+            s.replace_token(index);
+            let bot = &s.bots[index];
+            bot.managed_by.and_then(|(manager, owner)| {
+                let manager = s.bots.iter().find(|b| b.id == manager)?.token.clone();
+                Some((manager, owner, bot_user(bot)))
+            })
+        };
+        if let Some((manager, owner, bot)) = told {
+            self.deliver(&manager, |_, _| json!({"managed_bot": {"user": customer(owner, Some("en")), "bot": bot}}));
+        }
     }
 
     /// `VP_TELEGRAM_API_URL`: `http://127.0.0.1:PORT`.
@@ -780,6 +914,17 @@ impl State {
         self.serial
     }
 
+    /// A new token for bot `index`: the old one is refused from now on, and the updates
+    /// waiting for the bot wait for the new one.
+    fn replace_token(&mut self, index: usize) {
+        let serial = self.next_serial();
+        let new = format!("{}:AAReplaced{serial:0>24}", self.bots[index].id);
+        let old = std::mem::replace(&mut self.bots[index].token, new.clone());
+        for (token, _) in self.updates.iter_mut().filter(|(t, _)| *t == old) {
+            token.clone_from(&new);
+        }
+    }
+
     /// A new charge of Stars the person `user_id` paid the bot of `token`: its
     /// `telegram_payment_charge_id`.
     fn charge(&mut self, token: &str, user_id: i64) -> String {
@@ -815,7 +960,15 @@ fn paid_message(update_id: i64, chat_id: i64, language: Option<&str>, payment: V
 /// Answers a call and records it for the contract check.
 fn handle(state: &(Mutex<State>, Condvar), req: &Request) -> Reply {
     let (fields, files) = read_fields(req);
-    let reply = respond(state, req, &fields, &files);
+    let mut reply = respond(state, req, &fields, &files);
+    let method = req.path.strip_prefix("/bot").and_then(|r| r.split_once('/')).map(|(_, m)| m);
+    if let Some(method) = method {
+        let mut s = lock(&state.0);
+        if let Some(i) = s.lose_answers.iter().position(|m| m == method) {
+            s.lose_answers.remove(i);
+            reply = error(502, "Bad Gateway");
+        }
+    }
     if let (Some(method), Reply::Respond { status, body, .. }) =
         (req.path.strip_prefix("/bot").and_then(|r| r.split_once('/')).map(|(_, m)| m), &reply)
     {
@@ -835,7 +988,26 @@ fn respond(state: &(Mutex<State>, Condvar), req: &Request, body: &Value, files: 
     let Some(bot) = s.bots.iter().position(|b| b.token == token) else { return error(401, "Unauthorized") };
     s.calls.push(method.to_owned());
     match method {
-        "getMe" => Reply::json(200, &json!({"ok": true, "result": bot_user(&s.bots[bot])})),
+        "getMe" => {
+            let mut me = bot_user(&s.bots[bot]);
+            me["can_manage_bots"] = json!(s.bots[bot].can_manage_bots);
+            Reply::json(200, &json!({"ok": true, "result": me}))
+        }
+        "getManagedBotToken" | "replaceManagedBotToken" => {
+            let manager = s.bots[bot].id;
+            let Some(bot_id) = user_id(&body["user_id"]) else {
+                return error(400, "Bad Request: invalid user_id specified");
+            };
+            let Some(managed) =
+                s.bots.iter().position(|b| b.id == bot_id && b.managed_by.is_some_and(|(m, _)| m == manager))
+            else {
+                return error(400, "Bad Request: BOT_NOT_MANAGED");
+            };
+            if method == "replaceManagedBotToken" {
+                s.replace_token(managed);
+            }
+            Reply::json(200, &json!({"ok": true, "result": s.bots[managed].token}))
+        }
         "sendMessage" | "sendPhoto" => send(state, s, token, method, body, files),
         "answerCallbackQuery" => {
             let id = body["callback_query_id"].as_str().unwrap_or_default();
@@ -1020,6 +1192,10 @@ fn send(
         Ok(out) => out,
         Err(reason) => return error(400, &format!("Bad Request: {reason}")),
     };
+    let asks_for_bot = out.markup.as_ref().is_some_and(|m| !m["keyboard"].is_null());
+    if asks_for_bot && (!s.bots[bot].can_manage_bots || out.chat_id <= 0) {
+        return error(400, "Bad Request: BUTTON_TYPE_INVALID");
+    }
     if !s.failures.is_empty() {
         let (status, retry_after) = s.failures.remove(0);
         return match retry_after {
@@ -1054,7 +1230,8 @@ fn send(
         }
         None => message["text"] = json!(out.text),
     }
-    if let Some(markup) = &out.markup {
+    // A message shows only an inline keyboard; a reply keyboard is the chat's, not the message's.
+    if let Some(markup) = out.markup.as_ref().filter(|m| !m["inline_keyboard"].is_null()) {
         message["reply_markup"] = markup.clone();
     }
     let seen = SentMessage {
@@ -1330,10 +1507,15 @@ fn too_many(status: u16, retry_after: u64) -> Reply {
 }
 
 /// An `InlineKeyboardMarkup` as the Bot API takes it: rows of buttons, each with a 1-64
-/// character text and either an `http(s)`/`tg` `url` or 1-64 bytes of `callback_data`.
+/// character text and either an `http(s)`/`tg` `url` or 1-64 bytes of `callback_data`; or a
+/// `ReplyKeyboardMarkup` whose buttons each ask to create a managed bot (the only kind of
+/// keyboard button the platform sends).
 fn check_markup(markup: &Value) -> Result<(), String> {
     if markup.is_null() {
         return Ok(());
+    }
+    if let Some(rows) = markup["keyboard"].as_array() {
+        return check_reply_keyboard(rows);
     }
     let rows = markup["inline_keyboard"].as_array().ok_or("reply_markup must have inline_keyboard")?;
     for button in rows
@@ -1343,10 +1525,7 @@ fn check_markup(markup: &Value) -> Result<(), String> {
         .into_iter()
         .flatten()
     {
-        let text = button["text"].as_str().unwrap_or_default();
-        if text.is_empty() || text.chars().count() > 64 {
-            return Err("button text must be 1-64 characters".into());
-        }
+        check_label(button)?;
         match (button["url"].as_str(), button["callback_data"].as_str()) {
             (Some(url), None)
                 if url.starts_with("https://") || url.starts_with("http://") || url.starts_with("tg://") => {}
@@ -1355,6 +1534,44 @@ fn check_markup(markup: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn check_label(button: &Value) -> Result<(), String> {
+    let text = button["text"].as_str().unwrap_or_default();
+    if text.is_empty() || text.chars().count() > 64 {
+        return Err("button text must be 1-64 characters".into());
+    }
+    Ok(())
+}
+
+/// Keyboard buttons with a `KeyboardButtonRequestManagedBot`: a signed 32-bit `request_id`,
+/// and a suggested username (when given) in BotFather's rules.
+fn check_reply_keyboard(rows: &[Value]) -> Result<(), String> {
+    for button in rows.iter().filter_map(Value::as_array).flatten() {
+        check_label(button)?;
+        let request = &button["request_managed_bot"];
+        if request.is_null() {
+            return Err("BUTTON_TYPE_INVALID".into());
+        }
+        if request["request_id"].as_i64().and_then(|id| i32::try_from(id).ok()).is_none() {
+            return Err("BUTTON_ID_INVALID".into());
+        }
+        if let Some(name) = request["suggested_username"].as_str()
+            && !username_ok(name)
+        {
+            return Err("USERNAME_INVALID".into());
+        }
+    }
+    Ok(())
+}
+
+/// BotFather's rules for a bot's username: 5-32 Latin letters, digits and underscores,
+/// starting with a letter, ending in `bot`.
+fn username_ok(name: &str) -> bool {
+    (5..=32).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && name.to_ascii_lowercase().ends_with("bot")
 }
 
 /// The `setMy*` methods within the Bot API's documented limits: name 0-64 characters, short

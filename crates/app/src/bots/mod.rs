@@ -4,6 +4,7 @@
 //! messenger first, then kept only sealed under the secrets key and as its hash; it is never
 //! shown again. Everything a bot sends goes through `sender`; its updates are `updates`.
 
+pub mod managed;
 mod pace;
 pub mod sender;
 pub mod updates;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
 use vp_domain::backoff;
 use vp_ports::bots::is_bot_token;
-use vp_ports::{BotApi, BotProfile, BotRepo, BotStats, Clock, PartnerBotRecord, Store};
+use vp_ports::{BotApi, BotIdentity, BotProfile, BotRepo, BotStats, Clock, PartnerBotRecord, Store};
 
 use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult, Declined};
@@ -104,6 +105,9 @@ pub struct PartnerBots {
     pub(crate) audit: Audit,
     pub(crate) sender: Arc<BotSender>,
     pub(crate) wording: Arc<dyn BotWording>,
+    /// The platform's bot, which creates managed bots; without it only pasted tokens connect.
+    pub(crate) platform_bot: Option<PlatformBot>,
+    pub(crate) tokens: crate::tokens::Tokens,
 }
 
 impl PartnerBots {
@@ -117,7 +121,17 @@ impl PartnerBots {
             return Err(Declined::BotTokenMalformed.into());
         }
         require_account(self.store.as_ref(), account_id).await?;
-        let identity = self.api.identify(token).await.map_err(|e| match BotFailure::of(e) {
+        let identity = self.identify_token(token).await?;
+        let mut tx = self.store.begin().await?;
+        let bot = self.keep_bot(tx.as_mut(), account_id, &identity, token, who, false).await?;
+        tx.commit().await?;
+        tracing::info!(account_id, bot_id = bot.bot_id, username = %bot.username, "partner bot connected");
+        Ok(bot)
+    }
+
+    /// Whose `token` is, as Telegram says.
+    pub(crate) async fn identify_token(&self, token: &str) -> AppResult<BotIdentity> {
+        self.api.identify(token).await.map_err(|e| match BotFailure::of(e) {
             BotFailure::BotRevoked => AppError::Declined(Declined::BotTokenRejected),
             BotFailure::RetryAfter(wait) => {
                 AppError::External(format!("Telegram asks to wait {} s; try again then", wait.as_secs().max(1)))
@@ -125,9 +139,23 @@ impl PartnerBots {
             BotFailure::Retry(reason) | BotFailure::ChatGone(reason) => {
                 AppError::External(format!("Telegram did not answer: {reason}"))
             }
-        })?;
+        })
+    }
+
+    /// Keeps the bot `identity` names, with its token sealed, as the account's, in the unit of
+    /// work `tx` (which it locks the account in). Connecting the same bot again (a token renewed
+    /// in BotFather) replaces its token; another bot while one is connected is refused, and so
+    /// is a bot another account has. `managed`: the platform's bot created it.
+    pub(crate) async fn keep_bot(
+        &self,
+        tx: &mut (impl vp_ports::Tx + ?Sized),
+        account_id: &str,
+        identity: &BotIdentity,
+        token: &str,
+        who: Who<'_>,
+        managed: bool,
+    ) -> AppResult<PartnerBotRecord> {
         let token_hash = keys::hash(token);
-        let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
         if let Some(other) = tx.partner_bot_by_token(&token_hash, identity.bot_id).await?
             && other.account_id != account_id
@@ -141,7 +169,7 @@ impl PartnerBots {
         let bot = PartnerBotRecord {
             account_id: account_id.to_owned(),
             bot_id: identity.bot_id,
-            username: identity.username,
+            username: identity.username.clone(),
             token_hash,
             token_sealed: self.keys.seal(SecretPurpose::PartnerBotToken { account_id }, token),
             connected_at: self.clock.now(),
@@ -154,6 +182,8 @@ impl PartnerBots {
             profile_error: None,
             // The same bot keeps its webhook; a new one is registered by the next round.
             webhook: existing.as_ref().and_then(|b| b.webhook.clone()),
+            // A managed bot given a pasted token stays one: its owner may still replace it.
+            managed: managed || existing.as_ref().is_some_and(|b| b.managed),
         };
         match existing {
             Some(_) => tx.update_partner_bot(&bot).await?,
@@ -163,9 +193,7 @@ impl PartnerBots {
                 other => AppError::Store(other),
             })?,
         }
-        self.audit.record(tx.as_mut(), account_id, who, audit::BOT_CONNECTED, format!("@{}", bot.username)).await?;
-        tx.commit().await?;
-        tracing::info!(account_id, bot_id = bot.bot_id, username = %bot.username, "partner bot connected");
+        self.audit.record(tx, account_id, who, audit::BOT_CONNECTED, format!("@{}", bot.username)).await?;
         Ok(bot)
     }
 

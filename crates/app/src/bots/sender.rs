@@ -12,9 +12,12 @@ use vp_ports::{
     StarsInvoiceLink, Store,
 };
 
+use super::PlatformBot;
 use super::pace::BotPace;
 use crate::error::AppResult;
+use crate::keys;
 use crate::notices::Notifier;
+use crate::secrets::{SecretKeys, SecretPurpose};
 
 /// Which bot sends: the platform's notice bot (`VP_TELEGRAM_BOT_TOKEN`) or a partner's own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +66,9 @@ impl BotFailure {
             BotApiError::Throttled(wait) => BotFailure::RetryAfter(wait),
             BotApiError::Rejected => BotFailure::BotRevoked,
             BotApiError::ChatGone(reason) => BotFailure::ChatGone(reason),
-            BotApiError::Unavailable(reason) | BotApiError::Conflict(reason) => BotFailure::Retry(reason),
+            BotApiError::Unavailable(reason) | BotApiError::Conflict(reason) | BotApiError::Refused(reason) => {
+                BotFailure::Retry(reason)
+            }
         }
     }
 }
@@ -142,6 +147,20 @@ pub struct BotSender {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
     notifier: Notifier,
+    /// The platform's bot, which can ask Telegram for the current token of a bot it manages,
+    /// and the keys that token is sealed under.
+    platform_bot: Option<PlatformBot>,
+    keys: Arc<SecretKeys>,
+}
+
+/// What Telegram says of a managed bot whose token it refused.
+enum ManagedToken {
+    /// The bot has another token now (replaced here or by its owner): it was stored.
+    Replaced,
+    /// Telegram gives the same token, or no longer lets the platform manage the bot.
+    Gone,
+    /// Telegram could not be asked now.
+    Unknown(String),
 }
 
 impl BotSender {
@@ -150,8 +169,10 @@ impl BotSender {
         store: Arc<dyn Store>,
         clock: Arc<dyn Clock>,
         notifier: Notifier,
+        platform_bot: Option<PlatformBot>,
+        keys: Arc<SecretKeys>,
     ) -> BotSender {
-        BotSender { api, pace: BotPace::default(), store, clock, notifier }
+        BotSender { api, pace: BotPace::default(), store, clock, notifier, platform_bot, keys }
     }
 
     /// Sends `message` from `bot` in its turn.
@@ -251,6 +272,21 @@ impl BotSender {
         let failure = BotFailure::of(e);
         if failure == BotFailure::BotRevoked {
             match &bot.kind {
+                // A managed bot's token may have been replaced (by a rotation, or by its owner in
+                // BotFather): the platform's bot asks Telegram for the current one first.
+                BotKind::Partner(partner) if partner.managed => match self.current_managed_token(partner).await {
+                    ManagedToken::Replaced => return BotFailure::Retry("the bot's token was replaced".into()),
+                    ManagedToken::Unknown(reason) => {
+                        return BotFailure::Retry(format!(
+                            "the bot's token was refused; cannot ask for the current one: {reason}"
+                        ));
+                    }
+                    ManagedToken::Gone => {
+                        if let Err(e) = self.disconnect_revoked(partner).await {
+                            tracing::warn!(bot_id = bot.bot_id, error = %e, "could not record a revoked bot; trying at its next call");
+                        }
+                    }
+                },
                 BotKind::Partner(partner) => {
                     if let Err(e) = self.disconnect_revoked(partner).await {
                         tracing::warn!(bot_id = bot.bot_id, error = %e, "could not record a revoked bot; trying at its next call");
@@ -262,6 +298,42 @@ impl BotSender {
             }
         }
         failure
+    }
+
+    /// Asks Telegram, through the platform's bot, for the current token of the managed bot
+    /// whose token was refused, and keeps it when it is another.
+    async fn current_managed_token(&self, bot: &PartnerBotRecord) -> ManagedToken {
+        let Some(platform) = &self.platform_bot else { return ManagedToken::Gone };
+        let token = match self.api.managed_bot_token(platform.token(), bot.bot_id).await {
+            Ok(token) => token,
+            // No longer the platform's to manage (given to another owner's bot, or deleted).
+            Err(BotApiError::Refused(_) | BotApiError::Rejected | BotApiError::ChatGone(_)) => {
+                return ManagedToken::Gone;
+            }
+            Err(e) => return ManagedToken::Unknown(e.to_string()),
+        };
+        if keys::hash(&token) == bot.token_hash {
+            return ManagedToken::Gone;
+        }
+        match self.store_token(bot, &token).await {
+            Ok(()) => ManagedToken::Replaced,
+            Err(e) => ManagedToken::Unknown(e.to_string()),
+        }
+    }
+
+    /// Keeps `token` as the bot's, sealed, unless the account has another bot by now.
+    pub(crate) async fn store_token(&self, bot: &PartnerBotRecord, token: &str) -> AppResult<()> {
+        let mut tx = self.store.begin().await?;
+        tx.lock_account(&bot.account_id).await?;
+        if let Some(mut current) = tx.partner_bot(&bot.account_id).await?.filter(|b| b.bot_id == bot.bot_id) {
+            current.token_hash = keys::hash(token);
+            current.token_sealed =
+                self.keys.seal(SecretPurpose::PartnerBotToken { account_id: &bot.account_id }, token);
+            tx.update_partner_bot(&current).await?;
+        }
+        tx.commit().await?;
+        tracing::info!(account_id = %bot.account_id, bot_id = bot.bot_id, "a managed bot's new token kept");
+        Ok(())
     }
 
     async fn disconnect_revoked(&self, bot: &PartnerBotRecord) -> AppResult<()> {
@@ -280,7 +352,8 @@ impl BotSender {
         bot: &PartnerBotRecord,
     ) -> AppResult<()> {
         let Some(mut current) = tx.partner_bot(&bot.account_id).await? else { return Ok(()) };
-        if current.bot_id != bot.bot_id || current.disconnected_at.is_some() {
+        // Another bot, one disconnected already, or a token replaced since the refused call.
+        if current.bot_id != bot.bot_id || current.disconnected_at.is_some() || current.token_hash != bot.token_hash {
             return Ok(());
         }
         current.disconnected_at = Some(self.clock.now());
@@ -316,6 +389,7 @@ mod tests {
             profile_retry_at: None,
             profile_error: None,
             webhook: None,
+            managed: false,
         }));
         let wait = BotFailure::RetryAfter(Duration::from_secs(5));
         assert_eq!(next_try(&wait, &partner, SEND_ATTEMPTS, NOW), NextTry::Later(NOW + time::Duration::seconds(5)));

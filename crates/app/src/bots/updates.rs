@@ -18,8 +18,9 @@ use vp_ports::{
     WebhookRegistration,
 };
 
+use super::managed::{BotCreateStart, BotCreated};
 use super::sender::{ActiveBot, BotFailure, BotKind, BotSender, Pace, PollRefused};
-use super::{PlatformBot, partner_bot};
+use super::{PartnerBots, PlatformBot, partner_bot};
 use crate::bot_shop::{BotShop, CustomerReply, language_of};
 use crate::error::AppResult;
 use crate::notices::{ChatLinked, Notices};
@@ -47,6 +48,11 @@ pub enum Handled {
     /// The notice bot's `/start <code>` in `chat_id`: the chat linked with a good code, or
     /// `None` (its language unknown too).
     PartnerChatLinked { chat_id: i64, linked: Option<ChatLinked> },
+    /// The platform's bot's `/start` with a "Create my bot" code in `chat_id`: the offer to
+    /// create the bot, or why not, in `lang`.
+    BotCreateStarted { chat_id: i64, lang: Lang, answer: BotCreateStart },
+    /// A person created a bot through the platform's bot: what came of it, told in their chat.
+    BotCreated { chat_id: i64, lang: Lang, outcome: BotCreated },
     /// A customer wrote to the partner's bot.
     Customer { chat_id: i64, reply: CustomerReply },
     /// A customer pressed one of the shop's buttons; answer in `lang`.
@@ -64,6 +70,7 @@ pub struct Updates {
     pub(crate) public_base_url: String,
     pub(crate) platform_bot: Option<PlatformBot>,
     pub(crate) notices: Arc<Notices>,
+    pub(crate) bots: Arc<PartnerBots>,
     pub(crate) shop: Arc<BotShop>,
     pub(crate) stars: Arc<crate::stars::Stars>,
 }
@@ -253,6 +260,16 @@ impl Updates {
         switches_language: bool,
     ) -> AppResult<Option<Recorded>> {
         let Some(bot) = self.active_bot(bot_id).await? else { return Ok(None) };
+        if let (BotKind::Platform, Some(shared)) = (&bot.kind, &update.managed_bot) {
+            // Its own units of work: the bot's token is asked for before the update is claimed.
+            let created = self.bots.managed_bot_shared(&bot, update.update_id, shared).await?;
+            let Some((lang, outcome)) = created else { return Ok(None) };
+            let handled = match outcome {
+                Some(outcome) => Handled::BotCreated { chat_id: shared.user_id, lang, outcome },
+                None => Handled::Nothing,
+            };
+            return Ok(Some(Recorded { bot, handled }));
+        }
         let mut tx = self.store.begin().await?;
         if !tx.claim_bot_update(bot.bot_id, update.update_id, self.clock.now()).await? {
             tx.commit().await?;
@@ -260,6 +277,11 @@ impl Updates {
         }
         let handled = match (bot.partner(), &update.message, &update.press) {
             (None, Some(said), _) => match said.bot_command() {
+                Some((BotCommand::Start, code)) if PlatformBot::is_create_code(code) => {
+                    let language = said.language.as_deref();
+                    let (lang, answer) = self.bots.start_bot_create(tx.as_mut(), said.user_id, code, language).await?;
+                    Handled::BotCreateStarted { chat_id: said.chat_id, lang, answer }
+                }
                 Some((BotCommand::Start, code)) if !code.is_empty() => {
                     let linked = self.notices.link_partner_chat(tx.as_mut(), said.chat_id, code).await?;
                     Handled::PartnerChatLinked { chat_id: said.chat_id, linked }
@@ -337,11 +359,14 @@ impl Updates {
         self.keys.derived_matches(SecretPurpose::TelegramWebhook { bot_id }, secret)
     }
 
-    /// Forgets handled updates older than Telegram keeps them, and expired link codes.
+    /// Forgets handled updates older than Telegram keeps them, and expired link and "Create my
+    /// bot" codes.
     pub async fn prune_bot_updates(&self) -> AppResult<u64> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let gone = tx.prune_bot_updates(now - UPDATES_KEPT).await? + tx.prune_client_link_codes(now).await?;
+        let gone = tx.prune_bot_updates(now - UPDATES_KEPT).await?
+            + tx.prune_client_link_codes(now).await?
+            + tx.prune_bot_create_codes(now).await?;
         tx.commit().await?;
         Ok(gone)
     }

@@ -30,6 +30,7 @@ pub const CHAT_LINKED: &str = "chat.linked";
 pub const CHAT_UNLINKED: &str = "chat.unlinked";
 pub const BOT_CONNECTED: &str = "bot.connected";
 pub const BOT_DISCONNECTED: &str = "bot.disconnected";
+pub const BOT_TOKEN_REPLACED: &str = "bot.token_replaced";
 pub const RENEWAL_LINK_SET: &str = "bot.renewal_link_set";
 pub const AUTO_RENEW_OFF: &str = "client.auto_renew_off";
 pub const PROMO_CREATED: &str = "promo.created";

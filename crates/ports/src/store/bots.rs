@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::StoreResult;
-use crate::bots::{PartnerBotRecord, WebhookRegistration};
+use crate::bots::{BotCreateCode, PartnerBotRecord, WebhookRegistration};
 
 #[async_trait]
 pub trait BotRepo: Send {
@@ -46,4 +46,20 @@ pub trait BotRepo: Send {
     async fn mark_bot_profile_synced(&mut self, account_id: &str, revision: i64) -> StoreResult<()>;
     /// A sync failed: counted, the next held back until `retry_at`.
     async fn defer_bot_profile(&mut self, account_id: &str, retry_at: OffsetDateTime, error: &str) -> StoreResult<()>;
+    async fn insert_bot_create_code(&mut self, code: &BotCreateCode) -> StoreResult<()>;
+    /// The code with this hash, expired or not.
+    async fn bot_create_code(&mut self, code_hash: &str) -> StoreResult<Option<BotCreateCode>>;
+    /// Records that Telegram user `user_id` opened the code (kept when someone opened it
+    /// before).
+    async fn open_bot_create_code(&mut self, code_hash: &str, user_id: i64) -> StoreResult<()>;
+    /// The newest code user `user_id` opened that is still good at `now`.
+    async fn bot_create_code_opened_by(
+        &mut self,
+        user_id: i64,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<BotCreateCode>>;
+    /// Returns whether the code was there.
+    async fn delete_bot_create_code(&mut self, code_hash: &str) -> StoreResult<bool>;
+    /// Forgets codes expired before `before`; returns how many.
+    async fn prune_bot_create_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64>;
 }

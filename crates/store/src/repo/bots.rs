@@ -5,13 +5,13 @@ use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryD
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_ports::store::StoreResult;
-use vp_ports::{BotRepo, PartnerBotRecord, WebhookRegistration};
+use vp_ports::{BotCreateCode, BotRepo, PartnerBotRecord, WebhookRegistration};
 
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::db;
-use crate::models::PartnerBotRow;
+use crate::models::{BotCreateCodeRow, PartnerBotRow};
 use crate::pool::{db_run, load_for_claim};
-use crate::schema::{bot_updates, partner_bots};
+use crate::schema::{bot_create_codes, bot_updates, partner_bots};
 use crate::tx::StoreTx;
 
 fn row(b: &PartnerBotRecord) -> PartnerBotRow {
@@ -29,6 +29,7 @@ fn row(b: &PartnerBotRecord) -> PartnerBotRow {
         profile_retry_at: db_time_opt(b.profile_retry_at),
         profile_error: b.profile_error.clone(),
         webhook: b.webhook.as_ref().map(WebhookRegistration::to_stored),
+        managed: b.managed,
     }
 }
 
@@ -47,6 +48,7 @@ fn record(r: PartnerBotRow) -> PartnerBotRecord {
         profile_retry_at: r.profile_retry_at.map(utc),
         profile_error: r.profile_error,
         webhook: r.webhook.as_deref().and_then(WebhookRegistration::from_stored),
+        managed: r.managed,
     }
 }
 
@@ -238,4 +240,94 @@ impl BotRepo for StoreTx {
         .map_err(db)?;
         Ok(())
     }
+
+    async fn insert_bot_create_code(&mut self, code: &BotCreateCode) -> StoreResult<()> {
+        let conn = self.conn()?;
+        let row = BotCreateCodeRow {
+            code_hash: code.code_hash.clone(),
+            account_id: code.account_id.clone(),
+            request_id: code.request_id,
+            requested_by_user: code.requested_by_user.clone(),
+            requested_by: code.requested_by.clone(),
+            lang: code.lang.code().to_owned(),
+            expires_at: db_time(code.expires_at),
+            opened_by: code.opened_by,
+        };
+        db_run!(conn, c => diesel::insert_into(bot_create_codes::table).values(&row).execute(c).await).map_err(db)?;
+        Ok(())
+    }
+
+    async fn bot_create_code(&mut self, code_hash: &str) -> StoreResult<Option<BotCreateCode>> {
+        let conn = self.conn()?;
+        let row: Option<BotCreateCodeRow> = db_run!(conn, c => {
+            bot_create_codes::table.find(code_hash).select(BotCreateCodeRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(create_code).transpose()
+    }
+
+    async fn open_bot_create_code(&mut self, code_hash: &str, user_id: i64) -> StoreResult<()> {
+        use bot_create_codes::dsl as k;
+        let conn = self.conn()?;
+        db_run!(conn, c => {
+            diesel::update(k::bot_create_codes.find(code_hash).filter(k::opened_by.is_null()))
+                .set(k::opened_by.eq(user_id))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(())
+    }
+
+    async fn bot_create_code_opened_by(
+        &mut self,
+        user_id: i64,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<BotCreateCode>> {
+        use bot_create_codes::dsl as k;
+        let conn = self.conn()?;
+        let row: Option<BotCreateCodeRow> = db_run!(conn, c => {
+            k::bot_create_codes
+                .filter(k::opened_by.eq(user_id))
+                .filter(k::expires_at.gt(db_time(now)))
+                .order(k::expires_at.desc())
+                .select(BotCreateCodeRow::as_select())
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(create_code).transpose()
+    }
+
+    async fn delete_bot_create_code(&mut self, code_hash: &str) -> StoreResult<bool> {
+        let conn = self.conn()?;
+        let gone =
+            db_run!(conn, c => diesel::delete(bot_create_codes::table.find(code_hash)).execute(c).await).map_err(db)?;
+        Ok(gone > 0)
+    }
+
+    async fn prune_bot_create_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
+        let conn = self.conn()?;
+        let gone = db_run!(conn, c => {
+            diesel::delete(bot_create_codes::table.filter(bot_create_codes::expires_at.lt(db_time(before))))
+                .execute(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(gone as u64)
+    }
+}
+
+fn create_code(r: BotCreateCodeRow) -> StoreResult<BotCreateCode> {
+    Ok(BotCreateCode {
+        lang: crate::convert::lang(&r.lang)?,
+        code_hash: r.code_hash,
+        account_id: r.account_id,
+        request_id: r.request_id,
+        requested_by_user: r.requested_by_user,
+        requested_by: r.requested_by,
+        expires_at: utc(r.expires_at),
+        opened_by: r.opened_by,
+    })
 }

@@ -39,6 +39,7 @@ fn action_key(action: &str) -> Option<&'static str> {
         audit::CHAT_UNLINKED => "cabinet-action-chat-unlinked",
         audit::BOT_CONNECTED => "cabinet-action-bot-connected",
         audit::BOT_DISCONNECTED => "cabinet-action-bot-disconnected",
+        audit::BOT_TOKEN_REPLACED => "cabinet-action-bot-token-replaced",
         audit::RENEWAL_LINK_SET => "cabinet-action-renewal-link-set",
         audit::AUTO_RENEW_OFF => "cabinet-action-auto-renew-off",
         audit::PROMO_CREATED => "cabinet-action-promo-created",

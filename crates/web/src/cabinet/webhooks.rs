@@ -105,7 +105,10 @@ fn declined(d: &Declined, tx: Texts) -> String {
         | Declined::PromoUsesZero
         | Declined::Broadcast(_)
         | Declined::BroadcastAction(_)
-        | Declined::BroadcastNoBot => d.to_string(),
+        | Declined::BroadcastNoBot
+        | Declined::NoPlatformBot
+        | Declined::BotManagementOff(_)
+        | Declined::BotNotManaged => d.to_string(),
     }
 }
 

@@ -1,0 +1,2 @@
+DROP TABLE bot_create_codes;
+ALTER TABLE partner_bots DROP COLUMN managed;
