@@ -356,3 +356,68 @@ fn a_partner_previews_a_broadcast_in_telegram_sends_it_and_watches_it_finish_on_
     browser.screenshot("cabinet-broadcast-4-ru");
     telegram.assert_contract();
 }
+
+#[test]
+fn a_partner_creates_its_bot_from_the_cabinet_in_one_tap_and_replaces_its_token_on_a_phone() {
+    let platform = "123456789:AAHplatform_0123456789abcdefghijklm";
+    let telegram = vp_testkit::telegram::TelegramEmulator::start(platform, "platform_bot");
+    let api_url = telegram.url();
+    let env = [("VP_TELEGRAM_API_URL", api_url.as_str()), ("VP_TELEGRAM_BOT_TOKEN", platform)];
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_cabinet_create_bot", &env) else { return };
+    let invited = s.cli(&["cabinet", "invite", &s.account_id, "--email", "creator@example.com"]);
+    let link = invited["link"].as_str().unwrap();
+    let path = &link[link.find("/cabinet/welcome/").unwrap()..];
+    let Some(browser) = Browser::start(PHONE) else { return };
+    set_password(&browser, &s.base, path);
+
+    // The platform's bot without Bot Management Mode: the page says what to switch on, and the
+    // token form stays.
+    browser.goto(&format!("{}/cabinet/bot?lang=en", s.base));
+    fits_the_phone(&browser, "bot page with Create my bot");
+    browser.screenshot("cabinet-14-bot-create");
+    submit_and_see(&browser, "/cabinet/bot/create", "Bot Management Mode");
+    assert!(text(&browser).contains("@platform_bot"), "{}", text(&browser));
+    assert_eq!(browser.eval("return document.getElementById('token').type;", json!([])), json!("password"));
+    fits_the_phone(&browser, "Bot Management Mode off");
+    browser.screenshot("cabinet-15-bot-create-off");
+
+    // Switched on: one tap gives the link to open in Telegram.
+    telegram.set_can_manage_bots(platform, true);
+    browser.goto(&format!("{}/cabinet/bot", s.base));
+    press(&browser, "/cabinet/bot/create");
+    let url = browser.eval("return document.getElementById('create_link').href;", json!([]));
+    let code = url.as_str().and_then(|u| u.strip_prefix("https://t.me/platform_bot?start=")).expect("a deep link");
+    assert!(text(&browser).contains("The link works once"), "{}", text(&browser));
+    fits_the_phone(&browser, "the link to open");
+    browser.screenshot("cabinet-16-bot-create-link");
+
+    // In Telegram: the platform's bot offers the button, the partner creates the bot.
+    telegram.write_to(platform, 4242, &format!("/start {code}"), Some("en"));
+    let offered =
+        || telegram.sent_messages(platform).iter().any(|m| m.buttons().iter().any(|b| b.request_managed_bot.is_some()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !offered() {
+        assert!(std::time::Instant::now() < deadline, "the platform's bot offers the button");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    telegram.create_managed_bot(4242, None, Some("en")).expect("Telegram creates the bot");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while s.cli(&["bot", "show", &s.account_id]).is_null() {
+        assert!(std::time::Instant::now() < deadline, "the bot is connected");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+
+    // Back in the cabinet: the bot is there, and its token can be replaced with one tap.
+    browser.goto(&format!("{}/cabinet/bot", s.base));
+    let shown = text(&browser);
+    assert!(shown.contains("@demovpn_") && shown.contains("Replace the token"), "{shown}");
+    assert!(!shown.contains("Create my bot in Telegram"), "one bot per account: {shown}");
+    let before = telegram.sent_messages(platform).len();
+    press(&browser, "/cabinet/bot/rotate");
+    assert!(text(&browser).contains("The token is replaced"), "{}", text(&browser));
+    assert_eq!(telegram.calls("replaceManagedBotToken"), 1);
+    assert_eq!(telegram.sent_messages(platform).len(), before, "nothing more to tell in Telegram");
+    fits_the_phone(&browser, "bot created, token replaced");
+    browser.screenshot("cabinet-17-bot-created");
+    telegram.assert_contract();
+}

@@ -789,6 +789,19 @@ cabinet-bot-refused-rejected = Telegram does not accept this token. Copy it agai
 cabinet-bot-refused-taken = This bot is connected to another account.
 cabinet-bot-refused-already = Your account already has the bot @{ $bot }: disconnect it first.
 cabinet-bot-refused-unavailable = Telegram did not answer, so nothing was connected. Try again in a minute.
+cabinet-bot-create = Create my bot in Telegram
+cabinet-bot-create-help = No BotFather, no token to copy: Telegram creates the bot for you, with your brand's name, and it is connected here at once. Press the button, open the link on the phone where you use Telegram, and confirm.
+cabinet-bot-create-button = Create my bot in Telegram
+cabinet-bot-create-open-help = Open this link in Telegram and press "Create my bot" there; check the name and username Telegram suggests and confirm. Then come back to this page: your bot is here.
+cabinet-bot-create-open = Open Telegram
+cabinet-bot-create-valid = The link works once, for the first person who opens it, until { $at }.
+cabinet-bot-create-off = The platform's bot @{ $bot } cannot create bots yet: Bot Management Mode must be switched on for it in @BotFather's Mini App (Bot Settings). Ask the platform's operator, or connect a bot with its token below.
+cabinet-bot-create-unavailable = Telegram did not answer, so no link was made. Try again in a minute.
+cabinet-bot-or-token = Or connect a bot made in BotFather
+cabinet-bot-rotate = Replace the token
+cabinet-bot-rotate-help = Telegram gives the bot a new token and stops accepting the old one; the platform switches to the new one at once. Nobody needs to copy it.
+cabinet-bot-rotated = The token is replaced: Telegram no longer accepts the old one.
+cabinet-bot-rotate-unavailable = Telegram did not answer, so the token may not have been replaced. The bot keeps working either way; try again in a minute.
 
 ## Mail (docs/decisions.md, "Mail")
 mail-test-subject = Test message from { $brand }

@@ -815,6 +815,19 @@ cabinet-bot-refused-rejected = Telegram не принимает этот ток�
 cabinet-bot-refused-taken = Этот бот подключён к другому аккаунту.
 cabinet-bot-refused-already = К вашему аккаунту уже подключён бот @{ $bot }: сначала отключите его.
 cabinet-bot-refused-unavailable = Telegram не ответил, поэтому ничего не подключено. Попробуйте через минуту.
+cabinet-bot-create = Создать моего бота в Telegram
+cabinet-bot-create-help = Без BotFather и без копирования токена: Telegram создаст бота за вас, с названием вашего бренда, и он сразу подключится здесь. Нажмите кнопку, откройте ссылку на телефоне, где у вас Telegram, и подтвердите.
+cabinet-bot-create-button = Создать моего бота в Telegram
+cabinet-bot-create-open-help = Откройте эту ссылку в Telegram и нажмите там «Создать моего бота»; проверьте имя и адрес, которые предложит Telegram, и подтвердите. Потом вернитесь на эту страницу: ваш бот будет здесь.
+cabinet-bot-create-open = Открыть Telegram
+cabinet-bot-create-valid = Ссылка сработает один раз, для первого, кто её откроет, до { $at }.
+cabinet-bot-create-off = Бот платформы @{ $bot } пока не может создавать ботов: для него нужно включить Bot Management Mode в мини-приложении @BotFather (Bot Settings). Обратитесь к оператору платформы или подключите бота по токену ниже.
+cabinet-bot-create-unavailable = Telegram не ответил, ссылка не создана. Попробуйте через минуту.
+cabinet-bot-or-token = Или подключите бота, созданного в BotFather
+cabinet-bot-rotate = Заменить токен
+cabinet-bot-rotate-help = Telegram выдаст боту новый токен и перестанет принимать старый; платформа сразу перейдёт на новый. Копировать его никому не нужно.
+cabinet-bot-rotated = Токен заменён: старый Telegram больше не принимает.
+cabinet-bot-rotate-unavailable = Telegram не ответил, токен мог не смениться. Бот работает в любом случае; попробуйте через минуту.
 
 ## Письма (docs/decisions.md, "Mail")
 mail-test-subject = Проверочное письмо от { $brand }

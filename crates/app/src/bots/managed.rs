@@ -52,13 +52,20 @@ pub enum BotCreated {
 }
 
 impl PartnerBots {
+    /// Whether the platform has a bot of its own to create partners' bots with.
+    pub fn creates_bots(&self) -> bool {
+        self.platform_bot.is_some()
+    }
+
     /// A one-time "Create my bot" link for the account (24 hours, for the first person who
     /// opens it). Refused when the account has a bot, when the platform has no bot, and when
     /// the platform's bot may not create bots (Bot Management Mode off in BotFather).
     pub async fn bot_create_link(&self, account_id: &str, who: Who<'_>, lang: Lang) -> AppResult<BotCreateLink> {
         let platform = self.platform_bot.as_ref().ok_or(Declined::NoPlatformBot)?;
         require_account(self.store.as_ref(), account_id).await?;
-        if let Some(bot) = read!(self.store, |tx| connected_bot(tx.as_mut(), account_id)) {
+        // Even one Telegram stopped accepting: it is replaced by its own new token, or
+        // disconnected first (as for a pasted token).
+        if let Some(bot) = read!(self.store, |tx| tx.partner_bot(account_id)) {
             return Err(Declined::BotAlreadyConnected(bot.username).into());
         }
         let me = self
@@ -115,7 +122,7 @@ impl PartnerBots {
             return Ok((person, BotCreateStart::CodeUnknown));
         };
         let brand = account.brand_name.as_str().to_owned();
-        if let Some(bot) = connected_bot(tx, &found.account_id).await? {
+        if let Some(bot) = tx.partner_bot(&found.account_id).await? {
             return Ok((found.lang, BotCreateStart::AlreadyConnected { brand, username: bot.username }));
         }
         tx.open_bot_create_code(&code_hash, user_id).await?;

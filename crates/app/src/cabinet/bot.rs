@@ -1,10 +1,12 @@
 //! The partner's own bot from the cabinet: connecting and disconnecting it, and the renewal link
 //! its reminders offer customers who did not buy in the bot.
 
+use vp_domain::Lang;
 use vp_ports::PartnerBotRecord;
 
 use super::audit::{self};
 use super::{Actor, Cabinet};
+use crate::bots::managed::BotCreateLink;
 use crate::error::{AppError, AppResult, FieldErrors};
 
 impl Cabinet {
@@ -19,6 +21,21 @@ impl Cabinet {
 
     pub async fn disconnect_bot(&self, actor: &Actor) -> AppResult<PartnerBotRecord> {
         self.services.bots.disconnect_bot(actor.account_id(), actor.into()).await
+    }
+
+    /// Whether the platform has a bot of its own to create partners' bots with.
+    pub fn creates_bots(&self) -> bool {
+        self.services.bots.creates_bots()
+    }
+
+    /// A "Create my bot" link, for the platform's bot to speak in `lang`.
+    pub async fn bot_create_link(&self, actor: &Actor, lang: Lang) -> AppResult<BotCreateLink> {
+        self.services.bots.bot_create_link(actor.account_id(), actor.into(), lang).await
+    }
+
+    /// A new token for the account's managed bot.
+    pub async fn rotate_bot_token(&self, actor: &Actor) -> AppResult<PartnerBotRecord> {
+        self.services.bots.rotate_token(actor.account_id(), actor.into()).await
     }
 
     /// The account's renewal link, where reminders send a customer.

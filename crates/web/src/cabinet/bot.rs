@@ -1,12 +1,14 @@
-//! The Telegram bot page: the partner connects its own bot with the token BotFather gave it
-//! (checked with Telegram, kept sealed, never shown again), sees whether Telegram shows the
-//! brand's current profile, and disconnects it.
+//! The Telegram bot page: the partner has the platform's bot create their own bot in one tap
+//! ("Create my bot", docs/telegram.md "Managed bots"), or connects a bot with the token BotFather
+//! gave it (checked with Telegram, kept sealed, never shown again); sees whether Telegram shows
+//! the brand's current profile; replaces a created bot's token; and disconnects it.
 
 use actix_web::http::StatusCode;
 use actix_web::web::{Data, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
+use vp_app::bots::managed::BotCreateLink;
 use vp_app::cabinet::Actor;
 use vp_app::cabinet::Cabinet;
 use vp_app::{AppError, Declined};
@@ -15,12 +17,13 @@ use vp_i18n::Texts;
 use super::session;
 use super::{Section, Shell, SignedForm, SignedIn, failed, said_first, when};
 
-/// `?connected=1`, `?disconnected=1` or `?renewal=1` after an action.
+/// `?connected=1`, `?disconnected=1`, `?renewal=1` or `?rotated=1` after an action.
 #[derive(Deserialize)]
 pub struct Shown {
     connected: Option<String>,
     disconnected: Option<String>,
     renewal: Option<String>,
+    rotated: Option<String>,
 }
 
 pub async fn show(
@@ -36,10 +39,45 @@ pub async fn show(
         Some(("ok", tx.get("cabinet-bot-disconnected")))
     } else if shown.renewal.as_deref() == Some("1") {
         Some(("ok", tx.get("cabinet-bot-renewal-saved")))
+    } else if shown.rotated.as_deref() == Some("1") {
+        Some(("ok", tx.get("cabinet-bot-rotated")))
     } else {
         None
     };
     render(&req, &cabinet, &actor, StatusCode::OK, top).await
+}
+
+/// "Create my bot in Telegram": the page again, with the one-time link to open (shown once, so
+/// not put in an address a redirect would log).
+pub async fn create_link(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+    let actor = form.actor;
+    let lang = session::lang(&req);
+    let tx = Texts(lang);
+    let refused = match cabinet.bot_create_link(&actor, lang).await {
+        Ok(link) => return render_with(&req, &cabinet, &actor, StatusCode::OK, None, Some(link)).await,
+        Err(AppError::Declined(Declined::BotManagementOff(bot))) => {
+            tx.with("cabinet-bot-create-off", &[("bot", (&bot).into())])
+        }
+        Err(AppError::Declined(Declined::BotAlreadyConnected(bot))) => {
+            tx.with("cabinet-bot-refused-already", &[("bot", (&bot).into())])
+        }
+        Err(AppError::Declined(other)) => other.to_string(),
+        Err(AppError::External(_)) => tx.get("cabinet-bot-create-unavailable"),
+        Err(e) => return failed(&req, &e),
+    };
+    render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused))).await
+}
+
+/// A created bot's new token, from Telegram.
+pub async fn rotate(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+    let tx = Texts(session::lang(&req));
+    let refused = match cabinet.rotate_bot_token(&form.actor).await {
+        Ok(_) => return session::see_other("/cabinet/bot?rotated=1"),
+        Err(AppError::Declined(d)) => d.to_string(),
+        Err(AppError::External(_)) => tx.get("cabinet-bot-rotate-unavailable"),
+        Err(e) => return failed(&req, &e),
+    };
+    render(&req, &cabinet, &form.actor, StatusCode::UNPROCESSABLE_ENTITY, Some(("error", refused))).await
 }
 
 pub async fn connect(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
@@ -90,6 +128,18 @@ async fn render(
     status: StatusCode,
     top: Option<(&'static str, String)>,
 ) -> HttpResponse {
+    render_with(req, cabinet, actor, status, top, None).await
+}
+
+/// `render`, with a "Create my bot" link just made.
+async fn render_with(
+    req: &HttpRequest,
+    cabinet: &Cabinet,
+    actor: &Actor,
+    status: StatusCode,
+    top: Option<(&'static str, String)>,
+    link: Option<BotCreateLink>,
+) -> HttpResponse {
     let (bot, renewal) = match (cabinet.bot(actor).await, cabinet.renewal_url(actor).await) {
         (Ok(bot), Ok(renewal)) => (bot, renewal),
         (Err(e), _) | (_, Err(e)) => return failed(req, &e),
@@ -115,6 +165,13 @@ async fn render(
                 dt { (tx.get("cabinet-bot-profile")) }
                 dd { (profile_state(tx, bot)) }
             }
+            @if bot.managed && bot.disconnected_at.is_none() {
+                form method="post" action="/cabinet/bot/rotate" {
+                    (shell.csrf_field())
+                    p.muted { (tx.get("cabinet-bot-rotate-help")) }
+                    p { button type="submit" { (tx.get("cabinet-bot-rotate")) } }
+                }
+            }
             form method="post" action="/cabinet/bot/disconnect" {
                 (shell.csrf_field())
                 button type="submit" { (tx.get("cabinet-bot-disconnect")) }
@@ -131,6 +188,21 @@ async fn render(
             }
             h2 { (tx.get("cabinet-bot-new-token")) }
         }
+        @if bot.is_none() && cabinet.creates_bots() {
+            h2 { (tx.get("cabinet-bot-create")) }
+            @if let Some(link) = &link {
+                p { (tx.get("cabinet-bot-create-open-help")) }
+                p { a.button.primary #create_link href=(link.url) target="_blank" rel="noopener" { (tx.get("cabinet-bot-create-open")) } }
+                p.muted { (tx.with("cabinet-bot-create-valid", &[("at", when(link.expires_at).as_str().into())])) }
+            } @else {
+                form method="post" action="/cabinet/bot/create" {
+                    (shell.csrf_field())
+                    p.muted { (tx.get("cabinet-bot-create-help")) }
+                    p { button.primary type="submit" { (tx.get("cabinet-bot-create-button")) } }
+                }
+            }
+            h2 { (tx.get("cabinet-bot-or-token")) }
+        }
         form method="post" action="/cabinet/bot" {
             (shell.csrf_field())
             label for="token" { (tx.get("cabinet-bot-token")) }
@@ -138,7 +210,7 @@ async fn render(
             input #token name="token" type="password" required autocomplete="off" spellcheck="false"
                 aria-describedby="token_help";
             p #token_help .muted { (tx.get("cabinet-bot-token-help")) }
-            p { button.primary type="submit" { (tx.get("cabinet-bot-connect")) } }
+            p { button.primary[bot.is_some() || !cabinet.creates_bots()] type="submit" { (tx.get("cabinet-bot-connect")) } }
         }
     };
     shell.render(status, &title, body)

@@ -69,6 +69,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/bot", web::post().to(bot::connect))
             .route("/bot/renewal", web::post().to(bot::set_renewal))
             .route("/bot/disconnect", web::post().to(bot::disconnect))
+            .route("/bot/create", web::post().to(bot::create_link))
+            .route("/bot/rotate", web::post().to(bot::rotate))
             .route("/promotions", web::get().to(promotions::show))
             .route("/promotions", web::post().to(promotions::create))
             .route("/promotions/disable", web::post().to(promotions::disable))
