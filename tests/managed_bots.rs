@@ -19,6 +19,7 @@ each_backend!(
     a_partner_gets_a_bot_carrying_the_brand_from_one_link_with_no_token_to_copy,
     a_managed_bots_token_is_replaced_without_losing_an_update_or_disconnecting_it,
     refusals_leave_the_account_as_it_was_and_say_why,
+    on_https_the_new_bot_is_told_by_webhook_and_gets_its_own,
 );
 
 /// Telegram with the platform's bot in Bot Management Mode, and a bot made in BotFather.
@@ -223,5 +224,34 @@ fn refusals_leave_the_account_as_it_was_and_say_why(backend: Backend) {
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("already has the bot @demo_vpn_bot"), "{said}");
     partner.save_transcript(&format!("telegram-managed-bot-refusals-{backend:?}").to_lowercase());
+    telegram.assert_contract();
+}
+
+fn on_https_the_new_bot_is_told_by_webhook_and_gets_its_own(backend: Backend) {
+    let telegram = telegram();
+    let api_url = telegram.url();
+    let env = [
+        ("VP_PUBLIC_BASE_URL", "https://vpn.example"),
+        ("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN),
+        ("VP_TELEGRAM_API_URL", api_url.as_str()),
+    ];
+    let Some(s) = Server::start_with(backend, "managed_bot_webhook", &env) else { return };
+    s.cli(&["jobs"]);
+    assert!(telegram.webhook(PLATFORM_TOKEN).is_some(), "the platform's bot's updates come by webhook");
+    telegram.deliver_to(&s.base);
+    let code = create_link(&s, "en");
+    let partner = Person::with_bot(&telegram, PARTNER_CHAT, PLATFORM_TOKEN);
+    partner.write(&format!("/start {code}"), "Let's create the Telegram bot of Demo VPN.");
+    let seen = partner.messages().len();
+    // Posted to the webhook: the `managed_bot` update, then the `managed_bot_created` message.
+    let token = telegram.create_managed_bot(PARTNER_CHAT, None, Some("en")).expect("Telegram creates the bot");
+    let done = partner.next_with(seen, "is now the bot of Demo VPN");
+    assert!(done.text.starts_with("Done: @demovpn_"), "{done:#?}");
+    s.cli(&["jobs"]);
+    let bot_id = &token[..token.find(':').unwrap()];
+    let (url, _) = telegram.webhook(&token).expect("the new bot's updates come by webhook too");
+    assert_eq!(url, format!("https://vpn.example/telegram/{bot_id}/updates"));
+    Person::with_bot(&telegram, 777, &token).write("/start", "Добро пожаловать в Demo VPN!");
+    assert_eq!(telegram.calls("getUpdates"), 0, "nobody polls");
     telegram.assert_contract();
 }

@@ -57,6 +57,15 @@ async fn on_https_each_bot_gets_a_webhook_whose_secret_only_that_bot_passes() {
     let app = on_https(&w);
     assert_eq!(app.bot_updates.register_bot_webhooks().await.unwrap(), 2, "the notice bot and the partner's");
     assert_eq!(app.bot_updates.register_bot_webhooks().await.unwrap(), 0, "nothing changed since");
+    // A webhook an older release set asked for fewer kinds of updates (no managed bots): the
+    // platform's bot's is set again, once.
+    let mut tx = w.store.begin().await.unwrap();
+    let kept = tx.setting(vp_ports::SettingKey::PlatformBotWebhook).await.unwrap().unwrap();
+    let older = kept.value.rsplit_once(" kinds:").unwrap().0.to_owned();
+    tx.put_setting(&vp_ports::SettingRecord { value: older, ..kept }).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(app.bot_updates.register_bot_webhooks().await.unwrap(), 1, "the older registration is renewed");
+    assert_eq!(app.bot_updates.register_bot_webhooks().await.unwrap(), 0);
     let set = w.bots.webhooks.lock().unwrap().clone();
     let (url, secret) = set.iter().find(|(t, _)| t == PARTNER_BOT_TOKEN).and_then(|(_, h)| h.clone()).unwrap();
     assert_eq!(url, "https://vpn.example/telegram/5550001/updates");

@@ -40,12 +40,19 @@ pub struct PartnerBotRecord {
     pub managed: bool,
 }
 
+/// Which kinds of updates the bots ask for (the adapter's `allowed_updates`), as a number raised
+/// whenever the list grows: a webhook set under a lower one is set again, or Telegram would
+/// never post the new kinds. 1: messages, button presses, pre-checkout queries; 2: and managed
+/// bots.
+pub const UPDATE_KINDS: u32 = 2;
+
 /// What Telegram was last told about a bot's updates, when they do not wait to be polled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WebhookRegistration {
-    /// Telegram posts them to `url`, with the secret derived under the secrets key `key_id`
-    /// (a new key or address means registering again).
-    Webhook { url: String, key_id: String },
+    /// Telegram posts them to `url`, with the secret derived under the secrets key `key_id`, of
+    /// the kinds `UPDATE_KINDS` named then (a new key, address or list means registering
+    /// again).
+    Webhook { url: String, key_id: String, kinds: u32 },
     /// Telegram refused to hand them out to a poll (a webhook this service did not record, left
     /// by another deployment): the next registration round removes it.
     Unknown,
@@ -55,7 +62,7 @@ impl WebhookRegistration {
     /// As kept in a text column or setting.
     pub fn to_stored(&self) -> String {
         match self {
-            WebhookRegistration::Webhook { url, key_id } => format!("{url} key:{key_id}"),
+            WebhookRegistration::Webhook { url, key_id, kinds } => format!("{url} key:{key_id} kinds:{kinds}"),
             WebhookRegistration::Unknown => "unknown".into(),
         }
     }
@@ -66,9 +73,14 @@ impl WebhookRegistration {
         if stored.is_empty() {
             return None;
         }
-        Some(match stored.rsplit_once(" key:") {
+        // Kept before the kinds were: the first list.
+        let (rest, kinds) = match stored.rsplit_once(" kinds:").map(|(rest, n)| (rest, n.parse())) {
+            Some((rest, Ok(kinds))) => (rest, kinds),
+            _ => (stored, 1),
+        };
+        Some(match rest.rsplit_once(" key:") {
             Some((url, key_id)) if !url.is_empty() && !key_id.is_empty() => {
-                WebhookRegistration::Webhook { url: url.to_owned(), key_id: key_id.to_owned() }
+                WebhookRegistration::Webhook { url: url.to_owned(), key_id: key_id.to_owned(), kinds }
             }
             _ => WebhookRegistration::Unknown,
         })
@@ -607,8 +619,14 @@ mod tests {
         let set = WebhookRegistration::Webhook {
             url: "https://vpn.example/telegram/7/updates".into(),
             key_id: "ab12".into(),
+            kinds: super::UPDATE_KINDS,
         };
         assert_eq!(WebhookRegistration::from_stored(&set.to_stored()), Some(set));
+        let older = WebhookRegistration::from_stored("https://vpn.example/telegram/7/updates key:ab12");
+        assert!(
+            matches!(older, Some(WebhookRegistration::Webhook { kinds: 1, .. })),
+            "kept before the kinds were: set again for the new ones"
+        );
         let unknown = WebhookRegistration::Unknown;
         assert_eq!(WebhookRegistration::from_stored(&unknown.to_stored()), Some(unknown));
         assert_eq!(WebhookRegistration::from_stored(""), None);

@@ -843,6 +843,7 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
     let hook = vp_ports::WebhookRegistration::Webhook {
         url: "https://vpn.example/telegram/111/updates".into(),
         key_id: "0a1b2c3d".into(),
+        kinds: vp_ports::bots::UPDATE_KINDS,
     };
     tx.set_partner_bot_webhook("acc-1", Some(&hook)).await.unwrap();
     let hooked = tx.partner_bot_by_id(111).await.unwrap().unwrap();

@@ -91,6 +91,7 @@ impl Updates {
         self.by_webhook().then(|| WebhookRegistration::Webhook {
             url: self.webhook_url(bot_id),
             key_id: self.keys.current_id().to_owned(),
+            kinds: vp_ports::bots::UPDATE_KINDS,
         })
     }
 
