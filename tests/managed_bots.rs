@@ -6,10 +6,11 @@
 #[macro_use]
 mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use support::chat::{PARTNER_TOKEN, PLATFORM_TOKEN, Person, url_of};
 use support::server::{Backend, Server};
+use support::wait_for;
 use vp_testkit::telegram::{BOTS_PER_USER, TelegramEmulator};
 
 /// The partner's private chat with the platform's bot.
@@ -47,19 +48,6 @@ fn create_link(s: &Server, lang: &str) -> String {
     let code = url.strip_prefix("https://t.me/platform_bot?start=").expect("the platform bot's deep link");
     assert!(code.starts_with("bot_") && code.len() <= 64, "a start parameter Telegram takes: {code}");
     code.to_owned()
-}
-
-fn wait_for<T>(within: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + within;
-    loop {
-        if let Some(found) = probe() {
-            return Some(found);
-        }
-        if Instant::now() > deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 /// The partner opens a fresh link and creates the bot with its suggestions; the bot's token

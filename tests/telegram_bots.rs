@@ -8,6 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use support::server::{Backend, Server};
+use support::wait_for;
 use vp_testkit::telegram::TelegramEmulator;
 
 const PLATFORM_TOKEN: &str = "123456789:AAHplatform_0123456789abcdefghijklm";
@@ -31,19 +32,6 @@ fn telegram() -> TelegramEmulator {
 fn connect_partner_bot(s: &Server) {
     let connected = s.connect_bot(&s.account_id, PARTNER_TOKEN);
     assert_eq!(connected["username"], "demo_vpn_bot", "{connected}");
-}
-
-fn wait_for<T>(within: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + within;
-    loop {
-        if let Some(found) = probe() {
-            return Some(found);
-        }
-        if Instant::now() > deadline {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secret(backend: Backend) {

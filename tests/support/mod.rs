@@ -16,6 +16,21 @@ macro_rules! each_backend {
     };
 }
 
+/// Asks `probe` every 100 ms until it finds something or `within` has passed (a behavioural
+/// bound, wide for a loaded machine: it returns as soon as the thing is there).
+pub fn wait_for<T>(within: std::time::Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        if std::time::Instant::now() > deadline {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 pub mod browser;
 pub mod chat;
 pub mod partner;
