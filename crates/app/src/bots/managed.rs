@@ -155,7 +155,8 @@ impl PartnerBots {
             (known, code)
         };
         if let Some(known) = known.filter(|b| b.managed && b.disconnected_at.is_none()) {
-            // Told twice of one creation (the update and the message), or of a new token.
+            // A new token or owner (BotFather), or news of a bot connected by a link already:
+            // the current token is kept.
             let token = self.managed_token(platform, shared.bot_id).await?;
             let mut tx = self.store.begin().await?;
             if !tx.claim_bot_update(platform.bot_id, update_id, now).await? {

@@ -307,8 +307,12 @@ impl BotSender {
         let token = match self.api.managed_bot_token(platform.token(), bot.bot_id).await {
             Ok(token) => token,
             // No longer the platform's to manage (given to another owner's bot, or deleted).
-            Err(BotApiError::Refused(_) | BotApiError::Rejected | BotApiError::ChatGone(_)) => {
-                return ManagedToken::Gone;
+            Err(BotApiError::Refused(_) | BotApiError::ChatGone(_)) => return ManagedToken::Gone,
+            // The platform's own token is refused: the operator's to fix, not the partner's bot.
+            Err(BotApiError::Rejected) => {
+                return ManagedToken::Unknown(
+                    "Telegram refuses the platform bot's token (VP_TELEGRAM_BOT_TOKEN)".into(),
+                );
             }
             Err(e) => return ManagedToken::Unknown(e.to_string()),
         };
