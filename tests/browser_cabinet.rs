@@ -11,6 +11,7 @@ use serde_json::json;
 use support::browser::{Browser, PHONE, fill, fits_the_phone, press, text, wait_until};
 use support::receiver::Receiver;
 use support::server::{Backend, Server};
+use support::wait_for;
 
 /// At a phone's width a list table reads as one card per row: no header row, every cell within
 /// the screen and nothing cut off inside it.
@@ -393,19 +394,15 @@ fn a_partner_creates_its_bot_from_the_cabinet_in_one_tap_and_replaces_its_token_
 
     // In Telegram: the platform's bot offers the button, the partner creates the bot.
     telegram.write_to(platform, 4242, &format!("/start {code}"), Some("en"));
-    let offered =
-        || telegram.sent_messages(platform).iter().any(|m| m.buttons().iter().any(|b| b.request_managed_bot.is_some()));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !offered() {
-        assert!(std::time::Instant::now() < deadline, "the platform's bot offers the button");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    let within = std::time::Duration::from_secs(30);
+    let offered = wait_for(within, || {
+        let sent = telegram.sent_messages(platform);
+        sent.iter().any(|m| m.buttons().iter().any(|b| b.request_managed_bot.is_some())).then_some(())
+    });
+    assert!(offered.is_some(), "the platform's bot offers the button");
     telegram.create_managed_bot(4242, None, Some("en")).expect("Telegram creates the bot");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while s.cli(&["bot", "show", &s.account_id]).is_null() {
-        assert!(std::time::Instant::now() < deadline, "the bot is connected");
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
+    let connected = wait_for(within, || (!s.cli(&["bot", "show", &s.account_id]).is_null()).then_some(()));
+    assert!(connected.is_some(), "the bot is connected");
 
     // Back in the cabinet: the bot is there, and its token can be replaced with one tap.
     browser.goto(&format!("{}/cabinet/bot", s.base));

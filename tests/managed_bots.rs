@@ -25,9 +25,8 @@ each_backend!(
 
 /// Telegram with the platform's bot in Bot Management Mode, and a bot made in BotFather.
 fn telegram() -> TelegramEmulator {
-    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
+    let telegram = support::chat::telegram();
     telegram.set_can_manage_bots(PLATFORM_TOKEN, true);
-    telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
     telegram
 }
 

@@ -7,12 +7,11 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use support::chat::{PARTNER_TOKEN, PLATFORM_TOKEN, telegram};
 use support::server::{Backend, Server};
 use support::wait_for;
 use vp_testkit::telegram::TelegramEmulator;
 
-const PLATFORM_TOKEN: &str = "123456789:AAHplatform_0123456789abcdefghijklm";
-const PARTNER_TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 const PARTNER_BOT_ID: &str = "5550001";
 
 each_backend!(
@@ -21,12 +20,6 @@ each_backend!(
     a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_after_stop,
     a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one,
 );
-
-fn telegram() -> TelegramEmulator {
-    let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
-    telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
-    telegram
-}
 
 /// The demo partner connects its bot from the operator's CLI.
 fn connect_partner_bot(s: &Server) {

@@ -15,10 +15,17 @@ pub fn shop(backend: Backend, name: &str) -> Option<(TelegramEmulator, Server)> 
     shop_with(backend, name, &[])
 }
 
-/// `shop` with more settings.
-pub fn shop_with(backend: Backend, name: &str, more: &[(&str, &str)]) -> Option<(TelegramEmulator, Server)> {
+/// Telegram knowing the platform's bot (`@platform_bot`) and the partner's, made in BotFather
+/// (`@demo_vpn_bot`).
+pub fn telegram() -> TelegramEmulator {
     let telegram = TelegramEmulator::start(PLATFORM_TOKEN, "platform_bot");
     telegram.add_bot(PARTNER_TOKEN, 5_550_001, "demo_vpn_bot");
+    telegram
+}
+
+/// `shop` with more settings.
+pub fn shop_with(backend: Backend, name: &str, more: &[(&str, &str)]) -> Option<(TelegramEmulator, Server)> {
+    let telegram = telegram();
     let api_url = telegram.url();
     let env = [
         ("VP_TELEGRAM_API_URL", api_url.as_str()),

@@ -21,7 +21,7 @@ use vp_ports::{BotApi, BotIdentity, BotProfile, BotRepo, BotStats, Clock, Partne
 use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::keys;
-use crate::secrets::{SecretKeys, SecretPurpose};
+use crate::secrets::SecretKeys;
 use sender::{ActiveBot, BotFailure, BotKind, BotSender};
 use wording::BotWording;
 
@@ -171,7 +171,7 @@ impl PartnerBots {
             bot_id: identity.bot_id,
             username: identity.username.clone(),
             token_hash,
-            token_sealed: self.keys.seal(SecretPurpose::PartnerBotToken { account_id }, token),
+            token_sealed: self.keys.seal_bot_token(account_id, token),
             connected_at: self.clock.now(),
             disconnected_at: None,
             // A new token (or a bot coming back) shows its profile again.

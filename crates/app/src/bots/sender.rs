@@ -17,7 +17,7 @@ use super::pace::BotPace;
 use crate::error::AppResult;
 use crate::keys;
 use crate::notices::Notifier;
-use crate::secrets::{SecretKeys, SecretPurpose};
+use crate::secrets::SecretKeys;
 
 /// Which bot sends: the platform's notice bot (`VP_TELEGRAM_BOT_TOKEN`) or a partner's own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -331,8 +331,7 @@ impl BotSender {
         tx.lock_account(&bot.account_id).await?;
         if let Some(mut current) = tx.partner_bot(&bot.account_id).await?.filter(|b| b.bot_id == bot.bot_id) {
             current.token_hash = keys::hash(token);
-            current.token_sealed =
-                self.keys.seal(SecretPurpose::PartnerBotToken { account_id: &bot.account_id }, token);
+            current.token_sealed = self.keys.seal_bot_token(&bot.account_id, token);
             tx.update_partner_bot(&current).await?;
         }
         tx.commit().await?;

@@ -22,6 +22,12 @@ impl SecretKeys {
             .map_err(|e| AppError::External(format!("the token of bot {}: {e}", bot.bot_id)))
     }
 
+    /// A bot's token sealed for its account, so a value copied into another account's row
+    /// does not open (`bot_token` opens it).
+    pub(crate) fn seal_bot_token(&self, account_id: &str, token: &str) -> String {
+        self.seal(SecretPurpose::PartnerBotToken { account_id }, token)
+    }
+
     /// A new endpoint secret sealed for `endpoint_id`, so a value copied into another
     /// endpoint's row does not open.
     pub(crate) fn seal_endpoint_secret(&self, endpoint_id: &str, secret: &str) -> String {
@@ -127,7 +133,7 @@ impl Secrets {
         for mut bot in tx.partner_bots().await? {
             if stale(&bot.token_sealed) {
                 let token = keys.bot_token(&bot)?;
-                bot.token_sealed = keys.seal(SecretPurpose::PartnerBotToken { account_id: &bot.account_id }, &token);
+                bot.token_sealed = keys.seal_bot_token(&bot.account_id, &token);
                 tx.update_partner_bot(&bot).await?;
                 changed += 1;
             }
