@@ -94,6 +94,16 @@ impl Database {
         }
     }
 
+    /// PostgreSQL: every later process on this database (CLI and server) runs with sequential
+    /// scans priced out, so the planner takes any index that serves, and under an application
+    /// name of its own, returned, by which its sessions are found in `pg_stat_activity`.
+    pub fn priced_out_sequential_scans(&mut self) -> String {
+        let Some((_, schema, _)) = &self.cleanup else { panic!("a PostgreSQL database") };
+        let app = schema.clone();
+        self.url.push_str(&format!("%20-cenable_seqscan%3Doff&application_name={app}"));
+        app
+    }
+
     fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_vp-api"));
         command

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS shop_sessions_last_seen;

@@ -1,0 +1,4 @@
+-- The expiry job deletes shop_sessions rows by created_at. Without this index each run read the
+-- whole table (tests/hot_queries.rs prices sequential scans out to find such reads).
+-- A session also ends at its age limit, whatever its last use.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS shop_sessions_created ON shop_sessions (created_at);

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS chat_link_codes_expires;

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS client_link_codes_expires;

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS bot_create_codes_expires;

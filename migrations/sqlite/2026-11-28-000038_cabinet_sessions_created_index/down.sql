@@ -1,0 +1,1 @@
+DROP INDEX cabinet_sessions_created;

@@ -1,0 +1,1 @@
+DROP INDEX chat_link_codes_expires;

@@ -1,0 +1,1 @@
+DROP INDEX client_link_codes_expires;

@@ -1,0 +1,1 @@
+DROP INDEX bot_create_codes_expires;
