@@ -177,18 +177,18 @@ impl Payments {
         paid: bool,
         consent: Option<ConsentGiven>,
     ) -> AppResult<InvoiceRecord> {
-        let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id)).ok_or(AppError::NotFound("invoice"))?;
         // A Stars invoice is paid in Telegram only, never on the sandbox's page.
-        if invoice.method == STARS_METHOD {
-            return Err(AppError::NotFound("invoice"));
-        }
-        if let (true, Some(given)) = (paid, consent)
-            && matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired)
-        {
-            self.settled.consents.give(&invoice, &given).await?;
+        let on_this_page = |invoice: &InvoiceRecord| invoice.method != STARS_METHOD;
+        if let (true, Some(given)) = (paid, consent) {
+            let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id))
+                .filter(on_this_page)
+                .ok_or(AppError::NotFound("invoice"))?;
+            if matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired) {
+                self.settled.consents.give(&invoice, &given).await?;
+            }
         }
         let outcome = if paid { PaymentOutcome::Paid } else { PaymentOutcome::AttemptFailed };
-        self.apply_payment_outcome(payment_id, outcome).await
+        self.apply_outcome_if(payment_id, outcome, on_this_page).await
     }
 }
 

@@ -18,9 +18,21 @@ impl Payments {
     /// Applies a gateway, sweeper or operator outcome to an invoice. Repeating an outcome that
     /// is already applied (a gateway notifying twice) changes nothing and is not an error.
     pub async fn apply_payment_outcome(&self, payment_id: &str, outcome: PaymentOutcome) -> AppResult<InvoiceRecord> {
+        self.apply_outcome_if(payment_id, outcome, |_| true).await
+    }
+
+    /// `apply_payment_outcome` for an invoice `applies_to` accepts; any other is not found
+    /// (the sandbox page's, which never pays a Stars invoice, without a read of its own).
+    pub(crate) async fn apply_outcome_if(
+        &self,
+        payment_id: &str,
+        outcome: PaymentOutcome,
+        applies_to: impl Fn(&InvoiceRecord) -> bool,
+    ) -> AppResult<InvoiceRecord> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
+        let invoice =
+            tx.invoice_by_id(payment_id).await?.filter(|i| applies_to(i)).ok_or(AppError::NotFound("invoice"))?;
         // The client's lock, not the account's: what a settlement changes is the client's
         // (invitations touch their inviter, who is locked in turn), so one account's customers
         // paying at once settle at once, each after any unit holding the whole account.

@@ -90,9 +90,11 @@ pub trait Store: Send + Sync {
     /// Starts a unit of work that may write. On SQLite it takes the write lock at once
     /// (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock upgrade.
     async fn begin(&self) -> StoreResult<Box<dyn Tx>>;
-    /// Starts a unit of work that only reads: a consistent snapshot that takes no write lock,
-    /// so reads never queue behind writers (PostgreSQL `READ ONLY`; SQLite a deferred
-    /// transaction). Writing through it is a bug and fails on PostgreSQL.
+    /// Starts a unit of work that only reads and takes no write lock, so reads never queue
+    /// behind writers. On SQLite a deferred transaction: one snapshot for all its reads. On
+    /// PostgreSQL each statement runs on its own: READ COMMITTED gives each statement a
+    /// snapshot of its own inside a transaction block too, so a block would only add two round
+    /// trips. Writing through it is a bug.
     async fn read(&self) -> StoreResult<Box<dyn Tx>>;
     /// The key with this hash and its account, in one statement outside any unit of work:
     /// every partner request authenticates, so this is the hottest read.
