@@ -12,10 +12,22 @@ pub struct Conn {
     buf: Vec<u8>,
 }
 
-/// A reply's status and body.
+/// A reply's status, headers and body.
 pub struct Reply {
     pub status: u16,
+    /// The status line and headers, as sent.
+    pub head: String,
     pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// The values of every header `name` (lower case), in order.
+    pub fn headers<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.head.lines().filter_map(move |l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case(name).then_some(v.trim())
+        })
+    }
 }
 
 impl Conn {
@@ -49,16 +61,17 @@ impl Conn {
         self.stream.write_all(request).await?;
         self.buf.clear();
         let mut chunk = [0u8; 8192];
-        let (head_end, status, length) = loop {
+        let (head_end, head, status, length) = loop {
             if let Some(end) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&self.buf[..end]).to_ascii_lowercase();
-                let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-                let length = head
+                let head = String::from_utf8_lossy(&self.buf[..end]).into_owned();
+                let lower = head.to_ascii_lowercase();
+                let status = lower.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+                let length = lower
                     .lines()
                     .find_map(|l| l.strip_prefix("content-length:"))
                     .and_then(|v| v.trim().parse::<usize>().ok())
                     .unwrap_or(0);
-                break (end + 4, status, length);
+                break (end + 4, head, status, length);
             }
             let n = self.stream.read(&mut chunk).await?;
             if n == 0 {
@@ -73,6 +86,6 @@ impl Conn {
             }
             self.buf.extend_from_slice(&chunk[..n]);
         }
-        Ok(Reply { status, body: self.buf[head_end..head_end + length].to_vec() })
+        Ok(Reply { status, head, body: self.buf[head_end..head_end + length].to_vec() })
     }
 }

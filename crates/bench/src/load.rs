@@ -27,8 +27,17 @@ pub struct Load {
     pub port: u16,
     /// `Authorization` values; none for the bare route.
     pub keys: Vec<String>,
+    /// A `Cookie` value sent with every request (a cabinet session).
+    pub cookie: Option<String>,
     pub connections: usize,
     pub duration: Duration,
+}
+
+impl Load {
+    /// The run's connections and duration, with one partner's key.
+    pub fn partner(o: &crate::Options, port: u16, key: &str) -> Load {
+        Load { port, keys: vec![key.to_owned()], cookie: None, connections: o.connections, duration: o.duration }
+    }
 }
 
 /// Request numbers of one phase start here, so phases never reuse each other's clients or keys.
@@ -43,8 +52,8 @@ pub async fn drive(load: &Load, pick: Pick, phase: u64) -> (Table, Duration) {
     let start = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..load.connections {
-        let (pick, counter, auths, port, duration) =
-            (pick.clone(), counter.clone(), auths.clone(), load.port, load.duration);
+        let (pick, counter, auths, port, duration, cookie) =
+            (pick.clone(), counter.clone(), auths.clone(), load.port, load.duration, load.cookie.clone());
         tasks.push(tokio::spawn(async move {
             let mut table = Table::new();
             let Ok(mut conn) = Conn::open(port).await else { return table };
@@ -56,11 +65,15 @@ pub async fn drive(load: &Load, pick: Pick, phase: u64) -> (Table, Duration) {
                 if let Some(auth) = auths.get(r.key) {
                     headers.push(("authorization", auth.as_str()));
                 }
+                if let Some(cookie) = &cookie {
+                    headers.push(("cookie", cookie.as_str()));
+                }
                 let t = Instant::now();
                 let reply = conn.send(r.method, &r.path, &headers, &r.body).await;
                 let s = table.entry(r.name).or_default();
                 match reply {
-                    Ok(reply) if reply.status < 300 => s.latencies.push(t.elapsed()),
+                    // A redirect is an answer too: the cabinet's search opens the client it finds.
+                    Ok(reply) if reply.status < 400 => s.latencies.push(t.elapsed()),
                     Ok(_) => s.errors += 1,
                     Err(_) => {
                         s.errors += 1;

@@ -129,8 +129,7 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
     let mut report = Report { backend: Some(backend), ..Report::default() };
     let name = backend.name();
     let service = Service::start(Database::fresh(backend, "api")?, &[]).await?;
-    let load =
-        Load { port: service.port, keys: vec![service.key.clone()], connections: o.connections, duration: o.duration };
+    let load = Load::partner(o, service.port, &service.key);
 
     if o.wants("account") {
         let pick: load::Pick = Arc::new(|_| Request {
@@ -259,7 +258,7 @@ pub async fn run(o: &Options) -> Result<bool, String> {
     wait_up(bare).await?;
     let mut bare_rps = None;
     if o.wants("account") {
-        let load = Load { port: bare, keys: vec![], connections: o.connections, duration: o.duration };
+        let load = Load { port: bare, keys: vec![], cookie: None, connections: o.connections, duration: o.duration };
         let pick: load::Pick = Arc::new(|_| Request {
             name: "GET /bare (actix-web alone)",
             method: "GET",

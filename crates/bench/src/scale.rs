@@ -2,7 +2,7 @@
 //! holding only the 10,000 the term check needs, side by side in one run.
 //!
 //! Seeding copies rows the service itself wrote (a paid customer of the demo partner: client,
-//! subscription, panel user, invoice, ledger entry, event) with `INSERT ... SELECT` over
+//! subscription, panel user, invoice, ledger entry, event and its delivery) with `INSERT ... SELECT` over
 //! `generate_series`, changing only keys, owners and dates, so every column is as the service
 //! writes it without the bench restating the schema. 1,000 accounts share the customers; each
 //! has a device, three paid invoices with their ledger entries and events. The requests use the
@@ -14,6 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::client::{Conn, Reply};
 use crate::dispatch::{Receipts, pay_invoices, start_receiver, wait_for};
 use crate::load::{self, Load, Request, drive};
 use crate::service::{Backend, Database, Service, psql};
@@ -38,6 +39,9 @@ pub struct Measured {
     pub payments_rps: f64,
     pub client_rps: f64,
     pub list_rps: f64,
+    /// The cabinet's client list (its first page) and its search by `client_id`.
+    pub cabinet_list_rps: f64,
+    pub cabinet_search_rps: f64,
     /// `vp-api jobs` with nothing due, then with each count of `DUE` due.
     pub jobs_idle: Duration,
     pub jobs_due: Vec<(usize, Duration)>,
@@ -111,6 +115,8 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
         payments_rps: 0.0,
         client_rps: 0.0,
         list_rps: 0.0,
+        cabinet_list_rps: 0.0,
+        cabinet_search_rps: 0.0,
         jobs_idle: Duration::ZERO,
         jobs_due: vec![],
         event_lag_p50: Duration::ZERO,
@@ -118,8 +124,7 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
         scans: vec![],
         errors: 0,
     };
-    let load =
-        Load { port: service.port, keys: vec![service.key.clone()], connections: o.connections, duration: o.duration };
+    let load = Load::partner(o, service.port, &service.key);
     // The demo partner's customers are every `accounts`-th one.
     let (own, every) = (per_account as u64, accounts as u64);
     let steps: [(&'static str, &'static str, load::Pick); 4] = [
@@ -158,6 +163,28 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
         }
     }
 
+    // The cabinet: the partner's client list and a search by client_id, signed in.
+    let cabinet = Load { keys: vec![], cookie: Some(cabinet_session(&service).await?), ..load.clone() };
+    let steps: [(&'static str, &'static str, load::Pick); 2] = [
+        ("cabinet client list", "cabinet list", get("cabinet client list", |_| "/cabinet/clients".into())),
+        (
+            "cabinet search",
+            "cabinet search",
+            get("cabinet search", move |n| format!("/cabinet/clients?client_id=scale-{}", (n % own + 1) * every)),
+        ),
+    ];
+    for (i, (request, step, pick)) in steps.into_iter().enumerate() {
+        let before = scans(&url)?;
+        let (mut t, e): (Table, Duration) = drive(&cabinet, pick, 30 + i as u64).await;
+        note_scans(&url, &before, step, &mut m.scans)?;
+        m.errors += load::errors(&t);
+        stats::print(&format!("PostgreSQL, {customers} customers: {request}"), &mut t, e);
+        match step {
+            "cabinet list" => m.cabinet_list_rps = load::rate(&t, request, e),
+            _ => m.cabinet_search_rps = load::rate(&t, request, e),
+        }
+    }
+
     // Event dispatch: payments made one after another over 8 connections, each timed to its
     // payment.succeeded at the partner's endpoint.
     let before = scans(&url)?;
@@ -189,6 +216,42 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
     Ok(m)
 }
 
+/// A cabinet session of the demo partner: invited by the operator, the password set on the
+/// invitation's page; returns the `Cookie` value the service set.
+async fn cabinet_session(service: &Service) -> Result<String, String> {
+    let invited = service.cli(&["cabinet", "invite", &service.account, "--email", "bench@partner.example"])?;
+    let link = invited["link"].as_str().ok_or("no invitation link")?;
+    let path = &link[link.find("/cabinet/welcome/").ok_or("not a welcome link")?..];
+    let mut conn = Conn::open(service.port).await.map_err(|e| e.to_string())?;
+    let page = conn.send("GET", path, &[("accept", "text/html")], b"").await.map_err(|e| e.to_string())?;
+    let html = String::from_utf8_lossy(&page.body);
+    let token = html
+        .split("name=\"form_token\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .ok_or("no form_token on the welcome page")?;
+    let token: String = token
+        .bytes()
+        .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            true => char::from(b).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect();
+    let form = format!("form_token={token}&password=bench+password+long+enough&confirm=bench+password+long+enough");
+    let cookie = cookies(&page);
+    let headers = [("content-type", "application/x-www-form-urlencoded"), ("cookie", cookie.as_str())];
+    let signed_in = conn.send("POST", path, &headers, form.as_bytes()).await.map_err(|e| e.to_string())?;
+    if signed_in.status != 303 {
+        return Err(format!("setting the cabinet password answered {}", signed_in.status));
+    }
+    Ok(cookies(&signed_in))
+}
+
+/// The `name=value` pairs a reply sets, as one `Cookie` value.
+fn cookies(reply: &Reply) -> String {
+    reply.headers("set-cookie").filter_map(|c| c.split(';').next()).collect::<Vec<_>>().join("; ")
+}
+
 fn get(name: &'static str, path: impl Fn(u64) -> String + Send + Sync + 'static) -> load::Pick {
     Arc::new(move |n| Request { name, method: "GET", path: path(n), body: vec![], key: 0 })
 }
@@ -218,12 +281,13 @@ fn seed(url: &str, demo: &str, payment_id: &str, customers: usize, accounts: usi
     let ids = psql(
         url,
         &format!(
-            "SELECT i.client_ref || ' ' || e.id || ' ' || l.id FROM invoices i \
+            "SELECT i.client_ref || ' ' || e.id || ' ' || l.id || ' ' || d.id FROM invoices i \
              JOIN events e ON e.body LIKE '%' || i.payment_id || '%' \
+             JOIN webhook_deliveries d ON d.event_id = e.id \
              JOIN ledger_entries l ON l.payment_id = i.payment_id WHERE i.payment_id = '{payment_id}' LIMIT 1"
         ),
     )?;
-    let [client, event, ledger] = ids.split(' ').collect::<Vec<_>>()[..] else {
+    let [client, event, ledger, delivery] = ids.split(' ').collect::<Vec<_>>()[..] else {
         return Err(format!("the template's rows were not found: {ids:?}"));
     };
     let invoices = customers * INVOICES_PER_CUSTOMER;
@@ -312,6 +376,17 @@ fn seed(url: &str, demo: &str, payment_id: &str, customers: usize, accounts: usi
                 owner(&customer_of)
             ),
         ),
+        // Each event was delivered, as the template's was: without these rows ANALYZE sees an
+        // empty table, and the planner reads the dispatch's new deliveries by sequential scan.
+        copies(
+            "webhook_deliveries",
+            "id",
+            delivery,
+            &format!("1, {invoices}"),
+            &format!(
+                "'id', 'dlv_scale' || g, 'event_id', 'msg_scale' || g, 'created_at', {NOW} - (g % 8760) * interval '1 hour'"
+            ),
+        ),
     ];
     for sql in statements {
         let started = Instant::now();
@@ -385,6 +460,8 @@ fn report(fresh: &Measured, grown: &Measured, due: &[usize; 2]) -> bool {
         ("POST /payments, invoices/s", fresh.payments_rps, grown.payments_rps),
         ("GET /clients/{id}, requests/s", fresh.client_rps, grown.client_rps),
         ("GET /clients (a page of 20), requests/s", fresh.list_rps, grown.list_rps),
+        ("cabinet client list, pages/s", fresh.cabinet_list_rps, grown.cabinet_list_rps),
+        ("cabinet search by client_id, requests/s", fresh.cabinet_search_rps, grown.cabinet_search_rps),
     ] {
         let ratio = b / a.max(0.001);
         println!("  {name:<44} {a:>14.0} {b:>14.0} {:>6.0}%", ratio * 100.0);
