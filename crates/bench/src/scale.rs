@@ -125,17 +125,21 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
         errors: 0,
     };
     let load = Load::partner(o, service.port, &service.key);
+    // The cabinet's pages, signed in as the demo partner.
+    let cabinet = Load { keys: vec![], cookie: Some(cabinet_session(&service).await?), ..load.clone() };
     // The demo partner's customers are every `accounts`-th one.
     let (own, every) = (per_account as u64, accounts as u64);
-    let steps: [(&'static str, &'static str, load::Pick); 4] = [
-        ("GET /account", "account", get("GET /account", |_| "/api/partner/v1/account".into())),
+    let steps: [(&Load, &'static str, &'static str, load::Pick); 6] = [
+        (&load, "GET /account", "account", get("GET /account", |_| "/api/partner/v1/account".into())),
         (
+            &load,
             "GET /clients/{id}",
             "client",
             get("GET /clients/{id}", move |n| format!("/api/partner/v1/clients/scale-{}", (n % own + 1) * every)),
         ),
-        ("GET /clients", "list", get("GET /clients", |_| "/api/partner/v1/clients?limit=20".into())),
+        (&load, "GET /clients", "list", get("GET /clients", |_| "/api/partner/v1/clients?limit=20".into())),
         (
+            &load,
             "POST /payments",
             "payments",
             Arc::new(|n| Request {
@@ -147,10 +151,17 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
                 key: 0,
             }),
         ),
+        (&cabinet, "cabinet client list", "cabinet list", get("cabinet client list", |_| "/cabinet/clients".into())),
+        (
+            &cabinet,
+            "cabinet search",
+            "cabinet search",
+            get("cabinet search", move |n| format!("/cabinet/clients?client_id=scale-{}", (n % own + 1) * every)),
+        ),
     ];
-    for (i, (request, step, pick)) in steps.into_iter().enumerate() {
+    for (i, (with, request, step, pick)) in steps.into_iter().enumerate() {
         let before = scans(&url)?;
-        let (mut t, e): (Table, Duration) = drive(&load, pick, 20 + i as u64).await;
+        let (mut t, e): (Table, Duration) = drive(with, pick, 20 + i as u64).await;
         note_scans(&url, &before, step, &mut m.scans)?;
         let rps = load::rate(&t, request, e);
         m.errors += load::errors(&t);
@@ -159,29 +170,9 @@ async fn measure(o: &Options, customers: usize, per_account: usize, name: &str) 
             "account" => m.account_rps = rps,
             "client" => m.client_rps = rps,
             "list" => m.list_rps = rps,
+            "cabinet list" => m.cabinet_list_rps = rps,
+            "cabinet search" => m.cabinet_search_rps = rps,
             _ => m.payments_rps = rps,
-        }
-    }
-
-    // The cabinet: the partner's client list and a search by client_id, signed in.
-    let cabinet = Load { keys: vec![], cookie: Some(cabinet_session(&service).await?), ..load.clone() };
-    let steps: [(&'static str, &'static str, load::Pick); 2] = [
-        ("cabinet client list", "cabinet list", get("cabinet client list", |_| "/cabinet/clients".into())),
-        (
-            "cabinet search",
-            "cabinet search",
-            get("cabinet search", move |n| format!("/cabinet/clients?client_id=scale-{}", (n % own + 1) * every)),
-        ),
-    ];
-    for (i, (request, step, pick)) in steps.into_iter().enumerate() {
-        let before = scans(&url)?;
-        let (mut t, e): (Table, Duration) = drive(&cabinet, pick, 30 + i as u64).await;
-        note_scans(&url, &before, step, &mut m.scans)?;
-        m.errors += load::errors(&t);
-        stats::print(&format!("PostgreSQL, {customers} customers: {request}"), &mut t, e);
-        match step {
-            "cabinet list" => m.cabinet_list_rps = load::rate(&t, request, e),
-            _ => m.cabinet_search_rps = load::rate(&t, request, e),
         }
     }
 
@@ -225,18 +216,12 @@ async fn cabinet_session(service: &Service) -> Result<String, String> {
     let mut conn = Conn::open(service.port).await.map_err(|e| e.to_string())?;
     let page = conn.send("GET", path, &[("accept", "text/html")], b"").await.map_err(|e| e.to_string())?;
     let html = String::from_utf8_lossy(&page.body);
+    // Form tokens are URL-safe (the cabinet's `form_token`), so the form carries it as it is.
     let token = html
         .split("name=\"form_token\" value=\"")
         .nth(1)
         .and_then(|rest| rest.split('"').next())
         .ok_or("no form_token on the welcome page")?;
-    let token: String = token
-        .bytes()
-        .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            true => char::from(b).to_string(),
-            false => format!("%{b:02X}"),
-        })
-        .collect();
     let form = format!("form_token={token}&password=bench+password+long+enough&confirm=bench+password+long+enough");
     let cookie = cookies(&page);
     let headers = [("content-type", "application/x-www-form-urlencoded"), ("cookie", cookie.as_str())];
