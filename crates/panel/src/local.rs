@@ -64,6 +64,15 @@ fn clean(value: Option<String>) -> Option<String> {
     value.map(|v| v.chars().filter(|c| !c.is_control()).take(128).collect::<String>()).filter(|v| !v.is_empty())
 }
 
+/// The unit of work a call needs: a writing one, a read-only one that does not queue behind
+/// writers, or one for a single writing statement.
+#[derive(Debug, Clone, Copy)]
+enum Unit {
+    Write,
+    Read,
+    Single,
+}
+
 impl LocalPanel {
     pub fn new(store: Arc<dyn LocalPanelStore>, clock: Arc<dyn Clock>, public_base_url: &str) -> LocalPanel {
         LocalPanel {
@@ -74,20 +83,24 @@ impl LocalPanel {
         }
     }
 
-    /// Answers as the operator switched it (up, down, slow), then opens a unit of work: a
-    /// writing one, or a read-only one that does not queue behind writers.
-    async fn answer(&self, write: bool) -> Result<Box<dyn LocalPanelTx>, PanelError> {
+    /// Answers as the operator switched it (up, down, slow), then opens a unit of work of
+    /// `kind`.
+    async fn answer(&self, kind: Unit) -> Result<Box<dyn LocalPanelTx>, PanelError> {
         behave(self.mode.mode(self.store.as_ref()).await)
             .await
             .map_err(|()| PanelError::Unavailable("the local panel is switched to down".into()))?;
-        let tx = if write { self.store.begin_local().await } else { self.store.read_local().await };
+        let tx = match kind {
+            Unit::Write => self.store.begin_local().await,
+            Unit::Read => self.store.read_local().await,
+            Unit::Single => self.store.single_local().await,
+        };
         tx.map_err(unavailable)
     }
 
     /// A VPN app fetches the link: the device is registered (or refused over the limit) and
     /// the server list returned. A rotated or expired link stops working at once.
     pub async fn fetch(&self, token: &str, headers: DeviceHeaders) -> Result<SubscriptionContent, FetchRefused> {
-        let mut tx = self.answer(true).await.map_err(|_| FetchRefused::Unavailable)?;
+        let mut tx = self.answer(Unit::Write).await.map_err(|_| FetchRefused::Unavailable)?;
         let now = self.clock.now();
         let user = tx.local_panel_user_by_token(token).await.map_err(|_| FetchRefused::Unavailable)?;
         let user = user.filter(|u| u.enabled && u.expires_at > now).ok_or(FetchRefused::NotFound)?;
@@ -135,13 +148,13 @@ impl LocalPanel {
 #[async_trait]
 impl VpnPanel for LocalPanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
-        let mut tx = self.answer(true).await?;
+        let mut tx = self.answer(Unit::Single).await?;
         tx.local_panel_put_user(&local_user(user)).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)
     }
 
     async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {
-        let mut tx = self.answer(false).await?;
+        let mut tx = self.answer(Unit::Read).await?;
         let held = tx.local_panel_user(&user.user_ref).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
         Ok(match held {
@@ -151,7 +164,7 @@ impl VpnPanel for LocalPanel {
     }
 
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
-        let mut tx = self.answer(false).await?;
+        let mut tx = self.answer(Unit::Read).await?;
         let devices = tx.local_panel_devices(user_ref).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
         Ok(devices
@@ -168,7 +181,7 @@ impl VpnPanel for LocalPanel {
     }
 
     async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {
-        let mut tx = self.answer(true).await?;
+        let mut tx = self.answer(Unit::Write).await?;
         let deleted = tx.local_panel_delete_device(user_ref, hwid).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
         Ok(deleted)
@@ -179,7 +192,7 @@ impl VpnPanel for LocalPanel {
     }
 
     async fn check(&self) -> Result<PanelInfo, PanelError> {
-        self.answer(false).await?.commit().await.map_err(unavailable)?;
+        self.answer(Unit::Read).await?.commit().await.map_err(unavailable)?;
         Ok(PanelInfo { kind: "local", address: format!("{}/sub/", self.public_base_url), version: None })
     }
 }

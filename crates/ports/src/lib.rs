@@ -60,8 +60,8 @@ pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
     CustomerChatRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo,
-    PromoRepo, ReferralRepo, ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn,
-    StarsRepo, Store, StoreError, Tx,
+    PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession,
+    ShopSignIn, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

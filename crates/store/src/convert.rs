@@ -215,11 +215,9 @@ pub(crate) fn client(r: ClientRow, sub: Option<SubscriptionRow>) -> StoreResult<
     })
 }
 
-pub(crate) fn subscription_row(
-    client_ref: &str,
-    s: &SubscriptionRecord,
-    change_seq: i64,
-) -> StoreResult<SubscriptionRow> {
+/// The row to write; its `change_seq` is left at 0, for the writing statement decides it
+/// (`repo::subscription_write`).
+pub(crate) fn subscription_row(client_ref: &str, s: &SubscriptionRecord) -> StoreResult<SubscriptionRow> {
     let sub = &s.subscription;
     let (unlimited, included, purchased) = match sub.devices {
         DeviceLimit::Unlimited => (true, 0, 0),
@@ -243,7 +241,7 @@ pub(crate) fn subscription_row(
         link_token: s.link_token.clone(),
         revision: s.revision,
         panel_revision: s.panel_revision,
-        change_seq,
+        change_seq: 0,
         next_check_at: db_time_opt(vp_domain::term_events::next_check_at(sub)),
         auto_renew: s.auto_renew,
     })

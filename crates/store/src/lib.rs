@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use vp_ports::{Store, StoreError};
 
+mod cached;
 mod convert;
 mod errors;
 mod invoice_work;

@@ -62,12 +62,8 @@ pub(crate) use db_run;
 /// Locks the row of `$table` with id `$id` (its `$id_col`) until the unit of work ends, so
 /// count-then-insert rules on it are exact: `SELECT ... FOR UPDATE` on PostgreSQL; nothing on
 /// SQLite, where `BEGIN IMMEDIATE` already serialises every writer. A missing row locks nothing.
-/// With `for_share` last, other sharers go on and only `FOR UPDATE` holders are kept out.
 macro_rules! lock_row {
     ($conn:expr, $table:path, $id_col:expr, $id:expr) => {
-        $crate::pool::lock_row!($conn, $table, $id_col, $id, for_update)
-    };
-    ($conn:expr, $table:path, $id_col:expr, $id:expr, $mode:ident) => {
         match $conn {
             $crate::pool::DbConn::Sqlite(_) => Ok(()),
             $crate::pool::DbConn::Postgres(object) => {
@@ -75,7 +71,7 @@ macro_rules! lock_row {
                 $table
                     .find($id)
                     .select($id_col)
-                    .$mode()
+                    .for_update()
                     .first::<String>(c)
                     .await
                     .optional()
@@ -111,7 +107,9 @@ pub(crate) use load_for_claim;
 macro_rules! upsert {
     ($conn:expr, $table:expr, $key:expr, $row:expr) => {
         $crate::pool::db_run!($conn, c => {
-            diesel::insert_into($table).values($row).on_conflict($key).do_update().set($row).execute(c).await
+            $crate::cached::by_sql(diesel::insert_into($table).values($row).on_conflict($key).do_update().set($row))
+                .execute(c)
+                .await
         })
         .map(|_| ())
         .map_err($crate::errors::db)

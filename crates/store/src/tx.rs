@@ -18,6 +18,7 @@ use vp_ports::{
 use crate::errors;
 use crate::invoice_work;
 use crate::pool::{DbConn, DbPool, db_run};
+use crate::repo::read_ahead::Ahead;
 use crate::repo::{accounts, events};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
 use crate::sqlite_writer::GroupWriter;
@@ -89,6 +90,7 @@ impl PoolStore {
             write_turn: writer,
             deliveries: self.deliveries.clone(),
             recorded_deliveries: false,
+            ahead: Ahead::default(),
         }))
     }
 }
@@ -105,6 +107,11 @@ impl PoolStore {
     async fn begin_reading(&self) -> StoreResult<Box<StoreTx>> {
         self.start(false, "BEGIN DEFERRED", None).await
     }
+
+    /// One statement is atomic by itself: PostgreSQL runs it with no block around it.
+    async fn begin_single(&self) -> StoreResult<Box<StoreTx>> {
+        self.start(true, "BEGIN IMMEDIATE", None).await
+    }
 }
 
 #[async_trait]
@@ -116,6 +123,10 @@ impl LocalPanelStore for PoolStore {
     async fn read_local(&self) -> StoreResult<Box<dyn LocalPanelTx>> {
         Ok(self.begin_reading().await?)
     }
+
+    async fn single_local(&self) -> StoreResult<Box<dyn LocalPanelTx>> {
+        Ok(self.begin_single().await?)
+    }
 }
 
 #[async_trait]
@@ -126,6 +137,10 @@ impl Store for PoolStore {
 
     async fn read(&self) -> StoreResult<Box<dyn Tx>> {
         Ok(self.begin_reading().await?)
+    }
+
+    async fn single(&self) -> StoreResult<Box<dyn Tx>> {
+        Ok(self.begin_single().await?)
     }
 
     async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>> {
@@ -223,6 +238,8 @@ pub(crate) struct StoreTx {
     deliveries: Arc<DeliverySignal>,
     /// Deliveries were inserted: the dispatcher is woken when this unit of work commits.
     recorded_deliveries: bool,
+    /// What `read_ahead` read, waiting for the calls it answers.
+    pub(crate) ahead: Ahead,
 }
 
 impl StoreTx {
@@ -236,13 +253,16 @@ impl StoreTx {
         self.recorded_deliveries = true;
     }
 
-    async fn finish(&mut self, statement: &str) -> StoreResult<()> {
+    /// Ends the unit of work with `statement`, or, with no block open, with `unblocked` if any.
+    async fn finish(&mut self, statement: &str, unblocked: Option<&str>) -> StoreResult<()> {
         let Some(mut conn) = self.conn.take() else {
             return Err(StoreError::Unavailable("the unit of work has already ended".into()));
         };
-        if !self.in_block {
-            return Ok(());
-        }
+        let statement = match (self.in_block, unblocked) {
+            (true, _) => statement,
+            (false, Some(unblocked)) => unblocked,
+            (false, None) => return Ok(()),
+        };
         match db_run!(&mut conn, c => c.batch_execute(statement).await) {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -283,17 +303,18 @@ impl Tx for StoreTx {
     async fn commit(mut self: Box<Self>) -> StoreResult<()> {
         let postgres = matches!(self.conn, Some(DbConn::Postgres(_)));
         if !self.recorded_deliveries {
-            return self.finish("COMMIT").await;
+            return self.finish("COMMIT", None).await;
         }
-        // On PostgreSQL the notification reaches every listening process at the commit.
+        // On PostgreSQL the notification reaches every listening process at the commit (at
+        // once, for a single statement that ran with no block).
         let statement = if postgres { format!("{NOTIFY_DELIVERIES}; COMMIT") } else { "COMMIT".to_owned() };
-        self.finish(&statement).await?;
+        self.finish(&statement, postgres.then_some(NOTIFY_DELIVERIES)).await?;
         self.deliveries.wake();
         Ok(())
     }
 
     async fn rollback(mut self: Box<Self>) -> StoreResult<()> {
-        self.finish("ROLLBACK").await
+        self.finish("ROLLBACK", None).await
     }
 
     async fn lock_account(&mut self, account_id: &str) -> StoreResult<()> {
@@ -301,7 +322,14 @@ impl Tx for StoreTx {
     }
 
     async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()> {
-        crate::repo::accounts::share_account(self.conn()?, account_id).await?;
-        crate::repo::clients::lock_client(self.conn()?, client_ref).await
+        crate::repo::clients::lock_client(self.conn()?, account_id, client_ref).await
+    }
+
+    async fn lock_invoice(&mut self, payment_id: &str) -> StoreResult<Option<vp_ports::InvoiceRecord>> {
+        crate::repo::billing::lock_invoice(self.conn()?, payment_id).await
+    }
+
+    async fn read_ahead(&mut self, ahead: vp_ports::ReadAhead<'_>) -> StoreResult<()> {
+        crate::repo::read_ahead::read(self, ahead).await
     }
 }

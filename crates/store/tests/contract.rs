@@ -187,6 +187,9 @@ contract_tests!(
     dropped_unit_of_work_leaves_no_trace,
     concurrent_writers_both_succeed,
     a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_for_another_client,
+    locking_an_invoice_reads_it_under_its_clients_lock,
+    reads_made_ahead_answer_their_next_call_once_then_the_database_does,
+    a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher,
     the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
     webhook_endpoints_round_trip_every_field,
     events_and_deliveries_are_claimed_once_under_a_lease,
@@ -1985,6 +1988,9 @@ async fn panel_sync_queue_follows_revisions(ctx: Ctx) {
     // A new change to c-3 moves it behind c-2.
     tx.save_subscription("c-3", &sub("t3", 3, 1)).await.unwrap();
     assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap()), ["c-2", "c-3"]);
+    // A write of the same revision keeps its place.
+    tx.save_subscription("c-2", &sub("t2", 4, 0)).await.unwrap();
+    assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap()), ["c-2", "c-3"]);
     tx.mark_panel_synced("c-3", 3).await.unwrap();
     tx.mark_panel_synced("c-2", 2).await.unwrap();
     assert_eq!(ids(tx.subscriptions_owing_panel_sync(now, 10).await.unwrap()), ["c-2"]);
@@ -2188,6 +2194,168 @@ async fn a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_f
     assert!(still_waiting(&mut client, held).await, "a client waits for the whole account");
     account.commit().await.unwrap();
     finishes(client).await;
+}
+
+async fn locking_an_invoice_reads_it_under_its_clients_lock(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_client(&client("acc-a-c2", "acc-a", "bob", T0)).await.unwrap();
+    let bought = invoice("pay-1", "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: 1 });
+    tx.insert_invoice(&bought).await.unwrap();
+    tx.commit().await.unwrap();
+    let held = StdDuration::from_millis(400);
+
+    let mut first = begin(&ctx.store).await;
+    assert_eq!(first.lock_invoice("pay-1").await.unwrap(), Some(bought.clone()));
+    let mut same = take(&ctx.store, Lock::Client("acc-a-c1"));
+    assert!(still_waiting(&mut same, held).await, "the invoice's client is locked");
+    let mut whole = take(&ctx.store, Lock::Account);
+    assert!(still_waiting(&mut whole, held).await, "the whole account waits for the invoice's client");
+    let mut waiting = vec![same, whole];
+    let mut other = take(&ctx.store, Lock::Client("acc-a-c2"));
+    if ctx.url.starts_with("postgres") {
+        assert!(!still_waiting(&mut other, StdDuration::from_secs(10)).await, "another client of the account goes on");
+    } else {
+        waiting.push(other);
+    }
+    first.commit().await.unwrap();
+    for task in waiting {
+        finishes(task).await;
+    }
+
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.lock_invoice("pay-2").await.unwrap(), None, "no such invoice");
+    tx.rollback().await.unwrap();
+    let mut other = take(&ctx.store, Lock::Account);
+    assert!(!still_waiting(&mut other, StdDuration::from_secs(10)).await, "a missing invoice locked nothing");
+}
+
+async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx: Ctx) {
+    use vp_ports::{ReadAhead, ShopCustomer};
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    tx.save_subscription("acc-a-c1", &subscription(SubscriptionStatus::Active, "t1")).await.unwrap();
+    let plan = tx
+        .insert_plan(&NewPlan {
+            months: 3,
+            lifetime: false,
+            device_limited: true,
+            platform_price: Money::from_kopecks(79_900),
+            created_at: T0,
+        })
+        .await
+        .unwrap();
+    tx.set_device_settings(&DeviceSettings::new(2, 5, Some(Money::from_kopecks(9_900))).unwrap()).await.unwrap();
+    tx.insert_invoice(&invoice("pay-1", "acc-a", "acc-a-c1", Purpose::Subscription { plan_id: plan.plan_id }))
+        .await
+        .unwrap();
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    let chat = ClientChat { client_ref: "acc-a-c1".into(), account_id: "acc-a".into(), chat_id: 77, linked_at: T0 };
+    tx.link_client_chat(&chat).await.unwrap();
+    let customer = ShopCustomer {
+        account_id: "acc-a".into(),
+        email: "anna@example.com".into(),
+        client_ref: "acc-a-c1".into(),
+        lang: vp_domain::Lang::Ru,
+        first_payment_id: "pay-1".into(),
+        created_at: T0,
+    };
+    assert!(tx.add_shop_customer(&customer).await.unwrap());
+    tx.commit().await.unwrap();
+
+    let ahead = ReadAhead {
+        client: Some("acc-a-c1"),
+        plan: Some(plan.plan_id),
+        device_settings: true,
+        consent_of_invoice: Some("pay-1"),
+        webhook_endpoints: Some("acc-a"),
+    };
+    let mut tx = begin(s).await;
+    // What each read returns from the database, then the same read answered from ahead.
+    let client = tx.client_by_ref("acc-a-c1").await.unwrap();
+    let credits = tx.referral_credits("acc-a-c1").await.unwrap();
+    let bot_customer = tx.bot_customer_of_client("acc-a-c1").await.unwrap();
+    let settings = tx.device_settings().await.unwrap();
+    let consent = tx.consent_of_invoice("pay-1").await.unwrap();
+    let endpoints = tx.webhook_endpoints("acc-a").await.unwrap();
+    assert!(client.as_ref().is_some_and(|c| c.subscription.is_some()) && settings.is_some());
+    assert_eq!(endpoints.len(), 1);
+    tx.read_ahead(ahead).await.unwrap();
+    assert_eq!(tx.client_by_ref("acc-a-c1").await.unwrap(), client);
+    assert_eq!(tx.referral_credits("acc-a-c1").await.unwrap(), credits);
+    assert_eq!(tx.bot_customer_of_client("acc-a-c1").await.unwrap(), bot_customer);
+    assert_eq!(tx.client_chat("acc-a-c1").await.unwrap(), Some(chat.clone()));
+    assert_eq!(tx.shop_customer_of_client("acc-a-c1").await.unwrap(), Some(customer.clone()));
+    assert_eq!(tx.plan(plan.plan_id).await.unwrap(), Some(plan.clone()));
+    assert_eq!(tx.device_settings().await.unwrap(), settings);
+    assert_eq!(tx.consent_of_invoice("pay-1").await.unwrap(), consent);
+    assert_eq!(tx.webhook_endpoints("acc-a").await.unwrap(), endpoints);
+
+    // Once: after the unit writes, the next call reads what it wrote.
+    tx.read_ahead(ahead).await.unwrap();
+    assert!(tx.client_by_ref("acc-a-c1").await.unwrap().is_some(), "answered from ahead");
+    let mut renewed = client.and_then(|c| c.subscription).unwrap();
+    renewed.revision += 1;
+    tx.save_subscription("acc-a-c1", &renewed).await.unwrap();
+    let read = tx.client_by_ref("acc-a-c1").await.unwrap().and_then(|c| c.subscription);
+    assert_eq!(read.map(|r| r.revision), Some(renewed.revision), "the second call reads the database");
+    assert_eq!(tx.device_settings().await.unwrap(), settings);
+    tx.set_device_settings(&DeviceSettings::new(1, 10, None).unwrap()).await.unwrap();
+    assert_eq!(tx.device_settings().await.unwrap(), Some(DeviceSettings::new(1, 10, None).unwrap()));
+    // A read for another argument is not answered from ahead.
+    assert_eq!(tx.plan(plan.plan_id + 1).await.unwrap(), None);
+    assert_eq!(tx.webhook_endpoints("acc-b").await.unwrap(), []);
+    tx.rollback().await.unwrap();
+}
+
+async fn a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    tx.save_subscription(
+        "acc-a-c1",
+        &SubscriptionRecord { revision: 2, ..subscription(SubscriptionStatus::Active, "t1") },
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = s.single().await.unwrap();
+    tx.mark_panel_synced("acc-a-c1", 2).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let synced = tx.client_by_ref("acc-a-c1").await.unwrap().and_then(|c| c.subscription);
+    assert_eq!(synced.map(|r| r.panel_revision), Some(2));
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    tx.insert_event(&event("evt-1", "acc-a", "payment.succeeded", 0)).await.unwrap();
+    tx.commit().await.unwrap();
+    // A second store on the same database stands for another process; both listen first.
+    let other = connect(&ctx.url, &StoreOptions::default()).await.unwrap();
+    s.wait_for_deliveries(StdDuration::from_millis(50)).await;
+    other.wait_for_deliveries(StdDuration::from_millis(50)).await;
+    tokio::time::sleep(StdDuration::from_millis(300)).await;
+    let waiting = |store: Arc<dyn Store>, max: StdDuration| {
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            store.wait_for_deliveries(max).await;
+            started.elapsed()
+        })
+    };
+    let here = waiting(s.clone(), StdDuration::from_secs(5));
+    let there = waiting(other.clone(), StdDuration::from_secs(2));
+    tokio::time::sleep(StdDuration::from_millis(100)).await;
+    let mut tx = s.single().await.unwrap();
+    tx.insert_delivery(&delivery("dl-1", "evt-1", "we-1", 0)).await.unwrap();
+    tx.commit().await.unwrap();
+    assert!(here.await.unwrap() < StdDuration::from_secs(2), "this process wakes at the commit");
+    let there = there.await.unwrap();
+    if ctx.url.starts_with("postgres") {
+        assert!(there < StdDuration::from_millis(1500), "another process wakes too (NOTIFY with no block): {there:?}");
+    }
 }
 
 async fn the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place(ctx: Ctx) {

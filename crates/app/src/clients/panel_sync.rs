@@ -84,14 +84,14 @@ impl PanelSync {
         if let Err(e) = self.panel.put_user(&user).await {
             if let PanelError::Rejected(reason) = &e {
                 let now = self.clock.now();
-                let mut tx = self.store.begin().await?;
+                let mut tx = self.store.single().await?;
                 let refusals = tx.defer_panel_sync(&client.id, &|n| now + panel_retry_delay(n)).await?;
                 tx.commit().await?;
                 tracing::error!(client_ref = %client.id, refusals, %reason, "the panel refused a push; retrying with backoff");
             }
             return Err(panel_failure(e));
         }
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.single().await?;
         tx.mark_panel_synced(&client.id, record.revision).await?;
         tx.commit().await?;
         Ok(true)

@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
 use vp_ports::{
-    AccountRepo, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo, ReferralRepo,
-    SettingsRepo, SubscriptionRecord,
+    AccountRepo, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo, ReadAhead,
+    ReferralRepo, SettingsRepo, SubscriptionRecord,
 };
 
 use super::Payments;
@@ -31,20 +31,32 @@ impl Payments {
     ) -> AppResult<InvoiceRecord> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let invoice =
-            tx.invoice_by_id(payment_id).await?.filter(|i| applies_to(i)).ok_or(AppError::NotFound("invoice"))?;
-        // The client's lock, not the account's: what a settlement changes is the client's
-        // (invitations touch their inviter, who is locked in turn), so one account's customers
-        // paying at once settle at once, each after any unit holding the whole account.
-        tx.lock_client(&invoice.account_id, &invoice.client_ref).await?;
-        // Re-read under the lock: another outcome may have been applied meanwhile.
-        let mut invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
+        // Read under the client's lock, not the account's: what a settlement changes is the
+        // client's (invitations touch their inviter, who is locked in turn), so one account's
+        // customers paying at once settle at once, each after any unit holding the whole
+        // account. Another outcome applied meanwhile shows in what is read.
+        let mut invoice =
+            tx.lock_invoice(payment_id).await?.filter(|i| applies_to(i)).ok_or(AppError::NotFound("invoice"))?;
         if outcome_already_applied(invoice.status, outcome) {
             tx.commit().await?;
             return Ok(invoice);
         }
         let step = transition(invoice.status, outcome)
             .map_err(|e| AppError::Conflict(format!("invoice {payment_id}: {e}")))?;
+        if step.grants_access {
+            // What granting the access reads next, in one round trip where the store can.
+            tx.read_ahead(ReadAhead {
+                client: Some(&invoice.client_ref),
+                plan: match invoice.purpose {
+                    Purpose::Subscription { plan_id } => Some(plan_id),
+                    Purpose::Devices { .. } => None,
+                },
+                device_settings: true,
+                consent_of_invoice: Some(&invoice.payment_id),
+                webhook_endpoints: Some(&invoice.account_id),
+            })
+            .await?;
+        }
         invoice.status = step.next;
         if step.next == InvoiceStatus::Succeeded {
             invoice.paid_at = Some(now);

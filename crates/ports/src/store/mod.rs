@@ -17,6 +17,7 @@ mod mail;
 mod notices;
 mod offer;
 mod promo;
+mod read_ahead;
 mod referrals;
 mod reminders;
 mod renewals;
@@ -42,6 +43,7 @@ pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
 pub use promo::PromoRepo;
+pub use read_ahead::ReadAhead;
 pub use referrals::ReferralRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
@@ -50,7 +52,7 @@ pub use shop::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
 pub use stars::StarsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
-use crate::records::{AccountRecord, ApiKeyRecord};
+use crate::records::{AccountRecord, ApiKeyRecord, InvoiceRecord};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -96,6 +98,12 @@ pub trait Store: Send + Sync {
     /// snapshot of its own inside a transaction block too, so a block would only add two round
     /// trips. Writing through it is a bug.
     async fn read(&self) -> StoreResult<Box<dyn Tx>>;
+    /// Starts a unit of work for a single writing statement. One statement is atomic on its
+    /// own, so on PostgreSQL it runs with no transaction block: two round trips fewer than
+    /// `begin` (the panel sync after every settlement is two such writes). On SQLite as
+    /// `begin`. A second write through it would not be atomic with the first, and on
+    /// PostgreSQL its rollback undoes nothing: only what may stand alone goes through it.
+    async fn single(&self) -> StoreResult<Box<dyn Tx>>;
     /// The key with this hash and its account, in one statement outside any unit of work:
     /// every partner request authenticates, so this is the hottest read.
     async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>>;
@@ -197,4 +205,12 @@ pub trait Tx:
     /// nothing to do, as above). A payment's settlement needs no more, so one account's
     /// customers paying at once are not settled one at a time.
     async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()>;
+    /// The invoice, read once `lock_client` holds its client: what a settlement starts with,
+    /// in one round trip on PostgreSQL (the locks find the client through the invoice). `None`
+    /// when there is no such invoice, and then nothing is locked.
+    async fn lock_invoice(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
+    /// Makes the reads `ahead` names now, together where the backend can (PostgreSQL: one
+    /// round trip); each then answers the unit's next call of that read once (see `ReadAhead`).
+    /// A backend with nothing to gain (SQLite, in-process) reads nothing ahead.
+    async fn read_ahead(&mut self, ahead: ReadAhead<'_>) -> StoreResult<()>;
 }

@@ -9,7 +9,6 @@ use diesel::QueryResult;
 use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
-use diesel::sqlite::Sqlite;
 
 use crate::models::{ClientRow, IdempotencyRow, InvoiceRow};
 use crate::repo::quotas::CounterRow;
@@ -17,14 +16,20 @@ use crate::repo::quotas::CounterRow;
 /// Implements `QueryFragment` for PostgreSQL and SQLite with one body.
 macro_rules! for_both_backends {
     ($ty:ty, |$this:ident, $out:ident| $body:block) => {
-        impl QueryFragment<Pg> for $ty {
-            fn walk_ast<'b>(&'b self, mut $out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        impl diesel::query_builder::QueryFragment<diesel::pg::Pg> for $ty {
+            fn walk_ast<'b>(
+                &'b self,
+                mut $out: diesel::query_builder::AstPass<'_, 'b, diesel::pg::Pg>,
+            ) -> diesel::QueryResult<()> {
                 let $this = self;
                 $body
             }
         }
-        impl QueryFragment<Sqlite> for $ty {
-            fn walk_ast<'b>(&'b self, mut $out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        impl diesel::query_builder::QueryFragment<diesel::sqlite::Sqlite> for $ty {
+            fn walk_ast<'b>(
+                &'b self,
+                mut $out: diesel::query_builder::AstPass<'_, 'b, diesel::sqlite::Sqlite>,
+            ) -> diesel::QueryResult<()> {
                 let $this = self;
                 $body
             }
@@ -33,6 +38,7 @@ macro_rules! for_both_backends {
         impl<Conn> diesel::RunQueryDsl<Conn> for &$ty {}
     };
 }
+pub(crate) use for_both_backends;
 
 /// Records a new request's key, unless the account has it (then nothing happens).
 #[derive(QueryId)]

@@ -22,12 +22,6 @@ pub(crate) async fn lock_account(conn: &mut DbConn, account_id: &str) -> StoreRe
     crate::pool::lock_row!(conn, accounts::table, accounts::id, account_id)
 }
 
-/// `Tx::lock_client`'s share of the account: it keeps `lock_account`'s holders out, and not
-/// other sharers.
-pub(crate) async fn share_account(conn: &mut DbConn, account_id: &str) -> StoreResult<()> {
-    crate::pool::lock_row!(conn, accounts::table, accounts::id, account_id, for_share)
-}
-
 /// The key and its account in one statement: the hot path of every partner request. Run by
 /// `Store::account_by_key_hash` on a pooled connection, outside any unit of work.
 pub(crate) async fn account_by_key_hash(

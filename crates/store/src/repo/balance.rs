@@ -13,6 +13,7 @@ use vp_domain::withdrawal::{Balance, WithdrawalStatus};
 use vp_ports::balance::*;
 use vp_ports::store::StoreResult;
 
+use crate::cached::by_sql;
 use crate::convert::{db_time, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{LedgerRow, WithdrawalRow};
@@ -91,7 +92,8 @@ impl BalanceRepo for StoreTx {
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()> {
         let conn = self.conn()?;
         let row = ledger_row(entry);
-        db_run!(conn, c => diesel::insert_into(ledger_entries::table).values(&row).execute(c).await).map_err(db)?;
+        db_run!(conn, c => by_sql(diesel::insert_into(ledger_entries::table).values(&row)).execute(c).await)
+            .map_err(db)?;
         Ok(())
     }
 

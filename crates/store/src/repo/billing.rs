@@ -6,16 +6,17 @@ use vp_ports::{Claim, InvoiceRepo};
 
 use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use vp_domain::InvoiceStatus;
 use vp_ports::records::{GatewayCheck, IdempotencyRecord, InvoiceRecord};
 use vp_ports::store::StoreResult;
 
+use crate::cached::by_sql;
 use crate::convert::{self, db_time, recovery_point_text};
 use crate::errors::db;
 use crate::models::{IdempotencyRow, InvoiceRow};
-use crate::pool::{db_run, load_for_claim};
+use crate::pool::{DbConn, SqliteConn, db_run, load_for_claim};
 use crate::schema::{clients, idempotency_keys, invoices};
 use vp_ports::records::RecoveryPoint;
 
@@ -34,6 +35,37 @@ fn first(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Option<InvoiceRecord>> 
     Ok(into_records(rows)?.into_iter().next())
 }
 
+/// `Tx::lock_invoice` (`tx.rs`). On PostgreSQL the share of the invoice's account, the lock of
+/// its client (as `clients::lock_client`, each found through the invoice: an invoice never
+/// changes hands) and the read go out pipelined, and the server runs them in that order. On
+/// SQLite `BEGIN IMMEDIATE` already serialises every writer: a read is all it takes.
+pub(crate) async fn lock_invoice(conn: &mut DbConn, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+    let rows: Vec<(InvoiceRow, String)> = match conn {
+        DbConn::Sqlite(object) => {
+            let c: &mut SqliteConn = object;
+            invoice_query!().filter(invoices::payment_id.eq(payment_id)).limit(1).load(c).await
+        }
+        DbConn::Postgres(object) => {
+            let c: &AsyncPgConnection = object;
+            let of_invoice = |sql| by_sql(diesel::sql_query(sql).bind::<diesel::sql_types::Text, _>(payment_id));
+            let (shared, locked, rows) = tokio::join!(
+                of_invoice(
+                    "SELECT 1 FROM accounts WHERE id = (SELECT account_id FROM invoices WHERE payment_id = $1) FOR SHARE"
+                )
+                .execute(&mut &*c),
+                of_invoice(
+                    "SELECT 1 FROM clients WHERE id = (SELECT client_ref FROM invoices WHERE payment_id = $1) FOR UPDATE"
+                )
+                .execute(&mut &*c),
+                invoice_query!().filter(invoices::payment_id.eq(payment_id)).limit(1).load(&mut &*c),
+            );
+            shared.and(locked).and(rows)
+        }
+    }
+    .map_err(db)?;
+    first(rows)
+}
+
 #[async_trait]
 impl InvoiceRepo for StoreTx {
     async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
@@ -47,7 +79,7 @@ impl InvoiceRepo for StoreTx {
         let conn = self.conn()?;
         let row = convert::invoice_row(invoice)?;
         db_run!(conn, c => {
-            diesel::update(invoices::table.find(&invoice.payment_id)).set(&row).execute(c).await
+            by_sql(diesel::update(invoices::table.find(&invoice.payment_id)).set(&row)).execute(c).await
         })
         .map_err(db)?;
         Ok(())

@@ -16,7 +16,17 @@ use crate::pool::{db_run, upsert};
 use crate::schema::{bot_customers, bot_device_lists, client_chats};
 use crate::tx::StoreTx;
 
-fn customer(r: BotCustomerRow) -> BotCustomer {
+/// `bot_customer_of_client`'s query (`read_ahead` makes it too).
+macro_rules! bot_customer_of_client {
+    ($client_ref:expr) => {
+        $crate::schema::bot_customers::table
+            .filter($crate::schema::bot_customers::client_ref.eq($client_ref))
+            .select(<$crate::models::BotCustomerRow as diesel::SelectableHelper<_>>::as_select())
+    };
+}
+pub(crate) use bot_customer_of_client;
+
+pub(crate) fn customer(r: BotCustomerRow) -> BotCustomer {
     BotCustomer {
         account_id: r.account_id,
         user_id: r.user_id,
@@ -147,12 +157,12 @@ impl BotCustomerRepo for StoreTx {
     }
 
     async fn bot_customer_of_client(&mut self, client_ref: &str) -> StoreResult<Option<BotCustomer>> {
-        use bot_customers::dsl as b;
+        if let Some(ahead) = self.ahead.bot_customer.take(client_ref) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let row: Option<BotCustomerRow> = db_run!(conn, c => {
-            b::bot_customers.filter(b::client_ref.eq(client_ref)).select(BotCustomerRow::as_select()).first(c).await.optional()
-        })
-        .map_err(db)?;
+        let row: Option<BotCustomerRow> =
+            db_run!(conn, c => bot_customer_of_client!(client_ref).first(c).await.optional()).map_err(db)?;
         Ok(row.map(customer))
     }
 

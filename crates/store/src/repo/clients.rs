@@ -7,27 +7,40 @@ use async_trait::async_trait;
 use vp_ports::{ClientRepo, Cursor, DailyLimit};
 
 use crate::tx::StoreTx;
-use diesel::dsl::max;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::{OffsetDateTime, PrimitiveDateTime};
 use vp_domain::ClientId;
 use vp_ports::DailyQuota;
 use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord, TermCandidate};
 use vp_ports::store::StoreResult;
 
+use crate::cached::by_sql;
 use crate::convert::{self, db_time, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, SubscriptionRow};
-use crate::pool::{db_run, upsert};
+use crate::pool::{DbConn, db_run};
 use crate::repo::quotas;
-use crate::schema::{clients, daily_counts, subscriptions, trial_grants};
+use crate::repo::subscription_write::SaveSubscription;
+use crate::schema::{accounts, clients, daily_counts, subscriptions, trial_grants};
 
 pub(crate) type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
 
-/// `Tx::lock_client` (`tx.rs`): the client's row, after the share of its account.
-pub(crate) async fn lock_client(conn: &mut crate::pool::DbConn, client_ref: &str) -> StoreResult<()> {
-    crate::pool::lock_row!(conn, clients::table, clients::id, client_ref)
+/// `Tx::lock_client` (`tx.rs`): the share of the client's account (it keeps `lock_account`'s
+/// holders out, and not other sharers), then the client's row. On PostgreSQL both go out
+/// pipelined, one round trip: the server runs them in order, so the share is still taken
+/// first. On SQLite `BEGIN IMMEDIATE` already serialises every writer.
+pub(crate) async fn lock_client(conn: &mut DbConn, account_id: &str, client_ref: &str) -> StoreResult<()> {
+    let DbConn::Postgres(object) = conn else { return Ok(()) };
+    let c: &AsyncPgConnection = object;
+    let (shared, locked) = tokio::join!(
+        accounts::table.find(account_id).select(accounts::id).for_share().first::<String>(&mut &*c),
+        clients::table.find(client_ref).select(clients::id).for_update().first::<String>(&mut &*c),
+    );
+    // A missing row locks nothing.
+    shared.optional().map_err(db)?;
+    locked.optional().map_err(db)?;
+    Ok(())
 }
 
 /// Clients left-joined with their subscription, as a boxed query to add filters to.
@@ -43,6 +56,14 @@ macro_rules! client_query {
     };
 }
 pub(crate) use client_query;
+
+/// `client_by_ref`'s query (`read_ahead` makes it too).
+macro_rules! client_by_ref {
+    ($id:expr) => {
+        $crate::repo::clients::client_query!().filter($crate::schema::clients::id.eq($id)).limit(1)
+    };
+}
+pub(crate) use client_by_ref;
 
 fn into_records(rows: ClientRows) -> StoreResult<Vec<ClientRecord>> {
     rows.into_iter().map(|(client, sub)| convert::client(client, sub)).collect()
@@ -80,9 +101,11 @@ impl ClientRepo for StoreTx {
     }
 
     async fn client_by_ref(&mut self, id: &str) -> StoreResult<Option<ClientRecord>> {
+        if let Some(ahead) = self.ahead.client.take(id) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let rows: ClientRows =
-            db_run!(conn, c => client_query!().filter(clients::id.eq(id)).limit(1).load(c).await).map_err(db)?;
+        let rows: ClientRows = db_run!(conn, c => client_by_ref!(id).load(c).await).map_err(db)?;
         first(rows)
     }
 
@@ -102,8 +125,6 @@ impl ClientRepo for StoreTx {
         Ok(())
     }
 
-    /// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
-    /// changes, which orders the panel sync queue oldest change first.
     async fn set_auto_renew(&mut self, client_ref: &str, on: bool) -> StoreResult<()> {
         let conn = self.conn()?;
         db_run!(conn, c => {
@@ -113,29 +134,13 @@ impl ClientRepo for StoreTx {
         Ok(())
     }
 
+    /// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
+    /// changes, which orders the panel sync queue oldest change first.
     async fn save_subscription(&mut self, client_ref: &str, sub: &SubscriptionRecord) -> StoreResult<()> {
         let conn = self.conn()?;
-        let stored: Option<(i64, i64)> = db_run!(conn, c => {
-            subscriptions::table
-                .find(client_ref)
-                .select((subscriptions::revision, subscriptions::change_seq))
-                .first(c)
-                .await
-                .optional()
-        })
-        .map_err(db)?;
-        let change_seq = match stored {
-            Some((revision, seq)) if revision == sub.revision => seq,
-            _ => {
-                let last: Option<i64> = db_run!(conn, c => {
-                    subscriptions::table.select(max(subscriptions::change_seq)).get_result(c).await
-                })
-                .map_err(db)?;
-                last.unwrap_or(0).saturating_add(1)
-            }
-        };
-        let row = convert::subscription_row(client_ref, sub, change_seq)?;
-        upsert!(conn, subscriptions::table, subscriptions::client_ref, &row)
+        let save = SaveSubscription(convert::subscription_row(client_ref, sub)?);
+        db_run!(conn, c => save.execute(c).await).map_err(db)?;
+        Ok(())
     }
 
     async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>> {
@@ -233,14 +238,16 @@ impl ClientRepo for StoreTx {
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
         let conn = self.conn()?;
         db_run!(conn, c => {
-            diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
-                .set((
-                    subscriptions::panel_revision.eq(revision),
-                    subscriptions::panel_failures.eq(0),
-                    subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
-                ))
-                .execute(c)
-                .await
+            by_sql(
+                diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
+                    .set((
+                        subscriptions::panel_revision.eq(revision),
+                        subscriptions::panel_failures.eq(0),
+                        subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
+                    )),
+            )
+            .execute(c)
+            .await
         })
         .map_err(db)?;
         Ok(())

@@ -16,7 +16,17 @@ use crate::pool::{db_run, upsert};
 use crate::schema::{bot_chat_languages, client_chats, client_link_codes};
 use crate::tx::StoreTx;
 
-fn chat(r: ClientChatRow) -> ClientChat {
+/// `client_chat`'s query (`read_ahead` makes it too).
+macro_rules! chat_of_client {
+    ($client_ref:expr) => {
+        $crate::schema::client_chats::table
+            .find($client_ref)
+            .select(<$crate::models::ClientChatRow as diesel::SelectableHelper<_>>::as_select())
+    };
+}
+pub(crate) use chat_of_client;
+
+pub(crate) fn chat(r: ClientChatRow) -> ClientChat {
     ClientChat { client_ref: r.client_ref, account_id: r.account_id, chat_id: r.chat_id, linked_at: utc(r.linked_at) }
 }
 
@@ -72,11 +82,12 @@ impl CustomerChatRepo for StoreTx {
     }
 
     async fn client_chat(&mut self, client_ref: &str) -> StoreResult<Option<ClientChat>> {
+        if let Some(ahead) = self.ahead.chat.take(client_ref) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let row: Option<ClientChatRow> = db_run!(conn, c => {
-            client_chats::table.find(client_ref).select(ClientChatRow::as_select()).first(c).await.optional()
-        })
-        .map_err(db)?;
+        let row: Option<ClientChatRow> =
+            db_run!(conn, c => chat_of_client!(client_ref).first(c).await.optional()).map_err(db)?;
         Ok(row.map(chat))
     }
 

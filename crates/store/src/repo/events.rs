@@ -97,7 +97,19 @@ fn endpoint_row(e: &WebhookEndpointRecord) -> EndpointRow {
     }
 }
 
-fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
+/// Endpoints, oldest first, as a boxed query to add an account's filter to (`read_ahead`
+/// makes it too).
+macro_rules! endpoints_query {
+    () => {
+        $crate::schema::webhook_endpoints::table
+            .select(<$crate::repo::events::EndpointRow as diesel::SelectableHelper<_>>::as_select())
+            .order(($crate::schema::webhook_endpoints::created_at, $crate::schema::webhook_endpoints::id))
+            .into_boxed()
+    };
+}
+pub(crate) use endpoints_query;
+
+pub(crate) fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
         id: r.id,
         account_id: r.account_id,
@@ -172,10 +184,7 @@ fn attempt(r: AttemptRow) -> StoreResult<AttemptRecord> {
 /// both `webhook_endpoints` and `all_webhook_endpoints`.
 async fn endpoints(conn: &mut DbConn, account_id: Option<&str>) -> StoreResult<Vec<WebhookEndpointRecord>> {
     let rows: Vec<EndpointRow> = db_run!(conn, c => {
-        let mut query = webhook_endpoints::table
-            .select(EndpointRow::as_select())
-            .order((webhook_endpoints::created_at, webhook_endpoints::id))
-            .into_boxed();
+        let mut query = endpoints_query!();
         if let Some(account_id) = account_id {
             query = query.filter(webhook_endpoints::account_id.eq(account_id));
         }
@@ -274,6 +283,9 @@ impl EventRepo for StoreTx {
     }
 
     async fn webhook_endpoints(&mut self, account_id: &str) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        if let Some(ahead) = self.ahead.endpoints.take(account_id) {
+            return Ok(ahead);
+        }
         endpoints(self.conn()?, Some(account_id)).await
     }
 

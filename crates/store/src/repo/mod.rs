@@ -24,12 +24,14 @@ pub(crate) mod notices;
 pub(crate) mod offer;
 pub(crate) mod promo;
 pub(crate) mod quotas;
+pub(crate) mod read_ahead;
 pub(crate) mod referrals;
 pub(crate) mod reminders;
 pub(crate) mod renewals;
 pub(crate) mod settings;
 pub(crate) mod shop;
 pub(crate) mod stars;
+pub(crate) mod subscription_write;
 
 /// A newest-first page's cursor as stored; without one, everything is before the
 /// end of time.

@@ -17,6 +17,26 @@ use crate::models::{DeviceSettingsRow, PaymentMethodRow, PlanRow};
 use crate::pool::{db_run, upsert};
 use crate::schema::{device_settings, payment_methods, plans};
 
+/// `plan`'s query (`read_ahead` makes it too).
+macro_rules! plan_by_id {
+    ($plan_id:expr) => {
+        $crate::schema::plans::table
+            .find($plan_id)
+            .select(<$crate::models::PlanRow as diesel::SelectableHelper<_>>::as_select())
+    };
+}
+pub(crate) use plan_by_id;
+
+/// `device_settings`' query (`read_ahead` makes it too): the one row of the device offer.
+macro_rules! the_device_settings {
+    () => {
+        $crate::schema::device_settings::table
+            .find(1)
+            .select(<$crate::models::DeviceSettingsRow as diesel::SelectableHelper<_>>::as_select())
+    };
+}
+pub(crate) use the_device_settings;
+
 #[async_trait]
 impl OfferRepo for StoreTx {
     async fn insert_plan(&mut self, plan: &NewPlan) -> StoreResult<PlanRecord> {
@@ -30,11 +50,11 @@ impl OfferRepo for StoreTx {
     }
 
     async fn plan(&mut self, plan_id: i32) -> StoreResult<Option<PlanRecord>> {
+        if let Some(ahead) = self.ahead.plan.take(&plan_id) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let row: Option<PlanRow> = db_run!(conn, c => {
-            plans::table.find(plan_id).select(PlanRow::as_select()).first(c).await.optional()
-        })
-        .map_err(db)?;
+        let row: Option<PlanRow> = db_run!(conn, c => plan_by_id!(plan_id).first(c).await.optional()).map_err(db)?;
         row.map(convert::plan).transpose()
     }
 
@@ -65,11 +85,12 @@ impl OfferRepo for StoreTx {
     }
 
     async fn device_settings(&mut self) -> StoreResult<Option<DeviceSettings>> {
+        if let Some(ahead) = self.ahead.device_settings.take(&()) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let row: Option<DeviceSettingsRow> = db_run!(conn, c => {
-            device_settings::table.find(1).select(DeviceSettingsRow::as_select()).first(c).await.optional()
-        })
-        .map_err(db)?;
+        let row: Option<DeviceSettingsRow> =
+            db_run!(conn, c => the_device_settings!().first(c).await.optional()).map_err(db)?;
         row.map(convert::device_settings).transpose()
     }
 

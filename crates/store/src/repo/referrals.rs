@@ -48,7 +48,19 @@ fn row(r: &ReferralRecord) -> StoreResult<ReferralRow> {
     })
 }
 
-fn record(r: ReferralRow) -> StoreResult<ReferralRecord> {
+/// `referral_credits`' query (`read_ahead` makes it too).
+macro_rules! credits_of {
+    ($inviter_ref:expr) => {
+        $crate::schema::referrals::table
+            .filter($crate::schema::referrals::inviter_ref.eq($inviter_ref))
+            .filter($crate::schema::referrals::state.eq(vp_domain::referral::RewardState::Credit.as_str()))
+            .order(($crate::schema::referrals::rewarded_at, $crate::schema::referrals::invited_user_id))
+            .select(<$crate::models::ReferralRow as diesel::SelectableHelper<_>>::as_select())
+    };
+}
+pub(crate) use credits_of;
+
+pub(crate) fn record(r: ReferralRow) -> StoreResult<ReferralRecord> {
     let bad = |what: &str| corrupt(format!("referral of {} in {}: {what}", r.invited_user_id, r.account_id));
     let reward = match (&r.payment_id, r.days, &r.state, r.rewarded_at) {
         (None, None, None, None) => None,
@@ -174,17 +186,11 @@ impl ReferralRepo for StoreTx {
     }
 
     async fn referral_credits(&mut self, inviter_ref: &str) -> StoreResult<Vec<ReferralRecord>> {
+        if let Some(ahead) = self.ahead.credits.take(inviter_ref) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let rows: Vec<ReferralRow> = db_run!(conn, c => {
-            referrals::table
-                .filter(referrals::inviter_ref.eq(inviter_ref))
-                .filter(referrals::state.eq(RewardState::Credit.as_str()))
-                .order((referrals::rewarded_at, referrals::invited_user_id))
-                .select(ReferralRow::as_select())
-                .load(c)
-                .await
-        })
-        .map_err(db)?;
+        let rows: Vec<ReferralRow> = db_run!(conn, c => credits_of!(inviter_ref).load(c).await).map_err(db)?;
         rows.into_iter().map(record).collect()
     }
 

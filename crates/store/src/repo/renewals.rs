@@ -44,7 +44,17 @@ fn consent_row(c: &RenewalConsent) -> RenewalConsentRow {
     }
 }
 
-fn consent(r: RenewalConsentRow) -> StoreResult<RenewalConsent> {
+/// `consent_of_invoice`'s query (`read_ahead` makes it too).
+macro_rules! consent_of_invoice {
+    ($payment_id:expr) => {
+        $crate::schema::renewal_consents::table
+            .filter($crate::schema::renewal_consents::payment_id.eq($payment_id))
+            .select(<$crate::models::RenewalConsentRow as diesel::SelectableHelper<_>>::as_select())
+    };
+}
+pub(crate) use consent_of_invoice;
+
+pub(crate) fn consent(r: RenewalConsentRow) -> StoreResult<RenewalConsent> {
     Ok(RenewalConsent {
         lang: lang(&r.lang)?,
         id: r.id,
@@ -144,17 +154,12 @@ impl RenewalRepo for StoreTx {
     }
 
     async fn consent_of_invoice(&mut self, payment_id: &str) -> StoreResult<Option<RenewalConsent>> {
-        use renewal_consents::dsl as r;
+        if let Some(ahead) = self.ahead.consent.take(payment_id) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let row: Option<RenewalConsentRow> = db_run!(conn, c => {
-            r::renewal_consents
-                .filter(r::payment_id.eq(payment_id))
-                .select(RenewalConsentRow::as_select())
-                .first(c)
-                .await
-                .optional()
-        })
-        .map_err(db)?;
+        let row: Option<RenewalConsentRow> =
+            db_run!(conn, c => consent_of_invoice!(payment_id).first(c).await.optional()).map_err(db)?;
         row.map(consent).transpose()
     }
 

@@ -15,9 +15,9 @@ use crate::pool::db_run;
 use crate::schema::{accounts, shop_customers, shop_sessions, shop_sign_ins, shop_slugs};
 use crate::tx::StoreTx;
 
-type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
+pub(crate) type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
 
-const CUSTOMER_COLUMNS: (
+pub(crate) const CUSTOMER_COLUMNS: (
     shop_customers::account_id,
     shop_customers::email,
     shop_customers::client_ref,
@@ -89,7 +89,17 @@ struct SessionRow {
     last_seen_at: time::PrimitiveDateTime,
 }
 
-fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCustomer>> {
+/// `shop_customer_of_client`'s query (`read_ahead` makes it too).
+macro_rules! shop_customer_of_client {
+    ($client_ref:expr) => {
+        $crate::schema::shop_customers::table
+            .filter($crate::schema::shop_customers::client_ref.eq($client_ref))
+            .select($crate::repo::shop::CUSTOMER_COLUMNS)
+    };
+}
+pub(crate) use shop_customer_of_client;
+
+pub(crate) fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCustomer>> {
     let Some((account_id, email, client_ref, code, first_payment_id, created_at)) = row else { return Ok(None) };
     Ok(Some(ShopCustomer {
         account_id,
@@ -164,16 +174,12 @@ impl ShopRepo for StoreTx {
     }
 
     async fn shop_customer_of_client(&mut self, client_ref: &str) -> StoreResult<Option<ShopCustomer>> {
+        if let Some(ahead) = self.ahead.shop_customer.take(client_ref) {
+            return Ok(ahead);
+        }
         let conn = self.conn()?;
-        let row = db_run!(conn, c => {
-            shop_customers::table
-                .filter(shop_customers::client_ref.eq(client_ref))
-                .select(CUSTOMER_COLUMNS)
-                .first::<CustomerRow>(c)
-                .await
-                .optional()
-        })
-        .map_err(db)?;
+        let row = db_run!(conn, c => shop_customer_of_client!(client_ref).first::<CustomerRow>(c).await.optional())
+            .map_err(db)?;
         customer(row)
     }
 

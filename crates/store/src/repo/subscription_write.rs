@@ -1,0 +1,69 @@
+//! `ClientRepo::save_subscription` as one statement of fixed text: the upsert decides the
+//! subscription's `change_seq` itself, where it took two reads before it (the stored revision,
+//! then the highest `change_seq`). `change_seq` moves to the end of the panel sync queue when
+//! the revision changes and stays otherwise. `auto_renew` is written on insert only: it is
+//! `set_auto_renew`'s, so a term's writes never undo it.
+
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
+
+use crate::invoice_work::statements::for_both_backends;
+use crate::models::SubscriptionRow;
+
+#[derive(diesel::query_builder::QueryId)]
+pub(crate) struct SaveSubscription(pub SubscriptionRow);
+
+// SET reads `subscriptions.*` as the row was before this statement, on both backends.
+for_both_backends!(SaveSubscription, |this, out| {
+    let s = &this.0;
+    out.push_sql(
+        "INSERT INTO subscriptions (client_ref, status, is_trial, lifetime, expires_at, term_started_at, \
+         devices_unlimited, devices_included, devices_purchased, reminder_72_sent, reminder_24_sent, \
+         link_rotated_at, link_token, revision, panel_revision, next_check_at, auto_renew, change_seq) VALUES (",
+    );
+    out.push_bind_param::<Text, _>(&s.client_ref)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&s.status)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&s.is_trial)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&s.lifetime)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Timestamp, _>(&s.expires_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Timestamp, _>(&s.term_started_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&s.devices_unlimited)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Integer, _>(&s.devices_included)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Integer, _>(&s.devices_purchased)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&s.reminder_72_sent)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&s.reminder_24_sent)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Timestamp>, _>(&s.link_rotated_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Text, _>(&s.link_token)?;
+    out.push_sql(", ");
+    out.push_bind_param::<BigInt, _>(&s.revision)?;
+    out.push_sql(", ");
+    out.push_bind_param::<BigInt, _>(&s.panel_revision)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Nullable<Timestamp>, _>(&s.next_check_at)?;
+    out.push_sql(", ");
+    out.push_bind_param::<Bool, _>(&s.auto_renew)?;
+    out.push_sql(
+        ", (SELECT COALESCE(MAX(change_seq), 0) + 1 FROM subscriptions)) \
+         ON CONFLICT (client_ref) DO UPDATE SET status = excluded.status, is_trial = excluded.is_trial, \
+         lifetime = excluded.lifetime, expires_at = excluded.expires_at, term_started_at = excluded.term_started_at, \
+         devices_unlimited = excluded.devices_unlimited, devices_included = excluded.devices_included, \
+         devices_purchased = excluded.devices_purchased, reminder_72_sent = excluded.reminder_72_sent, \
+         reminder_24_sent = excluded.reminder_24_sent, link_rotated_at = excluded.link_rotated_at, \
+         link_token = excluded.link_token, revision = excluded.revision, panel_revision = excluded.panel_revision, \
+         next_check_at = excluded.next_check_at, \
+         change_seq = CASE WHEN subscriptions.revision = excluded.revision \
+         THEN subscriptions.change_seq ELSE excluded.change_seq END",
+    );
+    Ok(())
+});
