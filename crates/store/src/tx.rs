@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use diesel_async::SimpleAsyncConnection;
 use time::OffsetDateTime;
 use tokio::sync::{Mutex, OwnedMutexGuard};
-use vp_ports::records::{AccountRecord, ApiKeyRecord};
+use vp_ports::records::{AccountRecord, ApiKeyRecord, InvoiceRecord};
 use vp_ports::store::StoreResult;
 use vp_ports::{
     DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, LocalPanelTx, OpenedInvoice,
@@ -141,6 +141,15 @@ impl Store for PoolStore {
 
     async fn single(&self) -> StoreResult<Box<dyn Tx>> {
         Ok(self.begin_single().await?)
+    }
+
+    async fn begin_with_invoice(&self, payment_id: &str) -> StoreResult<(Box<dyn Tx>, Option<InvoiceRecord>)> {
+        // On PostgreSQL the BEGIN is not sent here: it goes first in the locks' pipeline.
+        let mut tx = self.start(true, "BEGIN IMMEDIATE", None).await?;
+        // From here on a block may be open: a failure rolls it back when `tx` drops.
+        tx.in_block = true;
+        let invoice = crate::repo::billing::begin_with_invoice(tx.conn()?, payment_id).await?;
+        Ok((tx, invoice))
     }
 
     async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>> {
@@ -323,10 +332,6 @@ impl Tx for StoreTx {
 
     async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()> {
         crate::repo::clients::lock_client(self.conn()?, account_id, client_ref).await
-    }
-
-    async fn lock_invoice(&mut self, payment_id: &str) -> StoreResult<Option<vp_ports::InvoiceRecord>> {
-        crate::repo::billing::lock_invoice(self.conn()?, payment_id).await
     }
 
     async fn read_ahead(&mut self, ahead: vp_ports::ReadAhead<'_>) -> StoreResult<()> {

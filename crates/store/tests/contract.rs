@@ -187,7 +187,7 @@ contract_tests!(
     dropped_unit_of_work_leaves_no_trace,
     concurrent_writers_both_succeed,
     a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_for_another_client,
-    locking_an_invoice_reads_it_under_its_clients_lock,
+    a_unit_begun_with_an_invoice_reads_it_under_its_clients_lock,
     reads_made_ahead_answer_their_next_call_once_then_the_database_does,
     a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher,
     the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
@@ -2196,7 +2196,7 @@ async fn a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_f
     finishes(client).await;
 }
 
-async fn locking_an_invoice_reads_it_under_its_clients_lock(ctx: Ctx) {
+async fn a_unit_begun_with_an_invoice_reads_it_under_its_clients_lock(ctx: Ctx) {
     seed(&ctx.store, "acc-a").await;
     let mut tx = begin(&ctx.store).await;
     tx.insert_client(&client("acc-a-c2", "acc-a", "bob", T0)).await.unwrap();
@@ -2205,8 +2205,8 @@ async fn locking_an_invoice_reads_it_under_its_clients_lock(ctx: Ctx) {
     tx.commit().await.unwrap();
     let held = StdDuration::from_millis(400);
 
-    let mut first = begin(&ctx.store).await;
-    assert_eq!(first.lock_invoice("pay-1").await.unwrap(), Some(bought.clone()));
+    let (first, read) = ctx.store.begin_with_invoice("pay-1").await.unwrap();
+    assert_eq!(read, Some(bought.clone()));
     let mut same = take(&ctx.store, Lock::Client("acc-a-c1"));
     assert!(still_waiting(&mut same, held).await, "the invoice's client is locked");
     let mut whole = take(&ctx.store, Lock::Account);
@@ -2223,8 +2223,8 @@ async fn locking_an_invoice_reads_it_under_its_clients_lock(ctx: Ctx) {
         finishes(task).await;
     }
 
-    let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.lock_invoice("pay-2").await.unwrap(), None, "no such invoice");
+    let (tx, read) = ctx.store.begin_with_invoice("pay-2").await.unwrap();
+    assert_eq!(read, None, "no such invoice");
     tx.rollback().await.unwrap();
     let mut other = take(&ctx.store, Lock::Account);
     assert!(!still_waiting(&mut other, StdDuration::from_secs(10)).await, "a missing invoice locked nothing");

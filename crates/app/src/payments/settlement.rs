@@ -30,13 +30,12 @@ impl Payments {
         applies_to: impl Fn(&InvoiceRecord) -> bool,
     ) -> AppResult<InvoiceRecord> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
         // Read under the client's lock, not the account's: what a settlement changes is the
         // client's (invitations touch their inviter, who is locked in turn), so one account's
         // customers paying at once settle at once, each after any unit holding the whole
         // account. Another outcome applied meanwhile shows in what is read.
-        let mut invoice =
-            tx.lock_invoice(payment_id).await?.filter(|i| applies_to(i)).ok_or(AppError::NotFound("invoice"))?;
+        let (mut tx, invoice) = self.store.begin_with_invoice(payment_id).await?;
+        let mut invoice = invoice.filter(|i| applies_to(i)).ok_or(AppError::NotFound("invoice"))?;
         if outcome_already_applied(invoice.status, outcome) {
             tx.commit().await?;
             return Ok(invoice);

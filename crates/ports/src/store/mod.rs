@@ -104,6 +104,11 @@ pub trait Store: Send + Sync {
     /// `begin`. A second write through it would not be atomic with the first, and on
     /// PostgreSQL its rollback undoes nothing: only what may stand alone goes through it.
     async fn single(&self) -> StoreResult<Box<dyn Tx>>;
+    /// Starts a unit of work as `begin` does, takes `Tx::lock_client` for the invoice's client
+    /// and reads the invoice under it: what a settlement starts with. On PostgreSQL the BEGIN,
+    /// the two locks (each finding its row through the invoice) and the read go out pipelined,
+    /// one round trip for all. No such invoice: `None`, and nothing is locked.
+    async fn begin_with_invoice(&self, payment_id: &str) -> StoreResult<(Box<dyn Tx>, Option<InvoiceRecord>)>;
     /// The key with this hash and its account, in one statement outside any unit of work:
     /// every partner request authenticates, so this is the hottest read.
     async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>>;
@@ -205,10 +210,6 @@ pub trait Tx:
     /// nothing to do, as above). A payment's settlement needs no more, so one account's
     /// customers paying at once are not settled one at a time.
     async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()>;
-    /// The invoice, read once `lock_client` holds its client: what a settlement starts with,
-    /// in one round trip on PostgreSQL (the locks find the client through the invoice). `None`
-    /// when there is no such invoice, and then nothing is locked.
-    async fn lock_invoice(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
     /// Makes the reads `ahead` names now, together where the backend can (PostgreSQL: one
     /// round trip); each then answers the unit's next call of that read once (see `ReadAhead`).
     /// A backend with nothing to gain (SQLite, in-process) reads nothing ahead.

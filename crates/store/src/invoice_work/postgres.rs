@@ -29,7 +29,7 @@ pub(super) type Done = Result<usize, diesel::result::Error>;
 macro_rules! fixed_statement {
     ($name:ident, $sql:literal) => {
         #[derive(Debug, Clone, Copy, QueryId)]
-        pub(super) struct $name;
+        pub(crate) struct $name;
 
         impl QueryFragment<Pg> for $name {
             fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {

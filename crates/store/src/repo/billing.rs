@@ -15,6 +15,7 @@ use vp_ports::store::StoreResult;
 use crate::cached::by_sql;
 use crate::convert::{self, db_time, recovery_point_text};
 use crate::errors::db;
+use crate::invoice_work::Begin;
 use crate::models::{IdempotencyRow, InvoiceRow};
 use crate::pool::{DbConn, SqliteConn, db_run, load_for_claim};
 use crate::schema::{clients, idempotency_keys, invoices};
@@ -35,11 +36,12 @@ fn first(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Option<InvoiceRecord>> 
     Ok(into_records(rows)?.into_iter().next())
 }
 
-/// `Tx::lock_invoice` (`tx.rs`). On PostgreSQL the share of the invoice's account, the lock of
-/// its client (as `clients::lock_client`, each found through the invoice: an invoice never
-/// changes hands) and the read go out pipelined, and the server runs them in that order. On
-/// SQLite `BEGIN IMMEDIATE` already serialises every writer: a read is all it takes.
-pub(crate) async fn lock_invoice(conn: &mut DbConn, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+/// `Store::begin_with_invoice` (`tx.rs`) on a unit whose block is open on SQLite, and not yet
+/// on PostgreSQL. On PostgreSQL the BEGIN, the share of the invoice's account, the lock of its
+/// client (as `clients::lock_client`, each found through the invoice: an invoice never changes
+/// hands) and the read go out pipelined, and the server runs them in that order. On SQLite
+/// `BEGIN IMMEDIATE` already serialises every writer: a read is all it takes.
+pub(crate) async fn begin_with_invoice(conn: &mut DbConn, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
     let rows: Vec<(InvoiceRow, String)> = match conn {
         DbConn::Sqlite(object) => {
             let c: &mut SqliteConn = object;
@@ -48,7 +50,8 @@ pub(crate) async fn lock_invoice(conn: &mut DbConn, payment_id: &str) -> StoreRe
         DbConn::Postgres(object) => {
             let c: &AsyncPgConnection = object;
             let of_invoice = |sql| by_sql(diesel::sql_query(sql).bind::<diesel::sql_types::Text, _>(payment_id));
-            let (shared, locked, rows) = tokio::join!(
+            let (begun, shared, locked, rows) = tokio::join!(
+                Begin.execute(&mut &*c),
                 of_invoice(
                     "SELECT 1 FROM accounts WHERE id = (SELECT account_id FROM invoices WHERE payment_id = $1) FOR SHARE"
                 )
@@ -59,7 +62,7 @@ pub(crate) async fn lock_invoice(conn: &mut DbConn, payment_id: &str) -> StoreRe
                 .execute(&mut &*c),
                 invoice_query!().filter(invoices::payment_id.eq(payment_id)).limit(1).load(&mut &*c),
             );
-            shared.and(locked).and(rows)
+            begun.and(shared).and(locked).and(rows)
         }
     }
     .map_err(db)?;
