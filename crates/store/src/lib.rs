@@ -7,6 +7,7 @@ use vp_ports::{Store, StoreError};
 
 mod cached;
 mod convert;
+mod deferred;
 mod errors;
 mod invoice_work;
 mod migrations;

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use diesel_async::SimpleAsyncConnection;
+use diesel_async::{RunQueryDsl, SimpleAsyncConnection};
+use futures_util::future::join_all;
 use time::OffsetDateTime;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 use vp_ports::records::{AccountRecord, ApiKeyRecord, InvoiceRecord};
@@ -15,9 +16,10 @@ use vp_ports::{
     Store, StoreError, Tx,
 };
 
+use crate::deferred::{Deferred, Pipelined};
 use crate::errors;
-use crate::invoice_work;
-use crate::pool::{DbConn, DbPool, db_run};
+use crate::invoice_work::{self, Commit, NotifyDeliveries};
+use crate::pool::{DbConn, DbPool, PgConn, db_run};
 use crate::repo::read_ahead::Ahead;
 use crate::repo::{accounts, events};
 use crate::signal::{DeliverySignal, NOTIFY_DELIVERIES};
@@ -91,6 +93,7 @@ impl PoolStore {
             deliveries: self.deliveries.clone(),
             recorded_deliveries: false,
             ahead: Ahead::default(),
+            deferred: Vec::new(),
         }))
     }
 }
@@ -148,7 +151,7 @@ impl Store for PoolStore {
         let mut tx = self.start(true, "BEGIN IMMEDIATE", None).await?;
         // From here on a block may be open: a failure rolls it back when `tx` drops.
         tx.in_block = true;
-        let invoice = crate::repo::billing::begin_with_invoice(tx.conn()?, payment_id).await?;
+        let invoice = crate::repo::billing::begin_with_invoice(tx.conn().await?, payment_id).await?;
         Ok((tx, invoice))
     }
 
@@ -196,8 +199,8 @@ impl Store for PoolStore {
 
     async fn release_leases(&self) -> StoreResult<u64> {
         let mut tx = self.begin_writing().await?;
-        let freed = events::release_delivery_leases(tx.conn()?).await?;
-        crate::repo::settings::release_named_leases(tx.conn()?).await?;
+        let freed = events::release_delivery_leases(tx.conn().await?).await?;
+        crate::repo::settings::release_named_leases(tx.conn().await?).await?;
         Tx::commit(tx).await?;
         Ok(freed)
     }
@@ -249,12 +252,67 @@ pub(crate) struct StoreTx {
     recorded_deliveries: bool,
     /// What `read_ahead` read, waiting for the calls it answers.
     pub(crate) ahead: Ahead,
+    /// Writes waiting for the unit's next statement (`deferred.rs`).
+    deferred: Vec<Deferred>,
 }
 
+/// The most writes waiting at once: `join_all` polls (and so sends) up to 30 futures in order,
+/// and a full queue is sent before the next write joins it.
+const MOST_DEFERRED: usize = 16;
+
 impl StoreTx {
-    /// The connection of the unit of work, for the queries of `repo/`.
-    pub(crate) fn conn(&mut self) -> StoreResult<&mut DbConn> {
+    /// The connection of the unit of work, for the queries of `repo/`, once the writes waiting
+    /// for it are sent.
+    pub(crate) async fn conn(&mut self) -> StoreResult<&mut DbConn> {
+        if !self.deferred.is_empty() {
+            self.send_deferred(None).await?;
+        }
         self.conn.as_mut().ok_or_else(|| StoreError::Unavailable("the unit of work has already ended".into()))
+    }
+
+    /// Whether a write may wait for the unit's next statement: inside a PostgreSQL transaction
+    /// block, with room in the queue.
+    pub(crate) fn defers_writes(&self) -> bool {
+        self.in_block && matches!(self.conn, Some(DbConn::Postgres(_))) && self.deferred.len() < MOST_DEFERRED
+    }
+
+    /// Queues `write` for the unit's next statement (only where `defers_writes`).
+    pub(crate) fn defer<F>(&mut self, write: F)
+    where
+        F: for<'c> FnOnce(&'c PgConn) -> Pipelined<'c> + Send + 'static,
+    {
+        self.deferred.push(Box::new(write));
+    }
+
+    /// Sends the waiting writes, pipelined, and with `end` (whether to notify the dispatcher)
+    /// ends the unit with a COMMIT in the same round trip.
+    async fn send_deferred(&mut self, end: Option<bool>) -> StoreResult<()> {
+        let writes = std::mem::take(&mut self.deferred);
+        let Some(DbConn::Postgres(object)) = self.conn.as_mut() else {
+            return Err(StoreError::Unavailable("the unit of work has already ended".into()));
+        };
+        let c: &PgConn = object;
+        let mut sent: Vec<Pipelined<'_>> = writes.into_iter().map(|write| write(c)).collect();
+        if let Some(notify) = end {
+            if notify {
+                sent.push(Box::pin(NotifyDeliveries.execute(&mut &*c)));
+            }
+            sent.push(Box::pin(Commit.execute(&mut &*c)));
+        }
+        // Polled in order, so sent in it.
+        let failed = join_all(sent).await.into_iter().find_map(Result::err);
+        if let Some(e) = failed {
+            // The block is aborted (a COMMIT after a failed write rolled it back, a NOTIFY
+            // after one left it open): never hand this connection out again.
+            if let Some(conn) = self.conn.take() {
+                conn.detach();
+            }
+            return Err(errors::db(e));
+        }
+        if end.is_some() {
+            self.conn = None;
+        }
+        Ok(())
     }
 
     /// Deliveries were inserted: the dispatcher is woken at the commit.
@@ -264,6 +322,7 @@ impl StoreTx {
 
     /// Ends the unit of work with `statement`, or, with no block open, with `unblocked` if any.
     async fn finish(&mut self, statement: &str, unblocked: Option<&str>) -> StoreResult<()> {
+        self.deferred.clear();
         let Some(mut conn) = self.conn.take() else {
             return Err(StoreError::Unavailable("the unit of work has already ended".into()));
         };
@@ -311,6 +370,13 @@ impl Drop for StoreTx {
 impl Tx for StoreTx {
     async fn commit(mut self: Box<Self>) -> StoreResult<()> {
         let postgres = matches!(self.conn, Some(DbConn::Postgres(_)));
+        if !self.deferred.is_empty() {
+            self.send_deferred(Some(self.recorded_deliveries)).await?;
+            if self.recorded_deliveries {
+                self.deliveries.wake();
+            }
+            return Ok(());
+        }
         if !self.recorded_deliveries {
             return self.finish("COMMIT", None).await;
         }
@@ -327,11 +393,11 @@ impl Tx for StoreTx {
     }
 
     async fn lock_account(&mut self, account_id: &str) -> StoreResult<()> {
-        crate::repo::accounts::lock_account(self.conn()?, account_id).await
+        crate::repo::accounts::lock_account(self.conn().await?, account_id).await
     }
 
     async fn lock_client(&mut self, account_id: &str, client_ref: &str) -> StoreResult<()> {
-        crate::repo::clients::lock_client(self.conn()?, account_id, client_ref).await
+        crate::repo::clients::lock_client(self.conn().await?, account_id, client_ref).await
     }
 
     async fn read_ahead(&mut self, ahead: vp_ports::ReadAhead<'_>) -> StoreResult<()> {

@@ -190,6 +190,7 @@ contract_tests!(
     a_unit_begun_with_an_invoice_reads_it_under_its_clients_lock,
     reads_made_ahead_answer_their_next_call_once_then_the_database_does,
     a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher,
+    writes_answering_nothing_are_read_back_by_their_unit_and_kept_only_whole_by_its_commit,
     the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
     webhook_endpoints_round_trip_every_field,
     events_and_deliveries_are_claimed_once_under_a_lease,
@@ -329,6 +330,18 @@ fn idem(account_id: &str, key: &str, point: RecoveryPoint, locked_until: Option<
 
 fn is_conflict<T: std::fmt::Debug>(result: &Result<T, StoreError>) -> bool {
     matches!(result, Err(StoreError::Conflict(_)))
+}
+
+/// How a write that returns nothing ended its unit: its own failure, or the commit's (a store
+/// may send the write with the unit's next statement; `Tx::commit`).
+async fn written_and_committed(tx: Box<dyn Tx>, written: Result<(), StoreError>) -> Result<(), StoreError> {
+    match written {
+        Ok(()) => tx.commit().await,
+        Err(e) => {
+            tx.rollback().await.expect("rollback");
+            Err(e)
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1085,8 +1098,8 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
 
     tx.insert_client(&client("c-2", "acc-a", "bob", at(1))).await.unwrap();
     let clash = tx.save_subscription("c-2", &subscription(SubscriptionStatus::Active, "tok-2")).await;
+    let clash = written_and_committed(tx, clash).await;
     assert!(is_conflict(&clash), "link tokens are unique: {clash:?}");
-    tx.rollback().await.unwrap();
 }
 
 async fn clients_filter_by_subscription_and_page_in_order(ctx: Ctx) {
@@ -1751,8 +1764,8 @@ async fn ledger_is_unique_per_invoice_and_kind_and_sums(ctx: Ctx) {
 
     let mut tx = begin(s).await;
     let dup = tx.insert_ledger_entry(&entry("l4", "pay-1", LedgerKind::PartnerShareCredit, 12_500, 4)).await;
+    let dup = written_and_committed(tx, dup).await;
     assert!(is_conflict(&dup), "one entry per invoice and kind: {dup:?}");
-    tx.rollback().await.unwrap();
 
     let mut tx = begin(s).await;
     assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(7_000_000_000, 0), "beyond i32");
@@ -1801,8 +1814,8 @@ async fn withdrawal_steps_are_one_entry_each_and_the_balance_sums_both_columns(c
     let mut tx = begin(s).await;
     assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(49_950, 150_050));
     let twice = tx.insert_ledger_entry(&ledger_entry("l9", wd("wd-1"), LedgerKind::WithdrawalHold, -1, 1, 4)).await;
+    let twice = written_and_committed(tx, twice).await;
     assert!(is_conflict(&twice), "one entry per withdrawal and kind: {twice:?}");
-    tx.rollback().await.unwrap();
 
     let mut tx = begin(s).await;
     w.status = WithdrawalStatus::Paid;
@@ -2355,6 +2368,85 @@ async fn a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher(ctx:
     let there = there.await.unwrap();
     if ctx.url.starts_with("postgres") {
         assert!(there < StdDuration::from_millis(1500), "another process wakes too (NOTIFY with no block): {there:?}");
+    }
+}
+
+async fn writes_answering_nothing_are_read_back_by_their_unit_and_kept_only_whole_by_its_commit(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let pending = invoice("pay-1", "acc-a", "acc-a-c1", Purpose::Devices { count: 1 });
+    let mut tx = begin(s).await;
+    tx.insert_invoice(&pending).await.unwrap();
+    tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
+    tx.insert_event(&event("evt-1", "acc-a", "payment.succeeded", 0)).await.unwrap();
+    tx.commit().await.unwrap();
+    let paid = InvoiceRecord { status: InvoiceStatus::Succeeded, paid_at: Some(at(5)), ..pending.clone() };
+    let sub = subscription(SubscriptionStatus::Active, "t1");
+    let credit =
+        ledger_entry("l1", LedgerSubject::Invoice("pay-1".into()), LedgerKind::PartnerShareCredit, 12_500, 0, 5);
+    let kept = |s: Arc<dyn Store>| async move {
+        let mut tx = s.begin().await.unwrap();
+        let client = tx.client_by_ref("acc-a-c1").await.unwrap().unwrap();
+        let invoice = tx.invoice("acc-a", "pay-1").await.unwrap().unwrap();
+        let balance = tx.partner_balance("acc-a").await.unwrap();
+        tx.rollback().await.unwrap();
+        (client.subscription, invoice.status, balance)
+    };
+    let nothing = (None, InvoiceStatus::Pending, balance(0, 0));
+
+    // The unit's own reads see its writes; a rollback or a drop keeps none of them.
+    let mut tx = begin(s).await;
+    tx.save_subscription("acc-a-c1", &sub).await.unwrap();
+    tx.update_invoice(&paid).await.unwrap();
+    let client = tx.client_by_ref("acc-a-c1").await.unwrap().unwrap();
+    assert_eq!(client.subscription.as_ref(), Some(&sub));
+    assert_eq!(tx.invoice("acc-a", "pay-1").await.unwrap(), Some(paid.clone()));
+    tx.insert_ledger_entry(&credit).await.unwrap();
+    assert_eq!(tx.partner_balance("acc-a").await.unwrap(), balance(12_500, 0));
+    tx.rollback().await.unwrap();
+    assert_eq!(kept(s.clone()).await, nothing);
+    let mut tx = begin(s).await;
+    tx.save_subscription("acc-a-c1", &sub).await.unwrap();
+    tx.update_invoice(&paid).await.unwrap();
+    drop(tx);
+    tokio::time::sleep(StdDuration::from_millis(100)).await;
+    assert_eq!(kept(s.clone()).await, nothing);
+
+    // One failing write fails the commit, and the writes beside it are not kept either.
+    let mut tx = begin(s).await;
+    tx.insert_ledger_entry(&credit).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    tx.save_subscription("acc-a-c1", &sub).await.unwrap();
+    tx.update_invoice(&paid).await.unwrap();
+    let twice = tx.insert_ledger_entry(&ledger_entry("l2", credit.subject.clone(), credit.kind, 1, 0, 6)).await;
+    let twice = written_and_committed(tx, twice).await;
+    assert!(is_conflict(&twice), "the second credit of one invoice: {twice:?}");
+    assert_eq!(kept(s.clone()).await, (None, InvoiceStatus::Pending, balance(12_500, 0)));
+
+    // A commit keeps them all and wakes the dispatchers, of other processes too, for the
+    // deliveries recorded beside them.
+    let other = connect(&ctx.url, &StoreOptions::default()).await.unwrap();
+    other.wait_for_deliveries(StdDuration::from_millis(50)).await;
+    tokio::time::sleep(StdDuration::from_millis(300)).await;
+    let there = tokio::spawn({
+        let other = other.clone();
+        async move {
+            let started = std::time::Instant::now();
+            other.wait_for_deliveries(StdDuration::from_secs(2)).await;
+            started.elapsed()
+        }
+    });
+    tokio::time::sleep(StdDuration::from_millis(100)).await;
+    let mut tx = begin(s).await;
+    tx.insert_delivery(&delivery("dl-1", "evt-1", "we-1", 0)).await.unwrap();
+    tx.save_subscription("acc-a-c1", &sub).await.unwrap();
+    tx.update_invoice(&paid).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(kept(s.clone()).await, (Some(sub), InvoiceStatus::Succeeded, balance(12_500, 0)));
+    let there = there.await.unwrap();
+    if ctx.url.starts_with("postgres") {
+        assert!(there < StdDuration::from_millis(1500), "another process wakes at the commit: {there:?}");
     }
 }
 

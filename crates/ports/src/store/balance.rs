@@ -9,7 +9,7 @@ use crate::balance::*;
 #[async_trait]
 pub trait BalanceRepo: Send {
     /// Fails with `Conflict` when the same invoice or withdrawal already has an entry of this
-    /// kind.
+    /// kind (here, or at the unit's next statement: see `Tx::commit`).
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
     /// An account's ledger, newest first, strictly before the cursor `(created_at, id)`.
     async fn ledger_entries(

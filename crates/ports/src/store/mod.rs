@@ -198,6 +198,9 @@ pub trait Tx:
     + BroadcastRepo
     + Send
 {
+    /// A write that returns nothing may be sent with the unit's next statement (PostgreSQL,
+    /// inside a transaction block: one round trip for the writes and the COMMIT). Its failure
+    /// then fails that next call or the commit, and nothing of the unit is kept either way.
     async fn commit(self: Box<Self>) -> StoreResult<()>;
     async fn rollback(self: Box<Self>) -> StoreResult<()>;
     /// Serialises writers of one account until this unit of work ends (PostgreSQL:

@@ -27,7 +27,7 @@ pub(super) type Done = Result<usize, diesel::result::Error>;
 /// A statement of fixed text as a type of its own, so the connection prepares it once and
 /// later uses only send it: pipelined statements then go out without waiting for a prepare.
 macro_rules! fixed_statement {
-    ($name:ident, $sql:literal) => {
+    ($name:ident, $sql:expr) => {
         #[derive(Debug, Clone, Copy, QueryId)]
         pub(crate) struct $name;
 
@@ -43,6 +43,7 @@ macro_rules! fixed_statement {
 fixed_statement!(Begin, "BEGIN");
 fixed_statement!(Commit, "COMMIT");
 fixed_statement!(Rollback, "ROLLBACK");
+fixed_statement!(NotifyDeliveries, crate::signal::NOTIFY_DELIVERIES);
 
 pub(super) async fn open_one(c: &AsyncPgConnection, o: &Opening) -> StoreResult<OpenedInvoice> {
     let (inserted, rows, bound) = tokio::join!(

@@ -44,21 +44,21 @@ pub(crate) async fn account_by_key_hash(
 #[async_trait]
 impl AccountRepo for StoreTx {
     async fn insert_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::account_row(account)?;
         db_run!(conn, c => diesel::insert_into(accounts::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn update_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::account_row(account)?;
         db_run!(conn, c => diesel::update(accounts::table.find(&account.id)).set(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn account(&mut self, id: &str) -> StoreResult<Option<AccountRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<AccountRow> = db_run!(conn, c => {
             accounts::table.find(id).select(AccountRow::as_select()).first(c).await.optional()
         })
@@ -67,7 +67,7 @@ impl AccountRepo for StoreTx {
     }
 
     async fn accounts(&mut self) -> StoreResult<Vec<AccountRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<AccountRow> = db_run!(conn, c => {
             accounts::table.select(AccountRow::as_select()).order((accounts::created_at, accounts::id)).load(c).await
         })
@@ -76,14 +76,14 @@ impl AccountRepo for StoreTx {
     }
 
     async fn insert_api_key(&mut self, key: &ApiKeyRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::api_key_row(key);
         db_run!(conn, c => diesel::insert_into(api_keys::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn api_key(&mut self, id: &str) -> StoreResult<Option<ApiKeyRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ApiKeyRow> = db_run!(conn, c => {
             api_keys::table.find(id).select(ApiKeyRow::as_select()).first(c).await.optional()
         })
@@ -92,7 +92,7 @@ impl AccountRepo for StoreTx {
     }
 
     async fn api_keys(&mut self, account_id: &str) -> StoreResult<Vec<ApiKeyRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<ApiKeyRow> = db_run!(conn, c => {
             api_keys::table
                 .filter(api_keys::account_id.eq(account_id))
@@ -106,7 +106,7 @@ impl AccountRepo for StoreTx {
     }
 
     async fn revoke_api_key(&mut self, id: &str, at: OffsetDateTime) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         let changed = db_run!(conn, c => {
             diesel::update(api_keys::table.find(id).filter(api_keys::revoked_at.is_null()))
@@ -119,7 +119,7 @@ impl AccountRepo for StoreTx {
     }
 
     async fn renewal_url(&mut self, account_id: &str) -> StoreResult<Option<String>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let found: Option<Option<String>> = db_run!(conn, c => {
             accounts::table.find(account_id).select(accounts::renewal_url).first(c).await.optional()
         })
@@ -128,7 +128,7 @@ impl AccountRepo for StoreTx {
     }
 
     async fn set_renewal_url(&mut self, account_id: &str, url: Option<&str>) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(accounts::table.find(account_id)).set(accounts::renewal_url.eq(url)).execute(c).await
         })

@@ -15,6 +15,7 @@ use vp_ports::store::StoreResult;
 
 use crate::cached::by_sql;
 use crate::convert::{db_time, utc};
+use crate::deferred::write_with_next;
 use crate::errors::{corrupt, db};
 use crate::models::{LedgerRow, WithdrawalRow};
 use crate::pool::db_run;
@@ -90,11 +91,8 @@ fn withdrawal(r: WithdrawalRow) -> StoreResult<WithdrawalRecord> {
 #[async_trait]
 impl BalanceRepo for StoreTx {
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()> {
-        let conn = self.conn()?;
         let row = ledger_row(entry);
-        db_run!(conn, c => by_sql(diesel::insert_into(ledger_entries::table).values(&row)).execute(c).await)
-            .map_err(db)?;
-        Ok(())
+        write_with_next!(self, by_sql(diesel::insert_into(ledger_entries::table).values(&row)))
     }
 
     async fn ledger_entries(
@@ -104,7 +102,7 @@ impl BalanceRepo for StoreTx {
         limit: u32,
     ) -> StoreResult<Vec<LedgerEntry>> {
         use ledger_entries::dsl as l;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let cursor = page_cursor(before);
         let rows: Vec<LedgerRow> = db_run!(conn, c => {
             let entries = l::ledger_entries.filter(l::account_id.eq(account_id)).select(LedgerRow::as_select());
@@ -116,7 +114,7 @@ impl BalanceRepo for StoreTx {
 
     async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>> {
         use ledger_entries::dsl as l;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<LedgerRow> = db_run!(conn, c => {
             l::ledger_entries
                 .filter(l::withdrawal_id.eq(withdrawal_id))
@@ -130,7 +128,7 @@ impl BalanceRepo for StoreTx {
     }
 
     async fn partner_balance(&mut self, account_id: &str) -> StoreResult<Balance> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         // SUM(bigint) is NUMERIC on PostgreSQL; the casts keep one integer type on both backends.
         let (available, held): (Option<i64>, Option<i64>) = db_run!(conn, c => {
             ledger_entries::table
@@ -150,21 +148,21 @@ impl BalanceRepo for StoreTx {
     }
 
     async fn insert_withdrawal(&mut self, w: &WithdrawalRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = withdrawal_row(w);
         db_run!(conn, c => diesel::insert_into(withdrawals::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn update_withdrawal(&mut self, w: &WithdrawalRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = withdrawal_row(w);
         db_run!(conn, c => diesel::update(withdrawals::table.find(&w.id)).set(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<WithdrawalRow> = db_run!(conn, c => {
             withdrawals::table.find(id).select(WithdrawalRow::as_select()).first(c).await.optional()
         })
@@ -174,7 +172,7 @@ impl BalanceRepo for StoreTx {
 
     async fn withdrawals(&mut self, f: &WithdrawalFilter) -> StoreResult<Vec<WithdrawalRecord>> {
         use withdrawals::dsl as w;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let cursor = page_cursor(f.before.clone());
         let rows: Vec<WithdrawalRow> = db_run!(conn, c => {
             let all = w::withdrawals.select(WithdrawalRow::as_select());

@@ -14,6 +14,7 @@ use vp_ports::store::StoreResult;
 
 use crate::cached::by_sql;
 use crate::convert::{self, db_time, recovery_point_text};
+use crate::deferred::write_with_next;
 use crate::errors::db;
 use crate::invoice_work::Begin;
 use crate::models::{IdempotencyRow, InvoiceRow};
@@ -72,24 +73,20 @@ pub(crate) async fn begin_with_invoice(conn: &mut DbConn, payment_id: &str) -> S
 #[async_trait]
 impl InvoiceRepo for StoreTx {
     async fn insert_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::invoice_row(invoice)?;
         db_run!(conn, c => diesel::insert_into(invoices::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn update_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
         let row = convert::invoice_row(invoice)?;
-        db_run!(conn, c => {
-            by_sql(diesel::update(invoices::table.find(&invoice.payment_id)).set(&row)).execute(c).await
-        })
-        .map_err(db)?;
-        Ok(())
+        let payment_id = invoice.payment_id.clone();
+        write_with_next!(self, by_sql(diesel::update(invoices::table.find(&payment_id)).set(&row)))
     }
 
     async fn invoice(&mut self, account_id: &str, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
             invoice_query!()
                 .filter(invoices::payment_id.eq(payment_id))
@@ -103,7 +100,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn client_invoices(&mut self, client_ref: &str, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
             invoice_query!()
                 .filter(invoices::client_ref.eq(client_ref))
@@ -117,7 +114,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
             invoice_query!().filter(invoices::payment_id.eq(payment_id)).limit(1).load(c).await
         })
@@ -126,7 +123,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         let limit = i64::from(limit);
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
@@ -143,7 +140,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
             invoice_query!().filter(invoices::gateway_payment_id.eq(gateway_payment_id)).limit(1).load(c).await
         })
@@ -152,7 +149,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn schedule_gateway_check(&mut self, payment_id: &str, at: Option<OffsetDateTime>) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = at.map(db_time);
         db_run!(conn, c => {
             diesel::update(invoices::table.find(payment_id)).set(invoices::gateway_check_at.eq(at)).execute(c).await
@@ -171,7 +168,7 @@ impl InvoiceRepo for StoreTx {
         window_start: OffsetDateTime,
     ) -> StoreResult<Vec<GatewayCheck>> {
         let Claim { now, lease_until, limit } = claim;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (now_db, window_db, limit) = (db_time(now), db_time(window_start), i64::from(limit));
         let open = [InvoiceStatus::Pending.as_str(), InvoiceStatus::Expired.as_str()];
         let due = invoices::gateway_check_at
@@ -219,14 +216,14 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn insert_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::idempotency_row(record);
         db_run!(conn, c => diesel::insert_into(idempotency_keys::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<IdempotencyRow> = db_run!(conn, c => {
             idempotency_keys::table
                 .find((account_id, key))
@@ -240,7 +237,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn update_idempotency_key(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::idempotency_row(record);
         db_run!(conn, c => {
             diesel::update(idempotency_keys::table.find((&record.account_id, &record.key))).set(&row).execute(c).await
@@ -257,7 +254,7 @@ impl InvoiceRepo for StoreTx {
         until: OffsetDateTime,
     ) -> StoreResult<bool> {
         use idempotency_keys::dsl as k;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let started = recovery_point_text(RecoveryPoint::Started);
         let until = db_time(until);
         let moved = db_run!(conn, c => {
@@ -278,7 +275,7 @@ impl InvoiceRepo for StoreTx {
     }
 
     async fn delete_idempotency_key(&mut self, account_id: &str, key: &str) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::delete(idempotency_keys::table.find((account_id, key))).execute(c).await)
             .map_err(db)?;
         Ok(())
@@ -291,7 +288,7 @@ impl InvoiceRepo for StoreTx {
         before: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<IdempotencyRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let before = db_time(before);
         let limit = i64::from(limit);
         let rows: Vec<IdempotencyRow> = db_run!(conn, c => {

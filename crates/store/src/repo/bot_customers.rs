@@ -50,7 +50,7 @@ impl BotCustomerRepo for StoreTx {
         at: OffsetDateTime,
     ) -> StoreResult<bool> {
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         let row = BotCustomerRow {
             account_id: account_id.to_owned(),
@@ -83,7 +83,7 @@ impl BotCustomerRepo for StoreTx {
 
     async fn mark_chat_refused(&mut self, account_id: &str, chat_id: i64, at: OffsetDateTime) -> StoreResult<()> {
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         db_run!(conn, c => {
             diesel::update(b::bot_customers.filter(b::account_id.eq(account_id)).filter(b::chat_id.eq(chat_id)))
@@ -97,7 +97,7 @@ impl BotCustomerRepo for StoreTx {
 
     async fn set_bot_customer_email(&mut self, account_id: &str, user_id: i64, email: &str) -> StoreResult<()> {
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(b::bot_customers.find((account_id, user_id)))
                 .set(b::receipt_email.eq(Some(email)))
@@ -116,7 +116,7 @@ impl BotCustomerRepo for StoreTx {
         asked_at: Option<OffsetDateTime>,
     ) -> StoreResult<()> {
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let asked_at = crate::convert::db_time_opt(asked_at);
         db_run!(conn, c => {
             diesel::update(b::bot_customers.find((account_id, user_id)))
@@ -130,7 +130,7 @@ impl BotCustomerRepo for StoreTx {
 
     async fn bot_customers(&mut self, account_id: &str, user_ids: &[i64]) -> StoreResult<Vec<BotCustomer>> {
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<BotCustomerRow> = db_run!(conn, c => {
             b::bot_customers
                 .filter(b::account_id.eq(account_id))
@@ -145,7 +145,7 @@ impl BotCustomerRepo for StoreTx {
 
     async fn link_bot_customer(&mut self, account_id: &str, user_id: i64, client_ref: &str) -> StoreResult<()> {
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(b::bot_customers.find((account_id, user_id)).filter(b::client_ref.is_null()))
                 .set(b::client_ref.eq(client_ref))
@@ -160,7 +160,7 @@ impl BotCustomerRepo for StoreTx {
         if let Some(ahead) = self.ahead.bot_customer.take(client_ref) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<BotCustomerRow> =
             db_run!(conn, c => bot_customer_of_client!(client_ref).first(c).await.optional()).map_err(db)?;
         Ok(row.map(customer))
@@ -168,7 +168,7 @@ impl BotCustomerRepo for StoreTx {
 
     async fn bot_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>> {
         use crate::schema::clients;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             bot_customers::table
                 .inner_join(clients::table.on(bot_customers::client_ref.eq(clients::id.nullable())))
@@ -187,7 +187,7 @@ impl BotCustomerRepo for StoreTx {
     async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats> {
         use crate::schema::invoices;
         use bot_customers::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let since = db_time(since);
         let started: Vec<i64> = db_run!(conn, c => {
             b::bot_customers
@@ -227,7 +227,7 @@ impl BotCustomerRepo for StoreTx {
     }
 
     async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = BotDeviceListRow {
             account_id: list.account_id.clone(),
             chat_id: list.chat_id,
@@ -239,7 +239,7 @@ impl BotCustomerRepo for StoreTx {
     }
 
     async fn device_list(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<BotDeviceList>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<BotDeviceListRow> = db_run!(conn, c => {
             bot_device_lists::table
                 .find((account_id, chat_id))

@@ -55,14 +55,14 @@ fn record(r: PartnerBotRow) -> PartnerBotRecord {
 #[async_trait]
 impl BotRepo for StoreTx {
     async fn insert_partner_bot(&mut self, bot: &PartnerBotRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = row(bot);
         db_run!(conn, c => diesel::insert_into(partner_bots::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn update_partner_bot(&mut self, bot: &PartnerBotRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = row(bot);
         db_run!(conn, c => diesel::update(partner_bots::table.find(&bot.account_id)).set(&row).execute(c).await)
             .map_err(db)?;
@@ -70,7 +70,7 @@ impl BotRepo for StoreTx {
     }
 
     async fn partner_bot(&mut self, account_id: &str) -> StoreResult<Option<PartnerBotRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let found: Option<PartnerBotRow> = db_run!(conn, c => {
             partner_bots::table.find(account_id).select(PartnerBotRow::as_select()).first(c).await.optional()
         })
@@ -80,7 +80,7 @@ impl BotRepo for StoreTx {
 
     async fn partner_bot_by_token(&mut self, token_hash: &str, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
         use partner_bots::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let found: Option<PartnerBotRow> = db_run!(conn, c => {
             b::partner_bots
                 .filter(b::token_hash.eq(token_hash).or(b::bot_id.eq(bot_id)))
@@ -94,14 +94,14 @@ impl BotRepo for StoreTx {
     }
 
     async fn delete_partner_bot(&mut self, account_id: &str) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let gone =
             db_run!(conn, c => diesel::delete(partner_bots::table.find(account_id)).execute(c).await).map_err(db)?;
         Ok(gone > 0)
     }
 
     async fn partner_bots(&mut self) -> StoreResult<Vec<PartnerBotRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<PartnerBotRow> = db_run!(conn, c => {
             partner_bots::table.select(PartnerBotRow::as_select()).order(partner_bots::account_id).load(c).await
         })
@@ -111,7 +111,7 @@ impl BotRepo for StoreTx {
 
     async fn partner_bot_by_id(&mut self, bot_id: i64) -> StoreResult<Option<PartnerBotRecord>> {
         use partner_bots::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let found: Option<PartnerBotRow> = db_run!(conn, c => {
             b::partner_bots.filter(b::bot_id.eq(bot_id)).select(PartnerBotRow::as_select()).first(c).await.optional()
         })
@@ -126,7 +126,7 @@ impl BotRepo for StoreTx {
     ) -> StoreResult<()> {
         use partner_bots::dsl as b;
         let webhook = webhook.map(WebhookRegistration::to_stored);
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(b::partner_bots.find(account_id)).set(b::webhook.eq(webhook)).execute(c).await
         })
@@ -136,7 +136,7 @@ impl BotRepo for StoreTx {
 
     async fn claim_bot_update(&mut self, bot_id: i64, update_id: i64, at: OffsetDateTime) -> StoreResult<bool> {
         use bot_updates::dsl as u;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         let inserted = db_run!(conn, c => {
             diesel::insert_into(u::bot_updates)
@@ -151,7 +151,7 @@ impl BotRepo for StoreTx {
 
     async fn prune_bot_updates(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
         use bot_updates::dsl as u;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let before = db_time(before);
         let gone =
             db_run!(conn, c => diesel::delete(u::bot_updates.filter(u::received_at.lt(before))).execute(c).await)
@@ -161,7 +161,7 @@ impl BotRepo for StoreTx {
 
     async fn bump_bot_profile(&mut self, account_id: &str) -> StoreResult<bool> {
         use partner_bots::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let changed = db_run!(conn, c => {
             diesel::update(b::partner_bots.find(account_id))
                 .set((
@@ -183,7 +183,7 @@ impl BotRepo for StoreTx {
         limit: u32,
     ) -> StoreResult<Vec<PartnerBotRecord>> {
         use partner_bots::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         let rows: Vec<PartnerBotRow> = load_for_claim!(
             conn,
@@ -207,7 +207,7 @@ impl BotRepo for StoreTx {
 
     async fn mark_bot_profile_synced(&mut self, account_id: &str, revision: i64) -> StoreResult<()> {
         use partner_bots::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(b::partner_bots.find(account_id).filter(b::profile_synced.lt(revision)))
                 .set((
@@ -225,7 +225,7 @@ impl BotRepo for StoreTx {
 
     async fn defer_bot_profile(&mut self, account_id: &str, retry_at: OffsetDateTime, error: &str) -> StoreResult<()> {
         use partner_bots::dsl as b;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let retry_at = db_time(retry_at);
         db_run!(conn, c => {
             diesel::update(b::partner_bots.find(account_id))
@@ -242,7 +242,7 @@ impl BotRepo for StoreTx {
     }
 
     async fn insert_bot_create_code(&mut self, code: &BotCreateCode) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = BotCreateCodeRow {
             code_hash: code.code_hash.clone(),
             account_id: code.account_id.clone(),
@@ -258,7 +258,7 @@ impl BotRepo for StoreTx {
     }
 
     async fn bot_create_code(&mut self, code_hash: &str) -> StoreResult<Option<BotCreateCode>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<BotCreateCodeRow> = db_run!(conn, c => {
             bot_create_codes::table.find(code_hash).select(BotCreateCodeRow::as_select()).first(c).await.optional()
         })
@@ -268,7 +268,7 @@ impl BotRepo for StoreTx {
 
     async fn open_bot_create_code(&mut self, code_hash: &str, user_id: i64) -> StoreResult<()> {
         use bot_create_codes::dsl as k;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(k::bot_create_codes.find(code_hash).filter(k::opened_by.is_null()))
                 .set(k::opened_by.eq(user_id))
@@ -285,7 +285,7 @@ impl BotRepo for StoreTx {
         now: OffsetDateTime,
     ) -> StoreResult<Option<BotCreateCode>> {
         use bot_create_codes::dsl as k;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<BotCreateCodeRow> = db_run!(conn, c => {
             k::bot_create_codes
                 .filter(k::opened_by.eq(user_id))
@@ -301,14 +301,14 @@ impl BotRepo for StoreTx {
     }
 
     async fn delete_bot_create_code(&mut self, code_hash: &str) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let gone =
             db_run!(conn, c => diesel::delete(bot_create_codes::table.find(code_hash)).execute(c).await).map_err(db)?;
         Ok(gone > 0)
     }
 
     async fn prune_bot_create_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let gone = db_run!(conn, c => {
             diesel::delete(bot_create_codes::table.filter(bot_create_codes::expires_at.lt(db_time(before))))
                 .execute(c)

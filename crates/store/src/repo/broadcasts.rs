@@ -94,7 +94,7 @@ impl BroadcastRepo for StoreTx {
         use bot_chat_languages as l;
         use bot_customers as b;
         type Row = (i64, Option<ClientRow>, Option<SubscriptionRow>, Option<String>);
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let account = account_id.to_owned();
         let rows: Vec<Row> = db_run!(conn, c => {
             b::table
@@ -141,7 +141,7 @@ impl BroadcastRepo for StoreTx {
     }
 
     async fn insert_broadcast(&mut self, broadcast: &BroadcastRecord, chats: &[BroadcastChat]) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let head = row(broadcast);
         db_run!(conn, c => diesel::insert_into(broadcasts::table).values(&head).execute(c).await).map_err(db)?;
         for part in chats.chunks(CHATS_PER_INSERT) {
@@ -164,7 +164,7 @@ impl BroadcastRepo for StoreTx {
     }
 
     async fn broadcast(&mut self, id: &str) -> StoreResult<Option<BroadcastRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let found: Option<BroadcastRow> = db_run!(conn, c => {
             broadcasts::table.find(id).select(BroadcastRow::as_select()).first(c).await.optional()
         })
@@ -173,7 +173,7 @@ impl BroadcastRepo for StoreTx {
     }
 
     async fn broadcasts(&mut self, account_id: &str, limit: u32) -> StoreResult<Vec<BroadcastRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<BroadcastRow> = db_run!(conn, c => {
             broadcasts::table
                 .filter(broadcasts::account_id.eq(account_id))
@@ -193,7 +193,7 @@ impl BroadcastRepo for StoreTx {
         state: BroadcastState,
         finished_at: Option<OffsetDateTime>,
     ) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let finished = db_time_opt(finished_at);
         db_run!(conn, c => {
             diesel::update(broadcasts::table.find(id))
@@ -206,7 +206,7 @@ impl BroadcastRepo for StoreTx {
     }
 
     async fn broadcast_counts(&mut self, id: &str) -> StoreResult<BroadcastCounts> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(String, i64)> = db_run!(conn, c => {
             broadcast_chats::table
                 .filter(broadcast_chats::broadcast_id.eq(id))
@@ -231,7 +231,7 @@ impl BroadcastRepo for StoreTx {
     }
 
     async fn sending_broadcasts(&mut self, limit: u32) -> StoreResult<Vec<BroadcastRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<BroadcastRow> = db_run!(conn, c => {
             broadcasts::table
                 .filter(broadcasts::state.eq(BroadcastState::Sending.as_str()))
@@ -248,7 +248,7 @@ impl BroadcastRepo for StoreTx {
     async fn claim_broadcast_chats(&mut self, broadcast_id: &str, claim: Claim) -> StoreResult<Vec<BroadcastChat>> {
         use broadcast_chats::dsl as b;
         let Claim { now, lease_until, limit } = claim;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         let rows: Vec<BroadcastChatRow> = load_for_claim!(
             conn,
@@ -275,7 +275,7 @@ impl BroadcastRepo for StoreTx {
 
     async fn update_broadcast_chat(&mut self, c: &BroadcastChat) -> StoreResult<()> {
         let row = chat_row(c)?;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let key = (c.broadcast_id.as_str(), c.chat_id);
         db_run!(conn, conn => diesel::update(broadcast_chats::table.find(key)).set(&row).execute(conn).await)
             .map_err(db)?;

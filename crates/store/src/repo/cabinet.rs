@@ -43,21 +43,21 @@ fn user(r: CabinetUserRow) -> CabinetUser {
 #[async_trait]
 impl CabinetRepo for StoreTx {
     async fn insert_cabinet_user(&mut self, u: &CabinetUser) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = user_row(u);
         db_run!(conn, c => diesel::insert_into(cabinet_users::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn update_cabinet_user(&mut self, u: &CabinetUser) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = user_row(u);
         db_run!(conn, c => diesel::update(cabinet_users::table.find(&u.id)).set(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn cabinet_user(&mut self, id: &str) -> StoreResult<Option<CabinetUser>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<CabinetUserRow> = db_run!(conn, c => {
             cabinet_users::table.find(id).select(CabinetUserRow::as_select()).first(c).await.optional()
         })
@@ -66,7 +66,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn cabinet_user_by_email(&mut self, email: &str) -> StoreResult<Option<CabinetUser>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<CabinetUserRow> = db_run!(conn, c => {
             cabinet_users::table
                 .filter(cabinet_users::email.eq(email))
@@ -80,7 +80,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn cabinet_users(&mut self, account_id: &str) -> StoreResult<Vec<CabinetUser>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<CabinetUserRow> = db_run!(conn, c => {
             cabinet_users::table
                 .filter(cabinet_users::account_id.eq(account_id))
@@ -94,7 +94,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn insert_cabinet_link(&mut self, l: &CabinetLink) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = CabinetLinkRow {
             token_hash: l.token_hash.clone(),
             user_id: l.user_id.clone(),
@@ -108,7 +108,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn cabinet_link(&mut self, token_hash: &str) -> StoreResult<Option<CabinetLink>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<CabinetLinkRow> = db_run!(conn, c => {
             cabinet_links::table.find(token_hash).select(CabinetLinkRow::as_select()).first(c).await.optional()
         })
@@ -129,7 +129,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn spend_cabinet_links(&mut self, user_id: &str, at: OffsetDateTime) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         db_run!(conn, c => {
             diesel::update(cabinet_links::table.filter(cabinet_links::user_id.eq(user_id).and(cabinet_links::used_at.is_null())))
@@ -142,7 +142,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn insert_cabinet_session(&mut self, s: &CabinetSession) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = CabinetSessionRow {
             token_hash: s.token_hash.clone(),
             user_id: s.user_id.clone(),
@@ -155,7 +155,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn cabinet_session(&mut self, token_hash: &str) -> StoreResult<Option<CabinetSession>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<CabinetSessionRow> = db_run!(conn, c => {
             cabinet_sessions::table.find(token_hash).select(CabinetSessionRow::as_select()).first(c).await.optional()
         })
@@ -170,7 +170,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn touch_cabinet_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         db_run!(conn, c => {
             diesel::update(cabinet_sessions::table.find(token_hash)).set(cabinet_sessions::last_seen_at.eq(at)).execute(c).await
@@ -180,13 +180,13 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn delete_cabinet_session(&mut self, token_hash: &str) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::delete(cabinet_sessions::table.find(token_hash)).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn delete_cabinet_sessions(&mut self, user_id: &str) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let n = db_run!(conn, c => {
             diesel::delete(cabinet_sessions::table.filter(cabinet_sessions::user_id.eq(user_id))).execute(c).await
         })
@@ -200,7 +200,7 @@ impl CabinetRepo for StoreTx {
         idle_before: OffsetDateTime,
         created_before: OffsetDateTime,
     ) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (idle_before, created_before) = (db_time(idle_before), db_time(created_before));
         let n = db_run!(conn, c => {
             diesel::delete(cabinet_sessions::table.filter(
@@ -220,7 +220,7 @@ impl CabinetRepo for StoreTx {
         address: &str,
         at: OffsetDateTime,
     ) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         db_run!(conn, c => {
             diesel::insert_into(cabinet_sign_in_failures::table)
@@ -239,7 +239,7 @@ impl CabinetRepo for StoreTx {
 
     async fn sign_in_failures(&mut self, source: SignInSource<'_>, limit: u32) -> StoreResult<Vec<OffsetDateTime>> {
         use cabinet_sign_in_failures::dsl as f;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let limit = i64::from(limit);
         let rows: Vec<time::PrimitiveDateTime> = match source {
             SignInSource::Email(email) => db_run!(conn, c => {
@@ -254,7 +254,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn clear_sign_in_failures(&mut self, email: &str) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::delete(cabinet_sign_in_failures::table.filter(cabinet_sign_in_failures::email.eq(email))).execute(c).await
         })
@@ -263,7 +263,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn prune_sign_in_failures(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let before = db_time(before);
         let n = db_run!(conn, c => {
             diesel::delete(cabinet_sign_in_failures::table.filter(cabinet_sign_in_failures::at.lt(before))).execute(c).await
@@ -273,7 +273,7 @@ impl CabinetRepo for StoreTx {
     }
 
     async fn insert_audit_entry(&mut self, e: &AuditEntry) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = AuditRow {
             id: e.id.clone(),
             account_id: e.account_id.clone(),
@@ -294,7 +294,7 @@ impl CabinetRepo for StoreTx {
         limit: u32,
     ) -> StoreResult<Vec<AuditEntry>> {
         use cabinet_audit::dsl as a;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let cursor = page_cursor(before);
         let rows: Vec<AuditRow> = db_run!(conn, c => {
             let entries = a::cabinet_audit.filter(a::account_id.eq(account_id)).select(AuditRow::as_select());

@@ -17,6 +17,7 @@ use vp_ports::store::StoreResult;
 
 use crate::cached::by_sql;
 use crate::convert::{self, db_time, utc};
+use crate::deferred::write_with_next;
 use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, SubscriptionRow};
 use crate::pool::{DbConn, db_run};
@@ -76,7 +77,7 @@ pub(crate) fn first(rows: ClientRows) -> StoreResult<Option<ClientRecord>> {
 #[async_trait]
 impl ClientRepo for StoreTx {
     async fn insert_client(&mut self, client: &ClientRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::client_row(client);
         db_run!(conn, c => diesel::insert_into(clients::table).values(&row).execute(c).await).map_err(db)?;
         quotas::bump(conn, &client.account_id, DailyQuota::NewClients, client.created_at, &client.id).await?;
@@ -87,7 +88,7 @@ impl ClientRepo for StoreTx {
     }
 
     async fn client(&mut self, account_id: &str, id: &ClientId) -> StoreResult<Option<ClientRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: ClientRows = db_run!(conn, c => {
             client_query!()
                 .filter(clients::account_id.eq(account_id))
@@ -104,20 +105,20 @@ impl ClientRepo for StoreTx {
         if let Some(ahead) = self.ahead.client.take(id) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: ClientRows = db_run!(conn, c => client_by_ref!(id).load(c).await).map_err(db)?;
         first(rows)
     }
 
     async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: ClientRows =
             db_run!(conn, c => client_query!().filter(clients::id.eq_any(ids)).load(c).await).map_err(db)?;
         into_records(rows)
     }
 
     async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(clients::table.find(id)).set(clients::blocked.eq(blocked)).execute(c).await
         })
@@ -126,7 +127,7 @@ impl ClientRepo for StoreTx {
     }
 
     async fn set_auto_renew(&mut self, client_ref: &str, on: bool) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(subscriptions::table.find(client_ref)).set(subscriptions::auto_renew.eq(on)).execute(c).await
         })
@@ -137,14 +138,12 @@ impl ClientRepo for StoreTx {
     /// Creates or replaces the subscription. `change_seq` moves forward whenever `revision`
     /// changes, which orders the panel sync queue oldest change first.
     async fn save_subscription(&mut self, client_ref: &str, sub: &SubscriptionRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
         let save = SaveSubscription(convert::subscription_row(client_ref, sub)?);
-        db_run!(conn, c => save.execute(c).await).map_err(db)?;
-        Ok(())
+        write_with_next!(self, save)
     }
 
     async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let limit = i64::from(filter.limit);
         let after = filter.after.as_ref().map(|c| (db_time(c.at), c.id.as_str()));
         let rows: ClientRows = db_run!(conn, c => {
@@ -168,7 +167,7 @@ impl ClientRepo for StoreTx {
     }
 
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: ClientRows = db_run!(conn, c => {
             client_query!().filter(subscriptions::link_token.eq(token)).limit(1).load(c).await
         })
@@ -177,7 +176,7 @@ impl ClientRepo for StoreTx {
     }
 
     async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::insert_into(trial_grants::table)
                 .values((
@@ -195,7 +194,7 @@ impl ClientRepo for StoreTx {
     /// The daily limits' protocol of `quotas`: the exclusive guard, then the bound, then (near
     /// the limit) the count.
     async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         quotas::lock(conn, account_id, limit.quota, true).await?;
         if quotas::upper_bound(conn, account_id, limit).await? < u64::from(limit.limit) {
             return Ok(true);
@@ -205,7 +204,7 @@ impl ClientRepo for StoreTx {
 
     /// Drops buckets no window reaching back from `now` can touch any more.
     async fn prune_daily_counts(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let hour = quotas::hour_of(before);
         let n = db_run!(conn, c => {
             diesel::delete(daily_counts::table.filter(daily_counts::hour.lt(hour))).execute(c).await
@@ -219,7 +218,7 @@ impl ClientRepo for StoreTx {
         now: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<ClientRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let limit = i64::from(limit);
         let now = db_time(now);
         let rows: ClientRows = db_run!(conn, c => {
@@ -236,7 +235,7 @@ impl ClientRepo for StoreTx {
     }
 
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             by_sql(
                 diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
@@ -260,7 +259,7 @@ impl ClientRepo for StoreTx {
         client_ref: &str,
         retry_at: &(dyn Fn(u32) -> OffsetDateTime + Sync),
     ) -> StoreResult<u32> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let failures: Option<i32> = db_run!(conn, c => {
             diesel::update(subscriptions::table.find(client_ref))
                 .set(subscriptions::panel_failures.eq(subscriptions::panel_failures + 1))
@@ -288,7 +287,7 @@ impl ClientRepo for StoreTx {
         after: Option<Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<TermCandidate>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (now, limit) = (db_time(now), i64::from(limit));
         let rows: Vec<(ClientRow, SubscriptionRow)> = db_run!(conn, c => {
             let mut q = clients::table

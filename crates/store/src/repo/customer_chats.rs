@@ -33,7 +33,7 @@ pub(crate) fn chat(r: ClientChatRow) -> ClientChat {
 #[async_trait]
 impl CustomerChatRepo for StoreTx {
     async fn insert_client_link_code(&mut self, code: &ClientLinkCode) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = ClientLinkCodeRow {
             code_hash: code.code_hash.clone(),
             client_ref: code.client_ref.clone(),
@@ -44,7 +44,7 @@ impl CustomerChatRepo for StoreTx {
     }
 
     async fn take_client_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ClientLinkCode>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ClientLinkCodeRow> = db_run!(conn, c => {
             diesel::delete(client_link_codes::table.find(code_hash))
                 .returning(ClientLinkCodeRow::as_returning())
@@ -61,7 +61,7 @@ impl CustomerChatRepo for StoreTx {
     }
 
     async fn prune_client_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let before = db_time(before);
         let gone = db_run!(conn, c => {
             diesel::delete(client_link_codes::table.filter(client_link_codes::expires_at.lt(before))).execute(c).await
@@ -71,7 +71,7 @@ impl CustomerChatRepo for StoreTx {
     }
 
     async fn link_client_chat(&mut self, linked: &ClientChat) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = ClientChatRow {
             client_ref: linked.client_ref.clone(),
             account_id: linked.account_id.clone(),
@@ -85,14 +85,14 @@ impl CustomerChatRepo for StoreTx {
         if let Some(ahead) = self.ahead.chat.take(client_ref) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ClientChatRow> =
             db_run!(conn, c => chat_of_client!(client_ref).first(c).await.optional()).map_err(db)?;
         Ok(row.map(chat))
     }
 
     async fn client_chats(&mut self, client_refs: &[String]) -> StoreResult<Vec<ClientChat>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<ClientChatRow> = db_run!(conn, c => {
             client_chats::table
                 .filter(client_chats::client_ref.eq_any(client_refs))
@@ -106,7 +106,7 @@ impl CustomerChatRepo for StoreTx {
 
     async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>> {
         use client_chats::dsl as cc;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<ClientChatRow> = db_run!(conn, c => {
             cc::client_chats
                 .filter(cc::account_id.eq(account_id))
@@ -122,7 +122,7 @@ impl CustomerChatRepo for StoreTx {
 
     async fn unlink_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<u64> {
         use client_chats::dsl as cc;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let gone = db_run!(conn, c => {
             diesel::delete(cc::client_chats.filter(cc::account_id.eq(account_id)).filter(cc::chat_id.eq(chat_id)))
                 .execute(c)
@@ -133,7 +133,7 @@ impl CustomerChatRepo for StoreTx {
     }
 
     async fn chat_language(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<Lang>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let code: Option<String> = db_run!(conn, c => {
             bot_chat_languages::table
                 .find((account_id, chat_id))
@@ -149,7 +149,7 @@ impl CustomerChatRepo for StoreTx {
     async fn set_chat_language(&mut self, account_id: &str, chat_id: i64, lang: Lang) -> StoreResult<()> {
         use bot_chat_languages::dsl as l;
         let lang = lang.code();
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = (l::account_id.eq(account_id), l::chat_id.eq(chat_id), l::lang.eq(lang));
         db_run!(conn, c => {
             diesel::insert_into(l::bot_chat_languages)

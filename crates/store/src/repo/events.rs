@@ -259,14 +259,14 @@ macro_rules! attempts_query {
 #[async_trait]
 impl EventRepo for StoreTx {
     async fn insert_webhook_endpoint(&mut self, e: &WebhookEndpointRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = endpoint_row(e);
         db_run!(conn, c => diesel::insert_into(webhook_endpoints::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn update_webhook_endpoint(&mut self, e: &WebhookEndpointRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = endpoint_row(e);
         db_run!(conn, c => diesel::update(webhook_endpoints::table.find(&e.id)).set(&row).execute(c).await)
             .map_err(db)?;
@@ -274,7 +274,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn webhook_endpoint(&mut self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<EndpointRow> = db_run!(conn, c => {
             webhook_endpoints::table.find(id).select(EndpointRow::as_select()).first(c).await.optional()
         })
@@ -286,15 +286,15 @@ impl EventRepo for StoreTx {
         if let Some(ahead) = self.ahead.endpoints.take(account_id) {
             return Ok(ahead);
         }
-        endpoints(self.conn()?, Some(account_id)).await
+        endpoints(self.conn().await?, Some(account_id)).await
     }
 
     async fn all_webhook_endpoints(&mut self) -> StoreResult<Vec<WebhookEndpointRecord>> {
-        endpoints(self.conn()?, None).await
+        endpoints(self.conn().await?, None).await
     }
 
     async fn insert_event(&mut self, e: &EventRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = EventRow {
             id: e.id.clone(),
             account_id: e.account_id.clone(),
@@ -308,7 +308,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn event(&mut self, id: &str) -> StoreResult<Option<EventRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<EventRow> = db_run!(conn, c => {
             events::table.find(id).select(EventRow::as_select()).first(c).await.optional()
         })
@@ -317,7 +317,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn insert_delivery(&mut self, d: &DeliveryRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = delivery_row(d)?;
         db_run!(conn, c => diesel::insert_into(webhook_deliveries::table).values(&row).execute(c).await).map_err(db)?;
         self.note_recorded_deliveries();
@@ -325,7 +325,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn update_delivery(&mut self, d: &DeliveryRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = delivery_row(d)?;
         db_run!(conn, c => diesel::update(webhook_deliveries::table.find(&d.id)).set(&row).execute(c).await)
             .map_err(db)?;
@@ -335,7 +335,7 @@ impl EventRepo for StoreTx {
     /// Saves many deliveries' state: one statement on PostgreSQL (the rows travel as arrays), one
     /// per row on SQLite (in-process).
     async fn update_deliveries(&mut self, all: &[DeliveryRecord]) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         if all.is_empty() {
             return Ok(());
         }
@@ -371,7 +371,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn delivery(&mut self, id: &str) -> StoreResult<Option<DeliveryRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<DeliveryRow> = db_run!(conn, c => {
             webhook_deliveries::table.find(id).select(DeliveryRow::as_select()).first(c).await.optional()
         })
@@ -385,7 +385,7 @@ impl EventRepo for StoreTx {
         skip_endpoints: &[String],
     ) -> StoreResult<Vec<DeliveryRecord>> {
         let Claim { now, lease_until, limit } = claim;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (now_db, limit) = (db_time(now), i64::from(limit));
         let free = webhook_deliveries::locked_until.is_null().or(webhook_deliveries::locked_until.lt(now_db));
         let due = webhook_deliveries::status
@@ -420,7 +420,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             diesel::update(webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(ids)))
                 .set(webhook_deliveries::locked_until.eq(None::<PrimitiveDateTime>))
@@ -432,7 +432,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<EventRow> = db_run!(conn, c => {
             events::table.filter(events::id.eq_any(ids)).select(EventRow::as_select()).load(c).await
         })
@@ -441,7 +441,7 @@ impl EventRepo for StoreTx {
     }
 
     async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<EndpointRow> = db_run!(conn, c => {
             webhook_endpoints::table
                 .filter(webhook_endpoints::id.eq_any(ids))
@@ -456,7 +456,7 @@ impl EventRepo for StoreTx {
     /// One statement on PostgreSQL; one per row on SQLite (in-process, and diesel's SQLite batch
     /// insert cannot take optional columns).
     async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         if attempts.is_empty() {
             return Ok(());
         }
@@ -494,7 +494,7 @@ impl EventRepo for StoreTx {
         endpoint_id: &str,
         filter: &AttemptFilter,
     ) -> StoreResult<Vec<AttemptLogEntry>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let cursor = page_cursor(filter.before.clone());
         let rows: Vec<(AttemptRow, String, String)> = db_run!(conn, c => {
             attempts_query!(endpoint_id, filter, cursor).load(c).await
@@ -511,7 +511,7 @@ impl EventRepo for StoreTx {
         status: DeliveryStatus,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<DeliveryRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<DeliveryRow> = db_run!(conn, c => {
             webhook_deliveries::table
                 .filter(webhook_deliveries::endpoint_id.eq(endpoint_id))
@@ -532,7 +532,7 @@ impl EventRepo for StoreTx {
         event_type: &str,
         since: OffsetDateTime,
     ) -> StoreResult<Vec<OffsetDateTime>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<PrimitiveDateTime> = db_run!(conn, c => {
             webhook_deliveries::table
                 .inner_join(events::table)

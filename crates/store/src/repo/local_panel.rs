@@ -18,13 +18,13 @@ use crate::schema::{local_panel_devices, local_panel_users};
 #[async_trait]
 impl LocalPanelRepo for StoreTx {
     async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::local_user_row(user)?;
         upsert!(conn, local_panel_users::table, local_panel_users::user_ref, &row)
     }
 
     async fn local_panel_user(&mut self, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<LocalPanelUserRow> = db_run!(conn, c => {
             local_panel_users::table.find(user_ref).select(LocalPanelUserRow::as_select()).first(c).await.optional()
         })
@@ -33,7 +33,7 @@ impl LocalPanelRepo for StoreTx {
     }
 
     async fn local_panel_user_by_token(&mut self, link_token: &str) -> StoreResult<Option<LocalPanelUser>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<LocalPanelUserRow> = db_run!(conn, c => {
             local_panel_users::table
                 .filter(local_panel_users::link_token.eq(link_token))
@@ -47,7 +47,7 @@ impl LocalPanelRepo for StoreTx {
     }
 
     async fn local_panel_devices(&mut self, user_ref: &str) -> StoreResult<Vec<LocalPanelDevice>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<LocalPanelDeviceRow> = db_run!(conn, c => {
             local_panel_devices::table
                 .filter(local_panel_devices::user_ref.eq(user_ref))
@@ -62,7 +62,7 @@ impl LocalPanelRepo for StoreTx {
 
     /// A known device keeps its `created_at`; its details and `last_seen_at` are replaced.
     async fn local_panel_upsert_device(&mut self, device: &LocalPanelDevice) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::local_device_row(device);
         db_run!(conn, c => {
             diesel::insert_into(local_panel_devices::table)
@@ -84,7 +84,7 @@ impl LocalPanelRepo for StoreTx {
     }
 
     async fn local_panel_delete_device(&mut self, user_ref: &str, hwid: &str) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let deleted = db_run!(conn, c => {
             diesel::delete(local_panel_devices::table.find((user_ref, hwid))).execute(c).await
         })

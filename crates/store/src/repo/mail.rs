@@ -49,7 +49,7 @@ fn record(r: MailRow) -> StoreResult<MailRecord> {
 #[async_trait]
 impl MailRepo for StoreTx {
     async fn insert_mail(&mut self, mail: &MailRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = row(mail)?;
         db_run!(conn, c => diesel::insert_into(mail_outbox::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
@@ -58,7 +58,7 @@ impl MailRepo for StoreTx {
     async fn claim_mail(&mut self, claim: Claim) -> StoreResult<Vec<MailRecord>> {
         let Claim { now, lease_until, limit } = claim;
         use mail_outbox::dsl as m;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         let rows: Vec<MailRow> = load_for_claim!(
             conn,
@@ -82,14 +82,14 @@ impl MailRepo for StoreTx {
     }
 
     async fn update_mail(&mut self, mail: &MailRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = row(mail)?;
         db_run!(conn, c => diesel::update(mail_outbox::table.find(&mail.id)).set(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn mail(&mut self, id: &str) -> StoreResult<Option<MailRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<MailRow> = db_run!(conn, c => {
             mail_outbox::table.find(id).select(MailRow::as_select()).first(c).await.optional()
         })

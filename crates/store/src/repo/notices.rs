@@ -89,7 +89,7 @@ fn send(r: NoticeSendRow) -> NoticeSend {
 #[async_trait]
 impl NoticeRepo for StoreTx {
     async fn insert_notice(&mut self, n: &NoticeRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = notice_row(n);
         db_run!(conn, c => diesel::insert_into(partner_notices::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
@@ -102,7 +102,7 @@ impl NoticeRepo for StoreTx {
         limit: u32,
     ) -> StoreResult<Vec<NoticeRecord>> {
         use partner_notices::dsl as n;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let cursor = page_cursor(before);
         let rows: Vec<NoticeRow> = db_run!(conn, c => {
             let notices = n::partner_notices.filter(n::account_id.eq(account_id)).select(NoticeRow::as_select());
@@ -113,7 +113,7 @@ impl NoticeRepo for StoreTx {
     }
 
     async fn insert_notice_sends(&mut self, sends: &[NoticeSend]) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         // One row each: SQLite's batch insert cannot leave the optional columns to their default.
         for row in sends.iter().map(send_row) {
             db_run!(conn, c => diesel::insert_into(notice_sends::table).values(&row).execute(c).await).map_err(db)?;
@@ -123,7 +123,7 @@ impl NoticeRepo for StoreTx {
 
     async fn notice_sends_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<NoticeSend>> {
         use notice_sends::dsl as s;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<NoticeSendRow> = db_run!(conn, c => {
             s::notice_sends
                 .filter(s::next_attempt_at.le(db_time(now)))
@@ -139,7 +139,7 @@ impl NoticeRepo for StoreTx {
 
     async fn claim_notice_send(&mut self, due: &NoticeSend, until: OffsetDateTime) -> StoreResult<bool> {
         use notice_sends::dsl as s;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let Some(expected) = due.next_attempt_at else { return Ok(false) };
         let changed = db_run!(conn, c => {
             diesel::update(
@@ -158,7 +158,7 @@ impl NoticeRepo for StoreTx {
 
     async fn update_notice_send(&mut self, x: &NoticeSend) -> StoreResult<()> {
         use notice_sends::dsl as s;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = send_row(x);
         db_run!(conn, c => {
             diesel::update(s::notice_sends.filter(s::notice_id.eq(&x.notice_id)).filter(s::chat_id.eq(x.chat_id)))
@@ -171,7 +171,7 @@ impl NoticeRepo for StoreTx {
     }
 
     async fn notice(&mut self, id: &str) -> StoreResult<Option<NoticeRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<NoticeRow> = db_run!(conn, c => {
             partner_notices::table.find(id).select(NoticeRow::as_select()).first(c).await.optional()
         })
@@ -180,7 +180,7 @@ impl NoticeRepo for StoreTx {
     }
 
     async fn insert_partner_chat(&mut self, chat: &PartnerChat) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = PartnerChatRow {
             account_id: chat.account_id.clone(),
             chat_id: chat.chat_id,
@@ -194,7 +194,7 @@ impl NoticeRepo for StoreTx {
 
     async fn partner_chats(&mut self, account_id: &str) -> StoreResult<Vec<PartnerChat>> {
         use partner_chats::dsl as p;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<PartnerChatRow> = db_run!(conn, c => {
             p::partner_chats
                 .filter(p::account_id.eq(account_id))
@@ -219,7 +219,7 @@ impl NoticeRepo for StoreTx {
 
     async fn delete_partner_chat(&mut self, account_id: &str, chat_id: i64) -> StoreResult<bool> {
         use partner_chats::dsl as p;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let gone = db_run!(conn, c => {
             diesel::delete(p::partner_chats.filter(p::account_id.eq(account_id)).filter(p::chat_id.eq(chat_id)))
                 .execute(c)
@@ -230,7 +230,7 @@ impl NoticeRepo for StoreTx {
     }
 
     async fn insert_chat_link_code(&mut self, code: &ChatLinkCode) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = ChatLinkCodeRow {
             code_hash: code.code_hash.clone(),
             account_id: code.account_id.clone(),
@@ -244,7 +244,7 @@ impl NoticeRepo for StoreTx {
     }
 
     async fn take_chat_link_code(&mut self, code_hash: &str) -> StoreResult<Option<ChatLinkCode>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ChatLinkCodeRow> = db_run!(conn, c => {
             diesel::delete(chat_link_codes::table.find(code_hash))
                 .returning(ChatLinkCodeRow::as_returning())
@@ -267,7 +267,7 @@ impl NoticeRepo for StoreTx {
     }
 
     async fn prune_chat_link_codes(&mut self, before: OffsetDateTime) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let gone = db_run!(conn, c => {
             diesel::delete(chat_link_codes::table.filter(chat_link_codes::expires_at.lt(db_time(before))))
                 .execute(c)

@@ -40,7 +40,7 @@ pub(crate) use the_device_settings;
 #[async_trait]
 impl OfferRepo for StoreTx {
     async fn insert_plan(&mut self, plan: &NewPlan) -> StoreResult<PlanRecord> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::new_plan_row(plan)?;
         let stored: PlanRow = db_run!(conn, c => {
             diesel::insert_into(plans::table).values(&row).returning(PlanRow::as_returning()).get_result(c).await
@@ -53,13 +53,13 @@ impl OfferRepo for StoreTx {
         if let Some(ahead) = self.ahead.plan.take(&plan_id) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<PlanRow> = db_run!(conn, c => plan_by_id!(plan_id).first(c).await.optional()).map_err(db)?;
         row.map(convert::plan).transpose()
     }
 
     async fn plans(&mut self, include_retired: bool) -> StoreResult<Vec<PlanRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<PlanRow> = db_run!(conn, c => {
             let mut query = plans::table.select(PlanRow::as_select()).order(plans::plan_id).into_boxed();
             if !include_retired {
@@ -72,7 +72,7 @@ impl OfferRepo for StoreTx {
     }
 
     async fn retire_plan(&mut self, plan_id: i32, at: OffsetDateTime) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         let changed = db_run!(conn, c => {
             diesel::update(plans::table.find(plan_id).filter(plans::retired_at.is_null()))
@@ -88,26 +88,26 @@ impl OfferRepo for StoreTx {
         if let Some(ahead) = self.ahead.device_settings.take(&()) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<DeviceSettingsRow> =
             db_run!(conn, c => the_device_settings!().first(c).await.optional()).map_err(db)?;
         row.map(convert::device_settings).transpose()
     }
 
     async fn set_device_settings(&mut self, settings: &DeviceSettings) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::device_settings_row(settings)?;
         upsert!(conn, device_settings::table, device_settings::id, &row)
     }
 
     async fn upsert_payment_method(&mut self, method: &PaymentMethodRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::payment_method_row(method);
         upsert!(conn, payment_methods::table, payment_methods::code, &row)
     }
 
     async fn payment_method(&mut self, code: &str) -> StoreResult<Option<PaymentMethodRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<PaymentMethodRow> = db_run!(conn, c => {
             payment_methods::table.find(code).select(PaymentMethodRow::as_select()).first(c).await.optional()
         })
@@ -116,7 +116,7 @@ impl OfferRepo for StoreTx {
     }
 
     async fn payment_methods(&mut self) -> StoreResult<Vec<PaymentMethodRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<PaymentMethodRow> = db_run!(conn, c => {
             payment_methods::table
                 .select(PaymentMethodRow::as_select())

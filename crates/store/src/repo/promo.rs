@@ -90,13 +90,13 @@ fn counting() -> [String; 2] {
 impl PromoRepo for StoreTx {
     async fn insert_promo_code(&mut self, record: &PromoCodeRecord) -> StoreResult<()> {
         let row = code_row(record)?;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::insert_into(promo_codes::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn promo_code(&mut self, account_id: &str, code_text: &PromoCode) -> StoreResult<Option<PromoCodeRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<PromoCodeRow> = db_run!(conn, c => {
             promo_codes::table
                 .filter(promo_codes::account_id.eq(account_id))
@@ -111,7 +111,7 @@ impl PromoRepo for StoreTx {
     }
 
     async fn promo_codes(&mut self, account_id: &str) -> StoreResult<Vec<PromoCodeRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<PromoCodeRow> = db_run!(conn, c => {
             promo_codes::table
                 .filter(promo_codes::account_id.eq(account_id))
@@ -130,7 +130,7 @@ impl PromoRepo for StoreTx {
         code_text: &PromoCode,
         now: OffsetDateTime,
     ) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let mine = promo_codes::account_id.eq(account_id).and(promo_codes::code.eq(code_text.as_str()));
         let found: Option<Option<time::PrimitiveDateTime>> = db_run!(conn, c => {
             promo_codes::table.filter(mine).select(promo_codes::disabled_at).first(c).await.optional()
@@ -153,11 +153,11 @@ impl PromoRepo for StoreTx {
     }
 
     async fn lock_promo_code(&mut self, promo_id: &str) -> StoreResult<()> {
-        crate::pool::lock_row!(self.conn()?, promo_codes::table, promo_codes::id, promo_id)
+        crate::pool::lock_row!(self.conn().await?, promo_codes::table, promo_codes::id, promo_id)
     }
 
     async fn promo_uses_taken(&mut self, promo_id: &str, client_id: &str) -> StoreResult<(u64, u64)> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let statuses = counting();
         // Counted in the database: a popular code has many uses.
         macro_rules! taken {
@@ -185,7 +185,7 @@ impl PromoRepo for StoreTx {
             client_id: u.client_id.as_str().to_owned(),
             created_at: db_time(u.created_at),
         };
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let inserted = db_run!(conn, c => {
             diesel::insert_into(promo_uses::table).values(&row).on_conflict_do_nothing().execute(c).await
         })
@@ -194,13 +194,13 @@ impl PromoRepo for StoreTx {
     }
 
     async fn release_promo_use(&mut self, payment_id: &str) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::delete(promo_uses::table.find(payment_id)).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn promo_usage(&mut self, promo_id: &str) -> StoreResult<PromoUsage> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(Option<String>, Option<String>)> = db_run!(conn, c => {
             promo_uses::table
                 .left_join(invoices::table.on(invoices::payment_id.eq(promo_uses::payment_id)))
@@ -227,7 +227,7 @@ impl PromoRepo for StoreTx {
     }
 
     async fn client_paid_before(&mut self, account_id: &str, client_id: &str) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let paid = InvoiceStatus::Succeeded.as_str();
         let found: Option<String> = db_run!(conn, c => {
             invoices::table

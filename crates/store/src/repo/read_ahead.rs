@@ -78,7 +78,7 @@ async fn when<K, F: Future>(key: Option<K>, query: impl FnOnce(K) -> F) -> Optio
 }
 
 pub(crate) async fn read(tx: &mut StoreTx, want: ReadAhead<'_>) -> StoreResult<()> {
-    let DbConn::Postgres(object) = tx.conn()? else { return Ok(()) };
+    let DbConn::Postgres(object) = tx.conn().await? else { return Ok(()) };
     let c: &AsyncPgConnection = object;
     let settings = want.device_settings.then_some(());
     // Polled in this order, so sent in it: one round trip for all.

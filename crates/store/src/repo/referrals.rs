@@ -90,7 +90,7 @@ fn figure(v: i64) -> u64 {
 #[async_trait]
 impl ReferralRepo for StoreTx {
     async fn referral_days(&mut self, account_id: &str) -> StoreResult<ReferralDays> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let days: Option<i32> = db_run!(conn, c => {
             referral_programs::table.find(account_id).select(referral_programs::days).first(c).await.optional()
         })
@@ -108,7 +108,7 @@ impl ReferralRepo for StoreTx {
         days: ReferralDays,
         now: OffsetDateTime,
     ) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = ReferralProgramRow {
             account_id: account_id.to_owned(),
             days: int(days.days(), "referral days")?,
@@ -118,7 +118,7 @@ impl ReferralRepo for StoreTx {
     }
 
     async fn referral_code_of(&mut self, client_ref: &str) -> StoreResult<Option<ReferralCodeRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ReferralCodeRow> = db_run!(conn, c => {
             referral_codes::table
                 .filter(referral_codes::client_ref.eq(client_ref))
@@ -138,13 +138,13 @@ impl ReferralRepo for StoreTx {
             client_ref: code.client_ref.clone(),
             created_at: db_time(code.created_at),
         };
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::insert_into(referral_codes::table).values(&row).execute(c).await).map_err(db)?;
         Ok(())
     }
 
     async fn referral_code(&mut self, code: &ReferralCode) -> StoreResult<Option<ReferralCodeRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ReferralCodeRow> = db_run!(conn, c => {
             referral_codes::table.find(code.as_str()).select(ReferralCodeRow::as_select()).first(c).await.optional()
         })
@@ -154,7 +154,7 @@ impl ReferralRepo for StoreTx {
 
     async fn insert_referral(&mut self, referral: &ReferralRecord) -> StoreResult<bool> {
         let row = row(referral)?;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let inserted = db_run!(conn, c => {
             diesel::insert_into(referrals::table).values(&row).on_conflict_do_nothing().execute(c).await
         })
@@ -163,7 +163,7 @@ impl ReferralRepo for StoreTx {
     }
 
     async fn referral_of_invited(&mut self, account_id: &str, user_id: i64) -> StoreResult<Option<ReferralRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ReferralRow> = db_run!(conn, c => {
             referrals::table.find((account_id, user_id)).select(ReferralRow::as_select()).first(c).await.optional()
         })
@@ -172,7 +172,7 @@ impl ReferralRepo for StoreTx {
     }
 
     async fn referral_rewarded_by(&mut self, payment_id: &str) -> StoreResult<Option<ReferralRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<ReferralRow> = db_run!(conn, c => {
             referrals::table
                 .filter(referrals::payment_id.eq(payment_id))
@@ -189,14 +189,14 @@ impl ReferralRepo for StoreTx {
         if let Some(ahead) = self.ahead.credits.take(inviter_ref) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<ReferralRow> = db_run!(conn, c => credits_of!(inviter_ref).load(c).await).map_err(db)?;
         rows.into_iter().map(record).collect()
     }
 
     async fn update_referral(&mut self, referral: &ReferralRecord) -> StoreResult<()> {
         let row = row(referral)?;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let key = (referral.account_id.as_str(), referral.invited_user_id);
         let updated =
             db_run!(conn, c => diesel::update(referrals::table.find(key)).set(&row).execute(c).await).map_err(db)?;
@@ -207,7 +207,7 @@ impl ReferralRepo for StoreTx {
     }
 
     async fn top_inviters(&mut self, account_id: &str, limit: u32) -> StoreResult<Vec<InviterStats>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<(String, i64, i64, i64)> = db_run!(conn, c => {
             referrals::table
                 .inner_join(clients::table.on(clients::id.eq(referrals::inviter_ref)))
@@ -237,7 +237,7 @@ impl ReferralRepo for StoreTx {
     }
 
     async fn referral_totals(&mut self, account_id: &str) -> StoreResult<ReferralTotals> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (invited, rewarded, days): (i64, i64, i64) = db_run!(conn, c => {
             referrals::table
                 .filter(referrals::account_id.eq(account_id))

@@ -56,7 +56,7 @@ fn record(r: ReminderSendRow) -> StoreResult<ReminderSend> {
 #[async_trait]
 impl ReminderRepo for StoreTx {
     async fn insert_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = row(reminder);
         let inserted = db_run!(conn, c => {
             diesel::insert_into(reminder_sends::table).values(&row).on_conflict_do_nothing().execute(c).await
@@ -67,7 +67,7 @@ impl ReminderRepo for StoreTx {
 
     async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>> {
         use reminder_sends::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         db_run!(conn, c => {
             r::reminder_sends
@@ -85,7 +85,7 @@ impl ReminderRepo for StoreTx {
     async fn claim_reminders(&mut self, account_id: &str, claim: Claim) -> StoreResult<Vec<ReminderSend>> {
         let Claim { now, lease_until, limit } = claim;
         use reminder_sends::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         let rows: Vec<ReminderSendRow> = load_for_claim!(
             conn,
@@ -110,7 +110,7 @@ impl ReminderRepo for StoreTx {
     }
 
     async fn update_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = row(reminder);
         db_run!(conn, c => diesel::update(reminder_sends::table.find(&reminder.id)).set(&row).execute(c).await)
             .map_err(db)?;
@@ -119,7 +119,7 @@ impl ReminderRepo for StoreTx {
 
     async fn reminders_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ReminderSend>> {
         use reminder_sends::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<ReminderSendRow> = db_run!(conn, c => {
             r::reminder_sends
                 .filter(r::client_ref.eq(client_ref))
@@ -135,7 +135,7 @@ impl ReminderRepo for StoreTx {
     async fn reminder_recipient(&mut self, reminder: &ReminderSend) -> StoreResult<Option<ReminderRecipient>> {
         use crate::schema::{bot_chat_languages as l, bot_customers as b, client_chats, clients, subscriptions};
         type Row = (ClientRow, Option<SubscriptionRow>, Option<i64>, Option<String>, Option<i64>);
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         // Owned: the bind values of a query this deep must outlive it.
         let (account_id, chat_id, client_ref) =
             (reminder.account_id.clone(), reminder.chat_id, reminder.client_ref.clone());

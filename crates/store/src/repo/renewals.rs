@@ -112,7 +112,7 @@ fn charge(r: RenewalChargeRow) -> StoreResult<RenewalCharge> {
 #[async_trait]
 impl RenewalRepo for StoreTx {
     async fn insert_consent(&mut self, c: &RenewalConsent) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = consent_row(c);
         db_run!(conn, conn => diesel::insert_into(renewal_consents::table).values(&row).execute(conn).await)
             .map_err(db)?;
@@ -120,7 +120,7 @@ impl RenewalRepo for StoreTx {
     }
 
     async fn update_consent(&mut self, c: &RenewalConsent) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = consent_row(c);
         db_run!(conn, conn => diesel::update(renewal_consents::table.find(&c.id)).set(&row).execute(conn).await)
             .map_err(db)?;
@@ -129,7 +129,7 @@ impl RenewalRepo for StoreTx {
 
     async fn current_consent(&mut self, client_ref: &str) -> StoreResult<Option<RenewalConsent>> {
         use renewal_consents::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<RenewalConsentRow> = db_run!(conn, c => {
             r::renewal_consents
                 .filter(r::client_ref.eq(client_ref))
@@ -145,7 +145,7 @@ impl RenewalRepo for StoreTx {
     }
 
     async fn consent(&mut self, id: &str) -> StoreResult<Option<RenewalConsent>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<RenewalConsentRow> = db_run!(conn, c => {
             renewal_consents::table.find(id).select(RenewalConsentRow::as_select()).first(c).await.optional()
         })
@@ -157,14 +157,14 @@ impl RenewalRepo for StoreTx {
         if let Some(ahead) = self.ahead.consent.take(payment_id) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<RenewalConsentRow> =
             db_run!(conn, c => consent_of_invoice!(payment_id).first(c).await.optional()).map_err(db)?;
         row.map(consent).transpose()
     }
 
     async fn insert_renewal_charge(&mut self, c: &RenewalCharge) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = charge_row(c);
         let inserted = db_run!(conn, conn => {
             diesel::insert_into(renewal_charges::table).values(&row).on_conflict_do_nothing().execute(conn).await
@@ -174,7 +174,7 @@ impl RenewalRepo for StoreTx {
     }
 
     async fn update_renewal_charge(&mut self, c: &RenewalCharge) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = charge_row(c);
         let (client_ref, term) = (c.client_ref.as_str(), db_time(c.term_ends_at));
         db_run!(conn, conn => diesel::update(renewal_charges::table.find((client_ref, term))).set(&row).execute(conn).await)
@@ -185,7 +185,7 @@ impl RenewalRepo for StoreTx {
     async fn claim_renewal_charges(&mut self, claim: Claim) -> StoreResult<Vec<RenewalCharge>> {
         let Claim { now, lease_until, limit } = claim;
         use renewal_charges::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let now = db_time(now);
         let rows: Vec<RenewalChargeRow> = load_for_claim!(
             conn,
@@ -214,7 +214,7 @@ impl RenewalRepo for StoreTx {
 
     async fn consents_sealed_outside(&mut self, prefixes: &[String], limit: u32) -> StoreResult<Vec<RenewalConsent>> {
         use renewal_consents::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let patterns: Vec<String> = prefixes.iter().map(|p| format!("{}%", escape_like(p))).collect();
         let rows: Vec<RenewalConsentRow> = db_run!(conn, c => {
             let mut query = r::renewal_consents.filter(r::saved_method_sealed.is_not_null()).into_boxed();
@@ -229,7 +229,7 @@ impl RenewalRepo for StoreTx {
 
     async fn renewal_charges_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<RenewalCharge>> {
         use renewal_charges::dsl as r;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let rows: Vec<RenewalChargeRow> = db_run!(conn, c => {
             r::renewal_charges
                 .filter(r::client_ref.eq(client_ref))

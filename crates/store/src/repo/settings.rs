@@ -31,7 +31,7 @@ pub(crate) async fn release_named_leases(conn: &mut DbConn) -> StoreResult<()> {
 #[async_trait]
 impl SettingsRepo for StoreTx {
     async fn setting(&mut self, key: SettingKey) -> StoreResult<Option<SettingRecord>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let name = key.name();
         let row: Option<SettingRow> = db_run!(conn, c => {
             settings::table.find(&name).select(SettingRow::as_select()).first(c).await.optional()
@@ -41,7 +41,7 @@ impl SettingsRepo for StoreTx {
     }
 
     async fn put_setting(&mut self, setting: &SettingRecord) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = convert::setting_row(setting);
         upsert!(conn, settings::table, settings::key, &row)
     }
@@ -57,7 +57,7 @@ impl SettingsRepo for StoreTx {
         until: OffsetDateTime,
     ) -> StoreResult<bool> {
         use leases::dsl as l;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (now, until) = (db_time(now), db_time(until));
         db_run!(conn, c => {
             diesel::insert_into(l::leases)
@@ -79,7 +79,7 @@ impl SettingsRepo for StoreTx {
 
     async fn release_lease(&mut self, name: &str, holder: &str) -> StoreResult<()> {
         use leases::dsl as l;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::delete(l::leases.find(name).filter(l::holder.eq(holder))).execute(c).await)
             .map_err(db)?;
         Ok(())

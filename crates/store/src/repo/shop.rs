@@ -114,7 +114,7 @@ pub(crate) fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCusto
 #[async_trait]
 impl ShopRepo for StoreTx {
     async fn shop_slug(&mut self, account_id: &str) -> StoreResult<Option<String>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             shop_slugs::table.find(account_id).select(shop_slugs::slug).first::<String>(c).await.optional()
         })
@@ -122,7 +122,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn shop_account(&mut self, slug: &str) -> StoreResult<Option<String>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             shop_slugs::table
                 .filter(shop_slugs::slug.eq(slug))
@@ -135,7 +135,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn put_shop_slug(&mut self, account_id: &str, slug: &str, at: OffsetDateTime) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         db_run!(conn, c => {
             diesel::insert_into(shop_slugs::table)
@@ -151,7 +151,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn accounts_without_shop(&mut self, limit: u32) -> StoreResult<Vec<String>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => {
             accounts::table
                 .filter(accounts::id.ne_all(shop_slugs::table.select(shop_slugs::account_id)))
@@ -165,7 +165,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn shop_customer(&mut self, account_id: &str, email: &str) -> StoreResult<Option<ShopCustomer>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = db_run!(conn, c => {
             shop_customers::table.find((account_id, email)).select(CUSTOMER_COLUMNS).first::<CustomerRow>(c).await.optional()
         })
@@ -177,14 +177,14 @@ impl ShopRepo for StoreTx {
         if let Some(ahead) = self.ahead.shop_customer.take(client_ref) {
             return Ok(ahead);
         }
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = db_run!(conn, c => shop_customer_of_client!(client_ref).first::<CustomerRow>(c).await.optional())
             .map_err(db)?;
         customer(row)
     }
 
     async fn add_shop_customer(&mut self, customer: &ShopCustomer) -> StoreResult<bool> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(customer.created_at);
         let inserted = db_run!(conn, c => {
             diesel::insert_into(shop_customers::table)
@@ -205,7 +205,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn insert_shop_sign_in(&mut self, new: &ShopSignIn) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = sign_in_row(new)?;
         db_run!(conn, c => {
             diesel::update(
@@ -224,7 +224,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn latest_shop_sign_in(&mut self, account_id: &str, email: &str) -> StoreResult<Option<ShopSignIn>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = db_run!(conn, c => {
             shop_sign_ins::table
                 .filter(shop_sign_ins::account_id.eq(account_id))
@@ -240,7 +240,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn shop_sign_in_by_link(&mut self, link_hash: &str) -> StoreResult<Option<ShopSignIn>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = db_run!(conn, c => {
             shop_sign_ins::table
                 .filter(shop_sign_ins::link_hash.eq(link_hash))
@@ -254,7 +254,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn update_shop_sign_in(&mut self, s: &ShopSignIn) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let tries = int(s.tries_left, "tries_left")?;
         let used = db_time_opt(s.used_at);
         db_run!(conn, c => {
@@ -274,7 +274,7 @@ impl ShopRepo for StoreTx {
         source: &str,
         since: OffsetDateTime,
     ) -> StoreResult<(u64, u64)> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let since = db_time(since);
         let to_address: i64 = db_run!(conn, c => {
             shop_sign_ins::table
@@ -299,7 +299,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn insert_shop_session(&mut self, s: &ShopSession) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = SessionRow {
             token_hash: s.token_hash.clone(),
             account_id: s.account_id.clone(),
@@ -313,7 +313,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn shop_session(&mut self, token_hash: &str) -> StoreResult<Option<ShopSession>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = db_run!(conn, c => {
             shop_sessions::table.find(token_hash).select(SessionRow::as_select()).first::<SessionRow>(c).await.optional()
         })
@@ -329,7 +329,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn touch_shop_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let at = db_time(at);
         db_run!(conn, c => {
             diesel::update(shop_sessions::table.find(token_hash)).set(shop_sessions::last_seen_at.eq(at)).execute(c).await
@@ -339,7 +339,7 @@ impl ShopRepo for StoreTx {
     }
 
     async fn delete_shop_session(&mut self, token_hash: &str) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         db_run!(conn, c => diesel::delete(shop_sessions::table.find(token_hash)).execute(c).await).map_err(db)?;
         Ok(())
     }
@@ -350,7 +350,7 @@ impl ShopRepo for StoreTx {
         idle_before: OffsetDateTime,
         begun_before: OffsetDateTime,
     ) -> StoreResult<u64> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let (codes_before, idle_before, begun_before) =
             (db_time(codes_before), db_time(idle_before), db_time(begun_before));
         let codes = db_run!(conn, c => {

@@ -72,7 +72,7 @@ fn subscription(r: StarsSubscriptionRow) -> StarsSubscription {
 #[async_trait]
 impl StarsRepo for StoreTx {
     async fn stars_rate(&mut self, account_id: &str) -> StoreResult<Option<StarsRate>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<StarsRateRow> = db_run!(conn, c => {
             stars_rates::table.find(account_id).select(StarsRateRow::as_select()).first(c).await.optional()
         })
@@ -90,7 +90,7 @@ impl StarsRepo for StoreTx {
         rate: Option<StarsRate>,
         now: OffsetDateTime,
     ) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let Some(rate) = rate else {
             db_run!(conn, c => diesel::delete(stars_rates::table.find(account_id)).execute(c).await).map_err(db)?;
             return Ok(());
@@ -104,7 +104,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn insert_stars_invoice(&mut self, i: &StarsInvoice) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = StarsInvoiceRow {
             payment_id: i.payment_id.clone(),
             account_id: i.account_id.clone(),
@@ -120,7 +120,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn stars_invoice(&mut self, payment_id: &str) -> StoreResult<Option<StarsInvoice>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<StarsInvoiceRow> = db_run!(conn, c => {
             stars_invoices::table.find(payment_id).select(StarsInvoiceRow::as_select()).first(c).await.optional()
         })
@@ -135,7 +135,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn insert_stars_charge(&mut self, c: &StarsCharge) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = charge_row(c);
         db_run!(conn, conn => diesel::insert_into(stars_charges::table).values(&row).execute(conn).await)
             .map_err(db)?;
@@ -143,7 +143,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn update_stars_charge(&mut self, c: &StarsCharge) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = charge_row(c);
         db_run!(conn, conn => diesel::update(stars_charges::table.find(&c.charge_id)).set(&row).execute(conn).await)
             .map_err(db)?;
@@ -151,7 +151,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn stars_charge(&mut self, charge_id: &str) -> StoreResult<Option<StarsCharge>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<StarsChargeRow> = db_run!(conn, c => {
             stars_charges::table.find(charge_id).select(StarsChargeRow::as_select()).first(c).await.optional()
         })
@@ -161,7 +161,7 @@ impl StarsRepo for StoreTx {
 
     async fn stars_charge_of_invoice(&mut self, payment_id: &str) -> StoreResult<Option<StarsCharge>> {
         use stars_charges::dsl as s;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<StarsChargeRow> = db_run!(conn, c => {
             s::stars_charges.filter(s::payment_id.eq(payment_id)).select(StarsChargeRow::as_select()).first(c).await.optional()
         })
@@ -170,7 +170,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn insert_stars_subscription(&mut self, s: &StarsSubscription) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = subscription_row(s);
         db_run!(conn, c => diesel::insert_into(stars_subscriptions::table).values(&row).execute(c).await)
             .map_err(db)?;
@@ -178,7 +178,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn update_stars_subscription(&mut self, s: &StarsSubscription) -> StoreResult<()> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row = subscription_row(s);
         db_run!(conn, c => {
             diesel::update(stars_subscriptions::table.find(&s.charge_id)).set(&row).execute(c).await
@@ -188,7 +188,7 @@ impl StarsRepo for StoreTx {
     }
 
     async fn stars_subscription(&mut self, charge_id: &str) -> StoreResult<Option<StarsSubscription>> {
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<StarsSubscriptionRow> = db_run!(conn, c => {
             stars_subscriptions::table.find(charge_id).select(StarsSubscriptionRow::as_select()).first(c).await.optional()
         })
@@ -198,7 +198,7 @@ impl StarsRepo for StoreTx {
 
     async fn stars_subscription_of_client(&mut self, client_ref: &str) -> StoreResult<Option<StarsSubscription>> {
         use stars_subscriptions::dsl as s;
-        let conn = self.conn()?;
+        let conn = self.conn().await?;
         let row: Option<StarsSubscriptionRow> = db_run!(conn, c => {
             s::stars_subscriptions
                 .filter(s::client_ref.eq(client_ref))
