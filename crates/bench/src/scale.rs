@@ -29,8 +29,8 @@ const ACCOUNTS: usize = 1_000;
 /// Invoices (each with a ledger entry and an event) per customer.
 const INVOICES_PER_CUSTOMER: usize = 3;
 /// Sequentially read rows in one step above which a table is named, if it holds more than
-/// `SMALL_TABLE` rows: a planner reads a small table (the settings, a day's counts) whole by
-/// choice, an index would not be used.
+/// `SMALL_TABLE` rows: a planner reads a small table (the settings) whole by choice, not for
+/// want of an index.
 const SCAN_REPORTED: i64 = 50_000;
 const SMALL_TABLE: i64 = 10_000;
 
