@@ -344,6 +344,15 @@ async fn written_and_committed(tx: Box<dyn Tx>, written: Result<(), StoreError>)
     }
 }
 
+/// Starts waiting on `store` for deliveries, up to `max`; answers how long it waited.
+fn waiting(store: Arc<dyn Store>, max: StdDuration) -> tokio::task::JoinHandle<StdDuration> {
+    tokio::spawn(async move {
+        let started = std::time::Instant::now();
+        store.wait_for_deliveries(max).await;
+        started.elapsed()
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Contract tests
 // ---------------------------------------------------------------------------------------------
@@ -2351,13 +2360,6 @@ async fn a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher(ctx:
     s.wait_for_deliveries(StdDuration::from_millis(50)).await;
     other.wait_for_deliveries(StdDuration::from_millis(50)).await;
     tokio::time::sleep(StdDuration::from_millis(300)).await;
-    let waiting = |store: Arc<dyn Store>, max: StdDuration| {
-        tokio::spawn(async move {
-            let started = std::time::Instant::now();
-            store.wait_for_deliveries(max).await;
-            started.elapsed()
-        })
-    };
     let here = waiting(s.clone(), StdDuration::from_secs(5));
     let there = waiting(other.clone(), StdDuration::from_secs(2));
     tokio::time::sleep(StdDuration::from_millis(100)).await;
@@ -2429,14 +2431,7 @@ async fn writes_answering_nothing_are_read_back_by_their_unit_and_kept_only_whol
     let other = connect(&ctx.url, &StoreOptions::default()).await.unwrap();
     other.wait_for_deliveries(StdDuration::from_millis(50)).await;
     tokio::time::sleep(StdDuration::from_millis(300)).await;
-    let there = tokio::spawn({
-        let other = other.clone();
-        async move {
-            let started = std::time::Instant::now();
-            other.wait_for_deliveries(StdDuration::from_secs(2)).await;
-            started.elapsed()
-        }
-    });
+    let there = waiting(other.clone(), StdDuration::from_secs(2));
     tokio::time::sleep(StdDuration::from_millis(100)).await;
     let mut tx = begin(s).await;
     tx.insert_delivery(&delivery("dl-1", "evt-1", "we-1", 0)).await.unwrap();
@@ -2638,7 +2633,7 @@ async fn claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go(ctx
 }
 
 async fn committed_deliveries_wake_a_waiting_dispatcher_and_a_rollback_does_not(ctx: Ctx) {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     seed(&ctx.store, "acc-a").await;
     let mut tx = begin(&ctx.store).await;
     tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
@@ -2649,13 +2644,6 @@ async fn committed_deliveries_wake_a_waiting_dispatcher_and_a_rollback_does_not(
     ctx.store.wait_for_deliveries(Duration::from_millis(50)).await;
     other.wait_for_deliveries(Duration::from_millis(50)).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let waiting = |store: Arc<dyn Store>, max: Duration| {
-        tokio::spawn(async move {
-            let started = Instant::now();
-            store.wait_for_deliveries(max).await;
-            started.elapsed()
-        })
-    };
     let here = waiting(ctx.store.clone(), Duration::from_secs(5));
     let there = waiting(other.clone(), Duration::from_secs(2));
     tokio::time::sleep(Duration::from_millis(100)).await;

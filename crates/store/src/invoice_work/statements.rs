@@ -40,6 +40,18 @@ macro_rules! for_both_backends {
 }
 pub(crate) use for_both_backends;
 
+/// Pushes each value as a bind parameter of its SQL type, separated by commas: a `VALUES` list.
+macro_rules! push_binds {
+    ($out:ident, $first_type:ty => $first:expr $(, $type:ty => $value:expr)* $(,)?) => {
+        $out.push_bind_param::<$first_type, _>($first)?;
+        $(
+            $out.push_sql(", ");
+            $out.push_bind_param::<$type, _>($value)?;
+        )*
+    };
+}
+pub(crate) use push_binds;
+
 /// Records a new request's key, unless the account has it (then nothing happens).
 #[derive(QueryId)]
 pub(crate) struct InsertKey(pub IdempotencyRow);
@@ -50,21 +62,17 @@ for_both_backends!(InsertKey, |this, out| {
         "INSERT INTO idempotency_keys (account_id, key, request_fingerprint, payment_id, recovery_point, \
          locked_until, created_at, gateway_request) VALUES (",
     );
-    out.push_bind_param::<Text, _>(&k.account_id)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&k.key)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&k.request_fingerprint)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&k.payment_id)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&k.recovery_point)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Timestamp>, _>(&k.locked_until)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Timestamp, _>(&k.created_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Text>, _>(&k.gateway_request)?;
+    push_binds!(
+        out,
+        Text => &k.account_id,
+        Text => &k.key,
+        Text => &k.request_fingerprint,
+        Text => &k.payment_id,
+        Text => &k.recovery_point,
+        Nullable<Timestamp> => &k.locked_until,
+        Timestamp => &k.created_at,
+        Nullable<Text> => &k.gateway_request,
+    );
     out.push_sql(") ON CONFLICT DO NOTHING");
     Ok(())
 });
@@ -156,45 +164,29 @@ for_both_backends!(InsertInvoice, |this, out| {
          amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
          expires_at, paid_at, gateway_check_at, receipt, promo) VALUES (",
     );
-    out.push_bind_param::<Text, _>(&i.payment_id)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&i.account_id)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&i.client_ref)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&i.status)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&i.purpose)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Integer>, _>(&i.plan_id)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Integer>, _>(&i.devices)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&i.method)?;
-    out.push_sql(", ");
-    out.push_bind_param::<BigInt, _>(&i.amount)?;
-    out.push_sql(", ");
-    out.push_bind_param::<BigInt, _>(&i.platform_amount)?;
-    out.push_sql(", ");
-    out.push_bind_param::<BigInt, _>(&i.partner_share)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Text>, _>(&i.return_url)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Text>, _>(&i.payment_url)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Text>, _>(&i.gateway_payment_id)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Timestamp, _>(&i.created_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Timestamp, _>(&i.expires_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Timestamp>, _>(&i.paid_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Timestamp>, _>(&this.gateway_check_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Text>, _>(&i.receipt)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Text>, _>(&i.promo)?;
+    push_binds!(
+        out,
+        Text => &i.payment_id,
+        Text => &i.account_id,
+        Text => &i.client_ref,
+        Text => &i.status,
+        Text => &i.purpose,
+        Nullable<Integer> => &i.plan_id,
+        Nullable<Integer> => &i.devices,
+        Text => &i.method,
+        BigInt => &i.amount,
+        BigInt => &i.platform_amount,
+        BigInt => &i.partner_share,
+        Nullable<Text> => &i.return_url,
+        Nullable<Text> => &i.payment_url,
+        Nullable<Text> => &i.gateway_payment_id,
+        Timestamp => &i.created_at,
+        Timestamp => &i.expires_at,
+        Nullable<Timestamp> => &i.paid_at,
+        Nullable<Timestamp> => &this.gateway_check_at,
+        Nullable<Text> => &i.receipt,
+        Nullable<Text> => &i.promo,
+    );
     out.push_sql(")");
     Ok(())
 });

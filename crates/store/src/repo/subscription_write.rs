@@ -6,7 +6,7 @@
 
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
 
-use crate::invoice_work::statements::for_both_backends;
+use crate::invoice_work::statements::{for_both_backends, push_binds};
 use crate::models::SubscriptionRow;
 
 #[derive(diesel::query_builder::QueryId)]
@@ -20,39 +20,26 @@ for_both_backends!(SaveSubscription, |this, out| {
          devices_unlimited, devices_included, devices_purchased, reminder_72_sent, reminder_24_sent, \
          link_rotated_at, link_token, revision, panel_revision, next_check_at, auto_renew, change_seq) VALUES (",
     );
-    out.push_bind_param::<Text, _>(&s.client_ref)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&s.status)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Bool, _>(&s.is_trial)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Bool, _>(&s.lifetime)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Timestamp, _>(&s.expires_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Timestamp, _>(&s.term_started_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Bool, _>(&s.devices_unlimited)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Integer, _>(&s.devices_included)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Integer, _>(&s.devices_purchased)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Bool, _>(&s.reminder_72_sent)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Bool, _>(&s.reminder_24_sent)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Timestamp>, _>(&s.link_rotated_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Text, _>(&s.link_token)?;
-    out.push_sql(", ");
-    out.push_bind_param::<BigInt, _>(&s.revision)?;
-    out.push_sql(", ");
-    out.push_bind_param::<BigInt, _>(&s.panel_revision)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Nullable<Timestamp>, _>(&s.next_check_at)?;
-    out.push_sql(", ");
-    out.push_bind_param::<Bool, _>(&s.auto_renew)?;
+    push_binds!(
+        out,
+        Text => &s.client_ref,
+        Text => &s.status,
+        Bool => &s.is_trial,
+        Bool => &s.lifetime,
+        Timestamp => &s.expires_at,
+        Timestamp => &s.term_started_at,
+        Bool => &s.devices_unlimited,
+        Integer => &s.devices_included,
+        Integer => &s.devices_purchased,
+        Bool => &s.reminder_72_sent,
+        Bool => &s.reminder_24_sent,
+        Nullable<Timestamp> => &s.link_rotated_at,
+        Text => &s.link_token,
+        BigInt => &s.revision,
+        BigInt => &s.panel_revision,
+        Nullable<Timestamp> => &s.next_check_at,
+        Bool => &s.auto_renew,
+    );
     out.push_sql(
         ", (SELECT COALESCE(MAX(change_seq), 0) + 1 FROM subscriptions)) \
          ON CONFLICT (client_ref) DO UPDATE SET status = excluded.status, is_trial = excluded.is_trial, \
