@@ -437,14 +437,16 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
         for run in &r.settle {
             let share = run.settled_per_second / run.created_per_second.max(0.001);
             println!(
-                "\nSettlement on {name}: {} invoices of {} account(s), {} connections: created at {:.0}/s, paid on the sandbox page and settled at {:.0}/s (p50 {:.1} ms, p99 {:.1} ms)",
+                "\nSettlement on {name}: {} invoices of {} account(s), {} connections: created at {:.0}/s, paid on the sandbox page and settled at {:.0}/s (p50 {:.1} ms, p99 {:.1} ms); the machine's CPU time per invoice: {:.2} ms created, {:.2} ms settled",
                 run.invoices,
                 run.accounts,
                 settle::CONNECTIONS,
                 run.created_per_second,
                 run.settled_per_second,
                 ms(run.settle_p50),
-                ms(run.settle_p99)
+                ms(run.settle_p99),
+                ms(run.created_cpu),
+                ms(run.settled_cpu)
             );
             checks.push((
                 format!(

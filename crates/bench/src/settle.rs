@@ -2,7 +2,9 @@
 //! created over the API by 16 connections at once, spread over `accounts` partner accounts,
 //! then paid on the sandbox page by 16 connections at once (each payment settles before the
 //! page answers). Both are timed, so the settling rate is read against the creating rate of
-//! the same run, for one account and for many.
+//! the same run, for one account and for many. Beside each rate stands the machine's CPU time
+//! per invoice (service, database and bench together): on a CPU-bound 2-core machine shared
+//! with others the rates swing by a quarter from run to run, the CPU time much less.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,6 +24,9 @@ pub struct SettleRun {
     pub settled_per_second: f64,
     pub settle_p50: Duration,
     pub settle_p99: Duration,
+    /// The machine's busy CPU time per invoice created, and per invoice settled.
+    pub created_cpu: Duration,
+    pub settled_cpu: Duration,
     /// Creations or payments not answered as expected (must be 0).
     pub failed: usize,
 }
@@ -35,7 +40,7 @@ pub async fn run(backend: Backend, accounts: usize, invoices: usize) -> Result<S
     }
     let keys = Arc::new(keys);
 
-    let started = Instant::now();
+    let (started, cpu) = (Instant::now(), busy_cpu());
     let (ids, _, create_failed) = in_parallel(service.port, invoices, {
         let keys = keys.clone();
         move |n| {
@@ -51,10 +56,10 @@ pub async fn run(backend: Backend, accounts: usize, invoices: usize) -> Result<S
         }
     })
     .await;
-    let creating = started.elapsed();
+    let (creating, created_cpu) = (started.elapsed(), busy_cpu().saturating_sub(cpu));
     let ids = Arc::new(ids);
 
-    let started = Instant::now();
+    let (started, cpu) = (Instant::now(), busy_cpu());
     let (_, mut samples, pay_failed) = in_parallel(service.port, ids.len(), {
         let ids = ids.clone();
         move |n| {
@@ -63,7 +68,8 @@ pub async fn run(backend: Backend, accounts: usize, invoices: usize) -> Result<S
         }
     })
     .await;
-    let settling = started.elapsed();
+    let (settling, settled_cpu) = (started.elapsed(), busy_cpu().saturating_sub(cpu));
+    let each = |cpu: Duration, n: usize| cpu / (n.max(1) as u32);
     Ok(SettleRun {
         accounts,
         invoices: ids.len(),
@@ -71,8 +77,27 @@ pub async fn run(backend: Backend, accounts: usize, invoices: usize) -> Result<S
         settled_per_second: samples.latencies.len() as f64 / settling.as_secs_f64().max(0.001),
         settle_p50: samples.percentile(0.50),
         settle_p99: samples.percentile(0.99),
+        created_cpu: each(created_cpu, invoices),
+        settled_cpu: each(settled_cpu, samples.latencies.len()),
         failed: create_failed + pay_failed,
     })
+}
+
+/// The machine's busy CPU time so far (all cores; idle, I/O wait and time stolen by the
+/// host not counted), from /proc/stat; zero where there is none.
+fn busy_cpu() -> Duration {
+    // /proc/stat counts in USER_HZ ticks, 100 a second on Linux.
+    const TICK_MS: u64 = 10;
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("cpu "))
+        .map(|l| l.split_whitespace().filter_map(|t| t.parse().ok()).collect())
+        .unwrap_or_default();
+    // user, nice, system, idle, iowait, irq, softirq, steal, ...
+    let busy: u64 = [0, 1, 2, 5, 6].iter().filter_map(|&i| ticks.get(i)).sum();
+    Duration::from_millis(busy * TICK_MS)
 }
 
 type Planned = (&'static str, String, Vec<(String, String)>, Vec<u8>, u16);
