@@ -65,12 +65,12 @@ fn clean(value: Option<String>) -> Option<String> {
 }
 
 /// The unit of work a call needs: a writing one, a read-only one that does not queue behind
-/// writers, or one for a single writing statement.
+/// writers, or a writing one whose commit does not wait for the disk (`put_user`'s).
 #[derive(Debug, Clone, Copy)]
 enum Unit {
     Write,
     Read,
-    Single,
+    AsyncCommit,
 }
 
 impl LocalPanel {
@@ -92,7 +92,7 @@ impl LocalPanel {
         let tx = match kind {
             Unit::Write => self.store.begin_local().await,
             Unit::Read => self.store.read_local().await,
-            Unit::Single => self.store.single_local().await,
+            Unit::AsyncCommit => self.store.begin_local_async_commit().await,
         };
         tx.map_err(unavailable)
     }
@@ -148,7 +148,9 @@ impl LocalPanel {
 #[async_trait]
 impl VpnPanel for LocalPanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
-        let mut tx = self.answer(Unit::Single).await?;
+        // A push lost in a crash of the database is pushed again: the panel sync marks a push
+        // done in a later commit of the same database, which is never kept without this one.
+        let mut tx = self.answer(Unit::AsyncCommit).await?;
         tx.local_panel_put_user(&local_user(user)).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)
     }

@@ -31,6 +31,6 @@ pub trait LocalPanelStore: Store {
     async fn begin_local(&self) -> StoreResult<Box<dyn LocalPanelTx>>;
     /// As `Store::read`, with the local panel's tables.
     async fn read_local(&self) -> StoreResult<Box<dyn LocalPanelTx>>;
-    /// As `Store::single`, with the local panel's tables.
-    async fn single_local(&self) -> StoreResult<Box<dyn LocalPanelTx>>;
+    /// As `Store::begin_async_commit`, with the local panel's tables.
+    async fn begin_local_async_commit(&self) -> StoreResult<Box<dyn LocalPanelTx>>;
 }

@@ -111,9 +111,17 @@ impl PoolStore {
         self.start(false, "BEGIN DEFERRED", None).await
     }
 
-    /// One statement is atomic by itself: PostgreSQL runs it with no block around it.
-    async fn begin_single(&self) -> StoreResult<Box<StoreTx>> {
-        self.start(true, "BEGIN IMMEDIATE", None).await
+    /// `Store::begin_async_commit`: on PostgreSQL the BEGIN and `SET LOCAL synchronous_commit`
+    /// wait for the unit's first statement, as deferred writes do.
+    async fn start_async_commit(&self) -> StoreResult<Box<StoreTx>> {
+        let mut tx = self.start(true, "BEGIN IMMEDIATE", None).await?;
+        if matches!(tx.conn, Some(DbConn::Postgres(_))) {
+            // From here on a block may be open: a failure rolls it back when `tx` drops.
+            tx.in_block = true;
+            tx.defer(|c| Box::pin(invoice_work::Begin.execute(&mut &*c)));
+            tx.defer(|c| Box::pin(invoice_work::AsyncCommit.execute(&mut &*c)));
+        }
+        Ok(tx)
     }
 }
 
@@ -127,8 +135,8 @@ impl LocalPanelStore for PoolStore {
         Ok(self.begin_reading().await?)
     }
 
-    async fn single_local(&self) -> StoreResult<Box<dyn LocalPanelTx>> {
-        Ok(self.begin_single().await?)
+    async fn begin_local_async_commit(&self) -> StoreResult<Box<dyn LocalPanelTx>> {
+        Ok(self.start_async_commit().await?)
     }
 }
 
@@ -142,8 +150,8 @@ impl Store for PoolStore {
         Ok(self.begin_reading().await?)
     }
 
-    async fn single(&self) -> StoreResult<Box<dyn Tx>> {
-        Ok(self.begin_single().await?)
+    async fn begin_async_commit(&self) -> StoreResult<Box<dyn Tx>> {
+        Ok(self.start_async_commit().await?)
     }
 
     async fn begin_with_invoice(&self, payment_id: &str) -> StoreResult<(Box<dyn Tx>, Option<InvoiceRecord>)> {

@@ -189,7 +189,7 @@ contract_tests!(
     a_client_lock_waits_for_the_same_client_and_the_whole_account_and_not_for_another_client,
     a_unit_begun_with_an_invoice_reads_it_under_its_clients_lock,
     reads_made_ahead_answer_their_next_call_once_then_the_database_does,
-    a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher,
+    a_unit_committing_asynchronously_keeps_its_write_only_at_its_commit_and_wakes_the_dispatcher,
     writes_answering_nothing_are_read_back_by_their_unit_and_kept_only_whole_by_its_commit,
     the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
     webhook_endpoints_round_trip_every_field,
@@ -2331,7 +2331,7 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
     tx.rollback().await.unwrap();
 }
 
-async fn a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher(ctx: Ctx) {
+async fn a_unit_committing_asynchronously_keeps_its_write_only_at_its_commit_and_wakes_the_dispatcher(ctx: Ctx) {
     let s = &ctx.store;
     seed(s, "acc-a").await;
     let mut tx = begin(s).await;
@@ -2342,14 +2342,26 @@ async fn a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher(ctx:
     .await
     .unwrap();
     tx.commit().await.unwrap();
+    let panel_revision = |s: Arc<dyn Store>| async move {
+        let mut tx = s.read().await.unwrap();
+        let synced = tx.client_by_ref("acc-a-c1").await.unwrap().and_then(|c| c.subscription);
+        tx.commit().await.unwrap();
+        synced.map(|r| r.panel_revision)
+    };
 
-    let mut tx = s.single().await.unwrap();
+    // A rolled back or dropped unit keeps nothing; a committed one keeps its write.
+    let mut tx = s.begin_async_commit().await.unwrap();
+    tx.mark_panel_synced("acc-a-c1", 2).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(panel_revision(s.clone()).await, Some(1));
+    let mut tx = s.begin_async_commit().await.unwrap();
+    tx.mark_panel_synced("acc-a-c1", 2).await.unwrap();
+    drop(tx);
+    assert_eq!(panel_revision(s.clone()).await, Some(1));
+    let mut tx = s.begin_async_commit().await.unwrap();
     tx.mark_panel_synced("acc-a-c1", 2).await.unwrap();
     tx.commit().await.unwrap();
-    let mut tx = begin(s).await;
-    let synced = tx.client_by_ref("acc-a-c1").await.unwrap().and_then(|c| c.subscription);
-    assert_eq!(synced.map(|r| r.panel_revision), Some(2));
-    tx.commit().await.unwrap();
+    assert_eq!(panel_revision(s.clone()).await, Some(2));
 
     let mut tx = begin(s).await;
     tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
@@ -2363,13 +2375,13 @@ async fn a_single_statement_unit_commits_its_write_and_wakes_the_dispatcher(ctx:
     let here = waiting(s.clone(), StdDuration::from_secs(5));
     let there = waiting(other.clone(), StdDuration::from_secs(2));
     tokio::time::sleep(StdDuration::from_millis(100)).await;
-    let mut tx = s.single().await.unwrap();
+    let mut tx = s.begin_async_commit().await.unwrap();
     tx.insert_delivery(&delivery("dl-1", "evt-1", "we-1", 0)).await.unwrap();
     tx.commit().await.unwrap();
     assert!(here.await.unwrap() < StdDuration::from_secs(2), "this process wakes at the commit");
     let there = there.await.unwrap();
     if ctx.url.starts_with("postgres") {
-        assert!(there < StdDuration::from_millis(1500), "another process wakes too (NOTIFY with no block): {there:?}");
+        assert!(there < StdDuration::from_millis(1500), "another process wakes too (NOTIFY at the commit): {there:?}");
     }
 }
 

@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
 use vp_ports::{
-    AccountRepo, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo, ReadAhead,
-    ReferralRepo, SettingsRepo, SubscriptionRecord,
+    AccountRepo, ClientRecord, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo,
+    ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord,
 };
 
 use super::Payments;
@@ -63,9 +63,10 @@ impl Payments {
         if step.next != InvoiceStatus::Pending {
             invoice.payment_url = None;
         }
-        if step.grants_access {
-            self.grant_access(tx.as_mut(), &invoice, now).await?;
-        }
+        let granted = match step.grants_access {
+            true => self.grant_access(tx.as_mut(), &invoice, now).await?,
+            false => None,
+        };
         // An invited customer's first payment rewards the inviter; its refund takes that back.
         let inviter_changed = match step.ledger {
             LedgerEffect::CreditPartnerShare => self.settled.referrals.paid(tx.as_mut(), &invoice).await?,
@@ -110,8 +111,8 @@ impl Payments {
         if step.next != InvoiceStatus::Pending {
             self.metrics.invoice_settled(step.next);
         }
-        if step.grants_access {
-            self.settled.panel_sync.sync_client(&invoice.client_ref).await;
+        if let Some(client) = granted {
+            self.settled.panel_sync.sync_saved(&client).await;
         }
         if let Some(inviter) = inviter_changed {
             self.settled.panel_sync.sync_client(&inviter).await;
@@ -145,14 +146,15 @@ impl Payments {
         Ok(())
     }
 
-    /// The access a paid invoice buys: the first term, a renewal, or device slots.
+    /// The access a paid invoice buys: the first term, a renewal, or device slots. Returns the
+    /// client with the subscription as saved.
     async fn grant_access(
         &self,
         tx: &mut (impl ClientRepo + OfferRepo + ReferralRepo + ?Sized),
         invoice: &InvoiceRecord,
         paid_at: OffsetDateTime,
-    ) -> AppResult<()> {
-        let client = tx.client_by_ref(&invoice.client_ref).await?.ok_or(AppError::NotFound("client"))?;
+    ) -> AppResult<Option<ClientRecord>> {
+        let mut client = tx.client_by_ref(&invoice.client_ref).await?.ok_or(AppError::NotFound("client"))?;
         let settings = tx.device_settings().await?;
         let mut record = match (invoice.purpose, client.subscription) {
             (Purpose::Subscription { plan_id }, current) => {
@@ -190,7 +192,7 @@ impl Payments {
                 // Not reachable through the API (devices need an active subscription); kept
                 // visible rather than silently dropped.
                 tracing::error!(payment_id = %invoice.payment_id, "paid devices invoice for a client without subscription");
-                return Ok(());
+                return Ok(None);
             }
         };
         // A promo code's days come on top of the term bought.
@@ -200,7 +202,8 @@ impl Payments {
         // So do the days the client's invitations left as credits.
         self.settled.referrals.spend_credits(tx, &client.id, &invoice.payment_id, &mut record).await?;
         tx.save_subscription(&client.id, &record).await?;
-        Ok(())
+        client.subscription = Some(record);
+        Ok(Some(client))
     }
 
     /// The sweeper: pending invoices past their deadline become `expired`. Returns how many.

@@ -98,12 +98,14 @@ pub trait Store: Send + Sync {
     /// snapshot of its own inside a transaction block too, so a block would only add two round
     /// trips. Writing through it is a bug.
     async fn read(&self) -> StoreResult<Box<dyn Tx>>;
-    /// Starts a unit of work for a single writing statement. One statement is atomic on its
-    /// own, so on PostgreSQL it runs with no transaction block: two round trips fewer than
-    /// `begin` (the panel sync after every settlement is two such writes). On SQLite as
-    /// `begin`. A second write through it would not be atomic with the first, and on
-    /// PostgreSQL its rollback undoes nothing: only what may stand alone goes through it.
-    async fn single(&self) -> StoreResult<Box<dyn Tx>>;
+    /// Starts a unit of work as `begin` does, whose commit does not wait for the disk: a crash
+    /// of the database may lose it, together with every later commit of that kind, never
+    /// without them (PostgreSQL's asynchronous commit; on SQLite as `begin`). Only for writes
+    /// whose loss repeats work and breaks nothing: the panel sync's marks, whose loss pushes a
+    /// client to the panel once more. On PostgreSQL its BEGIN waits for the unit's first
+    /// statement, so a unit of one write that answers nothing is one round trip, as a single
+    /// statement with no block is (the panel sync after every settlement is two such units).
+    async fn begin_async_commit(&self) -> StoreResult<Box<dyn Tx>>;
     /// Starts a unit of work as `begin` does, takes `Tx::lock_client` for the invoice's client
     /// and reads the invoice under it: what a settlement starts with. On PostgreSQL the BEGIN,
     /// the two locks (each finding its row through the invoice) and the read go out pipelined,

@@ -23,7 +23,7 @@ use crate::convert::{self, db_time, db_time_opt};
 use crate::repo::quotas::{CounterRow, lock_key, window_counts};
 use statements::{CountRecord, CountsFrom, FinishKey, InsertClient, InsertInvoice, InsertKey};
 
-pub(crate) use postgres::{Begin, Commit, Margin, NotifyDeliveries};
+pub(crate) use postgres::{AsyncCommit, Begin, Commit, Margin, NotifyDeliveries};
 pub(crate) use postgres_group::PgGroups;
 pub(crate) use sqlite::{open as open_sqlite, record as record_sqlite};
 

@@ -43,6 +43,7 @@ macro_rules! fixed_statement {
 fixed_statement!(Begin, "BEGIN");
 fixed_statement!(Commit, "COMMIT");
 fixed_statement!(Rollback, "ROLLBACK");
+fixed_statement!(AsyncCommit, "SET LOCAL synchronous_commit TO off");
 fixed_statement!(NotifyDeliveries, crate::signal::NOTIFY_DELIVERIES);
 
 pub(super) async fn open_one(c: &AsyncPgConnection, o: &Opening) -> StoreResult<OpenedInvoice> {

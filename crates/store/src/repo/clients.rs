@@ -235,21 +235,20 @@ impl ClientRepo for StoreTx {
     }
 
     async fn mark_panel_synced(&mut self, client_ref: &str, revision: i64) -> StoreResult<()> {
-        let conn = self.conn().await?;
-        db_run!(conn, c => {
+        let client_ref = client_ref.to_owned();
+        write_with_next!(
+            self,
             by_sql(
-                diesel::update(subscriptions::table.find(client_ref).filter(subscriptions::panel_revision.lt(revision)))
-                    .set((
-                        subscriptions::panel_revision.eq(revision),
-                        subscriptions::panel_failures.eq(0),
-                        subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
-                    )),
+                diesel::update(
+                    subscriptions::table.find(&client_ref).filter(subscriptions::panel_revision.lt(revision))
+                )
+                .set((
+                    subscriptions::panel_revision.eq(revision),
+                    subscriptions::panel_failures.eq(0),
+                    subscriptions::panel_retry_at.eq(None::<PrimitiveDateTime>),
+                )),
             )
-            .execute(c)
-            .await
-        })
-        .map_err(db)?;
-        Ok(())
+        )
     }
 
     /// Counts a push the panel refused and holds the next try back until `retry_at`; returns how
