@@ -7,7 +7,7 @@
 //! A failed write then fails that next call, or the COMMIT, and the unit of work with it:
 //! PostgreSQL has aborted the block, so nothing of it is kept. No caller of a deferred write
 //! acts on its error, only passes it on. A unit dropped or rolled back drops its waiting writes
-//! unsent. On SQLite, in-process, and in single-statement units, writes run at once.
+//! unsent. On SQLite, in-process, and in units with no transaction block, writes run at once.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -389,7 +389,7 @@ impl Tx for StoreTx {
             return self.finish("COMMIT", None).await;
         }
         // On PostgreSQL the notification reaches every listening process at the commit (at
-        // once, for a single statement that ran with no block).
+        // once, for a unit that ran with no block).
         let statement = if postgres { format!("{NOTIFY_DELIVERIES}; COMMIT") } else { "COMMIT".to_owned() };
         self.finish(&statement, postgres.then_some(NOTIFY_DELIVERIES)).await?;
         self.deliveries.wake();
