@@ -102,17 +102,22 @@ macro_rules! load_for_claim {
 }
 pub(crate) use load_for_claim;
 
-/// Inserts `$row` into `$table`, or replaces every column of the row already there under the
-/// same `$key` (`INSERT ... ON CONFLICT ... DO UPDATE`), on either backend.
+/// The statement that inserts `$row` into `$table`, or replaces every column of the row already
+/// there under the same `$key` (`INSERT ... ON CONFLICT ... DO UPDATE`), kept in the statement
+/// cache by its text.
+macro_rules! upsert_statement {
+    ($table:expr, $key:expr, $row:expr) => {
+        $crate::cached::by_sql(diesel::insert_into($table).values($row).on_conflict($key).do_update().set($row))
+    };
+}
+pub(crate) use upsert_statement;
+
+/// Runs `upsert_statement!` now, on either backend.
 macro_rules! upsert {
     ($conn:expr, $table:expr, $key:expr, $row:expr) => {
-        $crate::pool::db_run!($conn, c => {
-            $crate::cached::by_sql(diesel::insert_into($table).values($row).on_conflict($key).do_update().set($row))
-                .execute(c)
-                .await
-        })
-        .map(|_| ())
-        .map_err($crate::errors::db)
+        $crate::pool::db_run!($conn, c => $crate::pool::upsert_statement!($table, $key, $row).execute(c).await)
+            .map(|_| ())
+            .map_err($crate::errors::db)
     };
 }
 pub(crate) use upsert;

@@ -328,17 +328,16 @@ impl StoreTx {
         self.recorded_deliveries = true;
     }
 
-    /// Ends the unit of work with `statement`, or, with no block open, with `unblocked` if any.
-    async fn finish(&mut self, statement: &str, unblocked: Option<&str>) -> StoreResult<()> {
+    /// Ends the unit of work with `statement`; a unit with no block open (PostgreSQL's reads)
+    /// has nothing to end.
+    async fn finish(&mut self, statement: &str) -> StoreResult<()> {
         self.deferred.clear();
         let Some(mut conn) = self.conn.take() else {
             return Err(StoreError::Unavailable("the unit of work has already ended".into()));
         };
-        let statement = match (self.in_block, unblocked) {
-            (true, _) => statement,
-            (false, Some(unblocked)) => unblocked,
-            (false, None) => return Ok(()),
-        };
+        if !self.in_block {
+            return Ok(());
+        }
         match db_run!(&mut conn, c => c.batch_execute(statement).await) {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -386,18 +385,17 @@ impl Tx for StoreTx {
             return Ok(());
         }
         if !self.recorded_deliveries {
-            return self.finish("COMMIT", None).await;
+            return self.finish("COMMIT").await;
         }
-        // On PostgreSQL the notification reaches every listening process at the commit (at
-        // once, for a unit that ran with no block).
+        // On PostgreSQL the notification reaches every listening process at the commit.
         let statement = if postgres { format!("{NOTIFY_DELIVERIES}; COMMIT") } else { "COMMIT".to_owned() };
-        self.finish(&statement, postgres.then_some(NOTIFY_DELIVERIES)).await?;
+        self.finish(&statement).await?;
         self.deliveries.wake();
         Ok(())
     }
 
     async fn rollback(mut self: Box<Self>) -> StoreResult<()> {
-        self.finish("ROLLBACK", None).await
+        self.finish("ROLLBACK").await
     }
 
     async fn lock_account(&mut self, account_id: &str) -> StoreResult<()> {

@@ -9,28 +9,18 @@ use diesel_async::RunQueryDsl;
 use vp_ports::records::{LocalPanelDevice, LocalPanelUser};
 use vp_ports::store::StoreResult;
 
-use crate::cached::by_sql;
 use crate::convert;
 use crate::deferred::write_with_next;
 use crate::errors::db;
 use crate::models::{LocalPanelDeviceRow, LocalPanelUserRow};
-use crate::pool::db_run;
+use crate::pool::{db_run, upsert_statement};
 use crate::schema::{local_panel_devices, local_panel_users};
 
 #[async_trait]
 impl LocalPanelRepo for StoreTx {
     async fn local_panel_put_user(&mut self, user: &LocalPanelUser) -> StoreResult<()> {
         let row = convert::local_user_row(user)?;
-        write_with_next!(
-            self,
-            by_sql(
-                diesel::insert_into(local_panel_users::table)
-                    .values(&row)
-                    .on_conflict(local_panel_users::user_ref)
-                    .do_update()
-                    .set(&row)
-            )
-        )
+        write_with_next!(self, upsert_statement!(local_panel_users::table, local_panel_users::user_ref, &row))
     }
 
     async fn local_panel_user(&mut self, user_ref: &str) -> StoreResult<Option<LocalPanelUser>> {
