@@ -209,7 +209,7 @@ impl Services {
             auth_cache: auth_cache.clone(),
             public_base_url: public_base_url.clone(),
         });
-        let panel_sync = Arc::new(PanelSync { store: store.clone(), clock: clock.clone(), panel: panel.clone() });
+        let panel_sync = Arc::new(PanelSync::new(store.clone(), clock.clone(), panel.clone()));
         let clients = Arc::new(Clients {
             store: store.clone(),
             clock: clock.clone(),

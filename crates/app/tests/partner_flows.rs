@@ -332,6 +332,49 @@ async fn a_push_the_panel_refuses_is_retried_with_backoff_and_the_partner_sees_a
 }
 
 #[tokio::test]
+async fn pushes_after_payments_made_while_the_panel_is_busy_reach_it_in_one_call_and_are_each_marked_synced() {
+    let w = World::new().await;
+    let mut payments = vec![];
+    for n in 1..=5 {
+        let client = format!("u{n}");
+        let inv = w.app.payments.create_invoice(&w.account, key(&client), subscribe(&client, 1)).await.unwrap();
+        payments.push(inv.invoice.payment_id);
+    }
+    let busy = w.panel.gate.lock().await;
+    let paying = async {
+        let pay = |n: usize| w.app.payments.apply_payment_outcome(&payments[n], PaymentOutcome::Paid);
+        let (a, b, c, d, e) = tokio::join!(pay(0), pay(1), pay(2), pay(3), pay(4));
+        [a, b, c, d, e].map(|paid| paid.unwrap().client_ref)
+    };
+    let release = async {
+        // Every payment committed, and its push queued behind the panel's first call.
+        loop {
+            let mut settled = 0;
+            for id in &payments {
+                let invoice = w.app.payments.invoice_view(&w.account, id).await.unwrap().invoice;
+                settled += usize::from(invoice.status == InvoiceStatus::Succeeded);
+            }
+            if settled == payments.len() {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        for _ in 0..100 {
+            tokio::task::yield_now().await;
+        }
+        drop(busy);
+    };
+    let (clients, ()) = tokio::join!(paying, release);
+    let batches = w.panel.batches.lock().unwrap().clone();
+    assert_eq!(batches.iter().sum::<usize>(), 5, "each client pushed once: {batches:?}");
+    assert!(batches.len() <= 2, "those queued meanwhile went in one call: {batches:?}");
+    for client_ref in &clients {
+        assert!(w.panel.user(client_ref).expect("the panel has every customer").enabled);
+    }
+    assert_eq!(w.app.panel_sync.sync_panel(100).await.unwrap(), 0, "every push marked: nothing owed");
+}
+
+#[tokio::test]
 async fn one_account_never_sees_another_accounts_invoices_or_clients() {
     let w = World::new().await;
     let inv = w.app.payments.create_invoice(&w.account, key("k"), subscribe("u1", 1)).await.unwrap();

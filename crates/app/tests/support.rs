@@ -143,6 +143,10 @@ pub struct FakePanel {
     pub refuse: AtomicBool,
     pub users: Mutex<HashMap<String, PanelUser>>,
     pub devices: Mutex<HashMap<String, Vec<PanelDevice>>>,
+    /// How many users each `put_users` call carried, in order.
+    pub batches: Mutex<Vec<usize>>,
+    /// Held by a test, keeps every `put_users` call waiting.
+    pub gate: tokio::sync::Mutex<()>,
 }
 
 impl FakePanel {
@@ -167,6 +171,15 @@ impl VpnPanel for FakePanel {
         self.answer()?;
         self.users.lock().unwrap().insert(user.user_ref.clone(), user.clone());
         Ok(())
+    }
+    async fn put_users(&self, users: &[PanelUser]) -> Vec<Result<(), PanelError>> {
+        self.batches.lock().unwrap().push(users.len());
+        let _open = self.gate.lock().await;
+        let mut results = vec![];
+        for user in users {
+            results.push(self.put_user(user).await);
+        }
+        results
     }
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError> {
         self.answer()?;

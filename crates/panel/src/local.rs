@@ -150,9 +150,20 @@ impl VpnPanel for LocalPanel {
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError> {
         // A push lost in a crash of the database is pushed again: the panel sync marks a push
         // done in a later commit of the same database, which is never kept without this one.
-        let mut tx = self.answer(Unit::AsyncCommit).await?;
-        tx.local_panel_put_user(&local_user(user)).await.map_err(unavailable)?;
-        tx.commit().await.map_err(unavailable)
+        self.put_users(std::slice::from_ref(user)).await.pop().unwrap_or(Ok(()))
+    }
+
+    /// Every user in one unit of work: its writes go out pipelined with one commit.
+    async fn put_users(&self, users: &[PanelUser]) -> Vec<Result<(), PanelError>> {
+        let written = async {
+            let mut tx = self.answer(Unit::AsyncCommit).await?;
+            for user in users {
+                tx.local_panel_put_user(&local_user(user)).await.map_err(unavailable)?;
+            }
+            tx.commit().await.map_err(unavailable)
+        };
+        let result = written.await;
+        users.iter().map(|_| result.clone()).collect()
     }
 
     async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {

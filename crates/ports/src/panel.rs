@@ -92,6 +92,12 @@ pub trait VpnPanel: Send + Sync {
     /// Creates or updates the user so that it matches `user`. Idempotent: a retry after a
     /// timeout never creates a second user. A new `link_token` revokes the old link at once.
     async fn put_user(&self, user: &PanelUser) -> Result<(), PanelError>;
+    /// `put_user` for each of `users` (distinct users), answered in their order. By default
+    /// the calls run at once; a panel that takes many users in one call (the local panel: one
+    /// commit) says so by its own.
+    async fn put_users(&self, users: &[PanelUser]) -> Vec<Result<(), PanelError>> {
+        futures_util::future::join_all(users.iter().map(|user| self.put_user(user))).await
+    }
     /// How the panel's user differs from `user`; empty when it matches.
     async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError>;
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError>;

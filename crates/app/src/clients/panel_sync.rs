@@ -3,14 +3,15 @@
 //! background sync retries it until the panel confirms the revision: at once when the panel
 //! was down, with backoff when it refused the push.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use time::OffsetDateTime;
+use tokio::sync::oneshot;
 use vp_domain::ClientId;
 use vp_domain::backoff::panel_retry_delay;
 use vp_ports::{
-    ClientFilter, ClientRecord, Clock, Cursor, PanelDrift, PanelError, PanelInfo, PanelUser, Store, SubscriptionRecord,
-    VpnPanel,
+    ClientFilter, ClientRecord, Clock, Cursor, PanelDrift, PanelError, PanelInfo, PanelUser, Store, StoreError,
+    SubscriptionRecord, VpnPanel,
 };
 
 use crate::error::{AppError, AppResult, Refusal};
@@ -57,13 +58,84 @@ pub struct PanelSync {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) panel: Arc<dyn VpnPanel>,
+    /// The pushes after changes, waiting for the batch under way.
+    pub(crate) waiting: Mutex<Waiting>,
+}
+
+/// The most pushes in one batch: one call to the panel (the local panel: one commit) and one
+/// unit of work marking them, whose writes go out in one round trip.
+const BATCH_MAX: usize = 16;
+
+/// A subscription revision the panel has not taken yet, as it must be pushed.
+#[derive(Clone)]
+struct Owed {
+    client_ref: String,
+    revision: i64,
+    user: PanelUser,
+}
+
+impl Owed {
+    fn of(client: &ClientRecord, now: OffsetDateTime) -> Option<Owed> {
+        let (user, record) = (panel_user(client, now)?, client.subscription.as_ref()?);
+        (record.panel_revision < record.revision).then(|| Owed {
+            client_ref: client.id.clone(),
+            revision: record.revision,
+            user,
+        })
+    }
+}
+
+/// The pushes after changes queued while a batch is under way, and whether one is: the task
+/// pushing them takes everything queued, up to `BATCH_MAX` at a time, until none is left.
+#[derive(Default)]
+pub(crate) struct Waiting {
+    queued: Vec<(Owed, oneshot::Sender<AppResult<bool>>)>,
+    pushing: bool,
+}
+
+/// The pushing task's turn. One that ends early (a panic, its runtime shutting down) gives the
+/// turn back and drops the queued answers: their callers push alone.
+struct Turn<'a> {
+    waiting: &'a Mutex<Waiting>,
+    over: bool,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        if !self.over {
+            let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+            waiting.pushing = false;
+            waiting.queued.clear();
+        }
+    }
+}
+
+/// Whether `owed[i]` is older than another push of its client in `owed` (the first of equal
+/// revisions is the one pushed).
+fn superseded(owed: &[Owed], i: usize) -> bool {
+    let mine = &owed[i];
+    owed.iter().enumerate().any(|(j, other)| {
+        other.client_ref == mine.client_ref
+            && (other.revision > mine.revision || (other.revision == mine.revision && j < i))
+    })
 }
 
 impl PanelSync {
+    pub(crate) fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, panel: Arc<dyn VpnPanel>) -> PanelSync {
+        PanelSync { store, clock, panel, waiting: Mutex::default() }
+    }
+
     /// Pushes one client's subscription to the panel, best effort: a failure is logged and
     /// left to the background sync.
-    pub(crate) async fn sync_client(&self, client_ref: &str) {
-        if let Err(e) = self.try_sync(client_ref).await {
+    pub(crate) async fn sync_client(self: &Arc<Self>, client_ref: &str) {
+        let pushed = async {
+            let client = read!(self.store, |tx| tx.client_by_ref(client_ref));
+            match client {
+                Some(client) => self.push_with_others(&client).await,
+                None => Ok(false),
+            }
+        };
+        if let Err(e) = pushed.await {
             tracing::warn!(client_ref, error = %e, "panel sync deferred");
         }
     }
@@ -71,39 +143,116 @@ impl PanelSync {
     /// Pushes `client` as the unit of work that changed it has just committed it, without
     /// reading it back (a settlement's panel sync: one round trip less). A change committed
     /// since is pushed by its own unit's sync, as with `sync_client`.
-    pub(crate) async fn sync_saved(&self, client: &ClientRecord) {
-        if let Err(e) = self.push(client).await {
+    pub(crate) async fn sync_saved(self: &Arc<Self>, client: &ClientRecord) {
+        if let Err(e) = self.push_with_others(client).await {
             tracing::warn!(client_ref = %client.id, error = %e, "panel sync deferred");
         }
     }
 
-    async fn try_sync(&self, client_ref: &str) -> AppResult<bool> {
-        let client = read!(self.store, |tx| tx.client_by_ref(client_ref));
-        let Some(client) = client else { return Ok(false) };
-        self.push(&client).await
+    /// Pushes `client` in a batch with the pushes of other changes made meanwhile, and answers
+    /// once its batch is done: many customers paying at once cost the panel one call and the
+    /// database one unit of work a batch, not one each.
+    async fn push_with_others(self: &Arc<Self>, client: &ClientRecord) -> AppResult<bool> {
+        let Some(owed) = Owed::of(client, self.clock.now()) else { return Ok(false) };
+        let (answer, answered) = oneshot::channel();
+        let start = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+            waiting.queued.push((owed.clone(), answer));
+            !std::mem::replace(&mut waiting.pushing, true)
+        };
+        if start {
+            let sync = self.clone();
+            tokio::spawn(async move { sync.push_queued().await });
+        }
+        match answered.await {
+            Ok(result) => result,
+            Err(_) => self.push_batch(vec![owed]).await.pop().unwrap_or(Ok(false)),
+        }
     }
 
-    async fn push(&self, client: &ClientRecord) -> AppResult<bool> {
-        let (Some(user), Some(record)) = (panel_user(client, self.clock.now()), client.subscription.as_ref()) else {
-            return Ok(false);
-        };
-        if record.panel_revision >= record.revision {
-            return Ok(false);
-        }
-        if let Err(e) = self.panel.put_user(&user).await {
-            if let PanelError::Rejected(reason) = &e {
-                let now = self.clock.now();
-                let mut tx = self.store.begin_async_commit().await?;
-                let refusals = tx.defer_panel_sync(&client.id, &|n| now + panel_retry_delay(n)).await?;
-                tx.commit().await?;
-                tracing::error!(client_ref = %client.id, refusals, %reason, "the panel refused a push; retrying with backoff");
+    /// The pushing task: batches of what is queued until nothing is.
+    async fn push_queued(&self) {
+        let mut turn = Turn { waiting: &self.waiting, over: false };
+        loop {
+            let batch: Vec<_> = {
+                let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+                if waiting.queued.is_empty() {
+                    // Given back under the lock: a push queued after this starts a new task.
+                    waiting.pushing = false;
+                    turn.over = true;
+                    return;
+                }
+                let n = waiting.queued.len().min(BATCH_MAX);
+                waiting.queued.drain(..n).collect()
+            };
+            let (owed, answers): (Vec<Owed>, Vec<_>) = batch.into_iter().unzip();
+            for (answer, result) in answers.into_iter().zip(self.push_batch(owed).await) {
+                let _ = answer.send(result);
             }
-            return Err(panel_failure(e));
         }
-        let mut tx = self.store.begin_async_commit().await?;
-        tx.mark_panel_synced(&client.id, record.revision).await?;
-        tx.commit().await?;
-        Ok(true)
+    }
+
+    /// Pushes `owed` and marks what the panel took, answering each in order: true once pushed.
+    /// Of one client's revisions only the newest is pushed; the older ones answer false.
+    async fn push_batch(&self, owed: Vec<Owed>) -> Vec<AppResult<bool>> {
+        let pushed: Vec<usize> = (0..owed.len()).filter(|&i| !superseded(&owed, i)).collect();
+        let users: Vec<PanelUser> = pushed.iter().map(|&i| owed[i].user.clone()).collect();
+        let mut results: Vec<AppResult<bool>> = owed.iter().map(|_| Ok(false)).collect();
+        let mut taken = vec![];
+        for (&i, result) in pushed.iter().zip(self.panel.put_users(&users).await) {
+            match result {
+                Ok(()) => taken.push(i),
+                Err(e) => {
+                    if let PanelError::Rejected(reason) = &e {
+                        self.hold_back(&owed[i].client_ref, reason).await;
+                    }
+                    results[i] = Err(panel_failure(e));
+                }
+            }
+        }
+        if taken.is_empty() {
+            return results;
+        }
+        let marked = async {
+            let mut tx = self.store.begin_async_commit().await?;
+            for &i in &taken {
+                tx.mark_panel_synced(&owed[i].client_ref, owed[i].revision).await?;
+            }
+            tx.commit().await
+        };
+        match marked.await {
+            Ok(()) => taken.iter().for_each(|&i| results[i] = Ok(true)),
+            Err(e) => {
+                let why = e.to_string();
+                taken.iter().for_each(|&i| results[i] = Err(StoreError::Unavailable(why.clone()).into()));
+            }
+        }
+        results
+    }
+
+    /// A push the panel refused: counted, and the next try held back with backoff.
+    async fn hold_back(&self, client_ref: &str, reason: &str) {
+        let now = self.clock.now();
+        let counted = async {
+            let mut tx = self.store.begin_async_commit().await?;
+            let refusals = tx.defer_panel_sync(client_ref, &|n| now + panel_retry_delay(n)).await?;
+            tx.commit().await?;
+            Ok::<_, StoreError>(refusals)
+        };
+        match counted.await {
+            Ok(refusals) => {
+                tracing::error!(client_ref, refusals, %reason, "the panel refused a push; retrying with backoff")
+            }
+            Err(e) => tracing::error!(client_ref, %reason, error = %e, "the panel refused a push; could not count it"),
+        }
+    }
+
+    /// Pushes one owed client alone (the background sync's pace).
+    async fn push(&self, client: &ClientRecord) -> AppResult<bool> {
+        match Owed::of(client, self.clock.now()) {
+            Some(owed) => self.push_batch(vec![owed]).await.pop().unwrap_or(Ok(false)),
+            None => Ok(false),
+        }
     }
 
     /// The background sync: pushes every owed subscription, oldest change first. Returns how
@@ -208,5 +357,33 @@ impl PanelSync {
             drift,
             fixed,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owed(client_ref: &str, revision: i64) -> Owed {
+        Owed {
+            client_ref: client_ref.to_owned(),
+            revision,
+            user: PanelUser {
+                user_ref: client_ref.to_owned(),
+                account_id: "acc".into(),
+                client_id: client_ref.to_owned(),
+                link_token: format!("tok-{revision}"),
+                expires_at: OffsetDateTime::UNIX_EPOCH,
+                device_limit: None,
+                enabled: true,
+            },
+        }
+    }
+
+    #[test]
+    fn of_one_clients_revisions_in_a_batch_only_the_newest_is_pushed() {
+        let batch = [owed("c1", 2), owed("c2", 1), owed("c1", 3), owed("c1", 3)];
+        let pushed: Vec<usize> = (0..batch.len()).filter(|&i| !superseded(&batch, i)).collect();
+        assert_eq!(pushed, [1, 2], "c1's revision 3 once, and c2");
     }
 }

@@ -112,6 +112,18 @@ impl VpnPanel for PanelWithMetrics {
         timed(self.metrics.as_ref(), External::Panel, "put_user", self.inner.put_user(user)).await
     }
 
+    /// Counted as one `put_user` call a user, each taking the time the batch took.
+    async fn put_users(&self, users: &[PanelUser]) -> Vec<Result<(), PanelError>> {
+        let started = Instant::now();
+        let results = self.inner.put_users(users).await;
+        let seconds = started.elapsed().as_secs_f64();
+        for result in &results {
+            let outcome = result.as_ref().map_or_else(OutcomeLabel::label, |_| "ok");
+            self.metrics.external_call(External::Panel, "put_user", outcome, seconds);
+        }
+        results
+    }
+
     async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {
         timed(self.metrics.as_ref(), External::Panel, "drift", self.inner.drift(user)).await
     }
