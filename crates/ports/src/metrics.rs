@@ -78,9 +78,11 @@ impl AttemptOutcome {
     }
 }
 
-/// Database connection pool use at one moment.
+/// Database connection pool use at one moment: the connections of every pool together (on
+/// PostgreSQL one pool for background work and one for each request worker).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PoolState {
+    /// The size of a pool; each is as large (`VP_DB_MAX_CONNECTIONS`).
     pub max: u64,
     pub open: u64,
     pub in_use: u64,

@@ -1,13 +1,18 @@
 //! The two pooled connection types behind one enum, and `db_run!`, which expands the same
 //! diesel query text once per backend so each type-checks against its own backend.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+use std::thread::ThreadId;
 
 use diesel::SqliteConnection;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
 use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
+use tokio::runtime::{Handle, RuntimeFlavor};
 use vp_ports::StoreError;
 use vp_ports::store::StoreResult;
 
@@ -31,7 +36,57 @@ struct MaxConnections {
 
 pub(crate) enum DbPool {
     Sqlite(Pool<SqliteConn>),
-    Postgres(Pool<PgConn>),
+    Postgres(PgPools),
+}
+
+/// PostgreSQL's connections, each driven where it is used. A connection's reads and writes run
+/// in a task of the runtime that opened it. An actix worker is a runtime of one thread: were
+/// its requests to take connections opened elsewhere (the main runtime), each round trip would
+/// wake another thread to write the query and again to hand the answer back. So each such
+/// thread opens and keeps its own connections, and work on the main runtime has the shared
+/// ones. Each pool holds up to the configured size.
+pub(crate) struct PgPools {
+    url: String,
+    size: usize,
+    pub(crate) shared: Pool<PgConn>,
+    by_thread: Mutex<HashMap<ThreadId, Pool<PgConn>>>,
+}
+
+impl PgPools {
+    fn new(url: &str, size: usize) -> Result<PgPools, BuildError> {
+        Ok(PgPools { url: url.to_owned(), size, shared: pg_pool(url, size)?, by_thread: Mutex::default() })
+    }
+
+    /// The pool of the calling thread when it runs a runtime of its own, else the shared one.
+    fn pool(&self) -> StoreResult<Pool<PgConn>> {
+        let own_runtime = Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::CurrentThread);
+        if !own_runtime {
+            return Ok(self.shared.clone());
+        }
+        let mut by_thread = self.by_thread.lock().unwrap_or_else(PoisonError::into_inner);
+        match by_thread.entry(std::thread::current().id()) {
+            Entry::Occupied(pool) => Ok(pool.get().clone()),
+            Entry::Vacant(slot) => Ok(slot.insert(pg_pool(&self.url, self.size).map_err(built)?).clone()),
+        }
+    }
+
+    fn pools(&self) -> Vec<Pool<PgConn>> {
+        let by_thread = self.by_thread.lock().unwrap_or_else(PoisonError::into_inner);
+        std::iter::once(self.shared.clone()).chain(by_thread.values().cloned()).collect()
+    }
+}
+
+type BuildError = diesel_async::pooled_connection::deadpool::BuildError;
+
+fn pg_pool(url: &str, size: usize) -> Result<Pool<PgConn>, BuildError> {
+    let mut config = ManagerConfig::<PgConn>::default();
+    config.recycling_method = RecyclingMethod::Fast;
+    let manager = AsyncDieselConnectionManager::<PgConn>::new_with_config(url, config);
+    Pool::builder(manager).max_size(size).build()
+}
+
+fn built(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(format!("cannot build the connection pool: {e}"))
 }
 
 // One per unit of work, moved a handful of times: boxing would only add an allocation.
@@ -125,7 +180,7 @@ pub(crate) use upsert;
 impl DbPool {
     pub(crate) fn build(target: &Target, max_connections: usize) -> StoreResult<DbPool> {
         let size = max_connections.max(1);
-        let built = match target {
+        let pool = match target {
             Target::Sqlite(path) => {
                 ensure_parent_dir(path)?;
                 let mut config = ManagerConfig::<SqliteConn>::default();
@@ -136,36 +191,34 @@ impl DbPool {
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
                 Pool::builder(manager).max_size(size).build().map(DbPool::Sqlite)
             }
-            Target::Postgres(url) => {
-                let mut config = ManagerConfig::<PgConn>::default();
-                config.recycling_method = RecyclingMethod::Fast;
-                let manager = AsyncDieselConnectionManager::<PgConn>::new_with_config(url.clone(), config);
-                Pool::builder(manager).max_size(size).build().map(DbPool::Postgres)
-            }
+            Target::Postgres(url) => PgPools::new(url, size).map(DbPool::Postgres),
         };
-        built.map_err(|e| StoreError::Unavailable(format!("cannot build the connection pool: {e}")))
+        pool.map_err(built)
     }
 
+    /// The size of a pool (each of PostgreSQL's is as large), and every pool's connections
+    /// together.
     pub(crate) fn state(&self) -> vp_ports::PoolState {
-        let status = match self {
-            DbPool::Sqlite(pool) => pool.status(),
-            DbPool::Postgres(pool) => pool.status(),
+        let statuses = match self {
+            DbPool::Sqlite(pool) => vec![pool.status()],
+            DbPool::Postgres(pools) => pools.pools().iter().map(Pool::status).collect(),
         };
-        let open = u64::try_from(status.size).unwrap_or(0);
-        let available = u64::try_from(status.available).unwrap_or(0);
-        vp_ports::PoolState {
-            max: u64::try_from(status.max_size).unwrap_or(0),
-            open,
-            in_use: open.saturating_sub(available),
-            waiting: u64::try_from(status.waiting).unwrap_or(0),
+        let count = |n: usize| u64::try_from(n).unwrap_or(0);
+        let max = statuses.as_slice().first().map_or(0, |shared| count(shared.max_size));
+        let mut state = vp_ports::PoolState { max, ..Default::default() };
+        for status in statuses {
+            state.open += count(status.size);
+            state.in_use += count(status.size).saturating_sub(count(status.available));
+            state.waiting += count(status.waiting);
         }
+        state
     }
 
     /// The most transactions the database can have open at once: PostgreSQL's
     /// `max_connections`; SQLite runs one writer at a time.
     pub(crate) async fn max_open_transactions(&self) -> StoreResult<u64> {
-        let DbPool::Postgres(pool) = self else { return Ok(1) };
-        let mut conn = pool.get().await.map_err(errors::pool)?;
+        let DbPool::Postgres(pools) = self else { return Ok(1) };
+        let mut conn = pools.shared.get().await.map_err(errors::pool)?;
         let row: MaxConnections = diesel::sql_query("SELECT current_setting('max_connections')::BIGINT AS n")
             .get_result(&mut *conn)
             .await
@@ -176,7 +229,7 @@ impl DbPool {
     pub(crate) async fn get(&self) -> StoreResult<DbConn> {
         match self {
             DbPool::Sqlite(pool) => pool.get().await.map(DbConn::Sqlite).map_err(errors::pool),
-            DbPool::Postgres(pool) => pool.get().await.map(DbConn::Postgres).map_err(errors::pool),
+            DbPool::Postgres(pools) => pools.pool()?.get().await.map(DbConn::Postgres).map_err(errors::pool),
         }
     }
 }

@@ -62,8 +62,8 @@ impl PoolStore {
             // A quarter of the pool per unit of work (two kinds: half the pool at most), so
             // other work always finds connections.
             (DbPool::Postgres(pg), _) => InvoiceWriters::Postgres(invoice_work::PgGroups::start(
-                pg.clone(),
-                (pg.status().max_size / 4).clamp(1, 4),
+                pg.shared.clone(),
+                (pg.shared.status().max_size / 4).clamp(1, 4),
                 invoice_work::Margin::of(open_transactions),
             )),
         };

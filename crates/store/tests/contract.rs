@@ -190,6 +190,7 @@ contract_tests!(
     a_unit_begun_with_an_invoice_reads_it_under_its_clients_lock,
     reads_made_ahead_answer_their_next_call_once_then_the_database_does,
     a_unit_committing_asynchronously_keeps_its_write_only_at_its_commit_and_wakes_the_dispatcher,
+    a_store_serves_every_runtime_that_uses_it_even_after_one_on_the_same_thread_ended,
     writes_answering_nothing_are_read_back_by_their_unit_and_kept_only_whole_by_its_commit,
     the_daily_limit_guard_lets_one_of_two_racing_writers_take_the_last_place,
     webhook_endpoints_round_trip_every_field,
@@ -2329,6 +2330,31 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
     assert_eq!(tx.plan(plan.plan_id + 1).await.unwrap(), None);
     assert_eq!(tx.webhook_endpoints("acc-b").await.unwrap(), []);
     tx.rollback().await.unwrap();
+}
+
+/// A runtime of one thread (an actix worker, this test's) opens connections of its own, driven
+/// there; one that ended leaves them dead, and the next on that thread opens new ones.
+async fn a_store_serves_every_runtime_that_uses_it_even_after_one_on_the_same_thread_ended(ctx: Ctx) {
+    seed(&ctx.store, "acc-a").await;
+    let store = ctx.store.clone();
+    let found = std::thread::spawn(move || {
+        let read_in_a_new_runtime = || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async {
+                let mut tx = store.begin().await.unwrap();
+                let found = tx.account("acc-a").await.unwrap().is_some();
+                tx.commit().await.unwrap();
+                found
+            })
+        };
+        [read_in_a_new_runtime(), read_in_a_new_runtime()]
+    })
+    .join()
+    .unwrap();
+    assert_eq!(found, [true, true]);
+    let mut tx = begin(&ctx.store).await;
+    assert!(tx.account("acc-a").await.unwrap().is_some(), "and still on this test's runtime");
+    tx.commit().await.unwrap();
 }
 
 async fn a_unit_committing_asynchronously_keeps_its_write_only_at_its_commit_and_wakes_the_dispatcher(ctx: Ctx) {

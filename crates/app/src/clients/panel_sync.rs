@@ -59,7 +59,7 @@ pub struct PanelSync {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) panel: Arc<dyn VpnPanel>,
     /// The pushes after changes, waiting for the batch under way.
-    pub(crate) waiting: Mutex<Waiting>,
+    waiting: Mutex<Waiting>,
 }
 
 /// The most pushes in one batch: one call to the panel (the local panel: one commit) and one
@@ -88,7 +88,7 @@ impl Owed {
 /// The pushes after changes queued while a batch is under way, and whether one is: the task
 /// pushing them takes everything queued, up to `BATCH_MAX` at a time, until none is left.
 #[derive(Default)]
-pub(crate) struct Waiting {
+struct Waiting {
     queued: Vec<(Owed, oneshot::Sender<AppResult<bool>>)>,
     pushing: bool,
 }
