@@ -166,7 +166,7 @@ impl PanelSync {
         }
         match answered.await {
             Ok(result) => result,
-            Err(_) => self.push_batch(vec![owed]).await.pop().unwrap_or(Ok(false)),
+            Err(_) => self.push_alone(owed).await,
         }
     }
 
@@ -250,9 +250,14 @@ impl PanelSync {
     /// Pushes one owed client alone (the background sync's pace).
     async fn push(&self, client: &ClientRecord) -> AppResult<bool> {
         match Owed::of(client, self.clock.now()) {
-            Some(owed) => self.push_batch(vec![owed]).await.pop().unwrap_or(Ok(false)),
+            Some(owed) => self.push_alone(owed).await,
             None => Ok(false),
         }
+    }
+
+    /// A batch of one.
+    async fn push_alone(&self, owed: Owed) -> AppResult<bool> {
+        self.push_batch(vec![owed]).await.pop().unwrap_or(Ok(false))
     }
 
     /// The background sync: pushes every owed subscription, oldest change first. Returns how
