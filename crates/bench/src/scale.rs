@@ -6,9 +6,11 @@
 //! requests use the demo partner, one of the 1,000.
 //!
 //! Both databases are seeded and served at once, and each request step runs on them in turn,
-//! `ROUNDS` times (small, big, then big, small, ...): a shared machine's speed drifts by more
-//! than the difference measured, and a step timed on both within seconds of each other sees the
-//! same machine. A step's ratio is the median of its rounds' ratios.
+//! `ROUNDS` times (small, big, then big, small, ...), each round on new `vp-api` processes: a
+//! shared machine's speed drifts by more than the difference measured, so a step is timed on
+//! both within seconds, and two processes of one build differ by up to a tenth in speed (a step
+//! that reads neither database's big tables showed it), so no round's pair of processes
+//! decides alone. A step's ratio is the median of its rounds' ratios.
 //!
 //! Every measured step also reads PostgreSQL's own counters of rows read by sequential scans,
 //! so a query that reads a big table without an index shows up by name.
@@ -151,6 +153,15 @@ async fn prepare(o: &Options, customers: usize, per_account: usize, name: &str) 
     Ok(Side { service, receipts, accounts, per_account, load, cabinet, m })
 }
 
+impl Side {
+    /// A new `vp-api serve` process, the connections' settings pointed at it.
+    async fn restart(&mut self) -> Result<(), String> {
+        self.service.restart().await?;
+        (self.load.port, self.cabinet.port) = (self.service.port, self.service.port);
+        Ok(())
+    }
+}
+
 /// The request steps, each measured on both databases.
 #[derive(Clone, Copy)]
 enum Step {
@@ -227,6 +238,12 @@ async fn requests(o: &Options, sides: &mut [Side; 2]) -> Result<Vec<Compared>, S
         let before = [scans(&sides[0].service.db.url)?, scans(&sides[1].service.db.url)?];
         let mut rates = [vec![], vec![]];
         for round in 0..rounds {
+            for side in sides.iter_mut() {
+                side.restart().await?;
+            }
+            // What a service does once at its start (the term check among it) is done before
+            // it is timed.
+            tokio::time::sleep(Duration::from_secs(1)).await;
             let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
             for s in order {
                 let side = &mut sides[s];

@@ -110,6 +110,19 @@ impl Drop for Service {
     }
 }
 
+/// `vp-api serve` on `db`, listening on loopback `port`.
+fn serve(db: &str, env: &[(String, String)], port: u16) -> Result<Child, String> {
+    Command::new(vp_api()?)
+        .arg("serve")
+        .env("DATABASE_URL", db)
+        .env("VP_BIND", format!("127.0.0.1:{port}"))
+        .env("VP_LOG", "warn")
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())
+}
+
 pub fn free_port() -> Result<u16, String> {
     std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).map_err(|e| e.to_string())
 }
@@ -185,18 +198,28 @@ impl Service {
 
     async fn launch(db: Database, env: Vec<(String, String)>, key: String, account: String) -> Result<Service, String> {
         let port = free_port()?;
-        let child = Command::new(vp_api()?)
-            .arg("serve")
-            .env("DATABASE_URL", &db.url)
-            .env("VP_BIND", format!("127.0.0.1:{port}"))
-            .env("VP_LOG", "warn")
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .stdout(Stdio::null())
-            .spawn()
-            .map_err(|e| e.to_string())?;
+        let child = serve(&db.url, &env, port)?;
         let service = Service { port, key, account, env, child, db };
         wait_up(port).await?;
         Ok(service)
+    }
+
+    /// Stops `vp-api serve` as an operator would (SIGTERM: it gives back its leases, so the
+    /// bench's own `vp-api jobs` runs find the jobs free) and starts a new one on the same
+    /// database, on a new port.
+    pub async fn restart(&mut self) -> Result<(), String> {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-TERM", &pid]).status().map_err(|e| format!("cannot run kill: {e}"))?;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.child.try_wait().map_err(|e| e.to_string())?.is_none() {
+            if Instant::now() > deadline {
+                return Err(format!("vp-api serve (pid {pid}) did not stop within 30 s of SIGTERM"));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.port = free_port()?;
+        self.child = serve(&self.db.url, &self.env, self.port)?;
+        wait_up(self.port).await
     }
 
     /// Runs an operator command against the service's database (with its settings).
