@@ -1,6 +1,9 @@
-//! The big database's rows: copies of what the service wrote for one paid customer, with only
-//! keys, owners and dates changed (`INSERT ... SELECT` over `generate_series`), so every column
-//! is as the service writes it without the bench restating the schema.
+//! The databases' rows: copies of what the service wrote for one paid customer of the demo
+//! partner (client, subscription, panel user, invoice, ledger entry, event and its delivery),
+//! with only keys, owners and dates changed (`INSERT ... SELECT` over `generate_series`), so
+//! every column is as the service writes it without the bench restating the schema. The
+//! new-client counts of the last day's customers are summed from them, as the migration that
+//! introduced the counts does.
 
 use std::time::Instant;
 
