@@ -491,7 +491,6 @@ impl Instance {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// `Server::restart_gracefully` for this instance.
     /// Kills the instance (SIGKILL: no drain, nothing given back) and starts it again on the
     /// same port.
     pub fn kill_and_restart(&mut self) {
@@ -502,6 +501,7 @@ impl Instance {
         wait_up(&mut self.child, self.port, &self.log);
     }
 
+    /// `Server::restart_gracefully` for this instance.
     pub fn restart_gracefully(&mut self) -> Option<i32> {
         let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
         let code = self.child.wait().ok().and_then(|s| s.code());
