@@ -186,10 +186,52 @@ fn payment_methods_map_to_yookassa_types_from_its_list_only() {
 }
 
 #[test]
+fn a_payment_method_names_its_gateway_and_that_gateways_own_method() {
+    let s = Scratch::new("method-gateways");
+    let add = |code: &str, gateway: &str| {
+        s.ok(&["method", "add", code, "--name-en", code, "--name-ru", code, "--gateway", gateway])
+    };
+    assert_eq!(add("sbp", "platega:sbp")["gateway"], "platega:sbp");
+    assert_eq!(add("crypto", "cryptopay")["gateway"], "cryptopay");
+    assert_eq!(add("card", "yookassa:bank_card")["gateway"], "yookassa:bank_card");
+    for (gateway, says) in [
+        ("platega:qr", "sbp, card"),
+        ("cryptopay:usdt", "one way to pay"),
+        ("yookassa:paypal", "bank_card"),
+        ("paypal", "sandbox, yookassa, platega, cryptopay"),
+        ("platega:", "GATEWAY[:METHOD]"),
+    ] {
+        let refused = s.refused(&["method", "add", "bad", "--name-en", "B", "--name-ru", "B", "--gateway", gateway]);
+        assert!(refused.contains(says), "{gateway}: {refused}");
+    }
+    let both =
+        ["method", "add", "x", "--name-en", "X", "--name-ru", "X", "--gateway", "sandbox", "--yookassa-type", "sbp"];
+    assert_eq!(s.run(&both).code, 2, "a gateway and a default gateway's type at once are refused");
+    let codes: Vec<Value> = s.ok(&["method", "list"]).as_array().unwrap().iter().map(|m| m["code"].clone()).collect();
+    assert_eq!(codes, ["sbp", "crypto", "card"], "nothing created by the refusals");
+
+    let moved = s.ok(&["method", "set-gateway", "sbp", "platega:card"]);
+    assert_eq!((&moved["gateway"], &moved["yookassa_type"]), (&json!("platega:card"), &json!("card")));
+    let back = s.ok(&["method", "set-gateway", "sbp", "default"]);
+    assert_eq!((&back["gateway"], &back["yookassa_type"]), (&Value::Null, &Value::Null), "the default gateway again");
+    s.refused(&["method", "set-gateway", "sbp", "platega:qr"]);
+    s.refused(&["method", "set-gateway", "nope", "sandbox"]);
+}
+
+#[test]
 fn the_embedded_gateway_and_panel_answer_their_checks() {
     let s = Scratch::new("checks");
-    let gateway = s.ok(&["gateway", "check"]);
-    assert_eq!((gateway["gateway"].clone(), gateway["test"].clone()), (json!("sandbox"), json!(true)));
+    let all = s.ok(&["gateway", "check"]);
+    assert_eq!(all["gateways"].as_array().map(Vec::len), Some(1), "only the sandbox is on without settings: {all}");
+    let gateway = &all["gateways"][0];
+    assert_eq!(
+        (&gateway["gateway"], &gateway["default"], &gateway["test"]),
+        (&json!("sandbox"), &json!(true), &json!(true))
+    );
+    assert_eq!(s.ok(&["gateway", "check", "sandbox"])["gateway"], "sandbox", "one gateway, as it answered");
+    let off = s.refused(&["gateway", "check", "platega"]);
+    assert!(off.contains("platega is off"), "{off}");
+    assert!(s.refused(&["gateway", "check", "paypal"]).contains("one of sandbox, yookassa, platega, cryptopay"));
     let panel = s.ok(&["panel", "check"]);
     assert_eq!(panel["panel"], "local");
     assert_eq!(s.ok(&["panel", "reconcile"]), json!({"checked": 0, "drifted": 0, "clients": []}));

@@ -42,7 +42,7 @@ fn metrics_count_requests_invoices_and_calls_and_read_the_backlog_behind_the_tok
     assert_eq!(sample(&text, r#"vp_invoices_created_total{outcome="replayed"}"#), Some(1.0));
     assert_eq!(sample(&text, r#"vp_invoices_created_total{outcome="refused"}"#), Some(1.0));
     assert_eq!(sample(&text, r#"vp_invoices_settled_total{status="succeeded"}"#), Some(1.0));
-    let create = r#"vp_external_call_duration_seconds_count{operation="create_payment",outcome="ok",system="gateway"}"#;
+    let create = r#"vp_external_call_duration_seconds_count{gateway="sandbox",operation="create_payment",outcome="ok",system="gateway"}"#;
     assert_eq!(sample(&text, create), Some(1.0));
     assert!(text.contains(r#"system="panel""#), "the local panel's pushes are timed too");
     assert!(sample(&text, "vp_deliveries_pending").is_some_and(|n| n >= 1.0), "{text}");

@@ -228,7 +228,9 @@ fn a_server_killed_while_sending_reminders_leaves_every_client_with_exactly_one(
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
-        let store = vp_store::connect(&s.db.url, &vp_store::StoreOptions { max_connections: 2 }).await.unwrap();
+        let store = vp_store::connect(&s.db.url, &vp_store::StoreOptions { max_connections: 2, ..Default::default() })
+            .await
+            .unwrap();
         let ends_at = time::OffsetDateTime::now_utc() + time::Duration::hours(60);
         for (a, account) in accounts.iter().enumerate() {
             let first_chat = 50_000 + (a * PER_BOT) as i64;

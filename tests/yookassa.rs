@@ -131,8 +131,11 @@ fn notifications_settle_paid_expired_declined_and_captured_invoices_once(backend
     assert_eq!(yk.payment(&gateway_id(&yk, held_id)).unwrap()["status"], "succeeded", "we captured it");
     assert_eq!(read(&s, held_id)["status"], "succeeded");
 
-    let check = s.cli(&["gateway", "check"]);
-    assert_eq!(check["shop_id"], SHOP);
+    let check = s.cli(&["gateway", "check", "yookassa"]);
+    assert_eq!((&check["shop_id"], &check["default"]), (&json!(SHOP), &json!(true)));
+    let all = s.cli(&["gateway", "check"]);
+    let names: Vec<&Value> = all["gateways"].as_array().unwrap().iter().map(|g| &g["gateway"]).collect();
+    assert_eq!(names, [&json!("sandbox"), &json!("yookassa")], "the sandbox is always on beside it");
     assert_eq!((check["test"].clone(), check["methods"].clone()), (json!(true), json!(["bank_card", "yoo_money"])));
 }
 

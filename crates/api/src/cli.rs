@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use vp_domain::GatewayName;
 
 #[derive(Debug, Parser)]
 #[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
@@ -258,9 +259,17 @@ pub enum MailCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum GatewayCommand {
-    /// Reach the gateway with the configured credentials; print the shop, its test or live
-    /// status and enabled methods.
-    Check,
+    /// Reach each gateway that is on (or only GATEWAY) with the configured credentials; print
+    /// the shop, its test or live status and enabled methods.
+    Check {
+        /// sandbox, yookassa, platega or cryptopay.
+        #[arg(value_parser = gateway_name)]
+        gateway: Option<GatewayName>,
+    },
+}
+
+fn gateway_name(text: &str) -> Result<GatewayName, String> {
+    text.parse().map_err(|_| format!("one of {}", GatewayName::ALL.map(GatewayName::as_str).join(", ")))
 }
 
 #[derive(Debug, Subcommand)]
@@ -367,10 +376,14 @@ pub enum InvoiceCommand {
     Recall {
         payment_id: String,
     },
-    /// Refund a succeeded invoice in full through the payment gateway; applied (as a recall)
-    /// when the gateway confirms it.
+    /// Refund a succeeded invoice in full through its payment gateway (or Telegram); applied
+    /// (as a recall) when the gateway confirms it.
     Refund {
         payment_id: String,
+        /// For a gateway with no refunds (Crypto Pay): the money was given back by hand;
+        /// record the refund (the partner's share reversed).
+        #[arg(long)]
+        by_hand: bool,
     },
 }
 
@@ -533,13 +546,25 @@ pub enum MethodCommand {
         name_en: String,
         #[arg(long)]
         name_ru: String,
-        /// The YooKassa `payment_method_data.type` it maps to (bank_card, sbp, yoo_money, ...);
-        /// without it the customer chooses on YooKassa's page.
+        /// The gateway its payments go through, with that gateway's own method:
+        /// yookassa[:TYPE] | platega:sbp | platega:card | cryptopay | sandbox; without it, the
+        /// default gateway (VP_GATEWAY).
+        #[arg(long, value_name = "GATEWAY[:METHOD]", conflicts_with = "yookassa_type")]
+        gateway: Option<String>,
+        /// For a method of the default gateway: the YooKassa `payment_method_data.type` it maps
+        /// to (bank_card, sbp, yoo_money, ...); without it the customer chooses on YooKassa's page.
         #[arg(long)]
         yookassa_type: Option<String>,
     },
-    /// Map a method to a YooKassa `payment_method_data.type`, or `none` to let the customer
-    /// choose on YooKassa's page.
+    /// Route a method's payments through GATEWAY[:METHOD] (as `add --gateway` takes it), or
+    /// `default` for the default gateway (VP_GATEWAY). Invoices issued before keep theirs.
+    SetGateway {
+        code: String,
+        #[arg(value_name = "GATEWAY[:METHOD]|default")]
+        gateway: String,
+    },
+    /// For a method of the default gateway: map it to a YooKassa `payment_method_data.type`,
+    /// or `none` to let the customer choose on YooKassa's page.
     SetYookassaType {
         code: String,
         #[arg(value_name = "TYPE|none")]

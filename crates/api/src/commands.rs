@@ -10,6 +10,7 @@ use vp_app::{AppError, Services};
 use vp_domain::referral::ReferralDays;
 use vp_domain::stars::StarsRate;
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
+use vp_domain::{GatewayName, GatewayRoute};
 use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
@@ -174,18 +175,31 @@ pub async fn devices(services: &Services, cmd: DevicesCommand) -> CommandResult 
 
 pub async fn method(services: &Services, cmd: MethodCommand) -> CommandResult {
     Ok(match cmd {
-        MethodCommand::Add { code, name_en, name_ru, yookassa_type } => {
-            let gateway_type = yookassa_type.as_deref().map(yookassa_method_type).transpose()?;
-            output::payment_method(
-                &services.operator.add_payment_method(&code, &name_en, &name_ru, gateway_type).await?,
-            )
+        MethodCommand::Add { code, name_en, name_ru, gateway, yookassa_type } => {
+            let (gateway, gateway_type) = match (gateway, yookassa_type) {
+                (Some(text), _) => named_gateway(&text)?,
+                (None, yookassa_type) => {
+                    (None, yookassa_type.as_deref().map(yookassa_method_type).transpose()?.map(str::to_owned))
+                }
+            };
+            let method = &services.operator;
+            let added = method.add_payment_method(&code, &name_en, &name_ru, gateway, gateway_type.as_deref()).await?;
+            output::payment_method(&added)
+        }
+        MethodCommand::SetGateway { code, gateway } => {
+            let (gateway, gateway_type) = match gateway.as_str() {
+                "default" => (None, None),
+                text => named_gateway(text)?,
+            };
+            let set = services.operator.set_payment_method_gateway(&code, gateway, gateway_type.as_deref()).await?;
+            output::payment_method(&set)
         }
         MethodCommand::SetYookassaType { code, yookassa_type } => {
             let gateway_type = match yookassa_type.as_str() {
                 "none" => None,
                 other => Some(yookassa_method_type(other)?),
             };
-            output::payment_method(&services.operator.set_payment_method_gateway_type(&code, gateway_type).await?)
+            output::payment_method(&services.operator.set_payment_method_gateway(&code, None, gateway_type).await?)
         }
         MethodCommand::Enable { code } => {
             output::payment_method(&services.operator.set_payment_method_enabled(&code, true).await?)
@@ -197,6 +211,19 @@ pub async fn method(services: &Services, cmd: MethodCommand) -> CommandResult {
             services.operator.list_payment_methods().await?.iter().map(output::payment_method).collect()
         }
     })
+}
+
+/// `GATEWAY[:METHOD]`: a gateway and one of its own methods, from the gateway's list.
+fn named_gateway(text: &str) -> Result<(Option<GatewayName>, Option<String>), CommandError> {
+    let route = GatewayRoute::parse(text).map_err(|_| {
+        CommandError::BadInput(format!(
+            "--gateway {text:?} is not GATEWAY[:METHOD] with GATEWAY one of {}",
+            GatewayName::ALL.map(GatewayName::as_str).join(", ")
+        ))
+    })?;
+    vp_payments::check_gateway_method(&route)
+        .map_err(|e| CommandError::BadInput(format!("--gateway {text:?}: {e}")))?;
+    Ok((Some(route.gateway), route.method))
 }
 
 /// A YooKassa `payment_method_data.type` from its documented list.
@@ -308,8 +335,8 @@ pub async fn invoice(services: &Services, cmd: InvoiceCommand) -> CommandResult 
         InvoiceCommand::Recall { payment_id } => {
             services.payments.apply_payment_outcome(&payment_id, vp_domain::PaymentOutcome::BankRecall).await?
         }
-        InvoiceCommand::Refund { payment_id } => {
-            let (invoice, refund) = services.payments.refund_invoice(&payment_id).await?;
+        InvoiceCommand::Refund { payment_id, by_hand } => {
+            let (invoice, refund) = services.payments.refund_invoice(&payment_id, by_hand).await?;
             let mut shown = output::invoice(&invoice);
             shown["refund"] = json!(match refund {
                 vp_ports::RefundState::Succeeded => "succeeded",
@@ -333,7 +360,18 @@ pub async fn panel(services: &Services, cmd: PanelCommand) -> CommandResult {
 
 pub async fn gateway(services: &Services, cmd: GatewayCommand) -> CommandResult {
     Ok(match cmd {
-        GatewayCommand::Check => output::gateway_info(&services.payments.gateway_check().await?),
+        GatewayCommand::Check { gateway } => {
+            let checked = services.payments.gateway_check(gateway).await?;
+            let failed: Vec<String> =
+                checked.iter().filter_map(|c| c.answer.as_ref().err().map(|e| format!("{}: {e}", c.gateway))).collect();
+            if !failed.is_empty() {
+                return Err(CommandError::Failed(failed.join("; ")));
+            }
+            match (gateway, checked.as_slice()) {
+                (Some(_), [one]) => output::gateway_checked(one),
+                _ => json!({ "gateways": checked.iter().map(output::gateway_checked).collect::<Vec<_>>() }),
+            }
+        }
     })
 }
 

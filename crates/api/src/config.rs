@@ -9,11 +9,15 @@ use std::path::Path;
 use thiserror::Error;
 use vp_app::bots::PlatformBot;
 
+mod gateways;
+
+pub use gateways::GatewaySettings;
+
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 39] = [
+const KEYS: [&str; 46] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -38,6 +42,13 @@ const KEYS: [&str; 39] = [
     "VP_YOOKASSA_API_URL",
     "VP_YOOKASSA_NOTIFY_FROM",
     "VP_YOOKASSA_SAVE_METHODS",
+    "VP_SANDBOX_STANDS_IN",
+    "VP_PLATEGA_MERCHANT_ID",
+    "VP_PLATEGA_SECRET",
+    "VP_PLATEGA_API_URL",
+    "VP_CRYPTOPAY_TOKEN",
+    "VP_CRYPTOPAY_API_URL",
+    "VP_CRYPTOPAY_ASSETS",
     "VP_TRUSTED_PROXIES",
     "VP_SHUTDOWN_SECONDS",
     "VP_DRAIN_SECONDS",
@@ -84,8 +95,8 @@ pub struct Config {
     pub shifted_clock: bool,
     /// Which VPN panel grants access.
     pub panel: PanelChoice,
-    /// Which payment gateway takes the payments.
-    pub gateway: GatewayChoice,
+    /// The payment gateways that are on, and the default one.
+    pub gateways: GatewaySettings,
     /// `VP_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` names the client (YooKassa's
     /// notification check, the cabinet's sign-in lockout per address).
     pub trusted_proxies: vp_ports::TrustedProxies,
@@ -210,13 +221,6 @@ pub enum LogFormat {
 
 /// Shortest `VP_METRICS_TOKEN` accepted: a guessable token would publish the service's traffic.
 pub const METRICS_TOKEN_MIN_CHARS: usize = 16;
-
-/// `VP_GATEWAY`: the embedded sandbox (default) or YooKassa.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GatewayChoice {
-    Sandbox,
-    YooKassa { settings: vp_payments::YooKassaSettings, notify: vp_payments::yookassa::NotifyPolicy },
-}
 
 /// `VP_PANEL`: the embedded local panel (default) or Remnawave.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,7 +375,7 @@ impl Config {
         let shifted_clock = on_off(clock_key, clock)?;
         let panel = panel_choice(&get)?;
         let trusted_proxies = vp_ports::TrustedProxies(ip_list(&get, "VP_TRUSTED_PROXIES", "")?);
-        let gateway = gateway_choice(&get, &trusted_proxies)?;
+        let gateways = gateways::gateway_settings(&get, &trusted_proxies)?;
         let shutdown_after =
             std::time::Duration::from_secs(number(get("VP_SHUTDOWN_SECONDS"), "VP_SHUTDOWN_SECONDS", 30, 0..=600)?);
         let drain_after =
@@ -421,7 +425,7 @@ impl Config {
             delivery_workers,
             shifted_clock,
             panel,
-            gateway,
+            gateways,
             trusted_proxies,
             shutdown_after,
             drain_after,
@@ -438,9 +442,7 @@ impl Config {
     /// Every secret value in the settings, which the logs scrub should anything log one.
     pub fn secrets(&self) -> Vec<String> {
         let mut all = Vec::new();
-        if let GatewayChoice::YooKassa { settings, .. } = &self.gateway {
-            all.push(settings.secret_key.clone());
-        }
+        all.extend(self.gateways.secrets());
         if let vp_mail::MailSettings::Smtp { server, .. } = &self.mail {
             all.extend(server.credentials.as_ref().map(|(_, password)| password.clone()));
         }
@@ -547,46 +549,6 @@ fn on_off(key: &'static str, value: Option<&str>) -> Result<bool, ConfigError> {
     }
 }
 
-fn gateway_choice<'a>(
-    get: &impl Fn(&str) -> Option<&'a str>,
-    trusted_proxies: &vp_ports::TrustedProxies,
-) -> Result<GatewayChoice, ConfigError> {
-    use vp_payments::yookassa::{DEFAULT_API_URL, DEFAULT_NOTIFY_FROM, NotifyPolicy, REQUEST_TIMEOUT};
-    match get("VP_GATEWAY") {
-        None | Some("sandbox") => Ok(GatewayChoice::Sandbox),
-        Some("yookassa") => {
-            let when = "VP_GATEWAY=yookassa";
-            let shop_id = required(get, "VP_YOOKASSA_SHOP_ID", when)?;
-            if shop_id.chars().any(|c| c.is_whitespace() || c.is_control()) {
-                return Err(ConfigError::Invalid {
-                    key: "VP_YOOKASSA_SHOP_ID",
-                    reason: format!("{shop_id:?} is not a shop id (the number in the YooKassa cabinet)"),
-                });
-            }
-            let secret_key = secret("VP_YOOKASSA_SECRET_KEY", required(get, "VP_YOOKASSA_SECRET_KEY", when)?)?;
-            let api_url = http_url(
-                "VP_YOOKASSA_API_URL",
-                get("VP_YOOKASSA_API_URL").unwrap_or(DEFAULT_API_URL),
-                DEFAULT_API_URL,
-            )?;
-            let allowed = ip_list(get, "VP_YOOKASSA_NOTIFY_FROM", DEFAULT_NOTIFY_FROM)?;
-            Ok(GatewayChoice::YooKassa {
-                settings: vp_payments::YooKassaSettings {
-                    shop_id: shop_id.to_owned(),
-                    secret_key,
-                    api_url,
-                    timeout: REQUEST_TIMEOUT,
-                    save_methods: on_off("VP_YOOKASSA_SAVE_METHODS", get("VP_YOOKASSA_SAVE_METHODS"))?,
-                },
-                notify: NotifyPolicy { allowed, trusted_proxies: trusted_proxies.clone() },
-            })
-        }
-        Some(other) => {
-            Err(ConfigError::Invalid { key: "VP_GATEWAY", reason: format!("{other:?} is not sandbox or yookassa") })
-        }
-    }
-}
-
 fn panel_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<PanelChoice, ConfigError> {
     match get("VP_PANEL") {
         None | Some("local") => Ok(PanelChoice::Local),
@@ -643,7 +605,9 @@ fn number(
 
 #[cfg(test)]
 mod tests {
+    use super::gateways::YooKassaOn;
     use super::*;
+    use vp_domain::GatewayName;
 
     fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
@@ -892,8 +856,11 @@ mod tests {
 
     #[test]
     fn the_sandbox_is_the_default_gateway_and_yookassa_takes_its_settings() {
-        assert_eq!(Config::from_values(&BTreeMap::new()).unwrap().gateway, GatewayChoice::Sandbox);
-        let GatewayChoice::YooKassa { settings, notify } = yookassa(&[]).unwrap().gateway else { panic!("yookassa") };
+        let none = Config::from_values(&BTreeMap::new()).unwrap().gateways;
+        assert_eq!((none.default, none.yookassa, none.sandbox_stands_in), (GatewayName::Sandbox, None, false));
+        let Some(YooKassaOn { settings, notify }) = yookassa(&[]).unwrap().gateways.yookassa else {
+            panic!("yookassa")
+        };
         assert_eq!(settings.api_url, "https://api.yookassa.ru/v3");
         assert_eq!((settings.shop_id.as_str(), settings.secret_key.as_str()), ("100500", "live_secret-key"));
         assert!(notify.admits("185.71.76.1".parse().unwrap()) && !notify.admits("127.0.0.1".parse().unwrap()));
@@ -903,7 +870,7 @@ mod tests {
             ("VP_YOOKASSA_NOTIFY_FROM", "127.0.0.1/32"),
             ("VP_TRUSTED_PROXIES", "10.0.0.0/8"),
         ]);
-        let GatewayChoice::YooKassa { settings, notify } = custom.unwrap().gateway else { panic!("yookassa") };
+        let Some(YooKassaOn { settings, notify }) = custom.unwrap().gateways.yookassa else { panic!("yookassa") };
         assert_eq!(settings.api_url, "http://127.0.0.1:9/v3");
         assert!(notify.admits("127.0.0.1".parse().unwrap()) && !notify.admits("185.71.76.1".parse().unwrap()));
         assert_eq!(
@@ -933,7 +900,8 @@ mod tests {
         }
         let values = parse_file("vp-api.env.example", example).expect("the example parses");
         let config = Config::from_values(&values).expect("the example is a valid configuration");
-        assert!(matches!(config.gateway, GatewayChoice::YooKassa { .. }));
+        assert_eq!(config.gateways.default, GatewayName::YooKassa);
+        assert!(config.gateways.yookassa.is_some());
         assert!(matches!(config.panel, PanelChoice::Remnawave(_)));
     }
 

@@ -65,11 +65,11 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
         return Ok(Some(serde_json::json!({ "applied": applied })));
     }
-    let wiring::Wired { services, local_panel, yookassa, shifted_clock } = wiring::wire(&config).await?;
+    let wiring::Wired { services, local_panel, gateway_routes, shifted_clock } = wiring::wire(&config).await?;
     let value = match command {
         Command::Migrate => return Ok(None),
         Command::Serve { demo } => {
-            let adapters = serve::Served { local_panel, yookassa };
+            let adapters = serve::Served { local_panel, gateway_routes };
             return serve::serve(services, adapters, &config, demo, shifted_clock).await.map(|()| None);
         }
         Command::Worker => {

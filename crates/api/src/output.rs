@@ -8,9 +8,7 @@ use vp_app::keys::IssuedKey;
 use vp_app::operator::AccountOverview;
 use vp_app::referrals::ReferralProgram;
 use vp_domain::{CURRENCY, DeviceSettings};
-use vp_ports::{
-    AccountRecord, ApiKeyRecord, ClientRecord, GatewayInfo, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord,
-};
+use vp_ports::{AccountRecord, ApiKeyRecord, ClientRecord, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord};
 
 pub fn timestamp(t: OffsetDateTime) -> Value {
     t.format(&Rfc3339).map(Value::String).unwrap_or(Value::Null)
@@ -130,6 +128,8 @@ pub fn payment_method(m: &PaymentMethodRecord) -> Value {
         "name_ru": m.name_ru,
         "enabled": m.enabled,
         "position": m.position,
+        // `null`: the default gateway (VP_GATEWAY).
+        "gateway": m.gateway.map(|g| vp_domain::GatewayRoute { gateway: g, method: m.gateway_type.clone() }.to_string()),
         "yookassa_type": m.gateway_type,
     })
 }
@@ -213,15 +213,17 @@ pub fn panel_reconciliation(r: &PanelReconciliation) -> Value {
     json!({ "checked": r.checked, "drifted": drifted.len(), "clients": drifted })
 }
 
-pub fn gateway_info(i: &GatewayInfo) -> Value {
-    json!({
-        "gateway": i.kind,
-        "address": i.address,
-        "shop_id": i.account,
-        "test": i.test,
-        "enabled": i.enabled,
-        "methods": i.methods,
-    })
+/// What a gateway answered `gateway check` (only an answer: failures stop the command).
+pub fn gateway_checked(c: &vp_app::payments::GatewayChecked) -> Value {
+    let mut shown = json!({ "gateway": c.gateway.as_str(), "default": c.default });
+    if let Ok(i) = &c.answer {
+        shown["address"] = json!(i.address);
+        shown["shop_id"] = json!(i.account);
+        shown["test"] = json!(i.test);
+        shown["enabled"] = json!(i.enabled);
+        shown["methods"] = json!(i.methods);
+    }
+    shown
 }
 
 pub fn cabinet_user(u: &vp_ports::CabinetUser) -> Value {

@@ -11,8 +11,6 @@ use vp_app::operator::shifted_clock::ShiftedClock;
 use vp_app::{AppError, Services};
 use vp_http::{HttpState, MetricsAccess};
 use vp_panel::LocalPanel;
-use vp_payments::YooKassaGateway;
-use vp_payments::yookassa::NotifyPolicy;
 use vp_ports::{BotUpdates, GatewayEvents};
 use vp_web::WebState;
 
@@ -24,8 +22,8 @@ use crate::output;
 pub struct Served {
     /// The local panel's subscription links.
     pub local_panel: Option<Arc<LocalPanel>>,
-    /// YooKassa's notifications.
-    pub yookassa: Option<(Arc<YooKassaGateway>, NotifyPolicy)>,
+    /// The gateways' notifications.
+    pub gateway_routes: crate::wiring::GatewayRoutes,
 }
 
 pub async fn serve(
@@ -53,7 +51,7 @@ pub async fn serve(
     }
     let state = HttpState::new(services.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let web_state = WebState::new(services.clone()).with_trusted_proxies(config.trusted_proxies.clone());
-    let Served { local_panel, yookassa } = served;
+    let Served { local_panel, gateway_routes } = served;
     let events: Arc<dyn GatewayEvents> = services.payments.clone();
     let conversations: Arc<dyn BotUpdates> = Arc::new(vp_bots::Conversations::new(&services));
     let in_flight = web::Data::new(InFlight::default());
@@ -72,9 +70,7 @@ pub async fn serve(
                 if let Some(local) = &local_panel {
                     vp_panel::routes(local.clone())(cfg);
                 }
-                if let Some((gateway, policy)) = &yookassa {
-                    vp_payments::yookassa::routes(gateway.clone(), events.clone(), policy.clone())(cfg);
-                }
+                gateway_routes.configure(&events, cfg);
                 vp_telegram::routes(conversations.clone())(cfg);
                 if let Some(access) = &on_main_listener {
                     vp_http::metrics::routes(access.clone())(cfg);

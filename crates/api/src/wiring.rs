@@ -5,24 +5,49 @@ use std::sync::Arc;
 
 use vp_app::observability::{GatewayWithMetrics, PanelWithMetrics};
 use vp_app::operator::shifted_clock::{ShiftedClock, read_offset};
+use vp_app::payments::Gateways;
 use vp_app::system::{SystemClock, SystemIds};
 use vp_app::{Adapters, Services, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
-use vp_payments::{SandboxGateway, YooKassaGateway};
-use vp_ports::{Clock, Metrics, PaymentGateway, VpnPanel};
+use vp_payments::{CryptoPayGateway, PlategaGateway, SandboxGateway, YooKassaGateway};
+use vp_ports::{Clock, GatewayEvents, Metrics, PaymentGateway, VpnPanel};
 use vp_telegram::TelegramBots;
 
 use crate::commands::CommandError;
-use crate::config::{Config, GatewayChoice, PanelChoice};
+use crate::config::{Config, GatewaySettings, PanelChoice};
+
+/// The adapters of the gateways that post notifications, when they are on: their routes are
+/// served.
+#[derive(Clone, Default)]
+pub struct GatewayRoutes {
+    /// YooKassa, and who may post its notifications.
+    yookassa: Option<(Arc<YooKassaGateway>, NotifyPolicy)>,
+    platega: Option<Arc<PlategaGateway>>,
+    cryptopay: Option<Arc<CryptoPayGateway>>,
+}
+
+impl GatewayRoutes {
+    /// Each gateway's notification route, every one settling through `events`.
+    pub fn configure(&self, events: &Arc<dyn GatewayEvents>, cfg: &mut actix_web::web::ServiceConfig) {
+        if let Some((gateway, policy)) = &self.yookassa {
+            vp_payments::yookassa::routes(gateway.clone(), events.clone(), policy.clone())(cfg);
+        }
+        if let Some(gateway) = &self.platega {
+            vp_payments::platega::routes(gateway.clone(), events.clone())(cfg);
+        }
+        if let Some(gateway) = &self.cryptopay {
+            vp_payments::cryptopay::routes(gateway.clone(), events.clone())(cfg);
+        }
+    }
+}
 
 pub struct Wired {
     pub services: Services,
     /// The embedded panel, whose subscription links this service serves; `None` when a real
     /// panel serves them.
     pub local_panel: Option<Arc<LocalPanel>>,
-    /// YooKassa and who may post its notifications, when it is the gateway.
-    pub yookassa: Option<(Arc<YooKassaGateway>, NotifyPolicy)>,
+    pub gateway_routes: GatewayRoutes,
     /// Present when the operator started with `VP_SHIFTED_CLOCK=on`.
     pub shifted_clock: Option<Arc<ShiftedClock>>,
 }
@@ -32,7 +57,8 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     vp_store::migrate(&config.database_url)
         .await
         .map_err(|e| CommandError::Failed(format!("migration failed: {e}")))?;
-    let options = vp_store::StoreOptions { max_connections: config.db_max_connections };
+    let options =
+        vp_store::StoreOptions { max_connections: config.db_max_connections, legacy_gateway: config.gateways.default };
     let store = vp_store::connect(&config.database_url, &options)
         .await
         .map_err(|e| CommandError::Failed(format!("cannot open the database: {e}")))?;
@@ -64,22 +90,15 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
             (Arc::new(RemnawavePanel::new(settings).map_err(CommandError::Failed)?), None)
         }
     };
-    let (gateway, yookassa): (Arc<dyn PaymentGateway>, _) = match &config.gateway {
-        GatewayChoice::Sandbox => (Arc::new(SandboxGateway::new(store.clone(), &config.public_base_url)), None),
-        GatewayChoice::YooKassa { settings, notify } => {
-            let yookassa = Arc::new(YooKassaGateway::new(settings).map_err(CommandError::Failed)?);
-            (yookassa.clone(), Some((yookassa, notify.clone())))
-        }
-    };
-    // Every call to the gateway and the panel is timed and counted, whichever adapter runs.
+    // Every call to a gateway and the panel is timed and counted, whichever adapter runs.
     let metrics: Arc<dyn Metrics> = Arc::new(vp_metrics::PrometheusMetrics::new());
-    let gateway = Arc::new(GatewayWithMetrics { inner: gateway, metrics: metrics.clone() });
+    let (gateways, gateway_routes) = gateways(config, &config.gateways, store.clone(), &metrics)?;
     let panel = Arc::new(PanelWithMetrics { inner: panel, metrics: metrics.clone() });
     let adapters = Adapters {
         store,
         clock,
         ids: Arc::new(SystemIds::new()),
-        gateway,
+        gateways,
         panel,
         metrics,
         events: Arc::new(vp_http::ApiShapes),
@@ -106,7 +125,51 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     })?;
     // Accounts made before shops existed get their shop's address.
     services.shop.assign_missing_slugs().await?;
-    Ok(Wired { services, local_panel, yookassa, shifted_clock })
+    Ok(Wired { services, local_panel, gateway_routes, shifted_clock })
+}
+
+/// Every gateway whose settings are given, and the sandbox, each timed and counted; with the
+/// notification routes of those that post them.
+fn gateways(
+    config: &Config,
+    settings: &GatewaySettings,
+    store: Arc<vp_store::PoolStore>,
+    metrics: &Arc<dyn Metrics>,
+) -> Result<(Gateways, GatewayRoutes), CommandError> {
+    let timed = |inner: Arc<dyn PaymentGateway>| -> Arc<dyn PaymentGateway> {
+        Arc::new(GatewayWithMetrics { inner, metrics: metrics.clone() })
+    };
+    let mut on: Vec<Arc<dyn PaymentGateway>> =
+        vec![timed(Arc::new(SandboxGateway::new(store, &config.public_base_url)))];
+    let mut routes = GatewayRoutes::default();
+    if let Some(y) = &settings.yookassa {
+        let adapter = Arc::new(YooKassaGateway::new(&y.settings).map_err(CommandError::Failed)?);
+        on.push(timed(adapter.clone()));
+        routes.yookassa = Some((adapter, y.notify.clone()));
+    }
+    if let Some(p) = &settings.platega {
+        let adapter = Arc::new(PlategaGateway::new(p).map_err(CommandError::Failed)?);
+        on.push(timed(adapter.clone()));
+        routes.platega = Some(adapter);
+    }
+    if let Some(c) = &settings.cryptopay {
+        let adapter = Arc::new(CryptoPayGateway::new(c).map_err(CommandError::Failed)?);
+        on.push(timed(adapter.clone()));
+        routes.cryptopay = Some(adapter);
+    }
+    let default = on
+        .iter()
+        .find(|g| g.name() == settings.default)
+        .cloned()
+        .ok_or_else(|| CommandError::Failed(format!("the default gateway {} is not on", settings.default)))?;
+    let mut gateways = on.into_iter().fold(Gateways::new(default), Gateways::with);
+    if settings.sandbox_stands_in {
+        tracing::warn!(
+            "SANDBOX STANDS IN: payments of gateways that are off go to the sandbox; never use this in production"
+        );
+        gateways = gateways.sandbox_standing_in();
+    }
+    Ok((gateways, routes))
 }
 
 /// The SMTP server of `VP_SMTP_URL`, or `.eml` files under the data directory.

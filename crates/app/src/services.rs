@@ -3,9 +3,7 @@
 
 use std::sync::Arc;
 
-use vp_ports::{
-    BotApi, Clock, IdGenerator, MailRenderer, Mailer, Metrics, PaymentGateway, Store, VpnPanel, WebhookSender,
-};
+use vp_ports::{BotApi, Clock, IdGenerator, MailRenderer, Mailer, Metrics, Store, VpnPanel, WebhookSender};
 
 use crate::access::{AuthCache, Limiter, PartnerAccess};
 use crate::bot_shop::BotShop;
@@ -24,7 +22,7 @@ use crate::mail::{Mail, MailQueue};
 use crate::notices::{Notices, Notifier};
 use crate::observability::Observability;
 use crate::operator::Operator;
-use crate::payments::{Payments, Settled};
+use crate::payments::{Gateways, Payments, Settled};
 use crate::promotions::Promotions;
 use crate::referrals::{ReferralRewards, Referrals};
 use crate::reminders::{ReminderQueue, Reminders};
@@ -42,7 +40,8 @@ pub struct Adapters {
     pub store: Arc<dyn Store>,
     pub clock: Arc<dyn Clock>,
     pub ids: Arc<dyn IdGenerator>,
-    pub gateway: Arc<dyn PaymentGateway>,
+    /// The payment gateways that are on, and the default one.
+    pub gateways: Gateways,
     pub panel: Arc<dyn VpnPanel>,
     /// Event data in the partner API's shapes.
     pub events: Arc<dyn EventRenderer>,
@@ -154,7 +153,7 @@ impl Services {
             store,
             clock,
             ids,
-            gateway,
+            gateways,
             panel,
             events: renderer,
             webhooks,
@@ -208,6 +207,7 @@ impl Services {
             audit: audit.clone(),
             auth_cache: auth_cache.clone(),
             public_base_url: public_base_url.clone(),
+            gateways: gateways.clone(),
         });
         let panel_sync = Arc::new(PanelSync::new(store.clone(), clock.clone(), panel.clone()));
         let clients = Arc::new(Clients {
@@ -223,7 +223,7 @@ impl Services {
             store: store.clone(),
             clock: clock.clone(),
             ids: ids.clone(),
-            gateway: gateway.clone(),
+            gateways: gateways.clone(),
             keys: keys.clone(),
         });
         let stars_rail = Arc::new(StarsRail { store: store.clone(), keys: keys.clone(), sender: sender.clone() });
@@ -232,7 +232,7 @@ impl Services {
             clock: clock.clone(),
             ids: ids.clone(),
             tokens: tokens.clone(),
-            gateway: gateway.clone(),
+            gateways: gateways.clone(),
             stars: stars_rail.clone(),
             metrics: metrics.clone(),
             offers: offers.clone(),
@@ -263,7 +263,7 @@ impl Services {
             store: store.clone(),
             clock: clock.clone(),
             ids: ids.clone(),
-            gateway,
+            gateways,
             payments: payments.clone(),
             consents,
             stars: stars.clone(),

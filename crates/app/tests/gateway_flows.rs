@@ -8,7 +8,9 @@ use std::sync::atomic::Ordering;
 use support::{World, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
-use vp_domain::{ClientId, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, Purpose};
+use vp_domain::{
+    ClientId, GatewayName, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, Purpose,
+};
 use vp_ports::{GatewayError, GatewayEvents, RefundState};
 
 fn key(k: &str) -> IdempotencyKey {
@@ -38,7 +40,7 @@ async fn a_retry_after_an_unknown_outcome_asks_the_gateway_for_exactly_the_same_
     assert_eq!(refusal(first), Refusal::PaymentUnavailable);
     // The price and the method mapping change before the partner retries.
     let account = w.app.operator.set_markup(&w.account.id, "50").await.unwrap();
-    w.app.operator.set_payment_method_gateway_type("sbp", None).await.unwrap();
+    w.app.operator.set_payment_method_gateway("sbp", None, None).await.unwrap();
     w.gateway.down.store(false, Ordering::SeqCst);
     let issued = w.app.payments.create_invoice(&account, key("k1"), subscribe("u1")).await.unwrap();
     let requests = w.gateway.requests.lock().unwrap().clone();
@@ -85,23 +87,26 @@ async fn a_notification_settles_once_whatever_it_claims() {
     let w = World::new().await;
     let inv = w.app.payments.create_invoice(&w.account, key("n"), subscribe("u1")).await.unwrap().invoice;
     let gateway_id = inv.gateway_payment_id.clone().unwrap();
-    assert!(w.app.payments.payment_changed(&gateway_id).await.unwrap(), "a known payment");
+    assert!(w.app.payments.payment_changed(GatewayName::Sandbox, &gateway_id, None).await.unwrap(), "a known payment");
     assert_eq!(
         w.app.payments.invoice_view(&w.account, &inv.payment_id).await.unwrap().invoice.status,
         InvoiceStatus::Pending
     );
     w.gateway.set_state(&inv.payment_id, GatewayState::Succeeded);
-    w.app.payments.payment_changed(&gateway_id).await.unwrap();
-    w.app.payments.payment_changed(&gateway_id).await.unwrap();
+    w.app.payments.payment_changed(GatewayName::Sandbox, &gateway_id, None).await.unwrap();
+    w.app.payments.payment_changed(GatewayName::Sandbox, &gateway_id, None).await.unwrap();
     assert_eq!(
         w.app.payments.invoice_view(&w.account, &inv.payment_id).await.unwrap().invoice.status,
         InvoiceStatus::Succeeded
     );
     assert_eq!(w.balance().await, inv.amounts.partner_share, "credited once");
-    assert!(!w.app.payments.payment_changed("gw_unknown").await.unwrap(), "no invoice has it");
+    assert!(
+        !w.app.payments.payment_changed(GatewayName::Sandbox, "gw_unknown", None).await.unwrap(),
+        "no invoice has it"
+    );
     w.gateway.down.store(true, Ordering::SeqCst);
     assert!(
-        w.app.payments.payment_changed(&gateway_id).await.is_err(),
+        w.app.payments.payment_changed(GatewayName::Sandbox, &gateway_id, None).await.is_err(),
         "a re-read that fails asks for the notification again"
     );
 }
@@ -186,12 +191,32 @@ async fn the_sandbox_kind_of_gateway_is_not_reconciled() {
 async fn a_refund_is_the_bank_recall_applied_once() {
     let w = World::new().await;
     let inv = w.app.payments.create_invoice(&w.account, key("r"), subscribe("u1")).await.unwrap().invoice;
-    assert!(matches!(w.app.payments.refund_invoice(&inv.payment_id).await, Err(AppError::Conflict(_))), "not paid yet");
+    assert!(
+        matches!(w.app.payments.refund_invoice(&inv.payment_id, false).await, Err(AppError::Conflict(_))),
+        "not paid yet"
+    );
     w.gateway.set_state(&inv.payment_id, GatewayState::Succeeded);
     w.app.payments.reconcile_invoice(&inv.payment_id).await.unwrap();
-    let (refunded, state) = w.app.payments.refund_invoice(&inv.payment_id).await.unwrap();
+    let (refunded, state) = w.app.payments.refund_invoice(&inv.payment_id, false).await.unwrap();
     assert_eq!((refunded.status, state), (InvoiceStatus::Failed, RefundState::Succeeded));
     assert_eq!(w.balance().await, Money::ZERO, "the share is reversed");
-    w.app.payments.payment_changed(&inv.gateway_payment_id.unwrap()).await.unwrap();
+    w.app.payments.payment_changed(GatewayName::Sandbox, &inv.gateway_payment_id.unwrap(), None).await.unwrap();
     assert_eq!(w.balance().await, Money::ZERO, "the refund's notification changes nothing more");
+}
+
+#[tokio::test]
+async fn a_method_whose_gateway_is_off_is_not_offered_and_issues_nothing() {
+    let w = World::new().await;
+    w.app.operator.set_payment_method_gateway("sbp", Some(GatewayName::Platega), Some("sbp")).await.unwrap();
+    let offered: Vec<String> =
+        w.app.catalog.available_payment_methods().await.unwrap().into_iter().map(|m| m.code).collect();
+    assert!(!offered.contains(&"sbp".to_owned()), "Platega is off: {offered:?}");
+    let refused = w.app.payments.create_invoice(&w.account, key("off-1"), subscribe("u1")).await;
+    assert_eq!(refusal(refused), Refusal::UnsupportedPaymentMethod);
+    assert!(w.gateway.requests.lock().unwrap().is_empty(), "no gateway was asked");
+
+    // Back on the default gateway: offered, and the invoice keeps the rail it was issued on.
+    w.app.operator.set_payment_method_gateway("sbp", None, Some("sbp")).await.unwrap();
+    let issued = w.app.payments.create_invoice(&w.account, key("off-1"), subscribe("u1")).await.unwrap();
+    assert_eq!(issued.invoice.rail.to_string(), "sandbox:sbp", "the key was freed by the refusal");
 }

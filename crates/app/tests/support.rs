@@ -12,7 +12,7 @@ use time::{Duration, OffsetDateTime};
 use vp_app::secrets::SecretKeys;
 use vp_app::system::SystemIds;
 use vp_app::{Adapters, Services, Settings};
-use vp_domain::{GatewayState, Money};
+use vp_domain::{GatewayName, GatewayState, Money};
 use vp_ports::*;
 
 pub struct ManualClock(Mutex<OffsetDateTime>);
@@ -64,6 +64,10 @@ impl FakeGateway {
 
 #[async_trait]
 impl PaymentGateway for FakeGateway {
+    fn name(&self) -> GatewayName {
+        GatewayName::Sandbox
+    }
+
     async fn create_payment(&self, r: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         self.answer()?;
@@ -126,7 +130,7 @@ impl PaymentGateway for FakeGateway {
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {
         self.answer()?;
         Ok(GatewayInfo {
-            kind: "fake",
+            gateway: GatewayName::Sandbox,
             address: "memory".into(),
             account: None,
             test: Some(true),
@@ -506,7 +510,8 @@ impl World {
             store: store.clone(),
             clock: clock.clone(),
             ids: Arc::new(SystemIds::new()),
-            gateway: gateway.clone(),
+            // It stands in the sandbox's place: its invoices are paid on the sandbox's page.
+            gateways: vp_app::payments::Gateways::new(gateway.clone()),
             panel: panel.clone(),
             events: Arc::new(TestShapes),
             webhooks: webhooks.clone(),

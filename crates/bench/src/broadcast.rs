@@ -137,7 +137,7 @@ pub async fn run(backend: Backend, chats: usize) -> Result<BroadcastRun, String>
 
 /// `count` people who started the account's bot, each in a private chat of their own.
 async fn seed(url: &str, account: &str, count: usize) -> Result<(), String> {
-    let options = vp_store::StoreOptions { max_connections: 2 };
+    let options = vp_store::StoreOptions { max_connections: 2, ..Default::default() };
     let store = vp_store::connect(url, &options).await.map_err(|e| e.to_string())?;
     vp_testkit::seed::bot_people(store.as_ref(), account, count, 20_000_000).await
 }

@@ -107,7 +107,7 @@ pub async fn run(backend: Backend, bots: usize, per_bot: usize) -> Result<Remind
 /// Every account's clients, linked and due at once, the accounts' interleaved
 /// (`vp_testkit::seed::linked_clients`).
 async fn seed(url: &str, accounts: &[String], per_bot: usize) -> Result<(), String> {
-    let options = vp_store::StoreOptions { max_connections: 2 };
+    let options = vp_store::StoreOptions { max_connections: 2, ..Default::default() };
     let store = vp_store::connect(url, &options).await.map_err(|e| e.to_string())?;
     let ends_at = time::OffsetDateTime::now_utc() + time::Duration::hours(60);
     for (a, account) in accounts.iter().enumerate() {

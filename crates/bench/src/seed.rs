@@ -10,7 +10,7 @@ use vp_ports::{ClientRecord, Store};
 const BATCH: usize = 1_000;
 
 pub async fn clients(database_url: &str, account_id: &str, count: usize) -> Result<(), String> {
-    let options = vp_store::StoreOptions { max_connections: 2 };
+    let options = vp_store::StoreOptions { max_connections: 2, ..Default::default() };
     let store = vp_store::connect(database_url, &options).await.map_err(|e| e.to_string())?;
     let now = OffsetDateTime::now_utc();
     for batch in 0..count.div_ceil(BATCH) {

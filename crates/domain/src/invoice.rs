@@ -30,6 +30,12 @@ impl InvoiceStatus {
             InvoiceStatus::Expired => "expired",
         }
     }
+
+    /// Whether a payment may still arrive for the invoice: while pending, and after it expired
+    /// (the spec's late payment, which still succeeds).
+    pub const fn may_be_paid(self) -> bool {
+        matches!(self, InvoiceStatus::Pending | InvoiceStatus::Expired)
+    }
 }
 
 impl fmt::Display for InvoiceStatus {
@@ -175,7 +181,7 @@ pub const fn outcome_of_gateway_state(state: GatewayState, status: InvoiceStatus
     use GatewayState as G;
     use InvoiceStatus as S;
     match (state, status) {
-        (G::Succeeded, S::Pending | S::Expired) => Some(PaymentOutcome::Paid),
+        (G::Succeeded, status) if status.may_be_paid() => Some(PaymentOutcome::Paid),
         (G::Expired, S::Pending) => Some(PaymentOutcome::DeadlinePassed),
         (G::Declined | G::Refunded, S::Pending) => Some(PaymentOutcome::AttemptFailed),
         (G::Refunded, S::Succeeded) => Some(PaymentOutcome::BankRecall),
@@ -299,6 +305,15 @@ mod tests {
         assert_eq!(outcome_of_gateway_state(GatewayState::Refunded, Succeeded), Some(BankRecall), "a full refund");
         assert_eq!(outcome_of_gateway_state(GatewayState::Refunded, Failed), None, "recalled once");
         assert!(!GatewayState::Pending.is_final() && GatewayState::Refunded.is_final());
+    }
+
+    #[test]
+    fn only_a_pending_or_expired_invoice_may_still_be_paid() {
+        let payable: Vec<InvoiceStatus> = InvoiceStatus::ALL.into_iter().filter(|s| s.may_be_paid()).collect();
+        assert_eq!(payable, [Pending, Expired]);
+        for status in InvoiceStatus::ALL {
+            assert_eq!(status.may_be_paid(), transition(status, Paid).is_ok(), "{status}: the payment table's rows");
+        }
     }
 
     #[test]

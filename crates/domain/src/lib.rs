@@ -13,6 +13,7 @@ pub mod managed_bot;
 pub mod markup;
 pub mod money;
 pub mod promo;
+pub mod rail;
 pub mod rate_window;
 pub mod receipt;
 pub mod referral;
@@ -32,5 +33,6 @@ pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, P
 pub use lang::Lang;
 pub use markup::{MarkupPercent, PriceBreakdown};
 pub use money::{CURRENCY, Money};
+pub use rail::{GatewayName, GatewayRoute, Rail};
 pub use subscription::{Subscription, SubscriptionError, SubscriptionStatus, Term};
 pub use time_zone::{TimeZone, TimeZoneError};

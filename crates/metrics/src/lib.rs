@@ -68,9 +68,9 @@ impl PrometheusMetrics {
             ),
             external_calls: histogram(
                 "vp_external_call_duration_seconds",
-                "Calls to the payment gateway and the VPN panel, by operation and outcome (ok or the error kind).",
+                "Calls to the payment gateways (by name) and the VPN panel, by operation and outcome (ok or the error kind).",
                 CALL_BUCKETS,
-                &["system", "operation", "outcome"],
+                &["system", "gateway", "operation", "outcome"],
             ),
             webhook_attempts: histogram(
                 "vp_webhook_attempt_duration_seconds",
@@ -166,7 +166,9 @@ impl Metrics for PrometheusMetrics {
     }
 
     fn external_call(&self, system: External, operation: &'static str, outcome: &'static str, seconds: f64) {
-        self.external_calls.with_label_values(&[system.as_str(), operation, outcome]).observe(seconds);
+        self.external_calls
+            .with_label_values(&[system.as_str(), system.gateway(), operation, outcome])
+            .observe(seconds);
     }
 
     fn webhook_attempt(&self, outcome: AttemptOutcome, seconds: f64) {
@@ -205,6 +207,7 @@ impl Metrics for PrometheusMetrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vp_domain::GatewayName;
 
     fn line<'a>(text: &'a str, starts: &str) -> Option<&'a str> {
         text.lines().find(|l| l.starts_with(starts))
@@ -217,7 +220,7 @@ mod tests {
         m.http_request("/api/partner/v1/payments", "POST", 201, 0.2);
         m.invoice_created(InvoiceCreation::Issued);
         m.invoice_settled(InvoiceStatus::Succeeded);
-        m.external_call(External::Gateway, "create_payment", "unavailable", 10.0);
+        m.external_call(External::Gateway(GatewayName::YooKassa), "create_payment", "unavailable", 10.0);
         m.webhook_attempt(AttemptOutcome::NetworkError, 0.3);
         m.event_delivered(1.5);
         m.limiter_fallback();
@@ -243,7 +246,7 @@ mod tests {
             "shown before the first"
         );
         assert!(text.contains(r#"vp_invoices_settled_total{status="succeeded"} 1"#));
-        assert!(text.contains(r#"vp_external_call_duration_seconds_count{operation="create_payment",outcome="unavailable",system="gateway"} 1"#));
+        assert!(text.contains(r#"vp_external_call_duration_seconds_count{gateway="yookassa",operation="create_payment",outcome="unavailable",system="gateway"} 1"#));
         assert!(text.contains(r#"vp_webhook_attempt_duration_seconds_count{outcome="network_error"} 1"#));
         assert!(text.contains("vp_event_delivery_lag_seconds_sum 1.5"));
         assert!(text.contains("vp_limiter_fallbacks_total 1"));

@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use vp_domain::{GatewayState, InvoiceStatus, Money};
+use vp_domain::{GatewayName, GatewayState, InvoiceStatus, Money};
 use vp_ports::SettingKey;
 use vp_ports::{
     GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
@@ -51,6 +51,15 @@ impl SandboxGateway {
 
 #[async_trait]
 impl PaymentGateway for SandboxGateway {
+    fn name(&self) -> GatewayName {
+        GatewayName::Sandbox
+    }
+
+    /// It stands for any gateway in development, the receipts of those that send them included.
+    fn sends_receipts(&self) -> bool {
+        true
+    }
+
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
         self.answer().await?;
         // Invoice ids are URL-safe (prefix + base64url), so they go into the path as they are.
@@ -79,9 +88,9 @@ impl PaymentGateway for SandboxGateway {
             invoice.ok_or_else(|| GatewayError::Rejected(format!("no sandbox payment {gateway_payment_id}")))?;
         Ok(match invoice.status {
             // The page still takes a late payment.
-            InvoiceStatus::Pending | InvoiceStatus::Expired => GatewayState::Pending,
+            status if status.may_be_paid() => GatewayState::Pending,
             InvoiceStatus::Succeeded => GatewayState::Succeeded,
-            InvoiceStatus::Failed => GatewayState::Declined,
+            _ => GatewayState::Declined,
         })
     }
 
@@ -135,7 +144,7 @@ impl PaymentGateway for SandboxGateway {
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {
         self.answer().await?;
         Ok(GatewayInfo {
-            kind: "sandbox",
+            gateway: GatewayName::Sandbox,
             address: format!("{}{SANDBOX_PAGE_PREFIX}", self.public_base_url),
             account: None,
             test: Some(true),

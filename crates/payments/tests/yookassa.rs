@@ -33,6 +33,8 @@ fn request(invoice: &str) -> GatewayPaymentRequest {
         gateway_method: Some("bank_card".into()),
         description: "Fast VPN: 3 months".into(),
         return_url: "https://shop.example/back".into(),
+        result_url: "https://vpn.example.com/payment-result/pay_1".into(),
+        issued_at: OffsetDateTime::now_utc(),
         expires_at: OffsetDateTime::now_utc(),
         save_method: false,
         receipt: None,
@@ -159,8 +161,8 @@ async fn the_check_reads_the_shop() {
     let yk = YooKassa::start("100500", "test_secret");
     let info = gateway(&yk).check().await.unwrap();
     assert_eq!(
-        (info.kind, info.account.as_deref(), info.test, info.enabled),
-        ("yookassa", Some("100500"), Some(true), Some(true))
+        (info.gateway, info.account.as_deref(), info.test, info.enabled),
+        (vp_domain::GatewayName::YooKassa, Some("100500"), Some(true), Some(true))
     );
     assert_eq!(info.methods, ["bank_card", "yoo_money"]);
 }

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::receipt::Receipt;
-use vp_domain::{GatewayState, Money};
+use vp_domain::{GatewayName, GatewayState, Money};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatewayPaymentRequest {
@@ -27,6 +27,11 @@ pub struct GatewayPaymentRequest {
     /// Where the customer returns after paying: the partner's `return_url`, else the platform's
     /// own payment result page.
     pub return_url: String,
+    /// The platform's own payment result page of the invoice, for a gateway that sends the
+    /// customer somewhere else when the payment fails.
+    pub result_url: String,
+    /// When the invoice was issued (the platform's clock) and its payment deadline.
+    pub issued_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
     /// Ask the gateway to save the method the customer pays with, so a renewal the customer
     /// consents to can charge it (YooKassa's `save_payment_method`): a periodic plan's invoice.
@@ -83,8 +88,7 @@ pub enum RefundState {
 /// What `gateway check` shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatewayInfo {
-    /// `sandbox` or `yookassa`.
-    pub kind: &'static str,
+    pub gateway: GatewayName,
     pub address: String,
     /// The shop (account) the credentials belong to.
     pub account: Option<String>,
@@ -117,6 +121,9 @@ pub enum GatewayError {
 
 #[async_trait]
 pub trait PaymentGateway: Send + Sync {
+    /// Which gateway this is.
+    fn name(&self) -> GatewayName;
+
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError>;
 
     /// What became of a payment, read from the gateway. A two-stage payment waiting for
@@ -124,7 +131,8 @@ pub trait PaymentGateway: Send + Sync {
     async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError>;
 
     /// Refunds `amount` of a payment; `idempotency_key` makes a retry the same refund.
-    /// `receipt` is the payment's, sent back as the refund's receipt.
+    /// `receipt` is the payment's, sent back as the refund's receipt. A gateway that has no
+    /// refunds (`refunds` false) answers `Rejected`.
     async fn refund(
         &self,
         gateway_payment_id: &str,
@@ -132,6 +140,25 @@ pub trait PaymentGateway: Send + Sync {
         idempotency_key: &str,
         receipt: Option<&Receipt>,
     ) -> Result<RefundState, GatewayError>;
+
+    /// The invoice id a payment was made for, as the gateway keeps it beside the payment
+    /// (Platega's `payload`, Crypto Pay's): how a payment whose creation's answer was lost is
+    /// still matched to its invoice by a gateway that takes no idempotency key. `None`: the
+    /// gateway keeps none (a gateway with idempotency keys needs none).
+    async fn invoice_of_payment(&self, _gateway_payment_id: &str) -> Result<Option<String>, GatewayError> {
+        Ok(None)
+    }
+
+    /// Whether the gateway can give a payment back; without it a refund is made by hand.
+    fn refunds(&self) -> bool {
+        true
+    }
+
+    /// Whether the gateway sends the buyer the fiscal receipt a payment carries (54-FZ), so a
+    /// payment through it needs the buyer's email while receipts are on.
+    fn sends_receipts(&self) -> bool {
+        false
+    }
 
     /// Whether outcomes may fail to reach us (a notification lost), so that invoices pending
     /// at the gateway must be re-read by the reconciliation job. The sandbox applies its
@@ -158,9 +185,16 @@ pub trait PaymentGateway: Send + Sync {
 /// notification). The app implements it; the adapter never settles anything itself.
 #[async_trait]
 pub trait GatewayEvents: Send + Sync {
-    /// The gateway says this payment changed. The app re-reads it through `payment_state` and
-    /// applies what the gateway says. `Ok(false)`: no invoice has this gateway payment.
-    async fn payment_changed(&self, gateway_payment_id: &str) -> Result<bool, GatewayEventError>;
+    /// `gateway` says this payment changed; `invoice` is the invoice id the notification names
+    /// (a gateway that echoes it), a hint only. The app re-reads the payment through that
+    /// gateway and applies what the gateway says. `Ok(false)`: no invoice has this payment of
+    /// that gateway.
+    async fn payment_changed(
+        &self,
+        gateway: GatewayName,
+        gateway_payment_id: &str,
+        invoice: Option<&str>,
+    ) -> Result<bool, GatewayEventError>;
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

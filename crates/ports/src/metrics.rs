@@ -1,7 +1,7 @@
 //! What the service counts and times for its operators (docs/operations.md, "Metrics").
 //! Recording never fails and never waits; an adapter turns it into an exposition format.
 
-use vp_domain::InvoiceStatus;
+use vp_domain::{GatewayName, InvoiceStatus};
 
 /// How a `POST /payments` ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,15 +41,24 @@ impl InvoiceCreation {
 /// The external systems the service calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum External {
-    Gateway,
+    /// A payment gateway, by name.
+    Gateway(GatewayName),
     Panel,
 }
 
 impl External {
     pub const fn as_str(self) -> &'static str {
         match self {
-            External::Gateway => "gateway",
+            External::Gateway(_) => "gateway",
             External::Panel => "panel",
+        }
+    }
+
+    /// The gateway's name; empty for the panel.
+    pub const fn gateway(self) -> &'static str {
+        match self {
+            External::Gateway(name) => name.as_str(),
+            External::Panel => "",
         }
     }
 }

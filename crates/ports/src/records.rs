@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    BrandName, ClientId, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Subscription,
+    BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Rail, Subscription,
     SubscriptionStatus, TimeZone,
 };
 
@@ -85,8 +85,11 @@ pub struct PaymentMethodRecord {
     pub enabled: bool,
     /// Display order, lowest first.
     pub position: i32,
-    /// The gateway's own method type this method maps to; `None`: the customer chooses on
-    /// the gateway's page.
+    /// The gateway the method's payments go through; `None`: the default gateway
+    /// (`VP_GATEWAY`).
+    pub gateway: Option<GatewayName>,
+    /// That gateway's own method this method maps to (YooKassa's type, Platega's SBP or
+    /// cards); `None`: the customer chooses on the gateway's page.
     pub gateway_type: Option<String>,
 }
 
@@ -142,7 +145,10 @@ pub struct InvoiceRecord {
     pub client_id: ClientId,
     pub status: InvoiceStatus,
     pub purpose: Purpose,
+    /// The payment method code the customer chose (the spec's `method`).
     pub method: String,
+    /// What it is paid through, decided from the method when it was issued.
+    pub rail: Rail,
     pub amounts: PriceBreakdown,
     pub return_url: Option<String>,
     pub payment_url: Option<String>,

@@ -7,8 +7,8 @@ use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::{
-    BrandName, ClientId, DeviceLimit, DeviceSettings, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose,
-    Subscription, SubscriptionStatus, TimeZone,
+    BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus, MarkupPercent,
+    MethodCode, Money, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
 };
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
@@ -166,18 +166,20 @@ pub(crate) fn payment_method_row(m: &PaymentMethodRecord) -> PaymentMethodRow {
         enabled: m.enabled,
         position: m.position,
         gateway_type: m.gateway_type.clone(),
+        gateway: m.gateway.map(|g| g.as_str().to_owned()),
     }
 }
 
-pub(crate) fn payment_method(r: PaymentMethodRow) -> PaymentMethodRecord {
-    PaymentMethodRecord {
+pub(crate) fn payment_method(r: PaymentMethodRow) -> StoreResult<PaymentMethodRecord> {
+    Ok(PaymentMethodRecord {
+        gateway: r.gateway.as_deref().map(|g| parse(g, "payment method gateway")).transpose()?,
         code: r.code,
         name_en: r.name_en,
         name_ru: r.name_ru,
         enabled: r.enabled,
         position: r.position,
         gateway_type: r.gateway_type,
-    }
+    })
 }
 
 pub(crate) fn setting_row(s: &SettingRecord) -> SettingRow {
@@ -300,6 +302,7 @@ pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
             .map(|r| serde_json::to_string(r).map_err(|e| corrupt(format!("receipt: {e}"))))
             .transpose()?,
         promo: i.promo.as_ref().map(PromoJson::text),
+        rail: Some(i.rail.to_string()),
     })
 }
 
@@ -339,7 +342,19 @@ impl PromoJson {
     }
 }
 
-pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str) -> StoreResult<InvoiceRecord> {
+/// The rail of an invoice row. One issued before rails were kept went through the one gateway
+/// of its time (`legacy`, `VP_GATEWAY`), or, carrying Stars' method code, through Stars.
+fn rail(r: &InvoiceRow, legacy: GatewayName) -> StoreResult<Rail> {
+    match &r.rail {
+        Some(text) => parse(text, "invoice rail"),
+        None => Ok(match MethodCode::parse(&r.method) {
+            Ok(code) if Rail::is_stars_code(&code) => Rail::Stars,
+            _ => Rail::Gateway(GatewayRoute::of(legacy)),
+        }),
+    }
+}
+
+pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str, legacy: GatewayName) -> StoreResult<InvoiceRecord> {
     let purpose = match (r.purpose.as_str(), r.plan_id, r.devices) {
         ("subscription", Some(plan_id), None) => Purpose::Subscription { plan_id },
         ("devices", None, Some(n)) => Purpose::Devices { count: count(n, "devices")? },
@@ -354,6 +369,7 @@ pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str) -> StoreResult<Invoic
         .transpose()?;
     let promo = r.promo.as_deref().map(|text| PromoJson::applied(text, &r.payment_id)).transpose()?;
     Ok(InvoiceRecord {
+        rail: rail(&r, legacy)?,
         receipt,
         promo,
         client_id: client_id(client_id_text)?,
@@ -461,5 +477,50 @@ pub(crate) fn local_device(r: LocalPanelDeviceRow) -> LocalPanelDevice {
         user_agent: r.user_agent,
         created_at: utc(r.created_at),
         last_seen_at: utc(r.last_seen_at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(method: &str, rail: Option<&str>) -> InvoiceRow {
+        let at = PrimitiveDateTime::new(time::macros::date!(2026 - 11 - 29), time::macros::time!(12:00));
+        InvoiceRow {
+            payment_id: "pay_1".into(),
+            account_id: "acc_1".into(),
+            client_ref: "cli_1".into(),
+            status: "pending".into(),
+            purpose: "subscription".into(),
+            plan_id: Some(1),
+            devices: None,
+            method: method.into(),
+            amount: 100,
+            platform_amount: 90,
+            partner_share: 10,
+            return_url: None,
+            payment_url: None,
+            gateway_payment_id: None,
+            created_at: at,
+            expires_at: at,
+            paid_at: None,
+            receipt: None,
+            promo: None,
+            rail: rail.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn an_invoice_keeps_its_rail_and_one_from_before_rails_went_through_the_gateway_of_its_time() {
+        let platega = invoice(row("sbp", Some("platega:sbp")), "alice", GatewayName::YooKassa).unwrap();
+        assert_eq!(platega.rail, Rail::parse("platega:sbp").unwrap());
+        let legacy = invoice(row("card", None), "alice", GatewayName::YooKassa).unwrap();
+        assert_eq!(legacy.rail, Rail::Gateway(GatewayRoute::of(GatewayName::YooKassa)));
+        let stars = invoice(row(vp_domain::stars::STARS_METHOD, None), "alice", GatewayName::YooKassa).unwrap();
+        assert_eq!(stars.rail, Rail::Stars);
+        assert!(
+            invoice(row("card", Some("paypal")), "alice", GatewayName::Sandbox).is_err(),
+            "an unknown rail is refused"
+        );
     }
 }

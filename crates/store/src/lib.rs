@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use vp_domain::GatewayName;
 use vp_ports::{Store, StoreError};
 
 mod cached;
@@ -28,11 +29,14 @@ pub use url::{Backend, backend_of};
 pub struct StoreOptions {
     /// Size of the connection pool.
     pub max_connections: usize,
+    /// The gateway invoices issued before rails were kept went through: the one `VP_GATEWAY`
+    /// named then (docs/decisions.md, "Payment rails").
+    pub legacy_gateway: GatewayName,
 }
 
 impl Default for StoreOptions {
     fn default() -> Self {
-        StoreOptions { max_connections: 8 }
+        StoreOptions { max_connections: 8, legacy_gateway: GatewayName::Sandbox }
     }
 }
 
@@ -47,7 +51,7 @@ pub async fn connect(database_url: &str, opts: &StoreOptions) -> Result<Arc<Pool
     let signal = signal::DeliverySignal::new(postgres_url);
     let pool = pool::DbPool::build(&target, opts.max_connections)?;
     let open_transactions = pool.max_open_transactions().await?;
-    let store = tx::PoolStore::new(pool, signal, open_transactions, sqlite_path)?;
+    let store = tx::PoolStore::new(pool, signal, open_transactions, sqlite_path, opts.legacy_gateway)?;
     store.ping().await?;
     Ok(Arc::new(store))
 }

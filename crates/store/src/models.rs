@@ -81,6 +81,7 @@ pub(crate) struct PaymentMethodRow {
     pub enabled: bool,
     pub position: i32,
     pub gateway_type: Option<String>,
+    pub gateway: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
@@ -155,6 +156,8 @@ pub(crate) struct InvoiceRow {
     pub receipt: Option<String>,
     /// What a promo code did (`convert::PromoJson`).
     pub promo: Option<String>,
+    /// `vp_domain::Rail` as text; NULL for invoices issued before rails were kept.
+    pub rail: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

@@ -61,6 +61,7 @@ diesel::table! {
         enabled -> Bool,
         position -> Integer,
         gateway_type -> Nullable<Text>,
+        gateway -> Nullable<Text>,
     }
 }
 
@@ -130,6 +131,7 @@ diesel::table! {
         gateway_checks -> Integer,
         receipt -> Nullable<Text>,
         promo -> Nullable<Text>,
+        rail -> Nullable<Text>,
     }
 }
 

@@ -9,6 +9,7 @@ use diesel_async::{RunQueryDsl, SimpleAsyncConnection};
 use futures_util::future::join_all;
 use time::OffsetDateTime;
 use tokio::sync::{Mutex, OwnedMutexGuard};
+use vp_domain::GatewayName;
 use vp_ports::records::{AccountRecord, ApiKeyRecord, InvoiceRecord};
 use vp_ports::store::StoreResult;
 use vp_ports::{
@@ -34,6 +35,8 @@ pub struct PoolStore {
     /// long tail latencies. Other processes (operator commands) still meet the busy timeout.
     sqlite_writer: Arc<Mutex<()>>,
     invoices: InvoiceWriters,
+    /// The gateway of invoices issued before rails were kept (`StoreOptions::legacy_gateway`).
+    legacy_gateway: GatewayName,
 }
 
 /// Who commits the invoice units of work, in groups: the one writer thread on SQLite, writer
@@ -52,6 +55,7 @@ impl PoolStore {
         deliveries: DeliverySignal,
         open_transactions: u64,
         sqlite_path: Option<String>,
+        legacy_gateway: GatewayName,
     ) -> StoreResult<PoolStore> {
         let sqlite_writer = Arc::<Mutex<()>>::default();
         let invoices = match (&pool, sqlite_path) {
@@ -67,7 +71,7 @@ impl PoolStore {
                 invoice_work::Margin::of(open_transactions),
             )),
         };
-        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, invoices })
+        Ok(PoolStore { pool, deliveries: Arc::new(deliveries), sqlite_writer, invoices, legacy_gateway })
     }
 
     /// A unit of work opened with `sqlite`'s or `postgres`'s BEGIN; `None` runs each statement
@@ -94,6 +98,7 @@ impl PoolStore {
             recorded_deliveries: false,
             ahead: Ahead::default(),
             deferred: Vec::new(),
+            legacy_gateway: self.legacy_gateway,
         }))
     }
 }
@@ -159,7 +164,8 @@ impl Store for PoolStore {
         let mut tx = self.start(true, "BEGIN IMMEDIATE", None).await?;
         // From here on a block may be open: a failure rolls it back when `tx` drops.
         tx.in_block = true;
-        let invoice = crate::repo::billing::begin_with_invoice(tx.conn().await?, payment_id).await?;
+        let invoice =
+            crate::repo::billing::begin_with_invoice(tx.conn().await?, payment_id, self.legacy_gateway).await?;
         Ok((tx, invoice))
     }
 
@@ -262,6 +268,8 @@ pub(crate) struct StoreTx {
     pub(crate) ahead: Ahead,
     /// Writes waiting for the unit's next statement (`deferred.rs`).
     deferred: Vec<Deferred>,
+    /// The gateway of invoices issued before rails were kept.
+    pub(crate) legacy_gateway: GatewayName,
 }
 
 /// The most writes waiting at once: `join_all` polls (and so sends) up to 30 futures in order,

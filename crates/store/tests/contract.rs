@@ -16,8 +16,8 @@ use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::withdrawal::{Balance, WithdrawalStatus};
 use vp_domain::{
-    BrandName, ClientId, DeviceLimit, DeviceSettings, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose,
-    Subscription, SubscriptionStatus,
+    BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus, MarkupPercent, Money,
+    PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus,
 };
 use vp_ports::balance::*;
 use vp_ports::cabinet::CabinetUser;
@@ -300,6 +300,7 @@ fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpos
         status: InvoiceStatus::Pending,
         purpose,
         method: "card".into(),
+        rail: Rail::Gateway(GatewayRoute { gateway: GatewayName::YooKassa, method: Some("bank_card".into()) }),
         amounts: PriceBreakdown {
             customer: Money::from_kopecks(112_500),
             platform: Money::from_kopecks(100_000),
@@ -940,6 +941,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261128000041",
             "20261128000042",
             "20261128000043",
+            "20261129000044",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -1279,6 +1281,7 @@ async fn payment_methods_are_upserted_and_ordered(ctx: Ctx) {
         name_ru: format!("{code} ru"),
         enabled,
         position,
+        gateway: (code == "sbp").then_some(GatewayName::Platega),
         gateway_type: (code == "sbp").then(|| "sbp".to_owned()),
     };
     let mut tx = begin(&ctx.store).await;

@@ -94,12 +94,15 @@ fn banner(lines: &[&str]) {
 }
 
 /// The contract checks run the vendors' own models: Remnawave's contract package under Node
-/// (from the committed lock file) and the Bot API's models in aiogram under Python (pinned in
-/// requirements.txt); the mail tests run a real SMTP server (aiosmtpd, pinned likewise). Install
+/// (from the committed lock file), the Bot API's models in aiogram and the gateways' SDK models
+/// (aioplatega, aiocryptopay) under Python (pinned in requirements.txt); the mail tests run a
+/// real SMTP server (aiosmtpd, pinned likewise). Install
 /// them when absent so `cargo xtask test` works on a fresh checkout.
 fn install_contract_packages() -> Result<(), String> {
     install_python_packages("telegram", "the Bot API models (aiogram)")?;
     install_python_packages("mail", "the SMTP server of the mail tests (aiosmtpd)")?;
+    install_python_packages("platega", "Platega's API models (aioplatega)")?;
+    install_python_packages("cryptopay", "the Crypto Pay API's models (aiocryptopay)")?;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract/remnawave");
     if dir.join("node_modules/@remnawave/backend-contract").is_dir() {
         return Ok(());

@@ -47,6 +47,7 @@ fn stars_method() -> PaymentMethodRecord {
         name_ru: "Telegram Stars".to_owned(),
         enabled: true,
         position: i32::MAX,
+        gateway: None,
         gateway_type: None,
     }
 }
@@ -73,12 +74,12 @@ impl BotShop {
             (None, _) => return Ok(Purchase::ChooseMethod(methods)),
         };
         let customer_email = shopper.receipt_email.as_deref().and_then(|e| Email::parse(e).ok());
-        // Telegram sells the Stars: those invoices carry no receipt.
-        if self.payments.receipts_on() && method != STARS_METHOD && customer_email.is_none() {
+        let method = MethodCode::parse(&method).map_err(|_| Refusal::UnsupportedPaymentMethod)?;
+        // Only a gateway that sends receipts needs the email (Telegram sells the Stars).
+        if customer_email.is_none() && self.payments.needs_receipt_email(&shopper.account, &method).await? {
             return Ok(Purchase::AskEmail);
         }
         self.admit(shopper, true).await?;
-        let method = MethodCode::parse(&method).map_err(|_| Refusal::UnsupportedPaymentMethod)?;
         // A code the shopper gave is for plans; it stays kept until it cannot be used.
         let promo_code = shopper.promo_code.clone().filter(|_| matches!(purpose, Purpose::Subscription { .. }));
         let mut request = InvoiceRequest {
@@ -111,9 +112,9 @@ impl BotShop {
         };
         let minutes_left = (invoice.invoice.expires_at - self.clock.now()).whole_minutes().max(0);
         let renewal_offer = self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?;
-        let stars = match invoice.invoice.method.as_str() {
-            STARS_METHOD => read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id)),
-            _ => None,
+        let stars = match invoice.invoice.rail.is_stars() {
+            true => read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id)),
+            false => None,
         };
         Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer, stars, promo_dropped })
     }

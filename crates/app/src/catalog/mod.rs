@@ -16,6 +16,7 @@ use crate::access::AuthCache;
 use crate::cabinet::audit::{self, Audit, Who};
 use crate::content::{BRAND_PLACEHOLDER, Document, Documents, load_app_list, load_documents};
 use crate::error::{AppError, AppResult};
+use crate::payments::Gateways;
 use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
 
 /// The two document types of the spec, in the order they are listed.
@@ -51,6 +52,8 @@ pub struct Catalog {
     pub(crate) audit: Audit,
     pub(crate) auth_cache: Arc<AuthCache>,
     pub(crate) public_base_url: String,
+    /// Which gateways are on: a method is offered while its gateway is.
+    pub(crate) gateways: Gateways,
 }
 
 impl Catalog {
@@ -91,10 +94,11 @@ impl Catalog {
         price_list(plans, devices, account.markup).map_err(|e| AppError::Conflict(e.to_string()))
     }
 
-    /// `GET /payment-methods`: enabled methods, in display order.
+    /// `GET /payment-methods`: enabled methods whose gateway is on, whichever it is, in
+    /// display order.
     pub async fn available_payment_methods(&self) -> AppResult<Vec<PaymentMethodRecord>> {
         let methods = read!(self.store, |tx| tx.payment_methods());
-        Ok(methods.into_iter().filter(|m| m.enabled).collect())
+        Ok(methods.into_iter().filter(|m| m.enabled && self.gateways.route(m).is_some()).collect())
     }
 
     /// `GET /apps`.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use async_trait::async_trait;
-use vp_domain::{GatewayState, Money};
+use vp_domain::{GatewayName, GatewayState, Money};
 use vp_ports::{
     External, GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, Metrics, PanelDevice, PanelDrift,
     PanelError, PanelInfo, PanelUser, PaymentGateway, RefundState, SavedMethod, SavedMethodCharge, SavedMethodPayment,
@@ -56,15 +56,25 @@ pub struct GatewayWithMetrics {
     pub metrics: Arc<dyn Metrics>,
 }
 
+impl GatewayWithMetrics {
+    fn system(&self) -> External {
+        External::Gateway(self.inner.name())
+    }
+}
+
 #[async_trait]
 impl PaymentGateway for GatewayWithMetrics {
+    fn name(&self) -> GatewayName {
+        self.inner.name()
+    }
+
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
-        timed(self.metrics.as_ref(), External::Gateway, "create_payment", self.inner.create_payment(request)).await
+        timed(self.metrics.as_ref(), self.system(), "create_payment", self.inner.create_payment(request)).await
     }
 
     async fn payment_state(&self, gateway_payment_id: &str) -> Result<GatewayState, GatewayError> {
         let call = self.inner.payment_state(gateway_payment_id);
-        timed(self.metrics.as_ref(), External::Gateway, "payment_state", call).await
+        timed(self.metrics.as_ref(), self.system(), "payment_state", call).await
     }
 
     async fn refund(
@@ -75,7 +85,20 @@ impl PaymentGateway for GatewayWithMetrics {
         receipt: Option<&vp_domain::receipt::Receipt>,
     ) -> Result<RefundState, GatewayError> {
         let call = self.inner.refund(gateway_payment_id, amount, idempotency_key, receipt);
-        timed(self.metrics.as_ref(), External::Gateway, "refund", call).await
+        timed(self.metrics.as_ref(), self.system(), "refund", call).await
+    }
+
+    async fn invoice_of_payment(&self, gateway_payment_id: &str) -> Result<Option<String>, GatewayError> {
+        let call = self.inner.invoice_of_payment(gateway_payment_id);
+        timed(self.metrics.as_ref(), self.system(), "invoice_of_payment", call).await
+    }
+
+    fn refunds(&self) -> bool {
+        self.inner.refunds()
+    }
+
+    fn sends_receipts(&self) -> bool {
+        self.inner.sends_receipts()
     }
 
     fn reconciles(&self) -> bool {
@@ -88,16 +111,16 @@ impl PaymentGateway for GatewayWithMetrics {
 
     async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
         let call = self.inner.saved_method(gateway_payment_id);
-        timed(self.metrics.as_ref(), External::Gateway, "saved_method", call).await
+        timed(self.metrics.as_ref(), self.system(), "saved_method", call).await
     }
 
     async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
         let call = self.inner.charge_saved_method(charge);
-        timed(self.metrics.as_ref(), External::Gateway, "charge_saved_method", call).await
+        timed(self.metrics.as_ref(), self.system(), "charge_saved_method", call).await
     }
 
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {
-        timed(self.metrics.as_ref(), External::Gateway, "check", self.inner.check()).await
+        timed(self.metrics.as_ref(), self.system(), "check", self.inner.check()).await
     }
 }
 

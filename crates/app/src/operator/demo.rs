@@ -50,6 +50,7 @@ impl Operator {
                 name_ru: ru.into(),
                 enabled: true,
                 position: i32::try_from(position).unwrap_or(i32::MAX),
+                gateway: None,
                 gateway_type: Some(gateway_type.into()),
             })
             .await?;

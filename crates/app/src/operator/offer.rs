@@ -1,7 +1,7 @@
 //! The offer as the operator sets it: plans, the device offer and the payment methods. Every
 //! change reaches `POST /payments` at once in this process and within a second elsewhere.
 
-use vp_domain::{DeviceSettings, MethodCode, Money};
+use vp_domain::{DeviceSettings, GatewayName, MethodCode, Money};
 use vp_ports::{NewPlan, PaymentMethodRecord, PlanRecord};
 
 use super::{Operator, PLAN_MONTHS_MAX, check_gateway_type, merge_validation};
@@ -94,13 +94,15 @@ impl Operator {
         Ok(read!(self.store, |tx| tx.device_settings()))
     }
 
-    /// Adds a payment method, enabled, after the existing ones. `gateway_type` is the
-    /// gateway's own method type it maps to (checked against the gateway's list by the caller).
+    /// Adds a payment method, enabled, after the existing ones. `gateway` is the gateway its
+    /// payments go through (`None`: the default one, `VP_GATEWAY`), `gateway_type` that
+    /// gateway's own method it maps to (checked against the gateway's list by the caller).
     pub async fn add_payment_method(
         &self,
         code: &str,
         name_en: &str,
         name_ru: &str,
+        gateway: Option<GatewayName>,
         gateway_type: Option<&str>,
     ) -> AppResult<PaymentMethodRecord> {
         let mut errors = crate::FieldErrors::new();
@@ -132,6 +134,7 @@ impl Operator {
             name_ru: name_ru.trim().to_owned(),
             enabled: true,
             position,
+            gateway,
             gateway_type: gateway_type.map(str::to_owned),
         };
         tx.upsert_payment_method(&method).await?;
@@ -150,16 +153,19 @@ impl Operator {
         Ok(method)
     }
 
-    /// Maps a method to the gateway's own method type, or (`None`) lets the customer choose on
-    /// the gateway's page.
-    pub async fn set_payment_method_gateway_type(
+    /// Routes a method's payments through `gateway` (`None`: the default one) with that
+    /// gateway's own method `gateway_type`, or (`None`) lets the customer choose on the
+    /// gateway's page. Invoices issued before keep their rail.
+    pub async fn set_payment_method_gateway(
         &self,
         code: &str,
+        gateway: Option<GatewayName>,
         gateway_type: Option<&str>,
     ) -> AppResult<PaymentMethodRecord> {
         check_gateway_type(gateway_type).map_err(|e| AppError::field("gateway_type", e))?;
         let mut tx = self.store.begin().await?;
         let mut method = tx.payment_method(code).await?.ok_or(AppError::NotFound("payment method"))?;
+        method.gateway = gateway;
         method.gateway_type = gateway_type.map(str::to_owned);
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;

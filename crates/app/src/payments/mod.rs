@@ -1,22 +1,30 @@
-//! Invoices and payments (spec: Payments): issuing an invoice (`invoices`), settling it with
-//! what the gateway, the deadline or the operator say (`settlement`, `gateway`), and the
-//! payment pages customers see (`pages`).
+//! Invoices and payments (spec: Payments): issuing an invoice on its rail (`invoices`, with
+//! `idempotency`, `pricing`, `issuing` and `recording`), the gateways that are on (`rails`),
+//! settling it with what a gateway, the deadline or the operator say (`settlement`,
+//! `gateway`), and the payment pages customers see (`pages`).
 
 mod gateway;
+mod idempotency;
 mod invoices;
+mod issuing;
 mod pages;
+mod pricing;
+mod rails;
+mod recording;
 mod settlement;
 
 use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::invoice::payment_deadline;
-use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose};
-use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, PaymentGateway, Store};
+use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose, Rail};
+use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, Store};
 
-pub use invoices::{KEY_LOCK, fingerprint};
+pub use gateway::GatewayChecked;
+pub use idempotency::{KEY_LOCK, fingerprint};
 pub(crate) use pages::renewal_price;
 pub use pages::{OrderItem, PaymentPage};
+pub use rails::Gateways;
 
 use crate::catalog::{Catalog, Offers};
 use crate::clients::PanelSync;
@@ -37,7 +45,8 @@ pub struct Payments {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) ids: Arc<dyn IdGenerator>,
     pub(crate) tokens: Tokens,
-    pub(crate) gateway: Arc<dyn PaymentGateway>,
+    /// The gateways that are on.
+    pub(crate) gateways: Gateways,
     /// Invoices paid in Telegram Stars, through the account's bot.
     pub(crate) stars: Arc<StarsRail>,
     pub(crate) metrics: Arc<dyn Metrics>,
@@ -65,17 +74,25 @@ pub(crate) struct Settled {
     pub referrals: crate::referrals::ReferralRewards,
 }
 
+/// What a renewal invoice is: its purchase, paid on the rail the first purchase was.
+pub(crate) struct Renewal<'a> {
+    pub purpose: Purpose,
+    /// The first purchase's method code, and its rail.
+    pub method: &'a str,
+    pub rail: Rail,
+    pub amounts: PriceBreakdown,
+}
+
 /// An invoice the platform raises itself to renew `client`'s term: pending, with no payment
 /// page and no return address (the customer is not there), paid by a saved method or by
 /// Telegram.
 pub(crate) fn renewal_invoice(
     payment_id: String,
     client: &ClientRecord,
-    purpose: Purpose,
-    method: &str,
-    amounts: PriceBreakdown,
+    renewal: Renewal<'_>,
     now: OffsetDateTime,
 ) -> InvoiceRecord {
+    let Renewal { purpose, method, rail, amounts } = renewal;
     InvoiceRecord {
         payment_id,
         account_id: client.account_id.clone(),
@@ -84,6 +101,7 @@ pub(crate) fn renewal_invoice(
         status: InvoiceStatus::Pending,
         purpose,
         method: method.to_owned(),
+        rail,
         amounts,
         return_url: None,
         payment_url: None,
@@ -103,9 +121,9 @@ impl Payments {
         self.receipts.is_some()
     }
 
-    /// Whether the gateway's word on a payment can be lost, so pending invoices are re-read
-    /// (the result page offers to check again).
-    pub fn gateway_reconciles(&self) -> bool {
-        self.gateway.reconciles()
+    /// Whether the word of `invoice`'s gateway on its payment can be lost, so it is re-read
+    /// while pending (the result page offers to check again).
+    pub fn gateway_reconciles(&self, invoice: &InvoiceRecord) -> bool {
+        self.gateways.reconciles(&invoice.rail)
     }
 }

@@ -2,8 +2,7 @@
 //! buttons) and the payment result page's invoice.
 
 use vp_domain::renewal::{charge_at, next_charge_after, renewable};
-use vp_domain::stars::STARS_METHOD;
-use vp_domain::{InvoiceStatus, Lang, PaymentOutcome, Purpose};
+use vp_domain::{GatewayName, InvoiceStatus, Lang, PaymentOutcome, Purpose};
 use vp_ports::{AccountStyle, InvoiceRecord};
 
 use super::Payments;
@@ -125,14 +124,14 @@ impl Payments {
         current: Option<&vp_domain::Subscription>,
         account: &vp_ports::AccountRecord,
     ) -> Option<RenewalOffer> {
-        if months == 0 || !self.settled.consents.offered() || invoice.method == STARS_METHOD {
+        if months == 0 || !self.settled.consents.offered(&invoice.rail) {
             return None;
         }
         let next_charge_at = match invoice.status {
-            InvoiceStatus::Pending | InvoiceStatus::Expired => next_charge_after(current, months, self.clock.now()),
+            status if status.may_be_paid() => next_charge_after(current, months, self.clock.now()),
             // Paid already (a gateway's page came first): the term it bought renews.
             InvoiceStatus::Succeeded => charge_at(current.filter(|s| renewable(s))?.expires_at),
-            InvoiceStatus::Failed => return None,
+            _ => return None,
         };
         let time_zone = account.time_zone.clone();
         let amount = renewal_price(invoice).customer;
@@ -147,7 +146,7 @@ impl Payments {
         if invoice.status == InvoiceStatus::Succeeded {
             let consent = read!(self.store, |tx| tx.consent_of_invoice(&invoice.payment_id));
             if let Some(consent) = consent.filter(|c| c.saved_method_sealed.is_none()) {
-                self.settled.consents.keep_saved_method(consent, gateway_payment_id).await;
+                self.settled.consents.keep_saved_method(consent, &invoice.rail, gateway_payment_id).await;
             }
         }
         Ok(())
@@ -177,13 +176,14 @@ impl Payments {
         paid: bool,
         consent: Option<ConsentGiven>,
     ) -> AppResult<InvoiceRecord> {
-        // A Stars invoice is paid in Telegram only, never on the sandbox's page.
-        let on_this_page = |invoice: &InvoiceRecord| invoice.method != STARS_METHOD;
+        // Only the sandbox's own payments are paid on its page (never a Stars invoice, nor
+        // another gateway's).
+        let on_this_page = |invoice: &InvoiceRecord| invoice.rail.gateway() == Some(GatewayName::Sandbox);
         if let (true, Some(given)) = (paid, consent) {
             let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id))
                 .filter(on_this_page)
                 .ok_or(AppError::NotFound("invoice"))?;
-            if matches!(invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired) {
+            if invoice.status.may_be_paid() {
                 self.settled.consents.give(&invoice, &given).await?;
             }
         }

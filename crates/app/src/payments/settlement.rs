@@ -106,7 +106,7 @@ impl Payments {
         }
         tx.commit().await?;
         if let (Some(consent), Some(gateway_payment_id)) = (consent, &invoice.gateway_payment_id) {
-            self.settled.consents.keep_saved_method(consent, gateway_payment_id).await;
+            self.settled.consents.keep_saved_method(consent, &invoice.rail, gateway_payment_id).await;
         }
         if step.next != InvoiceStatus::Pending {
             self.metrics.invoice_settled(step.next);
@@ -215,7 +215,7 @@ impl Payments {
             // A gateway whose word can be lost is asked first: a payment it already settled
             // (its notification lost) is applied as such instead of expiring. When it cannot
             // be asked, the deadline still applies (a late payment succeeds later).
-            if self.gateway.reconciles() && invoice.gateway_payment_id.is_some() {
+            if self.gateways.reconciles(&invoice.rail) && invoice.gateway_payment_id.is_some() {
                 match self.reconcile_invoice(&invoice.payment_id).await {
                     Ok((settled, _)) if settled.status != InvoiceStatus::Pending => {
                         expired += usize::from(settled.status == InvoiceStatus::Expired);

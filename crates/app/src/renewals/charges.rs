@@ -15,7 +15,7 @@ use vp_ports::{
 
 use super::Renewals;
 use crate::error::{AppError, AppResult};
-use crate::payments::renewal_invoice;
+use crate::payments::{Renewal, renewal_invoice};
 
 /// A claimed charge is held this long: a worker that dies mid-charge leaves it to the next.
 const LEASE: Duration = Duration::minutes(5);
@@ -128,13 +128,15 @@ impl Renewals {
         // that died after the gateway answered)? Then only the charge's record follows.
         let invoice = read!(self.store, |tx| tx.invoice_by_id(&charge.payment_id))
             .ok_or(AppError::NotFound("renewal invoice"))?;
-        let tried = match invoice.status {
-            InvoiceStatus::Succeeded => Tried::Charged,
-            InvoiceStatus::Failed => Tried::Declined("the renewal invoice did not go through".into()),
+        let tried = if invoice.status.may_be_paid() {
             // An expired renewal invoice may still be paid at the gateway (its answer was lost,
             // or it had not decided by the deadline): asked again with the same key, so a new
             // try never charges a term twice.
-            InvoiceStatus::Pending | InvoiceStatus::Expired => self.ask_gateway(&charge, invoice).await?,
+            self.ask_gateway(&charge, invoice).await?
+        } else if invoice.status == InvoiceStatus::Succeeded {
+            Tried::Charged
+        } else {
+            Tried::Declined("the renewal invoice did not go through".into())
         };
         self.record_try(charge, &tried).await?;
         Ok(tried)
@@ -174,16 +176,16 @@ impl Renewals {
             return Ok(Some(Tried::Dropped(reason)));
         };
         let purpose = Purpose::Subscription { plan_id: consent.plan_id };
+        // The consenting payment's gateway saved the method: the renewal is charged there.
+        let first = tx.invoice_by_id(&consent.payment_id).await?.ok_or(AppError::NotFound("consent's invoice"))?;
         // The price the customer was last told (docs/decisions.md).
-        let mut invoice =
-            renewal_invoice(charge.payment_id.clone(), &client, purpose, &consent.method, consent.price, now);
+        let renewal = Renewal { purpose, method: &consent.method, rail: first.rail.clone(), amounts: consent.price };
+        let mut invoice = renewal_invoice(charge.payment_id.clone(), &client, renewal, now);
         // The buyer's receipt goes where the consenting payment's went, for today's amount.
-        let first = tx.invoice_by_id(&consent.payment_id).await?;
         let description = renewal_description(&consent_brand(tx.as_mut(), &consent.account_id).await?);
-        invoice.receipt =
-            first.and_then(|i| i.receipt).map(|r| r.for_amount(&description, purpose, invoice.amounts.customer));
+        invoice.receipt = first.receipt.map(|r| r.for_amount(&description, purpose, invoice.amounts.customer));
         tx.insert_invoice(&invoice).await?;
-        if self.gateway.reconciles() {
+        if self.gateways.reconciles(&invoice.rail) {
             tx.schedule_gateway_check(&invoice.payment_id, Some(now + GATEWAY_RECHECK_FROM)).await?;
         }
         charge.state = RenewalChargeState::Charging;
@@ -216,7 +218,7 @@ impl Renewals {
             saved_method_id: method_id,
             receipt: invoice.receipt.clone(),
         };
-        let answer = self.gateway.charge_saved_method(&request).await;
+        let answer = self.gateways.of_rail(&invoice.rail)?.charge_saved_method(&request).await;
         let payment = match answer {
             Ok(p) => p,
             Err(GatewayError::Unavailable(e)) => {

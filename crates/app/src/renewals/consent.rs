@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::markup::price;
-use vp_domain::{Lang, Money, Purpose};
+use vp_domain::{Lang, Money, Purpose, Rail};
 use vp_ports::{
-    AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, PaymentGateway, RenewalConsent, RenewalRepo,
-    Store,
+    AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, RenewalConsent, RenewalRepo, Store,
 };
 
 use crate::error::{AppError, AppResult};
+use crate::payments::Gateways;
 use crate::secrets::{SecretKeys, SecretPurpose};
 
 /// What the consent sentence names before paying, for a page or a bot to word it.
@@ -37,14 +37,15 @@ pub struct Consents {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) ids: Arc<dyn IdGenerator>,
-    pub(crate) gateway: Arc<dyn PaymentGateway>,
+    pub(crate) gateways: Gateways,
     pub(crate) keys: Arc<SecretKeys>,
 }
 
 impl Consents {
-    /// Whether the gateway can save a method for renewals, so a consent can be offered.
-    pub fn offered(&self) -> bool {
-        self.gateway.saves_methods()
+    /// Whether a payment on `rail` can save a method for renewals, so a consent can be offered
+    /// with it (never on Stars: Telegram renews its own subscriptions).
+    pub fn offered(&self, rail: &Rail) -> bool {
+        self.gateways.saves_methods(rail)
     }
 
     /// Records the consent given with `invoice`. Ticking again for the same invoice changes
@@ -82,15 +83,15 @@ impl Consents {
     /// After a consenting invoice was paid: asks the gateway which method it saved and keeps
     /// it sealed, which puts the consent in effect. A failure is logged; without a saved method
     /// the consent never takes effect and nothing is charged.
-    pub(crate) async fn keep_saved_method(&self, consent: RenewalConsent, gateway_payment_id: &str) {
-        if let Err(e) = self.save_method(consent, gateway_payment_id).await {
+    pub(crate) async fn keep_saved_method(&self, consent: RenewalConsent, rail: &Rail, gateway_payment_id: &str) {
+        if let Err(e) = self.save_method(consent, rail, gateway_payment_id).await {
             tracing::warn!(error = %e, payment = %gateway_payment_id, "the saved payment method was not kept");
         }
     }
 
-    async fn save_method(&self, mut consent: RenewalConsent, gateway_payment_id: &str) -> AppResult<()> {
-        let saved =
-            self.gateway.saved_method(gateway_payment_id).await.map_err(|e| AppError::External(e.to_string()))?;
+    async fn save_method(&self, mut consent: RenewalConsent, rail: &Rail, gateway_payment_id: &str) -> AppResult<()> {
+        let gateway = self.gateways.of_rail(rail)?;
+        let saved = gateway.saved_method(gateway_payment_id).await.map_err(|e| AppError::External(e.to_string()))?;
         let Some(method) = saved else {
             tracing::info!(consent = %consent.id, "the gateway saved no method: the consent cannot be charged");
             return Ok(());

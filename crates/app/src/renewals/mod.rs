@@ -8,7 +8,7 @@ mod consent;
 use std::sync::Arc;
 
 use vp_domain::ClientId;
-use vp_ports::{Clock, IdGenerator, PaymentGateway, RenewalChargeState, Store};
+use vp_ports::{Clock, IdGenerator, RenewalChargeState, Store};
 
 pub use charges::RenewalRun;
 pub(crate) use charges::schedule_charge;
@@ -16,7 +16,7 @@ pub(crate) use consent::tell_price;
 pub use consent::{ConsentGiven, Consents, RenewalOffer};
 
 use crate::error::{AppError, AppResult, Refusal};
-use crate::payments::Payments;
+use crate::payments::{Gateways, Payments};
 use crate::reminders::ReminderQueue;
 
 /// Renewal charges of consenting customers' terms.
@@ -24,7 +24,7 @@ pub struct Renewals {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) ids: Arc<dyn IdGenerator>,
-    pub(crate) gateway: Arc<dyn PaymentGateway>,
+    pub(crate) gateways: Gateways,
     pub(crate) payments: Arc<Payments>,
     pub(crate) consents: Arc<Consents>,
     /// Stars subscriptions are turned off with the rest.

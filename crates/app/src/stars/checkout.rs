@@ -5,13 +5,13 @@
 //! finishes what the first one began.
 
 use time::OffsetDateTime;
-use vp_domain::stars::{STARS_CURRENCY, STARS_METHOD, StarsRate};
-use vp_domain::{InvoiceStatus, Money, PaymentOutcome};
+use vp_domain::stars::{STARS_CURRENCY, StarsRate};
+use vp_domain::{InvoiceStatus, Money, PaymentOutcome, Rail};
 use vp_ports::{InvoiceRecord, PreCheckout, StarsCharge, StarsInvoice, StarsPaid, StarsSubscription, Tx};
 
 use super::Stars;
 use crate::error::{AppError, AppResult};
-use crate::payments::renewal_invoice;
+use crate::payments::{Renewal, renewal_invoice};
 
 /// Why an invoice may not be paid now: the pre-checkout answer's reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,12 +145,12 @@ impl Stars {
             // Reported before; settled then, unless that stopped before the settlement.
             let invoice = tx.invoice_by_id(&known.payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
             return Ok(match invoice.status {
-                InvoiceStatus::Pending | InvoiceStatus::Expired => {
+                status if status.may_be_paid() => {
                     let subscription = tx.stars_subscription(&paid.charge_id).await?;
                     let subscription = subscription.filter(|s| s.canceled_at.is_none()).map(|s| s.charge_id);
                     Recorded::Settle { payment_id: known.payment_id, subscription }
                 }
-                InvoiceStatus::Succeeded | InvoiceStatus::Failed => Recorded::Repeated,
+                _ => Recorded::Repeated,
             });
         }
         let charge = |payment_id: &str, renewal: bool| charge_of(paid, account_id, payment_id, renewal, now);
@@ -209,7 +209,8 @@ impl Stars {
             .renewal(paid.total_amount, first.amounts)
             .ok_or_else(|| AppError::Conflict("the renewal's value overflows".into()))?;
         let client = tx.client_by_ref(&first.client_ref).await?.ok_or(AppError::NotFound("client"))?;
-        let invoice = renewal_invoice(self.ids.new_id("pay"), &client, first.purpose, STARS_METHOD, amounts, now);
+        let renewal = Renewal { purpose: first.purpose, method: &first.method, rail: Rail::Stars, amounts };
+        let invoice = renewal_invoice(self.ids.new_id("pay"), &client, renewal, now);
         tx.insert_invoice(&invoice).await?;
         let stars = StarsInvoice {
             payment_id: invoice.payment_id.clone(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use reqwest::Method;
 use vp_domain::receipt::Receipt;
-use vp_domain::{GatewayState, Money};
+use vp_domain::{GatewayName, GatewayState, Money};
 use vp_ports::{
     GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
     SavedMethodCharge, SavedMethodPayment,
@@ -105,6 +105,15 @@ fn unknown_status(payment: &Payment) -> GatewayError {
 
 #[async_trait]
 impl PaymentGateway for YooKassaGateway {
+    fn name(&self) -> GatewayName {
+        GatewayName::YooKassa
+    }
+
+    /// Payments carry the buyer's receipt while the service sends them (`VP_RECEIPTS`).
+    fn sends_receipts(&self) -> bool {
+        true
+    }
+
     async fn create_payment(&self, request: &GatewayPaymentRequest) -> Result<GatewayPayment, GatewayError> {
         let body = create_body(request, self.save_methods);
         let key = request.idempotency_key.as_str();
@@ -196,7 +205,7 @@ impl PaymentGateway for YooKassaGateway {
         }
         let me: Me = answer.object("shop")?;
         Ok(GatewayInfo {
-            kind: "yookassa",
+            gateway: GatewayName::YooKassa,
             address: self.client.api_url().to_owned(),
             account: Some(me.account_id),
             test: Some(me.test),

@@ -10,6 +10,7 @@ use actix_web::web::{self, Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse};
 use ipnet::IpNet;
 use serde_json::Value;
+use vp_domain::GatewayName;
 use vp_ports::{GatewayError, GatewayEventError, GatewayEvents, TrustedProxies};
 
 use super::YooKassaGateway;
@@ -105,7 +106,7 @@ async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> Ht
             return answer(StatusCode::OK, "ignored");
         }
     };
-    match state.events.payment_changed(&payment_id).await {
+    match state.events.payment_changed(GatewayName::YooKassa, &payment_id, None).await {
         Ok(true) => answer(StatusCode::OK, "ok"),
         Ok(false) => {
             tracing::warn!(payment = %payment_id, %event, "a YooKassa notification for a payment no invoice has");

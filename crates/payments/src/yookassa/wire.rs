@@ -231,6 +231,8 @@ mod tests {
             gateway_method: gateway_method.map(str::to_owned),
             description: "Fast VPN: 3 months".into(),
             return_url: "https://shop.example/back".into(),
+            result_url: "https://vpn.example.com/payment-result/pay_AbCdEfGhIjKlMnOpQrStUv".into(),
+            issued_at: datetime!(2026-11-23 12:00 UTC),
             expires_at: datetime!(2026-11-23 12:30 UTC),
             save_method: false,
             receipt: None,

@@ -188,6 +188,7 @@ pub(crate) struct InsertInvoices {
     gateway_check_at: Vec<Option<PrimitiveDateTime>>,
     receipt: Vec<Option<String>>,
     promo: Vec<Option<String>>,
+    rail: Vec<Option<String>>,
 }
 
 impl InsertInvoices {
@@ -216,6 +217,7 @@ impl InsertInvoices {
             s.gateway_check_at.push(check_at);
             s.receipt.push(i.receipt.clone());
             s.promo.push(i.promo.clone());
+            s.rail.push(i.rail.clone());
         }
         s
     }
@@ -225,7 +227,7 @@ statement!(InsertInvoices, |this, out| {
     out.push_sql(
         "INSERT INTO invoices (payment_id, account_id, client_ref, status, purpose, plan_id, devices, method, \
          amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
-         expires_at, paid_at, gateway_check_at, receipt, promo) ",
+         expires_at, paid_at, gateway_check_at, receipt, promo, rail) ",
     );
     unnest!(out,
         Text => &this.payment_id,
@@ -248,5 +250,6 @@ statement!(InsertInvoices, |this, out| {
         Nullable<Timestamp> => &this.gateway_check_at,
         Nullable<Text> => &this.receipt,
         Nullable<Text> => &this.promo,
+        Nullable<Text> => &this.rail,
     );
 });

@@ -162,7 +162,7 @@ for_both_backends!(InsertInvoice, |this, out| {
     out.push_sql(
         "INSERT INTO invoices (payment_id, account_id, client_ref, status, purpose, plan_id, devices, method, \
          amount, platform_amount, partner_share, return_url, payment_url, gateway_payment_id, created_at, \
-         expires_at, paid_at, gateway_check_at, receipt, promo) VALUES (",
+         expires_at, paid_at, gateway_check_at, receipt, promo, rail) VALUES (",
     );
     push_binds!(
         out,
@@ -186,6 +186,7 @@ for_both_backends!(InsertInvoice, |this, out| {
         Nullable<Timestamp> => &this.gateway_check_at,
         Nullable<Text> => &i.receipt,
         Nullable<Text> => &i.promo,
+        Nullable<Text> => &i.rail,
     );
     out.push_sql(")");
     Ok(())

@@ -8,7 +8,7 @@ use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
-use vp_domain::InvoiceStatus;
+use vp_domain::{GatewayName, InvoiceStatus};
 use vp_ports::records::{GatewayCheck, IdempotencyRecord, InvoiceRecord};
 use vp_ports::store::StoreResult;
 
@@ -29,12 +29,12 @@ macro_rules! invoice_query {
     };
 }
 
-fn into_records(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Vec<InvoiceRecord>> {
-    rows.into_iter().map(|(row, client_id)| convert::invoice(row, &client_id)).collect()
+fn into_records(rows: Vec<(InvoiceRow, String)>, legacy: GatewayName) -> StoreResult<Vec<InvoiceRecord>> {
+    rows.into_iter().map(|(row, client_id)| convert::invoice(row, &client_id, legacy)).collect()
 }
 
-fn first(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Option<InvoiceRecord>> {
-    Ok(into_records(rows)?.into_iter().next())
+fn first(rows: Vec<(InvoiceRow, String)>, legacy: GatewayName) -> StoreResult<Option<InvoiceRecord>> {
+    Ok(into_records(rows, legacy)?.into_iter().next())
 }
 
 /// `Store::begin_with_invoice` (`tx.rs`) on a unit whose block is open on SQLite, and not yet
@@ -42,7 +42,11 @@ fn first(rows: Vec<(InvoiceRow, String)>) -> StoreResult<Option<InvoiceRecord>> 
 /// client (as `clients::lock_client`, each found through the invoice: an invoice never changes
 /// hands) and the read go out pipelined, and the server runs them in that order. On SQLite
 /// `BEGIN IMMEDIATE` already serialises every writer: a read is all it takes.
-pub(crate) async fn begin_with_invoice(conn: &mut DbConn, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
+pub(crate) async fn begin_with_invoice(
+    conn: &mut DbConn,
+    payment_id: &str,
+    legacy: GatewayName,
+) -> StoreResult<Option<InvoiceRecord>> {
     let rows: Vec<(InvoiceRow, String)> = match conn {
         DbConn::Sqlite(object) => {
             let c: &mut SqliteConn = object;
@@ -67,7 +71,7 @@ pub(crate) async fn begin_with_invoice(conn: &mut DbConn, payment_id: &str) -> S
         }
     }
     .map_err(db)?;
-    first(rows)
+    first(rows, legacy)
 }
 
 #[async_trait]
@@ -96,7 +100,7 @@ impl InvoiceRepo for StoreTx {
                 .await
         })
         .map_err(db)?;
-        first(rows)
+        first(rows, self.legacy_gateway)
     }
 
     async fn client_invoices(&mut self, client_ref: &str, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
@@ -110,7 +114,7 @@ impl InvoiceRepo for StoreTx {
                 .await
         })
         .map_err(db)?;
-        into_records(rows)
+        into_records(rows, self.legacy_gateway)
     }
 
     async fn invoice_by_id(&mut self, payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
@@ -119,7 +123,7 @@ impl InvoiceRepo for StoreTx {
             invoice_query!().filter(invoices::payment_id.eq(payment_id)).limit(1).load(c).await
         })
         .map_err(db)?;
-        first(rows)
+        first(rows, self.legacy_gateway)
     }
 
     async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>> {
@@ -136,7 +140,7 @@ impl InvoiceRepo for StoreTx {
                 .await
         })
         .map_err(db)?;
-        into_records(rows)
+        into_records(rows, self.legacy_gateway)
     }
 
     async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
@@ -145,7 +149,7 @@ impl InvoiceRepo for StoreTx {
             invoice_query!().filter(invoices::gateway_payment_id.eq(gateway_payment_id)).limit(1).load(c).await
         })
         .map_err(db)?;
-        first(rows)
+        first(rows, self.legacy_gateway)
     }
 
     async fn schedule_gateway_check(&mut self, payment_id: &str, at: Option<OffsetDateTime>) -> StoreResult<()> {
@@ -208,7 +212,7 @@ impl InvoiceRepo for StoreTx {
         rows.into_iter()
             .map(|(row, client_id, checks)| {
                 Ok(GatewayCheck {
-                    invoice: convert::invoice(row, &client_id)?,
+                    invoice: convert::invoice(row, &client_id, self.legacy_gateway)?,
                     checks: u32::try_from(checks).unwrap_or(0),
                 })
             })

@@ -112,7 +112,7 @@ impl OfferRepo for StoreTx {
             payment_methods::table.find(code).select(PaymentMethodRow::as_select()).first(c).await.optional()
         })
         .map_err(db)?;
-        Ok(row.map(convert::payment_method))
+        row.map(convert::payment_method).transpose()
     }
 
     async fn payment_methods(&mut self) -> StoreResult<Vec<PaymentMethodRecord>> {
@@ -125,6 +125,6 @@ impl OfferRepo for StoreTx {
                 .await
         })
         .map_err(db)?;
-        Ok(rows.into_iter().map(convert::payment_method).collect())
+        rows.into_iter().map(convert::payment_method).collect()
     }
 }

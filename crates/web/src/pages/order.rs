@@ -184,6 +184,7 @@ mod tests {
                 status: InvoiceStatus::Succeeded,
                 purpose: vp_domain::Purpose::Subscription { plan_id: 1 },
                 method: "card".into(),
+                rail: vp_domain::Rail::Gateway(vp_domain::GatewayRoute::of(vp_domain::GatewayName::Sandbox)),
                 amounts: vp_domain::PriceBreakdown {
                     customer: money("238.80"),
                     platform: money("199.00"),

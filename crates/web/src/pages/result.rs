@@ -29,7 +29,7 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
             return unavailable(&req, lang);
         }
     };
-    if p.invoice.status == InvoiceStatus::Pending && payments.gateway_reconciles() {
+    if p.invoice.status == InvoiceStatus::Pending && payments.gateway_reconciles(&p.invoice) {
         match payments.reconcile_invoice(&payment_id).await {
             Ok((invoice, _)) => p.invoice = invoice,
             Err(e) => tracing::info!(error = %e, "the result page could not re-read the payment"),

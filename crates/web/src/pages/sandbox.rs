@@ -10,7 +10,7 @@ use serde::Deserialize;
 use vp_app::payments::{PaymentPage, Payments};
 use vp_app::renewals::ConsentGiven;
 use vp_app::{AppError, Lang};
-use vp_domain::InvoiceStatus;
+use vp_domain::{GatewayName, InvoiceStatus};
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang as lang_of, unavailable};
@@ -19,7 +19,9 @@ use super::order;
 pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
     let lang = lang_of(&req);
     let p = match payments.payment_page(&payment_id, lang).await {
-        Ok(p) => p,
+        // The sandbox's page pays only the sandbox's own payments.
+        Ok(p) if p.invoice.rail.gateway() == Some(GatewayName::Sandbox) => p,
+        Ok(_) => return not_found(&req, lang),
         Err(AppError::NotFound(_)) => return not_found(&req, lang),
         Err(e) => {
             tracing::error!(error = %e, "sandbox page failed");
@@ -27,7 +29,7 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
         }
     };
     let tx = Texts(lang);
-    let payable = matches!(p.invoice.status, InvoiceStatus::Pending | InvoiceStatus::Expired);
+    let payable = p.invoice.status.may_be_paid();
     let documents_label = if payable { "page-sandbox-you-accept" } else { "page-sandbox-documents" };
     let body = html! {
         p.muted { (tx.get("page-sandbox-note")) }

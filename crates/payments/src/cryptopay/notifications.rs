@@ -1,0 +1,75 @@
+//! `POST /gateway/cryptopay/notifications`: Crypto Pay's updates (webhooks), verified as the API
+//! documents: the HMAC-SHA256 of the raw body, keyed with the SHA-256 of the app's token, in
+//! `crypto-pay-api-signature`. An update with a bad signature is refused and changes nothing.
+//! Even a signed one is not trusted for the outcome: only the invoice's id (and our invoice id
+//! it names, as a hint) is taken, and the invoice is read back before anything is applied.
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Bytes, Data};
+use actix_web::{HttpRequest, HttpResponse};
+use vp_domain::GatewayName;
+use vp_ports::{GatewayEventError, GatewayEvents};
+
+use super::CryptoPayGateway;
+use super::wire::Update;
+
+pub const NOTIFICATIONS_PATH: &str = "/gateway/cryptopay/notifications";
+
+/// An update carries one invoice: a few kilobytes at most.
+const BODY_LIMIT: usize = 64 * 1024;
+
+struct Notifications {
+    gateway: Arc<CryptoPayGateway>,
+    events: Arc<dyn GatewayEvents>,
+}
+
+pub fn routes(gateway: Arc<CryptoPayGateway>, events: Arc<dyn GatewayEvents>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.service(
+            web::resource(NOTIFICATIONS_PATH)
+                .app_data(Data::new(Notifications { gateway, events }))
+                .app_data(web::PayloadConfig::new(BODY_LIMIT))
+                .route(web::post().to(notify)),
+        );
+    }
+}
+
+fn answer(status: StatusCode, text: &str) -> HttpResponse {
+    HttpResponse::build(status).content_type("text/plain; charset=utf-8").body(text.to_owned())
+}
+
+async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> HttpResponse {
+    let signature = req.headers().get("crypto-pay-api-signature").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !state.gateway.is_signed(&body, signature) {
+        tracing::warn!(peer = ?req.peer_addr(), "a Crypto Pay update without the app's signature");
+        return answer(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
+    let Ok(update) = serde_json::from_slice::<Update>(&body) else {
+        tracing::warn!("a malformed Crypto Pay update");
+        return answer(StatusCode::BAD_REQUEST, "not a Crypto Pay update");
+    };
+    if update.update_type != "invoice_paid" {
+        tracing::info!(update_type = %update.update_type, "a Crypto Pay update of a kind we do not use");
+        return answer(StatusCode::OK, "ignored");
+    }
+    let id = update.payload.invoice_id.to_string();
+    let hint = update.payload.payload.as_deref().filter(|p| !p.is_empty() && p.len() <= 64);
+    match state.events.payment_changed(GatewayName::CryptoPay, &id, hint).await {
+        Ok(true) => answer(StatusCode::OK, "ok"),
+        Ok(false) => {
+            tracing::warn!(invoice = %id, "a Crypto Pay update for an invoice none of ours has");
+            answer(StatusCode::OK, "unknown invoice")
+        }
+        // Not 200: Crypto Pay sends the update again later (and reconciliation runs).
+        Err(e @ GatewayEventError::Retry(_)) => {
+            tracing::warn!(invoice = %id, error = %e, "cannot settle a Crypto Pay invoice now");
+            answer(StatusCode::SERVICE_UNAVAILABLE, "try again")
+        }
+        Err(e @ GatewayEventError::Failed(_)) => {
+            tracing::error!(invoice = %id, error = %e, "settling a Crypto Pay invoice failed");
+            answer(StatusCode::INTERNAL_SERVER_ERROR, "try again")
+        }
+    }
+}

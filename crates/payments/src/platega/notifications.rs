@@ -1,0 +1,70 @@
+//! `POST /gateway/platega/notifications`: Platega's callbacks. They carry the merchant's id and
+//! secret in `X-MerchantId` and `X-Secret`; a callback without them is refused and changes
+//! nothing. Even then the body is not trusted: only the transaction's id (and the invoice id it
+//! names, as a hint) is taken, and the transaction is read back from Platega before anything is
+//! applied.
+
+use std::sync::Arc;
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Bytes, Data};
+use actix_web::{HttpRequest, HttpResponse};
+use vp_domain::GatewayName;
+use vp_ports::{GatewayEventError, GatewayEvents};
+
+use super::PlategaGateway;
+use super::wire::Callback;
+
+pub const NOTIFICATIONS_PATH: &str = "/gateway/platega/notifications";
+
+/// Callback bodies are a few hundred bytes; anything far larger is not Platega.
+const BODY_LIMIT: usize = 16 * 1024;
+
+struct Notifications {
+    gateway: Arc<PlategaGateway>,
+    events: Arc<dyn GatewayEvents>,
+}
+
+pub fn routes(gateway: Arc<PlategaGateway>, events: Arc<dyn GatewayEvents>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.service(
+            web::resource(NOTIFICATIONS_PATH)
+                .app_data(Data::new(Notifications { gateway, events }))
+                .app_data(web::PayloadConfig::new(BODY_LIMIT))
+                .route(web::post().to(notify)),
+        );
+    }
+}
+
+fn answer(status: StatusCode, text: &str) -> HttpResponse {
+    HttpResponse::build(status).content_type("text/plain; charset=utf-8").body(text.to_owned())
+}
+
+async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> HttpResponse {
+    let header = |name: &str| req.headers().get(name).map(|v| v.as_bytes().to_vec()).unwrap_or_default();
+    if !state.gateway.is_merchant(&header("x-merchantid"), &header("x-secret")) {
+        tracing::warn!(peer = ?req.peer_addr(), "a Platega callback without the merchant's credentials");
+        return answer(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
+    let Ok(callback) = serde_json::from_slice::<Callback>(&body) else {
+        tracing::warn!("a malformed Platega callback");
+        return answer(StatusCode::BAD_REQUEST, "not a Platega callback");
+    };
+    let hint = callback.payload.as_deref().filter(|p| !p.is_empty() && p.len() <= 64);
+    match state.events.payment_changed(GatewayName::Platega, &callback.id, hint).await {
+        Ok(true) => answer(StatusCode::OK, "ok"),
+        Ok(false) => {
+            tracing::warn!(transaction = %callback.id, "a Platega callback for a transaction no invoice has");
+            answer(StatusCode::OK, "unknown transaction")
+        }
+        // Not 200: Platega sends the callback again later (and reconciliation runs).
+        Err(e @ GatewayEventError::Retry(_)) => {
+            tracing::warn!(transaction = %callback.id, error = %e, "cannot settle a Platega transaction now");
+            answer(StatusCode::SERVICE_UNAVAILABLE, "try again")
+        }
+        Err(e @ GatewayEventError::Failed(_)) => {
+            tracing::error!(transaction = %callback.id, error = %e, "settling a Platega transaction failed");
+            answer(StatusCode::INTERNAL_SERVER_ERROR, "try again")
+        }
+    }
+}

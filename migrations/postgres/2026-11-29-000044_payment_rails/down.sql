@@ -1,0 +1,2 @@
+ALTER TABLE invoices DROP COLUMN rail;
+ALTER TABLE payment_methods DROP COLUMN gateway;
