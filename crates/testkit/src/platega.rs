@@ -292,7 +292,7 @@ fn create(s: &mut State, req: &Request) -> Reply {
         "expiresIn": "00:15:00",
         "merchantId": s.merchant_id,
     });
-    s.exchanges.push(Exchange::new("platega", "create", body, json!({}), 200, answer.clone()));
+    s.exchanges.push(Exchange::new("platega", "create", json!({}), body, 200, answer.clone()));
     Reply::json(200, &answer)
 }
 
