@@ -311,3 +311,205 @@ fn a_crypto_pay_invoice_whose_answer_was_lost_is_credited_once(backend: Backend)
     assert_eq!(balance(&s), credited, "credited once");
     c.assert_contract();
 }
+
+/// YooKassa's notifications come from its own ranges; here through a reverse proxy on loopback.
+const YOOKASSA_SHOP: &str = "100500";
+const YOOKASSA_SECRET: &str = "test_Fh8hUAVVBGUGbjmlzba6TB0iyUbos_lueTHE";
+const YOOKASSA_ADDRESS: &str = "185.71.76.10";
+
+/// The four gateways' methods: the code, its name in the bot (Russian), its gateway.
+const METHODS: [(&str, &str, &str); 4] = [
+    ("card", "Банковская карта", "sandbox"),
+    ("yk", "ЮKassa", "yookassa"),
+    ("sbp", "СБП", "platega"),
+    ("crypto", "Криптовалюта", "cryptopay"),
+];
+
+/// What the account sells through, and the one who buys.
+struct Shop {
+    yk: vp_testkit::yookassa::YooKassa,
+    platega: Platega,
+    crypto: CryptoPay,
+    s: Server,
+}
+
+impl Shop {
+    /// The customer pays `payment_id` on `gateway`'s page, and the gateway tells us as it does
+    /// (the sandbox's page settles at once).
+    fn pay(&self, gateway: &str, payment_id: &str) {
+        match gateway {
+            "sandbox" => support::partner::pay(&self.s, payment_id),
+            "yookassa" => {
+                let id =
+                    self.yk.payment_for(payment_id).expect("a YooKassa payment")["id"].as_str().unwrap().to_owned();
+                self.yk.pay(&id);
+                let body = self.yk.notification("payment.succeeded", &id).to_string();
+                let headers = [("content-type", "application/json"), ("x-forwarded-for", YOOKASSA_ADDRESS)];
+                let r = self.s.request("POST", "/gateway/yookassa/notifications", &headers, Some(&body));
+                assert_eq!(r.status, 200, "{}", r.text());
+            }
+            "platega" => {
+                let txn = transaction(&self.platega, payment_id);
+                self.platega.pay(&txn);
+                assert_eq!(self.platega.callback(&platega_callbacks(&self.s), &txn, Credentials::Merchant), 200);
+            }
+            _ => {
+                let id = crypto_invoice(&self.crypto, payment_id);
+                self.crypto.pay(id);
+                assert_eq!(self.crypto.webhook(&crypto_updates(&self.s), id, Signature::Genuine), 200);
+            }
+        }
+    }
+
+    /// Every gateway up (`None`) or one down.
+    fn down(&self, gateway: Option<&str>) {
+        use vp_testkit::yookassa::Mode as YkMode;
+        self.yk.set_mode(if gateway == Some("yookassa") { YkMode::Down } else { YkMode::Up });
+        self.platega.set_mode(if gateway == Some("platega") { platega::Mode::Down } else { platega::Mode::Up });
+        self.crypto.set_mode(if gateway == Some("cryptopay") { cryptopay::Mode::Down } else { cryptopay::Mode::Up });
+        let sandbox = if gateway == Some("sandbox") { "down" } else { "up" };
+        self.s.cli_settled(&["sandbox", "gateway", sandbox]);
+    }
+}
+
+#[test]
+fn one_account_sells_through_every_gateway_at_once_over_the_api_the_bot_and_the_web_shop() {
+    let yk = vp_testkit::yookassa::YooKassa::start(YOOKASSA_SHOP, YOOKASSA_SECRET);
+    let platega = Platega::start(MERCHANT, PLATEGA_SECRET);
+    let crypto = CryptoPay::start(CRYPTO_TOKEN);
+    let (yk_url, platega_url, crypto_url) = (yk.api_url(), platega.api_url(), crypto.api_url());
+    let env = [
+        ("VP_YOOKASSA_SHOP_ID", YOOKASSA_SHOP),
+        ("VP_YOOKASSA_SECRET_KEY", YOOKASSA_SECRET),
+        ("VP_YOOKASSA_API_URL", yk_url.as_str()),
+        ("VP_YOOKASSA_NOTIFY_FROM", "185.71.76.0/27"),
+        ("VP_TRUSTED_PROXIES", "127.0.0.1/32"),
+        ("VP_PLATEGA_MERCHANT_ID", MERCHANT),
+        ("VP_PLATEGA_SECRET", PLATEGA_SECRET),
+        ("VP_PLATEGA_API_URL", platega_url.as_str()),
+        ("VP_CRYPTOPAY_TOKEN", CRYPTO_TOKEN),
+        ("VP_CRYPTOPAY_API_URL", crypto_url.as_str()),
+    ];
+    let Some((telegram, s)) = support::chat::shop_with(Backend::Postgres, "gw_every", &env) else { return };
+    let shop = Shop { yk, platega, crypto, s };
+    let s = &shop.s;
+    s.cli(&["method", "add", "yk", "--name-en", "YooKassa", "--name-ru", "ЮKassa", "--gateway", "yookassa:bank_card"]);
+    s.cli(&["method", "set-gateway", "sbp", "platega:sbp"]);
+    s.cli_settled(&[
+        "method",
+        "add",
+        "crypto",
+        "--name-en",
+        "Crypto",
+        "--name-ru",
+        "Криптовалюта",
+        "--gateway",
+        "cryptopay",
+    ]);
+    let on: Vec<Value> =
+        s.cli(&["gateway", "check"])["gateways"].as_array().unwrap().iter().map(|g| g["gateway"].clone()).collect();
+    assert_eq!(on, [json!("sandbox"), json!("yookassa"), json!("platega"), json!("cryptopay")]);
+    let receiver = support::receiver::Receiver::start();
+    s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "payment.succeeded"]);
+
+    // The partner API: an invoice through each gateway, paid there.
+    let mut paid = vec![];
+    for (code, _, gateway) in METHODS {
+        let issued = invoice(s, &format!("api-{code}"), code);
+        let payment_id = issued["payment_id"].as_str().unwrap().to_owned();
+        shop.pay(gateway, &payment_id);
+        assert_eq!(status(s, &payment_id), "succeeded", "{gateway}");
+        paid.push(payment_id);
+    }
+
+    // The web shop offers every method and sends the buyer to each gateway's page.
+    let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text();
+    for (code, _, _) in METHODS {
+        assert!(page.contains(&format!("value=\"{code}\"")), "the shop offers {code}: {page}");
+    }
+    for (code, _, gateway) in METHODS {
+        let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text();
+        let form = field(&page, "form");
+        let body = format!("form={form}&plan={}&method={code}&email=web-{code}%40example.com", field(&page, "plan"));
+        let r = s.request(
+            "POST",
+            "/shop/demo-vpn?lang=en",
+            &[("content-type", "application/x-www-form-urlencoded")],
+            Some(&body),
+        );
+        assert_eq!(r.status, 303, "{code}: {}", r.text());
+        let page_url = r.header("location").unwrap().to_owned();
+        let payment_id = newest_invoice(s);
+        assert_eq!(s.api("GET", &format!("/payments/{payment_id}"), None, &[]).json()["payment_url"], json!(page_url));
+        shop.pay(gateway, &payment_id);
+        assert_eq!(status(s, &payment_id), "succeeded", "web shop, {gateway}");
+        paid.push(payment_id);
+    }
+
+    // The partner's bot: each method among the choices, the invoice's button opens its gateway.
+    for (n, (_, name, gateway)) in METHODS.iter().enumerate() {
+        let person = support::chat::Person::new(&telegram, 777_000 + i64::try_from(n).unwrap());
+        let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+        let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+        let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+        let labels = methods.button_labels();
+        for (_, other, _) in METHODS {
+            assert!(labels.iter().any(|l| l == other), "the bot offers {other}: {labels:?}");
+        }
+        let invoice = person.press(&methods, name, "Оплатите в течение");
+        let url = support::chat::url_of(&invoice, "Оплатить 238,80\u{a0}₽");
+        let payment_id = newest_invoice(s);
+        assert_eq!(s.api("GET", &format!("/payments/{payment_id}"), None, &[]).json()["payment_url"], json!(url));
+        let seen = person.messages().len();
+        shop.pay(gateway, &payment_id);
+        person.next_with(seen, "Оплата получена");
+        person.save_transcript(&format!("telegram-shop-paid-through-{gateway}"));
+        paid.push(payment_id);
+    }
+
+    // Each paid once: one credit in the ledger and one `payment.succeeded` each.
+    let credits =
+        s.db.query_sql("SELECT payment_id FROM ledger_entries WHERE kind = 'partner_share_credit' ORDER BY payment_id");
+    let mut expected = paid.clone();
+    expected.sort();
+    assert_eq!(credits, expected, "one credit per paid invoice");
+    let mut told = std::collections::BTreeMap::new();
+    while told.len() < paid.len() {
+        let event = receiver.next_of("payment.succeeded", std::time::Duration::from_secs(30));
+        *told.entry(event.json()["data"]["payment_id"].as_str().unwrap().to_owned()).or_insert(0) += 1;
+    }
+    assert!(paid.iter().all(|p| told.get(p) == Some(&1)), "each told once: {told:?}");
+
+    // One gateway's outage is its methods' alone: 503 and no invoice for them, the others sell.
+    for (down_code, _, down_gateway) in METHODS {
+        shop.down(Some(down_gateway));
+        for (code, _, _) in METHODS {
+            let client = format!("out-{down_code}-{code}");
+            let body = json!({"client_id": client, "purpose": "subscription", "plan_id": 1, "method": code});
+            let r = post_payment(s, &format!("k-{client}"), &body);
+            if code == down_code {
+                assert_eq!((r.status, r.code()), (503, "PAYMENT_UNAVAILABLE".to_owned()), "{code}: {}", r.text());
+                assert_eq!(s.api("GET", &format!("/clients/{client}"), None, &[]).status, 404, "no invoice");
+            } else {
+                assert_eq!(r.status, 201, "{code} sells while {down_gateway} is down: {}", r.text());
+            }
+        }
+    }
+    shop.down(None);
+    shop.platega.assert_contract();
+    shop.crypto.assert_contract();
+    telegram.assert_contract();
+}
+
+/// The value of the first `name="<field>" value="…"` on a page.
+fn field(page: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let (_, rest) = page.split_once(&marker).unwrap_or_else(|| panic!("no {name} field: {page}"));
+    rest.split('"').next().unwrap().to_owned()
+}
+
+/// The account's newest invoice.
+fn newest_invoice(s: &Server) -> String {
+    let rows = s.db.query_sql("SELECT payment_id FROM invoices ORDER BY created_at DESC, payment_id LIMIT 1");
+    rows.into_iter().next().expect("an invoice")
+}
