@@ -24,6 +24,7 @@ each_backend!(
     a_platega_payment_whose_answer_was_lost_is_credited_once,
     crypto_pay_invoices_settle_once_by_signed_updates_and_are_refunded_by_hand,
     a_crypto_pay_invoice_whose_answer_was_lost_is_credited_once,
+    paid_invoices_without_their_access_are_found_repaired_where_possible_and_counted,
 );
 
 struct Gateways {
@@ -512,4 +513,50 @@ fn field(page: &str, name: &str) -> String {
 fn newest_invoice(s: &Server) -> String {
     let rows = s.db.query_sql("SELECT payment_id FROM invoices ORDER BY created_at DESC, payment_id LIMIT 1");
     rows.into_iter().next().expect("an invoice")
+}
+
+/// The last paid-access check's findings as `/metrics` shows them: (repaired, not repaired).
+fn paid_without_access(s: &Server) -> Option<(String, String)> {
+    let text = s.metrics();
+    let value = |repaired: &str| {
+        let prefix = format!("vp_paid_without_access{{repaired=\"{repaired}\"}} ");
+        text.lines().find_map(|l| l.strip_prefix(prefix.as_str())).map(str::to_owned)
+    };
+    Some((value("true")?, value("false")?)).filter(|(r, n)| r != "NaN" && n != "NaN")
+}
+
+fn paid_invoices_without_their_access_are_found_repaired_where_possible_and_counted(backend: Backend) {
+    use support::server::METRICS_TOKEN;
+    let env = [("VP_SHIFTED_CLOCK", "on"), ("VP_METRICS_TOKEN", METRICS_TOKEN)];
+    let Some(s) = Server::start_with(backend, "gw_paid_access", &env) else { return };
+    // The check runs once an hour in whichever process comes first (the server's loop or the
+    // `jobs` command); what either logged is returned.
+    let check = |expect: (&str, &str)| {
+        s.cli(&["clock", "advance", "61m"]);
+        let (_, jobs) = s.cli_raw(&["jobs"]);
+        let seen = support::wait_for(std::time::Duration::from_secs(30), || {
+            paid_without_access(&s).filter(|found| (found.0.as_str(), found.1.as_str()) == expect)
+        });
+        assert!(seen.is_some(), "expected {expect:?}, /metrics shows {:?}", paid_without_access(&s));
+        jobs + &s.log()
+    };
+    support::partner::buy(&s, "kept", 1);
+    support::partner::buy(&s, "disabled", 1);
+    support::partner::buy(&s, "cut", 1);
+    check(("0", "0"));
+
+    // Behind the service's back: one client's panel user turned off, another's term cut short.
+    let client_ref =
+        |client: &str| s.db.query_sql(&format!("SELECT id FROM clients WHERE client_id = '{client}'"))[0].clone();
+    let disabled = client_ref("disabled");
+    s.db.execute_sql(&format!("UPDATE local_panel_users SET enabled = false WHERE user_ref = '{disabled}'"));
+    check(("1", "0"));
+    let enabled = s.db.query_sql(&format!("SELECT enabled FROM local_panel_users WHERE user_ref = '{disabled}'"));
+    assert!(matches!(enabled[0].as_str(), "t" | "1"), "the panel user is on again: {enabled:?}");
+
+    let cut = client_ref("cut");
+    let end = "2026-01-01 00:00:00";
+    s.db.execute_sql(&format!("UPDATE subscriptions SET expires_at = '{end}' WHERE client_ref = '{cut}'"));
+    let told = check(("0", "1"));
+    assert!(told.contains("paid without access: the term does not cover the payment"), "told: {told}");
 }

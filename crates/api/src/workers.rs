@@ -303,6 +303,19 @@ async fn run_periodic_jobs(services: &Services) {
         Ok(n) => tracing::info!(set = n, "told Telegram where bots' updates go"),
         Err(e) => tracing::warn!(error = %e, "setting where bots' updates go failed"),
     }
+    match services.payments.check_paid_access(&lease_holder()).await {
+        Ok(Some(c)) if c.found > 0 => {
+            tracing::error!(
+                checked = c.checked,
+                found = c.found,
+                repaired = c.repaired,
+                "invoices paid without the access they bought"
+            )
+        }
+        Ok(Some(c)) => tracing::info!(checked = c.checked, "every invoice paid lately has its access"),
+        Ok(None) => {}
+        Err(e) => tracing::warn!(error = %e, "the paid-access check failed"),
+    }
     if let Err(e) = services.bot_updates.prune_bot_updates().await {
         tracing::warn!(error = %e, "pruning handled bot updates failed");
     }

@@ -35,6 +35,7 @@ pub mod promotions;
 pub mod referrals;
 pub mod reminders;
 pub mod renewals;
+mod retry;
 pub mod secrets;
 mod services;
 mod setting;

@@ -174,3 +174,57 @@ async fn turning_automatic_renewal_off_anywhere_cancels_the_stars_subscription_i
     assert!(!again.unwrap().was_on, "off already: Telegram is not asked again");
     assert_eq!(w.bots.stars_calls.lock().unwrap().len(), 1);
 }
+
+#[tokio::test]
+async fn an_invoice_with_a_promo_code_paid_in_stars_takes_two_units_of_work_as_a_plain_one_does() {
+    let w = World::with_partner_bot().await;
+    let promo = vp_app::promotions::NewPromo {
+        code: "WEEK-MORE".into(),
+        benefit: vp_domain::promo::Benefit::ExtraDays(7),
+        max_uses: Some(1),
+        per_customer: 1,
+        first_purchase_only: false,
+        plans: None,
+        last_day: None,
+    };
+    w.app.promotions.create(&w.account.id, promo, vp_app::cabinet::audit::Who::Operator).await.unwrap();
+    let account = w.account().await;
+    let request = |client: &str, method: &str, promo: Option<&str>| InvoiceRequest {
+        client_id: ClientId::parse(client).unwrap(),
+        purpose: Purpose::Subscription { plan_id: 1 },
+        method: MethodCode::parse(method).unwrap(),
+        return_url: None,
+        customer_email: None,
+        promo_code: promo.map(|c| vp_domain::promo::PromoCode::parse(c).unwrap()),
+    };
+    let key = |k: &str| IdempotencyKey::parse(Some(k)).unwrap();
+    let units = || w.counted.writing_units();
+
+    let before = units();
+    w.app.payments.create_invoice(&account, key("plain"), request("u-plain", "card", None)).await.unwrap();
+    assert_eq!(units() - before, 2, "the key reserved, the answer recorded");
+
+    let before = units();
+    let held = request("u-stars", "telegram_stars", Some("WEEK-MORE"));
+    let issued = w.app.payments.create_bot_invoice(&account, key("stars-promo"), held, Some(rate())).await.unwrap();
+    assert_eq!(units() - before, 2, "the code's use and the Stars price are held with the key");
+    assert_eq!(issued.invoice.promo.map(|p| p.extra_days), Some(7));
+    let mut tx = w.store.read().await.unwrap();
+    let stars = tx.stars_invoice(&issued.invoice.payment_id).await.unwrap().expect("the Stars price is kept");
+    tx.commit().await.unwrap();
+    assert_eq!(stars.stars, 160);
+
+    // The code's last use is held: another request is refused in its first unit of work,
+    // which binds no key (the same key then works without the code).
+    let before = units();
+    let refused = w.app.payments.create_bot_invoice(
+        &account,
+        key("stars-promo-2"),
+        request("u-late", "telegram_stars", Some("WEEK-MORE")),
+        Some(rate()),
+    );
+    assert!(matches!(support::refusal(refused.await), vp_app::Refusal::Promo(_)));
+    assert_eq!(units() - before, 1, "one unit, rolled back whole");
+    let without = request("u-late", "telegram_stars", None);
+    w.app.payments.create_bot_invoice(&account, key("stars-promo-2"), without, Some(rate())).await.unwrap();
+}

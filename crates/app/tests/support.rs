@@ -13,6 +13,7 @@ use vp_app::secrets::SecretKeys;
 use vp_app::system::SystemIds;
 use vp_app::{Adapters, Services, Settings};
 use vp_domain::{GatewayName, GatewayState, Money};
+use vp_ports::store::StoreResult;
 use vp_ports::*;
 
 pub struct ManualClock(Mutex<OffsetDateTime>);
@@ -30,6 +31,75 @@ impl ManualClock {
 impl Clock for ManualClock {
     fn now(&self) -> OffsetDateTime {
         *self.0.lock().unwrap()
+    }
+}
+
+/// The real store, with the units of work that may write counted as the services start them.
+pub struct CountedStore {
+    inner: Arc<dyn Store>,
+    /// Units of work that may write (`begin`, `begin_async_commit`, `begin_with_invoice`,
+    /// `open_invoice`, `record_invoice`) started so far.
+    pub writing_units: AtomicU32,
+}
+
+impl CountedStore {
+    fn count(&self) {
+        self.writing_units.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub fn writing_units(&self) -> u32 {
+        self.writing_units.load(Ordering::SeqCst)
+    }
+}
+
+#[async_trait]
+impl Store for CountedStore {
+    async fn begin(&self) -> StoreResult<Box<dyn Tx>> {
+        self.count();
+        self.inner.begin().await
+    }
+    async fn read(&self) -> StoreResult<Box<dyn Tx>> {
+        self.inner.read().await
+    }
+    async fn begin_async_commit(&self) -> StoreResult<Box<dyn Tx>> {
+        self.count();
+        self.inner.begin_async_commit().await
+    }
+    async fn begin_with_invoice(&self, payment_id: &str) -> StoreResult<(Box<dyn Tx>, Option<InvoiceRecord>)> {
+        self.count();
+        self.inner.begin_with_invoice(payment_id).await
+    }
+    async fn account_by_key_hash(&self, key_hash: &str) -> StoreResult<Option<(ApiKeyRecord, AccountRecord)>> {
+        self.inner.account_by_key_hash(key_hash).await
+    }
+    async fn ping(&self) -> StoreResult<()> {
+        self.inner.ping().await
+    }
+    async fn wait_for_deliveries(&self, max: std::time::Duration) {
+        self.inner.wait_for_deliveries(max).await;
+    }
+    async fn open_invoice(&self, opening: InvoiceOpening<'_>) -> StoreResult<OpenedInvoice> {
+        self.count();
+        self.inner.open_invoice(opening).await
+    }
+    async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded> {
+        self.count();
+        self.inner.record_invoice(write).await
+    }
+    async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
+        self.inner.delivery_backlog(now).await
+    }
+    fn pool_state(&self) -> PoolState {
+        self.inner.pool_state()
+    }
+    async fn scrub_overwritten(&self) -> StoreResult<()> {
+        self.inner.scrub_overwritten().await
+    }
+    async fn backup_to(&self, path: &str) -> StoreResult<()> {
+        self.inner.backup_to(path).await
+    }
+    async fn release_leases(&self) -> StoreResult<u64> {
+        self.inner.release_leases().await
     }
 }
 
@@ -480,6 +550,9 @@ pub struct World {
     pub gateway: Arc<FakeGateway>,
     pub panel: Arc<FakePanel>,
     pub account: AccountRecord,
+    /// The services' store, counting their units of work (`store` is the same database, for
+    /// what a test reads or arranges without being counted).
+    pub counted: Arc<CountedStore>,
     dir: std::path::PathBuf,
     /// The real Prometheus adapter, so tests read what an operator's scrape would show.
     pub metrics: Arc<vp_metrics::PrometheusMetrics>,
@@ -506,8 +579,9 @@ impl World {
         let metrics = Arc::new(vp_metrics::PrometheusMetrics::new());
         let keys = Arc::new(SecretKeys::ephemeral());
         let mailer = Arc::new(FakeMailer::default());
+        let counted = Arc::new(CountedStore { inner: store.clone(), writing_units: AtomicU32::new(0) });
         let adapters = Adapters {
-            store: store.clone(),
+            store: counted.clone(),
             clock: clock.clone(),
             ids: Arc::new(SystemIds::new()),
             // It stands in the sandbox's place: its invoices are paid on the sandbox's page.
@@ -530,7 +604,22 @@ impl World {
             },
         );
         let (account, _) = app.operator.seed_demo().await.unwrap();
-        World { app, adapters, store, keys, bots, mailer, webhooks, clock, gateway, panel, account, dir, metrics }
+        World {
+            app,
+            adapters,
+            store,
+            keys,
+            bots,
+            mailer,
+            webhooks,
+            clock,
+            gateway,
+            panel,
+            account,
+            counted,
+            dir,
+            metrics,
+        }
     }
 
     pub async fn account(&self) -> AccountRecord {

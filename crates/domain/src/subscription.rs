@@ -168,6 +168,17 @@ impl Subscription {
         }
     }
 
+    /// Whether this subscription gives the access a `term` paid at `paid_at` bought: a lifetime
+    /// one for a lifetime term, else an end no earlier than the term counted from the payment
+    /// (a renewal adds it to a later end; days and later payments only move it later).
+    pub fn covers_paid_term(&self, term: Term, paid_at: OffsetDateTime) -> bool {
+        match term {
+            Term::Lifetime => self.lifetime,
+            Term::Months(months) => self.lifetime || self.expires_at >= add_months(paid_at, months),
+            Term::Trial(length) => self.lifetime || self.expires_at >= paid_at + length,
+        }
+    }
+
     /// Days a promo code adds to the term just bought, or a referral to a running one (a
     /// lifetime term has no end to move).
     pub fn add_days(&mut self, days: u32) {
@@ -259,6 +270,22 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use time::macros::datetime;
+
+    #[test]
+    fn a_paid_term_is_covered_by_its_end_or_a_later_one_and_a_lifetime_only_by_a_lifetime() {
+        let paid = datetime!(2026-01-31 10:00 UTC);
+        let bought = Subscription::activate(Term::Months(1), DeviceLimit::Unlimited, paid);
+        assert!(bought.covers_paid_term(Term::Months(1), paid));
+        let mut renewed = Subscription::activate(Term::Months(1), DeviceLimit::Unlimited, paid - Duration::days(10));
+        renewed.renew(Term::Months(1), paid);
+        assert!(renewed.covers_paid_term(Term::Months(1), paid), "added to the later end");
+        let mut cut = bought.clone();
+        cut.expires_at = paid + Duration::days(3);
+        assert!(!cut.covers_paid_term(Term::Months(1), paid), "an end moved back behind the service's back");
+        assert!(!bought.covers_paid_term(Term::Lifetime, paid), "months are not a lifetime");
+        let lifetime = Subscription::activate(Term::Lifetime, DeviceLimit::Unlimited, paid);
+        assert!(lifetime.covers_paid_term(Term::Lifetime, paid) && lifetime.covers_paid_term(Term::Months(12), paid));
+    }
 
     fn limited() -> DeviceLimit {
         DeviceLimit::Limited { included: 3, purchased: 0 }

@@ -269,6 +269,12 @@ impl From<AppError> for ApiError {
                 tracing::error!(%reason, "an external system refused a partner request");
                 ApiError::new(ErrorCode::InternalError)
             }
+            // A unit of work the database kept aborting for lock contention changed nothing:
+            // retryable, unlike a failure (docs/decisions.md, "Lock order").
+            AppError::Store(vp_ports::StoreError::Busy(reason)) => {
+                tracing::warn!(%reason, "storage busy");
+                ApiError::new(ErrorCode::ServiceUnavailable)
+            }
             AppError::Store(err) => {
                 tracing::error!(error = %err, "storage failed");
                 ApiError::new(ErrorCode::InternalError)
@@ -286,6 +292,15 @@ mod tests {
     fn body(e: &ApiError, lang: Lang) -> serde_json::Value {
         let bytes = e.render(lang).into_body().try_into_bytes().unwrap_or_default();
         serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[test]
+    fn storage_kept_busy_by_lock_contention_is_a_retryable_503() {
+        let e = ApiError::from(AppError::Store(StoreError::Busy("deadlock detected".into())));
+        assert_eq!(e.code.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let b = body(&e, Lang::En);
+        assert_eq!(b["error"]["code"], "SERVICE_UNAVAILABLE");
+        assert!(!b.to_string().contains("deadlock"), "internals stay in the log");
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub struct PrometheusMetrics {
     key_lookups: prometheus::IntCounterVec,
     pending_deliveries: prometheus::Gauge,
     outbox_lag: prometheus::Gauge,
+    paid_without_access: prometheus::GaugeVec,
     pool_connections: IntGaugeVec,
     pool_max: IntGauge,
     pool_waiting: IntGauge,
@@ -109,6 +110,14 @@ impl PrometheusMetrics {
                 "How long the oldest delivery that is due now has been waiting (0 when none is due; NaN when the database did not answer).",
             )
             .unwrap_or_else(|e| unreachable!("metric vp_outbox_lag_seconds: {e}")),
+            paid_without_access: prometheus::GaugeVec::new(
+                Opts::new(
+                    "vp_paid_without_access",
+                    "Invoices paid in the last two days that the last hourly check found without the access they bought, by whether it repaired them (NaN before the first check).",
+                ),
+                &["repaired"],
+            )
+            .unwrap_or_else(|e| unreachable!("metric vp_paid_without_access: {e}")),
             pool_connections: IntGaugeVec::new(
                 Opts::new("vp_db_pool_connections", "Open database connections of this process, by state."),
                 &["state"],
@@ -117,7 +126,7 @@ impl PrometheusMetrics {
             pool_max: gauge("vp_db_pool_max_connections", "The connection pool's size (VP_DB_MAX_CONNECTIONS)."),
             pool_waiting: gauge("vp_db_pool_waiting", "Units of work waiting for a database connection."),
         };
-        let collectors: [Box<dyn prometheus::core::Collector>; 13] = [
+        let collectors: [Box<dyn prometheus::core::Collector>; 14] = [
             Box::new(m.http_requests.clone()),
             Box::new(m.invoices_created.clone()),
             Box::new(m.invoices_settled.clone()),
@@ -128,6 +137,7 @@ impl PrometheusMetrics {
             Box::new(m.key_lookups.clone()),
             Box::new(m.pending_deliveries.clone()),
             Box::new(m.outbox_lag.clone()),
+            Box::new(m.paid_without_access.clone()),
             Box::new(m.pool_connections.clone()),
             Box::new(m.pool_max.clone()),
             Box::new(m.pool_waiting.clone()),
@@ -191,6 +201,12 @@ impl Metrics for PrometheusMetrics {
         // Unknown is NaN, not 0: a dashboard must not read a database outage as an empty backlog.
         self.pending_deliveries.set(gauges.pending_deliveries.map_or(f64::NAN, |n| n as f64));
         self.outbox_lag.set(gauges.outbox_lag_seconds.map_or(f64::NAN, |s| s.max(0.0)));
+        let (repaired, not_repaired) = match gauges.paid_without_access {
+            Some((found, repaired)) => (repaired as f64, found.saturating_sub(repaired) as f64),
+            None => (f64::NAN, f64::NAN),
+        };
+        self.paid_without_access.with_label_values(&["true"]).set(repaired);
+        self.paid_without_access.with_label_values(&["false"]).set(not_repaired);
         let pool = gauges.pool;
         let idle = pool.open.saturating_sub(pool.in_use);
         self.pool_connections.with_label_values(&["in_use"]).set(i64::try_from(pool.in_use).unwrap_or(i64::MAX));
@@ -229,6 +245,7 @@ mod tests {
             pending_deliveries: Some(7),
             outbox_lag_seconds: Some(2.5),
             pool: vp_ports::PoolState { max: 8, open: 3, in_use: 2, waiting: 1 },
+            paid_without_access: Some((3, 2)),
         };
         let text = m.render(&gauges);
         let count =
@@ -253,6 +270,8 @@ mod tests {
         assert!(text.contains(r#"vp_api_key_lookups_total{found="false"} 1"#));
         assert!(text.contains("vp_deliveries_pending 7"));
         assert!(text.contains("vp_outbox_lag_seconds 2.5"));
+        assert!(text.contains(r#"vp_paid_without_access{repaired="true"} 2"#), "{text}");
+        assert!(text.contains(r#"vp_paid_without_access{repaired="false"} 1"#), "{text}");
         assert!(text.contains(r#"vp_db_pool_connections{state="in_use"} 2"#));
         assert!(text.contains(r#"vp_db_pool_connections{state="idle"} 1"#));
         assert!(text.contains("vp_db_pool_max_connections 8"));

@@ -109,6 +109,9 @@ pub struct Gauges {
     /// the database did not answer.
     pub outbox_lag_seconds: Option<f64>,
     pub pool: PoolState,
+    /// Paid invoices the last check found without the access they bought: (found, of them
+    /// repaired); `None` before the first check or when the database did not answer.
+    pub paid_without_access: Option<(u64, u64)>,
 }
 
 pub trait Metrics: Send + Sync {

@@ -24,6 +24,8 @@ pub enum SettingKey {
     /// What Telegram was last told about the notice bot's updates (`WebhookRegistration`);
     /// partners' bots keep theirs with the bot.
     PlatformBotWebhook,
+    /// What the last check that paid invoices have their access found (`PaidAccessChecked`).
+    PaidAccessCheck,
 }
 
 impl SettingKey {
@@ -39,6 +41,7 @@ impl SettingKey {
             SettingKey::LocalPanelServers => "standin.panel_servers".into(),
             SettingKey::UpdateOffset { bot_id } => format!("telegram.update_offset.{bot_id}"),
             SettingKey::PlatformBotWebhook => "telegram.platform_bot_webhook".into(),
+            SettingKey::PaidAccessCheck => "payments.paid_access_check".into(),
         }
     }
 }
@@ -59,6 +62,7 @@ mod tests {
             SettingKey::LocalPanelServers,
             SettingKey::UpdateOffset { bot_id: 42 },
             SettingKey::PlatformBotWebhook,
+            SettingKey::PaidAccessCheck,
         ];
         let names: Vec<String> = keys.iter().map(SettingKey::name).collect();
         for name in &names {

@@ -942,6 +942,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261128000042",
             "20261128000043",
             "20261129000044",
+            "20261129000045",
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -332,7 +332,7 @@ impl PanelSync {
         Ok(report)
     }
 
-    async fn reconcile_client(&self, client: &ClientRecord, fix: bool) -> AppResult<Option<ClientDrift>> {
+    pub(crate) async fn reconcile_client(&self, client: &ClientRecord, fix: bool) -> AppResult<Option<ClientDrift>> {
         let (Some(user), Some(record)) = (panel_user(client, self.clock.now()), client.subscription.as_ref()) else {
             return Ok(None);
         };

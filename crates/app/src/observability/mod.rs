@@ -68,7 +68,21 @@ impl Observability {
                 None
             }
         };
+        let paid_check = async {
+            let mut tx = self.store.read().await?;
+            let setting = tx.setting(vp_ports::SettingKey::PaidAccessCheck).await?;
+            tx.commit().await?;
+            Ok::<_, vp_ports::StoreError>(crate::payments::PaidAccessChecked::read(setting.as_ref()))
+        };
+        let paid_without_access = match paid_check.await {
+            Ok(last) => last.map(|l| (l.found, l.repaired)),
+            Err(e) => {
+                tracing::warn!(error = %e, "metrics: could not read the last paid-access check");
+                None
+            }
+        };
         let gauges = Gauges {
+            paid_without_access,
             pending_deliveries: backlog.map(|b| b.pending),
             outbox_lag_seconds: backlog
                 .map(|b| b.oldest_due_at.map_or(0.0, |due| (now - due).as_seconds_f64().max(0.0))),

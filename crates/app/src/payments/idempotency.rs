@@ -18,6 +18,7 @@ use super::pricing::{Charge, check_rules};
 use crate::clients::limits::check_new_client_limit;
 use crate::error::{AppError, AppResult, Refusal};
 use crate::promotions;
+use crate::retry::busy_retried;
 use crate::views::InvoiceView;
 
 /// While the first request holds a key, retries get `OPERATION_IN_PROGRESS`. The hold is a
@@ -125,6 +126,16 @@ impl Payments {
         request: &InvoiceRequest,
         stars: Option<vp_domain::stars::StarsRate>,
     ) -> AppResult<TakeOver> {
+        busy_retried("taking a key over", || self.take_over_once(account, stale, request, stars)).await
+    }
+
+    async fn take_over_once(
+        &self,
+        account: &AccountRecord,
+        stale: &IdempotencyRecord,
+        request: &InvoiceRequest,
+        stars: Option<vp_domain::stars::StarsRate>,
+    ) -> AppResult<TakeOver> {
         let now = self.clock.now();
         let offer = self.offers.current().await?;
         let mut tx = self.store.begin().await?;
@@ -167,26 +178,38 @@ impl Payments {
             gateway_request: Some(charge.pinned()),
             ..stale.clone()
         };
+        // What the charge holds, with the key (again for a resumed request: nothing changes).
+        match self.hold(tx.as_mut(), account, request, &record, &charge, now).await {
+            Ok(()) => {}
+            Err(e @ AppError::Refused(_)) => return Ok(TakeOver::Refused(e)),
+            Err(e) => return Err(e),
+        }
         tx.update_idempotency_key(&record).await?;
         tx.commit().await?;
         Ok(TakeOver::Issue(Box::new(Reserved { record, charge, client })))
     }
 
     pub(super) async fn save_key(&self, record: &IdempotencyRecord) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        tx.update_idempotency_key(record).await?;
-        tx.commit().await?;
-        Ok(())
+        busy_retried("saving a key", || async {
+            let mut tx = self.store.begin().await?;
+            tx.update_idempotency_key(record).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     /// Frees a key no invoice was issued for.
     pub(super) async fn forget_key(&self, record: &IdempotencyRecord) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        tx.delete_idempotency_key(&record.account_id, &record.key).await?;
-        // A code's use held for it is given back.
-        tx.release_promo_use(&record.payment_id).await?;
-        tx.commit().await?;
-        Ok(())
+        busy_retried("freeing a key", || async {
+            let mut tx = self.store.begin().await?;
+            tx.delete_idempotency_key(&record.account_id, &record.key).await?;
+            // A code's use held for it is given back.
+            tx.release_promo_use(&record.payment_id).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     /// The background completer: finishes requests whose process died between recording the

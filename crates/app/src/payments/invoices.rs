@@ -4,25 +4,31 @@
 //! completer after a crash, resumes with the same payment instead of creating a second one.
 //!
 //! The pipeline, a file per concern: the idempotency protocol (`idempotency`), pricing and the
-//! rail (`pricing`), issuing at the rail (`issuing`), recording its answer (`recording`). A new
-//! request is two units of work of the store around the rail's call (`open_invoice`,
-//! `record_invoice`), without an account-wide lock: the key's uniqueness serialises one key,
-//! and the store keeps the new-client limit exact. Prices come from the offer kept in memory.
-//! The rare paths (a known key, the completer) go through `Tx` under the account lock.
+//! rail (`pricing`), reserving the key with what the charge holds (`reserving`), issuing at the
+//! rail (`issuing`), recording its answer (`recording`). Every new request is two units of work
+//! around the rail's call, without an account-wide lock: the key reserved (the store's grouped
+//! `open_invoice`, or with a promo code's use or a Stars price held beside it, one `Tx`), and
+//! the answer recorded (`record_invoice`). The key's uniqueness serialises one key, and the
+//! store keeps the new-client limit exact. Prices come from the offer kept in memory. The rare
+//! paths (a known key, the completer) go through `Tx` under the account lock.
 
 use time::OffsetDateTime;
 use vp_domain::stars::StarsRate;
 use vp_domain::{IdempotencyKey, InvoiceRequest};
-use vp_ports::{AccountRecord, DailyQuota, IdempotencyRecord, InvoiceCreation, InvoiceOpening, RecoveryPoint};
+use vp_ports::{
+    AccountRecord, DailyQuota, IdempotencyRecord, InvoiceCreation, InvoiceOpening, RecoveryPoint, StoreError,
+};
 
 use super::Payments;
 use super::idempotency::{KEY_LOCK, fingerprint};
 use super::issuing::Reserved;
 use super::pricing::{Pricing, check_rules};
+use super::reserving::Reservation;
 use crate::catalog::Offer;
 use crate::clients::limits::{check_new_client_limit, daily_limit};
 use crate::error::{AppError, AppResult, Refusal};
 use crate::promotions;
+use crate::retry::busy_retried;
 use crate::views::InvoiceView;
 
 impl Payments {
@@ -45,7 +51,15 @@ impl Payments {
         request: InvoiceRequest,
         stars: Option<StarsRate>,
     ) -> AppResult<InvoiceView> {
-        let result = self.open_and_issue(account, &key, &request, stars).await;
+        let result = match self.open_and_issue(account, &key, &request, stars).await {
+            // A unit of work the database kept aborting (docs/decisions.md, "Lock order"): no
+            // invoice was recorded by it, and the partner's retry with the same key resumes.
+            Err(AppError::Store(StoreError::Busy(reason))) => {
+                tracing::warn!(%reason, "an invoice could not be recorded for lock contention; the retry resumes it");
+                Err(Refusal::PaymentUnavailable.into())
+            }
+            result => result,
+        };
         self.metrics.invoice_created(match &result {
             Ok(view) if view.replayed => InvoiceCreation::Replayed,
             Ok(_) => InvoiceCreation::Issued,
@@ -105,9 +119,16 @@ impl Payments {
             created_at: now,
             gateway_request: priced.as_ref().ok().map(|charge| charge.pinned()),
         };
+        if let Some(charge) = priced.as_ref().ok().filter(|c| c.holds_more()) {
+            return match self.reserve_with_holds(account, request, &record, charge, &offer).await? {
+                Reservation::Reserved(reserved) => self.issue(account, request, *reserved).await,
+                Reservation::Known(existing) => self.known_key(account, existing, request, now, stars).await,
+            };
+        }
         let new_clients = daily_limit(account, DailyQuota::NewClients, now);
         let opening = InvoiceOpening { key: &record, client_id: &request.client_id, new_clients: &new_clients };
-        let opened = self.store.open_invoice(opening).await?;
+        let opened =
+            busy_retried("opening an invoice", || async { Ok(self.store.open_invoice(opening).await?) }).await?;
         if let Some(existing) = opened.existing_key {
             return self.known_key(account, existing, request, now, stars).await;
         }
@@ -126,10 +147,13 @@ impl Payments {
 
     /// The store's bound reached the limit: count exactly before anything is issued.
     async fn new_client_allowed(&self, account: &AccountRecord, now: OffsetDateTime) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        check_new_client_limit(tx.as_mut(), account, now).await?;
-        tx.commit().await?;
-        Ok(())
+        busy_retried("counting new clients", || async {
+            let mut tx = self.store.begin().await?;
+            check_new_client_limit(tx.as_mut(), account, now).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+        .await
     }
 
     /// The partner's `return_url`, else the platform's own payment result page.

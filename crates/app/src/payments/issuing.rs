@@ -12,7 +12,6 @@ use super::Payments;
 use super::idempotency::renew_key_lock;
 use super::pricing::Charge;
 use crate::error::{AppError, AppResult, Refusal};
-use crate::promotions;
 use crate::views::InvoiceView;
 
 /// A request's key, reserved with the charge priced for it, and the client it names if there
@@ -54,21 +53,6 @@ impl Payments {
         reserved: Reserved,
     ) -> AppResult<InvoiceView> {
         let Reserved { record, charge, .. } = &reserved;
-        if let Some(promo) = charge.applied_promo() {
-            let held = promotions::hold(
-                self.store.as_ref(),
-                &account.id,
-                &promo.code,
-                &record.payment_id,
-                &request.client_id,
-                request.purpose,
-                self.clock.now(),
-            )
-            .await;
-            if let Err(e) = held {
-                return Err(self.forget_key(record).await.err().unwrap_or(e));
-            }
-        }
         let created_at = self.clock.now();
         let rail = charge.rail(&self.gateways);
         let issued = match &rail {
@@ -117,8 +101,8 @@ impl Payments {
         Ok(Issued { payment_url: payment.payment_url, gateway_payment_id: Some(payment.gateway_payment_id) })
     }
 
-    /// A Stars invoice's link from the account's bot, its price in Stars recorded first (what
-    /// the pre-checkout query is checked against).
+    /// A Stars invoice's link from the account's bot (its price in Stars was held with the key:
+    /// what the pre-checkout query is checked against).
     async fn stars_link(
         &self,
         account: &AccountRecord,
@@ -133,14 +117,6 @@ impl Payments {
             subscription: charge.stars_subscription,
             created_at: now,
         };
-        let recorded: AppResult<()> = async {
-            let mut tx = self.store.begin().await?;
-            tx.insert_stars_invoice(&invoice).await?;
-            tx.commit().await?;
-            Ok(())
-        }
-        .await;
-        recorded.map_err(|e| GatewayError::Unavailable(e.to_string()))?;
         let payment_url = self.stars.invoice_link(account, &invoice, &charge.description).await?;
         Ok(Issued { payment_url, gateway_payment_id: None })
     }

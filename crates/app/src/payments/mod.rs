@@ -3,6 +3,7 @@
 //! settling it with what a gateway, the deadline or the operator say (`settlement`,
 //! `gateway`), and the payment pages customers see (`pages`).
 
+mod access_check;
 mod gateway;
 mod idempotency;
 mod invoices;
@@ -11,6 +12,7 @@ mod pages;
 mod pricing;
 mod rails;
 mod recording;
+mod reserving;
 mod settlement;
 
 use std::sync::Arc;
@@ -20,6 +22,7 @@ use vp_domain::invoice::payment_deadline;
 use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose, Rail};
 use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, Store};
 
+pub use access_check::{PAID_ACCESS_EVERY, PAID_ACCESS_WINDOW, PaidAccessChecked};
 pub use gateway::GatewayChecked;
 pub use idempotency::{KEY_LOCK, fingerprint};
 pub(crate) use pages::renewal_price;

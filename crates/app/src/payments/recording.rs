@@ -16,6 +16,7 @@ use super::issuing::{Issued, Reserved};
 use crate::clients::limits::daily_limit;
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult, Refusal};
+use crate::retry::busy_retried;
 use crate::views::InvoiceView;
 
 impl Payments {
@@ -70,7 +71,9 @@ impl Payments {
                 promo: charge.applied_promo(),
             };
             let write = InvoiceWrite { invoice, new_client, key: finished.clone(), gateway_check_at };
-            match self.store.record_invoice(&write).await? {
+            let recorded =
+                busy_retried("recording an invoice", || async { Ok(self.store.record_invoice(&write).await?) });
+            match recorded.await? {
                 // A new invoice is pending: shown without a client, so nothing needs re-reading.
                 InvoiceRecorded::Recorded => {
                     return Ok(self.views.render(account, None, |v| v.invoice(write.invoice, None, false)));

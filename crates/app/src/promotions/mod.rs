@@ -8,7 +8,7 @@ use time::{Date, OffsetDateTime};
 use vp_domain::markup::price;
 use vp_domain::promo::{self, Benefit, PromoCode, PromoRefused, Terms, UseContext};
 use vp_domain::{ClientId, Purpose};
-use vp_ports::{Clock, IdGenerator, PromoCodeRecord, PromoUsage, PromoUse, Store, StoreError};
+use vp_ports::{Clock, IdGenerator, PromoCodeRecord, PromoRepo, PromoUsage, PromoUse, Store, StoreError};
 
 use crate::cabinet::audit::{self, Audit, Who};
 use crate::catalog::Offers;
@@ -151,19 +151,22 @@ pub(crate) async fn asked(store: &dyn Store, account_id: &str, code: Option<&Pro
     Ok(found.map_or(AskedPromo::Unknown, AskedPromo::Found))
 }
 
-/// Holds one use of `promo_id` for the invoice `payment_id` of `client_id`, under the code's
-/// lock, if the code's terms allow it now. Holding again for the same invoice (a resumed
-/// request) changes nothing.
-pub(crate) async fn hold(
-    store: &dyn Store,
-    account_id: &str,
-    code: &PromoCode,
-    payment_id: &str,
-    client_id: &ClientId,
-    purpose: Purpose,
-    now: OffsetDateTime,
-) -> AppResult<()> {
-    let mut tx = store.begin().await?;
+/// A use of a code to hold for an invoice.
+pub(crate) struct Hold<'a> {
+    pub account_id: &'a str,
+    pub code: &'a PromoCode,
+    pub payment_id: &'a str,
+    pub client_id: &'a ClientId,
+    pub purpose: Purpose,
+    pub now: OffsetDateTime,
+}
+
+/// Holds one use of the code for the invoice, in the caller's unit of work (the one that
+/// reserves the invoice's key) under the code's lock, if the code's terms allow it now; a
+/// refusal is the caller's to roll back with the rest. Holding again for the same invoice (a
+/// resumed request) changes nothing.
+pub(crate) async fn hold(tx: &mut (impl PromoRepo + ?Sized), hold: Hold<'_>) -> AppResult<()> {
+    let Hold { account_id, code, payment_id, client_id, purpose, now } = hold;
     let promo = tx.promo_code(account_id, code).await?.ok_or(Refusal::Promo(PromoRefused::Unknown))?;
     tx.lock_promo_code(&promo.id).await?;
     let held = PromoUse {
@@ -174,7 +177,6 @@ pub(crate) async fn hold(
         created_at: now,
     };
     if !tx.insert_promo_use(&held).await? {
-        tx.commit().await?;
         return Ok(());
     }
     // Re-read under the lock: the code may have been turned off meanwhile.
@@ -190,7 +192,6 @@ pub(crate) async fn hold(
         customer_paid_before,
     };
     promo.terms.check_use(ctx).map_err(Refusal::Promo)?;
-    tx.commit().await?;
     Ok(())
 }
 

@@ -18,6 +18,14 @@ pub trait InvoiceRepo: Send {
     async fn client_invoices(&mut self, client_ref: &str, limit: u32) -> StoreResult<Vec<InvoiceRecord>>;
     /// Pending invoices whose deadline is at or before `now`, oldest first.
     async fn pending_invoices_due(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<InvoiceRecord>>;
+    /// Succeeded invoices paid at or after `since`, in the order of (`paid_at`, id), after
+    /// `after` (a page's last), at most `limit`.
+    async fn paid_invoices_since(
+        &mut self,
+        since: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<InvoiceRecord>>;
     async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
     /// When the reconciliation job should next re-read the invoice's gateway payment; `None`:
     /// never again.

@@ -18,8 +18,23 @@ use crate::pool::{DbConn, db_run};
 use crate::schema::{accounts, api_keys};
 
 /// `Tx::lock_account` (`tx.rs`): the unit of work's own method, not a port of this area's.
+/// The account's lock (docs/decisions.md, "Lock order"): `FOR NO KEY UPDATE` on PostgreSQL,
+/// which excludes every other unit taking the account (`FOR SHARE` beside one client's lock
+/// included) but not the `FOR KEY SHARE` a new client's foreign key takes, so an insert of a
+/// client never waits for an account-wide unit, which may be waiting for that insert's quota
+/// lock. Nothing on SQLite, whose `BEGIN IMMEDIATE` serialises every writer.
 pub(crate) async fn lock_account(conn: &mut DbConn, account_id: &str) -> StoreResult<()> {
-    crate::pool::lock_row!(conn, accounts::table, accounts::id, account_id)
+    let DbConn::Postgres(object) = conn else { return Ok(()) };
+    let c: &mut crate::pool::PgConn = object;
+    accounts::table
+        .find(account_id)
+        .select(accounts::id)
+        .for_no_key_update()
+        .first::<String>(c)
+        .await
+        .optional()
+        .map(|_| ())
+        .map_err(crate::errors::db)
 }
 
 /// The key and its account in one statement: the hot path of every partner request. Run by

@@ -9,7 +9,7 @@ use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryD
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::OffsetDateTime;
 use vp_domain::{GatewayName, InvoiceStatus};
-use vp_ports::records::{GatewayCheck, IdempotencyRecord, InvoiceRecord};
+use vp_ports::records::{Cursor, GatewayCheck, IdempotencyRecord, InvoiceRecord};
 use vp_ports::store::StoreResult;
 
 use crate::cached::by_sql;
@@ -138,6 +138,31 @@ impl InvoiceRepo for StoreTx {
                 .limit(limit)
                 .load(c)
                 .await
+        })
+        .map_err(db)?;
+        into_records(rows, self.legacy_gateway)
+    }
+
+    async fn paid_invoices_since(
+        &mut self,
+        since: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<InvoiceRecord>> {
+        let conn = self.conn().await?;
+        let since = db_time(since);
+        let after = after.map(|c| (db_time(c.at), c.id.clone()));
+        let limit = i64::from(limit);
+        let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+            let mut query = invoice_query!()
+                .filter(invoices::paid_at.ge(since))
+                .filter(invoices::status.eq(vp_domain::InvoiceStatus::Succeeded.as_str()));
+            if let Some((at, id)) = &after {
+                query = query.filter(
+                    invoices::paid_at.gt(*at).or(invoices::paid_at.eq(*at).and(invoices::payment_id.gt(id.clone()))),
+                );
+            }
+            query.order((invoices::paid_at, invoices::payment_id)).limit(limit).load(c).await
         })
         .map_err(db)?;
         into_records(rows, self.legacy_gateway)

@@ -1,0 +1,1 @@
+DROP INDEX invoices_paid;
