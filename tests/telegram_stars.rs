@@ -19,6 +19,7 @@ use vp_testkit::telegram::{STARS_SUBSCRIPTION_PERIOD, TelegramEmulator};
 each_backend!(
     a_plan_paid_in_stars_is_settled_once_per_charge_and_refunded_in_stars,
     a_monthly_plan_in_stars_renews_by_each_charge_once_and_is_cancelled_from_the_bot,
+    a_stars_subscription_cancelled_in_telegram_is_off_at_once_and_a_failed_charge_is_told,
 );
 
 /// The account's bot takes Stars at 1.50 ₽ each.
@@ -172,4 +173,49 @@ fn a_monthly_plan_in_stars_renews_by_each_charge_once_and_is_cancelled_from_the_
     assert_eq!(reminders(&s).last().map(String::as_str), Some("expired"), "the end is told as usual");
     telegram.assert_contract();
     person.save_transcript(&format!("stars-subscription-{backend:?}").to_lowercase());
+}
+
+fn a_stars_subscription_cancelled_in_telegram_is_off_at_once_and_a_failed_charge_is_told(backend: Backend) {
+    let Some((telegram, s)) = shop(backend, "tg_stars_changed") else { return };
+    take_stars(&s);
+    let person = Person::new(&telegram, 727_272);
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    let invoice = person.press(&methods, "Telegram Stars", "Оплатите в течение");
+    let seen = person.messages().len();
+    let first = telegram.pay_link(&url_of(&invoice, "Оплатить 160 ⭐"), person.user, Some("ru"));
+    let first_charge = first.charge_id.clone().expect("paid");
+    person.next_with(seen, "Оплата получена");
+    let client = || s.api("GET", "/clients/telegram:727272", None, &[]).json();
+    assert_eq!(client()["subscription"]["auto_renew"], true);
+
+    // Cancelled in Telegram's settings: off at once, and said, not at the term's end.
+    let seen = person.messages().len();
+    telegram.subscription_changed(&first_charge, "canceled");
+    let off = person.next_with(seen, "автопродление в Telegram выключено");
+    // The demo account's zone is Moscow's.
+    let ends = term_end(&s, "telegram:727272").to_offset(time::macros::offset!(+3));
+    let ends = ends.format(time::macros::format_description!("[day].[month].[year]"));
+    assert!(off.text.starts_with("Demo VPN: ") && off.text.contains(&format!("до {}", ends.unwrap())), "{}", off.text);
+    assert_eq!(client()["subscription"]["auto_renew"], false);
+
+    // Enabled again in Telegram: on again.
+    let seen = person.messages().len();
+    telegram.subscription_changed(&first_charge, "active");
+    person.next_with(seen, "автопродление в Telegram снова включено");
+    assert_eq!(client()["subscription"]["auto_renew"], true);
+
+    // A charge Telegram could not make: off, and the person is told to renew by hand, once.
+    let seen = person.messages().len();
+    let failed = telegram.subscription_changed(&first_charge, "failed");
+    let told = person.next_with(seen, "Telegram не смог списать звёзды");
+    assert!(told.text.contains("«Купить подписку»"), "{}", told.text);
+    assert_eq!(client()["subscription"]["auto_renew"], false);
+    telegram.deliver_again(PARTNER_TOKEN, &failed);
+    handled_so_far(&person);
+    let failures = person.messages().iter().filter(|m| m.text.contains("не смог списать")).count();
+    assert_eq!(failures, 1, "a redelivery tells nothing twice");
+    telegram.assert_contract();
+    person.save_transcript(&format!("stars-subscription-changed-in-telegram-{backend:?}").to_lowercase());
 }

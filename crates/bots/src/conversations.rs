@@ -9,10 +9,10 @@ use vp_app::Services;
 use vp_app::bot_shop::BotShop;
 use vp_app::bots::updates::{Handled, Updates};
 use vp_app::notices::ChatLinked;
-use vp_app::stars::CheckoutRefusal;
+use vp_app::stars::{CheckoutRefusal, RenewalInTelegram};
 use vp_domain::Lang;
 use vp_i18n::{text, text_with};
-use vp_ports::{BotMessage, BotUpdate, BotUpdates};
+use vp_ports::{BotMessage, BotUpdate, BotUpdates, StarsSubscriptionState};
 
 use crate::choice::Choice;
 use crate::{commands, creating, shop};
@@ -44,10 +44,18 @@ impl BotUpdates for Conversations {
             // Settled before the update is recorded: an error has Telegram deliver it again.
             self.updates.stars_paid(bot_id, paid).await.map_err(|e| e.to_string())?;
         }
+        // Likewise a Stars subscription's change: told to its person once applied.
+        let renewal = match &update.subscription {
+            Some(change) => {
+                let changed = self.updates.stars_subscription_changed(bot_id, change).await;
+                changed.map_err(|e| e.to_string())?.map(|(c, lang)| renewal_changed(change.user_id, &c, lang))
+            }
+            None => None,
+        };
         let switches_language = update.press.as_ref().is_some_and(|p| Choice::parse(&p.data) == Some(Choice::Language));
         let recorded = self.updates.record(bot_id, &update, switches_language).await.map_err(|e| e.to_string())?;
         let Some(recorded) = recorded else { return Ok(false) };
-        let messages = match (recorded.handled, recorded.bot.partner()) {
+        let mut messages = match (recorded.handled, recorded.bot.partner()) {
             (Handled::PartnerChatLinked { chat_id, linked }, _) => vec![BotMessage::text(chat_id, chat_linked(linked))],
             (Handled::BotCreateStarted { chat_id, lang, answer }, None) => {
                 vec![creating::started(chat_id, lang, answer)]
@@ -67,9 +75,21 @@ impl BotUpdates for Conversations {
             }
             _ => vec![],
         };
+        messages.extend(renewal);
         self.updates.answer(&recorded.bot, &messages).await;
         Ok(true)
     }
+}
+
+/// What a person is told when their Stars subscription changed in Telegram.
+fn renewal_changed(chat_id: i64, changed: &RenewalInTelegram, lang: Lang) -> BotMessage {
+    let key = match changed.state {
+        StarsSubscriptionState::Canceled => "bot-stars-renewal-off",
+        StarsSubscriptionState::Active => "bot-stars-renewal-on",
+        StarsSubscriptionState::Failed => "bot-stars-renewal-failed",
+    };
+    let args = [("brand", changed.brand.as_str().into()), ("day", changed.until.into())];
+    BotMessage::text(chat_id, text_with(lang, key, &args))
 }
 
 /// Why an invoice may not be paid, as Telegram's payment form shows it.

@@ -855,6 +855,9 @@ shop-account-invite = Send your personal link to friends. When someone new to us
 }
 shop-invite-needs-client = Your personal invite link appears once you have a subscription or a trial.
 shop-invited = 🎁 A friend invited you.
+bot-stars-renewal-off = { $brand }: automatic renewal in Telegram is off; no more Stars will be charged. Your subscription runs until { DATE($day) }, and you can renew it in the bot.
+bot-stars-renewal-on = { $brand }: automatic renewal in Telegram is on again. Your subscription runs until { DATE($day) }; then Telegram charges the next month in Stars.
+bot-stars-renewal-failed = { $brand }: Telegram could not charge the next month in Stars, so automatic renewal is off. Your subscription runs until { DATE($day) }; renew it in the bot with “Buy a subscription”.
 bot-referral-days = { $brand }: a friend you invited has paid, thank you! Your subscription now ends on { DATE($day) }: { $days ->
     [one] { $days } day added.
    *[other] { $days } days added.

@@ -43,8 +43,8 @@ pub struct PartnerBotRecord {
 /// Which kinds of updates the bots ask for (the adapter's `allowed_updates`), as a number raised
 /// whenever the list grows: a webhook set under a lower one is set again, or Telegram would
 /// never post the new kinds. 1: messages, button presses, pre-checkout queries; 2: and managed
-/// bots.
-pub const UPDATE_KINDS: u32 = 2;
+/// bots; 3: and Stars subscriptions' changes.
+pub const UPDATE_KINDS: u32 = 3;
 
 /// What Telegram was last told about a bot's updates, when they do not wait to be polled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -402,13 +402,44 @@ pub struct BotUpdate {
     pub payment: Option<StarsPaid>,
     /// A bot the platform's bot manages was created or changed.
     pub managed_bot: Option<ManagedBotShared>,
+    /// A person's Stars subscription to the bot changed in Telegram.
+    pub subscription: Option<StarsSubscriptionChange>,
 }
 
 impl BotUpdate {
     /// An update with nothing in it but its number (of a kind the platform does not act on).
     pub fn numbered(update_id: i64) -> BotUpdate {
-        BotUpdate { update_id, message: None, press: None, pre_checkout: None, payment: None, managed_bot: None }
+        BotUpdate {
+            update_id,
+            message: None,
+            press: None,
+            pre_checkout: None,
+            payment: None,
+            managed_bot: None,
+            subscription: None,
+        }
     }
+}
+
+/// Telegram's `subscription` update (Bot API 10.2, `BotSubscriptionUpdated`): a person's Stars
+/// subscription to the bot was canceled, enabled again or could not be charged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StarsSubscriptionChange {
+    pub user_id: i64,
+    pub language: Option<String>,
+    /// The invoice payload of the subscription (our first invoice's id).
+    pub payload: String,
+    pub state: StarsSubscriptionState,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StarsSubscriptionState {
+    /// The person canceled it: Telegram charges no more.
+    Canceled,
+    /// The person enabled a canceled one again.
+    Active,
+    /// Telegram could not charge the next period.
+    Failed,
 }
 
 /// Telegram's `pre_checkout_query`: the person confirmed the payment form; the bot says

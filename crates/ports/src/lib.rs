@@ -32,7 +32,8 @@ pub use bots::{
     BotApi, BotApiError, BotCommand, BotCreateCode, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile,
     BotProfileLanguage, BotStats, BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat,
     ClientLinkCode, ManagedBotRequest, ManagedBotShared, PartnerBotRecord, PreCheckout, ReminderKind,
-    ReminderRecipient, ReminderSend, StarsInvoiceLink, StarsPaid, WebhookRegistration,
+    ReminderRecipient, ReminderSend, StarsInvoiceLink, StarsPaid, StarsSubscriptionChange, StarsSubscriptionState,
+    WebhookRegistration,
 };
 pub use broadcast::{BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord};
 pub use cabinet::*;

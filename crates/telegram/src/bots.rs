@@ -20,7 +20,7 @@ const POLL_MARGIN: Duration = Duration::from_secs(10);
 /// What a bot's updates are asked for: messages (payments among them), button presses for the
 /// bot's menus, the pre-checkout queries of its Stars invoices, and (for the platform's bot)
 /// the bots it manages. Growing the list raises `vp_ports::bots::UPDATE_KINDS`.
-const ALLOWED_UPDATES: [&str; 4] = ["message", "callback_query", "pre_checkout_query", "managed_bot"];
+const ALLOWED_UPDATES: [&str; 5] = ["message", "callback_query", "pre_checkout_query", "managed_bot", "subscription"];
 /// The longest notice `answerCallbackQuery` shows.
 const NOTICE_CHARS: usize = 200;
 

@@ -5,12 +5,16 @@
 //! `from`, `currency`, `total_amount` and `invoice_payload`; of a message's `successful_payment`
 //! its `currency`, `total_amount`, `invoice_payload`, `telegram_payment_charge_id`,
 //! `is_recurring`, `is_first_recurring` and `subscription_expiration_date`; of a `managed_bot`
-//! its `user.id`, `user.language_code`, `bot.id` and `bot.username`. The `managed_bot_created`
+//! its `user.id`, `user.language_code`, `bot.id` and `bot.username`; of a `subscription` its
+//! `user.id`, `user.language_code`, `invoice_payload` and `state`. The `managed_bot_created`
 //! message Telegram sends beside a `managed_bot` update says the same again, so it is not read
 //! (one answer to the person, not two).
 
 use serde_json::Value;
-use vp_ports::{BotUpdate, ButtonPress, ChatText, ManagedBotShared, PreCheckout, StarsPaid};
+use vp_ports::{
+    BotUpdate, ButtonPress, ChatText, ManagedBotShared, PreCheckout, StarsPaid, StarsSubscriptionChange,
+    StarsSubscriptionState,
+};
 
 /// `None` when `update` has no `update_id` (not an update at all).
 pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
@@ -21,6 +25,24 @@ pub(crate) fn read_update(update: &Value) -> Option<BotUpdate> {
         pre_checkout: read_pre_checkout(&update["pre_checkout_query"]),
         payment: read_payment(&update["message"]),
         managed_bot: read_managed_bot(&update["managed_bot"]),
+        subscription: read_subscription(&update["subscription"]),
+    })
+}
+
+/// A Stars subscription's change (`BotSubscriptionUpdated`); a state Telegram may add later is
+/// not acted on.
+fn read_subscription(changed: &Value) -> Option<StarsSubscriptionChange> {
+    let state = match changed["state"].as_str()? {
+        "canceled" => StarsSubscriptionState::Canceled,
+        "active" => StarsSubscriptionState::Active,
+        "failed" => StarsSubscriptionState::Failed,
+        _ => return None,
+    };
+    Some(StarsSubscriptionChange {
+        user_id: changed["user"]["id"].as_i64()?,
+        language: language(&changed["user"]),
+        payload: changed["invoice_payload"].as_str()?.to_owned(),
+        state,
     })
 }
 
@@ -95,7 +117,7 @@ fn read_press(query: &Value) -> Option<ButtonPress> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use vp_ports::ButtonPress;
+    use vp_ports::{ButtonPress, StarsSubscriptionChange, StarsSubscriptionState};
 
     use super::read_update;
 
@@ -180,6 +202,30 @@ mod tests {
         let other = read_update(&json!({"update_id": 9, "my_chat_member": {}})).unwrap();
         assert_eq!((other.message, other.press), (None, None));
         assert_eq!(read_update(&json!({"message": {}})), None);
+    }
+
+    #[test]
+    fn a_subscription_update_names_the_person_our_invoice_and_what_changed() {
+        let update = json!({"update_id": 11, "subscription": {"user": {"id": 5, "is_bot": false, "first_name": "A",
+            "language_code": "ru"}, "invoice_payload": "pay_1", "state": "canceled"}});
+        let read = read_update(&update).unwrap().subscription.unwrap();
+        assert_eq!(
+            read,
+            StarsSubscriptionChange {
+                user_id: 5,
+                language: Some("ru".into()),
+                payload: "pay_1".into(),
+                state: StarsSubscriptionState::Canceled
+            }
+        );
+        for (state, read) in [("active", StarsSubscriptionState::Active), ("failed", StarsSubscriptionState::Failed)] {
+            let mut other = update.clone();
+            other["subscription"]["state"] = json!(state);
+            assert_eq!(read_update(&other).unwrap().subscription.unwrap().state, read);
+        }
+        let mut unknown = update;
+        unknown["subscription"]["state"] = json!("paused");
+        assert_eq!(read_update(&unknown).unwrap().subscription, None, "a state we do not know is not acted on");
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! `editUserStarSubscription`. A test opens a link and pays (`pay_link`: the bot is asked with a
 //! `pre_checkout_query` and the Stars are only charged when it agrees within 10 seconds, then a
 //! `successful_payment` message arrives), has Telegram charge a subscription's next period
-//! (`renew_subscription`, not once canceled) or send a payment update twice (`deliver_again`),
+//! (`renew_subscription`, not once canceled), has the person cancel or enable it again in
+//! Telegram or a charge fail (`subscription_changed`: a `subscription` update), or send a
+//! payment update twice (`deliver_again`),
 //! and reads the links made, the answers, the refunds and the cancellations.
 //!
 //! Managed bots (Bot API 9.6): a bot with Bot Management Mode (`can_manage_bots` in `getMe`,
@@ -880,6 +882,28 @@ impl TelegramEmulator {
         });
         let charge_id = update["message"]["successful_payment"]["telegram_payment_charge_id"].as_str()?.to_owned();
         Some((charge_id, update))
+    }
+
+    /// The person cancels the subscription whose first payment was `first_charge_id` in
+    /// Telegram (`canceled`) or enables it again (`active`), or Telegram could not charge its
+    /// next period (`failed`): a `subscription` update (Bot API 10.2, `BotSubscriptionUpdated`)
+    /// is delivered like a message. Returns the update.
+    pub fn subscription_changed(&self, first_charge_id: &str, state: &str) -> Value {
+        let (token, user_id, language, payload) = {
+            let mut s = lock(&self.state.0);
+            let sub = s.star_subscriptions.iter_mut().find(|x| x.first_charge_id == first_charge_id);
+            let sub = sub.unwrap_or_else(|| panic!("no Stars subscription {first_charge_id}"));
+            sub.canceled = state != "active";
+            (sub.token.clone(), sub.user_id, sub.language.clone(), sub.link.payload.clone())
+        };
+        let (update, _) = self.deliver(&token, |_, _| {
+            json!({"subscription": {
+                "user": customer(user_id, language.as_deref()),
+                "invoice_payload": payload,
+                "state": state,
+            }})
+        });
+        update
     }
 
     /// Telegram sends the content of `update` again under a new `update_id` (as it may a

@@ -14,8 +14,8 @@ use std::time::Duration as StdDuration;
 use time::Duration;
 use vp_domain::Lang;
 use vp_ports::{
-    BotCommand, BotMessage, BotUpdate, BotUpdates, ButtonPress, Clock, PreCheckout, SettingKey, StarsPaid, Store,
-    WebhookRegistration,
+    BotCommand, BotMessage, BotUpdate, BotUpdates, ButtonPress, Clock, PreCheckout, SettingKey, StarsPaid,
+    StarsSubscriptionChange, Store, WebhookRegistration,
 };
 
 use super::managed::{BotCreateStart, BotCreated};
@@ -26,7 +26,7 @@ use crate::error::AppResult;
 use crate::notices::{ChatLinked, Notices};
 use crate::secrets::{SecretKeys, SecretPurpose};
 use crate::setting;
-use crate::stars::{CheckoutRefusal, StarsPayment};
+use crate::stars::{CheckoutRefusal, RenewalInTelegram, StarsPayment};
 
 /// The lease whose holder polls every bot's updates.
 pub const POLL_LEASE: &str = "telegram-updates";
@@ -330,6 +330,20 @@ impl Updates {
         let bot = read!(self.store, |tx| tx.partner_bot_by_id(bot_id));
         let Some(bot) = bot else { return Ok(None) };
         self.stars.paid(&bot.account_id, paid).await.map(Some)
+    }
+
+    /// A person's Stars subscription to a partner's bot changed in Telegram: applied before the
+    /// update is recorded as handled (a redelivery changes nothing more), with what to tell
+    /// them and in which language.
+    pub async fn stars_subscription_changed(
+        &self,
+        bot_id: i64,
+        change: &StarsSubscriptionChange,
+    ) -> AppResult<Option<(RenewalInTelegram, Lang)>> {
+        let bot = read!(self.store, |tx| tx.partner_bot_by_id(bot_id));
+        let Some(bot) = bot else { return Ok(None) };
+        let changed = self.stars.subscription_changed(&bot.account_id, change).await?;
+        Ok(changed.map(|c| (c, language_of(None, change.language.as_deref()))))
     }
 
     /// Sends the answers to an update at the answer pace; a bot whose token was revoked

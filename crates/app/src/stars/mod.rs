@@ -15,6 +15,7 @@ use vp_ports::{Clock, IdGenerator, Store};
 
 pub use checkout::{CheckoutRefusal, StarsPayment};
 pub use rail::StarsRail;
+pub use subscriptions::RenewalInTelegram;
 pub(crate) use subscriptions::renews_in_telegram;
 
 use crate::cabinet::audit::{Audit, Who};
