@@ -169,6 +169,10 @@ impl PaymentGateway for FakeGateway {
         Ok(RefundState::Succeeded)
     }
 
+    fn refunds(&self) -> bool {
+        true
+    }
+
     fn reconciles(&self) -> bool {
         self.reconciling.load(Ordering::SeqCst)
     }

@@ -5,6 +5,7 @@
 //! (`/sandbox/pay/{payment_id}`), where the customer pays or declines.
 
 pub mod cryptopay;
+mod notified;
 pub mod platega;
 mod sandbox;
 pub mod yookassa;

@@ -106,6 +106,10 @@ impl PaymentGateway for SandboxGateway {
         Ok(RefundState::Succeeded)
     }
 
+    fn refunds(&self) -> bool {
+        true
+    }
+
     fn reconciles(&self) -> bool {
         false
     }

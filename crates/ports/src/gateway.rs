@@ -132,14 +132,16 @@ pub trait PaymentGateway: Send + Sync {
 
     /// Refunds `amount` of a payment; `idempotency_key` makes a retry the same refund.
     /// `receipt` is the payment's, sent back as the refund's receipt. A gateway that has no
-    /// refunds (`refunds` false) answers `Rejected`.
+    /// refunds (`refunds` false, the default) answers `Rejected`.
     async fn refund(
         &self,
         gateway_payment_id: &str,
-        amount: Money,
-        idempotency_key: &str,
-        receipt: Option<&Receipt>,
-    ) -> Result<RefundState, GatewayError>;
+        _amount: Money,
+        _idempotency_key: &str,
+        _receipt: Option<&Receipt>,
+    ) -> Result<RefundState, GatewayError> {
+        Err(GatewayError::Rejected(format!("{} gives no refunds (payment {gateway_payment_id})", self.name())))
+    }
 
     /// The invoice id a payment was made for, as the gateway keeps it beside the payment
     /// (Platega's `payload`, Crypto Pay's): how a payment whose creation's answer was lost is
@@ -149,9 +151,10 @@ pub trait PaymentGateway: Send + Sync {
         Ok(None)
     }
 
-    /// Whether the gateway can give a payment back; without it a refund is made by hand.
+    /// Whether the gateway can give a payment back (`refund`); without it a refund is made by
+    /// hand.
     fn refunds(&self) -> bool {
-        true
+        false
     }
 
     /// Whether the gateway sends the buyer the fiscal receipt a payment carries (54-FZ), so a
@@ -166,16 +169,22 @@ pub trait PaymentGateway: Send + Sync {
     fn reconciles(&self) -> bool;
 
     /// Whether the gateway saves the method a customer pays with, so automatic renewal can be
-    /// offered.
-    fn saves_methods(&self) -> bool;
+    /// offered (`saved_method`, `charge_saved_method`; by default it saves none).
+    fn saves_methods(&self) -> bool {
+        false
+    }
 
     /// The method a succeeded payment saved for charges without the customer; `None` when it
     /// saved none (not asked, or the customer's method cannot be saved).
-    async fn saved_method(&self, gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError>;
+    async fn saved_method(&self, _gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
+        Ok(None)
+    }
 
     /// Charges a saved method. `Declined` (or a `Declined` state) when the method no longer
     /// pays: expired, blocked, not enough money.
-    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError>;
+    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
+        Err(GatewayError::Rejected(format!("{} keeps no saved methods ({})", self.name(), charge.idempotency_key)))
+    }
 
     /// Reaches the gateway with our credentials and reports the shop.
     async fn check(&self) -> Result<GatewayInfo, GatewayError>;

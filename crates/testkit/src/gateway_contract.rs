@@ -33,7 +33,13 @@ fn contract_dir(gateway: &str) -> PathBuf {
 
 /// Runs `gateway`'s validator over `exchanges`: `Ok` with its report, `Err` with its findings.
 pub fn check(gateway: &str, exchanges: &[Exchange]) -> Result<String, String> {
-    let dir = contract_dir(gateway);
+    let all = Value::Array(exchanges.iter().map(|e| e.0.clone()).collect());
+    run_validator(&contract_dir(gateway), &all)
+}
+
+/// Runs `dir`'s `validate.py` under its virtualenv over `exchanges` (written to a file it
+/// reads): `Ok` with its report, `Err` with its findings, or with how to install it.
+pub(crate) fn run_validator(dir: &std::path::Path, exchanges: &Value) -> Result<String, String> {
     let python = dir.join(".venv/bin/python");
     if !python.is_file() {
         return Err(format!(
@@ -43,9 +49,9 @@ pub fn check(gateway: &str, exchanges: &[Exchange]) -> Result<String, String> {
         ));
     }
     let n = CHECKS.fetch_add(1, Ordering::Relaxed);
-    let file = std::env::temp_dir().join(format!("vp-gateway-exchanges-{}-{n}.json", std::process::id()));
-    let all = Value::Array(exchanges.iter().map(|e| e.0.clone()).collect());
-    std::fs::write(&file, all.to_string()).map_err(|e| e.to_string())?;
+    let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let file = std::env::temp_dir().join(format!("vp-{name}-exchanges-{}-{n}.json", std::process::id()));
+    std::fs::write(&file, exchanges.to_string()).map_err(|e| e.to_string())?;
     let out = std::process::Command::new(python).arg(dir.join("validate.py")).arg(&file).output();
     let _ = std::fs::remove_file(&file);
     let out = out.map_err(|e| format!("cannot run python: {e}"))?;

@@ -37,7 +37,6 @@
 //! the token in BotFather (`owner_replaces_token`) also tells the manager with `managed_bot`.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -1425,32 +1424,10 @@ pub fn contract_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../contract/telegram"))
 }
 
-static CHECKS: AtomicU32 = AtomicU32::new(0);
-
 /// Checks exchanges (`{"kind": "call", ...}` or `{"kind": "post", ...}`) with aiogram's models
 /// under Python. `Ok` carries the script's summary; `Err` what failed (or why it could not run).
 pub fn check_exchanges(exchanges: &[Value]) -> Result<String, String> {
-    let dir = contract_dir();
-    let python = dir.join(".venv/bin/python");
-    if !python.is_file() {
-        return Err(format!(
-            "the contract models are not installed: run `python3 -m venv {0}/.venv && {0}/.venv/bin/pip install -r \
-             {0}/requirements.txt` (cargo xtask test does it)",
-            dir.display()
-        ));
-    }
-    let n = CHECKS.fetch_add(1, Ordering::Relaxed);
-    let file = std::env::temp_dir().join(format!("vp-tg-exchanges-{}-{n}.json", std::process::id()));
-    std::fs::write(&file, Value::Array(exchanges.to_vec()).to_string()).map_err(|e| e.to_string())?;
-    let out = std::process::Command::new(python)
-        .arg(dir.join("validate.py"))
-        .arg(&file)
-        .output()
-        .map_err(|e| format!("cannot run python: {e}"));
-    let _ = std::fs::remove_file(&file);
-    let out = out?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if out.status.success() { Ok(text) } else { Err(text) }
+    crate::gateway_contract::run_validator(&contract_dir(), &Value::Array(exchanges.to_vec()))
 }
 
 /// A request's parameters: its JSON body, or the fields of a `multipart/form-data` one as the

@@ -13,12 +13,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use reqwest::Method;
 use ring::hmac;
-use vp_domain::receipt::Receipt;
-use vp_domain::{GatewayName, GatewayState, Money};
-use vp_ports::{
-    GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
-    SavedMethodCharge, SavedMethodPayment,
-};
+use vp_domain::{GatewayName, GatewayState};
+use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway};
 
 pub use notifications::{NOTIFICATIONS_PATH, routes};
 
@@ -168,36 +164,9 @@ impl PaymentGateway for CryptoPayGateway {
         Ok(self.invoice(gateway_payment_id).await?.payload)
     }
 
-    /// Crypto Pay gives no refunds: they are made by hand, and recorded as such.
-    async fn refund(
-        &self,
-        gateway_payment_id: &str,
-        _amount: Money,
-        _idempotency_key: &str,
-        _receipt: Option<&Receipt>,
-    ) -> Result<RefundState, GatewayError> {
-        Err(GatewayError::Rejected(format!("Crypto Pay gives no refunds (invoice {gateway_payment_id})")))
-    }
-
-    fn refunds(&self) -> bool {
-        false
-    }
-
     /// An update can be lost: active invoices are read again.
     fn reconciles(&self) -> bool {
         true
-    }
-
-    fn saves_methods(&self) -> bool {
-        false
-    }
-
-    async fn saved_method(&self, _gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
-        Ok(None)
-    }
-
-    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
-        Err(GatewayError::Rejected(format!("Crypto Pay keeps no saved methods ({})", charge.idempotency_key)))
     }
 
     async fn check(&self) -> Result<GatewayInfo, GatewayError> {

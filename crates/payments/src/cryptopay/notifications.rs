@@ -10,10 +10,11 @@ use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse};
 use vp_domain::GatewayName;
-use vp_ports::{GatewayEventError, GatewayEvents};
+use vp_ports::GatewayEvents;
 
 use super::CryptoPayGateway;
 use super::wire::Update;
+use crate::notified::{answered, text};
 
 pub const NOTIFICATIONS_PATH: &str = "/gateway/cryptopay/notifications";
 
@@ -36,40 +37,22 @@ pub fn routes(gateway: Arc<CryptoPayGateway>, events: Arc<dyn GatewayEvents>) ->
     }
 }
 
-fn answer(status: StatusCode, text: &str) -> HttpResponse {
-    HttpResponse::build(status).content_type("text/plain; charset=utf-8").body(text.to_owned())
-}
-
 async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> HttpResponse {
     let signature = req.headers().get("crypto-pay-api-signature").and_then(|v| v.to_str().ok()).unwrap_or_default();
     if !state.gateway.is_signed(&body, signature) {
         tracing::warn!(peer = ?req.peer_addr(), "a Crypto Pay update without the app's signature");
-        return answer(StatusCode::UNAUTHORIZED, "unauthorized");
+        return text(StatusCode::UNAUTHORIZED, "unauthorized");
     }
     let Ok(update) = serde_json::from_slice::<Update>(&body) else {
         tracing::warn!("a malformed Crypto Pay update");
-        return answer(StatusCode::BAD_REQUEST, "not a Crypto Pay update");
+        return text(StatusCode::BAD_REQUEST, "not a Crypto Pay update");
     };
     if update.update_type != "invoice_paid" {
         tracing::info!(update_type = %update.update_type, "a Crypto Pay update of a kind we do not use");
-        return answer(StatusCode::OK, "ignored");
+        return text(StatusCode::OK, "ignored");
     }
     let id = update.payload.invoice_id.to_string();
     let hint = update.payload.payload.as_deref().filter(|p| !p.is_empty() && p.len() <= 64);
-    match state.events.payment_changed(GatewayName::CryptoPay, &id, hint).await {
-        Ok(true) => answer(StatusCode::OK, "ok"),
-        Ok(false) => {
-            tracing::warn!(invoice = %id, "a Crypto Pay update for an invoice none of ours has");
-            answer(StatusCode::OK, "unknown invoice")
-        }
-        // Not 200: Crypto Pay sends the update again later (and reconciliation runs).
-        Err(e @ GatewayEventError::Retry(_)) => {
-            tracing::warn!(invoice = %id, error = %e, "cannot settle a Crypto Pay invoice now");
-            answer(StatusCode::SERVICE_UNAVAILABLE, "try again")
-        }
-        Err(e @ GatewayEventError::Failed(_)) => {
-            tracing::error!(invoice = %id, error = %e, "settling a Crypto Pay invoice failed");
-            answer(StatusCode::INTERNAL_SERVER_ERROR, "try again")
-        }
-    }
+    let applied = state.events.payment_changed(GatewayName::CryptoPay, &id, hint).await;
+    answered(GatewayName::CryptoPay, &id, applied)
 }

@@ -103,23 +103,9 @@ fn hex(text: &str) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
     use time::macros::datetime;
-    use vp_domain::Money;
 
     fn request() -> GatewayPaymentRequest {
-        GatewayPaymentRequest {
-            idempotency_key: "pay_AbCd".into(),
-            account_id: "acc_1".into(),
-            amount: Money::from_kopecks(23_880),
-            method: "crypto".into(),
-            gateway_method: None,
-            description: "Fast VPN: 3 months".into(),
-            return_url: "https://shop.example/back".into(),
-            result_url: "https://vpn.example.com/payment-result/pay_AbCd".into(),
-            issued_at: datetime!(2026-11-29 12:00 UTC),
-            expires_at: datetime!(2026-11-29 12:30 UTC),
-            save_method: false,
-            receipt: None,
-        }
+        vp_testkit::fixtures::payment_request()
     }
 
     #[test]
@@ -129,9 +115,9 @@ mod tests {
         assert_eq!((get("currency_type"), get("fiat")), (Some("fiat"), Some("RUB")));
         assert_eq!(get("amount"), Some("238.80"), "decimal text from the kopecks");
         assert_eq!(get("accepted_assets"), Some("USDT,TON"));
-        assert_eq!(get("payload"), Some("pay_AbCd"));
+        assert_eq!(get("payload"), Some("pay_AbCdEfGhIjKlMnOpQrStUv"));
         assert_eq!(get("expires_in"), Some("1800"));
-        let past = GatewayPaymentRequest { issued_at: datetime!(2026-11-29 13:00 UTC), ..request() };
+        let past = GatewayPaymentRequest { issued_at: datetime!(2026-11-23 13:00 UTC), ..request() };
         let late = create_params(&past, "USDT");
         assert!(late.contains(&("expires_in", "1".into())), "never below the API's minimum");
     }

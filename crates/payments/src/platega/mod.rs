@@ -13,12 +13,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use reqwest::Method;
 use ring::hmac;
-use vp_domain::receipt::Receipt;
-use vp_domain::{GatewayName, GatewayState, Money};
-use vp_ports::{
-    GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway, RefundState, SavedMethod,
-    SavedMethodCharge, SavedMethodPayment,
-};
+use vp_domain::{GatewayName, GatewayState};
+use vp_ports::{GatewayError, GatewayInfo, GatewayPayment, GatewayPaymentRequest, PaymentGateway};
 
 pub use notifications::{NOTIFICATIONS_PATH, routes};
 pub use wire::METHODS;
@@ -214,36 +210,9 @@ impl PaymentGateway for PlategaGateway {
         Ok(transaction.payload.filter(|_| transaction.id.as_deref().is_none_or(|id| id == gateway_payment_id)))
     }
 
-    /// Platega's API gives no refunds: they are made in its cabinet, and recorded here by hand.
-    async fn refund(
-        &self,
-        gateway_payment_id: &str,
-        _amount: Money,
-        _idempotency_key: &str,
-        _receipt: Option<&Receipt>,
-    ) -> Result<RefundState, GatewayError> {
-        Err(GatewayError::Rejected(format!("Platega's API gives no refunds (transaction {gateway_payment_id})")))
-    }
-
-    fn refunds(&self) -> bool {
-        false
-    }
-
     /// A notification can be lost: pending transactions are read again.
     fn reconciles(&self) -> bool {
         true
-    }
-
-    fn saves_methods(&self) -> bool {
-        false
-    }
-
-    async fn saved_method(&self, _gateway_payment_id: &str) -> Result<Option<SavedMethod>, GatewayError> {
-        Ok(None)
-    }
-
-    async fn charge_saved_method(&self, charge: &SavedMethodCharge) -> Result<SavedMethodPayment, GatewayError> {
-        Err(GatewayError::Rejected(format!("Platega keeps no saved methods ({})", charge.idempotency_key)))
     }
 
     /// Platega has no account endpoint: one page of the merchant's balance operations shows

@@ -10,10 +10,11 @@ use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse};
 use vp_domain::GatewayName;
-use vp_ports::{GatewayEventError, GatewayEvents};
+use vp_ports::GatewayEvents;
 
 use super::PlategaGateway;
 use super::wire::Callback;
+use crate::notified::{answered, text};
 
 pub const NOTIFICATIONS_PATH: &str = "/gateway/platega/notifications";
 
@@ -36,35 +37,17 @@ pub fn routes(gateway: Arc<PlategaGateway>, events: Arc<dyn GatewayEvents>) -> i
     }
 }
 
-fn answer(status: StatusCode, text: &str) -> HttpResponse {
-    HttpResponse::build(status).content_type("text/plain; charset=utf-8").body(text.to_owned())
-}
-
 async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> HttpResponse {
     let header = |name: &str| req.headers().get(name).map(|v| v.as_bytes().to_vec()).unwrap_or_default();
     if !state.gateway.is_merchant(&header("x-merchantid"), &header("x-secret")) {
         tracing::warn!(peer = ?req.peer_addr(), "a Platega callback without the merchant's credentials");
-        return answer(StatusCode::UNAUTHORIZED, "unauthorized");
+        return text(StatusCode::UNAUTHORIZED, "unauthorized");
     }
     let Ok(callback) = serde_json::from_slice::<Callback>(&body) else {
         tracing::warn!("a malformed Platega callback");
-        return answer(StatusCode::BAD_REQUEST, "not a Platega callback");
+        return text(StatusCode::BAD_REQUEST, "not a Platega callback");
     };
     let hint = callback.payload.as_deref().filter(|p| !p.is_empty() && p.len() <= 64);
-    match state.events.payment_changed(GatewayName::Platega, &callback.id, hint).await {
-        Ok(true) => answer(StatusCode::OK, "ok"),
-        Ok(false) => {
-            tracing::warn!(transaction = %callback.id, "a Platega callback for a transaction no invoice has");
-            answer(StatusCode::OK, "unknown transaction")
-        }
-        // Not 200: Platega sends the callback again later (and reconciliation runs).
-        Err(e @ GatewayEventError::Retry(_)) => {
-            tracing::warn!(transaction = %callback.id, error = %e, "cannot settle a Platega transaction now");
-            answer(StatusCode::SERVICE_UNAVAILABLE, "try again")
-        }
-        Err(e @ GatewayEventError::Failed(_)) => {
-            tracing::error!(transaction = %callback.id, error = %e, "settling a Platega transaction failed");
-            answer(StatusCode::INTERNAL_SERVER_ERROR, "try again")
-        }
-    }
+    let applied = state.events.payment_changed(GatewayName::Platega, &callback.id, hint).await;
+    answered(GatewayName::Platega, &callback.id, applied)
 }

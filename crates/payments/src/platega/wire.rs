@@ -89,23 +89,14 @@ pub(crate) fn message(body: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use time::macros::datetime;
     use vp_domain::Money;
 
     fn request(kopecks: i64) -> GatewayPaymentRequest {
         GatewayPaymentRequest {
-            idempotency_key: "pay_AbCd".into(),
-            account_id: "acc_1".into(),
             amount: Money::from_kopecks(kopecks),
-            method: "sbp".into(),
             gateway_method: Some("sbp".into()),
             description: "Fast \"VPN\": 1 month".into(),
-            return_url: "https://shop.example/back".into(),
-            result_url: "https://vpn.example.com/payment-result/pay_AbCd".into(),
-            issued_at: datetime!(2026-11-29 12:00 UTC),
-            expires_at: datetime!(2026-11-29 12:30 UTC),
-            save_method: false,
-            receipt: None,
+            ..vp_testkit::fixtures::payment_request()
         }
     }
 
@@ -116,8 +107,8 @@ mod tests {
         assert_eq!(body["paymentDetails"]["currency"], "RUB");
         assert_eq!(body["description"], "Fast \"VPN\": 1 month");
         assert_eq!(body["return"], "https://shop.example/back");
-        assert_eq!(body["failedUrl"], "https://vpn.example.com/payment-result/pay_AbCd");
-        assert_eq!(body["payload"], "pay_AbCd");
+        assert_eq!(body["failedUrl"], "https://vpn.example.com/payment-result/pay_AbCdEfGhIjKlMnOpQrStUv");
+        assert_eq!(body["payload"], "pay_AbCdEfGhIjKlMnOpQrStUv");
         let raw = create_body(&request(19_999), 2);
         assert!(raw.contains(r#""amount":199.99,"#), "decimal text, two places: {raw}");
         assert!(create_body(&request(100), 10).contains(r#""amount":1.00,"#));

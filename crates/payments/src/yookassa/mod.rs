@@ -170,6 +170,10 @@ impl PaymentGateway for YooKassaGateway {
         })
     }
 
+    fn refunds(&self) -> bool {
+        true
+    }
+
     fn reconciles(&self) -> bool {
         true
     }

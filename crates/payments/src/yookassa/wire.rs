@@ -220,22 +220,11 @@ pub fn state(payment: &Payment) -> Option<GatewayState> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use time::macros::datetime;
 
     fn request(gateway_method: Option<&str>) -> GatewayPaymentRequest {
         GatewayPaymentRequest {
-            idempotency_key: "pay_AbCdEfGhIjKlMnOpQrStUv".into(),
-            account_id: "acc_1".into(),
-            amount: Money::from_kopecks(23_880),
-            method: "sbp".into(),
             gateway_method: gateway_method.map(str::to_owned),
-            description: "Fast VPN: 3 months".into(),
-            return_url: "https://shop.example/back".into(),
-            result_url: "https://vpn.example.com/payment-result/pay_AbCdEfGhIjKlMnOpQrStUv".into(),
-            issued_at: datetime!(2026-11-23 12:00 UTC),
-            expires_at: datetime!(2026-11-23 12:30 UTC),
-            save_method: false,
-            receipt: None,
+            ..vp_testkit::fixtures::payment_request()
         }
     }
 
