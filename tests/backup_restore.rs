@@ -4,8 +4,7 @@
 //! the backup is there in its state, no event delivered before the backup goes out again, and
 //! the events undelivered at backup time are delivered after the restore (docs/operations.md).
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;

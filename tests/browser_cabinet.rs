@@ -5,7 +5,7 @@
 //! withdrawal and see the balance held. Every page must fit the phone (the document is as wide as the viewport);
 //! each step's screenshot goes to `tests/screenshots/cabinet-*.png` for a person to look at.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::browser::{Browser, PHONE, fill, fits_the_phone, press, text, wait_until};

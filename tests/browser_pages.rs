@@ -4,7 +4,7 @@
 //! the focus is, and the connect page's QR code reads back as `qr_payload`. Each page's
 //! screenshot goes to `tests/screenshots/` (ignored by git) for a person to look at.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::browser::{Browser, DESKTOP, PHONE};

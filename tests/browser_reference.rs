@@ -2,7 +2,7 @@
 //! served OpenAPI document with every operation and every event, from this server alone (the
 //! renderer is built into the binary). Screenshots go to `tests/screenshots/`.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

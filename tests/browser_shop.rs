@@ -4,7 +4,7 @@
 //! the code mailed to the address, removing a device and getting a new link. Every page must
 //! fit the phone; each step's screenshot goes to `tests/screenshots/shop-walk-*.png`.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::browser::{Browser, PHONE, fill, fits_the_phone, press, text, wait_until};

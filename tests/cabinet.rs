@@ -2,8 +2,7 @@
 //! signing in and out, the lockout, form tokens, session cookies, the security headers, the
 //! operator's `cabinet` commands and the overview.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use support::server::{Backend, Response, Server};
 use support::visitor::{PASSWORD, Visitor, field, invite_to};

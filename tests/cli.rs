@@ -1,7 +1,7 @@
 //! Operator commands, black-box: the real binary on a fresh SQLite database. Every command
 //! prints JSON; bad input gives a clear message, exit code 2, and changes nothing.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::Scratch;

@@ -3,7 +3,7 @@
 //! start page and favicon, and the branded not-found page of every path outside the partner API.
 //! The pages read through the same store code on both backends; SQLite keeps these quick.
 
-mod support;
+use crate::support;
 
 use support::partner::{link_token, pay, post_payment, subscription};
 use support::qr::read_qr;

@@ -1,8 +1,7 @@
 //! Event delivery at scale, black-box on both backends: a slow partner endpoint holds only its
 //! own slots, and another endpoint's events keep arriving within a second of their cause.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -2,8 +2,7 @@
 //! proxy (`VP_TRUSTED_PROXIES`), each test's source an address of its own in
 //! `X-Forwarded-For`, so tests sharing one Redis never share a count (docs/limits.md).
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -6,8 +6,7 @@
 //! between a gateway's answer and our record: one invoice per key, every paid transaction
 //! credited once, although neither gateway takes an idempotency key.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{post_payment, rand_suffix};

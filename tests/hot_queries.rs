@@ -9,8 +9,7 @@
 //! The million-customer bench (`just bench --scale 1m`) reads the same counters with the
 //! planner free, on a seeded database.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

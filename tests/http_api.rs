@@ -1,7 +1,7 @@
 //! The partner API over real HTTP against the real binary, on SQLite and on PostgreSQL: every
 //! endpoint and every error code of the spec.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{assert_panel_outage_503s, buy, pay, post_payment, subscription};

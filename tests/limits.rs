@@ -2,8 +2,7 @@
 //! let exactly the limit through; an unreachable Redis leaves each instance counting its own
 //! requests (docs/limits.md).
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -3,7 +3,7 @@
 //! is down gets the message once it is back, and only once; `smtp://` never talks in the clear
 //! to a server without STARTTLS; without VP_SMTP_URL each message is an `.eml` file.
 
-mod support;
+use crate::support;
 
 use support::Scratch;
 use support::smtp::{SmtpServer, free_port, parse};

@@ -3,8 +3,7 @@
 //! brand with no token copied; its token replaced without a lost update or a false
 //! disconnection; and every refusal changing nothing.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

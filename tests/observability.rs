@@ -2,8 +2,7 @@
 //! or alone on its own), `X-Request-Id` on every response and on every log line of the request,
 //! JSON logs, and no secret, key or card number in any log line.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{pay, post_payment, subscription};

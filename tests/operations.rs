@@ -1,8 +1,7 @@
 //! Production operations of the real binary, on both backends: graceful shutdown, after a drain
 //! time in which `/ready` tells the proxy to take the instance out.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -4,8 +4,7 @@
 //! refuses with the code's own error and no invoice; an invoice holds one use while payable,
 //! spends it when paid and gives it back when it expires; extra days lengthen the term bought.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{jobs_at, pay, post_payment, rand_suffix, term_end};

@@ -6,8 +6,7 @@
 //! back; one's own link and a person the bot knew before invite nobody; a first payment while
 //! the program is off rewards nobody.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use support::chat::{Person, shop, url_of};

@@ -4,8 +4,7 @@
 //! still succeed and the sync catches up; reconcile finds and fixes drift made behind our back.
 //! Every exchange with the panel is checked against `@remnawave/backend-contract`.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{assert_panel_outage_503s, buy, pay, post_payment};

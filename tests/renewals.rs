@@ -4,8 +4,7 @@
 //! charged; `vp-api client auto-renew ... off` stops the next charge; a declined card leaves
 //! the term to end.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use support::partner::{jobs_at, post_payment, rand_suffix, subscription, term_end};
 use support::server::{Backend, Server};

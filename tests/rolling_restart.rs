@@ -8,7 +8,7 @@
 //! instances. Runs when haproxy is installed (`VP_TEST_HAPROXY=require`, as CI sets, makes it
 //! required).
 
-mod support;
+use crate::support;
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;

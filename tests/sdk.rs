@@ -3,7 +3,7 @@
 //! (`sdk/python`, in a virtualenv made from its pinned requirements). Each runs where its
 //! toolchain is installed; `VP_TEST_SDKS=require` (CI) makes a missing one a failure.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,8 +2,7 @@
 //! `pg_dump`) holds of partners' webhook signing secrets and bot tokens, sealing what an older
 //! release stored in plain text, and rotating the secrets key.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use support::server::{Backend, Database, contains_bytes};
 use vp_testkit::telegram::TelegramEmulator;

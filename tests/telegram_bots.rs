@@ -2,8 +2,7 @@
 //! deployment (any instance, each update once, nothing without the secret), and by polling on
 //! plain http (one process at a time, taken over when its holder is killed).
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -5,8 +5,7 @@
 //! and removed; the link rotated once an hour; a blocked client refused; the per-minute limit
 //! answered in words.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 use std::sync::Mutex;

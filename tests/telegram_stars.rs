@@ -6,8 +6,7 @@
 //! A one-month plan is a Stars subscription: each renewal charge extends the term by a month,
 //! once; "Turn off automatic renewal" cancels it in Telegram, and the term then ends as usual.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use support::chat::{PARTNER_TOKEN, Person, shop, url_of};

@@ -4,7 +4,7 @@
 //! slug no account has; buying with an email: one invoice per form, the payment page, the
 //! connect link on the result page and in the mail, and refusals that change nothing.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 //! run wherever they are installed; Go and PHP when their toolchains are (CI installs them and
 //! sets `VP_TEST_SNIPPETS=require`, which makes a missing one a failure).
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -5,8 +5,7 @@
 //! (503, no invoice, the retry makes one YooKassa payment); a crash between the YooKassa call
 //! and our commit (the completer finishes with the same payment); a method the shop lacks.
 
-#[macro_use]
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{post_payment, rand_suffix, subscription};

@@ -17,6 +17,7 @@ import inspect
 import json
 import sys
 import warnings
+from pathlib import Path
 from importlib.metadata import version
 
 from pydantic import BaseModel, ValidationError
@@ -26,6 +27,9 @@ from aiocryptopay.const import Assets, CurrencyType, Fiat, InvoiceStatus
 from aiocryptopay.models.invoice import Invoice
 from aiocryptopay.models.profile import Profile
 from aiocryptopay.models.update import Update
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sdk_models import report  # noqa: E402  (the shared checks, one folder up)
 
 METHODS = {
     "createInvoice": AioCryptoPay.create_invoice,
@@ -123,10 +127,7 @@ def main():
             findings += check_answer(kind, ex["response"], f"{what} answer")
         else:
             findings.append(f"{what}: not a Crypto Pay API method")
-    print(f"aiocryptopay {version('aiocryptopay')}: {len(exchanges)} exchanges checked")
-    for f in findings:
-        print(f)
-    sys.exit(1 if findings else 0)
+    report(f"aiocryptopay {version('aiocryptopay')}: {len(exchanges)} exchanges checked", findings)
 
 
 if __name__ == "__main__":

@@ -13,44 +13,22 @@ misspelt field is an error here. Exit code 0 when everything conforms, 1 with th
 
 import json
 import sys
-import typing
+from pathlib import Path
 from importlib.metadata import version
-
-from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from aioplatega.methods import CreateTransaction
 from aioplatega.types import CallbackPayload, CreateTransactionResponse, TransactionStatusResponse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sdk_models import check, report  # noqa: E402  (the shared checks, one folder up)
+
+API = "Platega's API"
 
 CHECKED = {
     "create": (CreateTransaction, CreateTransactionResponse),
     "status": (None, TransactionStatusResponse),
     "callback": (CallbackPayload, None),
 }
-
-
-def unknown_keys(tp, value, path=""):
-    """Keys of `value` that the model `tp` does not declare, as dotted paths."""
-    for arm in typing.get_args(tp) or (tp,):
-        if isinstance(arm, type) and issubclass(arm, BaseModel) and isinstance(value, dict):
-            declared = {(f.alias or name): f.annotation for name, f in arm.model_fields.items()}
-            out = []
-            for key, item in value.items():
-                if key not in declared:
-                    out.append(path + key)
-                else:
-                    out.extend(unknown_keys(declared[key], item, f"{path}{key}."))
-            return out
-    return []
-
-
-def check(tp, value, what):
-    findings = []
-    try:
-        TypeAdapter(tp).validate_python(value)
-    except ValidationError as e:
-        findings.append(f"{what}: {e}")
-    findings.extend(f"{what}: {key} is not in Platega's API" for key in unknown_keys(tp, value))
-    return findings
 
 
 def main():
@@ -62,13 +40,10 @@ def main():
             continue
         request, answer = CHECKED[ex["kind"]]
         if request is not None:
-            findings += check(request, ex["body"], f"#{n} {ex['kind']} body")
+            findings += check(request, ex["body"], f"#{n} {ex['kind']} body", API)
         if answer is not None and ex["status"] == 200:
-            findings += check(answer, ex["response"], f"#{n} {ex['kind']} answer")
-    print(f"aioplatega {version('aioplatega')}: {len(exchanges)} exchanges checked")
-    for f in findings:
-        print(f)
-    sys.exit(1 if findings else 0)
+            findings += check(answer, ex["response"], f"#{n} {ex['kind']} answer", API)
+    report(f"aioplatega {version('aioplatega')}: {len(exchanges)} exchanges checked", findings)
 
 
 if __name__ == "__main__":

@@ -15,66 +15,24 @@ the findings otherwise.
 
 import json
 import sys
-import types as pytypes
-import typing
+from pathlib import Path
 from importlib.metadata import version
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import aiogram.methods as methods
 from aiogram.methods.base import Response
 from aiogram.types import Update
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sdk_models import check, report  # noqa: E402  (the shared checks, one folder up)
+
+API = "the Bot API"
 
 METHODS = {
     cls.__api_method__: cls
     for cls in (getattr(methods, name) for name in dir(methods))
     if isinstance(cls, type) and isinstance(getattr(cls, "__api_method__", None), str)
 }
-
-
-def fits(tp, value):
-    try:
-        TypeAdapter(tp).validate_python(value)
-        return True
-    except (ValidationError, TypeError, Exception):  # an arm that cannot even be built
-        return False
-
-
-def unknown_keys(tp, value, path=""):
-    """Keys of `value` that the type `tp` does not declare, as dotted paths."""
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, pytypes.UnionType):
-        found = None
-        for arm in typing.get_args(tp):
-            if arm is type(None) or not fits(arm, value):
-                continue
-            keys = unknown_keys(arm, value, path)
-            if found is None or len(keys) < len(found):
-                found = keys
-        return found or []
-    if origin is list and isinstance(value, list):
-        (inner,) = typing.get_args(tp)
-        return [k for i, v in enumerate(value) for k in unknown_keys(inner, v, f"{path}{i}.")]
-    if isinstance(tp, type) and issubclass(tp, BaseModel) and isinstance(value, dict):
-        declared = {(f.alias or name): f.annotation for name, f in tp.model_fields.items()}
-        out = []
-        for key, item in value.items():
-            if key not in declared:
-                out.append(path + key)
-            else:
-                out.extend(unknown_keys(declared[key], item, f"{path}{key}."))
-        return out
-    return []
-
-
-def check(tp, value, what):
-    findings = []
-    try:
-        TypeAdapter(tp).validate_python(value)
-    except ValidationError as e:
-        findings.append(f"{what}: {e}")
-    findings.extend(f"{what}: {key} is not in the Bot API" for key in unknown_keys(tp, value))
-    return findings
 
 
 def main():
@@ -84,22 +42,19 @@ def main():
     for n, ex in enumerate(exchanges):
         if ex["kind"] == "post":
             posts += 1
-            findings += check(Update, ex["update"], f"#{n} webhook post")
+            findings += check(Update, ex["update"], f"#{n} webhook post", API)
             continue
         calls += 1
         method = METHODS.get(ex["method"])
         if method is None:
             findings.append(f"#{n}: {ex['method']} is not a Bot API method")
             continue
-        findings += check(method, ex["request"], f"#{n} {ex['method']} request")
+        findings += check(method, ex["request"], f"#{n} {ex['method']} request", API)
         envelope = Response[method.__returning__]
-        findings += check(envelope, ex["response"], f"#{n} {ex['method']} answer ({ex['status']})")
+        findings += check(envelope, ex["response"], f"#{n} {ex['method']} answer ({ex['status']})", API)
         if (ex["status"] == 200) != (ex["response"].get("ok") is True):
             findings.append(f"#{n} {ex['method']}: status {ex['status']} with ok={ex['response'].get('ok')}")
-    print(f"aiogram {version('aiogram')}: {calls} calls and {posts} webhook posts checked")
-    for f in findings:
-        print(f)
-    sys.exit(1 if findings else 0)
+    report(f"aiogram {version('aiogram')}: {calls} calls and {posts} webhook posts checked", findings)
 
 
 if __name__ == "__main__":

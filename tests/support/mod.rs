@@ -4,14 +4,13 @@
 
 /// Generates `sqlite::<name>` and `postgres::<name>` tests, each calling `<name>(Backend)`
 /// (a test skips the PostgreSQL half loudly when no server answers).
-#[allow(unused_macros, reason = "shared by test files, not all of which use it")]
 macro_rules! each_backend {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
-            $( #[test] fn $name() { super::$name(super::support::server::Backend::Sqlite) } )*
+            $( #[test] fn $name() { super::$name(crate::support::server::Backend::Sqlite) } )*
         }
         mod postgres {
-            $( #[test] fn $name() { super::$name(super::support::server::Backend::Postgres) } )*
+            $( #[test] fn $name() { super::$name(crate::support::server::Backend::Postgres) } )*
         }
     };
 }

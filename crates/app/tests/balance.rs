@@ -1,7 +1,7 @@
 //! The partner balance and withdrawals, and the notices that reach linked chats, on a real
 //! SQLite store with a hand-moved clock.
 
-mod support;
+use crate::support;
 
 use support::World;
 use time::Duration;

@@ -1,7 +1,7 @@
 //! Bots' updates: handled once however often they arrive, by webhook with the secret only the
 //! platform can make, or polled by the one holder of the poll lease.
 
-mod support;
+use crate::support;
 
 use support::{PARTNER_BOT_TOKEN, PLATFORM_BOT_TOKEN, World};
 use time::Duration;

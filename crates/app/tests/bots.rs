@@ -1,7 +1,7 @@
 //! A partner's own bot: connecting it with a token Telegram accepts, one bot per account and one
 //! account per bot, the token kept only sealed, and the secrets key's rotation.
 
-mod support;
+use crate::support;
 
 use support::{World, declined};
 use vp_app::cabinet::audit::Who;

@@ -1,7 +1,7 @@
 //! The cabinet's sign-in rules on a real SQLite store with a hand-moved clock: invitations,
 //! passwords, the lockout, session lifetimes, revocation and the activity log.
 
-mod support;
+use crate::support;
 
 use support::World;
 use time::Duration;

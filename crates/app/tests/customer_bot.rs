@@ -2,7 +2,7 @@
 //! its commands: a one-time code valid 24 hours, a chat for several clients of the account, a
 //! client in one chat, the chat's language, and `/stop`.
 
-mod support;
+use crate::support;
 
 use support::World;
 use time::Duration;

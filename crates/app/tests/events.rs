@@ -1,7 +1,7 @@
 //! Events end to end on a real SQLite store: recorded with the change that causes them,
 //! delivered on the spec's schedule, term events by the 5-minute check, endpoint management.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use support::World;

@@ -1,7 +1,7 @@
 //! What the gateway says, applied through the one settlement path: failures of the create
 //! call, the charge pinned with the key, notifications, the reconciliation job and refunds.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::Ordering;
 

@@ -2,7 +2,7 @@
 //! server that cannot take it now gets it again later; a refused address is given up; and
 //! the message is worded in its language under the right name.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! The partner use cases end to end on a real SQLite store, with time moved by hand.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::Ordering;
 

@@ -3,7 +3,7 @@
 //! language, with the renewal button; nothing after /stop, nothing to a chat that blocked the
 //! bot (which is unlinked), and a renewal counts again.
 
-mod support;
+use crate::support;
 
 use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};

@@ -3,7 +3,7 @@
 //! payment succeeded; without consent nothing is charged; a declined charge is tried at most
 //! twice more and then the term ends as usual; turning renewal off stops the next charge.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::Ordering;
 

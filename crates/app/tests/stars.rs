@@ -3,7 +3,7 @@
 //! payment of a paid invoice given back, and a Stars subscription cancelled wherever automatic
 //! renewal is turned off.
 
-mod support;
+use crate::support;
 
 use support::World;
 use vp_app::renewals::TurnedOffBy;

@@ -18,16 +18,11 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use crate::faults::Faults;
 use crate::gateway_contract::{Exchange, check};
 use crate::http::{HttpServer, Reply, Request, send};
 
-/// How the emulator answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Up,
-    /// Every call gets a 503 from the front proxy.
-    Down,
-}
+pub use crate::faults::Mode;
 
 /// How an update is signed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,12 +37,9 @@ pub enum Signature {
 
 struct State {
     token: String,
-    mode: Mode,
+    faults: Faults,
     invoices: Vec<Value>,
     exchanges: Vec<Exchange>,
-    lose_next_create: bool,
-    delay_next: Option<Duration>,
-    arrived: usize,
     updates: u64,
 }
 
@@ -81,12 +73,9 @@ impl CryptoPay {
     pub fn start(token: &str) -> CryptoPay {
         let state = Arc::new(Mutex::new(State {
             token: token.to_owned(),
-            mode: Mode::Up,
+            faults: Faults::new(),
             invoices: vec![],
             exchanges: vec![],
-            lose_next_create: false,
-            delay_next: None,
-            arrived: 0,
             updates: 0,
         }));
         let handler_state = state.clone();
@@ -100,19 +89,19 @@ impl CryptoPay {
     }
 
     pub fn set_mode(&self, mode: Mode) {
-        lock(&self.state).mode = mode;
+        lock(&self.state).faults.mode = mode;
     }
 
     pub fn lose_next_create(&self) {
-        lock(&self.state).lose_next_create = true;
+        lock(&self.state).faults.lose_next_create = true;
     }
 
     pub fn delay_next(&self, pause: Duration) {
-        lock(&self.state).delay_next = Some(pause);
+        lock(&self.state).faults.delay_next = Some(pause);
     }
 
     pub fn arrived(&self) -> usize {
-        lock(&self.state).arrived
+        lock(&self.state).faults.arrived
     }
 
     /// Every invoice, as `getInvoices` shows it.
@@ -240,20 +229,8 @@ fn decode(text: &str) -> String {
 }
 
 fn handle(state: &Mutex<State>, req: &Request) -> Reply {
-    let (mode, delay, lose) = {
-        let mut s = lock(state);
-        s.arrived += 1;
-        let lose = req.path == "/api/createInvoice" && std::mem::take(&mut s.lose_next_create);
-        (s.mode, s.delay_next.take(), lose)
-    };
-    if let Some(pause) = delay {
-        std::thread::sleep(pause);
-    }
-    if mode == Mode::Down {
-        return Reply::text(503, "503 Service Temporarily Unavailable");
-    }
-    let reply = api(&mut lock(state), req);
-    if lose { Reply::Close } else { reply }
+    let met = lock(state).faults.meet(req.path == "/api/createInvoice");
+    met.reply(|| error(500, 500, "INTERNAL_ERROR"), || api(&mut lock(state), req))
 }
 
 fn api(s: &mut State, req: &Request) -> Reply {

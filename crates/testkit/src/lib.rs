@@ -5,6 +5,7 @@
 //! storage port (`seed`). Never linked into the binary.
 
 pub mod cryptopay;
+mod faults;
 pub mod fixtures;
 pub mod gateway_contract;
 pub mod http;

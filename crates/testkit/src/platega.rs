@@ -13,18 +13,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::faults::Faults;
 use crate::gateway_contract::{Exchange, check};
 use crate::http::{HttpServer, Reply, Request, send};
 
-/// How the emulator answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Up,
-    /// Every call gets a 503 from the front proxy.
-    Down,
-    /// Every call gets a 500 with Platega's error body.
-    Failing,
-}
+pub use crate::faults::Mode;
 
 /// Which credentials a callback carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,15 +34,9 @@ struct State {
     merchant_id: String,
     secret: String,
     base: String,
-    mode: Mode,
+    faults: Faults,
     transactions: Vec<Value>,
     exchanges: Vec<Exchange>,
-    /// The next create is carried out but its answer is lost (the connection closes).
-    lose_next_create: bool,
-    /// The next call answers after this pause.
-    delay_next: Option<Duration>,
-    /// Calls that reached the emulator.
-    arrived: usize,
 }
 
 pub struct Platega {
@@ -80,12 +67,9 @@ impl Platega {
             merchant_id: merchant_id.to_owned(),
             secret: secret.to_owned(),
             base: String::new(),
-            mode: Mode::Up,
+            faults: Faults::new(),
             transactions: vec![],
             exchanges: vec![],
-            lose_next_create: false,
-            delay_next: None,
-            arrived: 0,
         }));
         let handler_state = state.clone();
         let server = HttpServer::start(move |req| handle(&handler_state, req));
@@ -99,17 +83,17 @@ impl Platega {
     }
 
     pub fn set_mode(&self, mode: Mode) {
-        lock(&self.state).mode = mode;
+        lock(&self.state).faults.mode = mode;
     }
 
     /// The next create is carried out, its answer lost.
     pub fn lose_next_create(&self) {
-        lock(&self.state).lose_next_create = true;
+        lock(&self.state).faults.lose_next_create = true;
     }
 
     /// The next call answers after `pause`.
     pub fn delay_next(&self, pause: Duration) {
-        lock(&self.state).delay_next = Some(pause);
+        lock(&self.state).faults.delay_next = Some(pause);
     }
 
     /// Every transaction, as `GET /transaction/{id}` shows it.
@@ -124,7 +108,7 @@ impl Platega {
 
     /// How many calls reached the emulator.
     pub fn arrived(&self) -> usize {
-        lock(&self.state).arrived
+        lock(&self.state).faults.arrived
     }
 
     /// The customer paid.
@@ -194,21 +178,8 @@ fn handle(state: &Mutex<State>, req: &Request) -> Reply {
     if req.path.starts_with("/pay/") {
         return Reply::text(200, "Platega emulator: the payment page");
     }
-    let (mode, delay, lose) = {
-        let mut s = lock(state);
-        s.arrived += 1;
-        let lose = req.path == "/transaction/process" && std::mem::take(&mut s.lose_next_create);
-        (s.mode, s.delay_next.take(), lose)
-    };
-    if let Some(pause) = delay {
-        std::thread::sleep(pause);
-    }
-    let reply = match mode {
-        Mode::Down => return Reply::text(503, "503 Service Temporarily Unavailable"),
-        Mode::Failing => return error(500, "Internal server error"),
-        Mode::Up => api(&mut lock(state), req),
-    };
-    if lose { Reply::Close } else { reply }
+    let met = lock(state).faults.meet(req.path == "/transaction/process");
+    met.reply(|| error(500, "Internal server error"), || api(&mut lock(state), req))
 }
 
 fn api(s: &mut State, req: &Request) -> Reply {

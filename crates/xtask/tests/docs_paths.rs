@@ -1,6 +1,7 @@
 //! The docs name source files and folders by path (`crates/app/src/payments/invoices.rs`, or
 //! `app/src/...` below `crates/`); a path that no longer exists sends a newcomer nowhere, so
-//! every such path in `docs/` and the README must exist.
+//! every such path in `docs/` and the README must exist. The architecture map must likewise name
+//! every service of `Services` and every repository trait of the ports.
 
 use std::path::{Path, PathBuf};
 
@@ -106,4 +107,57 @@ fn folders_the_tests_write_are_told_from_sources() {
     let outputs = written_by_tests();
     assert!(outputs.contains(&"tests/screenshots/".to_owned()), "{outputs:?}");
     assert!(!outputs.iter().any(|o| o.starts_with("crates/")), "{outputs:?}");
+}
+
+/// The types a struct's fields hold behind an `Arc` (`pub name: Arc<Type>,`).
+fn arc_fields(source: &str, strukt: &str) -> Vec<String> {
+    let start = source.find(&format!("pub struct {strukt} {{")).expect("the struct is there");
+    let body = &source[start..];
+    let body = &body[..body.find("\n}").expect("the struct ends")];
+    body.lines()
+        .filter_map(|l| l.trim().strip_prefix("pub ")?.split_once(": Arc<")?.1.strip_suffix(">,"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The repository traits the ports declare (`pub trait NameRepo`).
+fn repository_traits() -> Vec<String> {
+    let ports = root().join("crates/ports/src");
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(ports.join("store")).expect("ports/src/store").flatten().map(|e| e.path()).collect();
+    files.push(ports.join("local_panel.rs"));
+    let mut traits: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(f).expect("readable");
+            text.lines()
+                .filter_map(|l| l.strip_prefix("pub trait "))
+                .map(|rest| rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("").to_owned())
+                .filter(|name| name.ends_with("Repo"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    traits.sort();
+    traits
+}
+
+#[test]
+fn the_architecture_map_names_every_service_and_every_repository() {
+    let map = std::fs::read_to_string(root().join("docs/architecture.md")).expect("docs/architecture.md");
+    let named = code_spans(&map);
+    let services_rs = std::fs::read_to_string(root().join("crates/app/src/services.rs")).expect("services.rs");
+    let services = arc_fields(&services_rs, "Services");
+    let repositories = repository_traits();
+    assert!(services.len() >= 20 && repositories.len() >= 20, "found {services:?} and {repositories:?}");
+    let missing: Vec<&String> =
+        services.iter().chain(&repositories).filter(|name| !named.contains(&name.as_str())).collect();
+    assert!(missing.is_empty(), "docs/architecture.md does not name: {missing:?}");
+}
+
+#[test]
+fn services_are_read_from_the_struct_and_repositories_from_the_ports() {
+    let source = "pub struct Other {\n    pub x: Arc<X>,\n}\npub struct Services {\n    /// Doc.\n    pub payments: Arc<Payments>,\n    pub(crate) inner: Arc<Hidden>,\n    pub clock: Box<dyn Clock>,\n}\n";
+    assert_eq!(arc_fields(source, "Services"), ["Payments"]);
+    let repositories = repository_traits();
+    assert!(repositories.contains(&"InvoiceRepo".to_owned()) && repositories.contains(&"LocalPanelRepo".to_owned()));
 }

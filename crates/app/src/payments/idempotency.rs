@@ -126,67 +126,63 @@ impl Payments {
         request: &InvoiceRequest,
         stars: Option<vp_domain::stars::StarsRate>,
     ) -> AppResult<TakeOver> {
-        busy_retried("taking a key over", || self.take_over_once(account, stale, request, stars)).await
-    }
-
-    async fn take_over_once(
-        &self,
-        account: &AccountRecord,
-        stale: &IdempotencyRecord,
-        request: &InvoiceRequest,
-        stars: Option<vp_domain::stars::StarsRate>,
-    ) -> AppResult<TakeOver> {
-        let now = self.clock.now();
-        let offer = self.offers.current().await?;
-        let mut tx = self.store.begin().await?;
-        tx.lock_account(&account.id).await?;
-        let current = tx.idempotency_key(&account.id, &stale.key).await?;
-        if current.as_ref() != Some(stale) {
-            // Another request or the completer moved first: the partner retries and sees how.
-            return Ok(TakeOver::Changed(Refusal::OperationInProgress.into()));
-        }
-        let fp = fingerprint(request);
-        let resumed = stale.request_fingerprint == fp;
-        let payment_id = if resumed { stale.payment_id.clone() } else { self.ids.new_id("pay") };
-        let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
-        if !resumed {
-            // The stale request's use of a code is not this request's.
-            tx.release_promo_use(&stale.payment_id).await?;
-        }
-        let priced = match pinned {
-            Some(charge) => Ok(charge),
-            None => {
-                let asked = promotions::asked(self.store.as_ref(), &account.id, request.promo_code.as_ref()).await?;
-                let return_url = self.return_url(request, &payment_id);
-                self.pricing(&offer, account, stars).price(request, return_url, &asked)
+        busy_retried("taking a key over", || async move {
+            let now = self.clock.now();
+            let offer = self.offers.current().await?;
+            let mut tx = self.store.begin().await?;
+            tx.lock_account(&account.id).await?;
+            let current = tx.idempotency_key(&account.id, &stale.key).await?;
+            if current.as_ref() != Some(stale) {
+                // Another request or the completer moved first: the partner retries and sees how.
+                return Ok(TakeOver::Changed(Refusal::OperationInProgress.into()));
             }
-        };
-        let client = tx.client(&account.id, &request.client_id).await?;
-        let checked = check_rules(&offer, request, client.as_ref(), priced, now);
-        let checked = match checked {
-            Ok(charge) if client.is_none() => check_new_client_limit(tx.as_mut(), account, now).await.map(|()| charge),
-            checked => checked,
-        };
-        let charge = match checked {
-            Ok(charge) => charge,
-            Err(e) => return Ok(TakeOver::Refused(e)),
-        };
-        let record = IdempotencyRecord {
-            request_fingerprint: fp,
-            payment_id,
-            locked_until: Some(now + KEY_LOCK),
-            gateway_request: Some(charge.pinned()),
-            ..stale.clone()
-        };
-        // What the charge holds, with the key (again for a resumed request: nothing changes).
-        match self.hold(tx.as_mut(), account, request, &record, &charge, now).await {
-            Ok(()) => {}
-            Err(e @ AppError::Refused(_)) => return Ok(TakeOver::Refused(e)),
-            Err(e) => return Err(e),
-        }
-        tx.update_idempotency_key(&record).await?;
-        tx.commit().await?;
-        Ok(TakeOver::Issue(Box::new(Reserved { record, charge, client })))
+            let fp = fingerprint(request);
+            let resumed = stale.request_fingerprint == fp;
+            let payment_id = if resumed { stale.payment_id.clone() } else { self.ids.new_id("pay") };
+            let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
+            if !resumed {
+                // The stale request's use of a code is not this request's.
+                tx.release_promo_use(&stale.payment_id).await?;
+            }
+            let priced = match pinned {
+                Some(charge) => Ok(charge),
+                None => {
+                    let asked =
+                        promotions::asked(self.store.as_ref(), &account.id, request.promo_code.as_ref()).await?;
+                    let return_url = self.return_url(request, &payment_id);
+                    self.pricing(&offer, account, stars).price(request, return_url, &asked)
+                }
+            };
+            let client = tx.client(&account.id, &request.client_id).await?;
+            let checked = check_rules(&offer, request, client.as_ref(), priced, now);
+            let checked = match checked {
+                Ok(charge) if client.is_none() => {
+                    check_new_client_limit(tx.as_mut(), account, now).await.map(|()| charge)
+                }
+                checked => checked,
+            };
+            let charge = match checked {
+                Ok(charge) => charge,
+                Err(e) => return Ok(TakeOver::Refused(e)),
+            };
+            let record = IdempotencyRecord {
+                request_fingerprint: fp,
+                payment_id,
+                locked_until: Some(now + KEY_LOCK),
+                gateway_request: Some(charge.pinned()),
+                ..stale.clone()
+            };
+            // What the charge holds, with the key (again for a resumed request: nothing changes).
+            match self.hold(tx.as_mut(), account, request, &record, &charge, now).await {
+                Ok(()) => {}
+                Err(e @ AppError::Refused(_)) => return Ok(TakeOver::Refused(e)),
+                Err(e) => return Err(e),
+            }
+            tx.update_idempotency_key(&record).await?;
+            tx.commit().await?;
+            Ok(TakeOver::Issue(Box::new(Reserved { record, charge, client })))
+        })
+        .await
     }
 
     pub(super) async fn save_key(&self, record: &IdempotencyRecord) -> AppResult<()> {

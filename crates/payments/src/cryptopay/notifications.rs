@@ -14,30 +14,18 @@ use vp_ports::GatewayEvents;
 
 use super::CryptoPayGateway;
 use super::wire::Update;
-use crate::notified::{answered, text};
+use crate::notified::{Notified, answered, invoice_hint, post_route, text};
 
 pub const NOTIFICATIONS_PATH: &str = "/gateway/cryptopay/notifications";
 
 /// An update carries one invoice: a few kilobytes at most.
 const BODY_LIMIT: usize = 64 * 1024;
 
-struct Notifications {
-    gateway: Arc<CryptoPayGateway>,
-    events: Arc<dyn GatewayEvents>,
-}
-
 pub fn routes(gateway: Arc<CryptoPayGateway>, events: Arc<dyn GatewayEvents>) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.service(
-            web::resource(NOTIFICATIONS_PATH)
-                .app_data(Data::new(Notifications { gateway, events }))
-                .app_data(web::PayloadConfig::new(BODY_LIMIT))
-                .route(web::post().to(notify)),
-        );
-    }
+    post_route(NOTIFICATIONS_PATH, BODY_LIMIT, Notified { gateway, events }, notify)
 }
 
-async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> HttpResponse {
+async fn notify(req: HttpRequest, body: Bytes, state: Data<Notified<CryptoPayGateway>>) -> HttpResponse {
     let signature = req.headers().get("crypto-pay-api-signature").and_then(|v| v.to_str().ok()).unwrap_or_default();
     if !state.gateway.is_signed(&body, signature) {
         tracing::warn!(peer = ?req.peer_addr(), "a Crypto Pay update without the app's signature");
@@ -52,7 +40,7 @@ async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> Ht
         return text(StatusCode::OK, "ignored");
     }
     let id = update.payload.invoice_id.to_string();
-    let hint = update.payload.payload.as_deref().filter(|p| !p.is_empty() && p.len() <= 64);
+    let hint = invoice_hint(update.payload.payload.as_deref());
     let applied = state.events.payment_changed(GatewayName::CryptoPay, &id, hint).await;
     answered(GatewayName::CryptoPay, &id, applied)
 }

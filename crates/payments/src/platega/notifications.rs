@@ -14,30 +14,18 @@ use vp_ports::GatewayEvents;
 
 use super::PlategaGateway;
 use super::wire::Callback;
-use crate::notified::{answered, text};
+use crate::notified::{Notified, answered, invoice_hint, post_route, text};
 
 pub const NOTIFICATIONS_PATH: &str = "/gateway/platega/notifications";
 
 /// Callback bodies are a few hundred bytes; anything far larger is not Platega.
 const BODY_LIMIT: usize = 16 * 1024;
 
-struct Notifications {
-    gateway: Arc<PlategaGateway>,
-    events: Arc<dyn GatewayEvents>,
-}
-
 pub fn routes(gateway: Arc<PlategaGateway>, events: Arc<dyn GatewayEvents>) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.service(
-            web::resource(NOTIFICATIONS_PATH)
-                .app_data(Data::new(Notifications { gateway, events }))
-                .app_data(web::PayloadConfig::new(BODY_LIMIT))
-                .route(web::post().to(notify)),
-        );
-    }
+    post_route(NOTIFICATIONS_PATH, BODY_LIMIT, Notified { gateway, events }, notify)
 }
 
-async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> HttpResponse {
+async fn notify(req: HttpRequest, body: Bytes, state: Data<Notified<PlategaGateway>>) -> HttpResponse {
     let header = |name: &str| req.headers().get(name).map(|v| v.as_bytes().to_vec()).unwrap_or_default();
     if !state.gateway.is_merchant(&header("x-merchantid"), &header("x-secret")) {
         tracing::warn!(peer = ?req.peer_addr(), "a Platega callback without the merchant's credentials");
@@ -47,7 +35,7 @@ async fn notify(req: HttpRequest, body: Bytes, state: Data<Notifications>) -> Ht
         tracing::warn!("a malformed Platega callback");
         return text(StatusCode::BAD_REQUEST, "not a Platega callback");
     };
-    let hint = callback.payload.as_deref().filter(|p| !p.is_empty() && p.len() <= 64);
+    let hint = invoice_hint(callback.payload.as_deref());
     let applied = state.events.payment_changed(GatewayName::Platega, &callback.id, hint).await;
     answered(GatewayName::Platega, &callback.id, applied)
 }

@@ -14,7 +14,7 @@ use vp_domain::GatewayName;
 use vp_ports::{GatewayError, GatewayEvents, TrustedProxies};
 
 use super::YooKassaGateway;
-use crate::notified::{answered, text};
+use crate::notified::{answered, post_route, text};
 
 pub const NOTIFICATIONS_PATH: &str = "/gateway/yookassa/notifications";
 
@@ -49,14 +49,7 @@ pub fn routes(
     events: Arc<dyn GatewayEvents>,
     policy: NotifyPolicy,
 ) -> impl FnOnce(&mut web::ServiceConfig) {
-    move |cfg| {
-        cfg.service(
-            web::resource(NOTIFICATIONS_PATH)
-                .app_data(Data::new(Notifications { gateway, events, policy }))
-                .app_data(web::PayloadConfig::new(BODY_LIMIT))
-                .route(web::post().to(notify)),
-        );
-    }
+    post_route(NOTIFICATIONS_PATH, BODY_LIMIT, Notifications { gateway, events, policy }, notify)
 }
 
 /// What a notification names: the event and its object's id, nothing else.
