@@ -1,0 +1,101 @@
+//! Customers' reminders (`ReminderRepo`).
+
+use super::*;
+
+contract_tests!(a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,);
+
+async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) {
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    tx.insert_client(&client("c-1", "acc-1", "one", at(0))).await.unwrap();
+    let reminder = ReminderSend {
+        id: "rmd-1".into(),
+        account_id: "acc-1".into(),
+        client_ref: "c-1".into(),
+        chat_id: 77,
+        kind: ReminderKind::Expiring(vp_domain::term_events::Threshold::Hours72),
+        term_ends_at: at(1000),
+        payment_id: None,
+        created_at: at(10),
+        attempts: 0,
+        next_attempt_at: Some(at(10)),
+        sent_at: None,
+        last_error: None,
+    };
+    assert!(tx.insert_reminder(&reminder).await.unwrap());
+    assert!(
+        !tx.insert_reminder(&ReminderSend { id: "rmd-2".into(), ..reminder.clone() }).await.unwrap(),
+        "once per term"
+    );
+    let renewed =
+        ReminderSend { id: "rmd-3".into(), term_ends_at: at(2000), next_attempt_at: Some(at(20)), ..reminder.clone() };
+    assert!(tx.insert_reminder(&renewed).await.unwrap(), "a new term counts again");
+    let template = reminder.clone();
+    let paid = move |id: &str, payment: &str| ReminderSend {
+        id: id.into(),
+        kind: ReminderKind::Paid,
+        payment_id: Some(payment.into()),
+        next_attempt_at: None,
+        ..template.clone()
+    };
+    assert!(tx.insert_reminder(&paid("rmd-p1", "pay_1")).await.unwrap());
+    assert!(tx.insert_reminder(&paid("rmd-p2", "pay_2")).await.unwrap(), "once per invoice, not per term");
+    assert!(!tx.insert_reminder(&paid("rmd-p3", "pay_1")).await.unwrap());
+    tx.commit().await.unwrap();
+
+    let claim = |store: Arc<dyn Store>| async move {
+        let mut tx = store.begin().await.unwrap();
+        let got = tx.claim_reminders("acc-1", Claim { now: at(30), lease_until: at(150), limit: 10 }).await.unwrap();
+        tx.commit().await.unwrap();
+        got.into_iter().map(|r| r.id).collect::<Vec<_>>()
+    };
+    let (a, b) = tokio::join!(claim(ctx.store.clone()), claim(ctx.store.clone()));
+    let mut all = [a.clone(), b.clone()].concat();
+    all.sort();
+    assert_eq!(all, ["rmd-1", "rmd-3"], "each claimed by exactly one: {a:?} / {b:?}");
+    let mut tx = begin(&ctx.store).await;
+    assert!(
+        tx.claim_reminders("acc-1", Claim { now: at(149), lease_until: at(300), limit: 10 }).await.unwrap().is_empty(),
+        "held until the lease ends"
+    );
+    assert!(tx.accounts_with_due_reminders(at(149), 10).await.unwrap().is_empty());
+    assert_eq!(tx.accounts_with_due_reminders(at(150), 10).await.unwrap(), ["acc-1"]);
+    assert!(
+        tx.claim_reminders("acc-2", Claim { now: at(150), lease_until: at(300), limit: 10 }).await.unwrap().is_empty(),
+        "by account"
+    );
+    let mut sent = ReminderSend { attempts: 1, next_attempt_at: None, sent_at: Some(at(40)), ..reminder };
+    tx.update_reminder(&sent).await.unwrap();
+    assert!(
+        tx.claim_reminders("acc-1", Claim { now: at(150), lease_until: at(300), limit: 10 })
+            .await
+            .unwrap()
+            .iter()
+            .all(|r| r.id == "rmd-3")
+    );
+    sent.last_error = Some("x".into());
+    tx.update_reminder(&sent).await.unwrap();
+    let of_client = tx.reminders_of_client("c-1").await.unwrap();
+    assert_eq!(of_client[0], sent);
+    assert!(of_client.contains(&paid("rmd-p2", "pay_2")), "a paid message keeps its invoice");
+
+    let unlinked = tx.reminder_recipient(&sent).await.unwrap().unwrap();
+    assert_eq!((unlinked.client.id.as_str(), unlinked.linked_chat, unlinked.language), ("c-1", None, None));
+    let chat = ClientChat { client_ref: "c-1".into(), account_id: "acc-1".into(), chat_id: 78, linked_at: at(1) };
+    tx.link_client_chat(&chat).await.unwrap();
+    tx.set_chat_language("acc-1", 77, vp_domain::Lang::Ru).await.unwrap();
+    let moved = tx.reminder_recipient(&sent).await.unwrap().unwrap();
+    assert_eq!(
+        (moved.linked_chat, moved.language),
+        (Some(78), Some(vp_domain::Lang::Ru)),
+        "the chat now, the reminder's chat's language"
+    );
+    let gone = ReminderSend { client_ref: "c-gone".into(), ..sent.clone() };
+    assert_eq!(tx.reminder_recipient(&gone).await.unwrap(), None);
+
+    assert_eq!(tx.renewal_url("acc-1").await.unwrap(), None);
+    tx.set_renewal_url("acc-1", Some("https://renew.example")).await.unwrap();
+    assert_eq!(tx.renewal_url("acc-1").await.unwrap().as_deref(), Some("https://renew.example"));
+    assert_eq!(tx.account("acc-1").await.unwrap(), Some(account("acc-1")), "the account itself is unchanged");
+    tx.commit().await.unwrap();
+}
