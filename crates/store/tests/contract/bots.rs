@@ -1,4 +1,5 @@
-//! Partners' bots, their updates, customers and chats (`BotRepo`, `BotCustomerRepo`, `CustomerChatRepo`).
+//! Partners' bots, their updates, customers and chats (`BotRepo`, `BotCustomerRepo`,
+//! `CustomerChatRepo`).
 
 use super::*;
 

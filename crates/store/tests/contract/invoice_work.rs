@@ -1,4 +1,5 @@
-//! The two units of work of `POST /payments`: opening an invoice and recording it, alone and racing (`Store::open_invoice`, `Store::record_invoice`).
+//! The two units of work of `POST /payments`: opening an invoice and recording it, alone and racing
+//! (`Store::open_invoice`, `Store::record_invoice`).
 
 use super::*;
 

@@ -1,4 +1,5 @@
-//! The panel sync queue and the embedded panel's tables (`ClientRepo`'s sync queue, `LocalPanelRepo`).
+//! The panel sync queue and the embedded panel's tables (`ClientRepo`'s sync queue,
+//! `LocalPanelRepo`).
 
 use super::*;
 

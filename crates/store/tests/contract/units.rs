@@ -1,4 +1,5 @@
-//! Units of work themselves: commit, rollback, locks, reads made ahead, asynchronous commits, migrations and the pool (`Store`, `Tx`).
+//! Units of work themselves: commit, rollback, locks, reads made ahead, asynchronous commits,
+//! migrations and the pool (`Store`, `Tx`).
 
 use super::events::{delivery, endpoint, event};
 use super::ledger::{balance, ledger_entry};
