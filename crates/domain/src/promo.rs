@@ -9,7 +9,7 @@ use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive};
 use thiserror::Error;
 use time::OffsetDateTime;
 
-use crate::invoice::Purpose;
+use crate::invoice::{InvoiceStatus, Purpose};
 use crate::markup::PriceBreakdown;
 use crate::money::Money;
 
@@ -232,12 +232,51 @@ impl Terms {
     }
 }
 
+/// What one use of a code is, by the status of the invoice that holds it (`None`: the invoice
+/// is still being issued). The invoice's status is the one truth: settling, expiring or failing
+/// it moves the use with no write of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UseState {
+    /// Counted against the code's limits while the invoice may still be paid.
+    Held,
+    /// Paid: counted for good, and its discount was given.
+    Spent,
+    /// The invoice failed or expired: the use no longer counts.
+    Released,
+}
+
+impl UseState {
+    pub const fn of(invoice: Option<InvoiceStatus>) -> UseState {
+        match invoice {
+            None | Some(InvoiceStatus::Pending) => UseState::Held,
+            Some(InvoiceStatus::Succeeded) => UseState::Spent,
+            Some(InvoiceStatus::Failed | InvoiceStatus::Expired) => UseState::Released,
+        }
+    }
+
+    /// Whether a use in this state counts against the code's limits.
+    pub const fn counts(self) -> bool {
+        !matches!(self, UseState::Released)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::markup::{MarkupPercent, price};
     use proptest::prelude::*;
     use time::macros::datetime;
+
+    #[test]
+    fn a_use_is_held_while_its_invoice_may_be_paid_spent_once_paid_and_released_otherwise() {
+        assert_eq!(UseState::of(None), UseState::Held, "the invoice is still being issued");
+        assert_eq!(UseState::of(Some(InvoiceStatus::Pending)), UseState::Held);
+        assert_eq!(UseState::of(Some(InvoiceStatus::Succeeded)), UseState::Spent);
+        assert_eq!(UseState::of(Some(InvoiceStatus::Failed)), UseState::Released);
+        assert_eq!(UseState::of(Some(InvoiceStatus::Expired)), UseState::Released);
+        let counting: Vec<_> = InvoiceStatus::ALL.into_iter().filter(|s| UseState::of(Some(*s)).counts()).collect();
+        assert_eq!(counting, [InvoiceStatus::Pending, InvoiceStatus::Succeeded]);
+    }
 
     fn rub(s: &str) -> Money {
         s.parse().unwrap()

@@ -154,10 +154,11 @@ impl RewardState {
         }
     }
 
+    pub const ALL: [RewardState; 4] =
+        [RewardState::Days, RewardState::Credit, RewardState::CreditSpent, RewardState::Reversed];
+
     pub fn from_code(code: &str) -> Option<RewardState> {
-        [RewardState::Days, RewardState::Credit, RewardState::CreditSpent, RewardState::Reversed]
-            .into_iter()
-            .find(|s| s.as_str() == code)
+        RewardState::ALL.into_iter().find(|s| s.as_str() == code)
     }
 
     /// Whether the days count as given (the cabinet's and the overview's figures).

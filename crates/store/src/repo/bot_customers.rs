@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::InvoiceStatus;
 use vp_ports::store::StoreResult;
 use vp_ports::{BotCustomer, BotCustomerRepo, BotDeviceList, BotStats};
 
@@ -208,7 +209,7 @@ impl BotCustomerRepo for StoreTx {
                 .inner_join(b::bot_customers.on(b::client_ref.eq(invoices::client_ref.nullable())))
                 .filter(invoices::account_id.eq(account_id))
                 .filter(b::account_id.eq(account_id))
-                .filter(invoices::status.eq("succeeded"))
+                .filter(invoices::status.eq(InvoiceStatus::Succeeded.as_str()))
                 .filter(invoices::paid_at.ge(since))
                 .select(b::user_id)
                 .load(c)

@@ -1,6 +1,6 @@
-//! Promo codes and their uses: `PromoRepo` for the unit of work. A use counts while its
-//! invoice is being issued (no invoice yet), is pending, or is paid; the invoice's status is
-//! the one truth, so settling or expiring an invoice needs no write here.
+//! Promo codes and their uses: `PromoRepo` for the unit of work. Whether a use counts is the
+//! domain's rule (`vp_domain::promo::UseState`, by the status of the invoice holding it), so
+//! settling or expiring an invoice needs no write here.
 
 use async_trait::async_trait;
 use diesel::{
@@ -9,7 +9,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::promo::{Benefit, PromoCode, Terms};
+use vp_domain::promo::{Benefit, PromoCode, Terms, UseState};
 use vp_domain::{InvoiceStatus, Money};
 use vp_ports::store::StoreResult;
 use vp_ports::{PromoCodeRecord, PromoRepo, PromoUsage, PromoUse};
@@ -81,9 +81,9 @@ fn code(r: PromoCodeRow) -> StoreResult<PromoCodeRecord> {
     })
 }
 
-/// Invoice statuses whose use counts (besides an invoice not recorded yet).
-fn counting() -> [String; 2] {
-    [InvoiceStatus::Pending.as_str().to_owned(), InvoiceStatus::Succeeded.as_str().to_owned()]
+/// Invoice statuses whose use counts (`UseState::counts`; an invoice not recorded yet counts too).
+fn counting() -> Vec<&'static str> {
+    InvoiceStatus::ALL.into_iter().filter(|s| UseState::of(Some(*s)).counts()).map(InvoiceStatus::as_str).collect()
 }
 
 #[async_trait]
@@ -212,15 +212,16 @@ impl PromoRepo for StoreTx {
         .map_err(db)?;
         let mut usage = PromoUsage::default();
         for (status, promo) in rows {
-            match status.as_deref() {
-                None | Some("pending") => usage.held += 1,
-                Some("succeeded") => {
+            let status = status.map(|s| s.parse::<InvoiceStatus>().map_err(|e| corrupt(e.to_string()))).transpose()?;
+            match UseState::of(status) {
+                UseState::Held => usage.held += 1,
+                UseState::Spent => {
                     usage.spent += 1;
                     let discount =
                         promo.as_deref().map(crate::convert::promo_discount).transpose()?.unwrap_or(Money::ZERO);
                     usage.discount_given = usage.discount_given.checked_add(discount).unwrap_or(usage.discount_given);
                 }
-                Some(_) => {}
+                UseState::Released => {}
             }
         }
         Ok(usage)

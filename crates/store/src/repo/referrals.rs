@@ -1,6 +1,8 @@
 //! Referral programs, personal codes and invitations: `ReferralRepo` for the unit of work. The
 //! figures are counted in the database: a partner's customers may bring many.
 
+use std::sync::LazyLock;
+
 use async_trait::async_trait;
 use diesel::dsl::sql;
 use diesel::sql_types::{BigInt, Nullable};
@@ -20,12 +22,20 @@ use crate::pool::{db_run, upsert};
 use crate::schema::{clients, referral_codes, referral_programs, referrals};
 use crate::tx::StoreTx;
 
-/// Invited customers whose payment gave days not taken back, and those days (both backends
-/// sum integers to a 64-bit integer; the casts keep one type).
-const REWARDED: &str = "CAST(COALESCE(SUM(CASE WHEN referrals.state IN ('days', 'credit', 'credit_spent') \
-                        THEN 1 ELSE 0 END), 0) AS BIGINT)";
-const DAYS_GIVEN: &str = "CAST(COALESCE(SUM(CASE WHEN referrals.state IN ('days', 'credit', 'credit_spent') \
-                          THEN referrals.days ELSE 0 END), 0) AS BIGINT)";
+/// Invited customers whose payment gave days not taken back (`RewardState::is_given`), and
+/// those days (both backends sum integers to a 64-bit integer; the casts keep one type). The
+/// states are the domain's fixed codes, never input.
+static REWARDED: LazyLock<String> = LazyLock::new(|| given_sum("1"));
+static DAYS_GIVEN: LazyLock<String> = LazyLock::new(|| given_sum("referrals.days"));
+
+fn given_sum(value: &str) -> String {
+    let given: Vec<String> =
+        RewardState::ALL.into_iter().filter(|s| s.is_given()).map(|s| format!("'{}'", s.as_str())).collect();
+    format!(
+        "CAST(COALESCE(SUM(CASE WHEN referrals.state IN ({}) THEN {value} ELSE 0 END), 0) AS BIGINT)",
+        given.join(", ")
+    )
+}
 
 fn code_record(r: ReferralCodeRow) -> StoreResult<ReferralCodeRecord> {
     let code = ReferralCode::parse(&r.code).ok_or_else(|| corrupt(format!("referral code {:?}", r.code)))?;
@@ -213,9 +223,9 @@ impl ReferralRepo for StoreTx {
                 .inner_join(clients::table.on(clients::id.eq(referrals::inviter_ref)))
                 .filter(referrals::account_id.eq(account_id))
                 .group_by(clients::client_id)
-                .select((clients::client_id, sql::<BigInt>("COUNT(*)"), sql::<BigInt>(REWARDED), sql::<BigInt>(DAYS_GIVEN)))
+                .select((clients::client_id, sql::<BigInt>("COUNT(*)"), sql::<BigInt>(&REWARDED), sql::<BigInt>(&DAYS_GIVEN)))
                 .order((
-                    sql::<Nullable<BigInt>>(&format!("{REWARDED} DESC")),
+                    sql::<Nullable<BigInt>>(&format!("{} DESC", *REWARDED)),
                     sql::<Nullable<BigInt>>("COUNT(*) DESC"),
                     clients::client_id,
                 ))
@@ -241,7 +251,7 @@ impl ReferralRepo for StoreTx {
         let (invited, rewarded, days): (i64, i64, i64) = db_run!(conn, c => {
             referrals::table
                 .filter(referrals::account_id.eq(account_id))
-                .select((sql::<BigInt>("COUNT(*)"), sql::<BigInt>(REWARDED), sql::<BigInt>(DAYS_GIVEN)))
+                .select((sql::<BigInt>("COUNT(*)"), sql::<BigInt>(&REWARDED), sql::<BigInt>(&DAYS_GIVEN)))
                 .get_result(c)
                 .await
         })
