@@ -63,6 +63,10 @@ fn a_ticked_renewal_charges_the_saved_card_a_day_before_the_end_until_it_is_turn
     let off = s.cli(&["client", "auto-renew", &s.account_id, "ticked", "off"]);
     assert_eq!((off["was_on"].as_bool(), off["charge_under_way"].as_bool()), (Some(true), Some(false)), "{off}");
     assert_eq!(auto_renew(&s, "ticked"), Some(false), "and off at once");
+    // The cabinet says who turned it off in words, not as the stored code.
+    let mut cabinet = support::visitor::cabinet_member(&s, &s.account_id, "support@example.com");
+    let page = cabinet.get("/cabinet/clients/ticked").text();
+    assert!(page.contains("(the platform operator)") && !page.contains("(operator)"), "{page}");
     jobs_at(&s, renewed - Duration::hours(24));
     jobs_at(&s, renewed + Duration::minutes(1));
     let shown = s.cli(&["client", "show", &s.account_id, "ticked"]);

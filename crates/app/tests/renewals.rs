@@ -177,7 +177,7 @@ async fn turning_renewal_off_stops_the_next_charge() {
         .unwrap();
     assert!(off.was_on && !off.charge_under_way);
     let consent = consent_of(&w, "dave").await.unwrap();
-    assert_eq!(consent.turned_off_by.as_deref(), Some("operator"));
+    assert_eq!(consent.turned_off_by, Some(vp_app::renewals::TurnedOffBy::Operator));
     assert!(!w.subscription("dave").await.auto_renew);
     check_at(&w, end - Duration::hours(24)).await;
     check_at(&w, end + Duration::minutes(5)).await;
@@ -364,7 +364,10 @@ async fn support_sees_the_consent_as_given_and_turns_renewal_off_in_the_cabinet(
     let off = w.app.cabinet.turn_off_auto_renew(&actor, "ivan").await.unwrap();
     assert!(off.was_on);
     let after = w.app.cabinet.client(&actor, "ivan").await.unwrap();
-    assert_eq!(after.renewal.unwrap().turned_off_by.as_deref(), Some("support:support@example.com"));
+    assert_eq!(
+        after.renewal.unwrap().turned_off_by,
+        Some(vp_app::renewals::TurnedOffBy::Support { email: "support@example.com".into() })
+    );
     assert!(!after.client.subscription.unwrap().auto_renew);
     let activity = w.app.cabinet.activity(&actor, None).await.unwrap();
     assert!(activity.iter().any(|e| e.action == "client.auto_renew_off" && e.detail == "ivan"), "in the activity log");

@@ -2,8 +2,12 @@
 //! saved payment method is charged and how often a declined charge is tried again
 //! (docs/decisions.md, "Automatic renewal").
 
+use std::fmt;
+use std::str::FromStr;
+
 use time::{Duration, OffsetDateTime};
 
+use crate::invoice::UnknownValue;
 use crate::subscription::{Subscription, SubscriptionStatus, Term, add_months};
 
 /// The renewal charge is made this long before the term ends, in place of the 24 h reminder.
@@ -58,9 +62,71 @@ pub fn next_charge_after(current: Option<&Subscription>, months: u32, paid_at: O
     charge_at(end)
 }
 
+/// Who turned a customer's automatic renewal off, kept with the consent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TurnedOffBy {
+    /// The customer, in the bot or on the connect page.
+    Customer,
+    /// A member of the partner's support, in the cabinet, by their sign-in email.
+    Support { email: String },
+    /// The platform operator (`vp-api client auto-renew`).
+    Operator,
+    /// The customer cancelled the Stars subscription in Telegram.
+    StarsSubscription,
+}
+
+impl TurnedOffBy {
+    const SUPPORT: &'static str = "support:";
+}
+
+/// The stored code: `customer`, `support:<email>`, `operator`, `stars_subscription`.
+impl fmt::Display for TurnedOffBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TurnedOffBy::Customer => f.write_str("customer"),
+            TurnedOffBy::Support { email } => write!(f, "{}{email}", TurnedOffBy::SUPPORT),
+            TurnedOffBy::Operator => f.write_str("operator"),
+            TurnedOffBy::StarsSubscription => f.write_str("stars_subscription"),
+        }
+    }
+}
+
+impl FromStr for TurnedOffBy {
+    type Err = UnknownValue;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "customer" => Ok(TurnedOffBy::Customer),
+            "operator" => Ok(TurnedOffBy::Operator),
+            "stars_subscription" => Ok(TurnedOffBy::StarsSubscription),
+            _ => match s.strip_prefix(TurnedOffBy::SUPPORT) {
+                Some(email) if !email.is_empty() => Ok(TurnedOffBy::Support { email: email.to_owned() }),
+                _ => Err(UnknownValue(s.to_owned())),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn who_turned_renewal_off_is_stored_as_its_code_and_read_back_and_an_unknown_code_is_refused() {
+        let all = [
+            TurnedOffBy::Customer,
+            TurnedOffBy::Support { email: "support@example.com".into() },
+            TurnedOffBy::Operator,
+            TurnedOffBy::StarsSubscription,
+        ];
+        for by in all {
+            assert_eq!(by.to_string().parse::<TurnedOffBy>(), Ok(by.clone()), "{by}");
+        }
+        assert_eq!(TurnedOffBy::Support { email: "a@b.c".into() }.to_string(), "support:a@b.c");
+        for unknown in ["", "support:", "partner", "Customer"] {
+            assert!(unknown.parse::<TurnedOffBy>().is_err(), "{unknown:?}");
+        }
+    }
     use crate::devices::DeviceLimit;
     use time::macros::datetime;
 

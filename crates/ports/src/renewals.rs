@@ -3,6 +3,7 @@
 //! made twice across restarts, instances and retries).
 
 use time::OffsetDateTime;
+use vp_domain::renewal::TurnedOffBy;
 use vp_domain::{Lang, PriceBreakdown};
 
 /// A customer's consent to automatic renewal, given with an invoice.
@@ -30,10 +31,9 @@ pub struct RenewalConsent {
     pub saved_method_sealed: Option<String>,
     /// How the gateway names the saved method ("Bank card *4444"), for the customer's pages.
     pub saved_method_title: Option<String>,
-    /// When automatic renewal was turned off, and by whom (`customer`, `support:<email>`,
-    /// `operator`); `None` while it is on.
+    /// When automatic renewal was turned off, and by whom; `None` while it is on.
     pub turned_off_at: Option<OffsetDateTime>,
-    pub turned_off_by: Option<String>,
+    pub turned_off_by: Option<TurnedOffBy>,
 }
 
 impl RenewalConsent {

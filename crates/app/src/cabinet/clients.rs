@@ -91,7 +91,7 @@ impl Cabinet {
     /// Support turns a client's automatic renewal off: no charge is started from now.
     pub async fn turn_off_auto_renew(&self, actor: &Actor, client_id: &str) -> AppResult<TurnedOff> {
         let id = ClientId::parse(client_id).map_err(|_| AppError::NotFound("client"))?;
-        let by = TurnedOffBy::Support(&actor.user.email);
+        let by = TurnedOffBy::Support { email: actor.user.email.clone() };
         let off = match self.services.renewals.turn_off(actor.account_id(), &id, by).await {
             Err(AppError::Refused(Refusal::ClientNotFound)) => return Err(AppError::NotFound("client")),
             other => other?,

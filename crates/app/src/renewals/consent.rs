@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::markup::price;
+use vp_domain::renewal::TurnedOffBy;
 use vp_domain::{Lang, Money, Purpose, Rail};
 use vp_ports::{
     AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, RenewalConsent, RenewalRepo, Store,
@@ -106,19 +107,19 @@ impl Consents {
         Ok(())
     }
 
-    /// Turns automatic renewal off for the client from now on; `by` says who (`customer`,
-    /// `support:<email>`, `operator`). `false` when it was not on.
+    /// Turns automatic renewal off for the client from now on, recorded as `by`'s doing.
+    /// `false` when it was not on.
     pub(crate) async fn turn_off(
         &self,
         tx: &mut (impl RenewalRepo + ClientRepo + ?Sized),
         client_ref: &str,
-        by: &str,
+        by: TurnedOffBy,
     ) -> AppResult<bool> {
         let Some(mut consent) = tx.current_consent(client_ref).await?.filter(|c| c.turned_off_at.is_none()) else {
             return Ok(false);
         };
         consent.turned_off_at = Some(self.clock.now());
-        consent.turned_off_by = Some(by.to_owned());
+        consent.turned_off_by = Some(by);
         tx.update_consent(&consent).await?;
         tx.set_auto_renew(client_ref, false).await?;
         Ok(true)

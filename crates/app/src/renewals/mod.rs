@@ -14,6 +14,8 @@ pub use charges::RenewalRun;
 pub(crate) use charges::schedule_charge;
 pub(crate) use consent::tell_price;
 pub use consent::{ConsentGiven, Consents, RenewalOffer};
+/// Who turned automatic renewal off (the domain's, here for the callers of `turn_off`).
+pub use vp_domain::renewal::TurnedOffBy;
 
 use crate::error::{AppError, AppResult, Refusal};
 use crate::payments::{Gateways, Payments};
@@ -41,31 +43,10 @@ pub struct TurnedOff {
     pub charge_under_way: bool,
 }
 
-/// Who turned automatic renewal off, as the consent keeps it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TurnedOffBy<'a> {
-    /// The customer, in the bot or on the connect page.
-    Customer,
-    /// The partner's support in the cabinet, by email.
-    Support(&'a str),
-    /// The platform operator (`vp-api client auto-renew`).
-    Operator,
-}
-
-impl TurnedOffBy<'_> {
-    pub fn label(self) -> String {
-        match self {
-            TurnedOffBy::Customer => "customer".into(),
-            TurnedOffBy::Support(email) => format!("support:{email}"),
-            TurnedOffBy::Operator => "operator".into(),
-        }
-    }
-}
-
 impl Renewals {
     /// Turns automatic renewal off for a client of the account, from this moment: no charge is
     /// started after it.
-    pub async fn turn_off(&self, account_id: &str, client_id: &ClientId, by: TurnedOffBy<'_>) -> AppResult<TurnedOff> {
+    pub async fn turn_off(&self, account_id: &str, client_id: &ClientId, by: TurnedOffBy) -> AppResult<TurnedOff> {
         let client = read!(self.store, |tx| tx.client(account_id, client_id)).ok_or(Refusal::ClientNotFound)?;
         self.turn_off_client(account_id, &client.id, by).await
     }
@@ -77,10 +58,10 @@ impl Renewals {
         self.turn_off_client(&client.account_id, &client.id, TurnedOffBy::Customer).await
     }
 
-    async fn turn_off_client(&self, account_id: &str, client_ref: &str, by: TurnedOffBy<'_>) -> AppResult<TurnedOff> {
+    async fn turn_off_client(&self, account_id: &str, client_ref: &str, by: TurnedOffBy) -> AppResult<TurnedOff> {
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
-        let was_on = self.consents.turn_off(tx.as_mut(), client_ref, &by.label()).await?;
+        let was_on = self.consents.turn_off(tx.as_mut(), client_ref, by).await?;
         let charges = tx.renewal_charges_of_client(client_ref).await?;
         tx.commit().await?;
         let charge_under_way = charges.iter().any(|c| c.state == RenewalChargeState::Charging);

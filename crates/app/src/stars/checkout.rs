@@ -5,6 +5,7 @@
 //! finishes what the first one began.
 
 use time::OffsetDateTime;
+use vp_domain::renewal::TurnedOffBy;
 use vp_domain::stars::{STARS_CURRENCY, StarsRate};
 use vp_domain::{InvoiceStatus, Money, PaymentOutcome, Rail};
 use vp_ports::{InvoiceRecord, PreCheckout, StarsCharge, StarsInvoice, StarsPaid, StarsSubscription, Tx};
@@ -186,7 +187,7 @@ impl Stars {
         };
         tx.insert_stars_subscription(&subscription).await?;
         // Telegram renews it from now on: a card's automatic renewal would charge the term twice.
-        self.consents.turn_off(tx, &first.client_ref, "stars_subscription").await?;
+        self.consents.turn_off(tx, &first.client_ref, TurnedOffBy::StarsSubscription).await?;
         Ok(Recorded::Settle { payment_id: first.payment_id, subscription: Some(subscription.charge_id) })
     }
 

@@ -40,7 +40,7 @@ fn consent_row(c: &RenewalConsent) -> RenewalConsentRow {
         saved_method_sealed: c.saved_method_sealed.clone(),
         saved_method_title: c.saved_method_title.clone(),
         turned_off_at: db_time_opt(c.turned_off_at),
-        turned_off_by: c.turned_off_by.clone(),
+        turned_off_by: c.turned_off_by.as_ref().map(ToString::to_string),
     }
 }
 
@@ -74,7 +74,10 @@ pub(crate) fn consent(r: RenewalConsentRow) -> StoreResult<RenewalConsent> {
         saved_method_sealed: r.saved_method_sealed,
         saved_method_title: r.saved_method_title,
         turned_off_at: r.turned_off_at.map(utc),
-        turned_off_by: r.turned_off_by,
+        turned_off_by: r
+            .turned_off_by
+            .map(|by| by.parse().map_err(|_| corrupt(format!("renewal consent turned off by {by:?}"))))
+            .transpose()?,
     })
 }
 

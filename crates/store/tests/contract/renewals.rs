@@ -84,7 +84,11 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     let done = RenewalCharge { state: RenewalChargeState::Succeeded, next_try_at: None, ..charge.clone() };
     tx.update_renewal_charge(&done).await.unwrap();
     assert_eq!(tx.renewal_charges_of_client("c-1").await.unwrap(), vec![next_term, done], "newest term first");
-    let off = RenewalConsent { turned_off_at: Some(at(40)), turned_off_by: Some("customer".into()), ..saved };
+    let off = RenewalConsent {
+        turned_off_at: Some(at(40)),
+        turned_off_by: Some(vp_domain::renewal::TurnedOffBy::Customer),
+        ..saved
+    };
     tx.update_consent(&off).await.unwrap();
     assert!(!tx.current_consent("c-1").await.unwrap().unwrap().chargeable());
     tx.commit().await.unwrap();

@@ -11,6 +11,7 @@ use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
 use vp_app::clients::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView};
+use vp_domain::renewal::TurnedOffBy;
 use vp_domain::{InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
 use vp_ports::pages::url_encode;
@@ -198,6 +199,19 @@ pub async fn turn_off_renewal(
     }
 }
 
+/// Who turned automatic renewal off, in the cabinet's words.
+fn who_turned_off(tx: Texts, by: Option<&TurnedOffBy>) -> String {
+    match by {
+        Some(TurnedOffBy::Customer) => tx.get("cabinet-renewal-off-by-customer"),
+        Some(TurnedOffBy::Support { email }) => {
+            tx.with("cabinet-renewal-off-by-support", &[("email", email.as_str().into())])
+        }
+        Some(TurnedOffBy::Operator) => tx.get("cabinet-renewal-off-by-operator"),
+        Some(TurnedOffBy::StarsSubscription) => tx.get("cabinet-renewal-off-by-stars"),
+        None => "—".to_owned(),
+    }
+}
+
 /// The customer's consent to automatic renewal as given: when, with which invoice, the words
 /// they were shown, the saved method; and whether it is still on (with the button to turn it
 /// off) or who turned it off and when.
@@ -209,7 +223,10 @@ fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
     let state = match &c.turned_off_at {
         Some(at) => tx.with(
             "cabinet-renewal-off-since",
-            &[("when", when(*at).as_str().into()), ("by", c.turned_off_by.as_deref().unwrap_or("—").into())],
+            &[
+                ("when", when(*at).as_str().into()),
+                ("by", who_turned_off(tx, c.turned_off_by.as_ref()).as_str().into()),
+            ],
         ),
         None => tx.get("cabinet-renewal-on"),
     };
