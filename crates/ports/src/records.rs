@@ -77,6 +77,13 @@ pub struct PlanRecord {
     pub retired_at: Option<OffsetDateTime>,
 }
 
+impl PlanRecord {
+    /// The term one purchase of the plan buys.
+    pub fn term(&self) -> vp_domain::Term {
+        if self.lifetime { vp_domain::Term::Lifetime } else { vp_domain::Term::Months(self.months) }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PaymentMethodRecord {
     pub code: String,

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
-use vp_domain::{Purpose, Term};
+use vp_domain::Purpose;
 use vp_ports::{Cursor, InvoiceRecord, SettingKey, SettingRecord};
 
 use super::Payments;
@@ -75,7 +75,7 @@ impl Payments {
             let value = serde_json::to_string(found).unwrap_or_default();
             tx.put_setting(&SettingRecord { key: SettingKey::PaidAccessCheck, value, updated_at: now }).await?;
         }
-        tx.take_lease(PAID_ACCESS_LEASE, holder, now, now).await?;
+        tx.release_lease(PAID_ACCESS_LEASE, holder).await?;
         tx.commit().await?;
         checked.map(Some)
     }
@@ -130,7 +130,7 @@ impl Payments {
         if subscription.is_some_and(|s| s.status == vp_domain::SubscriptionStatus::Suspended) {
             return Ok(Access::Given);
         }
-        let term = plan.map(|p| if p.lifetime { Term::Lifetime } else { Term::Months(p.months) });
+        let term = plan.map(|p| p.term());
         let paid_at = invoice.paid_at.unwrap_or(now);
         let covered = match (subscription, term) {
             (Some(s), Some(term)) => s.covers_paid_term(term, paid_at),

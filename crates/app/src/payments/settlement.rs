@@ -3,7 +3,7 @@
 
 use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
-use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription, Term};
+use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription};
 use vp_ports::{
     AccountRepo, ClientRecord, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo,
     ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord,
@@ -160,7 +160,7 @@ impl Payments {
             (Purpose::Subscription { plan_id }, current) => {
                 // A retired plan still delivers what was paid for.
                 let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
-                let term = if plan.lifetime { Term::Lifetime } else { Term::Months(plan.months) };
+                let term = plan.term();
                 let limit = match settings {
                     Some(s) => s.initial_limit(plan.device_limited),
                     None => DeviceLimit::Unlimited,

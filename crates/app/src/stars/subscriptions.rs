@@ -37,9 +37,7 @@ impl Stars {
         tx.commit().await?;
         Ok(true)
     }
-}
 
-impl Stars {
     /// Telegram says a person's Stars subscription to the account's bot changed: canceled in
     /// Telegram or not charged (automatic renewal is off from now on: reminders ask to renew by
     /// hand), or enabled again (on). `None` when nothing changed: said before (a cancellation
