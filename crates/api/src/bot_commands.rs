@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use vp_app::Services;
-use vp_app::cabinet::audit::Who;
+use vp_app::audit::Who;
 use vp_ports::PartnerBotRecord;
 
 use crate::cli::{BotCommand, SecretsCommand};

@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 use vp_app::Services;
+use vp_app::actor::Acting;
 use vp_app::broadcasts::{BroadcastSummary, NewBroadcast};
-use vp_app::cabinet::audit::Who;
 use vp_domain::broadcast::{Audience, BroadcastAction};
 
 use crate::cli::{BroadcastCommand, BroadcastSendArgs};
@@ -50,18 +50,22 @@ fn new_broadcast(args: &BroadcastSendArgs) -> Result<NewBroadcast, CommandError>
 
 pub async fn broadcast_command(services: &Services, cmd: BroadcastCommand) -> Result<Value, CommandError> {
     let broadcasts = &services.broadcasts;
-    let act = |id: String, action| async move { broadcasts.act(&id, None, action, Who::Operator).await };
+    // The operator names only the broadcast: it acts on the account the broadcast is of.
+    let act = |id: String, action| async move {
+        let of = broadcasts.show(&id, None).await?.broadcast.account_id;
+        broadcasts.act(Acting::Operator(&of), &id, action).await
+    };
     Ok(match cmd {
         BroadcastCommand::Send(args) => {
             let new = new_broadcast(&args)?;
-            broadcast(&broadcasts.send(&args.account_id, new, Who::Operator).await?)
+            broadcast(&broadcasts.send(Acting::Operator(&args.account_id), new).await?)
         }
         BroadcastCommand::Show { broadcast_id } => broadcast(&broadcasts.show(&broadcast_id, None).await?),
         BroadcastCommand::Pause { broadcast_id } => broadcast(&act(broadcast_id, BroadcastAction::Pause).await?),
         BroadcastCommand::Resume { broadcast_id } => broadcast(&act(broadcast_id, BroadcastAction::Resume).await?),
         BroadcastCommand::Cancel { broadcast_id } => broadcast(&act(broadcast_id, BroadcastAction::Cancel).await?),
         BroadcastCommand::List { account_id } => {
-            broadcasts.list(&account_id, LISTED).await?.iter().map(broadcast).collect()
+            broadcasts.list(Acting::Operator(&account_id), LISTED).await?.iter().map(broadcast).collect()
         }
     })
 }

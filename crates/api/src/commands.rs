@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use vp_app::cabinet::audit::Who;
+use vp_app::actor::Acting;
 use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{AppError, Services};
@@ -123,9 +123,9 @@ pub async fn account(services: &Services, cmd: AccountCommand) -> CommandResult 
                 Some(days) => {
                     let days =
                         ReferralDays::parse(&days).map_err(|e| CommandError::BadInput(format!("--days: {e}")))?;
-                    services.referrals.set_days(&account_id, days, Who::Operator).await?
+                    services.referrals.set_days(Acting::Operator(&account_id), days).await?
                 }
-                None => services.referrals.program(&account_id).await?,
+                None => services.referrals.program(Acting::Operator(&account_id)).await?,
             };
             output::referral_program(&account_id, &program)
         }

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use time::Duration;
 use vp_app::Services;
-use vp_app::cabinet::audit::Who;
+use vp_app::audit::Who;
 use vp_app::events::TestOutcome;
 use vp_domain::limits::WEBHOOK_TESTS_PER_MINUTE;
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, WebhookEndpointRecord};

@@ -3,9 +3,9 @@
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
+use vp_app::accounts::AccountOverview;
 use vp_app::clients::PanelReconciliation;
 use vp_app::keys::IssuedKey;
-use vp_app::operator::AccountOverview;
 use vp_app::referrals::ReferralProgram;
 use vp_domain::{CURRENCY, DeviceSettings};
 use vp_ports::{AccountRecord, ApiKeyRecord, ClientRecord, InvoiceRecord, PanelInfo, PaymentMethodRecord, PlanRecord};

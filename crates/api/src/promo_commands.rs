@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use vp_app::Services;
-use vp_app::cabinet::audit::Who;
+use vp_app::actor::Acting;
 use vp_app::promotions::{NewPromo, PromoSummary, describe_benefit};
 use vp_domain::Money;
 use vp_domain::promo::Benefit;
@@ -79,13 +79,15 @@ pub async fn promo_command(services: &Services, cmd: PromoCommand) -> Result<Val
     Ok(match cmd {
         PromoCommand::Create(args) => {
             let (account_id, new) = new_promo(args)?;
-            let created = promotions.create(&account_id, new, Who::Operator).await?;
+            let created = promotions.create(Acting::Operator(&account_id), new).await?;
             promo(&promotions.show(&account_id, created.code.as_str()).await?)
         }
-        PromoCommand::List { account_id } => promotions.list(&account_id).await?.iter().map(promo).collect(),
+        PromoCommand::List { account_id } => {
+            promotions.list(Acting::Operator(&account_id)).await?.iter().map(promo).collect()
+        }
         PromoCommand::Show { account_id, code } => promo(&promotions.show(&account_id, &code).await?),
         PromoCommand::Disable { account_id, code } => {
-            promotions.disable(&account_id, &code, Who::Operator).await?;
+            promotions.disable(Acting::Operator(&account_id), &code).await?;
             promo(&promotions.show(&account_id, &code).await?)
         }
     })

@@ -107,7 +107,7 @@ pub enum Declined {
     TooManyEndpoints,
     #[error("choose at least one event type")]
     NoEventTypes,
-    #[error("unknown event type {0:?}; one of {types}", types = crate::events::types::SUBSCRIBABLE.join(", "))]
+    #[error("unknown event type {0:?}; one of {types}", types = vp_domain::event_types::SUBSCRIBABLE.join(", "))]
     UnknownEventType(String),
     #[error("one of {}", replay_days())]
     ReplayDays,

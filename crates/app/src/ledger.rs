@@ -11,9 +11,9 @@ use vp_ports::{
     WithdrawalFilter, WithdrawalRecord,
 };
 
-use crate::cabinet::audit::{self, Audit, Who};
+use crate::audit::{Audit, AuditAction, Who};
 use crate::error::{AppError, AppResult, Declined};
-use crate::notices::Notifier;
+use crate::notifier::Notifier;
 
 /// Ledger entries a page shows.
 pub const LEDGER_PAGE: u32 = 50;
@@ -77,7 +77,7 @@ impl Ledger {
         self.record_withdrawal_step(tx.as_mut(), &record, LedgerKind::WithdrawalHold, withdrawal::hold(amount), now)
             .await?;
         self.audit
-            .record(tx.as_mut(), account_id, who, audit::WITHDRAWAL_REQUESTED, format!("{} {amount}", record.id))
+            .record(tx.as_mut(), account_id, who, AuditAction::WithdrawalRequested, format!("{} {amount}", record.id))
             .await?;
         tx.commit().await?;
         Ok(record)
@@ -118,9 +118,9 @@ impl Ledger {
         record.updated_at = now;
         tx.update_withdrawal(&record).await?;
         let (kind, action) = match step {
-            WithdrawalStep::Approve => (LedgerKind::WithdrawalApproval, audit::WITHDRAWAL_APPROVED),
-            WithdrawalStep::Reject => (LedgerKind::WithdrawalRelease, audit::WITHDRAWAL_REJECTED),
-            WithdrawalStep::MarkPaid => (LedgerKind::WithdrawalPayout, audit::WITHDRAWAL_PAID),
+            WithdrawalStep::Approve => (LedgerKind::WithdrawalApproval, AuditAction::WithdrawalApproved),
+            WithdrawalStep::Reject => (LedgerKind::WithdrawalRelease, AuditAction::WithdrawalRejected),
+            WithdrawalStep::MarkPaid => (LedgerKind::WithdrawalPayout, AuditAction::WithdrawalPaid),
         };
         self.record_withdrawal_step(tx.as_mut(), &record, kind, movement, now).await?;
         let detail = match &record.note {

@@ -15,19 +15,26 @@ macro_rules! read {
 }
 
 pub mod access;
+pub mod accounts;
+pub mod actor;
+pub mod audit;
 pub mod bot_shop;
+pub mod bot_updates;
 pub mod bots;
 pub mod broadcasts;
 pub mod cabinet;
 pub mod catalog;
 pub mod clients;
+pub mod consents;
 pub mod content;
 pub mod error;
 pub mod events;
+pub mod gateways;
 pub mod keys;
 pub mod ledger;
 pub mod mail;
 pub mod notices;
+mod notifier;
 pub mod observability;
 pub mod operator;
 pub mod payments;

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use vp_ports::{BotApi, Clock, IdGenerator, MailRenderer, Mailer, Metrics, Store, VpnPanel, WebhookSender};
 
 use crate::access::{AuthCache, Limiter, PartnerAccess};
+use crate::audit::Audit;
 use crate::bot_shop::BotShop;
+use crate::bot_updates::Updates;
 use crate::bots::sender::BotSender;
-use crate::bots::updates::Updates;
 use crate::bots::wording::BotWording;
 use crate::bots::{PartnerBots, PlatformBot};
 use crate::broadcasts::Broadcasts;
-use crate::cabinet::audit::Audit;
 use crate::cabinet::{Cabinet, CabinetAccess, CabinetServices};
 use crate::catalog::{Catalog, Offers};
 use crate::clients::{Clients, PanelSync};
@@ -22,6 +22,7 @@ use crate::mail::{Mail, MailQueue};
 use crate::notices::{Notices, Notifier};
 use crate::observability::Observability;
 use crate::operator::Operator;
+use crate::payments::StarsRail;
 use crate::payments::{Gateways, Payments, Settled};
 use crate::promotions::Promotions;
 use crate::referrals::{ReferralRewards, Referrals};
@@ -30,7 +31,7 @@ use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
 use crate::shop::{Shop, ShopOrders};
 use crate::stamp::Stamp;
-use crate::stars::{Stars, StarsRail};
+use crate::stars::Stars;
 use crate::tokens::Tokens;
 use crate::views::Views;
 
@@ -244,7 +245,10 @@ impl Services {
                 reminders: reminder_queue.clone(),
                 panel_sync: panel_sync.clone(),
                 consents: consents.clone(),
-                shop_orders: ShopOrders { queue: mail_queue.clone(), public_base_url: public_base_url.clone() },
+                access_granted: vec![Arc::new(ShopOrders {
+                    queue: mail_queue.clone(),
+                    public_base_url: public_base_url.clone(),
+                })],
                 referrals: ReferralRewards { stamp: stamp.clone(), reminders: reminder_queue.clone() },
             },
             public_base_url: public_base_url.clone(),
@@ -402,9 +406,6 @@ impl Services {
                 clients: clients.clone(),
                 bots: bots.clone(),
                 renewals: renewals.clone(),
-                promotions: promotions.clone(),
-                referrals: referrals.clone(),
-                broadcasts: broadcasts.clone(),
             },
         });
         let operator = Arc::new(Operator {

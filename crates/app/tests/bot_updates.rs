@@ -5,8 +5,8 @@ use crate::support;
 
 use support::{PARTNER_BOT_TOKEN, PLATFORM_BOT_TOKEN, World};
 use time::Duration;
+use vp_app::bot_updates::POLL_LEASE_FOR;
 use vp_app::bots::PlatformBot;
-use vp_app::bots::updates::POLL_LEASE_FOR;
 use vp_app::{Services, Settings};
 use vp_ports::BotUpdates;
 

@@ -4,7 +4,7 @@
 use crate::support;
 
 use support::{World, declined};
-use vp_app::cabinet::audit::Who;
+use vp_app::audit::Who;
 use vp_app::secrets::SecretKeys;
 use vp_app::{AppError, Declined};
 

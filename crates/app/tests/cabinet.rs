@@ -210,3 +210,30 @@ async fn the_activity_log_says_who_did_what_newest_first() {
     let older = w.app.cabinet.activity(&actor, Some(Cursor { at: log[0].at, id: log[0].id.clone() })).await.unwrap();
     assert_eq!(older.len(), 2, "the cursor pages past the newest");
 }
+
+#[tokio::test]
+async fn a_partners_promo_codes_are_its_own_another_accounts_person_neither_sees_nor_turns_them_off() {
+    let w = World::new().await;
+    let ours = w.actor(&w.account.id, "a@example.com").await;
+    let (other, _) = w.app.operator.create_account(Some("Other"), "10", false).await.unwrap();
+    let theirs = w.actor(&other.id, "b@example.com").await;
+    let new = vp_app::promotions::NewPromo {
+        code: "SPRING".into(),
+        benefit: vp_domain::promo::Benefit::ExtraDays(7),
+        max_uses: None,
+        per_customer: 1,
+        first_purchase_only: false,
+        plans: None,
+        last_day: None,
+    };
+    w.app.promotions.create((&ours).into(), new).await.unwrap();
+
+    assert!(w.app.promotions.list((&theirs).into()).await.unwrap().is_empty());
+    let refused = w.app.promotions.disable((&theirs).into(), "SPRING").await.unwrap_err();
+    assert!(matches!(refused, AppError::NotFound("promo code")), "{refused:?}");
+    let codes = w.app.promotions.list((&ours).into()).await.unwrap();
+    assert_eq!(codes.len(), 1);
+    assert!(!codes[0].promo.terms.disabled, "still on");
+    let log = w.app.cabinet.activity(&ours, None).await.unwrap();
+    assert_eq!(log[0].actor, "a@example.com", "recorded as the signed-in person's");
+}

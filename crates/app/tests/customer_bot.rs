@@ -61,7 +61,7 @@ async fn a_code_expires_after_24_hours_and_only_the_accounts_own_subscriptions_g
     let late = w.write_to_partner_bot(902, &format!("/start {}", code_of(&link)), None).await;
     assert!(late[0].text.starts_with("This link has expired"), "{late:?}");
     assert!(matches!(w.app.bot_shop.reminders_link("no-such-token").await, Err(AppError::NotFound(_))));
-    w.app.bots.disconnect_bot(&w.account.id, vp_app::cabinet::audit::Who::Operator).await.unwrap();
+    w.app.bots.disconnect_bot(&w.account.id, vp_app::audit::Who::Operator).await.unwrap();
     assert!(matches!(w.app.bot_shop.reminders_link(&token).await, Err(AppError::NotFound("bot"))), "no bot, no link");
 }
 

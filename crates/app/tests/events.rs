@@ -7,7 +7,7 @@ use serde_json::Value;
 use support::World;
 use time::Duration;
 use time::macros::datetime;
-use vp_app::cabinet::audit::Who;
+use vp_app::audit::Who;
 use vp_app::events::TestOutcome;
 use vp_app::{AppError, Declined};
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, Purpose};

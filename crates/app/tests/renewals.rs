@@ -370,7 +370,10 @@ async fn support_sees_the_consent_as_given_and_turns_renewal_off_in_the_cabinet(
     );
     assert!(!after.client.subscription.unwrap().auto_renew);
     let activity = w.app.cabinet.activity(&actor, None).await.unwrap();
-    assert!(activity.iter().any(|e| e.action == "client.auto_renew_off" && e.detail == "ivan"), "in the activity log");
+    assert!(
+        activity.iter().any(|e| e.action.as_str() == "client.auto_renew_off" && e.detail == "ivan"),
+        "in the activity log"
+    );
     let unknown = w.app.cabinet.turn_off_auto_renew(&actor, "nobody").await;
     assert!(matches!(unknown, Err(vp_app::AppError::NotFound("client"))), "{unknown:?}");
 }

@@ -187,7 +187,7 @@ async fn an_invoice_with_a_promo_code_paid_in_stars_takes_two_units_of_work_as_a
         plans: None,
         last_day: None,
     };
-    w.app.promotions.create(&w.account.id, promo, vp_app::cabinet::audit::Who::Operator).await.unwrap();
+    w.app.promotions.create(vp_app::actor::Acting::Operator(&w.account.id), promo).await.unwrap();
     let account = w.account().await;
     let request = |client: &str, method: &str, promo: Option<&str>| InvoiceRequest {
         client_id: ClientId::parse(client).unwrap(),

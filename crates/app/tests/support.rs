@@ -656,7 +656,7 @@ impl World {
     }
 
     /// A signed-in cabinet user of `account_id`.
-    pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::cabinet::Actor {
+    pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::actor::Actor {
         let invitation = self.app.cabinet_access.invite_user(account_id, email, vp_domain::Lang::En).await.unwrap();
         let token = invitation.link.rsplit('/').next().unwrap();
         let signed_in = self.app.cabinet_access.set_password(token, "a long enough phrase").await.unwrap();
@@ -673,11 +673,7 @@ impl World {
     /// Connects the demo account's own bot, `@demo_vpn_bot`.
     pub async fn connect_partner_bot(&self) {
         self.bots.add(PARTNER_BOT_TOKEN, PARTNER_BOT_ID, "demo_vpn_bot");
-        self.app
-            .bots
-            .connect_bot(&self.account.id, PARTNER_BOT_TOKEN, vp_app::cabinet::audit::Who::Operator)
-            .await
-            .unwrap();
+        self.app.bots.connect_bot(&self.account.id, PARTNER_BOT_TOKEN, vp_app::audit::Who::Operator).await.unwrap();
     }
 
     /// A client's subscription as stored.

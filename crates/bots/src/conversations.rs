@@ -7,7 +7,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use vp_app::Services;
 use vp_app::bot_shop::BotShop;
-use vp_app::bots::updates::{Handled, Updates};
+use vp_app::bot_updates::{Handled, Updates};
 use vp_app::notices::ChatLinked;
 use vp_app::stars::{CheckoutRefusal, RenewalInTelegram};
 use vp_domain::Lang;

@@ -1,10 +1,12 @@
 //! The partner API's rules as plain Rust: no I/O, no async runtime, no framework types.
 //! Every rule of the spec is stated once here and tested in the words of the spec.
 
+pub mod audit;
 pub mod backoff;
 pub mod broadcast;
 pub mod cabinet;
 pub mod devices;
+pub mod event_types;
 pub mod identifiers;
 pub mod invoice;
 pub mod lang;

@@ -969,3 +969,4 @@ cabinet-action-broadcast-sent = Broadcast sent
 cabinet-action-broadcast-paused = Broadcast paused
 cabinet-action-broadcast-resumed = Broadcast resumed
 cabinet-action-broadcast-cancelled = Broadcast cancelled
+cabinet-action-stars-rate-set = Telegram Stars rate set

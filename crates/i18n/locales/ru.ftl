@@ -1002,3 +1002,4 @@ cabinet-action-broadcast-sent = отправлена рассылка
 cabinet-action-broadcast-paused = рассылка поставлена на паузу
 cabinet-action-broadcast-resumed = рассылка продолжена
 cabinet-action-broadcast-cancelled = рассылка отменена
+cabinet-action-stars-rate-set = курс Telegram Stars установлен

@@ -2,6 +2,7 @@
 //! sign-ins and the audit log. Tokens are stored only as hashes.
 
 use time::OffsetDateTime;
+use vp_domain::audit::AuditAction;
 
 /// A person who signs in to an account's cabinet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,8 +83,8 @@ pub struct AuditEntry {
     pub user_id: Option<String>,
     /// The user's email (or "operator") as it was then.
     pub actor: String,
-    /// What was done, e.g. `endpoint.added` (`vp_app::cabinet::audit` names them all).
-    pub action: String,
+    /// What was done, stored by its code (`endpoint.added`).
+    pub action: AuditAction,
     /// The object and what changed, never a secret.
     pub detail: String,
     pub at: OffsetDateTime,

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod gateway;
 pub mod ids;
 pub mod invoice_work;
+pub mod lease;
 pub mod local_panel;
 pub mod mail;
 pub mod metrics;
@@ -45,6 +46,7 @@ pub use gateway::{
 };
 pub use ids::IdGenerator;
 pub use invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};
+pub use lease::Lease;
 pub use local_panel::{LocalPanelRepo, LocalPanelStore, LocalPanelTx};
 pub use mail::{
     MailContent, MailError, MailRecord, MailRenderer, MailSigner, Mailer, OrderItem, OutgoingMail, RenderedMail,

@@ -17,7 +17,7 @@ use vp_ports::{
 };
 
 use super::{BotShop, Shopper};
-use crate::bots::connected_bot;
+use crate::bots::{connected_bot, language_of};
 use crate::error::{AppError, AppResult};
 use crate::referrals::PersonalLink;
 use crate::views::SubscriptionView;
@@ -70,13 +70,6 @@ pub enum InviteLink {
     /// The link belongs to a client: the shopper becomes one with a first purchase or trial.
     NeedsClient,
     Link(PersonalLink),
-}
-
-/// The chat's language: the one it chose with `/language`, else its Telegram app's when that is
-/// Russian, else English.
-pub(crate) fn language_of(chosen: Option<Lang>, app_language: Option<&str>) -> Lang {
-    let app = app_language.map(|code| code.split('-').next().unwrap_or(code));
-    chosen.or_else(|| app.and_then(Lang::from_code)).unwrap_or_default()
 }
 
 /// The clients of the account linked to a chat, for `/status` and `/connect`.
@@ -297,19 +290,5 @@ impl BotShop {
             });
         }
         Ok(ChatClients { brand: account.brand_name.as_str().to_owned(), clients })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_chat_reads_its_chosen_language_else_its_apps_russian_else_english() {
-        assert_eq!(language_of(None, Some("ru")), Lang::Ru);
-        assert_eq!(language_of(None, Some("ru-RU")), Lang::Ru);
-        assert_eq!(language_of(None, Some("de")), Lang::En);
-        assert_eq!(language_of(None, None), Lang::En);
-        assert_eq!(language_of(Some(Lang::En), Some("ru")), Lang::En);
     }
 }

@@ -16,12 +16,12 @@ use vp_domain::{ClientId, Lang};
 use vp_ports::{AccountRecord, ClientChat, Clock, PartnerBotRecord, Store, VpnPanel};
 
 pub use buying::Purchase;
-pub(crate) use customer::language_of;
 pub use customer::{CLIENT_CODE_VALID_FOR, ChatClient, ChatClients, CustomerReply, InviteLink, ReplyKind};
 pub use devices::{DeviceList, Removal};
 pub use screens::{DeviceOffer, Menu, StarsRenewal, SubscriptionSummary};
 
 use crate::access::PartnerAccess;
+use crate::bots::new_bot_client_id;
 use crate::bots::wording::Connect;
 use crate::catalog::{Catalog, Offers};
 use crate::clients::Clients;
@@ -29,13 +29,6 @@ use crate::error::{AppError, AppResult, Refusal};
 use crate::payments::Payments;
 use crate::tokens::Tokens;
 use crate::views::Views;
-
-/// The `client_id` the shop gives a person who has no client yet: `telegram:<user id>`
-/// (docs/decisions.md), which the partner's systems may use to see the same person. Whether a
-/// client is a bot customer is never read from its id: the bot customer links to it.
-pub fn new_bot_client_id(user_id: i64) -> Option<ClientId> {
-    ClientId::parse(&format!("telegram:{user_id}")).ok()
-}
 
 /// Who the shop serves in this exchange, in which language.
 #[derive(Debug, Clone)]
@@ -167,15 +160,5 @@ impl BotShop {
             subscription,
             page_url: vp_ports::pages::connect_page_url(&self.public_base_url, &record.link_token, None),
         }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::new_bot_client_id;
-
-    #[test]
-    fn a_new_bot_customer_is_the_client_telegram_colon_user_id() {
-        assert_eq!(new_bot_client_id(424_242).unwrap().as_str(), "telegram:424242");
     }
 }

@@ -11,10 +11,10 @@ use vp_domain::Lang;
 use vp_domain::managed_bot::{self, CREATE_CODE_PREFIX, CREATE_LINK_VALID_FOR};
 use vp_ports::{BotCreateCode, ManagedBotRequest, ManagedBotShared, PartnerBotRecord, Tx};
 
+use super::language_of;
 use super::sender::ActiveBot;
 use super::{PartnerBots, PlatformBot, connected_bot, require_account};
-use crate::bot_shop::language_of;
-use crate::cabinet::audit::{self, Who};
+use crate::audit::{AuditAction, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::keys;
 
@@ -236,7 +236,7 @@ impl PartnerBots {
         let mut tx = self.store.begin().await?;
         let current = connected_bot(tx.as_mut(), account_id).await?.ok_or(AppError::NotFound("bot"))?;
         self.audit
-            .record(tx.as_mut(), account_id, who, audit::BOT_TOKEN_REPLACED, format!("@{}", bot.username))
+            .record(tx.as_mut(), account_id, who, AuditAction::BotTokenReplaced, format!("@{}", bot.username))
             .await?;
         tx.commit().await?;
         tracing::info!(account_id, bot_id = bot.bot_id, "managed bot's token replaced");

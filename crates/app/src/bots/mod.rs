@@ -4,10 +4,10 @@
 //! messenger first, then kept only sealed under the secrets key and as its hash; it is never
 //! shown again. Everything a bot sends goes through `sender`; its updates are `updates`.
 
+mod customers;
 pub mod managed;
 mod pace;
 pub mod sender;
-pub mod updates;
 pub mod wording;
 
 use std::fmt;
@@ -18,10 +18,12 @@ use vp_domain::backoff;
 use vp_ports::bots::is_bot_token;
 use vp_ports::{BotApi, BotIdentity, BotProfile, BotRepo, BotStats, Clock, PartnerBotRecord, Store};
 
-use crate::cabinet::audit::{self, Audit, Who};
+use crate::audit::{Audit, AuditAction, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::keys;
 use crate::secrets::SecretKeys;
+pub(crate) use customers::language_of;
+pub use customers::new_bot_client_id;
 use sender::{ActiveBot, BotFailure, BotKind, BotSender};
 use wording::BotWording;
 
@@ -193,7 +195,7 @@ impl PartnerBots {
                 other => AppError::Store(other),
             })?,
         }
-        self.audit.record(tx, account_id, who, audit::BOT_CONNECTED, format!("@{}", bot.username)).await?;
+        self.audit.record(tx, account_id, who, AuditAction::BotConnected, format!("@{}", bot.username)).await?;
         Ok(bot)
     }
 
@@ -219,7 +221,9 @@ impl PartnerBots {
         let mut tx = self.store.begin().await?;
         let bot = tx.partner_bot(account_id).await?.ok_or(AppError::NotFound("bot"))?;
         tx.delete_partner_bot(account_id).await?;
-        self.audit.record(tx.as_mut(), account_id, who, audit::BOT_DISCONNECTED, format!("@{}", bot.username)).await?;
+        self.audit
+            .record(tx.as_mut(), account_id, who, AuditAction::BotDisconnected, format!("@{}", bot.username))
+            .await?;
         tx.commit().await?;
         tracing::info!(account_id, bot_id = bot.bot_id, "partner bot disconnected");
         Ok(bot)

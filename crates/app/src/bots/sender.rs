@@ -16,7 +16,7 @@ use super::PlatformBot;
 use super::pace::BotPace;
 use crate::error::AppResult;
 use crate::keys;
-use crate::notices::Notifier;
+use crate::notifier::Notifier;
 use crate::secrets::SecretKeys;
 
 /// Which bot sends: the platform's notice bot (`VP_TELEGRAM_BOT_TOKEN`) or a partner's own.

@@ -15,14 +15,15 @@ use vp_ports::{
     BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord, BroadcastRepo, Clock, IdGenerator, Store,
 };
 
+use crate::actor::Acting;
+use crate::audit::{Audit, AuditAction};
 use crate::bots::connected_bot;
 use crate::bots::sender::BotSender;
-use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult, Declined};
 use crate::secrets::SecretKeys;
 
 pub use preview::BroadcastPreview;
-pub use sending::{BROADCAST_LEASE, BroadcastTurn};
+pub use sending::BroadcastTurn;
 
 /// A broadcast as the partner asks for it: raw text, read here.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,8 +93,9 @@ pub struct Broadcasts {
 
 impl Broadcasts {
     /// Records a broadcast to everyone of `audience` at this moment (each chat once), to be sent
-    /// by the worker; in the account's activity as `who`'s.
-    pub async fn send(&self, account_id: &str, new: NewBroadcast, who: Who<'_>) -> AppResult<BroadcastSummary> {
+    /// by the worker; in the account's activity as `by`'s.
+    pub async fn send(&self, by: Acting<'_>, new: NewBroadcast) -> AppResult<BroadcastSummary> {
+        let account_id = by.account_id();
         let BroadcastContent { text, text_ru, button } = new.read()?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
@@ -131,7 +133,7 @@ impl Broadcasts {
             tx.set_broadcast_state(&broadcast.id, BroadcastState::Done, Some(now)).await?;
         }
         let detail = format!("{} ({}, {} chats)", broadcast.id, new.audience, chats.len());
-        self.audit.record(tx.as_mut(), account_id, who, audit::BROADCAST_SENT, detail).await?;
+        self.audit.record(tx.as_mut(), account_id, by.into(), AuditAction::BroadcastSent, detail).await?;
         tx.commit().await?;
         self.show(&broadcast.id, Some(account_id)).await
     }
@@ -148,10 +150,10 @@ impl Broadcasts {
     }
 
     /// The account's broadcasts, newest first, with their counts.
-    pub async fn list(&self, account_id: &str, limit: u32) -> AppResult<Vec<BroadcastSummary>> {
+    pub async fn list(&self, of: Acting<'_>, limit: u32) -> AppResult<Vec<BroadcastSummary>> {
         let mut tx = self.store.read().await?;
         let mut out = Vec::new();
-        for broadcast in tx.broadcasts(account_id, limit).await? {
+        for broadcast in tx.broadcasts(of.account_id(), limit).await? {
             let counts = tx.broadcast_counts(&broadcast.id).await?;
             out.push(BroadcastSummary { broadcast, counts });
         }
@@ -159,17 +161,11 @@ impl Broadcasts {
         Ok(out)
     }
 
-    /// Pauses, resumes or cancels a broadcast (of `of_account`, or any for the operator): the
-    /// worker sees it before its next chat.
-    pub async fn act(
-        &self,
-        id: &str,
-        of_account: Option<&str>,
-        action: BroadcastAction,
-        who: Who<'_>,
-    ) -> AppResult<BroadcastSummary> {
+    /// Pauses, resumes or cancels one of the account's broadcasts: the worker sees it before its
+    /// next chat.
+    pub async fn act(&self, by: Acting<'_>, id: &str, action: BroadcastAction) -> AppResult<BroadcastSummary> {
         let mut tx = self.store.begin().await?;
-        let broadcast = tx.broadcast(id).await?.filter(|b| of_account.is_none_or(|a| b.account_id == a));
+        let broadcast = tx.broadcast(id).await?.filter(|b| b.account_id == by.account_id());
         let broadcast = broadcast.ok_or(AppError::NotFound("broadcast"))?;
         let next = broadcast.state.after(action).map_err(Declined::from)?;
         let finished = match next {
@@ -178,12 +174,12 @@ impl Broadcasts {
         };
         tx.set_broadcast_state(id, next, finished).await?;
         let what = match action {
-            BroadcastAction::Pause => audit::BROADCAST_PAUSED,
-            BroadcastAction::Resume => audit::BROADCAST_RESUMED,
-            BroadcastAction::Cancel => audit::BROADCAST_CANCELLED,
+            BroadcastAction::Pause => AuditAction::BroadcastPaused,
+            BroadcastAction::Resume => AuditAction::BroadcastResumed,
+            BroadcastAction::Cancel => AuditAction::BroadcastCancelled,
         };
-        self.audit.record(tx.as_mut(), &broadcast.account_id, who, what, id.to_owned()).await?;
+        self.audit.record(tx.as_mut(), &broadcast.account_id, by.into(), what, id.to_owned()).await?;
         tx.commit().await?;
-        self.show(id, of_account).await
+        self.show(id, Some(by.account_id())).await
     }
 }

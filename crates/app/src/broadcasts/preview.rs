@@ -6,6 +6,7 @@
 
 use vp_domain::Lang;
 
+use super::Acting;
 use super::sending::message;
 use super::{BroadcastContent, Broadcasts, NewBroadcast, audience_of};
 use crate::bots::sender::{BotFailure, Pace};
@@ -32,7 +33,8 @@ impl Broadcasts {
     /// Sends `new` to the account's linked chats through its bot, each text once (the Russian
     /// one too when there is one), and counts its audience; records nothing. The same
     /// refusals as `send`.
-    pub async fn preview(&self, account_id: &str, new: &NewBroadcast) -> AppResult<BroadcastPreview> {
+    pub async fn preview(&self, by: Acting<'_>, new: &NewBroadcast) -> AppResult<BroadcastPreview> {
+        let account_id = by.account_id();
         let content = new.read()?;
         let now = self.clock.now();
         let mut tx = self.store.read().await?;

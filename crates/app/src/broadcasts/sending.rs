@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::broadcast::{BroadcastButton, BroadcastState, BroadcastText, RecipientState};
-use vp_ports::{BotMessage, BroadcastChat, BroadcastRecord, Button, Claim};
+use vp_ports::{BotMessage, BroadcastChat, BroadcastRecord, Button, Claim, Lease};
 
 use super::Broadcasts;
 use crate::bots::sender::{BotFailure, NextTry, Pace, next_try};
@@ -16,7 +16,6 @@ use crate::bots::{connected_bot, partner_bot};
 use crate::error::AppResult;
 
 /// The lease whose holder sends the broadcasts.
-pub const BROADCAST_LEASE: &str = "telegram-broadcasts";
 /// Longer than a turn.
 const BROADCAST_LEASE_FOR: Duration = Duration::seconds(30);
 /// Chats of one broadcast taken per turn: about a second at Telegram's pace, so a pause or a
@@ -42,7 +41,7 @@ impl Broadcasts {
     pub async fn deliver_once(self: &Arc<Self>, holder: &str) -> AppResult<Option<BroadcastTurn>> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        if !tx.take_lease(BROADCAST_LEASE, holder, now, now + BROADCAST_LEASE_FOR).await? {
+        if !tx.take_lease(Lease::Broadcasts, holder, now, now + BROADCAST_LEASE_FOR).await? {
             tx.commit().await?;
             return Ok(None);
         }
@@ -74,7 +73,7 @@ impl Broadcasts {
     /// Gives up the broadcast lease (a clean stop).
     pub async fn release_broadcast_lease(&self, holder: &str) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
-        tx.release_lease(BROADCAST_LEASE, holder).await?;
+        tx.release_lease(Lease::Broadcasts, holder).await?;
         tx.commit().await?;
         Ok(())
     }

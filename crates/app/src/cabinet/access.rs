@@ -11,9 +11,9 @@ use vp_ports::{
     CabinetLink, CabinetLinkPurpose, CabinetRepo, CabinetSession, CabinetUser, Clock, IdGenerator, SignInSource, Store,
 };
 
-use super::audit::{self, Audit, Who};
 use super::{Actor, LINK_PATH, password};
 use crate::access::Limiter;
+use crate::audit::{Audit, AuditAction, Who};
 use crate::error::{AppError, AppResult};
 use crate::keys;
 use crate::tokens::Tokens;
@@ -134,8 +134,8 @@ impl CabinetAccess {
         };
         tx.insert_cabinet_link(&link).await?;
         let action = match purpose {
-            CabinetLinkPurpose::Invite => audit::USER_INVITED,
-            CabinetLinkPurpose::Reset => audit::USER_RESET_LINK,
+            CabinetLinkPurpose::Invite => AuditAction::UserInvited,
+            CabinetLinkPurpose::Reset => AuditAction::UserResetLink,
         };
         self.audit.record(tx.as_mut(), account_id, Who::Operator, action, user.email.clone()).await?;
         let url = format!("{}{LINK_PATH}{token}", self.public_base_url);
@@ -172,7 +172,7 @@ impl CabinetAccess {
         let ended = tx.delete_cabinet_sessions(user_id).await?;
         tx.spend_cabinet_links(user_id, now).await?;
         self.audit
-            .record(tx.as_mut(), &user.account_id, Who::Operator, audit::USER_REVOKED, user.email.clone())
+            .record(tx.as_mut(), &user.account_id, Who::Operator, AuditAction::UserRevoked, user.email.clone())
             .await?;
         tx.commit().await?;
         Ok((user, ended))
@@ -218,7 +218,7 @@ impl CabinetAccess {
         tx.clear_sign_in_failures(&user.email).await?;
         let signed_in = self.start_session(tx.as_mut(), &user.id, now).await?;
         let who = Who::User { id: &user.id, email: &user.email };
-        self.audit.record(tx.as_mut(), &user.account_id, who, audit::PASSWORD_SET, String::new()).await?;
+        self.audit.record(tx.as_mut(), &user.account_id, who, AuditAction::PasswordSet, String::new()).await?;
         tx.commit().await?;
         Ok(signed_in)
     }
@@ -277,7 +277,7 @@ impl CabinetAccess {
         tx.clear_sign_in_failures(&email).await?;
         let signed_in = self.start_session(tx.as_mut(), &user.id, now).await?;
         let who = Who::User { id: &user.id, email: &user.email };
-        self.audit.record(tx.as_mut(), &user.account_id, who, audit::SIGNED_IN, address.to_owned()).await?;
+        self.audit.record(tx.as_mut(), &user.account_id, who, AuditAction::SignedIn, address.to_owned()).await?;
         tx.commit().await?;
         Ok(Ok(signed_in))
     }
@@ -334,7 +334,7 @@ impl CabinetAccess {
     pub async fn sign_out(&self, actor: &Actor) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.delete_cabinet_session(&actor.session).await?;
-        self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), audit::SIGNED_OUT, String::new()).await?;
+        self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), AuditAction::SignedOut, String::new()).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -5,10 +5,10 @@ use vp_domain::BrandName;
 use vp_domain::limits::AccountLimits;
 use vp_ports::{AccountRecord, AuditEntry, Cursor};
 
-use super::audit::ACTIVITY_PAGE;
 use super::{Actor, Cabinet};
+use crate::accounts::{AccountOverview, account_overview};
+use crate::audit::ACTIVITY_PAGE;
 use crate::error::{AppError, AppResult};
-use crate::operator::{AccountOverview, account_overview};
 
 impl Cabinet {
     pub async fn overview(&self, actor: &Actor) -> AppResult<(AccountOverview, AccountLimits)> {

@@ -4,8 +4,8 @@
 use vp_domain::Lang;
 use vp_ports::PartnerBotRecord;
 
-use super::audit::{self};
 use super::{Actor, Cabinet};
+use crate::audit::AuditAction;
 use crate::bots::managed::BotCreateLink;
 use crate::error::{AppError, AppResult, FieldErrors};
 
@@ -57,7 +57,7 @@ impl Cabinet {
         let mut tx = self.store.begin().await?;
         tx.set_renewal_url(actor.account_id(), url.as_deref()).await?;
         let detail = url.clone().unwrap_or_else(|| "cleared".into());
-        self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), audit::RENEWAL_LINK_SET, detail).await?;
+        self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), AuditAction::RenewalLinkSet, detail).await?;
         tx.commit().await?;
         Ok(url)
     }

@@ -3,8 +3,8 @@
 use vp_domain::ClientId;
 use vp_ports::InvoiceRecord;
 
-use super::audit;
 use super::{Actor, Cabinet};
+use crate::audit::AuditAction;
 use crate::clients::ClientListQuery;
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult, Refusal};
@@ -99,7 +99,7 @@ impl Cabinet {
         if off.was_on {
             let mut tx = self.store.begin().await?;
             let detail = client_id.to_owned();
-            self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), audit::AUTO_RENEW_OFF, detail).await?;
+            self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), AuditAction::AutoRenewOff, detail).await?;
             tx.commit().await?;
         }
         Ok(off)

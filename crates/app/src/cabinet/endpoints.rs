@@ -3,8 +3,8 @@
 
 use vp_ports::{AttemptFilter, AttemptLogEntry, EventRecord, WebhookEndpointRecord};
 
-use super::audit;
 use super::{Actor, Cabinet};
+use crate::audit::AuditAction;
 use crate::error::{AppError, AppResult};
 use crate::events::TestOutcome;
 
@@ -69,7 +69,7 @@ impl Cabinet {
                 tx.as_mut(),
                 actor.account_id(),
                 actor.into(),
-                audit::ENDPOINT_SECRET_REVEALED,
+                AuditAction::EndpointSecretRevealed,
                 endpoint.url.clone(),
             )
             .await?;

@@ -4,26 +4,23 @@
 
 mod access;
 mod account;
-pub mod audit;
 mod bot;
-mod broadcasts;
 mod clients;
 mod endpoints;
 mod money;
 mod password;
-mod promotions;
 
 use std::sync::Arc;
 
-use vp_ports::{AccountRecord, CabinetUser, Store, VpnPanel};
+use vp_ports::{Store, VpnPanel};
 
 pub use access::{CabinetAccess, Invitation, LinkView, SignInRefusal, SignedIn};
-pub use broadcasts::BroadcastForm;
 pub use clients::{CLIENT_INVOICES, ClientDetail, ClientList};
 pub use endpoints::DELIVERY_LOG_PAGE;
 pub use money::WITHDRAWAL_PAGE;
-pub use promotions::PromoForm;
 
+use crate::actor::Actor;
+use crate::audit::Audit;
 use crate::bots::PartnerBots;
 use crate::catalog::Catalog;
 use crate::clients::Clients;
@@ -31,27 +28,9 @@ use crate::events::Events;
 use crate::ledger::Ledger;
 use crate::secrets::SecretKeys;
 use crate::views::Views;
-use audit::Audit;
 
 /// Where a set-password link points (under the public base URL).
 pub const LINK_PATH: &str = "/cabinet/welcome/";
-
-/// Someone signed in to the cabinet, as every cabinet request sees them.
-#[derive(Debug, Clone)]
-pub struct Actor {
-    pub user: CabinetUser,
-    pub account: AccountRecord,
-    /// The session's form token: every state-changing form must carry it.
-    pub csrf_token: String,
-    /// The session (SHA-256 of the cookie), to end it.
-    pub session: String,
-}
-
-impl Actor {
-    pub fn account_id(&self) -> &str {
-        &self.account.id
-    }
-}
 
 /// What a signed-in person of a partner does in the cabinet: each use case reaches only the
 /// actor's own account and records what it changed as the actor's.
@@ -72,7 +51,4 @@ pub(crate) struct CabinetServices {
     pub clients: Arc<Clients>,
     pub bots: Arc<PartnerBots>,
     pub renewals: Arc<crate::renewals::Renewals>,
-    pub promotions: Arc<crate::promotions::Promotions>,
-    pub referrals: Arc<crate::referrals::Referrals>,
-    pub broadcasts: Arc<crate::broadcasts::Broadcasts>,
 }

@@ -13,10 +13,10 @@ pub use offer::OFFER_TTL;
 pub(crate) use offer::{Offer, Offers};
 
 use crate::access::AuthCache;
-use crate::cabinet::audit::{self, Audit, Who};
+use crate::audit::{Audit, AuditAction, Who};
 use crate::content::{BRAND_PLACEHOLDER, Document, Documents, load_app_list, load_documents};
 use crate::error::{AppError, AppResult};
-use crate::payments::Gateways;
+use crate::gateways::Gateways;
 use crate::views::{AppsView, DocumentLink, PlansView, apps_view, price_list, url_encode};
 
 /// The two document types of the spec, in the order they are listed.
@@ -78,7 +78,7 @@ impl Catalog {
         // The bot's profile names the brand.
         tx.bump_bot_profile(&current.id).await?;
         if let Some(who) = who {
-            self.audit.record(tx.as_mut(), &account.id, who, audit::BRAND_RENAMED, detail).await?;
+            self.audit.record(tx.as_mut(), &account.id, who, AuditAction::BrandRenamed, detail).await?;
         }
         tx.commit().await?;
         self.auth_cache.forget_account(&current.id);

@@ -6,7 +6,7 @@ use vp_domain::limits::{MINUTE_WINDOW, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAY
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
 use super::{Events, types};
-use crate::cabinet::audit::{self, Who};
+use crate::audit::{AuditAction, Who};
 use crate::error::{AppError, AppResult, Declined};
 
 /// What the test button did.
@@ -61,7 +61,7 @@ impl Events {
         &self,
         endpoint_id: &str,
         who: Who<'_>,
-        action: &str,
+        action: AuditAction,
         change: impl FnOnce(&mut WebhookEndpointRecord) -> AppResult<()>,
     ) -> AppResult<WebhookEndpointRecord> {
         let (mut tx, mut endpoint) = self.lock_endpoint(endpoint_id).await?;
@@ -107,7 +107,7 @@ impl Events {
         };
         tx.insert_webhook_endpoint(&endpoint).await?;
         let detail = format!("{} ({})", endpoint.url, endpoint.event_types.join(", "));
-        self.audit.record(tx.as_mut(), account_id, who, audit::ENDPOINT_ADDED, detail).await?;
+        self.audit.record(tx.as_mut(), account_id, who, AuditAction::EndpointAdded, detail).await?;
         tx.commit().await?;
         Ok(endpoint)
     }
@@ -139,7 +139,7 @@ impl Events {
         who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
         let event_types = parse_types(event_types)?;
-        self.change_endpoint(endpoint_id, who, audit::ENDPOINT_TYPES_CHANGED, |e| {
+        self.change_endpoint(endpoint_id, who, AuditAction::EndpointTypesChanged, |e| {
             e.event_types = event_types;
             Ok(())
         })
@@ -154,7 +154,7 @@ impl Events {
         enabled: bool,
         who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
-        let action = if enabled { audit::ENDPOINT_ENABLED } else { audit::ENDPOINT_DISABLED };
+        let action = if enabled { AuditAction::EndpointEnabled } else { AuditAction::EndpointDisabled };
         let now = self.clock.now();
         if enabled {
             let url = self.load_endpoint(endpoint_id).await?.url;
@@ -182,7 +182,7 @@ impl Events {
     pub async fn rotate_endpoint_secret(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<WebhookEndpointRecord> {
         let secret = self.keys.seal_endpoint_secret(endpoint_id, &self.new_webhook_secret());
         let now = self.clock.now();
-        self.change_endpoint(endpoint_id, who, audit::ENDPOINT_SECRET_ROTATED, |e| {
+        self.change_endpoint(endpoint_id, who, AuditAction::EndpointSecretRotated, |e| {
             e.previous_secret_sealed = Some(std::mem::replace(&mut e.secret_sealed, secret));
             e.secret_rotated_at = Some(now);
             Ok(())
@@ -213,7 +213,7 @@ impl Events {
         // Held by this call, so no dispatcher takes it meanwhile.
         delivery.locked_until = Some(now + super::DELIVERY_LEASE);
         tx.insert_delivery(&delivery).await?;
-        self.audit.record(tx.as_mut(), &account_id, who, audit::ENDPOINT_TESTED, endpoint.url).await?;
+        self.audit.record(tx.as_mut(), &account_id, who, AuditAction::EndpointTested, endpoint.url).await?;
         tx.commit().await?;
         Ok(TestOutcome::Sent(self.attempt_delivery(delivery).await?))
     }
@@ -258,7 +258,7 @@ impl Events {
             queued += 1;
         }
         let detail = format!("{}: {queued} events of the last {days} days", endpoint.url);
-        self.audit.record(tx.as_mut(), &endpoint.account_id, who, audit::ENDPOINT_REPLAYED, detail).await?;
+        self.audit.record(tx.as_mut(), &endpoint.account_id, who, AuditAction::EndpointReplayed, detail).await?;
         tx.commit().await?;
         Ok(queued)
     }

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use serde_json::Value;
 use vp_ports::{Clock, IdGenerator, Metrics, Store, WebhookSender};
 
-use crate::cabinet::audit::Audit;
-use crate::notices::Notifier;
+use crate::audit::Audit;
+use crate::notifier::Notifier;
 use crate::reminders::ReminderQueue;
 use crate::secrets::SecretKeys;
 use crate::views::{ClientView, InvoiceView, Views};
@@ -25,17 +25,8 @@ pub(crate) use outbox::EventOutbox;
 pub use outbox::event_body;
 pub use schedule::TermCheck;
 
-/// Event types of the spec, as sent in `type`.
-pub mod types {
-    pub const WEBHOOK_TEST: &str = "webhook.test";
-    pub const PAYMENT_SUCCEEDED: &str = "payment.succeeded";
-    pub const PAYMENT_EXPIRED: &str = "payment.expired";
-    pub const SUBSCRIPTION_EXPIRING: &str = "subscription.expiring";
-    pub const SUBSCRIPTION_EXPIRED: &str = "subscription.expired";
-    /// What an endpoint can subscribe to; `webhook.test` goes only when the operator asks.
-    pub const SUBSCRIBABLE: [&str; 4] =
-        [PAYMENT_SUCCEEDED, PAYMENT_EXPIRED, SUBSCRIPTION_EXPIRING, SUBSCRIPTION_EXPIRED];
-}
+/// Event types of the spec, as sent in `type` (the domain's, here for the drivers).
+pub use vp_domain::event_types as types;
 
 /// Renders event data in exactly the shapes the partner API returns (the HTTP adapter owns
 /// those shapes), so `payment.succeeded` carries what `GET /payments/{id}` would.

@@ -18,11 +18,10 @@ use vp_ports::{
 
 use super::{Events, types};
 use crate::bots::connected_bot;
+use crate::consents::{renews_in_telegram, schedule_charge, tell_price};
 use crate::content::{AppList, load_app_list};
 use crate::error::AppResult;
 use crate::events::outbox::targets_of;
-use crate::renewals::{schedule_charge, tell_price};
-use crate::stars::renews_in_telegram;
 
 /// Candidates are read in pages of this many.
 const PAGE: u32 = 1_000;

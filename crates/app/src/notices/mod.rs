@@ -5,8 +5,6 @@
 //! process holds up or loses one. Partners link chats with the notice bot's deep link; its
 //! updates arrive as every bot's do (`bots::updates`).
 
-mod notifier;
-
 use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
@@ -15,13 +13,13 @@ use vp_ports::{
     AccountRepo, CabinetRepo, ChatLinkCode, Clock, Cursor, NoticeRecord, NoticeRepo, PartnerChat, Store, StoreError,
 };
 
-pub(crate) use notifier::Notifier;
+pub(crate) use crate::notifier::Notifier;
 
+use crate::actor::Actor;
+use crate::audit::{Audit, AuditAction, Who};
 use crate::bots::PlatformBot;
 use crate::bots::sender::{ActiveBot, BotFailure, BotSender, NextTry, Pace, next_try};
 use crate::bots::wording::BotWording;
-use crate::cabinet::Actor;
-use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult};
 use crate::tokens::Tokens;
 
@@ -108,7 +106,7 @@ impl Notices {
             return Err(AppError::NotFound("chat"));
         }
         self.audit
-            .record(tx.as_mut(), actor.account_id(), actor.into(), audit::CHAT_UNLINKED, chat_id.to_string())
+            .record(tx.as_mut(), actor.account_id(), actor.into(), AuditAction::ChatUnlinked, chat_id.to_string())
             .await?;
         tx.commit().await?;
         Ok(())
@@ -140,7 +138,7 @@ impl Notices {
             Err(e) => return Err(e.into()),
         }
         let who = Who::User { id: &code.user_id, email: &code.linked_by };
-        self.audit.record(tx, &code.account_id, who, audit::CHAT_LINKED, chat_id.to_string()).await?;
+        self.audit.record(tx, &code.account_id, who, AuditAction::ChatLinked, chat_id.to_string()).await?;
         Ok(Some(ChatLinked { brand: account.brand_name.as_str().to_owned(), lang: code.lang }))
     }
 

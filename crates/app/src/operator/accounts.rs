@@ -5,10 +5,8 @@
 use vp_domain::limits::LimitOverrides;
 use vp_ports::{AccountRecord, ApiKeyRecord};
 
-use super::{
-    AccountOverview, LimitChange, LimitChanges, Operator, account_overview, load_account, merge_validation,
-    parse_brand, parse_markup,
-};
+use super::{LimitChange, LimitChanges, Operator, merge_validation, parse_brand, parse_markup};
+use crate::accounts::{AccountOverview, account_overview, load_account};
 use crate::error::{AppError, AppResult};
 use crate::keys::{IssuedKey, insert_new_key};
 

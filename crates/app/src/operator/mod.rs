@@ -13,11 +13,10 @@ mod system;
 use std::sync::Arc;
 
 use vp_domain::{BrandName, ClientId, MarkupPercent};
-use vp_ports::{
-    AccountRecord, AccountRepo, ApiKeyRecord, BalanceRepo, ClientRecord, ClientRepo, Clock, IdGenerator, Store,
-};
+use vp_ports::{AccountRepo, ClientRecord, ClientRepo, Clock, IdGenerator, Store};
 
 use crate::access::AuthCache;
+use crate::accounts::load_account;
 use crate::catalog::Offers;
 use crate::clients::PanelSync;
 use crate::error::{AppError, AppResult};
@@ -51,36 +50,12 @@ pub struct LimitChanges {
     pub trials_per_day: LimitChange,
 }
 
-/// An account with what an operator wants to see about it.
-#[derive(Debug, Clone)]
-pub struct AccountOverview {
-    pub account: AccountRecord,
-    pub keys: Vec<ApiKeyRecord>,
-    pub balance: vp_domain::withdrawal::Balance,
-}
-
 fn parse_brand(raw: &str) -> AppResult<BrandName> {
     BrandName::parse(raw).map_err(|e| AppError::field("brand_name", e))
 }
 
 fn parse_markup(raw: &str) -> AppResult<MarkupPercent> {
     raw.parse::<MarkupPercent>().map_err(|e| AppError::field("markup_percent", e))
-}
-
-pub(crate) async fn load_account(tx: &mut (impl AccountRepo + ?Sized), id: &str) -> AppResult<AccountRecord> {
-    tx.account(id).await?.ok_or(AppError::NotFound("account"))
-}
-
-/// An account with its keys and balance, read in `tx` (the operator's and the cabinet's
-/// overview).
-pub(crate) async fn account_overview(
-    tx: &mut (impl AccountRepo + BalanceRepo + ?Sized),
-    account_id: &str,
-) -> AppResult<AccountOverview> {
-    let account = load_account(tx, account_id).await?;
-    let keys = tx.api_keys(account_id).await?;
-    let balance = tx.partner_balance(account_id).await?;
-    Ok(AccountOverview { account, keys, balance })
 }
 
 async fn load_client(

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use vp_domain::Purpose;
-use vp_ports::{Cursor, InvoiceRecord, SettingKey, SettingRecord};
+use vp_ports::{Cursor, InvoiceRecord, Lease, SettingKey, SettingRecord};
 
 use super::Payments;
 use crate::error::AppResult;
@@ -23,7 +23,6 @@ pub const PAID_ACCESS_WINDOW: Duration = Duration::days(2);
 /// How often the check runs, whichever instance runs it.
 pub const PAID_ACCESS_EVERY: Duration = Duration::hours(1);
 /// The lease one instance holds while it checks.
-pub const PAID_ACCESS_LEASE: &str = "payments-paid-access";
 const LEASE_FOR: Duration = Duration::minutes(30);
 /// Invoices read a page at a time.
 const PAGE: u32 = 500;
@@ -64,7 +63,7 @@ impl Payments {
         let mut tx = self.store.begin().await?;
         let last = PaidAccessChecked::read(tx.setting(SettingKey::PaidAccessCheck).await?.as_ref());
         let due = last.is_none_or(|l| l.at + PAID_ACCESS_EVERY.whole_seconds() <= now.unix_timestamp());
-        let held = due && tx.take_lease(PAID_ACCESS_LEASE, holder, now, now + LEASE_FOR).await?;
+        let held = due && tx.take_lease(Lease::PaidAccess, holder, now, now + LEASE_FOR).await?;
         tx.commit().await?;
         if !held {
             return Ok(None);
@@ -75,7 +74,7 @@ impl Payments {
             let value = serde_json::to_string(found).unwrap_or_default();
             tx.put_setting(&SettingRecord { key: SettingKey::PaidAccessCheck, value, updated_at: now }).await?;
         }
-        tx.release_lease(PAID_ACCESS_LEASE, holder).await?;
+        tx.release_lease(Lease::PaidAccess, holder).await?;
         tx.commit().await?;
         checked.map(Some)
     }

@@ -10,10 +10,10 @@ mod invoices;
 mod issuing;
 mod pages;
 mod pricing;
-mod rails;
 mod recording;
 mod reserving;
 mod settlement;
+mod stars_rail;
 
 use std::sync::Arc;
 
@@ -22,19 +22,19 @@ use vp_domain::invoice::payment_deadline;
 use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose, Rail};
 use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, Store};
 
+pub use crate::gateways::Gateways;
 pub use access_check::{PAID_ACCESS_EVERY, PAID_ACCESS_WINDOW, PaidAccessChecked};
 pub use gateway::GatewayChecked;
 pub use idempotency::{KEY_LOCK, fingerprint};
-pub(crate) use pages::renewal_price;
 pub use pages::{OrderItem, PaymentPage};
-pub use rails::Gateways;
+pub(crate) use settlement::AccessGranted;
+pub use stars_rail::StarsRail;
 
 use crate::catalog::{Catalog, Offers};
 use crate::clients::PanelSync;
+use crate::consents::Consents;
 use crate::events::{EventOutbox, EventRenderer};
 use crate::reminders::ReminderQueue;
-use crate::renewals::Consents;
-use crate::stars::StarsRail;
 use crate::tokens::Tokens;
 use crate::views::Views;
 
@@ -71,8 +71,9 @@ pub(crate) struct Settled {
     pub panel_sync: Arc<PanelSync>,
     /// Keeps the method a consenting customer's payment saved.
     pub consents: Arc<Consents>,
-    /// Mails a web shop customer their paid order.
-    pub shop_orders: crate::shop::ShopOrders,
+    /// What the channels above payments do when access is granted (the web shop mails its
+    /// customer the paid order).
+    pub access_granted: Vec<Arc<dyn AccessGranted>>,
     /// Rewards inviters for invited customers' first payments.
     pub referrals: crate::referrals::ReferralRewards,
 }

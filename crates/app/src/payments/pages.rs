@@ -7,8 +7,8 @@ use vp_ports::{AccountStyle, InvoiceRecord};
 
 use super::Payments;
 use crate::bots::connected_bot;
+use crate::consents::{ConsentGiven, RenewalOffer, renewal_price};
 use crate::error::{AppError, AppResult};
-use crate::renewals::{ConsentGiven, RenewalOffer};
 use crate::views::DocumentLink;
 use vp_ports::pages::connect_page_url;
 
@@ -190,9 +190,4 @@ impl Payments {
         let outcome = if paid { PaymentOutcome::Paid } else { PaymentOutcome::AttemptFailed };
         self.apply_outcome_if(payment_id, outcome, on_this_page).await
     }
-}
-
-/// What an automatic renewal of `invoice`'s purchase charges: its price without a promo code.
-pub(crate) fn renewal_price(invoice: &InvoiceRecord) -> vp_domain::PriceBreakdown {
-    invoice.promo.as_ref().map_or(invoice.amounts, |applied| applied.full_price(invoice.amounts))
 }

@@ -14,9 +14,9 @@ use vp_domain::stars::StarsRate;
 use vp_domain::{GatewayRoute, InvoiceRequest, Money, Purpose, Rail, check_device_purchase};
 use vp_ports::{AccountRecord, ClientRecord};
 
-use super::rails::Gateways;
 use crate::catalog::Offer;
 use crate::error::{AppError, AppResult, Refusal};
+use crate::gateways::Gateways;
 use crate::promotions::{self, AskedPromo};
 
 /// What the rail is asked for. Kept with the idempotency key from the first attempt on, so a

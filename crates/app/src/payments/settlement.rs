@@ -1,18 +1,27 @@
 //! Gateway outcomes: one code path moves an invoice through the spec's payment status table
 //! and records, in the same transaction, the access it grants and the partner's ledger entry.
 
+use async_trait::async_trait;
 use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription};
 use vp_ports::{
     AccountRepo, ClientRecord, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo,
-    ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord,
+    ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord, Tx,
 };
 
 use super::Payments;
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult};
 use crate::events::types;
+
+/// Work a channel above payments does in the unit of work that grants a paid invoice's access,
+/// so it happens if and only if the payment is recorded: the channel implements this, and
+/// payments depends on none of them.
+#[async_trait]
+pub(crate) trait AccessGranted: Send + Sync {
+    async fn access_granted(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()>;
+}
 
 impl Payments {
     /// Applies a gateway, sweeper or operator outcome to an invoice. Repeating an outcome that
@@ -102,7 +111,9 @@ impl Payments {
         };
         if step.grants_access {
             self.settled.reminders.queue_paid(tx.as_mut(), &invoice).await?;
-            self.settled.shop_orders.queue_paid(tx.as_mut(), &invoice).await?;
+            for then in &self.settled.access_granted {
+                then.access_granted(tx.as_mut(), &invoice).await?;
+            }
         }
         tx.commit().await?;
         if let (Some(consent), Some(gateway_payment_id)) = (consent, &invoice.gateway_payment_id) {

@@ -10,7 +10,8 @@ use vp_domain::promo::{self, Benefit, PromoCode, PromoRefused, Terms, UseContext
 use vp_domain::{ClientId, Purpose};
 use vp_ports::{Clock, IdGenerator, PromoCodeRecord, PromoRepo, PromoUsage, PromoUse, Store, StoreError};
 
-use crate::cabinet::audit::{self, Audit, Who};
+use crate::actor::Acting;
+use crate::audit::{Audit, AuditAction};
 use crate::catalog::Offers;
 use crate::error::{AppError, AppResult, Declined, Refusal};
 
@@ -43,10 +44,11 @@ pub struct Promotions {
 }
 
 impl Promotions {
-    /// A new code, recorded in the account's activity as `who`'s. A discount that would take a
+    /// A new code, recorded in the account's activity as `by`'s. A discount that would take a
     /// plan it applies to below the platform's price is refused, saying which plan and by how
     /// much.
-    pub async fn create(&self, account_id: &str, new: NewPromo, who: Who<'_>) -> AppResult<PromoCodeRecord> {
+    pub async fn create(&self, by: Acting<'_>, new: NewPromo) -> AppResult<PromoCodeRecord> {
+        let account_id = by.account_id();
         let code = PromoCode::parse(&new.code).map_err(|_| Declined::PromoCodeMalformed)?;
         let account = read!(self.store, |tx| tx.account(account_id)).ok_or(AppError::NotFound("account"))?;
         if new.per_customer == 0 || new.max_uses == Some(0) {
@@ -97,15 +99,15 @@ impl Promotions {
             Err(e) => return Err(e.into()),
         }
         let detail = format!("{}: {}", record.code, describe_benefit(record.benefit));
-        self.audit.record(tx.as_mut(), account_id, who, audit::PROMO_CREATED, detail).await?;
+        self.audit.record(tx.as_mut(), account_id, by.into(), AuditAction::PromoCreated, detail).await?;
         tx.commit().await?;
         Ok(record)
     }
 
     /// The account's codes, newest first, with their uses.
-    pub async fn list(&self, account_id: &str) -> AppResult<Vec<PromoSummary>> {
+    pub async fn list(&self, of: Acting<'_>) -> AppResult<Vec<PromoSummary>> {
         let mut tx = self.store.read().await?;
-        let codes = tx.promo_codes(account_id).await?;
+        let codes = tx.promo_codes(of.account_id()).await?;
         let mut summaries = Vec::with_capacity(codes.len());
         for promo in codes {
             let usage = tx.promo_usage(&promo.id).await?;
@@ -113,6 +115,16 @@ impl Promotions {
         }
         tx.commit().await?;
         Ok(summaries)
+    }
+
+    /// All the account's codes' uses together (the overview's).
+    pub async fn totals(&self, of: Acting<'_>) -> AppResult<PromoUsage> {
+        let codes = self.list(of).await?;
+        Ok(codes.iter().fold(PromoUsage::default(), |all, s| PromoUsage {
+            held: all.held + s.usage.held,
+            spent: all.spent + s.usage.spent,
+            discount_given: all.discount_given.checked_add(s.usage.discount_given).unwrap_or(all.discount_given),
+        }))
     }
 
     pub async fn show(&self, account_id: &str, code: &str) -> AppResult<PromoSummary> {
@@ -124,14 +136,15 @@ impl Promotions {
         Ok(PromoSummary { promo, usage })
     }
 
-    /// Turns a code off, recorded as `who`'s: invoices already issued with it stay payable.
-    pub async fn disable(&self, account_id: &str, code: &str, who: Who<'_>) -> AppResult<()> {
+    /// Turns a code off, recorded as `by`'s: invoices already issued with it stay payable.
+    pub async fn disable(&self, by: Acting<'_>, code: &str) -> AppResult<()> {
+        let account_id = by.account_id();
         let code = PromoCode::parse(code).map_err(|_| AppError::NotFound("promo code"))?;
         let mut tx = self.store.begin().await?;
         if !tx.disable_promo_code(account_id, &code, self.clock.now()).await? {
             return Err(AppError::NotFound("promo code"));
         }
-        self.audit.record(tx.as_mut(), account_id, who, audit::PROMO_DISABLED, code.to_string()).await?;
+        self.audit.record(tx.as_mut(), account_id, by.into(), AuditAction::PromoDisabled, code.to_string()).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -16,8 +16,9 @@ use vp_ports::{
 
 pub(crate) use rewards::ReferralRewards;
 
+use crate::actor::Acting;
+use crate::audit::{Audit, AuditAction};
 use crate::bots::connected_bot;
-use crate::cabinet::audit::{self, Audit, Who};
 use crate::error::{AppError, AppResult};
 use crate::tokens::Tokens;
 
@@ -48,22 +49,27 @@ pub struct Referrals {
 
 impl Referrals {
     /// Sets the days an invited customer's first payment gives the inviter (0 turns the program
-    /// off), recorded in the account's activity as `who`'s.
-    pub async fn set_days(&self, account_id: &str, days: ReferralDays, who: Who<'_>) -> AppResult<ReferralProgram> {
+    /// off), recorded in the account's activity as `by`'s.
+    pub async fn set_days(&self, by: Acting<'_>, days: ReferralDays) -> AppResult<ReferralProgram> {
+        let account_id = by.account_id();
         let mut tx = self.store.begin().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         tx.set_referral_days(account_id, days, self.clock.now()).await?;
-        self.audit.record(tx.as_mut(), account_id, who, audit::REFERRALS_SET, days.days().to_string()).await?;
+        self.audit
+            .record(tx.as_mut(), account_id, by.into(), AuditAction::ReferralsSet, days.days().to_string())
+            .await?;
         tx.commit().await?;
-        self.program(account_id).await
+        self.program(by).await
     }
 
     /// The account's figures alone (the overview's), without ranking the inviters.
-    pub async fn totals(&self, account_id: &str) -> AppResult<ReferralTotals> {
-        Ok(read!(self.store, |tx| tx.referral_totals(account_id)))
+    pub async fn totals(&self, of: Acting<'_>) -> AppResult<ReferralTotals> {
+        Ok(read!(self.store, |tx| tx.referral_totals(of.account_id())))
     }
 
-    pub async fn program(&self, account_id: &str) -> AppResult<ReferralProgram> {
+    /// The account's program: its days, its figures and its best inviters.
+    pub async fn program(&self, of: Acting<'_>) -> AppResult<ReferralProgram> {
+        let account_id = of.account_id();
         let mut tx = self.store.read().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let days = tx.referral_days(account_id).await?;
@@ -132,7 +138,7 @@ impl Referrals {
         let customer = tx.bot_customers(account_id, &[user_id]).await?.into_iter().next();
         let mut own = customer.and_then(|c| c.client_ref);
         if own.is_none() {
-            if let Some(id) = crate::bot_shop::new_bot_client_id(user_id) {
+            if let Some(id) = crate::bots::new_bot_client_id(user_id) {
                 own = tx.client(account_id, &id).await?.map(|c| c.id);
             }
         }

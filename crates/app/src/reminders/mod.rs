@@ -19,7 +19,7 @@ use vp_domain::renewal::{charge_at, renewable};
 use vp_domain::term_events::Threshold;
 use vp_ports::pages::connect_page_url;
 use vp_ports::{
-    AccountRecord, BotMessage, Claim, ClientRecord, Clock, ReminderKind, ReminderRecipient, ReminderSend, Store,
+    AccountRecord, BotMessage, Claim, ClientRecord, Clock, Lease, ReminderKind, ReminderRecipient, ReminderSend, Store,
 };
 
 pub(crate) use queue::ReminderQueue;
@@ -33,7 +33,6 @@ use crate::secrets::SecretKeys;
 use crate::views::Views;
 
 /// The lease whose holder sends the reminders.
-pub const REMINDER_LEASE: &str = "telegram-reminders";
 /// Longer than a round (a bot's batch takes about 8 s at Telegram's pace).
 const REMINDER_LEASE_FOR: Duration = Duration::seconds(30);
 /// A bot's reminders claimed per round: 8 seconds at 30 a second.
@@ -60,7 +59,7 @@ impl Reminders {
     pub async fn deliver_reminders_once(self: &Arc<Self>, holder: &str, bots: u32) -> AppResult<Option<usize>> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        if !tx.take_lease(REMINDER_LEASE, holder, now, now + REMINDER_LEASE_FOR).await? {
+        if !tx.take_lease(Lease::Reminders, holder, now, now + REMINDER_LEASE_FOR).await? {
             tx.commit().await?;
             return Ok(None);
         }
@@ -92,7 +91,7 @@ impl Reminders {
     /// Gives up the reminder lease (a clean stop).
     pub async fn release_reminder_lease(&self, holder: &str) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
-        tx.release_lease(REMINDER_LEASE, holder).await?;
+        tx.release_lease(Lease::Reminders, holder).await?;
         tx.commit().await?;
         Ok(())
     }

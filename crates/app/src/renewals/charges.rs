@@ -1,17 +1,15 @@
 //! The renewal charge of a term. The term check decides it in its own unit of work, under the
-//! account's lock (`schedule_charge`), so a term gets at most one; the worker then reserves
+//! account's lock (`consents::schedule_charge`), so a term gets at most one; the worker then reserves
 //! the renewal invoice (its id is the gateway's idempotency key) before it asks the gateway, so
 //! a try after a crash, a restart or on another instance gets the same payment, never a
 //! second one. The term moves on only when the payment has succeeded, through the same
 //! settlement as any payment.
 
-use time::{Duration, OffsetDateTime};
+use time::Duration;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::renewal::{charge_due, retry_at};
 use vp_domain::{GatewayState, InvoiceStatus, PaymentOutcome, Purpose};
-use vp_ports::{
-    Claim, GatewayError, IdGenerator, InvoiceRecord, RenewalCharge, RenewalChargeState, RenewalRepo, SavedMethodCharge,
-};
+use vp_ports::{Claim, GatewayError, InvoiceRecord, RenewalCharge, RenewalChargeState, SavedMethodCharge};
 
 use super::Renewals;
 use crate::error::{AppError, AppResult};
@@ -35,36 +33,6 @@ pub struct RenewalRun {
     pub dropped: usize,
     /// The gateway has not decided, or did not answer: asked again.
     pub waiting: usize,
-}
-
-/// In the term check's unit of work: when the client consented, has a saved method and the
-/// charge of this term is due, records the term's renewal charge (once per term). `true` when
-/// the term renews by charge, so the 24 h reminder gives way to it.
-pub(crate) async fn schedule_charge(
-    tx: &mut (impl RenewalRepo + ?Sized),
-    ids: &dyn IdGenerator,
-    client_ref: &str,
-    subscription: &vp_domain::Subscription,
-    now: OffsetDateTime,
-) -> AppResult<bool> {
-    if !charge_due(subscription, now) {
-        return Ok(false);
-    }
-    let Some(consent) = tx.current_consent(client_ref).await?.filter(|c| c.chargeable()) else { return Ok(false) };
-    let charge = RenewalCharge {
-        client_ref: client_ref.to_owned(),
-        term_ends_at: subscription.expires_at,
-        account_id: consent.account_id.clone(),
-        consent_id: consent.id,
-        attempt: 1,
-        payment_id: ids.new_id("pay"),
-        state: RenewalChargeState::Due,
-        next_try_at: Some(now),
-        last_error: None,
-        created_at: now,
-    };
-    tx.insert_renewal_charge(&charge).await?;
-    Ok(true)
 }
 
 /// What a try came to.

@@ -3,17 +3,14 @@
 //! in the term check's unit of work and made by the renewal worker (`charges`).
 
 mod charges;
-mod consent;
 
 use std::sync::Arc;
 
 use vp_domain::ClientId;
 use vp_ports::{Clock, IdGenerator, RenewalChargeState, Store};
 
+pub use crate::consents::{ConsentGiven, Consents, RenewalOffer};
 pub use charges::RenewalRun;
-pub(crate) use charges::schedule_charge;
-pub(crate) use consent::tell_price;
-pub use consent::{ConsentGiven, Consents, RenewalOffer};
 /// Who turned automatic renewal off (the domain's, here for the callers of `turn_off`).
 pub use vp_domain::renewal::TurnedOffBy;
 

@@ -19,11 +19,11 @@ pub use buying::{Purchase, ShopOrder, new_shop_client_id};
 pub(crate) use orders::ShopOrders;
 
 use crate::access::{Limiter, PartnerAccess};
+use crate::accounts::load_account;
 use crate::catalog::{Catalog, Offers};
 use crate::clients::Clients;
 use crate::error::{AppError, AppResult};
 use crate::mail::MailQueue;
-use crate::operator::load_account;
 use crate::payments::Payments;
 use crate::tokens::Tokens;
 use crate::views::{DocumentLink, PlansView};

@@ -2,6 +2,7 @@
 //! link, queued in the unit of work that settles the invoice, so it is sent once if and only
 //! if the payment is recorded.
 
+use async_trait::async_trait;
 use vp_domain::Purpose;
 use vp_domain::cabinet::Email;
 use vp_ports::pages::connect_page_url;
@@ -10,6 +11,7 @@ use vp_ports::{InvoiceRecord, MailContent, OrderItem, StoreError, Tx};
 use super::shop_url;
 use crate::error::AppResult;
 use crate::mail::MailQueue;
+use crate::payments::AccessGranted;
 
 #[derive(Clone)]
 pub(crate) struct ShopOrders {
@@ -17,10 +19,11 @@ pub(crate) struct ShopOrders {
     pub(crate) public_base_url: String,
 }
 
-impl ShopOrders {
+#[async_trait]
+impl AccessGranted for ShopOrders {
     /// Queues "your order is paid" when the invoice's client is a shop customer; reads the
     /// subscription as the payment left it in `tx`.
-    pub(crate) async fn queue_paid(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()> {
+    async fn access_granted(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()> {
         let Some(customer) = tx.shop_customer_of_client(&invoice.client_ref).await? else { return Ok(()) };
         let Some(subscription) = tx.client_by_ref(&invoice.client_ref).await?.and_then(|c| c.subscription) else {
             return Ok(());

@@ -2,10 +2,9 @@
 //! (`set_rate`), the pre-checkout answer (`checkout`), the payments Telegram reports, each
 //! applied once per charge through the one settlement of any payment (`checkout`), the refund
 //! and the monthly Stars subscriptions (`subscriptions`). What the bot is asked for goes
-//! through `StarsRail`.
+//! through the payments' `StarsRail`.
 
 mod checkout;
-mod rail;
 mod subscriptions;
 
 use std::sync::Arc;
@@ -14,17 +13,12 @@ use vp_domain::stars::StarsRate;
 use vp_ports::{Clock, IdGenerator, Store};
 
 pub use checkout::{CheckoutRefusal, StarsPayment};
-pub use rail::StarsRail;
 pub use subscriptions::RenewalInTelegram;
-pub(crate) use subscriptions::renews_in_telegram;
 
-use crate::cabinet::audit::{Audit, Who};
+use crate::audit::{Audit, AuditAction, Who};
+use crate::consents::Consents;
 use crate::error::{AppError, AppResult};
-use crate::payments::Payments;
-use crate::renewals::Consents;
-
-/// What the account's activity calls a change of the rate.
-pub const STARS_RATE_SET: &str = "account.stars_rate_set";
+use crate::payments::{Payments, StarsRail};
 
 pub struct Stars {
     pub(crate) store: Arc<dyn Store>,
@@ -44,7 +38,7 @@ impl Stars {
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         tx.set_stars_rate(account_id, rate, self.clock.now()).await?;
         let detail = rate.map_or_else(|| "off".to_owned(), |r| format!("{} RUB per Star", r.rubles()));
-        self.audit.record(tx.as_mut(), account_id, Who::Operator, STARS_RATE_SET, detail).await?;
+        self.audit.record(tx.as_mut(), account_id, Who::Operator, AuditAction::StarsRateSet, detail).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -4,9 +4,10 @@
 //! not charge one (`subscription_changed`).
 
 use time::Date;
-use vp_ports::{StarsRepo, StarsSubscription, StarsSubscriptionChange, StarsSubscriptionState};
+use vp_ports::{StarsSubscription, StarsSubscriptionChange, StarsSubscriptionState};
 
 use super::Stars;
+use crate::consents::stars_renewing;
 use crate::error::{AppError, AppResult};
 
 /// A Stars subscription's change in Telegram, applied: what its customer is told.
@@ -22,7 +23,7 @@ pub struct RenewalInTelegram {
 impl Stars {
     /// The client's Stars subscription while Telegram renews it.
     pub async fn renewing_subscription(&self, client_ref: &str) -> AppResult<Option<StarsSubscription>> {
-        Ok(read!(self.store, |tx| renewing(tx.as_mut(), client_ref)))
+        Ok(read!(self.store, |tx| stars_renewing(tx.as_mut(), client_ref)))
     }
 
     /// Cancels the client's Stars subscription: Telegram first (it charges no more), then
@@ -83,15 +84,4 @@ impl Stars {
             until: account.time_zone.day(ends),
         }))
     }
-}
-
-/// The client's Stars subscription that Telegram renews: its newest, unless cancelled.
-async fn renewing(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<Option<StarsSubscription>> {
-    Ok(tx.stars_subscription_of_client(client_ref).await?.filter(|s| s.canceled_at.is_none()))
-}
-
-/// In the term check's unit of work: whether Telegram renews the client's term, so no
-/// reminder asks to renew by hand.
-pub(crate) async fn renews_in_telegram(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<bool> {
-    Ok(renewing(tx, client_ref).await?.is_some())
 }

@@ -279,7 +279,7 @@ impl CabinetRepo for StoreTx {
             account_id: e.account_id.clone(),
             user_id: e.user_id.clone(),
             actor: e.actor.clone(),
-            action: e.action.clone(),
+            action: e.action.as_str().to_owned(),
             detail: e.detail.clone(),
             at: db_time(e.at),
         };
@@ -301,17 +301,21 @@ impl CabinetRepo for StoreTx {
             page_before!(entries, a::at, a::id, cursor, limit).load(c).await
         })
         .map_err(db)?;
-        Ok(rows
-            .into_iter()
-            .map(|r| AuditEntry {
-                id: r.id,
-                account_id: r.account_id,
-                user_id: r.user_id,
-                actor: r.actor,
-                action: r.action,
-                detail: r.detail,
-                at: utc(r.at),
+        rows.into_iter()
+            .map(|r| {
+                Ok(AuditEntry {
+                    action: r
+                        .action
+                        .parse()
+                        .map_err(|_| corrupt(format!("audit entry {} action {:?}", r.id, r.action)))?,
+                    id: r.id,
+                    account_id: r.account_id,
+                    user_id: r.user_id,
+                    actor: r.actor,
+                    detail: r.detail,
+                    at: utc(r.at),
+                })
             })
-            .collect())
+            .collect()
     }
 }

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
-use vp_ports::{SettingKey, SettingsRepo};
+use vp_ports::{Lease, SettingKey, SettingsRepo};
 
 use crate::convert::db_time;
 use crate::schema::leases;
@@ -51,12 +51,13 @@ impl SettingsRepo for StoreTx {
     /// against the latest holder, so two takers never both see a row changed.
     async fn take_lease(
         &mut self,
-        name: &str,
+        lease: Lease,
         holder: &str,
         now: OffsetDateTime,
         until: OffsetDateTime,
     ) -> StoreResult<bool> {
         use leases::dsl as l;
+        let name = lease.name();
         let conn = self.conn().await?;
         let (now, until) = (db_time(now), db_time(until));
         db_run!(conn, c => {
@@ -77,8 +78,9 @@ impl SettingsRepo for StoreTx {
         Ok(taken > 0)
     }
 
-    async fn release_lease(&mut self, name: &str, holder: &str) -> StoreResult<()> {
+    async fn release_lease(&mut self, lease: Lease, holder: &str) -> StoreResult<()> {
         use leases::dsl as l;
+        let name = lease.name();
         let conn = self.conn().await?;
         db_run!(conn, c => diesel::delete(l::leases.find(name).filter(l::holder.eq(holder))).execute(c).await)
             .map_err(db)?;

@@ -1,22 +1,23 @@
 //! Platform settings and leases (`SettingsRepo`).
 
 use super::*;
+use vp_ports::Lease;
 
 contract_tests!(a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up, settings_are_put_and_read,);
 
 async fn a_lease_is_held_by_one_holder_until_it_runs_out_or_is_given_up(ctx: Ctx) {
     let mut tx = begin(&ctx.store).await;
-    assert!(tx.take_lease("poll", "a", at(0), at(15)).await.unwrap());
-    assert!(!tx.take_lease("poll", "b", at(5), at(20)).await.unwrap());
-    assert!(tx.take_lease("poll", "a", at(10), at(25)).await.unwrap(), "renewed by its holder");
-    assert!(!tx.take_lease("poll", "b", at(24), at(39)).await.unwrap());
-    assert!(tx.take_lease("other", "b", at(24), at(39)).await.unwrap(), "leases are by name");
-    assert!(tx.take_lease("poll", "b", at(25), at(40)).await.unwrap(), "run out: taken over");
-    assert!(!tx.take_lease("poll", "a", at(26), at(41)).await.unwrap());
-    tx.release_lease("poll", "a").await.unwrap();
-    assert!(!tx.take_lease("poll", "a", at(27), at(42)).await.unwrap(), "only the holder gives it up");
-    tx.release_lease("poll", "b").await.unwrap();
-    assert!(tx.take_lease("poll", "a", at(28), at(43)).await.unwrap());
+    assert!(tx.take_lease(Lease::BotUpdates, "a", at(0), at(15)).await.unwrap());
+    assert!(!tx.take_lease(Lease::BotUpdates, "b", at(5), at(20)).await.unwrap());
+    assert!(tx.take_lease(Lease::BotUpdates, "a", at(10), at(25)).await.unwrap(), "renewed by its holder");
+    assert!(!tx.take_lease(Lease::BotUpdates, "b", at(24), at(39)).await.unwrap());
+    assert!(tx.take_lease(Lease::Reminders, "b", at(24), at(39)).await.unwrap(), "leases are by name");
+    assert!(tx.take_lease(Lease::BotUpdates, "b", at(25), at(40)).await.unwrap(), "run out: taken over");
+    assert!(!tx.take_lease(Lease::BotUpdates, "a", at(26), at(41)).await.unwrap());
+    tx.release_lease(Lease::BotUpdates, "a").await.unwrap();
+    assert!(!tx.take_lease(Lease::BotUpdates, "a", at(27), at(42)).await.unwrap(), "only the holder gives it up");
+    tx.release_lease(Lease::BotUpdates, "b").await.unwrap();
+    assert!(tx.take_lease(Lease::BotUpdates, "a", at(28), at(43)).await.unwrap());
     tx.commit().await.unwrap();
 }
 

@@ -4,57 +4,51 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Data, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
+use vp_app::audit::{ACTIVITY_PAGE, AuditAction};
 use vp_app::cabinet::Cabinet;
-use vp_app::cabinet::audit;
-use vp_i18n::Texts;
 
 use crate::pages::kit::{self, Column};
 
 use super::{ListQuery, Section, Shell, SignedIn, failed, when};
 
-/// The catalogue key naming an action on the page; `None` for an action this page does not
-/// know (shown as recorded).
-fn action_key(action: &str) -> Option<&'static str> {
-    Some(match action {
-        audit::USER_INVITED => "cabinet-action-user-invited",
-        audit::USER_RESET_LINK => "cabinet-action-user-reset-link",
-        audit::USER_REVOKED => "cabinet-action-user-revoked",
-        audit::PASSWORD_SET => "cabinet-action-password-set",
-        audit::SIGNED_IN => "cabinet-action-signed-in",
-        audit::SIGNED_OUT => "cabinet-action-signed-out",
-        audit::BRAND_RENAMED => "cabinet-action-brand-renamed",
-        audit::ENDPOINT_ADDED => "cabinet-action-endpoint-added",
-        audit::ENDPOINT_TYPES_CHANGED => "cabinet-action-endpoint-types-changed",
-        audit::ENDPOINT_ENABLED => "cabinet-action-endpoint-enabled",
-        audit::ENDPOINT_DISABLED => "cabinet-action-endpoint-disabled",
-        audit::ENDPOINT_SECRET_REVEALED => "cabinet-action-endpoint-secret-revealed",
-        audit::ENDPOINT_SECRET_ROTATED => "cabinet-action-endpoint-secret-rotated",
-        audit::ENDPOINT_TESTED => "cabinet-action-endpoint-tested",
-        audit::ENDPOINT_REPLAYED => "cabinet-action-endpoint-replayed",
-        audit::WITHDRAWAL_REQUESTED => "cabinet-action-withdrawal-requested",
-        audit::WITHDRAWAL_APPROVED => "cabinet-action-withdrawal-approved",
-        audit::WITHDRAWAL_REJECTED => "cabinet-action-withdrawal-rejected",
-        audit::WITHDRAWAL_PAID => "cabinet-action-withdrawal-paid",
-        audit::CHAT_LINKED => "cabinet-action-chat-linked",
-        audit::CHAT_UNLINKED => "cabinet-action-chat-unlinked",
-        audit::BOT_CONNECTED => "cabinet-action-bot-connected",
-        audit::BOT_DISCONNECTED => "cabinet-action-bot-disconnected",
-        audit::BOT_TOKEN_REPLACED => "cabinet-action-bot-token-replaced",
-        audit::RENEWAL_LINK_SET => "cabinet-action-renewal-link-set",
-        audit::AUTO_RENEW_OFF => "cabinet-action-auto-renew-off",
-        audit::PROMO_CREATED => "cabinet-action-promo-created",
-        audit::PROMO_DISABLED => "cabinet-action-promo-disabled",
-        audit::REFERRALS_SET => "cabinet-action-referrals-set",
-        audit::BROADCAST_SENT => "cabinet-action-broadcast-sent",
-        audit::BROADCAST_PAUSED => "cabinet-action-broadcast-paused",
-        audit::BROADCAST_RESUMED => "cabinet-action-broadcast-resumed",
-        audit::BROADCAST_CANCELLED => "cabinet-action-broadcast-cancelled",
-        _ => return None,
-    })
-}
-
-fn action_name(tx: Texts, action: &str) -> String {
-    action_key(action).map_or_else(|| action.to_owned(), |key| tx.get(key))
+/// The catalogue key naming an action on the page.
+fn action_key(action: AuditAction) -> &'static str {
+    match action {
+        AuditAction::UserInvited => "cabinet-action-user-invited",
+        AuditAction::UserResetLink => "cabinet-action-user-reset-link",
+        AuditAction::UserRevoked => "cabinet-action-user-revoked",
+        AuditAction::PasswordSet => "cabinet-action-password-set",
+        AuditAction::SignedIn => "cabinet-action-signed-in",
+        AuditAction::SignedOut => "cabinet-action-signed-out",
+        AuditAction::BrandRenamed => "cabinet-action-brand-renamed",
+        AuditAction::EndpointAdded => "cabinet-action-endpoint-added",
+        AuditAction::EndpointTypesChanged => "cabinet-action-endpoint-types-changed",
+        AuditAction::EndpointEnabled => "cabinet-action-endpoint-enabled",
+        AuditAction::EndpointDisabled => "cabinet-action-endpoint-disabled",
+        AuditAction::EndpointSecretRevealed => "cabinet-action-endpoint-secret-revealed",
+        AuditAction::EndpointSecretRotated => "cabinet-action-endpoint-secret-rotated",
+        AuditAction::EndpointTested => "cabinet-action-endpoint-tested",
+        AuditAction::EndpointReplayed => "cabinet-action-endpoint-replayed",
+        AuditAction::WithdrawalRequested => "cabinet-action-withdrawal-requested",
+        AuditAction::WithdrawalApproved => "cabinet-action-withdrawal-approved",
+        AuditAction::WithdrawalRejected => "cabinet-action-withdrawal-rejected",
+        AuditAction::WithdrawalPaid => "cabinet-action-withdrawal-paid",
+        AuditAction::ChatLinked => "cabinet-action-chat-linked",
+        AuditAction::ChatUnlinked => "cabinet-action-chat-unlinked",
+        AuditAction::BotConnected => "cabinet-action-bot-connected",
+        AuditAction::BotDisconnected => "cabinet-action-bot-disconnected",
+        AuditAction::BotTokenReplaced => "cabinet-action-bot-token-replaced",
+        AuditAction::RenewalLinkSet => "cabinet-action-renewal-link-set",
+        AuditAction::AutoRenewOff => "cabinet-action-auto-renew-off",
+        AuditAction::PromoCreated => "cabinet-action-promo-created",
+        AuditAction::PromoDisabled => "cabinet-action-promo-disabled",
+        AuditAction::ReferralsSet => "cabinet-action-referrals-set",
+        AuditAction::BroadcastSent => "cabinet-action-broadcast-sent",
+        AuditAction::BroadcastPaused => "cabinet-action-broadcast-paused",
+        AuditAction::BroadcastResumed => "cabinet-action-broadcast-resumed",
+        AuditAction::BroadcastCancelled => "cabinet-action-broadcast-cancelled",
+        AuditAction::StarsRateSet => "cabinet-action-stars-rate-set",
+    }
 }
 
 pub async fn show(
@@ -80,10 +74,10 @@ pub async fn show(
                 &["cabinet-activity-when", "cabinet-activity-who", "cabinet-activity-what", "cabinet-activity-details"]
                     .map(|key| Column::text(tx.get(key))),
                 entries.iter().map(|e| {
-                    vec![html! { (when(e.at)) }, html! { (e.actor) }, html! { (action_name(tx, &e.action)) }, html! { (e.detail) }]
+                    vec![html! { (when(e.at)) }, html! { (e.actor) }, html! { (tx.get(action_key(e.action))) }, html! { (e.detail) }]
                 }),
             ))
-            (shell.older_link("/cabinet/activity", entries.len(), audit::ACTIVITY_PAGE, last))
+            (shell.older_link("/cabinet/activity", entries.len(), ACTIVITY_PAGE, last))
         }
     };
     shell.render(StatusCode::OK, &title, body)

@@ -9,9 +9,9 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::broadcasts::{BroadcastPreview, BroadcastSummary};
-use vp_app::cabinet::{Actor, BroadcastForm, Cabinet};
-use vp_app::{AppError, Declined};
+use vp_app::actor::Actor;
+use vp_app::broadcasts::{BroadcastPreview, BroadcastSummary, Broadcasts, NewBroadcast};
+use vp_app::{AppError, Declined, FieldErrors};
 use vp_domain::broadcast::{
     Audience, BroadcastAction, BroadcastButton, BroadcastRefused, BroadcastState, BroadcastText, TEXT_MAX_CHARS,
 };
@@ -34,7 +34,7 @@ const MISSING: Missing = Missing {
 
 pub async fn show(
     req: HttpRequest,
-    cabinet: Data<Cabinet>,
+    broadcasts: Data<Broadcasts>,
     SignedIn(actor): SignedIn,
     shown: Query<Shown>,
 ) -> HttpResponse {
@@ -45,46 +45,89 @@ pub async fn show(
         _ => None,
     };
     let view = View { top, preview: None, form: BroadcastForm::default() };
-    render(&req, &cabinet, &actor, StatusCode::OK, view).await
+    render(&req, &broadcasts, &actor, StatusCode::OK, view).await
 }
 
-fn form_of(fields: &Fields) -> BroadcastForm {
-    BroadcastForm {
-        text: fields.get("text").to_owned(),
-        text_ru: fields.get("text_ru").to_owned(),
-        button_text: fields.get("button_text").to_owned(),
-        button_url: fields.get("button_url").to_owned(),
-        audience: fields.get("audience").to_owned(),
+/// The latest broadcasts the page lists.
+const BROADCAST_PAGE: u32 = 20;
+
+/// The form as sent: raw text, kept to fill the form (or the preview's hidden fields) again,
+/// and read into a broadcast here. Empty optional fields mean "none".
+#[derive(Debug, Clone, Default)]
+struct BroadcastForm {
+    text: String,
+    text_ru: String,
+    button_text: String,
+    button_url: String,
+    audience: String,
+}
+
+fn given(field: &str) -> Option<String> {
+    Some(field.to_owned()).filter(|f| !f.trim().is_empty())
+}
+
+impl BroadcastForm {
+    fn of(fields: &Fields) -> BroadcastForm {
+        BroadcastForm {
+            text: fields.get("text").to_owned(),
+            text_ru: fields.get("text_ru").to_owned(),
+            button_text: fields.get("button_text").to_owned(),
+            button_url: fields.get("button_url").to_owned(),
+            audience: fields.get("audience").to_owned(),
+        }
+    }
+
+    /// The broadcast the form asks for; the bot's own checks of its texts and button are the
+    /// service's.
+    fn read(&self) -> Result<NewBroadcast, AppError> {
+        let audience: Audience = self.audience.parse().map_err(|e: vp_domain::broadcast::AudienceUnknown| {
+            AppError::Validation(FieldErrors::from([("audience".to_owned(), e.to_string())]))
+        })?;
+        Ok(NewBroadcast {
+            text: self.text.clone(),
+            text_ru: given(&self.text_ru),
+            button_text: given(&self.button_text),
+            button_url: given(&self.button_url),
+            audience,
+        })
     }
 }
 
 /// Previews the form's broadcast: the page shows it with the "Send" button, or why not.
-pub async fn preview(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+pub async fn preview(req: HttpRequest, broadcasts: Data<Broadcasts>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
-    let sent = form_of(&fields);
-    match cabinet.preview_broadcast(&actor, &sent).await {
+    let sent = BroadcastForm::of(&fields);
+    let previewed = match sent.read() {
+        Ok(new) => broadcasts.preview((&actor).into(), &new).await,
+        Err(e) => Err(e),
+    };
+    match previewed {
         Ok(preview) => {
             let view = View { top: None, preview: Some(preview), form: sent };
-            render(&req, &cabinet, &actor, StatusCode::OK, view).await
+            render(&req, &broadcasts, &actor, StatusCode::OK, view).await
         }
-        Err(e) => refused(&req, &cabinet, &actor, e, sent).await,
+        Err(e) => refused(&req, &broadcasts, &actor, e, sent).await,
     }
 }
 
 /// Sends what was previewed.
-pub async fn send(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+pub async fn send(req: HttpRequest, broadcasts: Data<Broadcasts>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
-    let sent = form_of(&fields);
-    match cabinet.send_broadcast(&actor, &sent).await {
+    let sent = BroadcastForm::of(&fields);
+    let done = match sent.read() {
+        Ok(new) => broadcasts.send((&actor).into(), new).await,
+        Err(e) => Err(e),
+    };
+    match done {
         Ok(done) => super::session::see_other(&format!("/cabinet/broadcasts?sent={}", done.broadcast.id)),
-        Err(e) => refused(&req, &cabinet, &actor, e, sent).await,
+        Err(e) => refused(&req, &broadcasts, &actor, e, sent).await,
     }
 }
 
 /// The form again with the refusal above it (422), or the failure page.
 async fn refused(
     req: &HttpRequest,
-    cabinet: &Cabinet,
+    broadcasts: &Broadcasts,
     actor: &Actor,
     e: AppError,
     sent: BroadcastForm,
@@ -96,7 +139,7 @@ async fn refused(
         e => return failed(req, &e),
     };
     let view = View { top: Some(("error", said)), preview: None, form: sent };
-    render(req, cabinet, actor, StatusCode::UNPROCESSABLE_ENTITY, view).await
+    render(req, broadcasts, actor, StatusCode::UNPROCESSABLE_ENTITY, view).await
 }
 
 fn declined(tx: Texts, d: &Declined) -> String {
@@ -117,30 +160,40 @@ fn declined(tx: Texts, d: &Declined) -> String {
     }
 }
 
-pub async fn pause(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, cabinet, id, form, BroadcastAction::Pause).await
+pub async fn pause(req: HttpRequest, broadcasts: Data<Broadcasts>, id: Path<String>, form: SignedForm) -> HttpResponse {
+    act(req, broadcasts, id, form, BroadcastAction::Pause).await
 }
 
-pub async fn resume(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, cabinet, id, form, BroadcastAction::Resume).await
+pub async fn resume(
+    req: HttpRequest,
+    broadcasts: Data<Broadcasts>,
+    id: Path<String>,
+    form: SignedForm,
+) -> HttpResponse {
+    act(req, broadcasts, id, form, BroadcastAction::Resume).await
 }
 
-pub async fn cancel(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
-    act(req, cabinet, id, form, BroadcastAction::Cancel).await
+pub async fn cancel(
+    req: HttpRequest,
+    broadcasts: Data<Broadcasts>,
+    id: Path<String>,
+    form: SignedForm,
+) -> HttpResponse {
+    act(req, broadcasts, id, form, BroadcastAction::Cancel).await
 }
 
 async fn act(
     req: HttpRequest,
-    cabinet: Data<Cabinet>,
+    broadcasts: Data<Broadcasts>,
     id: Path<String>,
     form: SignedForm,
     action: BroadcastAction,
 ) -> HttpResponse {
     let actor = form.actor;
-    match cabinet.act_on_broadcast(&actor, &id, action).await {
+    match broadcasts.act((&actor).into(), &id, action).await {
         Ok(done) => super::session::see_other(&format!("/cabinet/broadcasts?changed={}", done.broadcast.id)),
         Err(AppError::NotFound(_)) => Shell::new(&req, &actor, Section::Broadcasts).not_found(MISSING),
-        Err(e) => refused(&req, &cabinet, &actor, e, BroadcastForm::default()).await,
+        Err(e) => refused(&req, &broadcasts, &actor, e, BroadcastForm::default()).await,
     }
 }
 
@@ -151,8 +204,14 @@ struct View {
     form: BroadcastForm,
 }
 
-async fn render(req: &HttpRequest, cabinet: &Cabinet, actor: &Actor, status: StatusCode, view: View) -> HttpResponse {
-    let list = match cabinet.broadcasts(actor).await {
+async fn render(
+    req: &HttpRequest,
+    broadcasts: &Broadcasts,
+    actor: &Actor,
+    status: StatusCode,
+    view: View,
+) -> HttpResponse {
+    let list = match broadcasts.list(actor.into(), BROADCAST_PAGE).await {
         Ok(list) => list,
         Err(e) => return failed(req, &e),
     };

@@ -23,7 +23,7 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use time::OffsetDateTime;
 use vp_app::Lang;
-use vp_app::cabinet::Actor;
+use vp_app::actor::Actor;
 use vp_i18n::Texts;
 use vp_ports::Cursor;
 

@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::AppError;
-use vp_app::cabinet::Actor;
+use vp_app::actor::Actor;
 use vp_app::notices::Notices;
 use vp_app::notices::{ChatLink, NOTICE_PAGE};
 use vp_i18n::notice_text;

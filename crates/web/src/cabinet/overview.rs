@@ -7,8 +7,11 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
 use serde::Deserialize;
 use vp_app::AppError;
-use vp_app::cabinet::Actor;
+use vp_app::actor::Actor;
+use vp_app::broadcasts::Broadcasts;
 use vp_app::cabinet::Cabinet;
+use vp_app::promotions::Promotions;
+use vp_app::referrals::Referrals;
 use vp_app::shop::Shop;
 use vp_domain::limits::BRAND_NAME_MAX_CHARS;
 
@@ -22,24 +25,33 @@ pub struct Shown {
     saved: Option<String>,
 }
 
+/// The services whose figures the overview shows beside the account's: promo codes' uses, the
+/// referral program's, the latest broadcast.
+type Figures = (Data<Promotions>, Data<Referrals>, Data<Broadcasts>);
+
 pub async fn show(
     req: HttpRequest,
-    cabinet: Data<Cabinet>,
-    shop: Data<Shop>,
+    (cabinet, shop): (Data<Cabinet>, Data<Shop>),
+    figures: Figures,
     SignedIn(actor): SignedIn,
     shown: Query<Shown>,
 ) -> HttpResponse {
     let saved = shown.saved.as_deref() == Some("brand");
-    render(&req, &cabinet, &shop, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
+    render(&req, (&cabinet, &shop), &figures, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
 }
 
-pub async fn rename(req: HttpRequest, cabinet: Data<Cabinet>, shop: Data<Shop>, form: SignedForm) -> HttpResponse {
+pub async fn rename(
+    req: HttpRequest,
+    (cabinet, shop): (Data<Cabinet>, Data<Shop>),
+    figures: Figures,
+    form: SignedForm,
+) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     match cabinet.rename_brand(&actor, fields.get("brand_name")).await {
         Ok(_) => session::see_other("/cabinet?saved=brand"),
         Err(AppError::Validation(_)) => {
             let outcome = Outcome { refused: true, saved: false };
-            render(&req, &cabinet, &shop, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
+            render(&req, (&cabinet, &shop), &figures, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
         }
         Err(e) => failed(&req, &e),
     }
@@ -53,8 +65,8 @@ struct Outcome {
 
 async fn render(
     req: &HttpRequest,
-    cabinet: &Cabinet,
-    shop: &Shop,
+    (cabinet, shop): (&Cabinet, &Shop),
+    (promotions, referrals, broadcasts): &Figures,
     actor: &Actor,
     status: StatusCode,
     outcome: Outcome,
@@ -64,11 +76,11 @@ async fn render(
         Err(e) => return failed(req, &e),
     };
     let (promos, referrals, broadcast) = match (
-        cabinet.promo_totals(actor).await,
-        cabinet.referral_totals(actor).await,
-        cabinet.last_broadcast(actor).await,
+        promotions.totals(actor.into()).await,
+        referrals.totals(actor.into()).await,
+        broadcasts.list(actor.into(), 1).await,
     ) {
-        (Ok(promos), Ok(referrals), Ok(broadcast)) => (promos, referrals, broadcast),
+        (Ok(promos), Ok(referrals), Ok(latest)) => (promos, referrals, latest.into_iter().next()),
         (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return failed(req, &e),
     };
     let shop_url = match shop.slug(&actor.account.id).await {

@@ -7,10 +7,14 @@ use actix_web::web::{Data, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::cabinet::{Actor, Cabinet, PromoForm};
-use vp_app::promotions::PromoSummary;
-use vp_app::{AppError, Declined};
+use vp_app::actor::Actor;
+use vp_app::catalog::Catalog;
+use vp_app::promotions::{NewPromo, PromoSummary, Promotions};
+use vp_app::referrals::Referrals;
+use vp_app::{AppError, Declined, FieldErrors};
+use vp_domain::Money;
 use vp_domain::promo::Benefit;
+use vp_domain::time_zone::parse_day;
 use vp_i18n::Texts;
 
 use super::session;
@@ -24,12 +28,20 @@ pub struct Shown {
     referrals: Option<String>,
 }
 
+/// What the page reads: the codes, the plans the form offers, the referral program.
+pub(super) struct Sources<'a> {
+    pub promotions: &'a Promotions,
+    pub referrals: &'a Referrals,
+    pub catalog: &'a Catalog,
+}
+
 pub async fn show(
     req: HttpRequest,
-    cabinet: Data<Cabinet>,
+    (promotions, referrals, catalog): (Data<Promotions>, Data<Referrals>, Data<Catalog>),
     SignedIn(actor): SignedIn,
     shown: Query<Shown>,
 ) -> HttpResponse {
+    let sources = Sources { promotions: &promotions, referrals: &referrals, catalog: &catalog };
     let tx = Texts(session::lang(&req));
     let said = |key: &str, code: &str| Some(("ok", tx.with(key, &[("code", code.into())])));
     let top = match (&shown.created, &shown.disabled) {
@@ -39,28 +51,107 @@ pub async fn show(
     };
     let referrals = shown.referrals.as_ref().map(|_| ("ok", tx.get("cabinet-referrals-saved")));
     let said = Said { top, referrals };
-    render(&req, &cabinet, &actor, StatusCode::OK, said, &PromoForm::default()).await
+    render(&req, &sources, &actor, StatusCode::OK, said, &PromoForm::default()).await
 }
 
-fn form_of(fields: &Fields) -> PromoForm {
-    PromoForm {
-        code: fields.get("code").to_owned(),
-        kind: fields.get("kind").to_owned(),
-        value: fields.get("value").to_owned(),
-        max_uses: fields.get("max_uses").to_owned(),
-        per_customer: fields.get("per_customer").to_owned(),
-        first_purchase_only: fields.get("first_purchase_only") == "on",
-        plans: fields.all("plans"),
-        expires: fields.get("expires").to_owned(),
+/// The form as sent: raw text, kept to fill the form again, and read into a new code here.
+#[derive(Debug, Clone, Default)]
+struct PromoForm {
+    code: String,
+    /// `percent_off`, `amount_off` or `extra_days`.
+    kind: String,
+    value: String,
+    /// Empty: no limit.
+    max_uses: String,
+    /// Empty: 1.
+    per_customer: String,
+    first_purchase_only: bool,
+    /// The plan ids ticked; none: every plan.
+    plans: Vec<String>,
+    /// `YYYY-MM-DD` or empty.
+    expires: String,
+}
+
+/// A whole number of at least 1, or `None` for an empty field.
+fn count(text: &str) -> Result<Option<u32>, &'static str> {
+    match text.trim() {
+        "" => Ok(None),
+        n => n.parse::<u32>().ok().filter(|n| *n >= 1).map(Some).ok_or("a whole number of at least 1"),
     }
 }
 
-pub async fn create(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+impl PromoForm {
+    fn of(fields: &Fields) -> PromoForm {
+        PromoForm {
+            code: fields.get("code").to_owned(),
+            kind: fields.get("kind").to_owned(),
+            value: fields.get("value").to_owned(),
+            max_uses: fields.get("max_uses").to_owned(),
+            per_customer: fields.get("per_customer").to_owned(),
+            first_purchase_only: fields.get("first_purchase_only") == "on",
+            plans: fields.all("plans"),
+            expires: fields.get("expires").to_owned(),
+        }
+    }
+
+    /// The code the form asks for; every bad field is named.
+    fn read(&self) -> Result<NewPromo, FieldErrors> {
+        let mut errors = FieldErrors::new();
+        let mut bad = |field: &str, why: String| {
+            errors.insert(field.to_owned(), why);
+        };
+        let value = self.value.trim();
+        let benefit = match self.kind.as_str() {
+            "percent_off" => value.parse::<u32>().map_err(|_| ()).and_then(|p| Benefit::percent_off(p).map_err(|_| ())),
+            "amount_off" => {
+                Money::parse_positive(value).map_err(|_| ()).and_then(|a| Benefit::amount_off(a).map_err(|_| ()))
+            }
+            "extra_days" => value.parse::<u32>().map_err(|_| ()).and_then(|d| Benefit::extra_days(d).map_err(|_| ())),
+            _ => Err(()),
+        };
+        if benefit.is_err() {
+            bad("value", "the discount or the days".into());
+        }
+        let max_uses = count(&self.max_uses).map_err(|why| bad("max_uses", why.into())).ok().flatten();
+        let per_customer = count(&self.per_customer).map_err(|why| bad("per_customer", why.into())).ok().flatten();
+        let plans: Result<Vec<i32>, _> = self.plans.iter().map(|p| p.trim().parse::<i32>()).collect();
+        let plans = plans.map_err(|_| bad("plans", "plans on sale".into())).ok();
+        let last_day = match self.expires.trim() {
+            "" => None,
+            day => parse_day(day).or_else(|| {
+                bad("expires", "a date".into());
+                None
+            }),
+        };
+        match benefit {
+            Ok(benefit) if errors.is_empty() => Ok(NewPromo {
+                code: self.code.clone(),
+                benefit,
+                max_uses,
+                per_customer: per_customer.unwrap_or(1),
+                first_purchase_only: self.first_purchase_only,
+                plans: plans.filter(|p| !p.is_empty()),
+                last_day,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+pub async fn create(
+    req: HttpRequest,
+    (promotions, referrals, catalog): (Data<Promotions>, Data<Referrals>, Data<Catalog>),
+    form: SignedForm,
+) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let tx = Texts(session::lang(&req));
-    let sent = form_of(&fields);
-    let refused = match cabinet.create_promo(&actor, &sent).await {
-        Ok(()) => {
+    let sent = PromoForm::of(&fields);
+    let created = match sent.read() {
+        Ok(new) => promotions.create((&actor).into(), new).await,
+        Err(fields) => Err(AppError::Validation(fields)),
+    };
+    let refused = match created {
+        Ok(_) => {
             let code = sent.code.trim().to_ascii_uppercase();
             return session::see_other(&format!("/cabinet/promotions?created={}", urlencoding(&code)));
         }
@@ -73,7 +164,8 @@ pub async fn create(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) 
         Err(e) => return failed(&req, &e),
     };
     let said = Said { top: Some(("error", refused)), referrals: None };
-    render(&req, &cabinet, &actor, StatusCode::UNPROCESSABLE_ENTITY, said, &sent).await
+    let sources = Sources { promotions: &promotions, referrals: &referrals, catalog: &catalog };
+    render(&req, &sources, &actor, StatusCode::UNPROCESSABLE_ENTITY, said, &sent).await
 }
 
 /// Codes are `A-Z 0-9 -`: nothing to escape but what a forged value may hold.
@@ -95,10 +187,10 @@ fn declined(tx: Texts, d: &Declined) -> String {
     }
 }
 
-pub async fn disable(req: HttpRequest, cabinet: Data<Cabinet>, form: SignedForm) -> HttpResponse {
+pub async fn disable(req: HttpRequest, promotions: Data<Promotions>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let code = fields.get("code").to_owned();
-    match cabinet.disable_promo(&actor, &code).await {
+    match promotions.disable((&actor).into(), &code).await {
         Ok(()) | Err(AppError::NotFound(_)) => {
             session::see_other(&format!("/cabinet/promotions?disabled={}", urlencoding(&code.to_ascii_uppercase())))
         }
@@ -145,26 +237,26 @@ pub(super) struct Said {
 /// The page with an empty form for a new code.
 pub(super) async fn render_with(
     req: &HttpRequest,
-    cabinet: &Cabinet,
+    sources: &Sources<'_>,
     actor: &Actor,
     status: StatusCode,
     said: Said,
 ) -> HttpResponse {
-    render(req, cabinet, actor, status, said, &PromoForm::default()).await
+    render(req, sources, actor, status, said, &PromoForm::default()).await
 }
 
 async fn render(
     req: &HttpRequest,
-    cabinet: &Cabinet,
+    sources: &Sources<'_>,
     actor: &Actor,
     status: StatusCode,
     said: Said,
     sent: &PromoForm,
 ) -> HttpResponse {
     let (codes, plans, program) = match (
-        cabinet.promotions(actor).await,
-        cabinet.promo_plans(actor).await,
-        cabinet.referral_program(actor).await,
+        sources.promotions.list(actor.into()).await,
+        sources.catalog.price_list(&actor.account).await,
+        sources.referrals.program(actor.into()).await,
     ) {
         (Ok(codes), Ok(plans), Ok(program)) => (codes, plans, program),
         (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return failed(req, &e),

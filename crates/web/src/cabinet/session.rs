@@ -10,7 +10,8 @@ use actix_web::web::{Data, Form};
 use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError};
 use maud::html;
 use vp_app::Lang;
-use vp_app::cabinet::{Actor, CabinetAccess};
+use vp_app::actor::Actor;
+use vp_app::cabinet::CabinetAccess;
 use vp_i18n::Texts;
 use vp_ports::TrustedProxies;
 

@@ -7,7 +7,7 @@ use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
-use vp_app::cabinet::Actor;
+use vp_app::actor::Actor;
 use vp_app::cabinet::Cabinet;
 use vp_app::events::{TestOutcome, types::SUBSCRIBABLE};
 use vp_app::{AppError, Declined};

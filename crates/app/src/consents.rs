@@ -1,18 +1,22 @@
 //! The customer's consent to automatic renewal, kept as given, and the payment method the
-//! gateway saved with the consent's payment, sealed at rest.
+//! gateway saved with the consent's payment, sealed at rest; in the term check's unit of work,
+//! the price a consenting customer is told and the renewal charge a term's end schedules, and
+//! whether Telegram renews a term itself. Payments (a consent comes with a payment), the term
+//! check and the renewals all build on it, so it depends on none of them.
 
 use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::markup::price;
-use vp_domain::renewal::TurnedOffBy;
+use vp_domain::renewal::{TurnedOffBy, charge_due};
 use vp_domain::{Lang, Money, Purpose, Rail};
 use vp_ports::{
-    AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, RenewalConsent, RenewalRepo, Store,
+    AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, RenewalCharge, RenewalChargeState,
+    RenewalConsent, RenewalRepo, StarsRepo, StarsSubscription, Store,
 };
 
 use crate::error::{AppError, AppResult};
-use crate::payments::Gateways;
+use crate::gateways::Gateways;
 use crate::secrets::{SecretKeys, SecretPurpose};
 
 /// What the consent sentence names before paying, for a page or a bot to word it.
@@ -68,7 +72,7 @@ impl Consents {
                 consented_at: now,
                 text: given.text.clone(),
                 lang: given.lang,
-                price: crate::payments::renewal_price(invoice),
+                price: renewal_price(invoice),
                 price_told_at: now,
                 saved_method_sealed: None,
                 saved_method_title: None,
@@ -148,4 +152,53 @@ pub(crate) async fn tell_price(
         tx.update_consent(&consent).await?;
     }
     Ok(())
+}
+
+/// What an automatic renewal of `invoice`'s purchase charges: its price without a promo code.
+pub(crate) fn renewal_price(invoice: &InvoiceRecord) -> vp_domain::PriceBreakdown {
+    invoice.promo.as_ref().map_or(invoice.amounts, |applied| applied.full_price(invoice.amounts))
+}
+
+/// In the term check's unit of work: when the client consented, has a saved method and the
+/// charge of this term is due, records the term's renewal charge (once per term). `true` when
+/// the term renews by charge, so the 24 h reminder gives way to it.
+pub(crate) async fn schedule_charge(
+    tx: &mut (impl RenewalRepo + ?Sized),
+    ids: &dyn IdGenerator,
+    client_ref: &str,
+    subscription: &vp_domain::Subscription,
+    now: OffsetDateTime,
+) -> AppResult<bool> {
+    if !charge_due(subscription, now) {
+        return Ok(false);
+    }
+    let Some(consent) = tx.current_consent(client_ref).await?.filter(|c| c.chargeable()) else { return Ok(false) };
+    let charge = RenewalCharge {
+        client_ref: client_ref.to_owned(),
+        term_ends_at: subscription.expires_at,
+        account_id: consent.account_id.clone(),
+        consent_id: consent.id,
+        attempt: 1,
+        payment_id: ids.new_id("pay"),
+        state: RenewalChargeState::Due,
+        next_try_at: Some(now),
+        last_error: None,
+        created_at: now,
+    };
+    tx.insert_renewal_charge(&charge).await?;
+    Ok(true)
+}
+
+/// The client's Stars subscription that Telegram renews: its newest, unless cancelled.
+pub(crate) async fn stars_renewing(
+    tx: &mut (impl StarsRepo + ?Sized),
+    client_ref: &str,
+) -> AppResult<Option<StarsSubscription>> {
+    Ok(tx.stars_subscription_of_client(client_ref).await?.filter(|s| s.canceled_at.is_none()))
+}
+
+/// In the term check's unit of work: whether Telegram renews the client's term, so no
+/// reminder asks to renew by hand.
+pub(crate) async fn renews_in_telegram(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<bool> {
+    Ok(stars_renewing(tx, client_ref).await?.is_some())
 }

@@ -14,14 +14,14 @@ use std::time::Duration as StdDuration;
 use time::Duration;
 use vp_domain::Lang;
 use vp_ports::{
-    BotCommand, BotMessage, BotUpdate, BotUpdates, ButtonPress, Clock, PreCheckout, SettingKey, StarsPaid,
+    BotCommand, BotMessage, BotUpdate, BotUpdates, ButtonPress, Clock, Lease, PreCheckout, SettingKey, StarsPaid,
     StarsSubscriptionChange, Store, WebhookRegistration,
 };
 
-use super::managed::{BotCreateStart, BotCreated};
-use super::sender::{ActiveBot, BotFailure, BotKind, BotSender, Pace, PollRefused};
-use super::{PartnerBots, PlatformBot, partner_bot};
-use crate::bot_shop::{BotShop, CustomerReply, language_of};
+use crate::bot_shop::{BotShop, CustomerReply};
+use crate::bots::managed::{BotCreateStart, BotCreated};
+use crate::bots::sender::{ActiveBot, BotFailure, BotKind, BotSender, Pace, PollRefused};
+use crate::bots::{PartnerBots, PlatformBot, language_of, partner_bot};
 use crate::error::AppResult;
 use crate::notices::{ChatLinked, Notices};
 use crate::secrets::{SecretKeys, SecretPurpose};
@@ -29,7 +29,6 @@ use crate::setting;
 use crate::stars::{CheckoutRefusal, RenewalInTelegram, StarsPayment};
 
 /// The lease whose holder polls every bot's updates.
-pub const POLL_LEASE: &str = "telegram-updates";
 /// How long a poller holds the lease without renewing it: a poller that died is replaced
 /// within this (plus the waiting one's pause).
 pub const POLL_LEASE_FOR: Duration = Duration::seconds(15);
@@ -189,7 +188,7 @@ impl Updates {
     ) -> AppResult<Option<usize>> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let held = tx.take_lease(POLL_LEASE, holder, now, now + POLL_LEASE_FOR).await?;
+        let held = tx.take_lease(Lease::BotUpdates, holder, now, now + POLL_LEASE_FOR).await?;
         tx.commit().await?;
         if !held {
             return Ok(None);
@@ -213,7 +212,7 @@ impl Updates {
     /// Gives up the poll lease (a clean stop), so another process polls at once.
     pub async fn release_poll_lease(&self, holder: &str) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
-        tx.release_lease(POLL_LEASE, holder).await?;
+        tx.release_lease(Lease::BotUpdates, holder).await?;
         tx.commit().await?;
         Ok(())
     }
