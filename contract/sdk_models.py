@@ -64,3 +64,45 @@ def report(summary, findings):
     for f in findings:
         print(f)
     sys.exit(1 if findings else 0)
+
+
+def run(args, check_file):
+    """The command line of a validate.py: `FILE` checks one file of exchanges; `--serve SOCKET`
+    answers checks over a Unix socket until killed, one a connection: the client sends a file's
+    path and a newline, the answer is `ok` or `findings`, a newline, then the report. A test run
+    starts one server a contract (`cargo xtask test`), so the SDK's models are built once, not at
+    every check (aiogram alone takes seconds to import)."""
+    if len(args) == 2 and args[0] == "--serve":
+        serve(args[1], check_file)
+    elif len(args) == 1:
+        check_file(args[0])
+    else:
+        sys.exit("usage: validate.py FILE | validate.py --serve SOCKET")
+
+
+def serve(path, check_file):
+    import contextlib
+    import io
+    import os
+    import socketserver
+
+    class Check(socketserver.StreamRequestHandler):
+        def handle(self):
+            file = self.rfile.readline().decode("utf-8").strip()
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                try:
+                    check_file(file)
+                    code = 0
+                except SystemExit as done:  # report() ends a check with its exit code
+                    code = done.code
+                except Exception as e:  # a file that cannot be read is a finding, not a crash
+                    print(f"the check of {file} failed: {e!r}")
+                    code = 1
+            verdict = "ok" if code == 0 else "findings"
+            self.wfile.write(f"{verdict}\n{out.getvalue()}".encode("utf-8"))
+
+    if os.path.exists(path):
+        os.unlink(path)
+    with socketserver.UnixStreamServer(path, Check) as server:
+        server.serve_forever()

@@ -5,7 +5,7 @@ use crate::support;
 
 use serde_json::{Value, json};
 use support::partner::{assert_panel_outage_503s, buy, pay, post_payment, subscription};
-use support::server::{Backend, Server, request};
+use support::server::{Backend, Response, Server, request};
 
 /// Each test body runs once per backend; the PostgreSQL run is skipped loudly without a server.
 macro_rules! both {
@@ -67,7 +67,7 @@ both!(
     an_invoice_is_issued_replayed_and_paid_on_the_sandbox_page,
     idempotency_key_errors,
     concurrent_requests_with_one_key_issue_one_invoice,
-    a_slow_first_request_answers_operation_in_progress,
+    a_retry_waits_briefly_for_a_slow_first_request_then_gets_its_invoice_or_operation_in_progress,
     gateway_outage_gives_503_and_the_same_key_works_after,
     purpose_rules_give_their_codes,
     new_clients_daily_limit,
@@ -311,34 +311,36 @@ fn concurrent_requests_with_one_key_issue_one_invoice(s: &Server) {
     assert_eq!(page["client_id"], "race");
 }
 
-fn a_slow_first_request_answers_operation_in_progress(s: &Server) {
-    // Slower than the key's lease (3 s): the first request renews it while it waits.
-    s.cli_settled(&["sandbox", "gateway", "slow:4500"]);
-    let port = s.port;
-    let auth = format!("Bearer {}", s.key);
-    let body = subscription("slow", 1).to_string();
-    let first = std::thread::spawn({
-        let (auth, body) = (auth.clone(), body.clone());
-        move || {
-            request(
-                port,
-                "POST",
-                "/api/partner/v1/payments",
-                &[("authorization", &auth), ("content-type", "application/json"), ("idempotency-key", "slow-key")],
-                Some(body.as_bytes()),
-            )
-        }
-    });
-    std::thread::sleep(std::time::Duration::from_millis(3_800));
-    let second = request(
-        port,
-        "POST",
-        "/api/partner/v1/payments",
-        &[("authorization", &auth), ("content-type", "application/json"), ("idempotency-key", "slow-key")],
-        Some(body.as_bytes()),
-    );
+/// `POST /payments` with `key` from another thread; its answer when it comes.
+fn post_in_background(s: &Server, key: &'static str) -> std::thread::JoinHandle<Response> {
+    let (port, auth, body) = (s.port, format!("Bearer {}", s.key), subscription("slow", 1).to_string());
+    std::thread::spawn(move || {
+        let headers =
+            [("authorization", auth.as_str()), ("content-type", "application/json"), ("idempotency-key", key)];
+        request(port, "POST", "/api/partner/v1/payments", &headers, Some(body.as_bytes()))
+    })
+}
+
+fn a_retry_waits_briefly_for_a_slow_first_request_then_gets_its_invoice_or_operation_in_progress(s: &Server) {
+    // Far slower than a retry waits (2 s): the retry answers 409, while the first request
+    // renews its key's lease (3 s) and issues the invoice.
+    s.cli_settled(&["sandbox", "gateway", "slow:6000"]);
+    let first = post_in_background(s, "slow-key");
+    std::thread::sleep(std::time::Duration::from_millis(1_000));
+    let second = post_payment(s, "slow-key", &subscription("slow", 1));
     assert_eq!((second.status, second.code().as_str()), (409, "OPERATION_IN_PROGRESS"));
     assert_eq!(first.join().unwrap().status, 201);
+
+    // About to finish: the retry waits for it and gets its invoice, replayed.
+    s.cli_settled(&["sandbox", "gateway", "slow:2500"]);
+    let first = post_in_background(s, "slow-key-2");
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    let second = post_payment(s, "slow-key-2", &subscription("slow", 1));
+    assert_eq!((second.status, second.json()["replayed"].clone()), (200, json!(true)), "{}", second.text());
+    let first = first.join().unwrap();
+    assert_eq!(first.status, 201);
+    assert_eq!(second.json()["payment_id"], first.json()["payment_id"], "one invoice");
+
     s.cli_settled(&["sandbox", "gateway", "up"]);
     let third = post_payment(s, "slow-key", &subscription("slow", 1));
     assert_eq!((third.status, third.json()["replayed"].clone()), (200, json!(true)));

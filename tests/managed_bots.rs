@@ -118,12 +118,14 @@ fn a_managed_bots_token_is_replaced_without_losing_an_update_or_disconnecting_it
     Person::with_bot(&telegram, 777, &old).write("/start", "Добро пожаловать в Demo VPN!");
 
     // A customer writes just as the token is replaced: the update waits at Telegram for the bot
-    // and is answered under the new token.
+    // (no poll takes it meanwhile) and is answered under the new token.
+    telegram.hold_updates();
     telegram.write_to(&old, 777, "/help", Some("ru"));
     let rotated = s.cli(&["bot", "rotate-token", &s.account_id]);
     assert_eq!((&rotated["status"], &rotated["managed"]), (&"connected".into(), &true.into()), "{rotated}");
     let new = telegram.token_of(&username).expect("the bot");
     assert_ne!(new, old, "Telegram gave a new token");
+    telegram.release_updates();
     let answered = wait_for(Duration::from_secs(60), || {
         telegram.sent_messages(&new).into_iter().find(|m| m.chat_id == 777).map(|_| ())
     });

@@ -1,6 +1,6 @@
 """Checks recorded exchanges with the Crypto Pay emulator against the Crypto Pay API as its most
 used typed SDK models it (aiocryptopay, the pinned version in requirements.txt). Usage:
-python validate.py FILE
+python validate.py FILE (or --serve SOCKET: see sdk_models.run)
 
 FILE holds a JSON list of exchanges, each {"gateway": "cryptopay", "kind": K, "params": {...},
 "body": {...}, "status": N, "response": {...}} with K one of:
@@ -29,7 +29,7 @@ from aiocryptopay.models.profile import Profile
 from aiocryptopay.models.update import Update
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from sdk_models import report  # noqa: E402  (the shared checks, one folder up)
+from sdk_models import report, run  # noqa: E402  (the shared checks, one folder up)
 
 METHODS = {
     "createInvoice": AioCryptoPay.create_invoice,
@@ -104,8 +104,8 @@ def check_answer(method, response, what):
     return check_model(Profile, result, what)
 
 
-def main():
-    exchanges = json.load(open(sys.argv[1], encoding="utf-8"))
+def main(file):
+    exchanges = json.load(open(file, encoding="utf-8"))
     findings = []
     for n, ex in enumerate(exchanges):
         kind = ex.get("kind")
@@ -131,4 +131,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(sys.argv[1:], main)

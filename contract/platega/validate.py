@@ -1,5 +1,6 @@
 """Checks recorded exchanges with the Platega emulator against Platega's API as its typed SDK
 models it (aioplatega, the pinned version in requirements.txt). Usage: python validate.py FILE
+(or --serve SOCKET: see sdk_models.run)
 
 FILE holds a JSON list of exchanges, each {"gateway": "platega", "kind": K, "params": {...},
 "body": {...}, "status": N, "response": {...}} with K one of:
@@ -20,7 +21,7 @@ from aioplatega.methods import CreateTransaction
 from aioplatega.types import CallbackPayload, CreateTransactionResponse, TransactionStatusResponse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from sdk_models import check, report  # noqa: E402  (the shared checks, one folder up)
+from sdk_models import check, report, run  # noqa: E402  (the shared checks, one folder up)
 
 API = "Platega's API"
 
@@ -31,8 +32,8 @@ CHECKED = {
 }
 
 
-def main():
-    exchanges = json.load(open(sys.argv[1], encoding="utf-8"))
+def main(file):
+    exchanges = json.load(open(file, encoding="utf-8"))
     findings = []
     for n, ex in enumerate(exchanges):
         if ex.get("gateway") != "platega" or ex.get("kind") not in CHECKED:
@@ -47,4 +48,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(sys.argv[1:], main)

@@ -1,5 +1,6 @@
 """Checks recorded exchanges with the Telegram Bot API emulator against the Bot API's typed
 models in aiogram (the pinned version in requirements.txt). Usage: python validate.py FILE
+(or --serve SOCKET: see sdk_models.run)
 
 FILE holds a JSON list of exchanges, each one of:
   {"kind": "call", "method": "sendMessage", "request": {...}, "status": 200, "response": {...}}
@@ -24,7 +25,7 @@ from aiogram.methods.base import Response
 from aiogram.types import Update
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from sdk_models import check, report  # noqa: E402  (the shared checks, one folder up)
+from sdk_models import check, report, run  # noqa: E402  (the shared checks, one folder up)
 
 API = "the Bot API"
 
@@ -35,8 +36,8 @@ METHODS = {
 }
 
 
-def main():
-    exchanges = json.load(open(sys.argv[1], encoding="utf-8"))
+def main(file):
+    exchanges = json.load(open(file, encoding="utf-8"))
     findings = []
     calls = posts = 0
     for n, ex in enumerate(exchanges):
@@ -58,4 +59,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run(sys.argv[1:], main)

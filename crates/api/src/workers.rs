@@ -168,8 +168,9 @@ async fn poll_updates(services: Services, holder: String) {
                 if n > 0 {
                     tracing::info!(handled = n, "handled bots' updates");
                 }
-                // No bot to poll (or none waited): do not spin.
-                if started.elapsed() < Duration::from_secs(1) {
+                // A round that handled nothing at once (no bot to poll, or none waited): do not
+                // spin. One that handled updates polls again at once: a person is waiting.
+                if n == 0 && started.elapsed() < Duration::from_secs(1) {
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }

@@ -32,6 +32,9 @@ use crate::stars::{CheckoutRefusal, RenewalInTelegram, StarsPayment};
 /// How long a poller holds the lease without renewing it: a poller that died is replaced
 /// within this (plus the waiting one's pause).
 pub const POLL_LEASE_FOR: Duration = Duration::seconds(15);
+/// A poll that came back with nothing sooner than this did not wait: it is not repeated in the
+/// round.
+const QUICK_POLL: StdDuration = StdDuration::from_millis(200);
 /// Telegram keeps an update at most a day; the record of handled ones is kept twice that.
 const UPDATES_KEPT: Duration = Duration::days(2);
 
@@ -177,8 +180,8 @@ impl Updates {
     }
 
     /// One round of polling, by the holder of the poll lease only: takes or renews the lease
-    /// for `holder`, then reads every bot's updates (waiting up to `wait` for them) and
-    /// handles them. `None` when another process holds the lease.
+    /// for `holder`, then reads and handles every bot's updates for `wait`, each bot long
+    /// polling on its own. `None` when another process holds the lease.
     /// `handler` is the bot adapter, as for updates posted by webhook.
     pub async fn poll_bot_updates_once(
         self: &Arc<Self>,
@@ -194,9 +197,10 @@ impl Updates {
             return Ok(None);
         }
         let mut polls = tokio::task::JoinSet::new();
+        let round_ends = tokio::time::Instant::now() + wait;
         for bot in self.active_bots().await? {
             let (updates, handler) = (self.clone(), handler.clone());
-            polls.spawn(async move { updates.poll_bot(&bot, wait, handler.as_ref()).await });
+            polls.spawn(async move { updates.poll_bot_until(&bot, round_ends, handler.as_ref()).await });
         }
         let mut handled = 0;
         while let Some(done) = polls.join_next().await {
@@ -215,6 +219,28 @@ impl Updates {
         tx.release_lease(Lease::BotUpdates, holder).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Polls one bot again as soon as its poll ends, until `round_ends`: an update of one bot
+    /// never waits for another bot's long poll to end. A poll that comes back at once with
+    /// nothing (a failure, a webhook held elsewhere, a round with no time left) ends the bot's
+    /// round, so nothing spins.
+    async fn poll_bot_until(
+        &self,
+        bot: &ActiveBot,
+        round_ends: tokio::time::Instant,
+        handler: &dyn BotUpdates,
+    ) -> AppResult<usize> {
+        let mut handled = 0;
+        loop {
+            let polled_at = tokio::time::Instant::now();
+            let n = self.poll_bot(bot, round_ends.saturating_duration_since(polled_at), handler).await?;
+            handled += n;
+            let now = tokio::time::Instant::now();
+            if now >= round_ends || (n == 0 && now - polled_at < QUICK_POLL) {
+                return Ok(handled);
+            }
+        }
     }
 
     async fn poll_bot(&self, bot: &ActiveBot, wait: StdDuration, handler: &dyn BotUpdates) -> AppResult<usize> {

@@ -3,6 +3,8 @@
 
 use crate::support;
 
+use std::sync::atomic::Ordering;
+
 use support::{PARTNER_BOT_TOKEN, PLATFORM_BOT_TOKEN, World};
 use time::Duration;
 use vp_app::bot_updates::POLL_LEASE_FOR;
@@ -124,4 +126,38 @@ async fn a_revoked_partner_token_found_while_polling_disconnects_the_bot() {
     assert!(bot.disconnected_at.is_some());
     let notices = w.app.notices.notices(&w.account.id, None, 10).await.unwrap();
     assert!(matches!(notices[0].kind, vp_ports::NoticeKind::BotDisconnected { bot_id: 5550001, .. }));
+}
+
+/// The bot adapter, with a person who writes to the partner's bot again each time a message of
+/// theirs there is handled, `more` times: someone answering at once.
+struct Answering {
+    conversations: vp_bots::Conversations,
+    bots: std::sync::Arc<support::FakeBots>,
+    more: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl BotUpdates for Answering {
+    fn webhook_secret_ok(&self, bot_id: i64, secret: &str) -> bool {
+        self.conversations.webhook_secret_ok(bot_id, secret)
+    }
+
+    async fn receive(&self, bot_id: i64, update: vp_ports::BotUpdate) -> Result<bool, String> {
+        let handled = self.conversations.receive(bot_id, update).await?;
+        let answered = self.more.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
+        if handled && answered {
+            self.bots.said(PARTNER_BOT_TOKEN, 515_151, "/help");
+        }
+        Ok(handled)
+    }
+}
+
+#[tokio::test]
+async fn a_bots_next_update_is_handled_in_the_same_round_not_after_it() {
+    let w = World::with_partner_bot().await;
+    w.bots.said(PARTNER_BOT_TOKEN, 515_151, "/start");
+    let answering = Answering { conversations: w.conversations(), bots: w.bots.clone(), more: 2.into() };
+    let wait = std::time::Duration::from_secs(2);
+    let handled = w.app.bot_updates.poll_bot_updates_once("a", wait, std::sync::Arc::new(answering)).await.unwrap();
+    assert_eq!(handled, Some(3), "the first message and both answers to it, in one round");
 }

@@ -3,12 +3,19 @@
 //! `aiocryptopay`, each pinned in its `requirements.txt`: they pin `certifi` apart), as the
 //! Telegram emulator's are against aiogram's.
 
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 
 static CHECKS: AtomicU64 = AtomicU64::new(0);
+
+/// The folder where `cargo xtask test` serves the contract checks for its run (`<contract>.sock`,
+/// by `validate.py --serve`), so the SDKs' models are built once; without it, or while a server
+/// is not up yet, each check starts Python.
+pub const SOCKETS_VAR: &str = "VP_CONTRACT_SOCKETS";
 
 /// One exchange: a call's query parameters or body and its answer, or a callback posted.
 #[derive(Debug, Clone)]
@@ -52,9 +59,32 @@ pub(crate) fn run_validator(dir: &std::path::Path, exchanges: &Value) -> Result<
     let name = dir.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let file = std::env::temp_dir().join(format!("vp-{name}-exchanges-{}-{n}.json", std::process::id()));
     std::fs::write(&file, exchanges.to_string()).map_err(|e| e.to_string())?;
-    let out = std::process::Command::new(python).arg(dir.join("validate.py")).arg(&file).output();
+    let checked = match ask_server(&name, &file) {
+        Some(answer) => Ok(answer),
+        None => std::process::Command::new(python).arg(dir.join("validate.py")).arg(&file).output().map(|out| {
+            (
+                out.status.success(),
+                format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+            )
+        }),
+    };
     let _ = std::fs::remove_file(&file);
-    let out = out.map_err(|e| format!("cannot run python: {e}"))?;
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    if out.status.success() { Ok(text) } else { Err(text) }
+    let (conforms, text) = checked.map_err(|e| format!("cannot run python: {e}"))?;
+    if conforms { Ok(text) } else { Err(text) }
+}
+
+/// The check of `file` by the run's server of contract `name`: whether the exchanges conform,
+/// and the report; `None` when no server answers.
+fn ask_server(name: &str, file: &Path) -> Option<(bool, String)> {
+    let sockets = std::env::var_os(SOCKETS_VAR)?;
+    let mut stream = UnixStream::connect(Path::new(&sockets).join(format!("{name}.sock"))).ok()?;
+    stream.write_all(format!("{}\n", file.display()).as_bytes()).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    let (verdict, report) = answer.split_once('\n')?;
+    match verdict {
+        "ok" => Some((true, report.to_owned())),
+        "findings" => Some((false, report.to_owned())),
+        _ => None,
+    }
 }

@@ -270,6 +270,8 @@ struct State {
     exchanges: Vec<Value>,
     /// While set, `sendMessage` and `sendPhoto` calls wait (in flight, as over a slow network) until released.
     hold_sends: bool,
+    /// While set, polls get no update: they wait at Telegram.
+    hold_updates: bool,
     /// Sends waiting now.
     held: usize,
     blocked: Vec<i64>,
@@ -331,6 +333,7 @@ impl TelegramEmulator {
                 throttled: 0,
                 exchanges: vec![],
                 hold_sends: false,
+                hold_updates: false,
                 held: 0,
                 blocked: vec![],
                 failures: vec![],
@@ -707,6 +710,19 @@ impl TelegramEmulator {
         lock(&self.state.0).poll_conflicts
     }
 
+    /// From now on no update is handed to a poll (it waits at Telegram, as in a moment the bot is
+    /// not polled) until `release_updates`.
+    pub fn hold_updates(&self) {
+        lock(&self.state.0).hold_updates = true;
+    }
+
+    /// Hands the waiting updates to the next polls.
+    pub fn release_updates(&self) {
+        let (state, arrived) = &*self.state;
+        lock(state).hold_updates = false;
+        arrived.notify_all();
+    }
+
     /// From now on `sendMessage` and `sendPhoto` calls are held in flight until `release_sends`.
     pub fn hold_sends(&self) {
         lock(&self.state.0).hold_sends = true;
@@ -1059,24 +1075,27 @@ fn respond(state: &(Mutex<State>, Condvar), req: &Request, body: &Value, files: 
                     "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
                 );
             }
-            let token = s.bots[bot].token.clone();
+            let (token, bot_id) = (s.bots[bot].token.clone(), s.bots[bot].id);
             let offset = body["offset"].as_i64().unwrap_or(0);
             let wait = Duration::from_secs(body["timeout"].as_u64().unwrap_or(0)).min(LONG_POLL_CAP);
             // A positive offset confirms every update before it: Telegram forgets them.
             s.updates.retain(|(t, u)| t != &token || u["update_id"].as_i64().unwrap_or(0) >= offset);
-            let waiting = |s: &State| !s.updates.iter().any(|(t, _)| t == &token);
+            let waiting = |s: &State| s.hold_updates || !s.updates.iter().any(|(t, _)| t == &token);
             let deadline = Instant::now() + wait;
             s.bots[bot].polling = true;
             while waiting(&s) && Instant::now() < deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
                 s = arrived.wait_timeout(s, left).unwrap_or_else(std::sync::PoisonError::into_inner).0;
             }
-            // The bot's index may not move while polling: bots are only added at the end,
-            // and a revoked one is found again by its token.
-            if let Some(b) = s.bots.iter_mut().find(|b| b.token == token) {
+            // Found again by its id: its index moves when a revoked bot is removed, and its
+            // token when it is replaced meanwhile (the poll of the old token still ends).
+            if let Some(b) = s.bots.iter_mut().find(|b| b.id == bot_id) {
                 b.polling = false;
             }
-            let updates: Vec<Value> = s.updates.iter().filter(|(t, _)| t == &token).map(|(_, u)| u.clone()).collect();
+            let updates: Vec<Value> = match s.hold_updates {
+                true => vec![],
+                false => s.updates.iter().filter(|(t, _)| t == &token).map(|(_, u)| u.clone()).collect(),
+            };
             Reply::json(200, &json!({"ok": true, "result": updates}))
         }
         "setWebhook" => {

@@ -6,7 +6,8 @@
 
 use std::env;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::process::{Command, ExitCode};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
 const DEFAULT_PG_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
@@ -173,6 +174,8 @@ fn test(extra: &[String]) -> ExitCode {
         cmd.args(["test", "--workspace", "--no-fail-fast"]);
     }
     cmd.args(extra).envs(settings);
+    let servers = ContractServers::start();
+    cmd.env(ContractServers::VAR, &servers.dir);
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {
@@ -184,6 +187,50 @@ fn test(extra: &[String]) -> ExitCode {
         banner(&[&format!("Reminder: the tests needing {} were SKIPPED in this run.", skipped.join(" and "))]);
     }
     if status.success() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// The Python contract checks served for the run (`validate.py --serve`, one Unix socket each
+/// in `dir`), so each SDK's models are built once instead of at every test's check (aiogram
+/// alone takes seconds of CPU to import). A check finding no server starts the script itself,
+/// so a test run by hand needs none. Stopped when the run ends.
+struct ContractServers {
+    dir: PathBuf,
+    children: Vec<Child>,
+}
+
+impl ContractServers {
+    /// The variable the test kit reads the folder from (`vp_testkit::gateway_contract`).
+    const VAR: &str = "VP_CONTRACT_SOCKETS";
+
+    fn start() -> ContractServers {
+        let dir = env::temp_dir().join(format!("vp-contracts-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let contracts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contract");
+        let children = ["telegram", "platega", "cryptopay"]
+            .into_iter()
+            .filter_map(|name| {
+                let python = contracts.join(name).join(".venv/bin/python");
+                Command::new(python)
+                    .arg(contracts.join(name).join("validate.py"))
+                    .arg("--serve")
+                    .arg(dir.join(format!("{name}.sock")))
+                    .stdout(Stdio::null())
+                    .spawn()
+                    .ok()
+            })
+            .collect();
+        ContractServers { dir, children }
+    }
+}
+
+impl Drop for ContractServers {
+    fn drop(&mut self) {
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 fn run(extra: &[String]) -> ExitCode {

@@ -28,6 +28,13 @@ use crate::views::InvoiceView;
 pub const KEY_LOCK: Duration = Duration::seconds(3);
 /// How often a request renews the lease on its key; a third of it, so two renewals may be late.
 const KEY_LOCK_RENEW: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long a retry waits for the request holding its key before answering
+/// `OPERATION_IN_PROGRESS`: a holder that is about to finish (a slow gateway, or the completer
+/// resuming a request a crash cut off) gives the retry its invoice instead of a 409, and a
+/// holder that died lets go meanwhile.
+const HOLDER_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+/// How often a waiting retry reads the key again.
+const HOLDER_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The "same fields" of the spec, in a fixed order, so JSON key order never matters.
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -106,7 +113,14 @@ impl Payments {
             }
             RecoveryPoint::Finished => Err(Refusal::IdempotencyKeyReuse.into()),
             RecoveryPoint::Started if existing.locked_until.is_some_and(|until| until > now) => {
-                Err(if same { Refusal::OperationInProgress } else { Refusal::IdempotencyKeyReuse }.into())
+                if !same {
+                    return Err(Refusal::IdempotencyKeyReuse.into());
+                }
+                match self.wait_for_holder(account, &existing).await? {
+                    // Finished, or let go: answered as a key found so (boxed: it recurses once).
+                    Some(after) => Box::pin(self.known_key(account, after, request, self.clock.now(), stars)).await,
+                    None => Err(Refusal::OperationInProgress.into()),
+                }
             }
             // Unlocked: the first attempt got a 503 or died.
             RecoveryPoint::Started => match self.take_over(account, &existing, request, stars).await? {
@@ -114,6 +128,28 @@ impl Payments {
                 TakeOver::Refused(e) | TakeOver::Changed(e) => Err(e),
             },
         }
+    }
+
+    /// Reads the key again every `HOLDER_POLL` for `HOLDER_WAIT`: the record once its holder
+    /// finished or let go (its lease ran out), or `None` while it still holds the key.
+    async fn wait_for_holder(
+        &self,
+        account: &AccountRecord,
+        held: &IdempotencyRecord,
+    ) -> AppResult<Option<IdempotencyRecord>> {
+        let deadline = tokio::time::Instant::now() + HOLDER_WAIT;
+        while tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(HOLDER_POLL).await;
+            let Some(now) = read!(self.store, |tx| tx.idempotency_key(&account.id, &held.key)) else {
+                return Ok(None);
+            };
+            let holds = now.recovery_point == RecoveryPoint::Started
+                && now.locked_until.is_some_and(|until| until > self.clock.now());
+            if !holds {
+                return Ok(Some(now));
+            }
+        }
+        Ok(None)
     }
 
     /// Takes an unlocked key over, under the account lock so only one taker wins: with the same
