@@ -1,5 +1,6 @@
-//! Who acts in the cabinet: the signed-in person of a partner, scoped to their account. Every
-//! service a cabinet page calls takes it, so an object of another account is never reached.
+//! Who acts in the cabinet: the signed-in person of a partner, scoped to their account. The
+//! cabinet's own use cases take the `Actor`; the areas' services a page calls directly take it
+//! as `Acting`, so an object of another account is never reached.
 
 use vp_ports::{AccountRecord, CabinetUser};
 
