@@ -28,7 +28,6 @@ use crate::secrets::{SecretKeys, SecretPurpose};
 use crate::setting;
 use crate::stars::{CheckoutRefusal, RenewalInTelegram, StarsPayment};
 
-/// The lease whose holder polls every bot's updates.
 /// How long a poller holds the lease without renewing it: a poller that died is replaced
 /// within this (plus the waiting one's pause).
 pub const POLL_LEASE_FOR: Duration = Duration::seconds(15);
@@ -215,10 +214,7 @@ impl Updates {
 
     /// Gives up the poll lease (a clean stop), so another process polls at once.
     pub async fn release_poll_lease(&self, holder: &str) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        tx.release_lease(Lease::BotUpdates, holder).await?;
-        tx.commit().await?;
-        Ok(())
+        crate::setting::release_lease(self.store.as_ref(), Lease::BotUpdates, holder).await
     }
 
     /// Polls one bot again as soon as its poll ends, until `round_ends`: an update of one bot

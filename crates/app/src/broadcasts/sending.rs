@@ -15,8 +15,7 @@ use crate::bots::sender::{BotFailure, NextTry, Pace, next_try};
 use crate::bots::{connected_bot, partner_bot};
 use crate::error::AppResult;
 
-/// The lease whose holder sends the broadcasts.
-/// Longer than a turn.
+/// How long the holder of the broadcast lease keeps it without renewing: longer than a turn.
 const BROADCAST_LEASE_FOR: Duration = Duration::seconds(30);
 /// Chats of one broadcast taken per turn: about a second at Telegram's pace, so a pause or a
 /// cancel takes effect within one message and other broadcasts get their turns.
@@ -72,10 +71,7 @@ impl Broadcasts {
 
     /// Gives up the broadcast lease (a clean stop).
     pub async fn release_broadcast_lease(&self, holder: &str) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        tx.release_lease(Lease::Broadcasts, holder).await?;
-        tx.commit().await?;
-        Ok(())
+        crate::setting::release_lease(self.store.as_ref(), Lease::Broadcasts, holder).await
     }
 
     /// Sends a turn of one broadcast's chats in order; a broadcast with none left is done.

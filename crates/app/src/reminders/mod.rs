@@ -32,8 +32,8 @@ use crate::error::{AppError, AppResult};
 use crate::secrets::SecretKeys;
 use crate::views::Views;
 
-/// The lease whose holder sends the reminders.
-/// Longer than a round (a bot's batch takes about 8 s at Telegram's pace).
+/// How long the holder of the reminder lease keeps it without renewing: longer than a round (a
+/// bot's batch takes about 8 s at Telegram's pace).
 const REMINDER_LEASE_FOR: Duration = Duration::seconds(30);
 /// A bot's reminders claimed per round: 8 seconds at 30 a second.
 pub const REMINDERS_PER_BOT: u32 = 240;
@@ -90,10 +90,7 @@ impl Reminders {
 
     /// Gives up the reminder lease (a clean stop).
     pub async fn release_reminder_lease(&self, holder: &str) -> AppResult<()> {
-        let mut tx = self.store.begin().await?;
-        tx.release_lease(Lease::Reminders, holder).await?;
-        tx.commit().await?;
-        Ok(())
+        crate::setting::release_lease(self.store.as_ref(), Lease::Reminders, holder).await
     }
 
     /// Sends one account's reminders through its bot, in order, no faster than Telegram takes.
