@@ -28,20 +28,10 @@ pub struct Shown {
     referrals: Option<String>,
 }
 
-/// What the page reads: the codes, the plans the form offers, the referral program.
-pub(super) struct Sources<'a> {
-    pub promotions: &'a Promotions,
-    pub referrals: &'a Referrals,
-    pub catalog: &'a Catalog,
-}
+/// The services the page reads: the codes, the plans the form offers, the referral program.
+pub(super) type Sources = (Data<Promotions>, Data<Referrals>, Data<Catalog>);
 
-pub async fn show(
-    req: HttpRequest,
-    (promotions, referrals, catalog): (Data<Promotions>, Data<Referrals>, Data<Catalog>),
-    SignedIn(actor): SignedIn,
-    shown: Query<Shown>,
-) -> HttpResponse {
-    let sources = Sources { promotions: &promotions, referrals: &referrals, catalog: &catalog };
+pub async fn show(req: HttpRequest, sources: Sources, SignedIn(actor): SignedIn, shown: Query<Shown>) -> HttpResponse {
     let tx = Texts(session::lang(&req));
     let said = |key: &str, code: &str| Some(("ok", tx.with(key, &[("code", code.into())])));
     let top = match (&shown.created, &shown.disabled) {
@@ -138,16 +128,15 @@ impl PromoForm {
     }
 }
 
-pub async fn create(
-    req: HttpRequest,
-    (promotions, referrals, catalog): (Data<Promotions>, Data<Referrals>, Data<Catalog>),
-    form: SignedForm,
-) -> HttpResponse {
+pub async fn create(req: HttpRequest, sources: Sources, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let tx = Texts(session::lang(&req));
     let sent = PromoForm::of(&fields);
     let created = match sent.read() {
-        Ok(new) => promotions.create((&actor).into(), new).await,
+        Ok(new) => {
+            let (promotions, ..) = &sources;
+            promotions.create((&actor).into(), new).await
+        }
         Err(fields) => Err(AppError::Validation(fields)),
     };
     let refused = match created {
@@ -164,7 +153,6 @@ pub async fn create(
         Err(e) => return failed(&req, &e),
     };
     let said = Said { top: Some(("error", refused)), referrals: None };
-    let sources = Sources { promotions: &promotions, referrals: &referrals, catalog: &catalog };
     render(&req, &sources, &actor, StatusCode::UNPROCESSABLE_ENTITY, said, &sent).await
 }
 
@@ -237,7 +225,7 @@ pub(super) struct Said {
 /// The page with an empty form for a new code.
 pub(super) async fn render_with(
     req: &HttpRequest,
-    sources: &Sources<'_>,
+    sources: &Sources,
     actor: &Actor,
     status: StatusCode,
     said: Said,
@@ -247,16 +235,16 @@ pub(super) async fn render_with(
 
 async fn render(
     req: &HttpRequest,
-    sources: &Sources<'_>,
+    (promotions, referrals, catalog): &Sources,
     actor: &Actor,
     status: StatusCode,
     said: Said,
     sent: &PromoForm,
 ) -> HttpResponse {
     let (codes, plans, program) = match (
-        sources.promotions.list(actor.into()).await,
-        sources.catalog.price_list(&actor.account).await,
-        sources.referrals.program(actor.into()).await,
+        promotions.list(actor.into()).await,
+        catalog.price_list(&actor.account).await,
+        referrals.program(actor.into()).await,
     ) {
         (Ok(codes), Ok(plans), Ok(program)) => (codes, plans, program),
         (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return failed(req, &e),

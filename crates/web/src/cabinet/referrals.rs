@@ -4,11 +4,8 @@
 use actix_web::HttpRequest;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
-use actix_web::web::Data;
 use maud::{Markup, html};
-use vp_app::catalog::Catalog;
-use vp_app::promotions::Promotions;
-use vp_app::referrals::{ReferralProgram, Referrals};
+use vp_app::referrals::ReferralProgram;
 use vp_domain::referral::{MAX_REFERRAL_DAYS, ReferralDays};
 use vp_i18n::Texts;
 
@@ -16,19 +13,15 @@ use super::{Shell, SignedForm, failed, promotions, said_first, session};
 use crate::pages::kit::{self, Column};
 
 /// Saves the days; a value out of range is said in the section, which keeps what it had.
-pub async fn save(
-    req: HttpRequest,
-    (promotions, referrals, catalog): (Data<Promotions>, Data<Referrals>, Data<Catalog>),
-    form: SignedForm,
-) -> HttpResponse {
+pub async fn save(req: HttpRequest, sources: promotions::Sources, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let Ok(days) = ReferralDays::parse(fields.get("days")) else {
         let tx = Texts(session::lang(&req));
         let refused = tx.with("cabinet-referrals-refused", &[("max", MAX_REFERRAL_DAYS.into())]);
         let said = promotions::Said { top: None, referrals: Some(("error", refused)) };
-        let sources = promotions::Sources { promotions: &promotions, referrals: &referrals, catalog: &catalog };
         return promotions::render_with(&req, &sources, &actor, StatusCode::UNPROCESSABLE_ENTITY, said).await;
     };
+    let (_, referrals, _) = &sources;
     match referrals.set_days((&actor).into(), days).await {
         Ok(_) => session::see_other("/cabinet/promotions?referrals=saved#referrals"),
         Err(e) => failed(&req, &e),
