@@ -195,6 +195,13 @@ pub struct IdempotencyRecord {
     pub gateway_request: Option<String>,
 }
 
+impl IdempotencyRecord {
+    /// Whether its request still runs at `now`: started, and its holder's lease not run out.
+    pub fn running_at(&self, now: OffsetDateTime) -> bool {
+        self.recovery_point == RecoveryPoint::Started && self.locked_until.is_some_and(|until| until > now)
+    }
+}
+
 /// An invoice the reconciliation job claimed for a re-read of its gateway payment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatewayCheck {

@@ -112,7 +112,7 @@ impl Payments {
                 Ok(read!(self.store, |tx| self.stored_invoice_view(tx.as_mut(), account, &existing.payment_id, true)))
             }
             RecoveryPoint::Finished => Err(Refusal::IdempotencyKeyReuse.into()),
-            RecoveryPoint::Started if existing.locked_until.is_some_and(|until| until > now) => {
+            RecoveryPoint::Started if existing.running_at(now) => {
                 if !same {
                     return Err(Refusal::IdempotencyKeyReuse.into());
                 }
@@ -140,13 +140,11 @@ impl Payments {
         let deadline = tokio::time::Instant::now() + HOLDER_WAIT;
         while tokio::time::Instant::now() < deadline {
             tokio::time::sleep(HOLDER_POLL).await;
-            let Some(now) = read!(self.store, |tx| tx.idempotency_key(&account.id, &held.key)) else {
+            let Some(current) = read!(self.store, |tx| tx.idempotency_key(&account.id, &held.key)) else {
                 return Ok(None);
             };
-            let holds = now.recovery_point == RecoveryPoint::Started
-                && now.locked_until.is_some_and(|until| until > self.clock.now());
-            if !holds {
-                return Ok(Some(now));
+            if !current.running_at(self.clock.now()) {
+                return Ok(Some(current));
             }
         }
         Ok(None)
