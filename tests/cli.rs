@@ -374,6 +374,19 @@ fn unknown_commands_and_missing_arguments_are_refused() {
 }
 
 #[test]
+fn an_account_argument_that_is_not_an_account_id_is_refused_before_the_command_runs() {
+    let s = Scratch::new("account-ids");
+    let (id, _) = create_account(&s);
+    let before = s.ok(&["account", "show", &id]);
+    for bad in ["acc-1", "pay_1", "acc_", "acc_a b"] {
+        let run = s.run(&["account", "set-brand", bad, "Other"]);
+        assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
+        assert!(run.stderr.contains("account id must be `acc_` followed by"), "{}", run.stderr);
+    }
+    assert_eq!(s.ok(&["account", "show", &id]), before, "nothing changed");
+}
+
+#[test]
 fn webhook_endpoints_are_managed_and_bad_input_changes_nothing() {
     let s = Scratch::new("endpoints");
     let (account, _) = create_account(&s);

@@ -41,7 +41,15 @@ fn the_start_page_names_the_service_and_links_its_health_and_api_document() {
 #[test]
 fn unknown_customer_paths_get_a_branded_page_with_a_way_on_and_api_paths_keep_the_envelope() {
     let Some(s) = server("not_found_pages") else { return };
-    for path in ["/connect/no-such-token", "/sandbox/pay/pay_unknown", "/payment-result/pay_unknown", "/nothing"] {
+    let paths = [
+        "/connect/no-such-token",
+        "/sandbox/pay/pay_unknown",
+        "/payment-result/pay_unknown",
+        "/nothing",
+        "/documents/acc_unknown/terms_of_service",
+        "/documents/not-an-account/terms_of_service",
+    ];
+    for path in paths {
         let r = s.get_raw(path, &[]);
         assert_eq!(r.status, 404, "{path}");
         let page = html(&r);

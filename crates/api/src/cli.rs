@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vp_domain::GatewayName;
+use vp_domain::{AccountId, GatewayName};
 
 #[derive(Debug, Parser)]
 #[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
@@ -116,17 +116,29 @@ pub enum PromoCommand {
     /// to below the platform's price is refused, with the plan and by how much.
     Create(PromoCreateArgs),
     /// The account's codes, newest first, with their uses.
-    List { account_id: String },
+    List {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// One code with its uses: held by payable invoices, spent by paid ones, the discount given.
-    Show { account_id: String, code: String },
+    Show {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        code: String,
+    },
     /// Turn a code off: it is refused from now on; invoices already issued with it stay payable.
-    Disable { account_id: String, code: String },
+    Disable {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        code: String,
+    },
 }
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("benefit").required(true).args(["percent_off", "amount_off", "extra_days"])))]
 pub struct PromoCreateArgs {
-    pub account_id: String,
+    #[arg(value_parser = account_id)]
+    pub account_id: AccountId,
     pub code: String,
     /// Whole percent off the customer price, 1 to 99.
     #[arg(long)]
@@ -160,23 +172,34 @@ pub enum BotCommand {
     /// command line, which other users of the machine can see). The token is checked with
     /// Telegram and kept sealed; it is never shown again.
     Connect {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         #[arg(long)]
         token_file: PathBuf,
     },
     /// The account's bot (without its token).
-    Show { account_id: String },
+    Show {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// Disconnect the account's bot: the platform forgets its token.
-    Disconnect { account_id: String },
+    Disconnect {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// The bot's last 30 days: people who started it, clients linked to a chat, purchases of
     /// bot customers, and the conversion from start to payment.
-    Stats { account_id: String },
+    Stats {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// Print a one-time "Create my bot" link (valid 24 h): the platform's bot (VP_TELEGRAM_BOT_TOKEN)
     /// offers whoever opens it first the button that creates a bot it manages, then connects
     /// that bot to the account with no token to copy. Exits 2 when the platform's bot may not
     /// create bots (Bot Management Mode off in BotFather) or the account has a bot.
     CreateLink {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         /// The language the platform's bot speaks to the person: en or ru.
         #[arg(long, default_value = "en", value_parser = lang)]
         lang: vp_domain::Lang,
@@ -184,7 +207,10 @@ pub enum BotCommand {
     /// Replace the token of the account's bot created with "Create my bot": Telegram refuses
     /// the old token from now on and the platform uses the new one. For a bot connected with a
     /// pasted token it exits 2 and explains BotFather's /revoke.
-    RotateToken { account_id: String },
+    RotateToken {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -230,7 +256,8 @@ pub enum CabinetCommand {
     /// Print a one-time link (valid 72 h) where the person sets a password, and mail it to
     /// them; for an existing user of the account it is a password reset link.
     Invite {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         #[arg(long)]
         email: String,
         /// The language of the message carrying the link: en or ru.
@@ -238,7 +265,10 @@ pub enum CabinetCommand {
         lang: vp_domain::Lang,
     },
     /// Users of an account.
-    Users { account_id: String },
+    Users {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// End a user's access: their sessions end now and their links stop working.
     Revoke { user_id: String },
 }
@@ -289,7 +319,8 @@ pub enum PanelCommand {
 pub enum EndpointCommand {
     /// Register an https address (port 443, publicly reachable) for some event types.
     Add {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         url: String,
         /// Event types, e.g. payment.succeeded (repeat or comma-separate).
         #[arg(long = "type", value_delimiter = ',', required = true)]
@@ -297,7 +328,8 @@ pub enum EndpointCommand {
     },
     /// Endpoints of an account.
     List {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
     },
     /// Replace the event types of an endpoint (from the next event on).
     Types {
@@ -413,22 +445,49 @@ pub enum AccountCommand {
         trial: bool,
     },
     /// Show an account with its keys and partner balance.
-    Show { account_id: String },
+    Show {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// List all accounts.
     List,
     /// Set the markup percent.
-    SetMarkup { account_id: String, markup: String },
+    SetMarkup {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        markup: String,
+    },
     /// Set the brand name.
-    SetBrand { account_id: String, brand: String },
+    SetBrand {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        brand: String,
+    },
     /// Set the address of the account's web shop, {VP_PUBLIC_BASE_URL}/shop/SLUG: 3 to 40
     /// lowercase Latin letters, digits and single hyphens; the old address stops working.
-    SetSlug { account_id: String, slug: String },
+    SetSlug {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        slug: String,
+    },
     /// Set the time zone customers read times in: an IANA name such as Europe/Moscow (the default).
-    SetTimeZone { account_id: String, time_zone: String },
+    SetTimeZone {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        time_zone: String,
+    },
     /// Turn trials on or off for the account.
-    Trial { account_id: String, switch: Switch },
+    Trial {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        switch: Switch,
+    },
     /// Turn API access on or off (off: every key answers 401).
-    ApiAccess { account_id: String, switch: Switch },
+    ApiAccess {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        switch: Switch,
+    },
     /// Per-account limit overrides; each takes a number or `default`.
     Limits(LimitsArgs),
     /// How the customer pages show the account; each takes a value or `none`.
@@ -438,7 +497,8 @@ pub enum AccountCommand {
     /// The referral program: with --days, set the days a customer gets when someone they
     /// invited pays for the first time (0 turns it off); then show it with its top inviters.
     Referrals {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         /// Days per invited customer's first payment, 0 to 365.
         #[arg(long)]
         days: Option<String>,
@@ -447,7 +507,8 @@ pub enum AccountCommand {
 
 #[derive(Debug, Args)]
 pub struct StarsArgs {
-    pub account_id: String,
+    #[arg(value_parser = account_id)]
+    pub account_id: AccountId,
     /// Rubles one Star is worth, at most two decimals, e.g. 1.79: plans are priced in whole
     /// Stars, rounded up.
     #[arg(long, required_unless_present = "off", conflicts_with = "off")]
@@ -459,7 +520,8 @@ pub struct StarsArgs {
 
 #[derive(Debug, Args)]
 pub struct StyleArgs {
-    pub account_id: String,
+    #[arg(value_parser = account_id)]
+    pub account_id: AccountId,
     /// https address of a logo shown beside the brand name.
     #[arg(long)]
     pub logo_url: Option<String>,
@@ -473,7 +535,8 @@ pub struct StyleArgs {
 
 #[derive(Debug, Args)]
 pub struct LimitsArgs {
-    pub account_id: String,
+    #[arg(value_parser = account_id)]
+    pub account_id: AccountId,
     #[arg(long)]
     pub requests_per_minute: Option<String>,
     #[arg(long)]
@@ -487,11 +550,17 @@ pub struct LimitsArgs {
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
     /// Issue another key (shown once).
-    Issue { account_id: String },
+    Issue {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
     /// Revoke a key by its id.
     Revoke { key_id: String },
     /// List an account's keys (ids and prefixes, never the keys).
-    List { account_id: String },
+    List {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -582,20 +651,24 @@ pub enum MethodCommand {
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
     Show {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         client_id: String,
     },
     Block {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         client_id: String,
     },
     Unblock {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         client_id: String,
     },
     /// Turn the client's automatic renewal off (`off`): no renewal charge is started from now.
     AutoRenew {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
         client_id: String,
         state: AutoRenewState,
     },
@@ -610,9 +683,17 @@ pub enum AutoRenewState {
 #[derive(Debug, Subcommand)]
 pub enum SubscriptionCommand {
     /// Pause access; the term keeps running.
-    Suspend { account_id: String, client_id: String },
+    Suspend {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        client_id: String,
+    },
     /// Lift the pause.
-    Resume { account_id: String, client_id: String },
+    Resume {
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
+        client_id: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -624,6 +705,11 @@ pub enum ContentCommand {
 }
 
 /// A `--lang` value: `en` or `ru`, the languages of the catalogues.
+/// An account id argument, checked before the command runs.
+fn account_id(raw: &str) -> Result<AccountId, String> {
+    AccountId::parse(raw).map_err(|e| e.to_string())
+}
+
 fn lang(code: &str) -> Result<vp_domain::Lang, String> {
     vp_domain::Lang::from_code(code).ok_or_else(|| format!("{code:?} is not a language of the service: en or ru"))
 }
@@ -650,13 +736,15 @@ pub enum BroadcastCommand {
     },
     /// The account's broadcasts, newest first.
     List {
-        account_id: String,
+        #[arg(value_parser = account_id)]
+        account_id: AccountId,
     },
 }
 
 #[derive(Debug, Args)]
 pub struct BroadcastSendArgs {
-    pub account_id: String,
+    #[arg(value_parser = account_id)]
+    pub account_id: AccountId,
     /// The text (plain, up to 4096 characters), for English chats and for Russian ones without
     /// --text-file-ru.
     #[arg(long)]

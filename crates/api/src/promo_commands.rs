@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 use vp_app::Services;
 use vp_app::actor::Acting;
 use vp_app::promotions::{NewPromo, PromoSummary, describe_benefit};
+use vp_domain::AccountId;
 use vp_domain::Money;
 use vp_domain::promo::Benefit;
 use vp_domain::time_zone::parse_day;
@@ -42,7 +43,7 @@ fn bad(flag: &str, e: impl std::fmt::Display) -> CommandError {
     CommandError::BadInput(format!("{flag}: {e}"))
 }
 
-fn new_promo(args: PromoCreateArgs) -> Result<(String, NewPromo), CommandError> {
+fn new_promo(args: PromoCreateArgs) -> Result<(AccountId, NewPromo), CommandError> {
     let benefit = match (args.percent_off, args.amount_off, args.extra_days) {
         (Some(percent), None, None) => Benefit::percent_off(percent).map_err(|e| bad("--percent-off", e))?,
         (None, Some(amount), None) => {

@@ -1,6 +1,7 @@
 //! Reading an account: the one every use case starts from, and the overview the operator and
 //! the cabinet show.
 
+use vp_domain::AccountId;
 use vp_ports::{AccountRecord, AccountRepo, ApiKeyRecord, BalanceRepo};
 
 use crate::error::{AppError, AppResult};
@@ -22,7 +23,7 @@ pub(crate) async fn load_account(tx: &mut (impl AccountRepo + ?Sized), id: &str)
 /// overview).
 pub(crate) async fn account_overview(
     tx: &mut (impl AccountRepo + BalanceRepo + ?Sized),
-    account_id: &str,
+    account_id: &AccountId,
 ) -> AppResult<AccountOverview> {
     let account = load_account(tx, account_id).await?;
     let keys = tx.api_keys(account_id).await?;

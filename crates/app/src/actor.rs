@@ -2,6 +2,7 @@
 //! cabinet's own use cases take the `Actor`; the areas' services a page calls directly take it
 //! as `Acting`, so an object of another account is never reached.
 
+use vp_domain::AccountId;
 use vp_ports::{AccountRecord, CabinetUser};
 
 /// Someone signed in to the cabinet, as every cabinet request sees them.
@@ -16,7 +17,7 @@ pub struct Actor {
 }
 
 impl Actor {
-    pub fn account_id(&self) -> &str {
+    pub fn account_id(&self) -> &AccountId {
         &self.account.id
     }
 }
@@ -28,12 +29,12 @@ impl Actor {
 #[derive(Debug, Clone, Copy)]
 pub enum Acting<'a> {
     Partner(&'a Actor),
-    Operator(&'a str),
+    Operator(&'a AccountId),
 }
 
 impl<'a> Acting<'a> {
     /// The account acted on.
-    pub fn account_id(&self) -> &'a str {
+    pub fn account_id(&self) -> &'a AccountId {
         match self {
             Acting::Partner(actor) => &actor.account.id,
             Acting::Operator(account_id) => account_id,

@@ -1,6 +1,7 @@
 //! The account's activity: every cabinet action and every operator action on cabinet users,
 //! written in the unit of work of the change it records.
 
+use vp_domain::AccountId;
 pub use vp_domain::audit::AuditAction;
 use vp_ports::{AuditEntry, CabinetRepo};
 
@@ -42,7 +43,7 @@ impl Audit {
     pub(crate) async fn record(
         &self,
         tx: &mut (impl CabinetRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         who: Who<'_>,
         action: AuditAction,
         detail: String,
@@ -53,7 +54,7 @@ impl Audit {
         };
         let entry = AuditEntry {
             id: self.stamp.id("aud"),
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             user_id,
             actor,
             action,

@@ -5,6 +5,7 @@
 //! check and the renewals all build on it, so it depends on none of them.
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::OffsetDateTime;
 use vp_domain::markup::price;
@@ -136,7 +137,7 @@ impl Consents {
 pub(crate) async fn tell_price(
     tx: &mut (impl RenewalRepo + OfferRepo + AccountRepo + ?Sized),
     client_ref: &str,
-    account_id: &str,
+    account_id: &AccountId,
     now: OffsetDateTime,
 ) -> AppResult<()> {
     let Some(mut consent) = tx.current_consent(client_ref).await?.filter(RenewalConsent::chargeable) else {

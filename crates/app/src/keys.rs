@@ -4,6 +4,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::digest::{SHA256, digest};
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_ports::{AccountRepo, ApiKeyRecord, IdGenerator};
 
 use crate::error::AppResult;
@@ -37,12 +38,12 @@ pub(crate) async fn insert_new_key(
     tx: &mut (impl AccountRepo + ?Sized),
     ids: &dyn IdGenerator,
     now: OffsetDateTime,
-    account_id: &str,
+    account_id: &AccountId,
 ) -> AppResult<IssuedKey> {
     let key = issue(ids);
     tx.insert_api_key(&ApiKeyRecord {
         id: key.id.clone(),
-        account_id: account_id.to_owned(),
+        account_id: account_id.clone(),
         key_hash: key.hash.clone(),
         prefix: key.prefix.clone(),
         created_at: now,

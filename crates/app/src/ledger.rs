@@ -3,6 +3,7 @@
 //! lock, so the balance read before a hold is the balance the hold applies to.
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::OffsetDateTime;
 use vp_domain::withdrawal::{self, Balance, Movement, WithdrawalStatus, WithdrawalStep};
@@ -35,12 +36,17 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    pub async fn balance(&self, account_id: &str) -> AppResult<Balance> {
+    pub async fn balance(&self, account_id: &AccountId) -> AppResult<Balance> {
         Ok(read!(self.store, |tx| tx.partner_balance(account_id)))
     }
 
     /// The account's ledger, newest first, before the cursor.
-    pub async fn ledger(&self, account_id: &str, before: Option<Cursor>, limit: u32) -> AppResult<Vec<LedgerEntry>> {
+    pub async fn ledger(
+        &self,
+        account_id: &AccountId,
+        before: Option<Cursor>,
+        limit: u32,
+    ) -> AppResult<Vec<LedgerEntry>> {
         Ok(read!(self.store, |tx| tx.ledger_entries(account_id, before, limit)))
     }
 
@@ -48,7 +54,7 @@ impl Ledger {
     /// twice and the available balance never goes below zero through withdrawals.
     pub(crate) async fn request_withdrawal(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         amount: &str,
         payout_details: &str,
         who: Who<'_>,
@@ -61,7 +67,7 @@ impl Ledger {
             withdrawal::check_request(amount, payout_details, balance).map_err(Declined::Withdrawal)?;
         let record = WithdrawalRecord {
             id: self.ids.new_id("wd"),
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             amount,
             payout_details,
             status: WithdrawalStatus::Requested,

@@ -1,6 +1,7 @@
 //! Keeping a notice: written for the cabinet in the unit of work of its cause, and queued to
 //! every chat the partner linked when the platform has a notice bot.
 
+use vp_domain::AccountId;
 use vp_ports::{NoticeKind, NoticeRecord, NoticeRepo, NoticeSend};
 
 use crate::error::AppResult;
@@ -18,14 +19,13 @@ impl Notifier {
     pub(crate) async fn notify(
         &self,
         tx: &mut (impl NoticeRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         kind: NoticeKind,
     ) -> AppResult<()> {
         let now = self.stamp.now();
-        let notice =
-            NoticeRecord { id: self.stamp.id("ntc"), account_id: account_id.to_owned(), kind, created_at: now };
+        let notice = NoticeRecord { id: self.stamp.id("ntc"), account_id: account_id.clone(), kind, created_at: now };
         tx.insert_notice(&notice).await?;
-        tracing::info!(target: "partner_notice", account_id, notice_id = %notice.id, kind = ?notice.kind, "partner notice");
+        tracing::info!(target: "partner_notice", %account_id, notice_id = %notice.id, kind = ?notice.kind, "partner notice");
         if self.messenger {
             let sends: Vec<NoticeSend> = tx
                 .partner_chats(account_id)

@@ -2,6 +2,7 @@
 //! account per bot, the token kept only sealed, and the secrets key's rotation.
 
 use crate::support;
+use vp_domain::AccountId;
 
 use support::{World, declined};
 use vp_app::audit::Who;
@@ -14,7 +15,7 @@ const TOKEN: &str = "5550001:AAEhBOweik6ad9r_QXMENQjcrGbqCr4K-bs";
 const RENEWED: &str = "5550001:AAFnewTokenAfterRevokeInBotFather_x";
 const OTHER_BOT: &str = "7770002:AAEotherBotOfTheSamePartner-1234567";
 
-async fn second_account(w: &World) -> String {
+async fn second_account(w: &World) -> AccountId {
     let (account, _) = w.app.operator.create_account(Some("Other VPN"), "0", false).await.unwrap();
     account.id
 }
@@ -42,7 +43,10 @@ async fn a_token_telegram_refuses_or_of_the_wrong_shape_connects_nothing() {
     w.bots.add(TOKEN, 5550001, "fast_vpn_bot");
     assert!(matches!(w.app.bots.connect_bot(&w.account.id, TOKEN, OPERATOR).await, Err(AppError::External(_))));
     assert_eq!(w.app.bots.partner_bot(&w.account.id).await.unwrap(), None);
-    assert!(matches!(w.app.bots.connect_bot("acc_missing", TOKEN, OPERATOR).await, Err(AppError::NotFound("account"))));
+    assert!(matches!(
+        w.app.bots.connect_bot(&AccountId::issued("acc_missing".into()), TOKEN, OPERATOR).await,
+        Err(AppError::NotFound("account"))
+    ));
 }
 
 #[tokio::test]

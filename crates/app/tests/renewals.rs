@@ -339,7 +339,7 @@ async fn a_renewal_charges_the_price_the_customer_was_last_told() {
     w.app.operator.set_markup(&w.account.id, "80").await.unwrap();
 
     check_at(&w, end - Duration::hours(24)).await;
-    let charged: Vec<(String, vp_domain::Money)> =
+    let charged: Vec<(vp_domain::AccountId, vp_domain::Money)> =
         w.gateway.saved_charges.lock().unwrap().iter().map(|c| (c.account_id.clone(), c.amount)).collect();
     assert_eq!(charged.len(), 2);
     let amounts: std::collections::HashSet<_> = charged.iter().map(|(_, a)| *a).collect();

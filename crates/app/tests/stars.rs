@@ -4,6 +4,7 @@
 //! renewal is turned off.
 
 use crate::support;
+use vp_domain::AccountId;
 
 use support::World;
 use vp_app::renewals::TurnedOffBy;
@@ -101,7 +102,11 @@ async fn pre_checkout_refuses_another_amount_a_passed_deadline_a_blocked_client_
     assert_eq!(check(query(&invoice.payment_id, 159)).await, Some(CheckoutRefusal::AmountChanged));
     assert_eq!(check(query("pay_unknown", 160)).await, Some(CheckoutRefusal::NotPayable));
     assert_eq!(
-        w.app.stars.pre_checkout("acc_other", &query(&invoice.payment_id, 160)).await.unwrap(),
+        w.app
+            .stars
+            .pre_checkout(&AccountId::issued("acc_other".into()), &query(&invoice.payment_id, 160))
+            .await
+            .unwrap(),
         Some(CheckoutRefusal::NotPayable),
         "only the bot's own account's invoices"
     );
@@ -156,7 +161,8 @@ async fn a_second_payment_of_a_paid_invoice_is_given_back_and_an_unknown_one_cha
 
     let unknown = w.app.stars.paid(&w.account.id, &paid("pay_unknown", "stx3")).await.unwrap();
     assert_eq!(unknown, StarsPayment::Ignored);
-    let other = w.app.stars.paid("acc_other", &paid(&invoice.payment_id, "stx4")).await.unwrap();
+    let other =
+        w.app.stars.paid(&AccountId::issued("acc_other".into()), &paid(&invoice.payment_id, "stx4")).await.unwrap();
     assert_eq!(other, StarsPayment::Ignored, "another account's bot cannot settle it");
 }
 

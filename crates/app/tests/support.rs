@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
+use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
@@ -657,7 +658,12 @@ impl World {
 
     /// A signed-in cabinet user of `account_id`.
     pub async fn actor(&self, account_id: &str, email: &str) -> vp_app::actor::Actor {
-        let invitation = self.app.cabinet_access.invite_user(account_id, email, vp_domain::Lang::En).await.unwrap();
+        let invitation = self
+            .app
+            .cabinet_access
+            .invite_user(&AccountId::issued(account_id.into()), email, vp_domain::Lang::En)
+            .await
+            .unwrap();
         let token = invitation.link.rsplit('/').next().unwrap();
         let signed_in = self.app.cabinet_access.set_password(token, "a long enough phrase").await.unwrap();
         self.app.cabinet_access.actor(&signed_in.token).await.unwrap().unwrap()

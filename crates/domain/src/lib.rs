@@ -8,6 +8,7 @@ pub mod cabinet;
 pub mod devices;
 pub mod event_types;
 pub mod identifiers;
+pub mod ids;
 pub mod invoice;
 pub mod lang;
 pub mod limits;
@@ -31,6 +32,7 @@ pub mod withdrawal;
 
 pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase, devices_for_sale};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
+pub use ids::{AccountId, InvalidId};
 pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
 pub use lang::Lang;
 pub use markup::{MarkupPercent, PriceBreakdown};

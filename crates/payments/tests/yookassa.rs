@@ -2,6 +2,7 @@
 //! statuses, and how it sorts failures into unknown outcomes and refusals.
 
 use std::time::Duration;
+use vp_domain::AccountId;
 
 use serde_json::{Value, json};
 use time::OffsetDateTime;
@@ -27,7 +28,7 @@ fn gateway(yk: &YooKassa) -> YooKassaGateway {
 fn request(invoice: &str) -> GatewayPaymentRequest {
     GatewayPaymentRequest {
         idempotency_key: invoice.into(),
-        account_id: "acc_1".into(),
+        account_id: AccountId::issued("acc_1".into()),
         amount: Money::from_kopecks(23_880),
         method: "card".into(),
         gateway_method: Some("bank_card".into()),
@@ -181,7 +182,7 @@ async fn a_periodic_payment_saves_the_card_and_a_renewal_charges_it_once_per_key
 
     let renewal = |key: &str| vp_ports::SavedMethodCharge {
         idempotency_key: key.into(),
-        account_id: "acc_1".into(),
+        account_id: AccountId::issued("acc_1".into()),
         amount: Money::from_kopecks(23_880),
         description: "Fast VPN: renewal".into(),
         saved_method_id: saved.id.clone(),

@@ -3,6 +3,7 @@
 
 use crate::Cursor;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::Money;
 use vp_domain::withdrawal::{Movement, WithdrawalStatus};
 
@@ -60,7 +61,7 @@ pub enum LedgerSubject {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LedgerEntry {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub subject: LedgerSubject,
     pub kind: LedgerKind,
     /// Signed change of the available balance (credits positive, reversals and holds negative).
@@ -80,7 +81,7 @@ impl LedgerEntry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WithdrawalRecord {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub amount: Money,
     /// Where to pay, as the partner wrote it.
     pub payout_details: String,
@@ -98,7 +99,7 @@ pub struct WithdrawalRecord {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WithdrawalFilter {
     /// One account's, or every account's (the operator's list).
-    pub account_id: Option<String>,
+    pub account_id: Option<AccountId>,
     pub status: Option<WithdrawalStatus>,
     /// Strictly before this `(created_at, id)`.
     pub before: Option<Cursor>,

@@ -2,6 +2,7 @@
 //! kept, and the messenger's side of it (`BotApi`).
 
 use std::time::Duration;
+use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use thiserror::Error;
@@ -16,7 +17,7 @@ use crate::records::ClientRecord;
 /// the secrets key, `token_hash` its SHA-256 (to find a token another account connected).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartnerBotRecord {
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The bot's Telegram user id (the number before `:` in its token).
     pub bot_id: i64,
     pub username: String,
@@ -110,7 +111,7 @@ pub struct ClientLinkCode {
 pub struct ClientChat {
     /// The client's internal id.
     pub client_ref: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub chat_id: i64,
     pub linked_at: OffsetDateTime,
 }
@@ -159,7 +160,7 @@ impl ReminderKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReminderSend {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_ref: String,
     pub chat_id: i64,
     pub kind: ReminderKind,
@@ -193,7 +194,7 @@ pub struct ReminderRecipient {
 /// it acted for them (their first invoice or trial, or a client the partner made for them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotCustomer {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub user_id: i64,
     pub chat_id: i64,
     pub started_at: OffsetDateTime,
@@ -212,7 +213,7 @@ pub struct BotCustomer {
 /// `device_ids`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotDeviceList {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub chat_id: i64,
     pub nonce: String,
     pub device_ids: Vec<String>,
@@ -280,7 +281,7 @@ pub struct BotIdentity {
 pub struct BotCreateCode {
     /// SHA-256 of the code, hex.
     pub code_hash: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The button's `request_id` (a signed 32-bit number, positive here).
     pub request_id: i32,
     /// Who asked for the link: a cabinet user's id and email, or `None` and "operator".

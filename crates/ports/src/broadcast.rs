@@ -1,6 +1,7 @@
 //! Broadcasts as stored (docs/decisions.md, "Broadcasts").
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::Lang;
 use vp_domain::broadcast::{Audience, BroadcastButton, BroadcastState, BroadcastText, RecipientState};
 
@@ -10,7 +11,7 @@ use crate::records::ClientRecord;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BroadcastRecord {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The text for English chats, and for Russian ones without `text_ru`.
     pub text: BroadcastText,
     pub text_ru: Option<BroadcastText>,

@@ -2,13 +2,14 @@
 //! sign-ins and the audit log. Tokens are stored only as hashes.
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::audit::AuditAction;
 
 /// A person who signs in to an account's cabinet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CabinetUser {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// Lower case (`vp_domain::cabinet::Email`); unique across the platform.
     pub email: String,
     /// Argon2id PHC string; `None` until the invitation is accepted.
@@ -78,7 +79,7 @@ pub enum SignInSource<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditEntry {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The cabinet user, or `None` for the platform's operator.
     pub user_id: Option<String>,
     /// The user's email (or "operator") as it was then.

@@ -6,6 +6,7 @@
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::receipt::Receipt;
 use vp_domain::{GatewayName, GatewayState, Money};
 
@@ -15,7 +16,7 @@ pub struct GatewayPaymentRequest {
     /// timeout gets the same gateway payment, never a second one.
     pub idempotency_key: String,
     /// The partner account, for the gateway's metadata.
-    pub account_id: String,
+    pub account_id: AccountId,
     pub amount: Money,
     /// Our payment method code.
     pub method: String,
@@ -54,7 +55,7 @@ pub struct SavedMethod {
 pub struct SavedMethodCharge {
     /// Our invoice id: a retry after a crash or a timeout gets the same payment.
     pub idempotency_key: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub amount: Money,
     pub description: String,
     pub saved_method_id: String,

@@ -3,6 +3,7 @@
 //! sends and retries them, so a slow or failing messenger never holds up what caused a notice.
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::{Lang, Money};
 
 /// What a notice says, with what the cabinet and the messenger need to word it.
@@ -22,7 +23,7 @@ pub enum NoticeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoticeRecord {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub kind: NoticeKind,
     pub created_at: OffsetDateTime,
 }
@@ -44,7 +45,7 @@ pub struct NoticeSend {
 /// A messenger chat a partner linked to an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartnerChat {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub chat_id: i64,
     /// The cabinet user's email who linked it.
     pub linked_by: String,
@@ -58,7 +59,7 @@ pub struct PartnerChat {
 pub struct ChatLinkCode {
     /// SHA-256 of the code, hex.
     pub code_hash: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The cabinet user who asked for the link, their email and language.
     pub user_id: String,
     pub linked_by: String,

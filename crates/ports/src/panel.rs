@@ -5,6 +5,7 @@
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 
 /// What the panel must hold for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,7 +14,7 @@ pub struct PanelUser {
     pub user_ref: String,
     /// The partner account and the partner's `client_id`, so an operator looking at the panel
     /// can tell whose user it is.
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_id: String,
     pub link_token: String,
     pub expires_at: OffsetDateTime,

@@ -1,6 +1,7 @@
 //! Promo codes as stored (docs/decisions.md, "Promo codes").
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::ClientId;
 use vp_domain::Money;
 use vp_domain::promo::{Benefit, PromoCode, Terms};
@@ -9,7 +10,7 @@ use vp_domain::promo::{Benefit, PromoCode, Terms};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PromoCodeRecord {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub code: PromoCode,
     pub benefit: Benefit,
     pub terms: Terms,
@@ -22,7 +23,7 @@ pub struct PromoCodeRecord {
 pub struct PromoUse {
     pub payment_id: String,
     pub promo_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_id: ClientId,
     pub created_at: OffsetDateTime,
 }

@@ -4,8 +4,8 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Rail, Subscription,
-    SubscriptionStatus, TimeZone,
+    AccountId, BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Rail,
+    Subscription, SubscriptionStatus, TimeZone,
 };
 
 /// A place in a list kept in time order: an item's time and, for items of the same time, its
@@ -18,7 +18,7 @@ pub struct Cursor {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountRecord {
-    pub id: String,
+    pub id: AccountId,
     pub brand_name: BrandName,
     pub markup: MarkupPercent,
     pub trial_enabled: bool,
@@ -45,7 +45,7 @@ pub struct AccountStyle {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKeyRecord {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// SHA-256 of the key, hex; the key itself is never stored.
     pub key_hash: String,
     /// The first characters of the key, so an operator can tell keys apart.
@@ -104,7 +104,7 @@ pub struct PaymentMethodRecord {
 pub struct ClientRecord {
     /// Internal id, unique across accounts.
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_id: ClientId,
     pub created_at: OffsetDateTime,
     pub blocked: bool,
@@ -146,7 +146,7 @@ pub struct ClientFilter {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvoiceRecord {
     pub payment_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// Internal id of the client.
     pub client_ref: String,
     pub client_id: ClientId,
@@ -180,7 +180,7 @@ pub enum RecoveryPoint {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdempotencyRecord {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub key: String,
     /// Canonical text of the request's "same fields" (see `vp_domain::InvoiceRequest`).
     pub request_fingerprint: String,

@@ -1,6 +1,7 @@
 //! Referrals as stored (docs/decisions.md, "Referrals").
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::ClientId;
 use vp_domain::referral::{ReferralCode, RewardState};
 
@@ -8,7 +9,7 @@ use vp_domain::referral::{ReferralCode, RewardState};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReferralCodeRecord {
     pub code: ReferralCode,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The inviter: the client the customer is.
     pub client_ref: String,
     pub created_at: OffsetDateTime,
@@ -18,7 +19,7 @@ pub struct ReferralCodeRecord {
 /// payment gave the inviter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReferralRecord {
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The invited person (their Telegram user id in the account's bot).
     pub invited_user_id: i64,
     pub inviter_ref: String,

@@ -3,6 +3,7 @@
 //! made twice across restarts, instances and retries).
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::renewal::TurnedOffBy;
 use vp_domain::{Lang, PriceBreakdown};
 
@@ -10,7 +11,7 @@ use vp_domain::{Lang, PriceBreakdown};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenewalConsent {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_ref: String,
     /// The invoice the consent came with.
     pub payment_id: String,
@@ -81,7 +82,7 @@ pub struct RenewalCharge {
     pub client_ref: String,
     /// The end of the term being renewed: with the client, the charge's identity.
     pub term_ends_at: OffsetDateTime,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub consent_id: String,
     /// The try under way or next (1 is the first charge).
     pub attempt: u32,

@@ -2,12 +2,13 @@
 //! the charges Telegram reported, and monthly Stars subscriptions.
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 
 /// An invoice to be paid in Stars in the partner's bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StarsInvoice {
     pub payment_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// Its price in whole Stars (what the Telegram invoice asks).
     pub stars: i64,
     /// A one-month plan paid in Stars is a Stars subscription, renewed by Telegram.
@@ -20,7 +21,7 @@ pub struct StarsInvoice {
 pub struct StarsCharge {
     /// Telegram's `telegram_payment_charge_id`.
     pub charge_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     /// The invoice it paid (one charge per invoice).
     pub payment_id: String,
     /// Who paid: what `refundStarPayment` names.
@@ -37,7 +38,7 @@ pub struct StarsCharge {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StarsSubscription {
     pub charge_id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_ref: String,
     /// The invoice of the first payment (its payload comes back with every renewal).
     pub payment_id: String,

@@ -4,12 +4,13 @@
 use crate::Cursor;
 use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 
 /// An address of a partner that receives events (the spec's "subscription address").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookEndpointRecord {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub url: String,
     /// Event types it receives, in the order given.
     pub event_types: Vec<String>,
@@ -41,7 +42,7 @@ impl WebhookEndpointRecord {
 pub struct EventRecord {
     /// Sent as `webhook-id`.
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub event_type: String,
     /// `{type, timestamp, data}` as sent.
     pub body: String,

@@ -7,8 +7,8 @@ use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::{
-    BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus, MarkupPercent,
-    MethodCode, Money, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
+    AccountId, BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus,
+    MarkupPercent, MethodCode, Money, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
 };
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
@@ -61,7 +61,7 @@ pub(crate) fn client_id(text: &str) -> StoreResult<ClientId> {
 pub(crate) fn account_row(a: &AccountRecord) -> StoreResult<AccountRow> {
     let markup = i32::try_from(a.markup.basis_points()).map_err(|_| corrupt("markup is too large to store"))?;
     Ok(AccountRow {
-        id: a.id.clone(),
+        id: a.id.to_string(),
         brand_name: a.brand_name.as_str().to_owned(),
         markup_bp: markup,
         trial_enabled: a.trial_enabled,
@@ -94,14 +94,14 @@ pub(crate) fn account(r: AccountRow) -> StoreResult<AccountRecord> {
         created_at: utc(r.created_at),
         style: AccountStyle { logo_url: r.logo_url, accent_color: r.accent_color, support_url: r.support_url },
         time_zone: TimeZone::parse(&r.time_zone).map_err(|e| corrupt(format!("stored time zone: {e}")))?,
-        id: r.id,
+        id: AccountId::issued(r.id),
     })
 }
 
 pub(crate) fn api_key_row(k: &ApiKeyRecord) -> ApiKeyRow {
     ApiKeyRow {
         id: k.id.clone(),
-        account_id: k.account_id.clone(),
+        account_id: k.account_id.to_string(),
         key_hash: k.key_hash.clone(),
         prefix: k.prefix.clone(),
         created_at: db_time(k.created_at),
@@ -112,7 +112,7 @@ pub(crate) fn api_key_row(k: &ApiKeyRecord) -> ApiKeyRow {
 pub(crate) fn api_key(r: ApiKeyRow) -> ApiKeyRecord {
     ApiKeyRecord {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         key_hash: r.key_hash,
         prefix: r.prefix,
         created_at: utc(r.created_at),
@@ -199,7 +199,7 @@ pub(crate) fn setting(key: vp_ports::SettingKey, r: SettingRow) -> SettingRecord
 pub(crate) fn client_row(c: &ClientRecord) -> ClientRow {
     ClientRow {
         id: c.id.clone(),
-        account_id: c.account_id.clone(),
+        account_id: c.account_id.to_string(),
         client_id: c.client_id.as_str().to_owned(),
         created_at: db_time(c.created_at),
         blocked: c.blocked,
@@ -210,7 +210,7 @@ pub(crate) fn client(r: ClientRow, sub: Option<SubscriptionRow>) -> StoreResult<
     Ok(ClientRecord {
         client_id: client_id(&r.client_id)?,
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         created_at: utc(r.created_at),
         blocked: r.blocked,
         subscription: sub.map(subscription).transpose()?,
@@ -280,7 +280,7 @@ pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
     let devices = i.purpose.devices().map(|d| int(d, "devices")).transpose()?;
     Ok(InvoiceRow {
         payment_id: i.payment_id.clone(),
-        account_id: i.account_id.clone(),
+        account_id: i.account_id.to_string(),
         client_ref: i.client_ref.clone(),
         status: i.status.as_str().to_owned(),
         purpose: i.purpose.as_str().to_owned(),
@@ -381,7 +381,7 @@ pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str, legacy: GatewayName) 
             partner_share: Money::from_kopecks(r.partner_share),
         },
         payment_id: r.payment_id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         client_ref: r.client_ref,
         method: r.method,
         return_url: r.return_url,
@@ -405,7 +405,7 @@ pub(crate) const fn recovery_point_text(p: RecoveryPoint) -> &'static str {
 
 pub(crate) fn idempotency_row(r: &IdempotencyRecord) -> IdempotencyRow {
     IdempotencyRow {
-        account_id: r.account_id.clone(),
+        account_id: r.account_id.to_string(),
         key: r.key.clone(),
         request_fingerprint: r.request_fingerprint.clone(),
         payment_id: r.payment_id.clone(),
@@ -423,7 +423,7 @@ pub(crate) fn idempotency(r: IdempotencyRow) -> StoreResult<IdempotencyRecord> {
         other => return Err(corrupt(format!("stored recovery point {other:?} is not valid"))),
     };
     Ok(IdempotencyRecord {
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         key: r.key,
         request_fingerprint: r.request_fingerprint,
         payment_id: r.payment_id,

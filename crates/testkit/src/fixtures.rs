@@ -1,6 +1,7 @@
 //! Records the adapters' own tests start from.
 
 use time::macros::datetime;
+use vp_domain::AccountId;
 use vp_domain::Money;
 use vp_ports::GatewayPaymentRequest;
 
@@ -9,7 +10,7 @@ use vp_ports::GatewayPaymentRequest;
 pub fn payment_request() -> GatewayPaymentRequest {
     GatewayPaymentRequest {
         idempotency_key: "pay_AbCdEfGhIjKlMnOpQrStUv".into(),
-        account_id: "acc_1".into(),
+        account_id: AccountId::issued("acc_1".into()),
         amount: Money::from_kopecks(23_880),
         method: "sbp".into(),
         gateway_method: None,

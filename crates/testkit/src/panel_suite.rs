@@ -3,6 +3,7 @@
 //! caller provides the adapter and a way to fetch a subscription link as a VPN app does.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
 use vp_ports::{PanelUser, VpnPanel};
@@ -21,7 +22,7 @@ pub fn new_user(tag: &str) -> PanelUser {
     let stamp = OffsetDateTime::now_utc().unix_timestamp_nanos() % 1_000_000_000;
     PanelUser {
         user_ref: format!("cli_{tag}{n}x{stamp}"),
-        account_id: "acc_suite".into(),
+        account_id: AccountId::issued("acc_suite".into()),
         client_id: format!("suite:{tag}@{n}"),
         link_token: token(),
         expires_at: OffsetDateTime::now_utc() + Duration::days(30),

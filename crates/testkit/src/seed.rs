@@ -2,6 +2,7 @@
 //! records at once (as the service would write them).
 
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::{ClientId, DeviceLimit, Subscription, Term};
 use vp_ports::{ClientChat, ClientRecord, Store, SubscriptionRecord};
 
@@ -30,7 +31,7 @@ pub async fn linked_clients(
             let id = format!("cli_{account_id}_{i:06}");
             let client = ClientRecord {
                 id: id.clone(),
-                account_id: account_id.to_owned(),
+                account_id: AccountId::issued(account_id.to_owned()),
                 client_id: ClientId::parse(&format!("linked-{i}")).map_err(|e| e.to_string())?,
                 created_at: now,
                 blocked: false,
@@ -44,7 +45,12 @@ pub async fn linked_clients(
             };
             tx.insert_client(&client).await.map_err(|e| e.to_string())?;
             let chat_id = first_chat + i64::try_from(i).map_err(|e| e.to_string())?;
-            let linked = ClientChat { client_ref: id, account_id: account_id.to_owned(), chat_id, linked_at: now };
+            let linked = ClientChat {
+                client_ref: id,
+                account_id: AccountId::issued(account_id.to_owned()),
+                chat_id,
+                linked_at: now,
+            };
             tx.link_client_chat(&linked).await.map_err(|e| e.to_string())?;
         }
         tx.commit().await.map_err(|e| e.to_string())?;

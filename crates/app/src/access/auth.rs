@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use vp_domain::AccountId;
 
 use vp_ports::AccountRecord;
 
@@ -87,7 +88,7 @@ impl AuthCache {
 
     /// Forgets an account changed by this process, so its own changes show at once; failed
     /// keys are forgotten too, since a change (access turned on, a key issued) may make one work.
-    pub fn forget_account(&self, account_id: &str) {
+    pub fn forget_account(&self, account_id: &AccountId) {
         lock(&self.entries).retain(|_, (a, _)| a.id != account_id);
         lock(&self.failed).clear();
     }
@@ -144,7 +145,7 @@ mod tests {
 
     fn account(id: &str) -> AccountRecord {
         AccountRecord {
-            id: id.into(),
+            id: vp_domain::AccountId::issued(id.into()),
             brand_name: vp_domain::BrandName::parse("B").unwrap(),
             markup: vp_domain::MarkupPercent::default(),
             trial_enabled: true,
@@ -161,8 +162,8 @@ mod tests {
         let c = AuthCache::default();
         c.put("h1".into(), account("a"));
         c.put("h2".into(), account("b"));
-        assert_eq!(c.get("h1").map(|a| a.id), Some("a".into()));
-        c.forget_account("a");
+        assert_eq!(c.get("h1").map(|a| a.id), Some(AccountId::issued("a".into())));
+        c.forget_account(&AccountId::issued("a".into()));
         assert!(c.get("h1").is_none());
         assert!(c.get("h2").is_some());
         c.entries.lock().unwrap().get_mut("h2").unwrap().1 -= AUTH_CACHE_TTL;

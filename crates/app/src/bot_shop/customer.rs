@@ -6,6 +6,7 @@
 //! (`referrals`), and "Invite a friend" gives that link.
 
 use time::Duration;
+use vp_domain::AccountId;
 use vp_domain::Lang;
 use vp_domain::cabinet::Email;
 use vp_domain::promo::PromoCode;
@@ -135,7 +136,7 @@ impl BotShop {
         bot: &PartnerBotRecord,
         said: &ChatText,
     ) -> AppResult<CustomerReply> {
-        let account_id = bot.account_id.as_str();
+        let account_id = &bot.account_id;
         // Whether the bot knew the person matters to an invitation.
         let first_start = tx.touch_bot_customer(account_id, said.user_id, said.chat_id, self.clock.now()).await?;
         let mut lang = self.chat_reads(tx, account_id, said.chat_id, said.language.as_deref()).await?;
@@ -185,7 +186,7 @@ impl BotShop {
     async fn promo_said(
         &self,
         tx: &mut (impl BotCustomerRepo + PromoRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         said: &ChatText,
     ) -> AppResult<ReplyKind> {
         let customer = tx.bot_customers(account_id, &[said.user_id]).await?.into_iter().next();
@@ -212,7 +213,7 @@ impl BotShop {
         press: &ButtonPress,
         switches_language: bool,
     ) -> AppResult<Lang> {
-        let account_id = bot.account_id.as_str();
+        let account_id = &bot.account_id;
         tx.touch_bot_customer(account_id, press.user_id, press.chat_id, self.clock.now()).await?;
         let mut lang = self.chat_reads(tx, account_id, press.chat_id, press.language.as_deref()).await?;
         if switches_language {
@@ -228,7 +229,7 @@ impl BotShop {
     async fn chat_reads(
         &self,
         tx: &mut (impl CustomerChatRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         chat_id: i64,
         app: Option<&str>,
     ) -> AppResult<Lang> {
@@ -244,7 +245,7 @@ impl BotShop {
     async fn link_client(
         &self,
         tx: &mut (impl ClientRepo + CustomerChatRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         chat_id: i64,
         code: &str,
     ) -> AppResult<bool> {
@@ -255,7 +256,7 @@ impl BotShop {
             return Ok(false);
         }
         let linked =
-            ClientChat { client_ref: code.client_ref, account_id: account_id.to_owned(), chat_id, linked_at: now };
+            ClientChat { client_ref: code.client_ref, account_id: account_id.clone(), chat_id, linked_at: now };
         tx.link_client_chat(&linked).await?;
         Ok(true)
     }

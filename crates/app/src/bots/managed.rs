@@ -7,6 +7,7 @@
 //! refused.
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::Lang;
 use vp_domain::managed_bot::{self, CREATE_CODE_PREFIX, CREATE_LINK_VALID_FOR};
 use vp_ports::{BotCreateCode, ManagedBotRequest, ManagedBotShared, PartnerBotRecord, Tx};
@@ -60,7 +61,7 @@ impl PartnerBots {
     /// A one-time "Create my bot" link for the account (24 hours, for the first person who
     /// opens it). Refused when the account has a bot, when the platform has no bot, and when
     /// the platform's bot may not create bots (Bot Management Mode off in BotFather).
-    pub async fn bot_create_link(&self, account_id: &str, who: Who<'_>, lang: Lang) -> AppResult<BotCreateLink> {
+    pub async fn bot_create_link(&self, account_id: &AccountId, who: Who<'_>, lang: Lang) -> AppResult<BotCreateLink> {
         let platform = self.platform_bot.as_ref().ok_or(Declined::NoPlatformBot)?;
         require_account(self.store.as_ref(), account_id).await?;
         // Even one Telegram stopped accepting: it is replaced by its own new token, or
@@ -87,7 +88,7 @@ impl PartnerBots {
         tx.insert_bot_create_code(&BotCreateCode {
             request_id: managed_bot::request_id(seed(&code_hash)),
             code_hash,
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             requested_by_user,
             requested_by,
             lang,
@@ -218,7 +219,7 @@ impl PartnerBots {
     /// Replaces the token of the account's managed bot: Telegram refuses the old one from now
     /// on, the platform uses the new one. A bot connected with a pasted token is refused (its
     /// owner revokes the token in BotFather and connects the new one).
-    pub async fn rotate_token(&self, account_id: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
+    pub async fn rotate_token(&self, account_id: &AccountId, who: Who<'_>) -> AppResult<PartnerBotRecord> {
         require_account(self.store.as_ref(), account_id).await?;
         let bot = read!(self.store, |tx| connected_bot(tx.as_mut(), account_id)).ok_or(AppError::NotFound("bot"))?;
         if !bot.managed {
@@ -239,7 +240,7 @@ impl PartnerBots {
             .record(tx.as_mut(), account_id, who, AuditAction::BotTokenReplaced, format!("@{}", bot.username))
             .await?;
         tx.commit().await?;
-        tracing::info!(account_id, bot_id = bot.bot_id, "managed bot's token replaced");
+        tracing::info!(%account_id, bot_id = bot.bot_id, "managed bot's token replaced");
         Ok(current)
     }
 

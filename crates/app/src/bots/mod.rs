@@ -12,6 +12,7 @@ pub mod wording;
 
 use std::fmt;
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::backoff;
@@ -30,7 +31,7 @@ use wording::BotWording;
 /// The account's bot the platform runs now: connected and not disconnected since.
 pub(crate) async fn connected_bot(
     tx: &mut (impl BotRepo + ?Sized),
-    account_id: &str,
+    account_id: &AccountId,
 ) -> AppResult<Option<PartnerBotRecord>> {
     Ok(tx.partner_bot(account_id).await?.filter(|b| b.disconnected_at.is_none()))
 }
@@ -117,7 +118,7 @@ impl PartnerBots {
     /// account has. Connecting the same bot again (a token renewed in BotFather) replaces its
     /// token; another bot while one is connected is refused. `who` is recorded in the
     /// account's activity.
-    pub async fn connect_bot(&self, account_id: &str, token: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
+    pub async fn connect_bot(&self, account_id: &AccountId, token: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
         let token = token.trim();
         if !is_bot_token(token) {
             return Err(Declined::BotTokenMalformed.into());
@@ -127,7 +128,7 @@ impl PartnerBots {
         let mut tx = self.store.begin().await?;
         let bot = self.keep_bot(tx.as_mut(), account_id, &identity, token, who, false).await?;
         tx.commit().await?;
-        tracing::info!(account_id, bot_id = bot.bot_id, username = %bot.username, "partner bot connected");
+        tracing::info!(%account_id, bot_id = bot.bot_id, username = %bot.username, "partner bot connected");
         Ok(bot)
     }
 
@@ -151,7 +152,7 @@ impl PartnerBots {
     pub(crate) async fn keep_bot(
         &self,
         tx: &mut (impl vp_ports::Tx + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         identity: &BotIdentity,
         token: &str,
         who: Who<'_>,
@@ -169,7 +170,7 @@ impl PartnerBots {
             return Err(Declined::BotAlreadyConnected(held.username.clone()).into());
         }
         let bot = PartnerBotRecord {
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             bot_id: identity.bot_id,
             username: identity.username.clone(),
             token_hash,
@@ -200,13 +201,13 @@ impl PartnerBots {
     }
 
     /// The account's bot, if it has one.
-    pub async fn partner_bot(&self, account_id: &str) -> AppResult<Option<PartnerBotRecord>> {
+    pub async fn partner_bot(&self, account_id: &AccountId) -> AppResult<Option<PartnerBotRecord>> {
         require_account(self.store.as_ref(), account_id).await?;
         Ok(read!(self.store, |tx| tx.partner_bot(account_id)))
     }
 
     /// Disconnects the account's bot: the platform forgets its token.
-    pub async fn disconnect_bot(&self, account_id: &str, who: Who<'_>) -> AppResult<PartnerBotRecord> {
+    pub async fn disconnect_bot(&self, account_id: &AccountId, who: Who<'_>) -> AppResult<PartnerBotRecord> {
         let known = self.partner_bot(account_id).await?.ok_or(AppError::NotFound("bot"))?;
         // Telegram stops posting the bot's updates here (asked outside the unit of work: it is
         // a call over the network); if it cannot be told, the posts that still come are
@@ -216,7 +217,7 @@ impl PartnerBots {
             && let Ok(bot) = partner_bot(&self.keys, known)
             && let Err(e) = self.sender.delete_webhook(&bot).await
         {
-            tracing::info!(account_id, error = %e, "could not remove the webhook of a bot being disconnected");
+            tracing::info!(%account_id, error = %e, "could not remove the webhook of a bot being disconnected");
         }
         let mut tx = self.store.begin().await?;
         let bot = tx.partner_bot(account_id).await?.ok_or(AppError::NotFound("bot"))?;
@@ -225,12 +226,12 @@ impl PartnerBots {
             .record(tx.as_mut(), account_id, who, AuditAction::BotDisconnected, format!("@{}", bot.username))
             .await?;
         tx.commit().await?;
-        tracing::info!(account_id, bot_id = bot.bot_id, "partner bot disconnected");
+        tracing::info!(%account_id, bot_id = bot.bot_id, "partner bot disconnected");
         Ok(bot)
     }
 
     /// `vp-api bot stats`: the account's bot over the last 30 days.
-    pub async fn bot_stats(&self, account_id: &str) -> AppResult<BotReport> {
+    pub async fn bot_stats(&self, account_id: &AccountId) -> AppResult<BotReport> {
         require_account(self.store.as_ref(), account_id).await?;
         let since = self.clock.now() - Duration::days(STATS_DAYS);
         let stats = read!(self.store, |tx| tx.bot_stats(account_id, since));
@@ -284,7 +285,7 @@ impl PartnerBots {
 }
 
 /// The account exists (`NotFound` otherwise).
-pub(crate) async fn require_account(store: &dyn Store, account_id: &str) -> AppResult<()> {
+pub(crate) async fn require_account(store: &dyn Store, account_id: &AccountId) -> AppResult<()> {
     let mut tx = store.read().await?;
     tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
     tx.commit().await?;

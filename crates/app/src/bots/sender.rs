@@ -379,7 +379,7 @@ mod tests {
     #[test]
     fn a_queued_message_waits_as_telegram_asks_retries_an_outage_with_backoff_and_ends_for_a_gone_chat() {
         let partner = BotKind::Partner(Box::new(PartnerBotRecord {
-            account_id: "acc".into(),
+            account_id: vp_domain::AccountId::issued("acc".into()),
             bot_id: 7,
             username: "b".into(),
             token_hash: String::new(),

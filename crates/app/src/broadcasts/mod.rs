@@ -8,6 +8,7 @@ mod sending;
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::OffsetDateTime;
 use vp_domain::broadcast::{Audience, BroadcastAction, BroadcastButton, BroadcastState, BroadcastText, RecipientState};
@@ -57,7 +58,7 @@ impl NewBroadcast {
 /// the partner blocked is left out.
 async fn audience_of(
     tx: &mut (impl BroadcastRepo + ?Sized),
-    account_id: &str,
+    account_id: &AccountId,
     audience: Audience,
     now: OffsetDateTime,
 ) -> AppResult<Vec<BotAudienceMember>> {
@@ -105,7 +106,7 @@ impl Broadcasts {
         }
         let broadcast = BroadcastRecord {
             id: self.ids.new_id("bcs"),
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             text,
             text_ru,
             button,

@@ -2,6 +2,7 @@
 //! signing in with the lockout, sessions, signing out, revoking a user.
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::cabinet::{
@@ -92,7 +93,12 @@ impl CabinetAccess {
     /// becomes a user of the account; for an existing user it is a reset link, and a revoked
     /// user gets access again once they set a new password. Earlier links stop working. The
     /// link is also mailed to the address, in `lang`, with the invitation's unit of work.
-    pub async fn invite_user(&self, account_id: &str, email: &str, lang: vp_domain::Lang) -> AppResult<Invitation> {
+    pub async fn invite_user(
+        &self,
+        account_id: &AccountId,
+        email: &str,
+        lang: vp_domain::Lang,
+    ) -> AppResult<Invitation> {
         let email = Email::parse(email).map_err(|e| AppError::field("email", e))?;
         let now = self.clock.now();
         let token = self.tokens.random();
@@ -113,7 +119,7 @@ impl CabinetAccess {
             None => {
                 let user = CabinetUser {
                     id: self.ids.new_id("usr"),
-                    account_id: account_id.to_owned(),
+                    account_id: account_id.clone(),
                     email: email.as_str().to_owned(),
                     password_hash: None,
                     created_at: now,
@@ -150,7 +156,7 @@ impl CabinetAccess {
     }
 
     /// Operator: the users of an account, oldest first.
-    pub async fn users(&self, account_id: &str) -> AppResult<Vec<CabinetUser>> {
+    pub async fn users(&self, account_id: &AccountId) -> AppResult<Vec<CabinetUser>> {
         let mut tx = self.store.read().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let users = tx.cabinet_users(account_id).await?;

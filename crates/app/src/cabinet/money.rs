@@ -43,7 +43,7 @@ impl Cabinet {
 
     pub async fn withdrawals(&self, actor: &Actor, before: Option<Cursor>) -> AppResult<Vec<WithdrawalRecord>> {
         let filter = WithdrawalFilter {
-            account_id: Some(actor.account_id().to_owned()),
+            account_id: Some(actor.account_id().clone()),
             status: None,
             before,
             limit: WITHDRAWAL_PAGE,

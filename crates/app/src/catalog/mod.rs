@@ -5,6 +5,7 @@
 mod offer;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_domain::{BrandName, Lang};
 use vp_ports::{AccountRecord, PaymentMethodRecord, Store};
@@ -131,7 +132,7 @@ impl Catalog {
     }
 
     /// A document page as customers see it: the partner's brand in place of `{brand}`.
-    pub async fn document_page(&self, account_id: &str, doc_type: &str, lang: Lang) -> AppResult<DocumentPage> {
+    pub async fn document_page(&self, account_id: &AccountId, doc_type: &str, lang: Lang) -> AppResult<DocumentPage> {
         let mut tx = self.store.read().await?;
         let account = tx.account(account_id).await?;
         let docs = load_documents(tx.as_mut()).await?;

@@ -7,6 +7,7 @@ pub(crate) mod limits;
 mod panel_sync;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::OffsetDateTime;
 use vp_domain::limits::TRIAL_LENGTH;
@@ -32,7 +33,7 @@ use panel_sync::subscription_panel_user;
 /// when blocked (every client endpoint).
 pub(crate) async fn partner_client(
     tx: &mut (impl ClientRepo + ?Sized),
-    account_id: &str,
+    account_id: &AccountId,
     client_id: &ClientId,
 ) -> AppResult<ClientRecord> {
     let client = tx.client(account_id, client_id).await?.ok_or(Refusal::ClientNotFound)?;
@@ -290,7 +291,7 @@ mod tests {
     fn cursors_round_trip_and_garbage_is_refused() {
         let c = ClientRecord {
             id: "cli_x".into(),
-            account_id: "acc".into(),
+            account_id: AccountId::issued("acc".into()),
             client_id: ClientId::parse("u").unwrap(),
             created_at: datetime!(2026-01-01 10:00:00.123456 UTC),
             blocked: false,

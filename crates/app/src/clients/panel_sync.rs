@@ -4,6 +4,7 @@
 //! was down, with backoff when it refused the push.
 
 use std::sync::{Arc, Mutex, PoisonError};
+use vp_domain::AccountId;
 
 use time::OffsetDateTime;
 use tokio::sync::oneshot;
@@ -25,7 +26,7 @@ pub(crate) fn panel_user(client: &ClientRecord, now: OffsetDateTime) -> Option<P
 /// What the panel must hold for one subscription: access only while active and not blocked.
 pub(crate) fn subscription_panel_user(
     user_ref: &str,
-    account_id: &str,
+    account_id: &AccountId,
     client_id: &ClientId,
     record: &SubscriptionRecord,
     blocked: bool,
@@ -34,7 +35,7 @@ pub(crate) fn subscription_panel_user(
     let s = &record.subscription;
     PanelUser {
         user_ref: user_ref.to_owned(),
-        account_id: account_id.to_owned(),
+        account_id: account_id.clone(),
         client_id: client_id.as_str().to_owned(),
         link_token: record.link_token.clone(),
         expires_at: s.expires_at,
@@ -283,7 +284,7 @@ impl PanelSync {
 /// One client whose panel user differs from what its subscription needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientDrift {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub client_id: String,
     pub client_ref: String,
     pub drift: Vec<PanelDrift>,
@@ -375,7 +376,7 @@ mod tests {
             revision,
             user: PanelUser {
                 user_ref: client_ref.to_owned(),
-                account_id: "acc".into(),
+                account_id: AccountId::issued("acc".into()),
                 client_id: client_ref.to_owned(),
                 link_token: format!("tok-{revision}"),
                 expires_at: OffsetDateTime::UNIX_EPOCH,

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 use tokio::task::JoinSet;
+use vp_domain::AccountId;
 use vp_domain::webhook_schedule::{AttemptResult, EndpointHealth, next_attempt_delay};
 use vp_ports::{
     AttemptOutcome, AttemptRecord, Claim, DeliveryRecord, DeliveryStatus, EventRecord, NoticeKind, OutgoingWebhook,
@@ -61,7 +62,7 @@ impl std::ops::Deref for SigningEndpoint {
 /// What became of one attempt, waiting to be recorded.
 pub(crate) struct Outcome {
     delivery: DeliveryRecord,
-    account_id: String,
+    account_id: AccountId,
     endpoint_id: String,
     is_test: bool,
     started: OffsetDateTime,

@@ -2,6 +2,7 @@
 //! operator CLI and the web cabinet (`cabinet/endpoints.rs`) alike.
 
 use time::Duration;
+use vp_domain::AccountId;
 use vp_domain::limits::{MINUTE_WINDOW, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAYS, WEBHOOK_TESTS_PER_MINUTE};
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
@@ -77,7 +78,7 @@ impl Events {
     /// at every attempt), with the event types it receives, at most ten per account.
     pub async fn add_endpoint(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         url: &str,
         event_types: &[String],
         who: Who<'_>,
@@ -94,7 +95,7 @@ impl Events {
         let endpoint = WebhookEndpointRecord {
             secret_sealed: self.keys.seal_endpoint_secret(&id, &self.new_webhook_secret()),
             id,
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             url: url.to_owned(),
             event_types,
             previous_secret_sealed: None,
@@ -112,7 +113,7 @@ impl Events {
         Ok(endpoint)
     }
 
-    pub async fn endpoints(&self, account_id: &str) -> AppResult<Vec<WebhookEndpointRecord>> {
+    pub async fn endpoints(&self, account_id: &AccountId) -> AppResult<Vec<WebhookEndpointRecord>> {
         let mut tx = self.store.read().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let all = tx.webhook_endpoints(account_id).await?;

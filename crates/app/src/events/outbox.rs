@@ -4,6 +4,7 @@
 use serde_json::Value;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
+use vp_domain::AccountId;
 use vp_ports::{DeliveryRecord, DeliveryStatus, EventRecord, EventRepo, WebhookEndpointRecord};
 
 use crate::error::AppResult;
@@ -43,7 +44,7 @@ impl EventOutbox {
     pub(crate) async fn targets(
         &self,
         tx: &mut (impl EventRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         event_type: &str,
     ) -> AppResult<Vec<String>> {
         Ok(targets_of(&tx.webhook_endpoints(account_id).await?, event_type))
@@ -54,7 +55,7 @@ impl EventOutbox {
     pub(crate) async fn record(
         &self,
         tx: &mut (impl EventRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         event_type: &str,
         occurred_at: OffsetDateTime,
         data: &Value,
@@ -72,14 +73,14 @@ impl EventOutbox {
     pub(crate) async fn insert(
         &self,
         tx: &mut (impl EventRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         event_type: &str,
         occurred_at: OffsetDateTime,
         data: &Value,
     ) -> AppResult<EventRecord> {
         let event = EventRecord {
             id: self.stamp.id("msg"),
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             event_type: event_type.to_owned(),
             body: event_body(event_type, occurred_at, data),
             occurred_at,

@@ -5,6 +5,7 @@
 //! accounts go in parallel, on at most half the connection pool.
 
 use std::collections::HashMap;
+use vp_domain::AccountId;
 
 use serde_json::json;
 use std::sync::Arc;
@@ -49,7 +50,7 @@ impl TermCheck {
 
 /// What a group's unit of work reads once for its account.
 struct AccountScope {
-    account_id: String,
+    account_id: AccountId,
     endpoints: Vec<WebhookEndpointRecord>,
     /// For rendering the client in an event; read at the first event.
     rendering: Option<(AccountRecord, Option<AppList>)>,
@@ -94,7 +95,7 @@ impl Events {
     /// fails, none of the group is recorded and all are tried at the next check.
     async fn check_account_terms(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         client_refs: &[String],
         now: OffsetDateTime,
     ) -> AppResult<TermCheck> {
@@ -104,7 +105,7 @@ impl Events {
         // Reminders go only through a connected bot.
         let bot_connected = connected_bot(tx.as_mut(), account_id).await?.is_some();
         let endpoints = tx.webhook_endpoints(account_id).await?;
-        let mut scope = AccountScope { account_id: account_id.to_owned(), endpoints, rendering: None };
+        let mut scope = AccountScope { account_id: account_id.clone(), endpoints, rendering: None };
         // Read under the lock: a renewal may have just moved the end of a term.
         let mut clients = tx.clients_by_refs(client_refs).await?;
         clients.sort_by(|a, b| a.id.cmp(&b.id));
@@ -203,8 +204,8 @@ impl Events {
 }
 
 /// A page's clients by account, in the page's order, in groups of at most `GROUP`.
-fn by_account(page: &[TermCandidate]) -> Vec<(String, Vec<String>)> {
-    let mut groups: Vec<(String, Vec<String>)> = vec![];
+fn by_account(page: &[TermCandidate]) -> Vec<(AccountId, Vec<String>)> {
+    let mut groups: Vec<(AccountId, Vec<String>)> = vec![];
     let mut open: HashMap<&str, usize> = HashMap::new();
     for TermCandidate { client, .. } in page {
         let at = match open.get(client.account_id.as_str()) {
@@ -221,7 +222,7 @@ fn by_account(page: &[TermCandidate]) -> Vec<(String, Vec<String>)> {
 }
 
 /// Adds one group's check to the round's, or logs why it failed (it is tried at the next check).
-fn collect(checked: Result<(String, AppResult<TermCheck>), tokio::task::JoinError>, done: &mut TermCheck) {
+fn collect(checked: Result<(AccountId, AppResult<TermCheck>), tokio::task::JoinError>, done: &mut TermCheck) {
     match checked {
         Ok((_, Ok(one))) => done.add(one),
         Ok((account, Err(e))) => tracing::warn!(%account, error = %e, "term check failed; retried at the next check"),
@@ -237,7 +238,7 @@ mod tests {
     fn client(id: usize, account: &str) -> TermCandidate {
         let client = ClientRecord {
             id: format!("cli_{id}"),
-            account_id: account.into(),
+            account_id: AccountId::issued(account.into()),
             client_id: vp_domain::ClientId::parse(&format!("c{id}")).unwrap(),
             created_at: OffsetDateTime::UNIX_EPOCH,
             blocked: false,

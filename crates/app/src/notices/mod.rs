@@ -6,6 +6,7 @@
 //! updates arrive as every bot's do (`bots::updates`).
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::Lang;
@@ -67,11 +68,16 @@ impl Notices {
         self.platform_bot.as_ref().map(PlatformBot::active)
     }
 
-    pub async fn notices(&self, account_id: &str, before: Option<Cursor>, limit: u32) -> AppResult<Vec<NoticeRecord>> {
+    pub async fn notices(
+        &self,
+        account_id: &AccountId,
+        before: Option<Cursor>,
+        limit: u32,
+    ) -> AppResult<Vec<NoticeRecord>> {
         Ok(read!(self.store, |tx| tx.notices(account_id, before, limit)))
     }
 
-    pub async fn partner_chats(&self, account_id: &str) -> AppResult<Vec<PartnerChat>> {
+    pub async fn partner_chats(&self, account_id: &AccountId) -> AppResult<Vec<PartnerChat>> {
         Ok(read!(self.store, |tx| tx.partner_chats(account_id)))
     }
 

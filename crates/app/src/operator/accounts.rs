@@ -2,6 +2,7 @@
 //! and revoked, and what the platform sets per account (brand, markup, trial, API access,
 //! style, limits).
 
+use vp_domain::AccountId;
 use vp_domain::limits::LimitOverrides;
 use vp_ports::{AccountRecord, ApiKeyRecord};
 
@@ -25,7 +26,7 @@ impl Operator {
             (b, m) => return Err(merge_validation([b.err(), m.err()])),
         };
         let account = AccountRecord {
-            id: self.ids.new_id("acc"),
+            id: AccountId::issued(self.ids.new_id(AccountId::PREFIX)),
             brand_name,
             markup,
             trial_enabled,
@@ -44,7 +45,7 @@ impl Operator {
     }
 
     /// Issues another key for an account; earlier keys stay valid until revoked.
-    pub async fn issue_key(&self, account_id: &str) -> AppResult<IssuedKey> {
+    pub async fn issue_key(&self, account_id: &AccountId) -> AppResult<IssuedKey> {
         let mut tx = self.store.begin().await?;
         load_account(tx.as_mut(), account_id).await?;
         let key = insert_new_key(tx.as_mut(), self.ids.as_ref(), self.clock.now(), account_id).await?;
@@ -65,7 +66,7 @@ impl Operator {
         Ok(revoked)
     }
 
-    pub async fn account_overview(&self, account_id: &str) -> AppResult<AccountOverview> {
+    pub async fn account_overview(&self, account_id: &AccountId) -> AppResult<AccountOverview> {
         Ok(read!(self.store, |tx| account_overview(tx.as_mut(), account_id)))
     }
 
@@ -75,7 +76,7 @@ impl Operator {
 
     async fn change_account(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         change: impl FnOnce(&mut AccountRecord) -> AppResult<()>,
     ) -> AppResult<AccountRecord> {
         let mut tx = self.store.begin().await?;
@@ -93,7 +94,7 @@ impl Operator {
         Ok(account)
     }
 
-    pub async fn set_api_access(&self, account_id: &str, enabled: bool) -> AppResult<AccountRecord> {
+    pub async fn set_api_access(&self, account_id: &AccountId, enabled: bool) -> AppResult<AccountRecord> {
         self.change_account(account_id, |a| {
             a.api_enabled = enabled;
             Ok(())
@@ -101,7 +102,7 @@ impl Operator {
         .await
     }
 
-    pub async fn set_trial_enabled(&self, account_id: &str, enabled: bool) -> AppResult<AccountRecord> {
+    pub async fn set_trial_enabled(&self, account_id: &AccountId, enabled: bool) -> AppResult<AccountRecord> {
         self.change_account(account_id, |a| {
             a.trial_enabled = enabled;
             Ok(())
@@ -109,7 +110,7 @@ impl Operator {
         .await
     }
 
-    pub async fn set_markup(&self, account_id: &str, markup: &str) -> AppResult<AccountRecord> {
+    pub async fn set_markup(&self, account_id: &AccountId, markup: &str) -> AppResult<AccountRecord> {
         let markup = parse_markup(markup)?;
         self.change_account(account_id, |a| {
             a.markup = markup;
@@ -118,7 +119,7 @@ impl Operator {
         .await
     }
 
-    pub async fn set_brand_name(&self, account_id: &str, brand: &str) -> AppResult<AccountRecord> {
+    pub async fn set_brand_name(&self, account_id: &AccountId, brand: &str) -> AppResult<AccountRecord> {
         let brand = parse_brand(brand)?;
         self.change_account(account_id, |a| {
             a.brand_name = brand;
@@ -128,7 +129,7 @@ impl Operator {
     }
 
     /// The zone the account's customers read times in (`account set-time-zone`).
-    pub async fn set_time_zone(&self, account_id: &str, zone: &str) -> AppResult<AccountRecord> {
+    pub async fn set_time_zone(&self, account_id: &AccountId, zone: &str) -> AppResult<AccountRecord> {
         let zone = vp_domain::TimeZone::parse(zone).map_err(|e| AppError::field("time_zone", e))?;
         self.change_account(account_id, |a| {
             a.time_zone = zone;
@@ -139,7 +140,11 @@ impl Operator {
 
     /// How the customer pages show the account (`account set-style`); nothing changes unless
     /// every value passes its check.
-    pub async fn set_style(&self, account_id: &str, changes: crate::style::StyleChanges) -> AppResult<AccountRecord> {
+    pub async fn set_style(
+        &self,
+        account_id: &AccountId,
+        changes: crate::style::StyleChanges,
+    ) -> AppResult<AccountRecord> {
         self.change_account(account_id, |a| {
             a.style = crate::style::apply(&a.style, changes)?;
             Ok(())
@@ -148,7 +153,7 @@ impl Operator {
     }
 
     /// Per-account limit overrides; every set value must be at least 1.
-    pub async fn set_limits(&self, account_id: &str, changes: LimitChanges) -> AppResult<AccountRecord> {
+    pub async fn set_limits(&self, account_id: &AccountId, changes: LimitChanges) -> AppResult<AccountRecord> {
         let named = [
             ("requests_per_minute", changes.requests_per_minute),
             ("payments_per_minute", changes.payments_per_minute),

@@ -1,6 +1,7 @@
 //! Clients and invoices as the operator sees and steps in: reading one, blocking it, pausing
 //! its access; any invoice by id.
 
+use vp_domain::AccountId;
 use vp_domain::subscription::SubscriptionError;
 use vp_ports::ClientRecord;
 
@@ -8,7 +9,7 @@ use super::{Operator, load_client};
 use crate::error::{AppError, AppResult};
 
 impl Operator {
-    pub async fn show_client(&self, account_id: &str, client_id: &str) -> AppResult<ClientRecord> {
+    pub async fn show_client(&self, account_id: &AccountId, client_id: &str) -> AppResult<ClientRecord> {
         Ok(read!(self.store, |tx| load_client(tx.as_mut(), account_id, client_id)))
     }
 
@@ -16,7 +17,7 @@ impl Operator {
     /// and gets no term events.
     pub async fn set_client_blocked(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         client_id: &str,
         blocked: bool,
     ) -> AppResult<ClientRecord> {
@@ -37,7 +38,7 @@ impl Operator {
     /// Pauses (`suspend = true`) or resumes a client's access; the term keeps running.
     pub async fn set_subscription_suspended(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         client_id: &str,
         suspend: bool,
     ) -> AppResult<ClientRecord> {

@@ -2,7 +2,7 @@
 //! `cargo xtask run` gives a working service on a fresh machine.
 
 use vp_domain::limits::LimitOverrides;
-use vp_domain::{BrandName, DeviceSettings, MarkupPercent, Money};
+use vp_domain::{AccountId, BrandName, DeviceSettings, MarkupPercent, Money};
 use vp_ports::{AccountRecord, NewPlan, PaymentMethodRecord, SettingKey, SettingRecord};
 
 use super::Operator;
@@ -63,7 +63,7 @@ impl Operator {
             tx.put_setting(&SettingRecord { key, value, updated_at: now }).await?;
         }
         let account = AccountRecord {
-            id: self.ids.new_id("acc"),
+            id: AccountId::issued(self.ids.new_id(AccountId::PREFIX)),
             brand_name: BrandName::parse("Demo VPN").map_err(|e| AppError::Conflict(e.to_string()))?,
             markup: MarkupPercent::from_basis_points(2_000).map_err(|e| AppError::Conflict(e.to_string()))?,
             trial_enabled: true,

@@ -11,6 +11,7 @@ pub mod shifted_clock;
 mod system;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_domain::{BrandName, ClientId, MarkupPercent};
 use vp_ports::{AccountRepo, ClientRecord, ClientRepo, Clock, IdGenerator, Store};
@@ -60,7 +61,7 @@ fn parse_markup(raw: &str) -> AppResult<MarkupPercent> {
 
 async fn load_client(
     tx: &mut (impl AccountRepo + ClientRepo + ?Sized),
-    account_id: &str,
+    account_id: &AccountId,
     client_id: &str,
 ) -> AppResult<ClientRecord> {
     let client_id = ClientId::parse(client_id).map_err(|e| AppError::field("client_id", e))?;

@@ -3,6 +3,7 @@
 //! the bot's: an account without a connected bot takes none.
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_ports::{AccountRecord, GatewayError, StarsCharge, StarsInvoice, StarsInvoiceLink, StarsSubscription, Store};
 
@@ -40,12 +41,12 @@ fn action_failure(failure: BotFailure) -> AppError {
 
 impl StarsRail {
     /// The account's connected bot.
-    async fn bot(&self, account_id: &str) -> AppResult<Option<ActiveBot>> {
+    async fn bot(&self, account_id: &AccountId) -> AppResult<Option<ActiveBot>> {
         let bot = read!(self.store, |tx| tx.partner_bot(account_id));
         bot.filter(|b| b.disconnected_at.is_none()).map(|b| partner_bot(&self.keys, b)).transpose()
     }
 
-    async fn bot_or_refuse(&self, account_id: &str) -> AppResult<ActiveBot> {
+    async fn bot_or_refuse(&self, account_id: &AccountId) -> AppResult<ActiveBot> {
         self.bot(account_id).await?.ok_or_else(|| AppError::Conflict("the account's bot is not connected".into()))
     }
 

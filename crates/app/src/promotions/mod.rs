@@ -3,6 +3,7 @@
 //! payable (`hold`), which the store counts from the invoice's status from then on.
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::{Date, OffsetDateTime};
 use vp_domain::markup::price;
@@ -127,7 +128,7 @@ impl Promotions {
         }))
     }
 
-    pub async fn show(&self, account_id: &str, code: &str) -> AppResult<PromoSummary> {
+    pub async fn show(&self, account_id: &AccountId, code: &str) -> AppResult<PromoSummary> {
         let code = PromoCode::parse(code).map_err(|_| AppError::NotFound("promo code"))?;
         let mut tx = self.store.read().await?;
         let promo = tx.promo_code(account_id, &code).await?.ok_or(AppError::NotFound("promo code"))?;
@@ -158,7 +159,11 @@ pub(crate) enum AskedPromo {
 }
 
 /// Reads the code an invoice request names in the account.
-pub(crate) async fn asked(store: &dyn Store, account_id: &str, code: Option<&PromoCode>) -> AppResult<AskedPromo> {
+pub(crate) async fn asked(
+    store: &dyn Store,
+    account_id: &AccountId,
+    code: Option<&PromoCode>,
+) -> AppResult<AskedPromo> {
     let Some(code) = code else { return Ok(AskedPromo::None) };
     let found = read!(store, |tx| tx.promo_code(account_id, code));
     Ok(found.map_or(AskedPromo::Unknown, AskedPromo::Found))
@@ -166,7 +171,7 @@ pub(crate) async fn asked(store: &dyn Store, account_id: &str, code: Option<&Pro
 
 /// A use of a code to hold for an invoice.
 pub(crate) struct Hold<'a> {
-    pub account_id: &'a str,
+    pub account_id: &'a AccountId,
     pub code: &'a PromoCode,
     pub payment_id: &'a str,
     pub client_id: &'a ClientId,
@@ -185,7 +190,7 @@ pub(crate) async fn hold(tx: &mut (impl PromoRepo + ?Sized), hold: Hold<'_>) -> 
     let held = PromoUse {
         payment_id: payment_id.to_owned(),
         promo_id: promo.id.clone(),
-        account_id: account_id.to_owned(),
+        account_id: account_id.clone(),
         client_id: client_id.clone(),
         created_at: now,
     };

@@ -7,6 +7,7 @@
 mod rewards;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_domain::referral::{Newcomer, ReferralCode, ReferralDays, invitation};
 use vp_ports::{
@@ -82,7 +83,7 @@ impl Referrals {
     /// The personal link of the client `client_ref` of the account: a deep link to its bot
     /// carrying the client's code, and the days a friend's first payment gives. `None` while the
     /// account has no program or no connected bot.
-    pub async fn personal_link(&self, account_id: &str, client_ref: &str) -> AppResult<Option<PersonalLink>> {
+    pub async fn personal_link(&self, account_id: &AccountId, client_ref: &str) -> AppResult<Option<PersonalLink>> {
         let Some(bot) = read!(self.store, |tx| connected_bot(tx.as_mut(), account_id)) else { return Ok(None) };
         let Some((code, days)) = self.code_of(account_id, client_ref).await? else { return Ok(None) };
         Ok(Some(PersonalLink { url: format!("https://t.me/{}?start={}", bot.username, code.start_parameter()), days }))
@@ -90,7 +91,11 @@ impl Referrals {
 
     /// The personal code of the client `client_ref` of the account, made the first time it is
     /// asked for; `None` while the account has no program.
-    async fn code_of(&self, account_id: &str, client_ref: &str) -> AppResult<Option<(ReferralCode, ReferralDays)>> {
+    async fn code_of(
+        &self,
+        account_id: &AccountId,
+        client_ref: &str,
+    ) -> AppResult<Option<(ReferralCode, ReferralDays)>> {
         let mut tx = self.store.begin().await?;
         let days = tx.referral_days(account_id).await?;
         if !days.is_on() {
@@ -104,7 +109,7 @@ impl Referrals {
         let code = self.tokens.referral_code();
         let record = ReferralCodeRecord {
             code: code.clone(),
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             client_ref: client_ref.to_owned(),
             created_at: self.clock.now(),
         };
@@ -128,7 +133,7 @@ impl Referrals {
     pub(crate) async fn invite(
         &self,
         tx: &mut (impl BotCustomerRepo + ClientRepo + ReferralRepo + ?Sized),
-        account_id: &str,
+        account_id: &AccountId,
         user_id: i64,
         first_start: bool,
         code: &ReferralCode,
@@ -149,7 +154,7 @@ impl Referrals {
         }
         let Some(inviter) = inviter else { return Ok(false) };
         let referral = ReferralRecord {
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             invited_user_id: user_id,
             inviter_ref: inviter.client_ref,
             invited_at: self.clock.now(),

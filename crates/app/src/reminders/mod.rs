@@ -11,6 +11,7 @@
 mod queue;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::SubscriptionStatus;
@@ -94,7 +95,7 @@ impl Reminders {
     }
 
     /// Sends one account's reminders through its bot, in order, no faster than Telegram takes.
-    async fn send_reminders_of(&self, account_id: &str, reminders: Vec<ReminderSend>) -> AppResult<usize> {
+    async fn send_reminders_of(&self, account_id: &AccountId, reminders: Vec<ReminderSend>) -> AppResult<usize> {
         let mut tx = self.store.read().await?;
         let bot = connected_bot(tx.as_mut(), account_id).await?;
         let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;

@@ -6,6 +6,7 @@
 //! settlement as any payment.
 
 use time::Duration;
+use vp_domain::AccountId;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::renewal::{charge_due, retry_at};
 use vp_domain::{GatewayState, InvoiceStatus, PaymentOutcome, Purpose};
@@ -286,7 +287,7 @@ fn renewal_description(brand: &str) -> String {
 }
 
 /// The account's brand, for a renewal's description.
-async fn consent_brand(tx: &mut dyn vp_ports::Tx, account_id: &str) -> AppResult<String> {
+async fn consent_brand(tx: &mut dyn vp_ports::Tx, account_id: &AccountId) -> AppResult<String> {
     let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
     Ok(account.brand_name.as_str().to_owned())
 }

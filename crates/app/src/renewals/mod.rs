@@ -5,6 +5,7 @@
 mod charges;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_domain::ClientId;
 use vp_ports::{Clock, IdGenerator, RenewalChargeState, Store};
@@ -43,7 +44,12 @@ pub struct TurnedOff {
 impl Renewals {
     /// Turns automatic renewal off for a client of the account, from this moment: no charge is
     /// started after it.
-    pub async fn turn_off(&self, account_id: &str, client_id: &ClientId, by: TurnedOffBy) -> AppResult<TurnedOff> {
+    pub async fn turn_off(
+        &self,
+        account_id: &AccountId,
+        client_id: &ClientId,
+        by: TurnedOffBy,
+    ) -> AppResult<TurnedOff> {
         let client = read!(self.store, |tx| tx.client(account_id, client_id)).ok_or(Refusal::ClientNotFound)?;
         self.turn_off_client(account_id, &client.id, by).await
     }
@@ -55,7 +61,7 @@ impl Renewals {
         self.turn_off_client(&client.account_id, &client.id, TurnedOffBy::Customer).await
     }
 
-    async fn turn_off_client(&self, account_id: &str, client_ref: &str, by: TurnedOffBy) -> AppResult<TurnedOff> {
+    async fn turn_off_client(&self, account_id: &AccountId, client_ref: &str, by: TurnedOffBy) -> AppResult<TurnedOff> {
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
         let was_on = self.consents.turn_off(tx.as_mut(), client_ref, by).await?;

@@ -4,6 +4,7 @@
 //! key rotation `reseal_secrets` moves them all under the current key.
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_ports::{PartnerBotRecord, RenewalConsent, Store, WebhookEndpointRecord};
 
@@ -24,7 +25,7 @@ impl SecretKeys {
 
     /// A bot's token sealed for its account, so a value copied into another account's row
     /// does not open (`bot_token` opens it).
-    pub(crate) fn seal_bot_token(&self, account_id: &str, token: &str) -> String {
+    pub(crate) fn seal_bot_token(&self, account_id: &AccountId, token: &str) -> String {
         self.seal(SecretPurpose::PartnerBotToken { account_id }, token)
     }
 

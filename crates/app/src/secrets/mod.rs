@@ -8,6 +8,7 @@
 mod at_rest;
 
 use std::fmt;
+use vp_domain::AccountId;
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -44,7 +45,7 @@ pub enum SecretsError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretPurpose<'a> {
     /// A partner bot's token, sealed for its account.
-    PartnerBotToken { account_id: &'a str },
+    PartnerBotToken { account_id: &'a AccountId },
     /// A webhook endpoint's signing secret (current or previous), sealed for the endpoint.
     WebhookSecret { endpoint_id: &'a str },
     /// The secret Telegram sends with a bot's webhook posts, derived for the bot.
@@ -220,12 +221,16 @@ impl SecretKeys {
 mod tests {
     use super::*;
 
-    const PURPOSE: SecretPurpose<'static> = SecretPurpose::PartnerBotToken { account_id: "acc_1" };
+    static ACC_1: std::sync::LazyLock<AccountId> = std::sync::LazyLock::new(|| AccountId::issued("acc_1".into()));
+
+    fn purpose(account_id: &AccountId) -> SecretPurpose<'_> {
+        SecretPurpose::PartnerBotToken { account_id }
+    }
     const WEBHOOK_42: SecretPurpose<'static> = SecretPurpose::TelegramWebhook { bot_id: 42 };
 
     #[test]
     fn each_purpose_binds_to_the_label_values_were_sealed_with_before_it_was_a_type() {
-        assert_eq!(PURPOSE.label(), "partner-bot-token:acc_1");
+        assert_eq!(purpose(&ACC_1).label(), "partner-bot-token:acc_1");
         assert_eq!(SecretPurpose::WebhookSecret { endpoint_id: "we_1" }.label(), "webhook-secret:we_1");
         assert_eq!(WEBHOOK_42.label(), "telegram-webhook:42");
     }
@@ -233,26 +238,23 @@ mod tests {
     #[test]
     fn a_sealed_secret_opens_with_its_key_and_purpose_and_does_not_show_in_the_stored_text() {
         let keys = SecretKeys::ephemeral();
-        let sealed = keys.seal(PURPOSE, "123456:AAF-secret-token");
+        let sealed = keys.seal(purpose(&ACC_1), "123456:AAF-secret-token");
         assert!(!sealed.contains("AAF-secret-token"));
         assert_eq!(SecretKeys::key_id_of(&sealed), Some(keys.current_id()));
-        assert_eq!(keys.open(PURPOSE, &sealed).unwrap(), "123456:AAF-secret-token");
-        assert_ne!(keys.seal(PURPOSE, "same"), keys.seal(PURPOSE, "same"), "a fresh nonce each time");
+        assert_eq!(keys.open(purpose(&ACC_1), &sealed).unwrap(), "123456:AAF-secret-token");
+        assert_ne!(keys.seal(purpose(&ACC_1), "same"), keys.seal(purpose(&ACC_1), "same"), "a fresh nonce each time");
     }
 
     #[test]
     fn a_sealed_secret_does_not_open_for_another_purpose_or_when_altered() {
         let keys = SecretKeys::ephemeral();
-        let sealed = keys.seal(PURPOSE, "token");
-        assert_eq!(
-            keys.open(SecretPurpose::PartnerBotToken { account_id: "acc_2" }, &sealed),
-            Err(SecretsError::Corrupt)
-        );
+        let sealed = keys.seal(purpose(&ACC_1), "token");
+        assert_eq!(keys.open(purpose(&AccountId::issued("acc_2".into())), &sealed), Err(SecretsError::Corrupt));
         let mut altered = sealed.clone();
         let last = altered.pop().unwrap();
         altered.push(if last == 'A' { 'B' } else { 'A' });
-        assert_eq!(keys.open(PURPOSE, &altered), Err(SecretsError::Corrupt));
-        assert_eq!(keys.open(PURPOSE, "plain text"), Err(SecretsError::Corrupt));
+        assert_eq!(keys.open(purpose(&ACC_1), &altered), Err(SecretsError::Corrupt));
+        assert_eq!(keys.open(purpose(&ACC_1), "plain text"), Err(SecretsError::Corrupt));
     }
 
     #[test]
@@ -260,13 +262,13 @@ mod tests {
         let old = SecretKeys::generate_base64();
         let new = SecretKeys::generate_base64();
         let before = SecretKeys::from_base64(&old, None).unwrap();
-        let sealed_before = before.seal(PURPOSE, "token");
+        let sealed_before = before.seal(purpose(&ACC_1), "token");
         let rotating = SecretKeys::from_base64(&new, Some(&old)).unwrap();
-        assert_eq!(rotating.open(PURPOSE, &sealed_before).unwrap(), "token");
-        assert_ne!(SecretKeys::key_id_of(&rotating.seal(PURPOSE, "token")), Some(before.current_id()));
+        assert_eq!(rotating.open(purpose(&ACC_1), &sealed_before).unwrap(), "token");
+        assert_ne!(SecretKeys::key_id_of(&rotating.seal(purpose(&ACC_1), "token")), Some(before.current_id()));
         let after = SecretKeys::from_base64(&new, None).unwrap();
         let key_id = before.current_id().to_owned();
-        assert_eq!(after.open(PURPOSE, &sealed_before), Err(SecretsError::UnknownKey(key_id)));
+        assert_eq!(after.open(purpose(&ACC_1), &sealed_before), Err(SecretsError::UnknownKey(key_id)));
     }
 
     #[test]

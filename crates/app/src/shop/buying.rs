@@ -3,6 +3,7 @@
 //! events), for the client the email stands for. The form carries a one-time key made with
 //! the page, so a double submit makes one invoice.
 
+use vp_domain::AccountId;
 use vp_domain::cabinet::Email;
 use vp_domain::promo::PromoCode;
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, Lang, MethodCode, Purpose};
@@ -45,7 +46,7 @@ fn form_key(raw: &str) -> AppResult<IdempotencyKey> {
 /// of a digest of the account and the address (docs/decisions.md, "The web shop"), so the
 /// partner never reads the address in an id, and two first purchases with one email at once
 /// make one client.
-pub fn new_shop_client_id(account_id: &str, email: &Email) -> ClientId {
+pub fn new_shop_client_id(account_id: &AccountId, email: &Email) -> ClientId {
     let digest = hash(&format!("{account_id}\n{email}"));
     ClientId::parse(&format!("email:{}", &digest[..24])).expect("hex digits make a valid client_id")
 }

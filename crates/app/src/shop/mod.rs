@@ -9,6 +9,7 @@ mod buying;
 mod orders;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_domain::shop::ShopSlug;
 use vp_domain::{ClientId, Lang};
@@ -73,7 +74,7 @@ impl Shop {
 
     /// The account's slug; made from its brand if it has none yet. Read without taking a
     /// write lock: every account is given one when it is made, or at start.
-    pub async fn slug(&self, account_id: &str) -> AppResult<ShopSlug> {
+    pub async fn slug(&self, account_id: &AccountId) -> AppResult<ShopSlug> {
         let mut read = self.store.read().await?;
         let stored = read.shop_slug(account_id).await?;
         read.commit().await?;
@@ -113,7 +114,7 @@ impl Shop {
 
     /// Operator: a slug of their choosing (`vp-api account set-slug`); the old address stops
     /// working at once.
-    pub async fn set_slug(&self, account_id: &str, raw: &str) -> AppResult<ShopSlug> {
+    pub async fn set_slug(&self, account_id: &AccountId, raw: &str) -> AppResult<ShopSlug> {
         let slug = ShopSlug::parse(raw).map_err(|e| AppError::field("slug", e))?;
         let mut tx = self.store.begin().await?;
         load_account(tx.as_mut(), account_id).await?;
@@ -152,7 +153,7 @@ impl Shop {
 }
 
 /// The client an email stands for in the account's shop, once a purchase linked it.
-pub(crate) async fn linked_client(tx: &mut dyn Tx, account_id: &str, email: &str) -> AppResult<Option<ClientId>> {
+pub(crate) async fn linked_client(tx: &mut dyn Tx, account_id: &AccountId, email: &str) -> AppResult<Option<ClientId>> {
     let Some(customer) = tx.shop_customer(account_id, email).await? else { return Ok(None) };
     Ok(tx.client_by_ref(&customer.client_ref).await?.map(|c| c.client_id))
 }

@@ -5,6 +5,7 @@
 //! finishes what the first one began.
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::renewal::TurnedOffBy;
 use vp_domain::stars::{STARS_CURRENCY, StarsRate};
 use vp_domain::{InvoiceStatus, Money, PaymentOutcome, Rail};
@@ -51,10 +52,16 @@ enum Recorded {
 }
 
 /// The charge `paid` reports, paying `payment_id` of the account.
-fn charge_of(paid: &StarsPaid, account_id: &str, payment_id: &str, renewal: bool, now: OffsetDateTime) -> StarsCharge {
+fn charge_of(
+    paid: &StarsPaid,
+    account_id: &AccountId,
+    payment_id: &str,
+    renewal: bool,
+    now: OffsetDateTime,
+) -> StarsCharge {
     StarsCharge {
         charge_id: paid.charge_id.clone(),
-        account_id: account_id.to_owned(),
+        account_id: account_id.clone(),
         payment_id: payment_id.to_owned(),
         user_id: paid.user_id,
         stars: paid.total_amount,
@@ -73,7 +80,11 @@ fn paid_until(paid: &StarsPaid, now: OffsetDateTime) -> OffsetDateTime {
 
 impl Stars {
     /// Whether the invoice a pre-checkout query is about may be paid now; `None`: it may.
-    pub async fn pre_checkout(&self, account_id: &str, query: &PreCheckout) -> AppResult<Option<CheckoutRefusal>> {
+    pub async fn pre_checkout(
+        &self,
+        account_id: &AccountId,
+        query: &PreCheckout,
+    ) -> AppResult<Option<CheckoutRefusal>> {
         let now = self.clock.now();
         let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(&query.payload).await?.filter(|i| i.account_id == account_id);
@@ -101,7 +112,7 @@ impl Stars {
 
     /// A payment to the account's bot went through: its invoice (a renewal of a Stars
     /// subscription gets a new one) is settled like any payment, once per charge.
-    pub async fn paid(&self, account_id: &str, paid: &StarsPaid) -> AppResult<StarsPayment> {
+    pub async fn paid(&self, account_id: &AccountId, paid: &StarsPaid) -> AppResult<StarsPayment> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
@@ -132,7 +143,7 @@ impl Stars {
     async fn record_charge(
         &self,
         tx: &mut dyn Tx,
-        account_id: &str,
+        account_id: &AccountId,
         paid: &StarsPaid,
         now: OffsetDateTime,
     ) -> AppResult<Recorded> {
@@ -177,7 +188,7 @@ impl Stars {
         }
         let subscription = StarsSubscription {
             charge_id: paid.charge_id.clone(),
-            account_id: account_id.to_owned(),
+            account_id: account_id.clone(),
             client_ref: first.client_ref.clone(),
             payment_id: first.payment_id.clone(),
             user_id: paid.user_id,

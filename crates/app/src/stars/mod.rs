@@ -8,6 +8,7 @@ mod checkout;
 mod subscriptions;
 
 use std::sync::Arc;
+use vp_domain::AccountId;
 
 use vp_domain::stars::StarsRate;
 use vp_ports::{Clock, IdGenerator, Store};
@@ -33,7 +34,7 @@ pub struct Stars {
 impl Stars {
     /// `vp-api account stars`: the account's bot takes Stars at `rate` rubles per Star, or
     /// (`None`) no more. Invoices issued before keep their price.
-    pub async fn set_rate(&self, account_id: &str, rate: Option<StarsRate>) -> AppResult<()> {
+    pub async fn set_rate(&self, account_id: &AccountId, rate: Option<StarsRate>) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         tx.set_stars_rate(account_id, rate, self.clock.now()).await?;
@@ -44,7 +45,7 @@ impl Stars {
     }
 
     /// The account's rate; `None` when its bot takes no Stars.
-    pub async fn rate(&self, account_id: &str) -> AppResult<Option<StarsRate>> {
+    pub async fn rate(&self, account_id: &AccountId) -> AppResult<Option<StarsRate>> {
         Ok(read!(self.store, |tx| tx.stars_rate(account_id)))
     }
 }

@@ -4,6 +4,7 @@
 //! not charge one (`subscription_changed`).
 
 use time::Date;
+use vp_domain::AccountId;
 use vp_ports::{StarsSubscription, StarsSubscriptionChange, StarsSubscriptionState};
 
 use super::Stars;
@@ -45,7 +46,7 @@ impl Stars {
     /// made here comes back this way too), or no subscription of the account's is named.
     pub async fn subscription_changed(
         &self,
-        account_id: &str,
+        account_id: &AccountId,
         change: &StarsSubscriptionChange,
     ) -> AppResult<Option<RenewalInTelegram>> {
         let now = self.clock.now();

@@ -189,7 +189,7 @@ mod tests {
     fn user() -> PanelUser {
         PanelUser {
             user_ref: "cli_AbC-9_xyzXYZ0123456789ab".into(),
-            account_id: "acc_1".into(),
+            account_id: vp_domain::AccountId::issued("acc_1".into()),
             client_id: "tg:42@bot".into(),
             link_token: "tok_0123456789abcdef0123456789ab".into(),
             expires_at: datetime!(2030-01-02 03:04:05.678901 UTC),

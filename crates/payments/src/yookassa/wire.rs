@@ -266,7 +266,7 @@ mod tests {
     fn a_saved_method_is_charged_without_confirmation_and_read_only_when_saved() {
         let charge = SavedMethodCharge {
             idempotency_key: "pay_renewal".into(),
-            account_id: "acc_1".into(),
+            account_id: vp_domain::AccountId::issued("acc_1".into()),
             amount: Money::from_kopecks(29_900),
             description: "Fast VPN: 1 month".into(),
             saved_method_id: "2f3b588d-000f-5000-8000-1d6e87c7fbde".into(),

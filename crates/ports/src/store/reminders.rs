@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 
 use super::{Claim, StoreResult};
 use crate::bots::{ReminderRecipient, ReminderSend};
@@ -12,7 +13,7 @@ pub trait ReminderRepo: Send {
     /// Queues a reminder; `false` when this client already has this kind for this term.
     async fn insert_reminder(&mut self, reminder: &ReminderSend) -> StoreResult<bool>;
     /// The accounts with reminders due at `now` (at most `limit` of them).
-    async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>>;
+    async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<AccountId>>;
     /// The account's reminders due at `now`, oldest due first, each held back until
     /// `lease_until` so no other worker takes it meanwhile.
     async fn claim_reminders(&mut self, account_id: &str, claim: Claim) -> StoreResult<Vec<ReminderSend>>;

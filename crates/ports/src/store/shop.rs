@@ -2,6 +2,7 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::Lang;
 
 use super::StoreResult;
@@ -11,7 +12,7 @@ use super::StoreResult;
 /// their Telegram user. One email per client and one client per email in an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShopCustomer {
-    pub account_id: String,
+    pub account_id: AccountId,
     pub email: String,
     pub client_ref: String,
     /// The language they bought in: their mail is written in it.
@@ -26,7 +27,7 @@ pub struct ShopCustomer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShopSignIn {
     pub id: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub email: String,
     /// SHA-256 of the id and the code: six digits alone would be found by trying them all.
     pub code_hash: String,
@@ -44,7 +45,7 @@ pub struct ShopSignIn {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShopSession {
     pub token_hash: String,
-    pub account_id: String,
+    pub account_id: AccountId,
     pub email: String,
     /// Every form of the account page repeats it.
     pub csrf_token: String,
@@ -57,11 +58,11 @@ pub trait ShopRepo: Send {
     /// The account's shop slug, if it has one yet.
     async fn shop_slug(&mut self, account_id: &str) -> StoreResult<Option<String>>;
     /// The account whose shop has this slug.
-    async fn shop_account(&mut self, slug: &str) -> StoreResult<Option<String>>;
+    async fn shop_account(&mut self, slug: &str) -> StoreResult<Option<AccountId>>;
     /// Sets or replaces the account's slug; `Conflict` when another account's shop has it.
     async fn put_shop_slug(&mut self, account_id: &str, slug: &str, at: OffsetDateTime) -> StoreResult<()>;
     /// Accounts without a shop slug yet (made before shops existed), at most `limit`.
-    async fn accounts_without_shop(&mut self, limit: u32) -> StoreResult<Vec<String>>;
+    async fn accounts_without_shop(&mut self, limit: u32) -> StoreResult<Vec<AccountId>>;
     /// The account's shop customer with this email (lower case).
     async fn shop_customer(&mut self, account_id: &str, email: &str) -> StoreResult<Option<ShopCustomer>>;
     /// The shop customer a client is, if it is one.

@@ -84,7 +84,7 @@ impl Recording {
                 row: convert::invoice_row(&w.invoice)?,
                 gateway_check_at: db_time_opt(w.gateway_check_at),
             },
-            finish_key: FinishKey { account_id: w.key.account_id.clone(), key: w.key.key.clone() },
+            finish_key: FinishKey { account_id: w.key.account_id.to_string(), key: w.key.key.clone() },
         })
     }
 }

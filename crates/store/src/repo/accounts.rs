@@ -68,7 +68,8 @@ impl AccountRepo for StoreTx {
     async fn update_account(&mut self, account: &AccountRecord) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = convert::account_row(account)?;
-        db_run!(conn, c => diesel::update(accounts::table.find(&account.id)).set(&row).execute(c).await).map_err(db)?;
+        db_run!(conn, c => diesel::update(accounts::table.find(account.id.as_str())).set(&row).execute(c).await)
+            .map_err(db)?;
         Ok(())
     }
 

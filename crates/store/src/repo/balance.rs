@@ -1,6 +1,7 @@
 //! The partner balance ledger and withdrawal requests: `BalanceRepo` for the unit of work.
 
 use async_trait::async_trait;
+use vp_domain::AccountId;
 use vp_ports::{BalanceRepo, Cursor};
 
 use crate::tx::StoreTx;
@@ -29,7 +30,7 @@ fn ledger_row(e: &LedgerEntry) -> LedgerRow {
     };
     LedgerRow {
         id: e.id.clone(),
-        account_id: e.account_id.clone(),
+        account_id: e.account_id.to_string(),
         payment_id,
         withdrawal_id,
         kind: e.kind.as_str().to_owned(),
@@ -49,7 +50,7 @@ fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
     };
     Ok(LedgerEntry {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         subject,
         kind,
         amount: Money::from_kopecks(r.amount),
@@ -61,7 +62,7 @@ fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
 fn withdrawal_row(w: &WithdrawalRecord) -> WithdrawalRow {
     WithdrawalRow {
         id: w.id.clone(),
-        account_id: w.account_id.clone(),
+        account_id: w.account_id.to_string(),
         amount: w.amount.kopecks(),
         payout_details: w.payout_details.clone(),
         status: w.status.as_str().to_owned(),
@@ -77,7 +78,7 @@ fn withdrawal(r: WithdrawalRow) -> StoreResult<WithdrawalRecord> {
         .ok_or_else(|| corrupt(format!("stored withdrawal status {:?} is not valid", r.status)))?;
     Ok(WithdrawalRecord {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         amount: Money::from_kopecks(r.amount),
         payout_details: r.payout_details,
         status,
@@ -178,7 +179,7 @@ impl BalanceRepo for StoreTx {
             let all = w::withdrawals.select(WithdrawalRow::as_select());
             let mut q = page_before!(all, w::created_at, w::id, cursor, f.limit).into_boxed();
             if let Some(account_id) = &f.account_id {
-                q = q.filter(w::account_id.eq(account_id.clone()));
+                q = q.filter(w::account_id.eq(account_id.to_string()));
             }
             if let Some(status) = f.status {
                 q = q.filter(w::status.eq(status.as_str()));

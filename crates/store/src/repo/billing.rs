@@ -269,7 +269,7 @@ impl InvoiceRepo for StoreTx {
         let conn = self.conn().await?;
         let row = convert::idempotency_row(record);
         db_run!(conn, c => {
-            diesel::update(idempotency_keys::table.find((&record.account_id, &record.key))).set(&row).execute(c).await
+            diesel::update(idempotency_keys::table.find((record.account_id.as_str(), &record.key))).set(&row).execute(c).await
         })
         .map_err(db)?;
         Ok(())

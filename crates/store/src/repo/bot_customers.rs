@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::InvoiceStatus;
 use vp_ports::store::StoreResult;
 use vp_ports::{BotCustomer, BotCustomerRepo, BotDeviceList, BotStats};
@@ -29,7 +30,7 @@ pub(crate) use bot_customer_of_client;
 
 pub(crate) fn customer(r: BotCustomerRow) -> BotCustomer {
     BotCustomer {
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         user_id: r.user_id,
         chat_id: r.chat_id,
         started_at: utc(r.started_at),
@@ -230,7 +231,7 @@ impl BotCustomerRepo for StoreTx {
     async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = BotDeviceListRow {
-            account_id: list.account_id.clone(),
+            account_id: list.account_id.to_string(),
             chat_id: list.chat_id,
             nonce: list.nonce.clone(),
             device_ids: serde_json::to_string(&list.device_ids).map_err(|e| corrupt(e.to_string()))?,
@@ -253,7 +254,7 @@ impl BotCustomerRepo for StoreTx {
         row.map(|r| {
             Ok(BotDeviceList {
                 device_ids: serde_json::from_str(&r.device_ids).map_err(|e| corrupt(format!("device list: {e}")))?,
-                account_id: r.account_id,
+                account_id: AccountId::issued(r.account_id),
                 chat_id: r.chat_id,
                 nonce: r.nonce,
                 listed_at: utc(r.listed_at),

@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::{OffsetDateTime, PrimitiveDateTime};
+use vp_domain::AccountId;
 use vp_ports::store::StoreResult;
 use vp_ports::{BotCreateCode, BotRepo, PartnerBotRecord, WebhookRegistration};
 
@@ -16,7 +17,7 @@ use crate::tx::StoreTx;
 
 fn row(b: &PartnerBotRecord) -> PartnerBotRow {
     PartnerBotRow {
-        account_id: b.account_id.clone(),
+        account_id: b.account_id.to_string(),
         bot_id: b.bot_id,
         username: b.username.clone(),
         token_hash: b.token_hash.clone(),
@@ -35,7 +36,7 @@ fn row(b: &PartnerBotRecord) -> PartnerBotRow {
 
 fn record(r: PartnerBotRow) -> PartnerBotRecord {
     PartnerBotRecord {
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         bot_id: r.bot_id,
         username: r.username,
         token_hash: r.token_hash,
@@ -64,7 +65,7 @@ impl BotRepo for StoreTx {
     async fn update_partner_bot(&mut self, bot: &PartnerBotRecord) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = row(bot);
-        db_run!(conn, c => diesel::update(partner_bots::table.find(&bot.account_id)).set(&row).execute(c).await)
+        db_run!(conn, c => diesel::update(partner_bots::table.find(bot.account_id.as_str())).set(&row).execute(c).await)
             .map_err(db)?;
         Ok(())
     }
@@ -245,7 +246,7 @@ impl BotRepo for StoreTx {
         let conn = self.conn().await?;
         let row = BotCreateCodeRow {
             code_hash: code.code_hash.clone(),
-            account_id: code.account_id.clone(),
+            account_id: code.account_id.to_string(),
             request_id: code.request_id,
             requested_by_user: code.requested_by_user.clone(),
             requested_by: code.requested_by.clone(),
@@ -323,7 +324,7 @@ fn create_code(r: BotCreateCodeRow) -> StoreResult<BotCreateCode> {
     Ok(BotCreateCode {
         lang: crate::convert::lang(&r.lang)?,
         code_hash: r.code_hash,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         request_id: r.request_id,
         requested_by_user: r.requested_by_user,
         requested_by: r.requested_by,

@@ -3,6 +3,7 @@
 //! by claims like every outbox.
 
 use std::collections::HashSet;
+use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use diesel::dsl::sql;
@@ -31,7 +32,7 @@ const CHATS_PER_INSERT: usize = 1000;
 fn row(b: &BroadcastRecord) -> BroadcastRow {
     BroadcastRow {
         id: b.id.clone(),
-        account_id: b.account_id.clone(),
+        account_id: b.account_id.to_string(),
         text: b.text.as_str().to_owned(),
         text_ru: b.text_ru.as_ref().map(|t| t.as_str().to_owned()),
         button_text: b.button.as_ref().map(|x| x.text.clone()),
@@ -57,7 +58,7 @@ fn record(r: BroadcastRow) -> StoreResult<BroadcastRecord> {
         created_at: utc(r.created_at),
         finished_at: r.finished_at.map(utc),
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
     })
 }
 

@@ -2,6 +2,7 @@
 //! `CabinetRepo` for the unit of work.
 
 use async_trait::async_trait;
+use vp_domain::AccountId;
 use vp_ports::{CabinetRepo, Cursor};
 
 use crate::tx::StoreTx;
@@ -21,7 +22,7 @@ use crate::schema::{cabinet_audit, cabinet_links, cabinet_sessions, cabinet_sign
 fn user_row(u: &CabinetUser) -> CabinetUserRow {
     CabinetUserRow {
         id: u.id.clone(),
-        account_id: u.account_id.clone(),
+        account_id: u.account_id.to_string(),
         email: u.email.clone(),
         password_hash: u.password_hash.clone(),
         created_at: db_time(u.created_at),
@@ -32,7 +33,7 @@ fn user_row(u: &CabinetUser) -> CabinetUserRow {
 fn user(r: CabinetUserRow) -> CabinetUser {
     CabinetUser {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         email: r.email,
         password_hash: r.password_hash,
         created_at: utc(r.created_at),
@@ -276,7 +277,7 @@ impl CabinetRepo for StoreTx {
         let conn = self.conn().await?;
         let row = AuditRow {
             id: e.id.clone(),
-            account_id: e.account_id.clone(),
+            account_id: e.account_id.to_string(),
             user_id: e.user_id.clone(),
             actor: e.actor.clone(),
             action: e.action.as_str().to_owned(),
@@ -309,7 +310,7 @@ impl CabinetRepo for StoreTx {
                         .parse()
                         .map_err(|_| corrupt(format!("audit entry {} action {:?}", r.id, r.action)))?,
                     id: r.id,
-                    account_id: r.account_id,
+                    account_id: AccountId::issued(r.account_id),
                     user_id: r.user_id,
                     actor: r.actor,
                     detail: r.detail,

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::Lang;
 use vp_ports::store::StoreResult;
 use vp_ports::{ClientChat, ClientLinkCode, CustomerChatRepo};
@@ -27,7 +28,12 @@ macro_rules! chat_of_client {
 pub(crate) use chat_of_client;
 
 pub(crate) fn chat(r: ClientChatRow) -> ClientChat {
-    ClientChat { client_ref: r.client_ref, account_id: r.account_id, chat_id: r.chat_id, linked_at: utc(r.linked_at) }
+    ClientChat {
+        client_ref: r.client_ref,
+        account_id: AccountId::issued(r.account_id),
+        chat_id: r.chat_id,
+        linked_at: utc(r.linked_at),
+    }
 }
 
 #[async_trait]
@@ -74,7 +80,7 @@ impl CustomerChatRepo for StoreTx {
         let conn = self.conn().await?;
         let row = ClientChatRow {
             client_ref: linked.client_ref.clone(),
-            account_id: linked.account_id.clone(),
+            account_id: linked.account_id.to_string(),
             chat_id: linked.chat_id,
             linked_at: db_time(linked.linked_at),
         };

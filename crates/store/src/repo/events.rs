@@ -3,6 +3,7 @@
 //! a connection, for `Store` in `tx.rs`.
 
 use async_trait::async_trait;
+use vp_domain::AccountId;
 use vp_ports::{Claim, EventRepo};
 
 use crate::tx::StoreTx;
@@ -83,7 +84,7 @@ pub(crate) struct AttemptRow {
 fn endpoint_row(e: &WebhookEndpointRecord) -> EndpointRow {
     EndpointRow {
         id: e.id.clone(),
-        account_id: e.account_id.clone(),
+        account_id: e.account_id.to_string(),
         url: e.url.clone(),
         event_types: e.event_types.join(" "),
         secret_sealed: e.secret_sealed.clone(),
@@ -112,7 +113,7 @@ pub(crate) use endpoints_query;
 pub(crate) fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         url: r.url,
         event_types: r.event_types.split_whitespace().map(str::to_owned).collect(),
         secret_sealed: r.secret_sealed,
@@ -129,7 +130,7 @@ pub(crate) fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
 fn event(r: EventRow) -> EventRecord {
     EventRecord {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         event_type: r.event_type,
         body: r.body,
         occurred_at: utc(r.occurred_at),
@@ -297,7 +298,7 @@ impl EventRepo for StoreTx {
         let conn = self.conn().await?;
         let row = EventRow {
             id: e.id.clone(),
-            account_id: e.account_id.clone(),
+            account_id: e.account_id.to_string(),
             event_type: e.event_type.clone(),
             body: e.body.clone(),
             occurred_at: db_time(e.occurred_at),

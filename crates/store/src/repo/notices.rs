@@ -2,6 +2,7 @@
 //! `NoticeRepo` for the unit of work.
 
 use async_trait::async_trait;
+use vp_domain::AccountId;
 use vp_ports::{Cursor, NoticeRepo};
 
 use crate::tx::StoreTx;
@@ -38,7 +39,7 @@ fn notice_row(n: &NoticeRecord) -> NoticeRow {
     };
     NoticeRow {
         id: n.id.clone(),
-        account_id: n.account_id.clone(),
+        account_id: n.account_id.to_string(),
         kind: kind.to_owned(),
         subject_id,
         url,
@@ -61,7 +62,7 @@ fn notice(r: NoticeRow) -> StoreResult<NoticeRecord> {
         }
         (kind, ..) => return Err(corrupt(format!("stored notice {} of kind {kind:?} is incomplete", r.id))),
     };
-    Ok(NoticeRecord { id: r.id, account_id: r.account_id, kind, created_at: utc(r.created_at) })
+    Ok(NoticeRecord { id: r.id, account_id: AccountId::issued(r.account_id), kind, created_at: utc(r.created_at) })
 }
 
 fn send_row(s: &NoticeSend) -> NoticeSendRow {
@@ -182,7 +183,7 @@ impl NoticeRepo for StoreTx {
     async fn insert_partner_chat(&mut self, chat: &PartnerChat) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = PartnerChatRow {
-            account_id: chat.account_id.clone(),
+            account_id: chat.account_id.to_string(),
             chat_id: chat.chat_id,
             linked_by: chat.linked_by.clone(),
             lang: chat.lang.code().to_owned(),
@@ -208,7 +209,7 @@ impl NoticeRepo for StoreTx {
             .map(|r| {
                 Ok(PartnerChat {
                     lang: crate::convert::lang(&r.lang)?,
-                    account_id: r.account_id,
+                    account_id: AccountId::issued(r.account_id),
                     chat_id: r.chat_id,
                     linked_by: r.linked_by,
                     linked_at: utc(r.linked_at),
@@ -233,7 +234,7 @@ impl NoticeRepo for StoreTx {
         let conn = self.conn().await?;
         let row = ChatLinkCodeRow {
             code_hash: code.code_hash.clone(),
-            account_id: code.account_id.clone(),
+            account_id: code.account_id.to_string(),
             user_id: code.user_id.clone(),
             linked_by: code.linked_by.clone(),
             lang: code.lang.code().to_owned(),
@@ -257,7 +258,7 @@ impl NoticeRepo for StoreTx {
             Ok(ChatLinkCode {
                 lang: crate::convert::lang(&r.lang)?,
                 code_hash: r.code_hash,
-                account_id: r.account_id,
+                account_id: AccountId::issued(r.account_id),
                 user_id: r.user_id,
                 linked_by: r.linked_by,
                 expires_at: utc(r.expires_at),

@@ -9,6 +9,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::promo::{Benefit, PromoCode, Terms, UseState};
 use vp_domain::{InvoiceStatus, Money};
 use vp_ports::store::StoreResult;
@@ -34,7 +35,7 @@ fn code_row(r: &PromoCodeRecord) -> StoreResult<PromoCodeRow> {
     let t = &r.terms;
     Ok(PromoCodeRow {
         id: r.id.clone(),
-        account_id: r.account_id.clone(),
+        account_id: r.account_id.to_string(),
         code: r.code.as_str().to_owned(),
         benefit: benefit.to_owned(),
         amount,
@@ -77,7 +78,7 @@ fn code(r: PromoCodeRow) -> StoreResult<PromoCodeRecord> {
         },
         created_at: utc(r.created_at),
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
     })
 }
 
@@ -181,7 +182,7 @@ impl PromoRepo for StoreTx {
         let row = PromoUseRow {
             payment_id: u.payment_id.clone(),
             promo_id: u.promo_id.clone(),
-            account_id: u.account_id.clone(),
+            account_id: u.account_id.to_string(),
             client_id: u.client_id.as_str().to_owned(),
             created_at: db_time(u.created_at),
         };

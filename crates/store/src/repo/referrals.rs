@@ -2,6 +2,7 @@
 //! figures are counted in the database: a partner's customers may bring many.
 
 use std::sync::LazyLock;
+use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use diesel::dsl::sql;
@@ -39,13 +40,18 @@ fn given_sum(value: &str) -> String {
 
 fn code_record(r: ReferralCodeRow) -> StoreResult<ReferralCodeRecord> {
     let code = ReferralCode::parse(&r.code).ok_or_else(|| corrupt(format!("referral code {:?}", r.code)))?;
-    Ok(ReferralCodeRecord { code, account_id: r.account_id, client_ref: r.client_ref, created_at: utc(r.created_at) })
+    Ok(ReferralCodeRecord {
+        code,
+        account_id: AccountId::issued(r.account_id),
+        client_ref: r.client_ref,
+        created_at: utc(r.created_at),
+    })
 }
 
 fn row(r: &ReferralRecord) -> StoreResult<ReferralRow> {
     let reward = r.reward.as_ref();
     Ok(ReferralRow {
-        account_id: r.account_id.clone(),
+        account_id: r.account_id.to_string(),
         invited_user_id: r.invited_user_id,
         inviter_ref: r.inviter_ref.clone(),
         invited_at: db_time(r.invited_at),
@@ -85,7 +91,7 @@ pub(crate) fn record(r: ReferralRow) -> StoreResult<ReferralRecord> {
         _ => return Err(bad("a reward stored in part")),
     };
     Ok(ReferralRecord {
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         invited_user_id: r.invited_user_id,
         inviter_ref: r.inviter_ref,
         invited_at: utc(r.invited_at),
@@ -144,7 +150,7 @@ impl ReferralRepo for StoreTx {
     async fn insert_referral_code(&mut self, code: &ReferralCodeRecord) -> StoreResult<()> {
         let row = ReferralCodeRow {
             code: code.code.as_str().to_owned(),
-            account_id: code.account_id.clone(),
+            account_id: code.account_id.to_string(),
             client_ref: code.client_ref.clone(),
             created_at: db_time(code.created_at),
         };

@@ -8,6 +8,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_ports::store::StoreResult;
 use vp_ports::{Claim, ReminderKind, ReminderRecipient, ReminderRepo, ReminderSend};
 
@@ -21,7 +22,7 @@ use crate::tx::StoreTx;
 fn row(r: &ReminderSend) -> ReminderSendRow {
     ReminderSendRow {
         id: r.id.clone(),
-        account_id: r.account_id.clone(),
+        account_id: r.account_id.to_string(),
         client_ref: r.client_ref.clone(),
         chat_id: r.chat_id,
         kind: r.kind.code().to_owned(),
@@ -39,7 +40,7 @@ fn record(r: ReminderSendRow) -> StoreResult<ReminderSend> {
     let kind = ReminderKind::from_code(&r.kind).ok_or_else(|| corrupt(format!("reminder kind {}", r.kind)))?;
     Ok(ReminderSend {
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         client_ref: r.client_ref,
         chat_id: r.chat_id,
         kind,
@@ -65,7 +66,7 @@ impl ReminderRepo for StoreTx {
         Ok(inserted > 0)
     }
 
-    async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<String>> {
+    async fn accounts_with_due_reminders(&mut self, now: OffsetDateTime, limit: u32) -> StoreResult<Vec<AccountId>> {
         use reminder_sends::dsl as r;
         let conn = self.conn().await?;
         let now = db_time(now);
@@ -79,6 +80,7 @@ impl ReminderRepo for StoreTx {
                 .load(c)
                 .await
         })
+        .map(|ids: Vec<String>| ids.into_iter().map(AccountId::issued).collect())
         .map_err(db)
     }
 
@@ -138,7 +140,7 @@ impl ReminderRepo for StoreTx {
         let conn = self.conn().await?;
         // Owned: the bind values of a query this deep must outlive it.
         let (account_id, chat_id, client_ref) =
-            (reminder.account_id.clone(), reminder.chat_id, reminder.client_ref.clone());
+            (reminder.account_id.to_string(), reminder.chat_id, reminder.client_ref.clone());
         let row: Option<Row> = db_run!(conn, c => {
             clients::table
                 .left_join(subscriptions::table)

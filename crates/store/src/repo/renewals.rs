@@ -6,6 +6,7 @@ use diesel::{
     TextExpressionMethods,
 };
 use diesel_async::RunQueryDsl;
+use vp_domain::AccountId;
 use vp_domain::{Money, PriceBreakdown};
 use vp_ports::store::StoreResult;
 use vp_ports::{Claim, RenewalCharge, RenewalChargeState, RenewalConsent, RenewalRepo};
@@ -25,7 +26,7 @@ fn escape_like(text: &str) -> String {
 fn consent_row(c: &RenewalConsent) -> RenewalConsentRow {
     RenewalConsentRow {
         id: c.id.clone(),
-        account_id: c.account_id.clone(),
+        account_id: c.account_id.to_string(),
         client_ref: c.client_ref.clone(),
         payment_id: c.payment_id.clone(),
         plan_id: c.plan_id,
@@ -58,7 +59,7 @@ pub(crate) fn consent(r: RenewalConsentRow) -> StoreResult<RenewalConsent> {
     Ok(RenewalConsent {
         lang: lang(&r.lang)?,
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         client_ref: r.client_ref,
         payment_id: r.payment_id,
         plan_id: r.plan_id,
@@ -85,7 +86,7 @@ fn charge_row(c: &RenewalCharge) -> RenewalChargeRow {
     RenewalChargeRow {
         client_ref: c.client_ref.clone(),
         term_ends_at: db_time(c.term_ends_at),
-        account_id: c.account_id.clone(),
+        account_id: c.account_id.to_string(),
         consent_id: c.consent_id.clone(),
         attempt: i32::try_from(c.attempt).unwrap_or(i32::MAX),
         payment_id: c.payment_id.clone(),
@@ -101,7 +102,7 @@ fn charge(r: RenewalChargeRow) -> StoreResult<RenewalCharge> {
     Ok(RenewalCharge {
         client_ref: r.client_ref,
         term_ends_at: utc(r.term_ends_at),
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         consent_id: r.consent_id,
         attempt: u32::try_from(r.attempt).unwrap_or(0),
         payment_id: r.payment_id,

@@ -6,6 +6,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_ports::store::StoreResult;
 use vp_ports::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
 
@@ -51,7 +52,7 @@ struct SignInRow {
 fn sign_in_row(s: &ShopSignIn) -> StoreResult<SignInRow> {
     Ok(SignInRow {
         id: s.id.clone(),
-        account_id: s.account_id.clone(),
+        account_id: s.account_id.to_string(),
         email: s.email.clone(),
         code_hash: s.code_hash.clone(),
         link_hash: s.link_hash.clone(),
@@ -67,7 +68,7 @@ fn sign_in(r: SignInRow) -> StoreResult<ShopSignIn> {
     Ok(ShopSignIn {
         tries_left: count(r.tries_left, "tries_left")?,
         id: r.id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         email: r.email,
         code_hash: r.code_hash,
         link_hash: r.link_hash,
@@ -102,7 +103,7 @@ pub(crate) use shop_customer_of_client;
 pub(crate) fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCustomer>> {
     let Some((account_id, email, client_ref, code, first_payment_id, created_at)) = row else { return Ok(None) };
     Ok(Some(ShopCustomer {
-        account_id,
+        account_id: AccountId::issued(account_id),
         email,
         client_ref,
         lang: lang(&code)?,
@@ -121,7 +122,7 @@ impl ShopRepo for StoreTx {
         .map_err(db)
     }
 
-    async fn shop_account(&mut self, slug: &str) -> StoreResult<Option<String>> {
+    async fn shop_account(&mut self, slug: &str) -> StoreResult<Option<AccountId>> {
         let conn = self.conn().await?;
         db_run!(conn, c => {
             shop_slugs::table
@@ -131,6 +132,7 @@ impl ShopRepo for StoreTx {
                 .await
                 .optional()
         })
+        .map(|id| id.map(AccountId::issued))
         .map_err(db)
     }
 
@@ -150,7 +152,7 @@ impl ShopRepo for StoreTx {
         Ok(())
     }
 
-    async fn accounts_without_shop(&mut self, limit: u32) -> StoreResult<Vec<String>> {
+    async fn accounts_without_shop(&mut self, limit: u32) -> StoreResult<Vec<AccountId>> {
         let conn = self.conn().await?;
         db_run!(conn, c => {
             accounts::table
@@ -161,6 +163,7 @@ impl ShopRepo for StoreTx {
                 .load::<String>(c)
                 .await
         })
+        .map(|ids| ids.into_iter().map(AccountId::issued).collect())
         .map_err(db)
     }
 
@@ -189,7 +192,7 @@ impl ShopRepo for StoreTx {
         let inserted = db_run!(conn, c => {
             diesel::insert_into(shop_customers::table)
                 .values((
-                    shop_customers::account_id.eq(&customer.account_id),
+                    shop_customers::account_id.eq(customer.account_id.as_str()),
                     shop_customers::email.eq(&customer.email),
                     shop_customers::client_ref.eq(&customer.client_ref),
                     shop_customers::lang.eq(customer.lang.code()),
@@ -210,7 +213,7 @@ impl ShopRepo for StoreTx {
         db_run!(conn, c => {
             diesel::update(
                 shop_sign_ins::table
-                    .filter(shop_sign_ins::account_id.eq(&new.account_id))
+                    .filter(shop_sign_ins::account_id.eq(new.account_id.as_str()))
                     .filter(shop_sign_ins::email.eq(&new.email))
                     .filter(shop_sign_ins::used_at.is_null()),
             )
@@ -302,7 +305,7 @@ impl ShopRepo for StoreTx {
         let conn = self.conn().await?;
         let row = SessionRow {
             token_hash: s.token_hash.clone(),
-            account_id: s.account_id.clone(),
+            account_id: s.account_id.to_string(),
             email: s.email.clone(),
             csrf_token: s.csrf_token.clone(),
             created_at: db_time(s.created_at),
@@ -320,7 +323,7 @@ impl ShopRepo for StoreTx {
         .map_err(db)?;
         Ok(row.map(|r| ShopSession {
             token_hash: r.token_hash,
-            account_id: r.account_id,
+            account_id: AccountId::issued(r.account_id),
             email: r.email,
             csrf_token: r.csrf_token,
             created_at: utc(r.created_at),

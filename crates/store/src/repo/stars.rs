@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::Money;
 use vp_domain::stars::StarsRate;
 use vp_ports::store::StoreResult;
@@ -20,7 +21,7 @@ use crate::tx::StoreTx;
 fn charge_row(c: &StarsCharge) -> StarsChargeRow {
     StarsChargeRow {
         charge_id: c.charge_id.clone(),
-        account_id: c.account_id.clone(),
+        account_id: c.account_id.to_string(),
         payment_id: c.payment_id.clone(),
         user_id: c.user_id,
         stars: c.stars,
@@ -33,7 +34,7 @@ fn charge_row(c: &StarsCharge) -> StarsChargeRow {
 fn charge(r: StarsChargeRow) -> StarsCharge {
     StarsCharge {
         charge_id: r.charge_id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         payment_id: r.payment_id,
         user_id: r.user_id,
         stars: r.stars,
@@ -46,7 +47,7 @@ fn charge(r: StarsChargeRow) -> StarsCharge {
 fn subscription_row(s: &StarsSubscription) -> StarsSubscriptionRow {
     StarsSubscriptionRow {
         charge_id: s.charge_id.clone(),
-        account_id: s.account_id.clone(),
+        account_id: s.account_id.to_string(),
         client_ref: s.client_ref.clone(),
         payment_id: s.payment_id.clone(),
         user_id: s.user_id,
@@ -59,7 +60,7 @@ fn subscription_row(s: &StarsSubscription) -> StarsSubscriptionRow {
 fn subscription(r: StarsSubscriptionRow) -> StarsSubscription {
     StarsSubscription {
         charge_id: r.charge_id,
-        account_id: r.account_id,
+        account_id: AccountId::issued(r.account_id),
         client_ref: r.client_ref,
         payment_id: r.payment_id,
         user_id: r.user_id,
@@ -107,7 +108,7 @@ impl StarsRepo for StoreTx {
         let conn = self.conn().await?;
         let row = StarsInvoiceRow {
             payment_id: i.payment_id.clone(),
-            account_id: i.account_id.clone(),
+            account_id: i.account_id.to_string(),
             stars: i.stars,
             subscription: i.subscription,
             created_at: db_time(i.created_at),
@@ -127,7 +128,7 @@ impl StarsRepo for StoreTx {
         .map_err(db)?;
         Ok(row.map(|r| StarsInvoice {
             payment_id: r.payment_id,
-            account_id: r.account_id,
+            account_id: AccountId::issued(r.account_id),
             stars: r.stars,
             subscription: r.subscription,
             created_at: utc(r.created_at),

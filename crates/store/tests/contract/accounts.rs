@@ -1,6 +1,7 @@
 //! Accounts and their API keys (`AccountRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(accounts_and_api_keys_round_trip,);
 
@@ -35,7 +36,7 @@ async fn accounts_and_api_keys_round_trip(ctx: Ctx) {
 
     let key = |id: &str, hash: &str, created: i64| ApiKeyRecord {
         id: id.into(),
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         key_hash: hash.into(),
         prefix: "vp_live_ab".into(),
         created_at: at(created),
@@ -66,7 +67,7 @@ async fn accounts_and_api_keys_round_trip(ctx: Ctx) {
 
     let mut tx = begin(s).await;
     let mut dup = key("k3", "hash-2", 9);
-    dup.account_id = "acc-b".into();
+    dup.account_id = AccountId::issued("acc-b".into());
     assert!(is_conflict(&tx.insert_api_key(&dup).await), "key hashes are unique");
     tx.rollback().await.unwrap();
 }

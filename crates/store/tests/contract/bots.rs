@@ -2,6 +2,7 @@
 //! `CustomerChatRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(
     a_bot_update_is_claimed_once_and_forgotten_when_old,
@@ -54,7 +55,7 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
 
     let linked = |client_ref: &str, chat_id: i64, s: i64| ClientChat {
         client_ref: client_ref.into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         chat_id,
         linked_at: at(s),
     };
@@ -88,7 +89,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     assert!(tx.touch_bot_customer("acc-2", 501, 501, at(30)).await.unwrap(), "by account");
     let seen = tx.bot_customers("acc-1", &[501, 999]).await.unwrap();
     let started = BotCustomer {
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         user_id: 501,
         chat_id: 501,
         started_at: at(10),
@@ -130,7 +131,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     }
     tx.link_client_chat(&ClientChat {
         client_ref: "c-501".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         chat_id: 501,
         linked_at: at(12),
     })
@@ -143,7 +144,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
 
     assert_eq!(tx.device_list("acc-1", 501).await.unwrap(), None);
     let list = BotDeviceList {
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         chat_id: 501,
         nonce: "n1".into(),
         device_ids: vec!["hw-1".into(), "hw:2".into()],
@@ -159,7 +160,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
 async fn a_bot_create_code_is_its_first_openers_until_it_expires_or_is_deleted(ctx: Ctx) {
     let code = |hash: &str, expires: i64| BotCreateCode {
         code_hash: hash.into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         request_id: 7,
         requested_by_user: None,
         requested_by: "operator".into(),
@@ -192,7 +193,7 @@ async fn a_bot_create_code_is_its_first_openers_until_it_expires_or_is_deleted(c
 
 async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) {
     let bot = |account: &str, bot_id: i64, hash: &str| PartnerBotRecord {
-        account_id: account.into(),
+        account_id: AccountId::issued(account.into()),
         bot_id,
         username: format!("bot{bot_id}"),
         token_hash: hash.into(),
@@ -226,7 +227,10 @@ async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) 
     tx.rollback().await.unwrap();
 
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.partner_bot_by_token("hash-a", 0).await.unwrap().map(|b| b.account_id), Some("acc-1".into()));
+    assert_eq!(
+        tx.partner_bot_by_token("hash-a", 0).await.unwrap().map(|b| b.account_id),
+        Some(AccountId::issued("acc-1".into()))
+    );
     assert_eq!(tx.partner_bot_by_token("other", 111).await.unwrap().map(|b| b.bot_id), Some(111));
     assert_eq!(tx.partner_bot_by_token("other", 0).await.unwrap(), None);
     tx.commit().await.unwrap();

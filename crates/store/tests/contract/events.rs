@@ -1,6 +1,7 @@
 //! Webhook endpoints, events, deliveries and the term-event candidates (`EventRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(
     webhook_endpoints_round_trip_every_field,
@@ -15,7 +16,7 @@ contract_tests!(
 pub(super) fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
         id: id.into(),
-        account_id: account_id.into(),
+        account_id: AccountId::issued(account_id.into()),
         url: "https://hooks.partner.example/vpn".into(),
         event_types: vec!["payment.succeeded".into(), "subscription.expired".into()],
         secret_sealed: "v1.0a1b2c3d.c2VhbGVkIGN1cnJlbnQ".into(),
@@ -32,7 +33,7 @@ pub(super) fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
 pub(super) fn event(id: &str, account_id: &str, event_type: &str, at_s: i64) -> EventRecord {
     EventRecord {
         id: id.into(),
-        account_id: account_id.into(),
+        account_id: AccountId::issued(account_id.into()),
         event_type: event_type.into(),
         body: format!(r#"{{"type":"{event_type}","timestamp":"2026-11-23T10:00:00.123456Z","data":{{}}}}"#),
         occurred_at: at(at_s),

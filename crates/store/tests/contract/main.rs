@@ -8,6 +8,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration as StdDuration, SystemTime, UNIX_EPOCH};
+use vp_domain::AccountId;
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use time::macros::datetime;
@@ -159,7 +160,7 @@ async fn begin(store: &Arc<dyn Store>) -> Box<dyn Tx> {
 
 fn account(id: &str) -> AccountRecord {
     AccountRecord {
-        id: id.into(),
+        id: AccountId::issued(id.into()),
         brand_name: BrandName::parse("Fast VPN").unwrap(),
         markup: MarkupPercent::from_basis_points(1250).unwrap(),
         trial_enabled: true,
@@ -186,7 +187,7 @@ fn cid(text: &str) -> ClientId {
 fn client(id: &str, account_id: &str, client_id: &str, created_at: OffsetDateTime) -> ClientRecord {
     ClientRecord {
         id: id.into(),
-        account_id: account_id.into(),
+        account_id: AccountId::issued(account_id.into()),
         client_id: cid(client_id),
         created_at,
         blocked: false,
@@ -224,7 +225,7 @@ async fn seed(store: &Arc<dyn Store>, account_id: &str) {
 fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpose) -> InvoiceRecord {
     InvoiceRecord {
         payment_id: payment_id.into(),
-        account_id: account_id.into(),
+        account_id: AccountId::issued(account_id.into()),
         client_ref: client_ref.into(),
         client_id: cid("alice"),
         status: InvoiceStatus::Pending,
@@ -249,7 +250,7 @@ fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpos
 
 fn idem(account_id: &str, key: &str, point: RecoveryPoint, locked_until: Option<OffsetDateTime>) -> IdempotencyRecord {
     IdempotencyRecord {
-        account_id: account_id.into(),
+        account_id: AccountId::issued(account_id.into()),
         key: key.into(),
         request_fingerprint: "client_id=alice;purpose=subscription;plan_id=1".into(),
         payment_id: format!("pay-{key}"),

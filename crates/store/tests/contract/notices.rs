@@ -1,6 +1,7 @@
 //! Notices to partners, their sends and linked chats (`NoticeRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(notices_their_sends_and_linked_chats,);
 
@@ -10,7 +11,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     let mut tx = begin(s).await;
     let disabled = NoticeRecord {
         id: "ntc-1".into(),
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         kind: NoticeKind::EndpointDisabled {
             endpoint_id: "we-1".into(),
             url: "https://a.example/h".into(),
@@ -20,7 +21,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     };
     let paid = NoticeRecord {
         id: "ntc-2".into(),
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         kind: NoticeKind::WithdrawalPaid { withdrawal_id: "wd-1".into(), amount: Money::from_kopecks(99) },
         created_at: at(2),
     };
@@ -34,7 +35,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     assert_eq!(tx.notice("ntc-2").await.unwrap(), Some(paid));
     let bot = NoticeRecord {
         id: "ntc-3".into(),
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         kind: NoticeKind::BotDisconnected { bot_id: 5550001, username: "fast_vpn_bot".into() },
         created_at: at(3),
     };
@@ -42,7 +43,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     assert_eq!(tx.notice("ntc-3").await.unwrap(), Some(bot));
 
     let chat = PartnerChat {
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         chat_id: -100_123_456_789,
         linked_by: "a@example.com".into(),
         lang: vp_domain::Lang::Ru,
@@ -76,7 +77,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
 
     let user = CabinetUser {
         id: "cu-1".into(),
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         email: "a@example.com".into(),
         password_hash: None,
         created_at: at(0),
@@ -85,7 +86,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     tx.insert_cabinet_user(&user).await.unwrap();
     let code = ChatLinkCode {
         code_hash: "h1".into(),
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         user_id: "cu-1".into(),
         linked_by: "a@example.com".into(),
         lang: vp_domain::Lang::En,

@@ -1,6 +1,7 @@
 //! Referral codes, invitations and rewards (`ReferralRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(referrals_keep_one_code_per_client_one_invitation_per_person_and_count_rewards_not_taken_back,);
 
@@ -18,7 +19,7 @@ async fn referrals_keep_one_code_per_client_one_invitation_per_person_and_count_
     }
     let code = |text: &str, client_ref: &str| ReferralCodeRecord {
         code: ReferralCode::parse(text).unwrap(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         client_ref: client_ref.into(),
         created_at: at(2),
     };
@@ -39,7 +40,7 @@ async fn referrals_keep_one_code_per_client_one_invitation_per_person_and_count_
         Some("BBBBBBBBBBBB".into())
     );
     let invited = |user: i64, inviter: &str| ReferralRecord {
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         invited_user_id: user,
         inviter_ref: inviter.into(),
         invited_at: at(3),

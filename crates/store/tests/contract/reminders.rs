@@ -1,6 +1,7 @@
 //! Customers' reminders (`ReminderRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,);
 
@@ -10,7 +11,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     tx.insert_client(&client("c-1", "acc-1", "one", at(0))).await.unwrap();
     let reminder = ReminderSend {
         id: "rmd-1".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         client_ref: "c-1".into(),
         chat_id: 77,
         kind: ReminderKind::Expiring(vp_domain::term_events::Threshold::Hours72),
@@ -81,7 +82,12 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
 
     let unlinked = tx.reminder_recipient(&sent).await.unwrap().unwrap();
     assert_eq!((unlinked.client.id.as_str(), unlinked.linked_chat, unlinked.language), ("c-1", None, None));
-    let chat = ClientChat { client_ref: "c-1".into(), account_id: "acc-1".into(), chat_id: 78, linked_at: at(1) };
+    let chat = ClientChat {
+        client_ref: "c-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
+        chat_id: 78,
+        linked_at: at(1),
+    };
     tx.link_client_chat(&chat).await.unwrap();
     tx.set_chat_language("acc-1", 77, vp_domain::Lang::Ru).await.unwrap();
     let moved = tx.reminder_recipient(&sent).await.unwrap().unwrap();

@@ -1,6 +1,7 @@
 //! Consents and renewal charges (`RenewalRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_claimed_once,);
 
@@ -13,7 +14,7 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     tx.insert_invoice(&bought).await.unwrap();
     let consent = RenewalConsent {
         id: "ren-1".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         client_ref: "c-1".into(),
         payment_id: "pay_1".into(),
         plan_id: 1,
@@ -51,7 +52,7 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     let charge = RenewalCharge {
         client_ref: "c-1".into(),
         term_ends_at: at(1000),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         consent_id: "ren-1".into(),
         attempt: 1,
         payment_id: "pay_r1".into(),

@@ -1,6 +1,7 @@
 //! The web shop: slugs, customers' emails, sign-in codes and sessions (`ShopRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(
     a_shop_slug_is_one_accounts_and_accounts_without_one_are_found,
@@ -34,7 +35,7 @@ async fn a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands
         tx.insert_client(&client(id, account, id, at(0))).await.unwrap();
     }
     let customer = |account: &str, email: &str, client_ref: &str, payment: &str| vp_ports::ShopCustomer {
-        account_id: account.into(),
+        account_id: AccountId::issued(account.into()),
         email: email.into(),
         client_ref: client_ref.into(),
         lang: vp_domain::Lang::Ru,
@@ -65,7 +66,7 @@ async fn a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_
     seed(&ctx.store, "acc-1").await;
     let code = |id: &str, t: i64, source: &str| vp_ports::ShopSignIn {
         id: id.into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         email: "anna@example.com".into(),
         code_hash: format!("code-{id}"),
         link_hash: format!("link-{id}"),
@@ -93,7 +94,7 @@ async fn a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_
 
     let session = vp_ports::ShopSession {
         token_hash: "th-1".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         email: "anna@example.com".into(),
         csrf_token: "csrf".into(),
         created_at: at(3),

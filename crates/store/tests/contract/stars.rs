@@ -1,6 +1,7 @@
 //! Telegram Stars: rates, invoices, charges and subscriptions (`StarsRepo`).
 
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(stars_rates_invoices_charges_and_subscriptions_round_trip,);
 
@@ -22,7 +23,7 @@ async fn stars_rates_invoices_charges_and_subscriptions_round_trip(ctx: Ctx) {
 
     let stars_invoice = StarsInvoice {
         payment_id: "pay_1".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         stars: 150,
         subscription: true,
         created_at: at(4),
@@ -34,7 +35,7 @@ async fn stars_rates_invoices_charges_and_subscriptions_round_trip(ctx: Ctx) {
 
     let charge = StarsCharge {
         charge_id: "stx1".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         payment_id: "pay_1".into(),
         user_id: 42,
         stars: 150,
@@ -51,7 +52,7 @@ async fn stars_rates_invoices_charges_and_subscriptions_round_trip(ctx: Ctx) {
 
     let subscription = StarsSubscription {
         charge_id: "stx1".into(),
-        account_id: "acc-1".into(),
+        account_id: AccountId::issued("acc-1".into()),
         client_ref: "c-1".into(),
         payment_id: "pay_1".into(),
         user_id: 42,

@@ -4,6 +4,7 @@
 use super::events::{delivery, endpoint, event};
 use super::ledger::{balance, ledger_entry};
 use super::*;
+use vp_domain::AccountId;
 
 contract_tests!(
     migrations_go_up_down_and_up_again,
@@ -271,10 +272,15 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
         .await
         .unwrap();
     tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
-    let chat = ClientChat { client_ref: "acc-a-c1".into(), account_id: "acc-a".into(), chat_id: 77, linked_at: T0 };
+    let chat = ClientChat {
+        client_ref: "acc-a-c1".into(),
+        account_id: AccountId::issued("acc-a".into()),
+        chat_id: 77,
+        linked_at: T0,
+    };
     tx.link_client_chat(&chat).await.unwrap();
     let customer = ShopCustomer {
-        account_id: "acc-a".into(),
+        account_id: AccountId::issued("acc-a".into()),
         email: "anna@example.com".into(),
         client_ref: "acc-a-c1".into(),
         lang: vp_domain::Lang::Ru,

@@ -352,7 +352,7 @@ mod tests {
     fn entry(id: &str, subject: LedgerSubject, kind: LedgerKind, amount: i64, held: i64) -> LedgerEntry {
         LedgerEntry {
             id: id.into(),
-            account_id: "acc".into(),
+            account_id: vp_domain::AccountId::issued("acc".into()),
             subject,
             kind,
             amount: Money::from_kopecks(amount),

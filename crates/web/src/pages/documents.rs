@@ -7,6 +7,7 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use vp_app::catalog::{Catalog, DocumentPage};
 use vp_app::{AppError, Lang};
+use vp_domain::AccountId;
 
 use maud::{Markup, html};
 use vp_i18n::Texts;
@@ -16,6 +17,10 @@ use super::kit::{Page, not_found, page_lang, unavailable};
 pub async fn show(req: HttpRequest, catalog: Data<Catalog>, path: Path<(String, String)>) -> HttpResponse {
     let lang = page_lang(&req);
     let (account_id, doc_type) = path.into_inner();
+    // A path that names no account is a page that does not exist.
+    let Ok(account_id) = AccountId::parse(&account_id) else {
+        return not_found(&req, lang);
+    };
     match catalog.document_page(&account_id, &doc_type, lang).await {
         Ok(doc) => Page::new(&req, lang, &doc.title)
             .brand(&doc.brand_name)

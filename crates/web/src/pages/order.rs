@@ -178,7 +178,7 @@ mod tests {
         PaymentPage {
             invoice: vp_ports::InvoiceRecord {
                 payment_id: "pay_1".into(),
-                account_id: "acc_1".into(),
+                account_id: vp_domain::AccountId::issued("acc_1".into()),
                 client_ref: "c_1".into(),
                 client_id: vp_domain::ClientId::parse("client-1").unwrap(),
                 status: InvoiceStatus::Succeeded,

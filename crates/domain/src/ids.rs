@@ -1,0 +1,152 @@
+//! Ids this service issues: a kind's prefix, `_`, then URL-safe characters (`acc_…`). Each kind
+//! is its own type, so an account id cannot be passed where an endpoint id is meant. They are
+//! checked once where they come in as text (a CLI argument, a path segment) with `parse`; ids
+//! the service made itself or reads back from its own store are taken as `issued`.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+
+use thiserror::Error;
+
+/// The most characters after the prefix (16 random bytes are 22 in base64; room for ids of
+/// older releases and the demo's readable ones).
+const MAX_SUFFIX_CHARS: usize = 64;
+
+/// A text that is not an id of the kind asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{kind} must be `{prefix}_` followed by 1 to 64 letters, digits, `_` or `-`")]
+pub struct InvalidId {
+    pub kind: &'static str,
+    pub prefix: &'static str,
+}
+
+macro_rules! issued_id {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal, $kind:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// What every id of this kind starts with, before its `_`.
+            pub const PREFIX: &'static str = $prefix;
+            /// The id's name in messages.
+            pub const KIND: &'static str = $kind;
+
+            /// An id given as text from outside: refused unless it has this kind's shape.
+            pub fn parse(raw: &str) -> Result<Self, InvalidId> {
+                let suffix = raw.strip_prefix($prefix).and_then(|rest| rest.strip_prefix('_'));
+                match suffix {
+                    Some(s) if well_formed(s) => Ok($name(raw.to_owned())),
+                    _ => Err(InvalidId { kind: $kind, prefix: $prefix }),
+                }
+            }
+
+            /// An id this service issued: one it made now, or read back from its own store.
+            pub fn issued(id: String) -> Self {
+                $name(id)
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl PartialEq<&$name> for $name {
+            fn eq(&self, other: &&$name) -> bool {
+                self == *other
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+    };
+}
+
+fn well_formed(suffix: &str) -> bool {
+    let len = suffix.chars().count();
+    (1..=MAX_SUFFIX_CHARS).contains(&len) && suffix.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+}
+
+issued_id!(
+    /// A partner's account (`acc_…`).
+    AccountId,
+    "acc",
+    "account id"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_account_id_is_its_prefix_and_url_safe_characters() {
+        for ok in ["acc_1", "acc_AbC-d_9", "acc_demo", &format!("acc_{}", "x".repeat(64))] {
+            assert_eq!(AccountId::parse(ok).map(|id| id.to_string()), Ok(ok.to_owned()));
+        }
+        for bad in
+            ["", "acc", "acc_", "acc-1", "pay_1", "ACC_1", "acc_a b", "acc_é", &format!("acc_{}", "x".repeat(65))]
+        {
+            assert_eq!(AccountId::parse(bad), Err(InvalidId { kind: "account id", prefix: "acc" }), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_id_reads_as_its_text() {
+        let id = AccountId::issued("acc_1".into());
+        assert_eq!(id, "acc_1");
+        assert_eq!(id.as_str(), "acc_1");
+        assert_eq!(serde_json::to_string(&id).ok().as_deref(), Some("\"acc_1\""));
+        assert_eq!(
+            InvalidId { kind: AccountId::KIND, prefix: AccountId::PREFIX }.to_string(),
+            "account id must be `acc_` followed by 1 to 64 letters, digits, `_` or `-`"
+        );
+    }
+}
