@@ -384,6 +384,9 @@ fn an_account_argument_that_is_not_an_account_id_is_refused_before_the_command_r
         assert!(run.stderr.contains("account id must be `acc_` followed by"), "{}", run.stderr);
     }
     assert_eq!(s.ok(&["account", "show", &id]), before, "nothing changed");
+    let run = s.run(&["endpoint", "disable", "acc_1"]);
+    assert_eq!(run.code, 2, "an account id is not an endpoint id: {}", run.stderr);
+    assert!(run.stderr.contains("endpoint id must be `we_` followed by"), "{}", run.stderr);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vp_domain::{AccountId, GatewayName};
+use vp_domain::{AccountId, EndpointId, GatewayName};
 
 #[derive(Debug, Parser)]
 #[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
@@ -333,38 +333,46 @@ pub enum EndpointCommand {
     },
     /// Replace the event types of an endpoint (from the next event on).
     Types {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
         #[arg(long = "type", value_delimiter = ',', required = true)]
         types: Vec<String>,
     },
     Enable {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
     },
     /// Disable: pending deliveries become undelivered (replayable after re-enabling).
     Disable {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
     },
     /// Show the signing secret.
     Secret {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
     },
     /// Issue a new secret; the previous one keeps signing for 24 hours.
     RotateSecret {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
     },
     /// Send `webhook.test` now and show the response code and time (5 per minute).
     Test {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
     },
     /// Recent delivery attempts with status code, time and attempt number.
     Deliveries {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
         limit: u32,
     },
     /// Resend undelivered events of the last 1, 3, 7 or 30 days.
     Replay {
-        endpoint_id: String,
+        #[arg(value_parser = endpoint_id)]
+        endpoint_id: EndpointId,
         #[arg(long, value_parser = ["1", "3", "7", "30"])]
         days: String,
     },
@@ -708,6 +716,11 @@ pub enum ContentCommand {
 /// An account id argument, checked before the command runs.
 fn account_id(raw: &str) -> Result<AccountId, String> {
     AccountId::parse(raw).map_err(|e| e.to_string())
+}
+
+/// An endpoint id argument, likewise.
+fn endpoint_id(raw: &str) -> Result<EndpointId, String> {
+    EndpointId::parse(raw).map_err(|e| e.to_string())
 }
 
 fn lang(code: &str) -> Result<vp_domain::Lang, String> {

@@ -122,6 +122,13 @@ issued_id!(
     "account id"
 );
 
+issued_id!(
+    /// A partner's webhook endpoint (`we_…`).
+    EndpointId,
+    "we",
+    "endpoint id"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! sends and retries them, so a slow or failing messenger never holds up what caused a notice.
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, EndpointId};
 use vp_domain::{Lang, Money};
 
 /// What a notice says, with what the cabinet and the messenger need to word it.
@@ -11,7 +11,7 @@ use vp_domain::{Lang, Money};
 pub enum NoticeKind {
     /// The platform disabled a webhook address (`reason`: `gone` for a 410, `failing` after
     /// five days without an accepted attempt).
-    EndpointDisabled { endpoint_id: String, url: String, reason: String },
+    EndpointDisabled { endpoint_id: EndpointId, url: String, reason: String },
     /// The operator paid out a withdrawal request.
     WithdrawalPaid { withdrawal_id: String, amount: Money },
     /// Telegram stopped accepting the token of the account's bot (revoked in BotFather): the

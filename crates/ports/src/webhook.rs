@@ -4,12 +4,12 @@
 use crate::Cursor;
 use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
-use vp_domain::AccountId;
+use vp_domain::{AccountId, EndpointId};
 
 /// An address of a partner that receives events (the spec's "subscription address").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookEndpointRecord {
-    pub id: String,
+    pub id: EndpointId,
     pub account_id: AccountId,
     pub url: String,
     /// Event types it receives, in the order given.
@@ -85,7 +85,7 @@ impl DeliveryStatus {
 pub struct DeliveryRecord {
     pub id: String,
     pub event_id: String,
-    pub endpoint_id: String,
+    pub endpoint_id: EndpointId,
     pub status: DeliveryStatus,
     /// Attempts made so far.
     pub attempts: u32,

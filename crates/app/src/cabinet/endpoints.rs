@@ -1,6 +1,7 @@
 //! Webhook addresses from the cabinet: the endpoint use cases, reached only for the actor's own
 //! account (another account's endpoint or event is "not found"), and recorded as the actor's.
 
+use vp_domain::EndpointId;
 use vp_ports::{AttemptFilter, AttemptLogEntry, EventRecord, WebhookEndpointRecord};
 
 use super::{Actor, Cabinet};
@@ -13,7 +14,7 @@ pub const DELIVERY_LOG_PAGE: u32 = 50;
 
 impl Cabinet {
     /// The actor's endpoint, or `NotFound` (whether it exists in another account or not at all).
-    pub async fn own_endpoint(&self, actor: &Actor, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+    pub async fn own_endpoint(&self, actor: &Actor, endpoint_id: &EndpointId) -> AppResult<WebhookEndpointRecord> {
         match self.services.events.endpoint(endpoint_id).await {
             Ok(endpoint) if endpoint.account_id == actor.account_id() => Ok(endpoint),
             Ok(_) | Err(AppError::NotFound(_)) => Err(AppError::NotFound("endpoint")),
@@ -37,7 +38,7 @@ impl Cabinet {
     pub async fn set_endpoint_types(
         &self,
         actor: &Actor,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         event_types: &[String],
     ) -> AppResult<WebhookEndpointRecord> {
         self.own_endpoint(actor, endpoint_id).await?;
@@ -47,7 +48,7 @@ impl Cabinet {
     pub async fn set_endpoint_enabled(
         &self,
         actor: &Actor,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         enabled: bool,
     ) -> AppResult<WebhookEndpointRecord> {
         self.own_endpoint(actor, endpoint_id).await?;
@@ -59,7 +60,7 @@ impl Cabinet {
     pub async fn endpoint_secret(
         &self,
         actor: &Actor,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
     ) -> AppResult<(WebhookEndpointRecord, String)> {
         let endpoint = self.own_endpoint(actor, endpoint_id).await?;
         let secret = self.keys.endpoint_secret(&endpoint)?;
@@ -77,17 +78,17 @@ impl Cabinet {
         Ok((endpoint, secret))
     }
 
-    pub async fn rotate_secret(&self, actor: &Actor, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+    pub async fn rotate_secret(&self, actor: &Actor, endpoint_id: &EndpointId) -> AppResult<WebhookEndpointRecord> {
         self.own_endpoint(actor, endpoint_id).await?;
         self.services.events.rotate_endpoint_secret(endpoint_id, actor.into()).await
     }
 
-    pub async fn test_endpoint(&self, actor: &Actor, endpoint_id: &str) -> AppResult<TestOutcome> {
+    pub async fn test_endpoint(&self, actor: &Actor, endpoint_id: &EndpointId) -> AppResult<TestOutcome> {
         self.own_endpoint(actor, endpoint_id).await?;
         self.services.events.send_test_event(endpoint_id, actor.into()).await
     }
 
-    pub async fn replay(&self, actor: &Actor, endpoint_id: &str, days: i64) -> AppResult<usize> {
+    pub async fn replay(&self, actor: &Actor, endpoint_id: &EndpointId, days: i64) -> AppResult<usize> {
         self.own_endpoint(actor, endpoint_id).await?;
         self.services.events.replay_undelivered(endpoint_id, days, actor.into()).await
     }
@@ -95,7 +96,7 @@ impl Cabinet {
     pub async fn delivery_log(
         &self,
         actor: &Actor,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         filter: &AttemptFilter,
     ) -> AppResult<Vec<AttemptLogEntry>> {
         self.own_endpoint(actor, endpoint_id).await?;

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
 use tokio::task::JoinSet;
-use vp_domain::AccountId;
 use vp_domain::webhook_schedule::{AttemptResult, EndpointHealth, next_attempt_delay};
+use vp_domain::{AccountId, EndpointId};
 use vp_ports::{
     AttemptOutcome, AttemptRecord, Claim, DeliveryRecord, DeliveryStatus, EventRecord, NoticeKind, OutgoingWebhook,
     WebhookEndpointRecord, WebhookResponse,
@@ -63,7 +63,7 @@ impl std::ops::Deref for SigningEndpoint {
 pub(crate) struct Outcome {
     delivery: DeliveryRecord,
     account_id: AccountId,
-    endpoint_id: String,
+    endpoint_id: EndpointId,
     is_test: bool,
     started: OffsetDateTime,
     response: WebhookResponse,
@@ -102,7 +102,7 @@ impl Events {
         let capacity = capacity.max(1);
         let mut in_flight_ids: BTreeSet<String> = BTreeSet::new();
         let per_endpoint = per_endpoint_cap(capacity);
-        let mut in_flight: HashMap<String, usize> = HashMap::new();
+        let mut in_flight: HashMap<EndpointId, usize> = HashMap::new();
         let mut sending: JoinSet<Outcome> = JoinSet::new();
         let mut finished: Vec<Outcome> = Vec::new();
         let mut record_by: Option<tokio::time::Instant> = None;
@@ -220,16 +220,16 @@ impl Events {
     async fn claim_deliveries(
         &self,
         limit: usize,
-        in_flight: &HashMap<String, usize>,
+        in_flight: &HashMap<EndpointId, usize>,
         per_endpoint: usize,
     ) -> AppResult<Vec<Claimed>> {
         let now = self.clock.now();
-        let busy: Vec<String> =
+        let busy: Vec<EndpointId> =
             in_flight.iter().filter(|(_, n)| **n >= per_endpoint).map(|(id, _)| id.clone()).collect();
         let mut tx = self.store.begin().await?;
         let limit = u32::try_from(limit).unwrap_or(u32::MAX);
         let claimed = tx.claim_due_deliveries(Claim { now, lease_until: now + DELIVERY_LEASE, limit }, &busy).await?;
-        let mut taken: HashMap<String, usize> = HashMap::new();
+        let mut taken: HashMap<EndpointId, usize> = HashMap::new();
         let (keep, give_back): (Vec<DeliveryRecord>, Vec<DeliveryRecord>) = claimed.into_iter().partition(|d| {
             let n = taken
                 .entry(d.endpoint_id.clone())
@@ -243,14 +243,14 @@ impl Events {
         }
         let event_ids: Vec<String> =
             keep.iter().map(|d| d.event_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
-        let endpoint_ids: Vec<String> =
+        let endpoint_ids: Vec<EndpointId> =
             keep.iter().map(|d| d.endpoint_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         let events: HashMap<String, Arc<EventRecord>> = if keep.is_empty() {
             HashMap::new()
         } else {
             tx.events_by_ids(&event_ids).await?.into_iter().map(|e| (e.id.clone(), Arc::new(e))).collect()
         };
-        let endpoints: HashMap<String, Arc<SigningEndpoint>> = if keep.is_empty() {
+        let endpoints: HashMap<EndpointId, Arc<SigningEndpoint>> = if keep.is_empty() {
             HashMap::new()
         } else {
             let mut opened = HashMap::new();
@@ -350,9 +350,9 @@ impl Events {
             tx.lock_account(account_id).await?;
         }
         // Re-read under the locks: the operator may have changed an endpoint meanwhile.
-        let endpoint_ids: Vec<String> =
+        let endpoint_ids: Vec<EndpointId> =
             outcomes.iter().map(|o| o.endpoint_id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
-        let mut endpoints: HashMap<String, (WebhookEndpointRecord, bool)> =
+        let mut endpoints: HashMap<EndpointId, (WebhookEndpointRecord, bool)> =
             tx.webhook_endpoints_by_ids(&endpoint_ids).await?.into_iter().map(|e| (e.id.clone(), (e, false))).collect();
         let mut attempts = Vec::with_capacity(outcomes.len());
         let mut deliveries = Vec::with_capacity(outcomes.len());
@@ -452,7 +452,7 @@ impl Events {
     pub(crate) async fn fail_pending_deliveries(
         &self,
         tx: &mut (impl vp_ports::EventRepo + ?Sized),
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
     ) -> AppResult<()> {
         let mut pending =
             tx.endpoint_deliveries_since(endpoint_id, DeliveryStatus::Pending, OffsetDateTime::UNIX_EPOCH).await?;

@@ -2,8 +2,8 @@
 //! operator CLI and the web cabinet (`cabinet/endpoints.rs`) alike.
 
 use time::Duration;
-use vp_domain::AccountId;
 use vp_domain::limits::{MINUTE_WINDOW, WEBHOOK_ENDPOINTS_MAX, WEBHOOK_REPLAY_DAYS, WEBHOOK_TESTS_PER_MINUTE};
+use vp_domain::{AccountId, EndpointId};
 use vp_ports::{AttemptFilter, AttemptLogEntry, AttemptRecord, DeliveryStatus, Tx, WebhookEndpointRecord};
 
 use super::{Events, types};
@@ -41,7 +41,7 @@ impl Events {
         format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(self.ids.random_bytes(32)))
     }
 
-    async fn load_endpoint(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+    async fn load_endpoint(&self, endpoint_id: &EndpointId) -> AppResult<WebhookEndpointRecord> {
         let mut tx = self.store.read().await?;
         let endpoint = tx.webhook_endpoint(endpoint_id).await?.ok_or(AppError::NotFound("endpoint"))?;
         tx.commit().await?;
@@ -49,7 +49,7 @@ impl Events {
     }
 
     /// A unit of work holding the endpoint's account lock, with the endpoint re-read under it.
-    async fn lock_endpoint(&self, endpoint_id: &str) -> AppResult<(Box<dyn Tx>, WebhookEndpointRecord)> {
+    async fn lock_endpoint(&self, endpoint_id: &EndpointId) -> AppResult<(Box<dyn Tx>, WebhookEndpointRecord)> {
         let account_id = self.load_endpoint(endpoint_id).await?.account_id;
         let mut tx = self.store.begin().await?;
         tx.lock_account(&account_id).await?;
@@ -60,7 +60,7 @@ impl Events {
     /// Changes an endpoint under its account's lock and records who did it.
     async fn change_endpoint(
         &self,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         who: Who<'_>,
         action: AuditAction,
         change: impl FnOnce(&mut WebhookEndpointRecord) -> AppResult<()>,
@@ -91,7 +91,7 @@ impl Events {
         if tx.webhook_endpoints(account_id).await?.len() >= WEBHOOK_ENDPOINTS_MAX {
             return Err(Declined::TooManyEndpoints.into());
         }
-        let id = self.ids.new_id("we");
+        let id = EndpointId::issued(self.ids.new_id(EndpointId::PREFIX));
         let endpoint = WebhookEndpointRecord {
             secret_sealed: self.keys.seal_endpoint_secret(&id, &self.new_webhook_secret()),
             id,
@@ -121,12 +121,12 @@ impl Events {
         Ok(all)
     }
 
-    pub async fn endpoint(&self, endpoint_id: &str) -> AppResult<WebhookEndpointRecord> {
+    pub async fn endpoint(&self, endpoint_id: &EndpointId) -> AppResult<WebhookEndpointRecord> {
         self.load_endpoint(endpoint_id).await
     }
 
     /// The endpoint's current signing secret, in the clear, for its owner.
-    pub async fn endpoint_secret(&self, endpoint_id: &str) -> AppResult<(WebhookEndpointRecord, String)> {
+    pub async fn endpoint_secret(&self, endpoint_id: &EndpointId) -> AppResult<(WebhookEndpointRecord, String)> {
         let endpoint = self.load_endpoint(endpoint_id).await?;
         let secret = self.keys.endpoint_secret(&endpoint)?;
         Ok((endpoint, secret))
@@ -135,7 +135,7 @@ impl Events {
     /// New types apply to events from now on (spec: subscribed "at the moment of the event").
     pub async fn set_endpoint_types(
         &self,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         event_types: &[String],
         who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
@@ -151,7 +151,7 @@ impl Events {
     /// five-day health count afresh.
     pub async fn set_endpoint_enabled(
         &self,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         enabled: bool,
         who: Who<'_>,
     ) -> AppResult<WebhookEndpointRecord> {
@@ -180,7 +180,11 @@ impl Events {
     }
 
     /// A new secret; the previous one keeps signing for 24 hours.
-    pub async fn rotate_endpoint_secret(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<WebhookEndpointRecord> {
+    pub async fn rotate_endpoint_secret(
+        &self,
+        endpoint_id: &EndpointId,
+        who: Who<'_>,
+    ) -> AppResult<WebhookEndpointRecord> {
         let secret = self.keys.seal_endpoint_secret(endpoint_id, &self.new_webhook_secret());
         let now = self.clock.now();
         self.change_endpoint(endpoint_id, who, AuditAction::EndpointSecretRotated, |e| {
@@ -193,7 +197,7 @@ impl Events {
 
     /// The test button: sends `webhook.test` now, one attempt, and returns its outcome; at
     /// most five a minute per endpoint.
-    pub async fn send_test_event(&self, endpoint_id: &str, who: Who<'_>) -> AppResult<TestOutcome> {
+    pub async fn send_test_event(&self, endpoint_id: &EndpointId, who: Who<'_>) -> AppResult<TestOutcome> {
         let now = self.clock.now();
         let (mut tx, endpoint) = self.lock_endpoint(endpoint_id).await?;
         let account_id = endpoint.account_id;
@@ -222,7 +226,7 @@ impl Events {
     /// Attempts to an endpoint that pass the filter, newest first.
     pub async fn endpoint_attempts(
         &self,
-        endpoint_id: &str,
+        endpoint_id: &EndpointId,
         filter: &AttemptFilter,
     ) -> AppResult<Vec<AttemptLogEntry>> {
         let mut tx = self.store.read().await?;
@@ -234,7 +238,7 @@ impl Events {
 
     /// Resends the endpoint's undelivered events of the last `days` (1, 3, 7 or 30) with a
     /// fresh schedule of ten attempts. Returns how many were queued.
-    pub async fn replay_undelivered(&self, endpoint_id: &str, days: i64, who: Who<'_>) -> AppResult<usize> {
+    pub async fn replay_undelivered(&self, endpoint_id: &EndpointId, days: i64, who: Who<'_>) -> AppResult<usize> {
         if !WEBHOOK_REPLAY_DAYS.contains(&days) {
             return Err(Declined::ReplayDays.into());
         }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, EndpointId};
 use vp_ports::{DeliveryRecord, DeliveryStatus, EventRecord, EventRepo, WebhookEndpointRecord};
 
 use crate::error::AppResult;
@@ -23,7 +23,7 @@ pub fn event_body(event_type: &str, occurred_at: OffsetDateTime, data: &Value) -
 }
 
 /// Of an account's endpoints, those that take `event_type`: enabled and subscribed to it.
-pub(crate) fn targets_of(endpoints: &[WebhookEndpointRecord], event_type: &str) -> Vec<String> {
+pub(crate) fn targets_of(endpoints: &[WebhookEndpointRecord], event_type: &str) -> Vec<EndpointId> {
     endpoints
         .iter()
         .filter(|e| e.enabled && e.event_types.iter().any(|t| t == event_type))
@@ -46,7 +46,7 @@ impl EventOutbox {
         tx: &mut (impl EventRepo + ?Sized),
         account_id: &AccountId,
         event_type: &str,
-    ) -> AppResult<Vec<String>> {
+    ) -> AppResult<Vec<EndpointId>> {
         Ok(targets_of(&tx.webhook_endpoints(account_id).await?, event_type))
     }
 
@@ -59,7 +59,7 @@ impl EventOutbox {
         event_type: &str,
         occurred_at: OffsetDateTime,
         data: &Value,
-        targets: &[String],
+        targets: &[EndpointId],
     ) -> AppResult<EventRecord> {
         let now = self.stamp.now();
         let event = self.insert(tx, account_id, event_type, occurred_at, data).await?;
@@ -90,7 +90,7 @@ impl EventOutbox {
         Ok(event)
     }
 
-    pub(crate) fn new_delivery(&self, event_id: &str, endpoint_id: &str, now: OffsetDateTime) -> DeliveryRecord {
+    pub(crate) fn new_delivery(&self, event_id: &str, endpoint_id: &EndpointId, now: OffsetDateTime) -> DeliveryRecord {
         DeliveryRecord {
             id: self.stamp.id("dlv"),
             event_id: event_id.to_owned(),

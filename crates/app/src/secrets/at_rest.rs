@@ -4,7 +4,7 @@
 //! key rotation `reseal_secrets` moves them all under the current key.
 
 use std::sync::Arc;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, EndpointId};
 
 use vp_ports::{PartnerBotRecord, RenewalConsent, Store, WebhookEndpointRecord};
 
@@ -31,7 +31,7 @@ impl SecretKeys {
 
     /// A new endpoint secret sealed for `endpoint_id`, so a value copied into another
     /// endpoint's row does not open.
-    pub(crate) fn seal_endpoint_secret(&self, endpoint_id: &str, secret: &str) -> String {
+    pub(crate) fn seal_endpoint_secret(&self, endpoint_id: &EndpointId, secret: &str) -> String {
         self.seal(SecretPurpose::WebhookSecret { endpoint_id }, secret)
     }
 

@@ -8,7 +8,7 @@
 mod at_rest;
 
 use std::fmt;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, EndpointId};
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -47,7 +47,7 @@ pub enum SecretPurpose<'a> {
     /// A partner bot's token, sealed for its account.
     PartnerBotToken { account_id: &'a AccountId },
     /// A webhook endpoint's signing secret (current or previous), sealed for the endpoint.
-    WebhookSecret { endpoint_id: &'a str },
+    WebhookSecret { endpoint_id: &'a EndpointId },
     /// The secret Telegram sends with a bot's webhook posts, derived for the bot.
     TelegramWebhook { bot_id: i64 },
     /// The gateway's id of a customer's saved payment method, sealed for its consent.
@@ -231,7 +231,10 @@ mod tests {
     #[test]
     fn each_purpose_binds_to_the_label_values_were_sealed_with_before_it_was_a_type() {
         assert_eq!(purpose(&ACC_1).label(), "partner-bot-token:acc_1");
-        assert_eq!(SecretPurpose::WebhookSecret { endpoint_id: "we_1" }.label(), "webhook-secret:we_1");
+        assert_eq!(
+            SecretPurpose::WebhookSecret { endpoint_id: &EndpointId::issued("we_1".into()) }.label(),
+            "webhook-secret:we_1"
+        );
         assert_eq!(WEBHOOK_42.label(), "telegram-webhook:42");
     }
 

@@ -3,6 +3,7 @@
 use super::Claim;
 use async_trait::async_trait;
 use time::OffsetDateTime;
+use vp_domain::EndpointId;
 
 use crate::webhook::*;
 
@@ -33,12 +34,12 @@ pub trait EventRepo: Send {
     async fn claim_due_deliveries(
         &mut self,
         claim: Claim,
-        skip_endpoints: &[String],
+        skip_endpoints: &[EndpointId],
     ) -> StoreResult<Vec<DeliveryRecord>>;
     /// Gives claimed deliveries back before their lease runs out.
     async fn release_deliveries(&mut self, ids: &[String]) -> StoreResult<()>;
     async fn events_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<EventRecord>>;
-    async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>>;
+    async fn webhook_endpoints_by_ids(&mut self, ids: &[EndpointId]) -> StoreResult<Vec<WebhookEndpointRecord>>;
     async fn insert_attempts(&mut self, attempts: &[AttemptRecord]) -> StoreResult<()>;
     /// Attempts to an endpoint that pass the filter, newest first (ties: by id, descending).
     async fn endpoint_attempts(

@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 use vp_domain::AccountId;
+use vp_domain::EndpointId;
 use vp_ports::{Claim, EventRepo};
 
 use crate::tx::StoreTx;
@@ -83,7 +84,7 @@ pub(crate) struct AttemptRow {
 
 fn endpoint_row(e: &WebhookEndpointRecord) -> EndpointRow {
     EndpointRow {
-        id: e.id.clone(),
+        id: e.id.to_string(),
         account_id: e.account_id.to_string(),
         url: e.url.clone(),
         event_types: e.event_types.join(" "),
@@ -112,7 +113,7 @@ pub(crate) use endpoints_query;
 
 pub(crate) fn endpoint(r: EndpointRow) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
-        id: r.id,
+        id: EndpointId::issued(r.id),
         account_id: AccountId::issued(r.account_id),
         url: r.url,
         event_types: r.event_types.split_whitespace().map(str::to_owned).collect(),
@@ -142,7 +143,7 @@ fn delivery_row(d: &DeliveryRecord) -> StoreResult<DeliveryRow> {
     Ok(DeliveryRow {
         id: d.id.clone(),
         event_id: d.event_id.clone(),
-        endpoint_id: d.endpoint_id.clone(),
+        endpoint_id: d.endpoint_id.to_string(),
         status: d.status.as_str().to_owned(),
         attempts: int(d.attempts, "attempts")?,
         next_attempt_at: db_time(d.next_attempt_at),
@@ -158,7 +159,7 @@ fn delivery(r: DeliveryRow) -> StoreResult<DeliveryRecord> {
         attempts: count(r.attempts, "attempts")?,
         id: r.id,
         event_id: r.event_id,
-        endpoint_id: r.endpoint_id,
+        endpoint_id: EndpointId::issued(r.endpoint_id),
         next_attempt_at: utc(r.next_attempt_at),
         locked_until: r.locked_until.map(utc),
         delivered_at: r.delivered_at.map(utc),
@@ -269,7 +270,7 @@ impl EventRepo for StoreTx {
     async fn update_webhook_endpoint(&mut self, e: &WebhookEndpointRecord) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = endpoint_row(e);
-        db_run!(conn, c => diesel::update(webhook_endpoints::table.find(&e.id)).set(&row).execute(c).await)
+        db_run!(conn, c => diesel::update(webhook_endpoints::table.find(e.id.as_str())).set(&row).execute(c).await)
             .map_err(db)?;
         Ok(())
     }
@@ -383,9 +384,10 @@ impl EventRepo for StoreTx {
     async fn claim_due_deliveries(
         &mut self,
         claim: Claim,
-        skip_endpoints: &[String],
+        skip_endpoints: &[EndpointId],
     ) -> StoreResult<Vec<DeliveryRecord>> {
         let Claim { now, lease_until, limit } = claim;
+        let skip_endpoints: Vec<&str> = skip_endpoints.iter().map(EndpointId::as_str).collect();
         let conn = self.conn().await?;
         let (now_db, limit) = (db_time(now), i64::from(limit));
         let free = webhook_deliveries::locked_until.is_null().or(webhook_deliveries::locked_until.lt(now_db));
@@ -393,7 +395,7 @@ impl EventRepo for StoreTx {
             .eq(DeliveryStatus::Pending.as_str())
             .and(webhook_deliveries::next_attempt_at.le(now_db))
             .and(free)
-            .and(diesel::dsl::not(webhook_deliveries::endpoint_id.eq_any(skip_endpoints)));
+            .and(diesel::dsl::not(webhook_deliveries::endpoint_id.eq_any(&skip_endpoints)));
         let rows: Vec<DeliveryRow> = load_for_claim!(
             conn,
             webhook_deliveries::table
@@ -441,11 +443,12 @@ impl EventRepo for StoreTx {
         Ok(rows.into_iter().map(event).collect())
     }
 
-    async fn webhook_endpoints_by_ids(&mut self, ids: &[String]) -> StoreResult<Vec<WebhookEndpointRecord>> {
+    async fn webhook_endpoints_by_ids(&mut self, ids: &[EndpointId]) -> StoreResult<Vec<WebhookEndpointRecord>> {
+        let ids: Vec<&str> = ids.iter().map(EndpointId::as_str).collect();
         let conn = self.conn().await?;
         let rows: Vec<EndpointRow> = db_run!(conn, c => {
             webhook_endpoints::table
-                .filter(webhook_endpoints::id.eq_any(ids))
+                .filter(webhook_endpoints::id.eq_any(&ids))
                 .select(EndpointRow::as_select())
                 .load(c)
                 .await

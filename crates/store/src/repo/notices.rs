@@ -2,7 +2,7 @@
 //! `NoticeRepo` for the unit of work.
 
 use async_trait::async_trait;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, EndpointId};
 use vp_ports::{Cursor, NoticeRepo};
 
 use crate::tx::StoreTx;
@@ -27,7 +27,7 @@ const BOT_DISCONNECTED: &str = "bot_disconnected";
 fn notice_row(n: &NoticeRecord) -> NoticeRow {
     let (kind, subject_id, url, reason, amount) = match &n.kind {
         NoticeKind::EndpointDisabled { endpoint_id, url, reason } => {
-            (ENDPOINT_DISABLED, endpoint_id.clone(), Some(url.clone()), Some(reason.clone()), None)
+            (ENDPOINT_DISABLED, endpoint_id.to_string(), Some(url.clone()), Some(reason.clone()), None)
         }
         NoticeKind::WithdrawalPaid { withdrawal_id, amount } => {
             (WITHDRAWAL_PAID, withdrawal_id.clone(), None, None, Some(amount.kopecks()))
@@ -52,7 +52,7 @@ fn notice_row(n: &NoticeRecord) -> NoticeRow {
 fn notice(r: NoticeRow) -> StoreResult<NoticeRecord> {
     let kind = match (r.kind.as_str(), r.url, r.reason, r.amount) {
         (ENDPOINT_DISABLED, Some(url), Some(reason), _) => {
-            NoticeKind::EndpointDisabled { endpoint_id: r.subject_id, url, reason }
+            NoticeKind::EndpointDisabled { endpoint_id: EndpointId::issued(r.subject_id), url, reason }
         }
         (WITHDRAWAL_PAID, _, _, Some(amount)) => {
             NoticeKind::WithdrawalPaid { withdrawal_id: r.subject_id, amount: Money::from_kopecks(amount) }

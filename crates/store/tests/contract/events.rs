@@ -2,6 +2,7 @@
 
 use super::*;
 use vp_domain::AccountId;
+use vp_domain::EndpointId;
 
 contract_tests!(
     webhook_endpoints_round_trip_every_field,
@@ -15,7 +16,7 @@ contract_tests!(
 
 pub(super) fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
-        id: id.into(),
+        id: EndpointId::issued(id.into()),
         account_id: AccountId::issued(account_id.into()),
         url: "https://hooks.partner.example/vpn".into(),
         event_types: vec!["payment.succeeded".into(), "subscription.expired".into()],
@@ -45,7 +46,7 @@ pub(super) fn delivery(id: &str, event_id: &str, endpoint_id: &str, due_s: i64) 
     DeliveryRecord {
         id: id.into(),
         event_id: event_id.into(),
-        endpoint_id: endpoint_id.into(),
+        endpoint_id: EndpointId::issued(endpoint_id.into()),
         status: DeliveryStatus::Pending,
         attempts: 0,
         next_attempt_at: at(due_s),
@@ -77,10 +78,10 @@ async fn webhook_endpoints_round_trip_every_field(ctx: Ctx) {
 
     let mut tx = ctx.store.read().await.unwrap();
     assert_eq!(tx.webhook_endpoint("we-1").await.unwrap(), Some(first));
-    let ids: Vec<String> = tx.webhook_endpoints("acc-a").await.unwrap().into_iter().map(|e| e.id).collect();
+    let ids: Vec<EndpointId> = tx.webhook_endpoints("acc-a").await.unwrap().into_iter().map(|e| e.id).collect();
     assert_eq!(ids, ["we-1", "we-2"], "only the account's own, oldest first");
     assert_eq!(tx.webhook_endpoint("we-none").await.unwrap(), None);
-    let all: Vec<String> = tx.all_webhook_endpoints().await.unwrap().into_iter().map(|e| e.id).collect();
+    let all: Vec<EndpointId> = tx.all_webhook_endpoints().await.unwrap().into_iter().map(|e| e.id).collect();
     assert_eq!(all, ["we-1", "we-3", "we-2"], "every account's, oldest first");
     tx.commit().await.unwrap();
 }
@@ -142,7 +143,10 @@ async fn claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go(ctx
     tx.commit().await.unwrap();
     let mut tx = begin(&ctx.store).await;
     let claimed = tx
-        .claim_due_deliveries(Claim { now: at(100), lease_until: at(160), limit: 10 }, &["we-slow".to_owned()])
+        .claim_due_deliveries(
+            Claim { now: at(100), lease_until: at(160), limit: 10 },
+            &[EndpointId::issued("we-slow".to_owned())],
+        )
         .await
         .unwrap();
     assert_eq!(claimed.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["dl-2", "dl-4"], "the busy endpoint waits");
@@ -155,7 +159,7 @@ async fn claims_skip_busy_endpoints_and_give_back_and_batches_load_in_one_go(ctx
         events,
         [event("evt-1", "acc-a", "payment.succeeded", 1), event("evt-3", "acc-a", "payment.succeeded", 3)]
     );
-    let endpoints = tx.webhook_endpoints_by_ids(&["we-fast".to_owned()]).await.unwrap();
+    let endpoints = tx.webhook_endpoints_by_ids(&[EndpointId::issued("we-fast".to_owned())]).await.unwrap();
     assert_eq!(endpoints, [endpoint("we-fast", "acc-a")]);
     assert!(tx.events_by_ids(&[]).await.unwrap().is_empty());
 

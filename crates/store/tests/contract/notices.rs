@@ -2,6 +2,7 @@
 
 use super::*;
 use vp_domain::AccountId;
+use vp_domain::EndpointId;
 
 contract_tests!(notices_their_sends_and_linked_chats,);
 
@@ -13,7 +14,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
         id: "ntc-1".into(),
         account_id: AccountId::issued("acc-a".into()),
         kind: NoticeKind::EndpointDisabled {
-            endpoint_id: "we-1".into(),
+            endpoint_id: EndpointId::issued("we-1".into()),
             url: "https://a.example/h".into(),
             reason: "gone".into(),
         },

@@ -10,6 +10,7 @@ use vp_app::AppError;
 use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::DELIVERY_LOG_PAGE;
 use vp_app::events::types::SUBSCRIBABLE;
+use vp_domain::EndpointId;
 use vp_ports::AttemptFilter;
 
 use super::{ListQuery, Section, Shell, SignedIn, cursor_value, failed, webhooks, when};
@@ -39,6 +40,7 @@ pub async fn log(
         before: list.cursor(),
         limit: DELIVERY_LOG_PAGE,
     };
+    let Ok(id) = EndpointId::parse(&id) else { return webhooks::not_found(&req, &actor) };
     let endpoint = match cabinet.own_endpoint(&actor, &id).await {
         Ok(e) => e,
         Err(AppError::NotFound(_)) => return webhooks::not_found(&req, &actor),

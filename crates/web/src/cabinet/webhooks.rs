@@ -11,6 +11,7 @@ use vp_app::actor::Actor;
 use vp_app::cabinet::Cabinet;
 use vp_app::events::{TestOutcome, types::SUBSCRIBABLE};
 use vp_app::{AppError, Declined};
+use vp_domain::EndpointId;
 use vp_domain::limits::{WEBHOOK_ENDPOINTS_MAX as MAX_ENDPOINTS, WEBHOOK_REPLAY_DAYS as REPLAY_DAYS};
 use vp_i18n::{Arg, Texts};
 use vp_ports::{AddressRefused, WebhookEndpointRecord};
@@ -244,6 +245,7 @@ pub async fn show(
     id: Path<String>,
     shown: Query<Shown>,
 ) -> HttpResponse {
+    let Ok(id) = EndpointId::parse(&id) else { return not_found(&req, &actor) };
     match cabinet.own_endpoint(&actor, &id).await {
         Ok(endpoint) => {
             let top = outcome(Texts(session::lang(&req)), &shown, &endpoint);
@@ -337,9 +339,10 @@ async fn act(
     cabinet: Data<Cabinet>,
     id: Path<String>,
     form: SignedForm,
-    run: impl AsyncFnOnce(&Cabinet, &Actor, &str, &Fields) -> Result<String, AppError>,
+    run: impl AsyncFnOnce(&Cabinet, &Actor, &EndpointId, &Fields) -> Result<String, AppError>,
 ) -> HttpResponse {
     let SignedForm { actor, fields } = form;
+    let Ok(id) = EndpointId::parse(&id) else { return not_found(&req, &actor) };
     match run(&cabinet, &actor, &id, &fields).await {
         Ok(query) => session::see_other(&format!("/cabinet/webhooks/{id}?{query}")),
         Err(AppError::NotFound(_)) => not_found(&req, &actor),
@@ -406,6 +409,7 @@ pub async fn replay(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, 
 /// The secret is shown in the answer to the post, never in an address.
 pub async fn secret(req: HttpRequest, cabinet: Data<Cabinet>, id: Path<String>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, .. } = form;
+    let Ok(id) = EndpointId::parse(&id) else { return not_found(&req, &actor) };
     match cabinet.endpoint_secret(&actor, &id).await {
         Ok((e, secret)) => render_endpoint(&req, &actor, &e, StatusCode::OK, html! {}, Some(&secret)),
         Err(AppError::NotFound(_)) => not_found(&req, &actor),
