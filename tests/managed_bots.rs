@@ -217,13 +217,7 @@ fn refusals_leave_the_account_as_it_was_and_say_why(backend: Backend) {
 
 fn on_https_the_new_bot_is_told_by_webhook_and_gets_its_own(backend: Backend) {
     let telegram = telegram();
-    let api_url = telegram.url();
-    let env = [
-        ("VP_PUBLIC_BASE_URL", "https://vpn.example"),
-        ("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN),
-        ("VP_TELEGRAM_API_URL", api_url.as_str()),
-    ];
-    let Some(s) = Server::start_with(backend, "managed_bot_webhook", &env) else { return };
+    let Some(s) = support::chat::https_server(backend, "managed_bot_webhook", &telegram) else { return };
     s.cli(&["jobs"]);
     assert!(telegram.webhook(PLATFORM_TOKEN).is_some(), "the platform's bot's updates come by webhook");
     telegram.deliver_to(&s.base);

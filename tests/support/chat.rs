@@ -23,6 +23,18 @@ pub fn telegram() -> TelegramEmulator {
     telegram
 }
 
+/// The real binary at a public https address, whose bots (the platform's too) are told their
+/// updates by webhook.
+pub fn https_server(backend: Backend, name: &str, telegram: &TelegramEmulator) -> Option<Server> {
+    let api_url = telegram.url();
+    let env = [
+        ("VP_PUBLIC_BASE_URL", "https://vpn.example"),
+        ("VP_TELEGRAM_BOT_TOKEN", PLATFORM_TOKEN),
+        ("VP_TELEGRAM_API_URL", api_url.as_str()),
+    ];
+    Server::start_with(backend, name, &env)
+}
+
 /// `shop` with more settings.
 pub fn shop_with(backend: Backend, name: &str, more: &[(&str, &str)]) -> Option<(TelegramEmulator, Server)> {
     let telegram = telegram();

@@ -5,9 +5,9 @@
 //! check and the renewals all build on it, so it depends on none of them.
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::markup::price;
 use vp_domain::renewal::{TurnedOffBy, charge_due};
 use vp_domain::{Lang, Money, Purpose, Rail};

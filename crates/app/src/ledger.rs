@@ -3,9 +3,9 @@
 //! lock, so the balance read before a hold is the balance the hold applies to.
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::withdrawal::{self, Balance, Movement, WithdrawalStatus, WithdrawalStep};
 use vp_ports::{
     BalanceRepo, Clock, Cursor, IdGenerator, LedgerEntry, LedgerKind, LedgerSubject, NoticeKind, Store,

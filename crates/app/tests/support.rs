@@ -6,13 +6,13 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
-use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use time::{Duration, OffsetDateTime};
 use vp_app::secrets::SecretKeys;
 use vp_app::system::SystemIds;
 use vp_app::{Adapters, Services, Settings};
+use vp_domain::AccountId;
 use vp_domain::{GatewayName, GatewayState, Money};
 use vp_ports::store::StoreResult;
 use vp_ports::*;

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// A client builder with the platform's defaults; the caller adds what is its own (a DNS
@@ -67,5 +68,56 @@ impl Refusals {
             "an external system refused a request"
         );
         total
+    }
+}
+
+/// An answer that is not an outage (each adapter says which statuses are: a 5xx, YooKassa's
+/// 202): its status, and its body when that is JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub status: u16,
+    pub body: Option<Value>,
+}
+
+impl Answer {
+    pub fn new(status: u16, bytes: &[u8]) -> Answer {
+        Answer { status, body: serde_json::from_slice(bytes).ok() }
+    }
+
+    /// A 2xx.
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The body, or its member `field`, as `T` (a missing one reads as `null`).
+    pub fn read<T: DeserializeOwned>(&self, field: Option<&str>) -> Result<T, serde_json::Error> {
+        let value = match field {
+            None => self.body.clone(),
+            Some(name) => self.body.as_ref().and_then(|b| b.get(name)).cloned(),
+        };
+        serde_json::from_value(value.unwrap_or(Value::Null))
+    }
+
+    /// The body's text member `name`.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.body.as_ref()?.get(name)?.as_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_reads_its_json_body_or_a_member_and_says_whether_it_is_a_2xx() {
+        let answer = Answer::new(201, br#"{"errorCode":"A063","response":{"n":7}}"#);
+        assert!(answer.ok());
+        assert_eq!(answer.text("errorCode"), Some("A063"));
+        assert_eq!(answer.read::<Value>(Some("response")).ok(), Some(serde_json::json!({"n": 7})));
+        assert!(answer.read::<u32>(Some("missing")).is_err(), "a missing member is null");
+        let refused = Answer::new(404, b"<html>not json</html>");
+        assert!(!refused.ok());
+        assert_eq!(refused.body, None);
+        assert_eq!(refused.read::<Option<u32>>(None).ok(), Some(None));
     }
 }

@@ -2,10 +2,10 @@
 //! statuses, and how it sorts failures into unknown outcomes and refusals.
 
 use std::time::Duration;
-use vp_domain::AccountId;
 
 use serde_json::{Value, json};
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::{GatewayState, Money};
 use vp_payments::{YooKassaGateway, YooKassaSettings};
 use vp_ports::{GatewayError, GatewayPaymentRequest, PaymentGateway, RefundState};

@@ -2,11 +2,11 @@
 //! kept, and the messenger's side of it (`BotApi`).
 
 use std::time::Duration;
-use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 
 use vp_domain::Lang;
 use vp_domain::term_events::Threshold;

@@ -3,9 +3,9 @@
 //! caller provides the adapter and a way to fetch a subscription link as a VPN app does.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_ports::{PanelUser, VpnPanel};
 
 /// Fetches a subscription link the way a VPN app does (with `x-hwid` and the device headers);

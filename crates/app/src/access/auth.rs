@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_ports::AccountRecord;
 
 use super::PartnerAccess;

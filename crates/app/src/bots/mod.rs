@@ -12,9 +12,9 @@ pub mod wording;
 
 use std::fmt;
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::backoff;
 use vp_ports::bots::is_bot_token;
 use vp_ports::{BotApi, BotIdentity, BotProfile, BotRepo, BotStats, Clock, PartnerBotRecord, Store};

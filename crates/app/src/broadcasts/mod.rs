@@ -8,9 +8,9 @@ mod sending;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::broadcast::{Audience, BroadcastAction, BroadcastButton, BroadcastState, BroadcastText, RecipientState};
 use vp_ports::{
     BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord, BroadcastRepo, Clock, IdGenerator, Store,

@@ -2,9 +2,9 @@
 //! signing in with the lockout, sessions, signing out, revoking a user.
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::cabinet::{
     Email, INVITATION_VALID_FOR, LOCK_AFTER_FAILURES, check_new_password, locked_until, session_alive,
 };

@@ -5,8 +5,8 @@
 mod offer;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_domain::{BrandName, Lang};
 use vp_ports::{AccountRecord, PaymentMethodRecord, Store};
 

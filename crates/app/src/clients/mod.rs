@@ -7,9 +7,9 @@ pub(crate) mod limits;
 mod panel_sync;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::limits::TRIAL_LENGTH;
 use vp_domain::subscription::SubscriptionError;
 use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};

@@ -4,10 +4,10 @@
 //! was down, with backoff when it refused the push.
 
 use std::sync::{Arc, Mutex, PoisonError};
-use vp_domain::AccountId;
 
 use time::OffsetDateTime;
 use tokio::sync::oneshot;
+use vp_domain::AccountId;
 use vp_domain::ClientId;
 use vp_domain::backoff::panel_retry_delay;
 use vp_ports::{

@@ -5,11 +5,11 @@
 //! accounts go in parallel, on at most half the connection pool.
 
 use std::collections::HashMap;
-use vp_domain::AccountId;
 
 use serde_json::json;
 use std::sync::Arc;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
 
 use vp_ports::{

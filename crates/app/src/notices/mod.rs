@@ -6,9 +6,9 @@
 //! updates arrive as every bot's do (`bots::updates`).
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::Lang;
 use vp_ports::{
     AccountRepo, CabinetRepo, ChatLinkCode, Clock, Cursor, NoticeRecord, NoticeRepo, PartnerChat, Store, StoreError,

@@ -11,8 +11,8 @@ pub mod shifted_clock;
 mod system;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_domain::{BrandName, ClientId, MarkupPercent};
 use vp_ports::{AccountRepo, ClientRecord, ClientRepo, Clock, IdGenerator, Store};
 

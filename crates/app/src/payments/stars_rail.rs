@@ -3,8 +3,8 @@
 //! the bot's: an account without a connected bot takes none.
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_ports::{AccountRecord, GatewayError, StarsCharge, StarsInvoice, StarsInvoiceLink, StarsSubscription, Store};
 
 use crate::bots::partner_bot;

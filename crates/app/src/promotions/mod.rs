@@ -3,9 +3,9 @@
 //! payable (`hold`), which the store counts from the invoice's status from then on.
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::{Date, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::markup::price;
 use vp_domain::promo::{self, Benefit, PromoCode, PromoRefused, Terms, UseContext};
 use vp_domain::{ClientId, Purpose};

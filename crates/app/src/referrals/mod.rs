@@ -7,8 +7,8 @@
 mod rewards;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_domain::referral::{Newcomer, ReferralCode, ReferralDays, invitation};
 use vp_ports::{
     BotCustomerRepo, ClientRepo, Clock, InviterStats, ReferralCodeRecord, ReferralRecord, ReferralRepo, ReferralTotals,

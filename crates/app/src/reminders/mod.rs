@@ -11,9 +11,9 @@
 mod queue;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::SubscriptionStatus;
 use vp_domain::referral::RewardState;
 use vp_domain::renewal::{charge_at, renewable};

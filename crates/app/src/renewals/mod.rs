@@ -5,8 +5,8 @@
 mod charges;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_domain::ClientId;
 use vp_ports::{Clock, IdGenerator, RenewalChargeState, Store};
 

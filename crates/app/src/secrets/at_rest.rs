@@ -4,8 +4,8 @@
 //! key rotation `reseal_secrets` moves them all under the current key.
 
 use std::sync::Arc;
-use vp_domain::{AccountId, EndpointId};
 
+use vp_domain::{AccountId, EndpointId};
 use vp_ports::{PartnerBotRecord, RenewalConsent, Store, WebhookEndpointRecord};
 
 use super::{SecretKeys, SecretPurpose};

@@ -8,7 +8,6 @@
 mod at_rest;
 
 use std::fmt;
-use vp_domain::{AccountId, EndpointId};
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -17,6 +16,7 @@ use ring::digest::{SHA256, digest};
 use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 use thiserror::Error;
+use vp_domain::{AccountId, EndpointId};
 
 pub use at_rest::Secrets;
 

@@ -9,8 +9,8 @@ mod buying;
 mod orders;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_domain::shop::ShopSlug;
 use vp_domain::{ClientId, Lang};
 use vp_ports::{AccountRecord, Clock, IdGenerator, PaymentMethodRecord, Store, StoreError, Tx};

@@ -8,8 +8,8 @@ mod checkout;
 mod subscriptions;
 
 use std::sync::Arc;
-use vp_domain::AccountId;
 
+use vp_domain::AccountId;
 use vp_domain::stars::StarsRate;
 use vp_ports::{Clock, IdGenerator, Store};
 

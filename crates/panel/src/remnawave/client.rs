@@ -22,25 +22,23 @@ pub(crate) struct Client {
 }
 
 /// An answer the caller reads: 2xx or 4xx (outages never get here).
-pub(crate) struct Answer {
-    pub status: u16,
-    pub body: Option<Value>,
+pub(crate) use vp_outbound::Answer;
+
+/// What the panel's answers carry beyond a status: its envelope.
+pub(crate) trait PanelAnswer {
+    /// The panel's business error code (`A063`, `A204`, ...), when it sent one.
+    fn error_code(&self) -> Option<&str>;
+    /// The `response` of the envelope, typed.
+    fn response<T: DeserializeOwned>(&self, what: &str) -> Result<T, PanelError>;
 }
 
-impl Answer {
-    pub fn ok(&self) -> bool {
-        (200..300).contains(&self.status)
+impl PanelAnswer for Answer {
+    fn error_code(&self) -> Option<&str> {
+        self.text("errorCode")
     }
 
-    /// The panel's business error code (`A063`, `A204`, ...), when it sent one.
-    pub fn error_code(&self) -> Option<&str> {
-        self.body.as_ref()?.get("errorCode")?.as_str()
-    }
-
-    /// The `response` of the envelope, typed.
-    pub fn response<T: DeserializeOwned>(&self, what: &str) -> Result<T, PanelError> {
-        let response = self.body.as_ref().and_then(|b| b.get("response")).cloned().unwrap_or(Value::Null);
-        serde_json::from_value(response).map_err(|e| {
+    fn response<T: DeserializeOwned>(&self, what: &str) -> Result<T, PanelError> {
+        self.read(Some("response")).map_err(|e| {
             tracing::error!(what, error = %e, "the Remnawave answer does not have the contract's shape");
             PanelError::Rejected(format!("{what}: the panel's answer does not have the contract's shape: {e}"))
         })
@@ -84,7 +82,7 @@ impl Client {
         if status >= 500 {
             return Err(PanelError::Unavailable(format!("{method} /api{path}: the panel answered {status}")));
         }
-        Ok(Answer { status, body: serde_json::from_slice(&bytes).ok() })
+        Ok(Answer::new(status, &bytes))
     }
 
     /// A 4xx the caller did not expect: our bug or a drift. Logged with the request (which

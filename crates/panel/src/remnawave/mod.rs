@@ -16,7 +16,7 @@ use vp_ports::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPan
 pub use client::REQUEST_TIMEOUT;
 pub use wire::{LIFETIME_EXPIRE_AT, username};
 
-use client::Client;
+use client::{Client, PanelAnswer};
 use wire::{Changes, Devices, Metadata, User, create_body};
 
 /// What the operator configures (`VP_REMNAWAVE_*`).

@@ -22,26 +22,25 @@ pub(crate) struct Client {
     refused: vp_outbound::Refusals,
 }
 
-/// A 200 or a 4xx (unknown outcomes never get here).
-pub(crate) struct Answer {
-    pub status: u16,
-    pub body: Option<Value>,
+/// A 200 or a 4xx (unknown outcomes never get here; YooKassa documents no other 2xx).
+pub(crate) use vp_outbound::Answer;
+
+/// What YooKassa's answers carry: an object, or its error.
+pub(crate) trait YooKassaAnswer {
+    fn object<T: DeserializeOwned>(&self, what: &str) -> Result<T, GatewayError>;
+    fn error(&self) -> ApiError;
 }
 
-impl Answer {
-    pub fn ok(&self) -> bool {
-        self.status == 200
-    }
-
-    pub fn object<T: DeserializeOwned>(&self, what: &str) -> Result<T, GatewayError> {
-        serde_json::from_value(self.body.clone().unwrap_or(Value::Null)).map_err(|e| {
+impl YooKassaAnswer for Answer {
+    fn object<T: DeserializeOwned>(&self, what: &str) -> Result<T, GatewayError> {
+        self.read(None).map_err(|e| {
             tracing::error!(what, error = %e, "a YooKassa answer does not have the documented shape");
             GatewayError::Rejected(format!("{what}: YooKassa's answer does not have the documented shape: {e}"))
         })
     }
 
-    pub fn error(&self) -> ApiError {
-        self.body.clone().and_then(|b| serde_json::from_value(b).ok()).unwrap_or_default()
+    fn error(&self) -> ApiError {
+        self.read(None).unwrap_or_default()
     }
 }
 
@@ -85,15 +84,15 @@ impl Client {
         let response = request.send().await.map_err(|e| unknown(&e))?;
         let status = response.status().as_u16();
         let bytes = response.bytes().await.map_err(|e| unknown(&e))?;
-        let body: Option<Value> = serde_json::from_slice(&bytes).ok();
+        let answer = Answer::new(status, &bytes);
         // 202 (the SDKs' "processing") and 500 (the documented "result unknown", often with
         // `retry_after`) both mean: ask again with the same key and body.
         if status == 202 || status >= 500 {
-            let retry_after = body.as_ref().and_then(|b| b.get("retry_after")).and_then(Value::as_u64);
+            let retry_after = answer.body.as_ref().and_then(|b| b.get("retry_after")).and_then(Value::as_u64);
             let hint = retry_after.map_or_else(String::new, |ms| format!(", retry after {ms} ms"));
             return Err(GatewayError::Unavailable(format!("{method} {path}: YooKassa answered {status}{hint}")));
         }
-        Ok(Answer { status, body })
+        Ok(answer)
     }
 
     /// A 4xx: our request was wrong, or the shop's settings drifted. Logged with the request

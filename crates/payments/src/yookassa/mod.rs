@@ -22,7 +22,7 @@ pub use client::REQUEST_TIMEOUT;
 pub use notifications::{DEFAULT_NOTIFY_FROM, NOTIFICATIONS_PATH, NotifyPolicy, routes};
 pub use wire::METHOD_TYPES;
 
-use client::Client;
+use client::{Client, YooKassaAnswer};
 use wire::{Me, Payment, Refund, capture_body, create_body, refund_body, saved_method_body, state};
 
 /// YooKassa's production API.

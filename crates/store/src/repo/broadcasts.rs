@@ -3,7 +3,6 @@
 //! by claims like every outbox.
 
 use std::collections::HashSet;
-use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use diesel::dsl::sql;
@@ -14,6 +13,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::InvoiceStatus;
 use vp_domain::broadcast::{BroadcastButton, BroadcastState, BroadcastText, RecipientState};
 use vp_ports::store::StoreResult;

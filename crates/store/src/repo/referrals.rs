@@ -2,7 +2,6 @@
 //! figures are counted in the database: a partner's customers may bring many.
 
 use std::sync::LazyLock;
-use vp_domain::AccountId;
 
 use async_trait::async_trait;
 use diesel::dsl::sql;
@@ -10,6 +9,7 @@ use diesel::sql_types::{BigInt, Nullable};
 use diesel::{ExpressionMethods, JoinOnDsl, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
+use vp_domain::AccountId;
 use vp_domain::referral::{ReferralCode, ReferralDays, RewardState};
 use vp_ports::store::StoreResult;
 use vp_ports::{

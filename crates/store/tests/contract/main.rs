@@ -8,11 +8,11 @@ use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration as StdDuration, SystemTime, UNIX_EPOCH};
-use vp_domain::AccountId;
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
+use vp_domain::AccountId;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::withdrawal::{Balance, WithdrawalStatus};
