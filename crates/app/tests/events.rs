@@ -11,7 +11,7 @@ use vp_app::audit::Who;
 use vp_app::events::TestOutcome;
 use vp_app::{AppError, Declined};
 use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
-use vp_ports::{AddressRefused, AttemptFilter, NoticeKind};
+use vp_ports::{AddressRefused, AttemptFilter, NoticeKind, WebhookEndpointRecord};
 
 const OPERATOR: Who<'static> = Who::Operator;
 
@@ -35,6 +35,11 @@ fn body(raw: &str) -> Value {
     serde_json::from_str(raw).unwrap()
 }
 
+/// An endpoint of the world's account at `url`, taking `event_types`, added by the operator.
+async fn endpoint(w: &World, url: &str, event_types: &[&str]) -> WebhookEndpointRecord {
+    w.app.events.add_endpoint(&w.account.id, url, &types(event_types), OPERATOR).await.unwrap()
+}
+
 /// Creates and pays a one-month invoice for `client`; returns the payment id.
 async fn pay(w: &World, client: &str) -> String {
     w.pay(&w.account, client).await.payment_id
@@ -43,17 +48,8 @@ async fn pay(w: &World, client: &str) -> String {
 #[tokio::test]
 async fn a_paid_invoice_sends_payment_succeeded_only_to_endpoints_subscribed_to_it() {
     let w = World::new().await;
-    let wanted = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
-    w.app
-        .events
-        .add_endpoint(&w.account.id, "https://b.example/hooks", &types(&["payment.expired"]), OPERATOR)
-        .await
-        .unwrap();
+    let wanted = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
+    endpoint(&w, "https://b.example/hooks", &["payment.expired"]).await;
     let payment_id = pay(&w, "u1").await;
     assert_eq!(w.app.events.deliver_due_events(10).await.unwrap(), 1);
     let got = w.webhooks.received();
@@ -72,12 +68,7 @@ async fn a_paid_invoice_sends_payment_succeeded_only_to_endpoints_subscribed_to_
 #[tokio::test]
 async fn failed_attempts_follow_the_schedule_and_resend_the_same_id_and_body() {
     let w = World::new().await;
-    let e = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
+    let e = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
     w.webhooks.answer(Some(500), None);
     w.webhooks.answer(None, None);
     w.webhooks.answer(Some(503), Some(Duration::hours(1)));
@@ -119,12 +110,7 @@ async fn failed_attempts_follow_the_schedule_and_resend_the_same_id_and_body() {
 #[tokio::test]
 async fn gone_disables_the_endpoint_at_once_and_a_replay_after_repair_resends() {
     let w = World::new().await;
-    let e = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
+    let e = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
     w.webhooks.answer(Some(410), None);
     pay(&w, "u1").await;
     w.app.events.deliver_due_events(10).await.unwrap();
@@ -172,12 +158,7 @@ async fn gone_disables_the_endpoint_at_once_and_a_replay_after_repair_resends() 
 #[tokio::test]
 async fn five_days_without_an_accepted_event_disable_the_endpoint() {
     let w = World::new().await;
-    let e = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
+    let e = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
     for _ in 0..20 {
         w.webhooks.answer(Some(500), None);
     }
@@ -199,11 +180,7 @@ async fn five_days_without_an_accepted_event_disable_the_endpoint() {
 #[tokio::test]
 async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
     let w = World::new().await;
-    w.app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.expired"]), OPERATOR)
-        .await
-        .unwrap();
+    endpoint(&w, "https://a.example/hooks", &["payment.expired"]).await;
     let request = InvoiceRequest {
         client_id: ClientId::parse("u1").unwrap(),
         purpose: Purpose::Subscription { plan_id: 1 },
@@ -281,12 +258,7 @@ async fn blocked_clients_get_no_term_events_but_their_term_still_ends() {
 #[tokio::test]
 async fn the_test_button_sends_webhook_test_at_most_five_times_a_minute() {
     let w = World::new().await;
-    let e = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
+    let e = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
     for _ in 0..5 {
         let attempt = sent(w.app.events.send_test_event(&e.id, OPERATOR).await.unwrap());
         assert_eq!(attempt.status_code, Some(200));
@@ -312,12 +284,7 @@ async fn the_test_button_sends_webhook_test_at_most_five_times_a_minute() {
 async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
     let w = World::new().await;
     pay(&w, "u1").await;
-    let e = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
+    let e = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
     assert_eq!(
         w.app.events.deliver_due_events(10).await.unwrap(),
         0,
@@ -369,12 +336,7 @@ async fn endpoints_get_only_later_events_and_an_account_has_at_most_ten() {
 #[tokio::test]
 async fn after_a_secret_rotation_both_secrets_sign_for_24_hours() {
     let w = World::new().await;
-    let e = w
-        .app
-        .events
-        .add_endpoint(&w.account.id, "https://a.example/hooks", &types(&["payment.succeeded"]), OPERATOR)
-        .await
-        .unwrap();
+    let e = endpoint(&w, "https://a.example/hooks", &["payment.succeeded"]).await;
     let rotated = w.app.events.rotate_endpoint_secret(&e.id, OPERATOR).await.unwrap();
     let (old, new) = (w.keys.endpoint_secret(&e).unwrap(), w.keys.endpoint_secret(&rotated).unwrap());
     assert_ne!(new, old);
