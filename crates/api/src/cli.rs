@@ -116,28 +116,16 @@ pub enum PromoCommand {
     /// to below the platform's price is refused, with the plan and by how much.
     Create(PromoCreateArgs),
     /// The account's codes, newest first, with their uses.
-    List {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    List { account_id: AccountId },
     /// One code with its uses: held by payable invoices, spent by paid ones, the discount given.
-    Show {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        code: String,
-    },
+    Show { account_id: AccountId, code: String },
     /// Turn a code off: it is refused from now on; invoices already issued with it stay payable.
-    Disable {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        code: String,
-    },
+    Disable { account_id: AccountId, code: String },
 }
 
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("benefit").required(true).args(["percent_off", "amount_off", "extra_days"])))]
 pub struct PromoCreateArgs {
-    #[arg(value_parser = account_id)]
     pub account_id: AccountId,
     pub code: String,
     /// Whole percent off the customer price, 1 to 99.
@@ -172,33 +160,22 @@ pub enum BotCommand {
     /// command line, which other users of the machine can see). The token is checked with
     /// Telegram and kept sealed; it is never shown again.
     Connect {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         #[arg(long)]
         token_file: PathBuf,
     },
     /// The account's bot (without its token).
-    Show {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    Show { account_id: AccountId },
     /// Disconnect the account's bot: the platform forgets its token.
-    Disconnect {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    Disconnect { account_id: AccountId },
     /// The bot's last 30 days: people who started it, clients linked to a chat, purchases of
     /// bot customers, and the conversion from start to payment.
-    Stats {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    Stats { account_id: AccountId },
     /// Print a one-time "Create my bot" link (valid 24 h): the platform's bot (VP_TELEGRAM_BOT_TOKEN)
     /// offers whoever opens it first the button that creates a bot it manages, then connects
     /// that bot to the account with no token to copy. Exits 2 when the platform's bot may not
     /// create bots (Bot Management Mode off in BotFather) or the account has a bot.
     CreateLink {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         /// The language the platform's bot speaks to the person: en or ru.
         #[arg(long, default_value = "en", value_parser = lang)]
@@ -207,10 +184,7 @@ pub enum BotCommand {
     /// Replace the token of the account's bot created with "Create my bot": Telegram refuses
     /// the old token from now on and the platform uses the new one. For a bot connected with a
     /// pasted token it exits 2 and explains BotFather's /revoke.
-    RotateToken {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    RotateToken { account_id: AccountId },
 }
 
 #[derive(Debug, Subcommand)]
@@ -256,7 +230,6 @@ pub enum CabinetCommand {
     /// Print a one-time link (valid 72 h) where the person sets a password, and mail it to
     /// them; for an existing user of the account it is a password reset link.
     Invite {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         #[arg(long)]
         email: String,
@@ -265,10 +238,7 @@ pub enum CabinetCommand {
         lang: vp_domain::Lang,
     },
     /// Users of an account.
-    Users {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    Users { account_id: AccountId },
     /// End a user's access: their sessions end now and their links stop working.
     Revoke { user_id: String },
 }
@@ -319,7 +289,6 @@ pub enum PanelCommand {
 pub enum EndpointCommand {
     /// Register an https address (port 443, publicly reachable) for some event types.
     Add {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         url: String,
         /// Event types, e.g. payment.succeeded (repeat or comma-separate).
@@ -328,50 +297,41 @@ pub enum EndpointCommand {
     },
     /// Endpoints of an account.
     List {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
     },
     /// Replace the event types of an endpoint (from the next event on).
     Types {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
         #[arg(long = "type", value_delimiter = ',', required = true)]
         types: Vec<String>,
     },
     Enable {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
     },
     /// Disable: pending deliveries become undelivered (replayable after re-enabling).
     Disable {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
     },
     /// Show the signing secret.
     Secret {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
     },
     /// Issue a new secret; the previous one keeps signing for 24 hours.
     RotateSecret {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
     },
     /// Send `webhook.test` now and show the response code and time (5 per minute).
     Test {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
     },
     /// Recent delivery attempts with status code, time and attempt number.
     Deliveries {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
         limit: u32,
     },
     /// Resend undelivered events of the last 1, 3, 7 or 30 days.
     Replay {
-        #[arg(value_parser = endpoint_id)]
         endpoint_id: EndpointId,
         #[arg(long, value_parser = ["1", "3", "7", "30"])]
         days: String,
@@ -453,49 +413,22 @@ pub enum AccountCommand {
         trial: bool,
     },
     /// Show an account with its keys and partner balance.
-    Show {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    Show { account_id: AccountId },
     /// List all accounts.
     List,
     /// Set the markup percent.
-    SetMarkup {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        markup: String,
-    },
+    SetMarkup { account_id: AccountId, markup: String },
     /// Set the brand name.
-    SetBrand {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        brand: String,
-    },
+    SetBrand { account_id: AccountId, brand: String },
     /// Set the address of the account's web shop, {VP_PUBLIC_BASE_URL}/shop/SLUG: 3 to 40
     /// lowercase Latin letters, digits and single hyphens; the old address stops working.
-    SetSlug {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        slug: String,
-    },
+    SetSlug { account_id: AccountId, slug: String },
     /// Set the time zone customers read times in: an IANA name such as Europe/Moscow (the default).
-    SetTimeZone {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        time_zone: String,
-    },
+    SetTimeZone { account_id: AccountId, time_zone: String },
     /// Turn trials on or off for the account.
-    Trial {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        switch: Switch,
-    },
+    Trial { account_id: AccountId, switch: Switch },
     /// Turn API access on or off (off: every key answers 401).
-    ApiAccess {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        switch: Switch,
-    },
+    ApiAccess { account_id: AccountId, switch: Switch },
     /// Per-account limit overrides; each takes a number or `default`.
     Limits(LimitsArgs),
     /// How the customer pages show the account; each takes a value or `none`.
@@ -505,7 +438,6 @@ pub enum AccountCommand {
     /// The referral program: with --days, set the days a customer gets when someone they
     /// invited pays for the first time (0 turns it off); then show it with its top inviters.
     Referrals {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         /// Days per invited customer's first payment, 0 to 365.
         #[arg(long)]
@@ -515,7 +447,6 @@ pub enum AccountCommand {
 
 #[derive(Debug, Args)]
 pub struct StarsArgs {
-    #[arg(value_parser = account_id)]
     pub account_id: AccountId,
     /// Rubles one Star is worth, at most two decimals, e.g. 1.79: plans are priced in whole
     /// Stars, rounded up.
@@ -528,7 +459,6 @@ pub struct StarsArgs {
 
 #[derive(Debug, Args)]
 pub struct StyleArgs {
-    #[arg(value_parser = account_id)]
     pub account_id: AccountId,
     /// https address of a logo shown beside the brand name.
     #[arg(long)]
@@ -543,7 +473,6 @@ pub struct StyleArgs {
 
 #[derive(Debug, Args)]
 pub struct LimitsArgs {
-    #[arg(value_parser = account_id)]
     pub account_id: AccountId,
     #[arg(long)]
     pub requests_per_minute: Option<String>,
@@ -558,17 +487,11 @@ pub struct LimitsArgs {
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
     /// Issue another key (shown once).
-    Issue {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    Issue { account_id: AccountId },
     /// Revoke a key by its id.
     Revoke { key_id: String },
     /// List an account's keys (ids and prefixes, never the keys).
-    List {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-    },
+    List { account_id: AccountId },
 }
 
 #[derive(Debug, Subcommand)]
@@ -659,23 +582,19 @@ pub enum MethodCommand {
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
     Show {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         client_id: String,
     },
     Block {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         client_id: String,
     },
     Unblock {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         client_id: String,
     },
     /// Turn the client's automatic renewal off (`off`): no renewal charge is started from now.
     AutoRenew {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
         client_id: String,
         state: AutoRenewState,
@@ -691,17 +610,9 @@ pub enum AutoRenewState {
 #[derive(Debug, Subcommand)]
 pub enum SubscriptionCommand {
     /// Pause access; the term keeps running.
-    Suspend {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        client_id: String,
-    },
+    Suspend { account_id: AccountId, client_id: String },
     /// Lift the pause.
-    Resume {
-        #[arg(value_parser = account_id)]
-        account_id: AccountId,
-        client_id: String,
-    },
+    Resume { account_id: AccountId, client_id: String },
 }
 
 #[derive(Debug, Subcommand)]
@@ -713,16 +624,6 @@ pub enum ContentCommand {
 }
 
 /// A `--lang` value: `en` or `ru`, the languages of the catalogues.
-/// An account id argument, checked before the command runs.
-fn account_id(raw: &str) -> Result<AccountId, String> {
-    AccountId::parse(raw).map_err(|e| e.to_string())
-}
-
-/// An endpoint id argument, likewise.
-fn endpoint_id(raw: &str) -> Result<EndpointId, String> {
-    EndpointId::parse(raw).map_err(|e| e.to_string())
-}
-
 fn lang(code: &str) -> Result<vp_domain::Lang, String> {
     vp_domain::Lang::from_code(code).ok_or_else(|| format!("{code:?} is not a language of the service: en or ru"))
 }
@@ -749,14 +650,12 @@ pub enum BroadcastCommand {
     },
     /// The account's broadcasts, newest first.
     List {
-        #[arg(value_parser = account_id)]
         account_id: AccountId,
     },
 }
 
 #[derive(Debug, Args)]
 pub struct BroadcastSendArgs {
-    #[arg(value_parser = account_id)]
     pub account_id: AccountId,
     /// The text (plain, up to 4096 characters), for English chats and for Russian ones without
     /// --text-file-ru.

@@ -6,6 +6,7 @@
 use std::borrow::Borrow;
 use std::fmt;
 use std::ops::Deref;
+use std::str::FromStr;
 
 use thiserror::Error;
 
@@ -50,6 +51,14 @@ macro_rules! issued_id {
 
             pub fn as_str(&self) -> &str {
                 &self.0
+            }
+        }
+
+        /// So a command line's argument parses as one (clap reads `FromStr` types itself).
+        impl FromStr for $name {
+            type Err = InvalidId;
+            fn from_str(raw: &str) -> Result<Self, InvalidId> {
+                $name::parse(raw)
             }
         }
 
@@ -142,6 +151,7 @@ mod tests {
             ["", "acc", "acc_", "acc-1", "pay_1", "ACC_1", "acc_a b", "acc_é", &format!("acc_{}", "x".repeat(65))]
         {
             assert_eq!(AccountId::parse(bad), Err(InvalidId { kind: "account id", prefix: "acc" }), "{bad:?}");
+            assert_eq!(bad.parse::<AccountId>(), AccountId::parse(bad), "FromStr is parse");
         }
     }
 
