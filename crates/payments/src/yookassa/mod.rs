@@ -119,8 +119,8 @@ impl PaymentGateway for YooKassaGateway {
         let key = request.idempotency_key.as_str();
         let answer = self.client.call(Method::POST, "/payments", Some(key), Some(&body)).await?;
         if !answer.ok() {
-            if answer.error().is_about_the_method() {
-                let e = answer.error();
+            let e = answer.error();
+            if e.is_about_the_method() {
                 tracing::warn!(payment_id = key, parameter = ?e.parameter, description = ?e.description, "YooKassa refused the payment method");
                 return Err(GatewayError::MethodUnavailable(e.description.unwrap_or_default()));
             }
