@@ -330,6 +330,34 @@ fn wait_up(child: &mut Child, port: u16, log: &std::path::Path) {
     }
 }
 
+/// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to exit;
+/// returns its exit code. A server still running after `STOP_WITHIN` (its drain and shutdown
+/// allowances and then some) fails the test with its threads' stacks and its log, and is
+/// killed: a stop that hangs must not hang the suite.
+fn stop_gracefully(child: &mut Child, log: &std::path::Path) -> Option<i32> {
+    const STOP_WITHIN: Duration = Duration::from_secs(120);
+    let pid = child.id().to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status();
+    let deadline = Instant::now() + STOP_WITHIN;
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().expect("child state") {
+            return status.code();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stacks = Command::new("gdb")
+        .args(["-batch", "-p", &pid, "-ex", "thread apply all bt"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_else(|e| format!("(no stacks: gdb: {e})"));
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!(
+        "the server did not exit within {STOP_WITHIN:?} of SIGTERM\n--- its threads ---\n{stacks}\n--- its log ---\n{}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+}
+
 /// A failing test shows what its server logged.
 fn show_log_if_failing(log: &std::path::Path) {
     if std::thread::panicking() {
@@ -428,11 +456,10 @@ impl Server {
         r.text()
     }
 
-    /// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to
-    /// exit; returns its exit code.
+    /// Sends SIGTERM and waits for the process to exit (`stop_gracefully`); returns its exit code.
     pub fn terminate(&mut self) -> Option<i32> {
-        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-        self.child.wait().ok().and_then(|s| s.code())
+        let log = self.log_path();
+        stop_gracefully(&mut self.child, &log)
     }
 
     /// The server's process id.
@@ -503,8 +530,7 @@ impl Instance {
 
     /// `Server::restart_gracefully` for this instance.
     pub fn restart_gracefully(&mut self) -> Option<i32> {
-        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-        let code = self.child.wait().ok().and_then(|s| s.code());
+        let code = stop_gracefully(&mut self.child, &self.log);
         let base = format!("http://127.0.0.1:{}", self.port);
         self.child = spawn_serve_on(&self.db_url, &self.env, self.port, &base, &self.log);
         wait_up(&mut self.child, self.port, &self.log);

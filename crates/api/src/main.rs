@@ -13,6 +13,7 @@ mod output;
 mod promo_commands;
 mod secrets_key;
 mod serve;
+mod stopping;
 mod wiring;
 mod workers;
 

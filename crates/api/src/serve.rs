@@ -1,7 +1,7 @@
 //! `serve`: the HTTP server, with the background work beside it (`workers`).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -17,6 +17,7 @@ use vp_web::WebState;
 use crate::commands::CommandError;
 use crate::config::Config;
 use crate::output;
+use crate::stopping::Stopping;
 
 /// The adapters that serve routes of their own beside the partner API.
 pub struct Served {
@@ -94,24 +95,29 @@ pub async fn serve(
     let allowance = config.shutdown_after;
     let drain = config.drain_after;
     let observability = services.observability.clone();
+    // The stop's steps, begun by the signal (or by the server's own end, should it come first).
+    let stopping = Arc::new(OnceLock::<Stopping>::new());
+    let on_signal = stopping.clone();
     tokio::spawn(async move {
         crate::workers::terminated().await;
+        // Draining, then requests in flight, then actix's own graceful stop, then the deliveries.
+        let steps = on_signal.get_or_init(|| Stopping::begin(drain + allowance * 3));
         // The proxy's health checks see 503 on /ready and take the instance out while it
         // still serves what comes meanwhile.
         observability.start_draining();
-        tracing::info!(
-            seconds = drain.as_secs(),
-            "stopping: /ready answers 503; serving while the proxy takes this instance out"
-        );
+        tracing::info!(seconds = drain.as_secs(), "stopping: /ready answers 503");
+        steps.step("serving while the proxy takes this instance out");
         tokio::time::sleep(drain).await;
-        tracing::info!("stopping: no new connections; finishing the requests in flight");
+        steps.step("no new connections; finishing the requests in flight");
         handle.pause().await;
         let deadline = tokio::time::Instant::now() + allowance;
         while in_flight.count() > 0 && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
+        steps.step("closing the connections");
         handle.stop(true).await;
         if let Some(metrics) = metrics_handle {
+            steps.step("closing the metrics listener");
             metrics.stop(true).await;
         }
     });
@@ -123,8 +129,8 @@ pub async fn serve(
     // On SIGTERM or SIGINT the server stops accepting and lets requests in flight finish (up
     // to VP_SHUTDOWN_SECONDS) before this returns.
     let result = server.await.map_err(|e| CommandError::Failed(format!("server stopped: {e}")));
-    tracing::info!("stopping: finishing the delivery attempts under way");
-    background.shut_down().await;
+    let steps = stopping.get_or_init(|| Stopping::begin(allowance * 2));
+    background.shut_down(steps).await;
     result
 }
 

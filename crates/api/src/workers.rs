@@ -10,6 +10,7 @@ use vp_app::Services;
 use vp_app::operator::shifted_clock::ShiftedClock;
 
 use crate::config::Config;
+use crate::stopping::Stopping;
 
 /// How often the periodic jobs run: invoice expiry, completion of requests cut off by a
 /// crash, reconciliation of payments pending at the gateway, the panel sync, partners' bots'
@@ -39,6 +40,8 @@ const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
 /// How often a process without the poll lease tries for it, and a poller's pause after a
 /// failed round or a round with no bots to poll.
 const UPDATE_POLL_PAUSE: Duration = Duration::from_secs(3);
+/// How long a stop waits for each lease to be given up.
+const LEASE_RELEASE_WITHIN: Duration = Duration::from_secs(3);
 
 /// The background work of a process, stopped by `shut_down`.
 pub struct Background {
@@ -56,26 +59,33 @@ pub struct Background {
 impl Background {
     /// Lets the event dispatcher finish its attempts in flight (or give their deliveries
     /// back) within the shutdown allowance, and stops the rest at once.
-    pub async fn shut_down(self) {
+    pub async fn shut_down(self, steps: &Stopping) {
         for t in &self.tasks {
             t.abort();
         }
-        if self.polls
-            && let Err(e) = self.services.bot_updates.release_poll_lease(&self.holder).await
-        {
-            tracing::warn!(error = %e, "could not give up the update poller's lease; it runs out by itself");
+        steps.step("giving up the leases");
+        if self.polls {
+            let released = self.services.bot_updates.release_poll_lease(&self.holder);
+            given_back("update poller's", released).await;
         }
-        if let Err(e) = self.services.reminders.release_reminder_lease(&self.holder).await {
-            tracing::warn!(error = %e, "could not give up the reminder lease; it runs out by itself");
-        }
-        if let Err(e) = self.services.broadcasts.release_broadcast_lease(&self.holder).await {
-            tracing::warn!(error = %e, "could not give up the broadcast lease; it runs out by itself");
-        }
+        given_back("reminder", self.services.reminders.release_reminder_lease(&self.holder)).await;
+        given_back("broadcast", self.services.broadcasts.release_broadcast_lease(&self.holder)).await;
+        steps.step("finishing the delivery attempts under way");
         let _ = self.stop.send(true);
         let margin = Duration::from_secs(5);
         if tokio::time::timeout(self.drain_for + margin, self.dispatcher).await.is_err() {
             tracing::warn!("the event dispatcher did not stop in time; its leases run out");
         }
+    }
+}
+
+/// Waits a little for a lease to be given up: one not given up runs out by itself, so a stop
+/// does not wait on the database for it.
+async fn given_back(lease: &str, release: impl std::future::Future<Output = vp_app::AppResult<()>>) {
+    match tokio::time::timeout(LEASE_RELEASE_WITHIN, release).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::warn!(error = %e, "could not give up the {lease} lease; it runs out by itself"),
+        Err(_) => tracing::warn!("the {lease} lease was not given up in time; it runs out by itself"),
     }
 }
 
@@ -336,8 +346,8 @@ pub async fn run_worker(services: Services, config: &Config, shifted_clock: Opti
     let background = spawn_all(&services, config, shifted_clock);
     tracing::info!(delivery_workers = config.delivery_workers, "worker running");
     terminated().await;
-    tracing::info!("stopping: finishing the delivery attempts under way");
-    background.shut_down().await;
+    let steps = Stopping::begin(config.shutdown_after * 2);
+    background.shut_down(&steps).await;
 }
 
 /// SIGINT (Ctrl-C) or SIGTERM (systemd, container runtimes).

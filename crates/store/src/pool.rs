@@ -28,6 +28,10 @@ pub(crate) type PgConn = AsyncPgConnection;
 pub(crate) const SQLITE_PRAGMAS: &str =
     "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;";
 
+/// How long a unit of work waits for a pooled connection before it fails as unavailable: a
+/// pool whose connections stay taken must not hang every caller (and a stop) with it.
+const CHECKOUT_WITHIN: std::time::Duration = std::time::Duration::from_secs(30);
+
 #[derive(diesel::QueryableByName)]
 struct MaxConnections {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
@@ -226,11 +230,20 @@ impl DbPool {
         u64::try_from(row.n).map_err(|_| errors::corrupt("negative max_connections"))
     }
 
+    /// A connection of the pool, waited for at most `CHECKOUT_WITHIN`.
     pub(crate) async fn get(&self) -> StoreResult<DbConn> {
-        match self {
-            DbPool::Sqlite(pool) => pool.get().await.map(DbConn::Sqlite).map_err(errors::pool),
-            DbPool::Postgres(pools) => pools.pool()?.get().await.map(DbConn::Postgres).map_err(errors::pool),
-        }
+        let checkout = async {
+            match self {
+                DbPool::Sqlite(pool) => pool.get().await.map(DbConn::Sqlite).map_err(errors::pool),
+                DbPool::Postgres(pools) => pools.pool()?.get().await.map(DbConn::Postgres).map_err(errors::pool),
+            }
+        };
+        tokio::time::timeout(CHECKOUT_WITHIN, checkout).await.unwrap_or_else(|_| {
+            Err(StoreError::Unavailable(format!(
+                "no database connection came free within {} s",
+                CHECKOUT_WITHIN.as_secs()
+            )))
+        })
     }
 }
 
