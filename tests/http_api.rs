@@ -241,6 +241,9 @@ fn an_invoice_is_issued_replayed_and_paid_on_the_sandbox_page(s: &Server) {
     assert_eq!(renewed["client"]["subscription"]["subscription_url"], sub["subscription_url"]);
     assert!(renewed["client"]["subscription"]["days_left"].as_i64().unwrap() > sub["days_left"].as_i64().unwrap() + 27);
     assert_eq!(s.api("GET", "/payments/pay_unknown", None, &[]).code(), "PAYMENT_NOT_FOUND");
+    let not_an_id = s.api("GET", "/payments/acc_demo", None, &[]);
+    assert_eq!(not_an_id.status, 404, "text that is no payment id names no invoice");
+    assert_eq!(not_an_id.code(), "PAYMENT_NOT_FOUND");
     // The connect page opens the app with the link.
     let connect = s.get_raw(sub["connect"][0]["connect_url"].as_str().unwrap().trim_start_matches(&s.base), &[]);
     assert_eq!(connect.status, 200);

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vp_domain::{AccountId, EndpointId, GatewayName};
+use vp_domain::{AccountId, EndpointId, GatewayName, PaymentId};
 
 #[derive(Debug, Parser)]
 #[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
@@ -370,16 +370,16 @@ pub enum SavedCardsOutcome {
 #[derive(Debug, Subcommand)]
 pub enum InvoiceCommand {
     Show {
-        payment_id: String,
+        payment_id: PaymentId,
     },
     /// The bank recalled the payment: succeeded becomes failed, the partner share is reversed.
     Recall {
-        payment_id: String,
+        payment_id: PaymentId,
     },
     /// Refund a succeeded invoice in full through its payment gateway (or Telegram); applied
     /// (as a recall) when the gateway confirms it.
     Refund {
-        payment_id: String,
+        payment_id: PaymentId,
         /// For a gateway with no refunds (Crypto Pay): the money was given back by hand;
         /// record the refund (the partner's share reversed).
         #[arg(long)]

@@ -67,7 +67,7 @@ impl Consents {
                 id: self.ids.new_id("ren"),
                 account_id: invoice.account_id.clone(),
                 client_ref: invoice.client_ref.clone(),
-                payment_id: invoice.payment_id.clone(),
+                payment_id: invoice.payment_id.to_string(),
                 plan_id,
                 method: invoice.method.clone(),
                 consented_at: now,

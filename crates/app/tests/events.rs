@@ -42,7 +42,7 @@ async fn endpoint(w: &World, url: &str, event_types: &[&str]) -> WebhookEndpoint
 
 /// Creates and pays a one-month invoice for `client`; returns the payment id.
 async fn pay(w: &World, client: &str) -> String {
-    w.pay(&w.account, client).await.payment_id
+    w.pay(&w.account, client).await.payment_id.into()
 }
 
 #[tokio::test]

@@ -9,7 +9,8 @@ use support::{World, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{
-    ClientId, GatewayName, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, Purpose,
+    ClientId, GatewayName, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentId,
+    Purpose,
 };
 use vp_ports::{GatewayError, GatewayEvents, RefundState};
 
@@ -29,7 +30,7 @@ fn subscribe(client: &str) -> InvoiceRequest {
 }
 
 async fn status(w: &World, payment_id: &str) -> InvoiceStatus {
-    w.app.payments.invoice_view(&w.account, payment_id).await.unwrap().invoice.status
+    w.app.payments.invoice_view(&w.account, &PaymentId::parse(payment_id).unwrap()).await.unwrap().invoice.status
 }
 
 #[tokio::test]

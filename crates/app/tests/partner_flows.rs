@@ -8,7 +8,7 @@ use support::{World, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{
-    ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentOutcome, Purpose,
+    ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentId, PaymentOutcome, Purpose,
     SubscriptionStatus,
 };
 
@@ -148,7 +148,7 @@ async fn a_request_cut_off_by_a_crash_is_in_progress_then_completed_with_the_sam
         account_id: w.account.id.clone(),
         key: "crash".into(),
         request_fingerprint: vp_app::payments::fingerprint(&request),
-        payment_id: "pay_reserved".into(),
+        payment_id: PaymentId::issued("pay_reserved".into()),
         recovery_point: RecoveryPoint::Started,
         locked_until: Some(now + Duration::seconds(60)),
         created_at: now,

@@ -37,7 +37,7 @@ async fn buy_through(app: &vp_app::Services, w: &World, client: &str, consent: b
     let invoice = app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
     let given = consent.then(|| ConsentGiven { text: SENTENCE.into(), lang: Lang::En });
     app.payments.sandbox_pay(&invoice.payment_id, true, given).await.unwrap();
-    invoice.payment_id
+    invoice.payment_id.into()
 }
 
 /// The term check and the renewal worker, as the background loop runs them.

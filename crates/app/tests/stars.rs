@@ -126,7 +126,7 @@ async fn a_charge_recorded_before_a_crash_is_settled_once_when_telegram_reports_
     tx.insert_stars_charge(&StarsCharge {
         charge_id: "stx1".into(),
         account_id: w.account.id.clone(),
-        payment_id: invoice.payment_id.clone(),
+        payment_id: invoice.payment_id.to_string(),
         user_id: USER,
         stars: 160,
         renewal: false,

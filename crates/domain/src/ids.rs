@@ -116,6 +116,18 @@ macro_rules! issued_id {
                 &self.0 == other
             }
         }
+
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                self == &other.0
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
     };
 }
 
@@ -136,6 +148,13 @@ issued_id!(
     EndpointId,
     "we",
     "endpoint id"
+);
+
+issued_id!(
+    /// An invoice, as the partner API calls it: a payment (`pay_…`).
+    PaymentId,
+    "pay",
+    "payment id"
 );
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ pub mod withdrawal;
 
 pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase, devices_for_sale};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
-pub use ids::{AccountId, EndpointId, InvalidId};
+pub use ids::{AccountId, EndpointId, InvalidId, PaymentId};
 pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
 pub use lang::Lang;
 pub use markup::{MarkupPercent, PriceBreakdown};

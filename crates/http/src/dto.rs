@@ -324,7 +324,7 @@ impl From<InvoiceView> for Payment {
     fn from(v: InvoiceView) -> Self {
         let i = v.invoice;
         Payment {
-            payment_id: i.payment_id,
+            payment_id: i.payment_id.into(),
             status: match i.status {
                 vp_domain::InvoiceStatus::Pending => PaymentStatus::Pending,
                 vp_domain::InvoiceStatus::Succeeded => PaymentStatus::Succeeded,

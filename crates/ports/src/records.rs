@@ -4,8 +4,8 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    AccountId, BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PriceBreakdown, Purpose, Rail,
-    Subscription, SubscriptionStatus, TimeZone,
+    AccountId, BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PaymentId, PriceBreakdown,
+    Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
 };
 
 /// A place in a list kept in time order: an item's time and, for items of the same time, its
@@ -145,7 +145,7 @@ pub struct ClientFilter {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvoiceRecord {
-    pub payment_id: String,
+    pub payment_id: PaymentId,
     pub account_id: AccountId,
     /// Internal id of the client.
     pub client_ref: String,
@@ -185,7 +185,7 @@ pub struct IdempotencyRecord {
     /// Canonical text of the request's "same fields" (see `vp_domain::InvoiceRequest`).
     pub request_fingerprint: String,
     /// The invoice id reserved when the key was first recorded.
-    pub payment_id: String,
+    pub payment_id: PaymentId,
     pub recovery_point: RecoveryPoint,
     /// While the first request runs, a retry before this moment gets `OPERATION_IN_PROGRESS`.
     pub locked_until: Option<OffsetDateTime>,

@@ -8,7 +8,8 @@ use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::{
     AccountId, BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus,
-    MarkupPercent, MethodCode, Money, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
+    MarkupPercent, MethodCode, Money, PaymentId, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus,
+    TimeZone,
 };
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
@@ -279,7 +280,7 @@ fn subscription(r: SubscriptionRow) -> StoreResult<SubscriptionRecord> {
 pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
     let devices = i.purpose.devices().map(|d| int(d, "devices")).transpose()?;
     Ok(InvoiceRow {
-        payment_id: i.payment_id.clone(),
+        payment_id: i.payment_id.to_string(),
         account_id: i.account_id.to_string(),
         client_ref: i.client_ref.clone(),
         status: i.status.as_str().to_owned(),
@@ -380,7 +381,7 @@ pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str, legacy: GatewayName) 
             platform: Money::from_kopecks(r.platform_amount),
             partner_share: Money::from_kopecks(r.partner_share),
         },
-        payment_id: r.payment_id,
+        payment_id: PaymentId::issued(r.payment_id),
         account_id: AccountId::issued(r.account_id),
         client_ref: r.client_ref,
         method: r.method,
@@ -408,7 +409,7 @@ pub(crate) fn idempotency_row(r: &IdempotencyRecord) -> IdempotencyRow {
         account_id: r.account_id.to_string(),
         key: r.key.clone(),
         request_fingerprint: r.request_fingerprint.clone(),
-        payment_id: r.payment_id.clone(),
+        payment_id: r.payment_id.to_string(),
         recovery_point: recovery_point_text(r.recovery_point).to_owned(),
         locked_until: db_time_opt(r.locked_until),
         created_at: db_time(r.created_at),
@@ -426,7 +427,7 @@ pub(crate) fn idempotency(r: IdempotencyRow) -> StoreResult<IdempotencyRecord> {
         account_id: AccountId::issued(r.account_id),
         key: r.key,
         request_fingerprint: r.request_fingerprint,
-        payment_id: r.payment_id,
+        payment_id: PaymentId::issued(r.payment_id),
         recovery_point,
         locked_until: r.locked_until.map(utc),
         created_at: utc(r.created_at),

@@ -1,8 +1,8 @@
 //! Clients and invoices as the operator sees and steps in: reading one, blocking it, pausing
 //! its access; any invoice by id.
 
-use vp_domain::AccountId;
 use vp_domain::subscription::SubscriptionError;
+use vp_domain::{AccountId, PaymentId};
 use vp_ports::ClientRecord;
 
 use super::{Operator, load_client};
@@ -60,7 +60,7 @@ impl Operator {
     }
 
     /// Any invoice by id, for the operator.
-    pub async fn invoice(&self, payment_id: &str) -> AppResult<vp_ports::InvoiceRecord> {
+    pub async fn invoice(&self, payment_id: &PaymentId) -> AppResult<vp_ports::InvoiceRecord> {
         let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         tx.commit().await?;

@@ -87,7 +87,7 @@ impl Payments {
         loop {
             let page = read!(self.store, |tx| tx.paid_invoices_since(now - PAID_ACCESS_WINDOW, after.as_ref(), PAGE));
             let Some(last) = page.last() else { break };
-            after = Some(Cursor { at: last.paid_at.unwrap_or(now), id: last.payment_id.clone() });
+            after = Some(Cursor { at: last.paid_at.unwrap_or(now), id: last.payment_id.to_string() });
             for invoice in page {
                 if !seen.insert(invoice.client_ref.clone()) {
                     continue;

@@ -8,7 +8,7 @@ use time::Duration;
 use vp_domain::backoff::{GATEWAY_RECHECK_AFTER_WINDOW, gateway_recheck_delay};
 use vp_domain::invoice::outcome_of_gateway_state;
 use vp_domain::limits::INVOICE_PAYMENT_WINDOW;
-use vp_domain::{GatewayName, GatewayState, InvoiceStatus, PaymentOutcome, Rail};
+use vp_domain::{GatewayName, GatewayState, InvoiceStatus, PaymentId, PaymentOutcome, Rail};
 use vp_ports::{
     Claim, GatewayError, GatewayEventError, GatewayEvents, GatewayInfo, InvoiceRecord, RefundState, StarsCharge,
 };
@@ -31,7 +31,7 @@ fn gateway_failure(e: GatewayError) -> AppError {
 impl Payments {
     /// Re-reads the invoice's gateway payment and applies what the gateway says; returns the
     /// invoice as it now stands and the gateway's state. A final state ends reconciliation.
-    pub async fn reconcile_invoice(&self, payment_id: &str) -> AppResult<(InvoiceRecord, GatewayState)> {
+    pub async fn reconcile_invoice(&self, payment_id: &PaymentId) -> AppResult<(InvoiceRecord, GatewayState)> {
         let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         tx.commit().await?;
@@ -104,7 +104,11 @@ impl Payments {
     /// spec's bank recall); a pending refund is applied when the gateway confirms it. A
     /// gateway with no refunds (Crypto Pay) is refused unless `by_hand`
     /// says the money was given back outside it: then only the recall is recorded.
-    pub async fn refund_invoice(&self, payment_id: &str, by_hand: bool) -> AppResult<(InvoiceRecord, RefundState)> {
+    pub async fn refund_invoice(
+        &self,
+        payment_id: &PaymentId,
+        by_hand: bool,
+    ) -> AppResult<(InvoiceRecord, RefundState)> {
         let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         tx.commit().await?;
@@ -245,7 +249,7 @@ impl Payments {
         match (state, invoice.status) {
             (GatewayState::Succeeded, status) if status.may_be_paid() => {
                 tracing::warn!(%gateway, payment = %gateway_payment_id, %payment_id, "an invoice paid through a payment it does not record; settled by it");
-                self.apply_payment_outcome(payment_id, PaymentOutcome::Paid).await?;
+                self.apply_payment_outcome(&invoice.payment_id, PaymentOutcome::Paid).await?;
             }
             (GatewayState::Succeeded, InvoiceStatus::Succeeded) => {
                 tracing::error!(%gateway, payment = %gateway_payment_id, %payment_id, "an invoice paid twice; the second payment is to be given back by the operator");

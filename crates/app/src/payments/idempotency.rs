@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use vp_domain::cabinet::Email;
 use vp_domain::promo::PromoCode;
-use vp_domain::{ClientId, InvoiceRequest, MethodCode, Purpose, Rail, ReturnUrl};
+use vp_domain::{ClientId, InvoiceRequest, MethodCode, PaymentId, Purpose, Rail, ReturnUrl};
 use vp_ports::{AccountRecord, Clock, IdempotencyRecord, RecoveryPoint, Store};
 
 use super::Payments;
@@ -172,7 +172,7 @@ impl Payments {
             }
             let fp = fingerprint(request);
             let resumed = stale.request_fingerprint == fp;
-            let payment_id = if resumed { stale.payment_id.clone() } else { self.ids.new_id("pay") };
+            let payment_id = if resumed { stale.payment_id.clone() } else { PaymentId::issued(self.ids.new_id("pay")) };
             let pinned = resumed.then(|| Charge::from_pinned(stale.gateway_request.as_deref())).flatten();
             if !resumed {
                 // The stale request's use of a code is not this request's.

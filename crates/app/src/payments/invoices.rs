@@ -14,7 +14,7 @@
 
 use time::OffsetDateTime;
 use vp_domain::stars::StarsRate;
-use vp_domain::{IdempotencyKey, InvoiceRequest};
+use vp_domain::{IdempotencyKey, InvoiceRequest, PaymentId};
 use vp_ports::{
     AccountRecord, DailyQuota, IdempotencyRecord, InvoiceCreation, InvoiceOpening, RecoveryPoint, StoreError,
 };
@@ -106,7 +106,7 @@ impl Payments {
         let now = self.clock.now();
         let offer = self.offers.current().await?;
         let asked = promotions::asked(self.store.as_ref(), &account.id, request.promo_code.as_ref()).await?;
-        let payment_id = self.ids.new_id("pay");
+        let payment_id = PaymentId::issued(self.ids.new_id("pay"));
         let return_url = self.return_url(request, &payment_id);
         let priced = self.pricing(&offer, account, stars).price(request, return_url, &asked);
         let record = IdempotencyRecord {
@@ -157,12 +157,12 @@ impl Payments {
     }
 
     /// The partner's `return_url`, else the platform's own payment result page.
-    pub(super) fn return_url(&self, request: &InvoiceRequest, payment_id: &str) -> String {
+    pub(super) fn return_url(&self, request: &InvoiceRequest, payment_id: &PaymentId) -> String {
         request.return_url.as_ref().map_or_else(|| self.payment_result_url(payment_id), |u| u.as_str().to_owned())
     }
 
     /// The platform's own page a customer returns to when the partner gave no `return_url`.
-    pub fn payment_result_url(&self, payment_id: &str) -> String {
+    pub fn payment_result_url(&self, payment_id: &PaymentId) -> String {
         format!("{}{}{payment_id}", self.public_base_url, super::PAYMENT_RESULT_PREFIX)
     }
 }

@@ -84,7 +84,7 @@ impl Payments {
             .get(route.gateway)
             .ok_or_else(|| GatewayError::MethodUnavailable(format!("the gateway {} is off", route.gateway)))?;
         let gateway_request = GatewayPaymentRequest {
-            idempotency_key: record.payment_id.clone(),
+            idempotency_key: record.payment_id.to_string(),
             account_id: account.id.clone(),
             amount: Money::from_kopecks(charge.customer),
             method: request.method.as_str().to_owned(),
@@ -111,7 +111,7 @@ impl Payments {
         now: OffsetDateTime,
     ) -> Result<Issued, GatewayError> {
         let invoice = StarsInvoice {
-            payment_id: record.payment_id.clone(),
+            payment_id: record.payment_id.to_string(),
             account_id: account.id.clone(),
             stars: charge.stars.ok_or_else(|| GatewayError::Rejected("a Stars charge without its Stars".into()))?,
             subscription: charge.stars_subscription,

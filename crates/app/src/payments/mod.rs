@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::invoice::payment_deadline;
-use vp_domain::{InvoiceStatus, PriceBreakdown, Purpose, Rail};
+use vp_domain::{InvoiceStatus, PaymentId, PriceBreakdown, Purpose, Rail};
 use vp_ports::{ClientRecord, Clock, IdGenerator, InvoiceRecord, Metrics, Store};
 
 pub use crate::gateways::Gateways;
@@ -91,7 +91,7 @@ pub(crate) struct Renewal<'a> {
 /// page and no return address (the customer is not there), paid by a saved method or by
 /// Telegram.
 pub(crate) fn renewal_invoice(
-    payment_id: String,
+    payment_id: PaymentId,
     client: &ClientRecord,
     renewal: Renewal<'_>,
     now: OffsetDateTime,

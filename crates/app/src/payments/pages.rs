@@ -2,7 +2,7 @@
 //! buttons) and the payment result page's invoice.
 
 use vp_domain::renewal::{charge_at, next_charge_after, renewable};
-use vp_domain::{GatewayName, InvoiceStatus, Lang, PaymentOutcome, Purpose};
+use vp_domain::{GatewayName, InvoiceStatus, Lang, PaymentId, PaymentOutcome, Purpose};
 use vp_ports::{AccountStyle, InvoiceRecord};
 
 use super::Payments;
@@ -51,7 +51,7 @@ pub struct PaymentPage {
 }
 
 impl Payments {
-    pub async fn payment_page(&self, payment_id: &str, lang: Lang) -> AppResult<PaymentPage> {
+    pub async fn payment_page(&self, payment_id: &PaymentId, lang: Lang) -> AppResult<PaymentPage> {
         let mut tx = self.store.read().await?;
         let invoice = tx.invoice_by_id(payment_id).await?.ok_or(AppError::NotFound("invoice"))?;
         let account = tx.account(&invoice.account_id).await?.ok_or(AppError::NotFound("invoice"))?;
@@ -66,7 +66,7 @@ impl Payments {
         let client = tx.client_by_ref(&invoice.client_ref).await?;
         let connect_mailed = match tx.shop_customer_of_client(&invoice.client_ref).await? {
             None => false,
-            Some(customer) if customer.first_payment_id != invoice.payment_id => true,
+            Some(customer) if invoice.payment_id != customer.first_payment_id => true,
             // The purchase that linked the address shows the link only if it also made the
             // subscription: a payment of the client before it was someone else's, who also
             // typed this address.
@@ -156,7 +156,7 @@ impl Payments {
     /// the consent with the sentence shown. `false` when it is not offered for this invoice.
     pub async fn consent_after_payment(
         &self,
-        payment_id: &str,
+        payment_id: &PaymentId,
         word: impl Fn(&RenewalOffer) -> String,
         lang: Lang,
     ) -> AppResult<bool> {

@@ -5,7 +5,7 @@
 use time::OffsetDateTime;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::invoice::payment_deadline;
-use vp_domain::{InvoiceRequest, InvoiceStatus};
+use vp_domain::{InvoiceRequest, InvoiceStatus, PaymentId};
 use vp_ports::{
     AccountRecord, ClientRecord, ClientRepo, DailyQuota, IdempotencyRecord, InvoiceRecord, InvoiceRecorded,
     InvoiceRepo, InvoiceWrite, RecoveryPoint, SettingsRepo,
@@ -102,7 +102,7 @@ impl Payments {
     }
 
     /// `GET /payments/{payment_id}`: only invoices of the caller's account exist for it.
-    pub async fn invoice_view(&self, account: &AccountRecord, payment_id: &str) -> AppResult<InvoiceView> {
+    pub async fn invoice_view(&self, account: &AccountRecord, payment_id: &PaymentId) -> AppResult<InvoiceView> {
         Ok(read!(self.store, |tx| self.stored_invoice_view(tx.as_mut(), account, payment_id, false)))
     }
 

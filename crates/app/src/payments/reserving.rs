@@ -96,7 +96,7 @@ impl Payments {
         }
         if let Some(stars) = charge.stars {
             let invoice = StarsInvoice {
-                payment_id: record.payment_id.clone(),
+                payment_id: record.payment_id.to_string(),
                 account_id: account.id.clone(),
                 stars,
                 subscription: charge.stars_subscription,

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
-use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentOutcome, Purpose, Subscription};
+use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentId, PaymentOutcome, Purpose, Subscription};
 use vp_ports::{
     AccountRepo, ClientRecord, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo,
     ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord, Tx,
@@ -26,7 +26,11 @@ pub(crate) trait AccessGranted: Send + Sync {
 impl Payments {
     /// Applies a gateway, sweeper or operator outcome to an invoice. Repeating an outcome that
     /// is already applied (a gateway notifying twice) changes nothing and is not an error.
-    pub async fn apply_payment_outcome(&self, payment_id: &str, outcome: PaymentOutcome) -> AppResult<InvoiceRecord> {
+    pub async fn apply_payment_outcome(
+        &self,
+        payment_id: &PaymentId,
+        outcome: PaymentOutcome,
+    ) -> AppResult<InvoiceRecord> {
         self.apply_outcome_if(payment_id, outcome, |_| true).await
     }
 
@@ -94,7 +98,7 @@ impl Payments {
             tx.insert_ledger_entry(&LedgerEntry {
                 id: self.ids.new_id("led"),
                 account_id: invoice.account_id.clone(),
-                subject: LedgerSubject::Invoice(invoice.payment_id.clone()),
+                subject: LedgerSubject::Invoice(invoice.payment_id.to_string()),
                 kind,
                 amount,
                 held: Money::ZERO,

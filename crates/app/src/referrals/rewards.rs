@@ -48,7 +48,7 @@ impl ReferralRewards {
             changed = Some(inviter.id.clone());
         }
         referral.reward = Some(ReferralReward {
-            payment_id: invoice.payment_id.clone(),
+            payment_id: invoice.payment_id.to_string(),
             days: days.days(),
             state,
             rewarded_at: now,

@@ -72,7 +72,7 @@ impl ReminderQueue {
         let Some(client) = tx.client_by_ref(&invoice.client_ref).await? else { return Ok(()) };
         let current = client.subscription.as_ref().map(|r| r.subscription.expires_at);
         let Some(ends) = term_ends_at.or(current) else { return Ok(()) };
-        let payment = Some(invoice.payment_id.clone());
+        let payment = Some(invoice.payment_id.to_string());
         self.queue(tx, &client, chat.chat_id, kind, ends, payment).await
     }
 

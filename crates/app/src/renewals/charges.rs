@@ -9,7 +9,7 @@ use time::Duration;
 use vp_domain::AccountId;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::renewal::{charge_due, retry_at};
-use vp_domain::{GatewayState, InvoiceStatus, PaymentOutcome, Purpose};
+use vp_domain::{GatewayState, InvoiceStatus, PaymentId, PaymentOutcome, Purpose};
 use vp_ports::{Claim, GatewayError, InvoiceRecord, RenewalCharge, RenewalChargeState, SavedMethodCharge};
 
 use super::Renewals;
@@ -149,7 +149,7 @@ impl Renewals {
         let first = tx.invoice_by_id(&consent.payment_id).await?.ok_or(AppError::NotFound("consent's invoice"))?;
         // The price the customer was last told (docs/decisions.md).
         let renewal = Renewal { purpose, method: &consent.method, rail: first.rail.clone(), amounts: consent.price };
-        let mut invoice = renewal_invoice(charge.payment_id.clone(), &client, renewal, now);
+        let mut invoice = renewal_invoice(PaymentId::issued(charge.payment_id.clone()), &client, renewal, now);
         // The buyer's receipt goes where the consenting payment's went, for today's amount.
         let description = renewal_description(&consent_brand(tx.as_mut(), &consent.account_id).await?);
         invoice.receipt = first.receipt.map(|r| r.for_amount(&description, purpose, invoice.amounts.customer));
@@ -180,7 +180,7 @@ impl Renewals {
             return Err(AppError::NotFound("saved payment method"));
         };
         let request = SavedMethodCharge {
-            idempotency_key: invoice.payment_id.clone(),
+            idempotency_key: invoice.payment_id.to_string(),
             account_id: charge.account_id.clone(),
             amount: invoice.amounts.customer,
             description: renewal_description(account.brand_name.as_str()),

@@ -40,7 +40,7 @@ impl AccessGranted for ShopOrders {
             .map_err(|_| StoreError::Corrupt(format!("shop customer email of {}", customer.client_ref)))?;
         let term = &subscription.subscription;
         let content = MailContent::ShopOrderPaid {
-            payment_id: invoice.payment_id.clone(),
+            payment_id: invoice.payment_id.to_string(),
             amount: invoice.amounts.customer.kopecks(),
             item,
             paid_at: invoice.paid_at.unwrap_or(invoice.created_at),

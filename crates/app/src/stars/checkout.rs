@@ -5,9 +5,9 @@
 //! finishes what the first one began.
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::renewal::TurnedOffBy;
 use vp_domain::stars::{STARS_CURRENCY, StarsRate};
+use vp_domain::{AccountId, PaymentId};
 use vp_domain::{InvoiceStatus, Money, PaymentOutcome, Rail};
 use vp_ports::{InvoiceRecord, PreCheckout, StarsCharge, StarsInvoice, StarsPaid, StarsSubscription, Tx};
 
@@ -43,7 +43,7 @@ pub enum StarsPayment {
 enum Recorded {
     /// Settle this invoice (a subscription's first payment also turns automatic renewal on).
     Settle {
-        payment_id: String,
+        payment_id: PaymentId,
         subscription: Option<String>,
     },
     Repeated,
@@ -160,7 +160,7 @@ impl Stars {
                 status if status.may_be_paid() => {
                     let subscription = tx.stars_subscription(&paid.charge_id).await?;
                     let subscription = subscription.filter(|s| s.canceled_at.is_none()).map(|s| s.charge_id);
-                    Recorded::Settle { payment_id: known.payment_id, subscription }
+                    Recorded::Settle { payment_id: invoice.payment_id, subscription }
                 }
                 _ => Recorded::Repeated,
             });
@@ -190,7 +190,7 @@ impl Stars {
             charge_id: paid.charge_id.clone(),
             account_id: account_id.clone(),
             client_ref: first.client_ref.clone(),
-            payment_id: first.payment_id.clone(),
+            payment_id: first.payment_id.to_string(),
             user_id: paid.user_id,
             stars: paid.total_amount,
             paid_until: paid_until(paid, now),
@@ -210,7 +210,7 @@ impl Stars {
         first: &InvoiceRecord,
         paid: &StarsPaid,
         now: OffsetDateTime,
-    ) -> AppResult<String> {
+    ) -> AppResult<PaymentId> {
         let first_stars = tx.stars_invoice(&first.payment_id).await?.map_or(1, |s| s.stars.max(1));
         let rate = match tx.stars_rate(&first.account_id).await? {
             Some(rate) => rate,
@@ -222,10 +222,10 @@ impl Stars {
             .ok_or_else(|| AppError::Conflict("the renewal's value overflows".into()))?;
         let client = tx.client_by_ref(&first.client_ref).await?.ok_or(AppError::NotFound("client"))?;
         let renewal = Renewal { purpose: first.purpose, method: &first.method, rail: Rail::Stars, amounts };
-        let invoice = renewal_invoice(self.ids.new_id("pay"), &client, renewal, now);
+        let invoice = renewal_invoice(PaymentId::issued(self.ids.new_id("pay")), &client, renewal, now);
         tx.insert_invoice(&invoice).await?;
         let stars = StarsInvoice {
-            payment_id: invoice.payment_id.clone(),
+            payment_id: invoice.payment_id.to_string(),
             account_id: first.account_id.clone(),
             stars: paid.total_amount,
             subscription: true,

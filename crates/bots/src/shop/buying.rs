@@ -113,7 +113,7 @@ async fn invoice_message(
     // The consent is offered with the words it gives, before the pay button is used.
     let Some(offer) = renewal else { return Ok(shopper.message(body, vec![pay, shopper.back()])) };
     let body = format!("{body}\n\n{}", renewal_sentence(lang, offer));
-    let renew = shopper.button("shop-renew-on", &Choice::RenewOn { payment_id: invoice.payment_id.clone() });
+    let renew = shopper.button("shop-renew-on", &Choice::RenewOn { payment_id: invoice.payment_id.to_string() });
     Ok(shopper.message(body, vec![renew, pay, shopper.back()]))
 }
 

@@ -1,10 +1,13 @@
 use actix_web::web::{Bytes, Data, Path};
 use actix_web::{HttpRequest, HttpResponse, get, post};
+use vp_app::Refusal;
 use vp_app::payments::Payments;
 use vp_domain::cabinet::Email;
 use vp_domain::limits::PLAN_ID_MAX;
 use vp_domain::promo::{PromoCode, PromoCodeMalformed};
-use vp_domain::{ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, Purpose, ReturnUrl};
+use vp_domain::{
+    ClientId, IdempotencyKey, IdempotencyKeyError, InvoiceRequest, MethodCode, PaymentId, Purpose, ReturnUrl,
+};
 
 use crate::auth::{Partner, PayingPartner};
 use crate::body::json_object;
@@ -130,5 +133,7 @@ pub async fn get_payment(
     payments: Data<Payments>,
     payment_id: Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    // Text that is no payment id names no invoice of the account either.
+    let payment_id = PaymentId::parse(&payment_id).map_err(|_| ApiError::from(Refusal::PaymentNotFound))?;
     Ok(HttpResponse::Ok().json(Payment::from(payments.invoice_view(&partner.0, &payment_id).await?)))
 }

@@ -85,7 +85,7 @@ impl InvoiceRepo for StoreTx {
 
     async fn update_invoice(&mut self, invoice: &InvoiceRecord) -> StoreResult<()> {
         let row = convert::invoice_row(invoice)?;
-        let payment_id = invoice.payment_id.clone();
+        let payment_id = invoice.payment_id.to_string();
         write_with_next!(self, by_sql(diesel::update(invoices::table.find(&payment_id)).set(&row)))
     }
 

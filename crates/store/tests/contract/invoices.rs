@@ -122,7 +122,7 @@ async fn invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read(ctx: Ctx
             .await
             .unwrap();
         tx.commit().await.unwrap();
-        got.into_iter().map(|c| (c.invoice.payment_id, c.checks)).collect::<Vec<_>>()
+        got.into_iter().map(|c| (c.invoice.payment_id.to_string(), c.checks)).collect::<Vec<_>>()
     };
     let first = claim(ctx.store.clone(), 100).await;
     assert_eq!(first, [("g-due".to_owned(), 1), ("g-expired".to_owned(), 1)], "due, pending or expired, in the window");

@@ -12,10 +12,10 @@ use std::time::{Duration as StdDuration, SystemTime, UNIX_EPOCH};
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
-use vp_domain::AccountId;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::withdrawal::{Balance, WithdrawalStatus};
+use vp_domain::{AccountId, PaymentId};
 use vp_domain::{
     BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus, MarkupPercent, Money,
     PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus,
@@ -224,7 +224,7 @@ async fn seed(store: &Arc<dyn Store>, account_id: &str) {
 
 fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpose) -> InvoiceRecord {
     InvoiceRecord {
-        payment_id: payment_id.into(),
+        payment_id: PaymentId::issued(payment_id.into()),
         account_id: AccountId::issued(account_id.into()),
         client_ref: client_ref.into(),
         client_id: cid("alice"),
@@ -253,7 +253,7 @@ fn idem(account_id: &str, key: &str, point: RecoveryPoint, locked_until: Option<
         account_id: AccountId::issued(account_id.into()),
         key: key.into(),
         request_fingerprint: "client_id=alice;purpose=subscription;plan_id=1".into(),
-        payment_id: format!("pay-{key}"),
+        payment_id: PaymentId::issued(format!("pay-{key}")),
         recovery_point: point,
         locked_until,
         created_at: T0,

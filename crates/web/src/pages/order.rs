@@ -177,7 +177,7 @@ mod tests {
         let money = |s: &str| s.parse::<vp_domain::Money>().unwrap();
         PaymentPage {
             invoice: vp_ports::InvoiceRecord {
-                payment_id: "pay_1".into(),
+                payment_id: vp_domain::PaymentId::issued("pay_1".into()),
                 account_id: vp_domain::AccountId::issued("acc_1".into()),
                 client_ref: "c_1".into(),
                 client_id: vp_domain::ClientId::parse("client-1").unwrap(),

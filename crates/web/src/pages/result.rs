@@ -10,7 +10,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
 use vp_app::AppError;
 use vp_app::payments::Payments;
-use vp_domain::InvoiceStatus;
+use vp_domain::{InvoiceStatus, PaymentId};
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang, unavailable};
@@ -21,6 +21,7 @@ const REFRESH_SECONDS: &str = "5";
 
 pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
     let lang = page_lang(&req);
+    let Ok(payment_id) = PaymentId::parse(&payment_id) else { return not_found(&req, lang) };
     let mut p = match payments.payment_page(&payment_id, lang).await {
         Ok(p) => p,
         Err(AppError::NotFound(_)) => return not_found(&req, lang),
@@ -75,6 +76,7 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
 /// consent with the sentence the page showed; back to the page, which says it is on.
 pub async fn consent(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
     let lang = page_lang(&req);
+    let Ok(payment_id) = PaymentId::parse(&payment_id) else { return not_found(&req, lang) };
     let word = |offer: &vp_app::renewals::RenewalOffer| order::renewal_after_sentence(lang, offer);
     match payments.consent_after_payment(&payment_id, word, lang).await {
         // Not offered (any more): the page shows where things stand.

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use vp_app::payments::{PaymentPage, Payments};
 use vp_app::renewals::ConsentGiven;
 use vp_app::{AppError, Lang};
-use vp_domain::{GatewayName, InvoiceStatus};
+use vp_domain::{GatewayName, InvoiceStatus, PaymentId};
 use vp_i18n::Texts;
 
 use super::kit::{Page, not_found, page_lang as lang_of, unavailable};
@@ -18,6 +18,7 @@ use super::order;
 
 pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
     let lang = lang_of(&req);
+    let Ok(payment_id) = PaymentId::parse(&payment_id) else { return not_found(&req, lang) };
     let p = match payments.payment_page(&payment_id, lang).await {
         // The sandbox's page pays only the sandbox's own payments.
         Ok(p) if p.invoice.rail.gateway() == Some(GatewayName::Sandbox) => p,
@@ -93,6 +94,7 @@ pub async fn act(
     payment_id: Path<String>,
     form: Form<Action>,
 ) -> HttpResponse {
+    let Ok(payment_id) = PaymentId::parse(&payment_id) else { return not_found(&req, lang_of(&req)) };
     let paid = match form.action.as_str() {
         "pay" => true,
         "decline" => false,
