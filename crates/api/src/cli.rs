@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vp_domain::{AccountId, EndpointId, GatewayName, PaymentId};
+use vp_domain::{AccountId, ClientId, EndpointId, GatewayName, PaymentId};
 
 #[derive(Debug, Parser)]
 #[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
@@ -583,20 +583,20 @@ pub enum MethodCommand {
 pub enum ClientCommand {
     Show {
         account_id: AccountId,
-        client_id: String,
+        client_id: ClientId,
     },
     Block {
         account_id: AccountId,
-        client_id: String,
+        client_id: ClientId,
     },
     Unblock {
         account_id: AccountId,
-        client_id: String,
+        client_id: ClientId,
     },
     /// Turn the client's automatic renewal off (`off`): no renewal charge is started from now.
     AutoRenew {
         account_id: AccountId,
-        client_id: String,
+        client_id: ClientId,
         state: AutoRenewState,
     },
 }
@@ -610,9 +610,9 @@ pub enum AutoRenewState {
 #[derive(Debug, Subcommand)]
 pub enum SubscriptionCommand {
     /// Pause access; the term keeps running.
-    Suspend { account_id: AccountId, client_id: String },
+    Suspend { account_id: AccountId, client_id: ClientId },
     /// Lift the pause.
-    Resume { account_id: AccountId, client_id: String },
+    Resume { account_id: AccountId, client_id: ClientId },
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,6 +3,7 @@
 //! client in one chat, the chat's language, and `/stop`.
 
 use crate::support;
+use crate::support::cid;
 
 use support::World;
 use time::Duration;
@@ -22,7 +23,7 @@ fn code_of(link: &str) -> &str {
 
 async fn reachable(w: &World, client: &str) -> bool {
     let actor = w.actor(&w.account.id, &format!("{client}@example.com")).await;
-    w.app.cabinet.client(&actor, client).await.unwrap().reachable_in_messenger
+    w.app.cabinet.client(&actor, &cid(client)).await.unwrap().reachable_in_messenger
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 //! delivered on the spec's schedule, term events by the 5-minute check, endpoint management.
 
 use crate::support;
+use crate::support::cid;
 
 use serde_json::Value;
 use support::World;
@@ -246,7 +247,7 @@ async fn blocked_clients_get_no_term_events_but_their_term_still_ends() {
     let all = types(&["subscription.expiring", "subscription.expired"]);
     w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
     pay(&w, "u1").await;
-    w.app.operator.set_client_blocked(&w.account.id, "u1", true).await.unwrap();
+    w.app.operator.set_client_blocked(&w.account.id, &cid("u1"), true).await.unwrap();
     w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());
     assert_eq!(w.app.events.check_terms().await.unwrap().expiring_events, 0);
     w.clock.advance(Duration::days(1));
@@ -355,7 +356,7 @@ async fn a_suspended_term_still_ends_with_subscription_expired_but_gets_no_remin
     let all = types(&["subscription.expiring", "subscription.expired"]);
     w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
     pay(&w, "u1").await;
-    w.app.operator.set_subscription_suspended(&w.account.id, "u1", true).await.unwrap();
+    w.app.operator.set_subscription_suspended(&w.account.id, &cid("u1"), true).await.unwrap();
     w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());
     assert_eq!(w.app.events.check_terms().await.unwrap().expiring_events, 0, "access is paused: no reminders");
     w.clock.advance(Duration::days(1));

@@ -1,6 +1,7 @@
 //! The partner use cases end to end on a real SQLite store, with time moved by hand.
 
 use crate::support;
+use crate::support::cid;
 
 use std::sync::atomic::Ordering;
 
@@ -8,16 +9,12 @@ use support::{World, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{
-    ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentId, PaymentOutcome, Purpose,
+    IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentId, PaymentOutcome, Purpose,
     SubscriptionStatus,
 };
 
 fn key(k: &str) -> IdempotencyKey {
     IdempotencyKey::parse(Some(k)).unwrap()
-}
-
-fn cid(c: &str) -> ClientId {
-    ClientId::parse(c).unwrap()
 }
 
 fn subscribe(client: &str, plan_id: i32) -> InvoiceRequest {
@@ -199,7 +196,7 @@ async fn retired_plans_disabled_methods_and_blocked_clients_are_refused_without_
     w.app.operator.set_payment_method_enabled("card", true).await.unwrap();
     let ok = w.app.payments.create_invoice(&w.account, key("k"), subscribe("u1", 2)).await.unwrap();
     assert!(!ok.replayed, "the refusals did not bind the key");
-    w.app.operator.set_client_blocked(&w.account.id, "u1", true).await.unwrap();
+    w.app.operator.set_client_blocked(&w.account.id, &cid("u1"), true).await.unwrap();
     assert_eq!(refused(&w, "k2", subscribe("u1", 2)).await, Refusal::ClientBlocked);
     assert_eq!(refusal(w.app.clients.client_view(&w.account, &cid("u1")).await), Refusal::ClientBlocked);
     assert_eq!(refusal(w.app.clients.start_trial(&w.account, &cid("u1")).await), Refusal::ClientBlocked);
@@ -301,13 +298,13 @@ async fn suspension_and_blocks_reach_the_panel_even_after_an_outage() {
     w.app.payments.apply_payment_outcome(&inv.invoice.payment_id, PaymentOutcome::Paid).await.unwrap();
     let client_ref = w.app.payments.invoice_view(&w.account, &inv.invoice.payment_id).await.unwrap().invoice.client_ref;
     w.panel.down.store(true, Ordering::SeqCst);
-    w.app.operator.set_subscription_suspended(&w.account.id, "u1", true).await.unwrap();
+    w.app.operator.set_subscription_suspended(&w.account.id, &cid("u1"), true).await.unwrap();
     assert!(w.panel.user(&client_ref).unwrap().enabled, "the panel has not heard yet");
     w.panel.down.store(false, Ordering::SeqCst);
     assert_eq!(w.app.panel_sync.sync_panel(100).await.unwrap(), 1);
     assert!(!w.panel.user(&client_ref).unwrap().enabled);
     assert_eq!(w.app.panel_sync.sync_panel(100).await.unwrap(), 0, "nothing owed any more");
-    w.app.operator.set_subscription_suspended(&w.account.id, "u1", false).await.unwrap();
+    w.app.operator.set_subscription_suspended(&w.account.id, &cid("u1"), false).await.unwrap();
     assert!(w.panel.user(&client_ref).unwrap().enabled);
 }
 

@@ -4,6 +4,7 @@
 //! bot (which is unlinked), and a renewal counts again.
 
 use crate::support;
+use crate::support::cid;
 
 use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};
@@ -117,7 +118,7 @@ async fn a_chat_that_blocked_the_bot_is_unlinked_and_a_failure_is_retried_once_d
     w.bots.send_failures.lock().unwrap().push(BotApiError::ChatGone("Forbidden: bot was blocked by the user".into()));
     assert!(at(&w, ends - Duration::hours(23)).await.is_empty());
     let actor = w.actor(&w.account.id, "support@example.com").await;
-    assert!(!w.app.cabinet.client(&actor, "dave").await.unwrap().reachable_in_messenger, "unlinked");
+    assert!(!w.app.cabinet.client(&actor, &cid("dave")).await.unwrap().reachable_in_messenger, "unlinked");
     assert!(at(&w, ends + Duration::minutes(6)).await.is_empty(), "nothing more to that chat");
 }
 

@@ -4,6 +4,7 @@
 //! twice more and then the term ends as usual; turning renewal off stops the next charge.
 
 use crate::support;
+use crate::support::cid;
 
 use std::sync::atomic::Ordering;
 
@@ -355,15 +356,15 @@ async fn support_sees_the_consent_as_given_and_turns_renewal_off_in_the_cabinet(
     let w = World::new().await;
     let payment_id = buy(&w, "ivan", true).await;
     let actor = w.actor(&w.account.id, "support@example.com").await;
-    let detail = w.app.cabinet.client(&actor, "ivan").await.unwrap();
+    let detail = w.app.cabinet.client(&actor, &cid("ivan")).await.unwrap();
     let consent = detail.renewal.expect("the consent is on the client's page");
     assert_eq!((consent.text.as_str(), consent.payment_id.as_str()), (SENTENCE, payment_id.as_str()));
     assert_eq!(consent.saved_method_title.as_deref(), Some("Bank card *4444"));
     assert!(detail.client.subscription.unwrap().auto_renew);
 
-    let off = w.app.cabinet.turn_off_auto_renew(&actor, "ivan").await.unwrap();
+    let off = w.app.cabinet.turn_off_auto_renew(&actor, &cid("ivan")).await.unwrap();
     assert!(off.was_on);
-    let after = w.app.cabinet.client(&actor, "ivan").await.unwrap();
+    let after = w.app.cabinet.client(&actor, &cid("ivan")).await.unwrap();
     assert_eq!(
         after.renewal.unwrap().turned_off_by,
         Some(vp_app::renewals::TurnedOffBy::Support { email: "support@example.com".into() })
@@ -374,7 +375,7 @@ async fn support_sees_the_consent_as_given_and_turns_renewal_off_in_the_cabinet(
         activity.iter().any(|e| e.action.as_str() == "client.auto_renew_off" && e.detail == "ivan"),
         "in the activity log"
     );
-    let unknown = w.app.cabinet.turn_off_auto_renew(&actor, "nobody").await;
+    let unknown = w.app.cabinet.turn_off_auto_renew(&actor, &cid("nobody")).await;
     assert!(matches!(unknown, Err(vp_app::AppError::NotFound("client"))), "{unknown:?}");
 }
 

@@ -4,6 +4,7 @@
 //! renewal is turned off.
 
 use crate::support;
+use crate::support::cid;
 use vp_domain::AccountId;
 
 use support::World;
@@ -110,9 +111,9 @@ async fn pre_checkout_refuses_another_amount_a_passed_deadline_a_blocked_client_
         Some(CheckoutRefusal::NotPayable),
         "only the bot's own account's invoices"
     );
-    w.app.operator.set_client_blocked(&w.account.id, "u1", true).await.unwrap();
+    w.app.operator.set_client_blocked(&w.account.id, &cid("u1"), true).await.unwrap();
     assert_eq!(check(query(&invoice.payment_id, 160)).await, Some(CheckoutRefusal::Blocked));
-    w.app.operator.set_client_blocked(&w.account.id, "u1", false).await.unwrap();
+    w.app.operator.set_client_blocked(&w.account.id, &cid("u1"), false).await.unwrap();
     w.clock.advance(time::Duration::minutes(31));
     assert_eq!(check(query(&invoice.payment_id, 160)).await, Some(CheckoutRefusal::NotPayable), "past its deadline");
 }

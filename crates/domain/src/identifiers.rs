@@ -61,6 +61,14 @@ impl ClientId {
     }
 }
 
+/// So a command line's argument parses as one.
+impl std::str::FromStr for ClientId {
+    type Err = InvalidValue;
+    fn from_str(raw: &str) -> Result<Self, InvalidValue> {
+        ClientId::parse(raw)
+    }
+}
+
 impl fmt::Display for ClientId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -53,10 +53,9 @@ impl Cabinet {
 
     /// One of the account's clients by the partner's `client_id`; another account's or an
     /// unknown one is `NotFound`.
-    pub async fn client(&self, actor: &Actor, client_id: &str) -> AppResult<ClientDetail> {
-        let client_id = ClientId::parse(client_id).map_err(|_| AppError::NotFound("client"))?;
+    pub async fn client(&self, actor: &Actor, client_id: &ClientId) -> AppResult<ClientDetail> {
         let mut tx = self.store.read().await?;
-        let client = tx.client(actor.account_id(), &client_id).await?.ok_or(AppError::NotFound("client"))?;
+        let client = tx.client(actor.account_id(), client_id).await?.ok_or(AppError::NotFound("client"))?;
         let invoices = tx.client_invoices(&client.id, CLIENT_INVOICES).await?;
         let reachable_in_messenger = tx.client_chat(&client.id).await?.is_some();
         let bot_activity = tx.bot_customer_of_client(&client.id).await?;
@@ -89,16 +88,15 @@ impl Cabinet {
     }
 
     /// Support turns a client's automatic renewal off: no charge is started from now.
-    pub async fn turn_off_auto_renew(&self, actor: &Actor, client_id: &str) -> AppResult<TurnedOff> {
-        let id = ClientId::parse(client_id).map_err(|_| AppError::NotFound("client"))?;
+    pub async fn turn_off_auto_renew(&self, actor: &Actor, client_id: &ClientId) -> AppResult<TurnedOff> {
         let by = TurnedOffBy::Support { email: actor.user.email.clone() };
-        let off = match self.services.renewals.turn_off(actor.account_id(), &id, by).await {
+        let off = match self.services.renewals.turn_off(actor.account_id(), client_id, by).await {
             Err(AppError::Refused(Refusal::ClientNotFound)) => return Err(AppError::NotFound("client")),
             other => other?,
         };
         if off.was_on {
             let mut tx = self.store.begin().await?;
-            let detail = client_id.to_owned();
+            let detail = client_id.to_string();
             self.audit.record(tx.as_mut(), actor.account_id(), actor.into(), AuditAction::AutoRenewOff, detail).await?;
             tx.commit().await?;
         }

@@ -2,14 +2,14 @@
 //! its access; any invoice by id.
 
 use vp_domain::subscription::SubscriptionError;
-use vp_domain::{AccountId, PaymentId};
+use vp_domain::{AccountId, ClientId, PaymentId};
 use vp_ports::ClientRecord;
 
 use super::{Operator, load_client};
 use crate::error::{AppError, AppResult};
 
 impl Operator {
-    pub async fn show_client(&self, account_id: &AccountId, client_id: &str) -> AppResult<ClientRecord> {
+    pub async fn show_client(&self, account_id: &AccountId, client_id: &ClientId) -> AppResult<ClientRecord> {
         Ok(read!(self.store, |tx| load_client(tx.as_mut(), account_id, client_id)))
     }
 
@@ -18,7 +18,7 @@ impl Operator {
     pub async fn set_client_blocked(
         &self,
         account_id: &AccountId,
-        client_id: &str,
+        client_id: &ClientId,
         blocked: bool,
     ) -> AppResult<ClientRecord> {
         let mut tx = self.store.begin().await?;
@@ -39,7 +39,7 @@ impl Operator {
     pub async fn set_subscription_suspended(
         &self,
         account_id: &AccountId,
-        client_id: &str,
+        client_id: &ClientId,
         suspend: bool,
     ) -> AppResult<ClientRecord> {
         let now = self.clock.now();

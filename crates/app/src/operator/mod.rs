@@ -62,11 +62,10 @@ fn parse_markup(raw: &str) -> AppResult<MarkupPercent> {
 async fn load_client(
     tx: &mut (impl AccountRepo + ClientRepo + ?Sized),
     account_id: &AccountId,
-    client_id: &str,
+    client_id: &ClientId,
 ) -> AppResult<ClientRecord> {
-    let client_id = ClientId::parse(client_id).map_err(|e| AppError::field("client_id", e))?;
     load_account(tx, account_id).await?;
-    tx.client(account_id, &client_id).await?.ok_or(AppError::NotFound("client"))
+    tx.client(account_id, client_id).await?.ok_or(AppError::NotFound("client"))
 }
 
 /// What the platform's operator does.

@@ -12,7 +12,7 @@ use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
 use vp_app::clients::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView};
 use vp_domain::renewal::TurnedOffBy;
-use vp_domain::{InvoiceStatus, Purpose, SubscriptionStatus};
+use vp_domain::{ClientId, InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
 use vp_ports::pages::url_encode;
 
@@ -76,7 +76,7 @@ pub async fn list(
     let search = given(&query.client_id).unwrap_or_default();
     let mut missing = false;
     if !search.is_empty() {
-        match cabinet.client(&actor, &search).await {
+        match the_client(&cabinet, &actor, &search).await {
             Ok(_) => return session::see_other(&format!("/cabinet/clients/{search}")),
             Err(AppError::NotFound(_)) => missing = true,
             Err(e) => return failed(&req, &e),
@@ -161,7 +161,7 @@ pub async fn show(
     let tx = shell.tx;
     let missing =
         Missing { message: "cabinet-clients-not-found", back: "/cabinet/clients", back_label: "cabinet-clients-all" };
-    let detail = match shell.found(cabinet.client(&actor, &client_id).await, missing) {
+    let detail = match shell.found(the_client(&cabinet, &actor, &client_id).await, missing) {
         Ok(detail) => detail,
         Err(page) => return page,
     };
@@ -193,9 +193,25 @@ pub async fn turn_off_renewal(
     form: session::SignedForm,
     client_id: Path<String>,
 ) -> HttpResponse {
-    match cabinet.turn_off_auto_renew(&form.actor, &client_id).await {
+    let turned_off = match ClientId::parse(&client_id) {
+        Ok(id) => cabinet.turn_off_auto_renew(&form.actor, &id).await,
+        Err(_) => Err(AppError::NotFound("client")),
+    };
+    match turned_off {
         Ok(_) => session::see_other(&format!("/cabinet/clients/{}?renewal=off", url_encode(&client_id))),
         Err(e) => failed(&req, &e),
+    }
+}
+
+/// The client the text names: text that is no client id names none.
+async fn the_client(
+    cabinet: &Cabinet,
+    actor: &vp_app::actor::Actor,
+    client_id: &str,
+) -> Result<ClientDetail, AppError> {
+    match ClientId::parse(client_id) {
+        Ok(id) => cabinet.client(actor, &id).await,
+        Err(_) => Err(AppError::NotFound("client")),
     }
 }
 
