@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 use vp_app::Services;
 use vp_app::actor::Acting;
 use vp_app::broadcasts::{BroadcastSummary, NewBroadcast};
+use vp_domain::BroadcastId;
 use vp_domain::broadcast::{Audience, BroadcastAction};
 
 use crate::cli::{BroadcastCommand, BroadcastSendArgs};
@@ -51,7 +52,7 @@ fn new_broadcast(args: &BroadcastSendArgs) -> Result<NewBroadcast, CommandError>
 pub async fn broadcast_command(services: &Services, cmd: BroadcastCommand) -> Result<Value, CommandError> {
     let broadcasts = &services.broadcasts;
     // The operator names only the broadcast: it acts on the account the broadcast is of.
-    let act = |id: String, action| async move {
+    let act = |id: BroadcastId, action| async move {
         let of = broadcasts.show(&id, None).await?.broadcast.account_id;
         broadcasts.act(Acting::Operator(&of), &id, action).await
     };

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vp_domain::{AccountId, ClientId, EndpointId, GatewayName, PaymentId};
+use vp_domain::{
+    AccountId, ApiKeyId, BroadcastId, CabinetUserId, ClientId, EndpointId, GatewayName, MailId, PaymentId, WithdrawalId,
+};
 
 #[derive(Debug, Parser)]
 #[command(name = "vp-api", version, about = "VPN partner platform: partner API server and operator commands")]
@@ -207,19 +209,19 @@ pub enum WithdrawalCommand {
     },
     /// Approve a requested withdrawal (the amount stays held until it is paid).
     Approve {
-        withdrawal_id: String,
+        withdrawal_id: WithdrawalId,
         #[arg(long)]
         note: Option<String>,
     },
     /// Reject a requested or approved withdrawal: its hold goes back to the available balance.
     Reject {
-        withdrawal_id: String,
+        withdrawal_id: WithdrawalId,
         #[arg(long)]
         note: Option<String>,
     },
     /// Record that an approved withdrawal was paid out; the partner is notified.
     Paid {
-        withdrawal_id: String,
+        withdrawal_id: WithdrawalId,
         #[arg(long)]
         note: Option<String>,
     },
@@ -240,7 +242,7 @@ pub enum CabinetCommand {
     /// Users of an account.
     Users { account_id: AccountId },
     /// End a user's access: their sessions end now and their links stop working.
-    Revoke { user_id: String },
+    Revoke { user_id: CabinetUserId },
 }
 
 #[derive(Debug, Subcommand)]
@@ -254,7 +256,7 @@ pub enum MailCommand {
         lang: vp_domain::Lang,
     },
     /// One message of the outbox: sent, waiting for its next attempt, or given up, and why.
-    Show { mail_id: String },
+    Show { mail_id: MailId },
 }
 
 #[derive(Debug, Subcommand)]
@@ -489,7 +491,7 @@ pub enum KeyCommand {
     /// Issue another key (shown once).
     Issue { account_id: AccountId },
     /// Revoke a key by its id.
-    Revoke { key_id: String },
+    Revoke { key_id: ApiKeyId },
     /// List an account's keys (ids and prefixes, never the keys).
     List { account_id: AccountId },
 }
@@ -635,18 +637,18 @@ pub enum BroadcastCommand {
     Send(BroadcastSendArgs),
     /// A broadcast with its counts: sent, blocked, failed, left.
     Show {
-        broadcast_id: String,
+        broadcast_id: BroadcastId,
     },
     /// Stop sending until resumed.
     Pause {
-        broadcast_id: String,
+        broadcast_id: BroadcastId,
     },
     Resume {
-        broadcast_id: String,
+        broadcast_id: BroadcastId,
     },
     /// Stop for good; the chats left get nothing.
     Cancel {
-        broadcast_id: String,
+        broadcast_id: BroadcastId,
     },
     /// The account's broadcasts, newest first.
     List {

@@ -4,7 +4,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use ring::digest::{SHA256, digest};
 use time::OffsetDateTime;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ApiKeyId};
 use vp_ports::{AccountRepo, ApiKeyRecord, IdGenerator};
 
 use crate::error::AppResult;
@@ -17,7 +17,7 @@ const DISPLAY_PREFIX_CHARS: usize = 8;
 /// A freshly issued key: `secret` is shown to the operator once and never stored.
 #[derive(Debug, Clone)]
 pub struct IssuedKey {
-    pub id: String,
+    pub id: ApiKeyId,
     pub secret: String,
     pub prefix: String,
     pub hash: String,
@@ -26,7 +26,7 @@ pub struct IssuedKey {
 pub fn issue(ids: &dyn IdGenerator) -> IssuedKey {
     let secret = format!("{KEY_PREFIX}{}", URL_SAFE_NO_PAD.encode(ids.random_bytes(32)));
     IssuedKey {
-        id: ids.new_id("key"),
+        id: ApiKeyId::issued(ids.new_id("key")),
         prefix: secret.chars().take(DISPLAY_PREFIX_CHARS).collect(),
         hash: hash(&secret),
         secret,

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::withdrawal::{self, Balance, Movement, WithdrawalStatus, WithdrawalStep};
+use vp_domain::{AccountId, WithdrawalId};
 use vp_ports::{
     BalanceRepo, Clock, Cursor, IdGenerator, LedgerEntry, LedgerKind, LedgerSubject, NoticeKind, Store,
     WithdrawalFilter, WithdrawalRecord,
@@ -66,7 +66,7 @@ impl Ledger {
         let (amount, payout_details) =
             withdrawal::check_request(amount, payout_details, balance).map_err(Declined::Withdrawal)?;
         let record = WithdrawalRecord {
-            id: self.ids.new_id("wd"),
+            id: WithdrawalId::issued(self.ids.new_id("wd")),
             account_id: account_id.clone(),
             amount,
             payout_details,
@@ -89,7 +89,7 @@ impl Ledger {
         Ok(record)
     }
 
-    pub async fn withdrawal(&self, id: &str) -> AppResult<WithdrawalView> {
+    pub async fn withdrawal(&self, id: &WithdrawalId) -> AppResult<WithdrawalView> {
         let mut tx = self.store.read().await?;
         let withdrawal = tx.withdrawal(id).await?.ok_or(AppError::NotFound("withdrawal"))?;
         let ledger = tx.withdrawal_ledger(id).await?;
@@ -106,7 +106,7 @@ impl Ledger {
     /// conflict and changes nothing.
     pub async fn step_withdrawal(
         &self,
-        id: &str,
+        id: &WithdrawalId,
         step: WithdrawalStep,
         note: Option<&str>,
     ) -> AppResult<WithdrawalRecord> {
@@ -135,7 +135,7 @@ impl Ledger {
         };
         self.audit.record(tx.as_mut(), &account_id, Who::Operator, action, detail).await?;
         if next == WithdrawalStatus::Paid {
-            let notice = NoticeKind::WithdrawalPaid { withdrawal_id: record.id.clone(), amount: record.amount };
+            let notice = NoticeKind::WithdrawalPaid { withdrawal_id: record.id.to_string(), amount: record.amount };
             self.notifier.notify(tx.as_mut(), &account_id, notice).await?;
         }
         tx.commit().await?;
@@ -153,7 +153,7 @@ impl Ledger {
         let entry = LedgerEntry {
             id: self.ids.new_id("led"),
             account_id: record.account_id.clone(),
-            subject: LedgerSubject::Withdrawal(record.id.clone()),
+            subject: LedgerSubject::Withdrawal(record.id.to_string()),
             kind,
             amount: movement.available,
             held: movement.held,

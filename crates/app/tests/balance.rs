@@ -6,8 +6,8 @@ use crate::support;
 use support::World;
 use time::Duration;
 use vp_app::{AppError, Declined};
-use vp_domain::Money;
 use vp_domain::withdrawal::{Balance, WithdrawalRefused, WithdrawalStatus, WithdrawalStep};
+use vp_domain::{Money, WithdrawalId};
 use vp_ports::{BotApiError, Cursor, LedgerKind, LedgerSubject, NoticeKind};
 
 fn rub(kopecks: i64) -> Money {
@@ -142,7 +142,7 @@ async fn a_step_the_status_does_not_allow_is_a_conflict_and_changes_nothing() {
         w.app.ledger.step_withdrawal(&request.id, WithdrawalStep::Approve, Some(&long_note)).await.unwrap_err();
     assert!(matches!(refused, AppError::Declined(Declined::Withdrawal(WithdrawalRefused::NoteTooLong))));
     assert!(matches!(
-        w.app.ledger.step_withdrawal("wd_none", WithdrawalStep::Approve, None).await,
+        w.app.ledger.step_withdrawal(&WithdrawalId::parse("wd_none").unwrap(), WithdrawalStep::Approve, None).await,
         Err(AppError::NotFound(_))
     ));
 }
@@ -203,7 +203,7 @@ async fn a_chat_link_works_once_within_an_hour_and_the_chat_then_receives_notice
     w.app.ledger.step_withdrawal(&request.id, WithdrawalStep::Approve, None).await.unwrap();
     w.app.ledger.step_withdrawal(&request.id, WithdrawalStep::MarkPaid, None).await.unwrap();
     let notices = w.app.notices.notices(&w.account.id, None, 10).await.unwrap();
-    assert_eq!(notices[0].kind, NoticeKind::WithdrawalPaid { withdrawal_id: request.id.clone(), amount: rub(100) });
+    assert_eq!(notices[0].kind, NoticeKind::WithdrawalPaid { withdrawal_id: request.id.to_string(), amount: rub(100) });
 
     w.bots.send_failures.lock().unwrap().push(BotApiError::Unavailable("502".into()));
     assert_eq!(w.app.notices.deliver_notices_once(10).await.unwrap(), 0, "the messenger failed");
@@ -213,7 +213,7 @@ async fn a_chat_link_works_once_within_an_hour_and_the_chat_then_receives_notice
     let last = w.bots.platform_sent().last().cloned().unwrap();
     assert_eq!(last.0, 555);
     assert!(
-        last.1.contains(&request.id) && last.1.contains("1,00\u{a0}₽"),
+        last.1.contains(request.id.as_str()) && last.1.contains("1,00\u{a0}₽"),
         "worded in the linker's language: {last:?}"
     );
     w.clock.advance(Duration::days(2));

@@ -157,6 +157,48 @@ issued_id!(
     "payment id"
 );
 
+issued_id!(
+    /// An event sent to a partner's endpoints: the Standard Webhooks `webhook-id` (`msg_…`).
+    EventId,
+    "msg",
+    "event id"
+);
+
+issued_id!(
+    /// A partner's request to withdraw from the balance (`wd_…`).
+    WithdrawalId,
+    "wd",
+    "withdrawal id"
+);
+
+issued_id!(
+    /// A broadcast of an account's bot (`bcs_…`).
+    BroadcastId,
+    "bcs",
+    "broadcast id"
+);
+
+issued_id!(
+    /// A person who signs in to the partner cabinet (`usr_…`).
+    CabinetUserId,
+    "usr",
+    "user id"
+);
+
+issued_id!(
+    /// A partner API key, by its public id (`key_…`), not its secret.
+    ApiKeyId,
+    "key",
+    "key id"
+);
+
+issued_id!(
+    /// A message of the mail outbox (`mail_…`).
+    MailId,
+    "mail",
+    "mail id"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +214,41 @@ mod tests {
             assert_eq!(AccountId::parse(bad), Err(InvalidId { kind: "account id", prefix: "acc" }), "{bad:?}");
             assert_eq!(bad.parse::<AccountId>(), AccountId::parse(bad), "FromStr is parse");
         }
+    }
+
+    #[test]
+    fn each_kind_takes_only_ids_with_its_own_prefix() {
+        let samples = ["acc_1", "we_1", "pay_1", "msg_1", "wd_1", "bcs_1", "usr_1", "key_1", "mail_1"];
+        type Parses = fn(&str) -> bool;
+        let kinds: [(&str, Parses); 9] = [
+            ("acc", |t| AccountId::parse(t).is_ok()),
+            ("we", |t| EndpointId::parse(t).is_ok()),
+            ("pay", |t| PaymentId::parse(t).is_ok()),
+            ("msg", |t| EventId::parse(t).is_ok()),
+            ("wd", |t| WithdrawalId::parse(t).is_ok()),
+            ("bcs", |t| BroadcastId::parse(t).is_ok()),
+            ("usr", |t| CabinetUserId::parse(t).is_ok()),
+            ("key", |t| ApiKeyId::parse(t).is_ok()),
+            ("mail", |t| MailId::parse(t).is_ok()),
+        ];
+        for (prefix, parses) in kinds {
+            for sample in samples {
+                let own = sample.strip_suffix("_1") == Some(prefix);
+                assert_eq!(parses(sample), own, "{prefix} id given {sample:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_id_compares_with_its_text_from_either_side() {
+        let id = PaymentId::issued("pay_1".into());
+        let (same, other) = (String::from("pay_1"), String::from("pay_2"));
+        assert_eq!(id, "pay_1");
+        assert_eq!("pay_1", id);
+        assert_eq!(same, id);
+        assert_eq!(id, same);
+        assert_ne!("pay_2", id);
+        assert_ne!(other, id);
     }
 
     #[test]

@@ -32,7 +32,9 @@ pub mod withdrawal;
 
 pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase, devices_for_sale};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
-pub use ids::{AccountId, EndpointId, InvalidId, PaymentId};
+pub use ids::{
+    AccountId, ApiKeyId, BroadcastId, CabinetUserId, EndpointId, EventId, InvalidId, MailId, PaymentId, WithdrawalId,
+};
 pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
 pub use lang::Lang;
 pub use markup::{MarkupPercent, PriceBreakdown};

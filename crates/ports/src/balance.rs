@@ -3,9 +3,9 @@
 
 use crate::Cursor;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::Money;
 use vp_domain::withdrawal::{Movement, WithdrawalStatus};
+use vp_domain::{AccountId, WithdrawalId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LedgerKind {
@@ -80,7 +80,7 @@ impl LedgerEntry {
 /// A partner's request to be paid out part of the balance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WithdrawalRecord {
-    pub id: String,
+    pub id: WithdrawalId,
     pub account_id: AccountId,
     pub amount: Money,
     /// Where to pay, as the partner wrote it.

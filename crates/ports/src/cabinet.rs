@@ -2,13 +2,13 @@
 //! sign-ins and the audit log. Tokens are stored only as hashes.
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::audit::AuditAction;
+use vp_domain::{AccountId, CabinetUserId};
 
 /// A person who signs in to an account's cabinet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CabinetUser {
-    pub id: String,
+    pub id: CabinetUserId,
     pub account_id: AccountId,
     /// Lower case (`vp_domain::cabinet::Email`); unique across the platform.
     pub email: String,

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use time::OffsetDateTime;
-use vp_domain::{Lang, TimeZone};
+use vp_domain::{Lang, MailId, TimeZone};
 
 use crate::records::AccountStyle;
 
@@ -65,7 +65,7 @@ impl MailContent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MailRecord {
     /// Also the local part of its `Message-ID`, the same on every attempt.
-    pub id: String,
+    pub id: MailId,
     /// The account whose brand signs it; `None` for the platform's own mail.
     pub account_id: Option<String>,
     /// The address, checked when the message was queued.

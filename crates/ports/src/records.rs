@@ -4,8 +4,8 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    AccountId, BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PaymentId, PriceBreakdown,
-    Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
+    AccountId, ApiKeyId, BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PaymentId,
+    PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
 };
 
 /// A place in a list kept in time order: an item's time and, for items of the same time, its
@@ -44,7 +44,7 @@ pub struct AccountStyle {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKeyRecord {
-    pub id: String,
+    pub id: ApiKeyId,
     pub account_id: AccountId,
     /// SHA-256 of the key, hex; the key itself is never stored.
     pub key_hash: String,

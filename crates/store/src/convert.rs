@@ -7,7 +7,7 @@ use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::{
-    AccountId, BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus,
+    AccountId, ApiKeyId, BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus,
     MarkupPercent, MethodCode, Money, PaymentId, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus,
     TimeZone,
 };
@@ -101,7 +101,7 @@ pub(crate) fn account(r: AccountRow) -> StoreResult<AccountRecord> {
 
 pub(crate) fn api_key_row(k: &ApiKeyRecord) -> ApiKeyRow {
     ApiKeyRow {
-        id: k.id.clone(),
+        id: k.id.to_string(),
         account_id: k.account_id.to_string(),
         key_hash: k.key_hash.clone(),
         prefix: k.prefix.clone(),
@@ -112,7 +112,7 @@ pub(crate) fn api_key_row(k: &ApiKeyRecord) -> ApiKeyRow {
 
 pub(crate) fn api_key(r: ApiKeyRow) -> ApiKeyRecord {
     ApiKeyRecord {
-        id: r.id,
+        id: ApiKeyId::issued(r.id),
         account_id: AccountId::issued(r.account_id),
         key_hash: r.key_hash,
         prefix: r.prefix,

@@ -6,7 +6,7 @@
 use vp_domain::cabinet::Email;
 use vp_domain::promo::PromoRefused;
 use vp_domain::stars::STARS_METHOD;
-use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
+use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, PaymentId, Purpose};
 use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord, StarsInvoice};
 
 use super::{BotShop, Shopper};
@@ -139,7 +139,7 @@ impl BotShop {
     pub async fn consent_to_renewal(
         &self,
         shopper: &Shopper,
-        payment_id: &str,
+        payment_id: &PaymentId,
         word: impl Fn(&RenewalOffer) -> String,
     ) -> AppResult<Option<InvoiceRecord>> {
         let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id));

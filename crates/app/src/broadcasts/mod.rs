@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::broadcast::{Audience, BroadcastAction, BroadcastButton, BroadcastState, BroadcastText, RecipientState};
+use vp_domain::{AccountId, BroadcastId};
 use vp_ports::{
     BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord, BroadcastRepo, Clock, IdGenerator, Store,
 };
@@ -136,12 +136,12 @@ impl Broadcasts {
         let detail = format!("{} ({}, {} chats)", broadcast.id, new.audience, chats.len());
         self.audit.record(tx.as_mut(), account_id, by.into(), AuditAction::BroadcastSent, detail).await?;
         tx.commit().await?;
-        self.show(&broadcast.id, Some(account_id)).await
+        self.show(&BroadcastId::issued(broadcast.id), Some(account_id)).await
     }
 
     /// A broadcast with its counts; `NotFound` for another account's than `of_account` (the
     /// operator sees any).
-    pub async fn show(&self, id: &str, of_account: Option<&str>) -> AppResult<BroadcastSummary> {
+    pub async fn show(&self, id: &BroadcastId, of_account: Option<&AccountId>) -> AppResult<BroadcastSummary> {
         let mut tx = self.store.read().await?;
         let broadcast = tx.broadcast(id).await?.filter(|b| of_account.is_none_or(|a| b.account_id == a));
         let broadcast = broadcast.ok_or(AppError::NotFound("broadcast"))?;
@@ -164,7 +164,7 @@ impl Broadcasts {
 
     /// Pauses, resumes or cancels one of the account's broadcasts: the worker sees it before its
     /// next chat.
-    pub async fn act(&self, by: Acting<'_>, id: &str, action: BroadcastAction) -> AppResult<BroadcastSummary> {
+    pub async fn act(&self, by: Acting<'_>, id: &BroadcastId, action: BroadcastAction) -> AppResult<BroadcastSummary> {
         let mut tx = self.store.begin().await?;
         let broadcast = tx.broadcast(id).await?.filter(|b| b.account_id == by.account_id());
         let broadcast = broadcast.ok_or(AppError::NotFound("broadcast"))?;
@@ -179,7 +179,7 @@ impl Broadcasts {
             BroadcastAction::Resume => AuditAction::BroadcastResumed,
             BroadcastAction::Cancel => AuditAction::BroadcastCancelled,
         };
-        self.audit.record(tx.as_mut(), &broadcast.account_id, by.into(), what, id.to_owned()).await?;
+        self.audit.record(tx.as_mut(), &broadcast.account_id, by.into(), what, id.to_string()).await?;
         tx.commit().await?;
         self.show(id, Some(by.account_id())).await
     }

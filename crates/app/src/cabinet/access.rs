@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use time::{Duration, OffsetDateTime};
-use vp_domain::AccountId;
 use vp_domain::cabinet::{
     Email, INVITATION_VALID_FOR, LOCK_AFTER_FAILURES, check_new_password, locked_until, session_alive,
 };
+use vp_domain::{AccountId, CabinetUserId};
 use vp_ports::{
     CabinetLink, CabinetLinkPurpose, CabinetRepo, CabinetSession, CabinetUser, Clock, IdGenerator, SignInSource, Store,
 };
@@ -118,7 +118,7 @@ impl CabinetAccess {
             Some(user) => (user, CabinetLinkPurpose::Invite),
             None => {
                 let user = CabinetUser {
-                    id: self.ids.new_id("usr"),
+                    id: CabinetUserId::issued(self.ids.new_id("usr")),
                     account_id: account_id.clone(),
                     email: email.as_str().to_owned(),
                     password_hash: None,
@@ -132,7 +132,7 @@ impl CabinetAccess {
         tx.spend_cabinet_links(&user.id, now).await?;
         let link = CabinetLink {
             token_hash: keys::hash(&token),
-            user_id: user.id.clone(),
+            user_id: user.id.to_string(),
             purpose,
             created_at: now,
             expires_at: now + INVITATION_VALID_FOR,
@@ -152,7 +152,7 @@ impl CabinetAccess {
         };
         let mail = self.mail.queue(tx.as_mut(), Some(account_id), &email, lang, content).await?;
         tx.commit().await?;
-        Ok(Invitation { user, purpose, link: url, expires_at: link.expires_at, mail_id: mail.id })
+        Ok(Invitation { user, purpose, link: url, expires_at: link.expires_at, mail_id: mail.id.into() })
     }
 
     /// Operator: the users of an account, oldest first.
@@ -166,7 +166,7 @@ impl CabinetAccess {
 
     /// Operator: ends a user's access: their sessions end now and their links stop working.
     /// Returns the user and how many sessions ended.
-    pub async fn revoke_user(&self, user_id: &str) -> AppResult<(CabinetUser, u64)> {
+    pub async fn revoke_user(&self, user_id: &CabinetUserId) -> AppResult<(CabinetUser, u64)> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let mut user = tx.cabinet_user(user_id).await?.ok_or(AppError::NotFound("user"))?;

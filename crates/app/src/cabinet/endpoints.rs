@@ -1,7 +1,7 @@
 //! Webhook addresses from the cabinet: the endpoint use cases, reached only for the actor's own
 //! account (another account's endpoint or event is "not found"), and recorded as the actor's.
 
-use vp_domain::EndpointId;
+use vp_domain::{EndpointId, EventId};
 use vp_ports::{AttemptFilter, AttemptLogEntry, EventRecord, WebhookEndpointRecord};
 
 use super::{Actor, Cabinet};
@@ -104,7 +104,7 @@ impl Cabinet {
     }
 
     /// An event of the actor's account, with the body as it was sent.
-    pub async fn event(&self, actor: &Actor, event_id: &str) -> AppResult<EventRecord> {
+    pub async fn event(&self, actor: &Actor, event_id: &EventId) -> AppResult<EventRecord> {
         let event = read!(self.store, |tx| tx.event(event_id));
         event.filter(|e| e.account_id == actor.account_id()).ok_or(AppError::NotFound("event"))
     }

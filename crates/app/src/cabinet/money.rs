@@ -2,6 +2,7 @@
 
 use vp_ports::{Cursor, LedgerEntry, WithdrawalFilter, WithdrawalRecord};
 
+use vp_domain::WithdrawalId;
 use vp_domain::withdrawal::Balance;
 
 use super::{Actor, Cabinet};
@@ -33,7 +34,7 @@ impl Cabinet {
     }
 
     /// The actor's withdrawal request, or `NotFound` (whether it is another account's or none).
-    pub async fn own_withdrawal(&self, actor: &Actor, id: &str) -> AppResult<WithdrawalView> {
+    pub async fn own_withdrawal(&self, actor: &Actor, id: &WithdrawalId) -> AppResult<WithdrawalView> {
         match self.services.ledger.withdrawal(id).await {
             Ok(view) if view.withdrawal.account_id == actor.account_id() => Ok(view),
             Ok(_) | Err(AppError::NotFound(_)) => Err(AppError::NotFound("withdrawal")),

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use time::OffsetDateTime;
-use vp_domain::Lang;
 use vp_domain::backoff::{MAIL_GIVE_UP_AFTER, mail_retry_delay};
 use vp_domain::cabinet::Email;
+use vp_domain::{Lang, MailId};
 use vp_ports::{Claim, MailContent, MailError, MailRecord, MailRenderer, MailSigner, Mailer, OutgoingMail, Store, Tx};
 
 use crate::error::{AppError, AppResult};
@@ -35,7 +35,7 @@ impl MailQueue {
     ) -> AppResult<MailRecord> {
         let now = self.stamp.now();
         let mail = MailRecord {
-            id: self.stamp.id("mail"),
+            id: MailId::issued(self.stamp.id("mail")),
             account_id: account_id.map(str::to_owned),
             to: to.as_str().to_owned(),
             lang,
@@ -77,7 +77,7 @@ impl Mail {
     }
 
     /// One message of the outbox, as it stands.
-    pub async fn message(&self, id: &str) -> AppResult<MailRecord> {
+    pub async fn message(&self, id: &MailId) -> AppResult<MailRecord> {
         let mut tx = self.store.read().await?;
         let mail = tx.mail(id).await?.ok_or(AppError::NotFound("mail"))?;
         tx.commit().await?;
@@ -130,7 +130,7 @@ impl Mail {
             },
         };
         let rendered = self.renderer.render(&mail.content, mail.lang, &signer);
-        Ok(OutgoingMail { id: mail.id.clone(), to: mail.to.clone(), from_name: signer.brand, mail: rendered })
+        Ok(OutgoingMail { id: mail.id.to_string(), to: mail.to.clone(), from_name: signer.brand, mail: rendered })
     }
 }
 
@@ -165,7 +165,7 @@ mod tests {
 
     fn queued() -> MailRecord {
         MailRecord {
-            id: "mail_1".into(),
+            id: MailId::issued("mail_1".into()),
             account_id: None,
             to: "buyer@example.com".into(),
             lang: Lang::Ru,

@@ -96,7 +96,7 @@ impl Notices {
         tx.insert_chat_link_code(&ChatLinkCode {
             code_hash: crate::keys::hash(&code),
             account_id: actor.account_id().to_owned(),
-            user_id: actor.user.id.clone(),
+            user_id: actor.user.id.to_string(),
             linked_by: actor.user.email.clone(),
             lang,
             expires_at,

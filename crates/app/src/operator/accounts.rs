@@ -2,8 +2,8 @@
 //! and revoked, and what the platform sets per account (brand, markup, trial, API access,
 //! style, limits).
 
-use vp_domain::AccountId;
 use vp_domain::limits::LimitOverrides;
+use vp_domain::{AccountId, ApiKeyId};
 use vp_ports::{AccountRecord, ApiKeyRecord};
 
 use super::{LimitChange, LimitChanges, Operator, merge_validation, parse_brand, parse_markup};
@@ -54,7 +54,7 @@ impl Operator {
         Ok(key)
     }
 
-    pub async fn revoke_key(&self, key_id: &str) -> AppResult<ApiKeyRecord> {
+    pub async fn revoke_key(&self, key_id: &ApiKeyId) -> AppResult<ApiKeyRecord> {
         let mut tx = self.store.begin().await?;
         let key = tx.api_key(key_id).await?.ok_or(AppError::NotFound("api key"))?;
         if !tx.revoke_api_key(key_id, self.clock.now()).await? {

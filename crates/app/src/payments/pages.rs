@@ -172,7 +172,7 @@ impl Payments {
     /// automatically" tick gives the consent, with the sentence shown, before the payment.
     pub async fn sandbox_pay(
         &self,
-        payment_id: &str,
+        payment_id: &PaymentId,
         paid: bool,
         consent: Option<ConsentGiven>,
     ) -> AppResult<InvoiceRecord> {

@@ -5,7 +5,7 @@ use vp_app::AppResult;
 use vp_app::bot_shop::{BotShop, Purchase, Shopper};
 use vp_app::renewals::RenewalOffer;
 use vp_app::views::InvoiceView;
-use vp_domain::{InvoiceStatus, Lang, Purpose};
+use vp_domain::{InvoiceStatus, Lang, PaymentId, Purpose};
 use vp_i18n::{clock, text, text_with};
 use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord, PlanRecord, StarsInvoice};
 
@@ -121,7 +121,11 @@ async fn invoice_message(
 /// message showed, then the pay button again.
 pub(super) async fn renew_on(shop: &BotShop, shopper: &Shopper, payment_id: &str) -> AppResult<BotMessage> {
     let lang = shopper.lang;
-    let invoice = shop.consent_to_renewal(shopper, payment_id, |offer| renewal_sentence(lang, offer)).await?;
+    let invoice = match PaymentId::parse(payment_id) {
+        Ok(id) => shop.consent_to_renewal(shopper, &id, |offer| renewal_sentence(lang, offer)).await?,
+        // Text that is no payment id names no invoice of the shopper's.
+        Err(_) => None,
+    };
     if invoice.as_ref().is_some_and(|i| i.status == InvoiceStatus::Succeeded) {
         // Pressed after paying: on already, with the card just used.
         let buttons = vec![shopper.button("shop-menu-subscription", &Choice::Subscription), shopper.back()];

@@ -1,7 +1,7 @@
 //! The partner balance ledger and withdrawal requests: `BalanceRepo` for the unit of work.
 
 use async_trait::async_trait;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, WithdrawalId};
 use vp_ports::{BalanceRepo, Cursor};
 
 use crate::tx::StoreTx;
@@ -61,7 +61,7 @@ fn ledger(r: LedgerRow) -> StoreResult<LedgerEntry> {
 
 fn withdrawal_row(w: &WithdrawalRecord) -> WithdrawalRow {
     WithdrawalRow {
-        id: w.id.clone(),
+        id: w.id.to_string(),
         account_id: w.account_id.to_string(),
         amount: w.amount.kopecks(),
         payout_details: w.payout_details.clone(),
@@ -77,7 +77,7 @@ fn withdrawal(r: WithdrawalRow) -> StoreResult<WithdrawalRecord> {
     let status = WithdrawalStatus::parse(&r.status)
         .ok_or_else(|| corrupt(format!("stored withdrawal status {:?} is not valid", r.status)))?;
     Ok(WithdrawalRecord {
-        id: r.id,
+        id: WithdrawalId::issued(r.id),
         account_id: AccountId::issued(r.account_id),
         amount: Money::from_kopecks(r.amount),
         payout_details: r.payout_details,
@@ -158,7 +158,8 @@ impl BalanceRepo for StoreTx {
     async fn update_withdrawal(&mut self, w: &WithdrawalRecord) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = withdrawal_row(w);
-        db_run!(conn, c => diesel::update(withdrawals::table.find(&w.id)).set(&row).execute(c).await).map_err(db)?;
+        db_run!(conn, c => diesel::update(withdrawals::table.find(w.id.as_str())).set(&row).execute(c).await)
+            .map_err(db)?;
         Ok(())
     }
 

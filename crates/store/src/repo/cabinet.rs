@@ -2,7 +2,7 @@
 //! `CabinetRepo` for the unit of work.
 
 use async_trait::async_trait;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, CabinetUserId};
 use vp_ports::{CabinetRepo, Cursor};
 
 use crate::tx::StoreTx;
@@ -21,7 +21,7 @@ use crate::schema::{cabinet_audit, cabinet_links, cabinet_sessions, cabinet_sign
 
 fn user_row(u: &CabinetUser) -> CabinetUserRow {
     CabinetUserRow {
-        id: u.id.clone(),
+        id: u.id.to_string(),
         account_id: u.account_id.to_string(),
         email: u.email.clone(),
         password_hash: u.password_hash.clone(),
@@ -32,7 +32,7 @@ fn user_row(u: &CabinetUser) -> CabinetUserRow {
 
 fn user(r: CabinetUserRow) -> CabinetUser {
     CabinetUser {
-        id: r.id,
+        id: CabinetUserId::issued(r.id),
         account_id: AccountId::issued(r.account_id),
         email: r.email,
         password_hash: r.password_hash,
@@ -53,7 +53,8 @@ impl CabinetRepo for StoreTx {
     async fn update_cabinet_user(&mut self, u: &CabinetUser) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = user_row(u);
-        db_run!(conn, c => diesel::update(cabinet_users::table.find(&u.id)).set(&row).execute(c).await).map_err(db)?;
+        db_run!(conn, c => diesel::update(cabinet_users::table.find(u.id.as_str())).set(&row).execute(c).await)
+            .map_err(db)?;
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
-use vp_domain::Lang;
+use vp_domain::{Lang, MailId};
 use vp_ports::store::StoreResult;
 use vp_ports::{Claim, MailRecord, MailRepo};
 
@@ -16,7 +16,7 @@ use crate::tx::StoreTx;
 
 fn row(m: &MailRecord) -> StoreResult<MailRow> {
     Ok(MailRow {
-        id: m.id.clone(),
+        id: m.id.to_string(),
         account_id: m.account_id.clone(),
         to_address: m.to.clone(),
         lang: m.lang.code().to_owned(),
@@ -34,7 +34,7 @@ fn record(r: MailRow) -> StoreResult<MailRecord> {
     Ok(MailRecord {
         lang: Lang::from_code(&r.lang).ok_or_else(|| corrupt(format!("mail {} language {}", r.id, r.lang)))?,
         content: serde_json::from_str(&r.content).map_err(|e| corrupt(format!("mail {} content: {e}", r.id)))?,
-        id: r.id,
+        id: MailId::issued(r.id),
         account_id: r.account_id,
         to: r.to_address,
         created_at: utc(r.created_at),
@@ -84,7 +84,8 @@ impl MailRepo for StoreTx {
     async fn update_mail(&mut self, mail: &MailRecord) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = row(mail)?;
-        db_run!(conn, c => diesel::update(mail_outbox::table.find(&mail.id)).set(&row).execute(c).await).map_err(db)?;
+        db_run!(conn, c => diesel::update(mail_outbox::table.find(mail.id.as_str())).set(&row).execute(c).await)
+            .map_err(db)?;
         Ok(())
     }
 

@@ -35,7 +35,7 @@ async fn accounts_and_api_keys_round_trip(ctx: Ctx) {
     assert_eq!(tx.account("acc-a").await.unwrap(), Some(a.clone()));
 
     let key = |id: &str, hash: &str, created: i64| ApiKeyRecord {
-        id: id.into(),
+        id: vp_domain::ApiKeyId::issued(id.into()),
         account_id: AccountId::issued("acc-a".into()),
         key_hash: hash.into(),
         prefix: "vp_live_ab".into(),

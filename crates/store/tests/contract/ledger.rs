@@ -69,7 +69,7 @@ async fn ledger_is_unique_per_invoice_and_kind_and_sums(ctx: Ctx) {
 
 fn withdrawal(id: &str, account: &str, status: WithdrawalStatus, t: i64) -> WithdrawalRecord {
     WithdrawalRecord {
-        id: id.into(),
+        id: vp_domain::WithdrawalId::issued(id.into()),
         account_id: AccountId::issued(account.into()),
         amount: Money::from_kopecks(150_050),
         payout_details: "IBAN DE00 1234\nBank \"Ost\"".into(),
@@ -139,7 +139,7 @@ async fn withdrawals_list_by_account_and_status_newest_first(ctx: Ctx) {
     assert_eq!(ids(tx.withdrawals(&requested).await.unwrap()), ["wd-b1", "wd-a3", "wd-a2"]);
     let ours = WithdrawalFilter { account_id: Some(AccountId::issued("acc-a".into())), limit: 2, ..all.clone() };
     assert_eq!(ids(tx.withdrawals(&ours).await.unwrap()), ["wd-a3", "wd-a2"]);
-    let next = WithdrawalFilter { before: Some(Cursor { at: a2.created_at, id: a2.id.clone() }), ..ours };
+    let next = WithdrawalFilter { before: Some(Cursor { at: a2.created_at, id: a2.id.to_string() }), ..ours };
     assert_eq!(ids(tx.withdrawals(&next).await.unwrap()), ["wd-a1"]);
     tx.commit().await.unwrap();
 }

@@ -7,7 +7,7 @@ contract_tests!(mail_is_queued_claimed_by_one_worker_and_kept_as_sent,);
 async fn mail_is_queued_claimed_by_one_worker_and_kept_as_sent(ctx: Ctx) {
     seed(&ctx.store, "acc-1").await;
     let mail = |id: &str, due: i64| vp_ports::MailRecord {
-        id: id.into(),
+        id: vp_domain::MailId::issued(id.into()),
         account_id: Some("acc-1".into()),
         to: "buyer@example.com".into(),
         lang: vp_domain::Lang::Ru,

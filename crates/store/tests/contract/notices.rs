@@ -77,7 +77,7 @@ async fn notices_their_sends_and_linked_chats(ctx: Ctx) {
     assert!(tx.notice_sends_due(at(10_000), 10).await.unwrap().is_empty(), "a sent one is never due");
 
     let user = CabinetUser {
-        id: "cu-1".into(),
+        id: vp_domain::CabinetUserId::issued("cu-1".into()),
         account_id: AccountId::issued("acc-a".into()),
         email: "a@example.com".into(),
         password_hash: None,

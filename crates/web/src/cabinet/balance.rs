@@ -11,6 +11,7 @@ use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::WITHDRAWAL_PAGE;
 use vp_app::ledger::LEDGER_PAGE;
 use vp_app::{AppError, Declined};
+use vp_domain::WithdrawalId;
 use vp_domain::money::MoneyError;
 use vp_domain::withdrawal::{PAYOUT_DETAILS_MAX_CHARS, WithdrawalRefused, WithdrawalStatus};
 use vp_i18n::Texts;
@@ -273,7 +274,11 @@ pub async fn withdrawal(
         back: "/cabinet/balance",
         back_label: "cabinet-section-balance",
     };
-    let view = match shell.found(cabinet.own_withdrawal(&actor, &id).await, missing) {
+    let found = match WithdrawalId::parse(&id) {
+        Ok(id) => cabinet.own_withdrawal(&actor, &id).await,
+        Err(_) => Err(AppError::NotFound("withdrawal")),
+    };
+    let view = match shell.found(found, missing) {
         Ok(view) => view,
         Err(page) => return page,
     };

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use vp_app::actor::Actor;
 use vp_app::broadcasts::{BroadcastPreview, BroadcastSummary, Broadcasts, NewBroadcast};
 use vp_app::{AppError, Declined, FieldErrors};
+use vp_domain::BroadcastId;
 use vp_domain::broadcast::{
     Audience, BroadcastAction, BroadcastButton, BroadcastRefused, BroadcastState, BroadcastText, TEXT_MAX_CHARS,
 };
@@ -190,6 +191,9 @@ async fn act(
     action: BroadcastAction,
 ) -> HttpResponse {
     let actor = form.actor;
+    let Ok(id) = BroadcastId::parse(&id) else {
+        return Shell::new(&req, &actor, Section::Broadcasts).not_found(MISSING);
+    };
     match broadcasts.act((&actor).into(), &id, action).await {
         Ok(done) => super::session::see_other(&format!("/cabinet/broadcasts?changed={}", done.broadcast.id)),
         Err(AppError::NotFound(_)) => Shell::new(&req, &actor, Section::Broadcasts).not_found(MISSING),

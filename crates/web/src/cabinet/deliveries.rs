@@ -10,7 +10,7 @@ use vp_app::AppError;
 use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::DELIVERY_LOG_PAGE;
 use vp_app::events::types::SUBSCRIBABLE;
-use vp_domain::EndpointId;
+use vp_domain::{EndpointId, EventId};
 use vp_ports::AttemptFilter;
 
 use super::{ListQuery, Section, Shell, SignedIn, cursor_value, failed, webhooks, when};
@@ -125,6 +125,7 @@ pub async fn event(
     SignedIn(actor): SignedIn,
     id: Path<String>,
 ) -> HttpResponse {
+    let Ok(id) = EventId::parse(&id) else { return webhooks::not_found(&req, &actor) };
     let event = match cabinet.event(&actor, &id).await {
         Ok(e) => e,
         Err(AppError::NotFound(_)) => return webhooks::not_found(&req, &actor),
