@@ -32,7 +32,7 @@ impl From<AppError> for CommandError {
         match e {
             AppError::Store(vp_ports::StoreError::Unsupported(what)) => CommandError::BadInput(what),
             AppError::Store(s) => CommandError::Failed(format!("storage failed: {s}")),
-            AppError::External(reason) => CommandError::Failed(reason),
+            AppError::External(reason) | AppError::Internal(reason) => CommandError::Failed(reason),
             other => CommandError::BadInput(other.to_string()),
         }
     }

@@ -146,7 +146,7 @@ pub(crate) async fn tell_price(
     let (Some(plan), Some(account)) = (tx.plan(consent.plan_id).await?, tx.account(account_id).await?) else {
         return Ok(());
     };
-    let today = price(plan.platform_price, 1, account.markup).map_err(|e| AppError::Conflict(e.to_string()))?;
+    let today = price(plan.platform_price, 1, account.markup).map_err(|e| AppError::Internal(e.to_string()))?;
     if today != consent.price {
         consent.price = today;
         consent.price_told_at = now;

@@ -34,6 +34,11 @@ pub enum AppError {
     /// error and may retry.
     #[error("{0}")]
     External(String),
+    /// One of the service's own rules broke: a price beyond what money holds, a value it
+    /// wrote that does not read back, a task that panicked. Our bug, not the caller's: logged
+    /// where it is answered, an internal error to whoever asked.
+    #[error("{0}")]
+    Internal(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -269,6 +269,10 @@ impl From<AppError> for ApiError {
                 tracing::error!(%reason, "an external system refused a partner request");
                 ApiError::new(ErrorCode::InternalError)
             }
+            AppError::Internal(reason) => {
+                tracing::error!(%reason, "internal error in a partner request");
+                ApiError::new(ErrorCode::InternalError)
+            }
             // A unit of work the database kept aborting for lock contention changed nothing:
             // retryable, unlike a failure (docs/decisions.md, "Lock order").
             AppError::Store(vp_ports::StoreError::Busy(reason)) => {
@@ -311,6 +315,15 @@ mod tests {
         assert_eq!(b["error"]["code"], "INTERNAL_ERROR");
         assert_eq!(b["error"]["fields"], serde_json::Value::Null);
         assert!(!b.to_string().contains("db down"), "internals stay in the log");
+    }
+
+    #[test]
+    fn a_broken_rule_of_our_own_is_an_internal_error_that_keeps_its_reason_in_the_log() {
+        let e = ApiError::from(AppError::Internal("plan 3: the price overflows".into()));
+        assert_eq!(e.code.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let b = body(&e, Lang::En);
+        assert_eq!(b["error"]["code"], "INTERNAL_ERROR");
+        assert!(!b.to_string().contains("overflows"), "internals stay in the log");
     }
 
     #[test]

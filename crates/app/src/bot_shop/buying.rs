@@ -172,5 +172,5 @@ impl BotShop {
 /// new plans message makes a new one.
 fn press_key(shopper: &Shopper, press: &ButtonPress) -> AppResult<IdempotencyKey> {
     let raw = format!("telegram:{}:{}:{}:{}", shopper.bot_id, shopper.user_id, press.message_id, press.data);
-    IdempotencyKey::parse(Some(&raw)).map_err(|e| AppError::Conflict(format!("press key: {e:?}")))
+    IdempotencyKey::parse(Some(&raw)).map_err(|e| AppError::Internal(format!("press key: {e:?}")))
 }

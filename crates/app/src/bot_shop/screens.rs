@@ -96,7 +96,7 @@ impl BotShop {
         let Some(unit) = settings.and_then(|s| s.platform_price) else {
             return Ok(DeviceOffer::Refused(DevicePurchaseRefused::NotForSale));
         };
-        let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
+        let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Internal(e.to_string());
         let each = price(unit, 1, shopper.account.markup).map_err(overflow)?;
         let choices = (1..=room.min(DEVICE_CHOICES))
             .map(|count| Ok((count, price(unit, count, shopper.account.markup).map_err(overflow)?)))

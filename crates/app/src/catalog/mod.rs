@@ -92,7 +92,7 @@ impl Catalog {
         let plans = tx.plans(false).await?;
         let devices = tx.device_settings().await?;
         tx.commit().await?;
-        price_list(plans, devices, account.markup).map_err(|e| AppError::Conflict(e.to_string()))
+        price_list(plans, devices, account.markup).map_err(|e| AppError::Internal(e.to_string()))
     }
 
     /// `GET /payment-methods`: enabled methods whose gateway is on, whichever it is, in

@@ -83,7 +83,7 @@ impl Events {
         }
         let mut outcomes = Vec::with_capacity(count);
         while let Some(done) = sending.join_next().await {
-            outcomes.push(done.map_err(|e| AppError::Conflict(format!("a delivery attempt panicked: {e}")))?);
+            outcomes.push(done.map_err(|e| AppError::Internal(format!("a delivery attempt panicked: {e}")))?);
         }
         self.record_outcomes(outcomes).await?;
         Ok(count)

@@ -41,7 +41,7 @@ impl Operator {
     }
 
     async fn put_json<T: serde::Serialize>(&self, key: SettingKey, value: &T) -> AppResult<()> {
-        let value = serde_json::to_string(value).map_err(|e| AppError::Conflict(e.to_string()))?;
+        let value = serde_json::to_string(value).map_err(|e| AppError::Internal(e.to_string()))?;
         setting::write(self.store.as_ref(), key, &value, self.clock.now()).await
     }
 }

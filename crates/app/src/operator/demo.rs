@@ -39,7 +39,7 @@ impl Operator {
             .await?;
         }
         let devices = DeviceSettings::new(3, 10, Some(Money::from_kopecks(4_900)))
-            .map_err(|e| AppError::Conflict(e.to_string()))?;
+            .map_err(|e| AppError::Internal(e.to_string()))?;
         tx.set_device_settings(&devices).await?;
         let methods =
             [("card", "Bank card", "Банковская карта", "bank_card"), ("sbp", "SBP (Faster Payments)", "СБП", "sbp")];
@@ -59,13 +59,13 @@ impl Operator {
             (SettingKey::AppList, serde_json::to_string(&app_list)),
             (SettingKey::Documents, serde_json::to_string(&documents)),
         ] {
-            let value = value.map_err(|e| AppError::Conflict(e.to_string()))?;
+            let value = value.map_err(|e| AppError::Internal(e.to_string()))?;
             tx.put_setting(&SettingRecord { key, value, updated_at: now }).await?;
         }
         let account = AccountRecord {
             id: AccountId::issued(self.ids.new_id(AccountId::PREFIX)),
-            brand_name: BrandName::parse("Demo VPN").map_err(|e| AppError::Conflict(e.to_string()))?,
-            markup: MarkupPercent::from_basis_points(2_000).map_err(|e| AppError::Conflict(e.to_string()))?,
+            brand_name: BrandName::parse("Demo VPN").map_err(|e| AppError::Internal(e.to_string()))?,
+            markup: MarkupPercent::from_basis_points(2_000).map_err(|e| AppError::Internal(e.to_string()))?,
             trial_enabled: true,
             api_enabled: true,
             limits: LimitOverrides::default(),

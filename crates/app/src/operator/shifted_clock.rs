@@ -52,7 +52,7 @@ fn parse_offset(stored: Option<SettingRecord>) -> AppResult<i64> {
         Some(v) => v
             .value
             .parse()
-            .map_err(|_| AppError::Conflict(format!("stored shifted clock offset {:?} is not a number", v.value))),
+            .map_err(|_| AppError::Internal(format!("stored shifted clock offset {:?} is not a number", v.value))),
     }
 }
 

@@ -170,7 +170,7 @@ impl Pricing<'_> {
     /// here but when it is held (`promotions::hold`).
     pub(super) fn price(&self, request: &InvoiceRequest, return_url: String, asked: &AskedPromo) -> AppResult<Charge> {
         let account = self.account;
-        let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Conflict(e.to_string());
+        let overflow = |e: vp_domain::markup::PriceOverflow| AppError::Internal(e.to_string());
         let (amounts, description, save_method, monthly) = match request.purpose {
             Purpose::Subscription { plan_id } => {
                 let plan = self.offer.plan(plan_id).ok_or(Refusal::PlanNotFound)?;

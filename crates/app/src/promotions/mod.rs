@@ -76,7 +76,7 @@ impl Promotions {
         };
         for plan in on_sale.iter().filter(|p| terms.applies_to_plan(p.plan_id)) {
             let priced = price(plan.platform_price, 1, account.markup)
-                .map_err(|e| AppError::Conflict(format!("plan {}: {e}", plan.plan_id)))?;
+                .map_err(|e| AppError::Internal(format!("plan {}: {e}", plan.plan_id)))?;
             if let Err(below) = promo::apply(priced, new.benefit) {
                 return Err(Declined::PromoBelowPlatformPrice { plan_id: plan.plan_id, by: below.by }.into());
             }

@@ -144,7 +144,7 @@ impl Shop {
         // what buying costs.
         let offer = self.offers.current().await?;
         let plans = crate::views::price_list(offer.plans_on_sale(), offer.device_settings, account.markup)
-            .map_err(|e| AppError::Conflict(e.to_string()))?;
+            .map_err(|e| AppError::Internal(e.to_string()))?;
         let documents = self.catalog.document_links(&account, lang).await?;
         let bot_url = bot.map(|b| format!("https://t.me/{}", b.username));
         let methods = offer.enabled_methods();

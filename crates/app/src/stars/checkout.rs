@@ -215,11 +215,11 @@ impl Stars {
         let rate = match tx.stars_rate(&first.account_id).await? {
             Some(rate) => rate,
             None => StarsRate::from_rubles(Money::from_kopecks(first.amounts.customer.kopecks() / first_stars))
-                .map_err(|e| AppError::Conflict(format!("the first invoice's rate: {e}")))?,
+                .map_err(|e| AppError::Internal(format!("the first invoice's rate: {e}")))?,
         };
         let amounts = rate
             .renewal(paid.total_amount, first.amounts)
-            .ok_or_else(|| AppError::Conflict("the renewal's value overflows".into()))?;
+            .ok_or_else(|| AppError::Internal("the renewal's value overflows".into()))?;
         let client = tx.client_by_ref(&first.client_ref).await?.ok_or(AppError::NotFound("client"))?;
         let renewal = Renewal { purpose: first.purpose, method: &first.method, rail: Rail::Stars, amounts };
         let invoice = renewal_invoice(PaymentId::issued(self.ids.new_id("pay")), &client, renewal, now);
