@@ -193,9 +193,9 @@ pub async fn turn_off_renewal(
     form: session::SignedForm,
     client_id: Path<String>,
 ) -> HttpResponse {
-    let turned_off = match ClientId::parse(&client_id) {
+    let turned_off = match client_named(&client_id) {
         Ok(id) => cabinet.turn_off_auto_renew(&form.actor, &id).await,
-        Err(_) => Err(AppError::NotFound("client")),
+        Err(e) => Err(e),
     };
     match turned_off {
         Ok(_) => session::see_other(&format!("/cabinet/clients/{}?renewal=off", url_encode(&client_id))),
@@ -203,16 +203,18 @@ pub async fn turn_off_renewal(
     }
 }
 
-/// The client the text names: text that is no client id names none.
+/// The client id a path or the search box names: text that is no client id names no client.
+fn client_named(text: &str) -> Result<ClientId, AppError> {
+    ClientId::parse(text).map_err(|_| AppError::NotFound("client"))
+}
+
+/// The client the text names (`client_named`).
 async fn the_client(
     cabinet: &Cabinet,
     actor: &vp_app::actor::Actor,
     client_id: &str,
 ) -> Result<ClientDetail, AppError> {
-    match ClientId::parse(client_id) {
-        Ok(id) => cabinet.client(actor, &id).await,
-        Err(_) => Err(AppError::NotFound("client")),
-    }
+    cabinet.client(actor, &client_named(client_id)?).await
 }
 
 /// Who turned automatic renewal off, in the cabinet's words.
