@@ -10,7 +10,7 @@ use vp_app::{AppError, Services};
 use vp_domain::referral::ReferralDays;
 use vp_domain::stars::StarsRate;
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
-use vp_domain::{GatewayName, GatewayRoute};
+use vp_domain::{GatewayName, GatewayRoute, MethodCode};
 use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
@@ -191,7 +191,10 @@ pub async fn method(services: &Services, cmd: MethodCommand) -> CommandResult {
                 "default" => (None, None),
                 text => named_gateway(text)?,
             };
-            let set = services.operator.set_payment_method_gateway(&code, gateway, gateway_type.as_deref()).await?;
+            let set = services
+                .operator
+                .set_payment_method_gateway(&known_method(&code)?, gateway, gateway_type.as_deref())
+                .await?;
             output::payment_method(&set)
         }
         MethodCommand::SetYookassaType { code, yookassa_type } => {
@@ -199,18 +202,25 @@ pub async fn method(services: &Services, cmd: MethodCommand) -> CommandResult {
                 "none" => None,
                 other => Some(yookassa_method_type(other)?),
             };
-            output::payment_method(&services.operator.set_payment_method_gateway(&code, None, gateway_type).await?)
+            output::payment_method(
+                &services.operator.set_payment_method_gateway(&known_method(&code)?, None, gateway_type).await?,
+            )
         }
         MethodCommand::Enable { code } => {
-            output::payment_method(&services.operator.set_payment_method_enabled(&code, true).await?)
+            output::payment_method(&services.operator.set_payment_method_enabled(&known_method(&code)?, true).await?)
         }
         MethodCommand::Disable { code } => {
-            output::payment_method(&services.operator.set_payment_method_enabled(&code, false).await?)
+            output::payment_method(&services.operator.set_payment_method_enabled(&known_method(&code)?, false).await?)
         }
         MethodCommand::List => {
             services.operator.list_payment_methods().await?.iter().map(output::payment_method).collect()
         }
     })
+}
+
+/// A method code as given on the command line: one that cannot be a code names no method.
+fn known_method(raw: &str) -> Result<MethodCode, AppError> {
+    MethodCode::parse(raw).map_err(|_| AppError::NotFound("payment method"))
 }
 
 /// `GATEWAY[:METHOD]`: a gateway and one of its own methods, from the gateway's list.

@@ -1,12 +1,13 @@
 //! Operator commands for partners' promo codes.
 
 use serde_json::{Value, json};
+use vp_app::AppError;
 use vp_app::Services;
 use vp_app::actor::Acting;
 use vp_app::promotions::{NewPromo, PromoSummary, describe_benefit};
 use vp_domain::AccountId;
 use vp_domain::Money;
-use vp_domain::promo::Benefit;
+use vp_domain::promo::{Benefit, PromoCode};
 use vp_domain::time_zone::parse_day;
 
 use crate::cli::{PromoCommand, PromoCreateArgs};
@@ -75,19 +76,25 @@ fn new_promo(args: PromoCreateArgs) -> Result<(AccountId, NewPromo), CommandErro
     Ok((args.account_id, new))
 }
 
+/// A code as given on the command line: one that cannot be a code is no code of the account.
+fn known_code(raw: &str) -> Result<PromoCode, AppError> {
+    PromoCode::parse(raw).map_err(|_| AppError::NotFound("promo code"))
+}
+
 pub async fn promo_command(services: &Services, cmd: PromoCommand) -> Result<Value, CommandError> {
     let promotions = &services.promotions;
     Ok(match cmd {
         PromoCommand::Create(args) => {
             let (account_id, new) = new_promo(args)?;
             let created = promotions.create(Acting::Operator(&account_id), new).await?;
-            promo(&promotions.show(&account_id, created.code.as_str()).await?)
+            promo(&promotions.show(&account_id, &created.code).await?)
         }
         PromoCommand::List { account_id } => {
             promotions.list(Acting::Operator(&account_id)).await?.iter().map(promo).collect()
         }
-        PromoCommand::Show { account_id, code } => promo(&promotions.show(&account_id, &code).await?),
+        PromoCommand::Show { account_id, code } => promo(&promotions.show(&account_id, &known_code(&code)?).await?),
         PromoCommand::Disable { account_id, code } => {
+            let code = known_code(&code)?;
             promotions.disable(Acting::Operator(&account_id), &code).await?;
             promo(&promotions.show(&account_id, &code).await?)
         }

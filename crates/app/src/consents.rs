@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::markup::price;
 use vp_domain::renewal::{TurnedOffBy, charge_due};
+use vp_domain::{AccountId, ClientRef};
 use vp_domain::{Lang, Money, Purpose, Rail};
 use vp_ports::{
     AccountRepo, ClientRepo, Clock, IdGenerator, InvoiceRecord, OfferRepo, RenewalCharge, RenewalChargeState,
@@ -117,7 +117,7 @@ impl Consents {
     pub(crate) async fn turn_off(
         &self,
         tx: &mut (impl RenewalRepo + ClientRepo + ?Sized),
-        client_ref: &str,
+        client_ref: &ClientRef,
         by: TurnedOffBy,
     ) -> AppResult<bool> {
         let Some(mut consent) = tx.current_consent(client_ref).await?.filter(|c| c.turned_off_at.is_none()) else {
@@ -136,7 +136,7 @@ impl Consents {
 /// that is charged only once a later reminder told it.
 pub(crate) async fn tell_price(
     tx: &mut (impl RenewalRepo + OfferRepo + AccountRepo + ?Sized),
-    client_ref: &str,
+    client_ref: &ClientRef,
     account_id: &AccountId,
     now: OffsetDateTime,
 ) -> AppResult<()> {
@@ -166,7 +166,7 @@ pub(crate) fn renewal_price(invoice: &InvoiceRecord) -> vp_domain::PriceBreakdow
 pub(crate) async fn schedule_charge(
     tx: &mut (impl RenewalRepo + ?Sized),
     ids: &dyn IdGenerator,
-    client_ref: &str,
+    client_ref: &ClientRef,
     subscription: &vp_domain::Subscription,
     now: OffsetDateTime,
 ) -> AppResult<bool> {
@@ -175,7 +175,7 @@ pub(crate) async fn schedule_charge(
     }
     let Some(consent) = tx.current_consent(client_ref).await?.filter(|c| c.chargeable()) else { return Ok(false) };
     let charge = RenewalCharge {
-        client_ref: client_ref.to_owned(),
+        client_ref: client_ref.clone(),
         term_ends_at: subscription.expires_at,
         account_id: consent.account_id.clone(),
         consent_id: consent.id,
@@ -193,13 +193,13 @@ pub(crate) async fn schedule_charge(
 /// The client's Stars subscription that Telegram renews: its newest, unless cancelled.
 pub(crate) async fn stars_renewing(
     tx: &mut (impl StarsRepo + ?Sized),
-    client_ref: &str,
+    client_ref: &ClientRef,
 ) -> AppResult<Option<StarsSubscription>> {
     Ok(tx.stars_subscription_of_client(client_ref).await?.filter(|s| s.canceled_at.is_none()))
 }
 
 /// In the term check's unit of work: whether Telegram renews the client's term, so no
 /// reminder asks to renew by hand.
-pub(crate) async fn renews_in_telegram(tx: &mut (impl StarsRepo + ?Sized), client_ref: &str) -> AppResult<bool> {
+pub(crate) async fn renews_in_telegram(tx: &mut (impl StarsRepo + ?Sized), client_ref: &ClientRef) -> AppResult<bool> {
     Ok(stars_renewing(tx, client_ref).await?.is_some())
 }

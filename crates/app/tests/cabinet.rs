@@ -229,7 +229,12 @@ async fn a_partners_promo_codes_are_its_own_another_accounts_person_neither_sees
     w.app.promotions.create((&ours).into(), new).await.unwrap();
 
     assert!(w.app.promotions.list((&theirs).into()).await.unwrap().is_empty());
-    let refused = w.app.promotions.disable((&theirs).into(), "SPRING").await.unwrap_err();
+    let refused = w
+        .app
+        .promotions
+        .disable((&theirs).into(), &vp_domain::promo::PromoCode::parse("SPRING").unwrap())
+        .await
+        .unwrap_err();
     assert!(matches!(refused, AppError::NotFound("promo code")), "{refused:?}");
     let codes = w.app.promotions.list((&ours).into()).await.unwrap();
     assert_eq!(codes.len(), 1);

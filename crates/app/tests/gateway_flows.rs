@@ -5,7 +5,7 @@ use crate::support;
 
 use std::sync::atomic::Ordering;
 
-use support::{World, refusal};
+use support::{World, method, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{
@@ -41,7 +41,7 @@ async fn a_retry_after_an_unknown_outcome_asks_the_gateway_for_exactly_the_same_
     assert_eq!(refusal(first), Refusal::PaymentUnavailable);
     // The price and the method mapping change before the partner retries.
     let account = w.app.operator.set_markup(&w.account.id, "50").await.unwrap();
-    w.app.operator.set_payment_method_gateway("sbp", None, None).await.unwrap();
+    w.app.operator.set_payment_method_gateway(&method("sbp"), None, None).await.unwrap();
     w.gateway.down.store(false, Ordering::SeqCst);
     let issued = w.app.payments.create_invoice(&account, key("k1"), subscribe("u1")).await.unwrap();
     let requests = w.gateway.requests.lock().unwrap().clone();
@@ -208,7 +208,7 @@ async fn a_refund_is_the_bank_recall_applied_once() {
 #[tokio::test]
 async fn a_method_whose_gateway_is_off_is_not_offered_and_issues_nothing() {
     let w = World::new().await;
-    w.app.operator.set_payment_method_gateway("sbp", Some(GatewayName::Platega), Some("sbp")).await.unwrap();
+    w.app.operator.set_payment_method_gateway(&method("sbp"), Some(GatewayName::Platega), Some("sbp")).await.unwrap();
     let offered: Vec<String> =
         w.app.catalog.available_payment_methods().await.unwrap().into_iter().map(|m| m.code).collect();
     assert!(!offered.contains(&"sbp".to_owned()), "Platega is off: {offered:?}");
@@ -217,7 +217,7 @@ async fn a_method_whose_gateway_is_off_is_not_offered_and_issues_nothing() {
     assert!(w.gateway.requests.lock().unwrap().is_empty(), "no gateway was asked");
 
     // Back on the default gateway: offered, and the invoice keeps the rail it was issued on.
-    w.app.operator.set_payment_method_gateway("sbp", None, Some("sbp")).await.unwrap();
+    w.app.operator.set_payment_method_gateway(&method("sbp"), None, Some("sbp")).await.unwrap();
     let issued = w.app.payments.create_invoice(&w.account, key("off-1"), subscribe("u1")).await.unwrap();
     assert_eq!(issued.invoice.rail.to_string(), "sandbox:sbp", "the key was freed by the refusal");
 }

@@ -5,7 +5,7 @@ use crate::support::cid;
 
 use std::sync::atomic::Ordering;
 
-use support::{World, refusal};
+use support::{World, method, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{
@@ -191,9 +191,9 @@ async fn retired_plans_disabled_methods_and_blocked_clients_are_refused_without_
     w.app.operator.retire_plan(1).await.unwrap();
     assert_eq!(refused(&w, "k", subscribe("u1", 1)).await, Refusal::PlanNotFound);
     assert_eq!(refused(&w, "k", subscribe("u1", 99)).await, Refusal::PlanNotFound);
-    w.app.operator.set_payment_method_enabled("card", false).await.unwrap();
+    w.app.operator.set_payment_method_enabled(&method("card"), false).await.unwrap();
     assert_eq!(refused(&w, "k", subscribe("u1", 2)).await, Refusal::UnsupportedPaymentMethod);
-    w.app.operator.set_payment_method_enabled("card", true).await.unwrap();
+    w.app.operator.set_payment_method_enabled(&method("card"), true).await.unwrap();
     let ok = w.app.payments.create_invoice(&w.account, key("k"), subscribe("u1", 2)).await.unwrap();
     assert!(!ok.replayed, "the refusals did not bind the key");
     w.app.operator.set_client_blocked(&w.account.id, &cid("u1"), true).await.unwrap();

@@ -730,12 +730,17 @@ impl Drop for World {
     }
 }
 
-/// The refusal a use case answered with; anything else fails the test.
 /// A partner's client id the test writes out.
 pub fn cid(c: &str) -> vp_domain::ClientId {
     vp_domain::ClientId::parse(c).unwrap()
 }
 
+/// A payment method's code the test writes out.
+pub fn method(code: &str) -> vp_domain::MethodCode {
+    vp_domain::MethodCode::parse(code).unwrap()
+}
+
+/// The refusal a use case answered with; anything else fails the test.
 pub fn refusal<T: std::fmt::Debug>(r: Result<T, vp_app::AppError>) -> vp_app::Refusal {
     match r {
         Err(vp_app::AppError::Refused(x)) => x,

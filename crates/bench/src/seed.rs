@@ -17,7 +17,7 @@ pub async fn clients(database_url: &str, account_id: &str, count: usize) -> Resu
         let mut tx = store.begin().await.map_err(|e| e.to_string())?;
         for i in batch * BATCH..((batch + 1) * BATCH).min(count) {
             let client = ClientRecord {
-                id: format!("cli_seed{i:07}"),
+                id: vp_domain::ClientRef::issued(format!("cli_seed{i:07}")),
                 account_id: vp_domain::AccountId::issued(account_id.to_owned()),
                 client_id: ClientId::parse(&format!("seed-{i}")).map_err(|e| e.to_string())?,
                 created_at: now,

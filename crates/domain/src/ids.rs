@@ -144,6 +144,14 @@ issued_id!(
 );
 
 issued_id!(
+    /// A client's own record (`cli_…`): the service's name for the client the partner calls by
+    /// its `client_id`, unique across accounts; the bot, the shop and the renewals hold it.
+    ClientRef,
+    "cli",
+    "client ref"
+);
+
+issued_id!(
     /// A partner's webhook endpoint (`we_…`).
     EndpointId,
     "we",
@@ -218,10 +226,11 @@ mod tests {
 
     #[test]
     fn each_kind_takes_only_ids_with_its_own_prefix() {
-        let samples = ["acc_1", "we_1", "pay_1", "msg_1", "wd_1", "bcs_1", "usr_1", "key_1", "mail_1"];
+        let samples = ["acc_1", "cli_1", "we_1", "pay_1", "msg_1", "wd_1", "bcs_1", "usr_1", "key_1", "mail_1"];
         type Parses = fn(&str) -> bool;
-        let kinds: [(&str, Parses); 9] = [
+        let kinds: [(&str, Parses); 10] = [
             ("acc", |t| AccountId::parse(t).is_ok()),
+            ("cli", |t| ClientRef::parse(t).is_ok()),
             ("we", |t| EndpointId::parse(t).is_ok()),
             ("pay", |t| PaymentId::parse(t).is_ok()),
             ("msg", |t| EventId::parse(t).is_ok()),

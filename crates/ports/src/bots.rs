@@ -6,7 +6,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ClientRef};
 
 use vp_domain::Lang;
 use vp_domain::term_events::Threshold;
@@ -102,7 +102,7 @@ pub struct ClientLinkCode {
     /// SHA-256 of the code, hex.
     pub code_hash: String,
     /// The client's internal id.
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     pub expires_at: OffsetDateTime,
 }
 
@@ -110,7 +110,7 @@ pub struct ClientLinkCode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientChat {
     /// The client's internal id.
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     pub account_id: AccountId,
     pub chat_id: i64,
     pub linked_at: OffsetDateTime,
@@ -161,7 +161,7 @@ impl ReminderKind {
 pub struct ReminderSend {
     pub id: String,
     pub account_id: AccountId,
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     pub chat_id: i64,
     pub kind: ReminderKind,
     /// The end of the term it is about: a renewal since makes a reminder stale.
@@ -200,7 +200,7 @@ pub struct BotCustomer {
     pub started_at: OffsetDateTime,
     pub last_seen_at: OffsetDateTime,
     /// The client's internal id; `None` until the shop acted for them.
-    pub client_ref: Option<String>,
+    pub client_ref: Option<ClientRef>,
     /// Where their fiscal receipts go, given once in the chat while receipts are on.
     pub receipt_email: Option<String>,
     /// The promo code they gave for their next purchase.

@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
 use vp_domain::{
-    AccountId, ApiKeyId, BrandName, ClientId, GatewayName, InvoiceStatus, MarkupPercent, Money, PaymentId,
+    AccountId, ApiKeyId, BrandName, ClientId, ClientRef, GatewayName, InvoiceStatus, MarkupPercent, Money, PaymentId,
     PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
 };
 
@@ -103,7 +103,7 @@ pub struct PaymentMethodRecord {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientRecord {
     /// Internal id, unique across accounts.
-    pub id: String,
+    pub id: ClientRef,
     pub account_id: AccountId,
     pub client_id: ClientId,
     pub created_at: OffsetDateTime,
@@ -148,7 +148,7 @@ pub struct InvoiceRecord {
     pub payment_id: PaymentId,
     pub account_id: AccountId,
     /// Internal id of the client.
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     pub client_id: ClientId,
     pub status: InvoiceStatus,
     pub purpose: Purpose,

@@ -1,9 +1,9 @@
 //! Referrals as stored (docs/decisions.md, "Referrals").
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::ClientId;
 use vp_domain::referral::{ReferralCode, RewardState};
+use vp_domain::{AccountId, ClientRef};
 
 /// A customer's personal code, made the first time they ask for their link.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,7 +11,7 @@ pub struct ReferralCodeRecord {
     pub code: ReferralCode,
     pub account_id: AccountId,
     /// The inviter: the client the customer is.
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     pub created_at: OffsetDateTime,
 }
 
@@ -22,7 +22,7 @@ pub struct ReferralRecord {
     pub account_id: AccountId,
     /// The invited person (their Telegram user id in the account's bot).
     pub invited_user_id: i64,
-    pub inviter_ref: String,
+    pub inviter_ref: ClientRef,
     pub invited_at: OffsetDateTime,
     pub reward: Option<ReferralReward>,
 }

@@ -3,8 +3,8 @@
 //! made twice across restarts, instances and retries).
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::renewal::TurnedOffBy;
+use vp_domain::{AccountId, ClientRef};
 use vp_domain::{Lang, PriceBreakdown};
 
 /// A customer's consent to automatic renewal, given with an invoice.
@@ -12,7 +12,7 @@ use vp_domain::{Lang, PriceBreakdown};
 pub struct RenewalConsent {
     pub id: String,
     pub account_id: AccountId,
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     /// The invoice the consent came with.
     pub payment_id: String,
     /// The plan each renewal buys.
@@ -79,7 +79,7 @@ impl RenewalChargeState {
 /// The renewal charge of one client's term.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenewalCharge {
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     /// The end of the term being renewed: with the client, the charge's identity.
     pub term_ends_at: OffsetDateTime,
     pub account_id: AccountId,

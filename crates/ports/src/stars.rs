@@ -2,7 +2,7 @@
 //! the charges Telegram reported, and monthly Stars subscriptions.
 
 use time::OffsetDateTime;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ClientRef};
 
 /// An invoice to be paid in Stars in the partner's bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub struct StarsCharge {
 pub struct StarsSubscription {
     pub charge_id: String,
     pub account_id: AccountId,
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     /// The invoice of the first payment (its payload comes back with every renewal).
     pub payment_id: String,
     pub user_id: i64,

@@ -7,9 +7,9 @@ use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::{
-    AccountId, ApiKeyId, BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus,
-    MarkupPercent, MethodCode, Money, PaymentId, PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus,
-    TimeZone,
+    AccountId, ApiKeyId, BrandName, ClientId, ClientRef, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute,
+    InvoiceStatus, MarkupPercent, MethodCode, Money, PaymentId, PriceBreakdown, Purpose, Rail, Subscription,
+    SubscriptionStatus, TimeZone,
 };
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
@@ -199,7 +199,7 @@ pub(crate) fn setting(key: vp_ports::SettingKey, r: SettingRow) -> SettingRecord
 
 pub(crate) fn client_row(c: &ClientRecord) -> ClientRow {
     ClientRow {
-        id: c.id.clone(),
+        id: c.id.to_string(),
         account_id: c.account_id.to_string(),
         client_id: c.client_id.as_str().to_owned(),
         created_at: db_time(c.created_at),
@@ -210,7 +210,7 @@ pub(crate) fn client_row(c: &ClientRecord) -> ClientRow {
 pub(crate) fn client(r: ClientRow, sub: Option<SubscriptionRow>) -> StoreResult<ClientRecord> {
     Ok(ClientRecord {
         client_id: client_id(&r.client_id)?,
-        id: r.id,
+        id: ClientRef::issued(r.id),
         account_id: AccountId::issued(r.account_id),
         created_at: utc(r.created_at),
         blocked: r.blocked,
@@ -282,7 +282,7 @@ pub(crate) fn invoice_row(i: &InvoiceRecord) -> StoreResult<InvoiceRow> {
     Ok(InvoiceRow {
         payment_id: i.payment_id.to_string(),
         account_id: i.account_id.to_string(),
-        client_ref: i.client_ref.clone(),
+        client_ref: i.client_ref.to_string(),
         status: i.status.as_str().to_owned(),
         purpose: i.purpose.as_str().to_owned(),
         plan_id: i.purpose.plan_id(),
@@ -383,7 +383,7 @@ pub(crate) fn invoice(r: InvoiceRow, client_id_text: &str, legacy: GatewayName) 
         },
         payment_id: PaymentId::issued(r.payment_id),
         account_id: AccountId::issued(r.account_id),
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         method: r.method,
         return_url: r.return_url,
         payment_url: r.payment_url,

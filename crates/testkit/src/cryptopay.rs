@@ -11,14 +11,13 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use ring::{digest, hmac};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::faults::Faults;
+use crate::faults::{Faults, fault_switches};
 use crate::gateway_contract::{Exchange, check};
 use crate::http::{HttpServer, Reply, Request, send};
 
@@ -88,21 +87,7 @@ impl CryptoPay {
         self.server.url()
     }
 
-    pub fn set_mode(&self, mode: Mode) {
-        lock(&self.state).faults.mode = mode;
-    }
-
-    pub fn lose_next_create(&self) {
-        lock(&self.state).faults.lose_next_create = true;
-    }
-
-    pub fn delay_next(&self, pause: Duration) {
-        lock(&self.state).faults.delay_next = Some(pause);
-    }
-
-    pub fn arrived(&self) -> usize {
-        lock(&self.state).faults.arrived
-    }
+    fault_switches!();
 
     /// Every invoice, as `getInvoices` shows it.
     pub fn invoices(&self) -> Vec<Value> {

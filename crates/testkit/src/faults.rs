@@ -25,6 +25,32 @@ pub(crate) struct Faults {
     pub(crate) arrived: usize,
 }
 
+/// The switches a test turns on a gateway emulator whose state (behind `self.state`, locked
+/// with `lock`) holds `faults`: written once here for every emulator.
+macro_rules! fault_switches {
+    () => {
+        pub fn set_mode(&self, mode: Mode) {
+            lock(&self.state).faults.mode = mode;
+        }
+
+        /// The next create is carried out, its answer lost.
+        pub fn lose_next_create(&self) {
+            lock(&self.state).faults.lose_next_create = true;
+        }
+
+        /// The next call answers after `pause`.
+        pub fn delay_next(&self, pause: std::time::Duration) {
+            lock(&self.state).faults.delay_next = Some(pause);
+        }
+
+        /// How many calls reached the emulator.
+        pub fn arrived(&self) -> usize {
+            lock(&self.state).faults.arrived
+        }
+    };
+}
+pub(crate) use fault_switches;
+
 /// What one call meets.
 pub(crate) struct Met {
     mode: Mode,

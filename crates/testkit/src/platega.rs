@@ -9,11 +9,10 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::faults::Faults;
+use crate::faults::{Faults, fault_switches};
 use crate::gateway_contract::{Exchange, check};
 use crate::http::{HttpServer, Reply, Request, send};
 
@@ -82,19 +81,7 @@ impl Platega {
         self.server.url()
     }
 
-    pub fn set_mode(&self, mode: Mode) {
-        lock(&self.state).faults.mode = mode;
-    }
-
-    /// The next create is carried out, its answer lost.
-    pub fn lose_next_create(&self) {
-        lock(&self.state).faults.lose_next_create = true;
-    }
-
-    /// The next call answers after `pause`.
-    pub fn delay_next(&self, pause: Duration) {
-        lock(&self.state).faults.delay_next = Some(pause);
-    }
+    fault_switches!();
 
     /// Every transaction, as `GET /transaction/{id}` shows it.
     pub fn transactions(&self) -> Vec<Value> {
@@ -104,11 +91,6 @@ impl Platega {
     /// The transactions made for our invoice (its `payload`), oldest first.
     pub fn transactions_for(&self, invoice_id: &str) -> Vec<Value> {
         lock(&self.state).transactions.iter().filter(|t| t["payload"] == invoice_id).cloned().collect()
-    }
-
-    /// How many calls reached the emulator.
-    pub fn arrived(&self) -> usize {
-        lock(&self.state).faults.arrived
     }
 
     /// The customer paid.

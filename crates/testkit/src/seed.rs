@@ -3,7 +3,7 @@
 
 use time::{Duration, OffsetDateTime};
 use vp_domain::AccountId;
-use vp_domain::{ClientId, DeviceLimit, Subscription, Term};
+use vp_domain::{ClientId, ClientRef, DeviceLimit, Subscription, Term};
 use vp_ports::{ClientChat, ClientRecord, Store, SubscriptionRecord};
 
 /// Clients written in one unit of work.
@@ -30,7 +30,7 @@ pub async fn linked_clients(
             subscription.expires_at = ends_at + Duration::milliseconds(i64::try_from(i).unwrap_or(0));
             let id = format!("cli_{account_id}_{i:06}");
             let client = ClientRecord {
-                id: id.clone(),
+                id: ClientRef::issued(id.clone()),
                 account_id: AccountId::issued(account_id.to_owned()),
                 client_id: ClientId::parse(&format!("linked-{i}")).map_err(|e| e.to_string())?,
                 created_at: now,
@@ -46,7 +46,7 @@ pub async fn linked_clients(
             tx.insert_client(&client).await.map_err(|e| e.to_string())?;
             let chat_id = first_chat + i64::try_from(i).map_err(|e| e.to_string())?;
             let linked = ClientChat {
-                client_ref: id,
+                client_ref: ClientRef::issued(id),
                 account_id: AccountId::issued(account_id.to_owned()),
                 chat_id,
                 linked_at: now,

@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use vp_domain::AccountId;
 use vp_domain::limits::TRIAL_LENGTH;
 use vp_domain::subscription::SubscriptionError;
-use vp_domain::{ClientId, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};
+use vp_domain::{ClientId, ClientRef, DeviceLimit, DeviceSettings, Subscription, SubscriptionStatus, Term};
 use vp_ports::{
     AccountRecord, AccountRepo, ClientFilter, ClientRecord, ClientRepo, Clock, Cursor, DailyQuota, IdGenerator,
     PanelUser, Store, SubscriptionRecord, VpnPanel,
@@ -134,7 +134,8 @@ impl Clients {
         let settings = tx.device_settings().await?;
         tx.commit().await?;
 
-        let client_ref = existing.as_ref().map_or_else(|| self.ids.new_id("cli"), |c| c.id.clone());
+        let client_ref =
+            existing.as_ref().map_or_else(|| ClientRef::issued(self.ids.new_id(ClientRef::PREFIX)), |c| c.id.clone());
         let limit = settings.map_or(DeviceLimit::Unlimited, |s: DeviceSettings| s.initial_limit(true));
         let record = SubscriptionRecord {
             subscription: Subscription::activate(Term::Trial(TRIAL_LENGTH), limit, now),
@@ -290,7 +291,7 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_garbage_is_refused() {
         let c = ClientRecord {
-            id: "cli_x".into(),
+            id: ClientRef::issued("cli_x".into()),
             account_id: AccountId::issued("acc".into()),
             client_id: ClientId::parse("u").unwrap(),
             created_at: datetime!(2026-01-01 10:00:00.123456 UTC),

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use time::OffsetDateTime;
 use tokio::sync::oneshot;
 use vp_domain::AccountId;
-use vp_domain::ClientId;
 use vp_domain::backoff::panel_retry_delay;
+use vp_domain::{ClientId, ClientRef};
 use vp_ports::{
     ClientFilter, ClientRecord, Clock, Cursor, PanelDrift, PanelError, PanelInfo, PanelUser, Store, StoreError,
     SubscriptionRecord, VpnPanel,
@@ -70,7 +70,7 @@ const BATCH_MAX: usize = 16;
 /// A subscription revision the panel has not taken yet, as it must be pushed.
 #[derive(Clone)]
 struct Owed {
-    client_ref: String,
+    client_ref: ClientRef,
     revision: i64,
     user: PanelUser,
 }
@@ -286,7 +286,7 @@ impl PanelSync {
 pub struct ClientDrift {
     pub account_id: AccountId,
     pub client_id: String,
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     pub drift: Vec<PanelDrift>,
     /// With `--fix`: whether the push went through, or the panel's refusal.
     pub fixed: Option<Result<(), String>>,
@@ -321,7 +321,7 @@ impl PanelSync {
                 let filter = ClientFilter { subscription_status: None, after: after.clone(), limit: RECONCILE_PAGE };
                 let page = read!(self.store, |tx| tx.clients(&account.id, &filter));
                 let Some(last) = page.last() else { break };
-                after = Some(Cursor { at: last.created_at, id: last.id.clone() });
+                after = Some(Cursor { at: last.created_at, id: last.id.to_string() });
                 for client in &page {
                     if let Some(found) = self.reconcile_client(client, fix).await? {
                         report.drifted.push(found);
@@ -372,7 +372,7 @@ mod tests {
 
     fn owed(client_ref: &str, revision: i64) -> Owed {
         Owed {
-            client_ref: client_ref.to_owned(),
+            client_ref: ClientRef::issued(client_ref.to_owned()),
             revision,
             user: PanelUser {
                 user_ref: client_ref.to_owned(),

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use serde_json::json;
 use std::sync::Arc;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::term_events::{Threshold, due_threshold, mark_sent};
+use vp_domain::{AccountId, ClientRef};
 
 use vp_ports::{
     AccountRecord, AccountRepo, ClientRecord, ClientRepo, Cursor, EventRepo, OfferRepo, ReminderKind, ReminderRepo,
@@ -67,7 +67,7 @@ impl Events {
         loop {
             let page = read!(self.store, |tx| tx.term_event_candidates(now, after.clone(), PAGE));
             let Some(last) = page.last() else { break };
-            after = Some(Cursor { at: last.check_at, id: last.client.id.clone() });
+            after = Some(Cursor { at: last.check_at, id: last.client.id.to_string() });
             let mut running = tokio::task::JoinSet::new();
             for (account_id, client_refs) in by_account(&page) {
                 while running.len() >= concurrent {
@@ -96,7 +96,7 @@ impl Events {
     async fn check_account_terms(
         &self,
         account_id: &AccountId,
-        client_refs: &[String],
+        client_refs: &[ClientRef],
         now: OffsetDateTime,
     ) -> AppResult<TermCheck> {
         let mut done = TermCheck::default();
@@ -109,7 +109,7 @@ impl Events {
         // Read under the lock: a renewal may have just moved the end of a term.
         let mut clients = tx.clients_by_refs(client_refs).await?;
         clients.sort_by(|a, b| a.id.cmp(&b.id));
-        let chats: HashMap<String, i64> = match bot_connected {
+        let chats: HashMap<ClientRef, i64> = match bot_connected {
             true => tx.client_chats(client_refs).await?.into_iter().map(|c| (c.client_ref, c.chat_id)).collect(),
             false => HashMap::new(),
         };
@@ -204,8 +204,8 @@ impl Events {
 }
 
 /// A page's clients by account, in the page's order, in groups of at most `GROUP`.
-fn by_account(page: &[TermCandidate]) -> Vec<(AccountId, Vec<String>)> {
-    let mut groups: Vec<(AccountId, Vec<String>)> = vec![];
+fn by_account(page: &[TermCandidate]) -> Vec<(AccountId, Vec<ClientRef>)> {
+    let mut groups: Vec<(AccountId, Vec<ClientRef>)> = vec![];
     let mut open: HashMap<&str, usize> = HashMap::new();
     for TermCandidate { client, .. } in page {
         let at = match open.get(client.account_id.as_str()) {
@@ -237,7 +237,7 @@ mod tests {
 
     fn client(id: usize, account: &str) -> TermCandidate {
         let client = ClientRecord {
-            id: format!("cli_{id}"),
+            id: vp_domain::ClientRef::issued(format!("cli_{id}")),
             account_id: AccountId::issued(account.into()),
             client_id: vp_domain::ClientId::parse(&format!("c{id}")).unwrap(),
             created_at: OffsetDateTime::UNIX_EPOCH,
@@ -255,7 +255,7 @@ mod tests {
         let shape: Vec<(&str, usize)> = groups.iter().map(|(a, refs)| (a.as_str(), refs.len())).collect();
         assert_eq!(shape, [("b", 2), ("a", GROUP), ("a", 2)]);
         assert_eq!(groups[0].1, ["cli_0", "cli_2"]);
-        assert_eq!(groups[1].1[..2], ["cli_1".to_owned(), "cli_3".to_owned()]);
-        assert_eq!(groups[2].1.last().map(String::as_str), Some(format!("cli_{}", 3 + GROUP).as_str()));
+        assert_eq!(groups[1].1[..2], ["cli_1", "cli_3"]);
+        assert_eq!(groups[2].1.last().map(ClientRef::as_str), Some(format!("cli_{}", 3 + GROUP).as_str()));
     }
 }

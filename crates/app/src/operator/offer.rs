@@ -143,9 +143,9 @@ impl Operator {
         Ok(method)
     }
 
-    pub async fn set_payment_method_enabled(&self, code: &str, enabled: bool) -> AppResult<PaymentMethodRecord> {
+    pub async fn set_payment_method_enabled(&self, code: &MethodCode, enabled: bool) -> AppResult<PaymentMethodRecord> {
         let mut tx = self.store.begin().await?;
-        let mut method = tx.payment_method(code).await?.ok_or(AppError::NotFound("payment method"))?;
+        let mut method = tx.payment_method(code.as_str()).await?.ok_or(AppError::NotFound("payment method"))?;
         method.enabled = enabled;
         tx.upsert_payment_method(&method).await?;
         tx.commit().await?;
@@ -158,13 +158,13 @@ impl Operator {
     /// gateway's page. Invoices issued before keep their rail.
     pub async fn set_payment_method_gateway(
         &self,
-        code: &str,
+        code: &MethodCode,
         gateway: Option<GatewayName>,
         gateway_type: Option<&str>,
     ) -> AppResult<PaymentMethodRecord> {
         check_gateway_type(gateway_type).map_err(|e| AppError::field("gateway_type", e))?;
         let mut tx = self.store.begin().await?;
-        let mut method = tx.payment_method(code).await?.ok_or(AppError::NotFound("payment method"))?;
+        let mut method = tx.payment_method(code.as_str()).await?.ok_or(AppError::NotFound("payment method"))?;
         method.gateway = gateway;
         method.gateway_type = gateway_type.map(str::to_owned);
         tx.upsert_payment_method(&method).await?;

@@ -5,7 +5,7 @@
 use time::OffsetDateTime;
 use vp_domain::backoff::GATEWAY_RECHECK_FROM;
 use vp_domain::invoice::payment_deadline;
-use vp_domain::{InvoiceRequest, InvoiceStatus, PaymentId};
+use vp_domain::{ClientRef, InvoiceRequest, InvoiceStatus, PaymentId};
 use vp_ports::{
     AccountRecord, ClientRecord, ClientRepo, DailyQuota, IdempotencyRecord, InvoiceRecord, InvoiceRecorded,
     InvoiceRepo, InvoiceWrite, RecoveryPoint, SettingsRepo,
@@ -36,25 +36,24 @@ impl Payments {
             .then(|| created_at + GATEWAY_RECHECK_FROM);
         // Twice at most: a client created meanwhile by another request gets the invoice instead.
         for _ in 0..2 {
-            let new_client = match &client {
-                Some(_) => None,
-                None => Some((
-                    ClientRecord {
-                        id: self.ids.new_id("cli"),
+            let (owner, new_client) = match &client {
+                Some(c) => (c.id.clone(), None),
+                None => {
+                    let c = ClientRecord {
+                        id: ClientRef::issued(self.ids.new_id(ClientRef::PREFIX)),
                         account_id: account.id.clone(),
                         client_id: request.client_id.clone(),
                         created_at,
                         blocked: false,
                         subscription: None,
-                    },
-                    daily_limit(account, DailyQuota::NewClients, created_at),
-                )),
+                    };
+                    (c.id.clone(), Some((c, daily_limit(account, DailyQuota::NewClients, created_at))))
+                }
             };
-            let client_ref = client.as_ref().or(new_client.as_ref().map(|(c, _)| c)).map(|c| c.id.clone());
             let invoice = InvoiceRecord {
                 payment_id: finished.payment_id.clone(),
                 account_id: account.id.clone(),
-                client_ref: client_ref.unwrap_or_default(),
+                client_ref: owner,
                 client_id: request.client_id.clone(),
                 status: InvoiceStatus::Pending,
                 purpose: request.purpose,

@@ -128,21 +128,19 @@ impl Promotions {
         }))
     }
 
-    pub async fn show(&self, account_id: &AccountId, code: &str) -> AppResult<PromoSummary> {
-        let code = PromoCode::parse(code).map_err(|_| AppError::NotFound("promo code"))?;
+    pub async fn show(&self, account_id: &AccountId, code: &PromoCode) -> AppResult<PromoSummary> {
         let mut tx = self.store.read().await?;
-        let promo = tx.promo_code(account_id, &code).await?.ok_or(AppError::NotFound("promo code"))?;
+        let promo = tx.promo_code(account_id, code).await?.ok_or(AppError::NotFound("promo code"))?;
         let usage = tx.promo_usage(&promo.id).await?;
         tx.commit().await?;
         Ok(PromoSummary { promo, usage })
     }
 
     /// Turns a code off, recorded as `by`'s: invoices already issued with it stay payable.
-    pub async fn disable(&self, by: Acting<'_>, code: &str) -> AppResult<()> {
+    pub async fn disable(&self, by: Acting<'_>, code: &PromoCode) -> AppResult<()> {
         let account_id = by.account_id();
-        let code = PromoCode::parse(code).map_err(|_| AppError::NotFound("promo code"))?;
         let mut tx = self.store.begin().await?;
-        if !tx.disable_promo_code(account_id, &code, self.clock.now()).await? {
+        if !tx.disable_promo_code(account_id, code, self.clock.now()).await? {
             return Err(AppError::NotFound("promo code"));
         }
         self.audit.record(tx.as_mut(), account_id, by.into(), AuditAction::PromoDisabled, code.to_string()).await?;

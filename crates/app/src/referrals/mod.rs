@@ -8,8 +8,8 @@ mod rewards;
 
 use std::sync::Arc;
 
-use vp_domain::AccountId;
 use vp_domain::referral::{Newcomer, ReferralCode, ReferralDays, invitation};
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::{
     BotCustomerRepo, ClientRepo, Clock, InviterStats, ReferralCodeRecord, ReferralRecord, ReferralRepo, ReferralTotals,
     Store, StoreError,
@@ -83,7 +83,11 @@ impl Referrals {
     /// The personal link of the client `client_ref` of the account: a deep link to its bot
     /// carrying the client's code, and the days a friend's first payment gives. `None` while the
     /// account has no program or no connected bot.
-    pub async fn personal_link(&self, account_id: &AccountId, client_ref: &str) -> AppResult<Option<PersonalLink>> {
+    pub async fn personal_link(
+        &self,
+        account_id: &AccountId,
+        client_ref: &ClientRef,
+    ) -> AppResult<Option<PersonalLink>> {
         let Some(bot) = read!(self.store, |tx| connected_bot(tx.as_mut(), account_id)) else { return Ok(None) };
         let Some((code, days)) = self.code_of(account_id, client_ref).await? else { return Ok(None) };
         Ok(Some(PersonalLink { url: format!("https://t.me/{}?start={}", bot.username, code.start_parameter()), days }))
@@ -94,7 +98,7 @@ impl Referrals {
     async fn code_of(
         &self,
         account_id: &AccountId,
-        client_ref: &str,
+        client_ref: &ClientRef,
     ) -> AppResult<Option<(ReferralCode, ReferralDays)>> {
         let mut tx = self.store.begin().await?;
         let days = tx.referral_days(account_id).await?;

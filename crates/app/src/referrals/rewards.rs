@@ -3,6 +3,7 @@
 //! else a credit), its refund takes that back, and an inviter's paid invoice takes their
 //! credits. The inviter hears of a reward through the reminders' outbox.
 
+use vp_domain::ClientRef;
 use vp_domain::referral::{Reversal, RewardState, reversal, reward};
 use vp_ports::{InvoiceRecord, ReferralRepo, ReferralReward, SubscriptionRecord, Tx};
 
@@ -19,7 +20,11 @@ impl ReferralRewards {
     /// `invoice` was paid: when its client came invited and this is their first rewarded
     /// payment, the inviter gets the account's days now. Returns the inviter whose
     /// subscription changed (for the panel), if one did.
-    pub(crate) async fn paid(&self, tx: &mut (impl Tx + ?Sized), invoice: &InvoiceRecord) -> AppResult<Option<String>> {
+    pub(crate) async fn paid(
+        &self,
+        tx: &mut (impl Tx + ?Sized),
+        invoice: &InvoiceRecord,
+    ) -> AppResult<Option<ClientRef>> {
         let Some(customer) = tx.bot_customer_of_client(&invoice.client_ref).await? else { return Ok(None) };
         let Some(mut referral) = tx.referral_of_invited(&invoice.account_id, customer.user_id).await? else {
             return Ok(None);
@@ -66,7 +71,7 @@ impl ReferralRewards {
         &self,
         tx: &mut (impl Tx + ?Sized),
         invoice: &InvoiceRecord,
-    ) -> AppResult<Option<String>> {
+    ) -> AppResult<Option<ClientRef>> {
         let Some(mut referral) = tx.referral_rewarded_by(&invoice.payment_id).await? else { return Ok(None) };
         let Some(given) = referral.reward.as_mut() else { return Ok(None) };
         let Some(undo) = reversal(given.state, given.days) else { return Ok(None) };

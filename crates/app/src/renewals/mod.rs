@@ -7,7 +7,7 @@ mod charges;
 use std::sync::Arc;
 
 use vp_domain::AccountId;
-use vp_domain::ClientId;
+use vp_domain::{ClientId, ClientRef};
 use vp_ports::{Clock, IdGenerator, RenewalChargeState, Store};
 
 pub use crate::consents::{ConsentGiven, Consents, RenewalOffer};
@@ -61,7 +61,12 @@ impl Renewals {
         self.turn_off_client(&client.account_id, &client.id, TurnedOffBy::Customer).await
     }
 
-    async fn turn_off_client(&self, account_id: &AccountId, client_ref: &str, by: TurnedOffBy) -> AppResult<TurnedOff> {
+    async fn turn_off_client(
+        &self,
+        account_id: &AccountId,
+        client_ref: &ClientRef,
+        by: TurnedOffBy,
+    ) -> AppResult<TurnedOff> {
         let mut tx = self.store.begin().await?;
         tx.lock_account(account_id).await?;
         let was_on = self.consents.turn_off(tx.as_mut(), client_ref, by).await?;

@@ -4,7 +4,7 @@
 //! not charge one (`subscription_changed`).
 
 use time::Date;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::{StarsSubscription, StarsSubscriptionChange, StarsSubscriptionState};
 
 use super::Stars;
@@ -23,13 +23,13 @@ pub struct RenewalInTelegram {
 
 impl Stars {
     /// The client's Stars subscription while Telegram renews it.
-    pub async fn renewing_subscription(&self, client_ref: &str) -> AppResult<Option<StarsSubscription>> {
+    pub async fn renewing_subscription(&self, client_ref: &ClientRef) -> AppResult<Option<StarsSubscription>> {
         Ok(read!(self.store, |tx| stars_renewing(tx.as_mut(), client_ref)))
     }
 
     /// Cancels the client's Stars subscription: Telegram first (it charges no more), then
     /// recorded. `false` when none renews.
-    pub async fn cancel_subscription(&self, client_ref: &str) -> AppResult<bool> {
+    pub async fn cancel_subscription(&self, client_ref: &ClientRef) -> AppResult<bool> {
         let Some(mut subscription) = self.renewing_subscription(client_ref).await? else { return Ok(false) };
         self.rail.cancel(&subscription).await?;
         subscription.canceled_at = Some(self.clock.now());

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
-use vp_domain::ClientId;
+use vp_domain::{ClientId, ClientRef};
 
 use super::DailyLimit;
 use crate::records::*;
@@ -20,7 +20,7 @@ pub trait ClientRepo: Send {
     /// client has none).
     async fn set_auto_renew(&mut self, client_ref: &str, on: bool) -> StoreResult<()>;
     /// The clients of these refs that exist, in no particular order.
-    async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>>;
+    async fn clients_by_refs(&mut self, ids: &[ClientRef]) -> StoreResult<Vec<ClientRecord>>;
     async fn set_client_blocked(&mut self, id: &str, blocked: bool) -> StoreResult<()>;
     /// Creates or replaces the client's subscription.
     async fn save_subscription(&mut self, client_ref: &str, subscription: &SubscriptionRecord) -> StoreResult<()>;

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
-use vp_domain::Lang;
+use vp_domain::{ClientRef, Lang};
 
 use super::StoreResult;
 use crate::bots::{ClientChat, ClientLinkCode};
@@ -19,7 +19,7 @@ pub trait CustomerChatRepo: Send {
     async fn link_client_chat(&mut self, chat: &ClientChat) -> StoreResult<()>;
     async fn client_chat(&mut self, client_ref: &str) -> StoreResult<Option<ClientChat>>;
     /// The chats of those of these clients that have one, in no particular order.
-    async fn client_chats(&mut self, client_refs: &[String]) -> StoreResult<Vec<ClientChat>>;
+    async fn client_chats(&mut self, client_refs: &[ClientRef]) -> StoreResult<Vec<ClientChat>>;
     /// The clients of the account linked to the chat, oldest link first.
     async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>>;
     /// Unlinks every client of the account from the chat; returns how many.

@@ -2,8 +2,8 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::Lang;
+use vp_domain::{AccountId, ClientRef};
 
 use super::StoreResult;
 
@@ -14,7 +14,7 @@ use super::StoreResult;
 pub struct ShopCustomer {
     pub account_id: AccountId,
     pub email: String,
-    pub client_ref: String,
+    pub client_ref: ClientRef,
     /// The language they bought in: their mail is written in it.
     pub lang: Lang,
     /// The purchase that made the link. Its result page may show the connect link; a later

@@ -6,8 +6,8 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::InvoiceStatus;
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::store::StoreResult;
 use vp_ports::{BotCustomer, BotCustomerRepo, BotDeviceList, BotStats};
 
@@ -35,7 +35,7 @@ pub(crate) fn customer(r: BotCustomerRow) -> BotCustomer {
         chat_id: r.chat_id,
         started_at: utc(r.started_at),
         last_seen_at: utc(r.last_seen_at),
-        client_ref: r.client_ref,
+        client_ref: r.client_ref.map(ClientRef::issued),
         receipt_email: r.receipt_email,
         promo_code: r.promo_code,
         promo_asked_at: r.promo_asked_at.map(utc),

@@ -134,7 +134,7 @@ impl BroadcastRepo for StoreTx {
                 Ok(BotAudienceMember {
                     chat_id,
                     lang: language.as_deref().map(lang).transpose()?,
-                    paid_ever: client.as_ref().is_some_and(|c| payers.contains(&c.id)),
+                    paid_ever: client.as_ref().is_some_and(|c| payers.contains(c.id.as_str())),
                     client,
                 })
             })

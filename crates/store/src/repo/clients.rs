@@ -10,7 +10,7 @@ use crate::tx::StoreTx;
 use diesel::{BoolExpressionMethods, ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use time::{OffsetDateTime, PrimitiveDateTime};
-use vp_domain::ClientId;
+use vp_domain::{ClientId, ClientRef};
 use vp_ports::DailyQuota;
 use vp_ports::records::{ClientFilter, ClientRecord, SubscriptionRecord, TermCandidate};
 use vp_ports::store::StoreResult;
@@ -110,7 +110,8 @@ impl ClientRepo for StoreTx {
         first(rows)
     }
 
-    async fn clients_by_refs(&mut self, ids: &[String]) -> StoreResult<Vec<ClientRecord>> {
+    async fn clients_by_refs(&mut self, ids: &[ClientRef]) -> StoreResult<Vec<ClientRecord>> {
+        let ids: Vec<&str> = ids.iter().map(ClientRef::as_str).collect();
         let conn = self.conn().await?;
         let rows: ClientRows =
             db_run!(conn, c => client_query!().filter(clients::id.eq_any(ids)).load(c).await).map_err(db)?;

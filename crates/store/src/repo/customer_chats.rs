@@ -5,8 +5,8 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::Lang;
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::store::StoreResult;
 use vp_ports::{ClientChat, ClientLinkCode, CustomerChatRepo};
 
@@ -29,7 +29,7 @@ pub(crate) use chat_of_client;
 
 pub(crate) fn chat(r: ClientChatRow) -> ClientChat {
     ClientChat {
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         account_id: AccountId::issued(r.account_id),
         chat_id: r.chat_id,
         linked_at: utc(r.linked_at),
@@ -42,7 +42,7 @@ impl CustomerChatRepo for StoreTx {
         let conn = self.conn().await?;
         let row = ClientLinkCodeRow {
             code_hash: code.code_hash.clone(),
-            client_ref: code.client_ref.clone(),
+            client_ref: code.client_ref.to_string(),
             expires_at: db_time(code.expires_at),
         };
         db_run!(conn, c => diesel::insert_into(client_link_codes::table).values(&row).execute(c).await).map_err(db)?;
@@ -61,7 +61,7 @@ impl CustomerChatRepo for StoreTx {
         .map_err(db)?;
         Ok(row.map(|r| ClientLinkCode {
             code_hash: r.code_hash,
-            client_ref: r.client_ref,
+            client_ref: ClientRef::issued(r.client_ref),
             expires_at: utc(r.expires_at),
         }))
     }
@@ -79,7 +79,7 @@ impl CustomerChatRepo for StoreTx {
     async fn link_client_chat(&mut self, linked: &ClientChat) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = ClientChatRow {
-            client_ref: linked.client_ref.clone(),
+            client_ref: linked.client_ref.to_string(),
             account_id: linked.account_id.to_string(),
             chat_id: linked.chat_id,
             linked_at: db_time(linked.linked_at),
@@ -97,7 +97,8 @@ impl CustomerChatRepo for StoreTx {
         Ok(row.map(chat))
     }
 
-    async fn client_chats(&mut self, client_refs: &[String]) -> StoreResult<Vec<ClientChat>> {
+    async fn client_chats(&mut self, client_refs: &[ClientRef]) -> StoreResult<Vec<ClientChat>> {
+        let client_refs: Vec<&str> = client_refs.iter().map(ClientRef::as_str).collect();
         let conn = self.conn().await?;
         let rows: Vec<ClientChatRow> = db_run!(conn, c => {
             client_chats::table

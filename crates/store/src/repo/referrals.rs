@@ -9,8 +9,8 @@ use diesel::sql_types::{BigInt, Nullable};
 use diesel::{ExpressionMethods, JoinOnDsl, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::referral::{ReferralCode, ReferralDays, RewardState};
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::store::StoreResult;
 use vp_ports::{
     InviterStats, ReferralCodeRecord, ReferralRecord, ReferralRepo, ReferralReward, ReferralTotals, StoreError,
@@ -43,7 +43,7 @@ fn code_record(r: ReferralCodeRow) -> StoreResult<ReferralCodeRecord> {
     Ok(ReferralCodeRecord {
         code,
         account_id: AccountId::issued(r.account_id),
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         created_at: utc(r.created_at),
     })
 }
@@ -53,7 +53,7 @@ fn row(r: &ReferralRecord) -> StoreResult<ReferralRow> {
     Ok(ReferralRow {
         account_id: r.account_id.to_string(),
         invited_user_id: r.invited_user_id,
-        inviter_ref: r.inviter_ref.clone(),
+        inviter_ref: r.inviter_ref.to_string(),
         invited_at: db_time(r.invited_at),
         payment_id: reward.map(|w| w.payment_id.clone()),
         days: reward.map(|w| int(w.days, "referral days")).transpose()?,
@@ -93,7 +93,7 @@ pub(crate) fn record(r: ReferralRow) -> StoreResult<ReferralRecord> {
     Ok(ReferralRecord {
         account_id: AccountId::issued(r.account_id),
         invited_user_id: r.invited_user_id,
-        inviter_ref: r.inviter_ref,
+        inviter_ref: ClientRef::issued(r.inviter_ref),
         invited_at: utc(r.invited_at),
         reward,
     })
@@ -151,7 +151,7 @@ impl ReferralRepo for StoreTx {
         let row = ReferralCodeRow {
             code: code.code.as_str().to_owned(),
             account_id: code.account_id.to_string(),
-            client_ref: code.client_ref.clone(),
+            client_ref: code.client_ref.to_string(),
             created_at: db_time(code.created_at),
         };
         let conn = self.conn().await?;

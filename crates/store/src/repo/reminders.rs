@@ -8,7 +8,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::store::StoreResult;
 use vp_ports::{Claim, ReminderKind, ReminderRecipient, ReminderRepo, ReminderSend};
 
@@ -23,7 +23,7 @@ fn row(r: &ReminderSend) -> ReminderSendRow {
     ReminderSendRow {
         id: r.id.clone(),
         account_id: r.account_id.to_string(),
-        client_ref: r.client_ref.clone(),
+        client_ref: r.client_ref.to_string(),
         chat_id: r.chat_id,
         kind: r.kind.code().to_owned(),
         term_ends_at: db_time(r.term_ends_at),
@@ -41,7 +41,7 @@ fn record(r: ReminderSendRow) -> StoreResult<ReminderSend> {
     Ok(ReminderSend {
         id: r.id,
         account_id: AccountId::issued(r.account_id),
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         chat_id: r.chat_id,
         kind,
         term_ends_at: utc(r.term_ends_at),
@@ -140,7 +140,7 @@ impl ReminderRepo for StoreTx {
         let conn = self.conn().await?;
         // Owned: the bind values of a query this deep must outlive it.
         let (account_id, chat_id, client_ref) =
-            (reminder.account_id.to_string(), reminder.chat_id, reminder.client_ref.clone());
+            (reminder.account_id.to_string(), reminder.chat_id, reminder.client_ref.to_string());
         let row: Option<Row> = db_run!(conn, c => {
             clients::table
                 .left_join(subscriptions::table)

@@ -6,7 +6,7 @@ use diesel::{
     TextExpressionMethods,
 };
 use diesel_async::RunQueryDsl;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ClientRef};
 use vp_domain::{Money, PriceBreakdown};
 use vp_ports::store::StoreResult;
 use vp_ports::{Claim, RenewalCharge, RenewalChargeState, RenewalConsent, RenewalRepo};
@@ -27,7 +27,7 @@ fn consent_row(c: &RenewalConsent) -> RenewalConsentRow {
     RenewalConsentRow {
         id: c.id.clone(),
         account_id: c.account_id.to_string(),
-        client_ref: c.client_ref.clone(),
+        client_ref: c.client_ref.to_string(),
         payment_id: c.payment_id.clone(),
         plan_id: c.plan_id,
         method: c.method.clone(),
@@ -60,7 +60,7 @@ pub(crate) fn consent(r: RenewalConsentRow) -> StoreResult<RenewalConsent> {
         lang: lang(&r.lang)?,
         id: r.id,
         account_id: AccountId::issued(r.account_id),
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         payment_id: r.payment_id,
         plan_id: r.plan_id,
         method: r.method,
@@ -84,7 +84,7 @@ pub(crate) fn consent(r: RenewalConsentRow) -> StoreResult<RenewalConsent> {
 
 fn charge_row(c: &RenewalCharge) -> RenewalChargeRow {
     RenewalChargeRow {
-        client_ref: c.client_ref.clone(),
+        client_ref: c.client_ref.to_string(),
         term_ends_at: db_time(c.term_ends_at),
         account_id: c.account_id.to_string(),
         consent_id: c.consent_id.clone(),
@@ -100,7 +100,7 @@ fn charge_row(c: &RenewalCharge) -> RenewalChargeRow {
 fn charge(r: RenewalChargeRow) -> StoreResult<RenewalCharge> {
     let state = RenewalChargeState::from_code(&r.state).ok_or_else(|| corrupt(format!("renewal state {}", r.state)))?;
     Ok(RenewalCharge {
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         term_ends_at: utc(r.term_ends_at),
         account_id: AccountId::issued(r.account_id),
         consent_id: r.consent_id,

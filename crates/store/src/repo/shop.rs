@@ -6,7 +6,7 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::store::StoreResult;
 use vp_ports::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
 
@@ -105,7 +105,7 @@ pub(crate) fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCusto
     Ok(Some(ShopCustomer {
         account_id: AccountId::issued(account_id),
         email,
-        client_ref,
+        client_ref: ClientRef::issued(client_ref),
         lang: lang(&code)?,
         first_payment_id,
         created_at: utc(created_at),
@@ -194,7 +194,7 @@ impl ShopRepo for StoreTx {
                 .values((
                     shop_customers::account_id.eq(customer.account_id.as_str()),
                     shop_customers::email.eq(&customer.email),
-                    shop_customers::client_ref.eq(&customer.client_ref),
+                    shop_customers::client_ref.eq(customer.client_ref.as_str()),
                     shop_customers::lang.eq(customer.lang.code()),
                     shop_customers::first_payment_id.eq(&customer.first_payment_id),
                     shop_customers::created_at.eq(at),

@@ -5,9 +5,9 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::AccountId;
 use vp_domain::Money;
 use vp_domain::stars::StarsRate;
+use vp_domain::{AccountId, ClientRef};
 use vp_ports::store::StoreResult;
 use vp_ports::{StarsCharge, StarsInvoice, StarsRepo, StarsSubscription};
 
@@ -48,7 +48,7 @@ fn subscription_row(s: &StarsSubscription) -> StarsSubscriptionRow {
     StarsSubscriptionRow {
         charge_id: s.charge_id.clone(),
         account_id: s.account_id.to_string(),
-        client_ref: s.client_ref.clone(),
+        client_ref: s.client_ref.to_string(),
         payment_id: s.payment_id.clone(),
         user_id: s.user_id,
         stars: s.stars,
@@ -61,7 +61,7 @@ fn subscription(r: StarsSubscriptionRow) -> StarsSubscription {
     StarsSubscription {
         charge_id: r.charge_id,
         account_id: AccountId::issued(r.account_id),
-        client_ref: r.client_ref,
+        client_ref: ClientRef::issued(r.client_ref),
         payment_id: r.payment_id,
         user_id: r.user_id,
         stars: r.stars,

@@ -43,7 +43,7 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
     for id in ["c-mum", "c-dad"] {
         tx.insert_client(&client(id, "acc-1", &id[2..], at(0))).await.unwrap();
     }
-    let code = ClientLinkCode { code_hash: "h-1".into(), client_ref: "c-mum".into(), expires_at: at(100) };
+    let code = ClientLinkCode { code_hash: "h-1".into(), client_ref: cref("c-mum"), expires_at: at(100) };
     tx.insert_client_link_code(&code).await.unwrap();
     tx.insert_client_link_code(&ClientLinkCode { code_hash: "h-old".into(), expires_at: at(5), ..code.clone() })
         .await
@@ -54,18 +54,19 @@ async fn customers_link_a_chat_once_per_client_and_a_chat_holds_a_family(ctx: Ct
     assert_eq!(tx.take_client_link_code("h-old").await.unwrap(), None);
 
     let linked = |client_ref: &str, chat_id: i64, s: i64| ClientChat {
-        client_ref: client_ref.into(),
+        client_ref: cref(client_ref),
         account_id: AccountId::issued("acc-1".into()),
         chat_id,
         linked_at: at(s),
     };
     tx.link_client_chat(&linked("c-mum", 77, 1)).await.unwrap();
     tx.link_client_chat(&linked("c-dad", 77, 2)).await.unwrap();
-    let family: Vec<String> = tx.chat_clients("acc-1", 77).await.unwrap().into_iter().map(|c| c.client_ref).collect();
+    let family: Vec<ClientRef> =
+        tx.chat_clients("acc-1", 77).await.unwrap().into_iter().map(|c| c.client_ref).collect();
     assert_eq!(family, ["c-mum", "c-dad"], "oldest link first");
     tx.link_client_chat(&linked("c-dad", 78, 3)).await.unwrap();
     assert_eq!(tx.client_chat("c-dad").await.unwrap(), Some(linked("c-dad", 78, 3)), "a client is in one chat");
-    let mut chats = tx.client_chats(&["c-dad".into(), "c-mum".into(), "c-none".into()]).await.unwrap();
+    let mut chats = tx.client_chats(&[cref("c-dad"), cref("c-mum"), cref("c-none")]).await.unwrap();
     chats.sort_by(|a, b| a.client_ref.cmp(&b.client_ref));
     assert_eq!(chats, [linked("c-dad", 78, 3), linked("c-mum", 77, 1)], "the chats of several clients at once");
     assert_eq!(tx.chat_clients("acc-1", 77).await.unwrap().len(), 1);
@@ -112,7 +113,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     tx.insert_client(&client("c-lookalike", "acc-1", "telegram:502", at(11))).await.unwrap();
     tx.link_bot_customer("acc-1", 501, "c-501").await.unwrap();
     tx.link_bot_customer("acc-1", 501, "c-own").await.unwrap();
-    let linked = BotCustomer { client_ref: Some("c-501".into()), ..started };
+    let linked = BotCustomer { client_ref: Some(cref("c-501")), ..started };
     assert_eq!(tx.bot_customers("acc-1", &[501]).await.unwrap(), std::slice::from_ref(&linked), "the first link stays");
     assert_eq!(tx.bot_customer_of_client("c-501").await.unwrap(), Some(linked));
     assert_eq!(tx.bot_customer_of_client("c-lookalike").await.unwrap(), None);
@@ -130,7 +131,7 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
         tx.insert_invoice(&paid).await.unwrap();
     }
     tx.link_client_chat(&ClientChat {
-        client_ref: "c-501".into(),
+        client_ref: cref("c-501"),
         account_id: AccountId::issued("acc-1".into()),
         chat_id: 501,
         linked_at: at(12),

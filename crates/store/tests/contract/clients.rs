@@ -98,7 +98,7 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
     let loaded = tx.client_by_ref("acc-a-c1").await.unwrap().unwrap();
     assert_eq!(loaded.subscription, Some(lifetime));
     assert_eq!(tx.client_by_link_token("tok-1").await.unwrap(), None, "the old link is gone");
-    assert_eq!(tx.client_by_link_token("tok-2").await.unwrap().map(|c| c.id), Some("acc-a-c1".into()));
+    assert_eq!(tx.client_by_link_token("tok-2").await.unwrap().map(|c| c.id), Some(cref("acc-a-c1")));
 
     tx.insert_client(&client("c-2", "acc-a", "bob", at(1))).await.unwrap();
     let clash = tx.save_subscription("c-2", &subscription(SubscriptionStatus::Active, "tok-2")).await;
@@ -148,7 +148,7 @@ async fn clients_filter_by_subscription_and_page_in_order(ctx: Ctx) {
         let page = page.unwrap();
         assert!(page.len() <= 2);
         let Some(last) = page.last() else { break };
-        after = Some(Cursor { at: last.created_at, id: last.id.clone() });
+        after = Some(Cursor { at: last.created_at, id: last.id.to_string() });
         seen.extend(ids(page));
     }
     assert_eq!(seen, ["c-a", "c-b", "c-c", "c-e", "c-d"]);

@@ -348,7 +348,7 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
     assert_eq!(all[1].check_at, at(2 * day - 3 * day), "the 72-hour window of a term ending in 2 days");
     assert_eq!(all[3].check_at, at(-60), "a reminded term is read again at its end");
     let page = tx.term_event_candidates(T0, None, 1).await.unwrap();
-    let cursor = Cursor { at: page[0].check_at, id: page[0].client.id.clone() };
+    let cursor = Cursor { at: page[0].check_at, id: page[0].client.id.to_string() };
     assert_eq!(
         names(tx.term_event_candidates(T0, Some(cursor), 20).await.unwrap()),
         ["soon", "trial-10h", "ended", "suspended-ended", "blocked-ended"]
@@ -357,7 +357,7 @@ async fn term_event_candidates_are_the_unreminded_and_the_ended(ctx: Ctx) {
 
     // Saving a change moves the moment: the 72 sent, the term is read again in its last day.
     let mut tx = begin(&ctx.store).await;
-    let mut some = tx.clients_by_refs(&["c-soon".into(), "c-far".into(), "c-nobody".into()]).await.unwrap();
+    let mut some = tx.clients_by_refs(&[cref("c-soon"), cref("c-far"), cref("c-nobody")]).await.unwrap();
     some.sort_by(|a, b| a.id.cmp(&b.id));
     let ids: Vec<&str> = some.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["c-far", "c-soon"], "several clients at once, those that exist");

@@ -26,7 +26,7 @@ async fn opening_an_invoice_records_a_new_key_and_reads_the_client(ctx: Ctx) {
     let opening = InvoiceOpening { key: &key, client_id: &cid("alice"), new_clients: &new_clients(500) };
     let opened = ctx.store.open_invoice(opening).await.unwrap();
     assert_eq!(opened.existing_key, None, "a new key is recorded");
-    assert_eq!(opened.client.map(|c| c.id), Some("acc-a-c1".to_owned()));
+    assert_eq!(opened.client.map(|c| c.id), Some(cref("acc-a-c1")));
     assert_eq!(opened.new_clients_bound, 1, "alice counts in the window");
     let mut tx = ctx.store.read().await.unwrap();
     assert_eq!(tx.idempotency_key("acc-a", "k-1").await.unwrap(), Some(key.clone()));
@@ -86,7 +86,7 @@ async fn recording_an_invoice_writes_the_client_the_invoice_and_the_finished_key
     let write = recording("k-1", "c-bob", "bob", 500);
     assert_eq!(ctx.store.record_invoice(&write).await.unwrap(), InvoiceRecorded::Recorded);
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.client("acc-a", &cid("bob")).await.unwrap().map(|c| c.id), Some("c-bob".to_owned()));
+    assert_eq!(tx.client("acc-a", &cid("bob")).await.unwrap().map(|c| c.id), Some(cref("c-bob")));
     assert_eq!(tx.invoice("acc-a", "pay-k-1").await.unwrap(), Some(write.invoice.clone()));
     assert_eq!(tx.idempotency_key("acc-a", "k-1").await.unwrap(), Some(write.key.clone()));
     let nc = DailyQuota::NewClients;
@@ -103,7 +103,7 @@ async fn recording_an_invoice_writes_the_client_the_invoice_and_the_finished_key
     again.gateway_check_at = None;
     assert_eq!(ctx.store.record_invoice(&again).await.unwrap(), InvoiceRecorded::Recorded);
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.invoice("acc-a", "pay-k-2").await.unwrap().map(|i| i.client_ref), Some("c-bob".to_owned()));
+    assert_eq!(tx.invoice("acc-a", "pay-k-2").await.unwrap().map(|i| i.client_ref), Some(cref("c-bob")));
     assert!(below(&mut tx, "acc-a", nc, at(-1), 3).await, "no client was added");
     tx.commit().await.unwrap();
 }
@@ -128,7 +128,7 @@ async fn recording_an_invoice_for_a_client_created_meanwhile_or_twice_writes_not
     let twice = InvoiceWrite { new_client: None, ..recording("k-1", "acc-a-c1", "alice", 500) };
     assert_eq!(ctx.store.record_invoice(&twice).await.unwrap(), InvoiceRecorded::AlreadyRecorded);
     let mut tx = begin(&ctx.store).await;
-    assert_eq!(tx.invoice_by_id("pay-k-1").await.unwrap().map(|i| i.client_ref), Some("c-bob".to_owned()));
+    assert_eq!(tx.invoice_by_id("pay-k-1").await.unwrap().map(|i| i.client_ref), Some(cref("c-bob")));
     tx.commit().await.unwrap();
 }
 
@@ -190,12 +190,12 @@ async fn invoices_recorded_at_once_keep_their_own_outcomes(ctx: Ctx) {
                 assert_eq!((invoice, point), (None, Some(RecoveryPoint::Started)), "invoice {i} refused");
             }
             InvoiceRecorded::AlreadyRecorded => {
-                assert_eq!(invoice, Some(format!("c-first-{i}")), "invoice {i} as first recorded");
+                assert_eq!(invoice, Some(cref(&format!("c-first-{i}"))), "invoice {i} as first recorded");
                 assert_eq!(fresh, None, "the second new client of invoice {i} was undone");
             }
             _ => {
-                assert_eq!((invoice, point), (Some(format!("c-both-{i}")), Some(RecoveryPoint::Finished)));
-                assert_eq!(fresh, Some(format!("c-both-{i}")));
+                assert_eq!((invoice, point), (Some(cref(&format!("c-both-{i}"))), Some(RecoveryPoint::Finished)));
+                assert_eq!(fresh, Some(cref(&format!("c-both-{i}"))));
             }
         }
     }
@@ -221,7 +221,7 @@ async fn openings_of_one_key_at_once_record_it_once(ctx: Ctx) {
             };
             let opening = InvoiceOpening { key: &key, client_id: &cid("alice"), new_clients: &new_clients(500) };
             let opened = store.open_invoice(opening).await.unwrap();
-            assert_eq!(opened.client.map(|c| c.id), Some("acc-a-c1".to_owned()), "request {i} reads alice");
+            assert_eq!(opened.client.map(|c| c.id), Some(cref("acc-a-c1")), "request {i} reads alice");
             (i, key, opened.existing_key)
         }));
     }

@@ -15,7 +15,7 @@ use time::{Duration, OffsetDateTime};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
 use vp_domain::withdrawal::{Balance, WithdrawalStatus};
-use vp_domain::{AccountId, PaymentId};
+use vp_domain::{AccountId, ClientRef, PaymentId};
 use vp_domain::{
     BrandName, ClientId, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute, InvoiceStatus, MarkupPercent, Money,
     PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus,
@@ -184,9 +184,14 @@ fn cid(text: &str) -> ClientId {
     ClientId::parse(text).unwrap()
 }
 
+/// A client's own record id, as the store hands it back.
+fn cref(id: &str) -> ClientRef {
+    ClientRef::issued(id.to_owned())
+}
+
 fn client(id: &str, account_id: &str, client_id: &str, created_at: OffsetDateTime) -> ClientRecord {
     ClientRecord {
-        id: id.into(),
+        id: cref(id),
         account_id: AccountId::issued(account_id.into()),
         client_id: cid(client_id),
         created_at,
@@ -226,7 +231,7 @@ fn invoice(payment_id: &str, account_id: &str, client_ref: &str, purpose: Purpos
     InvoiceRecord {
         payment_id: PaymentId::issued(payment_id.into()),
         account_id: AccountId::issued(account_id.into()),
-        client_ref: client_ref.into(),
+        client_ref: cref(client_ref),
         client_id: cid("alice"),
         status: InvoiceStatus::Pending,
         purpose,

@@ -20,7 +20,7 @@ async fn referrals_keep_one_code_per_client_one_invitation_per_person_and_count_
     let code = |text: &str, client_ref: &str| ReferralCodeRecord {
         code: ReferralCode::parse(text).unwrap(),
         account_id: AccountId::issued("acc-1".into()),
-        client_ref: client_ref.into(),
+        client_ref: cref(client_ref),
         created_at: at(2),
     };
     tx.insert_referral_code(&code("AAAAAAAAAAAA", "c-1")).await.unwrap();
@@ -34,7 +34,7 @@ async fn referrals_keep_one_code_per_client_one_invitation_per_person_and_count_
     drop(tx);
     let mut tx = begin(&ctx.store).await;
     let found = tx.referral_code(&ReferralCode::parse("AAAAAAAAAAAA").unwrap()).await.unwrap();
-    assert_eq!(found.map(|c| c.client_ref), Some("c-1".to_owned()));
+    assert_eq!(found.map(|c| c.client_ref), Some(cref("c-1")));
     assert_eq!(
         tx.referral_code_of("c-2").await.unwrap().map(|c| c.code.as_str().to_owned()),
         Some("BBBBBBBBBBBB".into())
@@ -42,7 +42,7 @@ async fn referrals_keep_one_code_per_client_one_invitation_per_person_and_count_
     let invited = |user: i64, inviter: &str| ReferralRecord {
         account_id: AccountId::issued("acc-1".into()),
         invited_user_id: user,
-        inviter_ref: inviter.into(),
+        inviter_ref: cref(inviter),
         invited_at: at(3),
         reward: None,
     };

@@ -12,7 +12,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     let reminder = ReminderSend {
         id: "rmd-1".into(),
         account_id: AccountId::issued("acc-1".into()),
-        client_ref: "c-1".into(),
+        client_ref: cref("c-1"),
         chat_id: 77,
         kind: ReminderKind::Expiring(vp_domain::term_events::Threshold::Hours72),
         term_ends_at: at(1000),
@@ -83,7 +83,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     let unlinked = tx.reminder_recipient(&sent).await.unwrap().unwrap();
     assert_eq!((unlinked.client.id.as_str(), unlinked.linked_chat, unlinked.language), ("c-1", None, None));
     let chat = ClientChat {
-        client_ref: "c-1".into(),
+        client_ref: cref("c-1"),
         account_id: AccountId::issued("acc-1".into()),
         chat_id: 78,
         linked_at: at(1),
@@ -96,7 +96,7 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
         (Some(78), Some(vp_domain::Lang::Ru)),
         "the chat now, the reminder's chat's language"
     );
-    let gone = ReminderSend { client_ref: "c-gone".into(), ..sent.clone() };
+    let gone = ReminderSend { client_ref: cref("c-gone"), ..sent.clone() };
     assert_eq!(tx.reminder_recipient(&gone).await.unwrap(), None);
 
     assert_eq!(tx.renewal_url("acc-1").await.unwrap(), None);

@@ -15,7 +15,7 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     let consent = RenewalConsent {
         id: "ren-1".into(),
         account_id: AccountId::issued("acc-1".into()),
-        client_ref: "c-1".into(),
+        client_ref: cref("c-1"),
         payment_id: "pay_1".into(),
         plan_id: 1,
         method: "card".into(),
@@ -50,7 +50,7 @@ async fn a_consent_is_kept_as_given_and_a_terms_renewal_charge_is_recorded_and_c
     assert_eq!(tx.consents_sealed_outside(&outside(&["v1.%"]), 10).await.unwrap().len(), 1, "a prefix is literal");
 
     let charge = RenewalCharge {
-        client_ref: "c-1".into(),
+        client_ref: cref("c-1"),
         term_ends_at: at(1000),
         account_id: AccountId::issued("acc-1".into()),
         consent_id: "ren-1".into(),

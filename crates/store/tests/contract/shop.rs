@@ -37,7 +37,7 @@ async fn a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands
     let customer = |account: &str, email: &str, client_ref: &str, payment: &str| vp_ports::ShopCustomer {
         account_id: AccountId::issued(account.into()),
         email: email.into(),
-        client_ref: client_ref.into(),
+        client_ref: cref(client_ref),
         lang: vp_domain::Lang::Ru,
         first_payment_id: payment.into(),
         created_at: at(1),

@@ -53,7 +53,7 @@ async fn stars_rates_invoices_charges_and_subscriptions_round_trip(ctx: Ctx) {
     let subscription = StarsSubscription {
         charge_id: "stx1".into(),
         account_id: AccountId::issued("acc-1".into()),
-        client_ref: "c-1".into(),
+        client_ref: cref("c-1"),
         payment_id: "pay_1".into(),
         user_id: 42,
         stars: 150,

@@ -273,7 +273,7 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
         .unwrap();
     tx.insert_webhook_endpoint(&endpoint("we-1", "acc-a")).await.unwrap();
     let chat = ClientChat {
-        client_ref: "acc-a-c1".into(),
+        client_ref: cref("acc-a-c1"),
         account_id: AccountId::issued("acc-a".into()),
         chat_id: 77,
         linked_at: T0,
@@ -282,7 +282,7 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
     let customer = ShopCustomer {
         account_id: AccountId::issued("acc-a".into()),
         email: "anna@example.com".into(),
-        client_ref: "acc-a-c1".into(),
+        client_ref: cref("acc-a-c1"),
         lang: vp_domain::Lang::Ru,
         first_payment_id: "pay-1".into(),
         created_at: T0,

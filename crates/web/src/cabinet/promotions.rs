@@ -13,7 +13,7 @@ use vp_app::promotions::{NewPromo, PromoSummary, Promotions};
 use vp_app::referrals::Referrals;
 use vp_app::{AppError, Declined, FieldErrors};
 use vp_domain::Money;
-use vp_domain::promo::Benefit;
+use vp_domain::promo::{Benefit, PromoCode};
 use vp_domain::time_zone::parse_day;
 use vp_i18n::Texts;
 
@@ -178,7 +178,12 @@ fn declined(tx: Texts, d: &Declined) -> String {
 pub async fn disable(req: HttpRequest, promotions: Data<Promotions>, form: SignedForm) -> HttpResponse {
     let SignedForm { actor, fields } = form;
     let code = fields.get("code").to_owned();
-    match promotions.disable((&actor).into(), &code).await {
+    // A text that cannot be a code names none of the account's: as if already gone.
+    let disabled = match PromoCode::parse(&code) {
+        Ok(known) => promotions.disable((&actor).into(), &known).await,
+        Err(_) => Ok(()),
+    };
+    match disabled {
         Ok(()) | Err(AppError::NotFound(_)) => {
             session::see_other(&format!("/cabinet/promotions?disabled={}", urlencoding(&code.to_ascii_uppercase())))
         }

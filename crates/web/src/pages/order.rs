@@ -179,7 +179,7 @@ mod tests {
             invoice: vp_ports::InvoiceRecord {
                 payment_id: vp_domain::PaymentId::issued("pay_1".into()),
                 account_id: vp_domain::AccountId::issued("acc_1".into()),
-                client_ref: "c_1".into(),
+                client_ref: vp_domain::ClientRef::issued("cli_1".into()),
                 client_id: vp_domain::ClientId::parse("client-1").unwrap(),
                 status: InvoiceStatus::Succeeded,
                 purpose: vp_domain::Purpose::Subscription { plan_id: 1 },
