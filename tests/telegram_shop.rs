@@ -196,10 +196,7 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
 fn a_shopper_consents_to_renewal_before_paying_sees_it_and_turns_it_off_with_one_press(backend: Backend) {
     let Some((telegram, s)) = shop(backend, "tg_shop_renewal") else { return };
     let person = Person::new(&telegram, 515_151);
-    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
-    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
-    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
-    let invoice = person.press(&methods, "Банковская карта", "Оплатите в течение");
+    let invoice = person.order_a_month("Банковская карта");
     assert!(
         invoice.text.contains("Продлевать автоматически? 238,80\u{a0}₽ за 1 месяц каждый раз, следующее списание"),
         "the consent's words before the pay button: {}",

@@ -113,10 +113,7 @@ fn a_monthly_plan_in_stars_renews_by_each_charge_once_and_is_cancelled_from_the_
     let Some((telegram, s)) = shop(backend, "tg_stars_monthly") else { return };
     take_stars(&s);
     let person = Person::new(&telegram, 717_171);
-    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
-    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
-    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
-    let invoice = person.press(&methods, "Telegram Stars", "Оплатите в течение");
+    let invoice = person.order_a_month("Telegram Stars");
     // 238.80 ₽ at 1.50 ₽ a Star: 160 Stars.
     assert!(
         invoice.text.contains("ежемесячная подписка в Telegram Stars: Telegram списывает 160 ⭐"),
@@ -178,10 +175,7 @@ fn a_stars_subscription_cancelled_in_telegram_is_off_at_once_and_a_failed_charge
     let Some((telegram, s)) = shop(backend, "tg_stars_changed") else { return };
     take_stars(&s);
     let person = Person::new(&telegram, 727_272);
-    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
-    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
-    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
-    let invoice = person.press(&methods, "Telegram Stars", "Оплатите в течение");
+    let invoice = person.order_a_month("Telegram Stars");
     let seen = person.messages().len();
     let first = telegram.pay_link(&url_of(&invoice, "Оплатить 160 ⭐"), person.user, Some("ru"));
     let first_charge = first.charge_id.clone().expect("paid");

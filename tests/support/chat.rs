@@ -73,6 +73,14 @@ impl<'a> Person<'a> {
         Person { telegram, user, bot: token, did: Default::default() }
     }
 
+    /// From `/start` to the invoice of the one-month plan paid with `method` (its button).
+    pub fn order_a_month(&self, method: &str) -> SentMessage {
+        let menu = self.write("/start", "Добро пожаловать в Demo VPN!");
+        let plans = self.press(&menu, "Купить подписку", "выберите тариф");
+        let methods = self.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+        self.press(&methods, method, "Оплатите в течение")
+    }
+
     /// Records something the person did outside the chat's messages (pressing a keyboard
     /// button, say), for the transcript.
     pub fn did(&self, action: &str) {

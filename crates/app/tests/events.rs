@@ -11,7 +11,7 @@ use time::macros::datetime;
 use vp_app::audit::Who;
 use vp_app::events::TestOutcome;
 use vp_app::{AppError, Declined};
-use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, MethodCode, Purpose};
+use vp_domain::IdempotencyKey;
 use vp_ports::{AddressRefused, AttemptFilter, NoticeKind, WebhookEndpointRecord};
 
 const OPERATOR: Who<'static> = Who::Operator;
@@ -182,14 +182,7 @@ async fn five_days_without_an_accepted_event_disable_the_endpoint() {
 async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
     let w = World::new().await;
     endpoint(&w, "https://a.example/hooks", &["payment.expired"]).await;
-    let request = InvoiceRequest {
-        client_id: ClientId::parse("u1").unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("card").unwrap(),
-        return_url: None,
-        customer_email: None,
-        promo_code: None,
-    };
+    let request = support::order("u1", 1, "card");
     let inv =
         w.app.payments.create_invoice(&w.account, IdempotencyKey::parse(Some("k")).unwrap(), request).await.unwrap();
     w.clock.advance(Duration::minutes(31));

@@ -8,10 +8,7 @@ use std::sync::atomic::Ordering;
 use support::{World, method, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
-use vp_domain::{
-    ClientId, GatewayName, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentId,
-    Purpose,
-};
+use vp_domain::{GatewayName, GatewayState, IdempotencyKey, InvoiceRequest, InvoiceStatus, Money, PaymentId};
 use vp_ports::{GatewayError, GatewayEvents, RefundState};
 
 fn key(k: &str) -> IdempotencyKey {
@@ -19,14 +16,7 @@ fn key(k: &str) -> IdempotencyKey {
 }
 
 fn subscribe(client: &str) -> InvoiceRequest {
-    InvoiceRequest {
-        client_id: ClientId::parse(client).unwrap(),
-        purpose: Purpose::Subscription { plan_id: 2 },
-        method: MethodCode::parse("sbp").unwrap(),
-        return_url: None,
-        customer_email: None,
-        promo_code: None,
-    }
+    support::order(client, 2, "sbp")
 }
 
 async fn status(w: &World, payment_id: &str) -> InvoiceStatus {

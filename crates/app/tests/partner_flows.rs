@@ -9,8 +9,7 @@ use support::{World, method, refusal};
 use time::Duration;
 use vp_app::{AppError, Refusal};
 use vp_domain::{
-    IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Money, PaymentId, PaymentOutcome, Purpose,
-    SubscriptionStatus,
+    IdempotencyKey, InvoiceRequest, InvoiceStatus, Money, PaymentId, PaymentOutcome, Purpose, SubscriptionStatus,
 };
 
 fn key(k: &str) -> IdempotencyKey {
@@ -18,14 +17,7 @@ fn key(k: &str) -> IdempotencyKey {
 }
 
 fn subscribe(client: &str, plan_id: i32) -> InvoiceRequest {
-    InvoiceRequest {
-        client_id: cid(client),
-        purpose: Purpose::Subscription { plan_id },
-        method: MethodCode::parse("card").unwrap(),
-        return_url: None,
-        customer_email: None,
-        promo_code: None,
-    }
+    support::order(client, plan_id, "card")
 }
 
 fn devices(client: &str, count: u32) -> InvoiceRequest {

@@ -11,9 +11,7 @@ use std::sync::atomic::Ordering;
 use support::{PARTNER_BOT_TOKEN, World};
 use time::{Duration, OffsetDateTime};
 use vp_app::renewals::ConsentGiven;
-use vp_domain::{
-    ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, Lang, MethodCode, Purpose, SubscriptionStatus,
-};
+use vp_domain::{ClientId, IdempotencyKey, InvoiceStatus, Lang, SubscriptionStatus};
 use vp_ports::{BotMessage, RenewalChargeState, RenewalConsent};
 
 const SENTENCE: &str = "Renew automatically: RUB 299.00 for 1 month each time, next charge on 2026-01-31.";
@@ -26,14 +24,7 @@ async fn buy(w: &World, client: &str, consent: bool) -> String {
 
 /// `buy` through these services (the same database under other secrets keys).
 async fn buy_through(app: &vp_app::Services, w: &World, client: &str, consent: bool) -> String {
-    let request = InvoiceRequest {
-        client_id: ClientId::parse(client).unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("card").unwrap(),
-        return_url: None,
-        customer_email: None,
-        promo_code: None,
-    };
+    let request = support::order(client, 1, "card");
     let key = IdempotencyKey::parse(Some(&format!("k-{client}-{}", w.clock.now_for_test()))).unwrap();
     let invoice = app.payments.create_invoice(&w.account, key, request).await.unwrap().invoice;
     let given = consent.then(|| ConsentGiven { text: SENTENCE.into(), lang: Lang::En });

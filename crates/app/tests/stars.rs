@@ -11,7 +11,7 @@ use support::World;
 use vp_app::renewals::TurnedOffBy;
 use vp_app::stars::{CheckoutRefusal, StarsPayment};
 use vp_domain::stars::StarsRate;
-use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus, MethodCode, Purpose};
+use vp_domain::{ClientId, IdempotencyKey, InvoiceRequest, InvoiceStatus};
 use vp_ports::{InvoiceRecord, PreCheckout, StarsCharge, StarsPaid};
 
 const USER: i64 = 777;
@@ -22,14 +22,7 @@ fn rate() -> StarsRate {
 
 /// A Stars invoice of the bot for `client` (plan 1: 238.80 ₽, 160 Stars).
 async fn stars_invoice(w: &World, client: &str) -> InvoiceRecord {
-    let request = InvoiceRequest {
-        client_id: ClientId::parse(client).unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("telegram_stars").unwrap(),
-        return_url: None,
-        customer_email: None,
-        promo_code: None,
-    };
+    let request = support::order(client, 1, "telegram_stars");
     let key = IdempotencyKey::parse(Some(&format!("stars-{client}"))).unwrap();
     let account = w.account().await;
     w.app.payments.create_bot_invoice(&account, key, request, Some(rate())).await.unwrap().invoice
@@ -70,14 +63,7 @@ async fn status(w: &World, payment_id: &str) -> InvoiceStatus {
 #[tokio::test]
 async fn the_partner_api_offers_no_stars_only_the_bot_at_the_accounts_rate_and_telegram_alone_takes_them() {
     let w = World::with_partner_bot().await;
-    let request = InvoiceRequest {
-        client_id: ClientId::parse("u1").unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse("telegram_stars").unwrap(),
-        return_url: None,
-        customer_email: None,
-        promo_code: None,
-    };
+    let request = support::order("u1", 1, "telegram_stars");
     let key = IdempotencyKey::parse(Some("k1")).unwrap();
     let refused = w.app.payments.create_invoice(&w.account().await, key, request).await;
     assert_eq!(support::refusal(refused), vp_app::Refusal::UnsupportedPaymentMethod);
@@ -197,12 +183,8 @@ async fn an_invoice_with_a_promo_code_paid_in_stars_takes_two_units_of_work_as_a
     w.app.promotions.create(vp_app::actor::Acting::Operator(&w.account.id), promo).await.unwrap();
     let account = w.account().await;
     let request = |client: &str, method: &str, promo: Option<&str>| InvoiceRequest {
-        client_id: ClientId::parse(client).unwrap(),
-        purpose: Purpose::Subscription { plan_id: 1 },
-        method: MethodCode::parse(method).unwrap(),
-        return_url: None,
-        customer_email: None,
         promo_code: promo.map(|c| vp_domain::promo::PromoCode::parse(c).unwrap()),
+        ..support::order(client, 1, method)
     };
     let key = |k: &str| IdempotencyKey::parse(Some(k)).unwrap();
     let units = || w.counted.writing_units();

@@ -636,14 +636,7 @@ impl World {
 
     /// Creates and pays a one-month invoice of the account for `client`.
     pub async fn pay(&self, account: &AccountRecord, client: &str) -> InvoiceRecord {
-        let request = vp_domain::InvoiceRequest {
-            client_id: vp_domain::ClientId::parse(client).unwrap(),
-            purpose: vp_domain::Purpose::Subscription { plan_id: 1 },
-            method: vp_domain::MethodCode::parse("card").unwrap(),
-            return_url: None,
-            customer_email: None,
-            promo_code: None,
-        };
+        let request = order(client, 1, "card");
         let key = vp_domain::IdempotencyKey::parse(Some(&format!("k-{client}-{}", self.clock.now_for_test()))).unwrap();
         let inv = self.app.payments.create_invoice(account, key, request).await.unwrap();
         self.app.payments.apply_payment_outcome(&inv.invoice.payment_id, vp_domain::PaymentOutcome::Paid).await.unwrap()
@@ -733,6 +726,18 @@ impl Drop for World {
 /// A partner's client id the test writes out.
 pub fn cid(c: &str) -> vp_domain::ClientId {
     vp_domain::ClientId::parse(c).unwrap()
+}
+
+/// An order of plan `plan_id` for `client`, paid with `method`: no return URL, email or code.
+pub fn order(client: &str, plan_id: i32, method: &str) -> vp_domain::InvoiceRequest {
+    vp_domain::InvoiceRequest {
+        client_id: cid(client),
+        purpose: vp_domain::Purpose::Subscription { plan_id },
+        method: self::method(method),
+        return_url: None,
+        customer_email: None,
+        promo_code: None,
+    }
 }
 
 /// A payment method's code the test writes out.

@@ -106,15 +106,14 @@ mod tests {
 
     const SETTINGS: ReceiptSettings = ReceiptSettings { tax_system_code: 2, vat_code: 1 };
 
+    /// A purchase of `a@b.example` for `kopecks`.
+    fn bought(description: &str, purpose: Purpose, kopecks: i64) -> Receipt {
+        Receipt::of_purchase(SETTINGS, "a@b.example", description, purpose, Money::from_kopecks(kopecks))
+    }
+
     #[test]
     fn a_plan_is_one_line_of_one_at_the_whole_price() {
-        let r = Receipt::of_purchase(
-            SETTINGS,
-            "a@b.example",
-            "Fast VPN: 1 month",
-            Purpose::Subscription { plan_id: 1 },
-            Money::from_kopecks(23_880),
-        );
+        let r = bought("Fast VPN: 1 month", Purpose::Subscription { plan_id: 1 }, 23_880);
         assert_eq!(
             r.lines,
             [ReceiptLine { description: "Fast VPN: 1 month".into(), quantity: 1, price: 23_880, vat_code: 1 }]
@@ -124,30 +123,17 @@ mod tests {
 
     #[test]
     fn devices_are_counted_at_their_price_each_and_the_lines_add_up_to_the_amount() {
-        let total = Money::from_kopecks(3 * 5_880);
-        let r = Receipt::of_purchase(SETTINGS, "a@b.example", "3 devices", Purpose::Devices { count: 3 }, total);
+        let r = bought("3 devices", Purpose::Devices { count: 3 }, 3 * 5_880);
         assert_eq!((r.lines[0].quantity, r.lines[0].price), (3, 5_880));
-        assert_eq!(r.total(), total);
-        let odd = Receipt::of_purchase(
-            SETTINGS,
-            "a@b.example",
-            "3 devices",
-            Purpose::Devices { count: 3 },
-            Money::from_kopecks(100),
-        );
+        assert_eq!(r.total(), Money::from_kopecks(3 * 5_880));
+        let odd = bought("3 devices", Purpose::Devices { count: 3 }, 100);
         assert_eq!((odd.lines[0].quantity, odd.total()), (1, Money::from_kopecks(100)), "never a rounded line");
     }
 
     #[test]
     fn a_long_description_is_cut_to_128_characters() {
         let long = "Щ".repeat(200);
-        let r = Receipt::of_purchase(
-            SETTINGS,
-            "a@b.example",
-            &long,
-            Purpose::Subscription { plan_id: 1 },
-            Money::from_kopecks(1),
-        );
+        let r = bought(&long, Purpose::Subscription { plan_id: 1 }, 1);
         assert_eq!(r.lines[0].description.chars().count(), 128);
     }
 

@@ -93,6 +93,11 @@ mod tests {
     const START: OffsetDateTime = datetime!(2026-01-01 00:00 UTC);
     const LIMIT: DeviceLimit = DeviceLimit::Limited { included: 3, purchased: 0 };
 
+    /// The 72-hour threshold sent at `at_72`, then the 24-hour one at `at_24`.
+    fn both(at_72: OffsetDateTime, at_24: OffsetDateTime) -> Vec<(Threshold, OffsetDateTime)> {
+        vec![(Threshold::Hours72, at_72), (Threshold::Hours24, at_24)]
+    }
+
     fn monthly() -> Subscription {
         Subscription::activate(Term::Months(1), LIMIT, START) // ends 2026-02-01 00:00
     }
@@ -125,13 +130,7 @@ mod tests {
     fn each_threshold_is_sent_once_per_term_at_72_then_24_hours() {
         let mut s = monthly();
         let sent = run_checks(&mut s, START, datetime!(2026-02-02 00:00 UTC));
-        assert_eq!(
-            sent,
-            vec![
-                (Threshold::Hours72, datetime!(2026-01-29 00:00 UTC)),
-                (Threshold::Hours24, datetime!(2026-01-31 00:00 UTC)),
-            ]
-        );
+        assert_eq!(sent, both(datetime!(2026-01-29 00:00 UTC), datetime!(2026-01-31 00:00 UTC)));
     }
 
     #[test]
@@ -155,13 +154,7 @@ mod tests {
         assert_eq!(s.reminders, crate::subscription::TermReminders { sent_72: true, sent_24: true });
         s.renew(Term::Months(1), datetime!(2026-01-31 12:00 UTC));
         let sent = run_checks(&mut s, datetime!(2026-01-31 12:05 UTC), datetime!(2026-03-02 00:00 UTC));
-        assert_eq!(
-            sent,
-            vec![
-                (Threshold::Hours72, datetime!(2026-02-26 00:00 UTC)),
-                (Threshold::Hours24, datetime!(2026-02-28 00:00 UTC)),
-            ]
-        );
+        assert_eq!(sent, both(datetime!(2026-02-26 00:00 UTC), datetime!(2026-02-28 00:00 UTC)));
     }
 
     #[test]

@@ -80,17 +80,9 @@ mod tests {
 
     #[test]
     fn ten_attempts_on_the_specs_schedule_without_jitter() {
-        let expected = [
-            Duration::seconds(5),
-            Duration::minutes(5),
-            Duration::minutes(30),
-            Duration::hours(2),
-            Duration::hours(5),
-            Duration::hours(10),
-            Duration::hours(14),
-            Duration::hours(20),
-            Duration::hours(24),
-        ];
+        // The spec's table, written as it reads there.
+        let (sec, min, h) = (Duration::seconds, Duration::minutes, Duration::hours);
+        let expected = [sec(5), min(5), min(30), h(2), h(5), h(10), h(14), h(20), h(24)];
         for (i, d) in expected.iter().enumerate() {
             assert_eq!(next_attempt_delay(u32::try_from(i).unwrap() + 1, 0, None), Some(*d));
         }
