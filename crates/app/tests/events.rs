@@ -46,6 +46,13 @@ async fn pay(w: &World, client: &str) -> String {
     w.pay(&w.account, client).await.payment_id.into()
 }
 
+/// An endpoint for the term events, and a month paid for `u1`.
+async fn term_events_of_u1(w: &World) {
+    let all = types(&["subscription.expiring", "subscription.expired"]);
+    w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
+    pay(w, "u1").await;
+}
+
 #[tokio::test]
 async fn a_paid_invoice_sends_payment_succeeded_only_to_endpoints_subscribed_to_it() {
     let w = World::new().await;
@@ -198,9 +205,7 @@ async fn an_unpaid_invoice_expires_with_payment_expired_and_no_client() {
 #[tokio::test]
 async fn term_events_come_72_and_24_hours_before_the_end_then_expired_at_the_end() {
     let w = World::new().await;
-    let all = types(&["subscription.expiring", "subscription.expired"]);
-    w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
-    pay(&w, "u1").await; // term ends 2026-02-01 00:00
+    term_events_of_u1(&w).await; // term ends 2026-02-01 00:00
     let end = datetime!(2026-02-01 00:00 UTC);
     let check = |w: &World| {
         let app = w.app.clone();
@@ -237,9 +242,7 @@ async fn term_events_come_72_and_24_hours_before_the_end_then_expired_at_the_end
 #[tokio::test]
 async fn blocked_clients_get_no_term_events_but_their_term_still_ends() {
     let w = World::new().await;
-    let all = types(&["subscription.expiring", "subscription.expired"]);
-    w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
-    pay(&w, "u1").await;
+    term_events_of_u1(&w).await;
     w.app.operator.set_client_blocked(&w.account.id, &cid("u1"), true).await.unwrap();
     w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());
     assert_eq!(w.app.events.check_terms().await.unwrap().expiring_events, 0);
@@ -346,9 +349,7 @@ async fn after_a_secret_rotation_both_secrets_sign_for_24_hours() {
 #[tokio::test]
 async fn a_suspended_term_still_ends_with_subscription_expired_but_gets_no_reminders() {
     let w = World::new().await;
-    let all = types(&["subscription.expiring", "subscription.expired"]);
-    w.app.events.add_endpoint(&w.account.id, "https://a.example/hooks", &all, OPERATOR).await.unwrap();
-    pay(&w, "u1").await;
+    term_events_of_u1(&w).await;
     w.app.operator.set_subscription_suspended(&w.account.id, &cid("u1"), true).await.unwrap();
     w.clock.advance(datetime!(2026-01-31 01:00 UTC) - w.clock.now_for_test());
     assert_eq!(w.app.events.check_terms().await.unwrap().expiring_events, 0, "access is paused: no reminders");

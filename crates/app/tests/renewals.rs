@@ -22,6 +22,12 @@ async fn buy(w: &World, client: &str, consent: bool) -> String {
     buy_through(&w.app, w, client, consent).await
 }
 
+/// A month bought by `client` with renewal consented to; the end of its term.
+async fn renewing(w: &World, client: &str) -> OffsetDateTime {
+    buy(w, client, true).await;
+    w.subscription(client).await.subscription.expires_at
+}
+
 /// `buy` through these services (the same database under other secrets keys).
 async fn buy_through(app: &vp_app::Services, w: &World, client: &str, consent: bool) -> String {
     let request = support::order(client, 1, "card");
@@ -131,8 +137,7 @@ async fn a_customer_who_did_not_tick_is_never_charged_and_the_term_ends() {
 #[tokio::test]
 async fn a_declined_charge_is_tried_at_most_twice_more_then_the_term_ends_as_usual() {
     let w = World::new().await;
-    buy(&w, "carol", true).await;
-    let end = w.subscription("carol").await.subscription.expires_at;
+    let end = renewing(&w, "carol").await;
     w.gateway.decline_saved.store(true, Ordering::SeqCst);
 
     check_at(&w, end - Duration::hours(24)).await;
@@ -159,8 +164,7 @@ async fn a_declined_charge_is_tried_at_most_twice_more_then_the_term_ends_as_usu
 #[tokio::test]
 async fn turning_renewal_off_stops_the_next_charge() {
     let w = World::new().await;
-    buy(&w, "dave", true).await;
-    let end = w.subscription("dave").await.subscription.expires_at;
+    let end = renewing(&w, "dave").await;
     let off = w
         .app
         .renewals
@@ -187,8 +191,7 @@ async fn turning_renewal_off_stops_the_next_charge() {
 #[tokio::test]
 async fn a_charge_decided_before_renewal_was_turned_off_is_not_started_after_it() {
     let w = World::new().await;
-    buy(&w, "erin", true).await;
-    let end = w.subscription("erin").await.subscription.expires_at;
+    let end = renewing(&w, "erin").await;
     w.clock.advance(end - Duration::hours(24) - w.clock.now_for_test());
     w.app.events.check_terms().await.unwrap(); // the charge is decided
     w.app
@@ -204,8 +207,7 @@ async fn a_charge_decided_before_renewal_was_turned_off_is_not_started_after_it(
 #[tokio::test]
 async fn a_charge_the_gateway_did_not_answer_is_asked_again_with_the_same_key_even_after_its_deadline() {
     let w = World::new().await;
-    buy(&w, "frank", true).await;
-    let end = w.subscription("frank").await.subscription.expires_at;
+    let end = renewing(&w, "frank").await;
     w.gateway.down.store(true, Ordering::SeqCst);
     check_at(&w, end - Duration::hours(24)).await;
     assert_eq!(w.subscription("frank").await.subscription.expires_at, end, "nothing decided, nothing moved");

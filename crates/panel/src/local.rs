@@ -110,18 +110,20 @@ impl LocalPanel {
             (None, None) => {}
             (Some(hwid), limit) => {
                 let devices = tx.local_panel_devices(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
-                let known = devices.iter().find(|d| &d.hwid == hwid);
+                let known = devices.iter().find(|d| &d.device.hwid == hwid);
                 if known.is_none() && limit.is_some_and(|l| devices.len() >= usize::try_from(l).unwrap_or(usize::MAX)) {
                     return Err(FetchRefused::DeviceLimitReached);
                 }
                 let device = LocalPanelDevice {
                     user_ref: user.user_ref.clone(),
-                    hwid: hwid.clone(),
-                    platform: clean(headers.platform),
-                    os_version: clean(headers.os_version),
-                    model: clean(headers.model),
-                    user_agent: clean(headers.user_agent),
-                    created_at: known.map_or(now, |d| d.created_at),
+                    device: PanelDevice {
+                        hwid: hwid.clone(),
+                        platform: clean(headers.platform),
+                        os_version: clean(headers.os_version),
+                        model: clean(headers.model),
+                        user_agent: clean(headers.user_agent),
+                        created_at: known.map_or(now, |d| d.device.created_at),
+                    },
                     last_seen_at: now,
                 };
                 tx.local_panel_upsert_device(&device).await.map_err(|_| FetchRefused::Unavailable)?;
@@ -180,17 +182,7 @@ impl VpnPanel for LocalPanel {
         let mut tx = self.answer(Unit::Read).await?;
         let devices = tx.local_panel_devices(user_ref).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
-        Ok(devices
-            .into_iter()
-            .map(|d| PanelDevice {
-                hwid: d.hwid,
-                platform: d.platform,
-                os_version: d.os_version,
-                model: d.model,
-                user_agent: d.user_agent,
-                created_at: d.created_at,
-            })
-            .collect())
+        Ok(devices.into_iter().map(|d| d.device).collect())
     }
 
     async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError> {

@@ -41,6 +41,35 @@ pub struct PartnerBotRecord {
     pub managed: bool,
 }
 
+impl PartnerBotRecord {
+    /// A bot connected at `at` with a pasted token: its profile still to be shown (revision 1),
+    /// its updates polled until a webhook is registered.
+    pub fn connected(
+        account_id: AccountId,
+        bot_id: i64,
+        username: String,
+        (token_hash, token_sealed): (String, String),
+        at: OffsetDateTime,
+    ) -> PartnerBotRecord {
+        PartnerBotRecord {
+            account_id,
+            bot_id,
+            username,
+            token_hash,
+            token_sealed,
+            connected_at: at,
+            disconnected_at: None,
+            profile_revision: 1,
+            profile_synced: 0,
+            profile_attempts: 0,
+            profile_retry_at: None,
+            profile_error: None,
+            webhook: None,
+            managed: false,
+        }
+    }
+}
+
 /// Which kinds of updates the bots ask for (the adapter's `allowed_updates`), as a number raised
 /// whenever the list grows: a webhook set under a lower one is set again, or Telegram would
 /// never post the new kinds. 1: messages, button presses, pre-checkout queries; 2: and managed

@@ -232,11 +232,7 @@ pub struct LocalPanelUser {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocalPanelDevice {
     pub user_ref: String,
-    pub hwid: String,
-    pub platform: Option<String>,
-    pub os_version: Option<String>,
-    pub model: Option<String>,
-    pub user_agent: Option<String>,
-    pub created_at: OffsetDateTime,
+    /// As any panel shows it.
+    pub device: crate::panel::PanelDevice,
     pub last_seen_at: OffsetDateTime,
 }

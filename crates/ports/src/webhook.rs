@@ -31,6 +31,31 @@ pub struct WebhookEndpointRecord {
 }
 
 impl WebhookEndpointRecord {
+    /// An endpoint just added: enabled, with one secret, failing nowhere yet.
+    pub fn added(
+        id: EndpointId,
+        account_id: AccountId,
+        url: String,
+        event_types: Vec<String>,
+        secret_sealed: String,
+        at: OffsetDateTime,
+    ) -> WebhookEndpointRecord {
+        WebhookEndpointRecord {
+            id,
+            account_id,
+            url,
+            event_types,
+            secret_sealed,
+            previous_secret_sealed: None,
+            secret_rotated_at: None,
+            enabled: true,
+            disabled_reason: None,
+            disabled_at: None,
+            failing_since: None,
+            created_at: at,
+        }
+    }
+
     /// Until when the previous secret still signs (a second signature) after a rotation.
     pub fn previous_secret_valid_until(&self) -> Option<OffsetDateTime> {
         self.secret_rotated_at.map(|at| at + vp_domain::limits::WEBHOOK_SECRET_OVERLAP)

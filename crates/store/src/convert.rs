@@ -11,6 +11,7 @@ use vp_domain::{
     InvoiceStatus, MarkupPercent, MethodCode, Money, PaymentId, PriceBreakdown, Purpose, Rail, Subscription,
     SubscriptionStatus, TimeZone,
 };
+use vp_ports::PanelDevice;
 use vp_ports::records::*;
 use vp_ports::store::StoreResult;
 
@@ -456,14 +457,15 @@ pub(crate) fn local_user(r: LocalPanelUserRow) -> StoreResult<LocalPanelUser> {
 }
 
 pub(crate) fn local_device_row(d: &LocalPanelDevice) -> LocalPanelDeviceRow {
+    let device = &d.device;
     LocalPanelDeviceRow {
         user_ref: d.user_ref.clone(),
-        hwid: d.hwid.clone(),
-        platform: d.platform.clone(),
-        os_version: d.os_version.clone(),
-        model: d.model.clone(),
-        user_agent: d.user_agent.clone(),
-        created_at: db_time(d.created_at),
+        hwid: device.hwid.clone(),
+        platform: device.platform.clone(),
+        os_version: device.os_version.clone(),
+        model: device.model.clone(),
+        user_agent: device.user_agent.clone(),
+        created_at: db_time(device.created_at),
         last_seen_at: db_time(d.last_seen_at),
     }
 }
@@ -471,12 +473,14 @@ pub(crate) fn local_device_row(d: &LocalPanelDevice) -> LocalPanelDeviceRow {
 pub(crate) fn local_device(r: LocalPanelDeviceRow) -> LocalPanelDevice {
     LocalPanelDevice {
         user_ref: r.user_ref,
-        hwid: r.hwid,
-        platform: r.platform,
-        os_version: r.os_version,
-        model: r.model,
-        user_agent: r.user_agent,
-        created_at: utc(r.created_at),
+        device: PanelDevice {
+            hwid: r.hwid,
+            platform: r.platform,
+            os_version: r.os_version,
+            model: r.model,
+            user_agent: r.user_agent,
+            created_at: utc(r.created_at),
+        },
         last_seen_at: utc(r.last_seen_at),
     }
 }

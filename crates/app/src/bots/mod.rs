@@ -169,24 +169,23 @@ impl PartnerBots {
         if let Some(held) = existing.as_ref().filter(|b| b.bot_id != identity.bot_id) {
             return Err(Declined::BotAlreadyConnected(held.username.clone()).into());
         }
+        let sealed = self.keys.seal_bot_token(account_id, token);
+        let new = PartnerBotRecord::connected(
+            account_id.clone(),
+            identity.bot_id,
+            identity.username.clone(),
+            (token_hash, sealed),
+            self.clock.now(),
+        );
         let bot = PartnerBotRecord {
-            account_id: account_id.clone(),
-            bot_id: identity.bot_id,
-            username: identity.username.clone(),
-            token_hash,
-            token_sealed: self.keys.seal_bot_token(account_id, token),
-            connected_at: self.clock.now(),
-            disconnected_at: None,
             // A new token (or a bot coming back) shows its profile again.
             profile_revision: existing.as_ref().map_or(1, |b| b.profile_revision + 1),
             profile_synced: existing.as_ref().map_or(0, |b| b.profile_synced),
-            profile_attempts: 0,
-            profile_retry_at: None,
-            profile_error: None,
             // The same bot keeps its webhook; a new one is registered by the next round.
             webhook: existing.as_ref().and_then(|b| b.webhook.clone()),
             // A managed bot given a pasted token stays one: its owner may still replace it.
             managed: managed || existing.as_ref().is_some_and(|b| b.managed),
+            ..new
         };
         match existing {
             Some(_) => tx.update_partner_bot(&bot).await?,

@@ -378,22 +378,9 @@ mod tests {
 
     #[test]
     fn a_queued_message_waits_as_telegram_asks_retries_an_outage_with_backoff_and_ends_for_a_gone_chat() {
-        let partner = BotKind::Partner(Box::new(PartnerBotRecord {
-            account_id: vp_domain::AccountId::issued("acc".into()),
-            bot_id: 7,
-            username: "b".into(),
-            token_hash: String::new(),
-            token_sealed: String::new(),
-            connected_at: NOW,
-            disconnected_at: None,
-            profile_revision: 1,
-            profile_synced: 0,
-            profile_attempts: 0,
-            profile_retry_at: None,
-            profile_error: None,
-            webhook: None,
-            managed: false,
-        }));
+        let account_id = vp_domain::AccountId::issued("acc".into());
+        let bot = PartnerBotRecord::connected(account_id, 7, "b".into(), (String::new(), String::new()), NOW);
+        let partner = BotKind::Partner(Box::new(bot));
         let wait = BotFailure::RetryAfter(Duration::from_secs(5));
         assert_eq!(next_try(&wait, &partner, SEND_ATTEMPTS, NOW), NextTry::Later(NOW + time::Duration::seconds(5)));
         let outage = BotFailure::Retry("502".into());

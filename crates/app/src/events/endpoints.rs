@@ -92,20 +92,15 @@ impl Events {
             return Err(Declined::TooManyEndpoints.into());
         }
         let id = EndpointId::issued(self.ids.new_id(EndpointId::PREFIX));
-        let endpoint = WebhookEndpointRecord {
-            secret_sealed: self.keys.seal_endpoint_secret(&id, &self.new_webhook_secret()),
+        let secret_sealed = self.keys.seal_endpoint_secret(&id, &self.new_webhook_secret());
+        let endpoint = WebhookEndpointRecord::added(
             id,
-            account_id: account_id.clone(),
-            url: url.to_owned(),
+            account_id.clone(),
+            url.to_owned(),
             event_types,
-            previous_secret_sealed: None,
-            secret_rotated_at: None,
-            enabled: true,
-            disabled_reason: None,
-            disabled_at: None,
-            failing_since: None,
-            created_at: self.clock.now(),
-        };
+            secret_sealed,
+            self.clock.now(),
+        );
         tx.insert_webhook_endpoint(&endpoint).await?;
         let detail = format!("{} ({})", endpoint.url, endpoint.event_types.join(", "));
         self.audit.record(tx.as_mut(), account_id, who, AuditAction::EndpointAdded, detail).await?;
@@ -213,7 +208,7 @@ impl Events {
             return Ok(TestOutcome::TooSoon { retry_after: (frees_at - now).max(Duration::seconds(1)) });
         }
         let empty = serde_json::json!({});
-        let event = self.outbox.insert(tx.as_mut(), &account_id, types::WEBHOOK_TEST, now, &empty).await?;
+        let event = self.outbox.record(tx.as_mut(), &account_id, types::WEBHOOK_TEST, now, &empty, &[]).await?;
         let mut delivery = self.outbox.new_delivery(&event.id, endpoint_id, now);
         // Held by this call, so no dispatcher takes it meanwhile.
         delivery.locked_until = Some(now + super::DELIVERY_LEASE);

@@ -51,7 +51,8 @@ impl EventOutbox {
     }
 
     /// Records an event of `account_id` in `tx` and queues one delivery to each of `targets`
-    /// (from `targets`, read in the same unit of work). Returns the event.
+    /// (from `targets`, read in the same unit of work; none for the test button, which queues
+    /// its own held delivery). Returns the event.
     pub(crate) async fn record(
         &self,
         tx: &mut (impl EventRepo + ?Sized),
@@ -62,31 +63,18 @@ impl EventOutbox {
         targets: &[EndpointId],
     ) -> AppResult<EventRecord> {
         let now = self.stamp.now();
-        let event = self.insert(tx, account_id, event_type, occurred_at, data).await?;
-        for endpoint_id in targets {
-            tx.insert_delivery(&self.new_delivery(&event.id, endpoint_id, now)).await?;
-        }
-        Ok(event)
-    }
-
-    /// Records an event without queuing it anywhere (the test button queues it itself).
-    pub(crate) async fn insert(
-        &self,
-        tx: &mut (impl EventRepo + ?Sized),
-        account_id: &AccountId,
-        event_type: &str,
-        occurred_at: OffsetDateTime,
-        data: &Value,
-    ) -> AppResult<EventRecord> {
         let event = EventRecord {
             id: self.stamp.id("msg"),
             account_id: account_id.clone(),
             event_type: event_type.to_owned(),
             body: event_body(event_type, occurred_at, data),
             occurred_at,
-            created_at: self.stamp.now(),
+            created_at: now,
         };
         tx.insert_event(&event).await?;
+        for endpoint_id in targets {
+            tx.insert_delivery(&self.new_delivery(&event.id, endpoint_id, now)).await?;
+        }
         Ok(event)
     }
 

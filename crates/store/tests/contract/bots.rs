@@ -194,20 +194,14 @@ async fn a_bot_create_code_is_its_first_openers_until_it_expires_or_is_deleted(c
 
 async fn partner_bots_are_one_per_account_with_unique_bots_and_tokens(ctx: Ctx) {
     let bot = |account: &str, bot_id: i64, hash: &str| PartnerBotRecord {
-        account_id: AccountId::issued(account.into()),
-        bot_id,
-        username: format!("bot{bot_id}"),
-        token_hash: hash.into(),
-        token_sealed: format!("v1.00000000.sealed-{hash}"),
-        connected_at: at(10),
-        disconnected_at: None,
-        profile_revision: 1,
-        profile_synced: 0,
-        profile_attempts: 0,
-        profile_retry_at: None,
-        profile_error: None,
-        webhook: None,
         managed: bot_id == 111,
+        ..PartnerBotRecord::connected(
+            AccountId::issued(account.into()),
+            bot_id,
+            format!("bot{bot_id}"),
+            (hash.into(), format!("v1.00000000.sealed-{hash}")),
+            at(10),
+        )
     };
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();

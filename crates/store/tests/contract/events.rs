@@ -15,20 +15,14 @@ contract_tests!(
 );
 
 pub(super) fn endpoint(id: &str, account_id: &str) -> WebhookEndpointRecord {
-    WebhookEndpointRecord {
-        id: EndpointId::issued(id.into()),
-        account_id: AccountId::issued(account_id.into()),
-        url: "https://hooks.partner.example/vpn".into(),
-        event_types: vec!["payment.succeeded".into(), "subscription.expired".into()],
-        secret_sealed: "v1.0a1b2c3d.c2VhbGVkIGN1cnJlbnQ".into(),
-        previous_secret_sealed: None,
-        secret_rotated_at: None,
-        enabled: true,
-        disabled_reason: None,
-        disabled_at: None,
-        failing_since: None,
-        created_at: T0,
-    }
+    WebhookEndpointRecord::added(
+        EndpointId::issued(id.into()),
+        AccountId::issued(account_id.into()),
+        "https://hooks.partner.example/vpn".into(),
+        vec!["payment.succeeded".into(), "subscription.expired".into()],
+        "v1.0a1b2c3d.c2VhbGVkIGN1cnJlbnQ".into(),
+        T0,
+    )
 }
 
 pub(super) fn event(id: &str, account_id: &str, event_type: &str, at_s: i64) -> EventRecord {

@@ -27,8 +27,8 @@ use vp_ports::records::*;
 use vp_ports::webhook::*;
 use vp_ports::{
     BotCreateCode, BotCustomer, BotDeviceList, BotStats, Claim, ClientChat, ClientLinkCode, Cursor, DailyLimit,
-    DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PartnerBotRecord,
-    ReminderKind, ReminderSend, Store, StoreError, Tx,
+    DailyQuota, DeliveryBacklog, InvoiceOpening, InvoiceRecorded, InvoiceWrite, LocalPanelStore, PanelDevice,
+    PartnerBotRecord, ReminderKind, ReminderSend, Store, StoreError, Tx,
 };
 use vp_store::{StoreOptions, connect, migrate, revert_all};
 

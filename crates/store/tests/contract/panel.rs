@@ -77,12 +77,14 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
     };
     let device = |hwid: &str, created: i64, model: Option<&str>| LocalPanelDevice {
         user_ref: "u-1".into(),
-        hwid: hwid.into(),
-        platform: Some("android".into()),
-        os_version: None,
-        model: model.map(Into::into),
-        user_agent: Some("app/1.0".into()),
-        created_at: at(created),
+        device: PanelDevice {
+            hwid: hwid.into(),
+            platform: Some("android".into()),
+            os_version: None,
+            model: model.map(Into::into),
+            user_agent: Some("app/1.0".into()),
+            created_at: at(created),
+        },
         last_seen_at: at(created),
     };
     let mut tx = ctx.local_panel.begin_local().await.unwrap();
@@ -100,7 +102,7 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
     tx.local_panel_upsert_device(&device("hw-b", 20, Some("Pixel"))).await.unwrap();
     tx.local_panel_upsert_device(&device("hw-a", 10, None)).await.unwrap();
     let mut seen_again = device("hw-b", 99, Some("Pixel 9"));
-    seen_again.created_at = at(500); // ignored: the first registration time stays
+    seen_again.device.created_at = at(500); // ignored: the first registration time stays
     tx.local_panel_upsert_device(&seen_again).await.unwrap();
     let devices = tx.local_panel_devices("u-1").await.unwrap();
     let mut expected_b = device("hw-b", 20, Some("Pixel 9"));
