@@ -20,10 +20,18 @@ each_backend!(
     paid_access_renewals_devices_trials_pauses_and_rotation_reach_the_panel,
     a_panel_outage_gives_503s_payments_still_succeed_and_the_sync_catches_up,
     reconcile_finds_and_fixes_drift_made_behind_our_back,
+    the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
 );
+
+/// The panel's `WEBHOOK_SECRET_HEADER`, given to us as `VP_REMNAWAVE_WEBHOOK_SECRET`.
+const WEBHOOK_SECRET: &str = "PanelWebhookSecret0123456789abcdefXYZ";
 
 /// A panel and a server wired to it; `None` when the backend is skipped.
 fn start(backend: Backend, name: &str) -> Option<(Remnawave, String, Server)> {
+    start_with(backend, name, &[])
+}
+
+fn start_with(backend: Backend, name: &str, extra: &[(&str, &str)]) -> Option<(Remnawave, String, Server)> {
     let rw = Remnawave::start(TOKEN);
     let squad = rw.add_squad("Netherlands");
     let (url, sub_url) = (rw.url(), rw.sub_url());
@@ -34,6 +42,7 @@ fn start(backend: Backend, name: &str) -> Option<(Remnawave, String, Server)> {
         ("VP_REMNAWAVE_SUB_URL", sub_url.as_str()),
         ("VP_REMNAWAVE_SQUADS", squad.as_str()),
     ];
+    let env: Vec<(&str, &str)> = env.iter().chain(extra).copied().collect();
     let server = Server::start_with(backend, name, &env)?;
     Some((rw, squad, server))
 }
@@ -206,5 +215,65 @@ fn reconcile_finds_and_fixes_drift_made_behind_our_back(backend: Backend) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("VP_REMNAWAVE_TOKEN") && !stderr.contains("a-wrong-token"), "{stderr}");
+    rw.assert_contract();
+}
+
+/// Waits for the receiver's answer to the panel's `event` webhook (a behavioural bound, wide
+/// for a loaded machine: it returns once the answer came).
+fn answer_to(rw: &Remnawave, event: &str, nth: usize) -> u16 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let answers: Vec<u16> = rw.webhook_answers().into_iter().filter(|(e, _)| e == event).map(|(_, s)| s).collect();
+        if let Some(status) = answers.get(nth) {
+            return *status;
+        }
+        assert!(std::time::Instant::now() < deadline, "no answer to {event} #{nth}: {:?}", rw.webhook_answers());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once(backend: Backend) {
+    let secret = ("VP_REMNAWAVE_WEBHOOK_SECRET", WEBHOOK_SECRET);
+    let Some((rw, _, s)) = start_with(backend, "rw_webhooks", &[secret]) else { return };
+    buy(&s, "hooked", 1);
+    let user = panel_user(&s, &rw, "hooked");
+    let receiver = format!("{}/panel/remnawave/webhook", s.base);
+    let lookups = || rw.count("GET", "/api/users/by-username/");
+    let drift_told = |s: &Server| s.log().matches("the panel differs from the subscription").count();
+
+    // Signed with another secret: refused before anything is read or looked up.
+    rw.send_webhooks_to(&receiver, "NotThePanelsSecretNotThePanelsSecret00");
+    let before = lookups();
+    rw.edit_user(&user.username, |u| u.status = "DISABLED".into());
+    assert_eq!(answer_to(&rw, "user.disabled", 0), 401, "a forged signature is refused");
+    let body = rw.webhooks().last().unwrap().to_string();
+    for headers in [vec![], vec![("x-remnawave-signature", "00ff")]] {
+        let answer = send("POST", &receiver, &headers, body.as_bytes()).unwrap();
+        assert_eq!(answer.status, 401, "{headers:?}: {}", answer.text());
+    }
+    assert_eq!((lookups(), drift_told(&s)), (before, 0), "a refused webhook changes and reads nothing");
+
+    // Genuine: the user named is read back at once, and what was done by hand is drift.
+    rw.send_webhooks_to(&receiver, WEBHOOK_SECRET);
+    rw.edit_user(&user.username, |u| u.hwid_device_limit = Some(9));
+    assert_eq!(answer_to(&rw, "user.modified", 0), 200);
+    assert_eq!(lookups(), before + 1, "the webhook's user is read back from the panel, not taken from the body");
+    assert_eq!(drift_told(&s), 1, "the operator is told: {}", s.log());
+    let malformed = br#"{"scope":"user","event":"user.modified","timestamp":"2026-12-05T10:00:00.000Z","data":{}}"#;
+    let signature = vp_panel::remnawave::webhook::sign(WEBHOOK_SECRET, malformed);
+    let answer = send("POST", &receiver, &[("x-remnawave-signature", &signature)], malformed).unwrap();
+    assert_eq!(answer.status, 400, "a signed body naming no user: {}", answer.text());
+
+    // Put right by the operator; the panel's own `user.modified` for that finds it in step.
+    s.cli(&["panel", "reconcile", "--fix"]);
+    assert_eq!(answer_to(&rw, "user.modified", 1), 200);
+    assert_eq!(drift_told(&s), 1, "in step again: nothing more to tell");
+
+    // A device an app registers through the link is known as the panel says so.
+    let link = subscription_of(&s, "hooked")["subscription_url"].as_str().unwrap().to_owned();
+    assert!(connects(&link, "hwid-hooked-tablet"));
+    assert_eq!(answer_to(&rw, "user_hwid_devices.added", 0), 200);
+    let devices = s.api("GET", "/clients/hooked/devices", None, &[]).json();
+    assert_eq!(devices["devices"][0]["device_id"], "hwid-hooked-tablet", "{devices}");
     rw.assert_contract();
 }

@@ -9,6 +9,8 @@
 //    (zod drops unknown keys silently, so a misspelt field would otherwise pass);
 //  - a 2xx answer is checked with ResponseSchema ({response: ...} included), unknown keys too;
 //  - an error answer must have one of the panel's error shapes.
+//  - an entry {webhook: body} is a webhook the panel sent: checked with the schema of its scope
+//    (RemnawaveWebhookUserEvents, RemnawaveWebhookUserHwidDevicesEvents), unknown keys too.
 // Exit code 0 when everything conforms, 1 with the findings otherwise.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -70,7 +72,19 @@ function hasKeys(body, keys) {
 
 const exchanges = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const findings = [];
+const webhookSchemas = {
+    user: contract.RemnawaveWebhookUserEvents,
+    user_hwid_devices: contract.RemnawaveWebhookUserHwidDevicesEvents,
+};
 exchanges.forEach((e, i) => {
+    if (e.webhook) {
+        const problems = [];
+        const schema = webhookSchemas[e.webhook.scope];
+        if (!schema) problems.push(`a scope the emulator does not send: ${e.webhook.scope}`);
+        else check(schema, e.webhook, 'webhook', problems);
+        if (problems.length) findings.push(`#${i} webhook ${e.webhook.event}:\n  ${problems.join('\n  ')}`);
+        return;
+    }
     const label = `#${i} ${e.method} ${e.path} -> ${e.status}`;
     const path = e.path.replace(/\/+$/, '');
     const found = commands.find((k) => k.method === e.method && k.regex.test(path));
@@ -107,4 +121,4 @@ if (findings.length) {
     console.error(findings.join('\n'));
     process.exit(1);
 }
-console.log(`@remnawave/backend-contract ${version}: all ${exchanges.length} exchanges conform`);
+console.log(`@remnawave/backend-contract ${version}: all ${exchanges.length} exchanges and webhooks conform`);

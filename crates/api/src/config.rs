@@ -17,7 +17,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/vpn-partner.sqlite";
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 /// Every key the service reads; a file naming any other key is refused (typos do not pass).
-const KEYS: [&str; 46] = [
+const KEYS: [&str; 47] = [
     "DATABASE_URL",
     "VP_PLATFORM_NAME",
     "VP_BIND",
@@ -36,6 +36,7 @@ const KEYS: [&str; 46] = [
     "VP_REMNAWAVE_TOKEN",
     "VP_REMNAWAVE_SUB_URL",
     "VP_REMNAWAVE_SQUADS",
+    "VP_REMNAWAVE_WEBHOOK_SECRET",
     "VP_GATEWAY",
     "VP_YOOKASSA_SHOP_ID",
     "VP_YOOKASSA_SECRET_KEY",
@@ -448,6 +449,7 @@ impl Config {
         }
         if let PanelChoice::Remnawave(settings) = &self.panel {
             all.push(settings.token.clone());
+            all.extend(settings.webhook_secret.clone());
         }
         all.extend(self.metrics_token.clone());
         all.extend(self.telegram_bot.as_ref().map(|t| t.token().to_owned()));
@@ -574,18 +576,31 @@ fn panel_choice<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<PanelChoic
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            let webhook_secret = get("VP_REMNAWAVE_WEBHOOK_SECRET").map(panel_webhook_secret).transpose()?;
             Ok(PanelChoice::Remnawave(vp_panel::RemnawaveSettings {
                 url,
                 token,
                 sub_url,
                 squads,
                 timeout: vp_panel::remnawave::REQUEST_TIMEOUT,
+                webhook_secret,
             }))
         }
         Some(other) => {
             Err(ConfigError::Invalid { key: "VP_PANEL", reason: format!("{other:?} is not local or remnawave") })
         }
     }
+}
+
+/// The panel's `WEBHOOK_SECRET_HEADER`: it takes only letters and digits; a short one could be
+/// guessed.
+fn panel_webhook_secret(value: &str) -> Result<String, ConfigError> {
+    let value = value.trim();
+    let fits = (32..=256).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_alphanumeric());
+    fits.then(|| value.to_owned()).ok_or_else(|| ConfigError::Invalid {
+        key: "VP_REMNAWAVE_WEBHOOK_SECRET",
+        reason: "must be 32 to 256 Latin letters and digits, as the panel's WEBHOOK_SECRET_HEADER".into(),
+    })
 }
 
 fn number(
@@ -737,6 +752,10 @@ mod tests {
         assert_eq!(rw.squads, ["0b6a6c2e-7f1d-4e43-9d5b-1a2b3c4d5e6f", "9a8b7c6d-1111-4222-8333-444455556666"]);
         let PanelChoice::Remnawave(no_squads) = remnawave(&[]).unwrap().panel else { panic!("remnawave expected") };
         assert!(no_squads.squads.is_empty(), "squads may be empty");
+        assert_eq!(no_squads.webhook_secret, None, "the panel's webhooks are not received unless a secret is set");
+        let secret = ("VP_REMNAWAVE_WEBHOOK_SECRET", " Wh0oks5ecretWh0oks5ecretWh0oks5ecret ");
+        let PanelChoice::Remnawave(hooked) = remnawave(&[secret]).unwrap().panel else { panic!("remnawave expected") };
+        assert_eq!(hooked.webhook_secret.as_deref(), Some("Wh0oks5ecretWh0oks5ecretWh0oks5ecret"));
     }
 
     #[test]
@@ -747,6 +766,8 @@ mod tests {
             ("VP_REMNAWAVE_SQUADS", "germany"),
             ("VP_REMNAWAVE_TOKEN", "secret with spaces"),
             ("VP_REMNAWAVE_TOKEN", ""),
+            ("VP_REMNAWAVE_WEBHOOK_SECRET", "short1"),
+            ("VP_REMNAWAVE_WEBHOOK_SECRET", "with-a-dash-with-a-dash-with-a-dash-x"),
         ];
         refused_by_name_without_the_secret(remnawave, &cases, "secret-token");
     }

@@ -54,6 +54,12 @@ pub async fn serve(
     let web_state = WebState::new(services.clone()).with_trusted_proxies(config.trusted_proxies.clone());
     let Served { local_panel, gateway_routes } = served;
     let events: Arc<dyn GatewayEvents> = services.payments.clone();
+    // Remnawave's webhooks, received when the operator gave the panel's secret.
+    let panel_webhook = match &config.panel {
+        crate::config::PanelChoice::Remnawave(settings) => settings.webhook_secret.clone(),
+        crate::config::PanelChoice::Local => None,
+    };
+    let panel_events: Arc<dyn vp_ports::PanelEvents> = services.panel_sync.clone();
     let conversations: Arc<dyn BotUpdates> = Arc::new(vp_bots::Conversations::new(&services));
     let in_flight = web::Data::new(InFlight::default());
     let counted = in_flight.clone();
@@ -72,6 +78,9 @@ pub async fn serve(
                     vp_panel::routes(local.clone())(cfg);
                 }
                 gateway_routes.configure(&events, cfg);
+                if let Some(secret) = &panel_webhook {
+                    vp_panel::remnawave::webhook::webhook_routes(secret.clone(), panel_events.clone())(cfg);
+                }
                 vp_telegram::routes(conversations.clone())(cfg);
                 if let Some(access) = &on_main_listener {
                     vp_http::metrics::routes(access.clone())(cfg);

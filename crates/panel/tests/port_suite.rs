@@ -67,6 +67,7 @@ fn settings(rw: &Remnawave, token: &str) -> RemnawaveSettings {
         sub_url: rw.sub_url(),
         squads: vec![],
         timeout: Duration::from_secs(10),
+        webhook_secret: None,
     }
 }
 

@@ -53,7 +53,10 @@ pub use mail::{
 };
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
-pub use panel::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel, to_millis};
+pub use panel::{
+    PanelDevice, PanelDrift, PanelError, PanelEventError, PanelEvents, PanelInfo, PanelUser, PanelUserChange,
+    PanelUserChecked, VpnPanel, to_millis,
+};
 pub use promo::{PromoCodeRecord, PromoUsage, PromoUse};
 pub use records::*;
 pub use referral::{InviterStats, ReferralCodeRecord, ReferralRecord, ReferralReward, ReferralTotals};

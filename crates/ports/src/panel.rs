@@ -109,3 +109,41 @@ pub trait VpnPanel: Send + Sync {
     /// Reaches the panel with our credentials and reports what it is.
     async fn check(&self) -> Result<PanelInfo, PanelError>;
 }
+
+/// What a panel told us about one of its users (a webhook): the kind of change, by the panel's
+/// own event name, never trusted beyond naming the user to look at again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PanelUserChange {
+    /// The user's name in the panel (our client reference when it fits the panel's rule).
+    pub username: String,
+    /// The panel's event name (`user.disabled`, `user_hwid_devices.added`, ...).
+    pub event: String,
+}
+
+/// What the app found when it looked at a user the panel said changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PanelUserChecked {
+    /// No client of ours has this panel user.
+    Unknown,
+    /// The panel holds what the client's subscription says.
+    InStep,
+    /// The panel differs from the subscription: reported to the operator.
+    Drifted(Vec<PanelDrift>),
+}
+
+/// The driving side: what a panel adapter calls when the panel tells it a user changed. The app
+/// implements it; the adapter decides nothing itself.
+#[async_trait]
+pub trait PanelEvents: Send + Sync {
+    /// The panel says `change.username` changed: the app reads the user back from the panel
+    /// and compares it with the client's subscription, as the periodic reconciliation does.
+    async fn panel_user_changed(&self, change: &PanelUserChange) -> Result<PanelUserChecked, PanelEventError>;
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PanelEventError {
+    /// The panel could not be read back now, or our side failed; the panel may send it again
+    /// and the periodic sync stays the safety net.
+    #[error("the panel user could not be checked now: {0}")]
+    Retry(String),
+}

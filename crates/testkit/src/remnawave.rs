@@ -94,6 +94,13 @@ struct State {
     /// The next lookup by username answers 404 although the user exists (another writer
     /// created it a moment later).
     hide_next_lookup: bool,
+    /// Where the panel's webhooks go (`WEBHOOK_URL`) and what signs them
+    /// (`WEBHOOK_SECRET_HEADER`); `None` while webhooks are off.
+    webhook: Option<(String, String)>,
+    /// Every webhook body sent, in order, for the contract check.
+    webhooks: Vec<Value>,
+    /// The receiver's answer to each webhook delivered: its event and HTTP status.
+    webhook_answers: Arc<Mutex<Vec<(String, u16)>>>,
 }
 
 /// The emulator; stops when dropped.
@@ -200,24 +207,8 @@ impl State {
     }
 
     fn devices_json(&self, user_id: i64) -> Value {
-        let devices: Vec<Value> = self
-            .devices
-            .iter()
-            .filter(|d| d.user_id == user_id)
-            .map(|d| {
-                json!({
-                    "hwid": d.hwid,
-                    "userId": d.user_id,
-                    "platform": d.platform,
-                    "osVersion": d.os_version,
-                    "deviceModel": d.device_model,
-                    "userAgent": d.user_agent,
-                    "requestIp": "127.0.0.1",
-                    "createdAt": iso(d.created_at),
-                    "updatedAt": iso(d.created_at),
-                })
-            })
-            .collect();
+        let devices: Vec<Value> =
+            self.devices.iter().filter(|d| d.user_id == user_id).map(State::device_json).collect();
         json!({"response": {"total": devices.len(), "devices": devices}})
     }
 
@@ -233,6 +224,58 @@ impl State {
 
     fn user_index(&self, id: i64) -> Option<usize> {
         self.users.iter().position(|u| u.id == id)
+    }
+
+    fn device_json(d: &Device) -> Value {
+        json!({
+            "hwid": d.hwid,
+            "userId": d.user_id,
+            "platform": d.platform,
+            "osVersion": d.os_version,
+            "deviceModel": d.device_model,
+            "userAgent": d.user_agent,
+            "requestIp": "127.0.0.1",
+            "createdAt": iso(d.created_at),
+            "updatedAt": iso(d.created_at),
+        })
+    }
+
+    /// A user event (`user.*`) about `user`, sent when webhooks are on.
+    fn user_event(&mut self, event: &str, user: &User) {
+        let data = self.user_json(user);
+        self.send_webhook(json!({"scope": "user", "event": event, "timestamp": iso(OffsetDateTime::now_utc()),
+            "data": data, "meta": null}));
+    }
+
+    /// A device event (`user_hwid_devices.*`) about `device` of `user`.
+    fn device_event(&mut self, event: &str, user: &User, device: &Device) {
+        let data = json!({"user": self.user_json(user), "hwidUserDevice": State::device_json(device)});
+        self.send_webhook(json!({"scope": "user_hwid_devices", "event": event,
+            "timestamp": iso(OffsetDateTime::now_utc()), "data": data}));
+    }
+
+    /// Posts `body` as the panel does: `X-Remnawave-Signature` the hex HMAC-SHA256 of the body
+    /// under the secret, `X-Remnawave-Timestamp` the body's time; from a thread of its own, so
+    /// the receiver may call the panel back meanwhile.
+    fn send_webhook(&mut self, body: Value) {
+        let Some((url, secret)) = self.webhook.clone() else { return };
+        self.webhooks.push(body.clone());
+        let answers = self.webhook_answers.clone();
+        std::thread::spawn(move || {
+            let text = body.to_string();
+            let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, secret.as_bytes());
+            let signature: String =
+                ring::hmac::sign(&key, text.as_bytes()).as_ref().iter().map(|b| format!("{b:02x}")).collect();
+            let timestamp = body["timestamp"].as_str().unwrap_or_default().to_owned();
+            let headers = [
+                ("content-type", "application/json"),
+                ("x-remnawave-signature", signature.as_str()),
+                ("x-remnawave-timestamp", timestamp.as_str()),
+            ];
+            let status = crate::http::send("POST", &url, &headers, text.as_bytes()).map_or(0, |a| a.status);
+            let event = body["event"].as_str().unwrap_or_default().to_owned();
+            answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((event, status));
+        });
     }
 }
 
@@ -251,6 +294,9 @@ impl Remnawave {
             sub_base: String::new(),
             lose_next_answer: None,
             hide_next_lookup: false,
+            webhook: None,
+            webhooks: vec![],
+            webhook_answers: Arc::default(),
         }));
         let handler_state = state.clone();
         let server = HttpServer::start(move |req| handle(&handler_state, req));
@@ -316,21 +362,51 @@ impl Remnawave {
         s.devices.iter().filter(|d| d.user_id == u.id).cloned().collect()
     }
 
-    /// Changes a user behind the adapter's back (an operator in the panel's UI).
+    /// Changes a user behind the adapter's back (an operator in the panel's UI); the panel
+    /// tells its webhook (`user.disabled`, `user.enabled` or `user.modified`).
     pub fn edit_user(&self, username: &str, edit: impl FnOnce(&mut User)) {
         let mut s = lock(&self.state);
-        if let Some(u) = s.users.iter_mut().find(|u| u.username == username) {
-            edit(u);
-            u.updated_at = OffsetDateTime::now_utc();
+        let Some(u) = s.users.iter_mut().find(|u| u.username == username) else { return };
+        let before = u.status.clone();
+        edit(u);
+        u.updated_at = OffsetDateTime::now_utc();
+        let (after, user) = (u.status.clone(), u.clone());
+        let event = match (before.as_str(), after.as_str()) {
+            (b, "DISABLED") if b != "DISABLED" => "user.disabled",
+            ("DISABLED", a) if a != "DISABLED" => "user.enabled",
+            _ => "user.modified",
+        };
+        s.user_event(event, &user);
+    }
+
+    /// Deletes a user behind the adapter's back; the panel tells its webhook (`user.deleted`).
+    pub fn delete_user(&self, username: &str) {
+        let mut s = lock(&self.state);
+        let gone: Vec<User> = s.users.iter().filter(|u| u.username == username).cloned().collect();
+        s.users.retain(|u| u.username != username);
+        s.devices.retain(|d| !gone.iter().any(|u| u.id == d.user_id));
+        for user in &gone {
+            s.user_event("user.deleted", user);
         }
     }
 
-    /// Deletes a user behind the adapter's back.
-    pub fn delete_user(&self, username: &str) {
-        let mut s = lock(&self.state);
-        let ids: Vec<i64> = s.users.iter().filter(|u| u.username == username).map(|u| u.id).collect();
-        s.users.retain(|u| u.username != username);
-        s.devices.retain(|d| !ids.contains(&d.user_id));
+    /// Turns the panel's webhooks on (`WEBHOOK_ENABLED`): every later change is posted to `url`,
+    /// signed with `secret` (`WEBHOOK_SECRET_HEADER`).
+    pub fn send_webhooks_to(&self, url: &str, secret: &str) {
+        lock(&self.state).webhook = Some((url.to_owned(), secret.to_owned()));
+    }
+
+    /// The webhook bodies sent so far.
+    pub fn webhooks(&self) -> Vec<Value> {
+        lock(&self.state).webhooks.clone()
+    }
+
+    /// The receiver's answers so far: each delivered webhook's event and HTTP status (0: no
+    /// answer).
+    pub fn webhook_answers(&self) -> Vec<(String, u16)> {
+        let answers = lock(&self.state).webhook_answers.clone();
+        let list = answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        list.clone()
     }
 
     /// Every API exchange that got an answer so far (a lost answer is not one).
@@ -443,14 +519,14 @@ fn api(s: &mut State, req: &Request, body: Option<&Value>) -> Reply {
             let (Some(id), Some(hwid)) = (body["userId"].as_i64(), body["hwid"].as_str()) else {
                 return invalid("userId", "Invalid input: expected number and hwid");
             };
-            if s.user_index(id).is_none() {
+            let Some(user) = s.user_index(id).map(|i| s.users[i].clone()) else {
                 return error(404, "A025", "User not found", &req.path);
-            }
-            let before = s.devices.len();
-            s.devices.retain(|d| !(d.user_id == id && d.hwid == hwid));
-            if s.devices.len() == before {
+            };
+            let Some(at) = s.devices.iter().position(|d| d.user_id == id && d.hwid == hwid) else {
                 return error(404, "A204", "HWID device not found", &req.path);
-            }
+            };
+            let device = s.devices.remove(at);
+            s.device_event("user_hwid_devices.deleted", &user, &device);
             Reply::json(200, &s.devices_json(id))
         }
         _ => Reply::json(
@@ -520,9 +596,10 @@ fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
         ss_password: format!("ssprivate{:08}", s.next_id),
     };
     s.next_id += 1;
-    s.users.push(user);
+    s.users.push(user.clone());
     s.expire();
-    let json = s.user_json(s.users.last().expect("just pushed"));
+    s.user_event("user.created", &user);
+    let json = s.user_json(&user);
     Reply::json(201, &json!({"response": json}))
 }
 
@@ -579,8 +656,9 @@ fn update_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
     }
     u.updated_at = now;
     s.expire();
-    let json = s.user_json(&s.users[i]);
-    Reply::json(200, &json!({"response": json}))
+    let user = s.users[i].clone();
+    s.user_event("user.modified", &user);
+    Reply::json(200, &json!({"response": s.user_json(&user)}))
 }
 
 fn revoke(s: &mut State, id: &str, body: Option<&Value>, path: &str) -> Reply {
@@ -611,8 +689,9 @@ fn revoke(s: &mut State, id: &str, body: Option<&Value>, path: &str) -> Reply {
     u.vless_uuid = uuid();
     u.sub_revoked_at = Some(now);
     u.updated_at = now;
-    let json = s.user_json(&s.users[i]);
-    Reply::json(200, &json!({"response": json}))
+    let user = s.users[i].clone();
+    s.user_event("user.revoked", &user);
+    Reply::json(200, &json!({"response": s.user_json(&user)}))
 }
 
 /// What a VPN app gets from the subscription link, as Remnawave's subscription service answers
@@ -644,7 +723,7 @@ fn subscription(state: &Mutex<State>, short_uuid: &str, req: &Request) -> Reply 
                     return refused("x-hwid-max-devices-reached");
                 }
                 let header = |n: &str| req.header(n).map(str::to_owned);
-                s.devices.push(Device {
+                let device = Device {
                     user_id: user.id,
                     hwid: hwid.to_owned(),
                     platform: header("x-device-os"),
@@ -652,7 +731,9 @@ fn subscription(state: &Mutex<State>, short_uuid: &str, req: &Request) -> Reply 
                     device_model: header("x-device-model"),
                     user_agent: header("user-agent"),
                     created_at: OffsetDateTime::now_utc(),
-                });
+                };
+                s.devices.push(device.clone());
+                s.device_event("user_hwid_devices.added", &user, &device);
             }
         }
     }
@@ -689,6 +770,11 @@ fn exchange_json(e: &Exchange) -> Value {
 /// Checks exchanges against the official contract's zod schemas with Node. `Ok` carries the
 /// script's summary; `Err` what failed (or why the check could not run).
 pub fn check_exchanges(exchanges: &[Exchange]) -> Result<String, String> {
+    check_recorded(exchanges.iter().map(exchange_json).collect())
+}
+
+/// Checks recorded exchanges and webhook bodies (`{"webhook": body}`) with `validate.mjs`.
+fn check_recorded(all: Vec<Value>) -> Result<String, String> {
     let dir = contract_dir();
     if !dir.join("node_modules/@remnawave/backend-contract").is_dir() {
         return Err(format!(
@@ -698,7 +784,6 @@ pub fn check_exchanges(exchanges: &[Exchange]) -> Result<String, String> {
     }
     let n = UUIDS.fetch_add(1, Ordering::Relaxed);
     let file = std::env::temp_dir().join(format!("vp-rw-exchanges-{}-{n}.json", std::process::id()));
-    let all: Vec<Value> = exchanges.iter().map(exchange_json).collect();
     std::fs::write(&file, Value::Array(all).to_string()).map_err(|e| e.to_string())?;
     let out = std::process::Command::new("node")
         .arg(dir.join("validate.mjs"))
@@ -712,11 +797,14 @@ pub fn check_exchanges(exchanges: &[Exchange]) -> Result<String, String> {
 }
 
 impl Remnawave {
-    /// Checks every exchange so far against the contract; panics with the findings.
+    /// Checks every exchange and every webhook sent so far against the contract; panics with
+    /// the findings.
     pub fn assert_contract(&self) {
         let exchanges = self.exchanges();
         assert!(!exchanges.is_empty(), "no API exchange to check");
-        if let Err(findings) = check_exchanges(&exchanges) {
+        let mut all: Vec<Value> = exchanges.iter().map(exchange_json).collect();
+        all.extend(self.webhooks().into_iter().map(|body| json!({"webhook": body})));
+        if let Err(findings) = check_recorded(all) {
             panic!(
                 "exchanges with the Remnawave emulator break @remnawave/backend-contract {CONTRACT_VERSION}:\n{findings}"
             );

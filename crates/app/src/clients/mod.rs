@@ -4,6 +4,7 @@
 
 mod connect;
 pub(crate) mod limits;
+mod panel_events;
 mod panel_sync;
 
 use std::sync::Arc;

@@ -3,6 +3,7 @@
 //! `@remnawave/backend-contract` 3.4.15; docs/remnawave.md lists the fields we rely on.
 
 mod client;
+pub mod webhook;
 mod wire;
 
 use std::time::Duration;
@@ -31,6 +32,9 @@ pub struct RemnawaveSettings {
     /// Internal squads every new user joins.
     pub squads: Vec<String>,
     pub timeout: Duration,
+    /// The panel's `WEBHOOK_SECRET_HEADER`: its webhooks are received (and verified with it)
+    /// only when set.
+    pub webhook_secret: Option<String>,
 }
 
 impl std::fmt::Debug for RemnawaveSettings {
@@ -41,6 +45,7 @@ impl std::fmt::Debug for RemnawaveSettings {
             .field("sub_url", &self.sub_url)
             .field("squads", &self.squads)
             .field("timeout", &self.timeout)
+            .field("webhook_secret", &self.webhook_secret.as_ref().map(|_| "<redacted>"))
             .finish()
     }
 }
