@@ -596,8 +596,11 @@ fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
         ss_password: format!("ssprivate{:08}", s.next_id),
     };
     s.next_id += 1;
-    s.users.push(user.clone());
+    s.users.push(user);
+    // As the panel answers: after its expiry job (a user created with a past `expireAt` is
+    // EXPIRED at once).
     s.expire();
+    let user = s.users.last().cloned().expect("just pushed");
     s.user_event("user.created", &user);
     let json = s.user_json(&user);
     Reply::json(201, &json!({"response": json}))
