@@ -9,6 +9,8 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub mod signature;
+
 /// A client builder with the platform's defaults; the caller adds what is its own (a DNS
 /// resolver) and builds it.
 pub fn builder(timeout: Duration) -> reqwest::ClientBuilder {

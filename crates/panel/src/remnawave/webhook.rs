@@ -14,6 +14,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use ring::hmac;
 use serde::Deserialize;
 use serde_json::Value;
+use vp_outbound::signature::{hex_hmac, hex_hmac_verifies};
 use vp_ports::{PanelEvents, PanelUserChange, PanelUserChecked};
 
 /// Where the panel's `WEBHOOK_URL` points, on our public address.
@@ -25,24 +26,19 @@ pub const SIGNATURE_HEADER: &str = "x-remnawave-signature";
 /// A user object with its devices and squads stays far below this.
 const BODY_LIMIT: usize = 256 * 1024;
 
+fn key(secret: &str) -> hmac::Key {
+    hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes())
+}
+
 /// The hex HMAC-SHA256 of `body` under `secret`, as the panel signs it.
 pub fn sign(secret: &str, body: &[u8]) -> String {
-    let tag = hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes()), body);
-    tag.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+    hex_hmac(&key(secret), body)
 }
 
 /// Whether `signature` (hex, either case) is the panel's signature of `body` under `secret`,
 /// compared in constant time.
 pub fn verify(secret: &str, body: &[u8], signature: &str) -> bool {
-    let Some(tag) = hex_bytes(signature.trim()) else { return false };
-    hmac::verify(&hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes()), body, &tag).is_ok()
-}
-
-fn hex_bytes(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
-        return None;
-    }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+    hex_hmac_verifies(&key(secret), body, signature.trim())
 }
 
 /// The envelope, the fields we read.
