@@ -12,7 +12,7 @@ use support::server::{Backend, Server};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use vp_testkit::http::send;
-use vp_testkit::remnawave::{Mode, Remnawave, User, grants_access};
+use vp_testkit::remnawave::{ExistingUser, Mode, Remnawave, User, grants_access};
 
 const TOKEN: &str = "rw-api-token-for-tests";
 
@@ -21,6 +21,7 @@ each_backend!(
     a_panel_outage_gives_503s_payments_still_succeed_and_the_sync_catches_up,
     reconcile_finds_and_fixes_drift_made_behind_our_back,
     the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
+    a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing,
 );
 
 /// The panel's `WEBHOOK_SECRET_HEADER`, given to us as `VP_REMNAWAVE_WEBHOOK_SECRET`.
@@ -32,19 +33,29 @@ fn start(backend: Backend, name: &str) -> Option<(Remnawave, String, Server)> {
 }
 
 fn start_with(backend: Backend, name: &str, extra: &[(&str, &str)]) -> Option<(Remnawave, String, Server)> {
-    let rw = Remnawave::start(TOKEN);
-    let squad = rw.add_squad("Netherlands");
-    let (url, sub_url) = (rw.url(), rw.sub_url());
-    let env = [
-        ("VP_PANEL", "remnawave"),
-        ("VP_REMNAWAVE_URL", url.as_str()),
-        ("VP_REMNAWAVE_TOKEN", TOKEN),
-        ("VP_REMNAWAVE_SUB_URL", sub_url.as_str()),
-        ("VP_REMNAWAVE_SQUADS", squad.as_str()),
-    ];
-    let env: Vec<(&str, &str)> = env.iter().chain(extra).copied().collect();
+    let (rw, squad) = panel();
+    let env = panel_env(&rw, &squad);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).chain(extra.iter().copied()).collect();
     let server = Server::start_with(backend, name, &env)?;
     Some((rw, squad, server))
+}
+
+/// The emulator with one internal squad; returns it and the squad's UUID.
+fn panel() -> (Remnawave, String) {
+    let rw = Remnawave::start(TOKEN);
+    let squad = rw.add_squad("Netherlands");
+    (rw, squad)
+}
+
+/// The settings of a server wired to `rw`.
+fn panel_env(rw: &Remnawave, squad: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("VP_PANEL", "remnawave".to_owned()),
+        ("VP_REMNAWAVE_URL", rw.url()),
+        ("VP_REMNAWAVE_TOKEN", TOKEN.to_owned()),
+        ("VP_REMNAWAVE_SUB_URL", rw.sub_url()),
+        ("VP_REMNAWAVE_SQUADS", squad.to_owned()),
+    ]
 }
 
 fn seconds(text: &str) -> i64 {
@@ -275,5 +286,139 @@ fn the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once(back
     assert_eq!(answer_to(&rw, "user_hwid_devices.added", 0), 200);
     let devices = s.api("GET", "/clients/hooked/devices", None, &[]).json();
     assert_eq!(devices["devices"][0]["device_id"], "hwid-hooked-tablet", "{devices}");
+    rw.assert_contract();
+}
+
+/// Seeds the panel as a shop bot left it: users with Telegram ids, devices already registered,
+/// device and traffic limits, one disabled by hand, one expired, one that never ends.
+fn seed_shop_bot_users(rw: &Remnawave, squad: &str) -> Vec<User> {
+    let days = |n: i64| OffsetDateTime::now_utc() + time::Duration::days(n);
+    let alice = rw.seed_user(ExistingUser {
+        username: "alice_shop".into(),
+        expire_at: days(20),
+        hwid_device_limit: Some(2),
+        traffic_limit_bytes: 50 * 1024 * 1024 * 1024,
+        traffic_limit_strategy: "MONTH".into(),
+        telegram_id: Some(7001),
+        squads: vec![squad.to_owned()],
+        ..ExistingUser::default()
+    });
+    rw.seed_device("alice_shop", "hwid-alice-phone", "iOS");
+    rw.seed_device("alice_shop", "hwid-alice-laptop", "Windows");
+    let bob = rw.seed_user(ExistingUser {
+        username: "bob-77".into(),
+        status: "EXPIRED".into(),
+        expire_at: days(-3),
+        tag: Some("VIP".into()),
+        ..ExistingUser::default()
+    });
+    let carol = rw.seed_user(ExistingUser {
+        username: "carol".into(),
+        status: "DISABLED".into(),
+        hwid_device_limit: None,
+        telegram_id: Some(7002),
+        ..ExistingUser::default()
+    });
+    // The same person as alice, with a second subscription: imported, but the bot keeps alice.
+    let dave = rw.seed_user(ExistingUser {
+        username: "alice_router".into(),
+        expire_at: time::macros::datetime!(2099-12-31 23:59:59 UTC),
+        telegram_id: Some(7001),
+        ..ExistingUser::default()
+    });
+    vec![alice, bob, carol, dave]
+}
+
+fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing(
+    backend: Backend,
+) {
+    let (rw, squad) = panel();
+    let env = panel_env(&rw, &squad);
+    let mut env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.push(("VP_REMNAWAVE_WEBHOOK_SECRET", WEBHOOK_SECRET));
+    let Some((telegram, s)) = support::chat::shop_with(backend, "rw_import", &env) else { return };
+    let seeded = seed_shop_bot_users(&rw, &squad);
+    let ours = buy(&s, "made-by-us", 1);
+    let writes = || rw.count("POST", "/api/users") + rw.count("PATCH", "/api/users");
+    let writes_before = writes();
+
+    // A dry run says what would happen and changes nothing.
+    let dry = s.cli(&["import", "remnawave", &s.account_id, "--dry-run"]);
+    assert_eq!(
+        (dry["dry_run"].clone(), dry["read"].clone(), dry["imported"].clone(), dry["platform_users"].clone()),
+        (json!(true), json!(5), json!(4), json!(1)),
+        "{dry}"
+    );
+    assert_eq!(s.api("GET", "/clients/alice_shop", None, &[]).status, 404, "a dry run writes nothing");
+
+    // Filters: only the tagged user, only the squad's.
+    let vip = s.cli(&["import", "remnawave", &s.account_id, "--tag", "VIP", "--dry-run"]);
+    assert_eq!((vip["read"].clone(), vip["imported"].clone()), (json!(1), json!(1)), "{vip}");
+    let in_squad = s.cli(&["import", "remnawave", &s.account_id, "--squad", &squad, "--dry-run"]);
+    assert_eq!((in_squad["imported"].clone(), in_squad["outside_squad"].clone()), (json!(1), json!(3)), "{in_squad}");
+    let (code, out) = s.cli_raw(&["import", "remnawave", &s.account_id, "--tag", "lower-case"]);
+    assert_eq!(code, Some(2), "a tag the panel cannot have is bad input: {out}");
+
+    let report = s.cli(&["import", "remnawave", &s.account_id]);
+    assert_eq!(
+        (report["imported"].clone(), report["bot_customers"].clone(), report["refused"].clone()),
+        (json!(4), json!(2), json!(0)),
+        "{report}"
+    );
+    assert_eq!(report["telegram_not_linked_users"], json!([{"username": "alice_router", "telegram_id": 7001}]));
+    assert_eq!(ours["status"], "succeeded");
+    assert_eq!(writes(), writes_before, "the import never writes to the panel");
+
+    // Each client keeps its panel user: the same link, still serving the apps already installed.
+    let alice = s.api("GET", "/clients/alice_shop", None, &[]).json();
+    let link = alice["subscription"]["subscription_url"].as_str().unwrap().to_owned();
+    assert_eq!(link, format!("{}/{}", rw.sub_url(), seeded[0].short_uuid), "{alice}");
+    assert_eq!(alice["subscription"]["status"], "active");
+    assert_eq!(seconds(alice["subscription"]["expires_at"].as_str().unwrap()), seeded[0].expire_at.unix_timestamp());
+    assert!(connects(&link, "hwid-alice-phone"), "an installed app keeps working");
+    let devices = s.api("GET", "/clients/alice_shop/devices", None, &[]).json();
+    assert_eq!((devices["devices_count"].clone(), devices["devices_limit"].clone()), (json!(2), json!(2)), "{devices}");
+    let status = |id: &str| subscription_of(&s, id)["status"].as_str().unwrap().to_owned();
+    assert_eq!((status("bob-77"), status("carol")), ("expired".to_owned(), "suspended".to_owned()));
+    let never = subscription_of(&s, "alice_router")["expires_at"].as_str().unwrap().to_owned();
+    assert!(never.starts_with("9999-12-31"), "the panel's 2099 is a lifetime term: {never}");
+    assert_eq!(s.cli(&["panel", "reconcile"])["drifted"], 1, "in step but for carol's panel-default limit");
+
+    // Again: nothing changes.
+    let again = s.cli(&["import", "remnawave", &s.account_id]);
+    assert_eq!((again["imported"].clone(), again["already_imported"].clone()), (json!(0), json!(4)), "{again}");
+    assert_eq!(s.api("GET", "/clients?limit=100", None, &[]).json()["clients"].as_array().unwrap().len(), 5);
+    assert_eq!(writes(), writes_before);
+
+    // Another account may not take them.
+    let other = s.cli(&["account", "create", "--brand", "Other", "--markup", "10"]);
+    let other_id = other["account"]["account_id"].as_str().unwrap();
+    let refused = s.cli(&["import", "remnawave", other_id]);
+    assert_eq!((refused["imported"].clone(), refused["refused"].clone()), (json!(0), json!(4)), "{refused}");
+    assert_eq!(refused["refused_users"][0]["reason"], "adopted_by_another_account");
+
+    // The bot knows alice from the first day: her subscription, with the devices her apps hold.
+    let person = support::chat::Person::new(&telegram, 7001);
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let mine = person.press(&menu, "Моя подписка", "Статус: Активна");
+    assert!(mine.text.contains("Устройства: 2 из 2"), "{}", mine.text);
+
+    // The panel's webhooks name an adopted user by its own name: it is read back at once.
+    rw.send_webhooks_to(&format!("{}/panel/remnawave/webhook", s.base), WEBHOOK_SECRET);
+    let lookups = rw.count("GET", "/api/users/by-username/alice_shop");
+    assert!(!connects(&link, "hwid-alice-tablet"), "a third device is refused: the limit of 2 carried over");
+    rw.edit_user("alice_shop", |u| u.hwid_device_limit = Some(3));
+    assert_eq!(answer_to(&rw, "user.modified", 0), 200);
+    assert_eq!(rw.count("GET", "/api/users/by-username/alice_shop"), lookups + 1, "read back, not unknown");
+    assert_eq!(s.log().matches("the panel differs from the subscription").count(), 1, "the raised limit is drift");
+
+    // A renewal through the partner API extends the same panel user.
+    let renewed = buy(&s, "alice_shop", 1)["client"]["subscription"].clone();
+    assert_eq!(renewed["subscription_url"], json!(link));
+    let user = rw.user("alice_shop").expect("the same panel user");
+    assert_eq!((user.id, user.short_uuid.as_str()), (seeded[0].id, seeded[0].short_uuid.as_str()));
+    assert_eq!(user.expire_at.unix_timestamp(), seconds(renewed["expires_at"].as_str().unwrap()), "expireAt moved");
+    let traffic = 50 * 1024 * 1024 * 1024;
+    assert_eq!((user.hwid_device_limit, user.traffic_limit_bytes), (Some(2), traffic), "ours again; traffic untouched");
     rw.assert_contract();
 }

@@ -2,9 +2,10 @@
 // `@remnawave/backend-contract` (its zod schemas are the request and response schemas of every
 // command). Usage: node validate.mjs exchanges.json
 //
-// Each exchange is {method, path, request, status, response}. For each one:
+// Each exchange is {method, path, query, request, status, response}. For each one:
 //  - the command is found by method and URL pattern (TSQ_url);
-//  - path parameters are checked with RequestParamSchema, the body with RequestBodySchema, and
+//  - path parameters are checked with RequestParamSchema, the query string's with
+//    RequestQuerySchema (a parameter it does not declare is an error), the body with RequestBodySchema, and
 //    a body sent to a command without one, or a key the schema does not declare, is an error
 //    (zod drops unknown keys silently, so a misspelt field would otherwise pass);
 //  - a 2xx answer is checked with ResponseSchema ({response: ...} included), unknown keys too;
@@ -97,6 +98,11 @@ exchanges.forEach((e, i) => {
     const values = regex.exec(path).slice(1);
     if (c.RequestParamSchema) {
         check(c.RequestParamSchema, Object.fromEntries(params.map((p, j) => [p, decodeURIComponent(values[j])])), 'path', problems);
+    }
+    if (c.RequestQuerySchema) {
+        check(c.RequestQuerySchema, e.query ?? {}, 'query', problems);
+    } else if (e.query && Object.keys(e.query).length) {
+        problems.push('query: the command takes no query parameters');
     }
     if (c.RequestBodySchema) {
         check(c.RequestBodySchema, e.request ?? undefined, 'request body', problems);

@@ -81,6 +81,9 @@ pub enum Command {
     /// The VPN panel (VP_PANEL): check the connection, compare it with the stored subscriptions.
     #[command(subcommand)]
     Panel(PanelCommand),
+    /// Bring existing customers over: adopt the users of the configured Remnawave panel.
+    #[command(subcommand)]
+    Import(ImportCommand),
     /// The payment gateway (VP_GATEWAY).
     #[command(subcommand)]
     Gateway(GatewayCommand),
@@ -285,6 +288,48 @@ pub enum PanelCommand {
         #[arg(long)]
         fix: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// Make each user of the configured Remnawave panel (VP_PANEL=remnawave) a client of the
+    /// account whose subscription keeps the panel user as it is: the same user, name and link,
+    /// so installed VPN apps keep working. A user with a Telegram id becomes a bot customer.
+    /// Running it again adopts nothing twice. Prints the counts by outcome and the users left
+    /// alone, with why.
+    Remnawave {
+        account_id: AccountId,
+        /// Only users in this internal squad (its UUID).
+        #[arg(long, value_parser = squad_uuid)]
+        squad: Option<String>,
+        /// Only users with this tag (the panel's: A-Z, 0-9 and _, at most 16).
+        #[arg(long, value_parser = panel_tag)]
+        tag: Option<String>,
+        /// Say what would happen; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// A squad's UUID, as the panel writes them (lowercase or uppercase hex, 8-4-4-4-12).
+fn squad_uuid(text: &str) -> Result<String, String> {
+    let groups: Vec<&str> = text.split('-').collect();
+    let shape = groups.iter().map(|g| g.len()).collect::<Vec<_>>() == [8, 4, 4, 4, 12];
+    if shape && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit())) {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        Err("a squad's UUID, e.g. 0b6a6c2e-7f1d-4e43-9d5b-1a2b3c4d5e6f".into())
+    }
+}
+
+/// A tag as the panel takes them (`^[A-Z0-9_]+$`, at most 16 characters).
+fn panel_tag(text: &str) -> Result<String, String> {
+    if (1..=16).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        Ok(text.to_owned())
+    } else {
+        Err("1 to 16 of A-Z, 0-9 and _, as the panel's tags are".into())
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use vp_app::actor::Acting;
+use vp_app::clients::PanelImportFilter;
 use vp_app::operator::{LimitChange, LimitChanges};
 use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{AppError, Services};
@@ -15,8 +16,8 @@ use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
     AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand,
-    InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand, PlanCommand, SandboxCommand,
-    SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
+    ImportCommand, InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand, PlanCommand,
+    SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
 };
 use crate::output;
 
@@ -366,6 +367,12 @@ pub async fn panel(services: &Services, cmd: PanelCommand) -> CommandResult {
             output::panel_reconciliation(&services.panel_sync.reconcile_panel(fix).await?)
         }
     })
+}
+
+pub async fn import(services: &Services, cmd: ImportCommand) -> CommandResult {
+    let ImportCommand::Remnawave { account_id, squad, tag, dry_run } = cmd;
+    let filter = PanelImportFilter { squad, tag };
+    Ok(output::panel_import(&services.panel_import.import_panel_users(&account_id, &filter, dry_run).await?))
 }
 
 pub async fn gateway(services: &Services, cmd: GatewayCommand) -> CommandResult {

@@ -104,6 +104,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Clock(c) => event_commands::clock_command(&services, &config, c).await?,
         Command::Sandbox(c) => commands::sandbox(&services, c).await?,
         Command::Panel(c) => commands::panel(&services, c).await?,
+        Command::Import(c) => commands::import(&services, c).await?,
         Command::Gateway(c) => commands::gateway(&services, c).await?,
         Command::Invoice(c) => commands::invoice(&services, c).await?,
         Command::Demo => commands::demo(&services).await?,

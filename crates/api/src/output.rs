@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use vp_app::accounts::AccountOverview;
-use vp_app::clients::PanelReconciliation;
+use vp_app::clients::{PanelImportReport, PanelReconciliation};
 use vp_app::keys::IssuedKey;
 use vp_app::referrals::ReferralProgram;
 use vp_domain::{CURRENCY, DeviceSettings};
@@ -183,6 +183,31 @@ pub fn invoice(i: &InvoiceRecord) -> Value {
 
 pub fn panel_info(i: &PanelInfo) -> Value {
     json!({ "panel": i.kind, "address": i.address, "version": i.version })
+}
+
+/// `import remnawave`: the counts by outcome, then the users left alone and the Telegram ids
+/// not linked, each with its panel name.
+pub fn panel_import(r: &PanelImportReport) -> Value {
+    let refused: Vec<Value> = r
+        .refused
+        .iter()
+        .map(|u| json!({ "panel_id": u.panel_id, "username": u.username, "reason": u.reason.as_str() }))
+        .collect();
+    let not_linked: Vec<Value> =
+        r.telegram_not_linked.iter().map(|t| json!({ "username": t.username, "telegram_id": t.telegram_id })).collect();
+    json!({
+        "dry_run": r.dry_run,
+        "read": r.read,
+        "outside_squad": r.outside_squad,
+        "platform_users": r.platform_users,
+        "already_imported": r.already_imported,
+        "imported": r.imported,
+        "bot_customers": r.bot_customers,
+        "refused": refused.len(),
+        "telegram_not_linked": not_linked.len(),
+        "refused_users": refused,
+        "telegram_not_linked_users": not_linked,
+    })
 }
 
 pub fn panel_reconciliation(r: &PanelReconciliation) -> Value {

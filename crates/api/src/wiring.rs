@@ -11,7 +11,7 @@ use vp_app::{Adapters, Services, Settings};
 use vp_panel::{LocalPanel, RemnawavePanel};
 use vp_payments::yookassa::NotifyPolicy;
 use vp_payments::{CryptoPayGateway, PlategaGateway, SandboxGateway, YooKassaGateway};
-use vp_ports::{Clock, GatewayEvents, Metrics, PaymentGateway, VpnPanel};
+use vp_ports::{Clock, GatewayEvents, Metrics, PanelDirectory, PaymentGateway, VpnPanel};
 use vp_telegram::TelegramBots;
 
 use crate::commands::CommandError;
@@ -81,15 +81,17 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
     }
     let policy = vp_webhooks::AddressPolicy { allowed: config.webhook_allow_addresses.clone() };
     let webhooks = Arc::new(vp_webhooks::HttpsSender::new(policy).map_err(CommandError::Failed)?);
-    let (panel, local_panel): (Arc<dyn VpnPanel>, _) = match &config.panel {
-        PanelChoice::Local => {
-            let local = Arc::new(LocalPanel::new(store.clone(), clock.clone(), &config.public_base_url));
-            (local.clone(), Some(local))
-        }
-        PanelChoice::Remnawave(settings) => {
-            (Arc::new(RemnawavePanel::new(settings).map_err(CommandError::Failed)?), None)
-        }
-    };
+    let (panel, local_panel, panel_directory): (Arc<dyn VpnPanel>, _, Option<Arc<dyn PanelDirectory>>) =
+        match &config.panel {
+            PanelChoice::Local => {
+                let local = Arc::new(LocalPanel::new(store.clone(), clock.clone(), &config.public_base_url));
+                (local.clone(), Some(local), None)
+            }
+            PanelChoice::Remnawave(settings) => {
+                let remnawave = Arc::new(RemnawavePanel::new(settings).map_err(CommandError::Failed)?);
+                (remnawave.clone(), None, Some(remnawave))
+            }
+        };
     // Every call to a gateway and the panel is timed and counted, whichever adapter runs.
     let metrics: Arc<dyn Metrics> = Arc::new(vp_metrics::PrometheusMetrics::new());
     let (gateways, gateway_routes) = gateways(config, &config.gateways, store.clone(), &metrics)?;
@@ -100,6 +102,7 @@ pub async fn wire(config: &Config) -> Result<Wired, CommandError> {
         ids: Arc::new(SystemIds::new()),
         gateways,
         panel,
+        panel_directory,
         metrics,
         events: Arc::new(vp_http::ApiShapes),
         webhooks,

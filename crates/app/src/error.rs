@@ -158,6 +158,8 @@ pub enum Declined {
          to @BotFather, then connect the new token"
     )]
     BotNotManaged,
+    #[error("the configured panel cannot list its users: an import reads a Remnawave panel (VP_PANEL=remnawave)")]
+    PanelCannotList,
 }
 
 impl Declined {
@@ -189,7 +191,8 @@ impl Declined {
             | Declined::BroadcastNoBot
             | Declined::NoPlatformBot
             | Declined::BotManagementOff(_)
-            | Declined::BotNotManaged => None,
+            | Declined::BotNotManaged
+            | Declined::PanelCannotList => None,
         }
     }
 }

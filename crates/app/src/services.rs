@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use vp_ports::{BotApi, Clock, IdGenerator, MailRenderer, Mailer, Metrics, Store, VpnPanel, WebhookSender};
+use vp_ports::{
+    BotApi, Clock, IdGenerator, MailRenderer, Mailer, Metrics, PanelDirectory, Store, VpnPanel, WebhookSender,
+};
 
 use crate::access::{AuthCache, Limiter, PartnerAccess};
 use crate::audit::Audit;
@@ -15,7 +17,7 @@ use crate::bots::{PartnerBots, PlatformBot};
 use crate::broadcasts::Broadcasts;
 use crate::cabinet::{Cabinet, CabinetAccess, CabinetServices};
 use crate::catalog::{Catalog, Offers};
-use crate::clients::{Clients, PanelSync};
+use crate::clients::{Clients, PanelImport, PanelSync};
 use crate::events::{EventOutbox, EventRenderer, Events};
 use crate::ledger::Ledger;
 use crate::mail::{Mail, MailQueue};
@@ -44,6 +46,9 @@ pub struct Adapters {
     /// The payment gateways that are on, and the default one.
     pub gateways: Gateways,
     pub panel: Arc<dyn VpnPanel>,
+    /// The same panel's list of its users, for an import; `None` when it cannot list them
+    /// (the local panel holds only ours).
+    pub panel_directory: Option<Arc<dyn PanelDirectory>>,
     /// Event data in the partner API's shapes.
     pub events: Arc<dyn EventRenderer>,
     pub webhooks: Arc<dyn WebhookSender>,
@@ -112,6 +117,8 @@ pub struct Services {
     pub clients: Arc<Clients>,
     /// The VPN panel kept in step with the subscriptions.
     pub panel_sync: Arc<PanelSync>,
+    /// Clients made from an existing panel's users.
+    pub panel_import: Arc<PanelImport>,
     /// Webhook endpoints, the term check and event delivery.
     pub events: Arc<Events>,
     /// The partner's balance and withdrawals.
@@ -156,6 +163,7 @@ impl Services {
             ids,
             gateways,
             panel,
+            panel_directory,
             events: renderer,
             webhooks,
             bots: bot_api,
@@ -219,6 +227,13 @@ impl Services {
             tokens: tokens.clone(),
             views: views.clone(),
             panel_sync: panel_sync.clone(),
+        });
+        let panel_import = Arc::new(PanelImport {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            panel: panel.clone(),
+            directory: panel_directory,
         });
         let consents = Arc::new(Consents {
             store: store.clone(),
@@ -429,6 +444,7 @@ impl Services {
             stars,
             clients,
             panel_sync,
+            panel_import,
             events,
             ledger,
             notices,

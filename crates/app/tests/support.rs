@@ -592,6 +592,7 @@ impl World {
             // It stands in the sandbox's place: its invoices are paid on the sandbox's page.
             gateways: vp_app::payments::Gateways::new(gateway.clone()),
             panel: panel.clone(),
+            panel_directory: None,
             events: Arc::new(TestShapes),
             webhooks: webhooks.clone(),
             bots: bots.clone(),

@@ -7,6 +7,7 @@ mod broadcast;
 mod client;
 mod dispatch;
 mod flood;
+mod import;
 mod load;
 mod pgbench;
 mod phases;
@@ -34,7 +35,7 @@ pub struct Options {
     pub scale: Option<usize>,
 }
 
-const PHASES: [&str; 15] = [
+const PHASES: [&str; 16] = [
     "account",
     "webshop",
     "payments",
@@ -49,6 +50,7 @@ const PHASES: [&str; 15] = [
     "settle",
     "shop",
     "broadcast",
+    "import",
     "pgbench",
 ];
 

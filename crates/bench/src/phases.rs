@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::broadcast::{self, BroadcastRun};
 use crate::dispatch::{self, DispatchRun};
 use crate::flood::{self, FloodRun};
+use crate::import::{self, ImportRun};
 use crate::load::{self, Load, Request, drive, first_number, rate};
 use crate::pgbench::{self, Ceiling};
 use crate::reminders::{self, RemindersRun};
@@ -40,6 +41,8 @@ struct Report {
     settle: Vec<SettleRun>,
     shop: Option<ShopRun>,
     broadcast: Option<BroadcastRun>,
+    /// A panel's users adopted by `import remnawave`.
+    import: Option<ImportRun>,
     ceiling: Option<Ceiling>,
     /// Failed requests in the measured phases (each must be 0).
     errors: u64,
@@ -230,6 +233,10 @@ async fn run_backend(o: &Options, backend: Backend) -> Result<Report, String> {
         report.errors += run.failed_answers as u64;
         report.broadcast = Some(run);
     }
+    if o.wants("import") {
+        let users = if o.short { 1_200 } else { 100_000 };
+        report.import = Some(import::run(backend, users)?);
+    }
     if o.wants("pgbench") && backend == Backend::Postgres {
         if pgbench::available() {
             let db = Database::fresh(backend, "ceiling")?;
@@ -414,6 +421,27 @@ fn print_targets(o: &Options, bare_rps: Option<f64>, reports: &[Report]) -> bool
                     run.throttled
                 ),
                 run.per_second() >= floor && run.throttled == 0,
+            ));
+        }
+        if let Some(run) = &r.import {
+            println!(
+                "\nImport on {name}: {} users of a Remnawave panel adopted in {:.1} s ({:.0}/s), {} of them bot customers; \
+                 a second run adopted {} in {:.1} s",
+                run.imported,
+                run.total.as_secs_f64(),
+                run.per_second(),
+                run.bot_customers,
+                run.again_imported,
+                run.again_total.as_secs_f64()
+            );
+            checks.push((
+                format!(
+                    "{name}: {} panel users imported in {:.1} s (target: all, within 5 minutes), again {} (target 0)",
+                    run.users,
+                    run.total.as_secs_f64(),
+                    run.again_imported
+                ),
+                run.imported == run.users && run.total <= Duration::from_secs(300) && run.again_imported == 0,
             ));
         }
         if let Some(run) = &r.renewals {

@@ -1,6 +1,7 @@
 //! The partner API's rules as plain Rust: no I/O, no async runtime, no framework types.
 //! Every rule of the spec is stated once here and tested in the words of the spec.
 
+pub mod adoption;
 pub mod audit;
 pub mod backoff;
 pub mod broadcast;

@@ -54,8 +54,9 @@ pub use mail::{
 pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
 pub use panel::{
-    PanelDevice, PanelDrift, PanelError, PanelEventError, PanelEvents, PanelInfo, PanelUser, PanelUserChange,
-    PanelUserChecked, VpnPanel, to_millis,
+    ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, ExistingPanelUsers, PanelDevice, PanelDirectory,
+    PanelDrift, PanelError, PanelEventError, PanelEvents, PanelInfo, PanelUser, PanelUserChange, PanelUserChecked,
+    VpnPanel, to_millis,
 };
 pub use promo::{PromoCodeRecord, PromoUsage, PromoUse};
 pub use records::*;
@@ -64,10 +65,10 @@ pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
-    AccountRepo, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
+    AccountRepo, AdoptedClient, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
     CustomerChatRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo,
-    PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession,
-    ShopSignIn, StarsRepo, Store, StoreError, Tx,
+    PanelAdoption, PanelAdoptionRepo, PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SettingsRepo,
+    ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

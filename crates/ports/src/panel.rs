@@ -1,16 +1,20 @@
 //! The VPN panel port, shaped after Remnawave 3.x: one panel user per client, identified by our
 //! client reference; the subscription link token is ours (Remnawave accepts a `shortUuid`), so
-//! the link is known before the panel answers and survives a panel outage.
+//! the link is known before the panel answers and survives a panel outage. A user adopted from
+//! an existing panel (an import) keeps the name, id and link the panel gave it.
 
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::AccountId;
+pub use vp_domain::adoption::{ExistingAccess, ExistingDeviceLimit};
 
 /// What the panel must hold for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PanelUser {
-    /// Our internal client reference (`ClientRecord::id`); the panel user's identity.
+    /// The panel user's identity: our internal client reference (`ClientRecord::id`), or for
+    /// a user adopted from the panel, the name the panel already knows it by
+    /// (`SubscriptionRecord::panel_name`).
     pub user_ref: String,
     /// The partner account and the partner's `client_id`, so an operator looking at the panel
     /// can tell whose user it is.
@@ -146,4 +150,47 @@ pub enum PanelEventError {
     /// and the periodic sync stays the safety net.
     #[error("the panel user could not be checked now: {0}")]
     Retry(String),
+}
+
+/// A user as an existing panel holds it, read by an import: what the client and its
+/// subscription are made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExistingPanelUser {
+    /// The panel's own id of the user (Remnawave 3.x: its numeric `id`): what a re-run import
+    /// recognises it by.
+    pub panel_id: String,
+    /// Its name in the panel (Remnawave's `username`).
+    pub username: String,
+    /// The token at the end of its subscription link (Remnawave's `shortUuid`).
+    pub link_token: String,
+    /// The link installed apps hold.
+    pub subscription_url: String,
+    pub access: ExistingAccess,
+    pub expires_at: OffsetDateTime,
+    pub device_limit: ExistingDeviceLimit,
+    pub telegram_id: Option<i64>,
+    /// The panel's internal squads the user is in.
+    pub squads: Vec<String>,
+}
+
+/// One page of a panel's users.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExistingPanelUsers {
+    pub users: Vec<ExistingPanelUser>,
+    /// Where the next page starts; `None` after the last.
+    pub next: Option<String>,
+}
+
+/// Reading an existing panel's users, for an import. Only a panel that holds users made
+/// elsewhere has it (Remnawave); pages come in a stable order, so a user is read once.
+#[async_trait]
+pub trait PanelDirectory: Send + Sync {
+    /// Up to `size` users from `cursor` (`None`: the first page), only those tagged `tag`
+    /// when one is given.
+    async fn users_page(
+        &self,
+        cursor: Option<&str>,
+        size: u32,
+        tag: Option<&str>,
+    ) -> Result<ExistingPanelUsers, PanelError>;
 }

@@ -111,6 +111,14 @@ pub struct ClientRecord {
     pub subscription: Option<SubscriptionRecord>,
 }
 
+impl ClientRecord {
+    /// Who the client is in the VPN panel: the client reference, or the panel's own name for a
+    /// user adopted from it.
+    pub fn panel_user_ref(&self) -> &str {
+        self.subscription.as_ref().and_then(|s| s.panel_name.as_deref()).unwrap_or(self.id.as_str())
+    }
+}
+
 /// A client the term check reads, with its subscription's stored check moment (the page's
 /// cursor).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,6 +139,10 @@ pub struct SubscriptionRecord {
     /// Automatic renewal is on: the customer consented and the gateway saved a method. Kept by
     /// `ClientRepo::set_auto_renew` alone; saving the subscription leaves it as stored.
     pub auto_renew: bool,
+    /// The panel's own name for a user adopted from an existing panel (`import remnawave`),
+    /// kept as it was so installed apps keep working; `None` for the users we create, which
+    /// the panel knows by the client reference. Written by `ClientRepo::adopt_panel_users` alone.
+    pub panel_name: Option<String>,
 }
 
 /// Which clients a list returns.

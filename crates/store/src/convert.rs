@@ -248,6 +248,8 @@ pub(crate) fn subscription_row(client_ref: &str, s: &SubscriptionRecord) -> Stor
         change_seq: 0,
         next_check_at: db_time_opt(vp_domain::term_events::next_check_at(sub)),
         auto_renew: s.auto_renew,
+        panel_name: s.panel_name.clone(),
+        panel_id: None,
     })
 }
 
@@ -275,6 +277,7 @@ fn subscription(r: SubscriptionRow) -> StoreResult<SubscriptionRecord> {
         revision: r.revision,
         panel_revision: r.panel_revision,
         auto_renew: r.auto_renew,
+        panel_name: r.panel_name,
     })
 }
 

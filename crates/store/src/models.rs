@@ -129,6 +129,11 @@ pub(crate) struct SubscriptionRow {
     /// Written on insert and by `set_auto_renew` only, so a term's writes never undo it.
     #[diesel(skip_update)]
     pub auto_renew: bool,
+    /// An adopted panel user's own name and id there; written by the import alone.
+    #[diesel(skip_update)]
+    pub panel_name: Option<String>,
+    #[diesel(skip_update)]
+    pub panel_id: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

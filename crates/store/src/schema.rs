@@ -105,6 +105,8 @@ diesel::table! {
         panel_retry_at -> Nullable<Timestamp>,
         next_check_at -> Nullable<Timestamp>,
         auto_renew -> Bool,
+        panel_name -> Nullable<Text>,
+        panel_id -> Nullable<Text>,
     }
 }
 

@@ -169,9 +169,8 @@ impl CryptoPay {
 /// A call's parameters: the query string's, or a JSON body's (as strings).
 fn params(req: &Request) -> serde_json::Map<String, Value> {
     let mut out = serde_json::Map::new();
-    for pair in req.query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        out.insert(decode(k), Value::String(decode(v)));
+    for (k, v) in req.query_pairs() {
+        out.insert(k, Value::String(v));
     }
     if let Some(Value::Object(body)) = req.json() {
         for (k, v) in body {
@@ -186,31 +185,6 @@ fn params(req: &Request) -> serde_json::Map<String, Value> {
         }
     }
     out
-}
-
-/// Percent-decoding of a query component (`+` is a space).
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn handle(state: &Mutex<State>, req: &Request) -> Reply {

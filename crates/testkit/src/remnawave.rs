@@ -39,6 +39,8 @@ pub enum Mode {
 pub struct Exchange {
     pub method: String,
     pub path: String,
+    /// The query string's parameters (`{}` without one).
+    pub query: Value,
     pub request: Option<Value>,
     pub status: u16,
     pub response: Option<Value>,
@@ -57,6 +59,8 @@ pub struct User {
     pub traffic_limit_bytes: i64,
     pub traffic_limit_strategy: String,
     pub description: Option<String>,
+    pub telegram_id: Option<i64>,
+    pub tag: Option<String>,
     pub squads: Vec<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
@@ -64,6 +68,38 @@ pub struct User {
     vless_uuid: String,
     trojan_password: String,
     ss_password: String,
+}
+
+/// A user another tool made in the panel before us (a shop bot, the panel's UI): what an
+/// import finds. `Default` is an active user with a month left, no device limit and no traffic
+/// limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExistingUser {
+    pub username: String,
+    pub status: String,
+    pub expire_at: OffsetDateTime,
+    pub hwid_device_limit: Option<i64>,
+    pub traffic_limit_bytes: i64,
+    pub traffic_limit_strategy: String,
+    pub telegram_id: Option<i64>,
+    pub tag: Option<String>,
+    pub squads: Vec<String>,
+}
+
+impl Default for ExistingUser {
+    fn default() -> ExistingUser {
+        ExistingUser {
+            username: String::new(),
+            status: "ACTIVE".into(),
+            expire_at: OffsetDateTime::now_utc() + time::Duration::days(30),
+            hwid_device_limit: Some(0),
+            traffic_limit_bytes: 0,
+            traffic_limit_strategy: "NO_RESET".into(),
+            telegram_id: None,
+            tag: None,
+            squads: vec![],
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,6 +120,8 @@ struct State {
     devices: Vec<Device>,
     next_id: i64,
     exchanges: Vec<Exchange>,
+    /// Whether exchanges are recorded (`stop_recording`).
+    recording: bool,
     /// Plain-http requests the proxy check dropped.
     dropped: u64,
     squads: Vec<(String, String)>,
@@ -180,10 +218,10 @@ impl State {
             "trafficLimitBytes": u.traffic_limit_bytes,
             "trafficLimitStrategy": u.traffic_limit_strategy,
             "expireAt": iso(u.expire_at),
-            "telegramId": null,
+            "telegramId": u.telegram_id,
             "email": null,
             "description": u.description,
-            "tag": null,
+            "tag": u.tag,
             "hwidDeviceLimit": u.hwid_device_limit,
             "externalSquadUuid": null,
             "trojanPassword": u.trojan_password,
@@ -289,6 +327,7 @@ impl Remnawave {
             devices: vec![],
             next_id: 1,
             exchanges: vec![],
+            recording: true,
             dropped: 0,
             squads: vec![],
             sub_base: String::new(),
@@ -341,6 +380,61 @@ impl Remnawave {
         let mut s = lock(&self.state);
         s.expire();
         s.users.iter().find(|u| u.username == username).cloned()
+    }
+
+    /// Puts a user into the panel as another tool made it (no webhook: it was there before us);
+    /// returns it with the id and `shortUuid` the panel gave it. Names are the caller's to keep
+    /// distinct.
+    pub fn seed_user(&self, existing: ExistingUser) -> User {
+        let mut s = lock(&self.state);
+        let now = OffsetDateTime::now_utc();
+        let id = s.next_id;
+        s.next_id += 1;
+        let user = User {
+            id,
+            username: existing.username,
+            short_uuid: format!("{:016x}", 0x5eed_0000_0000_0000_u64 + id.unsigned_abs()),
+            status: existing.status,
+            expire_at: existing.expire_at,
+            hwid_device_limit: existing.hwid_device_limit,
+            traffic_limit_bytes: existing.traffic_limit_bytes,
+            traffic_limit_strategy: existing.traffic_limit_strategy,
+            description: Some("made by the shop bot".into()),
+            telegram_id: existing.telegram_id,
+            tag: existing.tag,
+            squads: existing.squads,
+            created_at: now,
+            updated_at: now,
+            sub_revoked_at: None,
+            vless_uuid: uuid(),
+            trojan_password: format!("trojan{id:010}"),
+            ss_password: format!("ssprivate{id:08}"),
+        };
+        s.users.push(user.clone());
+        user
+    }
+
+    /// Registers a device for the user, as an app fetching its link did before us.
+    pub fn seed_device(&self, username: &str, hwid: &str, platform: &str) {
+        let mut s = lock(&self.state);
+        let Some(user_id) = s.users.iter().find(|u| u.username == username).map(|u| u.id) else { return };
+        s.devices.push(Device {
+            user_id,
+            hwid: hwid.to_owned(),
+            platform: Some(platform.to_owned()),
+            os_version: None,
+            device_model: None,
+            user_agent: Some("Happ/3.0".into()),
+            created_at: OffsetDateTime::now_utc(),
+        });
+    }
+
+    /// Stops recording exchanges for the contract check (a bench's pages of thousands of users
+    /// would hold gigabytes).
+    pub fn stop_recording(&self) {
+        let mut s = lock(&self.state);
+        s.recording = false;
+        s.exchanges.clear();
     }
 
     /// The user whose subscription link ends in `short_uuid`.
@@ -465,10 +559,15 @@ fn handle(state: &Mutex<State>, req: &Request) -> Reply {
             return Reply::Close;
         }
     }
-    if let Reply::Respond { status, body, .. } = &reply {
+    if let Reply::Respond { status, body, .. } = &reply
+        && lock(state).recording
+    {
+        let query: serde_json::Map<String, Value> =
+            req.query_pairs().into_iter().map(|(k, v)| (k, Value::String(v))).collect();
         lock(state).exchanges.push(Exchange {
             method: req.method.clone(),
             path: req.path.clone(),
+            query: Value::Object(query),
             request: request_json,
             status: *status,
             response: serde_json::from_slice(body).ok(),
@@ -492,6 +591,7 @@ fn api(s: &mut State, req: &Request, body: Option<&Value>) -> Reply {
                 }
             }}),
         ),
+        ("GET", ["api", "users", "stream"]) => users_stream(s, req),
         ("GET", ["api", "users", "by-username", username]) => {
             let hidden = std::mem::take(&mut s.hide_next_lookup);
             match s.users.iter().find(|u| u.username == *username).filter(|_| !hidden) {
@@ -534,6 +634,27 @@ fn api(s: &mut State, req: &Request, body: Option<&Value>) -> Reply {
             &json!({"message": format!("Cannot {} {}", req.method, req.path), "error": "Not Found", "statusCode": 404}),
         ),
     }
+}
+
+/// `GET /api/users/stream`: users in id order after `cursor` (the last id of the page before),
+/// `size` at a time (1 to 1000, 250 when not given), only those with `tag` when given.
+fn users_stream(s: &State, req: &Request) -> Reply {
+    let params = req.query_pairs();
+    let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let Some(size) = param("size").map_or(Some(250), |v| v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)))
+    else {
+        return invalid("size", "Too big or too small: expected number between 1 and 1000");
+    };
+    let Some(after) = param("cursor").map_or(Some(0), |v| v.parse::<i64>().ok()) else {
+        return invalid("cursor", "Invalid input: expected number, received NaN");
+    };
+    let mut matching =
+        s.users.iter().filter(|u| u.id > after && param("tag").is_none_or(|t| u.tag.as_deref() == Some(t)));
+    let page: Vec<&User> = matching.by_ref().take(size).collect();
+    let has_more = matching.next().is_some();
+    let users: Vec<Value> = page.iter().map(|u| s.user_json(u)).collect();
+    let next_cursor = if has_more { page.last().map(|u| u.id.to_string()) } else { None };
+    Reply::json(200, &json!({"response": {"users": users, "nextCursor": next_cursor, "hasMore": has_more}}))
 }
 
 fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
@@ -587,6 +708,8 @@ fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
         traffic_limit_bytes: b.get("trafficLimitBytes").and_then(Value::as_i64).unwrap_or(0),
         traffic_limit_strategy: b.get("trafficLimitStrategy").and_then(Value::as_str).unwrap_or("NO_RESET").to_owned(),
         description: b.get("description").and_then(Value::as_str).map(str::to_owned),
+        telegram_id: b.get("telegramId").and_then(Value::as_i64),
+        tag: b.get("tag").and_then(Value::as_str).map(str::to_owned),
         squads,
         created_at: now,
         updated_at: now,
@@ -767,7 +890,8 @@ pub fn contract_dir() -> PathBuf {
 }
 
 fn exchange_json(e: &Exchange) -> Value {
-    json!({"method": e.method, "path": e.path, "request": e.request, "status": e.status, "response": e.response})
+    json!({"method": e.method, "path": e.path, "query": e.query, "request": e.request, "status": e.status,
+        "response": e.response})
 }
 
 /// Checks exchanges against the official contract's zod schemas with Node. `Ok` carries the

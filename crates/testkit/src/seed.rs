@@ -41,6 +41,7 @@ pub async fn linked_clients(
                     revision: 1,
                     panel_revision: 1,
                     auto_renew: false,
+                    panel_name: None,
                 }),
             };
             tx.insert_client(&client).await.map_err(|e| e.to_string())?;

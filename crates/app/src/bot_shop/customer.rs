@@ -278,7 +278,7 @@ impl BotShop {
         let mut clients = Vec::with_capacity(records.len());
         for (record, view) in records.iter().zip(views) {
             let devices_used = match view.subscription {
-                Some(_) => self.devices_used(&record.id).await,
+                Some(_) => self.devices_used(record).await,
                 None => None,
             };
             let page_url =

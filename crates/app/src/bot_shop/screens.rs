@@ -5,6 +5,7 @@ use vp_domain::devices::DevicePurchaseRefused;
 use vp_domain::markup::price;
 use vp_domain::renewal::charge_at;
 use vp_domain::{PriceBreakdown, devices_for_sale};
+use vp_ports::ClientRecord;
 
 use super::{BotShop, Shopper};
 use crate::bots::wording::AutoRenewal;
@@ -110,7 +111,7 @@ impl BotShop {
             return Ok(None);
         };
         let Some(record) = self.client_record(shopper).await? else { return Ok(None) };
-        let devices_used = self.devices_used(&record.id).await;
+        let devices_used = self.devices_used(&record).await;
         // Offered only when a purchase could go through now (the same rules as the invoice).
         let offer = self.offers.current().await?;
         let current = record.subscription.as_ref().map(|r| &r.subscription);
@@ -138,8 +139,8 @@ impl BotShop {
 
     /// The devices the panel has for a client; `None` when it does not answer (the panel being
     /// down must not silence the bot).
-    pub(super) async fn devices_used(&self, client_ref: &str) -> Option<usize> {
-        self.panel.devices(client_ref).await.ok().map(|d| d.len())
+    pub(super) async fn devices_used(&self, client: &ClientRecord) -> Option<usize> {
+        self.panel.devices(client.panel_user_ref()).await.ok().map(|d| d.len())
     }
 
     /// The account's documents (the terms carry the refund policy), for help.

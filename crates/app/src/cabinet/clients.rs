@@ -65,7 +65,7 @@ impl Cabinet {
         tx.commit().await?;
         let devices = match &client.subscription {
             None => Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] }),
-            Some(record) => match self.panel.devices(&client.id).await {
+            Some(record) => match self.panel.devices(client.panel_user_ref()).await {
                 Ok(devices) => Ok(DevicesView {
                     devices_count: devices.len(),
                     devices_limit: record.subscription.devices.limit(),

@@ -54,7 +54,7 @@ impl Clients {
             .subscription
             .ok_or(AppError::NotFound("subscription"))?;
         // The page still helps without the count: the panel being down must not hide it.
-        let devices_used = match self.panel.devices(&client.id).await {
+        let devices_used = match self.panel.devices(client.panel_user_ref()).await {
             Ok(devices) => Some(devices.len()),
             Err(e) => {
                 tracing::info!(error = %e, "the connect page shows no device count");

@@ -5,6 +5,7 @@
 mod connect;
 pub(crate) mod limits;
 mod panel_events;
+mod panel_import;
 mod panel_sync;
 
 use std::sync::Arc;
@@ -21,6 +22,9 @@ use vp_ports::{
 
 pub use connect::{ConnectApp, ConnectPage};
 use limits::{check_new_client_limit, daily_limit};
+pub use panel_import::{
+    NotAdopted, PanelImport, PanelImportFilter, PanelImportReport, RefusedPanelUser, TelegramNotLinked,
+};
 pub use panel_sync::{ClientDrift, PanelReconciliation, PanelSync};
 pub(crate) use panel_sync::{panel_failure, panel_user};
 
@@ -144,6 +148,7 @@ impl Clients {
             revision: 1,
             panel_revision: 1,
             auto_renew: false,
+            panel_name: None,
         };
         // A new trial is active and its client not blocked (checked above): access on.
         let user = subscription_panel_user(&client_ref, &account.id, client_id, &record, false, now);
@@ -251,7 +256,7 @@ impl Clients {
         let Some(record) = &client.subscription else {
             return Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] });
         };
-        let devices = self.panel.devices(&client.id).await.map_err(panel_failure)?;
+        let devices = self.panel.devices(client.panel_user_ref()).await.map_err(panel_failure)?;
         Ok(DevicesView { devices_count: devices.len(), devices_limit: record.subscription.devices.limit(), devices })
     }
 
@@ -266,7 +271,7 @@ impl Clients {
         if client.subscription.is_none() {
             return Err(Refusal::DeviceNotFound.into());
         }
-        match self.panel.delete_device(&client.id, device_id).await {
+        match self.panel.delete_device(client.panel_user_ref(), device_id).await {
             Ok(true) => Ok(()),
             Ok(false) => Err(Refusal::DeviceNotFound.into()),
             Err(e) => Err(panel_failure(e)),

@@ -19,11 +19,16 @@ impl PanelEvents for PanelSync {
 
 impl PanelSync {
     async fn user_changed(&self, change: &PanelUserChange) -> AppResult<PanelUserChecked> {
-        // Our panel users are named after the client reference itself (the adapter's
-        // `username`), so the name is the reference to look up.
-        let Some(client) = read!(self.store, |tx| tx.client_by_ref(&change.username)) else {
-            return Ok(PanelUserChecked::Unknown);
+        // The panel users we create are named after the client reference itself (the
+        // adapter's `username`); an adopted one keeps its own name, stored with the client.
+        let name = change.username.as_str();
+        let mut tx = self.store.read().await?;
+        let client = match tx.client_by_ref(name).await? {
+            Some(client) => Some(client),
+            None => tx.client_by_panel_name(name).await?,
         };
+        tx.commit().await?;
+        let Some(client) = client else { return Ok(PanelUserChecked::Unknown) };
         let Some(found) = self.reconcile_client(&client, false).await? else { return Ok(PanelUserChecked::InStep) };
         tracing::warn!(
             account_id = %found.account_id,

@@ -34,7 +34,8 @@ pub(crate) fn subscription_panel_user(
 ) -> PanelUser {
     let s = &record.subscription;
     PanelUser {
-        user_ref: user_ref.to_owned(),
+        // An adopted user keeps the name the panel knows it by.
+        user_ref: record.panel_name.clone().unwrap_or_else(|| user_ref.to_owned()),
         account_id: account_id.clone(),
         client_id: client_id.as_str().to_owned(),
         link_token: record.link_token.clone(),

@@ -187,6 +187,7 @@ impl Payments {
                         revision: 1,
                         panel_revision: 0,
                         auto_renew: false,
+                        panel_name: None,
                     },
                     Some(mut r) => {
                         r.subscription.renew(term, paid_at);

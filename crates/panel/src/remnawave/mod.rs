@@ -12,13 +12,15 @@ use async_trait::async_trait;
 use reqwest::Method;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
-use vp_ports::{PanelDevice, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel};
+use vp_ports::{
+    ExistingPanelUsers, PanelDevice, PanelDirectory, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel,
+};
 
 pub use client::REQUEST_TIMEOUT;
 pub use wire::{LIFETIME_EXPIRE_AT, username};
 
 use client::{Client, PanelAnswer};
-use wire::{Changes, Devices, Metadata, User, create_body};
+use wire::{Changes, Devices, Metadata, User, UsersStream, create_body};
 
 /// What the operator configures (`VP_REMNAWAVE_*`).
 #[derive(Clone, PartialEq, Eq)]
@@ -157,5 +159,33 @@ impl VpnPanel for RemnawavePanel {
         let answer = self.expect_ok(Method::GET, "/system/metadata", None).await?;
         let metadata: Metadata = answer.response("metadata")?;
         Ok(PanelInfo { kind: "remnawave", address: self.url.clone(), version: Some(metadata.version) })
+    }
+}
+
+#[async_trait]
+impl PanelDirectory for RemnawavePanel {
+    /// `GET /api/users/stream`: keyset pages in the panel's id order, so users created during
+    /// an import are read once or not at all, never twice.
+    async fn users_page(
+        &self,
+        cursor: Option<&str>,
+        size: u32,
+        tag: Option<&str>,
+    ) -> Result<ExistingPanelUsers, PanelError> {
+        let size = size.clamp(1, 1000).to_string();
+        let mut pairs = vec![("size", size.as_str())];
+        pairs.extend(cursor.map(|c| ("cursor", c)));
+        pairs.extend(tag.map(|t| ("tag", t)));
+        let path = format!("/users/stream?{}", wire::query(&pairs));
+        let page: UsersStream = self.expect_ok(Method::GET, &path, None).await?.response("users")?;
+        let mut users = Vec::with_capacity(page.users.len());
+        for listed in page.users {
+            let (id, status) = (listed.id, listed.status.clone());
+            users.push(listed.existing().ok_or_else(|| {
+                PanelError::Rejected(format!("user {id}: a status or device limit outside the contract ({status})"))
+            })?);
+        }
+        let next = if page.has_more { page.next_cursor } else { None };
+        Ok(ExistingPanelUsers { users, next })
     }
 }

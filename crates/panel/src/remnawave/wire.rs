@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::datetime;
-use vp_ports::{PanelDevice, PanelDrift, PanelUser, to_millis};
+use vp_ports::{ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, PanelDevice, PanelDrift, PanelUser, to_millis};
 
 /// The panel treats year 2099 as "never expires" (its subscription headers show no expiry),
 /// so a lifetime subscription (ours end at 9999-12-31) is sent as the end of 2099.
@@ -24,6 +24,65 @@ pub struct User {
     pub expire_at: OffsetDateTime,
     /// `null` means the panel's global setting, `0` unlimited.
     pub hwid_device_limit: Option<i64>,
+}
+
+/// `ExtendedUsersSchema` as an import reads it (`GET /api/users/stream`), the fields we read.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedUser {
+    pub id: i64,
+    pub username: String,
+    pub short_uuid: String,
+    pub subscription_url: String,
+    pub status: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub expire_at: OffsetDateTime,
+    pub hwid_device_limit: Option<i64>,
+    pub telegram_id: Option<i64>,
+    pub active_internal_squads: Vec<Squad>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Squad {
+    pub uuid: String,
+}
+
+/// `GetUsersStreamCommand`'s response.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsersStream {
+    pub users: Vec<ListedUser>,
+    pub next_cursor: Option<String>,
+    pub has_more: bool,
+}
+
+impl ListedUser {
+    /// The user as an import takes it; `None` for a status the contract does not define.
+    pub fn existing(self) -> Option<ExistingPanelUser> {
+        let access = match self.status.as_str() {
+            "ACTIVE" => ExistingAccess::Active,
+            "DISABLED" => ExistingAccess::Disabled,
+            "LIMITED" => ExistingAccess::Limited,
+            "EXPIRED" => ExistingAccess::Expired,
+            _ => return None,
+        };
+        let device_limit = match self.hwid_device_limit {
+            None => ExistingDeviceLimit::PanelDefault,
+            Some(0) => ExistingDeviceLimit::Unlimited,
+            Some(n) => ExistingDeviceLimit::Limited(u32::try_from(n).ok()?),
+        };
+        Some(ExistingPanelUser {
+            panel_id: self.id.to_string(),
+            username: self.username,
+            link_token: self.short_uuid,
+            subscription_url: self.subscription_url,
+            access,
+            expires_at: self.expire_at,
+            device_limit,
+            telegram_id: self.telegram_id,
+            squads: self.active_internal_squads.into_iter().map(|s| s.uuid).collect(),
+        })
+    }
 }
 
 /// `HwidUserDeviceSchema`, the fields we read.
@@ -97,6 +156,13 @@ pub fn status(user: &PanelUser) -> &'static str {
 /// `hwidDeviceLimit`: 0 means unlimited.
 pub fn device_limit(user: &PanelUser) -> i64 {
     user.device_limit.map_or(0, i64::from)
+}
+
+/// A query string of `pairs`, each encoded as a form does.
+pub fn query(pairs: &[(&str, &str)]) -> String {
+    let mut url = reqwest::Url::parse("http://query.invalid/").expect("a constant URL parses");
+    url.query_pairs_mut().extend_pairs(pairs);
+    url.query().unwrap_or_default().to_owned()
 }
 
 pub fn time_text(at: OffsetDateTime) -> String {

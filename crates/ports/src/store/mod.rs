@@ -16,6 +16,7 @@ mod invoices;
 mod mail;
 mod notices;
 mod offer;
+mod panel_adoption;
 mod promo;
 mod read_ahead;
 mod referrals;
@@ -42,6 +43,7 @@ pub use invoices::InvoiceRepo;
 pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
+pub use panel_adoption::{AdoptedClient, PanelAdoption, PanelAdoptionRepo};
 pub use promo::PromoRepo;
 pub use read_ahead::ReadAhead;
 pub use referrals::ReferralRepo;
@@ -198,6 +200,7 @@ pub trait Tx:
     + PromoRepo
     + ReferralRepo
     + BroadcastRepo
+    + PanelAdoptionRepo
     + Send
 {
     /// A write that returns nothing may be sent with the unit's next statement (PostgreSQL,

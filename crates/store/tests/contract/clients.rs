@@ -56,6 +56,7 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
         revision: 7,
         panel_revision: 5,
         auto_renew: true,
+        panel_name: None,
     };
     let mut tx = begin(s).await;
     tx.save_subscription("acc-a-c1", &full).await.unwrap();
@@ -90,6 +91,7 @@ async fn subscriptions_round_trip_every_field(ctx: Ctx) {
         revision: 8,
         panel_revision: 8,
         auto_renew: false,
+        panel_name: None,
     };
     tx.save_subscription("acc-a-c1", &lifetime).await.unwrap();
     tx.commit().await.unwrap();

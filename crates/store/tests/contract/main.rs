@@ -216,6 +216,7 @@ fn subscription(status: SubscriptionStatus, token: &str) -> SubscriptionRecord {
         revision: 1,
         panel_revision: 1,
         auto_renew: false,
+        panel_name: None,
     }
 }
 

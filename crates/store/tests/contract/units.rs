@@ -78,6 +78,9 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261128000043",
             "20261129000044",
             "20261129000045",
+            "20261205000046",
+            "20261205000047",
+            "20261205000048",
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -109,7 +109,8 @@ fn declined(d: &Declined, tx: Texts) -> String {
         | Declined::BroadcastNoBot
         | Declined::NoPlatformBot
         | Declined::BotManagementOff(_)
-        | Declined::BotNotManaged => d.to_string(),
+        | Declined::BotNotManaged
+        | Declined::PanelCannotList => d.to_string(),
     }
 }
 

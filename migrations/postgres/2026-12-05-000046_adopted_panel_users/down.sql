@@ -1,0 +1,2 @@
+ALTER TABLE subscriptions DROP COLUMN panel_id;
+ALTER TABLE subscriptions DROP COLUMN panel_name;
