@@ -2,12 +2,70 @@
 //! `LocalPanelRepo`).
 
 use super::*;
+use vp_ports::AdoptedClient;
 
 contract_tests!(
     panel_sync_queue_follows_revisions,
     a_refused_panel_push_is_counted_and_held_back_until_its_retry_time,
     local_panel_users_and_devices,
+    adopted_panel_users_are_written_at_once_found_by_their_panel_id_and_name_and_never_twice,
 );
+
+async fn adopted_panel_users_are_written_at_once_found_by_their_panel_id_and_name_and_never_twice(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let adopted = |id: &str, client_id: &str, panel_id: &str, telegram_id: Option<i64>| AdoptedClient {
+        client: ClientRecord {
+            subscription: Some(SubscriptionRecord {
+                panel_name: Some(format!("{client_id}_panel")),
+                ..subscription(SubscriptionStatus::Active, &format!("short-{panel_id}"))
+            }),
+            ..client(id, "acc-a", client_id, T0)
+        },
+        panel_id: panel_id.to_owned(),
+        telegram_id,
+    };
+    let mut tx = begin(s).await;
+    let batch = [adopted("c-10", "dora", "10", Some(7001)), adopted("c-11", "eve", "11", None)];
+    tx.adopt_panel_users(&batch, at(60)).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let mut tx = begin(s).await;
+    let mut found = tx.panel_adoptions(&["10".into(), "11".into(), "12".into()]).await.unwrap();
+    found.sort_by(|a, b| a.panel_id.cmp(&b.panel_id));
+    let found: Vec<(String, String, String)> =
+        found.into_iter().map(|a| (a.panel_id, a.account_id.to_string(), a.client_id.as_str().to_owned())).collect();
+    assert_eq!(found, [("10".into(), "acc-a".into(), "dora".into()), ("11".into(), "acc-a".into(), "eve".into())]);
+    let dora = tx.client_by_panel_name("dora_panel").await.unwrap().expect("found by its name in the panel");
+    assert_eq!((dora.id.as_str(), dora.panel_user_ref()), ("c-10", "dora_panel"));
+    assert_eq!(dora.subscription.as_ref().map(|s| s.revision - s.panel_revision), Some(0), "nothing owed to the panel");
+    assert_eq!(tx.client_by_panel_name("c-10").await.unwrap(), None);
+    let mut tokens = tx.link_tokens_in_use(&["short-10".into(), "short-99".into()]).await.unwrap();
+    tokens.sort();
+    assert_eq!(tokens, ["short-10"]);
+    let taken = tx.existing_client_ids("acc-a", &[cid("dora"), cid("zed")]).await.unwrap();
+    assert_eq!(taken, [cid("dora")]);
+    assert!(tx.existing_client_ids("acc-b", &[cid("dora")]).await.unwrap().is_empty());
+    let customer = tx.bot_customers("acc-a", &[7001]).await.unwrap();
+    assert_eq!(
+        customer.iter().map(|c| (c.chat_id, c.client_ref.clone())).collect::<Vec<_>>(),
+        [(7001, Some(cref("c-10")))]
+    );
+    assert_eq!(tx.client_chat("c-10").await.unwrap().map(|c| c.chat_id), Some(7001), "reminders go to the chat");
+    assert_eq!(tx.client_chat("c-11").await.unwrap(), None);
+
+    // A later save keeps the panel's name; the same panel user cannot be adopted twice.
+    let renewed = SubscriptionRecord { revision: 2, ..dora.subscription.clone().unwrap() };
+    tx.save_subscription("c-10", &SubscriptionRecord { panel_name: None, ..renewed }).await.unwrap();
+    let dora = tx.client_by_ref("c-10").await.unwrap().unwrap();
+    assert_eq!(dora.panel_user_ref(), "dora_panel");
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let again = adopted("c-12", "frank", "10", None);
+    assert!(is_conflict(&tx.adopt_panel_users(&[again], at(120)).await), "one client per panel user");
+    tx.rollback().await.unwrap();
+}
 
 async fn panel_sync_queue_follows_revisions(ctx: Ctx) {
     let s = &ctx.store;
