@@ -22,6 +22,7 @@ each_backend!(
     reconcile_finds_and_fixes_drift_made_behind_our_back,
     the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
     a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing,
+    a_traffic_limited_plan_sets_the_panel_users_limit_and_a_renewal_on_another_plan_sets_its_own,
 );
 
 /// The panel's `WEBHOOK_SECRET_HEADER`, given to us as `VP_REMNAWAVE_WEBHOOK_SECRET`.
@@ -376,6 +377,7 @@ fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_i
     assert_eq!(alice["subscription"]["status"], "active");
     assert_eq!(seconds(alice["subscription"]["expires_at"].as_str().unwrap()), seeded[0].expire_at.unix_timestamp());
     assert!(connects(&link, "hwid-alice-phone"), "an installed app keeps working");
+    assert_eq!(alice["subscription"]["traffic_limit"], json!({"bytes": 53_687_091_200_i64, "reset": "month"}));
     let devices = s.api("GET", "/clients/alice_shop/devices", None, &[]).json();
     assert_eq!((devices["devices_count"].clone(), devices["devices_limit"].clone()), (json!(2), json!(2)), "{devices}");
     let status = |id: &str| subscription_of(&s, id)["status"].as_str().unwrap().to_owned();
@@ -418,7 +420,41 @@ fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_i
     let user = rw.user("alice_shop").expect("the same panel user");
     assert_eq!((user.id, user.short_uuid.as_str()), (seeded[0].id, seeded[0].short_uuid.as_str()));
     assert_eq!(user.expire_at.unix_timestamp(), seconds(renewed["expires_at"].as_str().unwrap()), "expireAt moved");
-    let traffic = 50 * 1024 * 1024 * 1024;
-    assert_eq!((user.hwid_device_limit, user.traffic_limit_bytes), (Some(2), traffic), "ours again; traffic untouched");
+    assert_eq!(user.hwid_device_limit, Some(2), "ours again");
+    assert_eq!(user.traffic_limit_bytes, 0, "plan 1 has no traffic limit: the plan bought sets it");
+    rw.assert_contract();
+}
+
+fn a_traffic_limited_plan_sets_the_panel_users_limit_and_a_renewal_on_another_plan_sets_its_own(backend: Backend) {
+    let Some((rw, _, s)) = start(backend, "rw_traffic") else { return };
+    let args = ["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "50", "--traffic-reset", "week"];
+    let plan = s.cli(&args);
+    assert_eq!(
+        (plan["traffic_limit_bytes"].clone(), plan["traffic_reset"].clone()),
+        (json!(53_687_091_200_i64), json!("week"))
+    );
+    let (code, out) = s.cli_raw(&["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "0"]);
+    assert_eq!(code, Some(2), "no plan of 0 GB: {out}");
+    let (code, out) = s.cli_raw(&["plan", "create", "--months", "1", "--price", "99.00", "--traffic-reset", "week"]);
+    assert_eq!(code, Some(2), "a reset without a limit: {out}");
+    let plan_id = plan["plan_id"].as_i64().unwrap();
+    let limit = json!({"bytes": 53_687_091_200_i64, "reset": "week"});
+    let plans = s.api("GET", "/plans", None, &[]).json();
+    let listed = plans["plans"].as_array().unwrap().iter().find(|p| p["plan_id"] == plan_id).cloned().unwrap();
+    assert_eq!(
+        (listed["traffic_limit"].clone(), plans["plans"][0]["traffic_limit"].clone()),
+        (limit.clone(), Value::Null)
+    );
+
+    let bought = buy(&s, "heavy", plan_id)["client"]["subscription"].clone();
+    assert_eq!(bought["traffic_limit"], limit);
+    let user = panel_user(&s, &rw, "heavy");
+    assert_eq!((user.traffic_limit_bytes, user.traffic_limit_strategy.as_str()), (53_687_091_200, "WEEK"));
+    assert_eq!(s.cli(&["panel", "reconcile"])["drifted"], 0);
+
+    let renewed = buy(&s, "heavy", 1)["client"]["subscription"].clone();
+    assert_eq!(renewed["traffic_limit"], Value::Null, "the plan bought last sets the limit");
+    let user = panel_user(&s, &rw, "heavy");
+    assert_eq!((user.traffic_limit_bytes, user.traffic_limit_strategy.as_str()), (0, "NO_RESET"));
     rw.assert_contract();
 }

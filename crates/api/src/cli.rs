@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use vp_domain::traffic::{TRAFFIC_GB_MAX, TrafficReset};
 use vp_domain::{
     AccountId, ApiKeyId, BroadcastId, CabinetUserId, ClientId, EndpointId, GatewayName, MailId, PaymentId, WithdrawalId,
 };
@@ -311,6 +312,10 @@ pub enum ImportCommand {
     },
 }
 
+fn traffic_reset(text: &str) -> Result<TrafficReset, String> {
+    text.parse().map_err(|_| format!("one of {}", TrafficReset::ALL.map(TrafficReset::as_str).join(", ")))
+}
+
 /// A squad's UUID, as the panel writes them (lowercase or uppercase hex, 8-4-4-4-12).
 fn squad_uuid(text: &str) -> Result<String, String> {
     let groups: Vec<&str> = text.split('-').collect();
@@ -555,6 +560,14 @@ pub enum PlanCommand {
         /// Subscriptions of this plan have no device limit.
         #[arg(long)]
         unlimited_devices: bool,
+        /// Traffic each term allows, in GB (2^30 bytes, as the panels count), 1 to 1000000;
+        /// without it, no limit.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(TRAFFIC_GB_MAX)))]
+        traffic_gb: Option<u32>,
+        /// When the traffic used starts again: no_reset (only a renewal), day, week, month
+        /// (the first of each month) or month_rolling (a month after the last reset).
+        #[arg(long, requires = "traffic_gb", default_value = "month", value_parser = traffic_reset)]
+        traffic_reset: TrafficReset,
     },
     /// Retire a plan: take it off sale (`withdraw` is its former name).
     #[command(alias = "withdraw")]

@@ -10,6 +10,7 @@ use vp_app::style::{StyleChange, StyleChanges};
 use vp_app::{AppError, Services};
 use vp_domain::referral::ReferralDays;
 use vp_domain::stars::StarsRate;
+use vp_domain::traffic::TrafficLimit;
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
 use vp_domain::{GatewayName, GatewayRoute, MethodCode};
 use vp_ports::WithdrawalFilter;
@@ -152,9 +153,10 @@ pub async fn key(services: &Services, cmd: KeyCommand) -> CommandResult {
 
 pub async fn plan(services: &Services, cmd: PlanCommand) -> CommandResult {
     Ok(match cmd {
-        PlanCommand::Create { months, lifetime, price, unlimited_devices } => {
+        PlanCommand::Create { months, lifetime, price, unlimited_devices, traffic_gb, traffic_reset } => {
             let months = if lifetime { None } else { months };
-            output::plan(&services.operator.create_plan(months, &price, !unlimited_devices).await?)
+            let traffic = traffic_gb.and_then(|gb| TrafficLimit::of_gb(gb, traffic_reset));
+            output::plan(&services.operator.create_plan(months, &price, !unlimited_devices, traffic).await?)
         }
         PlanCommand::Retire { plan_id } => output::plan(&services.operator.retire_plan(plan_id).await?),
         PlanCommand::List { include_retired } => {

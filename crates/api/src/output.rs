@@ -104,6 +104,8 @@ pub fn plan(p: &PlanRecord) -> Value {
         "currency": CURRENCY,
         "created_at": timestamp(p.created_at),
         "retired_at": opt_timestamp(p.retired_at),
+        "traffic_limit_bytes": p.traffic.map(|t| t.bytes),
+        "traffic_reset": p.traffic.map(|t| t.reset.as_str()),
     })
 }
 

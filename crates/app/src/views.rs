@@ -36,6 +36,8 @@ pub struct SubscriptionView {
     pub auto_renew: bool,
     /// The account's zone, the one its customers read `expires_at` in.
     pub time_zone: vp_domain::TimeZone,
+    /// `None`: no traffic limit.
+    pub traffic: Option<vp_domain::traffic::TrafficLimit>,
 }
 
 /// A subscription's state as a customer reads it, worded in `lang`: the status, until when
@@ -230,6 +232,7 @@ impl ViewContext<'_> {
                 devices_limit: s.devices.limit(),
                 auto_renew: r.auto_renew,
                 time_zone: self.account.time_zone.clone(),
+                traffic: s.traffic,
             }
         });
         ClientView {

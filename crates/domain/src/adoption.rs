@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 
 use crate::devices::DeviceLimit;
 use crate::subscription::{LIFETIME_END, Subscription, SubscriptionStatus, TermReminders};
+use crate::traffic::TrafficLimit;
 
 /// What an existing panel user's access is, in the panel's terms (Remnawave's `status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,10 +47,12 @@ const PANEL_NEVER_YEAR: i32 = 2099;
 /// was sold as), ending when the panel's does, lifetime when the panel's never ends; a user
 /// disabled by hand is suspended (`subscription resume` gives access back), an expired one or
 /// one whose end has passed is expired; a user whose traffic is used up keeps an active term.
+/// Its traffic limit is the panel's.
 pub fn adopted_subscription(
     access: ExistingAccess,
     expires_at: OffsetDateTime,
     devices: DeviceLimit,
+    traffic: Option<TrafficLimit>,
     now: OffsetDateTime,
 ) -> Subscription {
     let lifetime = expires_at.year() >= PANEL_NEVER_YEAR;
@@ -70,6 +73,7 @@ pub fn adopted_subscription(
         devices,
         reminders: TermReminders::default(),
         link_rotated_at: None,
+        traffic,
     }
 }
 
@@ -83,7 +87,7 @@ mod tests {
     const THREE: DeviceLimit = DeviceLimit::Limited { included: 3, purchased: 0 };
 
     fn adopt(access: ExistingAccess, expires_at: OffsetDateTime) -> Subscription {
-        adopted_subscription(access, expires_at, THREE, NOW)
+        adopted_subscription(access, expires_at, THREE, None, NOW)
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod stars;
 pub mod subscription;
 pub mod term_events;
 pub mod time_zone;
+pub mod traffic;
 pub mod webhook_schedule;
 pub mod withdrawal;
 

@@ -9,6 +9,7 @@ use time::{Date, Duration, Month, OffsetDateTime};
 use crate::devices::DeviceLimit;
 use crate::invoice::UnknownValue;
 use crate::limits::LINK_ROTATION_PAUSE;
+use crate::traffic::TrafficLimit;
 
 /// `expires_at` of a lifetime subscription: the spec's field is a non-null timestamp, so a
 /// lifetime term ends at the last representable second of year 9999.
@@ -74,6 +75,8 @@ pub struct Subscription {
     pub devices: DeviceLimit,
     pub reminders: TermReminders,
     pub link_rotated_at: Option<OffsetDateTime>,
+    /// The traffic the term allows, as the plan last bought set it; `None`: no limit.
+    pub traffic: Option<TrafficLimit>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
@@ -119,6 +122,7 @@ impl Subscription {
             devices,
             reminders: TermReminders::default(),
             link_rotated_at: None,
+            traffic: None,
         }
     }
 

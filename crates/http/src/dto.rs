@@ -77,6 +77,42 @@ pub struct Plan {
     pub price: MoneyText,
     pub platform_price: MoneyText,
     pub partner_share: MoneyText,
+    /// The traffic each term of the plan allows; `null`: no limit.
+    pub traffic_limit: Option<TrafficLimit>,
+}
+
+/// A limit on a subscription's traffic (docs/decisions.md, "Traffic limits").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TrafficLimit {
+    /// Bytes per period; a plan's GB are 2^30 bytes each.
+    pub bytes: u64,
+    pub reset: TrafficReset,
+}
+
+/// When the traffic used starts again from zero: `no_reset` (only a renewal), `day`, `week`,
+/// `month` (the first of each month) or `month_rolling` (a month after the last reset).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TrafficReset {
+    NoReset,
+    Day,
+    Week,
+    Month,
+    MonthRolling,
+}
+
+impl From<vp_domain::traffic::TrafficLimit> for TrafficLimit {
+    fn from(t: vp_domain::traffic::TrafficLimit) -> Self {
+        use vp_domain::traffic::TrafficReset as R;
+        let reset = match t.reset {
+            R::NoReset => TrafficReset::NoReset,
+            R::Day => TrafficReset::Day,
+            R::Week => TrafficReset::Week,
+            R::Month => TrafficReset::Month,
+            R::MonthRolling => TrafficReset::MonthRolling,
+        };
+        TrafficLimit { bytes: t.bytes, reset }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -119,6 +155,7 @@ impl From<PlansView> for Plans {
                         price,
                         platform_price,
                         partner_share,
+                        traffic_limit: p.plan.traffic.map(TrafficLimit::from),
                     }
                 })
                 .collect(),
@@ -204,6 +241,8 @@ pub struct Subscription {
     /// Automatic renewal is on: the customer consented when paying, and the saved payment
     /// method is charged a day before the term ends. Turned off by the customer or by support.
     pub auto_renew: bool,
+    /// The traffic the term allows, as the plan last bought set it; `null`: no limit.
+    pub traffic_limit: Option<TrafficLimit>,
 }
 
 impl From<SubscriptionView> for Subscription {
@@ -222,6 +261,7 @@ impl From<SubscriptionView> for Subscription {
             connect: s.connect.into_iter().map(Connect::from).collect(),
             devices_limit: s.devices_limit,
             auto_renew: s.auto_renew,
+            traffic_limit: s.traffic.map(TrafficLimit::from),
         }
     }
 }

@@ -8,6 +8,7 @@ use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::AccountId;
 pub use vp_domain::adoption::{ExistingAccess, ExistingDeviceLimit};
+pub use vp_domain::traffic::{TrafficLimit, TrafficReset};
 
 /// What the panel must hold for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +27,8 @@ pub struct PanelUser {
     pub device_limit: Option<u32>,
     /// Access on (active subscription) or paused (suspended, expired, blocked).
     pub enabled: bool,
+    /// The traffic the term allows; `None`: no limit.
+    pub traffic: Option<TrafficLimit>,
 }
 
 /// Panels keep times to the millisecond (Remnawave's `expireAt`); what a panel holds is
@@ -168,6 +171,7 @@ pub struct ExistingPanelUser {
     pub access: ExistingAccess,
     pub expires_at: OffsetDateTime,
     pub device_limit: ExistingDeviceLimit,
+    pub traffic: Option<TrafficLimit>,
     pub telegram_id: Option<i64>,
     /// The panel's internal squads the user is in.
     pub squads: Vec<String>,

@@ -3,6 +3,7 @@
 
 use time::OffsetDateTime;
 use vp_domain::limits::LimitOverrides;
+use vp_domain::traffic::TrafficLimit;
 use vp_domain::{
     AccountId, ApiKeyId, BrandName, ClientId, ClientRef, GatewayName, InvoiceStatus, MarkupPercent, Money, PaymentId,
     PriceBreakdown, Purpose, Rail, Subscription, SubscriptionStatus, TimeZone,
@@ -64,6 +65,8 @@ pub struct NewPlan {
     pub device_limited: bool,
     pub platform_price: Money,
     pub created_at: OffsetDateTime,
+    /// The traffic each term of the plan allows; `None`: no limit.
+    pub traffic: Option<TrafficLimit>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +78,7 @@ pub struct PlanRecord {
     pub platform_price: Money,
     pub created_at: OffsetDateTime,
     pub retired_at: Option<OffsetDateTime>,
+    pub traffic: Option<TrafficLimit>,
 }
 
 impl PlanRecord {

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use time::{OffsetDateTime, PrimitiveDateTime, UtcOffset};
 use vp_domain::limits::LimitOverrides;
 use vp_domain::subscription::TermReminders;
+use vp_domain::traffic::{TrafficLimit, TrafficReset};
 use vp_domain::{
     AccountId, ApiKeyId, BrandName, ClientId, ClientRef, DeviceLimit, DeviceSettings, GatewayName, GatewayRoute,
     InvoiceStatus, MarkupPercent, MethodCode, Money, PaymentId, PriceBreakdown, Purpose, Rail, Subscription,
@@ -54,6 +55,30 @@ pub(crate) fn count_opt(v: Option<i32>, what: &str) -> StoreResult<Option<u32>> 
 
 fn parse<T: FromStr>(text: &str, what: &str) -> StoreResult<T> {
     text.parse().map_err(|_| corrupt(format!("stored {what} {text:?} is not valid")))
+}
+
+/// A traffic limit as two columns: bytes and reset, both set or both NULL.
+fn traffic_columns(limit: Option<TrafficLimit>) -> StoreResult<(Option<i64>, Option<String>)> {
+    match limit {
+        None => Ok((None, None)),
+        Some(l) => {
+            let bytes =
+                i64::try_from(l.bytes).map_err(|_| corrupt(format!("traffic limit {} is too large", l.bytes)))?;
+            Ok((Some(bytes), Some(l.reset.as_str().to_owned())))
+        }
+    }
+}
+
+fn traffic_limit(bytes: Option<i64>, reset: Option<&str>) -> StoreResult<Option<TrafficLimit>> {
+    match (bytes, reset) {
+        (None, None) => Ok(None),
+        (Some(bytes), Some(reset)) => {
+            let bytes = u64::try_from(bytes).map_err(|_| corrupt(format!("stored traffic limit {bytes}")))?;
+            let reset = parse::<TrafficReset>(reset, "traffic reset")?;
+            TrafficLimit::of_bytes(bytes, reset).map(Some).ok_or_else(|| corrupt("a stored traffic limit of 0 bytes"))
+        }
+        _ => Err(corrupt("a traffic limit without its reset, or a reset without its limit")),
+    }
 }
 
 pub(crate) fn client_id(text: &str) -> StoreResult<ClientId> {
@@ -123,12 +148,15 @@ pub(crate) fn api_key(r: ApiKeyRow) -> ApiKeyRecord {
 }
 
 pub(crate) fn new_plan_row(p: &NewPlan) -> StoreResult<NewPlanRow> {
+    let (traffic_limit_bytes, traffic_reset) = traffic_columns(p.traffic)?;
     Ok(NewPlanRow {
         months: int(p.months, "months")?,
         lifetime: p.lifetime,
         device_limited: p.device_limited,
         platform_price: p.platform_price.kopecks(),
         created_at: db_time(p.created_at),
+        traffic_limit_bytes,
+        traffic_reset,
     })
 }
 
@@ -141,6 +169,7 @@ pub(crate) fn plan(r: PlanRow) -> StoreResult<PlanRecord> {
         platform_price: Money::from_kopecks(r.platform_price),
         created_at: utc(r.created_at),
         retired_at: r.retired_at.map(utc),
+        traffic: traffic_limit(r.traffic_limit_bytes, r.traffic_reset.as_deref())?,
     })
 }
 
@@ -223,6 +252,7 @@ pub(crate) fn client(r: ClientRow, sub: Option<SubscriptionRow>) -> StoreResult<
 /// (`repo::subscription_write`).
 pub(crate) fn subscription_row(client_ref: &str, s: &SubscriptionRecord) -> StoreResult<SubscriptionRow> {
     let sub = &s.subscription;
+    let (traffic_limit_bytes, traffic_reset) = traffic_columns(sub.traffic)?;
     let (unlimited, included, purchased) = match sub.devices {
         DeviceLimit::Unlimited => (true, 0, 0),
         DeviceLimit::Limited { included, purchased } => {
@@ -250,6 +280,8 @@ pub(crate) fn subscription_row(client_ref: &str, s: &SubscriptionRecord) -> Stor
         auto_renew: s.auto_renew,
         panel_name: s.panel_name.clone(),
         panel_id: None,
+        traffic_limit_bytes,
+        traffic_reset,
     })
 }
 
@@ -272,6 +304,7 @@ fn subscription(r: SubscriptionRow) -> StoreResult<SubscriptionRecord> {
             devices,
             reminders: TermReminders { sent_72: r.reminder_72_sent, sent_24: r.reminder_24_sent },
             link_rotated_at: r.link_rotated_at.map(utc),
+            traffic: traffic_limit(r.traffic_limit_bytes, r.traffic_reset.as_deref())?,
         },
         link_token: r.link_token,
         revision: r.revision,

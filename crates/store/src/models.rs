@@ -48,6 +48,8 @@ pub(crate) struct PlanRow {
     pub platform_price: i64,
     pub created_at: PrimitiveDateTime,
     pub retired_at: Option<PrimitiveDateTime>,
+    pub traffic_limit_bytes: Option<i64>,
+    pub traffic_reset: Option<String>,
 }
 
 /// A plan without its id: the database assigns it.
@@ -59,6 +61,8 @@ pub(crate) struct NewPlanRow {
     pub device_limited: bool,
     pub platform_price: i64,
     pub created_at: PrimitiveDateTime,
+    pub traffic_limit_bytes: Option<i64>,
+    pub traffic_reset: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
@@ -134,6 +138,8 @@ pub(crate) struct SubscriptionRow {
     pub panel_name: Option<String>,
     #[diesel(skip_update)]
     pub panel_id: Option<String>,
+    pub traffic_limit_bytes: Option<i64>,
+    pub traffic_reset: Option<String>,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]

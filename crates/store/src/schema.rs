@@ -41,6 +41,8 @@ diesel::table! {
         platform_price -> BigInt,
         created_at -> Timestamp,
         retired_at -> Nullable<Timestamp>,
+        traffic_limit_bytes -> Nullable<BigInt>,
+        traffic_reset -> Nullable<Text>,
     }
 }
 
@@ -107,6 +109,8 @@ diesel::table! {
         auto_renew -> Bool,
         panel_name -> Nullable<Text>,
         panel_id -> Nullable<Text>,
+        traffic_limit_bytes -> Nullable<BigInt>,
+        traffic_reset -> Nullable<Text>,
     }
 }
 

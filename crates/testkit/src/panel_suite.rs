@@ -28,6 +28,7 @@ pub fn new_user(tag: &str) -> PanelUser {
         expires_at: OffsetDateTime::now_utc() + Duration::days(30),
         device_limit: Some(2),
         enabled: true,
+        traffic: None,
     }
 }
 

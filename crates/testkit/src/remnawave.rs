@@ -657,6 +657,9 @@ fn users_stream(s: &State, req: &Request) -> Reply {
     Reply::json(200, &json!({"response": {"users": users, "nextCursor": next_cursor, "hasMore": has_more}}))
 }
 
+/// The contract's `RESET_PERIODS`.
+const RESET_PERIODS: [&str; 5] = ["NO_RESET", "DAY", "WEEK", "MONTH", "MONTH_ROLLING"];
+
 fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
     let Some(b) = body.and_then(Value::as_object) else { return invalid("body", "Invalid input: expected object") };
     let Some(username) = b.get("username").and_then(Value::as_str).filter(|u| valid_username(u)) else {
@@ -762,8 +765,28 @@ fn update_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
             None => return invalid("hwidDeviceLimit", "Invalid input: expected int >= 0"),
         },
     };
+    let traffic_bytes = match b.get("trafficLimitBytes") {
+        None => None,
+        Some(v) => match v.as_i64().filter(|n| *n >= 0) {
+            Some(n) => Some(n),
+            None => return invalid("trafficLimitBytes", "Too small: expected number to be >=0"),
+        },
+    };
+    let strategy = match b.get("trafficLimitStrategy") {
+        None => None,
+        Some(v) => match v.as_str().filter(|st| RESET_PERIODS.contains(st)) {
+            Some(st) => Some(st.to_owned()),
+            None => return invalid("trafficLimitStrategy", "Invalid option"),
+        },
+    };
     let Some(i) = index else { return error(404, "A025", "User not found", path) };
     let u = &mut s.users[i];
+    if let Some(bytes) = traffic_bytes {
+        u.traffic_limit_bytes = bytes;
+    }
+    if let Some(st) = strategy {
+        u.traffic_limit_strategy = st;
+    }
     if let Some(t) = expire_at {
         u.expire_at = t;
         // The backend: an EXPIRED user given a future date without a status becomes ACTIVE.

@@ -628,6 +628,7 @@ export interface components {
             platform_price: components["schemas"]["Money"];
             /** @description Customer price, exactly the invoice amount. */
             price: components["schemas"]["Money"];
+            traffic_limit?: null | components["schemas"]["TrafficLimit"];
         };
         PlanId: number;
         Plans: {
@@ -672,6 +673,7 @@ export interface components {
             status: components["schemas"]["SubscriptionStatus"];
             /** @description Unchanged by renewal; replaced by link rotation. */
             subscription_url: string;
+            traffic_limit?: null | components["schemas"]["TrafficLimit"];
         };
         /** @description The body of a `subscription.expired` event. */
         SubscriptionExpiredEvent: {
@@ -701,6 +703,21 @@ export interface components {
          * @example 2026-01-31T12:00:00Z
          */
         Timestamp: string;
+        /** @description A limit on a subscription's traffic (docs/decisions.md, "Traffic limits"). */
+        TrafficLimit: {
+            /**
+             * Format: int64
+             * @description Bytes per period; a plan's GB are 2^30 bytes each.
+             */
+            bytes: number;
+            reset: components["schemas"]["TrafficReset"];
+        };
+        /**
+         * @description When the traffic used starts again from zero: `no_reset` (only a renewal), `day`, `week`,
+         *     `month` (the first of each month) or `month_rolling` (a month after the last reset).
+         * @enum {string}
+         */
+        TrafficReset: "no_reset" | "day" | "week" | "month" | "month_rolling";
         /** @description The body of a `webhook.test` event. */
         WebhookTestEvent: {
             data: Record<string, never>;

@@ -28,7 +28,7 @@ pub enum Purchase {
     /// minutes left to pay.
     Invoice {
         invoice: Box<InvoiceView>,
-        plan: Option<PlanRecord>,
+        plan: Option<Box<PlanRecord>>,
         minutes_left: i64,
         renewal_offer: Option<RenewalOffer>,
         /// The price in Stars of an invoice paid in Telegram Stars.
@@ -116,7 +116,14 @@ impl BotShop {
             true => read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id)),
             false => None,
         };
-        Ok(Purchase::Invoice { invoice: Box::new(invoice), plan, minutes_left, renewal_offer, stars, promo_dropped })
+        Ok(Purchase::Invoice {
+            invoice: Box::new(invoice),
+            plan: plan.map(Box::new),
+            minutes_left,
+            renewal_offer,
+            stars,
+            promo_dropped,
+        })
     }
 
     /// What "renew automatically" would consent to for the shopper's invoice of `plan`.

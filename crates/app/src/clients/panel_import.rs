@@ -217,8 +217,13 @@ impl PanelImport {
             };
             out.report.imported += 1;
             out.report.bot_customers += usize::from(telegram_id.is_some());
-            let subscription =
-                adopted_subscription(user.access, user.expires_at, user.device_limit.resolve(new_limit), now);
+            let subscription = adopted_subscription(
+                user.access,
+                user.expires_at,
+                user.device_limit.resolve(new_limit),
+                user.traffic,
+                now,
+            );
             let record = SubscriptionRecord {
                 subscription,
                 link_token: user.link_token,

@@ -42,6 +42,7 @@ pub(crate) fn subscription_panel_user(
         expires_at: s.expires_at,
         device_limit: s.devices.limit(),
         enabled: !blocked && s.is_active_at(now),
+        traffic: s.traffic,
     }
 }
 
@@ -383,6 +384,7 @@ mod tests {
                 expires_at: OffsetDateTime::UNIX_EPOCH,
                 device_limit: None,
                 enabled: true,
+                traffic: None,
             },
         }
     }

@@ -35,6 +35,7 @@ impl Operator {
                 device_limited: months.is_some(),
                 platform_price: Money::from_kopecks(kopecks),
                 created_at: now,
+                traffic: None,
             })
             .await?;
         }

@@ -1,6 +1,7 @@
 //! The offer as the operator sets it: plans, the device offer and the payment methods. Every
 //! change reaches `POST /payments` at once in this process and within a second elsewhere.
 
+use vp_domain::traffic::TrafficLimit;
 use vp_domain::{DeviceSettings, GatewayName, MethodCode, Money};
 use vp_ports::{NewPlan, PaymentMethodRecord, PlanRecord};
 
@@ -8,12 +9,14 @@ use super::{Operator, PLAN_MONTHS_MAX, check_gateway_type, merge_validation};
 use crate::error::{AppError, AppResult};
 
 impl Operator {
-    /// A plan of `months` calendar months, or a lifetime plan when `months` is `None`.
+    /// A plan of `months` calendar months, or a lifetime plan when `months` is `None`, with the
+    /// traffic each term allows (`None`: no limit).
     pub async fn create_plan(
         &self,
         months: Option<u32>,
         platform_price: &str,
         device_limited: bool,
+        traffic: Option<TrafficLimit>,
     ) -> AppResult<PlanRecord> {
         let price = Money::parse_positive(platform_price).map_err(|e| AppError::field("platform_price", e));
         let months_ok = match months {
@@ -32,6 +35,7 @@ impl Operator {
             device_limited,
             platform_price: price,
             created_at: self.clock.now(),
+            traffic,
         };
         let mut tx = self.store.begin().await?;
         let created = tx.insert_plan(&plan).await?;

@@ -180,7 +180,7 @@ impl Payments {
                     Some(s) => s.initial_limit(plan.device_limited),
                     None => DeviceLimit::Unlimited,
                 };
-                match current {
+                let mut record = match current {
                     None => SubscriptionRecord {
                         subscription: Subscription::activate(term, limit, paid_at),
                         link_token: self.tokens.link_token(),
@@ -197,7 +197,10 @@ impl Payments {
                         r.revision += 1;
                         r
                     }
-                }
+                };
+                // Each purchase of a plan sets the traffic its term allows.
+                record.subscription.traffic = plan.traffic;
+                record
             }
             (Purpose::Devices { count }, Some(mut r)) => {
                 r.subscription.devices = r.subscription.devices.add_purchased(count);

@@ -35,7 +35,7 @@ pub(super) async fn buy(
         Ok(Purchase::AskEmail) => Ok(shopper.message(text(shopper.lang, "shop-email-ask"), vec![shopper.back()])),
         Ok(Purchase::Invoice { invoice, plan, minutes_left, renewal_offer, stars, promo_dropped }) => {
             let offer =
-                InvoiceOffer { plan: plan.as_ref(), minutes: minutes_left, renewal: renewal_offer.as_ref(), stars };
+                InvoiceOffer { plan: plan.as_deref(), minutes: minutes_left, renewal: renewal_offer.as_ref(), stars };
             let mut message = invoice_message(shop, shopper, &invoice, offer).await?;
             if let Some(reason) = promo_dropped {
                 let note = text(shopper.lang, vp_app::promotions::refusal_text_key(reason));

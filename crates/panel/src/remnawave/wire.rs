@@ -6,7 +6,10 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::datetime;
-use vp_ports::{ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, PanelDevice, PanelDrift, PanelUser, to_millis};
+use vp_ports::{
+    ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, PanelDevice, PanelDrift, PanelUser, TrafficLimit,
+    TrafficReset, to_millis,
+};
 
 /// The panel treats year 2099 as "never expires" (its subscription headers show no expiry),
 /// so a lifetime subscription (ours end at 9999-12-31) is sent as the end of 2099.
@@ -24,6 +27,10 @@ pub struct User {
     pub expire_at: OffsetDateTime,
     /// `null` means the panel's global setting, `0` unlimited.
     pub hwid_device_limit: Option<i64>,
+    /// `0` unlimited.
+    pub traffic_limit_bytes: i64,
+    /// `NO_RESET`, `DAY`, `WEEK`, `MONTH` or `MONTH_ROLLING`.
+    pub traffic_limit_strategy: String,
 }
 
 /// `ExtendedUsersSchema` as an import reads it (`GET /api/users/stream`), the fields we read.
@@ -38,6 +45,8 @@ pub struct ListedUser {
     #[serde(with = "time::serde::rfc3339")]
     pub expire_at: OffsetDateTime,
     pub hwid_device_limit: Option<i64>,
+    pub traffic_limit_bytes: i64,
+    pub traffic_limit_strategy: String,
     pub telegram_id: Option<i64>,
     pub active_internal_squads: Vec<Squad>,
 }
@@ -71,6 +80,11 @@ impl ListedUser {
             Some(0) => ExistingDeviceLimit::Unlimited,
             Some(n) => ExistingDeviceLimit::Limited(u32::try_from(n).ok()?),
         };
+        let traffic = match u64::try_from(self.traffic_limit_bytes) {
+            Ok(0) => None,
+            Ok(bytes) => Some(TrafficLimit::of_bytes(bytes, reset_of(&self.traffic_limit_strategy)?)?),
+            Err(_) => return None,
+        };
         Some(ExistingPanelUser {
             panel_id: self.id.to_string(),
             username: self.username,
@@ -79,6 +93,7 @@ impl ListedUser {
             access,
             expires_at: self.expire_at,
             device_limit,
+            traffic,
             telegram_id: self.telegram_id,
             squads: self.active_internal_squads.into_iter().map(|s| s.uuid).collect(),
         })
@@ -153,6 +168,30 @@ pub fn status(user: &PanelUser) -> &'static str {
     if user.enabled { "ACTIVE" } else { "DISABLED" }
 }
 
+/// `trafficLimitStrategy` of a reset.
+pub fn strategy(reset: TrafficReset) -> &'static str {
+    match reset {
+        TrafficReset::NoReset => "NO_RESET",
+        TrafficReset::Day => "DAY",
+        TrafficReset::Week => "WEEK",
+        TrafficReset::Month => "MONTH",
+        TrafficReset::MonthRolling => "MONTH_ROLLING",
+    }
+}
+
+/// The reset a `trafficLimitStrategy` names; `None` for one the contract does not define.
+pub fn reset_of(strategy: &str) -> Option<TrafficReset> {
+    TrafficReset::ALL.into_iter().find(|r| self::strategy(*r) == strategy)
+}
+
+/// `trafficLimitBytes` (0: unlimited) and `trafficLimitStrategy` of the user.
+pub fn traffic(user: &PanelUser) -> (i64, &'static str) {
+    match user.traffic {
+        None => (0, "NO_RESET"),
+        Some(t) => (i64::try_from(t.bytes).unwrap_or(i64::MAX), strategy(t.reset)),
+    }
+}
+
 /// `hwidDeviceLimit`: 0 means unlimited.
 pub fn device_limit(user: &PanelUser) -> i64 {
     user.device_limit.map_or(0, i64::from)
@@ -177,8 +216,8 @@ pub fn create_body(user: &PanelUser, squads: &[String]) -> Value {
         "expireAt": time_text(expire_at(user)),
         "status": status(user),
         "hwidDeviceLimit": device_limit(user),
-        "trafficLimitBytes": 0,
-        "trafficLimitStrategy": "NO_RESET",
+        "trafficLimitBytes": traffic(user).0,
+        "trafficLimitStrategy": traffic(user).1,
         "activeInternalSquads": squads,
         "description": format!("partner {} client {}", user.account_id, user.client_id),
     })
@@ -193,6 +232,8 @@ pub struct Changes {
     pub expire_at: Option<OffsetDateTime>,
     pub status: Option<&'static str>,
     pub hwid_device_limit: Option<i64>,
+    /// `trafficLimitBytes` and `trafficLimitStrategy`, sent together.
+    pub traffic: Option<(i64, &'static str)>,
 }
 
 impl Changes {
@@ -201,12 +242,18 @@ impl Changes {
         // The panel refuses a past `expireAt` on update; an ended term is carried by the
         // status (no access either way), so only a future end is compared.
         let expire_at = (wanted_expiry > now && to_millis(held.expire_at) != wanted_expiry).then_some(wanted_expiry);
-        let has_access = held.status == "ACTIVE";
+        // LIMITED: the term runs and the panel holds traffic back until its reset, which gives
+        // access again by itself; so it is on, and a paused subscription must be DISABLED.
+        let on = matches!(held.status.as_str(), "ACTIVE" | "LIMITED");
+        let (bytes, strategy) = traffic(want);
+        let traffic_differs =
+            held.traffic_limit_bytes != bytes || (bytes > 0 && held.traffic_limit_strategy != strategy);
         Changes {
             short_uuid: (held.short_uuid != want.link_token).then(|| want.link_token.clone()),
             expire_at,
-            status: (has_access != want.enabled).then(|| status(want)),
+            status: (on != want.enabled).then(|| status(want)),
             hwid_device_limit: (held.hwid_device_limit != Some(device_limit(want))).then(|| device_limit(want)),
+            traffic: traffic_differs.then_some((bytes, strategy)),
         }
     }
 
@@ -221,6 +268,10 @@ impl Changes {
         }
         if let Some(limit) = self.hwid_device_limit {
             body.insert("hwidDeviceLimit".into(), json!(limit));
+        }
+        if let Some((bytes, strategy)) = self.traffic {
+            body.insert("trafficLimitBytes".into(), json!(bytes));
+            body.insert("trafficLimitStrategy".into(), json!(strategy));
         }
         if body.is_empty() {
             return None;
@@ -240,6 +291,10 @@ impl Changes {
         if let Some(limit) = self.hwid_device_limit {
             let held_limit = held.hwid_device_limit.map_or_else(|| "null".to_owned(), |l| l.to_string());
             drift.push(PanelDrift::new("device_limit", limit, held_limit));
+        }
+        if let Some((bytes, strategy)) = self.traffic {
+            let held_traffic = format!("{} {}", held.traffic_limit_bytes, held.traffic_limit_strategy);
+            drift.push(PanelDrift::new("traffic_limit", format!("{bytes} {strategy}"), held_traffic));
         }
         if let Some(short_uuid) = &self.short_uuid {
             drift.push(PanelDrift::new("link_token", short_uuid, &held.short_uuid));
@@ -261,6 +316,7 @@ mod tests {
             expires_at: datetime!(2030-01-02 03:04:05.678901 UTC),
             device_limit: Some(3),
             enabled: true,
+            traffic: None,
         }
     }
 
@@ -271,6 +327,8 @@ mod tests {
             status: "ACTIVE".into(),
             expire_at: expire_at(u),
             hwid_device_limit: Some(3),
+            traffic_limit_bytes: traffic(u).0,
+            traffic_limit_strategy: traffic(u).1.into(),
         }
     }
 
@@ -341,5 +399,36 @@ mod tests {
         assert_eq!(c.patch_body(7), Some(json!({"id": 7, "status": "DISABLED"})));
         let already_expired = User { status: "EXPIRED".into(), ..held_later };
         assert_eq!(Changes::between(&ended, &already_expired, now), Changes::default(), "no access either way");
+    }
+
+    #[test]
+    fn a_traffic_limit_is_sent_with_its_strategy_and_a_limited_user_counts_as_on() {
+        let fifty = PanelUser { traffic: TrafficLimit::of_gb(50, TrafficReset::Month), ..user() };
+        let body = create_body(&fifty, &[]);
+        assert_eq!(
+            (&body["trafficLimitBytes"], &body["trafficLimitStrategy"]),
+            (&json!(53_687_091_200_i64), &json!("MONTH"))
+        );
+        let now = datetime!(2026-11-23 12:00 UTC);
+        let unlimited_in_panel = held(&user());
+        let c = Changes::between(&fifty, &unlimited_in_panel, now);
+        assert_eq!(
+            c.patch_body(7),
+            Some(json!({"id": 7, "trafficLimitBytes": 53_687_091_200_i64, "trafficLimitStrategy": "MONTH"}))
+        );
+        assert_eq!(c.drift(&unlimited_in_panel)[0].field, "traffic_limit");
+        let used_up = User { status: "LIMITED".into(), ..held(&fifty) };
+        assert_eq!(Changes::between(&fifty, &used_up, now), Changes::default(), "the panel holds traffic back itself");
+        let paused = PanelUser { enabled: false, ..fifty.clone() };
+        assert_eq!(
+            Changes::between(&paused, &used_up, now).status,
+            Some("DISABLED"),
+            "else its reset would give access"
+        );
+        let weekly = PanelUser { traffic: TrafficLimit::of_gb(50, TrafficReset::Week), ..user() };
+        assert_eq!(Changes::between(&weekly, &held(&fifty), now).traffic, Some((53_687_091_200, "WEEK")));
+        for reset in TrafficReset::ALL {
+            assert_eq!(reset_of(strategy(reset)), Some(reset));
+        }
     }
 }

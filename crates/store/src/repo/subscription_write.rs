@@ -18,7 +18,8 @@ for_both_backends!(SaveSubscription, |this, out| {
     out.push_sql(
         "INSERT INTO subscriptions (client_ref, status, is_trial, lifetime, expires_at, term_started_at, \
          devices_unlimited, devices_included, devices_purchased, reminder_72_sent, reminder_24_sent, \
-         link_rotated_at, link_token, revision, panel_revision, next_check_at, auto_renew, change_seq) VALUES (",
+         link_rotated_at, link_token, revision, panel_revision, next_check_at, auto_renew, traffic_limit_bytes, \
+         traffic_reset, change_seq) VALUES (",
     );
     push_binds!(
         out,
@@ -39,6 +40,8 @@ for_both_backends!(SaveSubscription, |this, out| {
         BigInt => &s.panel_revision,
         Nullable<Timestamp> => &s.next_check_at,
         Bool => &s.auto_renew,
+        Nullable<BigInt> => &s.traffic_limit_bytes,
+        Nullable<Text> => &s.traffic_reset,
     );
     out.push_sql(
         ", (SELECT COALESCE(MAX(change_seq), 0) + 1 FROM subscriptions)) \
@@ -48,7 +51,8 @@ for_both_backends!(SaveSubscription, |this, out| {
          devices_purchased = excluded.devices_purchased, reminder_72_sent = excluded.reminder_72_sent, \
          reminder_24_sent = excluded.reminder_24_sent, link_rotated_at = excluded.link_rotated_at, \
          link_token = excluded.link_token, revision = excluded.revision, panel_revision = excluded.panel_revision, \
-         next_check_at = excluded.next_check_at, \
+         next_check_at = excluded.next_check_at, traffic_limit_bytes = excluded.traffic_limit_bytes, \
+         traffic_reset = excluded.traffic_reset, \
          change_seq = CASE WHEN subscriptions.revision = excluded.revision \
          THEN subscriptions.change_seq ELSE excluded.change_seq END",
     );

@@ -211,6 +211,7 @@ fn subscription(status: SubscriptionStatus, token: &str) -> SubscriptionRecord {
             devices: DeviceLimit::Limited { included: 2, purchased: 0 },
             reminders: TermReminders::default(),
             link_rotated_at: None,
+            traffic: None,
         },
         link_token: token.into(),
         revision: 1,

@@ -1,6 +1,7 @@
 //! Plans, device settings and payment methods (`OfferRepo`).
 
 use super::*;
+use vp_domain::traffic::{TrafficLimit, TrafficReset};
 
 contract_tests!(
     plans_get_increasing_ids_and_can_be_retired,
@@ -16,6 +17,7 @@ async fn plans_get_increasing_ids_and_can_be_retired(ctx: Ctx) {
         device_limited: limited,
         platform_price: Money::from_kopecks(price),
         created_at: at(i64::from(months)),
+        traffic: (months == 12).then(|| TrafficLimit::of_gb(100, TrafficReset::Month).unwrap()),
     };
     let mut tx = begin(s).await;
     let p1 = tx.insert_plan(&new(1, false, true, 29_900)).await.unwrap();
@@ -32,8 +34,10 @@ async fn plans_get_increasing_ids_and_can_be_retired(ctx: Ctx) {
             platform_price: Money::from_kopecks(999_900),
             created_at: at(0),
             retired_at: None,
+            traffic: None,
         }
     );
+    assert_eq!(p3.traffic.map(|t| (t.bytes, t.reset)), Some((100 << 30, TrafficReset::Month)), "kept as given");
     tx.commit().await.unwrap();
 
     let mut tx = begin(s).await;

@@ -81,6 +81,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261205000046",
             "20261205000047",
             "20261205000048",
+            "20261205000049",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -267,6 +268,7 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
             device_limited: true,
             platform_price: Money::from_kopecks(79_900),
             created_at: T0,
+            traffic: None,
         })
         .await
         .unwrap();

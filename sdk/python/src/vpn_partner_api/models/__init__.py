@@ -43,6 +43,8 @@ from .subscription_expiring_event_data_threshold_hours import (
     SubscriptionExpiringEventDataThresholdHours,
 )
 from .subscription_status import SubscriptionStatus
+from .traffic_limit import TrafficLimit
+from .traffic_reset import TrafficReset
 from .webhook_test_event import WebhookTestEvent
 from .webhook_test_event_data import WebhookTestEventData
 
@@ -88,6 +90,8 @@ __all__ = (
     "SubscriptionExpiringEventData",
     "SubscriptionExpiringEventDataThresholdHours",
     "SubscriptionStatus",
+    "TrafficLimit",
+    "TrafficReset",
     "WebhookTestEvent",
     "WebhookTestEventData",
 )

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.connect import Connect
+    from ..models.traffic_limit import TrafficLimit
 
 
 T = TypeVar("T", bound="Subscription")
@@ -31,6 +32,7 @@ class Subscription:
         status (SubscriptionStatus):
         subscription_url (str): Unchanged by renewal; replaced by link rotation.
         devices_limit (int | None | Unset): `null`: no device limit.
+        traffic_limit (None | TrafficLimit | Unset):
     """
 
     auto_renew: bool
@@ -42,9 +44,12 @@ class Subscription:
     status: SubscriptionStatus
     subscription_url: str
     devices_limit: int | None | Unset = UNSET
+    traffic_limit: None | TrafficLimit | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.traffic_limit import TrafficLimit
+
         auto_renew = self.auto_renew
 
         connect = []
@@ -70,6 +75,14 @@ class Subscription:
         else:
             devices_limit = self.devices_limit
 
+        traffic_limit: dict[str, Any] | None | Unset
+        if isinstance(self.traffic_limit, Unset):
+            traffic_limit = UNSET
+        elif isinstance(self.traffic_limit, TrafficLimit):
+            traffic_limit = self.traffic_limit.to_dict()
+        else:
+            traffic_limit = self.traffic_limit
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -86,12 +99,15 @@ class Subscription:
         )
         if devices_limit is not UNSET:
             field_dict["devices_limit"] = devices_limit
+        if traffic_limit is not UNSET:
+            field_dict["traffic_limit"] = traffic_limit
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.connect import Connect
+        from ..models.traffic_limit import TrafficLimit
 
         d = dict(src_dict)
         auto_renew = d.pop("auto_renew")
@@ -124,6 +140,23 @@ class Subscription:
 
         devices_limit = _parse_devices_limit(d.pop("devices_limit", UNSET))
 
+        def _parse_traffic_limit(data: object) -> None | TrafficLimit | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                traffic_limit_type_1 = TrafficLimit.from_dict(data)
+
+                return traffic_limit_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TrafficLimit | Unset, data)
+
+        traffic_limit = _parse_traffic_limit(d.pop("traffic_limit", UNSET))
+
         subscription = cls(
             auto_renew=auto_renew,
             connect=connect,
@@ -134,6 +167,7 @@ class Subscription:
             status=status,
             subscription_url=subscription_url,
             devices_limit=devices_limit,
+            traffic_limit=traffic_limit,
         )
 
         subscription.additional_properties = d
