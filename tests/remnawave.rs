@@ -22,7 +22,7 @@ each_backend!(
     reconcile_finds_and_fixes_drift_made_behind_our_back,
     the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
     a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing,
-    a_traffic_limited_plan_sets_the_panel_users_limit_and_a_renewal_on_another_plan_sets_its_own,
+    a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counted_anew_on_renewal,
 );
 
 /// The panel's `WEBHOOK_SECRET_HEADER`, given to us as `VP_REMNAWAVE_WEBHOOK_SECRET`.
@@ -425,26 +425,36 @@ fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_i
     rw.assert_contract();
 }
 
-fn a_traffic_limited_plan_sets_the_panel_users_limit_and_a_renewal_on_another_plan_sets_its_own(backend: Backend) {
+/// A plan the CLI created, once the server offers it (another process learns of a change of the
+/// offer within a second); returns it as `GET /plans` shows it.
+fn offered_plan(s: &Server, args: &[&str]) -> Value {
+    let plan_id = s.cli(args)["plan_id"].as_i64().expect("a plan id");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let plans = s.api("GET", "/plans", None, &[]).json();
+        if let Some(plan) = plans["plans"].as_array().unwrap().iter().find(|p| p["plan_id"] == plan_id) {
+            // The payments keep their own copy of the offer for up to a second as well.
+            std::thread::sleep(vp_app::catalog::OFFER_TTL + std::time::Duration::from_millis(200));
+            return plan.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "plan {plan_id} never offered: {plans}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+fn a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counted_anew_on_renewal(backend: Backend) {
     let Some((rw, _, s)) = start(backend, "rw_traffic") else { return };
-    let args = ["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "50", "--traffic-reset", "week"];
-    let plan = s.cli(&args);
-    assert_eq!(
-        (plan["traffic_limit_bytes"].clone(), plan["traffic_reset"].clone()),
-        (json!(53_687_091_200_i64), json!("week"))
-    );
     let (code, out) = s.cli_raw(&["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "0"]);
     assert_eq!(code, Some(2), "no plan of 0 GB: {out}");
     let (code, out) = s.cli_raw(&["plan", "create", "--months", "1", "--price", "99.00", "--traffic-reset", "week"]);
     assert_eq!(code, Some(2), "a reset without a limit: {out}");
+    let args = ["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "50", "--traffic-reset", "week"];
+    let plan = offered_plan(&s, &args);
     let plan_id = plan["plan_id"].as_i64().unwrap();
     let limit = json!({"bytes": 53_687_091_200_i64, "reset": "week"});
+    assert_eq!(plan["traffic_limit"], limit);
     let plans = s.api("GET", "/plans", None, &[]).json();
-    let listed = plans["plans"].as_array().unwrap().iter().find(|p| p["plan_id"] == plan_id).cloned().unwrap();
-    assert_eq!(
-        (listed["traffic_limit"].clone(), plans["plans"][0]["traffic_limit"].clone()),
-        (limit.clone(), Value::Null)
-    );
+    assert_eq!(plans["plans"][0]["traffic_limit"], Value::Null, "the demo's plans have none");
 
     let bought = buy(&s, "heavy", plan_id)["client"]["subscription"].clone();
     assert_eq!(bought["traffic_limit"], limit);
@@ -456,5 +466,28 @@ fn a_traffic_limited_plan_sets_the_panel_users_limit_and_a_renewal_on_another_pl
     assert_eq!(renewed["traffic_limit"], Value::Null, "the plan bought last sets the limit");
     let user = panel_user(&s, &rw, "heavy");
     assert_eq!((user.traffic_limit_bytes, user.traffic_limit_strategy.as_str()), (0, "NO_RESET"));
+
+    // A limit that never resets by itself: used up, the panel holds the user back (still "on"
+    // for us); a renewal counts its traffic from zero, once.
+    let args =
+        ["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "1", "--traffic-reset", "no_reset"];
+    let once = offered_plan(&s, &args);
+    let once_id = once["plan_id"].as_i64().unwrap();
+    let link = buy(&s, "light", once_id)["client"]["subscription"]["subscription_url"].as_str().unwrap().to_owned();
+    let name = panel_user(&s, &rw, "light").username;
+    assert!(connects(&link, "hwid-light"));
+    rw.use_traffic(&name, 1 << 30);
+    assert_eq!(rw.user(&name).unwrap().status, "LIMITED");
+    assert!(!connects(&link, "hwid-light"), "the panel holds back a user whose traffic is used up");
+    assert_eq!(s.cli(&["panel", "reconcile"])["drifted"], 0, "LIMITED is the panel doing its part");
+    let resets = || rw.count("POST", "/api/users/") - rw.count("POST", "/api/users/by");
+    let before = resets();
+    buy(&s, "light", once_id);
+    let user = rw.user(&name).unwrap();
+    assert_eq!((user.status.as_str(), user.used_traffic_bytes), ("ACTIVE", 0), "the new term counts from zero");
+    assert!(connects(&link, "hwid-light"));
+    assert_eq!(resets(), before + 1, "one reset");
+    s.cli(&["panel", "reconcile", "--fix"]);
+    assert_eq!(resets(), before + 1, "and only one");
     rw.assert_contract();
 }

@@ -47,12 +47,14 @@ const PANEL_NEVER_YEAR: i32 = 2099;
 /// was sold as), ending when the panel's does, lifetime when the panel's never ends; a user
 /// disabled by hand is suspended (`subscription resume` gives access back), an expired one or
 /// one whose end has passed is expired; a user whose traffic is used up keeps an active term.
-/// Its traffic limit is the panel's.
+/// Its traffic limit is the panel's, and its term counts from when the panel last counted the
+/// user's traffic from zero (`counted_since`), so adopting it resets nothing.
 pub fn adopted_subscription(
     access: ExistingAccess,
     expires_at: OffsetDateTime,
     devices: DeviceLimit,
     traffic: Option<TrafficLimit>,
+    counted_since: OffsetDateTime,
     now: OffsetDateTime,
 ) -> Subscription {
     let lifetime = expires_at.year() >= PANEL_NEVER_YEAR;
@@ -69,7 +71,7 @@ pub fn adopted_subscription(
         is_trial: false,
         lifetime,
         expires_at: if lifetime { LIFETIME_END } else { expires_at },
-        term_started_at: now,
+        term_started_at: counted_since.min(now),
         devices,
         reminders: TermReminders::default(),
         link_rotated_at: None,
@@ -87,7 +89,7 @@ mod tests {
     const THREE: DeviceLimit = DeviceLimit::Limited { included: 3, purchased: 0 };
 
     fn adopt(access: ExistingAccess, expires_at: OffsetDateTime) -> Subscription {
-        adopted_subscription(access, expires_at, THREE, None, NOW)
+        adopted_subscription(access, expires_at, THREE, None, NOW - time::Duration::days(3), NOW)
     }
 
     #[test]
@@ -96,6 +98,7 @@ mod tests {
         let active = adopt(ExistingAccess::Active, later);
         assert_eq!((active.status, active.expires_at, active.is_trial), (SubscriptionStatus::Active, later, false));
         assert!(active.is_active_at(NOW));
+        assert_eq!(active.term_started_at, NOW - time::Duration::days(3), "the panel's count goes on");
         assert_eq!(adopt(ExistingAccess::Limited, later).status, SubscriptionStatus::Active, "traffic is not the term");
         assert_eq!(adopt(ExistingAccess::Disabled, later).status, SubscriptionStatus::Suspended);
         assert_eq!(adopt(ExistingAccess::Expired, later).status, SubscriptionStatus::Expired);

@@ -9,7 +9,7 @@ use time::{Date, Duration, Month, OffsetDateTime};
 use crate::devices::DeviceLimit;
 use crate::invoice::UnknownValue;
 use crate::limits::LINK_ROTATION_PAUSE;
-use crate::traffic::TrafficLimit;
+use crate::traffic::{TrafficLimit, TrafficReset};
 
 /// `expires_at` of a lifetime subscription: the spec's field is a non-null timestamp, so a
 /// lifetime term ends at the last representable second of year 9999.
@@ -250,6 +250,16 @@ impl Subscription {
     }
 
     /// `days_left`: started days remaining, so 0 only once the term has ended.
+    /// From when the traffic used must be counted, at the latest: a limit that never resets by
+    /// itself (`no_reset`) starts again with each term bought, so from the term's start; a
+    /// periodic one keeps its own cycle, and no limit counts nothing (`None`).
+    pub fn traffic_counted_from(&self) -> Option<OffsetDateTime> {
+        match self.traffic {
+            Some(TrafficLimit { reset: TrafficReset::NoReset, .. }) => Some(self.term_started_at),
+            _ => None,
+        }
+    }
+
     pub fn days_left(&self, now: OffsetDateTime) -> i64 {
         let remaining = self.expires_at - now;
         if remaining <= Duration::ZERO {
@@ -504,5 +514,19 @@ mod tests {
                 prop_assert!(s.days_left(now) >= 0);
             }
         }
+    }
+
+    #[test]
+    fn a_renewal_starts_a_no_reset_traffic_count_again_and_a_periodic_one_keeps_its_cycle() {
+        let start = time::macros::datetime!(2026-01-01 00:00 UTC);
+        let mut s = Subscription::activate(Term::Months(1), DeviceLimit::Unlimited, start);
+        assert_eq!(s.traffic_counted_from(), None, "no limit, nothing to count");
+        s.traffic = crate::traffic::TrafficLimit::of_gb(50, TrafficReset::NoReset);
+        assert_eq!(s.traffic_counted_from(), Some(start));
+        let renewed_at = time::macros::datetime!(2026-01-25 00:00 UTC);
+        s.renew(Term::Months(1), renewed_at);
+        assert_eq!(s.traffic_counted_from(), Some(renewed_at), "the new term counts from zero");
+        s.traffic = crate::traffic::TrafficLimit::of_gb(50, TrafficReset::Month);
+        assert_eq!(s.traffic_counted_from(), None, "the panel resets it monthly itself");
     }
 }

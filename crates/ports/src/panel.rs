@@ -29,6 +29,9 @@ pub struct PanelUser {
     pub enabled: bool,
     /// The traffic the term allows; `None`: no limit.
     pub traffic: Option<TrafficLimit>,
+    /// The panel's count of traffic used must have started at or after this moment (a term
+    /// bought on a limit that never resets by itself counts from zero): `None`, no such rule.
+    pub traffic_counted_from: Option<OffsetDateTime>,
 }
 
 /// Panels keep times to the millisecond (Remnawave's `expireAt`); what a panel holds is
@@ -172,6 +175,9 @@ pub struct ExistingPanelUser {
     pub expires_at: OffsetDateTime,
     pub device_limit: ExistingDeviceLimit,
     pub traffic: Option<TrafficLimit>,
+    /// When the panel last counted the user's traffic from zero: its last reset, else its
+    /// creation.
+    pub traffic_counted_since: OffsetDateTime,
     pub telegram_id: Option<i64>,
     /// The panel's internal squads the user is in.
     pub squads: Vec<String>,

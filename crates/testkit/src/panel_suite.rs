@@ -29,6 +29,7 @@ pub fn new_user(tag: &str) -> PanelUser {
         device_limit: Some(2),
         enabled: true,
         traffic: None,
+        traffic_counted_from: None,
     }
 }
 

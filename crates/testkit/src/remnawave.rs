@@ -65,6 +65,9 @@ pub struct User {
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
     pub sub_revoked_at: Option<OffsetDateTime>,
+    /// Traffic used since the last reset (`userTraffic.usedTrafficBytes`).
+    pub used_traffic_bytes: i64,
+    pub last_traffic_reset_at: Option<OffsetDateTime>,
     vless_uuid: String,
     trojan_password: String,
     ss_password: String,
@@ -229,13 +232,13 @@ impl State {
             "ssPassword": u.ss_password,
             "lastTriggeredThreshold": 0,
             "subRevokedAt": u.sub_revoked_at.map(iso),
-            "lastTrafficResetAt": null,
+            "lastTrafficResetAt": u.last_traffic_reset_at.map(iso),
             "createdAt": iso(u.created_at),
             "updatedAt": iso(u.updated_at),
             "subscriptionUrl": format!("{}/{}", self.sub_base, u.short_uuid),
             "activeInternalSquads": squads,
             "userTraffic": {
-                "usedTrafficBytes": 0,
+                "usedTrafficBytes": u.used_traffic_bytes,
                 "lifetimeUsedTrafficBytes": 0,
                 "onlineAt": null,
                 "firstConnectedAt": null,
@@ -406,12 +409,29 @@ impl Remnawave {
             created_at: now,
             updated_at: now,
             sub_revoked_at: None,
+            used_traffic_bytes: 0,
+            last_traffic_reset_at: None,
             vless_uuid: uuid(),
             trojan_password: format!("trojan{id:010}"),
             ss_password: format!("ssprivate{id:08}"),
         };
         s.users.push(user.clone());
         user
+    }
+
+    /// The user's apps moved `bytes` through the panel's nodes: counted, and an active user over
+    /// its limit becomes LIMITED (the panel tells its webhook `user.limited`).
+    pub fn use_traffic(&self, username: &str, bytes: i64) {
+        let mut s = lock(&self.state);
+        let Some(i) = s.users.iter().position(|u| u.username == username) else { return };
+        let u = &mut s.users[i];
+        u.used_traffic_bytes += bytes;
+        let over = u.traffic_limit_bytes > 0 && u.used_traffic_bytes >= u.traffic_limit_bytes;
+        if over && u.status == "ACTIVE" {
+            u.status = "LIMITED".into();
+            let user = u.clone();
+            s.user_event("user.limited", &user);
+        }
     }
 
     /// Registers a device for the user, as an app fetching its link did before us.
@@ -609,6 +629,7 @@ fn api(s: &mut State, req: &Request, body: Option<&Value>) -> Reply {
         ("POST", ["api", "users"]) => create_user(s, body, &req.path),
         ("PATCH", ["api", "users"]) => update_user(s, body, &req.path),
         ("POST", ["api", "users", id, "actions", "revoke"]) => revoke(s, id, body, &req.path),
+        ("POST", ["api", "users", id, "actions", "reset-traffic"]) => reset_traffic(s, id, &req.path),
         ("GET", ["api", "hwid", "devices", id]) => match id.parse::<i64>().ok() {
             None => invalid("userId", "Invalid input: expected number, received NaN"),
             Some(id) if s.user_index(id).is_none() => error(404, "A025", "User not found", &req.path),
@@ -717,6 +738,8 @@ fn create_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
         created_at: now,
         updated_at: now,
         sub_revoked_at: None,
+        used_traffic_bytes: 0,
+        last_traffic_reset_at: None,
         vless_uuid: uuid(),
         trojan_password: format!("trojan{:010}", s.next_id),
         ss_password: format!("ssprivate{:08}", s.next_id),
@@ -807,6 +830,26 @@ fn update_user(s: &mut State, body: Option<&Value>, path: &str) -> Reply {
     s.expire();
     let user = s.users[i].clone();
     s.user_event("user.modified", &user);
+    Reply::json(200, &json!({"response": s.user_json(&user)}))
+}
+
+/// `POST /api/users/{id}/actions/reset-traffic`: the count starts from zero; a user held back
+/// for its traffic gets access again.
+fn reset_traffic(s: &mut State, id: &str, path: &str) -> Reply {
+    let Some(id) = id.parse::<i64>().ok().filter(|n| *n > 0) else {
+        return invalid("userId", "Invalid input: expected number, received NaN");
+    };
+    let Some(i) = s.user_index(id) else { return error(404, "A025", "User not found", path) };
+    let now = OffsetDateTime::now_utc();
+    let u = &mut s.users[i];
+    u.used_traffic_bytes = 0;
+    u.last_traffic_reset_at = Some(now);
+    u.updated_at = now;
+    if u.status == "LIMITED" {
+        u.status = "ACTIVE".into();
+    }
+    let user = s.users[i].clone();
+    s.user_event("user.traffic_reset", &user);
     Reply::json(200, &json!({"response": s.user_json(&user)}))
 }
 

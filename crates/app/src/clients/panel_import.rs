@@ -222,6 +222,7 @@ impl PanelImport {
                 user.expires_at,
                 user.device_limit.resolve(new_limit),
                 user.traffic,
+                user.traffic_counted_since,
                 now,
             );
             let record = SubscriptionRecord {

@@ -43,6 +43,7 @@ pub(crate) fn subscription_panel_user(
         device_limit: s.devices.limit(),
         enabled: !blocked && s.is_active_at(now),
         traffic: s.traffic,
+        traffic_counted_from: s.traffic_counted_from(),
     }
 }
 
@@ -385,6 +386,7 @@ mod tests {
                 device_limit: None,
                 enabled: true,
                 traffic: None,
+                traffic_counted_from: None,
             },
         }
     }

@@ -112,6 +112,10 @@ impl RemnawavePanel {
         if let Some(body) = changes.patch_body(held.id) {
             self.expect_ok(Method::PATCH, "/users", Some(&body)).await?;
         }
+        if changes.reset_traffic_from.is_some() {
+            // After the PATCH: the new limit is counted from zero.
+            self.expect_ok(Method::POST, &format!("/users/{}/actions/reset-traffic", held.id), None).await?;
+        }
         Ok(())
     }
 }

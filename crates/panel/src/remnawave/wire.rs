@@ -31,6 +31,18 @@ pub struct User {
     pub traffic_limit_bytes: i64,
     /// `NO_RESET`, `DAY`, `WEEK`, `MONTH` or `MONTH_ROLLING`.
     pub traffic_limit_strategy: String,
+    /// The last reset of the traffic used; `null` before the first.
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub last_traffic_reset_at: Option<OffsetDateTime>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl User {
+    /// When the panel last counted the user's traffic from zero.
+    pub fn traffic_counted_since(&self) -> OffsetDateTime {
+        self.last_traffic_reset_at.unwrap_or(self.created_at)
+    }
 }
 
 /// `ExtendedUsersSchema` as an import reads it (`GET /api/users/stream`), the fields we read.
@@ -47,6 +59,10 @@ pub struct ListedUser {
     pub hwid_device_limit: Option<i64>,
     pub traffic_limit_bytes: i64,
     pub traffic_limit_strategy: String,
+    #[serde(with = "time::serde::rfc3339::option")]
+    pub last_traffic_reset_at: Option<OffsetDateTime>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
     pub telegram_id: Option<i64>,
     pub active_internal_squads: Vec<Squad>,
 }
@@ -94,6 +110,7 @@ impl ListedUser {
             expires_at: self.expire_at,
             device_limit,
             traffic,
+            traffic_counted_since: self.last_traffic_reset_at.unwrap_or(self.created_at),
             telegram_id: self.telegram_id,
             squads: self.active_internal_squads.into_iter().map(|s| s.uuid).collect(),
         })
@@ -234,6 +251,9 @@ pub struct Changes {
     pub hwid_device_limit: Option<i64>,
     /// `trafficLimitBytes` and `trafficLimitStrategy`, sent together.
     pub traffic: Option<(i64, &'static str)>,
+    /// The traffic used must be counted from zero again (`actions/reset-traffic`): a new term
+    /// of a limit that never resets by itself.
+    pub reset_traffic_from: Option<OffsetDateTime>,
 }
 
 impl Changes {
@@ -254,6 +274,9 @@ impl Changes {
             status: (on != want.enabled).then(|| status(want)),
             hwid_device_limit: (held.hwid_device_limit != Some(device_limit(want))).then(|| device_limit(want)),
             traffic: traffic_differs.then_some((bytes, strategy)),
+            reset_traffic_from: want
+                .traffic_counted_from
+                .filter(|from| to_millis(held.traffic_counted_since()) < to_millis(*from)),
         }
     }
 
@@ -296,6 +319,10 @@ impl Changes {
             let held_traffic = format!("{} {}", held.traffic_limit_bytes, held.traffic_limit_strategy);
             drift.push(PanelDrift::new("traffic_limit", format!("{bytes} {strategy}"), held_traffic));
         }
+        if let Some(from) = self.reset_traffic_from {
+            let since = time_text(held.traffic_counted_since());
+            drift.push(PanelDrift::new("traffic_counted_from", time_text(from), since));
+        }
         if let Some(short_uuid) = &self.short_uuid {
             drift.push(PanelDrift::new("link_token", short_uuid, &held.short_uuid));
         }
@@ -317,6 +344,7 @@ mod tests {
             device_limit: Some(3),
             enabled: true,
             traffic: None,
+            traffic_counted_from: None,
         }
     }
 
@@ -329,6 +357,8 @@ mod tests {
             hwid_device_limit: Some(3),
             traffic_limit_bytes: traffic(u).0,
             traffic_limit_strategy: traffic(u).1.into(),
+            last_traffic_reset_at: None,
+            created_at: datetime!(2026-01-01 00:00 UTC),
         }
     }
 
@@ -430,5 +460,22 @@ mod tests {
         for reset in TrafficReset::ALL {
             assert_eq!(reset_of(strategy(reset)), Some(reset));
         }
+    }
+
+    #[test]
+    fn a_new_term_of_a_no_reset_limit_counts_traffic_from_zero_once() {
+        let now = datetime!(2026-11-23 12:00 UTC);
+        let renewed_at = datetime!(2026-11-20 00:00 UTC);
+        let want = PanelUser {
+            traffic: TrafficLimit::of_gb(50, TrafficReset::NoReset),
+            traffic_counted_from: Some(renewed_at),
+            ..user()
+        };
+        let counted_before = held(&want);
+        let c = Changes::between(&want, &counted_before, now);
+        assert_eq!(c.reset_traffic_from, Some(renewed_at));
+        assert_eq!(c.drift(&counted_before)[0].field, "traffic_counted_from");
+        let reset_since = User { last_traffic_reset_at: Some(renewed_at + time::Duration::seconds(1)), ..held(&want) };
+        assert_eq!(Changes::between(&want, &reset_since, now), Changes::default(), "once");
     }
 }
