@@ -184,7 +184,7 @@ impl PanelDirectory for RemnawavePanel {
         let page: UsersStream = self.expect_ok(Method::GET, &path, None).await?.response("users")?;
         let mut users = Vec::with_capacity(page.users.len());
         for listed in page.users {
-            let (id, status) = (listed.id, listed.status.clone());
+            let (id, status) = (listed.user.id, listed.user.status.clone());
             users.push(listed.existing().ok_or_else(|| {
                 PanelError::Rejected(format!("user {id}: a status or device limit outside the contract ({status})"))
             })?);

@@ -45,24 +45,15 @@ impl User {
     }
 }
 
-/// `ExtendedUsersSchema` as an import reads it (`GET /api/users/stream`), the fields we read.
+/// `ExtendedUsersSchema` as an import reads it (`GET /api/users/stream`): what every lookup
+/// reads, and what makes a client of it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListedUser {
-    pub id: i64,
+    #[serde(flatten)]
+    pub user: User,
     pub username: String,
-    pub short_uuid: String,
     pub subscription_url: String,
-    pub status: String,
-    #[serde(with = "time::serde::rfc3339")]
-    pub expire_at: OffsetDateTime,
-    pub hwid_device_limit: Option<i64>,
-    pub traffic_limit_bytes: i64,
-    pub traffic_limit_strategy: String,
-    #[serde(with = "time::serde::rfc3339::option")]
-    pub last_traffic_reset_at: Option<OffsetDateTime>,
-    #[serde(with = "time::serde::rfc3339")]
-    pub created_at: OffsetDateTime,
     pub telegram_id: Option<i64>,
     pub active_internal_squads: Vec<Squad>,
 }
@@ -84,33 +75,34 @@ pub struct UsersStream {
 impl ListedUser {
     /// The user as an import takes it; `None` for a status the contract does not define.
     pub fn existing(self) -> Option<ExistingPanelUser> {
-        let access = match self.status.as_str() {
+        let user = &self.user;
+        let access = match user.status.as_str() {
             "ACTIVE" => ExistingAccess::Active,
             "DISABLED" => ExistingAccess::Disabled,
             "LIMITED" => ExistingAccess::Limited,
             "EXPIRED" => ExistingAccess::Expired,
             _ => return None,
         };
-        let device_limit = match self.hwid_device_limit {
+        let device_limit = match user.hwid_device_limit {
             None => ExistingDeviceLimit::PanelDefault,
             Some(0) => ExistingDeviceLimit::Unlimited,
             Some(n) => ExistingDeviceLimit::Limited(u32::try_from(n).ok()?),
         };
-        let traffic = match u64::try_from(self.traffic_limit_bytes) {
+        let traffic = match u64::try_from(user.traffic_limit_bytes) {
             Ok(0) => None,
-            Ok(bytes) => Some(TrafficLimit::of_bytes(bytes, reset_of(&self.traffic_limit_strategy)?)?),
+            Ok(bytes) => Some(TrafficLimit::of_bytes(bytes, reset_of(&user.traffic_limit_strategy)?)?),
             Err(_) => return None,
         };
         Some(ExistingPanelUser {
-            panel_id: self.id.to_string(),
+            panel_id: user.id.to_string(),
             username: self.username,
-            link_token: self.short_uuid,
+            link_token: user.short_uuid.clone(),
             subscription_url: self.subscription_url,
             access,
-            expires_at: self.expire_at,
+            expires_at: user.expire_at,
             device_limit,
             traffic,
-            traffic_counted_since: self.last_traffic_reset_at.unwrap_or(self.created_at),
+            traffic_counted_since: user.traffic_counted_since(),
             telegram_id: self.telegram_id,
             squads: self.active_internal_squads.into_iter().map(|s| s.uuid).collect(),
         })
