@@ -404,6 +404,7 @@ fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_i
     let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
     let mine = person.press(&menu, "Моя подписка", "Статус: Активна");
     assert!(mine.text.contains("Устройства: 2 из 2"), "{}", mine.text);
+    assert!(mine.text.contains("Трафик: 50 ГБ в месяц"), "the panel's limit carried over: {}", mine.text);
 
     // The panel's webhooks name an adopted user by its own name: it is read back at once.
     rw.send_webhooks_to(&format!("{}/panel/remnawave/webhook", s.base), WEBHOOK_SECRET);

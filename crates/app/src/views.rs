@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use time::OffsetDateTime;
+use vp_domain::traffic::{GB, TrafficLimit};
 use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
 use vp_ports::pages::connect_page_url;
 use vp_ports::{AccountRecord, ClientRecord, Clock, InvoiceRecord, PanelDevice, PlanRecord, VpnPanel};
@@ -46,6 +47,42 @@ pub struct SubscriptionState {
     pub status: String,
     pub until: String,
     pub devices: String,
+    /// The traffic limit; `None` when there is none.
+    pub traffic: Option<String>,
+}
+
+/// A traffic limit as customers read it: "50 GB a month", "1.5 GB per term" (one decimal when
+/// the bytes are not whole GB, as an adopted panel user's may be).
+pub fn traffic_text(lang: Lang, limit: TrafficLimit) -> String {
+    let tenths = (u128::from(limit.bytes) * 10 + u128::from(GB) / 2) / u128::from(GB);
+    let gb = if tenths % 10 == 0 {
+        (tenths / 10).to_string()
+    } else {
+        let point = if lang == Lang::Ru { ',' } else { '.' };
+        format!("{}{point}{}", tenths / 10, tenths % 10)
+    };
+    text_with(
+        lang,
+        "page-subscription-traffic-limit",
+        &[("gb", gb.as_str().into()), ("reset", limit.reset.as_str().into())],
+    )
+}
+
+/// A plan's term as the shops word it, with its traffic limit when it has one.
+pub fn plan_term(lang: Lang, plan: &PlanRecord) -> String {
+    let term = if plan.lifetime {
+        text(lang, "shop-term-lifetime")
+    } else {
+        text_with(lang, "shop-term-months", &[("count", plan.months.into())])
+    };
+    match plan.traffic {
+        None => term,
+        Some(limit) => text_with(
+            lang,
+            "shop-term-with-traffic",
+            &[("term", term.as_str().into()), ("traffic", traffic_text(lang, limit).as_str().into())],
+        ),
+    }
 }
 
 impl SubscriptionView {
@@ -74,7 +111,12 @@ impl SubscriptionView {
             (None, Some(limit)) => text_with(lang, "page-subscription-devices-up-to", &[("limit", limit.into())]),
             (None, None) => text(lang, "page-subscription-devices-no-limit"),
         };
-        SubscriptionState { status: text(lang, status), until, devices }
+        SubscriptionState {
+            status: text(lang, status),
+            until,
+            devices,
+            traffic: self.traffic.map(|t| traffic_text(lang, t)),
+        }
     }
 }
 
@@ -351,6 +393,31 @@ mod tests {
     use super::*;
     use crate::content::AppList;
     use crate::operator::demo::APP_LIST_JSON;
+    use vp_domain::traffic::TrafficReset;
+
+    #[test]
+    fn a_traffic_limit_reads_in_whole_gb_or_with_one_decimal_in_the_readers_language() {
+        let fifty = TrafficLimit::of_gb(50, TrafficReset::Month).unwrap();
+        assert_eq!(traffic_text(Lang::Ru, fifty), "50 ГБ в месяц");
+        assert_eq!(traffic_text(Lang::En, fifty), "50 GB a month");
+        let odd = TrafficLimit::of_bytes(GB * 3 / 2, TrafficReset::NoReset).unwrap();
+        assert_eq!(
+            (traffic_text(Lang::Ru, odd), traffic_text(Lang::En, odd)),
+            ("1,5 ГБ на срок".into(), "1.5 GB per term".into())
+        );
+        let plan = PlanRecord {
+            plan_id: 7,
+            months: 3,
+            lifetime: false,
+            device_limited: true,
+            platform_price: vp_domain::Money::from_kopecks(100),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            retired_at: None,
+            traffic: Some(fifty),
+        };
+        assert_eq!(plan_term(Lang::Ru, &plan), "3 месяца, 50 ГБ в месяц");
+        assert_eq!(plan_term(Lang::En, &PlanRecord { traffic: None, ..plan }), "3 months");
+    }
 
     #[test]
     fn deep_links_carry_the_url_encoded_subscription_link() {

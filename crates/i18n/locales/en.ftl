@@ -34,6 +34,15 @@ page-subscription-devices-used-of = { $used } of { $limit }
 page-subscription-devices-used = { $used } (no limit)
 page-subscription-devices-up-to = up to { $limit }
 page-subscription-devices-no-limit = no limit
+page-subscription-traffic = Traffic
+# $gb is the amount already written out (50, 1.5); $reset is when the count starts again.
+page-subscription-traffic-limit = { $gb } GB { $reset ->
+    [day] a day
+    [week] a week
+    [month] a month
+    [month_rolling] a month
+   *[no_reset] per term
+}
 
 ## Connect pages
 
@@ -614,6 +623,7 @@ shop-menu-back = Back to the menu
 shop-plans = { $brand }: choose a plan.
 shop-plans-none = Nothing is on sale right now. Please come back later.
 shop-plan = { $term }: { MONEY($price) }
+shop-term-with-traffic = { $term }, { $traffic }
 shop-term-months = { $count ->
     [one] { $count } month
    *[other] { $count } months

@@ -33,6 +33,15 @@ page-subscription-devices-used-of = { $used } из { $limit }
 page-subscription-devices-used = { $used } (без ограничения)
 page-subscription-devices-up-to = до { $limit }
 page-subscription-devices-no-limit = без ограничения
+page-subscription-traffic = Трафик
+# $gb — уже записанное число (50, 1,5); $reset — когда счёт начинается заново.
+page-subscription-traffic-limit = { $gb } ГБ { $reset ->
+    [day] в день
+    [week] в неделю
+    [month] в месяц
+    [month_rolling] в месяц
+   *[no_reset] на срок
+}
 
 ## Страницы подключения
 
@@ -641,6 +650,7 @@ shop-menu-back = В меню
 shop-plans = { $brand }: выберите тариф.
 shop-plans-none = Сейчас ничего не продаётся. Загляните позже.
 shop-plan = { $term }: { MONEY($price) }
+shop-term-with-traffic = { $term }, { $traffic }
 shop-term-months = { $count ->
     [one] { $count } месяц
     [few] { $count } месяца

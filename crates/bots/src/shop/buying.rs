@@ -9,9 +9,10 @@ use vp_domain::{InvoiceStatus, Lang, PaymentId, Purpose};
 use vp_i18n::{clock, text, text_with};
 use vp_ports::{BotMessage, Button, ButtonPress, PaymentMethodRecord, PlanRecord, StarsInvoice};
 
-use super::screens::{connect_screen, subscription, term};
+use super::screens::{connect_screen, subscription};
 use super::{Speak, refusal};
 use crate::choice::Choice;
+use vp_app::views::plan_term;
 
 /// A plan or a device count pressed: with one payment method the invoice at once, with several
 /// the methods first (`choose` makes each one's button).
@@ -77,9 +78,7 @@ async fn invoice_message(
         return Ok(shopper.message(shopper.say("shop-invoice-closed"), buttons));
     };
     let what = match invoice.purpose {
-        Purpose::Subscription { .. } => {
-            plan.map_or_else(|| text(lang, "shop-menu-plans"), |p| term(lang, p.lifetime, p.months))
-        }
+        Purpose::Subscription { .. } => plan.map_or_else(|| text(lang, "shop-menu-plans"), |p| plan_term(lang, p)),
         Purpose::Devices { count } => text_with(lang, "page-order-devices", &[("count", count.into())]),
     };
     let time = clock(&shopper.account.time_zone, invoice.expires_at);

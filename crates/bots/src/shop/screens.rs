@@ -3,7 +3,7 @@
 
 use vp_app::AppResult;
 use vp_app::bot_shop::{BotShop, DeviceOffer, InviteLink, Shopper};
-use vp_app::views::SubscriptionView;
+use vp_app::views::{SubscriptionView, plan_term};
 use vp_domain::Lang;
 use vp_domain::devices::DevicePurchaseRefused;
 use vp_i18n::{text, text_with};
@@ -90,10 +90,7 @@ pub(crate) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMes
             let label = text_with(
                 lang,
                 "shop-plan",
-                &[
-                    ("term", term(lang, p.plan.lifetime, p.plan.months).as_str().into()),
-                    ("price", p.price.customer.into()),
-                ],
+                &[("term", plan_term(lang, &p.plan).as_str().into()), ("price", p.price.customer.into())],
             );
             Button::press(label, Choice::Buy { plan_id: p.plan.plan_id, method: None }.data())
         })
@@ -224,25 +221,17 @@ pub(crate) async fn help(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMess
     Ok(shopper.message(body, buttons))
 }
 
-/// A plan's term as the shop words it.
-pub(super) fn term(lang: Lang, lifetime: bool, months: u32) -> String {
-    if lifetime {
-        text(lang, "shop-term-lifetime")
-    } else {
-        text_with(lang, "shop-term-months", &[("count", months.into())])
-    }
-}
-
 /// A subscription's status, until when and devices, a line each, as the bot words them; the
 /// devices used are left out when the panel did not answer.
 pub(crate) fn subscription_lines(sub: &SubscriptionView, devices_used: Option<usize>, lang: Lang) -> String {
     let state = sub.state(lang, devices_used);
-    [
+    let mut lines = vec![
         format!("{}: {}", text(lang, "page-subscription-status"), state.status),
         format!("{}: {}", text(lang, "page-subscription-valid-until"), state.until),
         format!("{}: {}", text(lang, "page-subscription-devices"), state.devices),
-    ]
-    .join("\n")
+    ];
+    lines.extend(state.traffic.map(|t| format!("{}: {t}", text(lang, "page-subscription-traffic"))));
+    lines.join("\n")
 }
 
 #[cfg(test)]

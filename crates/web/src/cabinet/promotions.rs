@@ -11,6 +11,7 @@ use vp_app::actor::Actor;
 use vp_app::catalog::Catalog;
 use vp_app::promotions::{NewPromo, PromoSummary, Promotions};
 use vp_app::referrals::Referrals;
+use vp_app::views::plan_term;
 use vp_app::{AppError, Declined, FieldErrors};
 use vp_domain::Money;
 use vp_domain::promo::{Benefit, PromoCode};
@@ -333,11 +334,7 @@ fn new_form(shell: &Shell<'_>, tx: Texts, sent: &PromoForm, plans: &vp_app::view
                 legend { (tx.get("cabinet-promo-field-plans")) }
                 @for p in &plans.plans {
                     @let id = p.plan.plan_id.to_string();
-                    @let term = if p.plan.lifetime {
-                        tx.get("shop-term-lifetime")
-                    } else {
-                        tx.with("shop-term-months", &[("count", p.plan.months.into())])
-                    };
+                    @let term = plan_term(tx.0, &p.plan);
                     label.check {
                         input type="checkbox" name="plans" value=(id) checked[sent.plans.contains(&id)];
                         " " (tx.with("shop-plan", &[("term", term.as_str().into()), ("price", p.price.customer.into())]))

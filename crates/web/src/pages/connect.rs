@@ -175,6 +175,7 @@ fn state(lang: Lang, p: &ConnectPage) -> Markup {
             dt { (tx.get("page-subscription-status")) } dd { (state.status) }
             dt { (tx.get("page-subscription-valid-until")) } dd { (state.until) }
             dt { (tx.get("page-subscription-devices")) } dd { (state.devices) }
+            @if let Some(traffic) = &state.traffic { dt { (tx.get("page-subscription-traffic")) } dd { (traffic) } }
         }
     }
 }

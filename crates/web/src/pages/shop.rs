@@ -11,6 +11,7 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::promotions::refusal_text_key;
 use vp_app::shop::{Purchase, SHOP_PATH, Shop, ShopOrder, ShopPage};
+use vp_app::views::plan_term;
 use vp_app::{AppError, Lang, Refusal};
 use vp_domain::promo::PromoRefused;
 use vp_i18n::Texts;
@@ -204,11 +205,7 @@ fn buying_form(lang: Lang, page: &ShopPage, filled: &Filled) -> Markup {
                 legend { h2 { (tx.get("shop-page-plans")) } }
                 @if let Some(p) = &plan_problem { p.error #plan_problem { (p) } }
                 @for p in &page.plans.plans {
-                    @let term = if p.plan.lifetime {
-                        tx.get("shop-term-lifetime")
-                    } else {
-                        tx.with("shop-term-months", &[("count", p.plan.months.into())])
-                    };
+                    @let term = plan_term(lang, &p.plan);
                     label.check {
                         input type="radio" name="plan" value=(p.plan.plan_id) required
                             checked[chosen_plan == Some(p.plan.plan_id)];

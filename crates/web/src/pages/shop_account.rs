@@ -438,6 +438,7 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
             dt { (tx.get("page-subscription-status")) } dd { (state.status) }
             dt { (tx.get("page-subscription-valid-until")) } dd { (state.until) }
             dt { (tx.get("page-subscription-devices")) } dd { (state.devices) }
+            @if let Some(traffic) = &state.traffic { dt { (tx.get("page-subscription-traffic")) } dd { (traffic) } }
         }
         @if sub.auto_renew {
             p {
