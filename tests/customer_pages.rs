@@ -200,6 +200,35 @@ fn paid_token(s: &Server, client: &str) -> String {
 }
 
 #[test]
+fn the_local_panel_counts_a_limited_plans_traffic_refuses_the_link_when_used_up_and_counts_anew_on_renewal() {
+    let Some(s) = server("local_traffic") else { return };
+    let args =
+        ["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "1", "--traffic-reset", "no_reset"];
+    let plan_id = support::partner::offered_plan(&s, &args)["plan_id"].as_i64().unwrap();
+    let token = link_token(&support::partner::buy(&s, "counted", plan_id)["client"]);
+    let path = format!("/sub/{token}");
+    let fetch = || s.get_raw(&path, &[("accept", "*/*"), ("x-hwid", "phone-1")]);
+
+    let first = fetch();
+    assert_eq!(first.status, 200, "{}", first.text());
+    let info = first.header("subscription-userinfo").unwrap().to_owned();
+    let served: u64 = info.split("download=").nth(1).and_then(|v| v.split(';').next()).unwrap().parse().unwrap();
+    assert!(served > 0 && info.contains("total=1073741824"), "what the link served counts: {info}");
+    let page = html(&s.get_raw(&format!("/connect/{token}?lang=en"), &[]));
+    assert!(page.contains("<dt>Traffic</dt><dd>1 GB per term</dd>"), "{page}");
+
+    let used = s.cli(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "1024"]);
+    assert_eq!(used["traffic_used_bytes"].as_u64(), Some(served + (1 << 30)), "{used}");
+    let refused = fetch();
+    assert_eq!((refused.status, refused.text().as_str()), (403, "traffic limit reached for this period"));
+
+    support::partner::buy(&s, "counted", plan_id);
+    assert_eq!(fetch().status, 200, "a new term on a no_reset limit counts from zero");
+    let (code, out) = s.cli_raw(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "0"]);
+    assert_eq!(code, Some(2), "{out}");
+}
+
+#[test]
 fn the_connect_page_shows_the_subscription_and_the_visitors_platform_first() {
     let Some(s) = server("connect_listing") else { return };
     let token = paid_token(&s, "connect-me");

@@ -7,7 +7,7 @@
 use crate::support;
 
 use serde_json::{Value, json};
-use support::partner::{assert_panel_outage_503s, buy, pay, post_payment};
+use support::partner::{assert_panel_outage_503s, buy, offered_plan, pay, post_payment};
 use support::server::{Backend, Server};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -424,23 +424,6 @@ fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_i
     assert_eq!(user.hwid_device_limit, Some(2), "ours again");
     assert_eq!(user.traffic_limit_bytes, 0, "plan 1 has no traffic limit: the plan bought sets it");
     rw.assert_contract();
-}
-
-/// A plan the CLI created, once the server offers it (another process learns of a change of the
-/// offer within a second); returns it as `GET /plans` shows it.
-fn offered_plan(s: &Server, args: &[&str]) -> Value {
-    let plan_id = s.cli(args)["plan_id"].as_i64().expect("a plan id");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let plans = s.api("GET", "/plans", None, &[]).json();
-        if let Some(plan) = plans["plans"].as_array().unwrap().iter().find(|p| p["plan_id"] == plan_id) {
-            // The payments keep their own copy of the offer for up to a second as well.
-            std::thread::sleep(vp_app::catalog::OFFER_TTL + std::time::Duration::from_millis(200));
-            return plan.clone();
-        }
-        assert!(std::time::Instant::now() < deadline, "plan {plan_id} never offered: {plans}");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
 }
 
 fn a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counted_anew_on_renewal(backend: Backend) {

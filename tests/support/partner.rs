@@ -76,3 +76,20 @@ pub fn jobs_at(s: &Server, at: OffsetDateTime) {
     }
     s.cli(&["jobs"]);
 }
+
+/// A plan the CLI created, once the server offers it (another process learns of a change of the
+/// offer within a second); returns it as `GET /plans` shows it.
+pub fn offered_plan(s: &Server, args: &[&str]) -> Value {
+    let plan_id = s.cli(args)["plan_id"].as_i64().expect("a plan id");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let plans = s.api("GET", "/plans", None, &[]).json();
+        if let Some(plan) = plans["plans"].as_array().unwrap().iter().find(|p| p["plan_id"] == plan_id) {
+            // The payments keep their own copy of the offer for up to a second as well.
+            std::thread::sleep(vp_app::catalog::OFFER_TTL + std::time::Duration::from_millis(200));
+            return plan.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "plan {plan_id} never offered: {plans}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -409,6 +409,14 @@ pub enum SandboxCommand {
     SavedCards { outcome: SavedCardsOutcome },
     /// Set the server share links the local panel returns, from a JSON file `{"servers": [...]}`.
     Servers { file: PathBuf },
+    /// The client's VPN apps moved MB megabytes (2^20 bytes) through the local panel, which
+    /// carries no VPN traffic of its own: counted against the subscription's traffic limit.
+    Traffic {
+        account_id: AccountId,
+        client_id: ClientId,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        mb: u32,
+    },
     /// Show both modes.
     Show,
 }

@@ -12,7 +12,7 @@ use vp_domain::referral::ReferralDays;
 use vp_domain::stars::StarsRate;
 use vp_domain::traffic::TrafficLimit;
 use vp_domain::withdrawal::{WithdrawalStatus, WithdrawalStep};
-use vp_domain::{GatewayName, GatewayRoute, MethodCode};
+use vp_domain::{AccountId, ClientId, GatewayName, GatewayRoute, MethodCode};
 use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
@@ -306,6 +306,29 @@ pub async fn demo(services: &Services) -> CommandResult {
     Ok(json!({ "account": output::account(&account), "api_key": output::issued_key(&key) }))
 }
 
+/// `sandbox traffic`: the local panel counts `mb` more of the client's traffic.
+pub async fn local_traffic(
+    services: &Services,
+    panel: &vp_panel::LocalPanel,
+    account_id: &AccountId,
+    client_id: &ClientId,
+    mb: u32,
+) -> CommandResult {
+    let client = services.operator.show_client(account_id, client_id).await?;
+    let record =
+        client.subscription.as_ref().ok_or_else(|| CommandError::BadInput("the client has no subscription".into()))?;
+    let counted = panel
+        .count_traffic(&record.link_token, u64::from(mb) << 20)
+        .await
+        .map_err(|e| CommandError::Failed(e.to_string()))?;
+    Ok(match counted {
+        Some(count) => json!({ "traffic_used_bytes": count.used, "counted_since": output::timestamp(count.since) }),
+        None => {
+            json!({ "traffic_used_bytes": null, "note": "the subscription has no traffic limit: nothing is counted" })
+        }
+    })
+}
+
 pub async fn sandbox(services: &Services, cmd: SandboxCommand) -> CommandResult {
     use vp_ports::SettingKey;
     use vp_ports::standin::StandInMode;
@@ -333,6 +356,9 @@ pub async fn sandbox(services: &Services, cmd: SandboxCommand) -> CommandResult 
             operator.set_adapter_setting(SettingKey::SandboxSavedCards, value).await?;
         }
         SandboxCommand::Show => {}
+        SandboxCommand::Traffic { .. } => {
+            return Err(CommandError::BadInput("the local panel counts traffic; VP_PANEL is not local".into()));
+        }
     }
     // A missing or unreadable mode means `up`, as the stand-ins read it.
     let mode = |stored: Option<String>| stored.and_then(|v| v.parse::<StandInMode>().ok()).unwrap_or_default();

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, SandboxCommand};
 use crate::commands::CommandError;
 use crate::config::Config;
 
@@ -102,6 +102,10 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Backup { file } => commands::backup(&services, &file).await?,
         Command::ReleaseLeases => serde_json::json!({ "deliveries_freed": services.operator.release_leases().await? }),
         Command::Clock(c) => event_commands::clock_command(&services, &config, c).await?,
+        Command::Sandbox(SandboxCommand::Traffic { account_id, client_id, mb }) => match local_panel {
+            Some(panel) => commands::local_traffic(&services, &panel, &account_id, &client_id, mb).await?,
+            None => commands::sandbox(&services, SandboxCommand::Traffic { account_id, client_id, mb }).await?,
+        },
         Command::Sandbox(c) => commands::sandbox(&services, c).await?,
         Command::Panel(c) => commands::panel(&services, c).await?,
         Command::Import(c) => commands::import(&services, c).await?,

@@ -4,7 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use time::{Duration, OffsetDateTime, Time};
+
 use crate::invoice::UnknownValue;
+use crate::subscription::add_months;
 
 /// Bytes in one GB as plans are sold and panels count: 2^30, as Remnawave's own screens convert.
 pub const GB: u64 = 1 << 30;
@@ -74,9 +77,92 @@ impl TrafficLimit {
     }
 }
 
+impl TrafficReset {
+    /// When a count started at `since` starts again by itself; `None` for `no_reset`. Days,
+    /// weeks (from Monday) and calendar months are UTC, as the panels count them.
+    pub fn next_after(self, since: OffsetDateTime) -> Option<OffsetDateTime> {
+        let midnight = since.replace_time(Time::MIDNIGHT);
+        match self {
+            TrafficReset::NoReset => None,
+            TrafficReset::Day => Some(midnight + Duration::days(1)),
+            TrafficReset::Week => {
+                let from_monday = i64::from(since.weekday().number_days_from_monday());
+                Some(midnight + Duration::days(7 - from_monday))
+            }
+            TrafficReset::Month => Some(add_months(midnight.replace_day(1).unwrap_or(midnight), 1)),
+            TrafficReset::MonthRolling => Some(add_months(since, 1)),
+        }
+    }
+}
+
+/// The traffic a subscription used since its count last started from zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrafficCount {
+    pub used: u64,
+    pub since: OffsetDateTime,
+}
+
+impl TrafficCount {
+    pub fn new(now: OffsetDateTime) -> TrafficCount {
+        TrafficCount { used: 0, since: now }
+    }
+
+    /// The count as of `now` under `limit`: from zero again when the limit's period has turned
+    /// since it started, or when the term requires a count from `counted_from` on
+    /// (`Subscription::traffic_counted_from`) and this one is older.
+    pub fn current(
+        self,
+        limit: TrafficLimit,
+        counted_from: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> TrafficCount {
+        let period_turned = limit.reset.next_after(self.since).is_some_and(|at| at <= now);
+        let term_renewed = counted_from.is_some_and(|from| self.since < from);
+        if period_turned || term_renewed { TrafficCount::new(now) } else { self }
+    }
+
+    /// Whether the limit is used up.
+    pub fn exhausted(self, limit: TrafficLimit) -> bool {
+        self.used >= limit.bytes
+    }
+
+    pub fn with_served(self, bytes: u64) -> TrafficCount {
+        TrafficCount { used: self.used.saturating_add(bytes), ..self }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn each_reset_turns_at_its_own_boundary() {
+        let wed = datetime!(2026-12-02 15:30 UTC);
+        assert_eq!(TrafficReset::NoReset.next_after(wed), None);
+        assert_eq!(TrafficReset::Day.next_after(wed), Some(datetime!(2026-12-03 00:00 UTC)));
+        assert_eq!(TrafficReset::Week.next_after(wed), Some(datetime!(2026-12-07 00:00 UTC)), "the next Monday");
+        assert_eq!(TrafficReset::Month.next_after(wed), Some(datetime!(2027-01-01 00:00 UTC)));
+        assert_eq!(
+            TrafficReset::MonthRolling.next_after(datetime!(2026-01-31 10:00 UTC)),
+            Some(datetime!(2026-02-28 10:00 UTC))
+        );
+    }
+
+    #[test]
+    fn a_count_starts_again_when_its_period_turns_or_its_term_is_renewed_and_not_otherwise() {
+        let start = datetime!(2026-12-02 15:30 UTC);
+        let monthly = TrafficLimit::of_gb(1, TrafficReset::Month).unwrap();
+        let used = TrafficCount::new(start).with_served(GB);
+        assert!(used.exhausted(monthly));
+        assert_eq!(used.current(monthly, None, datetime!(2026-12-31 23:59 UTC)), used, "same month");
+        let january = datetime!(2027-01-01 00:00 UTC);
+        assert_eq!(used.current(monthly, None, january), TrafficCount::new(january));
+        let once = TrafficLimit::of_gb(1, TrafficReset::NoReset).unwrap();
+        assert_eq!(used.current(once, Some(start), january), used, "this term's count goes on");
+        let renewed = datetime!(2026-12-20 00:00 UTC);
+        assert_eq!(used.current(once, Some(renewed), january), TrafficCount::new(january), "a new term counts anew");
+    }
 
     #[test]
     fn a_plans_gb_are_binary_gigabytes_and_zero_or_absurd_amounts_are_no_limit() {

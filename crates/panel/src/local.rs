@@ -5,9 +5,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use time::format_description::well_known::Rfc3339;
 use vp_ports::SettingKey;
+use vp_ports::TrafficCount;
 use vp_ports::{
     Clock, LocalPanelDevice, LocalPanelStore, LocalPanelTx, LocalPanelUser, PanelDevice, PanelDrift, PanelError,
-    PanelInfo, PanelUser, VpnPanel, to_millis,
+    PanelInfo, PanelUser, TrafficLimit, VpnPanel, to_millis,
 };
 use vp_standin::{ModeCache, behave};
 
@@ -42,6 +43,8 @@ pub struct SubscriptionContent {
     pub support_url: Option<String>,
     /// The page a browser gets for this link (the connect page).
     pub web_page_url: String,
+    /// The traffic used this period, with this fetch, and the limit; `None` without one.
+    pub traffic: Option<(u64, u64)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +55,8 @@ pub enum FetchRefused {
     HwidRequired,
     /// A new device over the limit.
     DeviceLimitReached,
+    /// The traffic limit is used up until the period turns or a term is bought.
+    TrafficUsedUp,
     Unavailable,
 }
 
@@ -98,7 +103,9 @@ impl LocalPanel {
     }
 
     /// A VPN app fetches the link: the device is registered (or refused over the limit) and
-    /// the server list returned. A rotated or expired link stops working at once.
+    /// the server list returned. A rotated or expired link stops working at once. Under a
+    /// traffic limit, what the link serves is counted (the local panel carries no VPN traffic,
+    /// so its links' own bytes stand for it) and a used-up limit refuses the fetch.
     pub async fn fetch(&self, token: &str, headers: DeviceHeaders) -> Result<SubscriptionContent, FetchRefused> {
         let mut tx = self.answer(Unit::Write).await.map_err(|_| FetchRefused::Unavailable)?;
         let now = self.clock.now();
@@ -130,20 +137,57 @@ impl LocalPanel {
             }
         }
         let servers = tx.setting(SettingKey::LocalPanelServers).await.map_err(|_| FetchRefused::Unavailable)?;
+        let servers = servers.and_then(|s| ServerList::parse(&s.value).ok()).unwrap_or_else(ServerList::demo);
+        let traffic = match user.traffic {
+            None => None,
+            Some(limit) => {
+                let stored = tx.local_panel_traffic(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
+                let count = stored.unwrap_or(TrafficCount::new(now)).current(limit, user.traffic_counted_from, now);
+                if count.exhausted(limit) {
+                    // What the period turned or a renewal reset is kept even so.
+                    if Some(count) != stored {
+                        let kept = tx.local_panel_save_traffic(&user.user_ref, &count).await;
+                        kept.and(tx.commit().await).map_err(|_| FetchRefused::Unavailable)?;
+                    }
+                    return Err(FetchRefused::TrafficUsedUp);
+                }
+                let served = servers.servers.iter().map(|s| s.len() as u64 + 1).sum();
+                let count = count.with_served(served);
+                tx.local_panel_save_traffic(&user.user_ref, &count).await.map_err(|_| FetchRefused::Unavailable)?;
+                Some((count.used, limit.bytes))
+            }
+        };
         let client = tx.client_by_ref(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
         let account = match &client {
             Some(c) => tx.account(&c.account_id).await.map_err(|_| FetchRefused::Unavailable)?,
             None => None,
         };
         tx.commit().await.map_err(|_| FetchRefused::Unavailable)?;
-        let servers = servers.and_then(|s| ServerList::parse(&s.value).ok()).unwrap_or_else(ServerList::demo);
         Ok(SubscriptionContent {
             servers: servers.servers,
             expires_at: user.expires_at,
             brand_name: account.as_ref().map(|a| a.brand_name.as_str().to_owned()),
             support_url: account.and_then(|a| a.style.support_url),
             web_page_url: vp_ports::pages::connect_page_url(&self.public_base_url, token, None),
+            traffic,
         })
+    }
+}
+
+impl LocalPanel {
+    /// Counts `bytes` more of traffic for the user of the link (the sandbox's stand-in for the
+    /// VPN traffic the local panel does not carry); `None` when it has no limit to count for.
+    pub async fn count_traffic(&self, token: &str, bytes: u64) -> Result<Option<TrafficCount>, PanelError> {
+        let mut tx = self.answer(Unit::Write).await?;
+        let now = self.clock.now();
+        let Some(user) = tx.local_panel_user_by_token(token).await.map_err(unavailable)? else { return Ok(None) };
+        let Some(limit) = user.traffic else { return Ok(None) };
+        let stored = tx.local_panel_traffic(&user.user_ref).await.map_err(unavailable)?;
+        let count = stored.unwrap_or(TrafficCount::new(now)).current(limit, user.traffic_counted_from, now);
+        let count = count.with_served(bytes);
+        tx.local_panel_save_traffic(&user.user_ref, &count).await.map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        Ok(Some(count))
     }
 }
 
@@ -210,6 +254,8 @@ fn local_user(user: &PanelUser) -> LocalPanelUser {
         expires_at: user.expires_at,
         device_limit: user.device_limit,
         enabled: user.enabled,
+        traffic: user.traffic,
+        traffic_counted_from: user.traffic_counted_from,
     }
 }
 
@@ -231,6 +277,11 @@ fn differences(want: &LocalPanelUser, held: &LocalPanelUser) -> Vec<PanelDrift> 
     }
     if want.device_limit != held.device_limit {
         drift.push(PanelDrift::new("device_limit", limit_text(want.device_limit), limit_text(held.device_limit)));
+    }
+    if want.traffic != held.traffic {
+        let text =
+            |t: Option<TrafficLimit>| t.map_or_else(|| "unlimited".to_owned(), |t| format!("{} {}", t.bytes, t.reset));
+        drift.push(PanelDrift::new("traffic_limit", text(want.traffic), text(held.traffic)));
     }
     if want.link_token != held.link_token {
         drift.push(PanelDrift::new("link_token", &want.link_token, &held.link_token));

@@ -42,7 +42,13 @@ async fn fetch(req: HttpRequest, token: web::Path<String>, panel: web::Data<Loca
                 .content_type("text/plain; charset=utf-8")
                 .insert_header((
                     "subscription-userinfo",
-                    format!("upload=0; download=0; total=0; expire={}", content.expires_at.unix_timestamp()),
+                    // What apps show of the traffic: used as downloaded, the limit as the total.
+                    format!(
+                        "upload=0; download={}; total={}; expire={}",
+                        content.traffic.map_or(0, |(used, _)| used),
+                        content.traffic.map_or(0, |(_, total)| total),
+                        content.expires_at.unix_timestamp()
+                    ),
                 ))
                 .insert_header(("profile-update-interval", PROFILE_UPDATE_HOURS))
                 .insert_header(("profile-web-page-url", content.web_page_url));
@@ -61,6 +67,7 @@ async fn fetch(req: HttpRequest, token: web::Path<String>, panel: web::Data<Loca
                     (StatusCode::BAD_REQUEST, "this subscription needs an app that sends x-hwid")
                 }
                 FetchRefused::DeviceLimitReached => (StatusCode::FORBIDDEN, "device limit reached"),
+                FetchRefused::TrafficUsedUp => (StatusCode::FORBIDDEN, "traffic limit reached for this period"),
                 FetchRefused::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "temporarily unavailable"),
             };
             HttpResponse::build(status).content_type("text/plain; charset=utf-8").body(text)

@@ -56,7 +56,7 @@ pub use notice::*;
 pub use panel::{
     ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, ExistingPanelUsers, PanelDevice, PanelDirectory,
     PanelDrift, PanelError, PanelEventError, PanelEvents, PanelInfo, PanelUser, PanelUserChange, PanelUserChecked,
-    TrafficLimit, TrafficReset, VpnPanel, to_millis,
+    TrafficCount, TrafficLimit, TrafficReset, VpnPanel, to_millis,
 };
 pub use promo::{PromoCodeRecord, PromoUsage, PromoUse};
 pub use records::*;

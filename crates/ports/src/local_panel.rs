@@ -2,6 +2,7 @@
 //! panel adapter reaches them, through a store that also implements `LocalPanelStore`.
 
 use async_trait::async_trait;
+use vp_domain::traffic::TrafficCount;
 
 use crate::records::{LocalPanelDevice, LocalPanelUser};
 use crate::store::{Store, StoreResult, Tx};
@@ -17,6 +18,9 @@ pub trait LocalPanelRepo: Send {
     async fn local_panel_upsert_device(&mut self, device: &LocalPanelDevice) -> StoreResult<()>;
     /// Returns false when the user has no such device.
     async fn local_panel_delete_device(&mut self, user_ref: &str, hwid: &str) -> StoreResult<bool>;
+    /// What the user's links served since its count last started; `None` before the first.
+    async fn local_panel_traffic(&mut self, user_ref: &str) -> StoreResult<Option<TrafficCount>>;
+    async fn local_panel_save_traffic(&mut self, user_ref: &str, count: &TrafficCount) -> StoreResult<()>;
 }
 
 /// A unit of work of the local panel: the core's records and the panel's own tables together.

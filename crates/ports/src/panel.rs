@@ -8,7 +8,7 @@ use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::AccountId;
 pub use vp_domain::adoption::{ExistingAccess, ExistingDeviceLimit};
-pub use vp_domain::traffic::{TrafficLimit, TrafficReset};
+pub use vp_domain::traffic::{TrafficCount, TrafficLimit, TrafficReset};
 
 /// What the panel must hold for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -242,6 +242,9 @@ pub struct LocalPanelUser {
     pub expires_at: OffsetDateTime,
     pub device_limit: Option<u32>,
     pub enabled: bool,
+    pub traffic: Option<TrafficLimit>,
+    /// `PanelUser::traffic_counted_from`.
+    pub traffic_counted_from: Option<OffsetDateTime>,
 }
 
 /// A device registered by the embedded local panel.

@@ -473,12 +473,16 @@ pub(crate) fn idempotency(r: IdempotencyRow) -> StoreResult<IdempotencyRecord> {
 }
 
 pub(crate) fn local_user_row(u: &LocalPanelUser) -> StoreResult<LocalPanelUserRow> {
+    let (traffic_limit_bytes, traffic_reset) = traffic_columns(u.traffic)?;
     Ok(LocalPanelUserRow {
         user_ref: u.user_ref.clone(),
         link_token: u.link_token.clone(),
         expires_at: db_time(u.expires_at),
         device_limit: int_opt(u.device_limit, "device limit")?,
         enabled: u.enabled,
+        traffic_limit_bytes,
+        traffic_reset,
+        traffic_counted_from: db_time_opt(u.traffic_counted_from),
     })
 }
 
@@ -489,6 +493,8 @@ pub(crate) fn local_user(r: LocalPanelUserRow) -> StoreResult<LocalPanelUser> {
         link_token: r.link_token,
         expires_at: utc(r.expires_at),
         enabled: r.enabled,
+        traffic: traffic_limit(r.traffic_limit_bytes, r.traffic_reset.as_deref())?,
+        traffic_counted_from: r.traffic_counted_from.map(utc),
     })
 }
 

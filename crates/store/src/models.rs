@@ -272,6 +272,18 @@ pub(crate) struct LocalPanelUserRow {
     pub expires_at: PrimitiveDateTime,
     pub device_limit: Option<i32>,
     pub enabled: bool,
+    pub traffic_limit_bytes: Option<i64>,
+    pub traffic_reset: Option<String>,
+    pub traffic_counted_from: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = local_panel_traffic)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct LocalPanelTrafficRow {
+    pub user_ref: String,
+    pub used_bytes: i64,
+    pub counted_since: PrimitiveDateTime,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]

@@ -182,6 +182,17 @@ diesel::table! {
         expires_at -> Timestamp,
         device_limit -> Nullable<Integer>,
         enabled -> Bool,
+        traffic_limit_bytes -> Nullable<BigInt>,
+        traffic_reset -> Nullable<Text>,
+        traffic_counted_from -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    local_panel_traffic (user_ref) {
+        user_ref -> Text,
+        used_bytes -> BigInt,
+        counted_since -> Timestamp,
     }
 }
 

@@ -6,15 +6,16 @@ use vp_ports::LocalPanelRepo;
 use crate::tx::StoreTx;
 use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
+use vp_domain::traffic::TrafficCount;
 use vp_ports::records::{LocalPanelDevice, LocalPanelUser};
 use vp_ports::store::StoreResult;
 
 use crate::convert;
 use crate::deferred::write_with_next;
-use crate::errors::db;
-use crate::models::{LocalPanelDeviceRow, LocalPanelUserRow};
+use crate::errors::{corrupt, db};
+use crate::models::{LocalPanelDeviceRow, LocalPanelTrafficRow, LocalPanelUserRow};
 use crate::pool::{db_run, upsert_statement};
-use crate::schema::{local_panel_devices, local_panel_users};
+use crate::schema::{local_panel_devices, local_panel_traffic, local_panel_users};
 
 #[async_trait]
 impl LocalPanelRepo for StoreTx {
@@ -90,5 +91,28 @@ impl LocalPanelRepo for StoreTx {
         })
         .map_err(db)?;
         Ok(deleted == 1)
+    }
+
+    async fn local_panel_traffic(&mut self, user_ref: &str) -> StoreResult<Option<TrafficCount>> {
+        let conn = self.conn().await?;
+        let row: Option<LocalPanelTrafficRow> = db_run!(conn, c => {
+            local_panel_traffic::table.find(user_ref).select(LocalPanelTrafficRow::as_select()).first(c).await.optional()
+        })
+        .map_err(db)?;
+        row.map(|r| {
+            let used =
+                u64::try_from(r.used_bytes).map_err(|_| corrupt(format!("stored traffic used {}", r.used_bytes)))?;
+            Ok(TrafficCount { used, since: convert::utc(r.counted_since) })
+        })
+        .transpose()
+    }
+
+    async fn local_panel_save_traffic(&mut self, user_ref: &str, count: &TrafficCount) -> StoreResult<()> {
+        let row = LocalPanelTrafficRow {
+            user_ref: user_ref.to_owned(),
+            used_bytes: i64::try_from(count.used).unwrap_or(i64::MAX),
+            counted_since: convert::db_time(count.since),
+        };
+        write_with_next!(self, upsert_statement!(local_panel_traffic::table, local_panel_traffic::user_ref, &row))
     }
 }

@@ -2,7 +2,7 @@
 //! `LocalPanelRepo`).
 
 use super::*;
-use vp_ports::AdoptedClient;
+use vp_ports::{AdoptedClient, TrafficCount, TrafficLimit, TrafficReset};
 
 contract_tests!(
     panel_sync_queue_follows_revisions,
@@ -132,6 +132,8 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
         expires_at: at(86_400),
         device_limit: Some(3),
         enabled: true,
+        traffic: TrafficLimit::of_gb(5, TrafficReset::Day),
+        traffic_counted_from: Some(at(60)),
     };
     let device = |hwid: &str, created: i64, model: Option<&str>| LocalPanelDevice {
         user_ref: "u-1".into(),
@@ -152,6 +154,8 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
     changed.device_limit = None;
     changed.enabled = false;
     changed.link_token = "lt-2".into();
+    changed.traffic = None;
+    changed.traffic_counted_from = None;
     tx.local_panel_put_user(&changed).await.unwrap();
     assert_eq!(tx.local_panel_user_by_token("lt-2").await.unwrap(), Some(changed));
     assert_eq!(tx.local_panel_user_by_token("lt-1").await.unwrap(), None);
@@ -169,5 +173,11 @@ async fn local_panel_users_and_devices(ctx: Ctx) {
     assert!(tx.local_panel_delete_device("u-1", "hw-a").await.unwrap());
     assert!(!tx.local_panel_delete_device("u-1", "hw-a").await.unwrap());
     assert_eq!(tx.local_panel_devices("u-1").await.unwrap().len(), 1);
+
+    assert_eq!(tx.local_panel_traffic("u-1").await.unwrap(), None, "nothing served yet");
+    let served = TrafficCount { used: 1_234, since: at(60) };
+    tx.local_panel_save_traffic("u-1", &served).await.unwrap();
+    tx.local_panel_save_traffic("u-1", &TrafficCount { used: 2_468, ..served }).await.unwrap();
+    assert_eq!(tx.local_panel_traffic("u-1").await.unwrap(), Some(TrafficCount { used: 2_468, ..served }));
     tx.commit().await.unwrap();
 }

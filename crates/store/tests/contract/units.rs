@@ -82,6 +82,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261205000047",
             "20261205000048",
             "20261205000049",
+            "20261205000050",
         ]
     );
     let mut tx = begin(&ctx.store).await;
