@@ -156,7 +156,7 @@ fn plans_carry_the_partner_markup(s: &Server) {
     assert_eq!(p["currency"], "RUB");
     assert_eq!(
         p["plans"][0],
-        json!({"plan_id": 1, "months": 1, "lifetime": false, "price": "238.80", "platform_price": "199.00", "partner_share": "39.80"})
+        json!({"plan_id": 1, "months": 1, "lifetime": false, "price": "238.80", "platform_price": "199.00", "partner_share": "39.80", "traffic_limit": null})
     );
     assert_eq!(p["plans"].as_array().unwrap().len(), 5);
     assert_eq!(p["plans"][4]["lifetime"], true);

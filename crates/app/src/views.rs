@@ -5,14 +5,14 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use time::OffsetDateTime;
-use vp_domain::traffic::{GB, TrafficLimit};
+use vp_domain::traffic::TrafficLimit;
 use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
 use vp_ports::pages::connect_page_url;
 use vp_ports::{AccountRecord, ClientRecord, Clock, InvoiceRecord, PanelDevice, PlanRecord, VpnPanel};
 
 use crate::content::{AppList, URL_PLACEHOLDER};
 use vp_domain::Lang;
-use vp_i18n::{text, text_with};
+use vp_i18n::{gigabytes, text, text_with};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectEntry {
@@ -38,7 +38,7 @@ pub struct SubscriptionView {
     /// The account's zone, the one its customers read `expires_at` in.
     pub time_zone: vp_domain::TimeZone,
     /// `None`: no traffic limit.
-    pub traffic: Option<vp_domain::traffic::TrafficLimit>,
+    pub traffic: Option<TrafficLimit>,
 }
 
 /// A subscription's state as a customer reads it, worded in `lang`: the status, until when
@@ -54,13 +54,7 @@ pub struct SubscriptionState {
 /// A traffic limit as customers read it: "50 GB a month", "1.5 GB per term" (one decimal when
 /// the bytes are not whole GB, as an adopted panel user's may be).
 pub fn traffic_text(lang: Lang, limit: TrafficLimit) -> String {
-    let tenths = (u128::from(limit.bytes) * 10 + u128::from(GB) / 2) / u128::from(GB);
-    let gb = if tenths % 10 == 0 {
-        (tenths / 10).to_string()
-    } else {
-        let point = if lang == Lang::Ru { ',' } else { '.' };
-        format!("{}{point}{}", tenths / 10, tenths % 10)
-    };
+    let gb = gigabytes(lang, limit.bytes);
     text_with(
         lang,
         "page-subscription-traffic-limit",
@@ -393,7 +387,7 @@ mod tests {
     use super::*;
     use crate::content::AppList;
     use crate::operator::demo::APP_LIST_JSON;
-    use vp_domain::traffic::TrafficReset;
+    use vp_domain::traffic::{GB, TrafficReset};
 
     #[test]
     fn a_traffic_limit_reads_in_whole_gb_or_with_one_decimal_in_the_readers_language() {

@@ -121,6 +121,17 @@ impl TrafficCount {
         if period_turned || term_renewed { TrafficCount::new(now) } else { self }
     }
 
+    /// The count as of `now` from the one kept (`None`: nothing counted yet, so from zero now),
+    /// as `current` says.
+    pub fn as_of(
+        kept: Option<TrafficCount>,
+        limit: TrafficLimit,
+        counted_from: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> TrafficCount {
+        kept.unwrap_or(TrafficCount::new(now)).current(limit, counted_from, now)
+    }
+
     /// Whether the limit is used up.
     pub fn exhausted(self, limit: TrafficLimit) -> bool {
         self.used >= limit.bytes

@@ -1,6 +1,7 @@
 //! Amounts and days as a reader of each language writes them.
 
 use time::{Date, Month, OffsetDateTime};
+use vp_domain::traffic::GB;
 use vp_domain::{Lang, Money, TimeZone};
 
 /// An amount in roubles: `5 988,00 ₽` in Russian (no-break spaces, so it never wraps),
@@ -9,8 +10,8 @@ pub fn money(lang: Lang, amount: Money) -> String {
     let sign = if amount.kopecks() < 0 { "-" } else { "" };
     let abs = amount.kopecks().unsigned_abs();
     let (group, decimal) = match lang {
-        Lang::Ru => ("\u{a0}", ","),
-        Lang::En => (",", "."),
+        Lang::Ru => ("\u{a0}", decimal_mark(lang)),
+        Lang::En => (",", decimal_mark(lang)),
     };
     let digits = (abs / 100).to_string();
     let mut roubles = String::with_capacity(digits.len() + digits.len() / 3 * group.len());
@@ -24,6 +25,25 @@ pub fn money(lang: Lang, amount: Money) -> String {
     match lang {
         Lang::Ru => format!("{sign}{roubles}{decimal}{kopecks:02}\u{a0}₽"),
         Lang::En => format!("{sign}RUB\u{a0}{roubles}{decimal}{kopecks:02}"),
+    }
+}
+
+fn decimal_mark(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Ru => ",",
+        Lang::En => ".",
+    }
+}
+
+/// An amount of traffic in GB (2^30 bytes): whole (`50`), else to one decimal (`1,5` in
+/// Russian, `1.5` in English), rounded to the nearest tenth.
+pub fn gigabytes(lang: Lang, bytes: u64) -> String {
+    let gb = u128::from(GB);
+    let tenths = (u128::from(bytes) * 10 + gb / 2) / gb;
+    if tenths % 10 == 0 {
+        (tenths / 10).to_string()
+    } else {
+        format!("{}{}{}", tenths / 10, decimal_mark(lang), tenths % 10)
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use time::{Date, OffsetDateTime};
 use vp_domain::{Money, TimeZone};
 
-pub use format::{clock, date, moment, money};
+pub use format::{clock, date, gigabytes, moment, money};
 pub use notices::notice_text;
 pub use vp_domain::Lang;
 

@@ -142,7 +142,7 @@ impl LocalPanel {
             None => None,
             Some(limit) => {
                 let stored = tx.local_panel_traffic(&user.user_ref).await.map_err(|_| FetchRefused::Unavailable)?;
-                let count = stored.unwrap_or(TrafficCount::new(now)).current(limit, user.traffic_counted_from, now);
+                let count = TrafficCount::as_of(stored, limit, user.traffic_counted_from, now);
                 if count.exhausted(limit) {
                     // What the period turned or a renewal reset is kept even so.
                     if Some(count) != stored {
@@ -183,7 +183,7 @@ impl LocalPanel {
         let Some(user) = tx.local_panel_user_by_token(token).await.map_err(unavailable)? else { return Ok(None) };
         let Some(limit) = user.traffic else { return Ok(None) };
         let stored = tx.local_panel_traffic(&user.user_ref).await.map_err(unavailable)?;
-        let count = stored.unwrap_or(TrafficCount::new(now)).current(limit, user.traffic_counted_from, now);
+        let count = TrafficCount::as_of(stored, limit, user.traffic_counted_from, now);
         let count = count.with_served(bytes);
         tx.local_panel_save_traffic(&user.user_ref, &count).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;

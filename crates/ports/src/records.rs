@@ -119,7 +119,18 @@ impl ClientRecord {
     /// Who the client is in the VPN panel: the client reference, or the panel's own name for a
     /// user adopted from it.
     pub fn panel_user_ref(&self) -> &str {
-        self.subscription.as_ref().and_then(|s| s.panel_name.as_deref()).unwrap_or(self.id.as_str())
+        match &self.subscription {
+            Some(record) => record.panel_user_ref(&self.id),
+            None => self.id.as_str(),
+        }
+    }
+}
+
+impl SubscriptionRecord {
+    /// Who the subscription's client (`client_ref`) is in the VPN panel: an adopted user's own
+    /// panel name, else the client reference.
+    pub fn panel_user_ref<'a>(&'a self, client_ref: &'a str) -> &'a str {
+        self.panel_name.as_deref().unwrap_or(client_ref)
     }
 }
 

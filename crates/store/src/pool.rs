@@ -181,6 +181,27 @@ macro_rules! upsert {
 }
 pub(crate) use upsert;
 
+/// Inserts `$rows` (a slice of rows) into `$table`: one statement on PostgreSQL, a row at a
+/// time on SQLite, which takes no multi-row insert with NULLs through diesel (its one writer
+/// makes rows cheap). Fails the calling function with the store's error.
+macro_rules! insert_rows {
+    ($conn:expr, $table:path, $rows:expr) => {
+        match $conn {
+            $crate::pool::DbConn::Postgres(object) => {
+                let c: &mut $crate::pool::PgConn = object;
+                diesel::insert_into($table).values($rows).execute(c).await.map_err($crate::errors::db)?;
+            }
+            $crate::pool::DbConn::Sqlite(object) => {
+                let c: &mut $crate::pool::SqliteConn = object;
+                for row in $rows {
+                    diesel::insert_into($table).values(row).execute(c).await.map_err($crate::errors::db)?;
+                }
+            }
+        }
+    };
+}
+pub(crate) use insert_rows;
+
 impl DbPool {
     pub(crate) fn build(target: &Target, max_connections: usize) -> StoreResult<DbPool> {
         let size = max_connections.max(1);

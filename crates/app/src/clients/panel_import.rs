@@ -121,7 +121,6 @@ impl PanelImport {
         let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let settings = tx.device_settings().await?;
         tx.commit().await?;
-        let account = &account;
         let new_limit = settings.map_or(DeviceLimit::Unlimited, |s: DeviceSettings| s.initial_limit(true));
         let mut report = PanelImportReport { dry_run, ..PanelImportReport::default() };
         let mut telegram_taken = HashSet::new();
@@ -143,7 +142,7 @@ impl PanelImport {
             if !dry_run {
                 tx.lock_account(&account.id).await?;
             }
-            let outcome = self.sort_page(tx.as_mut(), account, users, new_limit, &mut telegram_taken).await?;
+            let outcome = self.sort_page(tx.as_mut(), &account, users, new_limit, &mut telegram_taken).await?;
             if !dry_run {
                 tx.adopt_panel_users(&outcome.adopted, self.clock.now()).await?;
             }

@@ -25,7 +25,7 @@ pub(crate) fn panel_user(client: &ClientRecord, now: OffsetDateTime) -> Option<P
 
 /// What the panel must hold for one subscription: access only while active and not blocked.
 pub(crate) fn subscription_panel_user(
-    user_ref: &str,
+    client_ref: &str,
     account_id: &AccountId,
     client_id: &ClientId,
     record: &SubscriptionRecord,
@@ -34,8 +34,7 @@ pub(crate) fn subscription_panel_user(
 ) -> PanelUser {
     let s = &record.subscription;
     PanelUser {
-        // An adopted user keeps the name the panel knows it by.
-        user_ref: record.panel_name.clone().unwrap_or_else(|| user_ref.to_owned()),
+        user_ref: record.panel_user_ref(client_ref).to_owned(),
         account_id: account_id.clone(),
         client_id: client_id.as_str().to_owned(),
         link_token: record.link_token.clone(),

@@ -219,14 +219,15 @@ pub fn time_text(at: OffsetDateTime) -> String {
 
 /// `POST /api/users`.
 pub fn create_body(user: &PanelUser, squads: &[String]) -> Value {
+    let (traffic_bytes, traffic_strategy) = traffic(user);
     json!({
         "username": username(&user.user_ref),
         "shortUuid": user.link_token,
         "expireAt": time_text(expire_at(user)),
         "status": status(user),
         "hwidDeviceLimit": device_limit(user),
-        "trafficLimitBytes": traffic(user).0,
-        "trafficLimitStrategy": traffic(user).1,
+        "trafficLimitBytes": traffic_bytes,
+        "trafficLimitStrategy": traffic_strategy,
         "activeInternalSquads": squads,
         "description": format!("partner {} client {}", user.account_id, user.client_id),
     })

@@ -22,7 +22,7 @@ use vp_ports::{BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecor
 use crate::convert::{count, db_time, db_time_opt, int, lang, utc};
 use crate::errors::{corrupt, db};
 use crate::models::{BroadcastChatRow, BroadcastRow, ClientRow, SubscriptionRow};
-use crate::pool::{DbConn, db_run, load_for_claim};
+use crate::pool::{db_run, insert_rows, load_for_claim};
 use crate::schema::{bot_chat_languages, bot_customers, broadcast_chats, broadcasts, clients, invoices, subscriptions};
 use crate::tx::StoreTx;
 
@@ -147,19 +147,7 @@ impl BroadcastRepo for StoreTx {
         db_run!(conn, c => diesel::insert_into(broadcasts::table).values(&head).execute(c).await).map_err(db)?;
         for part in chats.chunks(CHATS_PER_INSERT) {
             let rows = part.iter().map(chat_row).collect::<StoreResult<Vec<_>>>()?;
-            // SQLite takes no multi-row insert with NULLs here; its one writer makes rows cheap.
-            match conn {
-                DbConn::Postgres(object) => {
-                    let c: &mut crate::pool::PgConn = object;
-                    diesel::insert_into(broadcast_chats::table).values(&rows).execute(c).await.map_err(db)?;
-                }
-                DbConn::Sqlite(object) => {
-                    let c: &mut crate::pool::SqliteConn = object;
-                    for row in &rows {
-                        diesel::insert_into(broadcast_chats::table).values(row).execute(c).await.map_err(db)?;
-                    }
-                }
-            }
+            insert_rows!(conn, broadcast_chats::table, &rows);
         }
         Ok(())
     }

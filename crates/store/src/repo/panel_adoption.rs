@@ -15,29 +15,10 @@ use vp_ports::{AdoptedClient, PanelAdoption, PanelAdoptionRepo};
 use crate::convert::{self, db_time};
 use crate::errors::{corrupt, db};
 use crate::models::{BotCustomerRow, ClientChatRow, SubscriptionRow};
-use crate::pool::{DbConn, db_run};
+use crate::pool::{db_run, insert_rows};
 use crate::repo::clients::{ClientRows, client_query, first};
 use crate::schema::{bot_customers, client_chats, clients, subscriptions};
 use crate::tx::StoreTx;
-
-/// Inserts `$rows` into `$table`: one statement on PostgreSQL, a row at a time on SQLite (which
-/// takes no multi-row insert with NULLs through diesel).
-macro_rules! insert_all {
-    ($conn:expr, $table:path, $rows:expr) => {
-        match $conn {
-            DbConn::Postgres(object) => {
-                let c: &mut crate::pool::PgConn = object;
-                diesel::insert_into($table).values($rows).execute(c).await.map_err(db)?;
-            }
-            DbConn::Sqlite(object) => {
-                let c: &mut crate::pool::SqliteConn = object;
-                for row in $rows {
-                    diesel::insert_into($table).values(row).execute(c).await.map_err(db)?;
-                }
-            }
-        }
-    };
-}
 
 #[async_trait]
 impl PanelAdoptionRepo for StoreTx {
@@ -133,10 +114,10 @@ impl PanelAdoptionRepo for StoreTx {
             })
             .collect();
         let conn = self.conn().await?;
-        insert_all!(conn, clients::table, &clients);
-        insert_all!(conn, subscriptions::table, &subscriptions);
-        insert_all!(conn, bot_customers::table, &customers);
-        insert_all!(conn, client_chats::table, &chats);
+        insert_rows!(conn, clients::table, &clients);
+        insert_rows!(conn, subscriptions::table, &subscriptions);
+        insert_rows!(conn, bot_customers::table, &customers);
+        insert_rows!(conn, client_chats::table, &chats);
         Ok(())
     }
 
