@@ -31,6 +31,7 @@ mod renewals;
 mod rolling_restart;
 mod sdk;
 mod secrets_at_rest;
+mod shop_bot_import;
 mod telegram_bots;
 mod telegram_shop;
 mod telegram_stars;

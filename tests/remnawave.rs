@@ -23,6 +23,7 @@ each_backend!(
     the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
     a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing,
     a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counted_anew_on_renewal,
+    a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_period,
 );
 
 /// The panel's `WEBHOOK_SECRET_HEADER`, given to us as `VP_REMNAWAVE_WEBHOOK_SECRET`.
@@ -42,14 +43,14 @@ fn start_with(backend: Backend, name: &str, extra: &[(&str, &str)]) -> Option<(R
 }
 
 /// The emulator with one internal squad; returns it and the squad's UUID.
-fn panel() -> (Remnawave, String) {
+pub(crate) fn panel() -> (Remnawave, String) {
     let rw = Remnawave::start(TOKEN);
     let squad = rw.add_squad("Netherlands");
     (rw, squad)
 }
 
 /// The settings of a server wired to `rw`.
-fn panel_env(rw: &Remnawave, squad: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn panel_env(rw: &Remnawave, squad: &str) -> Vec<(&'static str, String)> {
     vec![
         ("VP_PANEL", "remnawave".to_owned()),
         ("VP_REMNAWAVE_URL", rw.url()),
@@ -76,7 +77,7 @@ fn subscription_of(s: &Server, client_id: &str) -> Value {
 }
 
 /// A VPN app fetching a link with its device headers: whether it got configs to connect with.
-fn connects(url: &str, hwid: &str) -> bool {
+pub(crate) fn connects(url: &str, hwid: &str) -> bool {
     let headers = [("x-hwid", hwid), ("x-device-os", "iOS"), ("x-ver-os", "17.2"), ("x-device-model", "iPhone 15")];
     send("GET", url, &headers, b"").is_ok_and(|a| grants_access(&a))
 }
@@ -473,5 +474,70 @@ fn a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counte
     assert_eq!(resets(), before + 1, "one reset");
     s.cli(&["panel", "reconcile", "--fix"]);
     assert_eq!(resets(), before + 1, "and only one");
+    rw.assert_contract();
+}
+
+fn a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_period(backend: Backend) {
+    let (rw, squad) = panel();
+    let env = panel_env(&rw, &squad);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // The traffic check runs with the term check, every second here.
+    let Some((telegram, s)) = support::chat::shop_with(backend, "rw_traffic_notices", &env) else { return };
+    let gb: i64 = 1 << 30;
+    rw.seed_user(ExistingUser {
+        username: "erin_shop".into(),
+        traffic_limit_bytes: 10 * gb,
+        traffic_limit_strategy: "MONTH".into(),
+        telegram_id: Some(7301),
+        squads: vec![squad.clone()],
+        ..ExistingUser::default()
+    });
+    let report = s.cli(&["import", "remnawave", &s.account_id]);
+    assert_eq!((report["imported"].clone(), report["bot_customers"].clone()), (json!(1), json!(1)), "{report}");
+    let person = support::chat::Person::new(&telegram, 7301);
+    person.write("/start", "Добро пожаловать в Demo VPN!");
+    let told = |text: &str| person.messages().iter().filter(|m| m.text.contains(text)).count();
+    let a_few_checks = || std::thread::sleep(std::time::Duration::from_secs(3));
+
+    rw.use_traffic("erin_shop", 8 * gb - 1);
+    a_few_checks();
+    assert_eq!(told("трафик"), 0, "under 80 % nothing is said");
+
+    let seen = person.messages().len();
+    person.did("uses 80 % of the traffic");
+    rw.use_traffic("erin_shop", 1);
+    let most = person.next_with(seen, "80 %");
+    assert!(
+        most.text.starts_with("Demo VPN: вы израсходовали уже 80 % трафика подписки (10 ГБ в месяц)."),
+        "{}",
+        most.text
+    );
+    assert!(most.text.contains("Счёт начнётся заново 01."), "the calendar month turns on the 1st: {}", most.text);
+    assert!(most.buttons().is_empty(), "renewing does not start a monthly count again: {most:#?}");
+    rw.use_traffic("erin_shop", gb);
+    a_few_checks();
+    assert_eq!(told("80 %"), 1, "once per period");
+
+    let seen = person.messages().len();
+    person.did("uses all of the traffic");
+    rw.use_traffic("erin_shop", gb);
+    let used_up = person.next_with(seen, "израсходован");
+    assert!(
+        used_up.text.starts_with("Demo VPN: трафик вашей подписки израсходован (10 ГБ в месяц), VPN приостановлен."),
+        "{}",
+        used_up.text
+    );
+    a_few_checks();
+    assert_eq!((told("80 %"), told("трафик вашей подписки израсходован")), (1, 1), "each once");
+
+    // The panel's month turns: the count starts again, and so do the notices.
+    let seen = person.messages().len();
+    person.did("a new month of traffic, 80 % of it used");
+    rw.turn_traffic_period("erin_shop");
+    rw.use_traffic("erin_shop", 9 * gb);
+    person.next_with(seen, "80 %");
+    a_few_checks();
+    assert_eq!(told("80 %"), 2, "told again in the new period, once");
+    person.save_transcript(&format!("traffic_notices_{backend:?}").to_lowercase());
     rw.assert_contract();
 }

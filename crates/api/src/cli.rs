@@ -310,6 +310,20 @@ pub enum ImportCommand {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Bring a Bedolaga shop bot's customers over (docs/bedolaga.md): the panel users their
+    /// subscriptions hold are adopted as `import remnawave` adopts them, each customer's
+    /// Telegram id with their current subscription; customers without one become bot
+    /// customers; languages carry over; balances are kept as the partner's record. Reads the
+    /// bot's database only (revision 0104 or later). Lists whatever it could not map.
+    Bedolaga {
+        account_id: AccountId,
+        /// The bot's database: postgres://... or the SQLite file (sqlite://path or a path).
+        #[arg(long)]
+        database: String,
+        /// Say what would happen; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 fn traffic_reset(text: &str) -> Result<TrafficReset, String> {

@@ -398,9 +398,20 @@ pub async fn panel(services: &Services, cmd: PanelCommand) -> CommandResult {
 }
 
 pub async fn import(services: &Services, cmd: ImportCommand) -> CommandResult {
-    let ImportCommand::Remnawave { account_id, squad, tag, dry_run } = cmd;
-    let filter = PanelImportFilter { squad, tag };
-    Ok(output::panel_import(&services.panel_import.import_panel_users(&account_id, &filter, dry_run).await?))
+    let import = &services.panel_import;
+    Ok(match cmd {
+        ImportCommand::Remnawave { account_id, squad, tag, dry_run } => {
+            let filter = PanelImportFilter { squad, tag };
+            output::panel_import(&import.import_panel_users(&account_id, &filter, dry_run).await?)
+        }
+        ImportCommand::Bedolaga { account_id, database, dry_run } => {
+            let bot = vp_store::bedolaga::BedolagaDatabase::open(&database).await.map_err(|e| match e {
+                vp_ports::ShopBotError::Unsupported(_) => CommandError::BadInput(e.to_string()),
+                vp_ports::ShopBotError::Unreadable(_) => CommandError::Failed(e.to_string()),
+            })?;
+            output::shop_bot_import(&import.import_shop_bot(&account_id, &bot, dry_run).await?)
+        }
+    })
 }
 
 pub async fn gateway(services: &Services, cmd: GatewayCommand) -> CommandResult {

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use vp_app::accounts::AccountOverview;
-use vp_app::clients::{PanelImportReport, PanelReconciliation};
+use vp_app::clients::{PanelImportReport, PanelReconciliation, ShopBotImportReport};
 use vp_app::keys::IssuedKey;
 use vp_app::referrals::ReferralProgram;
 use vp_domain::{CURRENCY, DeviceSettings};
@@ -209,6 +209,35 @@ pub fn panel_import(r: &PanelImportReport) -> Value {
         "telegram_not_linked": not_linked.len(),
         "refused_users": refused,
         "telegram_not_linked_users": not_linked,
+    })
+}
+
+pub fn shop_bot_import(r: &ShopBotImportReport) -> Value {
+    let not_mapped: Vec<Value> = r
+        .not_mapped
+        .iter()
+        .map(|n| {
+            json!({
+                "customer_id": n.customer_id,
+                "telegram_id": n.telegram_id,
+                "subscription_id": n.subscription_id,
+                "reason": n.reason.as_str(),
+                "detail": n.reason.detail(),
+            })
+        })
+        .collect();
+    json!({
+        "source": r.source,
+        "dry_run": r.dry_run,
+        "customers": r.customers,
+        "subscriptions": r.subscriptions,
+        "panel": panel_import(&r.panel),
+        "bot_customers_without_subscription": r.bot_customers_without_subscription,
+        "languages_set": r.languages_set,
+        "balances_recorded": r.balances_recorded,
+        "balances_total": vp_domain::Money::from_kopecks(r.balances_total).to_string(),
+        "not_mapped": not_mapped.len(),
+        "not_mapped_items": not_mapped,
     })
 }
 

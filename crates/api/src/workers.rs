@@ -255,7 +255,8 @@ async fn send_mail(services: &Services) {
     }
 }
 
-/// The term check, then the renewal charges it decided (and the retries that are due).
+/// The term check, then the renewal charges it decided (and the retries that are due), then
+/// the traffic notices (on the same cadence: the spec's five minutes by default).
 async fn check_terms(services: &Services) {
     match services.events.check_terms().await {
         Ok(done) if done == vp_app::events::TermCheck::default() => {}
@@ -271,6 +272,11 @@ async fn check_terms(services: &Services) {
                 break;
             }
         }
+    }
+    match services.traffic_notices.check_traffic(&lease_holder()).await {
+        Ok(Some(c)) if c.queued > 0 || c.unread > 0 => tracing::info!(?c, "traffic counts checked"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "the traffic check failed"),
     }
 }
 

@@ -275,6 +275,12 @@ impl VpnPanel for FakePanel {
     fn subscription_url(&self, token: &str) -> String {
         format!("https://sub.example/{token}")
     }
+    /// The fake counts no traffic: a user it holds used none.
+    async fn traffic_used(&self, user_ref: &str) -> Result<Option<vp_ports::TrafficCount>, PanelError> {
+        self.answer()?;
+        let at = time::OffsetDateTime::UNIX_EPOCH;
+        Ok(self.user(user_ref).map(|_| vp_ports::TrafficCount { used: 0, since: at }))
+    }
     async fn drift(&self, user: &PanelUser) -> Result<Vec<PanelDrift>, PanelError> {
         self.answer()?;
         Ok(match self.user(&user.user_ref) {

@@ -3,7 +3,9 @@
 //! received" to a customer's chat.
 
 use vp_app::bots::wording::{AutoRenewal, BotWording, ReminderContent, ReminderMessage, Renew};
+use vp_app::views::traffic_text;
 use vp_domain::Lang;
+use vp_domain::traffic::TrafficNotice;
 use vp_i18n::{notice_text, text, text_with};
 use vp_ports::{AccountRecord, BotCommand, BotMessage, BotProfile, BotProfileLanguage, Button, NoticeKind};
 
@@ -85,6 +87,26 @@ impl BotWording for Wording {
                     }
                 };
                 return BotMessage::text(*chat_id, body);
+            }
+            ReminderContent::Traffic { notice, limit, resets_on, client, renew } => {
+                let key = match (notice, client.own) {
+                    (TrafficNotice::MostUsed, true) => "bot-traffic-most-used-yours",
+                    (TrafficNotice::MostUsed, false) => "bot-traffic-most-used",
+                    (TrafficNotice::UsedUp, true) => "bot-traffic-used-up-yours",
+                    (TrafficNotice::UsedUp, false) => "bot-traffic-used-up",
+                };
+                let limit = traffic_text(lang, *limit);
+                let args = [
+                    ("brand", brand.into()),
+                    ("client", client.client_id.as_str().into()),
+                    ("percent", TrafficNotice::MOST_USED_PERCENT.into()),
+                    ("limit", limit.as_str().into()),
+                ];
+                let then = match resets_on {
+                    Some(day) => text_with(lang, "bot-traffic-resets", &[("day", (*day).into())]),
+                    None => text(lang, "bot-traffic-renew"),
+                };
+                (format!("{}\n\n{then}", text_with(lang, key, &args)), renew)
             }
             ReminderContent::Expired { client, renew } => {
                 let key = if client.own { "bot-reminder-expired-yours" } else { "bot-reminder-expired" };

@@ -142,6 +142,33 @@ impl TrafficCount {
     }
 }
 
+/// What a customer is told of their traffic, once per period: most of the limit is used, or
+/// all of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TrafficNotice {
+    /// `MOST_USED_PERCENT` of the limit or more is used.
+    MostUsed,
+    /// The limit is used up: the panel holds the access back until the count starts again.
+    UsedUp,
+}
+
+impl TrafficNotice {
+    /// The share of the limit, in percent, from which the customer is told most is used.
+    pub const MOST_USED_PERCENT: u64 = 80;
+
+    /// The notice a count calls for under its limit: the larger one reached, if any (a count
+    /// that went past both at once calls only for `UsedUp`).
+    pub fn due(count: TrafficCount, limit: TrafficLimit) -> Option<TrafficNotice> {
+        if count.exhausted(limit) {
+            Some(TrafficNotice::UsedUp)
+        } else if u128::from(count.used) * 100 >= u128::from(limit.bytes) * u128::from(Self::MOST_USED_PERCENT) {
+            Some(TrafficNotice::MostUsed)
+        } else {
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,5 +217,18 @@ mod tests {
             assert_eq!(reset.as_str().parse::<TrafficReset>(), Ok(reset));
         }
         assert!("monthly".parse::<TrafficReset>().is_err());
+    }
+
+    #[test]
+    fn a_customer_is_told_from_80_percent_of_the_limit_and_again_when_it_is_used_up() {
+        let since = datetime!(2026-12-02 15:30 UTC);
+        let limit = TrafficLimit::of_gb(10, TrafficReset::Month).unwrap();
+        let used = |bytes: u64| TrafficNotice::due(TrafficCount { used: bytes, since }, limit);
+        assert_eq!(used(0), None);
+        assert_eq!(used(8 * GB - 1), None, "just under 80 %");
+        assert_eq!(used(8 * GB), Some(TrafficNotice::MostUsed));
+        assert_eq!(used(10 * GB - 1), Some(TrafficNotice::MostUsed));
+        assert_eq!(used(10 * GB), Some(TrafficNotice::UsedUp));
+        assert_eq!(used(u64::MAX), Some(TrafficNotice::UsedUp), "no overflow past the limit");
     }
 }

@@ -236,6 +236,19 @@ impl VpnPanel for LocalPanel {
         Ok(deleted)
     }
 
+    async fn traffic_used(&self, user_ref: &str) -> Result<Option<TrafficCount>, PanelError> {
+        let mut tx = self.answer(Unit::Read).await?;
+        let now = self.clock.now();
+        let Some(user) = tx.local_panel_user(user_ref).await.map_err(unavailable)? else { return Ok(None) };
+        let stored = tx.local_panel_traffic(user_ref).await.map_err(unavailable)?;
+        tx.commit().await.map_err(unavailable)?;
+        // Without a limit nothing is counted.
+        Ok(Some(match user.traffic {
+            Some(limit) => TrafficCount::as_of(stored, limit, user.traffic_counted_from, now),
+            None => TrafficCount::new(now),
+        }))
+    }
+
     fn subscription_url(&self, link_token: &str) -> String {
         format!("{}/sub/{link_token}", self.public_base_url)
     }

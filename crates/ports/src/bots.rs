@@ -10,6 +10,7 @@ use vp_domain::{AccountId, ClientRef};
 
 use vp_domain::Lang;
 use vp_domain::term_events::Threshold;
+use vp_domain::traffic::TrafficNotice;
 
 use crate::records::ClientRecord;
 
@@ -146,8 +147,9 @@ pub struct ClientChat {
 }
 
 /// Which message of the platform's outbox to a customer's chat: a reminder of a term (spec:
-/// term events: 72 or 24 hours before its end, or its end), that an invoice was paid, or that
-/// an automatic renewal's charge was declined (once per declined invoice).
+/// term events: 72 or 24 hours before its end, or its end), that an invoice was paid, that
+/// an automatic renewal's charge was declined (once per declined invoice), or how much of the
+/// traffic limit is used (once per period of the count).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReminderKind {
     Expiring(Threshold),
@@ -157,16 +159,21 @@ pub enum ReminderKind {
     /// An invited friend's first payment gave the inviter days or a credit (the reminder's
     /// `payment_id` is the friend's payment).
     Referral,
+    /// Most or all of the traffic limit is used (the reminder's `payment_id` is the count's
+    /// period, `traffic_period`).
+    Traffic(TrafficNotice),
 }
 
 impl ReminderKind {
-    pub const ALL: [ReminderKind; 6] = [
+    pub const ALL: [ReminderKind; 8] = [
         ReminderKind::Expiring(Threshold::Hours72),
         ReminderKind::Expiring(Threshold::Hours24),
         ReminderKind::Expired,
         ReminderKind::Paid,
         ReminderKind::RenewalDeclined,
         ReminderKind::Referral,
+        ReminderKind::Traffic(TrafficNotice::MostUsed),
+        ReminderKind::Traffic(TrafficNotice::UsedUp),
     ];
 
     pub const fn code(self) -> &'static str {
@@ -177,11 +184,25 @@ impl ReminderKind {
             ReminderKind::Paid => "paid",
             ReminderKind::RenewalDeclined => "renewal_declined",
             ReminderKind::Referral => "referral",
+            ReminderKind::Traffic(TrafficNotice::MostUsed) => "traffic_80",
+            ReminderKind::Traffic(TrafficNotice::UsedUp) => "traffic_100",
         }
     }
 
     pub fn from_code(code: &str) -> Option<ReminderKind> {
         ReminderKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+
+    /// What a traffic notice's `payment_id` holds: the start of the count it is about, so it is
+    /// sent once per period (a count started anew is a new period).
+    pub fn traffic_period(since: OffsetDateTime) -> String {
+        format!("traffic:{}", since.unix_timestamp())
+    }
+
+    /// The start of the count a traffic notice's `payment_id` names.
+    pub fn traffic_period_start(payment_id: &str) -> Option<OffsetDateTime> {
+        let seconds = payment_id.strip_prefix("traffic:")?.parse().ok()?;
+        OffsetDateTime::from_unix_timestamp(seconds).ok()
     }
 }
 
@@ -195,7 +216,9 @@ pub struct ReminderSend {
     pub kind: ReminderKind,
     /// The end of the term it is about: a renewal since makes a reminder stale.
     pub term_ends_at: OffsetDateTime,
-    /// The invoice a `Paid` message is about (once per invoice); `None` for reminders.
+    /// What else makes the message once only: the invoice a `Paid` or `RenewalDeclined`
+    /// message is about, the friend's payment of a `Referral`, the count's period of a
+    /// `Traffic` notice; `None` for the term's reminders.
     pub payment_id: Option<String>,
     pub created_at: OffsetDateTime,
     pub attempts: u32,

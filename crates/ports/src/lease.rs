@@ -12,10 +12,13 @@ pub enum Lease {
     Broadcasts,
     /// The hourly check that paid invoices have their access.
     PaidAccess,
+    /// Reading the panel's traffic counts for the customers' traffic notices.
+    TrafficCheck,
 }
 
 impl Lease {
-    pub const ALL: [Lease; 4] = [Lease::BotUpdates, Lease::Reminders, Lease::Broadcasts, Lease::PaidAccess];
+    pub const ALL: [Lease; 5] =
+        [Lease::BotUpdates, Lease::Reminders, Lease::Broadcasts, Lease::PaidAccess, Lease::TrafficCheck];
 
     /// The lease's name as stored (kept from the releases that named them as strings).
     pub const fn name(self) -> &'static str {
@@ -24,6 +27,7 @@ impl Lease {
             Lease::Reminders => "telegram-reminders",
             Lease::Broadcasts => "telegram-broadcasts",
             Lease::PaidAccess => "payments-paid-access",
+            Lease::TrafficCheck => "panel-traffic-check",
         }
     }
 }

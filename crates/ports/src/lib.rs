@@ -22,6 +22,7 @@ pub mod records;
 pub mod referral;
 pub mod renewals;
 pub mod setting_key;
+pub mod shop_bot;
 pub mod standin;
 pub mod stars;
 pub mod store;
@@ -56,19 +57,20 @@ pub use notice::*;
 pub use panel::{
     ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, ExistingPanelUsers, PanelDevice, PanelDirectory,
     PanelDrift, PanelError, PanelEventError, PanelEvents, PanelInfo, PanelUser, PanelUserChange, PanelUserChecked,
-    TrafficCount, TrafficLimit, TrafficReset, VpnPanel, to_millis,
+    TrafficCount, TrafficLimit, TrafficNotice, TrafficReset, VpnPanel, to_millis,
 };
 pub use promo::{PromoCodeRecord, PromoUsage, PromoUse};
 pub use records::*;
 pub use referral::{InviterStats, ReferralCodeRecord, ReferralRecord, ReferralReward, ReferralTotals};
 pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
+pub use shop_bot::{ShopBotCustomer, ShopBotDatabase, ShopBotError, ShopBotSubscription};
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, AdoptedClient, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
-    CustomerChatRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo,
-    PanelAdoption, PanelAdoptionRepo, PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SettingsRepo,
-    ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store, StoreError, Tx,
+    CustomerChatRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, ImportedBalance, InvoiceRepo, MailRepo,
+    NoticeRepo, OfferRepo, PanelAdoption, PanelAdoptionRepo, PromoRepo, ReadAhead, ReferralRepo, ReminderRepo,
+    RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

@@ -8,7 +8,7 @@ use thiserror::Error;
 use time::OffsetDateTime;
 use vp_domain::AccountId;
 pub use vp_domain::adoption::{ExistingAccess, ExistingDeviceLimit};
-pub use vp_domain::traffic::{TrafficCount, TrafficLimit, TrafficReset};
+pub use vp_domain::traffic::{TrafficCount, TrafficLimit, TrafficNotice, TrafficReset};
 
 /// What the panel must hold for a client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,6 +114,9 @@ pub trait VpnPanel: Send + Sync {
     async fn devices(&self, user_ref: &str) -> Result<Vec<PanelDevice>, PanelError>;
     /// Returns false when the user has no such device.
     async fn delete_device(&self, user_ref: &str, hwid: &str) -> Result<bool, PanelError>;
+    /// The traffic the user used since the panel's count last started from zero; `None` when
+    /// the panel has no such user.
+    async fn traffic_used(&self, user_ref: &str) -> Result<Option<TrafficCount>, PanelError>;
     /// The subscription link for a token.
     fn subscription_url(&self, link_token: &str) -> String;
     /// Reaches the panel with our credentials and reports what it is.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use vp_domain::GatewayName;
 use vp_ports::{Store, StoreError};
 
+pub mod bedolaga;
 mod cached;
 mod convert;
 mod deferred;

@@ -189,6 +189,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    imported_balances (account_id, source, source_customer_id) {
+        account_id -> Text,
+        source -> Text,
+        source_customer_id -> BigInt,
+        telegram_id -> Nullable<BigInt>,
+        client_ref -> Nullable<Text>,
+        amount -> BigInt,
+        currency -> Text,
+        imported_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     local_panel_traffic (user_ref) {
         user_ref -> Text,
         used_bytes -> BigInt,

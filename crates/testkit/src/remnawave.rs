@@ -253,6 +253,21 @@ impl State {
         json!({"response": {"total": devices.len(), "devices": devices}})
     }
 
+    /// The count of the user at `i` starts from zero (a reset asked for, or the panel's own at
+    /// the turn of its strategy's period); a user held back for its traffic gets access again.
+    fn restart_traffic(&mut self, i: usize) {
+        let now = OffsetDateTime::now_utc();
+        let u = &mut self.users[i];
+        u.used_traffic_bytes = 0;
+        u.last_traffic_reset_at = Some(now);
+        u.updated_at = now;
+        if u.status == "LIMITED" {
+            u.status = "ACTIVE".into();
+        }
+        let user = self.users[i].clone();
+        self.user_event("user.traffic_reset", &user);
+    }
+
     /// The panel's own job: an active user whose term passed becomes EXPIRED.
     fn expire(&mut self) {
         let now = OffsetDateTime::now_utc();
@@ -431,6 +446,15 @@ impl Remnawave {
             u.status = "LIMITED".into();
             let user = u.clone();
             s.user_event("user.limited", &user);
+        }
+    }
+
+    /// The panel's own reset at the turn of the user's period (its strategy's day, week or
+    /// month), as its scheduled job makes it.
+    pub fn turn_traffic_period(&self, username: &str) {
+        let mut s = lock(&self.state);
+        if let Some(i) = s.users.iter().position(|u| u.username == username) {
+            s.restart_traffic(i);
         }
     }
 
@@ -840,16 +864,8 @@ fn reset_traffic(s: &mut State, id: &str, path: &str) -> Reply {
         return invalid("userId", "Invalid input: expected number, received NaN");
     };
     let Some(i) = s.user_index(id) else { return error(404, "A025", "User not found", path) };
-    let now = OffsetDateTime::now_utc();
-    let u = &mut s.users[i];
-    u.used_traffic_bytes = 0;
-    u.last_traffic_reset_at = Some(now);
-    u.updated_at = now;
-    if u.status == "LIMITED" {
-        u.status = "ACTIVE".into();
-    }
+    s.restart_traffic(i);
     let user = s.users[i].clone();
-    s.user_event("user.traffic_reset", &user);
     Reply::json(200, &json!({"response": s.user_json(&user)}))
 }
 

@@ -4,6 +4,7 @@
 
 use time::Date;
 use vp_domain::term_events::Threshold;
+use vp_domain::traffic::{TrafficLimit, TrafficNotice};
 use vp_domain::{Lang, Money};
 use vp_ports::{AccountRecord, BotMessage, BotProfile, NoticeKind};
 
@@ -50,6 +51,15 @@ pub enum ReminderContent {
     /// An invited friend paid for the first time: `days` were added to the subscription, now
     /// ending on `ends_on`, or (`None`) kept for the next purchase.
     Referral { days: u32, ends_on: Option<Date> },
+    /// Most (`MostUsed`) or all of the traffic `limit` is used: the count starts again on
+    /// `resets_on`, or (`None`, a limit that never resets) with a renewal.
+    Traffic {
+        notice: TrafficNotice,
+        limit: TrafficLimit,
+        resets_on: Option<Date>,
+        client: ReminderClient,
+        renew: Renew,
+    },
 }
 
 /// The charge automatic renewal will make.

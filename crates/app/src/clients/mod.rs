@@ -7,6 +7,7 @@ pub(crate) mod limits;
 mod panel_events;
 mod panel_import;
 mod panel_sync;
+mod shop_bot_import;
 
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ pub use panel_import::{
 };
 pub use panel_sync::{ClientDrift, PanelReconciliation, PanelSync};
 pub(crate) use panel_sync::{panel_failure, panel_user};
+pub use shop_bot_import::{NotMapped, NotMappedReason, ShopBotImportReport};
 
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult, Refusal};

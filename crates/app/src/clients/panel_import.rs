@@ -116,6 +116,21 @@ impl PanelImport {
         filter: &PanelImportFilter,
         dry_run: bool,
     ) -> AppResult<PanelImportReport> {
+        let squad = filter.squad.clone();
+        let mut in_squad = move |u: ExistingPanelUser| squad.as_ref().is_none_or(|s| u.squads.contains(s)).then_some(u);
+        self.import_chosen(account_id, filter.tag.as_deref(), dry_run, &mut in_squad).await
+    }
+
+    /// Imports the panel's users (with `tag`, when given) that `choose` keeps, as it gives them
+    /// back (an import from a shop bot names their Telegram ids); the others count as
+    /// `outside_squad`.
+    pub(crate) async fn import_chosen(
+        &self,
+        account_id: &AccountId,
+        tag: Option<&str>,
+        dry_run: bool,
+        choose: &mut (dyn FnMut(ExistingPanelUser) -> Option<ExistingPanelUser> + Send),
+    ) -> AppResult<PanelImportReport> {
         let directory = self.directory.as_ref().ok_or(Declined::PanelCannotList)?;
         let mut tx = self.store.read().await?;
         let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
@@ -126,16 +141,9 @@ impl PanelImport {
         let mut telegram_taken = HashSet::new();
         let mut cursor: Option<String> = None;
         loop {
-            let page = directory
-                .users_page(cursor.as_deref(), PAGE, filter.tag.as_deref())
-                .await
-                .map_err(|e| unreachable_panel(&e))?;
+            let page = directory.users_page(cursor.as_deref(), PAGE, tag).await.map_err(|e| unreachable_panel(&e))?;
             let listed = page.users.len();
-            let users: Vec<ExistingPanelUser> = page
-                .users
-                .into_iter()
-                .filter(|u| filter.squad.as_ref().is_none_or(|squad| u.squads.contains(squad)))
-                .collect();
+            let users: Vec<ExistingPanelUser> = page.users.into_iter().filter_map(&mut *choose).collect();
             report.read += listed;
             report.outside_squad += listed - users.len();
             let mut tx = if dry_run { self.store.read().await? } else { self.store.begin().await? };

@@ -160,6 +160,10 @@ impl VpnPanel for PanelWithMetrics {
         timed(self.metrics.as_ref(), External::Panel, "delete_device", call).await
     }
 
+    async fn traffic_used(&self, user_ref: &str) -> Result<Option<vp_ports::TrafficCount>, PanelError> {
+        timed(self.metrics.as_ref(), External::Panel, "traffic_used", self.inner.traffic_used(user_ref)).await
+    }
+
     fn subscription_url(&self, link_token: &str) -> String {
         self.inner.subscription_url(link_token)
     }

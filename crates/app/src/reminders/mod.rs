@@ -9,6 +9,7 @@
 //! queues it) goes the same way.
 
 mod queue;
+mod traffic;
 
 use std::sync::Arc;
 
@@ -24,6 +25,7 @@ use vp_ports::{
 };
 
 pub(crate) use queue::ReminderQueue;
+pub use traffic::{TrafficChecked, TrafficNotices};
 
 use crate::bots::sender::{BotFailure, BotSender, NextTry, Pace, next_try};
 use crate::bots::wording::{AutoRenewal, BotWording, Connect, ReminderClient, ReminderContent, ReminderMessage, Renew};
@@ -219,6 +221,10 @@ impl Reminders {
                     && sub.status_at(self.clock.now()) == SubscriptionStatus::Expired
             }
             ReminderKind::Expiring(_) | ReminderKind::RenewalDeclined => sub.expires_at == reminder.term_ends_at,
+            // Not after a renewal, a pause or a change of plan since.
+            ReminderKind::Traffic(_) => {
+                sub.expires_at == reminder.term_ends_at && sub.is_active_at(self.clock.now()) && sub.traffic.is_some()
+            }
         };
         if !still_due {
             return Ok(None);
@@ -238,6 +244,16 @@ impl Reminders {
             ReminderKind::Paid => ReminderContent::Paid(self.connect(tx, account, &client).await?),
             ReminderKind::Referral => return Ok(None), // not due here (see `still_due`)
             ReminderKind::Expired => ReminderContent::Expired { client: about, renew },
+            ReminderKind::Traffic(notice) => {
+                let Some(limit) = sub.traffic else { return Ok(None) };
+                // The count starts again by itself on the period's turn; a limit that never
+                // resets starts again with a new term, so renewing is the way on.
+                let resets_on = traffic::period_start(reminder.payment_id.as_deref())
+                    .and_then(|since| limit.reset.next_after(since))
+                    .map(|at| zone.day(at));
+                let renew = if resets_on.is_none() { renew } else { Renew::Nowhere };
+                ReminderContent::Traffic { notice, limit, resets_on, client: about, renew }
+            }
             ReminderKind::Expiring(threshold) => {
                 // The 72 h reminder of a consenting customer says what will be charged and when.
                 let consent = match threshold {

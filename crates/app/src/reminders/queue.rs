@@ -52,7 +52,8 @@ impl ReminderQueue {
         }
         // A credit has no term: the moment stands in for it.
         let ends = inviter.subscription.as_ref().map_or_else(|| self.stamp.now(), |r| r.subscription.expires_at);
-        self.queue(tx, inviter, chat.chat_id, ReminderKind::Referral, ends, Some(payment_id.to_owned())).await
+        self.queue(tx, inviter, chat.chat_id, ReminderKind::Referral, ends, Some(payment_id.to_owned())).await?;
+        Ok(())
     }
 
     /// Queues a message of `kind` about `invoice` to the chat its client is linked to in the
@@ -73,13 +74,14 @@ impl ReminderQueue {
         let current = client.subscription.as_ref().map(|r| r.subscription.expires_at);
         let Some(ends) = term_ends_at.or(current) else { return Ok(()) };
         let payment = Some(invoice.payment_id.to_string());
-        self.queue(tx, &client, chat.chat_id, kind, ends, payment).await
+        self.queue(tx, &client, chat.chat_id, kind, ends, payment).await?;
+        Ok(())
     }
 
     /// Queues the message of `kind` (a reminder of the client's term ending at `term_ends_at`,
     /// or the paid message of the invoice `payment_id`) to its chat in the account's connected
     /// bot, unless the client is blocked. Once per term and kind (per invoice for a paid
-    /// message): a second one is not queued.
+    /// message): a second one is not queued. Returns whether it was queued.
     pub(crate) async fn queue(
         &self,
         tx: &mut (impl ReminderRepo + ?Sized),
@@ -88,9 +90,9 @@ impl ReminderQueue {
         kind: ReminderKind,
         term_ends_at: OffsetDateTime,
         payment_id: Option<String>,
-    ) -> AppResult<()> {
+    ) -> AppResult<bool> {
         if client.blocked {
-            return Ok(());
+            return Ok(false);
         }
         let now = self.stamp.now();
         let reminder = ReminderSend {
@@ -107,7 +109,6 @@ impl ReminderQueue {
             sent_at: None,
             last_error: None,
         };
-        tx.insert_reminder(&reminder).await?;
-        Ok(())
+        Ok(tx.insert_reminder(&reminder).await?)
     }
 }

@@ -13,7 +13,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use vp_ports::{
-    ExistingPanelUsers, PanelDevice, PanelDirectory, PanelDrift, PanelError, PanelInfo, PanelUser, VpnPanel,
+    ExistingPanelUsers, PanelDevice, PanelDirectory, PanelDrift, PanelError, PanelInfo, PanelUser, TrafficCount,
+    VpnPanel,
 };
 
 pub use client::REQUEST_TIMEOUT;
@@ -153,6 +154,10 @@ impl VpnPanel for RemnawavePanel {
             (404, Some("A204" | "A025")) => Ok(false),
             _ => Err(self.client.refused(&Method::POST, "/hwid/devices/delete", Some(&body), &answer)),
         }
+    }
+
+    async fn traffic_used(&self, user_ref: &str) -> Result<Option<TrafficCount>, PanelError> {
+        Ok(self.find(user_ref).await?.map(|held| held.traffic_count()))
     }
 
     fn subscription_url(&self, link_token: &str) -> String {

@@ -7,8 +7,8 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::datetime;
 use vp_ports::{
-    ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, PanelDevice, PanelDrift, PanelUser, TrafficLimit,
-    TrafficReset, to_millis,
+    ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, PanelDevice, PanelDrift, PanelUser, TrafficCount,
+    TrafficLimit, TrafficReset, to_millis,
 };
 
 /// The panel treats year 2099 as "never expires" (its subscription headers show no expiry),
@@ -36,12 +36,34 @@ pub struct User {
     pub last_traffic_reset_at: Option<OffsetDateTime>,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+    /// The traffic counts (3.x's `userTraffic`); read leniently, as a count is no reason to
+    /// refuse the user.
+    #[serde(default)]
+    pub user_traffic: Option<UserTraffic>,
+}
+
+/// `userTraffic`, the field we read.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserTraffic {
+    /// Bytes used since the last reset: a JSON number, whole as the panel sends it.
+    pub used_traffic_bytes: serde_json::Number,
 }
 
 impl User {
     /// When the panel last counted the user's traffic from zero.
     pub fn traffic_counted_since(&self) -> OffsetDateTime {
         self.last_traffic_reset_at.unwrap_or(self.created_at)
+    }
+
+    /// The traffic used since then, as the panel counts it.
+    pub fn traffic_count(&self) -> TrafficCount {
+        let used = self.user_traffic.as_ref().map_or(0, |t| {
+            let n = &t.used_traffic_bytes;
+            // A count past 2^64 or written as a fraction is still a count; negative is none.
+            n.as_u64().unwrap_or_else(|| n.as_f64().filter(|f| *f > 0.0).map_or(0, |f| f as u64))
+        });
+        TrafficCount { used, since: self.traffic_counted_since() }
     }
 }
 
@@ -352,6 +374,7 @@ mod tests {
             traffic_limit_strategy: traffic(u).1.into(),
             last_traffic_reset_at: None,
             created_at: datetime!(2026-01-01 00:00 UTC),
+            user_traffic: None,
         }
     }
 

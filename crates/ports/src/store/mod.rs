@@ -43,7 +43,7 @@ pub use invoices::InvoiceRepo;
 pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
-pub use panel_adoption::{AdoptedClient, PanelAdoption, PanelAdoptionRepo};
+pub use panel_adoption::{AdoptedClient, ImportedBalance, PanelAdoption, PanelAdoptionRepo};
 pub use promo::PromoRepo;
 pub use read_ahead::ReadAhead;
 pub use referrals::ReferralRepo;

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
-use vp_domain::{AccountId, ClientId};
+use vp_domain::{AccountId, ClientId, ClientRef};
 
 use super::StoreResult;
 use crate::records::ClientRecord;
@@ -28,6 +28,24 @@ pub struct AdoptedClient {
     pub telegram_id: Option<i64>,
 }
 
+/// What a shop bot held for one of its customers when an import brought them over: the
+/// partner's record of what they owe the customer, not money the platform holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedBalance {
+    pub account_id: AccountId,
+    /// The bot it came from (`bedolaga`).
+    pub source: String,
+    /// The bot's own id of the customer.
+    pub source_customer_id: i64,
+    pub telegram_id: Option<i64>,
+    /// The client the customer became, if one.
+    pub client_ref: Option<ClientRef>,
+    /// Minor units of `currency`.
+    pub amount: i64,
+    pub currency: String,
+    pub imported_at: OffsetDateTime,
+}
+
 #[async_trait]
 pub trait PanelAdoptionRepo: Send {
     /// Those of these panel users that are adopted, by any account, in no particular order.
@@ -41,6 +59,11 @@ pub trait PanelAdoptionRepo: Send {
     /// to its client and chat. Fails with `Conflict` when a `client_id`, panel user or bot
     /// customer is taken meanwhile; the unit of work must then be rolled back.
     async fn adopt_panel_users(&mut self, adopted: &[AdoptedClient], at: OffsetDateTime) -> StoreResult<()>;
+    /// Keeps the balances not kept before (by account, source and the source's customer id);
+    /// returns how many were new.
+    async fn record_imported_balances(&mut self, balances: &[ImportedBalance]) -> StoreResult<u64>;
+    /// The balances kept for the client.
+    async fn imported_balances_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ImportedBalance>>;
     /// The client whose adopted panel user has this name in the panel.
     async fn client_by_panel_name(&mut self, panel_name: &str) -> StoreResult<Option<ClientRecord>>;
 }

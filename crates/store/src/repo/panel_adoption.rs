@@ -7,17 +7,17 @@ use async_trait::async_trait;
 use diesel::{ExpressionMethods, QueryDsl};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::{AccountId, ClientId};
+use vp_domain::{AccountId, ClientId, ClientRef};
 use vp_ports::records::ClientRecord;
 use vp_ports::store::StoreResult;
-use vp_ports::{AdoptedClient, PanelAdoption, PanelAdoptionRepo};
+use vp_ports::{AdoptedClient, ImportedBalance, PanelAdoption, PanelAdoptionRepo};
 
 use crate::convert::{self, db_time};
 use crate::errors::{corrupt, db};
 use crate::models::{BotCustomerRow, ClientChatRow, SubscriptionRow};
 use crate::pool::{db_run, insert_rows};
 use crate::repo::clients::{ClientRows, client_query, first};
-use crate::schema::{bot_customers, client_chats, clients, subscriptions};
+use crate::schema::{bot_customers, client_chats, clients, imported_balances, subscriptions};
 use crate::tx::StoreTx;
 
 #[async_trait]
@@ -119,6 +119,68 @@ impl PanelAdoptionRepo for StoreTx {
         insert_rows!(conn, bot_customers::table, &customers);
         insert_rows!(conn, client_chats::table, &chats);
         Ok(())
+    }
+
+    async fn record_imported_balances(&mut self, balances: &[ImportedBalance]) -> StoreResult<u64> {
+        use imported_balances::dsl as b;
+        let conn = self.conn().await?;
+        let mut recorded = 0;
+        for balance in balances {
+            let row = (
+                b::account_id.eq(balance.account_id.as_str()),
+                b::source.eq(&balance.source),
+                b::source_customer_id.eq(balance.source_customer_id),
+                b::telegram_id.eq(balance.telegram_id),
+                b::client_ref.eq(balance.client_ref.as_ref().map(ClientRef::as_str)),
+                b::amount.eq(balance.amount),
+                b::currency.eq(&balance.currency),
+                b::imported_at.eq(db_time(balance.imported_at)),
+            );
+            recorded += db_run!(conn, c => {
+                diesel::insert_into(b::imported_balances).values(row).on_conflict_do_nothing().execute(c).await
+            })
+            .map_err(db)?;
+        }
+        Ok(u64::try_from(recorded).unwrap_or(0))
+    }
+
+    async fn imported_balances_of_client(&mut self, client_ref: &str) -> StoreResult<Vec<ImportedBalance>> {
+        use imported_balances::dsl as b;
+        type Row = (String, String, i64, Option<i64>, Option<String>, i64, String, time::PrimitiveDateTime);
+        let conn = self.conn().await?;
+        let rows: Vec<Row> = db_run!(conn, c => {
+            b::imported_balances
+                .filter(b::client_ref.eq(client_ref))
+                .order((b::source, b::source_customer_id))
+                .select((
+                    b::account_id,
+                    b::source,
+                    b::source_customer_id,
+                    b::telegram_id,
+                    b::client_ref,
+                    b::amount,
+                    b::currency,
+                    b::imported_at,
+                ))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows
+            .into_iter()
+            .map(|(account_id, source, source_customer_id, telegram_id, client_ref, amount, currency, at)| {
+                ImportedBalance {
+                    account_id: AccountId::issued(account_id),
+                    source,
+                    source_customer_id,
+                    telegram_id,
+                    client_ref: client_ref.map(ClientRef::issued),
+                    amount,
+                    currency,
+                    imported_at: crate::convert::utc(at),
+                }
+            })
+            .collect())
     }
 
     async fn client_by_panel_name(&mut self, panel_name: &str) -> StoreResult<Option<ClientRecord>> {

@@ -3,7 +3,10 @@
 use super::*;
 use vp_domain::AccountId;
 
-contract_tests!(a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,);
+contract_tests!(
+    a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,
+    traffic_notices_go_to_linked_active_limited_subscriptions_once_per_period,
+);
 
 async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) {
     let mut tx = begin(&ctx.store).await;
@@ -103,5 +106,62 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     tx.set_renewal_url("acc-1", Some("https://renew.example")).await.unwrap();
     assert_eq!(tx.renewal_url("acc-1").await.unwrap().as_deref(), Some("https://renew.example"));
     assert_eq!(tx.account("acc-1").await.unwrap(), Some(account("acc-1")), "the account itself is unchanged");
+    tx.commit().await.unwrap();
+}
+
+async fn traffic_notices_go_to_linked_active_limited_subscriptions_once_per_period(ctx: Ctx) {
+    use vp_domain::traffic::{TrafficLimit, TrafficNotice, TrafficReset};
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_account(&account("acc-1")).await.unwrap();
+    let limit = TrafficLimit::of_gb(10, TrafficReset::Month);
+    // c-1 and c-4 limited, active and linked; c-2 without a limit; c-3 suspended; c-5 unlinked.
+    for (id, traffic, status, linked) in [
+        ("c-1", limit, SubscriptionStatus::Active, true),
+        ("c-2", None, SubscriptionStatus::Active, true),
+        ("c-3", limit, SubscriptionStatus::Suspended, true),
+        ("c-4", limit, SubscriptionStatus::Active, true),
+        ("c-5", limit, SubscriptionStatus::Active, false),
+    ] {
+        tx.insert_client(&client(id, "acc-1", id, at(0))).await.unwrap();
+        let mut record = subscription(status, &format!("tok-{id}"));
+        record.subscription.traffic = traffic;
+        tx.save_subscription(id, &record).await.unwrap();
+        if linked {
+            let chat = ClientChat {
+                client_ref: cref(id),
+                account_id: AccountId::issued("acc-1".into()),
+                chat_id: 90,
+                linked_at: at(1),
+            };
+            tx.link_client_chat(&chat).await.unwrap();
+        }
+    }
+    let refs = |chats: Vec<ClientChat>| chats.into_iter().map(|c| c.client_ref.to_string()).collect::<Vec<_>>();
+    assert_eq!(refs(tx.chats_with_traffic_limit(None, 10).await.unwrap()), ["c-1", "c-4"]);
+    assert_eq!(refs(tx.chats_with_traffic_limit(None, 1).await.unwrap()), ["c-1"], "paged");
+    assert_eq!(refs(tx.chats_with_traffic_limit(Some("c-1"), 10).await.unwrap()), ["c-4"], "after the last seen");
+
+    let notice = |id: &str, kind: TrafficNotice, since: i64| ReminderSend {
+        id: id.into(),
+        account_id: AccountId::issued("acc-1".into()),
+        client_ref: cref("c-1"),
+        chat_id: 90,
+        kind: ReminderKind::Traffic(kind),
+        term_ends_at: at(30 * 86_400),
+        payment_id: Some(ReminderKind::traffic_period(at(since))),
+        created_at: at(10),
+        attempts: 0,
+        next_attempt_at: Some(at(10)),
+        sent_at: None,
+        last_error: None,
+    };
+    assert!(tx.insert_reminder(&notice("t-1", TrafficNotice::MostUsed, 100)).await.unwrap());
+    assert!(!tx.insert_reminder(&notice("t-2", TrafficNotice::MostUsed, 100)).await.unwrap(), "once per period");
+    assert!(tx.insert_reminder(&notice("t-3", TrafficNotice::UsedUp, 100)).await.unwrap(), "used up, once more");
+    assert!(tx.insert_reminder(&notice("t-4", TrafficNotice::MostUsed, 200)).await.unwrap(), "a new period");
+    let kept = tx.reminders_of_client("c-1").await.unwrap();
+    assert!(kept.contains(&notice("t-3", TrafficNotice::UsedUp, 100)), "read back as written: {kept:?}");
+    let whole_seconds = OffsetDateTime::from_unix_timestamp(at(200).unix_timestamp()).unwrap();
+    assert_eq!(ReminderKind::traffic_period_start(&ReminderKind::traffic_period(at(200))), Some(whole_seconds));
     tx.commit().await.unwrap();
 }

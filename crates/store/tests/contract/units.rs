@@ -83,6 +83,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261205000048",
             "20261205000049",
             "20261205000050",
+            "20261205000051",
+            "20261205000052",
         ]
     );
     let mut tx = begin(&ctx.store).await;
