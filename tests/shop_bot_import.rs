@@ -70,23 +70,44 @@ fn stamp(backend: Backend, at: OffsetDateTime) -> String {
     }
 }
 
-/// A user row with the columns the bot's ORM always fills.
-fn user(
+/// A customer of the bot: who they are, whether they paid the bot, who invited them.
+struct Customer<'a> {
     id: i64,
     telegram_id: Option<i64>,
-    status: &str,
-    language: &str,
+    status: &'a str,
+    language: &'a str,
     balance: i64,
     panel_id: Option<i64>,
-) -> String {
-    let telegram = telegram_id.map_or("NULL".to_owned(), |t| t.to_string());
-    let panel = panel_id.map_or("NULL".to_owned(), |p| p.to_string());
+    paid: bool,
+    invited_by: Option<i64>,
+}
+
+/// A user row with the columns the bot's ORM always fills.
+fn user(c: Customer<'_>) -> String {
+    let Customer { id, telegram_id, status, language, balance, panel_id, paid, invited_by } = c;
+    let none = || "NULL".to_owned();
+    let (telegram, panel) =
+        (telegram_id.map_or_else(none, |t| t.to_string()), panel_id.map_or_else(none, |p| p.to_string()));
+    let inviter = invited_by.map_or_else(none, |i| i.to_string());
     format!(
         "INSERT INTO users (id, telegram_id, auth_type, status, language, balance_kopeks, has_had_paid_subscription, \
-         referral_code, created_at, remnawave_id, email_verified, auto_promo_group_assigned, \
+         referral_code, referred_by_id, created_at, remnawave_id, email_verified, auto_promo_group_assigned, \
          auto_promo_group_threshold_kopeks, promo_offer_discount_percent, has_made_first_topup, restriction_topup, \
          restriction_subscription, partner_status) VALUES ({id}, {telegram}, 'telegram', '{status}', '{language}', \
-         {balance}, TRUE, 'ref{id:08}', CURRENT_TIMESTAMP, {panel}, FALSE, FALSE, 0, 0, TRUE, FALSE, FALSE, 'none');\n"
+         {balance}, {paid}, 'ref{id:08}', {inviter}, CURRENT_TIMESTAMP, {panel}, FALSE, FALSE, 0, 0, {paid}, FALSE, \
+         FALSE, 'none');\n"
+    )
+}
+
+/// A promo code row: `kind`, its value (percent for a discount), uses allowed and taken.
+fn promo_code(backend: Backend, code: &str, kind: &str, value: i64, uses: (i64, i64), until: OffsetDateTime) -> String {
+    format!(
+        "INSERT INTO promocodes (code, type, balance_bonus_kopeks, subscription_days, traffic_gb, max_uses, \
+         current_uses, valid_from, valid_until, is_active, first_purchase_only) VALUES ('{code}', '{kind}', {value}, \
+         0, 0, {}, {}, CURRENT_TIMESTAMP, {}, TRUE, FALSE);\n",
+        uses.0,
+        uses.1,
+        stamp(backend, until)
     )
 }
 
@@ -134,25 +155,44 @@ fn a_bedolaga_bots_customers_come_over_with_their_links_languages_and_balances_a
     let web = seeded(&rw, "bdl_web", days(5), None);
     seeded(&rw, "not_the_bots", days(5), None);
 
+    let customer = |id, telegram_id, status, language, balance, panel_id: Option<i64>| Customer {
+        id,
+        telegram_id,
+        status,
+        language,
+        balance,
+        panel_id,
+        paid: true,
+        invited_by: None,
+    };
     let mut seed = String::new();
     // Anna: her old subscription and her current one hold the same panel user (single tariff).
-    seed += &user(1, Some(8001), "active", "en", 15_050, Some(anna.id));
+    seed += &user(customer(1, Some(8001), "active", "en", 15_050, Some(anna.id)));
     seed += &subscription(backend, 11, 1, "expired", days(-40), None, None);
     seed += &subscription(backend, 12, 1, "active", days(20), Some(anna.id), Some(&anna.short_uuid));
     // Boris: two subscriptions with a panel user each (multi tariff); he reads Ukrainian.
-    seed += &user(2, Some(8002), "active", "ua", 0, Some(boris.id));
+    seed += &user(customer(2, Some(8002), "active", "ua", 0, Some(boris.id)));
     seed += &subscription(backend, 21, 2, "active", days(30), Some(boris.id), Some(&boris.short_uuid));
     seed += &subscription(backend, 22, 2, "active", days(10), Some(router.id), Some(&router.short_uuid));
-    // Carl never bought; Dina is deleted; Egor left an unpaid draft; Fedor's panel user is gone.
-    seed += &user(3, Some(8003), "active", "ru", 5_000, None);
-    seed += &user(4, Some(8004), "deleted", "ru", 0, None);
-    seed += &user(5, Some(8005), "active", "ru", 0, None);
+    // Carl never bought (Anna invited him); Dina is deleted; Egor (Boris invited him and he
+    // paid) left an unpaid draft; Fedor's panel user is gone, and his inviter has no Telegram.
+    seed +=
+        &user(Customer { paid: false, invited_by: Some(1), ..customer(3, Some(8003), "active", "ru", 5_000, None) });
+    seed += &user(customer(4, Some(8004), "deleted", "ru", 0, None));
+    seed += &user(Customer { invited_by: Some(2), ..customer(5, Some(8005), "active", "ru", 0, None) });
     seed += &subscription(backend, 51, 5, "pending", days(3), None, None);
-    seed += &user(6, Some(8006), "active", "ru", 0, None);
-    seed += &subscription(backend, 61, 6, "active", days(7), Some(999_999), Some("0000gone0000beef"));
     // A web-cabinet customer without Telegram, recorded before the panel's numeric ids.
-    seed += &user(7, None, "active", "ru", 0, None);
+    seed += &user(customer(7, None, "active", "ru", 0, None));
     seed += &subscription(backend, 71, 7, "active", days(5), None, Some(&web.short_uuid));
+    seed += &user(Customer { paid: false, invited_by: Some(7), ..customer(6, Some(8006), "active", "ru", 0, None) });
+    seed += &subscription(backend, 61, 6, "active", days(7), Some(999_999), Some("0000gone0000beef"));
+    // The bot's promo codes: one valid discount, and five that cannot be codes here.
+    seed += &promo_code(backend, "SPRING-25", "discount", 25, (10, 3), days(30));
+    seed += &promo_code(backend, "BONUS100", "balance", 10_000, (10, 0), days(30));
+    seed += &promo_code(backend, "OLD-10", "discount", 10, (10, 0), days(-1));
+    seed += &promo_code(backend, "BIG-200", "discount", 200, (10, 0), days(30));
+    seed += &promo_code(backend, "X1", "discount", 10, (10, 0), days(30));
+    seed += &promo_code(backend, "USED-UP", "discount", 10, (5, 5), days(30));
     let database = bedolaga_database(backend, "shop", "0106", &seed);
     let import = |extra: &[&str]| {
         let args: Vec<&str> = ["import", "bedolaga", &s.account_id, "--database", &database]
@@ -190,30 +230,68 @@ fn a_bedolaga_bots_customers_come_over_with_their_links_languages_and_balances_a
     assert_eq!(report["bot_customers_without_subscription"], 3, "Carl, Egor and Fedor: {report}");
     assert_eq!(report["languages_set"], 4, "{report}");
     assert_eq!((report["balances_recorded"].clone(), report["balances_total"].clone()), (json!(2), json!("200.50")));
-    let listed: Vec<(i64, Value, String, Value)> = report["not_mapped_items"]
+    assert_eq!(
+        (report["referrals_carried"].clone(), report["referral_links_not_carried"].clone()),
+        (json!(1), json!(6)),
+        "Carl's invitation by Anna: {report}"
+    );
+    assert_eq!(
+        (report["promo_codes"].clone(), report["promo_codes_imported"].clone()),
+        (json!(6), json!(1)),
+        "{report}"
+    );
+    let listed: Vec<(Value, Value, Value, String, Value)> = report["not_mapped_items"]
         .as_array()
         .unwrap()
         .iter()
         .map(|n| {
+            let reason = n["reason"].as_str().unwrap().to_owned();
             (
-                n["customer_id"].as_i64().unwrap(),
+                n["customer_id"].clone(),
                 n["subscription_id"].clone(),
-                n["reason"].as_str().unwrap().to_owned(),
+                n["promo_code"].clone(),
+                reason,
                 n["detail"].clone(),
             )
         })
         .collect();
+    let row = |customer: Value, subscription: Value, code: Value, reason: &str, detail: Value| {
+        (customer, subscription, code, reason.to_owned(), detail)
+    };
+    let none = Value::Null;
     assert_eq!(
         listed,
         [
-            (1, json!(11), "same_panel_user".to_owned(), Value::Null),
-            (2, Value::Null, "language_not_offered".to_owned(), json!("ua")),
-            (4, Value::Null, "customer_deleted".to_owned(), Value::Null),
-            (5, json!(51), "unpaid_draft".to_owned(), Value::Null),
-            (6, json!(61), "panel_user_missing".to_owned(), Value::Null),
+            row(json!(1), json!(11), none.clone(), "same_panel_user", none.clone()),
+            row(json!(2), none.clone(), none.clone(), "language_not_offered", json!("ua")),
+            row(json!(4), none.clone(), none.clone(), "customer_deleted", none.clone()),
+            row(json!(5), none.clone(), none.clone(), "referral_rewarded_in_bot", none.clone()),
+            row(json!(5), json!(51), none.clone(), "unpaid_draft", none.clone()),
+            row(json!(6), none.clone(), none.clone(), "referral_not_joined", none.clone()),
+            row(json!(6), json!(61), none.clone(), "panel_user_missing", none.clone()),
+            row(none.clone(), none.clone(), json!("BIG-200"), "promo_code_value", none.clone()),
+            row(none.clone(), none.clone(), json!("BONUS100"), "promo_code_kind", json!("balance")),
+            row(none.clone(), none.clone(), json!("OLD-10"), "promo_code_not_valid", none.clone()),
+            row(none.clone(), none.clone(), json!("USED-UP"), "promo_code_not_valid", none.clone()),
+            row(none.clone(), none.clone(), json!("X1"), "promo_code_format", none.clone()),
         ],
         "each row it could not map, with why: {report}"
     );
+    // The valid discount, with the uses it had left and one use per customer, as in the bot.
+    let codes = s.cli(&["promo", "list", &s.account_id]);
+    let spring = &codes[0];
+    assert_eq!(
+        (
+            spring["code"].clone(),
+            spring["percent_off"].clone(),
+            spring["max_uses"].clone(),
+            spring["per_customer"].clone()
+        ),
+        (json!("SPRING-25"), json!(25), json!(7), json!(1)),
+        "{codes}"
+    );
+    let invitations = s.db.query_sql("SELECT invited_user_id FROM referrals");
+    assert_eq!(invitations, ["8003"], "Carl's first payment here rewards Anna");
     assert_eq!(panel_writes(), writes_before, "the import never writes to the panel");
 
     // Each subscription keeps its panel user and link: the apps installed keep working.
@@ -260,6 +338,15 @@ fn a_bedolaga_bots_customers_come_over_with_their_links_languages_and_balances_a
     assert_eq!(
         (again["bot_customers_without_subscription"].clone(), again["balances_recorded"].clone()),
         (json!(0), json!(0)),
+        "{again}"
+    );
+    assert_eq!(
+        (
+            again["referrals_carried"].clone(),
+            again["promo_codes_imported"].clone(),
+            again["promo_codes_already"].clone()
+        ),
+        (json!(0), json!(0), json!(1)),
         "{again}"
     );
     assert_eq!(s.api("GET", "/clients?limit=100", None, &[]).json()["clients"].as_array().unwrap().len(), 4);

@@ -221,6 +221,7 @@ pub fn shop_bot_import(r: &ShopBotImportReport) -> Value {
                 "customer_id": n.customer_id,
                 "telegram_id": n.telegram_id,
                 "subscription_id": n.subscription_id,
+                "promo_code": n.promo_code,
                 "reason": n.reason.as_str(),
                 "detail": n.reason.detail(),
             })
@@ -236,6 +237,11 @@ pub fn shop_bot_import(r: &ShopBotImportReport) -> Value {
         "languages_set": r.languages_set,
         "balances_recorded": r.balances_recorded,
         "balances_total": vp_domain::Money::from_kopecks(r.balances_total).to_string(),
+        "referrals_carried": r.referrals_carried,
+        "referral_links_not_carried": r.referral_links_not_carried,
+        "promo_codes": r.promo_codes,
+        "promo_codes_imported": r.promo_codes_imported,
+        "promo_codes_already": r.promo_codes_already,
         "not_mapped": not_mapped.len(),
         "not_mapped_items": not_mapped,
     })

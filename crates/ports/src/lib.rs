@@ -64,7 +64,7 @@ pub use records::*;
 pub use referral::{InviterStats, ReferralCodeRecord, ReferralRecord, ReferralReward, ReferralTotals};
 pub use renewals::{RenewalCharge, RenewalChargeState, RenewalConsent};
 pub use setting_key::SettingKey;
-pub use shop_bot::{ShopBotCustomer, ShopBotDatabase, ShopBotError, ShopBotSubscription};
+pub use shop_bot::{ShopBotCustomer, ShopBotDatabase, ShopBotError, ShopBotPromoCode, ShopBotSubscription};
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, AdoptedClient, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,

@@ -21,6 +21,8 @@ pub struct ShopBotCustomer {
     pub balance_minor: i64,
     /// The bot's id of the person who invited them.
     pub invited_by: Option<i64>,
+    /// Their own invitation code in the bot's links.
+    pub referral_code: Option<String>,
     /// They paid the bot before (a top-up or a paid subscription).
     pub has_paid: bool,
     pub created_at: OffsetDateTime,
@@ -43,6 +45,25 @@ pub struct ShopBotSubscription {
     pub panel_short_uuid: Option<String>,
 }
 
+/// A promo code of the shop bot, in its terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopBotPromoCode {
+    pub code: String,
+    /// Bedolaga: `discount`, `balance`, `subscription_days`, `trial_subscription`,
+    /// `promo_group` or `balance_and_days`.
+    pub kind: String,
+    /// What it gives: kopeks of balance, or for `discount` the percent off.
+    pub value: i64,
+    /// Days it adds, or for `discount` the hours the discount lasts once taken.
+    pub days: i64,
+    /// Uses allowed in all; `None` or 0: as the bot counts, none left.
+    pub max_uses: Option<i64>,
+    pub uses: i64,
+    pub valid_until: Option<OffsetDateTime>,
+    pub active: bool,
+    pub first_purchase_only: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ShopBotError {
     /// The database could not be reached or read.
@@ -61,4 +82,6 @@ pub trait ShopBotDatabase: Send + Sync {
     /// Up to `size` customers with their subscriptions, after the customer `after` in the
     /// order of the bot's ids (`None`: from the first).
     async fn customers_page(&self, after: Option<i64>, size: u32) -> Result<Vec<ShopBotCustomer>, ShopBotError>;
+    /// Every promo code of the bot, in the order of its ids.
+    async fn promo_codes(&self) -> Result<Vec<ShopBotPromoCode>, ShopBotError>;
 }

@@ -11,7 +11,7 @@ use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, RunQueryDsl, SimpleAsyncConnection};
 use time::OffsetDateTime;
 use tokio::sync::Mutex;
-use vp_ports::{ShopBotCustomer, ShopBotDatabase, ShopBotError, ShopBotSubscription};
+use vp_ports::{ShopBotCustomer, ShopBotDatabase, ShopBotError, ShopBotPromoCode, ShopBotSubscription};
 
 use crate::url::{Target, parse};
 
@@ -53,10 +53,34 @@ struct CustomerRow {
     balance_kopeks: i64,
     #[diesel(sql_type = Nullable<BigInt>)]
     referred_by_id: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    referral_code: Option<String>,
     #[diesel(sql_type = BigInt)]
     has_paid: i64,
     #[diesel(sql_type = Nullable<BigInt>)]
     created_at: Option<i64>,
+}
+
+#[derive(QueryableByName)]
+struct PromoCodeRow {
+    #[diesel(sql_type = Text)]
+    code: String,
+    #[diesel(sql_type = Text)]
+    kind: String,
+    #[diesel(sql_type = BigInt)]
+    value: i64,
+    #[diesel(sql_type = BigInt)]
+    days: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    max_uses: Option<i64>,
+    #[diesel(sql_type = BigInt)]
+    uses: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    valid_until: Option<i64>,
+    #[diesel(sql_type = BigInt)]
+    active: i64,
+    #[diesel(sql_type = BigInt)]
+    first_purchase_only: i64,
 }
 
 #[derive(QueryableByName)]
@@ -115,7 +139,8 @@ fn customers_sql(postgres: bool) -> String {
         &format!(
             "SELECT CAST(u.id AS BIGINT) AS id, u.telegram_id, u.language, u.status, \
              CAST(COALESCE(u.balance_kopeks, 0) AS BIGINT) AS balance_kopeks, \
-             CAST(u.referred_by_id AS BIGINT) AS referred_by_id, CAST({paid} AS BIGINT) AS has_paid, \
+             CAST(u.referred_by_id AS BIGINT) AS referred_by_id, u.referral_code, \
+             CAST({paid} AS BIGINT) AS has_paid, \
              {} AS created_at \
              FROM users u WHERE u.id > ? ORDER BY u.id LIMIT ?",
             epoch(postgres, "u.created_at")
@@ -136,6 +161,18 @@ fn subscriptions_sql(postgres: bool) -> String {
             flag("s.is_trial"),
             epoch(postgres, "s.end_date")
         ),
+    )
+}
+
+fn promo_codes_sql(postgres: bool) -> String {
+    format!(
+        "SELECT p.code, p.type AS kind, CAST(COALESCE(p.balance_bonus_kopeks, 0) AS BIGINT) AS value, \
+         CAST(COALESCE(p.subscription_days, 0) AS BIGINT) AS days, CAST(p.max_uses AS BIGINT) AS max_uses, \
+         CAST(COALESCE(p.current_uses, 0) AS BIGINT) AS uses, {} AS valid_until, \
+         {} AS active, {} AS first_purchase_only FROM promocodes p ORDER BY p.id",
+        epoch(postgres, "p.valid_until"),
+        flag("COALESCE(p.is_active, TRUE)"),
+        flag("p.first_purchase_only")
     )
 }
 
@@ -198,7 +235,7 @@ impl BedolagaDatabase {
 }
 
 fn at(seconds: Option<i64>) -> OffsetDateTime {
-    seconds.and_then(|s| OffsetDateTime::from_unix_timestamp(s).ok()).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+    at_opt(seconds).unwrap_or(OffsetDateTime::UNIX_EPOCH)
 }
 
 #[async_trait]
@@ -236,6 +273,7 @@ impl ShopBotDatabase for BedolagaDatabase {
                 status: r.status.unwrap_or_else(|| "active".to_owned()),
                 balance_minor: r.balance_kopeks,
                 invited_by: r.referred_by_id,
+                referral_code: r.referral_code,
                 has_paid: r.has_paid > 0,
                 created_at: at(r.created_at),
                 subscriptions: subscriptions
@@ -253,6 +291,31 @@ impl ShopBotDatabase for BedolagaDatabase {
             })
             .collect())
     }
+
+    async fn promo_codes(&self) -> Result<Vec<ShopBotPromoCode>, ShopBotError> {
+        let mut conn = self.conn.lock().await;
+        let sql = promo_codes_sql(matches!(&*conn, Conn::Postgres(_)));
+        let rows: Vec<PromoCodeRow> =
+            on_conn!(&mut *conn, c => diesel::sql_query(&sql).load(c).await).map_err(unreadable)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| ShopBotPromoCode {
+                code: r.code,
+                kind: r.kind,
+                value: r.value,
+                days: r.days,
+                max_uses: r.max_uses,
+                uses: r.uses,
+                valid_until: at_opt(r.valid_until),
+                active: r.active > 0,
+                first_purchase_only: r.first_purchase_only > 0,
+            })
+            .collect())
+    }
+}
+
+fn at_opt(seconds: Option<i64>) -> Option<OffsetDateTime> {
+    seconds.and_then(|s| OffsetDateTime::from_unix_timestamp(s).ok())
 }
 
 #[cfg(test)]

@@ -3,13 +3,18 @@
 //! user, name and link, so installed apps keep working), each customer's Telegram id with their
 //! current subscription, so the bot shop knows them from the first day. Customers without a
 //! subscription become bot customers; their language carries over where the bots speak it;
-//! balances are kept as the partner's record. Whatever cannot be mapped is listed with why
+//! balances are kept as the partner's record; invitations of customers who have not paid yet
+//! and discount codes still valid carry over. Whatever cannot be mapped is listed with why
 //! (docs/bedolaga.md). Re-running it imports nothing twice.
 
 use std::collections::HashMap;
 
+use vp_domain::promo::{Benefit, PromoCode, Terms};
 use vp_domain::{AccountId, ClientRef, Lang};
-use vp_ports::{ExistingPanelUser, ImportedBalance, ShopBotCustomer, ShopBotDatabase, ShopBotSubscription};
+use vp_ports::{
+    ExistingPanelUser, ImportedBalance, PromoCodeRecord, ReferralRecord, ShopBotCustomer, ShopBotDatabase,
+    ShopBotPromoCode, ShopBotSubscription,
+};
 
 use super::panel_import::{PanelImport, PanelImportReport};
 use crate::error::{AppError, AppResult};
@@ -23,12 +28,36 @@ const SOURCE_CURRENCY: &str = "RUB";
 /// Something of the shop bot's that did not come over as it was, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotMapped {
-    /// The bot's id of the customer.
-    pub customer_id: i64,
+    /// The bot's id of the customer, when it is about one.
+    pub customer_id: Option<i64>,
     pub telegram_id: Option<i64>,
     /// The bot's id of the subscription, when it is about one.
     pub subscription_id: Option<i64>,
+    /// The promo code, when it is about one.
+    pub promo_code: Option<String>,
     pub reason: NotMappedReason,
+}
+
+impl NotMapped {
+    fn customer(customer: &ShopBotCustomer, subscription_id: Option<i64>, reason: NotMappedReason) -> NotMapped {
+        NotMapped {
+            customer_id: Some(customer.id),
+            telegram_id: customer.telegram_id,
+            subscription_id,
+            promo_code: None,
+            reason,
+        }
+    }
+
+    fn promo_code(code: &ShopBotPromoCode, reason: NotMappedReason) -> NotMapped {
+        NotMapped {
+            customer_id: None,
+            telegram_id: None,
+            subscription_id: None,
+            promo_code: Some(code.code.clone()),
+            reason,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +75,22 @@ pub enum NotMappedReason {
     /// The bots speak English and Russian: the customer's language is not one of them, so they
     /// read the account's default.
     LanguageNotOffered(String),
+    /// The invited customer paid the bot already: the bot gave the inviter their reward, so
+    /// the invitation is not carried (a first payment here would reward them twice).
+    ReferralRewardedInBot,
+    /// The inviter did not come over as a client (no Telegram id, deleted, or no
+    /// subscription), or the invited customer has no Telegram id: an invitation joins the two.
+    ReferralNotJoined,
+    /// A promo code that is off, expired or used up in the bot.
+    PromoCodeNotValid,
+    /// A promo code of a kind that has no match here: the platform's codes take a share or an
+    /// amount off a purchase, or add days to one (`balance`, `subscription_days`,
+    /// `trial_subscription`, `promo_group`, `balance_and_days`).
+    PromoCodeKind(String),
+    /// A discount outside what a code may take off here.
+    PromoCodeValue,
+    /// A code that is not 4 to 32 of A-Z, 0-9 and '-'.
+    PromoCodeFormat,
 }
 
 impl NotMappedReason {
@@ -57,12 +102,18 @@ impl NotMappedReason {
             NotMappedReason::PanelUserMissing => "panel_user_missing",
             NotMappedReason::SamePanelUser => "same_panel_user",
             NotMappedReason::LanguageNotOffered(_) => "language_not_offered",
+            NotMappedReason::ReferralRewardedInBot => "referral_rewarded_in_bot",
+            NotMappedReason::ReferralNotJoined => "referral_not_joined",
+            NotMappedReason::PromoCodeNotValid => "promo_code_not_valid",
+            NotMappedReason::PromoCodeKind(_) => "promo_code_kind",
+            NotMappedReason::PromoCodeValue => "promo_code_value",
+            NotMappedReason::PromoCodeFormat => "promo_code_format",
         }
     }
 
     pub fn detail(&self) -> Option<&str> {
         match self {
-            NotMappedReason::LanguageNotOffered(code) => Some(code),
+            NotMappedReason::LanguageNotOffered(text) | NotMappedReason::PromoCodeKind(text) => Some(text),
             _ => None,
         }
     }
@@ -89,6 +140,18 @@ pub struct ShopBotImportReport {
     pub balances_recorded: usize,
     /// Their total, in kopeks.
     pub balances_total: i64,
+    /// Invitations of customers who have not paid yet, carried so their first payment here
+    /// rewards the inviter; on a re-run, the new ones only.
+    pub referrals_carried: usize,
+    /// Customers who had an invitation code: their old links do not invite here (the bot
+    /// gives each customer a new one when they ask).
+    pub referral_links_not_carried: usize,
+    /// The bot's promo codes.
+    pub promo_codes: usize,
+    /// Valid discount codes made codes of the account.
+    pub promo_codes_imported: usize,
+    /// Codes the account has already (an earlier run, or the partner's own).
+    pub promo_codes_already: usize,
     pub not_mapped: Vec<NotMapped>,
 }
 
@@ -130,12 +193,7 @@ impl PanelImport {
 
         let mut wanted: HashMap<PanelKey, Wanted> = HashMap::new();
         for (index, customer) in customers.iter().enumerate() {
-            let not_mapped = |subscription_id, reason| NotMapped {
-                customer_id: customer.id,
-                telegram_id: customer.telegram_id,
-                subscription_id,
-                reason,
-            };
+            let not_mapped = |subscription_id, reason| NotMapped::customer(customer, subscription_id, reason);
             if customer.status == "deleted" {
                 report.not_mapped.push(not_mapped(None, NotMappedReason::CustomerDeleted));
                 continue;
@@ -184,17 +242,26 @@ impl PanelImport {
             if entry.found {
                 adopted_customers[entry.customer] |= entry.telegram_id.is_some();
             } else {
-                let customer = &customers[entry.customer];
-                report.not_mapped.push(NotMapped {
-                    customer_id: customer.id,
-                    telegram_id: customer.telegram_id,
-                    subscription_id: Some(entry.subscription),
-                    reason: NotMappedReason::PanelUserMissing,
-                });
+                let missing = NotMappedReason::PanelUserMissing;
+                report.not_mapped.push(NotMapped::customer(
+                    &customers[entry.customer],
+                    Some(entry.subscription),
+                    missing,
+                ));
             }
         }
         self.keep_customers(account_id, &customers, &adopted_customers, dry_run, &mut report).await?;
-        report.not_mapped.sort_by_key(|n| (n.customer_id, n.subscription_id));
+        self.carry_referrals(account_id, &customers, &adopted_customers, dry_run, &mut report).await?;
+        let codes = bot.promo_codes().await.map_err(|e| AppError::External(e.to_string()))?;
+        self.import_promo_codes(account_id, &codes, dry_run, &mut report).await?;
+        report.not_mapped.sort_by(|a, b| {
+            (a.customer_id.is_none(), a.customer_id, a.subscription_id, &a.promo_code).cmp(&(
+                b.customer_id.is_none(),
+                b.customer_id,
+                b.subscription_id,
+                &b.promo_code,
+            ))
+        });
         Ok(report)
     }
 
@@ -241,12 +308,11 @@ impl PanelImport {
                                 tx.set_chat_language(account_id, user_id, lang).await?;
                             }
                         }
-                        Some((code, None)) if !code.is_empty() => report.not_mapped.push(NotMapped {
-                            customer_id: customer.id,
-                            telegram_id: customer.telegram_id,
-                            subscription_id: None,
-                            reason: NotMappedReason::LanguageNotOffered(code.to_owned()),
-                        }),
+                        Some((code, None)) if !code.is_empty() => report.not_mapped.push(NotMapped::customer(
+                            customer,
+                            None,
+                            NotMappedReason::LanguageNotOffered(code.to_owned()),
+                        )),
                         _ => {}
                     }
                 }
@@ -273,6 +339,129 @@ impl PanelImport {
             }
             tx.commit().await?;
         }
+        Ok(())
+    }
+}
+
+impl PanelImport {
+    /// The bot's invitations of customers who have not paid yet, joined here: the invited
+    /// person's Telegram id to the client the inviter became, with no reward yet, so their
+    /// first payment here rewards the inviter as the account's program says.
+    async fn carry_referrals(
+        &self,
+        account_id: &AccountId,
+        customers: &[ShopBotCustomer],
+        adopted_with_telegram: &[bool],
+        dry_run: bool,
+        report: &mut ShopBotImportReport,
+    ) -> AppResult<()> {
+        report.referral_links_not_carried =
+            customers.iter().filter(|c| c.status != "deleted" && c.referral_code.is_some()).count();
+        let by_id: HashMap<i64, usize> = customers.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+        let invited: Vec<(&ShopBotCustomer, usize)> = customers
+            .iter()
+            .filter(|c| c.status != "deleted")
+            .filter_map(|c| Some((c, *by_id.get(&c.invited_by?)?)))
+            .collect();
+        for chunk in invited.chunks(PAGE as usize) {
+            let mut tx = if dry_run { self.store.read().await? } else { self.store.begin().await? };
+            let inviters: Vec<i64> = chunk.iter().filter_map(|(_, i)| customers[*i].telegram_id).collect();
+            let known = tx.bot_customers(account_id, &inviters).await?;
+            for (customer, inviter_index) in chunk {
+                let inviter = &customers[*inviter_index];
+                if customer.has_paid {
+                    report.not_mapped.push(NotMapped::customer(customer, None, NotMappedReason::ReferralRewardedInBot));
+                    continue;
+                }
+                let inviter_ref = inviter
+                    .telegram_id
+                    .filter(|_| inviter.status != "deleted")
+                    .and_then(|id| known.iter().find(|k| k.user_id == id))
+                    .and_then(|k| k.client_ref.clone());
+                let joined = inviter_ref.is_some() || (dry_run && adopted_with_telegram[*inviter_index]);
+                let (Some(user_id), true) = (customer.telegram_id, joined) else {
+                    report.not_mapped.push(NotMapped::customer(customer, None, NotMappedReason::ReferralNotJoined));
+                    continue;
+                };
+                let Some(inviter_ref) = inviter_ref else {
+                    report.referrals_carried += 1; // a dry run's inviter, not adopted yet
+                    continue;
+                };
+                let referral = ReferralRecord {
+                    account_id: account_id.clone(),
+                    invited_user_id: user_id,
+                    inviter_ref,
+                    invited_at: customer.created_at,
+                    reward: None,
+                };
+                if tx.insert_referral(&referral).await? {
+                    report.referrals_carried += 1;
+                }
+            }
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// The bot's discount codes still valid, as codes of the account with the uses they have
+    /// left, one use per customer (the bot's own rule); the others listed with why.
+    async fn import_promo_codes(
+        &self,
+        account_id: &AccountId,
+        codes: &[ShopBotPromoCode],
+        dry_run: bool,
+        report: &mut ShopBotImportReport,
+    ) -> AppResult<()> {
+        report.promo_codes = codes.len();
+        let now = self.clock.now();
+        let mut tx = if dry_run { self.store.read().await? } else { self.store.begin().await? };
+        for code in codes {
+            let left = code.max_uses.map(|max| max - code.uses);
+            let valid = code.active && code.valid_until.is_none_or(|end| end > now) && left.is_none_or(|n| n > 0);
+            if !valid {
+                report.not_mapped.push(NotMapped::promo_code(code, NotMappedReason::PromoCodeNotValid));
+                continue;
+            }
+            if code.kind != "discount" {
+                report.not_mapped.push(NotMapped::promo_code(code, NotMappedReason::PromoCodeKind(code.kind.clone())));
+                continue;
+            }
+            let Ok(benefit) =
+                u32::try_from(code.value).map_err(|_| ()).and_then(|p| Benefit::percent_off(p).map_err(|_| ()))
+            else {
+                report.not_mapped.push(NotMapped::promo_code(code, NotMappedReason::PromoCodeValue));
+                continue;
+            };
+            let Ok(parsed) = PromoCode::parse(&code.code) else {
+                report.not_mapped.push(NotMapped::promo_code(code, NotMappedReason::PromoCodeFormat));
+                continue;
+            };
+            if tx.promo_code(account_id, &parsed).await?.is_some() {
+                report.promo_codes_already += 1;
+                continue;
+            }
+            report.promo_codes_imported += 1;
+            if dry_run {
+                continue;
+            }
+            let record = PromoCodeRecord {
+                id: self.ids.new_id("promo"),
+                account_id: account_id.clone(),
+                code: parsed,
+                benefit,
+                terms: Terms {
+                    max_uses: left.and_then(|n| u32::try_from(n).ok()),
+                    per_customer: 1,
+                    first_purchase_only: code.first_purchase_only,
+                    plans: None,
+                    expires_at: code.valid_until,
+                    disabled: false,
+                },
+                created_at: now,
+            };
+            tx.insert_promo_code(&record).await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 }
