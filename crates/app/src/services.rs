@@ -340,7 +340,6 @@ impl Services {
         let bot_shop = Arc::new(BotShop {
             store: store.clone(),
             clock: clock.clone(),
-            panel: panel.clone(),
             tokens: tokens.clone(),
             views: views.clone(),
             offers: offers.clone(),

@@ -79,9 +79,19 @@ pub fn plan_term(lang: Lang, plan: &PlanRecord) -> String {
     }
 }
 
+/// What the panel counts of a subscription's use when a customer looks: the devices it has and
+/// the traffic used of its limit; each `None` when the panel did not answer (the traffic also
+/// when there is no limit to count against).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PanelUse {
+    pub devices: Option<usize>,
+    pub traffic_used: Option<u64>,
+}
+
 impl SubscriptionView {
-    /// `devices_used`: the devices the panel has, `None` when it did not answer.
-    pub fn state(&self, lang: Lang, devices_used: Option<usize>) -> SubscriptionState {
+    /// The subscription as customers read it, with what the panel counts of its use.
+    pub fn state(&self, lang: Lang, used: PanelUse) -> SubscriptionState {
+        let devices_used = used.devices;
         let status = match (self.status, self.is_trial) {
             (SubscriptionStatus::Active, true) => "page-subscription-active-trial",
             (SubscriptionStatus::Active, false) => "page-subscription-active",
@@ -109,7 +119,17 @@ impl SubscriptionView {
             status: text(lang, status),
             until,
             devices,
-            traffic: self.traffic.map(|t| traffic_text(lang, t)),
+            traffic: self.traffic.map(|limit| match used.traffic_used {
+                Some(bytes) => text_with(
+                    lang,
+                    "page-subscription-traffic-used-of",
+                    &[
+                        ("used", gigabytes(lang, bytes).as_str().into()),
+                        ("limit", traffic_text(lang, limit).as_str().into()),
+                    ],
+                ),
+                None => traffic_text(lang, limit),
+            }),
         }
     }
 }
@@ -221,6 +241,32 @@ pub(crate) struct Views {
 impl Views {
     pub(crate) fn new(clock: Arc<dyn Clock>, panel: Arc<dyn VpnPanel>, public_base_url: &str) -> Views {
         Views { clock, panel, public_base_url: public_base_url.into() }
+    }
+
+    /// What the panel counts of the client's use now: asked at once for the devices and, under
+    /// a traffic limit, the traffic. A panel that does not answer leaves the count out; the
+    /// page or message still helps without it.
+    pub(crate) async fn panel_use(&self, client: &ClientRecord) -> PanelUse {
+        let Some(record) = client.subscription.as_ref() else { return PanelUse::default() };
+        let devices = self.panel.devices(record.panel_user_ref(&client.id));
+        let (devices, traffic_used) = tokio::join!(devices, self.traffic_used(client));
+        if let Err(e) = &devices {
+            tracing::info!(error = %e, "no device count: the panel did not answer");
+        }
+        PanelUse { devices: devices.ok().map(|d| d.len()), traffic_used }
+    }
+
+    /// The traffic the client used of its limit, as the panel counts it now; `None` without a
+    /// limit or an answer.
+    pub(crate) async fn traffic_used(&self, client: &ClientRecord) -> Option<u64> {
+        let record = client.subscription.as_ref().filter(|r| r.subscription.traffic.is_some())?;
+        match self.panel.traffic_used(record.panel_user_ref(&client.id)).await {
+            Ok(count) => count.map(|c| c.used),
+            Err(e) => {
+                tracing::info!(error = %e, "no traffic count: the panel did not answer");
+                None
+            }
+        }
     }
 
     /// Runs `f` with a view context for `account` (and the app list, when the views show how

@@ -91,7 +91,7 @@ pub(crate) async fn answer(
                     None => no_subscription(client_id),
                     Some(sub) => {
                         let who = text_with(lang, "bot-status-client", &[("client", client_id.into())]);
-                        format!("{who}\n{}", shop::subscription_lines(sub, client.devices_used, lang))
+                        format!("{who}\n{}", shop::subscription_lines(sub, client.used, lang))
                     }
                 });
             }

@@ -35,6 +35,8 @@ page-subscription-devices-used = { $used } (no limit)
 page-subscription-devices-up-to = up to { $limit }
 page-subscription-devices-no-limit = no limit
 page-subscription-traffic = Traffic
+# $used is the GB used, already written out (8.6); $limit is the limit (10 GB a month).
+page-subscription-traffic-used-of = { $used } of { $limit }
 # $gb is the amount already written out (50, 1.5); $reset is when the count starts again.
 page-subscription-traffic-limit = { $gb } GB { $reset ->
     [day] a day

@@ -34,6 +34,8 @@ page-subscription-devices-used = { $used } (без ограничения)
 page-subscription-devices-up-to = до { $limit }
 page-subscription-devices-no-limit = без ограничения
 page-subscription-traffic = Трафик
+# $used — использованные ГБ, уже записанные (8,6); $limit — лимит (10 ГБ в месяц).
+page-subscription-traffic-used-of = { $used } из { $limit }
 # $gb — уже записанное число (50, 1,5); $reset — когда счёт начинается заново.
 page-subscription-traffic-limit = { $gb } ГБ { $reset ->
     [day] в день

@@ -21,7 +21,7 @@ use super::{BotShop, Shopper};
 use crate::bots::{connected_bot, language_of};
 use crate::error::{AppError, AppResult};
 use crate::referrals::PersonalLink;
-use crate::views::SubscriptionView;
+use crate::views::{PanelUse, SubscriptionView};
 
 /// A "Get reminders in Telegram" code works this long, once.
 pub const CLIENT_CODE_VALID_FOR: Duration = Duration::hours(24);
@@ -86,7 +86,8 @@ pub struct ChatClients {
 pub struct ChatClient {
     pub client_id: String,
     pub subscription: Option<SubscriptionView>,
-    pub devices_used: Option<usize>,
+    /// What the panel counts of its use.
+    pub used: PanelUse,
     pub page_url: Option<String>,
 }
 
@@ -277,16 +278,13 @@ impl BotShop {
         let views = self.views.render(&account, None, |v| records.iter().map(|c| v.client(c)).collect::<Vec<_>>());
         let mut clients = Vec::with_capacity(records.len());
         for (record, view) in records.iter().zip(views) {
-            let devices_used = match view.subscription {
-                Some(_) => self.devices_used(record).await,
-                None => None,
-            };
+            let used = self.views.panel_use(record).await;
             let page_url =
                 record.subscription.as_ref().map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
             clients.push(ChatClient {
                 client_id: record.client_id.as_str().to_owned(),
                 subscription: view.subscription,
-                devices_used,
+                used,
                 page_url,
             });
         }

@@ -13,7 +13,7 @@ mod screens;
 use std::sync::Arc;
 
 use vp_domain::{ClientId, Lang};
-use vp_ports::{AccountRecord, ClientChat, Clock, PartnerBotRecord, Store, VpnPanel};
+use vp_ports::{AccountRecord, ClientChat, Clock, PartnerBotRecord, Store};
 
 pub use buying::Purchase;
 pub use customer::{CLIENT_CODE_VALID_FOR, ChatClient, ChatClients, CustomerReply, InviteLink, ReplyKind};
@@ -49,7 +49,6 @@ pub struct Shopper {
 pub struct BotShop {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
-    pub(crate) panel: Arc<dyn VpnPanel>,
     pub(crate) tokens: Tokens,
     pub(crate) views: Views,
     pub(crate) offers: Arc<Offers>,

@@ -5,12 +5,11 @@ use vp_domain::devices::DevicePurchaseRefused;
 use vp_domain::markup::price;
 use vp_domain::renewal::charge_at;
 use vp_domain::{PriceBreakdown, devices_for_sale};
-use vp_ports::ClientRecord;
 
 use super::{BotShop, Shopper};
 use crate::bots::wording::AutoRenewal;
 use crate::error::{AppError, AppResult, Refusal};
-use crate::views::{ClientView, DocumentLink, PlansView, SubscriptionView};
+use crate::views::{ClientView, DocumentLink, PanelUse, PlansView, SubscriptionView};
 
 /// How many extra devices one purchase offers at most (one button each).
 const DEVICE_CHOICES: u32 = 3;
@@ -40,7 +39,8 @@ pub enum DeviceOffer {
 pub struct SubscriptionSummary {
     pub subscription: SubscriptionView,
     /// The devices the panel has now; `None` when it does not answer.
-    pub devices_used: Option<usize>,
+    /// What the panel counts of its use.
+    pub used: PanelUse,
     /// Whether extra devices can be bought now.
     pub devices_for_sale: bool,
     /// With automatic renewal on: what will be charged and when.
@@ -111,7 +111,7 @@ impl BotShop {
             return Ok(None);
         };
         let Some(record) = self.client_record(shopper).await? else { return Ok(None) };
-        let devices_used = self.devices_used(&record).await;
+        let used = self.views.panel_use(&record).await;
         // Offered only when a purchase could go through now (the same rules as the invoice).
         let offer = self.offers.current().await?;
         let current = record.subscription.as_ref().map(|r| &r.subscription);
@@ -134,13 +134,7 @@ impl BotShop {
                 .map(|s| StarsRenewal { stars: s.stars, around: shopper.account.time_zone.day(s.paid_until) }),
             None => None,
         };
-        Ok(Some(SubscriptionSummary { subscription, devices_used, devices_for_sale, auto_renewal, stars_renewal }))
-    }
-
-    /// The devices the panel has for a client; `None` when it does not answer (the panel being
-    /// down must not silence the bot).
-    pub(super) async fn devices_used(&self, client: &ClientRecord) -> Option<usize> {
-        self.panel.devices(client.panel_user_ref()).await.ok().map(|d| d.len())
+        Ok(Some(SubscriptionSummary { subscription, used, devices_for_sale, auto_renewal, stars_renewal }))
     }
 
     /// The account's documents (the terms carry the refund policy), for help.

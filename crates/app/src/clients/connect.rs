@@ -8,7 +8,7 @@ use super::Clients;
 use crate::bots::connected_bot;
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult};
-use crate::views::{DownloadLink, PlatformView, SubscriptionView, apps_view, deep_link};
+use crate::views::{DownloadLink, PanelUse, PlatformView, SubscriptionView, apps_view, deep_link};
 
 /// The page behind a subscription's links: its state and every application of the app list
 /// to connect with (`/connect/{token}` and `/connect/{token}/{app_id}`).
@@ -17,7 +17,8 @@ pub struct ConnectPage {
     pub style: AccountStyle,
     pub subscription: SubscriptionView,
     /// Devices registered in the panel; `None` when the panel does not answer.
-    pub devices_used: Option<usize>,
+    /// What the panel counts of its use.
+    pub used: PanelUse,
     pub platforms: Vec<PlatformView>,
     /// In the app list's order, the recommended application first.
     pub apps: Vec<ConnectApp>,
@@ -53,14 +54,7 @@ impl Clients {
             .render(&account, Some(&app_list), |v| v.client(&client))
             .subscription
             .ok_or(AppError::NotFound("subscription"))?;
-        // The page still helps without the count: the panel being down must not hide it.
-        let devices_used = match self.panel.devices(client.panel_user_ref()).await {
-            Ok(devices) => Some(devices.len()),
-            Err(e) => {
-                tracing::info!(error = %e, "the connect page shows no device count");
-                None
-            }
-        };
+        let used = self.views.panel_use(&client).await;
         let view = apps_view(&app_list, lang);
         let mut apps: Vec<ConnectApp> = app_list
             .apps
@@ -84,7 +78,7 @@ impl Clients {
             brand_name: account.brand_name.as_str().to_owned(),
             style: account.style.clone(),
             subscription,
-            devices_used,
+            used,
             platforms: view.platforms,
             apps,
             offers_reminders,

@@ -58,6 +58,8 @@ pub struct CustomerAccount {
     pub connect_url: Option<String>,
     /// The panel's devices; `None` when it does not answer or there is no subscription.
     pub devices: Option<DevicesView>,
+    /// The traffic used of the subscription's limit; `None` without a limit or an answer.
+    pub traffic_used: Option<u64>,
     /// Paid invoices, newest first: each links to its receipt.
     pub receipts: Vec<InvoiceRecord>,
     /// The customer's link to invite friends, while the account has a referral program and a
@@ -236,6 +238,7 @@ impl Shop {
                 subscription: None,
                 connect_url: None,
                 devices: None,
+                traffic_used: None,
                 receipts: Vec::new(),
                 invite: None,
             };
@@ -251,9 +254,10 @@ impl Shop {
         let invoices = tx.client_invoices(&client.id, RECEIPTS_SHOWN).await?;
         tx.commit().await?;
         let receipts = invoices.into_iter().filter(|i| i.status == InvoiceStatus::Succeeded).collect();
+        let traffic_used = self.clients.views.traffic_used(&client).await;
         let connect_url = client.subscription.map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
         let invite = self.referrals.personal_link(&page.account.id, &client.id).await?;
-        Ok(CustomerAccount { subscription: view.subscription, connect_url, devices, receipts, invite })
+        Ok(CustomerAccount { subscription: view.subscription, connect_url, devices, traffic_used, receipts, invite })
     }
 
     /// Disconnects one of the customer's devices (`DeviceNotFound` for one they do not have).

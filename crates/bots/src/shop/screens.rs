@@ -3,7 +3,7 @@
 
 use vp_app::AppResult;
 use vp_app::bot_shop::{BotShop, DeviceOffer, InviteLink, Shopper};
-use vp_app::views::{SubscriptionView, plan_term};
+use vp_app::views::{PanelUse, SubscriptionView, plan_term};
 use vp_domain::Lang;
 use vp_domain::devices::DevicePurchaseRefused;
 use vp_i18n::{text, text_with};
@@ -136,7 +136,7 @@ pub(super) async fn subscription(shop: &BotShop, shopper: &Shopper) -> AppResult
         let buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans), shopper.back()];
         return Ok(shopper.message(shopper.say("shop-subscription-none"), buttons));
     };
-    let mut body = subscription_lines(&summary.subscription, summary.devices_used, shopper.lang);
+    let mut body = subscription_lines(&summary.subscription, summary.used, shopper.lang);
     let mut buttons = Vec::new();
     if let Some(renewal) = &summary.auto_renewal {
         let charge = [("amount", renewal.amount.into()), ("day", renewal.on.into())];
@@ -221,10 +221,10 @@ pub(crate) async fn help(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMess
     Ok(shopper.message(body, buttons))
 }
 
-/// A subscription's status, until when and devices, a line each, as the bot words them; the
-/// devices used are left out when the panel did not answer.
-pub(crate) fn subscription_lines(sub: &SubscriptionView, devices_used: Option<usize>, lang: Lang) -> String {
-    let state = sub.state(lang, devices_used);
+/// A subscription's status, until when, devices and traffic, a line each, as the bot words
+/// them; what the panel counts is left out when it did not answer.
+pub(crate) fn subscription_lines(sub: &SubscriptionView, used: PanelUse, lang: Lang) -> String {
+    let state = sub.state(lang, used);
     let mut lines = vec![
         format!("{}: {}", text(lang, "page-subscription-status"), state.status),
         format!("{}: {}", text(lang, "page-subscription-valid-until"), state.until),

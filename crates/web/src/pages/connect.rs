@@ -169,7 +169,7 @@ fn store_name<'a>(url: &str, platform_id: &'a str) -> &'a str {
 
 fn state(lang: Lang, p: &ConnectPage) -> Markup {
     let tx = Texts(lang);
-    let state = p.subscription.state(lang, p.devices_used);
+    let state = p.subscription.state(lang, p.used);
     html! {
         dl {
             dt { (tx.get("page-subscription-status")) } dd { (state.status) }

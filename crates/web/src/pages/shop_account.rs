@@ -10,6 +10,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::shop::{CodeRefused, Customer, CustomerAccount, Entered, SHOP_PATH, Shop, ShopPage};
+use vp_app::views::PanelUse;
 use vp_app::{AppError, Lang, Refusal};
 use vp_i18n::Texts;
 use vp_ports::TrustedProxies;
@@ -431,7 +432,8 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
             p { a.button.primary href=(shop_path(page)) { (tx.get("shop-account-buy")) } }
         };
     };
-    let state = sub.state(lang, acc.devices.as_ref().map(|d| d.devices_count));
+    let used = PanelUse { devices: acc.devices.as_ref().map(|d| d.devices_count), traffic_used: acc.traffic_used };
+    let state = sub.state(lang, used);
     html! {
         h2 { (tx.get("shop-account-subscription")) }
         dl {
