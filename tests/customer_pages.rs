@@ -3,6 +3,10 @@
 //! start page and favicon, and the branded not-found page of every path outside the partner API.
 //! The pages read through the same store code on both backends; SQLite keeps these quick.
 
+use std::time::Duration;
+
+use serde_json::json;
+
 use crate::support;
 
 use support::partner::{link_token, pay, post_payment, subscription};
@@ -200,8 +204,10 @@ fn paid_token(s: &Server, client: &str) -> String {
 }
 
 #[test]
-fn the_local_panel_counts_a_limited_plans_traffic_refuses_the_link_when_used_up_and_counts_anew_on_renewal() {
-    let Some(s) = server("local_traffic") else { return };
+fn the_local_panel_counts_a_limited_plans_traffic_tells_the_partner_at_80_and_100_percent_refuses_the_link_when_used_up_and_counts_anew_on_renewal()
+ {
+    let loopback = [("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1")];
+    let Some(s) = Server::start_with(Backend::Sqlite, "local_traffic", &loopback) else { return };
     let args =
         ["plan", "create", "--months", "1", "--price", "99.00", "--traffic-gb", "1", "--traffic-reset", "no_reset"];
     let plan_id = support::partner::offered_plan(&s, &args)["plan_id"].as_i64().unwrap();
@@ -215,15 +221,49 @@ fn the_local_panel_counts_a_limited_plans_traffic_refuses_the_link_when_used_up_
     let served: u64 = info.split("download=").nth(1).and_then(|v| v.split(';').next()).unwrap().parse().unwrap();
     assert!(served > 0 && info.contains("total=1073741824"), "what the link served counts: {info}");
     let page = html(&s.get_raw(&format!("/connect/{token}?lang=en"), &[]));
-    assert!(page.contains("<dt>Traffic</dt><dd>1 GB per term</dd>"), "{page}");
+    assert!(page.contains("<dt>Traffic</dt><dd>0 of 1 GB per term</dd>"), "the used traffic, to a tenth: {page}");
 
-    let used = s.cli(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "1024"]);
+    // The partner hears each threshold of a count once (`vp-api jobs` runs the traffic check).
+    let receiver = support::receiver::Receiver::start();
+    s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "subscription.traffic_used"]);
+    let told = |percent: u64, used: Option<u64>| {
+        s.cli(&["jobs"]);
+        let event = receiver.next_of("subscription.traffic_used", Duration::from_secs(15)).json();
+        let data = &event["data"];
+        assert_eq!(data["threshold_percent"].as_u64(), Some(percent), "{event}");
+        if let Some(used) = used {
+            assert_eq!(data["used_bytes"].as_u64(), Some(used), "{event}");
+        }
+        assert_eq!(data["client"]["client_id"], "counted", "{event}");
+        assert_eq!(data["client"]["subscription"]["traffic_limit"], json!({"bytes": 1 << 30, "reset": "no_reset"}));
+        data["counted_since"].as_str().unwrap().to_owned()
+    };
+    let mb: u64 = 1 << 20;
+    s.cli(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "820"]);
+    let first_count = told(80, Some(served + 820 * mb));
+    let page = html(&s.get_raw(&format!("/connect/{token}?lang=en"), &[]));
+    assert!(page.contains("<dd>0.8 of 1 GB per term</dd>"), "{page}");
+    s.cli(&["jobs"]);
+    let used = s.cli(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "204"]);
     assert_eq!(used["traffic_used_bytes"].as_u64(), Some(served + (1 << 30)), "{used}");
+    assert_eq!(told(100, Some(served + (1 << 30))), first_count, "the same count, its second threshold");
     let refused = fetch();
     assert_eq!((refused.status, refused.text().as_str()), (403, "traffic limit reached for this period"));
+    s.cli(&["jobs"]);
+    std::thread::sleep(Duration::from_secs(2));
+    let again: Vec<_> =
+        receiver.drain().into_iter().filter(|d| d.json()["type"] == "subscription.traffic_used").collect();
+    assert!(
+        again.is_empty(),
+        "each threshold once per count: {:?}",
+        again.iter().map(|d| d.json()).collect::<Vec<_>>()
+    );
 
     support::partner::buy(&s, "counted", plan_id);
     assert_eq!(fetch().status, 200, "a new term on a no_reset limit counts from zero");
+    s.cli(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "900"]);
+    let renewed_count = told(80, None);
+    assert!(renewed_count > first_count, "a new count, told again: {renewed_count} after {first_count}");
     let (code, out) = s.cli_raw(&["sandbox", "traffic", &s.account_id, "counted", "--mb", "0"]);
     assert_eq!(code, Some(2), "{out}");
 }

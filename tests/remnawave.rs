@@ -23,7 +23,7 @@ each_backend!(
     the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
     a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing,
     a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counted_anew_on_renewal,
-    a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_period,
+    a_bot_customer_and_the_partner_are_told_at_80_and_at_100_percent_of_the_traffic_once_per_period,
 );
 
 /// The panel's `WEBHOOK_SECRET_HEADER`, given to us as `VP_REMNAWAVE_WEBHOOK_SECRET`.
@@ -405,7 +405,7 @@ fn a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_i
     let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
     let mine = person.press(&menu, "Моя подписка", "Статус: Активна");
     assert!(mine.text.contains("Устройства: 2 из 2"), "{}", mine.text);
-    assert!(mine.text.contains("Трафик: 50 ГБ в месяц"), "the panel's limit carried over: {}", mine.text);
+    assert!(mine.text.contains("Трафик: 0 из 50 ГБ в месяц"), "the panel's limit and its count: {}", mine.text);
 
     // The panel's webhooks name an adopted user by its own name: it is read back at once.
     rw.send_webhooks_to(&format!("{}/panel/remnawave/webhook", s.base), WEBHOOK_SECRET);
@@ -477,10 +477,11 @@ fn a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counte
     rw.assert_contract();
 }
 
-fn a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_period(backend: Backend) {
+fn a_bot_customer_and_the_partner_are_told_at_80_and_at_100_percent_of_the_traffic_once_per_period(backend: Backend) {
     let (rw, squad) = panel();
     let env = panel_env(&rw, &squad);
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.push(("VP_WEBHOOK_ALLOW_ADDRESSES", "127.0.0.1"));
     // The traffic check runs with the term check, every second here.
     let Some((telegram, s)) = support::chat::shop_with(backend, "rw_traffic_notices", &env) else { return };
     let gb: i64 = 1 << 30;
@@ -498,6 +499,20 @@ fn a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_perio
     person.write("/start", "Добро пожаловать в Demo VPN!");
     let told = |text: &str| person.messages().iter().filter(|m| m.text.contains(text)).count();
     let a_few_checks = || std::thread::sleep(std::time::Duration::from_secs(3));
+    // The partner hears the same thresholds as `subscription.traffic_used`.
+    let receiver = support::receiver::Receiver::start();
+    s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "subscription.traffic_used"]);
+    let partner_told = |percent: u64, used: i64| {
+        let event = receiver.next_of("subscription.traffic_used", std::time::Duration::from_secs(15)).json();
+        let data = &event["data"];
+        assert_eq!((data["threshold_percent"].as_u64(), data["used_bytes"].as_i64()), (Some(percent), Some(used)));
+        assert_eq!(data["client"]["subscription"]["traffic_limit"], json!({"bytes": 10 * gb, "reset": "month"}));
+        data["counted_since"].as_str().unwrap().to_owned()
+    };
+    let partner_told_more = || {
+        let more = receiver.drain().into_iter().filter(|d| d.json()["type"] == "subscription.traffic_used").count();
+        assert_eq!(more, 0, "each threshold once per count");
+    };
 
     rw.use_traffic("erin_shop", 8 * gb - 1);
     a_few_checks();
@@ -514,9 +529,11 @@ fn a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_perio
     );
     assert!(most.text.contains("Счёт начнётся заново 01."), "the calendar month turns on the 1st: {}", most.text);
     assert!(most.buttons().is_empty(), "renewing does not start a monthly count again: {most:#?}");
+    let month = partner_told(80, 8 * gb);
     rw.use_traffic("erin_shop", gb);
     a_few_checks();
     assert_eq!(told("80 %"), 1, "once per period");
+    partner_told_more();
 
     let seen = person.messages().len();
     person.did("uses all of the traffic");
@@ -527,8 +544,10 @@ fn a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_perio
         "{}",
         used_up.text
     );
+    assert_eq!(partner_told(100, 10 * gb), month, "the same count's second threshold");
     a_few_checks();
     assert_eq!((told("80 %"), told("трафик вашей подписки израсходован")), (1, 1), "each once");
+    partner_told_more();
 
     // The panel's month turns: the count starts again, and so do the notices.
     let seen = person.messages().len();
@@ -536,8 +555,10 @@ fn a_bot_customer_is_told_at_80_and_at_100_percent_of_the_traffic_once_per_perio
     rw.turn_traffic_period("erin_shop");
     rw.use_traffic("erin_shop", 9 * gb);
     person.next_with(seen, "80 %");
+    assert!(partner_told(80, 9 * gb) > month, "a new count, told again");
     a_few_checks();
     assert_eq!(told("80 %"), 2, "told again in the new period, once");
+    partner_told_more();
     person.save_transcript(&format!("traffic_notices_{backend:?}").to_lowercase());
     rw.assert_contract();
 }

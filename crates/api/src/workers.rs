@@ -273,8 +273,8 @@ async fn check_terms(services: &Services) {
             }
         }
     }
-    match services.traffic_notices.check_traffic(&lease_holder()).await {
-        Ok(Some(c)) if c.queued > 0 || c.unread > 0 => tracing::info!(?c, "traffic counts checked"),
+    match services.events.check_traffic(&lease_holder()).await {
+        Ok(Some(c)) if c.told > 0 || c.unread > 0 => tracing::info!(?c, "traffic counts checked"),
         Ok(_) => {}
         Err(e) => tracing::warn!(error = %e, "the traffic check failed"),
     }

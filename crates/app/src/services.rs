@@ -28,7 +28,7 @@ use crate::payments::StarsRail;
 use crate::payments::{Gateways, Payments, Settled};
 use crate::promotions::Promotions;
 use crate::referrals::{ReferralRewards, Referrals};
-use crate::reminders::{ReminderQueue, Reminders, TrafficNotices};
+use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
 use crate::secrets::{SecretKeys, Secrets};
 use crate::shop::{Shop, ShopOrders};
@@ -133,8 +133,6 @@ pub struct Services {
     pub bot_shop: Arc<BotShop>,
     /// Reminders and paid messages to customers' chats.
     pub reminders: Arc<Reminders>,
-    /// Customers told when most or all of their traffic is used.
-    pub traffic_notices: Arc<TrafficNotices>,
     /// Signing in to the cabinet.
     pub cabinet_access: Arc<CabinetAccess>,
     /// What a signed-in person does in the cabinet.
@@ -302,13 +300,8 @@ impl Services {
             audit: audit.clone(),
             outbox,
             notifier: notifier.clone(),
-            reminders: reminder_queue.clone(),
-        });
-        let traffic_notices = Arc::new(TrafficNotices {
-            store: store.clone(),
-            clock: clock.clone(),
+            reminders: reminder_queue,
             panel: panel.clone(),
-            queue: reminder_queue,
         });
         let ledger = Arc::new(Ledger {
             store: store.clone(),
@@ -459,7 +452,6 @@ impl Services {
             bot_updates,
             bot_shop,
             reminders,
-            traffic_notices,
             cabinet_access,
             cabinet,
             operator,

@@ -99,7 +99,7 @@ impl BotWording for Wording {
                 let args = [
                     ("brand", brand.into()),
                     ("client", client.client_id.as_str().into()),
-                    ("percent", TrafficNotice::MOST_USED_PERCENT.into()),
+                    ("percent", u64::from(TrafficNotice::MOST_USED_PERCENT).into()),
                     ("limit", limit.as_str().into()),
                 ];
                 let then = match resets_on {

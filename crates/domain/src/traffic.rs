@@ -154,7 +154,7 @@ pub enum TrafficNotice {
 
 impl TrafficNotice {
     /// The share of the limit, in percent, from which the customer is told most is used.
-    pub const MOST_USED_PERCENT: u64 = 80;
+    pub const MOST_USED_PERCENT: u8 = 80;
 
     /// The notice a count calls for under its limit: the larger one reached, if any (a count
     /// that went past both at once calls only for `UsedUp`).
@@ -165,6 +165,15 @@ impl TrafficNotice {
             Some(TrafficNotice::MostUsed)
         } else {
             None
+        }
+    }
+
+    /// The share of the limit the notice marks, in percent: `threshold_percent` of the
+    /// `subscription.traffic_used` event.
+    pub fn percent(self) -> u8 {
+        match self {
+            TrafficNotice::MostUsed => Self::MOST_USED_PERCENT,
+            TrafficNotice::UsedUp => 100,
         }
     }
 }

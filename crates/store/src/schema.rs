@@ -202,6 +202,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    traffic_thresholds (client_ref, counted_since, threshold_percent) {
+        client_ref -> Text,
+        counted_since -> Timestamp,
+        threshold_percent -> SmallInt,
+        told_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     local_panel_traffic (user_ref) {
         user_ref -> Text,
         used_bytes -> BigInt,

@@ -323,6 +323,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.traffic_used": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client used 80 % or all of its traffic limit
+         * @description Added within v1. Sent once per threshold per count of a subscription with a traffic limit (`client.subscription.traffic_limit`): at 80 % of the limit and when all of it is used, when the VPN pauses until the count starts again (the period's turn, or for `no_reset` a renewal). A count that passed both thresholds between two checks gets only the 100. `counted_since` names the count: a new period's count may reach the thresholds again. Checked with the term events, never for blocked clients. `client` is as `GET /clients/{client_id}` returns it.
+         *
+         *     Verify the signature before acting, drop repeats by `webhook-id`, and re-read the invoice or client with `GET` before acting: delivery is at least once, possibly late or out of order.
+         */
+        post: operations["subscription_traffic_used"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -697,6 +719,23 @@ export interface components {
         };
         /** @enum {string} */
         SubscriptionStatus: "active" | "expired" | "suspended";
+        /** @description The body of a `subscription.traffic_used` event. */
+        SubscriptionTrafficUsedEvent: {
+            data: {
+                client: components["schemas"]["Client"];
+                counted_since: components["schemas"]["Timestamp"];
+                /** @enum {integer} */
+                threshold_percent: 80 | 100;
+                /**
+                 * Format: int64
+                 * @description The traffic used in this count when the check saw it, in bytes.
+                 */
+                used_bytes: number;
+            };
+            timestamp: components["schemas"]["EventTimestamp"];
+            /** @constant */
+            type: "subscription.traffic_used";
+        };
         /**
          * Format: date-time
          * @description ISO 8601 in UTC, whole seconds.
@@ -2118,6 +2157,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscriptionExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the address is disabled at once; re-enable it in the cabinet. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within 15 seconds. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (and a timeout, a dropped connection or a redirect) is a failure: 10 attempts in all, after 5 s, 5 min, 30 min, 2, 5, 10, 14, 20 and 24 h, each +-10 %; a `Retry-After` is honoured (at most 24 h). An address that accepted nothing for five days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscription_traffic_used: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same in every repeat of one event; drop duplicates by it. */
+                "webhook-id": string;
+                /** @description When this attempt was sent, Unix seconds; reject it when more than 5 minutes from now. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64>`: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` under the secret without `whsec_`, base64-decoded. During a secret rotation two, separated by a space (new, then previous); the event is genuine when one matches (compare in constant time). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Byte-identical in every repeat. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionTrafficUsedEvent"];
             };
         };
         responses: {

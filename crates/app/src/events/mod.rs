@@ -1,5 +1,6 @@
 //! Events and endpoints (spec: Events): events are recorded in the unit of work of the change
-//! that causes them (`outbox`), the term events by the term check (`schedule`), then delivered
+//! that causes them (`outbox`), the term events by the term check (`schedule`), the traffic
+//! events by the traffic check (`traffic`), then delivered
 //! by the dispatcher on the spec's retry schedule (`dispatch`). The operator and the cabinet
 //! manage the endpoints (`endpoints`).
 
@@ -7,11 +8,12 @@ mod dispatch;
 mod endpoints;
 mod outbox;
 mod schedule;
+mod traffic;
 
 use std::sync::Arc;
 
 use serde_json::Value;
-use vp_ports::{Clock, IdGenerator, Metrics, Store, WebhookSender};
+use vp_ports::{Clock, IdGenerator, Metrics, Store, VpnPanel, WebhookSender};
 
 use crate::audit::Audit;
 use crate::notifier::Notifier;
@@ -24,6 +26,7 @@ pub use endpoints::TestOutcome;
 pub(crate) use outbox::EventOutbox;
 pub use outbox::event_body;
 pub use schedule::TermCheck;
+pub use traffic::TrafficChecked;
 
 /// Event types of the spec, as sent in `type` (the domain's, here for the drivers).
 pub use vp_domain::event_types as types;
@@ -49,4 +52,6 @@ pub struct Events {
     pub(crate) outbox: EventOutbox,
     pub(crate) notifier: Notifier,
     pub(crate) reminders: ReminderQueue,
+    /// For the traffic counts: the panel alone sees the VPN traffic.
+    pub(crate) panel: Arc<dyn VpnPanel>,
 }

@@ -9,7 +9,6 @@
 //! queues it) goes the same way.
 
 mod queue;
-mod traffic;
 
 use std::sync::Arc;
 
@@ -25,7 +24,6 @@ use vp_ports::{
 };
 
 pub(crate) use queue::ReminderQueue;
-pub use traffic::{TrafficChecked, TrafficNotices};
 
 use crate::bots::sender::{BotFailure, BotSender, NextTry, Pace, next_try};
 use crate::bots::wording::{AutoRenewal, BotWording, Connect, ReminderClient, ReminderContent, ReminderMessage, Renew};
@@ -248,7 +246,10 @@ impl Reminders {
                 let Some(limit) = sub.traffic else { return Ok(None) };
                 // The count starts again by itself on the period's turn; a limit that never
                 // resets starts again with a new term, so renewing is the way on.
-                let resets_on = traffic::period_start(reminder.payment_id.as_deref())
+                let resets_on = reminder
+                    .payment_id
+                    .as_deref()
+                    .and_then(ReminderKind::traffic_period_start)
                     .and_then(|since| limit.reset.next_after(since))
                     .map(|at| zone.day(at));
                 let renew = if resets_on.is_none() { renew } else { Renew::Nowhere };

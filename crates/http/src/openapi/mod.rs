@@ -179,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    fn the_five_event_types_are_described_as_webhooks_with_their_bodies() {
+    fn the_event_types_are_described_as_webhooks_with_their_bodies() {
         let doc = doc();
         let described: Vec<&str> = doc["webhooks"].as_object().unwrap().keys().map(String::as_str).collect();
         let mut expected = webhooks::types();
@@ -187,7 +187,14 @@ mod tests {
         assert_eq!(described, expected);
         assert_eq!(
             expected,
-            ["payment.expired", "payment.succeeded", "subscription.expired", "subscription.expiring", "webhook.test"]
+            [
+                "payment.expired",
+                "payment.succeeded",
+                "subscription.expired",
+                "subscription.expiring",
+                "subscription.traffic_used",
+                "webhook.test"
+            ]
         );
         for event_type in expected {
             let post = &doc["webhooks"][event_type]["post"];
@@ -201,6 +208,8 @@ mod tests {
         }
         let expiring = &doc["components"]["schemas"]["SubscriptionExpiringEvent"]["properties"]["data"];
         assert_eq!(expiring["properties"]["threshold_hours"]["enum"], serde_json::json!([72, 24]));
+        let traffic = &doc["components"]["schemas"]["SubscriptionTrafficUsedEvent"]["properties"]["data"];
+        assert_eq!(traffic["properties"]["threshold_percent"]["enum"], serde_json::json!([80, 100]));
         assert_eq!(
             doc["components"]["schemas"]["PaymentSucceededEvent"]["properties"]["data"]["$ref"],
             "#/components/schemas/Payment"

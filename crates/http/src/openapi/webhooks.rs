@@ -8,7 +8,7 @@ use vp_app::events::types;
 
 /// The event types and what the spec says of each: (type, schema name, summary, description,
 /// `data` schema).
-fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value); 5] {
+fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value); 6] {
     let payment = json!({"$ref": "#/components/schemas/Payment"});
     let client = json!({"$ref": "#/components/schemas/Client"});
     [
@@ -52,7 +52,34 @@ fn events() -> [(&'static str, &'static str, &'static str, &'static str, Value);
             "A client's term ended",
             "The event's `timestamp` is the moment the term ended. Sent again after the next end \
              when the client renews. `client` is as `GET /clients/{client_id}` returns it.",
-            json!({"type": "object", "required": ["client"], "properties": {"client": client}}),
+            json!({"type": "object", "required": ["client"], "properties": {"client": client.clone()}}),
+        ),
+        (
+            types::SUBSCRIPTION_TRAFFIC_USED,
+            "SubscriptionTrafficUsedEvent",
+            "A client used 80 % or all of its traffic limit",
+            "Added within v1. Sent once per threshold per count of a subscription with a traffic limit \
+             (`client.subscription.traffic_limit`): at 80 % of the limit and when all of it is used, \
+             when the VPN pauses until the count starts again (the period's turn, or for `no_reset` a \
+             renewal). A count that passed both thresholds between two checks gets only the 100. \
+             `counted_since` names the count: a new period's count may reach the thresholds again. \
+             Checked with the term events, never for blocked clients. `client` is as \
+             `GET /clients/{client_id}` returns it.",
+            json!({
+                "type": "object",
+                "required": ["threshold_percent", "used_bytes", "counted_since", "client"],
+                "properties": {
+                    "threshold_percent": {"type": "integer", "enum": [80, 100]},
+                    "used_bytes": {
+                        "type": "integer",
+                        "format": "int64",
+                        "minimum": 0,
+                        "description": "The traffic used in this count when the check saw it, in bytes.",
+                    },
+                    "counted_since": {"$ref": "#/components/schemas/Timestamp"},
+                    "client": client,
+                },
+            }),
         ),
         (
             types::WEBHOOK_TEST,

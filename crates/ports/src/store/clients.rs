@@ -1,5 +1,5 @@
 //! Clients, their subscriptions and trials, the daily limits, the panel sync of subscriptions,
-//! and the term-event scan over subscriptions.
+//! the term-event scan over subscriptions, and the traffic thresholds told.
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
@@ -67,4 +67,17 @@ pub trait ClientRepo: Send {
         after: Option<Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<TermCandidate>>;
+    /// Up to `limit` clients, after `after` in the order of client references, whose
+    /// subscription is active with a traffic limit: whose traffic the traffic check reads.
+    async fn traffic_limited_clients(&mut self, after: Option<&ClientRef>, limit: u32) -> StoreResult<Vec<ClientRef>>;
+    /// Records that the client's traffic count started at `counted_since` reached
+    /// `threshold_percent` of its limit; returns `false` when that was recorded before (it was
+    /// told already).
+    async fn mark_traffic_threshold(
+        &mut self,
+        client_ref: &ClientRef,
+        counted_since: OffsetDateTime,
+        threshold_percent: u8,
+        at: OffsetDateTime,
+    ) -> StoreResult<bool>;
 }

@@ -20,9 +20,6 @@ pub trait CustomerChatRepo: Send {
     async fn client_chat(&mut self, client_ref: &str) -> StoreResult<Option<ClientChat>>;
     /// The chats of those of these clients that have one, in no particular order.
     async fn client_chats(&mut self, client_refs: &[ClientRef]) -> StoreResult<Vec<ClientChat>>;
-    /// Up to `limit` chats, after the client `after` in the order of client references, of
-    /// clients whose subscription is active with a traffic limit: whom traffic notices are for.
-    async fn chats_with_traffic_limit(&mut self, after: Option<&str>, limit: u32) -> StoreResult<Vec<ClientChat>>;
     /// The clients of the account linked to the chat, oldest link first.
     async fn chat_clients(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Vec<ClientChat>>;
     /// Unlinks every client of the account from the chat; returns how many.

@@ -23,7 +23,7 @@ use crate::models::{ClientRow, SubscriptionRow};
 use crate::pool::{DbConn, db_run};
 use crate::repo::quotas;
 use crate::repo::subscription_write::SaveSubscription;
-use crate::schema::{accounts, clients, daily_counts, subscriptions, trial_grants};
+use crate::schema::{accounts, clients, daily_counts, subscriptions, traffic_thresholds, trial_grants};
 
 pub(crate) type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
 
@@ -313,5 +313,46 @@ impl ClientRepo for StoreTx {
                 Ok(TermCandidate { check_at, client: convert::client(client, Some(sub))? })
             })
             .collect()
+    }
+
+    async fn traffic_limited_clients(&mut self, after: Option<&ClientRef>, limit: u32) -> StoreResult<Vec<ClientRef>> {
+        use subscriptions::dsl as s;
+        let after = after.map_or("", ClientRef::as_str).to_owned();
+        let conn = self.conn().await?;
+        let refs: Vec<String> = db_run!(conn, c => {
+            s::subscriptions
+                .filter(s::traffic_limit_bytes.is_not_null())
+                .filter(s::status.eq(vp_domain::SubscriptionStatus::Active.as_str()))
+                .filter(s::client_ref.gt(&after))
+                .order(s::client_ref)
+                .limit(i64::from(limit))
+                .select(s::client_ref)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(refs.into_iter().map(ClientRef::issued).collect())
+    }
+
+    async fn mark_traffic_threshold(
+        &mut self,
+        client_ref: &ClientRef,
+        counted_since: OffsetDateTime,
+        threshold_percent: u8,
+        at: OffsetDateTime,
+    ) -> StoreResult<bool> {
+        use traffic_thresholds::dsl as t;
+        let row = (
+            t::client_ref.eq(client_ref.as_str()),
+            t::counted_since.eq(db_time(counted_since)),
+            t::threshold_percent.eq(i16::from(threshold_percent)),
+            t::told_at.eq(db_time(at)),
+        );
+        let conn = self.conn().await?;
+        let inserted = db_run!(conn, c => {
+            diesel::insert_into(t::traffic_thresholds).values(row).on_conflict_do_nothing().execute(c).await
+        })
+        .map_err(db)?;
+        Ok(inserted > 0)
     }
 }

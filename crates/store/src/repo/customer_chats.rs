@@ -14,7 +14,7 @@ use crate::convert::{db_time, utc};
 use crate::errors::db;
 use crate::models::{ClientChatRow, ClientLinkCodeRow};
 use crate::pool::{db_run, upsert};
-use crate::schema::{bot_chat_languages, client_chats, client_link_codes, subscriptions};
+use crate::schema::{bot_chat_languages, client_chats, client_link_codes};
 use crate::tx::StoreTx;
 
 /// `client_chat`'s query (`read_ahead` makes it too).
@@ -103,32 +103,6 @@ impl CustomerChatRepo for StoreTx {
         let rows: Vec<ClientChatRow> = db_run!(conn, c => {
             client_chats::table
                 .filter(client_chats::client_ref.eq_any(client_refs))
-                .select(ClientChatRow::as_select())
-                .load(c)
-                .await
-        })
-        .map_err(db)?;
-        Ok(rows.into_iter().map(chat).collect())
-    }
-
-    async fn chats_with_traffic_limit(&mut self, after: Option<&str>, limit: u32) -> StoreResult<Vec<ClientChat>> {
-        use client_chats::dsl as cc;
-        use subscriptions::dsl as s;
-        let after = after.unwrap_or_default().to_owned();
-        let conn = self.conn().await?;
-        let rows: Vec<ClientChatRow> = db_run!(conn, c => {
-            cc::client_chats
-                .filter(cc::client_ref.gt(&after))
-                .filter(
-                    cc::client_ref.eq_any(
-                        s::subscriptions
-                            .filter(s::traffic_limit_bytes.is_not_null())
-                            .filter(s::status.eq(vp_domain::SubscriptionStatus::Active.as_str()))
-                            .select(s::client_ref),
-                    ),
-                )
-                .order(cc::client_ref)
-                .limit(i64::from(limit))
                 .select(ClientChatRow::as_select())
                 .load(c)
                 .await

@@ -5,7 +5,7 @@ use vp_domain::AccountId;
 
 contract_tests!(
     a_reminder_is_queued_once_per_kind_and_term_and_claimed_once,
-    traffic_notices_go_to_linked_active_limited_subscriptions_once_per_period,
+    traffic_is_read_for_active_limited_subscriptions_and_each_threshold_told_once_per_count,
 );
 
 async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) {
@@ -109,12 +109,13 @@ async fn a_reminder_is_queued_once_per_kind_and_term_and_claimed_once(ctx: Ctx) 
     tx.commit().await.unwrap();
 }
 
-async fn traffic_notices_go_to_linked_active_limited_subscriptions_once_per_period(ctx: Ctx) {
+async fn traffic_is_read_for_active_limited_subscriptions_and_each_threshold_told_once_per_count(ctx: Ctx) {
     use vp_domain::traffic::{TrafficLimit, TrafficNotice, TrafficReset};
     let mut tx = begin(&ctx.store).await;
     tx.insert_account(&account("acc-1")).await.unwrap();
     let limit = TrafficLimit::of_gb(10, TrafficReset::Month);
-    // c-1 and c-4 limited, active and linked; c-2 without a limit; c-3 suspended; c-5 unlinked.
+    // c-1, c-4 and c-5 limited and active (c-5 in no chat: its partner still hears); c-2
+    // without a limit; c-3 suspended.
     for (id, traffic, status, linked) in [
         ("c-1", limit, SubscriptionStatus::Active, true),
         ("c-2", None, SubscriptionStatus::Active, true),
@@ -136,10 +137,28 @@ async fn traffic_notices_go_to_linked_active_limited_subscriptions_once_per_peri
             tx.link_client_chat(&chat).await.unwrap();
         }
     }
-    let refs = |chats: Vec<ClientChat>| chats.into_iter().map(|c| c.client_ref.to_string()).collect::<Vec<_>>();
-    assert_eq!(refs(tx.chats_with_traffic_limit(None, 10).await.unwrap()), ["c-1", "c-4"]);
-    assert_eq!(refs(tx.chats_with_traffic_limit(None, 1).await.unwrap()), ["c-1"], "paged");
-    assert_eq!(refs(tx.chats_with_traffic_limit(Some("c-1"), 10).await.unwrap()), ["c-4"], "after the last seen");
+    let refs = |clients: Vec<ClientRef>| clients.into_iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    assert_eq!(refs(tx.traffic_limited_clients(None, 10).await.unwrap()), ["c-1", "c-4", "c-5"]);
+    assert_eq!(refs(tx.traffic_limited_clients(None, 1).await.unwrap()), ["c-1"], "paged");
+    assert_eq!(
+        refs(tx.traffic_limited_clients(Some(&cref("c-1")), 10).await.unwrap()),
+        ["c-4", "c-5"],
+        "after the last seen"
+    );
+
+    // Each threshold of one count is recorded once; a count started anew is another.
+    let mark = |since: i64, percent: u8| (cref("c-5"), at(since), percent);
+    for ((client, since, percent), first) in [
+        (mark(100, 80), true),
+        (mark(100, 80), false),
+        (mark(100, 100), true),
+        (mark(200, 80), true),
+        (mark(200, 100), true),
+        (mark(200, 100), false),
+    ] {
+        let marked = tx.mark_traffic_threshold(&client, since, percent, at(300)).await.unwrap();
+        assert_eq!(marked, first, "{percent} % of the count since {since}");
+    }
 
     let notice = |id: &str, kind: TrafficNotice, since: i64| ReminderSend {
         id: id.into(),

@@ -85,6 +85,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261205000050",
             "20261205000051",
             "20261205000052",
+            "20261206000053",
+            "20261206000054",
         ]
     );
     let mut tx = begin(&ctx.store).await;

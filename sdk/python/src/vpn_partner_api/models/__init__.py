@@ -43,6 +43,11 @@ from .subscription_expiring_event_data_threshold_hours import (
     SubscriptionExpiringEventDataThresholdHours,
 )
 from .subscription_status import SubscriptionStatus
+from .subscription_traffic_used_event import SubscriptionTrafficUsedEvent
+from .subscription_traffic_used_event_data import SubscriptionTrafficUsedEventData
+from .subscription_traffic_used_event_data_threshold_percent import (
+    SubscriptionTrafficUsedEventDataThresholdPercent,
+)
 from .traffic_limit import TrafficLimit
 from .traffic_reset import TrafficReset
 from .webhook_test_event import WebhookTestEvent
@@ -90,6 +95,9 @@ __all__ = (
     "SubscriptionExpiringEventData",
     "SubscriptionExpiringEventDataThresholdHours",
     "SubscriptionStatus",
+    "SubscriptionTrafficUsedEvent",
+    "SubscriptionTrafficUsedEventData",
+    "SubscriptionTrafficUsedEventDataThresholdPercent",
     "TrafficLimit",
     "TrafficReset",
     "WebhookTestEvent",

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS subscriptions_traffic_limited;
