@@ -448,7 +448,7 @@ fn another_accounts_withdrawals_and_clients_are_not_found() {
 }
 
 #[test]
-fn support_staff_find_a_client_and_see_its_subscription_devices_and_invoices() {
+fn support_staff_find_a_client_and_see_its_subscription_devices_traffic_and_invoices() {
     let Some(s) = server("cab_clients") else { return };
     let paid = support::partner::buy(&s, "tg:42@example", 1);
     support::partner::post_payment(&s, "pending-1", &support::partner::subscription("tg:42@example", 1));
@@ -469,6 +469,16 @@ fn support_staff_find_a_client_and_see_its_subscription_devices_and_invoices() {
     assert!(page.contains(paid["payment_id"].as_str().unwrap()), "the paid invoice is listed");
     assert!(page.contains("awaiting payment") && page.contains("paid"), "both invoices with their status: {page}");
     assert!(page.contains("No devices connected."), "{page}");
+    assert!(!page.contains("id=\"traffic\""), "no traffic row without a limit: {page}");
+
+    // A limited plan's client shows the limit and what the panel counted of it.
+    let args =
+        ["plan", "create", "--months", "1", "--price", "149.00", "--traffic-gb", "2", "--traffic-reset", "month"];
+    let plan_id = support::partner::offered_plan(&s, &args)["plan_id"].as_i64().unwrap();
+    support::partner::buy(&s, "limited-1", plan_id);
+    s.cli(&["sandbox", "traffic", &s.account_id, "limited-1", "--mb", "512"]);
+    let page = v.get("/cabinet/clients/limited-1").text();
+    assert_eq!(element(&page, "traffic"), "0.5 of 2 GB a month", "{page}");
 
     let missing = v.get("/cabinet/clients?client_id=nobody");
     assert_eq!(missing.status, 404);

@@ -119,18 +119,21 @@ impl SubscriptionView {
             status: text(lang, status),
             until,
             devices,
-            traffic: self.traffic.map(|limit| match used.traffic_used {
-                Some(bytes) => text_with(
-                    lang,
-                    "page-subscription-traffic-used-of",
-                    &[
-                        ("used", gigabytes(lang, bytes).as_str().into()),
-                        ("limit", traffic_text(lang, limit).as_str().into()),
-                    ],
-                ),
-                None => traffic_text(lang, limit),
-            }),
+            traffic: self.traffic.map(|limit| traffic_used_text(lang, limit, used.traffic_used)),
         }
+    }
+}
+
+/// A traffic limit with what was used of it ("8,6 из 10 ГБ в месяц"), or the limit alone when
+/// the panel did not say.
+pub fn traffic_used_text(lang: Lang, limit: TrafficLimit, used: Option<u64>) -> String {
+    match used {
+        Some(bytes) => text_with(
+            lang,
+            "page-subscription-traffic-used-of",
+            &[("used", gigabytes(lang, bytes).as_str().into()), ("limit", traffic_text(lang, limit).as_str().into())],
+        ),
+        None => traffic_text(lang, limit),
     }
 }
 

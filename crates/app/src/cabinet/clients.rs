@@ -29,6 +29,9 @@ pub struct ClientDetail {
     pub blocked: bool,
     /// The panel's list; `Err` with the reason when the panel cannot be asked now.
     pub devices: Result<DevicesView, String>,
+    /// The traffic used of the subscription's limit, as the panel counts it now; `None`
+    /// without a limit or an answer.
+    pub traffic_used: Option<u64>,
     pub invoices: Vec<InvoiceRecord>,
     /// Whether the client linked a chat with the partner's bot (the platform reminds it there).
     pub reachable_in_messenger: bool,
@@ -74,11 +77,13 @@ impl Cabinet {
                 Err(e) => Err(e.to_string()),
             },
         };
+        let traffic_used = self.views.traffic_used(&client).await;
         let view = self.views.render(&actor.account, app_list.as_ref(), |v| v.client(&client));
         Ok(ClientDetail {
             client: view,
             blocked: client.blocked,
             devices,
+            traffic_used,
             invoices,
             reachable_in_messenger,
             bot_activity,

@@ -10,7 +10,7 @@ use vp_app::AppError;
 use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
 use vp_app::clients::{CLIENT_PAGE_DEFAULT, ClientListQuery};
-use vp_app::views::{ClientView, SubscriptionView};
+use vp_app::views::{ClientView, SubscriptionView, traffic_used_text};
 use vp_domain::renewal::TurnedOffBy;
 use vp_domain::{ClientId, InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
@@ -312,6 +312,10 @@ fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
             dt { (tx.get("cabinet-clients-subscription")) } dd #subscription { (status_name(s, tx)) }
             dt { (tx.get("cabinet-clients-until")) } dd { (expiry(s, tx)) }
             dt { (tx.get("cabinet-clients-devices-allowed")) } dd { (devices_limit) }
+            @if let Some(limit) = s.and_then(|s| s.traffic) {
+                dt { (tx.get("page-subscription-traffic")) }
+                dd #traffic { (traffic_used_text(tx.0, limit, d.traffic_used)) }
+            }
             dt { (tx.get("cabinet-clients-link")) }
             dd.prewrap {
                 @match s {
