@@ -20,7 +20,7 @@ each_backend!(
     paid_access_renewals_devices_trials_pauses_and_rotation_reach_the_panel,
     a_panel_outage_gives_503s_payments_still_succeed_and_the_sync_catches_up,
     reconcile_finds_and_fixes_drift_made_behind_our_back,
-    the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once,
+    the_panels_webhooks_are_verified_each_has_its_user_read_back_at_once_and_access_taken_by_hand_shows_as_suspended,
     a_panels_users_are_adopted_with_their_links_devices_and_limits_and_a_second_import_changes_nothing,
     a_traffic_limited_plan_reaches_the_panel_is_held_back_when_used_up_and_counted_anew_on_renewal,
     a_bot_customer_and_the_partner_are_told_at_80_and_at_100_percent_of_the_traffic_once_per_period,
@@ -245,7 +245,9 @@ fn answer_to(rw: &Remnawave, event: &str, nth: usize) -> u16 {
     }
 }
 
-fn the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once(backend: Backend) {
+fn the_panels_webhooks_are_verified_each_has_its_user_read_back_at_once_and_access_taken_by_hand_shows_as_suspended(
+    backend: Backend,
+) {
     let secret = ("VP_REMNAWAVE_WEBHOOK_SECRET", WEBHOOK_SECRET);
     let Some((rw, _, s)) = start_with(backend, "rw_webhooks", &[secret]) else { return };
     buy(&s, "hooked", 1);
@@ -266,21 +268,41 @@ fn the_panels_webhooks_are_verified_and_each_has_its_user_read_back_at_once(back
     }
     assert_eq!((lookups(), drift_told(&s)), (before, 0), "a refused webhook changes and reads nothing");
 
-    // Genuine: the user named is read back at once, and what was done by hand is drift.
+    assert_eq!(subscription_of(&s, "hooked")["status"], "active", "nothing changed");
+
+    // Genuine: the user named is read back at once, and what was done by hand is drift. The
+    // panel holds the user disabled by hand: the partner's client shows it paused, as it is.
     rw.send_webhooks_to(&receiver, WEBHOOK_SECRET);
     rw.edit_user(&user.username, |u| u.hwid_device_limit = Some(9));
     assert_eq!(answer_to(&rw, "user.modified", 0), 200);
     assert_eq!(lookups(), before + 1, "the webhook's user is read back from the panel, not taken from the body");
     assert_eq!(drift_told(&s), 1, "the operator is told: {}", s.log());
+    assert_eq!(subscription_of(&s, "hooked")["status"], "suspended", "the client shows the panel's truth");
     let malformed = br#"{"scope":"user","event":"user.modified","timestamp":"2026-12-05T10:00:00.000Z","data":{}}"#;
     let signature = vp_panel::remnawave::webhook::sign(WEBHOOK_SECRET, malformed);
     let answer = send("POST", &receiver, &[("x-remnawave-signature", &signature)], malformed).unwrap();
     assert_eq!(answer.status, 400, "a signed body naming no user: {}", answer.text());
 
-    // Put right by the operator; the panel's own `user.modified` for that finds it in step.
+    // Put right by the operator: the device limit pushed back (the pause is what the panel has),
+    // found in step by the panel's own `user.modified`; then access given back.
     s.cli(&["panel", "reconcile", "--fix"]);
     assert_eq!(answer_to(&rw, "user.modified", 1), 200);
     assert_eq!(drift_told(&s), 1, "in step again: nothing more to tell");
+    assert_eq!(rw.user(&user.username).unwrap().hwid_device_limit, user.hwid_device_limit);
+    s.cli(&["subscription", "resume", &s.account_id, "hooked"]);
+    assert_eq!(answer_to(&rw, "user.modified", 2), 200, "our push, found in step");
+    assert_eq!((subscription_of(&s, "hooked")["status"].clone(), drift_told(&s)), (json!("active"), 1));
+
+    // A user deleted by hand: the client shows its access paused, and nothing is re-created
+    // until the operator says so.
+    buy(&s, "deleted-by-hand", 1);
+    let gone = panel_user(&s, &rw, "deleted-by-hand");
+    rw.delete_user(&gone.username);
+    assert_eq!(answer_to(&rw, "user.deleted", 0), 200);
+    assert_eq!(subscription_of(&s, "deleted-by-hand")["status"], "suspended");
+    assert_eq!(drift_told(&s), 2, "{}", s.log());
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    assert!(rw.user(&gone.username).is_none(), "the suspension is what the panel holds: nothing pushed");
 
     // A device an app registers through the link is known as the panel says so.
     let link = subscription_of(&s, "hooked")["subscription_url"].as_str().unwrap().to_owned();

@@ -1,13 +1,15 @@
 //! What the panel tells us about its users (Remnawave's webhooks): the user it names is read
 //! back and compared with the client's subscription, as `panel reconcile` does, and a difference
 //! is reported to the operator. Nothing is pushed back: a user disabled or deleted by hand in the
-//! panel is the operator's to settle (`panel reconcile --fix`), and the periodic sync stays the
-//! safety net for what we owe the panel.
+//! panel is the operator's to settle, and the periodic sync stays the safety net for what we owe
+//! the panel. So that the partner's client shows the truth, an active subscription whose user
+//! the panel holds without access (disabled, expired or deleted by hand) is suspended, as the
+//! panel already has it: the operator gives access back with `subscription resume`.
 
 use async_trait::async_trait;
 use vp_ports::{PanelEventError, PanelEvents, PanelUserChange, PanelUserChecked};
 
-use super::panel_sync::PanelSync;
+use super::panel_sync::{PanelSync, panel_user};
 use crate::error::AppResult;
 
 #[async_trait]
@@ -30,14 +32,47 @@ impl PanelSync {
         tx.commit().await?;
         let Some(client) = client else { return Ok(PanelUserChecked::Unknown) };
         let Some(found) = self.reconcile_client(&client, false).await? else { return Ok(PanelUserChecked::InStep) };
+        let should_serve = panel_user(&client, self.clock.now()).is_some_and(|user| user.enabled);
+        let access_taken = should_serve && found.drift.iter().any(|d| d.field == "user" || d.field == "enabled");
+        let suspended = access_taken && self.suspend_as_the_panel_holds(&client.id).await?;
         tracing::warn!(
             account_id = %found.account_id,
             client_id = %found.client_id,
             event = %change.event,
             drift = ?found.drift,
+            suspended,
             "the panel differs from the subscription after a change made in the panel; for the operator \
-             (`vp-api panel reconcile --fix` pushes the subscription back)"
+             (`vp-api panel reconcile --fix` pushes the subscription back; a subscription suspended \
+             because the panel took its access is given back with `vp-api subscription resume`)"
         );
         Ok(PanelUserChecked::Drifted(found.drift))
+    }
+
+    /// Suspends the client's subscription, recorded as already in step with the panel (which
+    /// holds the user without access, or not at all: nothing to push, nothing re-created).
+    /// `false` when it is no longer active.
+    async fn suspend_as_the_panel_holds(&self, client_ref: &vp_domain::ClientRef) -> AppResult<bool> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let mut client = tx.client_by_ref(client_ref).await?;
+        if let Some(c) = &client {
+            tx.lock_client(&c.account_id, &c.id).await?;
+            client = tx.client_by_ref(client_ref).await?;
+        }
+        let suspended = client.and_then(|mut client| {
+            let record = client.subscription.as_mut()?;
+            (!client.blocked && record.subscription.suspend(now).is_ok()).then(|| {
+                record.revision += 1;
+                (client.id.clone(), record.clone())
+            })
+        });
+        let Some((client_ref, record)) = suspended else {
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        tx.save_subscription(&client_ref, &record).await?;
+        tx.mark_panel_synced(&client_ref, record.revision).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 }
