@@ -90,11 +90,31 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     let linked = telegram.sent_by(PARTNER_TOKEN).last().cloned().unwrap();
     assert_eq!(linked.0, 779);
     assert!(linked.1.starts_with("Done: this chat now gets the reminders of Demo VPN."), "{linked:?}");
-    assert!(linked.1.contains("Subscription tg-customer") && linked.1.contains("Status: Active"), "{linked:?}");
+    assert!(linked.1.contains("Your subscription\nStatus: Active"), "{linked:?}");
     telegram.write_to(PARTNER_TOKEN, 779, "/connect", Some("en"));
     let (_, _, markup) = telegram.sent_by(PARTNER_TOKEN).last().cloned().unwrap();
     let button = markup.expect("a button to the connect page")["inline_keyboard"][0][0]["url"].clone();
     assert_eq!(button, format!("https://vpn.example/connect/{token}"));
+
+    // A second subscription linked to the same chat (a family's): the two are numbered, and
+    // neither client id, which the partner chose and the customer never saw, is written.
+    let second = support::partner::buy(&s, "telegram:717171", 1);
+    let second_token = support::partner::link_token(&second["client"]);
+    let pressed = s.request("POST", &format!("/reminders/{second_token}"), &[], None);
+    let code = pressed.header("location").unwrap().rsplit('=').next().unwrap().to_owned();
+    telegram.write_to(PARTNER_TOKEN, 779, &format!("/start {code}"), Some("en"));
+    telegram.write_to(PARTNER_TOKEN, 779, "/status", Some("en"));
+    let status = telegram.sent_by(PARTNER_TOKEN).last().cloned().unwrap().1;
+    assert!(
+        status.starts_with("Subscription 1\nStatus: Active") && status.contains("\n\nSubscription 2\nStatus: Active")
+    );
+    telegram.write_to(PARTNER_TOKEN, 779, "/connect", Some("en"));
+    let sent = telegram.sent_by(PARTNER_TOKEN);
+    let connect: Vec<&str> = sent[sent.len() - 2..].iter().map(|m| m.1.as_str()).collect();
+    assert!(connect[0].starts_with("Subscription 1. Add this link") && connect[1].starts_with("Subscription 2. Add"));
+    for (_, text, _) in telegram.sent_by(PARTNER_TOKEN).iter().filter(|m| m.0 == 779) {
+        assert!(!text.contains("tg-customer") && !text.contains("717171"), "no client id to a customer: {text}");
+    }
     assert_eq!(telegram.calls("getUpdates"), 0, "nobody polls while updates come by webhook");
 
     // Disconnected, the bot's webhook goes and its posts are acknowledged without an answer.

@@ -39,7 +39,8 @@ async fn a_customer_links_with_a_one_time_code_and_the_bot_answers_with_the_stat
     assert_eq!(answer.len(), 1);
     let text = &answer[0].text;
     assert!(text.starts_with("Готово: этот чат получает напоминания Demo VPN."), "{text}");
-    assert!(text.contains("Подписка alice") && text.contains("Активна"), "{text}");
+    assert!(text.contains("\n\nВаша подписка\nСтатус: Активна"), "{text}");
+    assert!(!text.contains("alice"), "the client id is the partner's, never the customer's: {text}");
     assert!(
         text.contains("Действует до: 01.02.2026 (остался 31 день)"),
         "the date and plural as Russian writes them: {text}"
@@ -76,7 +77,8 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
     }
     let status = w.write_to_partner_bot(903, "/status", None).await;
     let text = &status[0].text;
-    assert!(text.contains("Subscription mum") && text.contains("Subscription dad"), "{text}");
+    assert!(text.starts_with("Subscription 1\nStatus: Active") && text.contains("\n\nSubscription 2\n"), "{text}");
+    assert!(!text.contains("mum") && !text.contains("dad"), "numbered, not named by client id: {text}");
     assert!(text.contains("Devices: 0 of"), "devices used of the limit: {text}");
 
     let connect = w.write_to_partner_bot(903, "/connect", None).await;
@@ -91,7 +93,7 @@ async fn a_family_shares_a_chat_and_stop_unlinks_every_client_of_it() {
     let link = w.app.bot_shop.reminders_link(&token).await.unwrap();
     w.write_to_partner_bot(904, &format!("/start {}", code_of(&link)), Some("en")).await;
     let left = w.write_to_partner_bot(903, "/status", None).await;
-    assert!(left[0].text.contains("Subscription mum") && !left[0].text.contains("Subscription dad"));
+    assert!(left[0].text.starts_with("Your subscription\n") && !left[0].text.contains("Subscription 2"), "{left:?}");
 
     let stopped = w.write_to_partner_bot(903, "/stop", None).await;
     assert!(stopped[0].text.starts_with("Done: Demo VPN sends no more messages to this chat."), "{stopped:?}");

@@ -54,7 +54,7 @@ async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the
     let first = at(&w, ends - Duration::hours(71)).await;
     assert_eq!(first.len(), 1);
     assert_eq!(first[0].chat_id, 900);
-    assert!(first[0].text.contains("Demo VPN: подписка alice заканчивается 01.02.2026"), "{:?}", first[0].text);
+    assert!(first[0].text.contains("Demo VPN: ваша подписка заканчивается 01.02.2026"), "{:?}", first[0].text);
     assert!(first[0].text.ends_with("осталось 3 дня."), "{:?}", first[0].text);
     assert_eq!(first[0].buttons, vec![Button::link("Продлить", "https://demo.example/renew")]);
     assert!(at(&w, ends - Duration::hours(70)).await.is_empty(), "once per term");
@@ -64,7 +64,7 @@ async fn a_linked_customer_is_reminded_72_and_24_hours_before_the_end_and_at_the
     assert!(second[0].text.ends_with("остался 1 день."), "{:?}", second[0].text);
     let last = at(&w, ends + Duration::minutes(6)).await;
     assert_eq!(last.len(), 1);
-    assert!(last[0].text.starts_with("Demo VPN: подписка alice закончилась, VPN отключён."), "{:?}", last[0].text);
+    assert!(last[0].text.starts_with("Demo VPN: ваша подписка закончилась, VPN отключён."), "{:?}", last[0].text);
     assert!(at(&w, ends + Duration::days(3)).await.is_empty(), "the end is said once");
 
     // Renewed: the new term is reminded again.

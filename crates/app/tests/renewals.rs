@@ -295,7 +295,7 @@ async fn a_linked_customer_hears_what_renewal_will_charge_and_of_every_declined_
     assert_eq!(
         first,
         [format!(
-            "Demo VPN: the card did not pay {rub} to renew the subscription hana. We will try again on 2026-01-31, or \
+            "Demo VPN: the card did not pay {rub} to renew your subscription. We will try again on 2026-01-31, or \
              renew it now."
         )],
         "the declined charge in place of the 24 h reminder"
@@ -306,7 +306,7 @@ async fn a_linked_customer_hears_what_renewal_will_charge_and_of_every_declined_
     assert_eq!(
         last,
         [format!(
-            "Demo VPN: the card did not pay {rub} to renew the subscription hana, and we will not try again. It \
+            "Demo VPN: the card did not pay {rub} to renew your subscription, and we will not try again. It \
              ends on 2026-02-01: renew it to keep the VPN on."
         )]
     );

@@ -66,7 +66,13 @@ pub(crate) async fn answer(
     if status_or_connect && linked.clients.is_empty() {
         return Ok(vec![say("bot-not-linked")]);
     }
-    let no_subscription = |client_id: &str| text_with(lang, "bot-no-subscription", &[("client", client_id.into())]);
+    // Customers never chose the clients' ids: one subscription is "yours", several are numbered.
+    let several = linked.clients.len() > 1;
+    let heading = |n: usize| match several {
+        false => text(lang, "bot-subscription-yours"),
+        true => text_with(lang, "bot-subscription-numbered", &[("number", (n + 1).into())]),
+    };
+    let not_yet = |n: usize| format!("{}\n{}", heading(n), text(lang, "bot-subscription-not-yet"));
     Ok(match reply.kind {
         ReplyKind::Menu
         | ReplyKind::Help
@@ -82,17 +88,13 @@ pub(crate) async fn answer(
             if reply.kind == ReplyKind::Linked {
                 body = text_with(lang, "bot-linked", &[("brand", brand.into())]);
             }
-            for client in &linked.clients {
+            for (n, client) in linked.clients.iter().enumerate() {
                 if !body.is_empty() {
                     body.push_str("\n\n");
                 }
-                let client_id = client.client_id.as_str();
                 body.push_str(&match &client.subscription {
-                    None => no_subscription(client_id),
-                    Some(sub) => {
-                        let who = text_with(lang, "bot-status-client", &[("client", client_id.into())]);
-                        format!("{who}\n{}", shop::subscription_lines(sub, client.used, lang))
-                    }
+                    None => not_yet(n),
+                    Some(sub) => format!("{}\n{}", heading(n), shop::subscription_lines(sub, client.used, lang)),
                 });
             }
             vec![BotMessage::text(chat_id, body)]
@@ -100,20 +102,18 @@ pub(crate) async fn answer(
         ReplyKind::Connect => linked
             .clients
             .iter()
-            .map(|client| {
-                let client_id = client.client_id.as_str();
-                match (&client.subscription, &client.page_url) {
-                    (Some(sub), Some(page)) => {
-                        let body = text_with(
-                            lang,
-                            "bot-connect",
-                            &[("client", client_id.into()), ("link", sub.subscription_url.as_str().into())],
-                        );
-                        BotMessage::text(chat_id, body)
-                            .with_buttons(vec![Button::link(text(lang, "bot-connect-button"), page.clone())])
-                    }
-                    _ => BotMessage::text(chat_id, no_subscription(client_id)),
+            .enumerate()
+            .map(|(n, client)| match (&client.subscription, &client.page_url) {
+                (Some(sub), Some(page)) => {
+                    let body = text_with(
+                        lang,
+                        "bot-connect",
+                        &[("subscription", heading(n).as_str().into()), ("link", sub.subscription_url.as_str().into())],
+                    );
+                    BotMessage::text(chat_id, body)
+                        .with_buttons(vec![Button::link(text(lang, "bot-connect-button"), page.clone())])
                 }
+                _ => BotMessage::text(chat_id, not_yet(n)),
             })
             .collect(),
     })

@@ -88,17 +88,14 @@ impl BotWording for Wording {
                 };
                 return BotMessage::text(*chat_id, body);
             }
-            ReminderContent::Traffic { notice, limit, resets_on, client, renew } => {
-                let key = match (notice, client.own) {
-                    (TrafficNotice::MostUsed, true) => "bot-traffic-most-used-yours",
-                    (TrafficNotice::MostUsed, false) => "bot-traffic-most-used",
-                    (TrafficNotice::UsedUp, true) => "bot-traffic-used-up-yours",
-                    (TrafficNotice::UsedUp, false) => "bot-traffic-used-up",
+            ReminderContent::Traffic { notice, limit, resets_on, renew } => {
+                let key = match notice {
+                    TrafficNotice::MostUsed => "bot-traffic-most-used",
+                    TrafficNotice::UsedUp => "bot-traffic-used-up",
                 };
                 let limit = traffic_text(lang, *limit);
                 let args = [
                     ("brand", brand.into()),
-                    ("client", client.client_id.as_str().into()),
                     ("percent", u64::from(TrafficNotice::MOST_USED_PERCENT).into()),
                     ("limit", limit.as_str().into()),
                 ];
@@ -108,21 +105,14 @@ impl BotWording for Wording {
                 };
                 (format!("{}\n\n{then}", text_with(lang, key, &args)), renew)
             }
-            ReminderContent::Expired { client, renew } => {
-                let key = if client.own { "bot-reminder-expired-yours" } else { "bot-reminder-expired" };
-                (text_with(lang, key, &[("brand", brand.into()), ("client", client.client_id.as_str().into())]), renew)
+            ReminderContent::Expired { renew } => {
+                (text_with(lang, "bot-reminder-expired", &[("brand", brand.into())]), renew)
             }
-            ReminderContent::Expiring { threshold, ends_on, client, renew, auto_renewal } => {
-                let key = if client.own { "bot-reminder-expiring-yours" } else { "bot-reminder-expiring" };
+            ReminderContent::Expiring { threshold, ends_on, renew, auto_renewal } => {
                 let mut body = text_with(
                     lang,
-                    key,
-                    &[
-                        ("brand", brand.into()),
-                        ("client", client.client_id.as_str().into()),
-                        ("day", (*ends_on).into()),
-                        ("days", threshold.days().into()),
-                    ],
+                    "bot-reminder-expiring",
+                    &[("brand", brand.into()), ("day", (*ends_on).into()), ("days", threshold.days().into())],
                 );
                 if let Some(AutoRenewal { amount, on }) = auto_renewal {
                     let charge = text_with(
@@ -134,19 +124,12 @@ impl BotWording for Wording {
                 }
                 (body, renew)
             }
-            ReminderContent::RenewalDeclined { amount, retry_on, ends_on, client, renew } => {
-                let (key, day) = match (client.own, retry_on) {
-                    (true, Some(on)) => ("bot-renewal-declined-retry-yours", on),
-                    (false, Some(on)) => ("bot-renewal-declined-retry", on),
-                    (true, None) => ("bot-renewal-declined-last-yours", ends_on),
-                    (false, None) => ("bot-renewal-declined-last", ends_on),
+            ReminderContent::RenewalDeclined { amount, retry_on, ends_on, renew } => {
+                let (key, day) = match retry_on {
+                    Some(on) => ("bot-renewal-declined-retry", on),
+                    None => ("bot-renewal-declined-last", ends_on),
                 };
-                let args = [
-                    ("brand", brand.into()),
-                    ("client", client.client_id.as_str().into()),
-                    ("amount", (*amount).into()),
-                    ("day", (*day).into()),
-                ];
+                let args = [("brand", brand.into()), ("amount", (*amount).into()), ("day", (*day).into())];
                 (text_with(lang, key, &args), renew)
             }
         };

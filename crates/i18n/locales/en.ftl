@@ -576,29 +576,23 @@ bot-link-expired = This link has expired or was used already. Press "Get reminde
 bot-not-linked = No subscription is linked to this chat yet. Press "Get reminders in Telegram" on your subscription page.
 bot-language-set = This chat now reads English.
 bot-stopped = Done: { $brand } sends no more messages to this chat. To link it again, press "Get reminders in Telegram" on your subscription page.
-bot-status-client = Subscription { $client }
-bot-no-subscription = { $client } has no subscription yet.
-bot-connect = Subscription { $client }. Add this link to your VPN app: { $link }
+# A chat's subscriptions: one is "yours", several go by number in the order they were linked ($number).
+bot-subscription-yours = Your subscription
+bot-subscription-numbered = Subscription { $number }
+bot-subscription-not-yet = Not taken out yet.
+# $subscription is "Your subscription" or "Subscription 2".
+bot-connect = { $subscription }. Add this link to your VPN app: { $link }
 bot-connect-button = Open the connect page
-bot-reminder-expiring = { $brand }: your subscription { $client } ends on { DATE($day) }, { $days ->
+bot-reminder-expiring = { $brand }: your subscription ends on { DATE($day) }, { $days ->
     [one] { $days } day left.
    *[other] { $days } days left.
 }
-bot-reminder-expired = { $brand }: your subscription { $client } has ended, and the VPN is off. Renew it to connect again.
-bot-reminder-expiring-yours = { $brand }: your subscription ends on { DATE($day) }, { $days ->
-    [one] { $days } day left.
-   *[other] { $days } days left.
-}
-bot-reminder-expired-yours = { $brand }: your subscription has ended, and the VPN is off. Renew it to connect again.
+bot-reminder-expired = { $brand }: your subscription has ended, and the VPN is off. Renew it to connect again.
 bot-reminder-auto-renewal = Automatic renewal is on: { MONEY($amount) } will be charged on { DATE($day) }. To turn it off, open your subscription's page.
-bot-renewal-declined-retry = { $brand }: the card did not pay { MONEY($amount) } to renew the subscription { $client }. We will try again on { DATE($day) }, or renew it now.
-bot-renewal-declined-retry-yours = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription. We will try again on { DATE($day) }, or renew it now.
-bot-renewal-declined-last = { $brand }: the card did not pay { MONEY($amount) } to renew the subscription { $client }, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
-bot-renewal-declined-last-yours = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
-bot-traffic-most-used = { $brand }: the subscription { $client } has used { $percent } % of its traffic ({ $limit }).
-bot-traffic-most-used-yours = { $brand }: you have used { $percent } % of your subscription's traffic ({ $limit }).
-bot-traffic-used-up = { $brand }: the subscription { $client } has used all of its traffic ({ $limit }), and the VPN is paused.
-bot-traffic-used-up-yours = { $brand }: you have used all of your subscription's traffic ({ $limit }), and the VPN is paused.
+bot-renewal-declined-retry = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription. We will try again on { DATE($day) }, or renew it now.
+bot-renewal-declined-last = { $brand }: the card did not pay { MONEY($amount) } to renew your subscription, and we will not try again. It ends on { DATE($day) }: renew it to keep the VPN on.
+bot-traffic-most-used = { $brand }: you have used { $percent } % of your subscription's traffic ({ $limit }).
+bot-traffic-used-up = { $brand }: you have used all of your subscription's traffic ({ $limit }), and the VPN is paused.
 bot-traffic-resets = The count starts again on { DATE($day) }.
 bot-traffic-renew = Renewing the subscription starts the count again.
 bot-reminder-renew = Renew

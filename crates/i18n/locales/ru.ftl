@@ -601,31 +601,24 @@ bot-link-expired = Ссылка устарела или уже использо�
 bot-not-linked = К этому чату ещё не привязана подписка. Нажмите «Напоминания в Telegram» на странице подписки.
 bot-language-set = Теперь этот чат на русском.
 bot-stopped = Готово: { $brand } больше не пишет в этот чат. Чтобы привязать его снова, нажмите «Напоминания в Telegram» на странице подписки.
-bot-status-client = Подписка { $client }
-bot-no-subscription = У { $client } ещё нет подписки.
-bot-connect = Подписка { $client }. Добавьте эту ссылку в VPN-приложение: { $link }
+# Подписки чата: одна — «ваша», несколько — по номеру в порядке привязки ($number).
+bot-subscription-yours = Ваша подписка
+bot-subscription-numbered = Подписка { $number }
+bot-subscription-not-yet = Ещё не оформлена.
+# $subscription — «Ваша подписка» или «Подписка 2».
+bot-connect = { $subscription }. Добавьте эту ссылку в VPN-приложение: { $link }
 bot-connect-button = Открыть страницу подключения
-bot-reminder-expiring = { $brand }: подписка { $client } заканчивается { DATE($day) }, { $days ->
+bot-reminder-expiring = { $brand }: ваша подписка заканчивается { DATE($day) }, { $days ->
     [one] остался { $days } день.
     [few] осталось { $days } дня.
    *[many] осталось { $days } дней.
 }
-bot-reminder-expired = { $brand }: подписка { $client } закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
-bot-reminder-expiring-yours = { $brand }: ваша подписка заканчивается { DATE($day) }, { $days ->
-    [one] остался { $days } день.
-    [few] осталось { $days } дня.
-   *[many] осталось { $days } дней.
-}
-bot-reminder-expired-yours = { $brand }: ваша подписка закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
+bot-reminder-expired = { $brand }: ваша подписка закончилась, VPN отключён. Продлите её, чтобы снова подключиться.
 bot-reminder-auto-renewal = Автопродление включено: { DATE($day) } спишем { MONEY($amount) }. Отключить можно на странице подписки.
-bot-renewal-declined-retry = { $brand }: с карты не удалось списать { MONEY($amount) } за продление подписки { $client }. Попробуем снова { DATE($day) }, или продлите сейчас.
-bot-renewal-declined-retry-yours = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки. Попробуем снова { DATE($day) }, или продлите сейчас.
-bot-renewal-declined-last = { $brand }: с карты не удалось списать { MONEY($amount) } за продление подписки { $client }, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
-bot-renewal-declined-last-yours = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
-bot-traffic-most-used = { $brand }: у подписки { $client } израсходовано уже { $percent } % трафика ({ $limit }).
-bot-traffic-most-used-yours = { $brand }: вы израсходовали уже { $percent } % трафика подписки ({ $limit }).
-bot-traffic-used-up = { $brand }: трафик подписки { $client } израсходован ({ $limit }), VPN приостановлен.
-bot-traffic-used-up-yours = { $brand }: трафик вашей подписки израсходован ({ $limit }), VPN приостановлен.
+bot-renewal-declined-retry = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки. Попробуем снова { DATE($day) }, или продлите сейчас.
+bot-renewal-declined-last = { $brand }: с карты не удалось списать { MONEY($amount) } за продление вашей подписки, больше пытаться не будем. Подписка заканчивается { DATE($day) }: продлите её, чтобы VPN продолжил работать.
+bot-traffic-most-used = { $brand }: вы израсходовали уже { $percent } % трафика подписки ({ $limit }).
+bot-traffic-used-up = { $brand }: трафик вашей подписки израсходован ({ $limit }), VPN приостановлен.
 bot-traffic-resets = Счёт начнётся заново { DATE($day) }.
 bot-traffic-renew = Продление подписки начнёт счёт заново.
 bot-reminder-renew = Продлить

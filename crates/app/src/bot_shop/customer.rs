@@ -84,7 +84,6 @@ pub struct ChatClients {
 /// does not answer) and its connect page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatClient {
-    pub client_id: String,
     pub subscription: Option<SubscriptionView>,
     /// What the panel counts of its use.
     pub used: PanelUse,
@@ -281,12 +280,7 @@ impl BotShop {
             let used = self.views.panel_use(record).await;
             let page_url =
                 record.subscription.as_ref().map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
-            clients.push(ChatClient {
-                client_id: record.client_id.as_str().to_owned(),
-                subscription: view.subscription,
-                used,
-                page_url,
-            });
+            clients.push(ChatClient { subscription: view.subscription, used, page_url });
         }
         Ok(ChatClients { brand: account.brand_name.as_str().to_owned(), clients })
     }

@@ -33,18 +33,12 @@ pub struct ReminderMessage {
 pub enum ReminderContent {
     /// The term ends in `threshold` (on `ends_on`); with automatic renewal on, what will be
     /// charged and when.
-    Expiring {
-        threshold: Threshold,
-        ends_on: Date,
-        client: ReminderClient,
-        renew: Renew,
-        auto_renewal: Option<AutoRenewal>,
-    },
+    Expiring { threshold: Threshold, ends_on: Date, renew: Renew, auto_renewal: Option<AutoRenewal> },
     /// An automatic renewal's charge of `amount` was declined: tried again on `retry_on`, or
     /// (`None`) the term ends on `ends_on` unless the customer renews.
-    RenewalDeclined { amount: Money, retry_on: Option<Date>, ends_on: Date, client: ReminderClient, renew: Renew },
+    RenewalDeclined { amount: Money, retry_on: Option<Date>, ends_on: Date, renew: Renew },
     /// The term ended.
-    Expired { client: ReminderClient, renew: Renew },
+    Expired { renew: Renew },
     /// An invoice was paid: the subscription it bought and how to connect; `None` when the
     /// client has no subscription to show (a lifetime one the views do not describe).
     Paid(Option<Connect>),
@@ -53,13 +47,7 @@ pub enum ReminderContent {
     Referral { days: u32, ends_on: Option<Date> },
     /// Most (`MostUsed`) or all of the traffic `limit` is used: the count starts again on
     /// `resets_on`, or (`None`, a limit that never resets) with a renewal.
-    Traffic {
-        notice: TrafficNotice,
-        limit: TrafficLimit,
-        resets_on: Option<Date>,
-        client: ReminderClient,
-        renew: Renew,
-    },
+    Traffic { notice: TrafficNotice, limit: TrafficLimit, resets_on: Option<Date>, renew: Renew },
 }
 
 /// The charge automatic renewal will make.
@@ -67,15 +55,6 @@ pub enum ReminderContent {
 pub struct AutoRenewal {
     pub amount: Money,
     pub on: Date,
-}
-
-/// Whom a reminder is about.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReminderClient {
-    pub client_id: String,
-    /// The chat's own bot customer (it reads "your subscription"), rather than a client linked
-    /// from a subscription page (a chat may hold a family's clients, so it is named).
-    pub own: bool,
 }
 
 /// Where a reminder sends the customer to renew.

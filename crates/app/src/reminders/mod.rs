@@ -26,7 +26,7 @@ use vp_ports::{
 pub(crate) use queue::ReminderQueue;
 
 use crate::bots::sender::{BotFailure, BotSender, NextTry, Pace, next_try};
-use crate::bots::wording::{AutoRenewal, BotWording, Connect, ReminderClient, ReminderContent, ReminderMessage, Renew};
+use crate::bots::wording::{AutoRenewal, BotWording, Connect, ReminderContent, ReminderMessage, Renew};
 use crate::bots::{connected_bot, partner_bot};
 use crate::content::load_app_list;
 use crate::error::{AppError, AppResult};
@@ -227,8 +227,9 @@ impl Reminders {
         if !still_due {
             return Ok(None);
         }
-        // The chat's own shop customer reads "your subscription" and renews in the shop; a
-        // client linked from a subscription page is named (a chat may hold a family).
+        // The chat's own shop customer renews in the shop; a client linked from a subscription
+        // page where the partner renews it. Either reads "your subscription": customers never
+        // chose the clients' ids, and the reminder's dates tell a family's apart.
         let own = bot_customer_chat == Some(reminder.chat_id);
         let renew = match (own, renewal, account.style.support_url.as_deref()) {
             (true, ..) => Renew::InShop,
@@ -236,12 +237,11 @@ impl Reminders {
             (false, None, Some(url)) => Renew::Support(url.to_owned()),
             (false, None, None) => Renew::Nowhere,
         };
-        let about = ReminderClient { client_id: client.client_id.as_str().to_owned(), own };
         let zone = &account.time_zone;
         let content = match reminder.kind {
             ReminderKind::Paid => ReminderContent::Paid(self.connect(tx, account, &client).await?),
             ReminderKind::Referral => return Ok(None), // not due here (see `still_due`)
-            ReminderKind::Expired => ReminderContent::Expired { client: about, renew },
+            ReminderKind::Expired => ReminderContent::Expired { renew },
             ReminderKind::Traffic(notice) => {
                 let Some(limit) = sub.traffic else { return Ok(None) };
                 // The count starts again by itself on the period's turn; a limit that never
@@ -253,7 +253,7 @@ impl Reminders {
                     .and_then(|since| limit.reset.next_after(since))
                     .map(|at| zone.day(at));
                 let renew = if resets_on.is_none() { renew } else { Renew::Nowhere };
-                ReminderContent::Traffic { notice, limit, resets_on, client: about, renew }
+                ReminderContent::Traffic { notice, limit, resets_on, renew }
             }
             ReminderKind::Expiring(threshold) => {
                 // The 72 h reminder of a consenting customer says what will be charged and when.
@@ -264,13 +264,7 @@ impl Reminders {
                 let auto_renewal = consent
                     .filter(|c| c.chargeable())
                     .map(|c| AutoRenewal { amount: c.price.customer, on: zone.day(charge_at(sub.expires_at)) });
-                ReminderContent::Expiring {
-                    threshold,
-                    ends_on: zone.day(sub.expires_at),
-                    client: about,
-                    renew,
-                    auto_renewal,
-                }
+                ReminderContent::Expiring { threshold, ends_on: zone.day(sub.expires_at), renew, auto_renewal }
             }
             ReminderKind::RenewalDeclined => {
                 let declined = match &reminder.payment_id {
@@ -288,7 +282,6 @@ impl Reminders {
                     amount: declined.amounts.customer,
                     retry_on,
                     ends_on: zone.day(sub.expires_at),
-                    client: about,
                     renew,
                 }
             }
