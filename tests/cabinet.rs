@@ -470,6 +470,9 @@ fn support_staff_find_a_client_and_see_its_subscription_devices_traffic_and_invo
     assert!(page.contains("awaiting payment") && page.contains("paid"), "both invoices with their status: {page}");
     assert!(page.contains("No devices connected."), "{page}");
     assert!(!page.contains("id=\"traffic\""), "no traffic row without a limit: {page}");
+    // Times in the account's zone (Europe/Moscow unless set), with its name.
+    let since = element(&page, "client-since");
+    assert!(since.ends_with("\u{a0}MSK") && !page.contains("UTC"), "{since}");
 
     // A limited plan's client shows the limit and what the panel counted of it.
     let args =

@@ -74,7 +74,7 @@ pub async fn show(
                 &["cabinet-activity-when", "cabinet-activity-who", "cabinet-activity-what", "cabinet-activity-details"]
                     .map(|key| Column::text(tx.get(key))),
                 entries.iter().map(|e| {
-                    vec![html! { (when(e.at)) }, html! { (e.actor) }, html! { (tx.get(action_key(e.action))) }, html! { (e.detail) }]
+                    vec![html! { (when(shell.zone(), e.at)) }, html! { (e.actor) }, html! { (tx.get(action_key(e.action))) }, html! { (e.detail) }]
                 }),
             ))
             (shell.older_link("/cabinet/activity", entries.len(), ACTIVITY_PAGE, last))

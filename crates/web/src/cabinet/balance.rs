@@ -11,6 +11,7 @@ use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::WITHDRAWAL_PAGE;
 use vp_app::ledger::LEDGER_PAGE;
 use vp_app::{AppError, Declined};
+use vp_domain::TimeZone;
 use vp_domain::WithdrawalId;
 use vp_domain::money::MoneyError;
 use vp_domain::withdrawal::{PAYOUT_DETAILS_MAX_CHARS, WithdrawalRefused, WithdrawalStatus};
@@ -46,7 +47,7 @@ fn withdrawal_link(id: &str) -> Markup {
 }
 
 /// Ledger entries as a table; `about` names the column of the invoice or request each is about.
-fn ledger_table(tx: Texts, entries: &[LedgerEntry], about: &str) -> Markup {
+fn ledger_table(tx: Texts, zone: &TimeZone, entries: &[LedgerEntry], about: &str) -> Markup {
     let columns = [
         Column::text(tx.get("cabinet-balance-when")),
         Column::text(tx.get("cabinet-balance-entry")),
@@ -62,7 +63,7 @@ fn ledger_table(tx: Texts, entries: &[LedgerEntry], about: &str) -> Markup {
                 LedgerSubject::Withdrawal(id) => withdrawal_link(id),
             };
             vec![
-                html! { (when(e.created_at)) },
+                html! { (when(zone, e.created_at)) },
                 html! { (tx.get(kind_key(e.kind))) },
                 subject,
                 html! { (tx.money(e.amount)) },
@@ -72,7 +73,7 @@ fn ledger_table(tx: Texts, entries: &[LedgerEntry], about: &str) -> Markup {
     )
 }
 
-fn withdrawal_table(tx: Texts, list: &[WithdrawalRecord]) -> Markup {
+fn withdrawal_table(tx: Texts, zone: &TimeZone, list: &[WithdrawalRecord]) -> Markup {
     if list.is_empty() {
         return html! { p { (tx.get("cabinet-withdrawals-none")) } };
     }
@@ -87,7 +88,7 @@ fn withdrawal_table(tx: Texts, list: &[WithdrawalRecord]) -> Markup {
         list.iter().map(|w| {
             vec![
                 withdrawal_link(&w.id),
-                html! { (when(w.created_at)) },
+                html! { (when(zone, w.created_at)) },
                 html! { (tx.money(w.amount)) },
                 html! { (tx.get(status_key(w.status))) },
             ]
@@ -213,7 +214,7 @@ async fn render(
             p { button type="submit" { (tx.get("cabinet-balance-request-submit")) } }
         }
         h2 { (tx.get("cabinet-withdrawals-title")) }
-        (withdrawal_table(tx, &requests))
+        (withdrawal_table(tx, shell.zone(), &requests))
         @if requests.len() == WITHDRAWAL_PAGE as usize {
             p { a href="/cabinet/withdrawals" { (tx.get("cabinet-balance-all-requests")) } }
         }
@@ -222,7 +223,7 @@ async fn render(
         @if ledger.is_empty() {
             p { (tx.get("cabinet-balance-ledger-none")) }
         } @else {
-            (ledger_table(tx, &ledger, "cabinet-balance-subject"))
+            (ledger_table(tx, shell.zone(), &ledger, "cabinet-balance-subject"))
             (shell.older_link("/cabinet/balance", ledger.len(), LEDGER_PAGE, last))
         }
     };
@@ -246,7 +247,7 @@ pub async fn list(
     let title = tx.get("cabinet-withdrawals-title");
     let body = html! {
         h1 { (title) }
-        (withdrawal_table(tx, &list))
+        (withdrawal_table(tx, shell.zone(), &list))
         (shell.older_link("/cabinet/withdrawals", list.len(), WITHDRAWAL_PAGE, last))
         p { a href="/cabinet/balance" { (tx.get("cabinet-section-balance")) } }
     };
@@ -294,14 +295,14 @@ pub async fn withdrawal(
             dt { (tx.get("cabinet-withdrawals-status")) } dd #status { (tx.get(status_key(w.status))) }
             dt { (tx.get("cabinet-withdrawals-details")) } dd.prewrap { (w.payout_details) }
             dt { (tx.get("cabinet-withdrawals-requested-by")) } dd { (w.requested_by) }
-            dt { (tx.get("cabinet-withdrawals-requested")) } dd { (when(w.created_at)) }
-            dt { (tx.get("cabinet-withdrawals-last-step")) } dd { (when(w.updated_at)) }
+            dt { (tx.get("cabinet-withdrawals-requested")) } dd { (when(shell.zone(), w.created_at)) }
+            dt { (tx.get("cabinet-withdrawals-last-step")) } dd { (when(shell.zone(), w.updated_at)) }
             @if let Some(note) = &w.note {
                 dt { (tx.get("cabinet-withdrawals-note")) } dd { (note) }
             }
         }
         h2 { (tx.get("cabinet-withdrawals-ledger")) }
-        (ledger_table(tx, &view.ledger, "cabinet-withdrawals-request"))
+        (ledger_table(tx, shell.zone(), &view.ledger, "cabinet-withdrawals-request"))
         p { a href="/cabinet/balance" { (tx.get("cabinet-section-balance")) } }
     };
     shell.render(StatusCode::OK, &title, body)

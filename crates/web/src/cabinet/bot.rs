@@ -158,8 +158,8 @@ async fn render_with(
                 dt { (tx.get("cabinet-bot-status")) }
                 dd {
                     @match bot.disconnected_at {
-                        Some(at) => span.error { (tx.with("cabinet-bot-status-revoked", &[("at", when(at).as_str().into())])) },
-                        None => { (tx.with("cabinet-bot-status-connected", &[("at", when(bot.connected_at).as_str().into())])) },
+                        Some(at) => span.error { (tx.with("cabinet-bot-status-revoked", &[("at", when(shell.zone(), at).as_str().into())])) },
+                        None => { (tx.with("cabinet-bot-status-connected", &[("at", when(shell.zone(), bot.connected_at).as_str().into())])) },
                     }
                 }
                 dt { (tx.get("cabinet-bot-profile")) }
@@ -193,7 +193,7 @@ async fn render_with(
             @if let Some(link) = &link {
                 p { (tx.get("cabinet-bot-create-open-help")) }
                 p { a.button.primary #create_link href=(link.url) target="_blank" rel="noopener" { (tx.get("cabinet-bot-create-open")) } }
-                p.muted { (tx.with("cabinet-bot-create-valid", &[("at", when(link.expires_at).as_str().into())])) }
+                p.muted { (tx.with("cabinet-bot-create-valid", &[("at", when(shell.zone(), link.expires_at).as_str().into())])) }
             } @else {
                 form method="post" action="/cabinet/bot/create" {
                     (shell.csrf_field())

@@ -365,7 +365,7 @@ fn broadcast_card(shell: &Shell<'_>, s: &BroadcastSummary) -> Markup {
     let cut = b.text.as_str().chars().count() > 160;
     html! {
         section.card.broadcast #(b.id) {
-            h3 { (when(b.created_at)) " · " (audience_name(tx, b.audience.as_str())) " · " span.state { (state(tx, b.state)) } }
+            h3 { (when(shell.zone(), b.created_at)) " · " (audience_name(tx, b.audience.as_str())) " · " span.state { (state(tx, b.state)) } }
             p.muted.bubble-text { (excerpt) @if cut { "…" } }
             p.counts {
                 (tx.with("cabinet-broadcast-counts", &[

@@ -11,6 +11,7 @@ use vp_app::cabinet::Cabinet;
 use vp_app::cabinet::{CLIENT_INVOICES, ClientDetail};
 use vp_app::clients::{CLIENT_PAGE_DEFAULT, ClientListQuery};
 use vp_app::views::{ClientView, SubscriptionView, traffic_used_text};
+use vp_domain::TimeZone;
 use vp_domain::renewal::TurnedOffBy;
 use vp_domain::{ClientId, InvoiceStatus, Purpose, SubscriptionStatus};
 use vp_i18n::Texts;
@@ -43,10 +44,10 @@ fn status_name(s: Option<&SubscriptionView>, tx: Texts) -> String {
     if s.is_trial { tx.with("cabinet-clients-status-trial", &[("status", (&status).into())]) } else { status }
 }
 
-fn expiry(s: Option<&SubscriptionView>, tx: Texts) -> String {
+fn expiry(s: Option<&SubscriptionView>, tx: Texts, zone: &TimeZone) -> String {
     match s {
         Some(s) if s.lifetime => tx.get("cabinet-clients-lifetime"),
-        Some(s) => when(s.expires_at),
+        Some(s) => when(zone, s.expires_at),
         None => "—".to_owned(),
     }
 }
@@ -139,8 +140,8 @@ pub async fn list(
                         }
                     },
                     html! { (status_name(s, tx)) },
-                    html! { (expiry(s, tx)) },
-                    html! { (when(c.created_at)) },
+                    html! { (expiry(s, tx, shell.zone())) },
+                    html! { (when(shell.zone(), c.created_at)) },
                 ]
             })))
         }
@@ -170,11 +171,11 @@ pub async fn show(
     let body = html! {
         h1 { (title) " " code { (detail.client.client_id) } }
         @if turned_off { p.ok role="status" { (tx.get("cabinet-renewal-turned-off")) } }
-        (client_section(tx, &detail))
+        (client_section(tx, shell.zone(), &detail))
         (renewal_section(&shell, &detail))
         (stars_section(&shell, &detail))
-        (devices_section(tx, &detail))
-        (invoices_section(tx, &detail))
+        (devices_section(tx, shell.zone(), &detail))
+        (invoices_section(tx, shell.zone(), &detail))
         p { a href="/cabinet/clients" { (tx.get("cabinet-clients-all")) } }
     };
     shell.render(StatusCode::OK, &title, body)
@@ -242,7 +243,7 @@ fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
         Some(at) => tx.with(
             "cabinet-renewal-off-since",
             &[
-                ("when", when(*at).as_str().into()),
+                ("when", when(shell.zone(), *at).as_str().into()),
                 ("by", who_turned_off(tx, c.turned_off_by.as_ref()).as_str().into()),
             ],
         ),
@@ -252,7 +253,7 @@ fn renewal_section(shell: &Shell, d: &ClientDetail) -> Markup {
         h2 { (tx.get("cabinet-renewal-title")) }
         dl {
             dt { (tx.get("cabinet-renewal-state")) } dd #renewal-state { (state) }
-            dt { (tx.get("cabinet-renewal-consented")) } dd { (when(c.consented_at)) }
+            dt { (tx.get("cabinet-renewal-consented")) } dd { (when(shell.zone(), c.consented_at)) }
             dt { (tx.get("cabinet-renewal-invoice")) } dd { code { (c.payment_id) } }
             dt { (tx.get("cabinet-renewal-next-amount")) } dd { (tx.money(c.price.customer)) }
             @if let Some(title) = &c.saved_method_title { dt { (tx.get("cabinet-renewal-method")) } dd { (title) } }
@@ -270,7 +271,7 @@ fn stars_section(shell: &Shell, d: &ClientDetail) -> Markup {
     let tx = shell.tx;
     let Some(s) = &d.stars_subscription else { return html! {} };
     let state = match s.canceled_at {
-        Some(at) => tx.with("cabinet-stars-canceled-since", &[("when", when(at).as_str().into())]),
+        Some(at) => tx.with("cabinet-stars-canceled-since", &[("when", when(shell.zone(), at).as_str().into())]),
         None => tx.with("cabinet-stars-renewing", &[("stars", s.stars.into())]),
     };
     // The card's section has the button already when its consent is on.
@@ -280,7 +281,7 @@ fn stars_section(shell: &Shell, d: &ClientDetail) -> Markup {
         dl {
             dt { (tx.get("cabinet-renewal-state")) } dd #stars-state { (state) }
             dt { (tx.get("cabinet-stars-first-charge")) } dd { code { (s.charge_id) } }
-            dt { (tx.get("cabinet-stars-paid-until")) } dd { (when(s.paid_until)) }
+            dt { (tx.get("cabinet-stars-paid-until")) } dd { (when(shell.zone(), s.paid_until)) }
         }
         @if s.canceled_at.is_none() && !card_on {
             (turn_off_form(shell, d))
@@ -298,7 +299,7 @@ fn turn_off_form(shell: &Shell, d: &ClientDetail) -> Markup {
     }
 }
 
-fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
+fn client_section(tx: Texts, zone: &TimeZone, d: &ClientDetail) -> Markup {
     let c: &ClientView = &d.client;
     let s = c.subscription.as_ref();
     let devices_limit = match s.map(|s| s.devices_limit) {
@@ -310,7 +311,7 @@ fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
         @if d.blocked { p.error { (tx.get("cabinet-clients-blocked")) } }
         dl {
             dt { (tx.get("cabinet-clients-subscription")) } dd #subscription { (status_name(s, tx)) }
-            dt { (tx.get("cabinet-clients-until")) } dd { (expiry(s, tx)) }
+            dt { (tx.get("cabinet-clients-until")) } dd { (expiry(s, tx, zone)) }
             dt { (tx.get("cabinet-clients-devices-allowed")) } dd { (devices_limit) }
             @if let Some(limit) = s.and_then(|s| s.traffic) {
                 dt { (tx.get("page-subscription-traffic")) }
@@ -325,20 +326,20 @@ fn client_section(tx: Texts, d: &ClientDetail) -> Markup {
             }
             dt { (tx.get("cabinet-clients-trial")) }
             dd { (tx.get(if c.trial_available { "cabinet-clients-yes" } else { "cabinet-clients-no" })) }
-            dt { (tx.get("cabinet-clients-client-since")) } dd { (when(c.created_at)) }
+            dt { (tx.get("cabinet-clients-client-since")) } dd #client-since { (when(zone, c.created_at)) }
             dt { (tx.get("cabinet-clients-reachable-in-telegram")) }
             dd #reachable-in-telegram {
                 (tx.get(if d.reachable_in_messenger { "cabinet-clients-yes" } else { "cabinet-clients-no" }))
             }
             @if let Some(bot) = &d.bot_activity {
-                dt { (tx.get("cabinet-clients-bot-started")) } dd #bot-started { (when(bot.started_at)) }
-                dt { (tx.get("cabinet-clients-bot-last-seen")) } dd #bot-last-seen { (when(bot.last_seen_at)) }
+                dt { (tx.get("cabinet-clients-bot-started")) } dd #bot-started { (when(zone, bot.started_at)) }
+                dt { (tx.get("cabinet-clients-bot-last-seen")) } dd #bot-last-seen { (when(zone, bot.last_seen_at)) }
             }
         }
     }
 }
 
-fn devices_section(tx: Texts, d: &ClientDetail) -> Markup {
+fn devices_section(tx: Texts, zone: &TimeZone, d: &ClientDetail) -> Markup {
     let heading = tx.get("cabinet-clients-devices");
     let devices = match &d.devices {
         Err(_) => return html! { h2 { (heading) } p.muted { (tx.get("cabinet-clients-devices-unavailable")) } },
@@ -360,7 +361,7 @@ fn devices_section(tx: Texts, d: &ClientDetail) -> Markup {
                 .flatten()
                 .collect::<Vec<_>>()
                 .join(" · ");
-            vec![html! { code { (dev.hwid) } }, html! { (model) }, html! { (when(dev.created_at)) }]
+            vec![html! { code { (dev.hwid) } }, html! { (model) }, html! { (when(zone, dev.created_at)) }]
         })))
     }
 }
@@ -374,7 +375,7 @@ fn invoice_status_key(s: InvoiceStatus) -> &'static str {
     }
 }
 
-fn invoices_section(tx: Texts, d: &ClientDetail) -> Markup {
+fn invoices_section(tx: Texts, zone: &TimeZone, d: &ClientDetail) -> Markup {
     let heading = tx.get("cabinet-clients-invoices");
     if d.invoices.is_empty() {
         return html! { h2 { (heading) } p { (tx.get("cabinet-clients-invoices-none")) } };
@@ -403,7 +404,7 @@ fn invoices_section(tx: Texts, d: &ClientDetail) -> Markup {
             });
             vec![
                 html! { code { (i.payment_id) } },
-                html! { (when(i.created_at)) },
+                html! { (when(zone, i.created_at)) },
                 html! { (what) @if let Some(p) = &promo { br; span.muted { (p) } } },
                 html! { (tx.money(i.amounts.customer)) },
                 html! { (tx.money(i.amounts.partner_share)) },

@@ -103,7 +103,7 @@ pub async fn log(
                     (None, None) => html! { span.error { (tx.get("cabinet-deliveries-no-response")) } },
                 };
                 vec![
-                    html! { (when(a.attempted_at)) },
+                    html! { (when(shell.zone(), a.attempted_at)) },
                     html! { code { (entry.event_type) } },
                     html! { a href={ "/cabinet/events/" (entry.event_id) } { code { (entry.event_id) } } },
                     html! { (a.attempt) },
@@ -142,7 +142,7 @@ pub async fn event(
         h1 { (title) " " code { (event.event_type) } }
         dl {
             dt { "webhook-id" } dd { code { (event.id) } }
-            dt { (tx.get("cabinet-deliveries-happened")) } dd { (when(event.occurred_at)) }
+            dt { (tx.get("cabinet-deliveries-happened")) } dd { (when(shell.zone(), event.occurred_at)) }
         }
         p.muted { (tx.get("cabinet-deliveries-body-note")) }
         pre { (pretty) }

@@ -157,6 +157,11 @@ impl<'a> Shell<'a> {
         Shell { req, cookies: session::Cookies::of(req), actor, lang, tx: Texts(lang), section }
     }
 
+    /// The account's time zone, the one the cabinet shows moments in.
+    fn zone(&self) -> &vp_domain::TimeZone {
+        &self.actor.account.time_zone
+    }
+
     fn menu(&self) -> Markup {
         let tx = self.tx;
         html! {
@@ -285,10 +290,10 @@ fn said_first(top: &Option<(&'static str, String)>) -> Markup {
     }
 }
 
-/// A moment as the cabinet shows it: `2026-11-23 10:05 UTC`.
-fn when(t: OffsetDateTime) -> String {
-    let t = t.to_offset(time::UtcOffset::UTC);
-    format!("{} {:02}:{:02} UTC", t.date(), t.hour(), t.minute())
+/// A moment as the cabinet shows it, in the account's zone with the zone named:
+/// `2026-11-23 13:05 MSK` (ISO day, 24-hour clock, alike in both languages).
+fn when(zone: &vp_domain::TimeZone, t: OffsetDateTime) -> String {
+    format!("{} {}", vp_i18n::date(Lang::En, zone.day(t)), vp_i18n::clock(zone, t))
 }
 
 /// The page for a failure on our side, logged.

@@ -97,7 +97,7 @@ async fn render(
         } @else {
             ul.notices {
                 @for n in &notices {
-                    li { span.muted { (when(n.created_at)) } br; (notice_text(&n.kind, brand, shell.lang)) }
+                    li { span.muted { (when(shell.zone(), n.created_at)) } br; (notice_text(&n.kind, brand, shell.lang)) }
                 }
             }
             (shell.older_link("/cabinet/notices", notices.len(), NOTICE_PAGE, last))
@@ -134,7 +134,7 @@ fn telegram_section(
                     a.button.primary #telegram_link href=(link.url) rel="noopener" { (tx.get("cabinet-notices-open-telegram")) }
                 }
                 p.muted {
-                    (tx.with("cabinet-notices-link-help", &[("until", when(link.expires_at).as_str().into())]))
+                    (tx.with("cabinet-notices-link-help", &[("until", when(shell.zone(), link.expires_at).as_str().into())]))
                 }
             }
             None => {
@@ -161,7 +161,7 @@ fn linked_chats(shell: &Shell<'_>, chats: &[PartnerChat]) -> Markup {
             vec![
                 html! { code { (c.chat_id) } },
                 html! { (c.linked_by) },
-                html! { (when(c.linked_at)) },
+                html! { (when(shell.zone(), c.linked_at)) },
                 html! {
                     form.inline method="post" action={ "/cabinet/notices/telegram/" (c.chat_id) "/unlink" } {
                         (shell.csrf_field())

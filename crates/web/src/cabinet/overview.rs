@@ -157,10 +157,10 @@ async fn render(
                 .map(|key| Column::text(tx.get(key))),
             overview.keys.iter().map(|k| {
                 let state = match k.revoked_at {
-                    Some(at) => html! { (tx.get("cabinet-overview-key-revoked")) " " (when(at)) },
+                    Some(at) => html! { (tx.get("cabinet-overview-key-revoked")) " " (when(shell.zone(), at)) },
                     None => html! { (tx.get("cabinet-overview-key-active")) },
                 };
-                vec![html! { code { (k.prefix) "…" } }, html! { (when(k.created_at)) }, state]
+                vec![html! { code { (k.prefix) "…" } }, html! { (when(shell.zone(), k.created_at)) }, state]
             }),
         ))
         h2 { (tx.get("cabinet-overview-limits")) }

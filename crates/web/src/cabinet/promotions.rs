@@ -14,6 +14,7 @@ use vp_app::referrals::Referrals;
 use vp_app::views::plan_term;
 use vp_app::{AppError, Declined, FieldErrors};
 use vp_domain::Money;
+use vp_domain::TimeZone;
 use vp_domain::promo::{Benefit, PromoCode};
 use vp_domain::time_zone::parse_day;
 use vp_i18n::Texts;
@@ -202,7 +203,7 @@ fn benefit(tx: Texts, b: Benefit) -> String {
 }
 
 /// Its limits, in one line.
-fn limits(tx: Texts, s: &PromoSummary) -> String {
+fn limits(tx: Texts, zone: &TimeZone, s: &PromoSummary) -> String {
     let t = &s.promo.terms;
     let mut parts = vec![match t.max_uses {
         Some(max) => tx.with("cabinet-promo-max-uses", &[("max", max.into())]),
@@ -217,7 +218,7 @@ fn limits(tx: Texts, s: &PromoSummary) -> String {
         parts.push(tx.with("cabinet-promo-plans-only", &[("plans", list.as_str().into())]));
     }
     if let Some(end) = t.expires_at {
-        parts.push(tx.with("cabinet-promo-until", &[("at", when(end).as_str().into())]));
+        parts.push(tx.with("cabinet-promo-until", &[("at", when(zone, end).as_str().into())]));
     }
     parts.join("; ")
 }
@@ -280,7 +281,7 @@ fn code_card(shell: &Shell<'_>, tx: Texts, s: &PromoSummary) -> Markup {
     html! {
         section.card {
             h3 { code { (p.code) } " · " (benefit(tx, p.benefit)) }
-            p.muted { (limits(tx, s)) }
+            p.muted { (limits(tx, shell.zone(), s)) }
             p {
                 (tx.with("cabinet-promo-uses", &[
                     ("used", s.usage.spent.into()),

@@ -123,8 +123,13 @@ pub async fn submit(
     }
 }
 
+/// Before signing in the account is not known: sign-in pages show UTC, named.
+fn utc() -> vp_domain::TimeZone {
+    vp_domain::TimeZone::parse("UTC").unwrap_or_default()
+}
+
 fn locked_message(tx: Texts, until: OffsetDateTime) -> String {
-    tx.with("cabinet-sign-in-locked", &[("until", when(until).as_str().into())])
+    tx.with("cabinet-sign-in-locked", &[("until", when(&utc(), until).as_str().into())])
 }
 
 pub async fn sign_out(req: HttpRequest, access: Data<CabinetAccess>, form: SignedForm) -> HttpResponse {
@@ -169,7 +174,7 @@ fn welcome_page(
         CabinetLinkPurpose::Invite => "cabinet-sign-in-welcome-title",
         CabinetLinkPurpose::Reset => "cabinet-sign-in-reset-title",
     });
-    let until = when(view.expires_at);
+    let until = when(&utc(), view.expires_at);
     let body = html! {
         h1 { (title) }
         p {

@@ -12,6 +12,7 @@ use vp_app::cabinet::Cabinet;
 use vp_app::events::{TestOutcome, types::SUBSCRIBABLE};
 use vp_app::{AppError, Declined};
 use vp_domain::EndpointId;
+use vp_domain::TimeZone;
 use vp_domain::limits::{WEBHOOK_ENDPOINTS_MAX as MAX_ENDPOINTS, WEBHOOK_REPLAY_DAYS as REPLAY_DAYS};
 use vp_i18n::{Arg, Texts};
 use vp_ports::{AddressRefused, WebhookEndpointRecord};
@@ -20,7 +21,7 @@ use super::session;
 use super::{Fields, Missing, Section, Shell, SignedForm, SignedIn, failed, when};
 use crate::pages::kit::{self, Column};
 
-fn state(e: &WebhookEndpointRecord, tx: Texts) -> Markup {
+fn state(e: &WebhookEndpointRecord, tx: Texts, zone: &TimeZone) -> Markup {
     if e.enabled {
         return html! { span.ok { (tx.get("cabinet-webhooks-enabled")) } };
     }
@@ -32,7 +33,7 @@ fn state(e: &WebhookEndpointRecord, tx: Texts) -> Markup {
     html! {
         span.error {
             (tx.get(why))
-            @if let Some(at) = e.disabled_at { " " (tx.with("cabinet-webhooks-since", &[("at", when(at).as_str().into())])) }
+            @if let Some(at) = e.disabled_at { " " (tx.with("cabinet-webhooks-since", &[("at", when(zone, at).as_str().into())])) }
         }
     }
 }
@@ -148,7 +149,7 @@ async fn render_list(
                     vec![
                         html! { a href={ "/cabinet/webhooks/" (e.id) } { code { (e.url) } } },
                         html! { span { @for (i, t) in e.event_types.iter().enumerate() { @if i > 0 { " " } code { (t) } } } },
-                        state(e, tx),
+                        state(e, tx, shell.zone()),
                     ]
                 }),
             ))
@@ -203,7 +204,7 @@ fn count(text: &str) -> Arg<'_> {
 }
 
 /// What the address page says at its top after an action.
-fn outcome(tx: Texts, shown: &Shown, endpoint: &WebhookEndpointRecord) -> Markup {
+fn outcome(tx: Texts, zone: &TimeZone, shown: &Shown, endpoint: &WebhookEndpointRecord) -> Markup {
     let given = |v: &Option<String>| v.as_deref().filter(|v| !v.is_empty()).map(str::to_owned);
     let done = |v: &Option<String>| v.as_deref() == Some("1");
     if let Some(code) = given(&shown.test_code) {
@@ -225,7 +226,7 @@ fn outcome(tx: Texts, shown: &Shown, endpoint: &WebhookEndpointRecord) -> Markup
         return html! { p.ok role="status" { (tx.with("cabinet-webhooks-replayed", &args)) } };
     }
     if done(&shown.rotated) {
-        let until = endpoint.previous_secret_valid_until().map(when).unwrap_or_default();
+        let until = endpoint.previous_secret_valid_until().map(|at| when(zone, at)).unwrap_or_default();
         return html! { p.ok role="status" { (tx.with("cabinet-webhooks-rotated", &[("until", until.as_str().into())])) } };
     }
     let simple = [
@@ -249,7 +250,7 @@ pub async fn show(
     let Ok(id) = EndpointId::parse(&id) else { return not_found(&req, &actor) };
     match cabinet.own_endpoint(&actor, &id).await {
         Ok(endpoint) => {
-            let top = outcome(Texts(session::lang(&req)), &shown, &endpoint);
+            let top = outcome(Texts(session::lang(&req)), &actor.account.time_zone, &shown, &endpoint);
             render_endpoint(&req, &actor, &endpoint, StatusCode::OK, top, None)
         }
         Err(AppError::NotFound(_)) => not_found(&req, &actor),
@@ -292,8 +293,8 @@ fn render_endpoint(
         (top)
         p { code { (e.url) } }
         dl {
-            dt { (tx.get("cabinet-webhooks-state")) } dd { (state(e, tx)) }
-            dt { (tx.get("cabinet-webhooks-added-at")) } dd { (when(e.created_at)) }
+            dt { (tx.get("cabinet-webhooks-state")) } dd { (state(e, tx, shell.zone())) }
+            dt { (tx.get("cabinet-webhooks-added-at")) } dd { (when(shell.zone(), e.created_at)) }
         }
         p {
             @if e.enabled {
