@@ -36,6 +36,7 @@ fn a_customer_buys_in_the_shop_pays_connects_signs_in_with_the_mailed_code_and_m
     browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));
     let shop = step(&browser, "1-shop-ru");
     assert!(shop.contains("Тарифы") && shop.contains("3 месяца"), "{shop}");
+    assert!(shop.contains("3 месяца: 658,80\u{a0}₽ (−8 %)"), "the saving against paying monthly: {shop}");
     browser.eval("document.querySelectorAll('input[name=plan]')[1].click();", json!([]));
     browser.eval("document.querySelector('input[name=method][value=sbp]').click();", json!([]));
     fill(&browser, &[("email", "walk@example.com")]);

@@ -85,6 +85,11 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
         "each plan with its term and price in Russian money format: {:?}",
         plans.button_labels()
     );
+    assert!(
+        plans.button_labels().contains(&"3 месяца: 658,80\u{a0}₽ (−8 %)".to_owned()),
+        "a longer plan with its saving against three monthly payments of 238,80: {:?}",
+        plans.button_labels()
+    );
     let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
 
     // A double tap on the method: one invoice, shown twice.

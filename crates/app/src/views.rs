@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use time::OffsetDateTime;
+use vp_domain::saving::saving_percent;
 use vp_domain::traffic::TrafficLimit;
 use vp_domain::{MarkupPercent, PriceBreakdown, SubscriptionStatus, invoice};
 use vp_ports::pages::connect_page_url;
@@ -170,6 +171,43 @@ pub struct DeviceOfferPrice {
 pub struct PlansView {
     pub plans: Vec<PlanPrice>,
     pub devices: Option<DeviceOfferPrice>,
+}
+
+impl PlansView {
+    /// What each plan saves against the cheapest one-month plan of the same kind (the same
+    /// traffic limit and device rule), in the plans' order (domain `saving_percent`).
+    pub fn savings(&self) -> Vec<Option<u32>> {
+        self.plans
+            .iter()
+            .map(|p| {
+                let monthly = self
+                    .plans
+                    .iter()
+                    .filter(|m| m.plan.months == 1 && !m.plan.lifetime)
+                    .filter(|m| m.plan.traffic == p.plan.traffic && m.plan.device_limited == p.plan.device_limited)
+                    .map(|m| m.price.customer)
+                    .min()?;
+                match p.plan.lifetime {
+                    true => None,
+                    false => saving_percent(monthly, p.plan.months, p.price.customer),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A plan as the shops offer it: "3 months: 799.00 ₽", with its saving when it has one
+/// ("(−10 %)").
+pub fn plan_offer(lang: Lang, p: &PlanPrice, saving: Option<u32>) -> String {
+    let term = plan_term(lang, &p.plan);
+    let args = [("term", term.as_str().into()), ("price", p.price.customer.into())];
+    match saving {
+        Some(percent) => {
+            let offer = text_with(lang, "shop-plan", &args);
+            text_with(lang, "shop-plan-saving", &[("offer", offer.as_str().into()), ("percent", percent.into())])
+        }
+        None => text_with(lang, "shop-plan", &args),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

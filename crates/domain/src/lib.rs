@@ -22,6 +22,7 @@ pub mod rate_window;
 pub mod receipt;
 pub mod referral;
 pub mod renewal;
+pub mod saving;
 pub mod shop;
 pub mod shop_sign_in;
 pub mod stars;

@@ -625,6 +625,8 @@ shop-menu-back = Back to the menu
 shop-plans = { $brand }: choose a plan.
 shop-plans-none = Nothing is on sale right now. Please come back later.
 shop-plan = { $term }: { MONEY($price) }
+# $offer is the plan with its price; $percent is what it saves against paying monthly, whole percent.
+shop-plan-saving = { $offer } (−{ $percent } %)
 shop-term-with-traffic = { $term }, { $traffic }
 shop-term-months = { $count ->
     [one] { $count } month
@@ -846,6 +848,7 @@ shop-page-trial = New here? Try it free for { $hours ->
     [one] { $hours } hour
    *[other] { $hours } hours
     }.
+shop-page-trial-in-bot = Start it in Telegram
 shop-page-buy-in-bot = Buy in Telegram
 shop-page-documents = Documents
 shop-form-email = Email

@@ -651,6 +651,8 @@ shop-menu-back = В меню
 shop-plans = { $brand }: выберите тариф.
 shop-plans-none = Сейчас ничего не продаётся. Загляните позже.
 shop-plan = { $term }: { MONEY($price) }
+# $offer — тариф с ценой; $percent — экономия против помесячной оплаты, целых процентов.
+shop-plan-saving = { $offer } (−{ $percent } %)
 shop-term-with-traffic = { $term }, { $traffic }
 shop-term-months = { $count ->
     [one] { $count } месяц
@@ -872,6 +874,7 @@ shop-page-trial = Впервые у нас? Попробуйте бесплат�
     [few] { $hours } часа
    *[many] { $hours } часов
     }.
+shop-page-trial-in-bot = Начать в Telegram
 shop-page-buy-in-bot = Купить в Telegram
 shop-page-documents = Документы
 shop-form-email = Эл. почта

@@ -3,7 +3,7 @@
 
 use vp_app::AppResult;
 use vp_app::bot_shop::{BotShop, DeviceOffer, InviteLink, Shopper};
-use vp_app::views::{PanelUse, SubscriptionView, plan_term};
+use vp_app::views::{PanelUse, SubscriptionView, plan_offer};
 use vp_domain::Lang;
 use vp_domain::devices::DevicePurchaseRefused;
 use vp_i18n::{text, text_with};
@@ -86,12 +86,9 @@ pub(crate) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMes
     let mut buttons: Vec<Button> = list
         .plans
         .iter()
-        .map(|p| {
-            let label = text_with(
-                lang,
-                "shop-plan",
-                &[("term", plan_term(lang, &p.plan).as_str().into()), ("price", p.price.customer.into())],
-            );
+        .zip(list.savings())
+        .map(|(p, saving)| {
+            let label = plan_offer(lang, p, saving);
             Button::press(label, Choice::Buy { plan_id: p.plan.plan_id, method: None }.data())
         })
         .collect();

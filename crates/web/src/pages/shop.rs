@@ -11,7 +11,7 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::promotions::refusal_text_key;
 use vp_app::shop::{Purchase, SHOP_PATH, Shop, ShopOrder, ShopPage};
-use vp_app::views::plan_term;
+use vp_app::views::plan_offer;
 use vp_app::{AppError, Lang, Refusal};
 use vp_domain::promo::PromoRefused;
 use vp_i18n::Texts;
@@ -143,8 +143,12 @@ fn render(req: &HttpRequest, lang: Lang, page: &ShopPage, filled: &Filled, statu
     let trial_hours = vp_domain::limits::TRIAL_LENGTH.whole_hours();
     let body = html! {
         h1 { (title) }
-        @if page.account.trial_enabled {
-            p { (tx.with("shop-page-trial", &[("hours", trial_hours.into())])) }
+        // The trial starts in the partner's bot only: offered where that bot can be reached.
+        @if let (true, Some(bot)) = (page.account.trial_enabled, &page.bot_url) {
+            p #trial {
+                (tx.with("shop-page-trial", &[("hours", trial_hours.into())])) " "
+                a href=(bot) { (tx.get("shop-page-trial-in-bot")) }
+            }
         }
         (buying_form(lang, page, filled))
         (device_offer(lang, page))
@@ -204,12 +208,11 @@ fn buying_form(lang: Lang, page: &ShopPage, filled: &Filled) -> Markup {
             fieldset.plain {
                 legend { h2 { (tx.get("shop-page-plans")) } }
                 @if let Some(p) = &plan_problem { p.error #plan_problem { (p) } }
-                @for p in &page.plans.plans {
-                    @let term = plan_term(lang, &p.plan);
+                @for (p, saving) in page.plans.plans.iter().zip(page.plans.savings()) {
                     label.check {
                         input type="radio" name="plan" value=(p.plan.plan_id) required
                             checked[chosen_plan == Some(p.plan.plan_id)];
-                        " " (tx.with("shop-plan", &[("term", term.as_str().into()), ("price", p.price.customer.into())]))
+                        " " (plan_offer(lang, p, saving))
                     }
                 }
             }
