@@ -58,10 +58,15 @@ impl Receiver {
                 let mut reader = BufReader::new(stream.try_clone().expect("clone stream"));
                 let mut headers = vec![];
                 let mut line = String::new();
-                let _ = reader.read_line(&mut line); // request line
+                let started = reader.read_line(&mut line).unwrap_or(0) > 0; // request line
+                let mut headers_ended = false;
                 loop {
                     line.clear();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    if line.trim().is_empty() {
+                        headers_ended = true;
                         break;
                     }
                     if let Some((k, v)) = line.trim_end().split_once(':') {
@@ -74,7 +79,11 @@ impl Receiver {
                     .and_then(|(_, v)| v.parse().ok())
                     .unwrap_or(0);
                 let mut body = vec![0; len];
-                let _ = reader.read_exact(&mut body);
+                // A sender that went away mid-request (an instance killed while sending) delivered
+                // nothing: not answered, not reported.
+                if !started || !headers_ended || reader.read_exact(&mut body).is_err() {
+                    continue;
+                }
                 if held.len() < hang {
                     held.push(stream);
                 } else if refuse.load(Ordering::SeqCst) {

@@ -38,8 +38,7 @@ pub enum DeviceOffer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubscriptionSummary {
     pub subscription: SubscriptionView,
-    /// The devices the panel has now; `None` when it does not answer.
-    /// What the panel counts of its use.
+    /// What the panel counts of its use (devices, traffic); each `None` when it did not answer.
     pub used: PanelUse,
     /// Whether extra devices can be bought now.
     pub devices_for_sale: bool,

@@ -16,8 +16,7 @@ pub struct ConnectPage {
     pub brand_name: String,
     pub style: AccountStyle,
     pub subscription: SubscriptionView,
-    /// Devices registered in the panel; `None` when the panel does not answer.
-    /// What the panel counts of its use.
+    /// What the panel counts of its use (devices, traffic); each `None` when it did not answer.
     pub used: PanelUse,
     pub platforms: Vec<PlatformView>,
     /// In the app list's order, the recommended application first.
