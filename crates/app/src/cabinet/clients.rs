@@ -66,18 +66,21 @@ impl Cabinet {
         let stars_subscription = tx.stars_subscription_of_client(&client.id).await?;
         let app_list = load_app_list(tx.as_mut()).await?;
         tx.commit().await?;
-        let devices = match &client.subscription {
-            None => Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] }),
-            Some(record) => match self.panel.devices(client.panel_user_ref()).await {
-                Ok(devices) => Ok(DevicesView {
-                    devices_count: devices.len(),
-                    devices_limit: record.subscription.devices.limit(),
-                    devices,
-                }),
-                Err(e) => Err(e.to_string()),
-            },
+        // The panel is asked for the devices and the traffic at once.
+        let devices = async {
+            match &client.subscription {
+                None => Ok(DevicesView { devices_count: 0, devices_limit: None, devices: vec![] }),
+                Some(record) => match self.panel.devices(client.panel_user_ref()).await {
+                    Ok(devices) => Ok(DevicesView {
+                        devices_count: devices.len(),
+                        devices_limit: record.subscription.devices.limit(),
+                        devices,
+                    }),
+                    Err(e) => Err(e.to_string()),
+                },
+            }
         };
-        let traffic_used = self.views.traffic_used(&client).await;
+        let (devices, traffic_used) = tokio::join!(devices, self.views.traffic_used(&client));
         let view = self.views.render(&actor.account, app_list.as_ref(), |v| v.client(&client));
         Ok(ClientDetail {
             client: view,

@@ -34,7 +34,7 @@ impl PanelSync {
         let Some(found) = self.reconcile_client(&client, false).await? else { return Ok(PanelUserChecked::InStep) };
         let should_serve = panel_user(&client, self.clock.now()).is_some_and(|user| user.enabled);
         let access_taken = should_serve && found.drift.iter().any(|d| d.field == "user" || d.field == "enabled");
-        let suspended = access_taken && self.suspend_as_the_panel_holds(&client.id).await?;
+        let suspended = access_taken && self.suspend_as_the_panel_holds(&client).await?;
         tracing::warn!(
             account_id = %found.account_id,
             client_id = %found.client_id,
@@ -51,15 +51,12 @@ impl PanelSync {
     /// Suspends the client's subscription, recorded as already in step with the panel (which
     /// holds the user without access, or not at all: nothing to push, nothing re-created).
     /// `false` when it is no longer active.
-    async fn suspend_as_the_panel_holds(&self, client_ref: &vp_domain::ClientRef) -> AppResult<bool> {
+    async fn suspend_as_the_panel_holds(&self, seen: &vp_ports::ClientRecord) -> AppResult<bool> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        let mut client = tx.client_by_ref(client_ref).await?;
-        if let Some(c) = &client {
-            tx.lock_client(&c.account_id, &c.id).await?;
-            client = tx.client_by_ref(client_ref).await?;
-        }
-        let suspended = client.and_then(|mut client| {
+        // Read again under the client's lock: a payment or the operator may have changed it.
+        tx.lock_client(&seen.account_id, &seen.id).await?;
+        let suspended = tx.client_by_ref(&seen.id).await?.and_then(|mut client| {
             let record = client.subscription.as_mut()?;
             (!client.blocked && record.subscription.suspend(now).is_ok()).then(|| {
                 record.revision += 1;

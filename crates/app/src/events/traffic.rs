@@ -5,6 +5,8 @@
 //! VPN traffic; the thresholds told are recorded with the count's start, so a count started
 //! anew (a new period, a renewed `no_reset` term) may be told again.
 
+use std::collections::HashMap;
+
 use serde_json::json;
 use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
@@ -71,14 +73,15 @@ impl Events {
                 let mut tx = self.store.read().await?;
                 let refs = tx.traffic_limited_clients(after.as_ref(), PAGE).await?;
                 let clients = tx.clients_by_refs(&refs).await?;
-                let chats = tx.client_chats(&refs).await?;
+                let chats: HashMap<ClientRef, i64> =
+                    tx.client_chats(&refs).await?.into_iter().map(|c| (c.client_ref, c.chat_id)).collect();
                 tx.commit().await?;
                 (refs, clients, chats)
             };
             let Some(last) = refs.last() else { break };
             after = Some(last.clone());
             for client in &clients {
-                let chat = chats.iter().find(|c| c.client_ref == client.id).map(|c| c.chat_id);
+                let chat = chats.get(&client.id).copied();
                 match self.check_client_traffic(client, chat).await {
                     Ok(None) => {}
                     Ok(Some(told)) => {

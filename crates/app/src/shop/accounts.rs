@@ -245,16 +245,19 @@ impl Shop {
             return Ok(empty);
         };
         let view = self.clients.client_view(&page.account, client_id).await?;
-        let devices = match view.subscription {
-            Some(_) => self.clients.client_devices(&page.account, client_id).await.ok(),
-            None => None,
-        };
         let mut tx = self.store.read().await?;
         let client = tx.client(&page.account.id, client_id).await?.ok_or(AppError::NotFound("client"))?;
         let invoices = tx.client_invoices(&client.id, RECEIPTS_SHOWN).await?;
         tx.commit().await?;
         let receipts = invoices.into_iter().filter(|i| i.status == InvoiceStatus::Succeeded).collect();
-        let traffic_used = self.clients.views.traffic_used(&client).await;
+        // The panel is asked for the devices and the traffic at once.
+        let devices = async {
+            match view.subscription {
+                Some(_) => self.clients.client_devices(&page.account, client_id).await.ok(),
+                None => None,
+            }
+        };
+        let (devices, traffic_used) = tokio::join!(devices, self.clients.views.traffic_used(&client));
         let connect_url = client.subscription.map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
         let invite = self.referrals.personal_link(&page.account.id, &client.id).await?;
         Ok(CustomerAccount { subscription: view.subscription, connect_url, devices, traffic_used, receipts, invite })
