@@ -113,7 +113,8 @@ fn on_https_a_bots_updates_come_by_webhook_once_each_and_never_without_its_secre
     let connect: Vec<&str> = sent[sent.len() - 2..].iter().map(|m| m.1.as_str()).collect();
     assert!(connect[0].starts_with("Subscription 1. Add this link") && connect[1].starts_with("Subscription 2. Add"));
     for (_, text, _) in telegram.sent_by(PARTNER_TOKEN).iter().filter(|m| m.0 == 779) {
-        assert!(!text.contains("tg-customer") && !text.contains("717171"), "no client id to a customer: {text}");
+        let ids = ["tg-customer", "telegram:717171", "717171"];
+        support::nothing_internal::assert_nothing_internal("a family chat's message", text, &ids, false);
     }
     assert_eq!(telegram.calls("getUpdates"), 0, "nobody polls while updates come by webhook");
 
@@ -218,6 +219,9 @@ fn a_linked_customer_gets_three_reminders_a_term_in_their_language_and_none_afte
     assert!(stopped.is_some(), "/stop is answered");
     // Six are there already (the /stop answer is the sixth): a seventh would come within the rounds waited for.
     assert_eq!(reminders_at(new_end, time::Duration::hours(20), 6).len(), 6, "none after /stop");
+    for (_, text, _) in telegram.sent_by(PARTNER_TOKEN) {
+        support::nothing_internal::assert_nothing_internal("a reminder", &text, &["tg-remind"], true);
+    }
     telegram.assert_contract();
 }
 

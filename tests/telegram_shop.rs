@@ -166,6 +166,7 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
     assert!(renew.button_labels().iter().any(|l| l.starts_with("1 месяц")), "renewal in the shop: {renew:#?}");
 
     person.save_transcript(&format!("shop_buy_{backend:?}").to_lowercase());
+    person.assert_reads_nothing_internal(&["telegram:424242"]);
 
     // The operator's figures and the partner's cabinet.
     let stats = s.cli(&["bot", "stats", &s.account_id]);
@@ -294,6 +295,7 @@ fn a_trial_once_devices_removed_the_link_rotated_hourly_and_a_blocked_client_ref
     let pressed = person.press(&fresh_menu, "Моя подписка", "не может вас обслужить");
     assert!(pressed.buttons().is_empty());
     person.save_transcript(&format!("shop_trial_{backend:?}").to_lowercase());
+    person.assert_reads_nothing_internal(&["telegram:434343"]);
 
     assert_eq!(telegram.unanswered_presses(), 0, "every press is confirmed");
     telegram.assert_contract();

@@ -47,7 +47,10 @@ fn the_shop_page_lists_the_plans_at_the_accounts_prices_in_both_languages() {
     let page = en.text().replace('\u{a0}', " ");
     assert!(page.contains("<h1>Demo VPN: VPN subscription</h1>"), "{page}");
     assert!(page.contains("1 month: RUB 238.80"), "the demo plan with the demo markup: {page}");
-    assert!(!page.contains("Try it free"), "the trial starts in the bot: without one, not offered: {page}");
+    assert!(
+        page.contains("<p id=\"trial\">New here? Try it free for 72 hours. <a href=\"/shop/demo-vpn/account?lang=en\">Start it with your email</a></p>"),
+        "without a bot, the trial starts on the account page: {page}"
+    );
     assert!(page.contains("1 month: RUB 238.80") && page.contains("3 months: RUB 658.80 (−8 %)"), "{page}");
     assert!(page.contains(">Terms of service</a>"), "the legal documents: {page}");
 
@@ -66,13 +69,15 @@ fn the_shop_page_lists_the_plans_at_the_accounts_prices_in_both_languages() {
     }
 }
 
-/// The value of the first `name="<field>" value="…"` on a page.
 #[test]
-fn the_shop_offers_the_trial_where_it_can_be_started_in_the_partners_bot() {
+fn the_shop_offers_the_trial_by_email_and_in_the_partners_bot_while_the_account_gives_one() {
     let Some((_telegram, s)) = support::chat::shop_with(Backend::Sqlite, "web_shop_trial", &[]) else { return };
     let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text().replace('\u{a0}', " ");
     assert!(
-        page.contains("<p id=\"trial\">New here? Try it free for 72 hours. <a href=\"https://t.me/demo_vpn_bot\">Start it in Telegram</a></p>"),
+        page.contains(
+            "<p id=\"trial\">New here? Try it free for 72 hours. <a href=\"/shop/demo-vpn/account?lang=en\">Start it \
+             with your email</a> or <a href=\"https://t.me/demo_vpn_bot\">in Telegram</a></p>"
+        ),
         "{page}"
     );
     s.cli(&["account", "trial", &s.account_id, "off"]);
@@ -80,6 +85,7 @@ fn the_shop_offers_the_trial_where_it_can_be_started_in_the_partners_bot() {
     assert!(!page.contains("id=\"trial\""), "no trial, no offer: {page}");
 }
 
+/// The value of the first `name="<field>" value="…"` on a page.
 fn field(page: &str, name: &str) -> String {
     let marker = format!("name=\"{name}\" value=\"");
     let (_, rest) = page.split_once(&marker).unwrap_or_else(|| panic!("no {name} field: {page}"));
@@ -514,4 +520,104 @@ fn a_signed_in_customer_sees_their_personal_invite_link_while_the_account_has_a_
     friend.write(&format!("/start {}", link.rsplit('=').next().unwrap()), "Вас пригласил друг.");
     let program = s.cli(&["account", "referrals", &s.account_id]);
     assert_eq!(program["invited"], serde_json::Value::from(1), "{program}");
+}
+
+/// The shop client an address stands for, read through the partner API's list.
+fn shop_clients(s: &Server) -> Vec<serde_json::Value> {
+    let list = s.api("GET", "/clients?limit=100", None, &[]).json();
+    list["clients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["client_id"].as_str().unwrap().starts_with("email:"))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_signed_in_customer_starts_the_free_trial_once_and_gets_the_connect_link_by_mail() {
+    let smtp = SmtpServer::start_anywhere();
+    let Some(s) = shop_server("web_shop_trial_by_email", &smtp) else { return };
+    let mut vera = signed_in(&s, &smtp, "vera@example.com", 0);
+    let account = vera.get("/shop/demo-vpn/account?lang=en").text().replace('\u{a0}', " ");
+    assert!(
+        account.contains("You have no subscription yet.") && account.contains("Try it free for 72 hours"),
+        "{account}"
+    );
+    assert!(shop_clients(&s).is_empty(), "signing in makes no client");
+
+    let forged = vera.post("/shop/demo-vpn/account/trial?lang=en", &[("csrf", "not-the-session-token")]);
+    assert_eq!(forged.status, 403, "a form without the session's token starts nothing");
+    assert!(shop_clients(&s).is_empty());
+
+    let started = vera.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account/trial?lang=en", &[]);
+    assert_eq!(
+        (started.status, started.header("location")),
+        (303, Some("/shop/demo-vpn/account?done=trial&lang=en")),
+        "{}",
+        started.text()
+    );
+    let account = vera.get("/shop/demo-vpn/account?done=trial&lang=en").text();
+    assert!(account.contains("Your free trial is on.") && account.contains("/connect/"), "{account}");
+    assert!(!account.contains("Start the free trial"), "offered no more: {account}");
+
+    let clients = shop_clients(&s);
+    assert_eq!(clients.len(), 1, "{clients:?}");
+    let client = &clients[0];
+    assert_eq!(client["subscription"]["is_trial"], true, "{client}");
+    assert_eq!(client["subscription"]["status"], "active");
+    assert_eq!(client["trial_available"], false);
+    let link = client["subscription"]["subscription_url"].as_str().unwrap();
+    let token = link.rsplit('/').next().unwrap();
+    assert!(account.contains(&format!("/connect/{token}")), "the page shows the trial's own link: {account}");
+    assert_eq!(s.get_raw(&format!("/sub/{token}"), &[("accept", "*/*"), ("x-hwid", "vera-phone")]).status, 200);
+
+    let mails = smtp.parsed_once_there_are(2);
+    let mail =
+        mails.iter().find(|m| m["subject"] == "Demo VPN: your free trial has started").expect("the trial's mail");
+    assert_eq!(mail["to"], "vera@example.com");
+    let text = mail["text"].as_str().unwrap();
+    assert!(text.contains(&format!("/connect/{token}")) && text.contains("It runs until"), "{text}");
+
+    let again = vera.post("/shop/demo-vpn/account/trial?lang=en", &[("csrf", &field(&account, "csrf"))]);
+    assert_eq!(again.status, 409, "{}", again.text());
+    assert!(again.text().contains("You have already had a subscription"), "{}", again.text());
+    let after = shop_clients(&s);
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_eq!(after[0]["subscription"]["expires_at"], client["subscription"]["expires_at"], "nothing changed");
+
+    // Signing in again later: the same address, the same client and trial.
+    let mut later = signed_in(&s, &smtp, "vera@example.com", 1);
+    let page = later.get("/shop/demo-vpn/account?lang=en").text();
+    assert!(page.contains(&format!("/connect/{token}")) && !page.contains("Start the free trial"), "{page}");
+}
+
+#[test]
+fn the_trial_is_not_started_where_the_account_gives_none_and_a_typed_address_does_not_show_its_link() {
+    let smtp = SmtpServer::start_anywhere();
+    let Some(s) = shop_server("web_shop_trial_refused", &smtp) else { return };
+    // Someone types the owner's address into an order and leaves it unpaid; the owner then
+    // starts the trial; when the typed order is paid, its page does not show the trial's link.
+    let page = s.get_raw("/shop/demo-vpn?lang=en", &[]).text();
+    let body =
+        format!("form={}&plan={}&method=card&email=owner%40example.com", field(&page, "form"), field(&page, "plan"));
+    let typed = post_form(&s, "/shop/demo-vpn?lang=en", &body);
+    let typed = typed.header("location").unwrap().rsplit('/').next().unwrap().to_owned();
+    let mut owner = signed_in(&s, &smtp, "owner@example.com", 0);
+    let account = owner.get("/shop/demo-vpn/account?lang=en").text();
+    assert!(account.contains("Start the free trial"), "an unpaid order is no subscription: {account}");
+    let started = owner.submit("/shop/demo-vpn/account?lang=en", "/shop/demo-vpn/account/trial?lang=en", &[]);
+    assert_eq!(started.status, 303, "{}", started.text());
+    assert_eq!(post_form(&s, &format!("/sandbox/pay/{typed}"), "action=pay").status, 303);
+    let result = s.get_raw(&format!("/payment-result/{typed}?lang=en"), &[]).text();
+    assert!(!result.contains("/connect/") && result.contains("The connect link is in the email"), "{result}");
+
+    s.cli(&["account", "trial", &s.account_id, "off"]);
+    let mut newcomer = signed_in(&s, &smtp, "new@example.com", 0);
+    let account = newcomer.get("/shop/demo-vpn/account?lang=en").text();
+    assert!(!account.contains("Start the free trial"), "no trial, no offer: {account}");
+    let refused = newcomer.post("/shop/demo-vpn/account/trial?lang=en", &[("csrf", &field(&account, "csrf"))]);
+    assert_eq!(refused.status, 403, "{}", refused.text());
+    assert!(refused.text().contains("offers no free trial right now"), "{}", refused.text());
+    assert_eq!(shop_clients(&s).len(), 1, "only the owner's: the refusal made no client");
 }

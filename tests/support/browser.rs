@@ -140,14 +140,15 @@ pub fn wait_until(browser: &Browser, script: &str) {
     }
 }
 
-/// Submits the form whose action ends with `action` the way a person does: by its button.
+/// Submits the form whose action ends with `action` the way a person does: by its button, and
+/// waits for the next page (a new document: the answer may have the same address).
 pub fn press(browser: &Browser, action: &str) {
-    let before = browser.eval("return location.href;", json!([]));
     browser.eval(
-        "document.querySelector(`form[action$=\"${arguments[0]}\"] button[type=submit]`).click();",
+        "window.vpPressed = true; \
+         document.querySelector(`form[action$=\"${arguments[0]}\"] button[type=submit]`).click();",
         json!([action]),
     );
-    wait_until(browser, &format!("return location.href !== {before} && document.readyState === 'complete';"));
+    wait_until(browser, "return window.vpPressed === undefined && document.readyState === 'complete';");
 }
 
 pub fn fits_the_phone(browser: &Browser, what: &str) {

@@ -119,6 +119,19 @@ impl<'a> Person<'a> {
         std::fs::write(dir.join(format!("{name}.txt")), out).expect("write the transcript");
     }
 
+    /// Fails if a message to this person, or a button's label, names something internal: the
+    /// `ids` the test knows (client ids), or any id, key or code name
+    /// (`support::nothing_internal`). The person's app is in Russian.
+    #[track_caller]
+    pub fn assert_reads_nothing_internal(&self, ids: &[&str]) {
+        for m in self.messages() {
+            let labels: Vec<String> = m.buttons().into_iter().map(|b| b.text).collect();
+            let read = format!("{}\n{}", m.text, labels.join("\n"));
+            let what = format!("the bot's message #{}", m.message_id);
+            super::nothing_internal::assert_nothing_internal(&what, &read, ids, true);
+        }
+    }
+
     pub fn messages(&self) -> Vec<SentMessage> {
         self.telegram.sent_messages(self.bot).into_iter().filter(|m| m.chat_id == self.user).collect()
     }

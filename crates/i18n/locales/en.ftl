@@ -835,6 +835,9 @@ mail-order-paid = Payment received, thank you. Order { $order }: { $what }, { MO
 mail-order-until = Your subscription is active until { DATE($day) }.
 mail-order-lifetime = Your subscription never ends.
 mail-order-shop = Your subscription, devices and receipts: { $shop }
+mail-trial-subject = { $brand }: your free trial has started
+mail-trial-started = Your free trial has started. It runs until { $until }.
+mail-trial-connect = Open the connect page on the device you want to use: it shows the apps and the link to add.
 mail-sign-in-subject = { $brand }: your sign-in code { $code }
 mail-sign-in-body = Your code to sign in to { $brand }: { $code }
 mail-sign-in-until = It works once, until { $until }. You can also sign in with the button.
@@ -848,7 +851,9 @@ shop-page-trial = New here? Try it free for { $hours ->
     [one] { $hours } hour
    *[other] { $hours } hours
     }.
-shop-page-trial-in-bot = Start it in Telegram
+shop-page-trial-by-email = Start it with your email
+shop-page-trial-or = or
+shop-page-trial-in-bot-too = in Telegram
 shop-page-buy-in-bot = Buy in Telegram
 shop-page-documents = Documents
 shop-form-email = Email
@@ -914,6 +919,11 @@ shop-form-expired = This form has expired. Please start again.
 shop-account-title = Your account
 shop-account-to-shop = Back to the shop
 shop-account-buy = Choose a plan
+shop-account-trial = New here? Try it free for { $hours ->
+    [one] { $hours } hour
+   *[other] { $hours } hours
+    }: the subscription starts at once, and nothing is charged.
+shop-account-trial-start = Start the free trial
 shop-account-subscription = Subscription
 shop-account-auto-renew-on = Automatic renewal is on.
 shop-account-auto-renew-manage = Turn it off on the subscription page

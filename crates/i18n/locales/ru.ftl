@@ -860,6 +860,9 @@ mail-order-paid = Оплата получена, спасибо. Заказ { $o
 mail-order-until = Подписка действует до { DATE($day) }.
 mail-order-lifetime = Подписка бессрочная.
 mail-order-shop = Подписка, устройства и чеки: { $shop }
+mail-trial-subject = { $brand }: пробный период начался
+mail-trial-started = Ваш бесплатный пробный период начался. Он действует до { $until }.
+mail-trial-connect = Откройте страницу подключения на устройстве, где нужен VPN: там приложения и ссылка, которую нужно добавить.
 mail-sign-in-subject = { $brand }: код для входа { $code }
 mail-sign-in-body = Ваш код для входа в { $brand }: { $code }
 mail-sign-in-until = Он действует один раз, до { $until }. Войти можно и по кнопке.
@@ -874,7 +877,9 @@ shop-page-trial = Впервые у нас? Попробуйте бесплат�
     [few] { $hours } часа
    *[many] { $hours } часов
     }.
-shop-page-trial-in-bot = Начать в Telegram
+shop-page-trial-by-email = Начать по эл. почте
+shop-page-trial-or = или
+shop-page-trial-in-bot-too = в Telegram
 shop-page-buy-in-bot = Купить в Telegram
 shop-page-documents = Документы
 shop-form-email = Эл. почта
@@ -945,6 +950,12 @@ shop-form-expired = Форма устарела. Начните, пожалуй�
 shop-account-title = Личный кабинет
 shop-account-to-shop = Вернуться в магазин
 shop-account-buy = Выбрать тариф
+shop-account-trial = Впервые у нас? Попробуйте бесплатно { $hours ->
+    [one] { $hours } час
+    [few] { $hours } часа
+   *[many] { $hours } часов
+    }: подписка начнётся сразу, платить ничего не нужно.
+shop-account-trial-start = Начать пробный период
 shop-account-subscription = Подписка
 shop-account-auto-renew-on = Автопродление включено.
 shop-account-auto-renew-manage = Отключить можно на странице подписки

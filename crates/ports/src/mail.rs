@@ -34,6 +34,15 @@ pub enum MailContent {
         /// The shop, where the customer signs in to their account.
         shop_url: String,
     },
+    /// A web shop customer started the free trial on their account page: until when, and
+    /// where to connect.
+    ShopTrialStarted {
+        expires_at: OffsetDateTime,
+        /// The connect page of the trial's subscription.
+        connect_url: String,
+        /// The shop, where the customer signs in to their account.
+        shop_url: String,
+    },
 }
 
 /// What an invoice buys, as pages and mail describe it.
@@ -57,6 +66,7 @@ impl MailContent {
             MailContent::CabinetInvitation { .. } => "cabinet_invitation",
             MailContent::ShopSignIn { .. } => "shop_sign_in",
             MailContent::ShopOrderPaid { .. } => "shop_order_paid",
+            MailContent::ShopTrialStarted { .. } => "shop_trial_started",
         }
     }
 }

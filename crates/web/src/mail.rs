@@ -98,6 +98,15 @@ fn body(content: &MailContent, tx: Texts, signer: &MailSigner) -> Body {
                 link: Some((tx.get("page-order-connect"), connect_url.clone())),
             }
         }
+        MailContent::ShopTrialStarted { expires_at, connect_url, shop_url } => Body {
+            subject: tx.with("mail-trial-subject", &[("brand", brand.into())]),
+            paragraphs: vec![
+                tx.with("mail-trial-started", &[("until", tx.moment(&signer.time_zone, *expires_at).as_str().into())]),
+                tx.get("mail-trial-connect"),
+                tx.with("mail-order-shop", &[("shop", shop_url.as_str().into())]),
+            ],
+            link: Some((tx.get("page-order-connect"), connect_url.clone())),
+        },
     }
 }
 

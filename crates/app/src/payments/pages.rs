@@ -66,15 +66,18 @@ impl Payments {
         let client = tx.client_by_ref(&invoice.client_ref).await?;
         let connect_mailed = match tx.shop_customer_of_client(&invoice.client_ref).await? {
             None => false,
-            Some(customer) if invoice.payment_id != customer.first_payment_id => true,
+            Some(customer) if customer.first_payment_id.as_deref() != Some(invoice.payment_id.as_str()) => true,
             // The purchase that linked the address shows the link only if it also made the
-            // subscription: a payment of the client before it was someone else's, who also
-            // typed this address.
-            Some(_) => tx
-                .client_invoices(&invoice.client_ref, PAID_BEFORE_LOOKED_AT)
-                .await?
-                .iter()
-                .any(|i| i.payment_id != invoice.payment_id && paid_first(i, &invoice)),
+            // subscription: a payment of the client before it, or a trial the address's owner
+            // started on the account page, was someone else's, who also typed this address.
+            Some(_) => {
+                tx.had_trial(&invoice.client_ref).await?
+                    || tx
+                        .client_invoices(&invoice.client_ref, PAID_BEFORE_LOOKED_AT)
+                        .await?
+                        .iter()
+                        .any(|i| i.payment_id != invoice.payment_id && paid_first(i, &invoice))
+            }
         };
         let consent = tx.consent_of_invoice(&invoice.payment_id).await?;
         let renews = match &consent {

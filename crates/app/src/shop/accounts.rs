@@ -65,6 +65,9 @@ pub struct CustomerAccount {
     /// The customer's link to invite friends, while the account has a referral program and a
     /// connected bot.
     pub invite: Option<crate::referrals::PersonalLink>,
+    /// The free trial can be started here: the account gives one and the address's client
+    /// never had a subscription.
+    pub trial_offered: bool,
 }
 
 impl Shop {
@@ -241,6 +244,7 @@ impl Shop {
                 traffic_used: None,
                 receipts: Vec::new(),
                 invite: None,
+                trial_offered: page.account.trial_enabled,
             };
             return Ok(empty);
         };
@@ -260,7 +264,15 @@ impl Shop {
         let (devices, traffic_used) = tokio::join!(devices, self.clients.views.traffic_used(&client));
         let connect_url = client.subscription.map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
         let invite = self.referrals.personal_link(&page.account.id, &client.id).await?;
-        Ok(CustomerAccount { subscription: view.subscription, connect_url, devices, traffic_used, receipts, invite })
+        Ok(CustomerAccount {
+            trial_offered: view.trial_available,
+            subscription: view.subscription,
+            connect_url,
+            devices,
+            traffic_used,
+            receipts,
+            invite,
+        })
     }
 
     /// Disconnects one of the customer's devices (`DeviceNotFound` for one they do not have).

@@ -105,7 +105,7 @@ impl Shop {
             email: email.as_str().to_owned(),
             client_ref: client.id,
             lang,
-            first_payment_id: payment_id.to_owned(),
+            first_payment_id: Some(payment_id.to_owned()),
             created_at: self.clock.now(),
         })
         .await?;

@@ -2,11 +2,13 @@
 //! made from the brand when the account is made and changeable by the operator, and what the
 //! shop page shows: the plans and the device offer at the account's prices, the trial where
 //! the account gives one, the legal documents, the support address and the partner's bot;
-//! buying there (`buying`) and the order's mail once it is paid (`orders`).
+//! buying there (`buying`), the order's mail once it is paid (`orders`), and the trial a
+//! signed-in customer starts (`trial`).
 
 mod accounts;
 mod buying;
 mod orders;
+mod trial;
 
 use std::sync::Arc;
 

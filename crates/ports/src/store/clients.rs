@@ -29,6 +29,8 @@ pub trait ClientRepo: Send {
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>>;
     /// Records that a trial was granted, for the daily trial limit.
     async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()>;
+    /// Whether the client was ever granted a trial.
+    async fn had_trial(&mut self, client_ref: &str) -> StoreResult<bool>;
     /// Whether the account recorded fewer than `limit.limit` new clients (or trials) strictly
     /// after `limit.since` (a sliding window excludes its start). Exact, and it stays true until
     /// this unit of work ends: whoever records more waits for it (PostgreSQL: an advisory lock on

@@ -18,8 +18,9 @@ pub struct ShopCustomer {
     /// The language they bought in: their mail is written in it.
     pub lang: Lang,
     /// The purchase that made the link. Its result page may show the connect link; a later
-    /// purchase by someone who only typed the email may not (it is mailed instead).
-    pub first_payment_id: String,
+    /// purchase by someone who only typed the email may not (it is mailed instead). `None`
+    /// when a trial started on the signed-in account page made it.
+    pub first_payment_id: Option<String>,
     pub created_at: OffsetDateTime,
 }
 

@@ -192,6 +192,15 @@ impl ClientRepo for StoreTx {
         quotas::bump(conn, account_id, DailyQuota::Trials, at, client_ref).await
     }
 
+    async fn had_trial(&mut self, client_ref: &str) -> StoreResult<bool> {
+        let conn = self.conn().await?;
+        let found = db_run!(conn, c => {
+            trial_grants::table.find(client_ref).select(trial_grants::client_ref).first::<String>(c).await.optional()
+        })
+        .map_err(db)?;
+        Ok(found.is_some())
+    }
+
     /// The daily limits' protocol of `quotas`: the exclusive guard, then the bound, then (near
     /// the limit) the count.
     async fn below_daily_limit(&mut self, account_id: &str, limit: &DailyLimit) -> StoreResult<bool> {

@@ -16,7 +16,7 @@ use crate::pool::db_run;
 use crate::schema::{accounts, shop_customers, shop_sessions, shop_sign_ins, shop_slugs};
 use crate::tx::StoreTx;
 
-pub(crate) type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
+pub(crate) type CustomerRow = (String, String, String, String, Option<String>, time::PrimitiveDateTime);
 
 pub(crate) const CUSTOMER_COLUMNS: (
     shop_customers::account_id,

@@ -6,6 +6,7 @@ use vp_domain::AccountId;
 contract_tests!(
     a_shop_slug_is_one_accounts_and_accounts_without_one_are_found,
     a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands,
+    a_shop_customer_linked_by_a_trial_has_no_first_payment_and_the_trial_is_known,
     a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_pruned,
 );
 
@@ -39,7 +40,7 @@ async fn a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands
         email: email.into(),
         client_ref: cref(client_ref),
         lang: vp_domain::Lang::Ru,
-        first_payment_id: payment.into(),
+        first_payment_id: Some(payment.into()),
         created_at: at(1),
     };
     let anna = customer("acc-1", "anna@example.com", "c-1", "pay_1");
@@ -59,6 +60,29 @@ async fn a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands
     assert_eq!(tx.shop_customer_of_client("c-1").await.unwrap(), Some(anna));
     assert_eq!(tx.shop_customer("acc-1", "boris@example.com").await.unwrap(), None);
     assert_eq!(tx.shop_customer_of_client("c-2").await.unwrap(), None);
+    tx.commit().await.unwrap();
+}
+
+async fn a_shop_customer_linked_by_a_trial_has_no_first_payment_and_the_trial_is_known(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    let mut tx = begin(&ctx.store).await;
+    tx.insert_client(&client("c-1", "acc-1", "c-1", at(0))).await.unwrap();
+    assert!(!tx.had_trial("c-1").await.unwrap());
+    tx.insert_trial_grant("acc-1", "c-1", at(1)).await.unwrap();
+    let vera = vp_ports::ShopCustomer {
+        account_id: AccountId::issued("acc-1".into()),
+        email: "vera@example.com".into(),
+        client_ref: cref("c-1"),
+        lang: vp_domain::Lang::En,
+        first_payment_id: None,
+        created_at: at(1),
+    };
+    assert!(tx.add_shop_customer(&vera).await.unwrap());
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    assert_eq!(tx.shop_customer_of_client("c-1").await.unwrap(), Some(vera));
+    assert!(tx.had_trial("c-1").await.unwrap());
+    assert!(!tx.had_trial("c-2").await.unwrap(), "a client never seen had none");
     tx.commit().await.unwrap();
 }
 

@@ -87,6 +87,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261205000052",
             "20261206000053",
             "20261206000054",
+            "20261206000055",
         ]
     );
     let mut tx = begin(&ctx.store).await;
@@ -294,7 +295,7 @@ async fn reads_made_ahead_answer_their_next_call_once_then_the_database_does(ctx
         email: "anna@example.com".into(),
         client_ref: cref("acc-a-c1"),
         lang: vp_domain::Lang::Ru,
-        first_payment_id: "pay-1".into(),
+        first_payment_id: Some("pay-1".into()),
         created_at: T0,
     };
     assert!(tx.add_shop_customer(&customer).await.unwrap());

@@ -40,6 +40,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(shop_account::remove_device),
         )
         .route(&format!("{}{{slug}}/account/new-link", vp_app::shop::SHOP_PATH), web::post().to(shop_account::new_link))
+        .route(&format!("{}{{slug}}/account/trial", vp_app::shop::SHOP_PATH), web::post().to(shop_account::start_trial))
         .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))
         .route("/reminders/{token}", web::post().to(reminders::link))
         .route("/renewal/{token}/off", web::post().to(renewal::turn_off))

@@ -143,11 +143,14 @@ fn render(req: &HttpRequest, lang: Lang, page: &ShopPage, filled: &Filled, statu
     let trial_hours = vp_domain::limits::TRIAL_LENGTH.whole_hours();
     let body = html! {
         h1 { (title) }
-        // The trial starts in the partner's bot only: offered where that bot can be reached.
-        @if let (true, Some(bot)) = (page.account.trial_enabled, &page.bot_url) {
+        // Started on the account page once the address is proven, or in the partner's bot.
+        @if page.account.trial_enabled {
             p #trial {
                 (tx.with("shop-page-trial", &[("hours", trial_hours.into())])) " "
-                a href=(bot) { (tx.get("shop-page-trial-in-bot")) }
+                a href={ (SHOP_PATH) (page.slug) "/account?lang=" (lang.code()) } { (tx.get("shop-page-trial-by-email")) }
+                @if let Some(bot) = &page.bot_url {
+                    " " (tx.get("shop-page-trial-or")) " " a href=(bot) { (tx.get("shop-page-trial-in-bot-too")) }
+                }
             }
         }
         (buying_form(lang, page, filled))

@@ -1,6 +1,7 @@
 //! The customer's account in a web shop, `/shop/{slug}/account` (docs/decisions.md, "Customer
 //! accounts"): signing in with the code or the link mailed to the address, then the
-//! subscription, the devices (remove one), a new link and the receipts. The cookies are the
+//! subscription, the devices (remove one), a new link, the free trial where it can be started,
+//! and the receipts. The cookies are the
 //! shop's own (`Path=/shop/{slug}`), HttpOnly and SameSite=Lax; every form carries a token: the
 //! session's once signed in, a double-submit cookie's before.
 
@@ -103,7 +104,7 @@ fn sign_in_form(
     let body = html! {
         h1 { (title) }
         p { (tx.get("shop-sign-in-lead")) }
-        form method="post" action=(account_path(page)) {
+        form method="post" action=(in_lang(req, &account_path(page))) {
             input type="hidden" name="form_token" value=(token);
             @if let Some(problem) = &problem { p.error #email_problem role="alert" { (problem) } }
             label for="email" { (tx.get("shop-form-email")) }
@@ -112,7 +113,7 @@ fn sign_in_form(
                 aria-describedby=[problem.as_ref().map(|_| "email_problem")];
             p { button.primary type="submit" { (tx.get("shop-sign-in-send")) } }
         }
-        p { a href=(shop_path(page)) { (tx.get("shop-account-to-shop")) } }
+        p { a href=(in_lang(req, &shop_path(page))) { (tx.get("shop-account-to-shop")) } }
     };
     let mut res = account_page(req, page, status, &title, body);
     if let Some(c) = new_cookie {
@@ -135,7 +136,7 @@ fn code_form(
     let body = html! {
         h1 { (title) }
         p { (tx.with("shop-sign-in-code-sent", &[("email", email.into())])) }
-        form method="post" action=(account_path(page)) {
+        form method="post" action=(in_lang(req, &account_path(page))) {
             input type="hidden" name="form_token" value=(token);
             input type="hidden" name="email" value=(email);
             @if let Some(problem) = &problem { p.error #code_problem role="alert" { (problem) } }
@@ -146,7 +147,7 @@ fn code_form(
             p { button.primary type="submit" { (tx.get("shop-sign-in-enter")) } }
         }
         p.muted { (tx.get("shop-sign-in-code-help")) }
-        p { a href=(account_path(page)) { (tx.get("shop-sign-in-again")) } }
+        p { a href=(in_lang(req, &account_path(page))) { (tx.get("shop-sign-in-again")) } }
     };
     account_page(req, page, status, &title, body)
 }
@@ -358,6 +359,23 @@ pub async fn new_link(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, fo
     }
 }
 
+/// `POST /shop/{slug}/account/trial`: the free trial for the signed-in address.
+pub async fn start_trial(
+    req: HttpRequest,
+    shop: Data<Shop>,
+    slug: Path<String>,
+    form: Form<AccountForm>,
+) -> HttpResponse {
+    let (page, customer) = match signed_form(&req, &shop, &slug, &form.csrf).await {
+        Ok(signed) => signed,
+        Err(res) => return res,
+    };
+    match shop.start_trial(&page, &customer, page_lang(&req)).await {
+        Ok(()) => see_other(&in_lang(&req, &format!("{}?done=trial", account_path(&page)))),
+        Err(e) => account_refused(&req, &shop, &page, &customer, e).await,
+    }
+}
+
 /// The account page again, saying why an action was refused.
 async fn account_refused(
     req: &HttpRequest,
@@ -377,6 +395,14 @@ async fn account_refused(
             (StatusCode::CONFLICT, tx.get("shop-needs-subscription"))
         }
         AppError::Refused(Refusal::ClientBlocked) => (StatusCode::FORBIDDEN, tx.with("shop-blocked", &brand)),
+        AppError::Refused(Refusal::TrialAlreadyUsed) => (StatusCode::CONFLICT, tx.get("shop-trial-used")),
+        AppError::Refused(Refusal::TrialDisabled) => (StatusCode::FORBIDDEN, tx.with("shop-trial-off", &brand)),
+        AppError::Refused(Refusal::TrialDailyLimit) => {
+            (StatusCode::TOO_MANY_REQUESTS, tx.get("shop-trial-daily-limit"))
+        }
+        AppError::Refused(Refusal::RateLimited { retry_after_secs }) => {
+            (StatusCode::TOO_MANY_REQUESTS, tx.with("shop-too-fast", &[("seconds", (*retry_after_secs).into())]))
+        }
         _ => {
             tracing::warn!(error = %e, "a shop account action failed");
             (StatusCode::SERVICE_UNAVAILABLE, tx.with("shop-try-later", &brand))
@@ -405,6 +431,7 @@ async fn account(
     let done = match done {
         Some("device") => Some(tx.get("shop-account-device-removed")),
         Some("link") => Some(tx.get("shop-new-link-done")),
+        Some("trial") => Some(tx.get("shop-trial-started")),
         _ => None,
     };
     let title = tx.get("shop-account-title");
@@ -416,7 +443,7 @@ async fn account(
         (subscription(lang, page, customer, &acc))
         (invite(lang, &acc))
         (receipts(lang, page, &acc))
-        form method="post" action={ (shop_path(page)) "/sign-out" } {
+        form method="post" action=(super::order::with_lang(&format!("{}/sign-out", shop_path(page)), lang)) {
             input type="hidden" name="csrf" value=(customer.csrf_token);
             button type="submit" { (tx.get("shop-account-sign-out")) }
         }
@@ -427,9 +454,18 @@ async fn account(
 fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &CustomerAccount) -> Markup {
     let tx = Texts(lang);
     let Some(sub) = &acc.subscription else {
+        let hours = vp_domain::limits::TRIAL_LENGTH.whole_hours();
         return html! {
             p { (tx.get("shop-subscription-none")) }
-            p { a.button.primary href=(shop_path(page)) { (tx.get("shop-account-buy")) } }
+            @if acc.trial_offered {
+                form #trial method="post" action=(super::order::with_lang(&format!("{}/trial", account_path(page)), lang)) {
+                    input type="hidden" name="csrf" value=(customer.csrf_token);
+                    p { (tx.with("shop-account-trial", &[("hours", hours.into())])) }
+                    button.primary type="submit" { (tx.get("shop-account-trial-start")) }
+                }
+            }
+            // The trial's button is the one to press first, where it is offered.
+            p { a.button.primary[!acc.trial_offered] href=(shop_path(page)) { (tx.get("shop-account-buy")) } }
         };
     };
     let used = PanelUse { devices: acc.devices.as_ref().map(|d| d.devices_count), traffic_used: acc.traffic_used };
@@ -445,14 +481,18 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
         @if sub.auto_renew {
             p {
                 (tx.get("shop-account-auto-renew-on"))
-                @if let Some(url) = &acc.connect_url { " " a href=(url) { (tx.get("shop-account-auto-renew-manage")) } }
+                @if let Some(url) = &acc.connect_url {
+                    " " a href=(super::order::with_lang(url, lang)) { (tx.get("shop-account-auto-renew-manage")) }
+                }
             }
         }
         p {
-            @if let Some(url) = &acc.connect_url { a.button.primary href=(url) { (tx.get("page-order-connect")) } }
+            @if let Some(url) = &acc.connect_url {
+                a.button.primary href=(super::order::with_lang(url, lang)) { (tx.get("page-order-connect")) }
+            }
             @if !sub.lifetime { a.button href=(shop_path(page)) { (tx.get("shop-renew")) } }
         }
-        form method="post" action={ (account_path(page)) "/new-link" } {
+        form method="post" action=(super::order::with_lang(&format!("{}/new-link", account_path(page)), lang)) {
             input type="hidden" name="csrf" value=(customer.csrf_token);
             p.muted { (tx.get("shop-account-new-link-help")) }
             button type="submit" { (tx.get("shop-new-link")) }
@@ -465,7 +505,7 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
                     @let name = d.model.clone().or(d.platform.clone()).unwrap_or_else(|| tx.get("shop-device-unknown"));
                     li {
                         (tx.with("shop-device", &[("name", name.as_str().into()), ("day", sub.time_zone.day(d.created_at).into())]))
-                        form.inline method="post" action={ (account_path(page)) "/remove-device" } {
+                        form.inline method="post" action=(super::order::with_lang(&format!("{}/remove-device", account_path(page)), lang)) {
                             input type="hidden" name="csrf" value=(customer.csrf_token);
                             input type="hidden" name="device" value=(d.hwid);
                             " " button type="submit" { (tx.with("shop-device-remove", &[("name", name.as_str().into())])) }
