@@ -685,7 +685,7 @@ diesel::table! {
         email -> Text,
         client_ref -> Text,
         lang -> Text,
-        first_payment_id -> Nullable<Text>,
+        first_payment_id -> Text,
         created_at -> Timestamp,
     }
 }

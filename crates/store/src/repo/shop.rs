@@ -16,7 +16,12 @@ use crate::pool::db_run;
 use crate::schema::{accounts, shop_customers, shop_sessions, shop_sign_ins, shop_slugs};
 use crate::tx::StoreTx;
 
-pub(crate) type CustomerRow = (String, String, String, String, Option<String>, time::PrimitiveDateTime);
+pub(crate) type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
+
+/// `first_payment_id` of a link a trial made: empty, not NULL, so a release that reads the
+/// column as text (before trials in the shop) reads it as a purchase no invoice has, which is
+/// what it means to it too (the link goes by mail).
+const NO_PAYMENT: &str = "";
 
 pub(crate) const CUSTOMER_COLUMNS: (
     shop_customers::account_id,
@@ -107,7 +112,7 @@ pub(crate) fn customer(row: Option<CustomerRow>) -> StoreResult<Option<ShopCusto
         email,
         client_ref: ClientRef::issued(client_ref),
         lang: lang(&code)?,
-        first_payment_id,
+        first_payment_id: Some(first_payment_id).filter(|id| !id.is_empty()),
         created_at: utc(created_at),
     }))
 }
@@ -196,7 +201,7 @@ impl ShopRepo for StoreTx {
                     shop_customers::email.eq(&customer.email),
                     shop_customers::client_ref.eq(customer.client_ref.as_str()),
                     shop_customers::lang.eq(customer.lang.code()),
-                    shop_customers::first_payment_id.eq(&customer.first_payment_id),
+                    shop_customers::first_payment_id.eq(customer.first_payment_id.as_deref().unwrap_or(NO_PAYMENT)),
                     shop_customers::created_at.eq(at),
                 ))
                 .on_conflict_do_nothing()
