@@ -6,7 +6,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use thiserror::Error;
 use time::OffsetDateTime;
-use vp_domain::{AccountId, ClientRef};
+use vp_domain::{AccountId, ClientId, ClientRef};
 
 use vp_domain::Lang;
 use vp_domain::term_events::Threshold;
@@ -259,6 +259,21 @@ pub struct BotCustomer {
     pub promo_code: Option<String>,
     /// When the bot asked them to write a promo code (the next message is read as one).
     pub promo_asked_at: Option<OffsetDateTime>,
+}
+
+/// A further subscription of a bot's person (docs/decisions.md, "Several subscriptions per
+/// person"): its own client of the account, numbered from 1 (the person's first subscription is
+/// the client `BotCustomer::client_ref` links), under the name the person gave it. `name` is
+/// `None` while the bot waits for the person to write it (asked at `asked_at`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonSubscription {
+    pub account_id: AccountId,
+    pub user_id: i64,
+    pub position: u32,
+    /// The partner's id of its client: the client exists once its first invoice made it.
+    pub client_id: ClientId,
+    pub name: Option<String>,
+    pub asked_at: OffsetDateTime,
 }
 
 /// The device list a chat was last shown; its buttons carry `nonce` and an index into

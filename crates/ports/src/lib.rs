@@ -33,9 +33,9 @@ pub use balance::*;
 pub use bots::{
     BotApi, BotApiError, BotCommand, BotCreateCode, BotCustomer, BotDeviceList, BotIdentity, BotMessage, BotProfile,
     BotProfileLanguage, BotStats, BotUpdate, BotUpdates, Button, ButtonAction, ButtonPress, ChatText, ClientChat,
-    ClientLinkCode, ManagedBotRequest, ManagedBotShared, PartnerBotRecord, PreCheckout, ReminderKind,
-    ReminderRecipient, ReminderSend, StarsInvoiceLink, StarsPaid, StarsSubscriptionChange, StarsSubscriptionState,
-    WebhookRegistration,
+    ClientLinkCode, ManagedBotRequest, ManagedBotShared, PartnerBotRecord, PersonSubscription, PreCheckout,
+    ReminderKind, ReminderRecipient, ReminderSend, StarsInvoiceLink, StarsPaid, StarsSubscriptionChange,
+    StarsSubscriptionState, WebhookRegistration,
 };
 pub use broadcast::{BotAudienceMember, BroadcastChat, BroadcastCounts, BroadcastRecord};
 pub use cabinet::*;

@@ -437,6 +437,19 @@ pub(crate) struct BotCustomerRow {
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = person_subscriptions)]
+#[diesel(treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct PersonSubscriptionRow {
+    pub account_id: String,
+    pub user_id: i64,
+    pub position: i32,
+    pub client_id: String,
+    pub name: Option<String>,
+    pub asked_at: PrimitiveDateTime,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = bot_device_lists)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
 pub(crate) struct BotDeviceListRow {

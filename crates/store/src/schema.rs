@@ -493,6 +493,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    person_subscriptions (account_id, user_id, position) {
+        account_id -> Text,
+        user_id -> BigInt,
+        position -> Integer,
+        client_id -> Text,
+        name -> Nullable<Text>,
+        asked_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(clients, bot_customers);
 diesel::allow_tables_to_appear_in_same_query!(invoices, bot_customers);
 diesel::allow_tables_to_appear_in_same_query!(subscriptions, bot_customers);

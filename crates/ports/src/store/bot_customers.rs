@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::StoreResult;
-use crate::bots::{BotCustomer, BotDeviceList, BotStats};
+use crate::bots::{BotCustomer, BotDeviceList, BotStats, PersonSubscription};
 
 #[async_trait]
 pub trait BotCustomerRepo: Send {
@@ -43,6 +43,16 @@ pub trait BotCustomerRepo: Send {
     async fn bot_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>>;
     /// Starts, links and purchases of the account's bot from `since` on.
     async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats>;
+    /// The person's further subscriptions, by position (named or still to be named).
+    async fn person_subscriptions(&mut self, account_id: &str, user_id: i64) -> StoreResult<Vec<PersonSubscription>>;
+    /// Records a further subscription, or its new name and ask time at the same position.
+    async fn put_person_subscription(&mut self, subscription: &PersonSubscription) -> StoreResult<()>;
+    /// The further subscription whose client has this `client_id`, if it is one.
+    async fn person_subscription_of_client(
+        &mut self,
+        account_id: &str,
+        client_id: &str,
+    ) -> StoreResult<Option<PersonSubscription>>;
     /// Keeps the list as the chat's current one (replacing the one before).
     async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()>;
     async fn device_list(&mut self, account_id: &str, chat_id: i64) -> StoreResult<Option<BotDeviceList>>;

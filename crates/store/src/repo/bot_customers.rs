@@ -7,15 +7,15 @@ use diesel::{ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalEx
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_domain::InvoiceStatus;
-use vp_domain::{AccountId, ClientRef};
+use vp_domain::{AccountId, ClientId, ClientRef};
 use vp_ports::store::StoreResult;
-use vp_ports::{BotCustomer, BotCustomerRepo, BotDeviceList, BotStats};
+use vp_ports::{BotCustomer, BotCustomerRepo, BotDeviceList, BotStats, PersonSubscription};
 
 use crate::convert::{db_time, utc};
 use crate::errors::{corrupt, db};
-use crate::models::{BotCustomerRow, BotDeviceListRow};
+use crate::models::{BotCustomerRow, BotDeviceListRow, PersonSubscriptionRow};
 use crate::pool::{db_run, upsert};
-use crate::schema::{bot_customers, bot_device_lists, client_chats};
+use crate::schema::{bot_customers, bot_device_lists, client_chats, person_subscriptions};
 use crate::tx::StoreTx;
 
 /// `bot_customer_of_client`'s query (`read_ahead` makes it too).
@@ -228,6 +228,56 @@ impl BotCustomerRepo for StoreTx {
         })
     }
 
+    async fn person_subscriptions(&mut self, account_id: &str, user_id: i64) -> StoreResult<Vec<PersonSubscription>> {
+        use person_subscriptions::dsl as p;
+        let conn = self.conn().await?;
+        let rows: Vec<PersonSubscriptionRow> = db_run!(conn, c => {
+            p::person_subscriptions
+                .filter(p::account_id.eq(account_id))
+                .filter(p::user_id.eq(user_id))
+                .order(p::position.asc())
+                .select(PersonSubscriptionRow::as_select())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(person_subscription).collect()
+    }
+
+    async fn put_person_subscription(&mut self, subscription: &PersonSubscription) -> StoreResult<()> {
+        use person_subscriptions::dsl as p;
+        let conn = self.conn().await?;
+        let row = PersonSubscriptionRow {
+            account_id: subscription.account_id.to_string(),
+            user_id: subscription.user_id,
+            position: i32::try_from(subscription.position).map_err(|_| corrupt("subscription position"))?,
+            client_id: subscription.client_id.as_str().to_owned(),
+            name: subscription.name.clone(),
+            asked_at: db_time(subscription.asked_at),
+        };
+        upsert!(conn, p::person_subscriptions, (p::account_id, p::user_id, p::position), &row)
+    }
+
+    async fn person_subscription_of_client(
+        &mut self,
+        account_id: &str,
+        client_id: &str,
+    ) -> StoreResult<Option<PersonSubscription>> {
+        use person_subscriptions::dsl as p;
+        let conn = self.conn().await?;
+        let row: Option<PersonSubscriptionRow> = db_run!(conn, c => {
+            p::person_subscriptions
+                .filter(p::account_id.eq(account_id))
+                .filter(p::client_id.eq(client_id))
+                .select(PersonSubscriptionRow::as_select())
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(person_subscription).transpose()
+    }
+
     async fn save_device_list(&mut self, list: &BotDeviceList) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = BotDeviceListRow {
@@ -262,4 +312,15 @@ impl BotCustomerRepo for StoreTx {
         })
         .transpose()
     }
+}
+
+fn person_subscription(r: PersonSubscriptionRow) -> StoreResult<PersonSubscription> {
+    Ok(PersonSubscription {
+        position: u32::try_from(r.position).map_err(|_| corrupt(format!("subscription position {}", r.position)))?,
+        client_id: ClientId::parse(&r.client_id).map_err(|_| corrupt(format!("client id {}", r.client_id)))?,
+        account_id: AccountId::issued(r.account_id),
+        user_id: r.user_id,
+        name: r.name,
+        asked_at: utc(r.asked_at),
+    })
 }

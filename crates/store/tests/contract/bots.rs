@@ -10,7 +10,39 @@ contract_tests!(
     bot_customers_are_counted_from_their_start_and_device_lists_replace_each_other,
     a_bot_create_code_is_its_first_openers_until_it_expires_or_is_deleted,
     partner_bots_are_one_per_account_with_unique_bots_and_tokens,
+    a_persons_further_subscriptions_are_kept_by_position_renamed_in_place_and_found_by_client,
 );
+
+async fn a_persons_further_subscriptions_are_kept_by_position_renamed_in_place_and_found_by_client(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    seed(&ctx.store, "acc-2").await;
+    let further =
+        |account: &str, position: u32, client: &str, name: Option<&str>, t: i64| vp_ports::PersonSubscription {
+            account_id: vp_domain::AccountId::issued(account.into()),
+            user_id: 42,
+            position,
+            client_id: cid(client),
+            name: name.map(str::to_owned),
+            asked_at: at(t),
+        };
+    let mut tx = begin(&ctx.store).await;
+    tx.put_person_subscription(&further("acc-1", 2, "telegram:42:3", Some("Mum"), 2)).await.unwrap();
+    tx.put_person_subscription(&further("acc-1", 1, "telegram:42:2", None, 1)).await.unwrap();
+    tx.put_person_subscription(&further("acc-2", 1, "telegram:42:2", Some("Phone"), 1)).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    let router = further("acc-1", 1, "telegram:42:2", Some("Router"), 5);
+    tx.put_person_subscription(&router).await.unwrap();
+    let mum = further("acc-1", 2, "telegram:42:3", Some("Mum"), 2);
+    assert_eq!(tx.person_subscriptions("acc-1", 42).await.unwrap(), [router.clone(), mum.clone()], "by position");
+    assert_eq!(tx.person_subscriptions("acc-1", 43).await.unwrap(), []);
+    assert_eq!(tx.person_subscription_of_client("acc-1", "telegram:42:3").await.unwrap(), Some(mum));
+    assert_eq!(tx.person_subscription_of_client("acc-1", "telegram:42").await.unwrap(), None, "the first has no row");
+    let asked_again = further("acc-1", 1, "telegram:42:2", None, 9);
+    tx.put_person_subscription(&asked_again).await.unwrap();
+    assert_eq!(tx.person_subscription_of_client("acc-1", "telegram:42:2").await.unwrap(), Some(asked_again));
+    tx.commit().await.unwrap();
+}
 
 async fn a_bot_update_is_claimed_once_and_forgotten_when_old(ctx: Ctx) {
     let mut tx = begin(&ctx.store).await;
