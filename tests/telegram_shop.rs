@@ -145,7 +145,8 @@ fn a_new_chat_buys_a_plan_pays_once_and_gets_the_link_and_its_qr_code(backend: B
 
     // The spec's per-minute payment limit: answered in words, nothing created.
     s.cli_settled(&["account", "limits", &s.account_id, "--payments-per-minute", "1"]);
-    let plans = person.press(&menu, "Купить подписку", "выберите тариф");
+    let which = person.press(&menu, "Купить подписку", "Какую подписку продлить?");
+    let plans = person.press(&which, "Продлить текущую подписку", "выберите тариф");
     let methods = person.press(&plans, "3 месяца", "Как вы хотите оплатить?");
     let limited = person.press(&methods, "СБП", "Слишком много запросов");
     assert!(limited.text.contains("Попробуйте через"), "{}", limited.text);
@@ -412,4 +413,87 @@ fn with_receipts_on_the_bot_asks_once_for_the_email_the_receipt_goes_to() {
     let again = buy("Оплатите в течение");
     assert!(!again.text.contains("Куда прислать чек"), "asked once");
     person.save_transcript("telegram-shop-receipt-email");
+}
+
+/// The payment id behind the "Pay" button of an invoice message.
+fn payment_of(invoice: &vp_testkit::telegram::SentMessage) -> String {
+    let pay = invoice.buttons().into_iter().find(|b| b.text.starts_with("Оплатить")).expect("a pay button");
+    pay.url.expect("a payment page").rsplit('/').next().unwrap().to_owned()
+}
+
+/// Pays an invoice message in the sandbox and waits for the bot's "payment received".
+fn pay_and_wait(
+    s: &Server,
+    person: &Person,
+    invoice: &vp_testkit::telegram::SentMessage,
+) -> vp_testkit::telegram::SentMessage {
+    let seen = person.messages().len();
+    support::partner::pay(s, &payment_of(invoice));
+    person.next_with(seen, "Оплата получена")
+}
+
+#[test]
+fn one_person_buys_a_second_subscription_named_router_sees_both_and_renews_the_first_only() {
+    let Some((telegram, s)) = shop(Backend::Sqlite, "tg_shop_several") else { return };
+    let person = Person::new(&telegram, 464_646);
+    let first_paid = pay_and_wait(&s, &person, &person.order_a_month("Банковская карта"));
+    let first = || s.api("GET", "/clients/telegram:464646", None, &[]).json();
+    let first_link = first()["subscription"]["subscription_url"].as_str().unwrap().to_owned();
+    assert!(first_paid.text.contains(&first_link), "{}", first_paid.text);
+
+    // "Buy" now asks: extend the one held, or a new one with a name of its own.
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let which = person.press(&menu, "Купить подписку", "Какую подписку продлить?");
+    assert_eq!(which.button_labels(), ["Продлить текущую подписку", "➕ Новая подписка", "В меню"]);
+    let ask = person.press(&which, "➕ Новая подписка", "Как назвать новую подписку?");
+    assert!(ask.text.contains("до 32 символов"), "{}", ask.text);
+    person.write(&"Р".repeat(33), "Название — от 1 до 32 символов");
+    let plans = person.write("Router", "выберите тариф");
+    assert!(plans.text.starts_with("«Router»\n\n"), "the plans say which subscription they are for: {}", plans.text);
+    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    let router_invoice = person.press(&methods, "Банковская карта", "Оплатите в течение");
+    let router_paid = pay_and_wait(&s, &person, &router_invoice);
+
+    // Its own client of the account, with its own link; the partner API lists both.
+    let router = s.api("GET", "/clients/telegram:464646:2", None, &[]).json();
+    assert_eq!(router["subscription"]["status"], "active", "{router}");
+    let router_link = router["subscription"]["subscription_url"].as_str().unwrap().to_owned();
+    assert_ne!(router_link, first_link);
+    assert!(router_paid.text.contains(&router_link) && !router_paid.text.contains(&first_link), "{}", router_paid.text);
+    assert!(router_paid.text.starts_with("«Router»\nОплата получена"), "says which one: {}", router_paid.text);
+    let listed = s.api("GET", "/clients?limit=100", None, &[]).json();
+    let ids: Vec<&str> =
+        listed["clients"].as_array().unwrap().iter().map(|c| c["client_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["telegram:464646", "telegram:464646:2"], "two clients");
+
+    // "My subscription" lists both; renewing the first extends the first only.
+    let router_ends = router["subscription"]["expires_at"].clone();
+    let first_ends = first()["subscription"]["expires_at"].clone();
+    let menu = person.write("/start", "Добро пожаловать в Demo VPN!");
+    let both = person.press(&menu, "Моя подписка", "Ваши подписки:");
+    assert!(
+        both.text.contains("Подписка 1\nСтатус: Активна") && both.text.contains("«Router»\nСтатус: Активна"),
+        "{}",
+        both.text
+    );
+    assert_eq!(both.button_labels(), ["Подписка 1", "«Router»", "В меню"]);
+    let mine = person.press(&both, "Подписка 1", "Статус: Активна");
+    assert!(mine.text.starts_with("Подписка 1\n"), "{}", mine.text);
+    let plans = person.press(&mine, "Продлить", "выберите тариф");
+    assert!(plans.text.starts_with("Подписка 1\n\n"), "{}", plans.text);
+    let methods = person.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    pay_and_wait(&s, &person, &person.press(&methods, "Банковская карта", "Оплатите в течение"));
+    let renewed = first();
+    assert_ne!(renewed["subscription"]["expires_at"], first_ends, "the first is renewed");
+    let router = s.api("GET", "/clients/telegram:464646:2", None, &[]).json();
+    assert_eq!(router["subscription"]["expires_at"], router_ends, "the router's is not");
+
+    // Its devices and link act on the one chosen.
+    let devices = person.press(&menu, "Мои устройства", "Ваши подписки:");
+    let router_devices = person.press(&devices, "«Router»", "«Router»");
+    assert!(router_devices.button_labels().iter().any(|l| l == "В меню"), "{router_devices:#?}");
+
+    person.save_transcript("shop_several_subscriptions");
+    person.assert_reads_nothing_internal(&["telegram:464646", "464646:2"]);
+    telegram.assert_contract();
 }

@@ -44,9 +44,12 @@ pub fn assert_nothing_internal(what: &str, text: &str, ids: &[&str], russian: bo
     assert!(found.is_empty(), "{what} shows a customer {found:?}:\n{text}");
 }
 
-/// `telegram:<digits>` or `email:<hex>`, the ids the bot and the web shop give their clients.
+/// `telegram:<digits>` (and `:<number>` for a further subscription) or `email:<hex>`, the ids
+/// the bot and the web shop give their clients.
 fn client_id(word: &str) -> bool {
-    let digits = word.strip_prefix("telegram:").is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    let digits = word
+        .strip_prefix("telegram:")
+        .is_some_and(|d| !d.is_empty() && d.split(':').all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())));
     let hex = word.strip_prefix("email:").is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
     digits || hex
 }

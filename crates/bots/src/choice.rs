@@ -1,6 +1,7 @@
 //! What a shop button says when pressed: its callback data, at most 64 bytes (Telegram's
 //! limit), never a device id or anything else the person should not be able to forge into
-//! something they do not own: a device is named by an index into the chat's current list.
+//! something they do not own: a device is named by an index into the chat's current list, a
+//! subscription by its number among the person's own (`@2`), looked up for the person.
 
 /// Longest payment method code (spec: `method` 1 to 32 characters).
 const METHOD_MAX: usize = 32;
@@ -45,6 +46,37 @@ pub(crate) enum Choice {
     PromoAsk,
     /// "Invite a friend": the shopper's personal link.
     Invite,
+    /// "New subscription": asks for its name.
+    NewSubscription,
+}
+
+/// The most digits of a subscription's number in a button (a person holds at most ten).
+const TARGET_MAX_DIGITS: usize = 2;
+
+/// A press's data: the choice, and the person's subscription it acts on (`@<number>` after it;
+/// none: their first, or the screen asks which).
+pub(crate) fn parse_press(data: &str) -> Option<(Choice, Option<u32>)> {
+    let (head, target) = match data.rsplit_once('@') {
+        Some((head, digits)) => {
+            let number = (1..=TARGET_MAX_DIGITS).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+            let canonical = digits == "0" || !digits.starts_with('0');
+            if !number || !canonical {
+                return None;
+            }
+            (head, Some(digits.parse().ok()?))
+        }
+        None => (data, None),
+    };
+    let choice = Choice::parse(head)?;
+    (target.is_none() || choice.scoped()).then_some((choice, target))
+}
+
+/// The data of `choice` for the subscription `target`, where the choice acts on one.
+pub(crate) fn press_data(choice: &Choice, target: Option<u32>) -> String {
+    match target.filter(|_| choice.scoped()) {
+        Some(t) => format!("{}@{t}", choice.data()),
+        None => choice.data(),
+    }
 }
 
 /// An invoice id as the service makes them (`pay_` and URL-safe characters): whose it is
@@ -56,6 +88,20 @@ fn is_invoice_id(text: &str) -> bool {
 }
 
 impl Choice {
+    /// Whether the choice acts on one of the person's subscriptions (and so carries which).
+    pub(crate) fn scoped(&self) -> bool {
+        !matches!(
+            self,
+            Choice::Menu
+                | Choice::Language
+                | Choice::Help
+                | Choice::PromoAsk
+                | Choice::Invite
+                | Choice::Trial
+                | Choice::NewSubscription
+        )
+    }
+
     pub(crate) fn data(&self) -> String {
         let with_method = |head: String, method: &Option<String>| match method {
             Some(m) => format!("{head}:{m}"),
@@ -80,6 +126,7 @@ impl Choice {
             Choice::Help => "help".into(),
             Choice::PromoAsk => "promo".into(),
             Choice::Invite => "invite".into(),
+            Choice::NewSubscription => "subnew".into(),
         }
     }
 
@@ -114,6 +161,7 @@ impl Choice {
             ("help", 0) => Choice::Help,
             ("promo", 0) => Choice::PromoAsk,
             ("invite", 0) => Choice::Invite,
+            ("subnew", 0) => Choice::NewSubscription,
             _ => return None,
         };
         (choice.data() == data).then_some(choice)
@@ -122,7 +170,7 @@ impl Choice {
 
 #[cfg(test)]
 mod tests {
-    use super::Choice;
+    use super::{Choice, parse_press, press_data};
 
     #[test]
     fn every_choice_round_trips_within_telegrams_64_bytes() {
@@ -146,11 +194,30 @@ mod tests {
             Choice::Remove { nonce: "AbCdEfGh".into(), index: 99 },
             Choice::Help,
             Choice::PromoAsk,
+            Choice::NewSubscription,
         ];
         for choice in choices {
             let data = choice.data();
             assert!((1..=64).contains(&data.len()), "{data}");
-            assert_eq!(Choice::parse(&data), Some(choice));
+            assert_eq!(Choice::parse(&data), Some(choice.clone()));
+            let targeted = press_data(&choice, Some(9));
+            assert!(targeted.len() <= 64, "{targeted}");
+            let expected = if choice.scoped() { Some(9) } else { None };
+            assert_eq!(parse_press(&targeted), Some((choice, expected)), "{targeted}");
+        }
+    }
+
+    #[test]
+    fn a_press_names_the_persons_subscription_by_its_number_only_where_the_choice_acts_on_one() {
+        assert_eq!(parse_press("plans@2"), Some((Choice::Plans, Some(2))));
+        assert_eq!(parse_press("sub@0"), Some((Choice::Subscription, Some(0))));
+        assert_eq!(
+            parse_press("rm!:AbCdEfGh:3@1"),
+            Some((Choice::Remove { nonce: "AbCdEfGh".into(), index: 3 }, Some(1)))
+        );
+        assert_eq!(parse_press("plans"), Some((Choice::Plans, None)));
+        for forged in ["plans@", "plans@x", "plans@02", "plans@100", "plans@-1", "menu@1", "subnew@1", "plans@1@2"] {
+            assert_eq!(parse_press(forged), None, "{forged:?}");
         }
     }
 

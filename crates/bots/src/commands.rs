@@ -26,6 +26,8 @@ pub(crate) async fn answer(
             | ReplyKind::PromoSaved
             | ReplyKind::PromoUnknown
             | ReplyKind::Invited
+            | ReplyKind::SubscriptionNamed { .. }
+            | ReplyKind::NameRefused
     );
     if shop_reply {
         let Some(shopper) = shop.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
@@ -55,6 +57,12 @@ pub(crate) async fn answer(
                 answer.push(BotMessage::text(chat_id, text(lang, "promo-refused-unknown")));
                 answer.push(menu(shop, &shopper).await?);
             }
+            // The plans for the subscription just named.
+            ReplyKind::SubscriptionNamed { target } => match shop.at(shopper.clone(), target).await? {
+                Some(named) => answer.push(shop::plans(shop, &named).await?),
+                None => answer.push(menu(shop, &shopper).await?),
+            },
+            ReplyKind::NameRefused => answer.push(shop::name_refused(&shopper)),
             _ => answer.push(menu(shop, &shopper).await?),
         }
         return Ok(answer);
@@ -68,9 +76,11 @@ pub(crate) async fn answer(
     }
     // Customers never chose the clients' ids: one subscription is "yours", several are numbered.
     let several = linked.clients.len() > 1;
-    let heading = |n: usize| match several {
-        false => text(lang, "bot-subscription-yours"),
-        true => text_with(lang, "bot-subscription-numbered", &[("number", (n + 1).into())]),
+    // A further subscription of the person is called by the name they gave it.
+    let heading = |n: usize| match (&linked.clients[n].name, several) {
+        (Some(name), _) => shop::subscription_heading(lang, Some(name)),
+        (None, false) => text(lang, "bot-subscription-yours"),
+        (None, true) => text_with(lang, "bot-subscription-numbered", &[("number", (n + 1).into())]),
     };
     let not_yet = |n: usize| format!("{}\n{}", heading(n), text(lang, "bot-subscription-not-yet"));
     Ok(match reply.kind {
@@ -79,7 +89,9 @@ pub(crate) async fn answer(
         | ReplyKind::ReceiptEmailSaved
         | ReplyKind::PromoSaved
         | ReplyKind::PromoUnknown
-        | ReplyKind::Invited => vec![],
+        | ReplyKind::Invited
+        | ReplyKind::SubscriptionNamed { .. }
+        | ReplyKind::NameRefused => vec![],
         ReplyKind::LinkExpired => vec![say("bot-link-expired")],
         ReplyKind::LanguageSet => vec![say("bot-language-set")],
         ReplyKind::Stopped => vec![say("bot-stopped")],

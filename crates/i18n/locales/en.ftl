@@ -616,6 +616,15 @@ bot-command-stop = Stop the reminders
 
 shop-welcome = Welcome to { $brand }! Choose what you need below.
 shop-menu-plans = Buy a subscription
+shop-menu-new-subscription = ➕ New subscription
+shop-extend-which = Which subscription shall we extend? Or start a new one: it gets its own link and its own devices, for a router or someone in your family.
+shop-extend-current = Extend my subscription
+shop-extend = Extend: { $name }
+shop-subscriptions = Your subscriptions:
+shop-subscription-named = “{ $name }”
+shop-new-subscription-ask = What shall we call the new subscription? Write a name of up to { $max } characters, such as Router or Mum.
+shop-new-subscription-name-refused = A name is 1 to { $max } characters on one line. Please write another.
+shop-new-subscription-too-many = You hold { $count } subscriptions already, the most one person can.
 shop-menu-trial = Try it free
 shop-menu-subscription = My subscription
 shop-menu-devices = My devices

@@ -642,6 +642,15 @@ bot-command-stop = Отключить напоминания
 
 shop-welcome = Добро пожаловать в { $brand }! Выберите, что нужно.
 shop-menu-plans = Купить подписку
+shop-menu-new-subscription = ➕ Новая подписка
+shop-extend-which = Какую подписку продлить? Или оформите новую: у неё будет своя ссылка и свои устройства — для роутера или кого-то из семьи.
+shop-extend-current = Продлить текущую подписку
+shop-extend = Продлить: { $name }
+shop-subscriptions = Ваши подписки:
+shop-subscription-named = «{ $name }»
+shop-new-subscription-ask = Как назвать новую подписку? Напишите название до { $max } символов, например Роутер или Мама.
+shop-new-subscription-name-refused = Название — от 1 до { $max } символов в одну строку. Напишите другое.
+shop-new-subscription-too-many = У вас уже { $count } подписок — больше одному человеку оформить нельзя.
 shop-menu-trial = Попробовать бесплатно
 shop-menu-subscription = Моя подписка
 shop-menu-devices = Мои устройства

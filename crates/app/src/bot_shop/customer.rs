@@ -61,6 +61,12 @@ pub enum ReplyKind {
     PromoUnknown,
     /// A new person came through a customer's personal link: the menu, welcomed as invited.
     Invited,
+    /// Asked for a new subscription's name, the person wrote one: the plans for it follow.
+    SubscriptionNamed {
+        target: u32,
+    },
+    /// Asked for a new subscription's name, the person wrote what cannot be one.
+    NameRefused,
 }
 
 /// What "Invite a friend" gives a shopper.
@@ -84,6 +90,8 @@ pub struct ChatClients {
 /// does not answer) and its connect page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatClient {
+    /// The name its person gave it, for a further subscription of a bot's person.
+    pub name: Option<String>,
     pub subscription: Option<SubscriptionView>,
     /// What the panel counts of its use.
     pub used: PanelUse,
@@ -174,7 +182,11 @@ impl BotShop {
                     tx.set_bot_customer_email(account_id, said.user_id, email.as_str()).await?;
                     ReplyKind::ReceiptEmailSaved
                 }
-                None => self.promo_said(tx, account_id, said).await?,
+                None => match self.name_said(tx, account_id, said).await? {
+                    Some(super::several::Naming::Named { target }) => ReplyKind::SubscriptionNamed { target },
+                    Some(super::several::Naming::Refused) => ReplyKind::NameRefused,
+                    None => self.promo_said(tx, account_id, said).await?,
+                },
             },
         };
         Ok(CustomerReply { lang, user_id: said.user_id, kind })
@@ -268,19 +280,22 @@ impl BotShop {
         let account = tx.account(&bot.account_id).await?.ok_or(AppError::NotFound("account"))?;
         let linked = tx.chat_clients(&bot.account_id, chat_id).await?;
         let mut records = Vec::with_capacity(linked.len());
+        let mut names = Vec::with_capacity(linked.len());
         for l in &linked {
             if let Some(client) = tx.client_by_ref(&l.client_ref).await? {
+                let further = tx.person_subscription_of_client(&bot.account_id, client.client_id.as_str()).await?;
+                names.push(further.and_then(|f| f.name));
                 records.push(client);
             }
         }
         tx.commit().await?;
         let views = self.views.render(&account, None, |v| records.iter().map(|c| v.client(c)).collect::<Vec<_>>());
         let mut clients = Vec::with_capacity(records.len());
-        for (record, view) in records.iter().zip(views) {
+        for ((record, view), name) in records.iter().zip(views).zip(names) {
             let used = self.views.panel_use(record).await;
             let page_url =
                 record.subscription.as_ref().map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
-            clients.push(ChatClient { subscription: view.subscription, used, page_url });
+            clients.push(ChatClient { name, subscription: view.subscription, used, page_url });
         }
         Ok(ChatClients { brand: account.brand_name.as_str().to_owned(), clients })
     }

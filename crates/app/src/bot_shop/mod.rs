@@ -9,6 +9,7 @@ mod buying;
 mod customer;
 mod devices;
 mod screens;
+mod several;
 
 use std::sync::Arc;
 
@@ -19,6 +20,9 @@ pub use buying::Purchase;
 pub use customer::{CLIENT_CODE_VALID_FOR, ChatClient, ChatClients, CustomerReply, InviteLink, ReplyKind};
 pub use devices::{DeviceList, Removal};
 pub use screens::{DeviceOffer, Menu, StarsRenewal, SubscriptionSummary};
+pub use several::{
+    NAME_ANSWER_WINDOW, NAME_MAX_CHARS, NewSubscription, OwnSubscription, SUBSCRIPTIONS_PER_PERSON, subscription_name,
+};
 
 use crate::access::PartnerAccess;
 use crate::bots::new_bot_client_id;
@@ -38,6 +42,11 @@ pub struct Shopper {
     pub chat_id: i64,
     pub user_id: i64,
     pub client_id: ClientId,
+    /// The subscription a press named (0: the first, else a further one's number); `None`
+    /// when it named none, which acts on the first.
+    pub target: Option<u32>,
+    /// The name the person gave the subscription acted on (a further one).
+    pub name: Option<String>,
     pub lang: Lang,
     /// Where their fiscal receipts go, once given in the chat.
     pub receipt_email: Option<String>,
@@ -87,7 +96,18 @@ impl BotShop {
         };
         tx.commit().await?;
         let Some(client_id) = linked.or_else(|| new_bot_client_id(user_id)) else { return Ok(None) };
-        Ok(Some(Shopper { account, bot_id: bot.bot_id, chat_id, user_id, client_id, lang, receipt_email, promo_code }))
+        Ok(Some(Shopper {
+            account,
+            bot_id: bot.bot_id,
+            chat_id,
+            user_id,
+            client_id,
+            target: None,
+            name: None,
+            lang,
+            receipt_email,
+            promo_code,
+        }))
     }
 
     /// "I have a promo code": the next message the shopper writes is read as the code.
@@ -121,7 +141,10 @@ impl BotShop {
     pub async fn link_shopper(&self, shopper: &Shopper) -> AppResult<()> {
         let mut tx = self.store.begin().await?;
         if let Some(client) = tx.client(&shopper.account.id, &shopper.client_id).await? {
-            tx.link_bot_customer(&shopper.account.id, shopper.user_id, &client.id).await?;
+            // A further subscription is the person's by its own record, never their first.
+            if shopper.target.unwrap_or(0) == 0 {
+                tx.link_bot_customer(&shopper.account.id, shopper.user_id, &client.id).await?;
+            }
             let linked = tx.client_chat(&client.id).await?;
             if linked.is_none_or(|l| l.chat_id != shopper.chat_id) {
                 tx.link_client_chat(&ClientChat {

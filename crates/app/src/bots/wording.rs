@@ -26,6 +26,9 @@ pub struct ReminderMessage {
     pub chat_id: i64,
     pub lang: Lang,
     pub brand: String,
+    /// The name of the person's further subscription this is about (docs/decisions.md,
+    /// "Several subscriptions per person"); `None` for their first or a linked client.
+    pub subscription: Option<String>,
     pub content: ReminderContent,
 }
 
@@ -60,8 +63,11 @@ pub struct AutoRenewal {
 /// Where a reminder sends the customer to renew.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Renew {
-    /// The shop's plans in the bot (the chat's own bot customer).
-    InShop,
+    /// The shop's plans in the bot (the chat's own bot customer), for the subscription
+    /// `target` names (0: their first, else a further one's number).
+    InShop {
+        target: u32,
+    },
     /// The partner's renewal link.
     Link(String),
     /// No renewal link: the partner's support address.

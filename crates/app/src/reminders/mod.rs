@@ -163,6 +163,22 @@ impl Reminders {
         Ok(())
     }
 
+    /// The further subscription `client` is of the person whose chat `chat_id` is
+    /// (docs/decisions.md, "Several subscriptions per person"), if it is one.
+    async fn further_of_chat(
+        &self,
+        tx: &mut (impl vp_ports::BotCustomerRepo + ?Sized),
+        account: &AccountRecord,
+        client: &ClientRecord,
+        chat_id: i64,
+    ) -> AppResult<Option<vp_ports::PersonSubscription>> {
+        let Some(further) = tx.person_subscription_of_client(&account.id, client.client_id.as_str()).await? else {
+            return Ok(None);
+        };
+        let person = tx.bot_customers(&account.id, &[further.user_id]).await?.into_iter().next();
+        Ok(person.filter(|p| p.chat_id == chat_id).map(|_| further))
+    }
+
     /// Records what became of a reminder that was not sent.
     async fn settle(&self, mut reminder: ReminderSend, next: NextTry) -> AppResult<()> {
         record_outcome(&mut reminder, next);
@@ -182,6 +198,7 @@ impl Reminders {
                  + vp_ports::RenewalRepo
                  + vp_ports::InvoiceRepo
                  + vp_ports::ReferralRepo
+                 + vp_ports::BotCustomerRepo
                  + ?Sized
              ),
         account: &AccountRecord,
@@ -196,10 +213,12 @@ impl Reminders {
         if client.blocked || linked_chat != Some(reminder.chat_id) {
             return Ok(None);
         }
+        let further = self.further_of_chat(tx, account, &client, reminder.chat_id).await?;
         let message = |content| ReminderMessage {
             chat_id: reminder.chat_id,
             lang: lang.unwrap_or_default(),
             brand: account.brand_name.as_str().to_owned(),
+            subscription: further.as_ref().and_then(|f| f.name.clone()),
             content,
         };
         // An inviter may have no subscription: their reward is then a credit.
@@ -227,15 +246,19 @@ impl Reminders {
         if !still_due {
             return Ok(None);
         }
-        // The chat's own shop customer renews in the shop; a client linked from a subscription
-        // page where the partner renews it. Either reads "your subscription": customers never
-        // chose the clients' ids, and the reminder's dates tell a family's apart.
-        let own = bot_customer_chat == Some(reminder.chat_id);
+        // The chat's own shop customer renews in the shop (the subscription this is, when it is
+        // a further one of theirs); a client linked from a subscription page where the partner
+        // renews it. Either reads "your subscription": customers never chose the clients' ids,
+        // and the reminder's dates tell a family's apart.
+        let own = match bot_customer_chat == Some(reminder.chat_id) {
+            true => Some(0),
+            false => further.as_ref().map(|f| f.position),
+        };
         let renew = match (own, renewal, account.style.support_url.as_deref()) {
-            (true, ..) => Renew::InShop,
-            (false, Some(url), _) => Renew::Link(url.to_owned()),
-            (false, None, Some(url)) => Renew::Support(url.to_owned()),
-            (false, None, None) => Renew::Nowhere,
+            (Some(target), ..) => Renew::InShop { target },
+            (None, Some(url), _) => Renew::Link(url.to_owned()),
+            (None, None, Some(url)) => Renew::Support(url.to_owned()),
+            (None, None, None) => Renew::Nowhere,
         };
         let zone = &account.time_zone;
         let content = match reminder.kind {

@@ -26,10 +26,8 @@ pub(super) async fn buy(
 ) -> AppResult<BotMessage> {
     match shop.buy(shopper, press, purpose, method).await {
         Ok(Purchase::ChooseMethod(methods)) => {
-            let mut buttons: Vec<Button> = methods
-                .iter()
-                .map(|m| Button::press(method_name(m, shopper.lang), choose(m.code.clone()).data()))
-                .collect();
+            let mut buttons: Vec<Button> =
+                methods.iter().map(|m| shopper.press(method_name(m, shopper.lang), &choose(m.code.clone()))).collect();
             buttons.push(shopper.back());
             Ok(shopper.message(text(shopper.lang, "shop-choose-method"), buttons))
         }

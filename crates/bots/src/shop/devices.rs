@@ -5,7 +5,7 @@
 use vp_app::AppResult;
 use vp_app::bot_shop::{BotShop, Removal, Shopper};
 use vp_i18n::{text, text_with};
-use vp_ports::{BotMessage, Button, PanelDevice};
+use vp_ports::{BotMessage, PanelDevice};
 
 use super::screens::connect_screen;
 use super::{Speak, refusal};
@@ -27,6 +27,7 @@ pub(super) async fn list(shop: &BotShop, shopper: &Shopper, before: Option<Strin
     };
     let view = &list.devices;
     let mut lines: Vec<String> = before.into_iter().collect();
+    lines.extend(super::several::heading(shop, shopper).await?);
     lines.push(match view.devices_limit {
         Some(limit) => text_with(lang, "shop-devices", &[("used", view.devices_count.into()), ("limit", limit.into())]),
         None => text_with(lang, "shop-devices-unlimited", &[("used", view.devices_count.into())]),
@@ -43,7 +44,7 @@ pub(super) async fn list(shop: &BotShop, shopper: &Shopper, before: Option<Strin
             &[("name", name.as_str().into()), ("day", shopper.account.time_zone.day(device.created_at).into())],
         ));
         let label = text_with(lang, "shop-device-remove", &[("name", name.as_str().into())]);
-        buttons.push(Button::press(label, Choice::RemoveAsk { nonce: list.nonce.clone(), index }.data()));
+        buttons.push(shopper.press(label, &Choice::RemoveAsk { nonce: list.nonce.clone(), index }));
     }
     buttons.push(shopper.back());
     Ok(shopper.message(lines.join("\n"), buttons))

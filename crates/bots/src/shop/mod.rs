@@ -6,6 +6,7 @@
 mod buying;
 mod devices;
 mod screens;
+mod several;
 
 use vp_app::bot_shop::{BotShop, Shopper};
 use vp_app::{AppError, AppResult, Refusal};
@@ -14,14 +15,17 @@ use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, Button, ButtonPress};
 
 pub(crate) use screens::{help, menu, plans, subscription_lines};
+pub(crate) use several::{name_refused, subscription_heading};
 
-use crate::choice::Choice;
+use crate::choice::{Choice, parse_press, press_data};
 
 /// How the shop speaks to a shopper: in their language, under the brand.
 pub(crate) trait Speak {
     fn say(&self, key: &str) -> String;
     fn message(&self, text: impl Into<String>, buttons: Vec<Button>) -> BotMessage;
     fn button(&self, key: &str, choice: &Choice) -> Button;
+    /// A button labelled `label` for `choice`, on the subscription the screen is about.
+    fn press(&self, label: String, choice: &Choice) -> Button;
     fn back(&self) -> Button;
 }
 
@@ -35,7 +39,11 @@ impl Speak for Shopper {
     }
 
     fn button(&self, key: &str, choice: &Choice) -> Button {
-        Button::press(text(self.lang, key), choice.data())
+        self.press(text(self.lang, key), choice)
+    }
+
+    fn press(&self, label: String, choice: &Choice) -> Button {
+        Button::press(label, press_data(choice, self.target))
     }
 
     fn back(&self) -> Button {
@@ -60,8 +68,40 @@ async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppRe
     if shop.is_blocked(shopper).await? {
         return Ok(blocked(shopper));
     }
-    let Some(choice) = Choice::parse(&press.data) else {
+    let Some((choice, target)) = parse_press(&press.data) else {
         return menu(shop, shopper).await;
+    };
+    // A press names the subscription it acts on; one the person does not hold gets the menu.
+    let named;
+    let shopper = match target {
+        Some(target) => match shop.at(shopper.clone(), target).await? {
+            Some(at) => {
+                named = at;
+                &named
+            }
+            None => return menu(shop, shopper).await,
+        },
+        None => shopper,
+    };
+    // From the menu, "Buy", "My subscription" and "My devices" ask which once there is a choice.
+    if shopper.target.is_none() {
+        let asked = match &choice {
+            Choice::Plans => several::extend_which(shop, shopper).await?,
+            Choice::Subscription | Choice::Devices => several::which(shop, shopper, &choice).await?,
+            _ => None,
+        };
+        if let Some(asked) = asked {
+            return Ok(asked);
+        }
+    }
+    // What follows acts on the one named, the first when none: its screen's buttons say so.
+    let first;
+    let shopper = match (shopper.target, choice.scoped()) {
+        (None, true) => {
+            first = Shopper { target: Some(0), ..shopper.clone() };
+            &first
+        }
+        _ => shopper,
     };
     match choice {
         Choice::Menu | Choice::Language => menu(shop, shopper).await,
@@ -86,6 +126,7 @@ async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppRe
         Choice::Remove { nonce, index } => devices::remove(shop, shopper, &nonce, index).await,
         Choice::Help => help(shop, shopper).await,
         Choice::Invite => screens::invite(shop, shopper).await,
+        Choice::NewSubscription => several::new_subscription(shop, shopper).await,
         Choice::PromoAsk => {
             shop.ask_promo(shopper).await?;
             Ok(shopper.message(shopper.say("shop-promo-ask"), vec![shopper.back()]))

@@ -15,6 +15,8 @@ use crate::connect::connect_message;
 
 /// The welcome and the menu: the trial only while this client could still take one.
 pub(crate) async fn menu(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
+    // The menu's buttons name no subscription: "Buy" and the others ask which.
+    let shopper = &Shopper { target: None, name: None, ..shopper.clone() };
     let menu = shop.menu(shopper).await?;
     let mut buttons = vec![shopper.button("shop-menu-plans", &Choice::Plans)];
     if menu.trial {
@@ -71,6 +73,9 @@ pub(crate) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMes
         return Ok(shopper.message(shopper.say("shop-plans-none"), vec![shopper.back()]));
     }
     let mut body = shopper.say("shop-plans");
+    if let Some(heading) = super::several::heading(shop, shopper).await? {
+        body = format!("{heading}\n\n{body}");
+    }
     if let Some(devices) = &list.devices {
         body.push_str("\n\n");
         body.push_str(&text_with(
@@ -89,7 +94,7 @@ pub(crate) async fn plans(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMes
         .zip(list.savings())
         .map(|(p, saving)| {
             let label = plan_offer(lang, p, saving);
-            Button::press(label, Choice::Buy { plan_id: p.plan.plan_id, method: None }.data())
+            shopper.press(label, &Choice::Buy { plan_id: p.plan.plan_id, method: None })
         })
         .collect();
     match &shopper.promo_code {
@@ -119,7 +124,7 @@ pub(super) async fn device_offer(shop: &BotShop, shopper: &Shopper) -> AppResult
         .map(|(count, amount)| {
             let label =
                 text_with(lang, "shop-devices-count", &[("count", count.into()), ("amount", amount.customer.into())]);
-            Button::press(label, Choice::BuyDevices { count, method: None }.data())
+            shopper.press(label, &Choice::BuyDevices { count, method: None })
         })
         .collect();
     buttons.push(shopper.back());
@@ -134,6 +139,9 @@ pub(super) async fn subscription(shop: &BotShop, shopper: &Shopper) -> AppResult
         return Ok(shopper.message(shopper.say("shop-subscription-none"), buttons));
     };
     let mut body = subscription_lines(&summary.subscription, summary.used, shopper.lang);
+    if let Some(heading) = super::several::heading(shop, shopper).await? {
+        body = format!("{heading}\n{body}");
+    }
     let mut buttons = Vec::new();
     if let Some(renewal) = &summary.auto_renewal {
         let charge = [("amount", renewal.amount.into()), ("day", renewal.on.into())];
