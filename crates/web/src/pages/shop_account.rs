@@ -338,12 +338,11 @@ pub async fn remove_device(
     };
     let tx = Texts(page_lang(&req));
     match shop.remove_device(&page, &customer, &form.device).await {
-        Ok(()) => see_other(&in_lang(&req, &format!("{}?done=device", account_path(&page)))),
         Err(AppError::Refused(Refusal::DeviceNotFound)) => {
             account(&req, &shop, &page, &customer, Some(tx.get("shop-account-no-such-device")), StatusCode::NOT_FOUND)
                 .await
         }
-        Err(e) => account_refused(&req, &shop, &page, &customer, e).await,
+        done => after(&req, &shop, &page, &customer, done, "device").await,
     }
 }
 
@@ -353,10 +352,8 @@ pub async fn new_link(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, fo
         Ok(signed) => signed,
         Err(res) => return res,
     };
-    match shop.new_link(&page, &customer).await {
-        Ok(()) => see_other(&in_lang(&req, &format!("{}?done=link", account_path(&page)))),
-        Err(e) => account_refused(&req, &shop, &page, &customer, e).await,
-    }
+    let done = shop.new_link(&page, &customer).await;
+    after(&req, &shop, &page, &customer, done, "link").await
 }
 
 /// `POST /shop/{slug}/account/trial`: the free trial for the signed-in address.
@@ -370,9 +367,22 @@ pub async fn start_trial(
         Ok(signed) => signed,
         Err(res) => return res,
     };
-    match shop.start_trial(&page, &customer, page_lang(&req)).await {
-        Ok(()) => see_other(&in_lang(&req, &format!("{}?done=trial", account_path(&page)))),
-        Err(e) => account_refused(&req, &shop, &page, &customer, e).await,
+    let done = shop.start_trial(&page, &customer, page_lang(&req)).await;
+    after(&req, &shop, &page, &customer, done, "trial").await
+}
+
+/// Back to the account page saying what was `done`, or the page again saying why not.
+async fn after(
+    req: &HttpRequest,
+    shop: &Shop,
+    page: &ShopPage,
+    customer: &Customer,
+    result: vp_app::AppResult<()>,
+    done: &str,
+) -> HttpResponse {
+    match result {
+        Ok(()) => see_other(&in_lang(req, &format!("{}?done={done}", account_path(page)))),
+        Err(e) => account_refused(req, shop, page, customer, e).await,
     }
 }
 
