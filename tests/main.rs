@@ -5,6 +5,7 @@
 #[macro_use]
 mod support;
 
+mod alerts;
 mod backup_restore;
 mod broadcasts;
 mod browser_cabinet;

@@ -201,6 +201,7 @@ impl Services {
             notifier.clone(),
             platform_bot.clone(),
             keys.clone(),
+            metrics.clone(),
         ));
 
         let access = Arc::new(PartnerAccess {

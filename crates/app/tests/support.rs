@@ -90,6 +90,9 @@ impl Store for CountedStore {
     async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
         self.inner.delivery_backlog(now).await
     }
+    async fn mail_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
+        self.inner.mail_backlog(now).await
+    }
     fn pool_state(&self) -> PoolState {
         self.inner.pool_state()
     }

@@ -6,7 +6,7 @@ use prometheus::{
     TextEncoder,
 };
 use vp_domain::InvoiceStatus;
-use vp_ports::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics};
+use vp_ports::{AttemptOutcome, BotRole, External, Gauges, InvoiceCreation, Metrics};
 
 /// Latency buckets of requests we answer, in seconds.
 const REQUEST_BUCKETS: &[f64] = &[0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
@@ -32,6 +32,10 @@ pub struct PrometheusMetrics {
     pool_connections: IntGaugeVec,
     pool_max: IntGauge,
     pool_waiting: IntGauge,
+    database_up: IntGauge,
+    mail_pending: prometheus::Gauge,
+    mail_lag: prometheus::Gauge,
+    bot_tokens_refused: IntCounterVec,
 }
 
 fn histogram(name: &str, help: &str, buckets: &[f64], labels: &[&str]) -> HistogramVec {
@@ -45,6 +49,10 @@ fn counter(name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
 
 fn gauge(name: &str, help: &str) -> IntGauge {
     IntGauge::new(name, help).unwrap_or_else(|e| unreachable!("metric {name}: {e}"))
+}
+
+fn float_gauge(name: &str, help: &str) -> prometheus::Gauge {
+    prometheus::Gauge::new(name, help).unwrap_or_else(|e| unreachable!("metric {name}: {e}"))
 }
 
 impl PrometheusMetrics {
@@ -125,8 +133,22 @@ impl PrometheusMetrics {
             .unwrap_or_else(|e| unreachable!("metric vp_db_pool_connections: {e}")),
             pool_max: gauge("vp_db_pool_max_connections", "The connection pool's size (VP_DB_MAX_CONNECTIONS)."),
             pool_waiting: gauge("vp_db_pool_waiting", "Units of work waiting for a database connection."),
+            database_up: gauge("vp_database_up", "1 when the database answered as the metrics were read (what /ready asks), else 0."),
+            mail_pending: float_gauge(
+                "vp_mail_outbox_pending",
+                "Mail neither sent nor given up; NaN when the database did not answer.",
+            ),
+            mail_lag: float_gauge(
+                "vp_mail_outbox_lag_seconds",
+                "How long the oldest message due now has been waiting (0 when none is due; NaN when the database did not answer).",
+            ),
+            bot_tokens_refused: counter(
+                "vp_bot_tokens_refused_total",
+                "Telegram refused a bot's token (revoked in BotFather): the platform's notice bot, or a partner's (disconnected, its partner told).",
+                &["bot"],
+            ),
         };
-        let collectors: [Box<dyn prometheus::core::Collector>; 14] = [
+        let collectors: [Box<dyn prometheus::core::Collector>; 18] = [
             Box::new(m.http_requests.clone()),
             Box::new(m.invoices_created.clone()),
             Box::new(m.invoices_settled.clone()),
@@ -141,6 +163,10 @@ impl PrometheusMetrics {
             Box::new(m.pool_connections.clone()),
             Box::new(m.pool_max.clone()),
             Box::new(m.pool_waiting.clone()),
+            Box::new(m.database_up.clone()),
+            Box::new(m.mail_pending.clone()),
+            Box::new(m.mail_lag.clone()),
+            Box::new(m.bot_tokens_refused.clone()),
         ];
         for c in collectors {
             m.registry.register(c).unwrap_or_else(|e| unreachable!("metric names are distinct: {e}"));
@@ -151,6 +177,12 @@ impl PrometheusMetrics {
         }
         for status in [InvoiceStatus::Succeeded, InvoiceStatus::Failed, InvoiceStatus::Expired] {
             m.invoices_settled.with_label_values(&[status.as_str()]);
+        }
+        for outcome in [AttemptOutcome::Delivered, AttemptOutcome::Refused, AttemptOutcome::NetworkError] {
+            m.webhook_attempts.with_label_values(&[outcome.as_str()]);
+        }
+        for bot in BotRole::ALL {
+            m.bot_tokens_refused.with_label_values(&[bot.as_str()]);
         }
         m
     }
@@ -197,6 +229,10 @@ impl Metrics for PrometheusMetrics {
         self.key_lookups.with_label_values(&[if found { "true" } else { "false" }]).inc();
     }
 
+    fn bot_token_refused(&self, bot: BotRole) {
+        self.bot_tokens_refused.with_label_values(&[bot.as_str()]).inc();
+    }
+
     fn render(&self, gauges: &Gauges) -> String {
         // Unknown is NaN, not 0: a dashboard must not read a database outage as an empty backlog.
         self.pending_deliveries.set(gauges.pending_deliveries.map_or(f64::NAN, |n| n as f64));
@@ -213,6 +249,9 @@ impl Metrics for PrometheusMetrics {
         self.pool_connections.with_label_values(&["idle"]).set(i64::try_from(idle).unwrap_or(i64::MAX));
         self.pool_max.set(i64::try_from(pool.max).unwrap_or(i64::MAX));
         self.pool_waiting.set(i64::try_from(pool.waiting).unwrap_or(i64::MAX));
+        self.database_up.set(i64::from(gauges.database_up));
+        self.mail_pending.set(gauges.mail_pending.map_or(f64::NAN, |n| n as f64));
+        self.mail_lag.set(gauges.mail_lag_seconds.map_or(f64::NAN, |s| s.max(0.0)));
         let mut out = Vec::new();
         // Encoding into memory fails only on a malformed family, which registration rules out.
         let _ = TextEncoder::new().encode(&self.registry.gather(), &mut out);
@@ -241,11 +280,15 @@ mod tests {
         m.event_delivered(1.5);
         m.limiter_fallback();
         m.key_lookup(false);
+        m.bot_token_refused(BotRole::Partner);
         let gauges = Gauges {
             pending_deliveries: Some(7),
             outbox_lag_seconds: Some(2.5),
             pool: vp_ports::PoolState { max: 8, open: 3, in_use: 2, waiting: 1 },
             paid_without_access: Some((3, 2)),
+            database_up: true,
+            mail_pending: Some(4),
+            mail_lag_seconds: Some(12.0),
         };
         let text = m.render(&gauges);
         let count =
@@ -277,7 +320,12 @@ mod tests {
         assert!(text.contains("vp_db_pool_max_connections 8"));
         assert!(text.contains("vp_db_pool_waiting 1"));
         assert!(text.contains("# TYPE vp_http_request_duration_seconds histogram"));
+        assert!(text.contains("vp_database_up 1"));
+        assert!(text.contains("vp_mail_outbox_pending 4") && text.contains("vp_mail_outbox_lag_seconds 12"));
+        assert!(text.contains(r#"vp_bot_tokens_refused_total{bot="partner"} 1"#));
+        assert!(text.contains(r#"vp_bot_tokens_refused_total{bot="platform"} 0"#), "shown before the first");
         let unknown = m.render(&Gauges::default());
         assert!(unknown.contains("vp_deliveries_pending NaN") && unknown.contains("vp_outbox_lag_seconds NaN"));
+        assert!(unknown.contains("vp_database_up 0") && unknown.contains("vp_mail_outbox_pending NaN"));
     }
 }

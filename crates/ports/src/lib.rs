@@ -52,7 +52,7 @@ pub use local_panel::{LocalPanelRepo, LocalPanelStore, LocalPanelTx};
 pub use mail::{
     MailContent, MailError, MailRecord, MailRenderer, MailSigner, Mailer, OrderItem, OutgoingMail, RenderedMail,
 };
-pub use metrics::{AttemptOutcome, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
+pub use metrics::{AttemptOutcome, BotRole, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
 pub use panel::{
     ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, ExistingPanelUsers, PanelDevice, PanelDirectory,

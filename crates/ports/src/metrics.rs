@@ -112,6 +112,33 @@ pub struct Gauges {
     /// Paid invoices the last check found without the access they bought: (found, of them
     /// repaired); `None` before the first check or when the database did not answer.
     pub paid_without_access: Option<(u64, u64)>,
+    /// Whether the database answered when the metrics were read (what `/ready` asks).
+    pub database_up: bool,
+    /// Mail neither sent nor given up; `None` when the database did not answer.
+    pub mail_pending: Option<u64>,
+    /// How long the oldest message due now has been waiting (0 when none is due); `None` when
+    /// the database did not answer.
+    pub mail_lag_seconds: Option<f64>,
+}
+
+/// Whose bot Telegram refused the token of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BotRole {
+    /// The platform's notice bot (`VP_TELEGRAM_BOT_TOKEN`): the operator's to fix.
+    Platform,
+    /// A partner's bot, marked disconnected and its partner told.
+    Partner,
+}
+
+impl BotRole {
+    pub const ALL: [BotRole; 2] = [BotRole::Platform, BotRole::Partner];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BotRole::Platform => "platform",
+            BotRole::Partner => "partner",
+        }
+    }
 }
 
 pub trait Metrics: Send + Sync {
@@ -132,6 +159,8 @@ pub trait Metrics: Send + Sync {
     /// An API key was looked up in the database to authenticate a request; `found` when it
     /// named a usable key. Wrong keys answered from memory or refused per source are not.
     fn key_lookup(&self, found: bool);
+    /// Telegram refused a bot's token (revoked in BotFather).
+    fn bot_token_refused(&self, bot: BotRole);
     /// Everything recorded, with `gauges`, in the adapter's exposition format.
     fn render(&self, gauges: &Gauges) -> String;
 }
@@ -148,6 +177,7 @@ impl Metrics for NoMetrics {
     fn event_delivered(&self, _: f64) {}
     fn limiter_fallback(&self) {}
     fn key_lookup(&self, _: bool) {}
+    fn bot_token_refused(&self, _: BotRole) {}
     fn render(&self, _: &Gauges) -> String {
         String::new()
     }

@@ -188,6 +188,11 @@ impl Store for PoolStore {
         events::delivery_backlog(&mut conn, now).await
     }
 
+    async fn mail_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog> {
+        let mut conn = self.pool.get().await?;
+        crate::repo::mail::mail_backlog(&mut conn, now).await
+    }
+
     fn pool_state(&self) -> vp_ports::PoolState {
         self.pool.state()
     }

@@ -151,6 +151,7 @@ pub struct BotSender {
     /// and the keys that token is sealed under.
     platform_bot: Option<PlatformBot>,
     keys: Arc<SecretKeys>,
+    metrics: Arc<dyn vp_ports::Metrics>,
 }
 
 /// What Telegram says of a managed bot whose token it refused.
@@ -171,8 +172,9 @@ impl BotSender {
         notifier: Notifier,
         platform_bot: Option<PlatformBot>,
         keys: Arc<SecretKeys>,
+        metrics: Arc<dyn vp_ports::Metrics>,
     ) -> BotSender {
-        BotSender { api, pace: BotPace::default(), store, clock, notifier, platform_bot, keys }
+        BotSender { api, pace: BotPace::default(), store, clock, notifier, platform_bot, keys, metrics }
     }
 
     /// Sends `message` from `bot` in its turn.
@@ -293,6 +295,7 @@ impl BotSender {
                     }
                 }
                 BotKind::Platform => {
+                    self.metrics.bot_token_refused(vp_ports::BotRole::Platform);
                     tracing::error!("Telegram refused the notice bot's token; check VP_TELEGRAM_BOT_TOKEN");
                 }
             }
@@ -364,6 +367,7 @@ impl BotSender {
         tx.update_partner_bot(&current).await?;
         let notice = NoticeKind::BotDisconnected { bot_id: current.bot_id, username: current.username.clone() };
         self.notifier.notify(tx, &bot.account_id, notice).await?;
+        self.metrics.bot_token_refused(vp_ports::BotRole::Partner);
         tracing::warn!(account_id = %bot.account_id, bot_id = bot.bot_id, "Telegram refused the bot's token; disconnected");
         Ok(())
     }

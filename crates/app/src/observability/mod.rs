@@ -81,12 +81,23 @@ impl Observability {
                 None
             }
         };
+        let mail = match self.store.mail_backlog(now).await {
+            Ok(b) => Some(b),
+            Err(e) => {
+                tracing::warn!(error = %e, "metrics: could not read the mail backlog");
+                None
+            }
+        };
+        let waited =
+            |b: vp_ports::DeliveryBacklog| b.oldest_due_at.map_or(0.0, |due| (now - due).as_seconds_f64().max(0.0));
         let gauges = Gauges {
             paid_without_access,
             pending_deliveries: backlog.map(|b| b.pending),
-            outbox_lag_seconds: backlog
-                .map(|b| b.oldest_due_at.map_or(0.0, |due| (now - due).as_seconds_f64().max(0.0))),
+            outbox_lag_seconds: backlog.map(waited),
             pool: self.store.pool_state(),
+            database_up: self.store.ping().await.is_ok(),
+            mail_pending: mail.map(|b| b.pending),
+            mail_lag_seconds: mail.map(waited),
         };
         self.metrics.render(&gauges)
     }

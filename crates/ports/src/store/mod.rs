@@ -129,6 +129,9 @@ pub trait Store: Send + Sync {
     async fn record_invoice(&self, write: &InvoiceWrite) -> StoreResult<InvoiceRecorded>;
     /// Deliveries still to be made, read outside any unit of work (for the metrics).
     async fn delivery_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog>;
+    /// Mail still to be sent (neither sent nor given up), read the same way: its `pending`,
+    /// and when the longest-waiting message due now fell due.
+    async fn mail_backlog(&self, now: OffsetDateTime) -> StoreResult<DeliveryBacklog>;
     /// The connection pool's use now.
     fn pool_state(&self) -> crate::metrics::PoolState;
     /// Rewrites the tables that hold secrets, so values overwritten there (plain text sealed
@@ -168,7 +171,7 @@ pub struct DailyLimit {
     pub limit: u32,
 }
 
-/// Deliveries still to be made.
+/// Deliveries (or mail) still to be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DeliveryBacklog {
     /// Neither delivered nor given up.

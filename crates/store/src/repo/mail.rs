@@ -5,12 +5,12 @@ use diesel::{ExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use vp_domain::{Lang, MailId};
 use vp_ports::store::StoreResult;
-use vp_ports::{Claim, MailRecord, MailRepo};
+use vp_ports::{Claim, DeliveryBacklog, MailRecord, MailRepo};
 
 use crate::convert::{db_time, db_time_opt, utc};
 use crate::errors::{corrupt, db};
 use crate::models::MailRow;
-use crate::pool::{db_run, load_for_claim};
+use crate::pool::{DbConn, db_run, load_for_claim};
 use crate::schema::mail_outbox;
 use crate::tx::StoreTx;
 
@@ -97,4 +97,30 @@ impl MailRepo for StoreTx {
         .map_err(db)?;
         row.map(record).transpose()
     }
+}
+
+/// Mail neither sent nor given up (a due time is kept only until then), and when the
+/// longest-waiting message of those due now fell due, both from the `next_attempt_at` index.
+/// Run by `Store::mail_backlog` on a pooled connection, outside any unit of work.
+pub(crate) async fn mail_backlog(conn: &mut DbConn, now: time::OffsetDateTime) -> StoreResult<DeliveryBacklog> {
+    let n: i64 = db_run!(conn, c => {
+        mail_outbox::table
+            .filter(mail_outbox::next_attempt_at.is_not_null())
+            .select(diesel::dsl::count_star())
+            .first(c)
+            .await
+    })
+    .map_err(db)?;
+    let oldest: Option<time::PrimitiveDateTime> = db_run!(conn, c => {
+        mail_outbox::table
+            .filter(mail_outbox::next_attempt_at.le(db_time(now)))
+            .select(diesel::dsl::min(mail_outbox::next_attempt_at))
+            .first(c)
+            .await
+    })
+    .map_err(db)?;
+    Ok(DeliveryBacklog {
+        pending: u64::try_from(n).map_err(|_| corrupt("negative count"))?,
+        oldest_due_at: oldest.map(utc),
+    })
 }
