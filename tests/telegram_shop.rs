@@ -493,6 +493,16 @@ fn one_person_buys_a_second_subscription_named_router_sees_both_and_renews_the_f
     let router_devices = person.press(&devices, "«Router»", "«Router»");
     assert!(router_devices.button_labels().iter().any(|l| l == "В меню"), "{router_devices:#?}");
 
+    // A new link for the router changes the router's only, even from an older message.
+    let both = person.press(&menu, "Моя подписка", "Ваши подписки:");
+    let router_screen = person.press(&both, "«Router»", "«Router»\nСтатус: Активна");
+    let newer = person.press(&both, "Подписка 1", "Подписка 1\nСтатус: Активна");
+    person.press(&router_screen, "Новая ссылка", "Готово: вот новая ссылка.");
+    let router = s.api("GET", "/clients/telegram:464646:2", None, &[]).json();
+    assert_ne!(router["subscription"]["subscription_url"].as_str(), Some(router_link.as_str()), "the router's is new");
+    assert_eq!(first()["subscription"]["subscription_url"].as_str(), Some(first_link.as_str()), "the first's stays");
+    assert!(newer.text.starts_with("Подписка 1"));
+
     person.save_transcript("shop_several_subscriptions");
     person.assert_reads_nothing_internal(&["telegram:464646", "464646:2"]);
     telegram.assert_contract();

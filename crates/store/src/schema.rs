@@ -505,6 +505,8 @@ diesel::table! {
 }
 
 diesel::allow_tables_to_appear_in_same_query!(clients, bot_customers);
+diesel::allow_tables_to_appear_in_same_query!(clients, person_subscriptions);
+diesel::allow_tables_to_appear_in_same_query!(invoices, person_subscriptions);
 diesel::allow_tables_to_appear_in_same_query!(invoices, bot_customers);
 diesel::allow_tables_to_appear_in_same_query!(subscriptions, bot_customers);
 diesel::allow_tables_to_appear_in_same_query!(client_chats, bot_customers);

@@ -39,7 +39,7 @@ pub trait BotCustomerRepo: Send {
     /// The bot customer the client is, if it is one.
     async fn bot_customer_of_client(&mut self, client_ref: &str) -> StoreResult<Option<BotCustomer>>;
     /// Of these clients of the account (by the partner's `client_id`), those that are bot
-    /// customers, in no particular order.
+    /// customers (a person's first subscription or a named further one), in no particular order.
     async fn bot_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>>;
     /// Starts, links and purchases of the account's bot from `since` on.
     async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats>;

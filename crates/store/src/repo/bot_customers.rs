@@ -3,7 +3,10 @@
 //! `BotCustomerRepo` implemented for the unit of work.
 
 use async_trait::async_trait;
-use diesel::{ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl, SelectableHelper};
+use diesel::{
+    BoolExpressionMethods, ExpressionMethods, JoinOnDsl, NullableExpressionMethods, OptionalExtension, QueryDsl,
+    SelectableHelper,
+};
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
 use vp_domain::InvoiceStatus;
@@ -171,7 +174,7 @@ impl BotCustomerRepo for StoreTx {
     async fn bot_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>> {
         use crate::schema::clients;
         let conn = self.conn().await?;
-        db_run!(conn, c => {
+        let mut firsts: Vec<String> = db_run!(conn, c => {
             bot_customers::table
                 .inner_join(clients::table.on(bot_customers::client_ref.eq(clients::id.nullable())))
                 .filter(bot_customers::account_id.eq(account_id))
@@ -181,11 +184,24 @@ impl BotCustomerRepo for StoreTx {
                 .load(c)
                 .await
         })
-        .map_err(db)
+        .map_err(db)?;
+        let further: Vec<String> = db_run!(conn, c => {
+            person_subscriptions::table
+                .filter(person_subscriptions::account_id.eq(account_id))
+                .filter(person_subscriptions::client_id.eq_any(client_ids))
+                .filter(person_subscriptions::name.is_not_null())
+                .select(person_subscriptions::client_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        firsts.extend(further);
+        Ok(firsts)
     }
 
     /// Starts read from `bot_customers`; purchases are the paid invoices of the clients bot
-    /// customers are linked to, matched in the database.
+    /// customers are linked to, and of their named further subscriptions, matched in the
+    /// database.
     async fn bot_stats(&mut self, account_id: &str, since: OffsetDateTime) -> StoreResult<BotStats> {
         use crate::schema::invoices;
         use bot_customers::dsl as b;
@@ -205,7 +221,7 @@ impl BotCustomerRepo for StoreTx {
         })
         .map_err(db)?;
         // The user behind each paid invoice of a bot customer's client.
-        let paid: Vec<i64> = db_run!(conn, c => {
+        let mut paid: Vec<i64> = db_run!(conn, c => {
             invoices::table
                 .inner_join(b::bot_customers.on(b::client_ref.eq(invoices::client_ref.nullable())))
                 .filter(invoices::account_id.eq(account_id))
@@ -217,6 +233,26 @@ impl BotCustomerRepo for StoreTx {
                 .await
         })
         .map_err(db)?;
+        // And behind each paid invoice of a person's further subscription.
+        let further_paid: Vec<i64> = db_run!(conn, c => {
+            use crate::schema::clients;
+            invoices::table
+                .inner_join(clients::table.on(clients::id.eq(invoices::client_ref)))
+                .inner_join(
+                    person_subscriptions::table.on(person_subscriptions::client_id
+                        .eq(clients::client_id)
+                        .and(person_subscriptions::account_id.eq(clients::account_id))),
+                )
+                .filter(invoices::account_id.eq(account_id))
+                .filter(person_subscriptions::name.is_not_null())
+                .filter(invoices::status.eq(InvoiceStatus::Succeeded.as_str()))
+                .filter(invoices::paid_at.ge(since))
+                .select(person_subscriptions::user_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        paid.extend(further_paid);
         let payers: std::collections::HashSet<i64> = paid.iter().copied().collect();
         let started_and_paid = started.iter().filter(|u| payers.contains(u)).count();
         let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);

@@ -153,10 +153,35 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     let with_email = tx.bot_customers("acc-1", &[501]).await.unwrap().remove(0);
     assert_eq!(with_email.receipt_email.as_deref(), Some("buyer@example.com"));
     assert_eq!(tx.bot_customers("acc-2", &[501]).await.unwrap()[0].receipt_email, None, "by account");
-    let among = ["telegram:501".to_owned(), "telegram:502".to_owned(), "alice".to_owned()];
-    assert_eq!(tx.bot_customers_among("acc-1", &among).await.unwrap(), ["telegram:501"]);
+    // A named further subscription of the person is a bot customer's too; one still unnamed is not.
+    for (position, client_id, name) in [(1, "telegram:501:2", Some("Router")), (2, "telegram:501:3", None)] {
+        let further = vp_ports::PersonSubscription {
+            account_id: vp_domain::AccountId::issued("acc-1".into()),
+            user_id: 501,
+            position,
+            client_id: cid(client_id),
+            name: name.map(str::to_owned),
+            asked_at: at(12),
+        };
+        tx.put_person_subscription(&further).await.unwrap();
+    }
+    let among = ["telegram:501".to_owned(), "telegram:502".to_owned(), "alice".to_owned(), "telegram:501:2".to_owned()];
+    let mut found = tx.bot_customers_among("acc-1", &among).await.unwrap();
+    found.sort();
+    assert_eq!(found, ["telegram:501", "telegram:501:2"]);
+    let unnamed = ["telegram:501:3".to_owned()];
+    assert!(tx.bot_customers_among("acc-1", &unnamed).await.unwrap().is_empty());
     assert!(tx.bot_customers_among("acc-2", &among).await.unwrap().is_empty(), "by account");
-    for (id, client_ref) in [("pay_1", "c-501"), ("pay_2", "c-501"), ("pay_3", "c-own"), ("pay_4", "c-lookalike")] {
+    // The router's client (a further subscription of 501) paid once too.
+    tx.insert_client(&client("c-501-router", "acc-1", "telegram:501:2", at(13))).await.unwrap();
+    let paid_by = [
+        ("pay_1", "c-501"),
+        ("pay_2", "c-501"),
+        ("pay_3", "c-own"),
+        ("pay_4", "c-lookalike"),
+        ("pay_5", "c-501-router"),
+    ];
+    for (id, client_ref) in paid_by {
         let mut paid = invoice(id, "acc-1", client_ref, Purpose::Subscription { plan_id: 1 });
         paid.status = InvoiceStatus::Succeeded;
         paid.paid_at = Some(at(40));
@@ -171,9 +196,9 @@ async fn bot_customers_are_counted_from_their_start_and_device_lists_replace_eac
     .await
     .unwrap();
     let stats = tx.bot_stats("acc-1", at(0)).await.unwrap();
-    assert_eq!(stats, BotStats { started: 2, linked: 1, purchases: 2, started_and_paid: 1 });
+    assert_eq!(stats, BotStats { started: 2, linked: 1, purchases: 3, started_and_paid: 1 });
     let later = tx.bot_stats("acc-1", at(25)).await.unwrap();
-    assert_eq!((later.started, later.purchases, later.started_and_paid), (1, 2, 0), "only what happened since");
+    assert_eq!((later.started, later.purchases, later.started_and_paid), (1, 3, 0), "only what happened since");
 
     assert_eq!(tx.device_list("acc-1", 501).await.unwrap(), None);
     let list = BotDeviceList {
