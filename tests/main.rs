@@ -16,6 +16,7 @@ mod cabinet;
 mod cli;
 mod customer_pages;
 mod delivery;
+mod exports;
 mod failed_auth;
 mod gateways;
 mod hot_queries;

@@ -138,6 +138,13 @@ impl Database {
         (out.status.code(), text)
     }
 
+    /// Runs an operator command that prints a file (an export); returns its standard output.
+    pub fn cli_stdout(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("UTF-8")
+    }
+
     /// Runs an operator command on this database; returns its JSON.
     pub fn cli(&self, args: &[&str]) -> Value {
         let out = self.run(args);
@@ -435,6 +442,11 @@ impl Server {
 
     pub fn cli(&self, args: &[&str]) -> Value {
         self.db.cli(args)
+    }
+
+    /// An operator command that prints a file (`Database::cli_stdout`).
+    pub fn cli_stdout(&self, args: &[&str]) -> String {
+        self.db.cli_stdout(args)
     }
 
     /// An operator command that may fail (`Database::cli_raw`).

@@ -103,6 +103,11 @@ pub enum Command {
     /// A partner's promo codes: a discount out of the partner's markup, or extra days.
     #[command(subcommand)]
     Promo(PromoCommand),
+    /// A partner's books as CSV on standard output (RFC 4180, UTF-8, times in UTC), for a range
+    /// of days in the account's time zone: `vp-api export invoices ACCOUNT_ID --from 2026-11-01
+    /// --to 2026-11-30 > invoices.csv`.
+    #[command(subcommand)]
+    Export(ExportCommand),
     /// The key that seals secrets at rest (VP_SECRETS_KEY).
     #[command(subcommand)]
     Secrets(SecretsCommand),
@@ -113,6 +118,24 @@ pub enum Command {
     /// After restoring a backup, before any instance starts on it: free the leases the lost
     /// deployment's processes held, so the deliveries they had claimed go out at once.
     ReleaseLeases,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// The account's invoices created in the range, oldest first: id, times, client, purpose,
+    /// method, status, the customer's amount, the platform's and the partner's share, the code.
+    Invoices(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    pub account_id: AccountId,
+    /// The first day, YYYY-MM-DD, in the account's time zone.
+    #[arg(long)]
+    pub from: String,
+    /// The last day, included.
+    #[arg(long)]
+    pub to: String,
 }
 
 #[derive(Debug, Subcommand)]

@@ -16,9 +16,9 @@ use vp_domain::{AccountId, ClientId, GatewayName, GatewayRoute, MethodCode};
 use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
-    AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, GatewayCommand,
-    ImportCommand, InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand, PlanCommand,
-    SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
+    AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, ExportCommand,
+    GatewayCommand, ImportCommand, InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand,
+    PlanCommand, SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
 };
 use crate::output;
 
@@ -501,4 +501,30 @@ pub async fn backup(services: &Services, file: &Path) -> CommandResult {
     services.operator.back_up_database(path).await?;
     let bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
     Ok(serde_json::json!({ "backup": path, "bytes": bytes }))
+}
+
+/// `vp-api export ...`: the CSV on standard output, a page at a time (constant memory).
+pub async fn export(services: &Services, command: ExportCommand) -> Result<(), CommandError> {
+    use std::io::Write;
+    let ExportCommand::Invoices(args) = command;
+    let day = |text: &str, flag: &str| {
+        vp_domain::time_zone::parse_day(text)
+            .ok_or_else(|| CommandError::BadInput(format!("--{flag} is a date such as 2026-11-30")))
+    };
+    let (first, last) = (day(&args.from, "from")?, day(&args.to, "to")?);
+    let exports = &services.exports;
+    let range = exports.range(args.account_id.as_str(), first, last).await?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = |e: std::io::Error| CommandError::Failed(format!("cannot write the export: {e}"));
+    out.write_all(vp_app::exports::INVOICES_HEADER.as_bytes()).map_err(written)?;
+    let mut after = None;
+    loop {
+        let page = exports.invoices_page(args.account_id.as_str(), range, after).await?;
+        out.write_all(page.csv.as_bytes()).map_err(written)?;
+        match page.next {
+            Some(next) => after = Some(next),
+            None => break,
+        }
+    }
+    out.flush().map_err(written)
 }

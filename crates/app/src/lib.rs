@@ -29,6 +29,7 @@ pub mod consents;
 pub mod content;
 pub mod error;
 pub mod events;
+pub mod exports;
 pub mod gateways;
 pub mod keys;
 pub mod ledger;

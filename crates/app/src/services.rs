@@ -123,6 +123,8 @@ pub struct Services {
     pub events: Arc<Events>,
     /// The partner's balance and withdrawals.
     pub ledger: Arc<Ledger>,
+    /// The account's books as CSV, a page at a time.
+    pub exports: Arc<crate::exports::Exports>,
     /// Notices to partners and the chats they read them in.
     pub notices: Arc<Notices>,
     /// Partners' own bots: connecting, profiles, statistics.
@@ -409,6 +411,7 @@ impl Services {
             offers: offers.clone(),
             audit: audit.clone(),
         });
+        let exports = Arc::new(crate::exports::Exports { store: store.clone() });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),
             panel,
@@ -422,6 +425,7 @@ impl Services {
                 clients: clients.clone(),
                 bots: bots.clone(),
                 renewals: renewals.clone(),
+                exports: exports.clone(),
             },
         });
         let operator = Arc::new(Operator {
@@ -448,6 +452,7 @@ impl Services {
             panel_import,
             events,
             ledger,
+            exports,
             notices,
             bots,
             bot_updates,

@@ -284,6 +284,11 @@ impl Views {
         Views { clock, panel, public_base_url: public_base_url.into() }
     }
 
+    /// The moment now, as every view reads it.
+    pub(crate) fn now(&self) -> time::OffsetDateTime {
+        self.clock.now()
+    }
+
     /// What the panel counts of the client's use now: asked at once for the devices and, under
     /// a traffic limit, the traffic. A panel that does not answer leaves the count out; the
     /// page or message still helps without it.

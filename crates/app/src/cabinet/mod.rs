@@ -51,4 +51,5 @@ pub(crate) struct CabinetServices {
     pub clients: Arc<Clients>,
     pub bots: Arc<PartnerBots>,
     pub renewals: Arc<crate::renewals::Renewals>,
+    pub exports: Arc<crate::exports::Exports>,
 }

@@ -7,6 +7,7 @@ use vp_domain::withdrawal::Balance;
 
 use super::{Actor, Cabinet};
 use crate::error::{AppError, AppResult};
+use crate::exports::{ExportPage, ExportRange};
 use crate::ledger::WithdrawalView;
 
 /// Withdrawal requests a page shows.
@@ -65,5 +66,26 @@ impl Cabinet {
                 return Ok(all);
             }
         }
+    }
+
+    /// The range an export form offers first: this month so far, in the account's zone.
+    pub fn export_defaults(&self, actor: &Actor) -> (time::Date, time::Date) {
+        let today = actor.account.time_zone.day(self.views.now());
+        (today.replace_day(1).unwrap_or(today), today)
+    }
+
+    /// The days `first` to `last` in the account's zone, for an export.
+    pub fn export_range(&self, actor: &Actor, first: time::Date, last: time::Date) -> AppResult<ExportRange> {
+        ExportRange::days(&actor.account.time_zone, first, last)
+    }
+
+    /// A page of the account's invoices export (`vp_app::exports`), from `after` on.
+    pub async fn invoices_export_page(
+        &self,
+        actor: &Actor,
+        range: ExportRange,
+        after: Option<Cursor>,
+    ) -> AppResult<ExportPage> {
+        self.services.exports.invoices_page(actor.account_id(), range, after).await
     }
 }

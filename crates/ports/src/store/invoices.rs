@@ -26,6 +26,16 @@ pub trait InvoiceRepo: Send {
         after: Option<&Cursor>,
         limit: u32,
     ) -> StoreResult<Vec<InvoiceRecord>>;
+    /// The account's invoices created in `[from, to)`, in the order of (`created_at`, id), after
+    /// `after` (a page's last), at most `limit`: an export's page.
+    async fn account_invoices(
+        &mut self,
+        account_id: &str,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<InvoiceRecord>>;
     async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>>;
     /// When the reconciliation job should next re-read the invoice's gateway payment; `None`:
     /// never again.

@@ -168,6 +168,35 @@ impl InvoiceRepo for StoreTx {
         into_records(rows, self.legacy_gateway)
     }
 
+    async fn account_invoices(
+        &mut self,
+        account_id: &str,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<InvoiceRecord>> {
+        let conn = self.conn().await?;
+        let (from, to) = (db_time(from), db_time(to));
+        let after = after.map(|c| (db_time(c.at), c.id.clone()));
+        let limit = i64::from(limit);
+        // The (account_id, created_at) index finds the range; ties are few.
+        let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
+            let mut query = invoice_query!()
+                .filter(invoices::account_id.eq(account_id))
+                .filter(invoices::created_at.ge(from))
+                .filter(invoices::created_at.lt(to));
+            if let Some((at, id)) = &after {
+                query = query.filter(
+                    invoices::created_at.gt(*at).or(invoices::created_at.eq(*at).and(invoices::payment_id.gt(id.clone()))),
+                );
+            }
+            query.order((invoices::created_at, invoices::payment_id)).limit(limit).load(c).await
+        })
+        .map_err(db)?;
+        into_records(rows, self.legacy_gateway)
+    }
+
     async fn invoice_by_gateway_payment_id(&mut self, gateway_payment_id: &str) -> StoreResult<Option<InvoiceRecord>> {
         let conn = self.conn().await?;
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {

@@ -8,7 +8,38 @@ contract_tests!(
     invoices_pending_at_the_gateway_are_claimed_once_for_a_re_read,
     idempotency_keys_are_unique_per_account,
     unfinished_idempotency_keys_are_the_expired_locks,
+    an_accounts_invoices_of_a_range_come_in_creation_order_a_page_at_a_time,
 );
+
+async fn an_accounts_invoices_of_a_range_come_in_creation_order_a_page_at_a_time(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    seed(s, "acc-b").await;
+    let mut tx = begin(s).await;
+    // Created at 0, 10, 10, 20 and 30 seconds; one of another account's at 10.
+    for (id, account, t) in [
+        ("pay-1", "acc-a", 0),
+        ("pay-3", "acc-a", 10),
+        ("pay-2", "acc-a", 10),
+        ("pay-4", "acc-a", 20),
+        ("pay-5", "acc-a", 30),
+        ("pay-b", "acc-b", 10),
+    ] {
+        let mut i = invoice(id, account, &format!("{account}-c1"), Purpose::Subscription { plan_id: 1 });
+        i.created_at = at(t);
+        tx.insert_invoice(&i).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let ids = |page: &[InvoiceRecord]| page.iter().map(|i| i.payment_id.to_string()).collect::<Vec<_>>();
+    let first = tx.account_invoices("acc-a", at(10), at(30), None, 2).await.unwrap();
+    assert_eq!(ids(&first), ["pay-2", "pay-3"], "from the range's start, ties by id");
+    let last = first.last().map(|i| Cursor { at: i.created_at, id: i.payment_id.to_string() });
+    let second = tx.account_invoices("acc-a", at(10), at(30), last.as_ref(), 2).await.unwrap();
+    assert_eq!(ids(&second), ["pay-4"], "the end is not in the range");
+    assert!(tx.account_invoices("acc-a", at(31), at(40), None, 2).await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+}
 
 async fn invoices_round_trip_and_stay_within_their_account(ctx: Ctx) {
     let s = &ctx.store;

@@ -218,6 +218,7 @@ async fn render(
         @if requests.len() == WITHDRAWAL_PAGE as usize {
             p { a href="/cabinet/withdrawals" { (tx.get("cabinet-balance-all-requests")) } }
         }
+        (super::exports::form(tx, cabinet.export_defaults(actor)))
         h2 { (tx.get("cabinet-balance-ledger")) }
         p { a href="/cabinet/balance/ledger.csv" download { (tx.get("cabinet-balance-csv")) } }
         @if ledger.is_empty() {
@@ -335,17 +336,9 @@ fn ledger_csv_text(entries: &[LedgerEntry]) -> String {
         let at = e.created_at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
         let row =
             [e.id.as_str(), &at, e.kind.as_str(), invoice, withdrawal, &e.amount.to_string(), &e.held.to_string()];
-        out.push_str(&row.iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","));
-        out.push_str("\r\n");
+        vp_app::exports::csv_row(&mut out, &row);
     }
     out
-}
-
-/// RFC 4180 quoting where needed; a cell a spreadsheet would run as a formula is quoted with a
-/// leading apostrophe (our ids and amounts never start so, but the rule costs nothing).
-fn csv_cell(cell: &str) -> String {
-    let cell = if cell.starts_with(['=', '+', '@']) { format!("'{cell}") } else { cell.to_owned() };
-    if cell.contains([',', '"', '\r', '\n']) { format!("\"{}\"", cell.replace('"', "\"\"")) } else { cell }
 }
 
 #[cfg(test)]
@@ -379,13 +372,5 @@ mod tests {
              led_2,2026-11-23T10:05:00Z,withdrawal_hold,,wd_1,-1500.50,1500.50\r\n\
              led_1,2026-11-23T10:05:00Z,partner_share_credit,pay_1,,0.05,0.00\r\n"
         );
-    }
-
-    #[test]
-    fn csv_cells_are_quoted_where_a_reader_would_misread_them() {
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_cell("=1+1"), "'=1+1");
-        assert_eq!(csv_cell("-1.00"), "-1.00", "negative amounts stay numbers");
     }
 }

@@ -1,0 +1,86 @@
+//! The partner's books as CSV: `vp-api export invoices` and the cabinet's download give the same
+//! file for a range of days, which a standard CSV reader (Python's `csv` module) reads back,
+//! its amounts matching the API's invoices; a bad range is refused with the reason.
+
+use crate::support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use support::partner::{buy, post_payment, subscription};
+use support::server::{Backend, Server};
+use support::visitor::cabinet_member;
+
+/// The rows of `csv` as Python's `csv.DictReader` reads them.
+fn read_csv(csv: &str) -> Vec<Value> {
+    let script = "import csv, json, sys; print(json.dumps(list(csv.DictReader(sys.stdin, strict=True))))";
+    let mut python = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    python.stdin.take().unwrap().write_all(csv.as_bytes()).unwrap();
+    let out = python.wait_with_output().unwrap();
+    assert!(out.status.success(), "python's csv module reads it");
+    serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_invoices_of_a_range_export_as_csv_from_the_cli_and_the_cabinet_with_the_apis_amounts() {
+    let Some(s) = Server::start(Backend::Sqlite, "exports") else { return };
+    let paid = [buy(&s, "export-a", 1), buy(&s, "@export-b", 2)];
+    let pending = post_payment(&s, "export-pending", &subscription("export-c", 1)).json();
+    let zone = time::UtcOffset::from_hms(3, 0, 0).unwrap(); // the demo account's Moscow
+    let today = time::OffsetDateTime::now_utc().to_offset(zone).date();
+    let (from, to) = (today.previous_day().unwrap().to_string(), today.next_day().unwrap().to_string());
+
+    let csv = s.cli_stdout(&["export", "invoices", &s.account_id, "--from", &from, "--to", &to]);
+    assert!(csv.starts_with("payment_id,created_at,client_id,purpose,plan_id,devices,method,status,amount,"), "{csv}");
+    assert!(csv.ends_with("\r\n") && csv.lines().count() == 4, "a header and three rows, CRLF: {csv:?}");
+    let rows = read_csv(&csv);
+    let ids: Vec<&str> = rows.iter().map(|r| r["payment_id"].as_str().unwrap()).collect();
+    let expected: Vec<&str> = paid.iter().chain([&pending]).map(|i| i["payment_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, expected, "in the order they were made");
+    for (row, api) in rows.iter().zip(paid.iter().chain([&pending])) {
+        assert_eq!(row["amount"], api["amount"], "the customer's amount as the API has it: {row}");
+        assert_eq!(row["status"], api["status"]);
+        assert_eq!(row["client_id"].as_str().unwrap().trim_start_matches('\''), api["client_id"]);
+    }
+    assert_eq!(rows[1]["client_id"], "'@export-b", "a cell a spreadsheet would run as a formula is not one");
+    let cents = |v: &Value| {
+        let (whole, frac) = v.as_str().unwrap().split_once('.').unwrap();
+        whole.parse::<i64>().unwrap() * 100 + frac.parse::<i64>().unwrap()
+    };
+    let paid_total: i64 = rows.iter().filter(|r| r["status"] == "succeeded").map(|r| cents(&r["amount"])).sum();
+    assert_eq!(paid_total, paid.iter().map(|i| cents(&i["amount"])).sum::<i64>());
+    assert!(rows.iter().all(|r| r["created_at"].as_str().unwrap().ends_with('Z')), "times in UTC");
+
+    // The cabinet's download is the same file; its form offers this month so far.
+    let mut cabinet = cabinet_member(&s, &s.account_id, "books@partner.example");
+    let balance = cabinet.get("/cabinet/balance").text();
+    assert!(
+        balance.contains("action=\"/cabinet/exports/invoices.csv\"") && balance.contains("type=\"date\""),
+        "{balance}"
+    );
+    let download = cabinet.get(&format!("/cabinet/exports/invoices.csv?from={from}&to={to}"));
+    assert_eq!(download.status, 200);
+    assert_eq!(download.header("content-type"), Some("text/csv; charset=utf-8"));
+    assert!(download.header("content-disposition").unwrap().starts_with("attachment;"));
+    assert_eq!(download.text(), csv);
+
+    // A range before them has the header only; a bad range is said, in the CLI and the cabinet.
+    let earlier = s.cli_stdout(&["export", "invoices", &s.account_id, "--from", "2020-01-01", "--to", "2020-01-31"]);
+    assert_eq!(earlier.lines().count(), 1, "{earlier}");
+    let (code, said) = s.cli_raw(&["export", "invoices", &s.account_id, "--from", &to, "--to", &from]);
+    assert!(code == Some(2) && said.contains("must not be before from"), "{said}");
+    let (code, said) = s.cli_raw(&["export", "invoices", &s.account_id, "--from", "01.11.2026", "--to", &to]);
+    assert!(code == Some(2) && said.contains("--from is a date"), "{said}");
+    let refused = cabinet.get(&format!("/cabinet/exports/invoices.csv?from={to}&to={from}"));
+    assert_eq!(refused.status, 400);
+    assert!(refused.text().contains("at most 366 days"), "{}", refused.text());
+    let stranger =
+        support::visitor::Visitor::new(s.port).get(&format!("/cabinet/exports/invoices.csv?from={from}&to={to}"));
+    assert_ne!(stranger.status, 200, "signed in only");
+}
