@@ -1,6 +1,6 @@
-//! The partner's books as CSV: `vp-api export invoices` and the cabinet's download give the same
-//! file for a range of days, which a standard CSV reader (Python's `csv` module) reads back,
-//! its amounts matching the API's invoices; a bad range is refused with the reason.
+//! The partner's books as CSV: `vp-api export invoices|clients|ledger` and the cabinet's
+//! downloads give the same files for a range of days, which a standard CSV reader (Python's
+//! `csv` module) reads back, matching what the API shows; a bad range is refused with the reason.
 
 use crate::support;
 
@@ -69,6 +69,34 @@ fn the_invoices_of_a_range_export_as_csv_from_the_cli_and_the_cabinet_with_the_a
     assert_eq!(download.header("content-type"), Some("text/csv; charset=utf-8"));
     assert!(download.header("content-disposition").unwrap().starts_with("attachment;"));
     assert_eq!(download.text(), csv);
+
+    // The clients made in the range, with their subscriptions; the ledger lines of the payments.
+    let clients_csv = s.cli_stdout(&["export", "clients", &s.account_id, "--from", &from, "--to", &to]);
+    let clients = read_csv(&clients_csv);
+    let ids: Vec<&str> = clients.iter().map(|c| c["client_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["export-a", "'@export-b", "export-c"], "{clients_csv}");
+    let api = s.api("GET", "/clients/export-a", None, &[]).json();
+    let a = &clients[0];
+    assert_eq!(
+        (a["subscription_status"].clone(), a["is_trial"].clone()),
+        (api["subscription"]["status"].clone(), Value::from("false"))
+    );
+    assert_eq!(a["expires_at"].as_str().unwrap()[..19], api["subscription"]["expires_at"].as_str().unwrap()[..19]);
+    assert_eq!(
+        (clients[2]["subscription_status"].as_str(), clients[2]["blocked"].as_str()),
+        (Some(""), Some("false")),
+        "no subscription yet"
+    );
+    let ledger_csv = s.cli_stdout(&["export", "ledger", &s.account_id, "--from", &from, "--to", &to]);
+    let ledger = read_csv(&ledger_csv);
+    let credited: Vec<&str> = ledger.iter().map(|l| l["invoice_id"].as_str().unwrap()).collect();
+    assert_eq!(credited, [paid[0]["payment_id"].as_str().unwrap(), paid[1]["payment_id"].as_str().unwrap()]);
+    assert!(ledger.iter().all(|l| l["kind"] == "partner_share_credit" && cents(&l["amount"]) > 0), "{ledger_csv}");
+    for (path, expected) in [("clients", &clients_csv), ("ledger", &ledger_csv)] {
+        let got = cabinet.get(&format!("/cabinet/exports/{path}.csv?from={from}&to={to}"));
+        assert_eq!((got.status, &got.text()), (200, expected), "{path}");
+    }
+    assert_eq!(cabinet.get(&format!("/cabinet/exports/keys.csv?from={from}&to={to}")).status, 404);
 
     // A range before them has the header only; a bad range is said, in the CLI and the cabinet.
     let earlier = s.cli_stdout(&["export", "invoices", &s.account_id, "--from", "2020-01-01", "--to", "2020-01-31"]);

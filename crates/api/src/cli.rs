@@ -125,6 +125,12 @@ pub enum ExportCommand {
     /// The account's invoices created in the range, oldest first: id, times, client, purpose,
     /// method, status, the customer's amount, the platform's and the partner's share, the code.
     Invoices(ExportArgs),
+    /// The account's clients created in the range, oldest first, each with its subscription as
+    /// it is now: status, trial, lifetime, until when, device limit, automatic renewal.
+    Clients(ExportArgs),
+    /// The account's ledger entries written in the range, oldest first: kind, invoice or
+    /// withdrawal, amount and held amount (signed).
+    Ledger(ExportArgs),
 }
 
 #[derive(Debug, Args)]

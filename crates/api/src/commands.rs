@@ -506,20 +506,26 @@ pub async fn backup(services: &Services, file: &Path) -> CommandResult {
 /// `vp-api export ...`: the CSV on standard output, a page at a time (constant memory).
 pub async fn export(services: &Services, command: ExportCommand) -> Result<(), CommandError> {
     use std::io::Write;
-    let ExportCommand::Invoices(args) = command;
+    use vp_app::exports::ExportKind;
+    let (kind, args) = match command {
+        ExportCommand::Invoices(args) => (ExportKind::Invoices, args),
+        ExportCommand::Clients(args) => (ExportKind::Clients, args),
+        ExportCommand::Ledger(args) => (ExportKind::Ledger, args),
+    };
     let day = |text: &str, flag: &str| {
         vp_domain::time_zone::parse_day(text)
             .ok_or_else(|| CommandError::BadInput(format!("--{flag} is a date such as 2026-11-30")))
     };
     let (first, last) = (day(&args.from, "from")?, day(&args.to, "to")?);
     let exports = &services.exports;
-    let range = exports.range(args.account_id.as_str(), first, last).await?;
+    let account_id = args.account_id.as_str();
+    let range = exports.range(account_id, first, last).await?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = |e: std::io::Error| CommandError::Failed(format!("cannot write the export: {e}"));
-    out.write_all(vp_app::exports::INVOICES_HEADER.as_bytes()).map_err(written)?;
+    out.write_all(kind.header().as_bytes()).map_err(written)?;
     let mut after = None;
     loop {
-        let page = exports.invoices_page(args.account_id.as_str(), range, after).await?;
+        let page = exports.page(account_id, kind, range, after).await?;
         out.write_all(page.csv.as_bytes()).map_err(written)?;
         match page.next {
             Some(next) => after = Some(next),

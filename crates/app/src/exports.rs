@@ -1,5 +1,5 @@
-//! Exports for a partner's books (docs/decisions.md, "Exports"): the account's invoices of a
-//! range of days, as CSV (RFC 4180: a header row, CRLF lines, quoting where needed; UTF-8;
+//! Exports for a partner's books (docs/decisions.md, "Exports"): the account's invoices,
+//! clients with their subscriptions, and ledger lines of a range of days, as CSV (RFC 4180: a header row, CRLF lines, quoting where needed; UTF-8;
 //! money as exact decimals with a dot; times RFC 3339 in UTC, as the API's). Read a page at a
 //! time in the order of creation, so an export of any size takes constant memory: the adapter
 //! (the cabinet's download, `vp-api export`) writes each page as it comes.
@@ -8,18 +8,57 @@ use std::sync::Arc;
 
 use time::{Date, OffsetDateTime};
 use vp_domain::TimeZone;
-use vp_ports::{Cursor, InvoiceRecord, Store};
+use vp_ports::{ClientRecord, Clock, Cursor, InvoiceRecord, LedgerEntry, LedgerSubject, Store};
 
 use crate::error::{AppError, AppResult};
 
-/// Invoices read per page.
+/// Rows read per page.
 const PAGE: u32 = 1000;
 /// The longest range one export covers, in days.
 pub const RANGE_MAX_DAYS: i64 = 366;
 
-/// The invoices export's header row.
-pub const INVOICES_HEADER: &str = "payment_id,created_at,client_id,purpose,plan_id,devices,method,status,amount,\
-                                   platform_amount,partner_share,paid_at,promo_code\r\n";
+/// What an export holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    /// The invoices made in the range.
+    Invoices,
+    /// The clients made in the range, each with its subscription as it is now.
+    Clients,
+    /// The ledger entries written in the range.
+    Ledger,
+}
+
+impl ExportKind {
+    pub const ALL: [ExportKind; 3] = [ExportKind::Invoices, ExportKind::Clients, ExportKind::Ledger];
+
+    /// Its name in paths and file names: `invoices`, `clients`, `ledger`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ExportKind::Invoices => "invoices",
+            ExportKind::Clients => "clients",
+            ExportKind::Ledger => "ledger",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<ExportKind> {
+        ExportKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The header row.
+    pub const fn header(self) -> &'static str {
+        match self {
+            ExportKind::Invoices => {
+                "payment_id,created_at,client_id,purpose,plan_id,devices,method,status,amount,platform_amount,\
+                 partner_share,paid_at,promo_code\r\n"
+            }
+            ExportKind::Clients => {
+                "client_id,created_at,blocked,subscription_status,is_trial,lifetime,expires_at,devices_limit,\
+                 auto_renew\r\n"
+            }
+            ExportKind::Ledger => "entry_id,created_at,kind,invoice_id,withdrawal_id,amount,held\r\n",
+        }
+    }
+}
 
 /// The moments a range of whole days spans in the account's zone: `[from, to)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +90,7 @@ pub struct ExportPage {
 
 pub struct Exports {
     pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
 }
 
 impl Exports {
@@ -60,20 +100,36 @@ impl Exports {
         ExportRange::days(&account.time_zone, first, last)
     }
 
-    /// The account's invoices created in `range`, from `after` on (a page's `next`).
-    pub async fn invoices_page(
+    /// A page of the account's `kind` of `range`, from `after` on (a page's `next`), oldest
+    /// first.
+    pub async fn page(
         &self,
         account_id: &str,
+        kind: ExportKind,
         range: ExportRange,
         after: Option<Cursor>,
     ) -> AppResult<ExportPage> {
-        let page = read!(self.store, |tx| tx.account_invoices(account_id, range.from, range.to, after.as_ref(), PAGE));
-        let mut csv = String::with_capacity(page.len() * 160);
-        for invoice in &page {
-            invoice_row(&mut csv, invoice);
-        }
-        let full = page.len() == PAGE as usize;
-        let next = page.last().filter(|_| full).map(|i| Cursor { at: i.created_at, id: i.payment_id.to_string() });
+        let (from, to, after) = (range.from, range.to, after.as_ref());
+        let mut csv = String::new();
+        let last = match kind {
+            ExportKind::Invoices => {
+                let page = read!(self.store, |tx| tx.account_invoices(account_id, from, to, after, PAGE));
+                page.iter().for_each(|i| invoice_row(&mut csv, i));
+                (page.len(), page.last().map(|i| Cursor { at: i.created_at, id: i.payment_id.to_string() }))
+            }
+            ExportKind::Clients => {
+                let page = read!(self.store, |tx| tx.clients_created_between(account_id, from, to, after, PAGE));
+                let now = self.clock.now();
+                page.iter().for_each(|c| client_row(&mut csv, c, now));
+                (page.len(), page.last().map(|c| Cursor { at: c.created_at, id: c.id.to_string() }))
+            }
+            ExportKind::Ledger => {
+                let page = read!(self.store, |tx| tx.ledger_entries_between(account_id, from, to, after, PAGE));
+                page.iter().for_each(|e| ledger_row(&mut csv, e));
+                (page.len(), page.last().map(|e| Cursor { at: e.created_at, id: e.id.clone() }))
+            }
+        };
+        let next = last.1.filter(|_| last.0 == PAGE as usize);
         Ok(ExportPage { csv, next })
     }
 }
@@ -95,6 +151,35 @@ fn invoice_row(out: &mut String, i: &InvoiceRecord) {
         opt(i.paid_at.map(rfc3339)),
         opt(i.promo.as_ref().map(|p| p.code.as_str().to_owned())),
     ];
+    csv_row(out, &cells);
+}
+
+/// A client with its subscription as the API shows it now (the status read at `now`).
+fn client_row(out: &mut String, c: &ClientRecord, now: OffsetDateTime) {
+    let sub = c.subscription.as_ref();
+    let flag = |b: bool| if b { "true" } else { "false" }.to_owned();
+    let cells = [
+        c.client_id.as_str().to_owned(),
+        rfc3339(c.created_at),
+        flag(c.blocked),
+        sub.map(|s| s.subscription.status_at(now).as_str().to_owned()).unwrap_or_default(),
+        sub.map(|s| flag(s.subscription.is_trial)).unwrap_or_default(),
+        sub.map(|s| flag(s.subscription.lifetime)).unwrap_or_default(),
+        sub.filter(|s| !s.subscription.lifetime).map(|s| rfc3339(s.subscription.expires_at)).unwrap_or_default(),
+        sub.and_then(|s| s.subscription.devices.limit()).map(|n| n.to_string()).unwrap_or_default(),
+        sub.map(|s| flag(s.auto_renew)).unwrap_or_default(),
+    ];
+    csv_row(out, &cells);
+}
+
+/// One ledger entry as a row of the ledger's CSV (this export's and the whole ledger's).
+pub fn ledger_row(out: &mut String, e: &LedgerEntry) {
+    let (invoice, withdrawal) = match &e.subject {
+        LedgerSubject::Invoice(id) => (id.as_str(), ""),
+        LedgerSubject::Withdrawal(id) => ("", id.as_str()),
+    };
+    let at = rfc3339(e.created_at);
+    let cells = [e.id.as_str(), &at, e.kind.as_str(), invoice, withdrawal, &e.amount.to_string(), &e.held.to_string()];
     csv_row(out, &cells);
 }
 

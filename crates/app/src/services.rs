@@ -411,7 +411,7 @@ impl Services {
             offers: offers.clone(),
             audit: audit.clone(),
         });
-        let exports = Arc::new(crate::exports::Exports { store: store.clone() });
+        let exports = Arc::new(crate::exports::Exports { store: store.clone(), clock: clock.clone() });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),
             panel,

@@ -7,7 +7,7 @@ use vp_domain::withdrawal::Balance;
 
 use super::{Actor, Cabinet};
 use crate::error::{AppError, AppResult};
-use crate::exports::{ExportPage, ExportRange};
+use crate::exports::{ExportKind, ExportPage, ExportRange};
 use crate::ledger::WithdrawalView;
 
 /// Withdrawal requests a page shows.
@@ -79,13 +79,14 @@ impl Cabinet {
         ExportRange::days(&actor.account.time_zone, first, last)
     }
 
-    /// A page of the account's invoices export (`vp_app::exports`), from `after` on.
-    pub async fn invoices_export_page(
+    /// A page of one of the account's exports (`vp_app::exports`), from `after` on.
+    pub async fn export_page(
         &self,
         actor: &Actor,
+        kind: ExportKind,
         range: ExportRange,
         after: Option<Cursor>,
     ) -> AppResult<ExportPage> {
-        self.services.exports.invoices_page(actor.account_id(), range, after).await
+        self.services.exports.page(actor.account_id(), kind, range, after).await
     }
 }

@@ -11,6 +11,16 @@ pub trait BalanceRepo: Send {
     /// Fails with `Conflict` when the same invoice or withdrawal already has an entry of this
     /// kind (here, or at the unit's next statement: see `Tx::commit`).
     async fn insert_ledger_entry(&mut self, entry: &LedgerEntry) -> StoreResult<()>;
+    /// An account's ledger entries written in `[from, to)`, oldest first, after `after`
+    /// (a page's last), at most `limit`: an export's page.
+    async fn ledger_entries_between(
+        &mut self,
+        account_id: &str,
+        from: time::OffsetDateTime,
+        to: time::OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<LedgerEntry>>;
     /// An account's ledger, newest first, strictly before the cursor `(created_at, id)`.
     async fn ledger_entries(
         &mut self,

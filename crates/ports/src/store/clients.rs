@@ -28,6 +28,17 @@ pub trait ClientRepo: Send {
     async fn clients(&mut self, account_id: &str, filter: &ClientFilter) -> StoreResult<Vec<ClientRecord>>;
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>>;
     /// Records that a trial was granted, for the daily trial limit.
+    /// The account's clients made in `[from, to)`, with their subscriptions, in the order of
+    /// (`created_at`, reference), after `after` (a page's last), at most `limit`: an export's
+    /// page.
+    async fn clients_created_between(
+        &mut self,
+        account_id: &str,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>>;
     async fn insert_trial_grant(&mut self, account_id: &str, client_ref: &str, at: OffsetDateTime) -> StoreResult<()>;
     /// Whether the client was ever granted a trial.
     async fn had_trial(&mut self, client_ref: &str) -> StoreResult<bool>;

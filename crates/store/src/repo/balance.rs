@@ -1,6 +1,7 @@
 //! The partner balance ledger and withdrawal requests: `BalanceRepo` for the unit of work.
 
 use async_trait::async_trait;
+use time::OffsetDateTime;
 use vp_domain::{AccountId, WithdrawalId};
 use vp_ports::{BalanceRepo, Cursor};
 
@@ -108,6 +109,34 @@ impl BalanceRepo for StoreTx {
         let rows: Vec<LedgerRow> = db_run!(conn, c => {
             let entries = l::ledger_entries.filter(l::account_id.eq(account_id)).select(LedgerRow::as_select());
             page_before!(entries, l::created_at, l::id, cursor, limit).load(c).await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(ledger).collect()
+    }
+
+    async fn ledger_entries_between(
+        &mut self,
+        account_id: &str,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<LedgerEntry>> {
+        use ledger_entries::dsl as l;
+        let conn = self.conn().await?;
+        let (from, to) = (db_time(from), db_time(to));
+        let after = after.map(|c| (db_time(c.at), c.id.clone()));
+        let rows: Vec<LedgerRow> = db_run!(conn, c => {
+            let mut query = l::ledger_entries
+                .filter(l::account_id.eq(account_id))
+                .filter(l::created_at.ge(from))
+                .filter(l::created_at.lt(to))
+                .select(LedgerRow::as_select())
+                .into_boxed();
+            if let Some((at, id)) = &after {
+                query = query.filter(l::created_at.gt(*at).or(l::created_at.eq(*at).and(l::id.gt(id.clone()))));
+            }
+            query.order((l::created_at, l::id)).limit(i64::from(limit)).load(c).await
         })
         .map_err(db)?;
         rows.into_iter().map(ledger).collect()

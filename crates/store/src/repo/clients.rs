@@ -167,6 +167,36 @@ impl ClientRepo for StoreTx {
         into_records(rows)
     }
 
+    async fn clients_created_between(
+        &mut self,
+        account_id: &str,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+        after: Option<&Cursor>,
+        limit: u32,
+    ) -> StoreResult<Vec<ClientRecord>> {
+        let conn = self.conn().await?;
+        let (from, to) = (db_time(from), db_time(to));
+        let after = after.map(|c| (db_time(c.at), c.id.clone()));
+        // The (account_id, created_at, id) index finds the range in order.
+        let rows: ClientRows = db_run!(conn, c => {
+            let mut query = client_query!()
+                .filter(clients::account_id.eq(account_id))
+                .filter(clients::created_at.ge(from))
+                .filter(clients::created_at.lt(to))
+                .order((clients::created_at, clients::id))
+                .limit(i64::from(limit));
+            if let Some((at, id)) = &after {
+                query = query.filter(
+                    clients::created_at.gt(*at).or(clients::created_at.eq(*at).and(clients::id.gt(id.clone()))),
+                );
+            }
+            query.load(c).await
+        })
+        .map_err(db)?;
+        into_records(rows)
+    }
+
     async fn client_by_link_token(&mut self, token: &str) -> StoreResult<Option<ClientRecord>> {
         let conn = self.conn().await?;
         let rows: ClientRows = db_run!(conn, c => {

@@ -323,20 +323,13 @@ pub async fn ledger_csv(req: HttpRequest, cabinet: Data<Cabinet>, SignedIn(actor
         .body(ledger_csv_text(&entries))
 }
 
-const CSV_HEADER: &str = "entry_id,created_at,kind,invoice_id,withdrawal_id,amount,held\r\n";
+const CSV_HEADER: &str = vp_app::exports::ExportKind::Ledger.header();
 
 fn ledger_csv_text(entries: &[LedgerEntry]) -> String {
     let mut out = String::with_capacity(CSV_HEADER.len() + entries.len() * 96);
     out.push_str(CSV_HEADER);
     for e in entries {
-        let (invoice, withdrawal) = match &e.subject {
-            LedgerSubject::Invoice(id) => (id.as_str(), ""),
-            LedgerSubject::Withdrawal(id) => ("", id.as_str()),
-        };
-        let at = e.created_at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
-        let row =
-            [e.id.as_str(), &at, e.kind.as_str(), invoice, withdrawal, &e.amount.to_string(), &e.held.to_string()];
-        vp_app::exports::csv_row(&mut out, &row);
+        vp_app::exports::ledger_row(&mut out, e);
     }
     out
 }

@@ -1,19 +1,19 @@
 //! The cabinet's exports (docs/decisions.md, "Exports"): the form on the balance page and the
-//! download, streamed a page at a time as the application layer reads it, so a year of a busy
-//! account's invoices takes the memory of one page.
+//! downloads (invoices, clients, ledger lines), streamed a page at a time as the application
+//! layer reads them, so a year of a busy account's invoices takes the memory of one page.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use actix_web::web::{Bytes, Data, Query};
+use actix_web::web::{Bytes, Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse};
 use futures_core::Stream;
 use maud::{Markup, html};
 use serde::Deserialize;
 use vp_app::actor::Actor;
 use vp_app::cabinet::Cabinet;
-use vp_app::exports::{ExportPage, ExportRange, INVOICES_HEADER};
+use vp_app::exports::{ExportKind, ExportPage, ExportRange};
 use vp_app::{AppError, AppResult};
 use vp_domain::time_zone::parse_day;
 use vp_i18n::Texts;
@@ -39,18 +39,28 @@ pub(super) fn form(tx: Texts, (first, today): (time::Date, time::Date)) -> Marku
             label for="export_to" { (tx.get("cabinet-exports-to")) }
             input #export_to name="to" type="date" required value=(today);
             p.muted { (tx.get("cabinet-exports-help")) }
-            p { button type="submit" { (tx.get("cabinet-exports-invoices")) } }
+            p {
+                @for kind in ExportKind::ALL {
+                    button type="submit" formaction={ "/cabinet/exports/" (kind.name()) ".csv" } {
+                        (tx.get(&format!("cabinet-exports-{}", kind.name())))
+                    }
+                    " "
+                }
+            }
         }
     }
 }
 
-/// `GET /cabinet/exports/invoices.csv?from=YYYY-MM-DD&to=YYYY-MM-DD`.
-pub async fn invoices_csv(
+/// `GET /cabinet/exports/{invoices|clients|ledger}.csv?from=YYYY-MM-DD&to=YYYY-MM-DD`.
+pub async fn download(
     req: HttpRequest,
     cabinet: Data<Cabinet>,
     SignedIn(actor): SignedIn,
+    file: Path<String>,
     query: Query<RangeQuery>,
 ) -> HttpResponse {
+    let kind = file.strip_suffix(".csv").and_then(ExportKind::parse);
+    let Some(kind) = kind else { return crate::pages::kit::not_found(&req, session::lang(&req)) };
     let (from, to) = (parse_day(&query.from), parse_day(&query.to));
     let range = match (from, to) {
         (Some(from), Some(to)) => cabinet.export_range(&actor, from, to),
@@ -66,47 +76,48 @@ pub async fn invoices_csv(
         }
         Err(e) => return failed(&req, &e),
     };
-    let name = format!("invoices-{}-{}.csv", query.from, query.to);
+    let name = format!("{}-{}-{}.csv", kind.name(), query.from, query.to);
     HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header(("content-disposition", format!("attachment; filename=\"{name}\"")))
         .insert_header(("cache-control", "no-store"))
         .insert_header(("x-content-type-options", "nosniff"))
-        .streaming(InvoicesCsv::new(cabinet, actor, range))
+        .streaming(ExportCsv::new(cabinet, actor, kind, range))
 }
 
 type PageFuture = Pin<Box<dyn Future<Output = AppResult<ExportPage>>>>;
 
 /// The header, then each page as it is read; the next page is asked for only once the client
 /// took the last, so a slow download holds one page.
-struct InvoicesCsv {
+struct ExportCsv {
     cabinet: Data<Cabinet>,
     actor: Actor,
+    kind: ExportKind,
     range: ExportRange,
     header_sent: bool,
     reading: Option<PageFuture>,
 }
 
-impl InvoicesCsv {
-    fn new(cabinet: Data<Cabinet>, actor: Actor, range: ExportRange) -> InvoicesCsv {
-        let mut csv = InvoicesCsv { cabinet, actor, range, header_sent: false, reading: None };
+impl ExportCsv {
+    fn new(cabinet: Data<Cabinet>, actor: Actor, kind: ExportKind, range: ExportRange) -> ExportCsv {
+        let mut csv = ExportCsv { cabinet, actor, kind, range, header_sent: false, reading: None };
         csv.reading = Some(csv.page(None));
         csv
     }
 
     fn page(&self, after: Option<Cursor>) -> PageFuture {
-        let (cabinet, actor, range) = (self.cabinet.clone(), self.actor.clone(), self.range);
-        Box::pin(async move { cabinet.invoices_export_page(&actor, range, after).await })
+        let (cabinet, actor, kind, range) = (self.cabinet.clone(), self.actor.clone(), self.kind, self.range);
+        Box::pin(async move { cabinet.export_page(&actor, kind, range, after).await })
     }
 }
 
-impl Stream for InvoicesCsv {
+impl Stream for ExportCsv {
     type Item = Result<Bytes, std::io::Error>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         if !self.header_sent {
             self.header_sent = true;
-            return Poll::Ready(Some(Ok(Bytes::from_static(INVOICES_HEADER.as_bytes()))));
+            return Poll::Ready(Some(Ok(Bytes::from_static(self.kind.header().as_bytes()))));
         }
         let Some(reading) = self.reading.as_mut() else { return Poll::Ready(None) };
         match reading.as_mut().poll(cx) {
@@ -118,7 +129,7 @@ impl Stream for InvoicesCsv {
             // Headers are gone already: the download ends short, and the log says why.
             Poll::Ready(Err(e)) => {
                 self.reading = None;
-                tracing::error!(error = %e, "an invoices export stopped");
+                tracing::error!(error = %e, export = self.kind.name(), "an export stopped");
                 Poll::Ready(Some(Err(std::io::Error::other(e.to_string()))))
             }
         }

@@ -57,7 +57,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/events/{id}", web::get().to(deliveries::event))
             .route("/balance", web::get().to(balance::show))
             .route("/balance/ledger.csv", web::get().to(balance::ledger_csv))
-            .route("/exports/invoices.csv", web::get().to(exports::invoices_csv))
+            .route("/exports/{file}", web::get().to(exports::download))
             .route("/withdrawals", web::get().to(balance::list))
             .route("/withdrawals", web::post().to(balance::request))
             .route("/withdrawals/{id}", web::get().to(balance::withdrawal))
