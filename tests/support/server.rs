@@ -328,13 +328,39 @@ fn spawn_serve_on(url: &str, env: &[(String, String)], port: u16, base: &str, lo
 
 /// Waits until the server on `port` answers `/health`.
 fn wait_up(child: &mut Child, port: u16, log: &std::path::Path) {
+    assert!(came_up(child, port), "the server exited at start: {}", std::fs::read_to_string(log).unwrap_or_default());
+}
+
+/// Whether something answers `/health` on `port` while `child` runs; `false` once it exited.
+fn came_up(child: &mut Child, port: u16) -> bool {
     let deadline = Instant::now() + Duration::from_secs(30);
     while TcpStream::connect(("127.0.0.1", port)).is_err() || request(port, "GET", "/health", &[], None).status != 200 {
-        let exited = child.try_wait().expect("child state");
-        assert!(exited.is_none(), "the server exited at start: {}", std::fs::read_to_string(log).unwrap_or_default());
+        if child.try_wait().expect("child state").is_some() {
+            return false;
+        }
         assert!(Instant::now() < deadline, "server did not come up");
         std::thread::sleep(Duration::from_millis(50));
     }
+    true
+}
+
+/// Starts `serve` on a free port that is ours for sure: between `free_port` and the bind,
+/// another test's server may take the port and answer `/health` too (then ours exits, or loses
+/// the race); only ours knows our key.
+fn serve_on_free_port(db: &Database, key: &str) -> (u16, Child, std::path::PathBuf) {
+    let auth = format!("Bearer {key}");
+    for _ in 0..5 {
+        let port = free_port();
+        let log = db.dir.join(format!("serve-{port}.log"));
+        let mut child = spawn_serve(db, port, &format!("http://127.0.0.1:{port}"), &log);
+        let ours = || request(port, "GET", "/api/partner/v1/account", &[("authorization", &auth)], None).status == 200;
+        if came_up(&mut child, port) && ours() {
+            return (port, child, log);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    panic!("five free ports in a row were taken by others' servers");
 }
 
 /// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to exit;
@@ -393,12 +419,8 @@ impl Server {
     }
 
     pub fn start_on(db: Database, key: String, account_id: String) -> Server {
-        let port = free_port();
-        let base = format!("http://127.0.0.1:{port}");
-        let log = db.dir.join(format!("serve-{port}.log"));
-        let mut child = spawn_serve(&db, port, &base, &log);
-        wait_up(&mut child, port, &log);
-        Server { base, port, db, key, account_id, child }
+        let (port, child, _) = serve_on_free_port(&db, &key);
+        Server { base: format!("http://127.0.0.1:{port}"), port, db, key, account_id, child }
     }
 
     /// What the server process has logged so far (every start of it on this port).
@@ -433,10 +455,7 @@ impl Server {
     /// A second `serve` process on the same database and settings, as a second instance
     /// behind a load balancer.
     pub fn another_instance(&self) -> Instance {
-        let port = free_port();
-        let log = self.db.dir.join(format!("serve-{port}.log"));
-        let mut child = spawn_serve(&self.db, port, &format!("http://127.0.0.1:{port}"), &log);
-        wait_up(&mut child, port, &log);
+        let (port, child, log) = serve_on_free_port(&self.db, &self.key);
         Instance { port, key: self.key.clone(), log, child, db_url: self.db.url.clone(), env: self.db.env.clone() }
     }
 
