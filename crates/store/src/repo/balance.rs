@@ -21,7 +21,7 @@ use crate::deferred::write_with_next;
 use crate::errors::{corrupt, db};
 use crate::models::{LedgerRow, WithdrawalRow};
 use crate::pool::db_run;
-use crate::repo::{page_before, page_cursor};
+use crate::repo::{page_after, page_before, page_cursor, range_cursor};
 use crate::schema::{ledger_entries, withdrawals};
 
 fn ledger_row(e: &LedgerEntry) -> LedgerRow {
@@ -124,19 +124,10 @@ impl BalanceRepo for StoreTx {
     ) -> StoreResult<Vec<LedgerEntry>> {
         use ledger_entries::dsl as l;
         let conn = self.conn().await?;
-        let (from, to) = (db_time(from), db_time(to));
-        let after = after.map(|c| (db_time(c.at), c.id.clone()));
+        let (cursor, to) = (range_cursor(from, after), db_time(to));
         let rows: Vec<LedgerRow> = db_run!(conn, c => {
-            let mut query = l::ledger_entries
-                .filter(l::account_id.eq(account_id))
-                .filter(l::created_at.ge(from))
-                .filter(l::created_at.lt(to))
-                .select(LedgerRow::as_select())
-                .into_boxed();
-            if let Some((at, id)) = &after {
-                query = query.filter(l::created_at.gt(*at).or(l::created_at.eq(*at).and(l::id.gt(id.clone()))));
-            }
-            query.order((l::created_at, l::id)).limit(i64::from(limit)).load(c).await
+            let entries = l::ledger_entries.filter(l::account_id.eq(account_id)).select(LedgerRow::as_select());
+            page_after!(entries, l::created_at, l::id, cursor, to, limit).load(c).await
         })
         .map_err(db)?;
         rows.into_iter().map(ledger).collect()

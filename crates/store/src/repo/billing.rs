@@ -19,6 +19,7 @@ use crate::errors::db;
 use crate::invoice_work::Begin;
 use crate::models::{IdempotencyRow, InvoiceRow};
 use crate::pool::{DbConn, SqliteConn, db_run, load_for_claim};
+use crate::repo::{page_after, range_cursor};
 use crate::schema::{clients, idempotency_keys, invoices};
 use vp_ports::records::RecoveryPoint;
 
@@ -177,21 +178,11 @@ impl InvoiceRepo for StoreTx {
         limit: u32,
     ) -> StoreResult<Vec<InvoiceRecord>> {
         let conn = self.conn().await?;
-        let (from, to) = (db_time(from), db_time(to));
-        let after = after.map(|c| (db_time(c.at), c.id.clone()));
-        let limit = i64::from(limit);
-        // The (account_id, created_at) index finds the range; ties are few.
+        let (cursor, to) = (range_cursor(from, after), db_time(to));
+        // The (account_id, created_at) index finds the range.
         let rows: Vec<(InvoiceRow, String)> = db_run!(conn, c => {
-            let mut query = invoice_query!()
-                .filter(invoices::account_id.eq(account_id))
-                .filter(invoices::created_at.ge(from))
-                .filter(invoices::created_at.lt(to));
-            if let Some((at, id)) = &after {
-                query = query.filter(
-                    invoices::created_at.gt(*at).or(invoices::created_at.eq(*at).and(invoices::payment_id.gt(id.clone()))),
-                );
-            }
-            query.order((invoices::created_at, invoices::payment_id)).limit(limit).load(c).await
+            let invoices = invoice_query!().filter(invoices::account_id.eq(account_id));
+            page_after!(invoices, invoices::created_at, invoices::payment_id, cursor, to, limit).load(c).await
         })
         .map_err(db)?;
         into_records(rows, self.legacy_gateway)

@@ -21,8 +21,8 @@ use crate::deferred::write_with_next;
 use crate::errors::{corrupt, db};
 use crate::models::{ClientRow, SubscriptionRow};
 use crate::pool::{DbConn, db_run};
-use crate::repo::quotas;
 use crate::repo::subscription_write::SaveSubscription;
+use crate::repo::{page_after, quotas, range_cursor};
 use crate::schema::{accounts, clients, daily_counts, subscriptions, traffic_thresholds, trial_grants};
 
 pub(crate) type ClientRows = Vec<(ClientRow, Option<SubscriptionRow>)>;
@@ -176,22 +176,11 @@ impl ClientRepo for StoreTx {
         limit: u32,
     ) -> StoreResult<Vec<ClientRecord>> {
         let conn = self.conn().await?;
-        let (from, to) = (db_time(from), db_time(to));
-        let after = after.map(|c| (db_time(c.at), c.id.clone()));
+        let (cursor, to) = (range_cursor(from, after), db_time(to));
         // The (account_id, created_at, id) index finds the range in order.
         let rows: ClientRows = db_run!(conn, c => {
-            let mut query = client_query!()
-                .filter(clients::account_id.eq(account_id))
-                .filter(clients::created_at.ge(from))
-                .filter(clients::created_at.lt(to))
-                .order((clients::created_at, clients::id))
-                .limit(i64::from(limit));
-            if let Some((at, id)) = &after {
-                query = query.filter(
-                    clients::created_at.gt(*at).or(clients::created_at.eq(*at).and(clients::id.gt(id.clone()))),
-                );
-            }
-            query.load(c).await
+            let clients = client_query!().filter(clients::account_id.eq(account_id));
+            page_after!(clients, clients::created_at, clients::id, cursor, to, limit).load(c).await
         })
         .map_err(db)?;
         into_records(rows)

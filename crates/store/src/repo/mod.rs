@@ -42,6 +42,31 @@ pub(crate) fn page_cursor(before: Option<vp_ports::Cursor>) -> (time::PrimitiveD
     })
 }
 
+/// An oldest-first page's cursor as stored: the last row of the page before, or the range's
+/// start, which every row at that moment is after (no id is before the empty one).
+pub(crate) fn range_cursor(
+    from: time::OffsetDateTime,
+    after: Option<&vp_ports::Cursor>,
+) -> (time::PrimitiveDateTime, String) {
+    after.map_or((crate::convert::db_time(from), String::new()), |c| (crate::convert::db_time(c.at), c.id.clone()))
+}
+
+/// One page of an oldest-first range (an export's): `$query`'s rows after `$cursor` (from
+/// `range_cursor`) by (`$at`, `$id`) and before `$to`, oldest first, at most `$limit`. The
+/// `$at >=` bound lets an index on `$at` start the scan at the cursor.
+macro_rules! page_after {
+    ($query:expr, $at:expr, $id:expr, $cursor:expr, $to:expr, $limit:expr) => {{
+        let (at, id) = &$cursor;
+        $query
+            .filter($at.ge(*at))
+            .filter($at.lt($to))
+            .filter($at.gt(*at).or($at.eq(*at).and($id.gt(id))))
+            .order(($at, $id))
+            .limit(i64::from($limit))
+    }};
+}
+pub(crate) use page_after;
+
 /// One page of a newest-first list: `$query`'s rows strictly older than `$cursor` (from
 /// `page_cursor`) by (`$at`, `$id`), newest first, at most `$limit`. Ids are unique, so no row
 /// is on two pages and none is skipped.

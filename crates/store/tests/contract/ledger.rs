@@ -7,7 +7,40 @@ contract_tests!(
     ledger_is_unique_per_invoice_and_kind_and_sums,
     withdrawal_steps_are_one_entry_each_and_the_balance_sums_both_columns,
     withdrawals_list_by_account_and_status_newest_first,
+    ledger_entries_and_clients_of_a_range_come_oldest_first_a_page_at_a_time,
 );
+
+async fn ledger_entries_and_clients_of_a_range_come_oldest_first_a_page_at_a_time(ctx: Ctx) {
+    let s = &ctx.store;
+    seed(s, "acc-a").await;
+    let mut tx = begin(s).await;
+    let entry = |id: &str, payment: &str, t: i64| {
+        ledger_entry(id, LedgerSubject::Invoice(payment.into()), LedgerKind::PartnerShareCredit, 100, 0, t)
+    };
+    for e in [entry("l3", "pay-3", 10), entry("l1", "pay-1", 0), entry("l2", "pay-2", 10), entry("l4", "pay-4", 20)] {
+        tx.insert_ledger_entry(&e).await.unwrap();
+    }
+    for (id, client_id, t) in [("c-2", "bob", 10), ("c-1", "ann", 10), ("c-3", "cat", 20)] {
+        tx.insert_client(&client(id, "acc-a", client_id, at(t))).await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let mut tx = begin(s).await;
+    let ids = |page: &[LedgerEntry]| page.iter().map(|e| e.id.clone()).collect::<Vec<_>>();
+    let first = tx.ledger_entries_between("acc-a", at(10), at(20), None, 1).await.unwrap();
+    assert_eq!(ids(&first), ["l2"], "from the range's start, ties by id");
+    let after = Cursor { at: first[0].created_at, id: first[0].id.clone() };
+    let rest = tx.ledger_entries_between("acc-a", at(10), at(20), Some(&after), 10).await.unwrap();
+    assert_eq!(ids(&rest), ["l3"], "the range's end is not in it");
+    // The seed's client (made at T0) is before the range.
+    let clients = tx.clients_created_between("acc-a", at(10), at(21), None, 2).await.unwrap();
+    let names: Vec<&str> = clients.iter().map(|c| c.client_id.as_str()).collect();
+    assert_eq!(names, ["ann", "bob"], "by creation, then by reference");
+    let after = Cursor { at: clients[1].created_at, id: clients[1].id.to_string() };
+    let rest = tx.clients_created_between("acc-a", at(10), at(21), Some(&after), 2).await.unwrap();
+    assert_eq!(rest.iter().map(|c| c.client_id.as_str()).collect::<Vec<_>>(), ["cat"]);
+    assert!(tx.clients_created_between("acc-b", at(0), at(30), None, 2).await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+}
 
 pub(super) fn ledger_entry(
     id: &str,
