@@ -503,6 +503,17 @@ fn one_person_buys_a_second_subscription_named_router_sees_both_and_renews_the_f
     assert_eq!(first()["subscription"]["subscription_url"].as_str(), Some(first_link.as_str()), "the first's stays");
     assert!(newer.text.starts_with("Подписка 1"));
 
+    // The router's reminder says which it is, and its "Renew" opens the plans for the router.
+    let ends = support::partner::term_end(&s, "telegram:464646:2");
+    let seen = person.messages().len();
+    let offset = s.cli(&["clock", "show"])["offset_seconds"].as_i64().unwrap();
+    let by = ends - time::Duration::hours(60) - time::OffsetDateTime::now_utc() - time::Duration::seconds(offset);
+    s.cli(&["clock", "advance", &format!("{}s", by.whole_seconds())]);
+    let reminder = person.next_with(seen, "осталось 3 дня");
+    assert!(reminder.text.starts_with("«Router»\nDemo VPN: ваша подписка заканчивается"), "{}", reminder.text);
+    let renew = person.press(&reminder, "Продлить", "выберите тариф");
+    assert!(renew.text.starts_with("«Router»\n\n"), "{}", renew.text);
+
     person.save_transcript("shop_several_subscriptions");
     person.assert_reads_nothing_internal(&["telegram:464646", "464646:2"]);
     telegram.assert_contract();
