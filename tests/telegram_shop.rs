@@ -497,7 +497,8 @@ fn one_person_buys_a_second_subscription_named_router_sees_both_and_renews_the_f
     let both = person.press(&menu, "Моя подписка", "Ваши подписки:");
     let router_screen = person.press(&both, "«Router»", "«Router»\nСтатус: Активна");
     let newer = person.press(&both, "Подписка 1", "Подписка 1\nСтатус: Активна");
-    person.press(&router_screen, "Новая ссылка", "Готово: вот новая ссылка.");
+    let rotated = person.press(&router_screen, "Новая ссылка", "Готово: вот новая ссылка.");
+    assert!(rotated.text.starts_with("«Router»\nГотово"), "says which: {}", rotated.text);
     let router = s.api("GET", "/clients/telegram:464646:2", None, &[]).json();
     assert_ne!(router["subscription"]["subscription_url"].as_str(), Some(router_link.as_str()), "the router's is new");
     assert_eq!(first()["subscription"]["subscription_url"].as_str(), Some(first_link.as_str()), "the first's stays");

@@ -82,7 +82,14 @@ pub(super) async fn remove(shop: &BotShop, shopper: &Shopper, nonce: &str, index
 /// A new subscription link; within the hour the time left is said instead.
 pub(super) async fn new_link(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
     match shop.new_link(shopper).await {
-        Ok(connect) => Ok(connect_screen(shopper, connect.as_ref(), Some(text(shopper.lang, "shop-new-link-done")))),
+        Ok(connect) => {
+            let done = text(shopper.lang, "shop-new-link-done");
+            let said = match super::several::heading(shop, shopper).await? {
+                Some(heading) => format!("{heading}\n{done}"),
+                None => done,
+            };
+            Ok(connect_screen(shopper, connect.as_ref(), Some(said)))
+        }
         Err(e) => Ok(refusal(shopper, e)),
     }
 }

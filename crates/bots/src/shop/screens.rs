@@ -185,7 +185,8 @@ pub(super) async fn auto_renew_off(shop: &BotShop, shopper: &Shopper) -> AppResu
 /// The subscription link, the connect page's button and the QR code.
 pub(super) async fn connect(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMessage> {
     let connect = shop.connect(shopper).await?;
-    Ok(connect_screen(shopper, connect.as_ref(), None))
+    let heading = super::several::heading(shop, shopper).await?;
+    Ok(connect_screen(shopper, connect.as_ref(), heading))
 }
 
 /// How to connect, `before` first (a trial started, a new link); "no subscription" without one.
