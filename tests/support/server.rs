@@ -345,22 +345,42 @@ fn came_up(child: &mut Child, port: u16) -> bool {
 }
 
 /// Starts `serve` on a free port that is ours for sure: between `free_port` and the bind,
-/// another test's server may take the port and answer `/health` too (then ours exits, or loses
-/// the race); only ours knows our key.
-fn serve_on_free_port(db: &Database, key: &str) -> (u16, Child, std::path::PathBuf) {
-    let auth = format!("Bearer {key}");
+/// another test's server may take the port and answer `/health` before ours fails to bind.
+/// Ours is the process that holds the listening socket; asked of the kernel, not of the
+/// server, so no request is counted in a test's limits or metrics.
+fn serve_on_free_port(db: &Database) -> (u16, Child, std::path::PathBuf) {
     for _ in 0..5 {
         let port = free_port();
         let log = db.dir.join(format!("serve-{port}.log"));
         let mut child = spawn_serve(db, port, &format!("http://127.0.0.1:{port}"), &log);
-        let ours = || request(port, "GET", "/api/partner/v1/account", &[("authorization", &auth)], None).status == 200;
-        if came_up(&mut child, port) && ours() {
+        if came_up(&mut child, port) && listens_on(child.id(), port) {
             return (port, child, log);
         }
         let _ = child.kill();
         let _ = child.wait();
     }
     panic!("five free ports in a row were taken by others' servers");
+}
+
+/// Whether process `pid` holds the TCP socket listening on `port` (Linux: the socket's inode in
+/// `/proc/net/tcp` among the process's descriptors).
+fn listens_on(pid: u32, port: u16) -> bool {
+    let local = format!(":{port:04X}");
+    let mut sockets = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let text = std::fs::read_to_string(table).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            // local_address, state (0A: listening), inode
+            if cols.len() > 9 && cols[1].ends_with(&local) && cols[3] == "0A" {
+                sockets.push(format!("socket:[{}]", cols[9]));
+            }
+        }
+    }
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|l| sockets.iter().any(|s| l.as_os_str() == s.as_str()))
 }
 
 /// Sends SIGTERM, as systemd or a container runtime does, and waits for the process to exit;
@@ -419,7 +439,7 @@ impl Server {
     }
 
     pub fn start_on(db: Database, key: String, account_id: String) -> Server {
-        let (port, child, _) = serve_on_free_port(&db, &key);
+        let (port, child, _) = serve_on_free_port(&db);
         Server { base: format!("http://127.0.0.1:{port}"), port, db, key, account_id, child }
     }
 
@@ -455,7 +475,7 @@ impl Server {
     /// A second `serve` process on the same database and settings, as a second instance
     /// behind a load balancer.
     pub fn another_instance(&self) -> Instance {
-        let (port, child, log) = serve_on_free_port(&self.db, &self.key);
+        let (port, child, log) = serve_on_free_port(&self.db);
         Instance { port, key: self.key.clone(), log, child, db_url: self.db.url.clone(), env: self.db.env.clone() }
     }
 
