@@ -19,6 +19,7 @@ use crate::cabinet::{Cabinet, CabinetAccess, CabinetServices};
 use crate::catalog::{Catalog, Offers};
 use crate::clients::{Clients, PanelImport, PanelSync};
 use crate::events::{EventOutbox, EventRenderer, Events};
+use crate::exports::Exports;
 use crate::ledger::Ledger;
 use crate::mail::{Mail, MailQueue};
 use crate::notices::{Notices, Notifier};
@@ -124,7 +125,7 @@ pub struct Services {
     /// The partner's balance and withdrawals.
     pub ledger: Arc<Ledger>,
     /// The account's books as CSV, a page at a time.
-    pub exports: Arc<crate::exports::Exports>,
+    pub exports: Arc<Exports>,
     /// Notices to partners and the chats they read them in.
     pub notices: Arc<Notices>,
     /// Partners' own bots: connecting, profiles, statistics.
@@ -411,7 +412,7 @@ impl Services {
             offers: offers.clone(),
             audit: audit.clone(),
         });
-        let exports = Arc::new(crate::exports::Exports { store: store.clone(), clock: clock.clone() });
+        let exports = Arc::new(Exports { store: store.clone(), clock: clock.clone() });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),
             panel,

@@ -41,13 +41,20 @@ pub(super) fn form(tx: Texts, (first, today): (time::Date, time::Date)) -> Marku
             p.muted { (tx.get("cabinet-exports-help")) }
             p {
                 @for kind in ExportKind::ALL {
-                    button type="submit" formaction={ "/cabinet/exports/" (kind.name()) ".csv" } {
-                        (tx.get(&format!("cabinet-exports-{}", kind.name())))
-                    }
+                    button type="submit" formaction={ "/cabinet/exports/" (kind.name()) ".csv" } { (tx.get(label(kind))) }
                     " "
                 }
             }
         }
+    }
+}
+
+/// The button that downloads `kind`.
+fn label(kind: ExportKind) -> &'static str {
+    match kind {
+        ExportKind::Invoices => "cabinet-exports-invoices",
+        ExportKind::Clients => "cabinet-exports-clients",
+        ExportKind::Ledger => "cabinet-exports-ledger",
     }
 }
 
