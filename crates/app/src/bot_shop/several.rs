@@ -97,6 +97,13 @@ impl BotShop {
             .collect())
     }
 
+    /// Whether the person holds a named further subscription, and so several: one read, for
+    /// the screens that say which subscription they are about.
+    pub async fn holds_several(&self, shopper: &Shopper) -> AppResult<bool> {
+        let further = read!(self.store, |tx| tx.person_subscriptions(&shopper.account.id, shopper.user_id));
+        Ok(further.iter().any(|f| f.name.is_some()))
+    }
+
     /// The shopper acting on their subscription `target` (0: the first, else a named further
     /// one); `None` when they have no such subscription.
     pub async fn at(&self, shopper: Shopper, target: u32) -> AppResult<Option<Shopper>> {

@@ -25,7 +25,7 @@ pub(crate) fn subscription_heading(lang: Lang, name: Option<&str>) -> String {
 pub(crate) async fn heading(shop: &BotShop, shopper: &Shopper) -> AppResult<Option<String>> {
     Ok(match shopper.target {
         Some(t) if t > 0 => Some(subscription_heading(shopper.lang, shopper.name.as_deref())),
-        Some(_) if shop.own_subscriptions(shopper).await?.len() > 1 => Some(subscription_heading(shopper.lang, None)),
+        Some(_) if shop.holds_several(shopper).await? => Some(subscription_heading(shopper.lang, None)),
         _ => None,
     })
 }
