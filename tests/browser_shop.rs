@@ -185,3 +185,139 @@ fn a_newcomer_sees_the_savings_and_starts_the_free_trial_from_the_shop_with_the_
     assert!(text.contains(&path), "the mail carries the same connect link: {text}");
     assert_nothing_internal("the trial mail", text, &[client_id], true);
 }
+
+/// Buys `plan` (its index on the page) as a gift for `recipient` (or nobody) with `email`, pays
+/// it on the sandbox page and returns the payment id.
+fn buy_a_gift(browser: &Browser, s: &Server, plan: usize, email: &str, recipient: &str) -> String {
+    browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));
+    browser.eval(&format!("document.querySelectorAll('input[name=plan]')[{plan}].click();"), json!([]));
+    browser.eval("document.querySelector('input[name=gift]').click();", json!([]));
+    fill(browser, &[("email", email), ("recipient", recipient)]);
+    submit_first_form(browser);
+    wait_until(browser, "return location.pathname.startsWith('/sandbox/pay/');");
+    let payment_id = browser.eval("return location.pathname.split('/').pop();", json!([])).as_str().unwrap().to_owned();
+    browser.eval("document.querySelector('button[value=pay]').click();", json!([]));
+    wait_until(browser, "return document.readyState === 'complete' && !document.querySelector('button[value=pay]');");
+    payment_id
+}
+
+#[test]
+fn a_gift_bought_in_the_web_shop_is_mailed_redeemed_once_by_the_recipient_and_refunded_when_unredeemed() {
+    let smtp = SmtpServer::start_anywhere();
+    let url = smtp.url();
+    let env = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_shop_gift", &env) else { return };
+    let Some(browser) = Browser::start(PHONE) else { return };
+    let seen = |name: &str| {
+        fits_the_phone(&browser, name);
+        browser.screenshot(&format!("shop-gift-{name}"));
+        let text = text(&browser);
+        assert_nothing_internal(name, &text, &[], in_russian(&browser));
+        text
+    };
+
+    // The buyer ticks "a gift", names the recipient's address, pays.
+    browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));
+    let shop = seen("1-shop-ru");
+    assert!(shop.contains("Это подарок: я получу ссылку, чтобы передать её"), "{shop}");
+    let payment_id = buy_a_gift(&browser, &s, 0, "giver@example.com", "mum@example.com");
+    browser.goto(&format!("{}/payment-result/{payment_id}?lang=ru", s.base));
+    let result = seen("2-result-ru");
+    assert!(result.contains("Подарок готов") && result.contains("Ваш подарок"), "{result}");
+    assert!(!result.contains("Подключиться"), "nothing to connect for the buyer: {result}");
+    let gift_url = browser
+        .eval("return document.querySelector('#gift a[href*=\"/gift/\"]').href;", json!([]))
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let gift_path = gift_url.split_once("/shop/").map(|(_, p)| format!("/shop/{p}")).unwrap();
+
+    // The partner hears the buyer's payment; the buyer holds no term for it.
+    let invoice = s.api("GET", &format!("/payments/{payment_id}"), None, &[]).json();
+    assert_eq!(invoice["status"], "succeeded", "{invoice}");
+    let buyer_id = invoice["client_id"].as_str().unwrap().to_owned();
+    assert!(s.api("GET", &format!("/clients/{buyer_id}"), None, &[]).json()["subscription"].is_null());
+
+    // The buyer's mail and the recipient's, each with the gift's page.
+    let mails = smtp.parsed_once_there_are(2);
+    let to = |address: &str| mails.iter().find(|m| m["to"] == address).unwrap_or_else(|| panic!("{mails:#?}")).clone();
+    let bought = to("giver@example.com");
+    let received = to("mum@example.com");
+    assert_eq!(bought["subject"], "Demo VPN: ваш подарок готов");
+    assert_eq!(received["subject"], "Demo VPN: вам подарок");
+    for mail in [&bought, &received] {
+        let text = mail["text"].as_str().unwrap();
+        assert!(text.contains(&gift_url) && text.contains("один раз, до"), "{text}");
+        assert_nothing_internal("the gift mail", text, &[&buyer_id], true);
+    }
+
+    // The recipient opens it in English, signs in with the mailed code, and redeems it.
+    browser.goto(&format!("{gift_url}?lang=en"));
+    let gift = seen("3-gift-en");
+    assert!(gift.contains("A gift from Demo VPN") && gift.contains("1 month"), "{gift}");
+    assert!(gift.contains("Sign in with your email to redeem it"), "{gift}");
+    browser.eval("document.querySelector('main a.button.primary').click();", json!([]));
+    wait_until(
+        &browser,
+        "return location.pathname === '/shop/demo-vpn/account' && document.readyState === 'complete';",
+    );
+    fill(&browser, &[("email", "mum@example.com")]);
+    press(&browser, "/shop/demo-vpn/account?lang=en");
+    let code = smtp.parsed_once_there_are(3)[2]["subject"].as_str().unwrap().rsplit(' ').next().unwrap().to_owned();
+    fill(&browser, &[("code", &code)]);
+    press(&browser, "/shop/demo-vpn/account?lang=en");
+    let account = seen("4-account-en");
+    assert!(account.contains("A gift is waiting for you."), "the account leads back to the gift: {account}");
+    browser.eval("document.querySelector('a.button[href*=\"/gift/\"]').click();", json!([]));
+    wait_until(&browser, "return location.pathname.includes('/gift/') && document.readyState === 'complete';");
+    let redeem = seen("5-redeem-en");
+    assert!(redeem.contains("Redeem for mum@example.com"), "{redeem}");
+    let csrf = browser.eval("return document.querySelector('input[name=csrf]').value;", json!([]));
+    press(&browser, &format!("{gift_path}?lang=en"));
+    wait_until(&browser, "return location.search.includes('done=gift') && document.readyState === 'complete';");
+    let redeemed = seen("6-redeemed-en");
+    assert!(redeemed.contains("The gift is yours") && redeemed.contains("Valid until"), "{redeemed}");
+
+    // Their own client, active for a month; the buyer's still holds nothing.
+    let clients = s.api("GET", "/clients?limit=10", None, &[]).json();
+    let theirs: Vec<&serde_json::Value> =
+        clients["clients"].as_array().unwrap().iter().filter(|c| c["client_id"] != buyer_id.as_str()).collect();
+    assert_eq!(theirs.len(), 1, "{clients}");
+    assert_eq!(theirs[0]["subscription"]["status"], "active", "{clients}");
+    let recipient_id = theirs[0]["client_id"].as_str().unwrap().to_owned();
+    assert_nothing_internal("the account page", &redeemed, &[&buyer_id, &recipient_id], false);
+
+    // Once: the same form again is refused and extends nothing; the page says it was redeemed.
+    let ends = theirs[0]["subscription"]["expires_at"].clone();
+    browser.eval(
+        "const f = document.createElement('form'); f.method = 'post'; f.action = arguments[0];
+         const c = document.createElement('input'); c.type = 'hidden'; c.name = 'csrf'; c.value = arguments[1];
+         f.appendChild(c); document.body.appendChild(f); f.submit();",
+        json!([format!("{gift_path}?lang=en"), csrf]),
+    );
+    wait_until(&browser, "return location.pathname.includes('/gift/') && document.readyState === 'complete';");
+    let status = browser.eval("return performance.getEntriesByType('navigation')[0].responseStatus;", json!([]));
+    assert_eq!(status, 409, "a second redemption is refused");
+    let again = seen("7-again-en");
+    assert!(again.contains("This gift was redeemed already") && !again.contains("Redeem for"), "{again}");
+    let client = s.api("GET", &format!("/clients/{recipient_id}"), None, &[]).json();
+    assert_eq!(client["subscription"]["expires_at"], ends, "not extended twice");
+    browser.goto(&format!("{gift_url}?lang=ru"));
+    let used = seen("8-used-ru");
+    assert!(used.contains("Этот подарок уже получен") && !used.contains("Получить для"), "{used}");
+
+    // The partner sees it redeemed in the cabinet, and refunds a second gift nobody redeemed.
+    let second = buy_a_gift(&browser, &s, 0, "giver@example.com", "");
+    let mut partner = support::visitor::cabinet_member(&s, &s.account_id, "owner@partner.example");
+    let list = partner.get("/cabinet/gifts").text();
+    assert!(list.contains(&recipient_id) && list.contains("Redeemed") && list.contains("mum@example.com"), "{list}");
+    assert!(list.contains("Refund to the buyer"), "the second waits: {list}");
+    let refunded = partner.submit("/cabinet/gifts", "/cabinet/gifts/refund", &[("payment_id", &second)]);
+    assert_eq!(refunded.status, 303, "{}", refunded.text());
+    let second_invoice = s.api("GET", &format!("/payments/{second}"), None, &[]).json();
+    assert_eq!(second_invoice["status"], "failed", "the spec's bank recall: {second_invoice}");
+    let list = partner.get("/cabinet/gifts?refunded=1").text();
+    assert!(list.contains("The gift is refunded to its buyer"), "{list}");
+    let again = partner.submit("/cabinet/gifts", "/cabinet/gifts/refund", &[("payment_id", &payment_id)]);
+    assert_eq!(again.status, 409, "a redeemed gift is not refunded: {}", again.text());
+}

@@ -519,3 +519,79 @@ fn one_person_buys_a_second_subscription_named_router_sees_both_and_renews_the_f
     person.assert_reads_nothing_internal(&["telegram:464646", "464646:2"]);
     telegram.assert_contract();
 }
+
+#[test]
+fn a_gift_bought_in_the_bot_is_redeemed_once_through_its_link_and_runs_the_recipients_subscription() {
+    let Some((telegram, s)) = shop(Backend::Sqlite, "tg_shop_gift") else { return };
+    let receiver = support::receiver::Receiver::start();
+    s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "payment.succeeded"]);
+    let buyer = Person::new(&telegram, 717_001);
+    let menu = buyer.write("/start", "Добро пожаловать в Demo VPN!");
+    let plans = buyer.press(&menu, "Подарить подписку", "Какой тариф подарить?");
+    let methods = buyer.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    let invoice = buyer.press(&methods, "Банковская карта", "Оплатите в течение");
+    assert!(invoice.text.starts_with("💝 Подарок: 1 месяц."), "{}", invoice.text);
+    assert!(!invoice.button_labels().iter().any(|l| l.contains("автоматически")), "a gift renews nothing");
+    let payment_id = payment_of(&invoice);
+    let seen = buyer.messages().len();
+    support::partner::pay(&s, &payment_id);
+    let paid = buyer.next_with(seen, "Отправьте получателю эту ссылку");
+    assert!(paid.text.starts_with("💝 Оплата получена, спасибо! Подарок — 1 месяц Demo VPN — готов."), "{}", paid.text);
+    let link = paid.text.lines().find_map(|l| l.strip_prefix("В Telegram: ")).expect("the bot's gift link").to_owned();
+    let code = link.strip_prefix("https://t.me/demo_vpn_bot?start=gift_").expect("the partner's bot, gift_").to_owned();
+    assert_eq!(code.len(), 43, "{link}");
+    let web = paid.text.lines().find_map(|l| l.strip_prefix("В браузере: ")).expect("the web shop's gift page");
+    assert!(web.ends_with(&format!("/gift/{code}")), "{web}");
+    assert!(paid.text.contains("Подарок можно получить один раз, до"), "{}", paid.text);
+    assert_eq!(paid.button_labels(), ["Отправить подарок", "В меню"]);
+
+    // The partner hears the payment as any, the buyer's; the buyer holds no term for it.
+    let event = receiver.next_of("payment.succeeded", Duration::from_secs(60));
+    let data: Value = event.json()["data"].clone();
+    assert_eq!(
+        (data["payment_id"].as_str(), data["client_id"].as_str()),
+        (Some(payment_id.as_str()), Some("telegram:717001"))
+    );
+    let buyer_client = s.api("GET", "/clients/telegram:717001", None, &[]).json();
+    assert!(buyer_client["subscription"].is_null(), "the gift is not the buyer's: {buyer_client}");
+    // The invoice's button pressed again shows the gift's links, not a subscription.
+    let again = buyer.press(&methods, "Банковская карта", "Отправьте получателю эту ссылку");
+    assert!(again.text.contains(&link), "{}", again.text);
+
+    // Someone else opens the link: the month is theirs, a client of the account of its own.
+    let recipient = Person::new(&telegram, 717_002);
+    let redeemed = recipient.write(&format!("/start gift_{code}"), "Подарок ваш");
+    let theirs = s.api("GET", "/clients/telegram:717002", None, &[]).json();
+    assert_eq!(theirs["subscription"]["status"], "active", "{theirs}");
+    let url = theirs["subscription"]["subscription_url"].as_str().unwrap();
+    assert!(redeemed.text.contains(url), "how to connect: {}", redeemed.text);
+    let ends = time::OffsetDateTime::parse(
+        theirs["subscription"]["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let days = (ends - time::OffsetDateTime::now_utc()).whole_days();
+    assert!((27..=31).contains(&days), "a month from now: {theirs}");
+
+    // Once: the same link again, by them or anyone, is refused and changes nothing.
+    recipient.write(&format!("/start gift_{code}"), "Этот подарок уже получен");
+    let third = Person::new(&telegram, 717_003);
+    let refused = third.write(&format!("/start gift_{code}"), "Этот подарок уже получен");
+    assert!(refused.text.contains("Добро пожаловать в Demo VPN!"), "with the menu: {}", refused.text);
+    assert_eq!(s.api("GET", "/clients/telegram:717003", None, &[]).code(), "API_CLIENT_NOT_FOUND", "nobody made");
+    assert_eq!(
+        s.api("GET", "/clients/telegram:717002", None, &[]).json()["subscription"]["expires_at"],
+        theirs["subscription"]["expires_at"],
+        "not extended twice"
+    );
+    let guessed = format!("/start gift_{}", "A".repeat(43));
+    third.write(&guessed, "Эта ссылка на подарок не работает");
+
+    buyer.save_transcript("shop_gift_buyer");
+    recipient.save_transcript("shop_gift_recipient");
+    third.save_transcript("shop_gift_refused");
+    for person in [&buyer, &recipient, &third] {
+        person.assert_reads_nothing_internal(&["telegram:717001", "telegram:717002", "telegram:717003"]);
+    }
+    telegram.assert_contract();
+}

@@ -31,6 +31,8 @@ pub mod error;
 pub mod events;
 pub mod exports;
 pub mod gateways;
+pub mod gift_links;
+pub mod gifts;
 pub mod keys;
 pub mod ledger;
 pub mod mail;

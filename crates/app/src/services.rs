@@ -20,6 +20,7 @@ use crate::catalog::{Catalog, Offers};
 use crate::clients::{Clients, PanelImport, PanelSync};
 use crate::events::{EventOutbox, EventRenderer, Events};
 use crate::exports::Exports;
+use crate::gifts::{GiftNotices, Gifts};
 use crate::ledger::Ledger;
 use crate::mail::{Mail, MailQueue};
 use crate::notices::{Notices, Notifier};
@@ -156,6 +157,8 @@ pub struct Services {
     pub referrals: Arc<Referrals>,
     /// Partners' messages to their bots' customers.
     pub broadcasts: Arc<Broadcasts>,
+    /// Gift subscriptions: bought, redeemed, refunded.
+    pub gifts: Arc<Gifts>,
 }
 
 impl Services {
@@ -269,9 +272,25 @@ impl Services {
                     public_base_url: public_base_url.clone(),
                 })],
                 referrals: ReferralRewards { stamp: stamp.clone(), reminders: reminder_queue.clone() },
+                gift_paid: Arc::new(GiftNotices {
+                    keys: keys.clone(),
+                    reminders: reminder_queue.clone(),
+                    mail: mail_queue.clone(),
+                    public_base_url: public_base_url.clone(),
+                }),
             },
             public_base_url: public_base_url.clone(),
             receipts,
+        });
+        let gifts = Arc::new(Gifts {
+            store: store.clone(),
+            clock: clock.clone(),
+            ids: ids.clone(),
+            keys: keys.clone(),
+            payments: payments.clone(),
+            panel_sync: panel_sync.clone(),
+            audit: audit.clone(),
+            public_base_url: public_base_url.clone(),
         });
         let stars = Arc::new(Stars {
             store: store.clone(),
@@ -347,6 +366,7 @@ impl Services {
             renewals: renewals.clone(),
             stars: stars.clone(),
             referrals: referrals.clone(),
+            gifts: gifts.clone(),
             public_base_url: public_base_url.clone(),
         });
         let bot_updates = Arc::new(Updates {
@@ -392,6 +412,7 @@ impl Services {
             payments: payments.clone(),
             mail: mail_queue.clone(),
             referrals: referrals.clone(),
+            gifts: gifts.clone(),
             public_base_url: public_base_url.clone(),
         });
         let cabinet_access = Arc::new(CabinetAccess {
@@ -469,6 +490,7 @@ impl Services {
             promotions,
             referrals,
             broadcasts,
+            gifts,
         }
     }
 }

@@ -48,6 +48,13 @@ pub(crate) enum Choice {
     Invite,
     /// "New subscription": asks for its name.
     NewSubscription,
+    /// "Gift a subscription": the plans to give.
+    GiftPlans,
+    /// A plan to give; with several payment methods the method is chosen in a second step.
+    Gift {
+        plan_id: i32,
+        method: Option<String>,
+    },
 }
 
 /// The most digits of a subscription's number in a button (a person holds at most ten).
@@ -99,6 +106,8 @@ impl Choice {
                 | Choice::Invite
                 | Choice::Trial
                 | Choice::NewSubscription
+                | Choice::GiftPlans
+                | Choice::Gift { .. }
         )
     }
 
@@ -127,6 +136,8 @@ impl Choice {
             Choice::PromoAsk => "promo".into(),
             Choice::Invite => "invite".into(),
             Choice::NewSubscription => "subnew".into(),
+            Choice::GiftPlans => "giftplans".into(),
+            Choice::Gift { plan_id, method } => with_method(format!("gift:{plan_id}"), method),
         }
     }
 
@@ -162,6 +173,8 @@ impl Choice {
             ("promo", 0) => Choice::PromoAsk,
             ("invite", 0) => Choice::Invite,
             ("subnew", 0) => Choice::NewSubscription,
+            ("giftplans", 0) => Choice::GiftPlans,
+            ("gift", 1 | 2) => Choice::Gift { plan_id: rest[0].parse().ok()?, method: method(1)? },
             _ => return None,
         };
         (choice.data() == data).then_some(choice)
@@ -195,6 +208,8 @@ mod tests {
             Choice::Help,
             Choice::PromoAsk,
             Choice::NewSubscription,
+            Choice::GiftPlans,
+            Choice::Gift { plan_id: i32::MIN, method: Some("m".repeat(32)) },
         ];
         for choice in choices {
             let data = choice.data();
@@ -216,7 +231,9 @@ mod tests {
             Some((Choice::Remove { nonce: "AbCdEfGh".into(), index: 3 }, Some(1)))
         );
         assert_eq!(parse_press("plans"), Some((Choice::Plans, None)));
-        for forged in ["plans@", "plans@x", "plans@02", "plans@100", "plans@-1", "menu@1", "subnew@1", "plans@1@2"] {
+        let forged_list =
+            ["plans@", "plans@x", "plans@02", "plans@100", "plans@-1", "menu@1", "subnew@1", "plans@1@2", "gift:1@1"];
+        for forged in forged_list {
             assert_eq!(parse_press(forged), None, "{forged:?}");
         }
     }

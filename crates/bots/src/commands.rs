@@ -28,6 +28,7 @@ pub(crate) async fn answer(
             | ReplyKind::Invited
             | ReplyKind::SubscriptionNamed { .. }
             | ReplyKind::NameRefused
+            | ReplyKind::Gift(_)
     );
     if shop_reply {
         let Some(shopper) = shop.shopper(bot, chat_id, reply.user_id, lang).await? else { return Ok(vec![]) };
@@ -63,6 +64,7 @@ pub(crate) async fn answer(
                 None => answer.push(menu(shop, &shopper).await?),
             },
             ReplyKind::NameRefused => answer.push(shop::name_refused(&shopper)),
+            ReplyKind::Gift(ref code) => answer.push(shop::redeem_gift(shop, &shopper, code).await?),
             _ => answer.push(menu(shop, &shopper).await?),
         }
         return Ok(answer);
@@ -91,7 +93,8 @@ pub(crate) async fn answer(
         | ReplyKind::PromoUnknown
         | ReplyKind::Invited
         | ReplyKind::SubscriptionNamed { .. }
-        | ReplyKind::NameRefused => vec![],
+        | ReplyKind::NameRefused
+        | ReplyKind::Gift(_) => vec![],
         ReplyKind::LinkExpired => vec![say("bot-link-expired")],
         ReplyKind::LanguageSet => vec![say("bot-language-set")],
         ReplyKind::Stopped => vec![say("bot-stopped")],

@@ -84,6 +84,17 @@ fn reminder_message(reminder: &ReminderMessage) -> BotMessage {
             let mine = Button::press(text(lang, "shop-menu-subscription"), Choice::Subscription.data());
             return connect_message(*chat_id, lang, connect, paid, mine);
         }
+        ReminderContent::GiftPaid { months, bot_url, web_url, until } => {
+            return crate::shop::gift_links_message(
+                *chat_id,
+                lang,
+                brand,
+                *months,
+                bot_url.as_deref(),
+                web_url,
+                *until,
+            );
+        }
         ReminderContent::Referral { days, ends_on } => {
             let body = match ends_on {
                 Some(day) => text_with(

@@ -43,10 +43,11 @@ pub enum AuditAction {
     BroadcastResumed,
     BroadcastCancelled,
     StarsRateSet,
+    GiftRefunded,
 }
 
 impl AuditAction {
-    pub const ALL: [AuditAction; 34] = [
+    pub const ALL: [AuditAction; 35] = [
         AuditAction::UserInvited,
         AuditAction::UserResetLink,
         AuditAction::UserRevoked,
@@ -81,6 +82,7 @@ impl AuditAction {
         AuditAction::BroadcastResumed,
         AuditAction::BroadcastCancelled,
         AuditAction::StarsRateSet,
+        AuditAction::GiftRefunded,
     ];
 
     /// The code it is stored under, e.g. `endpoint.added`.
@@ -120,6 +122,7 @@ impl AuditAction {
             AuditAction::BroadcastResumed => "broadcast.resumed",
             AuditAction::BroadcastCancelled => "broadcast.cancelled",
             AuditAction::StarsRateSet => "account.stars_rate_set",
+            AuditAction::GiftRefunded => "gift.refunded",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod broadcast;
 pub mod cabinet;
 pub mod devices;
 pub mod event_types;
+pub mod gift;
 pub mod identifiers;
 pub mod ids;
 pub mod invoice;

@@ -43,6 +43,18 @@ pub enum MailContent {
         /// The shop, where the customer signs in to their account.
         shop_url: String,
     },
+    /// A gift was paid: where it is redeemed and until when. The buyer gets it to pass on;
+    /// the recipient (`for_recipient`), when the buyer gave their address, to redeem it.
+    GiftPaid {
+        for_recipient: bool,
+        /// The plan's months; 0 for a lifetime plan.
+        months: u32,
+        /// The bot's gift link while the account's bot is connected.
+        bot_url: Option<String>,
+        /// The web shop's gift page.
+        web_url: String,
+        lapses_at: OffsetDateTime,
+    },
 }
 
 /// What an invoice buys, as pages and mail describe it.
@@ -67,6 +79,8 @@ impl MailContent {
             MailContent::ShopSignIn { .. } => "shop_sign_in",
             MailContent::ShopOrderPaid { .. } => "shop_order_paid",
             MailContent::ShopTrialStarted { .. } => "shop_trial_started",
+            MailContent::GiftPaid { for_recipient: false, .. } => "gift_bought",
+            MailContent::GiftPaid { for_recipient: true, .. } => "gift_received",
         }
     }
 }

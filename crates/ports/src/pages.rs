@@ -17,6 +17,21 @@ pub fn connect_page_url(public_base_url: &str, link_token: &str, app_id: Option<
     }
 }
 
+/// The path of an account's web shop under the public address, followed by its slug.
+pub const SHOP_PATH: &str = "/shop/";
+/// The path of a gift's page under its shop's (`/shop/{slug}/gift/{code}`).
+pub const GIFT_PATH: &str = "/gift/";
+
+/// The address of the shop with `slug` under the public address.
+pub fn shop_url(public_base_url: &str, slug: &str) -> String {
+    format!("{public_base_url}{SHOP_PATH}{slug}")
+}
+
+/// The page of the gift with `code` in the shop with `slug` (a slug and a code are URL-safe).
+pub fn gift_page_url(public_base_url: &str, slug: &str, code: &str) -> String {
+    format!("{}{GIFT_PATH}{code}", shop_url(public_base_url, slug))
+}
+
 /// Percent-encodes everything outside RFC 3986's unreserved set.
 pub fn url_encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 3);

@@ -449,6 +449,21 @@ pub(crate) struct PersonSubscriptionRow {
     pub asked_at: PrimitiveDateTime,
 }
 
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = gifts)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct GiftRow {
+    pub payment_id: String,
+    pub account_id: String,
+    pub code_hash: String,
+    pub recipient_email: Option<String>,
+    pub lang: String,
+    pub created_at: PrimitiveDateTime,
+    pub redeemed_at: Option<PrimitiveDateTime>,
+    pub redeemed_by: Option<String>,
+    pub refunded_at: Option<PrimitiveDateTime>,
+}
+
 #[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = bot_device_lists)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]

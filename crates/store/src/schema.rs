@@ -504,6 +504,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    gifts (payment_id) {
+        payment_id -> Text,
+        account_id -> Text,
+        code_hash -> Text,
+        recipient_email -> Nullable<Text>,
+        lang -> Text,
+        created_at -> Timestamp,
+        redeemed_at -> Nullable<Timestamp>,
+        redeemed_by -> Nullable<Text>,
+        refunded_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(clients, bot_customers);
 diesel::allow_tables_to_appear_in_same_query!(clients, person_subscriptions);
 diesel::allow_tables_to_appear_in_same_query!(invoices, person_subscriptions);

@@ -107,6 +107,26 @@ fn body(content: &MailContent, tx: Texts, signer: &MailSigner) -> Body {
             ],
             link: Some((tx.get("page-order-connect"), connect_url.clone())),
         },
+        MailContent::GiftPaid { for_recipient, months, bot_url, web_url, lapses_at } => {
+            let what = crate::pages::order::item(tx.0, vp_ports::OrderItem::Subscription { months: *months });
+            let until = tx.moment(&signer.time_zone, *lapses_at);
+            let (subject, lead) = match for_recipient {
+                true => ("mail-gift-received-subject", "mail-gift-received"),
+                false => ("mail-gift-bought-subject", "mail-gift-bought"),
+            };
+            let mut paragraphs = vec![
+                tx.with(lead, &[("brand", brand.into()), ("what", what.as_str().into())]),
+                tx.with("mail-gift-until", &[("until", until.as_str().into())]),
+            ];
+            if let Some(bot) = bot_url {
+                paragraphs.push(tx.with("mail-gift-in-telegram", &[("link", bot.as_str().into())]));
+            }
+            Body {
+                subject: tx.with(subject, &[("brand", brand.into())]),
+                paragraphs,
+                link: Some((tx.get("mail-gift-button"), web_url.clone())),
+            }
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! `start_trial`.
 
 use vp_domain::cabinet::Email;
+use vp_domain::gift::{GiftCode, GiftRefused};
 use vp_domain::promo::PromoRefused;
 use vp_domain::stars::STARS_METHOD;
 use vp_domain::{IdempotencyKey, InvoiceRequest, MethodCode, PaymentId, Purpose};
@@ -12,6 +13,7 @@ use vp_ports::{ButtonPress, InvoiceRecord, PaymentMethodRecord, PlanRecord, Star
 use super::{BotShop, Shopper};
 use crate::bots::wording::Connect;
 use crate::error::{AppError, AppResult, Refusal};
+use crate::gift_links::GiftLinks;
 use crate::renewals::{ConsentGiven, RenewalOffer};
 use crate::views::InvoiceView;
 
@@ -62,6 +64,31 @@ impl BotShop {
         purpose: Purpose,
         method: Option<String>,
     ) -> AppResult<Purchase> {
+        self.purchase(shopper, press, purpose, method, false).await
+    }
+
+    /// "Gift a subscription": the plan bought as `buy` buys it, by the shopper's first client,
+    /// its invoice marked as a gift before its payment button is shown; its payment gives the
+    /// shopper the gift's link to pass on (the paid message), not a term.
+    pub async fn buy_gift(
+        &self,
+        shopper: &Shopper,
+        press: &ButtonPress,
+        plan_id: i32,
+        method: Option<String>,
+    ) -> AppResult<Purchase> {
+        let buyer = Shopper { target: None, name: None, ..shopper.clone() };
+        self.purchase(&buyer, press, Purpose::Subscription { plan_id }, method, true).await
+    }
+
+    async fn purchase(
+        &self,
+        shopper: &Shopper,
+        press: &ButtonPress,
+        purpose: Purpose,
+        method: Option<String>,
+        gift: bool,
+    ) -> AppResult<Purchase> {
         let mut methods = self.catalog.available_payment_methods().await?;
         let stars_rate = self.stars.rate(&shopper.account.id).await?;
         if stars_rate.is_some() {
@@ -103,6 +130,9 @@ impl BotShop {
             }
             issued => issued?,
         };
+        if gift {
+            self.gifts.mark(&shopper.account, &invoice.invoice.payment_id, None, shopper.lang).await?;
+        }
         self.link_shopper(shopper).await?;
         let plan = match invoice.invoice.purpose {
             Purpose::Subscription { plan_id } => {
@@ -111,7 +141,11 @@ impl BotShop {
             Purpose::Devices { .. } => None,
         };
         let minutes_left = (invoice.invoice.expires_at - self.clock.now()).whole_minutes().max(0);
-        let renewal_offer = self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?;
+        // A gift renews nothing of the buyer's.
+        let renewal_offer = match gift {
+            true => None,
+            false => self.renewal_offer(shopper, &invoice.invoice, plan.as_ref()).await?,
+        };
         let stars = match invoice.invoice.rail.is_stars() {
             true => read!(self.store, |tx| tx.stars_invoice(&invoice.invoice.payment_id)),
             false => None,
@@ -162,6 +196,31 @@ impl BotShop {
         let given = ConsentGiven { text: word(&offer), lang: shopper.lang };
         self.payments.consent(&invoice, &given).await?;
         Ok(Some(invoice))
+    }
+
+    /// The links of the shopper's paid gift `payment_id`; `None` unless it is one of theirs.
+    pub async fn gift_links(&self, shopper: &Shopper, payment_id: &PaymentId) -> AppResult<Option<GiftLinks>> {
+        let invoice = read!(self.store, |tx| tx.invoice_by_id(payment_id));
+        if !invoice.is_some_and(|i| i.account_id == shopper.account.id && i.client_id == shopper.client_id) {
+            return Ok(None);
+        }
+        self.gifts.links_of_paid(&shopper.account.id, payment_id).await
+    }
+
+    /// `/start gift_<code>`: the gift's term for the shopper's first subscription (the client
+    /// made now if they have none); then how to connect, or why the gift was refused.
+    pub async fn redeem_gift(
+        &self,
+        shopper: &Shopper,
+        code: &GiftCode,
+    ) -> AppResult<Result<Option<Connect>, GiftRefused>> {
+        let shopper = Shopper { target: None, name: None, ..shopper.clone() };
+        self.admit(&shopper, false).await?;
+        if let Err(refused) = self.gifts.redeem(&shopper.account, code, &shopper.client_id).await? {
+            return Ok(Err(refused));
+        }
+        self.link_shopper(&shopper).await?;
+        Ok(Ok(self.connect(&shopper).await?))
     }
 
     /// The trial, when the account gives one and this client never had a subscription; then

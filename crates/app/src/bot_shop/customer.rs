@@ -9,6 +9,7 @@ use time::Duration;
 use vp_domain::AccountId;
 use vp_domain::Lang;
 use vp_domain::cabinet::Email;
+use vp_domain::gift::GiftCode;
 use vp_domain::promo::PromoCode;
 use vp_domain::referral::ReferralCode;
 use vp_ports::pages::connect_page_url;
@@ -39,7 +40,7 @@ pub struct CustomerReply {
     pub kind: ReplyKind,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplyKind {
     /// The shop's welcome and menu: `/start` without a code, or anything not a command.
     Menu,
@@ -67,6 +68,8 @@ pub enum ReplyKind {
     },
     /// Asked for a new subscription's name, the person wrote what cannot be one.
     NameRefused,
+    /// The person came through a gift link: redeemed (or refused) after this unit of work.
+    Gift(GiftCode),
 }
 
 /// What "Invite a friend" gives a shopper.
@@ -150,14 +153,15 @@ impl BotShop {
         let mut lang = self.chat_reads(tx, account_id, said.chat_id, said.language.as_deref()).await?;
         let kind = match said.bot_command() {
             Some((BotCommand::Start, parameter)) if !parameter.is_empty() => {
-                match ReferralCode::from_start(parameter) {
-                    Some(code) => {
+                match (GiftCode::from_start(parameter), ReferralCode::from_start(parameter)) {
+                    (Some(gift), _) => ReplyKind::Gift(gift),
+                    (None, Some(code)) => {
                         match self.referrals.invite(tx, account_id, said.user_id, first_start, &code).await? {
                             true => ReplyKind::Invited,
                             false => ReplyKind::Menu,
                         }
                     }
-                    None => match self.link_client(tx, account_id, said.chat_id, parameter).await? {
+                    (None, None) => match self.link_client(tx, account_id, said.chat_id, parameter).await? {
                         true => ReplyKind::Linked,
                         false => ReplyKind::LinkExpired,
                     },

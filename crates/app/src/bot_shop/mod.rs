@@ -68,6 +68,7 @@ pub struct BotShop {
     pub(crate) renewals: Arc<crate::renewals::Renewals>,
     pub(crate) stars: Arc<crate::stars::Stars>,
     pub(crate) referrals: Arc<crate::referrals::Referrals>,
+    pub(crate) gifts: Arc<crate::gifts::Gifts>,
     pub(crate) public_base_url: String,
 }
 

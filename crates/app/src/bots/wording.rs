@@ -51,6 +51,9 @@ pub enum ReminderContent {
     /// Most (`MostUsed`) or all of the traffic `limit` is used: the count starts again on
     /// `resets_on`, or (`None`, a limit that never resets) with a renewal.
     Traffic { notice: TrafficNotice, limit: TrafficLimit, resets_on: Option<Date>, renew: Renew },
+    /// A gift the customer bought was paid: its links to pass on (the bot's, while the bot is
+    /// connected, and the web shop's), redeemable until `until`.
+    GiftPaid { months: u32, bot_url: Option<String>, web_url: String, until: Date },
 }
 
 /// The charge automatic renewal will make.

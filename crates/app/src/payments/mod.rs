@@ -27,7 +27,7 @@ pub use access_check::{PAID_ACCESS_EVERY, PAID_ACCESS_WINDOW, PaidAccessChecked}
 pub use gateway::GatewayChecked;
 pub use idempotency::{KEY_LOCK, fingerprint};
 pub use pages::{OrderItem, PaymentPage};
-pub(crate) use settlement::AccessGranted;
+pub(crate) use settlement::{AccessGranted, GiftPaid};
 pub use stars_rail::StarsRail;
 
 use crate::catalog::{Catalog, Offers};
@@ -76,6 +76,8 @@ pub(crate) struct Settled {
     pub access_granted: Vec<Arc<dyn AccessGranted>>,
     /// Rewards inviters for invited customers' first payments.
     pub referrals: crate::referrals::ReferralRewards,
+    /// Tells the buyer (and the recipient) of a paid gift where to redeem it.
+    pub gift_paid: Arc<dyn GiftPaid>,
 }
 
 /// What a renewal invoice is: its purchase, paid on the rail the first purchase was.

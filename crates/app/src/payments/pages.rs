@@ -48,6 +48,9 @@ pub struct PaymentPage {
     /// reminders offer) go to that address only, since whoever opens this page may only have
     /// typed it (docs/decisions.md, "The web shop").
     pub connect_mailed: bool,
+    /// The invoice pays for a gift: it renews nothing and connects nothing of the buyer's; the
+    /// gift's links show once it is paid (`Gifts::links_of_paid`).
+    pub gift: bool,
 }
 
 impl Payments {
@@ -88,14 +91,17 @@ impl Payments {
             None => false,
         };
         let has_bot = connected_bot(tx.as_mut(), &account.id).await?.is_some();
+        let gift = tx.gift(&invoice.payment_id).await?.is_some();
         tx.commit().await?;
         let documents = self.catalog.document_links(&account, lang).await?;
         let current = client.as_ref().and_then(|c| c.subscription.as_ref()).map(|r| &r.subscription);
         let renewal_offer = match (order, &consent) {
-            (OrderItem::Subscription { months }, None) => self.renewal_offer(&invoice, months, current, &account),
+            (OrderItem::Subscription { months }, None) if !gift => {
+                self.renewal_offer(&invoice, months, current, &account)
+            }
             _ => None,
         };
-        let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token).filter(|_| !connect_mailed);
+        let link_token = client.and_then(|c| c.subscription).map(|s| s.link_token).filter(|_| !connect_mailed && !gift);
         let connect_url = link_token.as_ref().map(|t| connect_page_url(&self.public_base_url, t, None));
         let reminders_token = link_token.filter(|_| has_bot);
         Ok(PaymentPage {
@@ -110,7 +116,8 @@ impl Payments {
             reminders_token,
             renewal_offer,
             renews,
-            connect_mailed,
+            connect_mailed: connect_mailed && !gift,
+            gift,
             invoice,
             documents,
         })

@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use vp_domain::invoice::{LedgerEffect, outcome_already_applied, transition};
 use vp_domain::{DeviceLimit, InvoiceStatus, Money, PaymentId, PaymentOutcome, Purpose, Subscription};
 use vp_ports::{
-    AccountRepo, ClientRecord, ClientRepo, EventRepo, InvoiceRecord, LedgerEntry, LedgerKind, LedgerSubject, OfferRepo,
-    ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord, Tx,
+    AccountRepo, ClientRecord, ClientRepo, EventRepo, GiftRecord, InvoiceRecord, LedgerEntry, LedgerKind,
+    LedgerSubject, OfferRepo, PlanRecord, ReadAhead, ReferralRepo, SettingsRepo, SubscriptionRecord, Tx,
 };
 
 use super::Payments;
@@ -21,6 +21,13 @@ use crate::events::types;
 #[async_trait]
 pub(crate) trait AccessGranted: Send + Sync {
     async fn access_granted(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()>;
+}
+
+/// What a paid gift sets off in the unit of work that records its payment (the buyer and the
+/// recipient are told where to redeem it): the gifts module implements it.
+#[async_trait]
+pub(crate) trait GiftPaid: Send + Sync {
+    async fn gift_paid(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord, gift: &GiftRecord) -> AppResult<()>;
 }
 
 impl Payments {
@@ -69,6 +76,16 @@ impl Payments {
             })
             .await?;
         }
+        // A gift's payment grants nothing to the buyer: the code it makes grants the term to
+        // whoever redeems it; a recall of it (refund) voids a gift nobody redeemed yet.
+        let gift = match (invoice.purpose, step.grants_access || step.ledger == LedgerEffect::ReversePartnerShare) {
+            (Purpose::Subscription { .. }, true) => tx.gift(&invoice.payment_id).await?,
+            _ => None,
+        };
+        if gift.is_some() && step.ledger == LedgerEffect::ReversePartnerShare {
+            tx.refund_gift(&invoice.payment_id, now).await?;
+        }
+        let grants_access = step.grants_access && gift.is_none();
         invoice.status = step.next;
         if step.next == InvoiceStatus::Succeeded {
             invoice.paid_at = Some(now);
@@ -76,7 +93,7 @@ impl Payments {
         if step.next != InvoiceStatus::Pending {
             invoice.payment_url = None;
         }
-        let granted = match step.grants_access {
+        let granted = match grants_access {
             true => self.grant_access(tx.as_mut(), &invoice, now).await?,
             false => None,
         };
@@ -109,15 +126,18 @@ impl Payments {
         tx.update_invoice(&invoice).await?;
         self.record_payment_event(tx.as_mut(), &invoice).await?;
         // A consent given with this invoice waits for the method the gateway saved with it.
-        let consent = match step.grants_access {
+        let consent = match grants_access {
             true => tx.consent_of_invoice(&invoice.payment_id).await?.filter(|c| c.saved_method_sealed.is_none()),
             false => None,
         };
-        if step.grants_access {
+        if grants_access {
             self.settled.reminders.queue_paid(tx.as_mut(), &invoice).await?;
             for then in &self.settled.access_granted {
                 then.access_granted(tx.as_mut(), &invoice).await?;
             }
+        }
+        if let Some(gift) = gift.as_ref().filter(|_| step.grants_access) {
+            self.settled.gift_paid.gift_paid(tx.as_mut(), &invoice, gift).await?;
         }
         tx.commit().await?;
         if let (Some(consent), Some(gateway_payment_id)) = (consent, &invoice.gateway_payment_id) {
@@ -170,37 +190,11 @@ impl Payments {
         paid_at: OffsetDateTime,
     ) -> AppResult<Option<ClientRecord>> {
         let mut client = tx.client_by_ref(&invoice.client_ref).await?.ok_or(AppError::NotFound("client"))?;
-        let settings = tx.device_settings().await?;
         let mut record = match (invoice.purpose, client.subscription) {
             (Purpose::Subscription { plan_id }, current) => {
                 // A retired plan still delivers what was paid for.
                 let plan = tx.plan(plan_id).await?.ok_or(AppError::NotFound("plan"))?;
-                let term = plan.term();
-                let limit = match settings {
-                    Some(s) => s.initial_limit(plan.device_limited),
-                    None => DeviceLimit::Unlimited,
-                };
-                let mut record = match current {
-                    None => SubscriptionRecord {
-                        subscription: Subscription::activate(term, limit, paid_at),
-                        link_token: self.tokens.link_token(),
-                        revision: 1,
-                        panel_revision: 0,
-                        auto_renew: false,
-                        panel_name: None,
-                    },
-                    Some(mut r) => {
-                        r.subscription.renew(term, paid_at);
-                        if limit == DeviceLimit::Unlimited {
-                            r.subscription.devices = DeviceLimit::Unlimited;
-                        }
-                        r.revision += 1;
-                        r
-                    }
-                };
-                // Each purchase of a plan sets the traffic its term allows.
-                record.subscription.traffic = plan.traffic;
-                record
+                self.plan_term(tx, &plan, current, paid_at).await?
             }
             (Purpose::Devices { count }, Some(mut r)) => {
                 r.subscription.devices = r.subscription.devices.add_purchased(count);
@@ -223,6 +217,44 @@ impl Payments {
         tx.save_subscription(&client.id, &record).await?;
         client.subscription = Some(record);
         Ok(Some(client))
+    }
+
+    /// A term of `plan` from `at`: the first (a new link) or a renewal of `current`, with the
+    /// device limit and the traffic the plan sets. A paid invoice and a redeemed gift grant it.
+    pub(crate) async fn plan_term(
+        &self,
+        tx: &mut (impl OfferRepo + ?Sized),
+        plan: &PlanRecord,
+        current: Option<SubscriptionRecord>,
+        at: OffsetDateTime,
+    ) -> AppResult<SubscriptionRecord> {
+        let settings = tx.device_settings().await?;
+        let term = plan.term();
+        let limit = match settings {
+            Some(s) => s.initial_limit(plan.device_limited),
+            None => DeviceLimit::Unlimited,
+        };
+        let mut record = match current {
+            None => SubscriptionRecord {
+                subscription: Subscription::activate(term, limit, at),
+                link_token: self.tokens.link_token(),
+                revision: 1,
+                panel_revision: 0,
+                auto_renew: false,
+                panel_name: None,
+            },
+            Some(mut r) => {
+                r.subscription.renew(term, at);
+                if limit == DeviceLimit::Unlimited {
+                    r.subscription.devices = DeviceLimit::Unlimited;
+                }
+                r.revision += 1;
+                r
+            }
+        };
+        // Each purchase of a plan sets the traffic its term allows.
+        record.subscription.traffic = plan.traffic;
+        Ok(record)
     }
 
     /// The sweeper: pending invoices past their deadline become `expired`. Returns how many.

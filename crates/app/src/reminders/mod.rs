@@ -198,6 +198,10 @@ impl Reminders {
                  + vp_ports::RenewalRepo
                  + vp_ports::InvoiceRepo
                  + vp_ports::ReferralRepo
+                 + vp_ports::GiftRepo
+                 + vp_ports::ShopRepo
+                 + vp_ports::OfferRepo
+                 + vp_ports::BotRepo
                  + vp_ports::BotCustomerRepo
                  + ?Sized
              ),
@@ -225,6 +229,13 @@ impl Reminders {
         if reminder.kind == ReminderKind::Referral {
             let content = self.referral_content(tx, account, &client, reminder).await?;
             return Ok(content.map(|c| self.wording.reminder(&message(c))));
+        }
+        // A gift's paid message gives its links to pass on, whatever the buyer holds.
+        if let (ReminderKind::Paid, Some(payment_id)) = (reminder.kind, &reminder.payment_id) {
+            if let Some(gift) = tx.gift(payment_id).await? {
+                let content = self.gift_content(tx, account, &gift).await?;
+                return Ok(content.map(|c| self.wording.reminder(&message(c))));
+            }
         }
         let Some(record) = client.subscription.as_ref() else { return Ok(None) };
         let sub = &record.subscription;
@@ -310,6 +321,35 @@ impl Reminders {
             }
         };
         Ok(Some(self.wording.reminder(&message(content))))
+    }
+
+    /// The links of a paid gift for its buyer's chat; `None` once it was refunded.
+    async fn gift_content(
+        &self,
+        tx: &mut (impl vp_ports::InvoiceRepo + vp_ports::OfferRepo + vp_ports::BotRepo + vp_ports::ShopRepo + ?Sized),
+        account: &AccountRecord,
+        gift: &vp_ports::GiftRecord,
+    ) -> AppResult<Option<ReminderContent>> {
+        let Some(invoice) = tx.invoice_by_id(&gift.payment_id).await? else { return Ok(None) };
+        if gift.refunded_at.is_some() {
+            return Ok(None);
+        }
+        let months = match invoice.purpose.plan_id() {
+            Some(plan_id) => tx.plan(plan_id).await?.map_or(0, |p| if p.lifetime { 0 } else { p.months }),
+            None => 0,
+        };
+        let bot = connected_bot(tx, &account.id).await?;
+        let slug = tx.shop_slug(&account.id).await?.unwrap_or_default();
+        let code = crate::gift_links::gift_code(&self.keys, &gift.payment_id);
+        let links = crate::gift_links::gift_links(
+            &self.public_base_url,
+            code,
+            bot.as_ref().map(|b| b.username.as_str()),
+            &slug,
+        );
+        let paid_at = invoice.paid_at.unwrap_or(invoice.created_at);
+        let until = account.time_zone.day(paid_at + vp_domain::gift::GIFT_LAPSES_AFTER);
+        Ok(Some(ReminderContent::GiftPaid { months, bot_url: links.bot, web_url: links.web, until }))
     }
 
     /// What an invited friend's payment gave the inviter, as it stands now: `None` once a

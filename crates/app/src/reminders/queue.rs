@@ -27,6 +27,18 @@ impl ReminderQueue {
         self.queue_for_invoice(tx, invoice, ReminderKind::Paid, None).await
     }
 
+    /// Queues "your gift is paid" with its links to the chat the buyer's client is linked to
+    /// in the account's connected bot, once per gift; the client may have no subscription, so
+    /// the gift's lapse time stands in for a term's end.
+    pub(crate) async fn queue_gift_paid(
+        &self,
+        tx: &mut (impl CustomerChatRepo + BotRepo + ClientRepo + ReminderRepo + ?Sized),
+        invoice: &InvoiceRecord,
+        lapses_at: OffsetDateTime,
+    ) -> AppResult<()> {
+        self.queue_for_invoice(tx, invoice, ReminderKind::Paid, Some(lapses_at)).await
+    }
+
     /// Queues "the renewal charge was declined" (once per declined invoice) to the chat the
     /// client is linked to in the account's connected bot.
     pub(crate) async fn queue_renewal_declined(

@@ -52,6 +52,8 @@ pub enum SecretPurpose<'a> {
     TelegramWebhook { bot_id: i64 },
     /// The gateway's id of a customer's saved payment method, sealed for its consent.
     SavedPaymentMethod { consent_id: &'a str },
+    /// A gift's code, derived for the invoice that pays for it (only its hash is stored).
+    GiftCode { payment_id: &'a str },
 }
 
 impl SecretPurpose<'_> {
@@ -62,6 +64,7 @@ impl SecretPurpose<'_> {
             SecretPurpose::WebhookSecret { endpoint_id } => format!("webhook-secret:{endpoint_id}"),
             SecretPurpose::TelegramWebhook { bot_id } => format!("telegram-webhook:{bot_id}"),
             SecretPurpose::SavedPaymentMethod { consent_id } => format!("saved-payment-method:{consent_id}"),
+            SecretPurpose::GiftCode { payment_id } => format!("gift-code:{payment_id}"),
         }
     }
 }

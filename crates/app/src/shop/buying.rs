@@ -24,6 +24,10 @@ pub struct ShopOrder {
     pub form: String,
     /// A promo code, or empty.
     pub promo: String,
+    /// "This is a gift": the plan is bought for someone else, who redeems its link.
+    pub gift: bool,
+    /// Whom to mail the gift to, or empty.
+    pub recipient: String,
 }
 
 /// Where a purchase goes next.
@@ -36,9 +40,12 @@ pub enum Purchase {
 }
 
 /// A form key: what `Tokens::random` makes (43 URL-safe characters).
-fn form_key(raw: &str) -> AppResult<IdempotencyKey> {
+/// A gift's key is its own, so one form sent as a purchase and again as a gift makes two
+/// invoices, never a purchase marked a gift afterwards.
+fn form_key(raw: &str, gift: bool) -> AppResult<IdempotencyKey> {
     let well_formed = raw.len() == 43 && raw.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    let key = well_formed.then(|| IdempotencyKey::parse(Some(&format!("shop:{raw}"))).ok()).flatten();
+    let kind = if gift { "shop-gift" } else { "shop" };
+    let key = well_formed.then(|| IdempotencyKey::parse(Some(&format!("{kind}:{raw}"))).ok()).flatten();
     key.ok_or_else(|| AppError::field("form", "the form is not one this shop made; reload the page"))
 }
 
@@ -58,8 +65,8 @@ impl Shop {
     pub async fn buy(&self, page: &ShopPage, order: &ShopOrder, lang: Lang) -> AppResult<Purchase> {
         let account = &page.account;
         let checked = check_order(page, order);
-        let (email, plan_id, method, promo_code) = checked?;
-        let key = form_key(&order.form)?;
+        let (email, plan_id, method, promo_code, recipient) = checked?;
+        let key = form_key(&order.form, order.gift)?;
         self.access
             .admit_request(account, true)
             .await
@@ -74,6 +81,10 @@ impl Shop {
             promo_code,
         };
         let view = self.payments.create_invoice(account, key, request).await?;
+        if order.gift {
+            let recipient = recipient.as_ref().map(Email::as_str);
+            self.gifts.mark(account, &view.invoice.payment_id, recipient, lang).await?;
+        }
         self.link_customer(account, &email, &client_id, lang, &view.invoice.payment_id).await?;
         Ok(match view.invoice.payment_url {
             Some(url) => Purchase::Pay(url),
@@ -115,7 +126,9 @@ impl Shop {
 }
 
 /// The form's fields against what the page offered; every bad field is named.
-fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<(Email, i32, MethodCode, Option<PromoCode>)> {
+type CheckedOrder = (Email, i32, MethodCode, Option<PromoCode>, Option<Email>);
+
+fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<CheckedOrder> {
     let mut fields = crate::error::FieldErrors::new();
     let email = Email::parse(&order.email).map_err(|_| "enter an email address such as name@example.com");
     let plan = order
@@ -138,7 +151,15 @@ fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<(Email, i32, Met
         "" => Ok(None),
         typed => PromoCode::parse(typed).map(Some).map_err(|_| "a promo code is 4 to 32 letters, digits and dashes"),
     };
+    // Only a gift has a recipient; an address typed before unticking the gift is not used.
+    let recipient = match order.recipient.trim() {
+        typed if !typed.is_empty() && order.gift => {
+            Email::parse(typed).map(Some).map_err(|_| "enter the recipient's email address, or leave it empty")
+        }
+        _ => Ok(None),
+    };
     for (name, e) in [
+        ("recipient", recipient.as_ref().err()),
         ("email", email.as_ref().err()),
         ("plan", plan.as_ref().err()),
         ("method", method.as_ref().err()),
@@ -148,8 +169,8 @@ fn check_order(page: &ShopPage, order: &ShopOrder) -> AppResult<(Email, i32, Met
             fields.insert(name.to_owned(), (*reason).to_owned());
         }
     }
-    match (email, plan, method, promo) {
-        (Ok(email), Ok(plan), Ok(method), Ok(promo)) => Ok((email, plan, method, promo)),
+    match (email, plan, method, promo, recipient) {
+        (Ok(email), Ok(plan), Ok(method), Ok(promo), Ok(recipient)) => Ok((email, plan, method, promo, recipient)),
         _ => Err(AppError::Validation(fields)),
     }
 }

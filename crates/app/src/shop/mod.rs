@@ -2,11 +2,12 @@
 //! made from the brand when the account is made and changeable by the operator, and what the
 //! shop page shows: the plans and the device offer at the account's prices, the trial where
 //! the account gives one, the legal documents, the support address and the partner's bot;
-//! buying there (`buying`), the order's mail once it is paid (`orders`), and the trial a
-//! signed-in customer starts (`trial`).
+//! buying there (`buying`), the order's mail once it is paid (`orders`), the trial a
+//! signed-in customer starts (`trial`), and gifts (`gifts`).
 
 mod accounts;
 mod buying;
+mod gifts;
 mod orders;
 mod trial;
 
@@ -31,8 +32,8 @@ use crate::payments::Payments;
 use crate::tokens::Tokens;
 use crate::views::{DocumentLink, PlansView};
 
-/// The path of an account's shop under the public address.
-pub const SHOP_PATH: &str = "/shop/";
+pub use vp_ports::pages::SHOP_PATH;
+pub(crate) use vp_ports::pages::shop_url;
 /// Accounts given a slug per round at start (those made before shops existed).
 const SLUG_BATCH: u32 = 500;
 
@@ -65,6 +66,7 @@ pub struct Shop {
     pub(crate) payments: Arc<Payments>,
     pub(crate) mail: MailQueue,
     pub(crate) referrals: Arc<crate::referrals::Referrals>,
+    pub(crate) gifts: Arc<crate::gifts::Gifts>,
     pub(crate) public_base_url: String,
 }
 
@@ -158,11 +160,6 @@ impl Shop {
 pub(crate) async fn linked_client(tx: &mut dyn Tx, account_id: &AccountId, email: &str) -> AppResult<Option<ClientId>> {
     let Some(customer) = tx.shop_customer(account_id, email).await? else { return Ok(None) };
     Ok(tx.client_by_ref(&customer.client_ref).await?.map(|c| c.client_id))
-}
-
-/// The address of the shop with `slug` under the public address.
-pub(crate) fn shop_url(public_base_url: &str, slug: &str) -> String {
-    format!("{public_base_url}{SHOP_PATH}{slug}")
 }
 
 /// The account's slug, made from its brand (numbered past the ones taken) if it has none.

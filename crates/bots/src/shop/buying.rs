@@ -24,7 +24,19 @@ pub(super) async fn buy(
     method: Option<String>,
     choose: impl Fn(String) -> Choice,
 ) -> AppResult<BotMessage> {
-    match shop.buy(shopper, press, purpose, method).await {
+    let purchase = shop.buy(shopper, press, purpose, method).await;
+    purchase_message(shop, shopper, purchase, choose).await
+}
+
+/// What a purchase came to, worded: the methods to choose from, the email to ask for, or the
+/// invoice; a refusal in the shopper's words.
+pub(super) async fn purchase_message(
+    shop: &BotShop,
+    shopper: &Shopper,
+    purchase: AppResult<Purchase>,
+    choose: impl Fn(String) -> Choice,
+) -> AppResult<BotMessage> {
+    match purchase {
         Ok(Purchase::ChooseMethod(methods)) => {
             let mut buttons: Vec<Button> =
                 methods.iter().map(|m| shopper.press(method_name(m, shopper.lang), &choose(m.code.clone()))).collect();

@@ -5,6 +5,7 @@
 
 mod buying;
 mod devices;
+mod gift;
 mod screens;
 mod several;
 
@@ -14,6 +15,7 @@ use vp_domain::Purpose;
 use vp_i18n::{text, text_with};
 use vp_ports::{BotMessage, Button, ButtonPress};
 
+pub(crate) use gift::{gift_links_message, redeem as redeem_gift};
 pub(crate) use screens::{help, menu, plans, subscription_lines};
 pub(crate) use several::{name_refused, subscription_heading};
 
@@ -127,6 +129,8 @@ async fn answer(shop: &BotShop, shopper: &Shopper, press: &ButtonPress) -> AppRe
         Choice::Help => help(shop, shopper).await,
         Choice::Invite => screens::invite(shop, shopper).await,
         Choice::NewSubscription => several::new_subscription(shop, shopper).await,
+        Choice::GiftPlans => gift::plans(shop, shopper).await,
+        Choice::Gift { plan_id, method } => gift::buy(shop, shopper, press, plan_id, method).await,
         Choice::PromoAsk => {
             shop.ask_promo(shopper).await?;
             Ok(shopper.message(shopper.say("shop-promo-ask"), vec![shopper.back()]))

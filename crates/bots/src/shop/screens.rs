@@ -26,6 +26,7 @@ pub(crate) async fn menu(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMess
         shopper.button("shop-menu-subscription", &Choice::Subscription),
         shopper.button("shop-menu-devices", &Choice::Devices),
     ]);
+    buttons.push(shopper.button("shop-menu-gift", &Choice::GiftPlans));
     if menu.invite {
         buttons.push(shopper.button("shop-menu-invite", &Choice::Invite));
     }
@@ -54,7 +55,7 @@ pub(super) async fn invite(shop: &BotShop, shopper: &Shopper) -> AppResult<BotMe
 }
 
 /// Telegram's "share" page for `link`: the person picks the chats to send it to.
-fn share_url(link: &str) -> String {
+pub(super) fn share_url(link: &str) -> String {
     let encoded: String = link
         .bytes()
         .map(|b| match b {

@@ -12,6 +12,7 @@ mod cabinet;
 mod clients;
 mod customer_chats;
 mod events;
+mod gifts;
 mod invoices;
 mod mail;
 mod notices;
@@ -39,6 +40,7 @@ pub use cabinet::CabinetRepo;
 pub use clients::ClientRepo;
 pub use customer_chats::CustomerChatRepo;
 pub use events::EventRepo;
+pub use gifts::{GiftRecord, GiftRepo};
 pub use invoices::InvoiceRepo;
 pub use mail::MailRepo;
 pub use notices::NoticeRepo;
@@ -204,6 +206,7 @@ pub trait Tx:
     + ReferralRepo
     + BroadcastRepo
     + PanelAdoptionRepo
+    + GiftRepo
     + Send
 {
     /// A write that returns nothing may be sent with the unit's next statement (PostgreSQL,

@@ -18,6 +18,7 @@ pub(crate) mod cabinet;
 pub(crate) mod clients;
 pub(crate) mod customer_chats;
 pub(crate) mod events;
+pub(crate) mod gifts;
 pub(crate) mod local_panel;
 pub(crate) mod mail;
 pub(crate) mod notices;

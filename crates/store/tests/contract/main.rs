@@ -302,6 +302,7 @@ mod accounts;
 mod bots;
 mod clients;
 mod events;
+mod gifts;
 mod invoice_work;
 mod invoices;
 mod ledger;

@@ -88,6 +88,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261206000053",
             "20261206000054",
             "20261206000055",
+            "20261206000056",
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -48,6 +48,7 @@ fn action_key(action: AuditAction) -> &'static str {
         AuditAction::BroadcastResumed => "cabinet-action-broadcast-resumed",
         AuditAction::BroadcastCancelled => "cabinet-action-broadcast-cancelled",
         AuditAction::StarsRateSet => "cabinet-action-stars-rate-set",
+        AuditAction::GiftRefunded => "cabinet-action-gift-refunded",
     }
 }
 

@@ -10,6 +10,7 @@ mod broadcasts;
 mod clients;
 mod deliveries;
 mod exports;
+mod gifts;
 mod notices;
 mod overview;
 mod promotions;
@@ -82,7 +83,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/broadcasts/preview", web::post().to(broadcasts::preview))
             .route("/broadcasts/{id}/pause", web::post().to(broadcasts::pause))
             .route("/broadcasts/{id}/resume", web::post().to(broadcasts::resume))
-            .route("/broadcasts/{id}/cancel", web::post().to(broadcasts::cancel)),
+            .route("/broadcasts/{id}/cancel", web::post().to(broadcasts::cancel))
+            .route("/gifts", web::get().to(gifts::show))
+            .route("/gifts/refund", web::post().to(gifts::refund)),
     );
 }
 
@@ -97,11 +100,12 @@ enum Section {
     Bot,
     Promotions,
     Broadcasts,
+    Gifts,
     Activity,
 }
 
 impl Section {
-    const ALL: [Section; 9] = [
+    const ALL: [Section; 10] = [
         Section::Overview,
         Section::Webhooks,
         Section::Balance,
@@ -110,6 +114,7 @@ impl Section {
         Section::Bot,
         Section::Promotions,
         Section::Broadcasts,
+        Section::Gifts,
         Section::Activity,
     ];
 
@@ -123,6 +128,7 @@ impl Section {
             Section::Bot => "/cabinet/bot",
             Section::Promotions => "/cabinet/promotions",
             Section::Broadcasts => "/cabinet/broadcasts",
+            Section::Gifts => "/cabinet/gifts",
             Section::Activity => "/cabinet/activity",
         }
     }
@@ -137,6 +143,7 @@ impl Section {
             Section::Bot => "cabinet-section-bot",
             Section::Promotions => "cabinet-section-promotions",
             Section::Broadcasts => "cabinet-section-broadcasts",
+            Section::Gifts => "cabinet-section-gifts",
             Section::Activity => "cabinet-section-activity",
         }
     }

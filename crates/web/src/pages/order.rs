@@ -211,6 +211,7 @@ mod tests {
             renewal_offer: None,
             renews: false,
             connect_mailed: false,
+            gift: false,
         }
     }
 

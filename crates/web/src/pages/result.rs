@@ -9,6 +9,7 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpRequest, HttpResponse};
 use maud::html;
 use vp_app::AppError;
+use vp_app::gifts::Gifts;
 use vp_app::payments::Payments;
 use vp_domain::{InvoiceStatus, PaymentId};
 use vp_i18n::Texts;
@@ -19,7 +20,12 @@ use super::{order, reminders};
 /// Seconds between the page's own refreshes while the payment is pending.
 const REFRESH_SECONDS: &str = "5";
 
-pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<String>) -> HttpResponse {
+pub async fn show(
+    req: HttpRequest,
+    payments: Data<Payments>,
+    gifts: Data<Gifts>,
+    payment_id: Path<String>,
+) -> HttpResponse {
     let lang = page_lang(&req);
     let Ok(payment_id) = PaymentId::parse(&payment_id) else { return not_found(&req, lang) };
     let mut p = match payments.payment_page(&payment_id, lang).await {
@@ -36,9 +42,21 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
             Err(e) => tracing::info!(error = %e, "the result page could not re-read the payment"),
         }
     }
+    // A paid gift's links, to pass on.
+    let gift = match p.gift && p.invoice.status == InvoiceStatus::Succeeded {
+        true => match gifts.links_of_paid(&p.invoice.account_id, &payment_id).await {
+            Ok(links) => links,
+            Err(e) => {
+                tracing::error!(error = %e, "the result page could not read the gift");
+                return unavailable(&req, lang);
+            }
+        },
+        false => None,
+    };
     let tx = Texts(lang);
     let (headline, detail) = match p.invoice.status {
         InvoiceStatus::Pending => ("page-result-waiting", "page-result-waiting-detail"),
+        InvoiceStatus::Succeeded if p.gift => ("page-result-paid", "page-result-gift-detail"),
         InvoiceStatus::Succeeded => ("page-result-paid", "page-result-paid-detail"),
         InvoiceStatus::Failed => ("page-result-failed", "page-result-failed-detail"),
         InvoiceStatus::Expired => ("page-result-expired", "page-result-expired-detail"),
@@ -50,6 +68,7 @@ pub async fn show(req: HttpRequest, payments: Data<Payments>, payment_id: Path<S
         p.amount { (tx.money(p.invoice.amounts.customer)) }
         p { (tx.get(detail)) }
         @if let Some(url) = retry { p { a.button.primary href=(url) { (tx.get("page-result-back-to-payment")) } } }
+        @if let Some(links) = &gift { (super::shop_gift::links(lang, links)) }
         @if let Some(next) = order::next_step(lang, &p) { (next) }
         @if let Some(offer) = p.renewal_offer.as_ref().filter(|_| p.invoice.status == InvoiceStatus::Succeeded) {
             form method="post" {

@@ -50,6 +50,10 @@ pub struct BuyForm {
     form: String,
     #[serde(default)]
     promo: String,
+    /// The "this is a gift" box: present (`on`) when ticked.
+    gift: Option<String>,
+    #[serde(default)]
+    recipient: String,
 }
 
 /// The form sent: on to the payment page, or back with what to fix (and a new form key).
@@ -64,8 +68,15 @@ pub async fn buy(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: F
         }
     };
     let form = form.into_inner();
-    let order =
-        ShopOrder { email: form.email, plan: form.plan, method: form.method, form: form.form, promo: form.promo };
+    let order = ShopOrder {
+        email: form.email,
+        plan: form.plan,
+        method: form.method,
+        form: form.form,
+        promo: form.promo,
+        gift: form.gift.is_some(),
+        recipient: form.recipient,
+    };
     let refused = match shop.buy(&page, &order, lang).await {
         Ok(Purchase::Pay(url) | Purchase::Paid(url)) => {
             return HttpResponse::SeeOther().insert_header(("location", url)).finish();
@@ -103,6 +114,8 @@ pub async fn buy(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, form: F
         plan: order.plan,
         method: order.method,
         promo: order.promo,
+        gift: order.gift,
+        recipient: order.recipient,
         problem: Some(problem),
     };
     render(&req, lang, &page, &filled, status)
@@ -123,6 +136,8 @@ struct Filled {
     plan: String,
     method: Option<String>,
     promo: String,
+    gift: bool,
+    recipient: String,
     problem: Option<Problem>,
 }
 
@@ -196,6 +211,7 @@ fn buying_form(lang: Lang, page: &ShopPage, filled: &Filled) -> Markup {
     let email_problem = field_problem("email", "shop-form-email-invalid");
     let plan_problem = field_problem("plan", "shop-form-plan-invalid");
     let method_problem = field_problem("method", "shop-form-method-invalid");
+    let recipient_problem = field_problem("recipient", "shop-form-recipient-invalid");
     let promo_problem = match &filled.problem {
         Some(Problem::Promo(reason)) => Some(tx.get(refusal_text_key(*reason))),
         _ => field_problem("promo", "shop-form-promo-invalid"),
@@ -247,6 +263,22 @@ fn buying_form(lang: Lang, page: &ShopPage, filled: &Filled) -> Markup {
                 maxlength="40" value=(filled.promo)
                 aria-invalid=[promo_problem.as_ref().map(|_| "true")]
                 aria-describedby=[promo_problem.as_ref().map(|_| "promo_problem")];
+            // A gift: the buyer pays and gets a link to pass on; the recipient's address, if
+            // given, gets it by mail too.
+            fieldset.plain {
+                legend { (tx.get("shop-form-gift-legend")) }
+                label.check {
+                    input #gift type="checkbox" name="gift" value="on" checked[filled.gift];
+                    " " (tx.get("shop-form-gift"))
+                }
+                label for="recipient" { (tx.get("shop-form-recipient")) }
+                @if let Some(p) = &recipient_problem { p.error #recipient_problem role="alert" { (p) } }
+                input #recipient name="recipient" type="email" autocomplete="off" inputmode="email"
+                    maxlength="254" value=(filled.recipient)
+                    aria-invalid=[recipient_problem.as_ref().map(|_| "true")]
+                    aria-describedby=[recipient_problem.as_ref().map(|_| "recipient_problem")];
+                p.muted { (tx.get("shop-form-recipient-hint")) }
+            }
             p { button.primary type="submit" { (tx.get("shop-form-buy")) } }
         }
     }

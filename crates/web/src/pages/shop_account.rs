@@ -26,25 +26,25 @@ const FORM_COOKIE: &str = "vp_shop_form";
 /// The browser keeps the session cookie as long as a session can live.
 const SESSION_MAX_AGE: i64 = vp_domain::cabinet::SESSION_ABSOLUTE.whole_seconds();
 
-fn shop_path(page: &ShopPage) -> String {
+pub(super) fn shop_path(page: &ShopPage) -> String {
     format!("{SHOP_PATH}{}", page.slug)
 }
 
-fn account_path(page: &ShopPage) -> String {
+pub(super) fn account_path(page: &ShopPage) -> String {
     format!("{}/account", shop_path(page))
 }
 
 /// `path` in the page's language, for a redirect (the next page reads it from `?lang=`).
-fn in_lang(req: &HttpRequest, path: &str) -> String {
+pub(super) fn in_lang(req: &HttpRequest, path: &str) -> String {
     super::order::with_lang(path, page_lang(req))
 }
 
-fn cookies(shop: &Shop) -> Cookies {
+pub(super) fn cookies(shop: &Shop) -> Cookies {
     Cookies { secure: shop.secure_cookies() }
 }
 
 /// The shop of the path, or the page that answers instead.
-async fn shop_page(req: &HttpRequest, shop: &Shop, slug: &str) -> Result<ShopPage, HttpResponse> {
+pub(super) async fn shop_page(req: &HttpRequest, shop: &Shop, slug: &str) -> Result<ShopPage, HttpResponse> {
     let lang = page_lang(req);
     match shop.page(slug, lang).await {
         Ok(page) => Ok(page),
@@ -53,7 +53,7 @@ async fn shop_page(req: &HttpRequest, shop: &Shop, slug: &str) -> Result<ShopPag
     }
 }
 
-fn failed(req: &HttpRequest, e: &AppError) -> HttpResponse {
+pub(super) fn failed(req: &HttpRequest, e: &AppError) -> HttpResponse {
     tracing::error!(error = %e, "shop account page failed");
     unavailable(req, page_lang(req))
 }
@@ -64,13 +64,23 @@ pub(super) fn session_token(req: &HttpRequest) -> Option<&str> {
 }
 
 /// The signed-in customer of this shop, if the session cookie names one.
-async fn signed_in(req: &HttpRequest, shop: &Shop, page: &ShopPage) -> Result<Option<Customer>, HttpResponse> {
+pub(super) async fn signed_in(
+    req: &HttpRequest,
+    shop: &Shop,
+    page: &ShopPage,
+) -> Result<Option<Customer>, HttpResponse> {
     let Some(token) = session_token(req) else { return Ok(None) };
     shop.customer(page, token).await.map_err(|e| failed(req, &e))
 }
 
 /// A page of the account under the shop's brand, never stored.
-fn account_page(req: &HttpRequest, page: &ShopPage, status: StatusCode, title: &str, body: Markup) -> HttpResponse {
+pub(super) fn account_page(
+    req: &HttpRequest,
+    page: &ShopPage,
+    status: StatusCode,
+    title: &str,
+    body: Markup,
+) -> HttpResponse {
     let lang = page_lang(req);
     let brand = page.account.brand_name.as_str();
     Page::new(req, lang, title).brand(brand).style(&page.account.style).private_with_nav(html! {}).render(status, body)
@@ -290,14 +300,14 @@ fn enter(req: &HttpRequest, shop: &Shop, page: &ShopPage, entered: &Entered) -> 
 #[derive(Deserialize)]
 pub struct AccountForm {
     #[serde(default)]
-    csrf: String,
+    pub(super) csrf: String,
     #[serde(default)]
     device: String,
 }
 
 /// A form of the account page, taken only from the signed-in customer whose session's token it
 /// repeats; otherwise the answer instead.
-async fn signed_form(
+pub(super) async fn signed_form(
     req: &HttpRequest,
     shop: &Shop,
     slug: &str,
@@ -442,14 +452,23 @@ async fn account(
         Some("device") => Some(tx.get("shop-account-device-removed")),
         Some("link") => Some(tx.get("shop-new-link-done")),
         Some("trial") => Some(tx.get("shop-trial-started")),
+        Some("gift") => Some(tx.with("shop-gift-redeemed", &[("brand", page.account.brand_name.as_str().into())])),
         _ => None,
     };
+    // A gift page opened before signing in waits for this customer.
+    let gift_waiting = super::shop_gift::waiting(req).filter(|_| done.is_none());
     let title = tx.get("shop-account-title");
     let body = html! {
         h1 { (title) }
         p.muted { (customer.email) }
         @if let Some(problem) = &problem { p.error role="alert" { (problem) } }
         @if let Some(done) = &done { p.ok role="status" { (done) } }
+        @if let Some(code) = gift_waiting {
+            p.ok role="status" {
+                (tx.get("shop-gift-waiting")) " "
+                a.button href=(in_lang(req, &super::shop_gift::gift_path(page, code))) { (tx.get("shop-gift-open")) }
+            }
+        }
         (subscription(lang, page, customer, &acc))
         (invite(lang, &acc))
         (receipts(lang, page, &acc))
