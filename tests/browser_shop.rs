@@ -321,3 +321,106 @@ fn a_gift_bought_in_the_web_shop_is_mailed_redeemed_once_by_the_recipient_and_re
     let again = partner.submit("/cabinet/gifts", "/cabinet/gifts/refund", &[("payment_id", &payment_id)]);
     assert_eq!(again.status, 409, "a redeemed gift is not refunded: {}", again.text());
 }
+
+/// Pays the sandbox page the browser is on and waits until it says so.
+fn pay_here(browser: &Browser) -> String {
+    wait_until(browser, "return location.pathname.startsWith('/sandbox/pay/');");
+    let payment_id = browser.eval("return location.pathname.split('/').pop();", json!([])).as_str().unwrap().to_owned();
+    browser.eval("document.querySelector('button[value=pay]').click();", json!([]));
+    wait_until(browser, "return document.readyState === 'complete' && !document.querySelector('button[value=pay]');");
+    payment_id
+}
+
+#[test]
+fn a_signed_in_customer_buys_a_second_subscription_named_router_sees_both_and_renews_the_first_only() {
+    let smtp = SmtpServer::start_anywhere();
+    let url = smtp.url();
+    let env = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
+    let Some(s) = Server::start_with(Backend::Sqlite, "browser_shop_several", &env) else { return };
+    let Some(browser) = Browser::start(PHONE) else { return };
+    let seen = |name: &str| {
+        fits_the_phone(&browser, name);
+        browser.screenshot(&format!("shop-several-{name}"));
+        let text = text(&browser);
+        assert_nothing_internal(name, &text, &[], in_russian(&browser));
+        text
+    };
+
+    // The first subscription, bought by the address; then signed in with the mailed code.
+    browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));
+    fill(&browser, &[("email", "family@example.com")]);
+    submit_first_form(&browser);
+    let first_payment = pay_here(&browser);
+    let first_id =
+        s.api("GET", &format!("/payments/{first_payment}"), None, &[]).json()["client_id"].as_str().unwrap().to_owned();
+    browser.goto(&format!("{}/shop/demo-vpn/account?lang=ru", s.base));
+    fill(&browser, &[("email", "family@example.com")]);
+    press(&browser, "/shop/demo-vpn/account?lang=ru");
+    let code = smtp.parsed_once_there_are(2)[1]["subject"].as_str().unwrap().rsplit(' ').next().unwrap().to_owned();
+    fill(&browser, &[("code", &code)]);
+    press(&browser, "/shop/demo-vpn/account?lang=ru");
+    let account = seen("1-account-ru");
+    assert!(account.contains("Купить или продлить") && !account.contains("Ваши подписки:"), "one so far: {account}");
+
+    // A new one named "Router", paid: its own client, with its own link.
+    browser.eval("document.querySelector('#for_new').click();", json!([]));
+    fill(&browser, &[("name", "Router")]);
+    press(&browser, "/shop/demo-vpn/account/buy?lang=ru");
+    pay_here(&browser);
+    let router_id = format!("{first_id}:2");
+    let router = s.api("GET", &format!("/clients/{router_id}"), None, &[]).json();
+    assert_eq!(router["subscription"]["status"], "active", "{router}");
+    let first = s.api("GET", &format!("/clients/{first_id}"), None, &[]).json();
+    assert_ne!(router["subscription"]["subscription_url"], first["subscription"]["subscription_url"]);
+
+    // The account lists both; the router's page shows the router's.
+    browser.goto(&format!("{}/shop/demo-vpn/account?lang=ru&sub=1", s.base));
+    let both = seen("2-router-ru");
+    assert!(both.contains("Ваши подписки:") && both.contains("Подписка 1") && both.contains("«Router»"), "{both}");
+    let router_token = support::partner::link_token(&router);
+    let shown = browser.eval("return document.querySelector('a.button.primary[href*=\"/connect/\"]').href;", json!([]));
+    assert!(shown.as_str().unwrap().contains(&router_token), "the router's link: {shown}");
+    assert_nothing_internal("the router's page", &both, &[&first_id, &router_id], true);
+
+    // Renewing the first extends the first only.
+    let router_ends = router["subscription"]["expires_at"].clone();
+    let first_ends = first["subscription"]["expires_at"].clone();
+    browser.goto(&format!("{}/shop/demo-vpn/account?lang=ru", s.base));
+    let checked = browser.eval("return document.querySelector('input[name=for]:checked').value;", json!([]));
+    assert_eq!(checked, "0", "the form buys for the subscription shown");
+    press(&browser, "/shop/demo-vpn/account/buy?lang=ru");
+    pay_here(&browser);
+    let first = s.api("GET", &format!("/clients/{first_id}"), None, &[]).json();
+    assert_ne!(first["subscription"]["expires_at"], first_ends, "the first is renewed");
+    let router = s.api("GET", &format!("/clients/{router_id}"), None, &[]).json();
+    assert_eq!(router["subscription"]["expires_at"], router_ends, "the router's is not");
+    let ids: Vec<String> = s.api("GET", "/clients?limit=10", None, &[]).json()["clients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["client_id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids, [first_id.clone(), router_id.clone()], "two clients");
+
+    // A new link for the router changes the router's only.
+    browser.goto(&format!("{}/shop/demo-vpn/account?lang=ru&sub=1", s.base));
+    press(&browser, "/shop/demo-vpn/account/new-link?lang=ru");
+    wait_until(&browser, "return location.search.includes('done=link') && document.readyState === 'complete';");
+    let rotated = seen("3-router-new-link-ru");
+    assert!(rotated.contains("«Router»"), "back on the router's: {rotated}");
+    let router = s.api("GET", &format!("/clients/{router_id}"), None, &[]).json();
+    assert_ne!(support::partner::link_token(&router), router_token, "the router's is new");
+    let first_now = s.api("GET", &format!("/clients/{first_id}"), None, &[]).json();
+    assert_eq!(
+        first_now["subscription"]["subscription_url"], first["subscription"]["subscription_url"],
+        "not the first's"
+    );
+
+    // A number that is none of theirs is no page; the router's order was mailed to the address.
+    browser.goto(&format!("{}/shop/demo-vpn/account?lang=ru&sub=7", s.base));
+    let status = browser.eval("return performance.getEntriesByType('navigation')[0].responseStatus;", json!([]));
+    assert_eq!(status, 404);
+    let mails = smtp.parsed_once_there_are(4);
+    let orders = mails.iter().filter(|m| m["subject"] == "Demo VPN: заказ оплачен").count();
+    assert_eq!(orders, 3, "each paid order mailed: {mails:#?}");
+}

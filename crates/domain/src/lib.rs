@@ -24,6 +24,7 @@ pub mod receipt;
 pub mod referral;
 pub mod renewal;
 pub mod saving;
+pub mod several;
 pub mod shop;
 pub mod shop_sign_in;
 pub mod stars;

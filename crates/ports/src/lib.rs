@@ -70,8 +70,8 @@ pub use store::{
     AccountRepo, AdoptedClient, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
     CustomerChatRepo, DailyLimit, DailyQuota, DeliveryBacklog, EventRepo, GiftRecord, GiftRepo, ImportedBalance,
     InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PanelAdoption, PanelAdoptionRepo, PromoRepo, ReadAhead, ReferralRepo,
-    ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, StarsRepo, Store,
-    StoreError, Tx,
+    ReminderRepo, RenewalRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, ShopSubscription,
+    StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

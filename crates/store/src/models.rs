@@ -449,6 +449,18 @@ pub(crate) struct PersonSubscriptionRow {
     pub asked_at: PrimitiveDateTime,
 }
 
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = shop_subscriptions)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct ShopSubscriptionRow {
+    pub account_id: String,
+    pub email: String,
+    pub position: i32,
+    pub client_id: String,
+    pub name: String,
+    pub created_at: PrimitiveDateTime,
+}
+
 #[derive(Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = gifts)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]

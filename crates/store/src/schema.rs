@@ -505,6 +505,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    shop_subscriptions (account_id, email, position) {
+        account_id -> Text,
+        email -> Text,
+        position -> Integer,
+        client_id -> Text,
+        name -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     gifts (payment_id) {
         payment_id -> Text,
         account_id -> Text,

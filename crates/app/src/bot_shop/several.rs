@@ -10,18 +10,14 @@ use time::Duration;
 use vp_domain::{AccountId, ClientId};
 use vp_ports::{BotCustomerRepo, ChatText, ClientRepo, PersonSubscription};
 
+pub use vp_domain::several::{NAME_MAX_CHARS, SUBSCRIPTIONS_PER_PERSON, subscription_name};
+
 use super::{BotShop, Shopper};
 use crate::error::AppResult;
 use crate::views::SubscriptionView;
 
 /// After "New subscription", the next message within this time is read as its name.
 pub const NAME_ANSWER_WINDOW: Duration = Duration::minutes(15);
-/// The longest name, in characters (a button's label must stay readable).
-pub const NAME_MAX_CHARS: usize = 32;
-/// The most subscriptions one person holds in an account's bot (the first and nine more): a
-/// family's need, and a bound on what one person can make.
-pub const SUBSCRIPTIONS_PER_PERSON: u32 = 10;
-
 /// One of the person's subscriptions, as the shop lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnSubscription {
@@ -51,13 +47,6 @@ pub enum Naming {
     Named { target: u32 },
     /// Empty, too long, or with characters a name cannot have: the bot asks again.
     Refused,
-}
-
-/// A name as the person wrote it, trimmed; `None` when it cannot be one.
-pub fn subscription_name(written: &str) -> Option<String> {
-    let name = written.trim();
-    let fits = (1..=NAME_MAX_CHARS).contains(&name.chars().count());
-    (fits && !name.chars().any(char::is_control) && !name.starts_with('/')).then(|| name.to_owned())
 }
 
 /// The id a further subscription's client gets: the person's, then its place counted from
@@ -205,16 +194,6 @@ impl BotShop {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_name_is_one_to_32_characters_trimmed_without_control_characters_or_a_command() {
-        assert_eq!(subscription_name("  Router "), Some("Router".to_owned()));
-        assert_eq!(subscription_name("Мамин телефон"), Some("Мамин телефон".to_owned()));
-        assert_eq!(subscription_name(&"я".repeat(32)), Some("я".repeat(32)));
-        for refused in ["", "   ", &"я".repeat(33), "Router\nPhone", "/start"] {
-            assert_eq!(subscription_name(refused), None, "{refused:?}");
-        }
-    }
 
     #[test]
     fn a_further_subscriptions_client_is_the_persons_id_and_its_number() {

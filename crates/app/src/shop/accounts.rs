@@ -45,9 +45,16 @@ pub struct Entered {
 pub struct Customer {
     pub email: String,
     pub csrf_token: String,
-    session_hash: String,
-    /// The client the email stands for, once it bought or had a trial.
+    pub(super) session_hash: String,
+    /// The client of the subscription acted on (`target`): the address's first once it
+    /// bought or had a trial, or a further one's.
     pub client_id: Option<ClientId>,
+    /// The subscription acted on: 0 for the first, else a further one's position.
+    pub target: u32,
+    /// The customer's further subscriptions, by position.
+    pub further: Vec<vp_ports::ShopSubscription>,
+    /// The address's first client, once it bought or had a trial.
+    pub(super) first: Option<ClientId>,
 }
 
 /// What the account page shows.
@@ -211,6 +218,10 @@ impl Shop {
             Some(s) => linked_client(tx.as_mut(), &s.account_id, &s.email).await?,
             None => None,
         };
+        let further = match &session {
+            Some(s) => tx.shop_subscriptions(&s.account_id, &s.email).await?,
+            None => Vec::new(),
+        };
         tx.commit().await?;
         let Some(session) = session else { return Ok(None) };
         if !session_alive(session.created_at, session.last_seen_at, now) {
@@ -224,7 +235,15 @@ impl Shop {
             tx.touch_shop_session(&token_hash, now).await?;
             tx.commit().await?;
         }
-        Ok(Some(Customer { email: session.email, csrf_token: session.csrf_token, session_hash: token_hash, client_id }))
+        Ok(Some(Customer {
+            email: session.email,
+            csrf_token: session.csrf_token,
+            session_hash: token_hash,
+            first: client_id.clone(),
+            client_id,
+            target: 0,
+            further,
+        }))
     }
 
     pub async fn sign_out(&self, customer: &Customer) -> AppResult<()> {
@@ -236,7 +255,12 @@ impl Shop {
 
     /// The customer's subscription, devices and receipts.
     pub async fn account(&self, page: &ShopPage, customer: &Customer) -> AppResult<CustomerAccount> {
-        let Some(client_id) = &customer.client_id else {
+        // A further subscription's client is made by its first invoice.
+        let exists = match &customer.client_id {
+            Some(id) => read!(self.store, |tx| tx.client(&page.account.id, id)).is_some(),
+            None => false,
+        };
+        let Some(client_id) = customer.client_id.as_ref().filter(|_| exists) else {
             let empty = CustomerAccount {
                 subscription: None,
                 connect_url: None,
@@ -244,7 +268,8 @@ impl Shop {
                 traffic_used: None,
                 receipts: Vec::new(),
                 invite: None,
-                trial_offered: page.account.trial_enabled,
+                // The trial is the first subscription's.
+                trial_offered: page.account.trial_enabled && customer.target == 0,
             };
             return Ok(empty);
         };
@@ -265,7 +290,7 @@ impl Shop {
         let connect_url = client.subscription.map(|s| connect_page_url(&self.public_base_url, &s.link_token, None));
         let invite = self.referrals.personal_link(&page.account.id, &client.id).await?;
         Ok(CustomerAccount {
-            trial_offered: view.trial_available,
+            trial_offered: view.trial_available && customer.target == 0,
             subscription: view.subscription,
             connect_url,
             devices,

@@ -63,6 +63,18 @@ impl Shop {
     /// request it stands for. Bad fields are named (`Validation`); the rules' refusals are the
     /// API's.
     pub async fn buy(&self, page: &ShopPage, order: &ShopOrder, lang: Lang) -> AppResult<Purchase> {
+        self.buy_as(page, order, None, lang).await
+    }
+
+    /// `buy` for the address's first subscription (`further`: `None`; linked to the address by
+    /// its first invoice), or for the signed-in customer's further one whose client is `further`.
+    pub(super) async fn buy_as(
+        &self,
+        page: &ShopPage,
+        order: &ShopOrder,
+        further: Option<ClientId>,
+        lang: Lang,
+    ) -> AppResult<Purchase> {
         let account = &page.account;
         let checked = check_order(page, order);
         let (email, plan_id, method, promo_code, recipient) = checked?;
@@ -71,7 +83,10 @@ impl Shop {
             .admit_request(account, true)
             .await
             .map_err(|wait| AppError::from(Refusal::RateLimited { retry_after_secs: wait.0.max(1) }))?;
-        let client_id = self.client_id(account, &email).await?;
+        let client_id = match &further {
+            Some(id) => id.clone(),
+            None => self.client_id(account, &email).await?,
+        };
         let request = InvoiceRequest {
             client_id: client_id.clone(),
             purpose: Purpose::Subscription { plan_id },
@@ -85,7 +100,9 @@ impl Shop {
             let recipient = recipient.as_ref().map(Email::as_str);
             self.gifts.mark(account, &view.invoice.payment_id, recipient, lang).await?;
         }
-        self.link_customer(account, &email, &client_id, lang, &view.invoice.payment_id).await?;
+        if further.is_none() {
+            self.link_customer(account, &email, &client_id, lang, &view.invoice.payment_id).await?;
+        }
         Ok(match view.invoice.payment_url {
             Some(url) => Purchase::Pay(url),
             None => Purchase::Paid(self.payments.payment_result_url(&view.invoice.payment_id)),

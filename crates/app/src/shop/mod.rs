@@ -3,12 +3,14 @@
 //! shop page shows: the plans and the device offer at the account's prices, the trial where
 //! the account gives one, the legal documents, the support address and the partner's bot;
 //! buying there (`buying`), the order's mail once it is paid (`orders`), the trial a
-//! signed-in customer starts (`trial`), and gifts (`gifts`).
+//! signed-in customer starts (`trial`), gifts (`gifts`), and a customer's several
+//! subscriptions (`several`).
 
 mod accounts;
 mod buying;
 mod gifts;
 mod orders;
+mod several;
 mod trial;
 
 use std::sync::Arc;
@@ -21,6 +23,7 @@ use vp_ports::{AccountRecord, Clock, IdGenerator, PaymentMethodRecord, Store, St
 pub use accounts::{CodeRefused, Customer, CustomerAccount, Entered};
 pub use buying::{Purchase, ShopOrder, new_shop_client_id};
 pub(crate) use orders::ShopOrders;
+pub use several::BuyFor;
 
 use crate::access::{Limiter, PartnerAccess};
 use crate::accounts::load_account;

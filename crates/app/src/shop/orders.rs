@@ -1,6 +1,6 @@
-//! The mail a web shop customer gets when their order is paid: the order and the connect
-//! link, queued in the unit of work that settles the invoice, so it is sent once if and only
-//! if the payment is recorded.
+//! The mail a web shop customer gets when their order is paid (for any of their
+//! subscriptions): the order and the connect link, queued in the unit of work that settles
+//! the invoice, so it is sent once if and only if the payment is recorded.
 
 use async_trait::async_trait;
 use vp_domain::Purpose;
@@ -24,7 +24,17 @@ impl AccessGranted for ShopOrders {
     /// Queues "your order is paid" when the invoice's client is a shop customer; reads the
     /// subscription as the payment left it in `tx`.
     async fn access_granted(&self, tx: &mut dyn Tx, invoice: &InvoiceRecord) -> AppResult<()> {
-        let Some(customer) = tx.shop_customer_of_client(&invoice.client_ref).await? else { return Ok(()) };
+        // The address's first subscription, or a further one of the address's (whose clients'
+        // ids the shop makes `email:…`, so other payments cost no second read).
+        let customer = match tx.shop_customer_of_client(&invoice.client_ref).await? {
+            Some(customer) => Some(customer),
+            None if !invoice.client_id.as_str().starts_with("email:") => None,
+            None => match tx.shop_subscription_of_client(&invoice.account_id, invoice.client_id.as_str()).await? {
+                Some(further) => tx.shop_customer(&invoice.account_id, &further.email).await?,
+                None => None,
+            },
+        };
+        let Some(customer) = customer else { return Ok(()) };
         let Some(subscription) = tx.client_by_ref(&invoice.client_ref).await?.and_then(|c| c.subscription) else {
             return Ok(());
         };

@@ -52,7 +52,7 @@ pub use referrals::ReferralRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
 pub use settings::SettingsRepo;
-pub use shop::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
+pub use shop::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn, ShopSubscription};
 pub use stars::StarsRepo;
 
 use crate::invoice_work::{InvoiceOpening, InvoiceRecorded, InvoiceWrite, OpenedInvoice};

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 use vp_domain::Lang;
-use vp_domain::{AccountId, ClientRef};
+use vp_domain::{AccountId, ClientId, ClientRef};
 
 use super::StoreResult;
 
@@ -21,6 +21,20 @@ pub struct ShopCustomer {
     /// purchase by someone who only typed the email may not (it is mailed instead). `None`
     /// when a trial started on the signed-in account page made it.
     pub first_payment_id: Option<String>,
+    pub created_at: OffsetDateTime,
+}
+
+/// A further subscription of a web shop customer (docs/decisions.md, "Several subscriptions per
+/// person"): its own client of the account, numbered from 1 (the customer's first is the client
+/// `ShopCustomer::client_ref` links), under the name the customer gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopSubscription {
+    pub account_id: AccountId,
+    pub email: String,
+    pub position: u32,
+    /// The partner's id of its client: the client exists once its first invoice made it.
+    pub client_id: ClientId,
+    pub name: String,
     pub created_at: OffsetDateTime,
 }
 
@@ -71,6 +85,16 @@ pub trait ShopRepo: Send {
     /// Links an email to a client unless the email or the client is linked already (then the
     /// existing link stands); returns whether this call made the link.
     async fn add_shop_customer(&mut self, customer: &ShopCustomer) -> StoreResult<bool>;
+    /// The customer's further subscriptions, by position.
+    async fn shop_subscriptions(&mut self, account_id: &str, email: &str) -> StoreResult<Vec<ShopSubscription>>;
+    /// Records a further subscription, or its new name at the same position.
+    async fn put_shop_subscription(&mut self, subscription: &ShopSubscription) -> StoreResult<()>;
+    /// The further subscription whose client has this `client_id`, if it is one.
+    async fn shop_subscription_of_client(
+        &mut self,
+        account_id: &str,
+        client_id: &str,
+    ) -> StoreResult<Option<ShopSubscription>>;
     /// Records a sign-in code; codes sent to the address before it stop working.
     async fn insert_shop_sign_in(&mut self, sign_in: &ShopSignIn) -> StoreResult<()>;
     /// The newest code sent to the address in the account's shop.

@@ -6,14 +6,15 @@ use diesel::{
 };
 use diesel_async::RunQueryDsl;
 use time::OffsetDateTime;
-use vp_domain::{AccountId, ClientRef};
+use vp_domain::{AccountId, ClientId, ClientRef};
 use vp_ports::store::StoreResult;
-use vp_ports::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn};
+use vp_ports::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn, ShopSubscription};
 
 use crate::convert::{count, db_time, db_time_opt, int, lang, utc};
-use crate::errors::db;
-use crate::pool::db_run;
-use crate::schema::{accounts, shop_customers, shop_sessions, shop_sign_ins, shop_slugs};
+use crate::errors::{corrupt, db};
+use crate::models::ShopSubscriptionRow;
+use crate::pool::{db_run, upsert};
+use crate::schema::{accounts, shop_customers, shop_sessions, shop_sign_ins, shop_slugs, shop_subscriptions};
 use crate::tx::StoreTx;
 
 pub(crate) type CustomerRow = (String, String, String, String, String, time::PrimitiveDateTime);
@@ -352,6 +353,56 @@ impl ShopRepo for StoreTx {
         Ok(())
     }
 
+    async fn shop_subscriptions(&mut self, account_id: &str, email: &str) -> StoreResult<Vec<ShopSubscription>> {
+        use shop_subscriptions::dsl as s;
+        let conn = self.conn().await?;
+        let rows: Vec<ShopSubscriptionRow> = db_run!(conn, c => {
+            s::shop_subscriptions
+                .filter(s::account_id.eq(account_id))
+                .filter(s::email.eq(email))
+                .order(s::position.asc())
+                .select(ShopSubscriptionRow::as_select())
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(shop_subscription).collect()
+    }
+
+    async fn put_shop_subscription(&mut self, subscription: &ShopSubscription) -> StoreResult<()> {
+        use shop_subscriptions::dsl as s;
+        let conn = self.conn().await?;
+        let row = ShopSubscriptionRow {
+            account_id: subscription.account_id.to_string(),
+            email: subscription.email.clone(),
+            position: int(subscription.position, "subscription position")?,
+            client_id: subscription.client_id.as_str().to_owned(),
+            name: subscription.name.clone(),
+            created_at: db_time(subscription.created_at),
+        };
+        upsert!(conn, s::shop_subscriptions, (s::account_id, s::email, s::position), &row)
+    }
+
+    async fn shop_subscription_of_client(
+        &mut self,
+        account_id: &str,
+        client_id: &str,
+    ) -> StoreResult<Option<ShopSubscription>> {
+        use shop_subscriptions::dsl as s;
+        let conn = self.conn().await?;
+        let row: Option<ShopSubscriptionRow> = db_run!(conn, c => {
+            s::shop_subscriptions
+                .filter(s::account_id.eq(account_id))
+                .filter(s::client_id.eq(client_id))
+                .select(ShopSubscriptionRow::as_select())
+                .first(c)
+                .await
+                .optional()
+        })
+        .map_err(db)?;
+        row.map(shop_subscription).transpose()
+    }
+
     async fn prune_shop_sign_ins(
         &mut self,
         codes_before: OffsetDateTime,
@@ -376,4 +427,15 @@ impl ShopRepo for StoreTx {
         .map_err(db)?;
         Ok(u64::try_from(codes + sessions).unwrap_or(0))
     }
+}
+
+fn shop_subscription(r: ShopSubscriptionRow) -> StoreResult<ShopSubscription> {
+    Ok(ShopSubscription {
+        position: u32::try_from(r.position).map_err(|_| corrupt(format!("subscription position {}", r.position)))?,
+        client_id: ClientId::parse(&r.client_id).map_err(|_| corrupt(format!("client id {}", r.client_id)))?,
+        account_id: AccountId::issued(r.account_id),
+        email: r.email,
+        name: r.name,
+        created_at: utc(r.created_at),
+    })
 }

@@ -8,7 +8,39 @@ contract_tests!(
     a_shop_customer_links_one_email_to_one_client_and_the_first_link_stands,
     a_shop_customer_linked_by_a_trial_has_no_first_payment_and_the_trial_is_known,
     a_newer_shop_sign_in_code_spends_the_older_and_sessions_are_kept_until_pruned,
+    a_shop_customers_further_subscriptions_are_kept_by_position_renamed_in_place_and_found_by_client,
 );
+
+async fn a_shop_customers_further_subscriptions_are_kept_by_position_renamed_in_place_and_found_by_client(ctx: Ctx) {
+    seed(&ctx.store, "acc-1").await;
+    seed(&ctx.store, "acc-2").await;
+    let further =
+        |account: &str, email: &str, position: u32, client: &str, name: &str, t: i64| vp_ports::ShopSubscription {
+            account_id: AccountId::issued(account.into()),
+            email: email.into(),
+            position,
+            client_id: cid(client),
+            name: name.into(),
+            created_at: at(t),
+        };
+    let mut tx = begin(&ctx.store).await;
+    tx.put_shop_subscription(&further("acc-1", "a@example.com", 2, "email:aa:3", "Mum", 2)).await.unwrap();
+    tx.put_shop_subscription(&further("acc-1", "a@example.com", 1, "email:aa:2", "Phone", 1)).await.unwrap();
+    tx.put_shop_subscription(&further("acc-1", "b@example.com", 1, "email:bb:2", "Phone", 1)).await.unwrap();
+    tx.put_shop_subscription(&further("acc-2", "a@example.com", 1, "email:aa:2", "Phone", 1)).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = begin(&ctx.store).await;
+    let router = further("acc-1", "a@example.com", 1, "email:aa:2", "Router", 5);
+    tx.put_shop_subscription(&router).await.unwrap();
+    let mum = further("acc-1", "a@example.com", 2, "email:aa:3", "Mum", 2);
+    let listed = tx.shop_subscriptions("acc-1", "a@example.com").await.unwrap();
+    assert_eq!(listed, [router.clone(), mum.clone()], "by position, renamed in place");
+    assert_eq!(tx.shop_subscriptions("acc-1", "c@example.com").await.unwrap(), []);
+    assert_eq!(tx.shop_subscription_of_client("acc-1", "email:aa:3").await.unwrap(), Some(mum));
+    assert_eq!(tx.shop_subscription_of_client("acc-1", "email:aa").await.unwrap(), None, "the first has no row");
+    let taken = further("acc-1", "b@example.com", 2, "email:aa:2", "Twice", 6);
+    assert!(tx.put_shop_subscription(&taken).await.is_err(), "a client is one subscription's");
+}
 
 async fn a_shop_slug_is_one_accounts_and_accounts_without_one_are_found(ctx: Ctx) {
     seed(&ctx.store, "acc-1").await;

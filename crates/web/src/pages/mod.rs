@@ -16,6 +16,7 @@ pub mod sandbox;
 mod shop;
 mod shop_account;
 mod shop_gift;
+mod shop_several;
 
 use actix_web::guard::{Guard, GuardContext};
 use actix_web::web;
@@ -42,6 +43,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route(&format!("{}{{slug}}/account/new-link", vp_app::shop::SHOP_PATH), web::post().to(shop_account::new_link))
         .route(&format!("{}{{slug}}/account/trial", vp_app::shop::SHOP_PATH), web::post().to(shop_account::start_trial))
+        .route(&format!("{}{{slug}}/account/buy", vp_app::shop::SHOP_PATH), web::post().to(shop_several::buy))
         .route(&format!("{}{{slug}}/gift/{{code}}", vp_app::shop::SHOP_PATH), web::get().to(shop_gift::show))
         .route(&format!("{}{{slug}}/gift/{{code}}", vp_app::shop::SHOP_PATH), web::post().to(shop_gift::redeem))
         .route(vp_ports::pages::CONNECT_ROUTE, web::get().to(connect::list))

@@ -93,10 +93,19 @@ pub async fn show(req: HttpRequest, shop: Data<Shop>, slug: Path<String>) -> Htt
         Err(res) => return res,
     };
     match signed_in(&req, &shop, &page).await {
-        Ok(Some(customer)) => account(&req, &shop, &page, &customer, None, StatusCode::OK).await,
+        // `?sub=<n>` names one of the customer's subscriptions; a number not theirs is no page.
+        Ok(Some(customer)) => match customer.at(shown_subscription(&req)) {
+            Some(customer) => account(&req, &shop, &page, &customer, None, StatusCode::OK).await,
+            None => not_found(&req, page_lang(&req)),
+        },
         Ok(None) => sign_in_form(&req, &shop, &page, "", None, StatusCode::OK),
         Err(res) => res,
     }
+}
+
+/// The subscription the account page's address names (`?sub=<n>`); the first without one.
+fn shown_subscription(req: &HttpRequest) -> u32 {
+    req.query_string().split('&').find_map(|p| p.strip_prefix("sub=")).and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
 /// The first step: the address to send a code to.
@@ -303,6 +312,9 @@ pub struct AccountForm {
     pub(super) csrf: String,
     #[serde(default)]
     device: String,
+    /// The subscription the form acts on: 0 (or none) for the first.
+    #[serde(default)]
+    sub: u32,
 }
 
 /// A form of the account page, taken only from the signed-in customer whose session's token it
@@ -346,6 +358,7 @@ pub async fn remove_device(
         Ok(signed) => signed,
         Err(res) => return res,
     };
+    let Some(customer) = customer.at(form.sub) else { return not_found(&req, page_lang(&req)) };
     let tx = Texts(page_lang(&req));
     match shop.remove_device(&page, &customer, &form.device).await {
         Err(AppError::Refused(Refusal::DeviceNotFound)) => {
@@ -362,6 +375,7 @@ pub async fn new_link(req: HttpRequest, shop: Data<Shop>, slug: Path<String>, fo
         Ok(signed) => signed,
         Err(res) => return res,
     };
+    let Some(customer) = customer.at(form.sub) else { return not_found(&req, page_lang(&req)) };
     let done = shop.new_link(&page, &customer).await;
     after(&req, &shop, &page, &customer, done, "link").await
 }
@@ -391,13 +405,21 @@ async fn after(
     done: &str,
 ) -> HttpResponse {
     match result {
-        Ok(()) => see_other(&in_lang(req, &format!("{}?done={done}", account_path(page)))),
+        Ok(()) => see_other(&in_lang(req, &format!("{}?done={done}{}", account_path(page), sub_query(customer)))),
         Err(e) => account_refused(req, shop, page, customer, e).await,
     }
 }
 
+/// `&sub=<n>` for a further subscription, so the page after an action shows the one acted on.
+pub(super) fn sub_query(customer: &Customer) -> String {
+    match customer.target {
+        0 => String::new(),
+        n => format!("&sub={n}"),
+    }
+}
+
 /// The account page again, saying why an action was refused.
-async fn account_refused(
+pub(super) async fn account_refused(
     req: &HttpRequest,
     shop: &Shop,
     page: &ShopPage,
@@ -423,6 +445,16 @@ async fn account_refused(
         AppError::Refused(Refusal::RateLimited { retry_after_secs }) => {
             (StatusCode::TOO_MANY_REQUESTS, tx.with("shop-too-fast", &[("seconds", (*retry_after_secs).into())]))
         }
+        AppError::Validation(fields) => (StatusCode::BAD_REQUEST, super::shop_several::field_problem(tx, fields)),
+        AppError::Refused(Refusal::IdempotencyKeyReuse) => (StatusCode::CONFLICT, tx.get("shop-form-stale")),
+        AppError::Refused(Refusal::Promo(reason)) => {
+            (StatusCode::BAD_REQUEST, tx.get(vp_app::promotions::refusal_text_key(*reason)))
+        }
+        AppError::Refused(Refusal::LifetimeSubscription) => (StatusCode::CONFLICT, tx.get("shop-lifetime-owned")),
+        AppError::Refused(Refusal::NewClientsDailyLimit) => {
+            (StatusCode::TOO_MANY_REQUESTS, tx.with("shop-new-clients-limit", &brand))
+        }
+        AppError::NotFound(_) => (StatusCode::NOT_FOUND, tx.get("shop-account-no-such-subscription")),
         _ => {
             tracing::warn!(error = %e, "a shop account action failed");
             (StatusCode::SERVICE_UNAVAILABLE, tx.with("shop-try-later", &brand))
@@ -469,7 +501,9 @@ async fn account(
                 a.button href=(in_lang(req, &super::shop_gift::gift_path(page, code))) { (tx.get("shop-gift-open")) }
             }
         }
+        (super::shop_several::list(req, page, customer))
         (subscription(lang, page, customer, &acc))
+        (super::shop_several::buy_form(req, page, customer))
         (invite(lang, &acc))
         (receipts(lang, page, &acc))
         form method="post" action=(super::order::with_lang(&format!("{}/sign-out", shop_path(page)), lang)) {
@@ -500,7 +534,7 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
     let used = PanelUse { devices: acc.devices.as_ref().map(|d| d.devices_count), traffic_used: acc.traffic_used };
     let state = sub.state(lang, used);
     html! {
-        h2 { (tx.get("shop-account-subscription")) }
+        h2 { (super::shop_several::heading(tx, customer)) }
         dl {
             dt { (tx.get("page-subscription-status")) } dd { (state.status) }
             dt { (tx.get("page-subscription-valid-until")) } dd { (state.until) }
@@ -519,10 +553,15 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
             @if let Some(url) = &acc.connect_url {
                 a.button.primary href=(super::order::with_lang(url, lang)) { (tx.get("page-order-connect")) }
             }
-            @if !sub.lifetime { a.button href=(shop_path(page)) { (tx.get("shop-renew")) } }
+            // The first renews in the shop by its address; a further one in the form below.
+            @if !sub.lifetime {
+                @let renew = if customer.target == 0 { shop_path(page) } else { "#buy".to_owned() };
+                a.button href=(renew) { (tx.get("shop-renew")) }
+            }
         }
         form method="post" action=(super::order::with_lang(&format!("{}/new-link", account_path(page)), lang)) {
             input type="hidden" name="csrf" value=(customer.csrf_token);
+            input type="hidden" name="sub" value=(customer.target);
             p.muted { (tx.get("shop-account-new-link-help")) }
             button type="submit" { (tx.get("shop-new-link")) }
         }
@@ -536,6 +575,7 @@ fn subscription(lang: Lang, page: &ShopPage, customer: &Customer, acc: &Customer
                         (tx.with("shop-device", &[("name", name.as_str().into()), ("day", sub.time_zone.day(d.created_at).into())]))
                         form.inline method="post" action=(super::order::with_lang(&format!("{}/remove-device", account_path(page)), lang)) {
                             input type="hidden" name="csrf" value=(customer.csrf_token);
+                            input type="hidden" name="sub" value=(customer.target);
                             input type="hidden" name="device" value=(d.hwid);
                             " " button type="submit" { (tx.with("shop-device-remove", &[("name", name.as_str().into())])) }
                         }
