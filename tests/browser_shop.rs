@@ -23,11 +23,7 @@ fn submit_first_form(browser: &Browser) {
 }
 
 fn step(browser: &Browser, name: &str) -> String {
-    fits_the_phone(browser, name);
-    browser.screenshot(&format!("shop-walk-{name}"));
-    let text = text(browser);
-    assert_nothing_internal(name, &text, &[], in_russian(browser));
-    text
+    looked_at(browser, "shop-walk", name)
 }
 
 /// Whether the page is in Russian, where the spec's English status names would be foreign.
@@ -194,27 +190,33 @@ fn buy_a_gift(browser: &Browser, s: &Server, plan: usize, email: &str, recipient
     browser.eval("document.querySelector('input[name=gift]').click();", json!([]));
     fill(browser, &[("email", email), ("recipient", recipient)]);
     submit_first_form(browser);
-    wait_until(browser, "return location.pathname.startsWith('/sandbox/pay/');");
-    let payment_id = browser.eval("return location.pathname.split('/').pop();", json!([])).as_str().unwrap().to_owned();
-    browser.eval("document.querySelector('button[value=pay]').click();", json!([]));
-    wait_until(browser, "return document.readyState === 'complete' && !document.querySelector('button[value=pay]');");
-    payment_id
+    pay_here(browser)
+}
+
+/// The real binary with mail over SMTP, and a browser at a phone's size.
+fn shop_on_a_phone(name: &str) -> Option<(SmtpServer, Server, Browser)> {
+    let smtp = SmtpServer::start_anywhere();
+    let url = smtp.url();
+    let env = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
+    let s = Server::start_with(Backend::Sqlite, name, &env)?;
+    let browser = Browser::start(PHONE)?;
+    Some((smtp, s, browser))
+}
+
+/// The page as a person sees it: it fits the phone, its screenshot is `<walk>-<name>.png`, and
+/// it shows nothing internal; its text.
+fn looked_at(browser: &Browser, walk: &str, name: &str) -> String {
+    fits_the_phone(browser, name);
+    browser.screenshot(&format!("{walk}-{name}"));
+    let text = text(browser);
+    assert_nothing_internal(name, &text, &[], in_russian(browser));
+    text
 }
 
 #[test]
 fn a_gift_bought_in_the_web_shop_is_mailed_redeemed_once_by_the_recipient_and_refunded_when_unredeemed() {
-    let smtp = SmtpServer::start_anywhere();
-    let url = smtp.url();
-    let env = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
-    let Some(s) = Server::start_with(Backend::Sqlite, "browser_shop_gift", &env) else { return };
-    let Some(browser) = Browser::start(PHONE) else { return };
-    let seen = |name: &str| {
-        fits_the_phone(&browser, name);
-        browser.screenshot(&format!("shop-gift-{name}"));
-        let text = text(&browser);
-        assert_nothing_internal(name, &text, &[], in_russian(&browser));
-        text
-    };
+    let Some((smtp, s, browser)) = shop_on_a_phone("browser_shop_gift") else { return };
+    let seen = |name: &str| looked_at(&browser, "shop-gift", name);
 
     // The buyer ticks "a gift", names the recipient's address, pays.
     browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));
@@ -333,18 +335,8 @@ fn pay_here(browser: &Browser) -> String {
 
 #[test]
 fn a_signed_in_customer_buys_a_second_subscription_named_router_sees_both_and_renews_the_first_only() {
-    let smtp = SmtpServer::start_anywhere();
-    let url = smtp.url();
-    let env = [("VP_SMTP_URL", url.as_str()), ("VP_MAIL_FROM", "shop@vpn.example")];
-    let Some(s) = Server::start_with(Backend::Sqlite, "browser_shop_several", &env) else { return };
-    let Some(browser) = Browser::start(PHONE) else { return };
-    let seen = |name: &str| {
-        fits_the_phone(&browser, name);
-        browser.screenshot(&format!("shop-several-{name}"));
-        let text = text(&browser);
-        assert_nothing_internal(name, &text, &[], in_russian(&browser));
-        text
-    };
+    let Some((smtp, s, browser)) = shop_on_a_phone("browser_shop_several") else { return };
+    let seen = |name: &str| looked_at(&browser, "shop-several", name);
 
     // The first subscription, bought by the address; then signed in with the mailed code.
     browser.goto(&format!("{}/shop/demo-vpn?lang=ru", s.base));

@@ -116,6 +116,11 @@ pub struct ClientRecord {
 }
 
 impl ClientRecord {
+    /// A client made now by its first invoice, trial or gift: not blocked, no subscription yet.
+    pub fn new(id: ClientRef, account_id: AccountId, client_id: ClientId, created_at: OffsetDateTime) -> ClientRecord {
+        ClientRecord { id, account_id, client_id, created_at, blocked: false, subscription: None }
+    }
+
     /// Who the client is in the VPN panel: the client reference, or the panel's own name for a
     /// user adopted from it.
     pub fn panel_user_ref(&self) -> &str {

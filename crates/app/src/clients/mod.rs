@@ -164,14 +164,7 @@ impl Clients {
             let client = match existing {
                 Some(c) => c,
                 None => {
-                    let c = ClientRecord {
-                        id: client_ref.clone(),
-                        account_id: account.id.clone(),
-                        client_id: client_id.clone(),
-                        created_at: now,
-                        blocked: false,
-                        subscription: None,
-                    };
+                    let c = ClientRecord::new(client_ref.clone(), account.id.clone(), client_id.clone(), now);
                     tx.insert_client(&c).await?;
                     c
                 }

@@ -223,14 +223,8 @@ impl Gifts {
             Some(c) => c,
             None => {
                 check_new_client_limit(tx, account, now).await?;
-                let c = ClientRecord {
-                    id: ClientRef::issued(self.ids.new_id(ClientRef::PREFIX)),
-                    account_id: account.id.clone(),
-                    client_id: client_id.clone(),
-                    created_at: now,
-                    blocked: false,
-                    subscription: None,
-                };
+                let id = ClientRef::issued(self.ids.new_id(ClientRef::PREFIX));
+                let c = ClientRecord::new(id, account.id.clone(), client_id.clone(), now);
                 tx.insert_client(&c).await?;
                 c
             }

@@ -39,14 +39,8 @@ impl Payments {
             let (owner, new_client) = match &client {
                 Some(c) => (c.id.clone(), None),
                 None => {
-                    let c = ClientRecord {
-                        id: ClientRef::issued(self.ids.new_id(ClientRef::PREFIX)),
-                        account_id: account.id.clone(),
-                        client_id: request.client_id.clone(),
-                        created_at,
-                        blocked: false,
-                        subscription: None,
-                    };
+                    let id = ClientRef::issued(self.ids.new_id(ClientRef::PREFIX));
+                    let c = ClientRecord::new(id, account.id.clone(), request.client_id.clone(), created_at);
                     (c.id.clone(), Some((c, daily_limit(account, DailyQuota::NewClients, created_at))))
                 }
             };

@@ -4,12 +4,10 @@
 //! has none, and the address is linked to it as a trial started there links it.
 
 use vp_domain::Lang;
-use vp_domain::cabinet::Email;
 use vp_domain::gift::{GiftCode, GiftRefused};
-use vp_ports::{ShopCustomer, StoreError};
 
-use super::{Customer, Shop, ShopPage, new_shop_client_id};
-use crate::error::{AppError, AppResult, Refusal};
+use super::{Customer, Shop, ShopPage, link_address};
+use crate::error::{AppError, AppResult};
 use crate::gifts::GiftView;
 
 impl Shop {
@@ -30,27 +28,13 @@ impl Shop {
     ) -> AppResult<Result<(), GiftRefused>> {
         let Some(code) = GiftCode::parse(code) else { return Ok(Err(GiftRefused::Unknown)) };
         let account = &page.account;
-        self.access
-            .admit_request(account, false)
-            .await
-            .map_err(|wait| AppError::from(Refusal::RateLimited { retry_after_secs: wait.0.max(1) }))?;
-        let email = Email::parse(&customer.email)
-            .map_err(|_| StoreError::Corrupt(format!("the email of a shop session: {}", customer.email)))?;
-        let client_id = customer.client_id.clone().unwrap_or_else(|| new_shop_client_id(&account.id, &email));
+        let (email, client_id) = self.signed_in_client(page, customer).await?;
         if let Err(refused) = self.gifts.redeem(account, &code, &client_id).await? {
             return Ok(Err(refused));
         }
         let mut tx = self.store.begin().await?;
         let client = tx.client(&account.id, &client_id).await?.ok_or(AppError::NotFound("client"))?;
-        tx.add_shop_customer(&ShopCustomer {
-            account_id: account.id.clone(),
-            email: email.as_str().to_owned(),
-            client_ref: client.id,
-            lang,
-            first_payment_id: None,
-            created_at: self.clock.now(),
-        })
-        .await?;
+        link_address(tx.as_mut(), account, &email, client.id, lang, self.clock.now()).await?;
         tx.commit().await?;
         Ok(Ok(()))
     }

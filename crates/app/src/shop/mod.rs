@@ -16,9 +16,10 @@ mod trial;
 use std::sync::Arc;
 
 use vp_domain::AccountId;
+use vp_domain::cabinet::Email;
 use vp_domain::shop::ShopSlug;
-use vp_domain::{ClientId, Lang};
-use vp_ports::{AccountRecord, Clock, IdGenerator, PaymentMethodRecord, Store, StoreError, Tx};
+use vp_domain::{ClientId, ClientRef, Lang};
+use vp_ports::{AccountRecord, Clock, IdGenerator, PaymentMethodRecord, ShopCustomer, Store, StoreError, Tx};
 
 pub use accounts::{CodeRefused, Customer, CustomerAccount, Entered};
 pub use buying::{Purchase, ShopOrder, new_shop_client_id};
@@ -29,7 +30,7 @@ use crate::access::{Limiter, PartnerAccess};
 use crate::accounts::load_account;
 use crate::catalog::{Catalog, Offers};
 use crate::clients::Clients;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, Refusal};
 use crate::mail::MailQueue;
 use crate::payments::Payments;
 use crate::tokens::Tokens;
@@ -157,6 +158,45 @@ impl Shop {
         let methods = offer.enabled_methods();
         Ok(ShopPage { account, slug, plans, documents, bot_url, methods, form: self.tokens.random() })
     }
+}
+
+impl Shop {
+    /// The signed-in customer's address and the client it stands for (the linked one, else the
+    /// one a first trial or gift makes), once the action counts in the account's window as the
+    /// API request it stands for.
+    pub(super) async fn signed_in_client(&self, page: &ShopPage, customer: &Customer) -> AppResult<(Email, ClientId)> {
+        let account = &page.account;
+        self.access
+            .admit_request(account, false)
+            .await
+            .map_err(|wait| AppError::from(Refusal::RateLimited { retry_after_secs: wait.0.max(1) }))?;
+        let email = Email::parse(&customer.email)
+            .map_err(|_| StoreError::Corrupt(format!("the email of a shop session: {}", customer.email)))?;
+        let client_id = customer.client_id.clone().unwrap_or_else(|| new_shop_client_id(&account.id, &email));
+        Ok((email, client_id))
+    }
+}
+
+/// Links the address to the client a trial or a gift made for it on the account page (no
+/// purchase made the link; a link made already stands).
+pub(crate) async fn link_address(
+    tx: &mut dyn Tx,
+    account: &AccountRecord,
+    email: &Email,
+    client_ref: ClientRef,
+    lang: Lang,
+    now: time::OffsetDateTime,
+) -> AppResult<()> {
+    let customer = ShopCustomer {
+        account_id: account.id.clone(),
+        email: email.as_str().to_owned(),
+        client_ref,
+        lang,
+        first_payment_id: None,
+        created_at: now,
+    };
+    tx.add_shop_customer(&customer).await?;
+    Ok(())
 }
 
 /// The client an email stands for in the account's shop, once a purchase linked it.

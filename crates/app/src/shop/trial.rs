@@ -4,12 +4,11 @@
 //! client of the account, so the spec's "granted once" makes it once per address and account.
 
 use vp_domain::Lang;
-use vp_domain::cabinet::Email;
+use vp_ports::MailContent;
 use vp_ports::pages::connect_page_url;
-use vp_ports::{MailContent, ShopCustomer, StoreError};
 
-use super::{Customer, Shop, ShopPage, new_shop_client_id, shop_url};
-use crate::error::{AppError, AppResult, Refusal};
+use super::{Customer, Shop, ShopPage, link_address, shop_url};
+use crate::error::{AppError, AppResult};
 
 impl Shop {
     /// Starts the trial for the signed-in customer (the API's refusals: disabled, already used,
@@ -18,13 +17,7 @@ impl Shop {
     pub async fn start_trial(&self, page: &ShopPage, customer: &Customer, lang: Lang) -> AppResult<()> {
         let account = &page.account;
         // The trial counts in the account's window, as `POST /clients/{id}/trial` does.
-        self.access
-            .admit_request(account, false)
-            .await
-            .map_err(|wait| AppError::from(Refusal::RateLimited { retry_after_secs: wait.0.max(1) }))?;
-        let email = Email::parse(&customer.email)
-            .map_err(|_| StoreError::Corrupt(format!("the email of a shop session: {}", customer.email)))?;
-        let client_id = customer.client_id.clone().unwrap_or_else(|| new_shop_client_id(&account.id, &email));
+        let (email, client_id) = self.signed_in_client(page, customer).await?;
         self.clients.start_trial(account, &client_id).await?;
 
         // The link and the mail in one unit of work, after the trial's own: were the process
@@ -33,15 +26,7 @@ impl Shop {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let client = tx.client(&account.id, &client_id).await?.ok_or(AppError::NotFound("client"))?;
-        tx.add_shop_customer(&ShopCustomer {
-            account_id: account.id.clone(),
-            email: email.as_str().to_owned(),
-            client_ref: client.id.clone(),
-            lang,
-            first_payment_id: None,
-            created_at: now,
-        })
-        .await?;
+        link_address(tx.as_mut(), account, &email, client.id.clone(), lang, now).await?;
         if let Some(record) = &client.subscription {
             let slug = tx.shop_slug(&account.id).await?.unwrap_or_default();
             let content = MailContent::ShopTrialStarted {
