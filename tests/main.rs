@@ -31,6 +31,7 @@ mod referrals;
 mod remnawave;
 mod renewals;
 mod rolling_restart;
+mod sales;
 mod sdk;
 mod secrets_at_rest;
 mod shop_bot_import;

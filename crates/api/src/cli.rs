@@ -108,6 +108,11 @@ pub enum Command {
     /// --to 2026-11-30 > invoices.csv`.
     #[command(subcommand)]
     Export(ExportCommand),
+    /// A partner's sales figures per day (the cabinet's charts read them), rebuilt from the
+    /// invoices, clients and trials; the jobs rebuild the last two days every few minutes and the
+    /// last 92 each night.
+    #[command(subcommand)]
+    Sales(SalesCommand),
     /// The key that seals secrets at rest (VP_SECRETS_KEY).
     #[command(subcommand)]
     Secrets(SecretsCommand),
@@ -131,6 +136,21 @@ pub enum ExportCommand {
     /// The account's ledger entries written in the range, oldest first: kind, invoice or
     /// withdrawal, amount and held amount (signed).
     Ledger(ExportArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SalesCommand {
+    /// Rebuild the account's figures of the days FROM to TO (its time zone, both included, at
+    /// most 366 days): after an upgrade that brought the figures, or to check them.
+    Rebuild(ExportArgs),
+    /// The account's figures of a range as the cabinet reads them: the total, the period just
+    /// before, and per payment method.
+    Show {
+        account_id: AccountId,
+        /// 7d, 30d, 90d, this-month or last-month.
+        #[arg(long, default_value = "30d")]
+        range: String,
+    },
 }
 
 #[derive(Debug, Args)]

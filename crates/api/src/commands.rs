@@ -18,7 +18,8 @@ use vp_ports::WithdrawalFilter;
 use crate::cli::{
     AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, ExportCommand,
     GatewayCommand, ImportCommand, InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand,
-    PlanCommand, SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand, WithdrawalCommand,
+    PlanCommand, SalesCommand, SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand,
+    WithdrawalCommand,
 };
 use crate::output;
 
@@ -503,6 +504,33 @@ pub async fn backup(services: &Services, file: &Path) -> CommandResult {
     Ok(serde_json::json!({ "backup": path, "bytes": bytes }))
 }
 
+/// `YYYY-MM-DD` of `--flag`.
+fn day_arg(text: &str, flag: &str) -> Result<time::Date, CommandError> {
+    vp_domain::time_zone::parse_day(text)
+        .ok_or_else(|| CommandError::BadInput(format!("--{flag} is a date such as 2026-11-30")))
+}
+
+/// `vp-api sales rebuild ACCOUNT --from --to`: the rows of daily figures written; `vp-api sales
+/// show ACCOUNT --range`: a range's figures.
+pub async fn sales(services: &Services, command: SalesCommand) -> Result<Value, CommandError> {
+    match command {
+        SalesCommand::Rebuild(args) => {
+            let (first, last) = (day_arg(&args.from, "from")?, day_arg(&args.to, "to")?);
+            let rows = services.sales.rebuild(args.account_id.as_str(), first, last).await?;
+            let id = args.account_id.as_str();
+            Ok(serde_json::json!({ "account_id": id, "from": args.from, "to": args.to, "rows": rows }))
+        }
+        SalesCommand::Show { account_id, range } => {
+            let range = vp_domain::sales::SalesRange::parse(&range).ok_or_else(|| {
+                CommandError::BadInput("--range is one of 7d, 30d, 90d, this-month, last-month".into())
+            })?;
+            let account = services.operator.account_overview(&account_id).await?.account;
+            let report = services.sales.report(&account, range).await?;
+            Ok(crate::output::sales_report(&report))
+        }
+    }
+}
+
 /// `vp-api export ...`: the CSV on standard output, a page at a time (constant memory).
 pub async fn export(services: &Services, command: ExportCommand) -> Result<(), CommandError> {
     use std::io::Write;
@@ -512,11 +540,7 @@ pub async fn export(services: &Services, command: ExportCommand) -> Result<(), C
         ExportCommand::Clients(args) => (ExportKind::Clients, args),
         ExportCommand::Ledger(args) => (ExportKind::Ledger, args),
     };
-    let day = |text: &str, flag: &str| {
-        vp_domain::time_zone::parse_day(text)
-            .ok_or_else(|| CommandError::BadInput(format!("--{flag} is a date such as 2026-11-30")))
-    };
-    let (first, last) = (day(&args.from, "from")?, day(&args.to, "to")?);
+    let (first, last) = (day_arg(&args.from, "from")?, day_arg(&args.to, "to")?);
     let exports = &services.exports;
     let account_id = args.account_id.as_str();
     let range = exports.range(account_id, first, last).await?;

@@ -92,6 +92,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
             })
         }
         Command::Export(c) => return commands::export(&services, c).await.map(|()| None),
+        Command::Sales(c) => commands::sales(&services, c).await?,
         Command::Endpoint(c) => event_commands::endpoint_command(&services, c).await?,
         Command::Cabinet(c) => commands::cabinet(&services, c).await?,
         Command::Mail(c) => commands::mail(&services, c).await?,

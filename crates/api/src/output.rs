@@ -353,3 +353,29 @@ pub fn mail(m: &vp_ports::MailRecord) -> Value {
         "last_error": m.last_error,
     })
 }
+
+/// A range's sales figures: money as exact decimals, counts as numbers.
+pub fn sales_report(report: &vp_app::sales::SalesReport) -> Value {
+    let figures = |f: &vp_domain::sales::Figures| {
+        json!({
+            "issued": f.issued,
+            "paid": f.paid,
+            "refunded": f.refunded,
+            "failed": f.failed,
+            "expired": f.expired,
+            "gross": f.gross.to_string(),
+            "partner_share": f.partner_share.to_string(),
+            "new_clients": f.new_clients,
+            "trials": f.trials,
+            "success_percent": f.success_percent(),
+        })
+    };
+    json!({
+        "range": report.range.code(),
+        "from": report.first.to_string(),
+        "to": report.last.to_string(),
+        "total": figures(&report.total),
+        "previous": figures(&report.previous),
+        "by_method": report.by_method.iter().map(|(m, f)| json!({ "method": m, "figures": figures(f) })).collect::<Vec<_>>(),
+    })
+}

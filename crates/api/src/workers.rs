@@ -35,6 +35,9 @@ const BROADCAST_IDLE: Duration = Duration::from_secs(2);
 /// How often due mail is looked for, and how many messages a round sends.
 const MAIL_INTERVAL: Duration = Duration::from_secs(2);
 const MAIL_BATCH: u32 = 20;
+/// How often the sales figures of the last two days are rebuilt (and, the first time after
+/// midnight UTC, of the last 92).
+const SALES_INTERVAL: Duration = Duration::from_secs(300);
 /// The update poller's long poll: well inside the poll lease, which each round renews.
 const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
 /// How often a process without the poll lease tries for it, and a poller's pause after a
@@ -117,6 +120,7 @@ pub fn spawn_all(services: &Services, config: &Config, shifted_clock: Option<Arc
         |services| async move { send_mail(&services).await },
     )));
     let sender = holder.clone();
+    tasks.push(tokio::spawn(rebuild_sales(services.clone())));
     tasks.push(tokio::spawn(every(REMINDER_INTERVAL, services.clone(), move |services| {
         let holder = sender.clone();
         async move { send_reminders(&services, &holder).await }
@@ -149,6 +153,28 @@ where
     loop {
         tick.tick().await;
         job(services.clone()).await;
+    }
+}
+
+/// The sales figures: the last two days every `SALES_INTERVAL`, the last 92 once a day.
+async fn rebuild_sales(services: Services) {
+    let mut tick = tokio::time::interval(SALES_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The nightly rebuild waits for the first midnight: a start rebuilds two days only.
+    let mut nightly_done = time::OffsetDateTime::now_utc().date();
+    loop {
+        tick.tick().await;
+        let today = time::OffsetDateTime::now_utc().date();
+        let nightly = today > nightly_done;
+        match services.sales.rebuild_recent(nightly).await {
+            Ok(accounts) => {
+                if nightly {
+                    nightly_done = today;
+                    tracing::info!(accounts, "rebuilt the sales figures of the last 92 days");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "rebuilding the sales figures failed"),
+        }
     }
 }
 

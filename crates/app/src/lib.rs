@@ -46,6 +46,7 @@ pub mod referrals;
 pub mod reminders;
 pub mod renewals;
 mod retry;
+pub mod sales;
 pub mod secrets;
 mod services;
 mod setting;

@@ -32,6 +32,7 @@ use crate::promotions::Promotions;
 use crate::referrals::{ReferralRewards, Referrals};
 use crate::reminders::{ReminderQueue, Reminders};
 use crate::renewals::{Consents, Renewals};
+use crate::sales::Sales;
 use crate::secrets::{SecretKeys, Secrets};
 use crate::shop::{Shop, ShopOrders};
 use crate::stamp::Stamp;
@@ -159,6 +160,8 @@ pub struct Services {
     pub broadcasts: Arc<Broadcasts>,
     /// Gift subscriptions: bought, redeemed, refunded.
     pub gifts: Arc<Gifts>,
+    /// The partners' sales figures per day.
+    pub sales: Arc<Sales>,
 }
 
 impl Services {
@@ -434,6 +437,7 @@ impl Services {
             audit: audit.clone(),
         });
         let exports = Arc::new(Exports { store: store.clone(), clock: clock.clone() });
+        let sales = Arc::new(Sales { store: store.clone(), clock: clock.clone() });
         let cabinet = Arc::new(Cabinet {
             store: store.clone(),
             panel,
@@ -491,6 +495,7 @@ impl Services {
             referrals,
             broadcasts,
             gifts,
+            sales,
         }
     }
 }

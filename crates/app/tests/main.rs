@@ -14,4 +14,5 @@ mod mail;
 mod partner_flows;
 mod reminders;
 mod renewals;
+mod sales;
 mod stars;

@@ -23,6 +23,7 @@ pub mod rate_window;
 pub mod receipt;
 pub mod referral;
 pub mod renewal;
+pub mod sales;
 pub mod saving;
 pub mod several;
 pub mod shop;

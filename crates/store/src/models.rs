@@ -462,6 +462,24 @@ pub(crate) struct ShopSubscriptionRow {
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = daily_sales)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct DailySalesRow {
+    pub account_id: String,
+    pub day: String,
+    pub method: String,
+    pub issued: i32,
+    pub paid: i32,
+    pub refunded: i32,
+    pub failed: i32,
+    pub expired: i32,
+    pub gross: i64,
+    pub partner_share: i64,
+    pub new_clients: i32,
+    pub trials: i32,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = gifts)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
 pub(crate) struct GiftRow {

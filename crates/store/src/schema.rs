@@ -516,6 +516,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    daily_sales (account_id, day, method) {
+        account_id -> Text,
+        day -> Text,
+        method -> Text,
+        issued -> Integer,
+        paid -> Integer,
+        refunded -> Integer,
+        failed -> Integer,
+        expired -> Integer,
+        gross -> BigInt,
+        partner_share -> BigInt,
+        new_clients -> Integer,
+        trials -> Integer,
+    }
+}
+
+diesel::table! {
     gifts (payment_id) {
         payment_id -> Text,
         account_id -> Text,

@@ -23,6 +23,7 @@ mod read_ahead;
 mod referrals;
 mod reminders;
 mod renewals;
+mod sales;
 mod settings;
 mod shop;
 mod stars;
@@ -51,6 +52,7 @@ pub use read_ahead::ReadAhead;
 pub use referrals::ReferralRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
+pub use sales::{DailySales, SalesRepo};
 pub use settings::SettingsRepo;
 pub use shop::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn, ShopSubscription};
 pub use stars::StarsRepo;
@@ -207,6 +209,7 @@ pub trait Tx:
     + BroadcastRepo
     + PanelAdoptionRepo
     + GiftRepo
+    + SalesRepo
     + Send
 {
     /// A write that returns nothing may be sent with the unit's next statement (PostgreSQL,

@@ -30,6 +30,7 @@ pub(crate) mod read_ahead;
 pub(crate) mod referrals;
 pub(crate) mod reminders;
 pub(crate) mod renewals;
+pub(crate) mod sales;
 pub(crate) mod settings;
 pub(crate) mod shop;
 pub(crate) mod stars;

@@ -313,6 +313,7 @@ mod panel;
 mod referrals;
 mod reminders;
 mod renewals;
+mod sales;
 mod settings;
 mod shop;
 mod stars;

@@ -90,6 +90,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261206000055",
             "20261206000056",
             "20261206000057",
+            "20261206000058",
         ]
     );
     let mut tx = begin(&ctx.store).await;
