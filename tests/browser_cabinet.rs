@@ -418,3 +418,67 @@ fn a_partner_creates_its_bot_from_the_cabinet_in_one_tap_and_replaces_its_token_
     browser.screenshot("cabinet-17-bot-created");
     telegram.assert_contract();
 }
+
+/// How many bars the overview's sales chart draws, and the range marked as shown.
+fn chart(browser: &Browser) -> serde_json::Value {
+    browser.eval(
+        "return [document.querySelectorAll('#sales svg.chart rect.bar').length, \
+                 document.querySelector('#sales nav [aria-current]').textContent];",
+        json!([]),
+    )
+}
+
+#[test]
+fn a_partner_reads_the_sales_of_the_month_as_a_chart_and_switches_to_the_week_on_a_phone_and_a_desktop() {
+    let Some(s) = Server::start(Backend::Sqlite, "browser_cabinet_sales") else { return };
+    let paid = [support::partner::buy(&s, "sales-1", 1), support::partner::buy(&s, "sales-2", 2)];
+    support::partner::buy(&s, "sales-3", 1);
+    s.cli(&["invoice", "refund", paid[0]["payment_id"].as_str().unwrap()]);
+    let zone = time::UtcOffset::from_hms(3, 0, 0).unwrap(); // the demo account's Moscow
+    let today = time::OffsetDateTime::now_utc().to_offset(zone).date().to_string();
+    s.cli(&["sales", "rebuild", &s.account_id, "--from", &today, "--to", &today]);
+    let invited = s.cli(&["cabinet", "invite", &s.account_id, "--email", "sales@example.com"]);
+    let link = invited["link"].as_str().unwrap();
+    let path = &link[link.find("/cabinet/welcome/").unwrap()..];
+
+    let Some(phone) = Browser::start(PHONE) else { return };
+    set_password(&phone, &s.base, path);
+    phone.goto(&format!("{}/cabinet?lang=ru", s.base));
+    fits_the_phone(&phone, "the sales overview");
+    phone.screenshot("cabinet-sales-1-month-ru");
+    let page = text(&phone);
+    assert!(page.contains("Продажи") && page.contains("Оплаченные счета"), "{page}");
+    assert_eq!(chart(&phone), json!([30, "30 дней"]), "a bar a day of the last 30");
+    let paid_row = phone.eval(
+        "return [...document.querySelectorAll('#sales table tr')].find(r => r.textContent.includes('Оплаченные счета'))\
+            .querySelectorAll('td')[1].textContent;",
+        json!([]),
+    );
+    assert_eq!(paid_row, "3", "three invoices paid (one refunded since)");
+    let refunds = phone.eval(
+        "return [...document.querySelectorAll('#sales table tr')].find(r => r.textContent.includes('Возвраты'))\
+            .querySelectorAll('td')[1].textContent;",
+        json!([]),
+    );
+    assert_eq!(refunds, "1");
+    let today_bar = phone
+        .eval("return document.querySelector('#sales svg.chart rect.bar:last-of-type title').textContent;", json!([]));
+    assert!(today_bar.as_str().unwrap().contains('₽'), "today's bar names its amount: {today_bar}");
+
+    phone.eval("document.querySelector('#sales nav a[href*=\"range=7d\"]').click();", json!([]));
+    wait_until(&phone, "return location.search.includes('range=7d') && document.readyState === 'complete';");
+    assert_eq!(chart(&phone), json!([7, "7 дней"]));
+    fits_the_phone(&phone, "the week's sales");
+    phone.screenshot("cabinet-sales-2-week-ru");
+
+    let Some(desktop) = Browser::start(support::browser::DESKTOP) else { return };
+    desktop.goto(&format!("{}/cabinet/sign-in?lang=en", s.base));
+    fill(&desktop, &[("email", "sales@example.com"), ("password", "a long enough phrase")]);
+    press(&desktop, "/cabinet/sign-in");
+    wait_until(&desktop, "return location.pathname === '/cabinet';");
+    desktop.goto(&format!("{}/cabinet?range=this-month&lang=en", s.base));
+    desktop.screenshot("cabinet-sales-3-this-month-en");
+    let page = text(&desktop);
+    assert!(page.contains("Customers paid") && page.contains("By payment method"), "{page}");
+    assert_eq!(chart(&desktop)[1], "This month");
+}

@@ -587,6 +587,16 @@ fn a_gift_bought_in_the_bot_is_redeemed_once_through_its_link_and_runs_the_recip
     let guessed = format!("/start gift_{}", "A".repeat(43));
     third.write(&guessed, "Эта ссылка на подарок не работает");
 
+    // The paid-access check does not count the buyer's gift as a payment without its access:
+    // it checks the buyer (the one client with a payment) and finds nothing.
+    let last_check = || s.db.query_sql("SELECT value FROM settings WHERE key = 'payments.paid_access_check'");
+    let before = last_check();
+    s.cli(&["clock", "advance", "61m"]);
+    s.cli_raw(&["jobs"]);
+    let checked = support::wait_for(Duration::from_secs(30), || Some(last_check()).filter(|now| *now != before));
+    let checked: Value = serde_json::from_str(&checked.expect("the paid-access check ran")[0]).unwrap();
+    assert_eq!((checked["checked"].as_u64(), checked["found"].as_u64()), (Some(1), Some(0)), "{checked}");
+
     buyer.save_transcript("shop_gift_buyer");
     recipient.save_transcript("shop_gift_recipient");
     third.save_transcript("shop_gift_refused");

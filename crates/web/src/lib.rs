@@ -52,6 +52,7 @@ pub fn configure(state: WebState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(web::Data::from(s.referrals.clone()))
             .app_data(web::Data::from(s.broadcasts.clone()))
             .app_data(web::Data::from(s.gifts.clone()))
+            .app_data(web::Data::from(s.sales.clone()))
             .app_data(web::Data::new(cookies))
             .app_data(state.proxies.clone())
             .configure(pages::routes)

@@ -114,16 +114,22 @@ impl Payments {
     /// pushed again. A blocked client or a suspended subscription is the platform's own
     /// decision, not a gap.
     async fn access_of(&self, invoice: &InvoiceRecord, now: OffsetDateTime) -> AppResult<Access> {
-        let (client, plan) = {
+        let (client, plan, gift) = {
             let mut tx = self.store.read().await?;
             let client = tx.client_by_ref(&invoice.client_ref).await?;
             let plan = match invoice.purpose {
                 Purpose::Subscription { plan_id } => tx.plan(plan_id).await?,
                 Purpose::Devices { .. } => None,
             };
+            let gift = tx.gift(&invoice.payment_id).await?;
             tx.commit().await?;
-            (client, plan)
+            (client, plan, gift)
         };
+        // A gift's payment buys its code, not a term of the buyer's: whoever redeems it gets
+        // the term in the unit of work that marks it redeemed.
+        if gift.is_some() {
+            return Ok(Access::Given);
+        }
         let Some(client) = client.filter(|c| !c.blocked) else { return Ok(Access::Given) };
         let subscription = client.subscription.as_ref().map(|r| &r.subscription);
         if subscription.is_some_and(|s| s.status == vp_domain::SubscriptionStatus::Suspended) {

@@ -15,6 +15,7 @@ mod notices;
 mod overview;
 mod promotions;
 mod referrals;
+mod sales;
 pub mod session;
 mod sign_in;
 mod webhooks;

@@ -1,4 +1,4 @@
-//! The overview: the account as the platform set it up, the editable brand name, the keys'
+//! The overview: the sales figures of a chosen range (`sales`), the account as the platform set it up, the editable brand name, the keys'
 //! prefixes and dates, the limits in force and shortcuts to the rest.
 
 use actix_web::http::StatusCode;
@@ -12,8 +12,10 @@ use vp_app::broadcasts::Broadcasts;
 use vp_app::cabinet::Cabinet;
 use vp_app::promotions::Promotions;
 use vp_app::referrals::Referrals;
+use vp_app::sales::Sales;
 use vp_app::shop::Shop;
 use vp_domain::limits::BRAND_NAME_MAX_CHARS;
+use vp_domain::sales::SalesRange;
 
 use super::session;
 use super::{Section, Shell, SignedForm, SignedIn, failed, when};
@@ -23,11 +25,13 @@ use crate::pages::kit::{self, Column};
 #[derive(Deserialize)]
 pub struct Shown {
     saved: Option<String>,
+    /// The sales figures' range (`7d`, `30d`, …); 30 days when none or another.
+    range: Option<String>,
 }
 
-/// The services whose figures the overview shows beside the account's: promo codes' uses, the
-/// referral program's, the latest broadcast.
-type Figures = (Data<Promotions>, Data<Referrals>, Data<Broadcasts>);
+/// The services whose figures the overview shows beside the account's: the sales, promo codes'
+/// uses, the referral program's, the latest broadcast.
+type Figures = (Data<Sales>, Data<Promotions>, Data<Referrals>, Data<Broadcasts>);
 
 pub async fn show(
     req: HttpRequest,
@@ -37,7 +41,9 @@ pub async fn show(
     shown: Query<Shown>,
 ) -> HttpResponse {
     let saved = shown.saved.as_deref() == Some("brand");
-    render(&req, (&cabinet, &shop), &figures, &actor, StatusCode::OK, Outcome { refused: false, saved }).await
+    let range = shown.range.as_deref().and_then(SalesRange::parse).unwrap_or(SalesRange::Days30);
+    let outcome = Outcome { refused: false, saved, range };
+    render(&req, (&cabinet, &shop), &figures, &actor, StatusCode::OK, outcome).await
 }
 
 pub async fn rename(
@@ -50,7 +56,7 @@ pub async fn rename(
     match cabinet.rename_brand(&actor, fields.get("brand_name")).await {
         Ok(_) => session::see_other("/cabinet?saved=brand"),
         Err(AppError::Validation(_)) => {
-            let outcome = Outcome { refused: true, saved: false };
+            let outcome = Outcome { refused: true, saved: false, range: SalesRange::Days30 };
             render(&req, (&cabinet, &shop), &figures, &actor, StatusCode::UNPROCESSABLE_ENTITY, outcome).await
         }
         Err(e) => failed(&req, &e),
@@ -61,12 +67,14 @@ pub async fn rename(
 struct Outcome {
     refused: bool,
     saved: bool,
+    /// The sales figures' range.
+    range: SalesRange,
 }
 
 async fn render(
     req: &HttpRequest,
     (cabinet, shop): (&Cabinet, &Shop),
-    (promotions, referrals, broadcasts): &Figures,
+    (sales, promotions, referrals, broadcasts): &Figures,
     actor: &Actor,
     status: StatusCode,
     outcome: Outcome,
@@ -82,6 +90,10 @@ async fn render(
     ) {
         (Ok(promos), Ok(referrals), Ok(latest)) => (promos, referrals, latest.into_iter().next()),
         (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return failed(req, &e),
+    };
+    let report = match sales.report(&actor.account, outcome.range).await {
+        Ok(report) => report,
+        Err(e) => return failed(req, &e),
     };
     let shop_url = match shop.slug(&actor.account.id).await {
         Ok(slug) => shop.url(&slug),
@@ -101,6 +113,7 @@ async fn render(
         } @else if outcome.saved {
             p.ok role="status" { (tx.get("cabinet-overview-brand-saved")) }
         }
+        (super::sales::section(&shell, &report))
         form method="post" action="/cabinet/brand" {
             (shell.csrf_field())
             label for="brand_name" { (tx.get("cabinet-overview-brand")) }

@@ -74,7 +74,8 @@ overflow-wrap:anywhere}table.cards td::before{content:attr(data-label);color:#4a
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f2f5;padding:.5rem;border-radius:.4rem;font-size:.85rem}\
 .card{border:1px solid #d5d9e0;border-radius:.6rem;padding:.75rem;margin:.5rem 0}.card h2{margin-top:0}\
 .bubble{background:#eef3fb;border-radius:.9rem .9rem .9rem .2rem;padding:.6rem .8rem;margin:.5rem 0;max-width:28rem}\
-.bubble-text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}.bubble .button{display:block;text-align:center;margin:.5rem 0 0}";
+.bubble-text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}.bubble .button{display:block;text-align:center;margin:.5rem 0 0}\
+.chart{display:block;width:100%;height:10rem;margin:.5rem 0}#sales h3{margin-top:1.25rem}.chart .bar{fill:#0b57d0}.chart .axis{stroke:#d5d9e0}";
 
 /// A page of the kit: its language, the brand it is shown under, and its title.
 pub struct Page<'a> {
@@ -229,6 +230,36 @@ pub fn table(columns: &[Column], rows: impl IntoIterator<Item = Vec<Markup>>) ->
             tbody {
                 @for row in rows {
                     tr { @for (c, cell) in columns.iter().zip(row) { td.num[c.numeric] data-label=(c.name) { (cell) } } }
+                }
+            }
+        }
+    }
+}
+
+/// Bars a `bar_chart` draws: each one's label (a day), its value and the value as read.
+pub struct Bar {
+    pub label: String,
+    pub value: i64,
+    pub shown: String,
+}
+
+/// A bar chart drawn on the server as SVG (no script needed to see it), as wide as the page at
+/// any size; each bar names its label and value (`title`), and the whole is one image named
+/// `caption` for screen readers, who read the table the page gives beside it.
+pub fn bar_chart(caption: &str, bars: &[Bar]) -> Markup {
+    const HEIGHT: i64 = 100;
+    const STEP: i64 = 10;
+    let width = (bars.len().max(1) as i64) * STEP;
+    let top = bars.iter().map(|b| b.value).max().unwrap_or(0).max(1);
+    html! {
+        svg.chart viewBox=(format!("0 0 {width} {HEIGHT}")) preserveAspectRatio="none" role="img" aria-label=(caption)
+            xmlns="http://www.w3.org/2000/svg" {
+            title { (caption) }
+            line.axis x1="0" y1=(HEIGHT) x2=(width) y2=(HEIGHT) stroke-width="1" {}
+            @for (i, bar) in bars.iter().enumerate() {
+                @let height = (bar.value.max(0) * (HEIGHT - 5) / top).max(i64::from(bar.value > 0));
+                rect.bar x=(i as i64 * STEP + 1) y=(HEIGHT - height) width=(STEP - 2) height=(height) {
+                    title { (bar.label) ": " (bar.shown) }
                 }
             }
         }

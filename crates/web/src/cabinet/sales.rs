@@ -1,0 +1,128 @@
+//! The overview's sales figures (docs/decisions.md, "Sales figures"): for a chosen range (the
+//! last 7, 30 or 90 days, this month, last month, in the account's zone) what customers paid
+//! and the partner's share, invoices paid and refunded, new clients and trials, each against
+//! the period before; the revenue per day as a chart with its table; and each payment
+//! method's payments with their success rate. Read from the daily rollups.
+
+use maud::{Markup, html};
+use vp_app::sales::SalesReport;
+use vp_domain::sales::{Figures, SalesRange, change_percent};
+use vp_i18n::Texts;
+
+use super::Shell;
+use crate::pages::kit::{self, Bar, Column};
+
+/// The catalogue key naming a range on the page.
+fn range_key(range: SalesRange) -> &'static str {
+    match range {
+        SalesRange::Days7 => "cabinet-sales-range-7d",
+        SalesRange::Days30 => "cabinet-sales-range-30d",
+        SalesRange::Days90 => "cabinet-sales-range-90d",
+        SalesRange::ThisMonth => "cabinet-sales-range-this-month",
+        SalesRange::LastMonth => "cabinet-sales-range-last-month",
+    }
+}
+
+/// `+12 %`, `−5 %`, or a dash with nothing before to compare with.
+fn change(now: i64, before: i64) -> String {
+    match change_percent(now, before) {
+        Some(p) if p > 0 => format!("+{p} %"),
+        Some(p) if p < 0 => format!("−{} %", p.unsigned_abs()),
+        Some(_) => "0 %".to_owned(),
+        None => "—".to_owned(),
+    }
+}
+
+pub(super) fn section(shell: &Shell<'_>, report: &SalesReport) -> Markup {
+    let tx = shell.tx;
+    let (now, before) = (&report.total, &report.previous);
+    let money_row = |key: &str, now: vp_domain::Money, before: vp_domain::Money| {
+        vec![
+            html! { (tx.get(key)) },
+            html! { (tx.money(now)) },
+            html! { (tx.money(before)) },
+            html! { (change(now.kopecks(), before.kopecks())) },
+        ]
+    };
+    let count_row = |key: &str, now: u32, before: u32| {
+        vec![
+            html! { (tx.get(key)) },
+            html! { (now) },
+            html! { (before) },
+            html! { (change(i64::from(now), i64::from(before))) },
+        ]
+    };
+    let rows = vec![
+        money_row("cabinet-sales-gross", now.gross, before.gross),
+        money_row("cabinet-sales-share", now.partner_share, before.partner_share),
+        count_row("cabinet-sales-paid", now.paid, before.paid),
+        count_row("cabinet-sales-refunded", now.refunded, before.refunded),
+        count_row("cabinet-sales-new-clients", now.new_clients, before.new_clients),
+        count_row("cabinet-sales-trials", now.trials, before.trials),
+    ];
+    let bars: Vec<Bar> = report
+        .days
+        .iter()
+        .map(|(day, f)| Bar { label: tx.date(*day), value: f.gross.kopecks(), shown: tx.money(f.gross) })
+        .collect();
+    let period = tx.with("cabinet-sales-period", &[("from", report.first.into()), ("to", report.last.into())]);
+    let chart_caption = tx.with("cabinet-sales-chart", &[("from", report.first.into()), ("to", report.last.into())]);
+    html! {
+        section #sales {
+            h2 { (tx.get("cabinet-sales")) }
+            nav.choices aria-label=(tx.get("cabinet-sales-ranges")) {
+                @for range in SalesRange::ALL {
+                    a href={ "/cabinet?range=" (range.code()) "#sales" } aria-current=[(range == report.range).then_some("page")] {
+                        (tx.get(range_key(range)))
+                    }
+                }
+            }
+            p.muted { (period) }
+            (kit::table(
+                &[
+                    Column::text(tx.get("cabinet-sales-figure")),
+                    Column::amount(tx.get("cabinet-sales-this-period")),
+                    Column::amount(tx.get("cabinet-sales-before")),
+                    Column::amount(tx.get("cabinet-sales-change")),
+                ],
+                rows,
+            ))
+            h3 { (chart_caption) }
+            (kit::bar_chart(&chart_caption, &bars))
+            details {
+                summary { (tx.get("cabinet-sales-as-table")) }
+                (kit::table(
+                    &[Column::text(tx.get("cabinet-sales-day")), Column::amount(tx.get("cabinet-sales-gross")), Column::amount(tx.get("cabinet-sales-paid"))],
+                    report.days.iter().map(|(day, f)| vec![html! { (tx.date(*day)) }, html! { (tx.money(f.gross)) }, html! { (f.paid) }]),
+                ))
+            }
+            h3 { (tx.get("cabinet-sales-methods")) }
+            @if report.by_method.is_empty() {
+                p { (tx.get("cabinet-sales-none")) }
+            } @else {
+                (kit::table(
+                    &[
+                        Column::text(tx.get("cabinet-sales-method")),
+                        Column::amount(tx.get("cabinet-sales-paid")),
+                        Column::amount(tx.get("cabinet-sales-declined")),
+                        Column::amount(tx.get("cabinet-sales-success")),
+                        Column::amount(tx.get("cabinet-sales-gross")),
+                    ],
+                    report.by_method.iter().map(|(method, f)| method_row(tx, method, f)),
+                ))
+            }
+            p.muted { (tx.get("cabinet-sales-help")) }
+        }
+    }
+}
+
+fn method_row(tx: Texts, method: &str, f: &Figures) -> Vec<Markup> {
+    let success = f.success_percent().map_or_else(|| "—".to_owned(), |p| format!("{p} %"));
+    vec![
+        html! { code { (method) } },
+        html! { (f.paid) },
+        html! { (f.failed) },
+        html! { (success) },
+        html! { (tx.money(f.gross)) },
+    ]
+}
