@@ -525,10 +525,17 @@ fn a_gift_bought_in_the_bot_is_redeemed_once_through_its_link_and_runs_the_recip
     let Some((telegram, s)) = shop(Backend::Sqlite, "tg_shop_gift") else { return };
     let receiver = support::receiver::Receiver::start();
     s.cli(&["endpoint", "add", &s.account_id, &receiver.url, "--type", "payment.succeeded"]);
+    // The account takes Telegram Stars; a gift is not sold for them (a monthly plan in Stars
+    // is a Telegram subscription, which would renew the buyer's own).
+    s.db.cli(&["account", "stars", &s.account_id, "--rub-per-star", "1.50"]);
     let buyer = Person::new(&telegram, 717_001);
     let menu = buyer.write("/start", "Добро пожаловать в Demo VPN!");
+    let plans = buyer.press(&menu, "Купить подписку", "выберите тариф");
+    let bought = buyer.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    assert!(bought.button_labels().contains(&"Telegram Stars".to_owned()), "{:?}", bought.button_labels());
     let plans = buyer.press(&menu, "Подарить подписку", "Какой тариф подарить?");
     let methods = buyer.press(&plans, "1 месяц", "Как вы хотите оплатить?");
+    assert!(!methods.button_labels().contains(&"Telegram Stars".to_owned()), "{:?}", methods.button_labels());
     let invoice = buyer.press(&methods, "Банковская карта", "Оплатите в течение");
     assert!(invoice.text.starts_with("💝 Подарок: 1 месяц."), "{}", invoice.text);
     assert!(!invoice.button_labels().iter().any(|l| l.contains("автоматически")), "a gift renews nothing");

@@ -90,7 +90,12 @@ impl BotShop {
         gift: bool,
     ) -> AppResult<Purchase> {
         let mut methods = self.catalog.available_payment_methods().await?;
-        let stars_rate = self.stars.rate(&shopper.account.id).await?;
+        // A gift is not sold for Stars: a monthly plan in Stars is a Telegram subscription,
+        // which would go on renewing the buyer's own.
+        let stars_rate = match gift {
+            true => None,
+            false => self.stars.rate(&shopper.account.id).await?,
+        };
         if stars_rate.is_some() {
             methods.push(stars_method());
         }
