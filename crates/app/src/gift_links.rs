@@ -2,9 +2,13 @@
 //! the invoice that pays for it under the secrets key (only the code's hash is stored, and the
 //! buyer's messages and pages can show it again), and the links that carry it.
 
+use vp_domain::AccountId;
 use vp_domain::gift::GiftCode;
 use vp_ports::pages::gift_page_url;
+use vp_ports::{BotRepo, ShopRepo};
 
+use crate::bots::connected_bot;
+use crate::error::AppResult;
 use crate::secrets::{SecretKeys, SecretPurpose};
 
 /// A gift's code and links: the partner's bot's (while it is connected) and the web shop's page.
@@ -27,6 +31,21 @@ pub(crate) fn gift_links(public_base_url: &str, code: GiftCode, bot_username: Op
     let bot = bot_username.map(|name| format!("https://t.me/{name}?start={}", code.start_parameter()));
     let web = gift_page_url(public_base_url, slug, code.as_str());
     GiftLinks { code, bot, web }
+}
+
+/// The links of the gift its invoice `payment_id` of the account pays for, as the account
+/// stands now: its connected bot's (if any) and its shop's page.
+pub(crate) async fn links_now(
+    tx: &mut (impl BotRepo + ShopRepo + ?Sized),
+    keys: &SecretKeys,
+    public_base_url: &str,
+    account_id: &AccountId,
+    payment_id: &str,
+) -> AppResult<GiftLinks> {
+    let bot = connected_bot(tx, account_id).await?;
+    let slug = tx.shop_slug(account_id).await?.unwrap_or_default();
+    let code = gift_code(keys, payment_id);
+    Ok(gift_links(public_base_url, code, bot.as_ref().map(|b| b.username.as_str()), &slug))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 use vp_domain::gift::{GiftCode, GiftFacts, GiftRefused, GiftState};
-use vp_domain::{ClientId, ClientRef, InvoiceStatus, Lang, Money, PaymentId, Purpose};
+use vp_domain::{AccountId, ClientId, ClientRef, InvoiceStatus, Lang, Money, PaymentId, Purpose};
 use vp_ports::{AccountRecord, ClientRecord, Clock, GiftRecord, IdGenerator, InvoiceRecord, PlanRecord, Store, Tx};
 
 pub(crate) use paid::GiftNotices;
@@ -20,7 +20,7 @@ use crate::audit::{Audit, AuditAction, Who};
 use crate::clients::PanelSync;
 use crate::clients::limits::check_new_client_limit;
 use crate::error::{AppError, AppResult, Refusal};
-use crate::gift_links::{GiftLinks, gift_code, gift_links};
+use crate::gift_links::{GiftLinks, gift_code, links_now};
 use crate::keys::hash;
 use crate::payments::Payments;
 use crate::secrets::SecretKeys;
@@ -98,27 +98,20 @@ impl Gifts {
     }
 
     /// The links of the gift an invoice of the account paid for; `None` unless it is a paid gift.
-    pub async fn links_of_paid(&self, account_id: &str, payment_id: &str) -> AppResult<Option<GiftLinks>> {
+    pub async fn links_of_paid(&self, account_id: &AccountId, payment_id: &str) -> AppResult<Option<GiftLinks>> {
         let mut tx = self.store.read().await?;
-        let gift = tx.gift(payment_id).await?.filter(|g| g.account_id.as_str() == account_id);
+        let gift = tx.gift(payment_id).await?.filter(|g| g.account_id == *account_id);
         let invoice = match &gift {
             Some(_) => tx.invoice_by_id(payment_id).await?,
             None => None,
         };
         let paid = invoice.is_some_and(|i| i.status == InvoiceStatus::Succeeded);
         let links = match paid {
-            true => Some(self.links(tx.as_mut(), account_id, payment_id).await?),
+            true => Some(links_now(tx.as_mut(), &self.keys, &self.public_base_url, account_id, payment_id).await?),
             false => None,
         };
         tx.commit().await?;
         Ok(links)
-    }
-
-    async fn links(&self, tx: &mut dyn Tx, account_id: &str, payment_id: &str) -> AppResult<GiftLinks> {
-        let bot = tx.partner_bot(account_id).await?.filter(|b| b.disconnected_at.is_none());
-        let slug = tx.shop_slug(account_id).await?.unwrap_or_default();
-        let code = gift_code(&self.keys, payment_id);
-        Ok(gift_links(&self.public_base_url, code, bot.as_ref().map(|b| b.username.as_str()), &slug))
     }
 
     /// The gift with `code` in the account's shop, for its page; `None` when the account has

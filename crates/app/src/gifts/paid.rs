@@ -8,9 +8,8 @@ use vp_domain::cabinet::Email;
 use vp_domain::gift::GIFT_LAPSES_AFTER;
 use vp_ports::{GiftRecord, InvoiceRecord, MailContent, StoreError, Tx};
 
-use crate::bots::connected_bot;
 use crate::error::AppResult;
-use crate::gift_links::{gift_code, gift_links};
+use crate::gift_links::links_now;
 use crate::mail::MailQueue;
 use crate::payments::GiftPaid;
 use crate::reminders::ReminderQueue;
@@ -41,10 +40,7 @@ impl GiftPaid for GiftNotices {
             }
             Purpose::Devices { .. } => 0,
         };
-        let bot = connected_bot(tx, &invoice.account_id).await?;
-        let slug = tx.shop_slug(&invoice.account_id).await?.unwrap_or_default();
-        let code = gift_code(&self.keys, &invoice.payment_id);
-        let links = gift_links(&self.public_base_url, code, bot.as_ref().map(|b| b.username.as_str()), &slug);
+        let links = links_now(tx, &self.keys, &self.public_base_url, &invoice.account_id, &invoice.payment_id).await?;
         let content = |for_recipient| MailContent::GiftPaid {
             for_recipient,
             months,

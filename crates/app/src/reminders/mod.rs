@@ -338,15 +338,8 @@ impl Reminders {
             Some(plan_id) => tx.plan(plan_id).await?.map_or(0, |p| if p.lifetime { 0 } else { p.months }),
             None => 0,
         };
-        let bot = connected_bot(tx, &account.id).await?;
-        let slug = tx.shop_slug(&account.id).await?.unwrap_or_default();
-        let code = crate::gift_links::gift_code(&self.keys, &gift.payment_id);
-        let links = crate::gift_links::gift_links(
-            &self.public_base_url,
-            code,
-            bot.as_ref().map(|b| b.username.as_str()),
-            &slug,
-        );
+        let links =
+            crate::gift_links::links_now(tx, &self.keys, &self.public_base_url, &account.id, &gift.payment_id).await?;
         let paid_at = invoice.paid_at.unwrap_or(invoice.created_at);
         let until = account.time_zone.day(paid_at + vp_domain::gift::GIFT_LAPSES_AFTER);
         Ok(Some(ReminderContent::GiftPaid { months, bot_url: links.bot, web_url: links.web, until }))
