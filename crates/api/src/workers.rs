@@ -160,7 +160,10 @@ where
 async fn rebuild_sales(services: Services) {
     let mut tick = tokio::time::interval(SALES_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // The nightly rebuild waits for the first midnight: a start rebuilds two days only.
+    // Nothing at start (an interval's first tick is at once): a restart of every instance in
+    // turn would otherwise rebuild every account each time; the figures move by the next tick.
+    tick.tick().await;
+    // The nightly rebuild waits for the first midnight.
     let mut nightly_done = time::OffsetDateTime::now_utc().date();
     loop {
         tick.tick().await;
