@@ -186,7 +186,13 @@ impl Database {
                     &format!("SET search_path TO {schema}; {sql}"),
                 ])
                 .output(),
-            None => Command::new("sqlite3").arg(self.dir.join("db.sqlite")).arg(sql).output(),
+            // The server writes while the test reads or edits (deliveries, jobs): wait for
+            // its lock as the service's own connections do, rather than fail at once.
+            None => Command::new("sqlite3")
+                .args(["-cmd", ".timeout 10000"])
+                .arg(self.dir.join("db.sqlite"))
+                .arg(sql)
+                .output(),
         }
         .expect("run the database's own client (psql or sqlite3)");
         assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
