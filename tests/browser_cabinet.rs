@@ -422,17 +422,28 @@ fn a_partner_creates_its_bot_from_the_cabinet_in_one_tap_and_replaces_its_token_
 /// How many bars the overview's sales chart draws, and the range marked as shown.
 fn chart(browser: &Browser) -> serde_json::Value {
     browser.eval(
-        "return [document.querySelectorAll('#sales svg.chart rect.bar').length, \
+        "return [document.querySelector('#sales svg.chart').querySelectorAll('rect.bar').length, \
                  document.querySelector('#sales nav [aria-current]').textContent];",
         json!([]),
+    )
+}
+
+/// The figure named `name` in this period, as the sales table shows it.
+fn figure(browser: &Browser, name: &str) -> serde_json::Value {
+    browser.eval(
+        "return [...document.querySelectorAll('#sales table tr')].find(r => r.querySelector('td')?.textContent === arguments[0])\
+            ?.querySelectorAll('td')[1].textContent;",
+        json!([name]),
     )
 }
 
 #[test]
 fn a_partner_reads_the_sales_of_the_month_as_a_chart_and_switches_to_the_week_on_a_phone_and_a_desktop() {
     let Some(s) = Server::start(Backend::Sqlite, "browser_cabinet_sales") else { return };
-    let paid = [support::partner::buy(&s, "sales-1", 1), support::partner::buy(&s, "sales-2", 2)];
-    support::partner::buy(&s, "sales-3", 1);
+    let paid: Vec<_> = [("sales-1", 1), ("sales-2", 2), ("sales-3", 1), ("sales-2", 1)]
+        .into_iter()
+        .map(|(client, plan)| support::partner::buy(&s, client, plan))
+        .collect();
     s.cli(&["invoice", "refund", paid[0]["payment_id"].as_str().unwrap()]);
     let zone = time::UtcOffset::from_hms(3, 0, 0).unwrap(); // the demo account's Moscow
     let today = time::OffsetDateTime::now_utc().to_offset(zone).date().to_string();
@@ -449,18 +460,21 @@ fn a_partner_reads_the_sales_of_the_month_as_a_chart_and_switches_to_the_week_on
     let page = text(&phone);
     assert!(page.contains("Продажи") && page.contains("Оплаченные счета"), "{page}");
     assert_eq!(chart(&phone), json!([30, "30 дней"]), "a bar a day of the last 30");
-    let paid_row = phone.eval(
-        "return [...document.querySelectorAll('#sales table tr')].find(r => r.textContent.includes('Оплаченные счета'))\
-            .querySelectorAll('td')[1].textContent;",
+    assert_eq!(figure(&phone, "Оплаченные счета"), "4", "four invoices paid (one refunded since)");
+    assert_eq!(figure(&phone, "Возвраты"), "1");
+    assert_eq!(figure(&phone, "Первые покупки"), "3", "each client's first");
+    assert_eq!(figure(&phone, "Продления, оплаченные вручную"), "1", "sales-2 paid again");
+    assert_eq!(figure(&phone, "Продления сохранённой картой"), "0");
+    let channels = phone.eval(
+        "const charts = document.querySelectorAll('#sales svg.chart'); \
+         const api = [...document.querySelectorAll('#sales table tr')].find(r => r.textContent.includes('Ваш API')); \
+         return [charts.length, charts[1].querySelectorAll('rect.bar').length, api.querySelectorAll('td')[2].textContent];",
         json!([]),
     );
-    assert_eq!(paid_row, "3", "three invoices paid (one refunded since)");
-    let refunds = phone.eval(
-        "return [...document.querySelectorAll('#sales table tr')].find(r => r.textContent.includes('Возвраты'))\
-            .querySelectorAll('td')[1].textContent;",
-        json!([]),
-    );
-    assert_eq!(refunds, "1");
+    assert_eq!(channels, json!([2, 3, "3"]), "a chart of the three channels; the API's three first purchases");
+    phone.eval("document.getElementById('channels').scrollIntoView();", json!([]));
+    phone.screenshot("cabinet-sales-4-channels-ru");
+    assert!(text(&phone).contains("Промокоды и рефералы"), "the promotions' effect");
     let today_bar = phone
         .eval("return document.querySelector('#sales svg.chart rect.bar:last-of-type title').textContent;", json!([]));
     assert!(today_bar.as_str().unwrap().contains('₽'), "today's bar names its amount: {today_bar}");
@@ -468,6 +482,7 @@ fn a_partner_reads_the_sales_of_the_month_as_a_chart_and_switches_to_the_week_on
     phone.eval("document.querySelector('#sales nav a[href*=\"range=7d\"]').click();", json!([]));
     wait_until(&phone, "return location.search.includes('range=7d') && document.readyState === 'complete';");
     assert_eq!(chart(&phone), json!([7, "7 дней"]));
+    assert_eq!(figure(&phone, "Первые покупки"), "3", "today is in the week too");
     fits_the_phone(&phone, "the week's sales");
     phone.screenshot("cabinet-sales-2-week-ru");
 
@@ -480,5 +495,46 @@ fn a_partner_reads_the_sales_of_the_month_as_a_chart_and_switches_to_the_week_on
     desktop.screenshot("cabinet-sales-3-this-month-en");
     let page = text(&desktop);
     assert!(page.contains("Customers paid") && page.contains("By payment method"), "{page}");
+    assert!(page.contains("By channel") && page.contains("Bot shop") && page.contains("Web shop"), "{page}");
     assert_eq!(chart(&desktop)[1], "This month");
+    let shown = ["Invoices paid", "Refunded", "New clients"].map(|name| figure(&desktop, name));
+    assert_eq!(shown, ["4", "1", "3"].map(serde_json::Value::from));
+
+    // The month's books, downloaded from the balance page as an accountant would, each file
+    // read by a standard CSV reader: what they hold is what the API and the overview say.
+    desktop.goto(&format!("{}/cabinet/balance?lang=en", s.base));
+    let range =
+        desktop.eval("return ['export_from', 'export_to'].map(id => document.getElementById(id).value);", json!([]));
+    let (from, to) = (range[0].as_str().unwrap(), range[1].as_str().unwrap());
+    assert_eq!((&from[..8], to), (&today[..8], today.as_str()), "the form offers this month so far");
+    desktop.eval("document.getElementById('export_from').scrollIntoView({block: 'center'});", json!([]));
+    desktop.screenshot("cabinet-sales-5-exports-en");
+    let download = |file: &str| {
+        let button = format!("button[formaction=\"/cabinet/exports/{file}.csv\"]");
+        desktop.eval("document.querySelector(arguments[0]).click();", json!([button]));
+        support::csv::read(&desktop.downloaded(&format!("{file}-{from}-{to}.csv")))
+    };
+    let invoices = download("invoices");
+    let ids: Vec<&str> = invoices.iter().map(|r| r["payment_id"].as_str().unwrap()).collect();
+    let made: Vec<&str> = paid.iter().map(|i| i["payment_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, made, "the month's invoices, oldest first");
+    for row in &invoices {
+        let api = s.api("GET", &format!("/payments/{}", row["payment_id"].as_str().unwrap()), None, &[]).json();
+        assert_eq!((&row["amount"], &row["status"]), (&api["amount"], &api["status"]), "as the API has it");
+    }
+    let paid_rows = invoices.iter().filter(|r| r["paid_at"] != "").count();
+    // A refund (a recall) fails a paid invoice: its status is `failed`, its `paid_at` stays.
+    let refunded_rows = invoices.iter().filter(|r| r["status"] == "failed" && r["paid_at"] != "").count();
+    assert_eq!(
+        [json!(paid_rows.to_string()), json!(refunded_rows.to_string())],
+        shown[..2],
+        "as the overview counts them"
+    );
+    let clients = download("clients");
+    assert_eq!(json!(clients.len().to_string()), shown[2], "the clients made this month, as the overview counts them");
+    let ledger = download("ledger");
+    let share_kept: i64 =
+        invoices.iter().filter(|r| r["status"] == "succeeded").map(|r| support::csv::cents(&r["partner_share"])).sum();
+    let ledger_total: i64 = ledger.iter().map(|l| support::csv::cents(&l["amount"])).sum();
+    assert_eq!(ledger_total, share_kept, "the ledger's lines net to the share of the invoices kept: {ledger:?}");
 }

@@ -4,28 +4,11 @@
 
 use crate::support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
+use support::csv::{cents, read as read_csv};
 use support::partner::{buy, post_payment, subscription};
 use support::server::{Backend, Server};
 use support::visitor::cabinet_member;
-
-/// The rows of `csv` as Python's `csv.DictReader` reads them.
-fn read_csv(csv: &str) -> Vec<Value> {
-    let script = "import csv, json, sys; print(json.dumps(list(csv.DictReader(sys.stdin, strict=True))))";
-    let mut python = Command::new("python3")
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    python.stdin.take().unwrap().write_all(csv.as_bytes()).unwrap();
-    let out = python.wait_with_output().unwrap();
-    assert!(out.status.success(), "python's csv module reads it");
-    serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap()
-}
 
 #[test]
 fn the_invoices_of_a_range_export_as_csv_from_the_cli_and_the_cabinet_with_the_apis_amounts() {
@@ -49,10 +32,6 @@ fn the_invoices_of_a_range_export_as_csv_from_the_cli_and_the_cabinet_with_the_a
         assert_eq!(row["client_id"].as_str().unwrap().trim_start_matches('\''), api["client_id"]);
     }
     assert_eq!(rows[1]["client_id"], "'@export-b", "a cell a spreadsheet would run as a formula is not one");
-    let cents = |v: &Value| {
-        let (whole, frac) = v.as_str().unwrap().split_once('.').unwrap();
-        whole.parse::<i64>().unwrap() * 100 + frac.parse::<i64>().unwrap()
-    };
     let paid_total: i64 = rows.iter().filter(|r| r["status"] == "succeeded").map(|r| cents(&r["amount"])).sum();
     assert_eq!(paid_total, paid.iter().map(|i| cents(&i["amount"])).sum::<i64>());
     assert!(rows.iter().all(|r| r["created_at"].as_str().unwrap().ends_with('Z')), "times in UTC");

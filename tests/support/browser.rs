@@ -25,6 +25,8 @@ pub struct Browser {
     driver: Child,
     base: String,
     session: String,
+    /// Where the window's downloads go (its own folder, removed with it).
+    downloads: PathBuf,
 }
 
 impl Browser {
@@ -52,8 +54,15 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not come up");
             std::thread::sleep(Duration::from_millis(100));
         }
+        let downloads = std::env::temp_dir().join(format!("vp-browser-downloads-{port}"));
+        let _ = std::fs::remove_dir_all(&downloads);
+        std::fs::create_dir_all(&downloads).expect("a downloads folder");
         let mut options = json!({
             "binary": chromium,
+            // Downloads go to the window's folder, a second one from a page without asking
+            // (a script's click is not a person's, whom Chromium would let have each file).
+            "prefs": {"download.default_directory": downloads, "download.prompt_for_download": false,
+                      "profile.default_content_setting_values.automatic_downloads": 1},
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--hide-scrollbars", "--force-color-profile=srgb", "--lang=en-US",
                      format!("--window-size={},{}", size.0, size.1)],
@@ -64,7 +73,7 @@ impl Browser {
                 "userAgent": PHONE_AGENT,
             });
         }
-        let mut browser = Browser { driver: child, base, session: String::new() };
+        let mut browser = Browser { driver: child, base, session: String::new(), downloads };
         let created = browser.command(
             "POST",
             "/session",
@@ -108,6 +117,20 @@ impl Browser {
         self.session("POST", "/actions", json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": keys }] }));
     }
 
+    /// The text of the file `name` this window downloaded, once the download is whole (the
+    /// browser writes `NAME.crdownload` until then).
+    pub fn downloaded(&self, name: &str) -> String {
+        let path = self.downloads.join(name);
+        let whole = super::wait_for(Duration::from_secs(30), || {
+            let partial = self.downloads.join(format!("{name}.crdownload"));
+            (path.exists() && !partial.exists()).then_some(())
+        });
+        let present: Vec<_> =
+            std::fs::read_dir(&self.downloads).into_iter().flatten().flatten().map(|e| e.file_name()).collect();
+        assert!(whole.is_some(), "{name} was not downloaded within 30 s; the folder holds {present:?}");
+        std::fs::read_to_string(&path).expect("a downloaded text file")
+    }
+
     /// Saves a screenshot of the window to `tests/screenshots/NAME.png` (ignored by git) for a
     /// person to look at; returns its path.
     pub fn screenshot(&self, name: &str) -> PathBuf {
@@ -128,6 +151,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.downloads);
     }
 }
 

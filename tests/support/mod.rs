@@ -32,6 +32,7 @@ pub fn wait_for<T>(within: std::time::Duration, mut probe: impl FnMut() -> Optio
 
 pub mod browser;
 pub mod chat;
+pub mod csv;
 pub mod nothing_internal;
 pub mod partner;
 pub mod qr;

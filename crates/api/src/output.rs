@@ -367,8 +367,22 @@ pub fn sales_report(report: &vp_app::sales::SalesReport) -> Value {
             "partner_share": f.partner_share.to_string(),
             "new_clients": f.new_clients,
             "trials": f.trials,
+            "first_purchases": f.first_purchases,
+            "converted": f.converted,
+            "renewals_manual": f.renewals_manual,
+            "renewals_card": f.renewals_card,
+            "renewals_stars": f.renewals_stars,
+            "ended": f.ended,
+            "promo_discount": f.promo_discount.to_string(),
+            "promo_gross": f.promo_gross.to_string(),
+            "referral_rewards": f.referral_rewards,
+            "referred_gross": f.referred_gross.to_string(),
             "success_percent": f.success_percent(),
+            "conversion_percent": f.conversion_percent(),
         })
+    };
+    let by_channel = |by: &[(vp_domain::sales::Channel, vp_domain::sales::Figures)]| {
+        by.iter().map(|(c, f)| json!({ "channel": c.code(), "figures": figures(f) })).collect::<Vec<_>>()
     };
     json!({
         "range": report.range.code(),
@@ -377,5 +391,7 @@ pub fn sales_report(report: &vp_app::sales::SalesReport) -> Value {
         "total": figures(&report.total),
         "previous": figures(&report.previous),
         "by_method": report.by_method.iter().map(|(m, f)| json!({ "method": m, "figures": figures(f) })).collect::<Vec<_>>(),
+        "by_channel": by_channel(&report.by_channel),
+        "previous_by_channel": by_channel(&report.previous_by_channel),
     })
 }

@@ -1,7 +1,7 @@
 //! The daily sales figures agree with the facts: after any sequence of payments, renewals
-//! (a client paying again), declines, unpaid invoices that expire, refunds (recalls), trials
-//! and days passing, the rebuilt rollups equal what the test itself recorded it did, day by day
-//! and method by method.
+//! (a client paying again), declines, unpaid invoices that expire, refunds (recalls), trials,
+//! their conversions and days passing, the rebuilt rollups equal what the test itself recorded
+//! it did, day by day and method by method (every client here comes through the API).
 
 use crate::support;
 use crate::support::World;
@@ -10,13 +10,14 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use time::{Date, Duration};
-use vp_domain::sales::Figures;
+use vp_domain::sales::{Channel, Figures};
 use vp_domain::{IdempotencyKey, Money, PaymentOutcome};
 use vp_ports::DailySales;
 
 #[derive(Debug, Clone)]
 enum Op {
-    /// A client (0-3) pays a plan (1 or 2) by a method; a second payment is a renewal.
+    /// A client (0-7) pays a plan (1 or 2) by a method: its first payment is its first
+    /// purchase (converting its trial when it had one), a later one a renewal.
     Pay { client: u8, plan: i32, sbp: bool },
     /// The gateway declines an invoice.
     Decline { client: u8 },
@@ -24,7 +25,7 @@ enum Op {
     Leave { client: u8 },
     /// The n-th paid invoice so far is recalled (refunded).
     Refund { nth: usize },
-    /// A new client (4-7) starts the trial (once).
+    /// A client (4-7) not made yet starts the trial.
     Trial { client: u8 },
     /// Time passes.
     Wait { hours: i64 },
@@ -32,7 +33,7 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => (0u8..4, 1i32..3, any::<bool>()).prop_map(|(client, plan, sbp)| Op::Pay { client, plan, sbp }),
+        4 => (0u8..8, 1i32..3, any::<bool>()).prop_map(|(client, plan, sbp)| Op::Pay { client, plan, sbp }),
         1 => (0u8..4).prop_map(|client| Op::Decline { client }),
         1 => (0u8..4).prop_map(|client| Op::Leave { client }),
         1 => (0usize..8).prop_map(|nth| Op::Refund { nth }),
@@ -63,7 +64,11 @@ async fn run(ops: Vec<Op>) {
     let mut paid: Vec<(String, Date, String, Money, Money, bool)> = Vec::new();
     let mut trials = std::collections::HashSet::new();
     let mut made = std::collections::HashSet::new();
+    let mut bought = std::collections::HashSet::new();
     for (n, op) in ops.into_iter().enumerate() {
+        // A second between steps, as between any two customers' clicks: a client's first
+        // purchase is its earliest paid invoice, which equal times would leave to the ids.
+        w.clock.advance(Duration::seconds(1));
         let now = w.clock.now_for_test();
         let day = zone.day(now);
         // An invoice of `client` for `plan` by `method`, paid, declined or left unpaid.
@@ -86,6 +91,12 @@ async fn run(ops: Vec<Op>) {
                 Some(true) => {
                     w.app.payments.apply_payment_outcome(&issued.payment_id, PaymentOutcome::Paid).await.unwrap();
                     f.paid += 1;
+                    if bought.insert(client) {
+                        f.first_purchases += 1;
+                        f.converted += u32::from(trials.contains(&client));
+                    } else {
+                        f.renewals_manual += 1;
+                    }
                     f.gross = f.gross.checked_add(issued.amounts.customer).unwrap();
                     f.partner_share = f.partner_share.checked_add(issued.amounts.partner_share).unwrap();
                     let (amount, share) = (issued.amounts.customer, issued.amounts.partner_share);
@@ -114,7 +125,8 @@ async fn run(ops: Vec<Op>) {
             }
             Op::Trial { client } => {
                 let id = support::cid(&format!("c{client}"));
-                if trials.insert(client) {
+                if made.insert(client) {
+                    trials.insert(client);
                     w.app.clients.start_trial(&account, &id).await.unwrap();
                     expected.at(day, "").trials += 1;
                     expected.at(day, "").new_clients += 1;
@@ -128,13 +140,23 @@ async fn run(ops: Vec<Op>) {
     w.clock.advance(Duration::hours(1));
     w.app.payments.expire_overdue_invoices(1_000).await.unwrap();
     let last_day = zone.day(w.clock.now_for_test());
+    // A paid subscription whose term ran out by now ended on its day (as the client stands:
+    // a renewal moved its end).
+    for client in &bought {
+        let view = w.app.clients.client_view(&account, &support::cid(&format!("c{client}"))).await.unwrap();
+        let ended = view.subscription.filter(|s| !s.is_trial && !s.lifetime && s.expires_at < w.clock.now_for_test());
+        if let Some(subscription) = ended {
+            expected.at(zone.day(subscription.expires_at), "").ended += 1;
+        }
+    }
 
     w.app.sales.rebuild(&account.id, first_day, last_day).await.unwrap();
     let mut tx = w.store.read().await.unwrap();
     let rows = tx.daily_sales(&account.id, first_day, last_day).await.unwrap();
     tx.commit().await.unwrap();
+    assert!(rows.iter().all(|r| r.channel == Channel::Api), "every client here came through the API");
     let got: BTreeMap<(Date, String), Figures> =
-        rows.into_iter().map(|DailySales { day, method, figures }| ((day, method), figures)).collect();
+        rows.into_iter().map(|DailySales { day, method, figures, .. }| ((day, method), figures)).collect();
     let want: BTreeMap<(Date, String), Figures> =
         expected.days.into_iter().filter(|(_, f)| *f != Figures::default()).collect();
     assert_eq!(got, want);
@@ -154,7 +176,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     #[test]
-    fn the_daily_figures_equal_what_was_done_after_any_sequence_of_payments_refunds_and_trials(
+    fn the_daily_figures_equal_what_was_done_after_any_sequence_of_payments_refunds_trials_and_renewals(
         ops in proptest::collection::vec(op(), 1..40)
     ) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();

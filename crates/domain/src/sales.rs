@@ -1,6 +1,7 @@
 //! A partner's sales figures (docs/decisions.md, "Sales figures"): what the invoices, new
 //! clients and trials of one day of an account come to, per payment method; the ranges the
-//! cabinet shows and the period of the same length each is compared with. The store keeps the
+//! cabinet shows and the period of the same length each is compared with; where a client came
+//! from and what a paid subscription was to it. The store keeps the
 //! figures per day (daily rollups, rebuilt from the facts); this states how a fact counts.
 
 use std::ops::AddAssign;
@@ -9,6 +10,74 @@ use time::{Date, Duration};
 
 use crate::InvoiceStatus;
 use crate::money::Money;
+
+/// Where a client came from (docs/decisions.md, "Sales figures"): the partner's bot's shop
+/// when the bot knows the person, else the web shop when it knows the address, else the
+/// partner's own servers through the API. A sale counts in its client's channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Channel {
+    Api,
+    Bot,
+    Web,
+}
+
+impl Channel {
+    pub const ALL: [Channel; 3] = [Channel::Api, Channel::Bot, Channel::Web];
+
+    /// Its name in the store.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Channel::Api => "api",
+            Channel::Bot => "bot",
+            Channel::Web => "web",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Channel> {
+        Channel::ALL.into_iter().find(|c| c.code() == code)
+    }
+
+    /// A client's channel from whether the bot serves the person and whether the web shop
+    /// serves the address: the bot's for a person both know (the bot is where they came
+    /// first unless the partner joined them), else the web's, else the API's.
+    pub const fn of(bot_knows: bool, web_knows: bool) -> Channel {
+        match (bot_knows, web_knows) {
+            (true, _) => Channel::Bot,
+            (false, true) => Channel::Web,
+            (false, false) => Channel::Api,
+        }
+    }
+}
+
+/// How a renewal was paid: by the customer again, by a saved card charged automatically, or
+/// by a Telegram Stars subscription's monthly charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Renewal {
+    Manual,
+    Card,
+    Stars,
+}
+
+/// What a paid subscription purchase was to its client: the first (after a trial or not), or a
+/// renewal of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sale {
+    First { after_trial: bool },
+    Renewal(Renewal),
+}
+
+impl Sale {
+    /// The sale a paid subscription invoice is: the client's first paid subscription invoice
+    /// is its first purchase (converting its trial when it had one granted before), any later
+    /// one a renewal, automatic when a saved card's or Stars' charge paid it.
+    pub fn of(is_first: bool, had_trial: bool, automatic: Option<Renewal>) -> Sale {
+        match (is_first, automatic) {
+            (true, _) => Sale::First { after_trial: had_trial },
+            (false, Some(kind)) => Sale::Renewal(kind),
+            (false, None) => Sale::Renewal(Renewal::Manual),
+        }
+    }
+}
 
 /// What a day (or a range of days) of an account came to.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,19 +100,50 @@ pub struct Figures {
     pub new_clients: u32,
     /// Trials started.
     pub trials: u32,
+    /// Clients' first paid subscriptions.
+    pub first_purchases: u32,
+    /// Of them, by clients who had a trial first.
+    pub converted: u32,
+    /// Subscriptions renewed by the customer paying again.
+    pub renewals_manual: u32,
+    /// Subscriptions renewed by a saved card's automatic charge.
+    pub renewals_card: u32,
+    /// Subscriptions renewed by a Telegram Stars subscription's charge.
+    pub renewals_stars: u32,
+    /// Paid subscriptions whose term ran out (and were not renewed since).
+    pub ended: u32,
+    /// What promo codes took off paid invoices, refunds taken out.
+    pub promo_discount: Money,
+    /// What customers paid on invoices with a promo code, refunds taken out.
+    pub promo_gross: Money,
+    /// Invited customers' first payments that rewarded their inviter.
+    pub referral_rewards: u32,
+    /// What invited customers paid, refunds taken out.
+    pub referred_gross: Money,
 }
 
 impl AddAssign for Figures {
     fn add_assign(&mut self, other: Figures) {
+        let add = |a: Money, b: Money| a.checked_add(b).unwrap_or(a);
         self.issued += other.issued;
         self.paid += other.paid;
         self.refunded += other.refunded;
         self.failed += other.failed;
         self.expired += other.expired;
-        self.gross = self.gross.checked_add(other.gross).unwrap_or(self.gross);
-        self.partner_share = self.partner_share.checked_add(other.partner_share).unwrap_or(self.partner_share);
+        self.gross = add(self.gross, other.gross);
+        self.partner_share = add(self.partner_share, other.partner_share);
         self.new_clients += other.new_clients;
         self.trials += other.trials;
+        self.first_purchases += other.first_purchases;
+        self.converted += other.converted;
+        self.renewals_manual += other.renewals_manual;
+        self.renewals_card += other.renewals_card;
+        self.renewals_stars += other.renewals_stars;
+        self.ended += other.ended;
+        self.promo_discount = add(self.promo_discount, other.promo_discount);
+        self.promo_gross = add(self.promo_gross, other.promo_gross);
+        self.referral_rewards += other.referral_rewards;
+        self.referred_gross = add(self.referred_gross, other.referred_gross);
     }
 }
 
@@ -55,10 +155,36 @@ pub struct InvoiceFact {
     pub was_paid: bool,
     pub amount: Money,
     pub partner_share: Money,
+    /// What it was to its client when paid, for a subscription bought for the client itself
+    /// (not devices, not a gift).
+    pub sale: Option<Sale>,
+    /// What its promo code took off, when it was issued with one.
+    pub promo_discount: Option<Money>,
+    /// Whether its client was invited by a referral link.
+    pub referred: bool,
+    /// Whether its payment rewarded the client's inviter.
+    pub rewarded_inviter: bool,
+}
+
+impl InvoiceFact {
+    /// An invoice with no sale, code or referral to it.
+    pub fn plain(status: InvoiceStatus, was_paid: bool, amount: Money, partner_share: Money) -> InvoiceFact {
+        InvoiceFact {
+            status,
+            was_paid,
+            amount,
+            partner_share,
+            sale: None,
+            promo_discount: None,
+            referred: false,
+            rewarded_inviter: false,
+        }
+    }
 }
 
 impl Figures {
-    /// The figures of one invoice.
+    /// The figures of one invoice. Counts follow `paid` (a refunded sale still happened);
+    /// money follows `gross` (a refund takes it out).
     pub fn of_invoice(fact: InvoiceFact) -> Figures {
         let mut f = Figures { issued: 1, ..Figures::default() };
         match (fact.status, fact.was_paid) {
@@ -66,6 +192,13 @@ impl Figures {
                 f.paid = 1;
                 f.gross = fact.amount;
                 f.partner_share = fact.partner_share;
+                if let Some(discount) = fact.promo_discount {
+                    f.promo_discount = discount;
+                    f.promo_gross = fact.amount;
+                }
+                if fact.referred {
+                    f.referred_gross = fact.amount;
+                }
             }
             (InvoiceStatus::Failed, true) => {
                 f.paid = 1;
@@ -75,7 +208,25 @@ impl Figures {
             (InvoiceStatus::Expired, _) => f.expired = 1,
             (InvoiceStatus::Pending, _) => {}
         }
+        if f.paid == 1 {
+            match fact.sale {
+                Some(Sale::First { after_trial }) => {
+                    f.first_purchases = 1;
+                    f.converted = u32::from(after_trial);
+                }
+                Some(Sale::Renewal(Renewal::Manual)) => f.renewals_manual = 1,
+                Some(Sale::Renewal(Renewal::Card)) => f.renewals_card = 1,
+                Some(Sale::Renewal(Renewal::Stars)) => f.renewals_stars = 1,
+                None => {}
+            }
+            f.referral_rewards = u32::from(fact.rewarded_inviter);
+        }
         f
+    }
+
+    /// Renewals of every kind.
+    pub fn renewals(&self) -> u32 {
+        self.renewals_manual + self.renewals_card + self.renewals_stars
     }
 
     /// The share of the payments the gateway decided that went through, in whole percent;
@@ -83,6 +234,13 @@ impl Figures {
     pub fn success_percent(&self) -> Option<u32> {
         let decided = u64::from(self.paid) + u64::from(self.failed);
         (decided > 0).then(|| u32::try_from(u64::from(self.paid) * 100 / decided).unwrap_or(100))
+    }
+
+    /// The share of the trials started that converted to a first purchase, in whole percent
+    /// (of the same period's trials; `None` without any).
+    pub fn conversion_percent(&self) -> Option<u32> {
+        (self.trials > 0)
+            .then(|| u32::try_from(u64::from(self.converted) * 100 / u64::from(self.trials)).unwrap_or(u32::MAX))
     }
 }
 
@@ -179,7 +337,56 @@ mod tests {
     }
 
     fn invoice(status: InvoiceStatus, was_paid: bool) -> Figures {
-        Figures::of_invoice(InvoiceFact { status, was_paid, amount: money(23_880), partner_share: money(3_980) })
+        Figures::of_invoice(InvoiceFact::plain(status, was_paid, money(23_880), money(3_980)))
+    }
+
+    #[test]
+    fn a_clients_first_paid_subscription_is_a_first_purchase_and_a_later_one_a_renewal_of_its_kind() {
+        assert_eq!(Sale::of(true, false, None), Sale::First { after_trial: false });
+        assert_eq!(Sale::of(true, true, Some(Renewal::Card)), Sale::First { after_trial: true });
+        assert_eq!(Sale::of(false, true, None), Sale::Renewal(Renewal::Manual));
+        assert_eq!(Sale::of(false, false, Some(Renewal::Stars)), Sale::Renewal(Renewal::Stars));
+        let sale = |status, was_paid, sale| {
+            Figures::of_invoice(InvoiceFact {
+                sale: Some(sale),
+                ..InvoiceFact::plain(status, was_paid, money(100), money(10))
+            })
+        };
+        let first = sale(InvoiceStatus::Succeeded, true, Sale::First { after_trial: true });
+        assert_eq!((first.first_purchases, first.converted, first.renewals()), (1, 1, 0));
+        let refunded = sale(InvoiceStatus::Failed, true, Sale::Renewal(Renewal::Card));
+        assert_eq!((refunded.renewals_card, refunded.gross), (1, Money::ZERO), "a refunded renewal happened");
+        let declined = sale(InvoiceStatus::Failed, false, Sale::Renewal(Renewal::Stars));
+        assert_eq!(declined.renewals(), 0, "a declined one did not");
+        let mut day = first;
+        day += refunded;
+        day += Figures { trials: 4, ..Figures::default() };
+        assert_eq!(day.conversion_percent(), Some(25));
+        assert_eq!(Figures::default().conversion_percent(), None);
+    }
+
+    #[test]
+    fn a_promo_codes_discount_and_an_invited_customers_payment_count_while_paid_and_not_refunded() {
+        let with = |status, was_paid| {
+            Figures::of_invoice(InvoiceFact {
+                promo_discount: Some(money(2_000)),
+                referred: true,
+                rewarded_inviter: true,
+                ..InvoiceFact::plain(status, was_paid, money(18_000), money(3_000))
+            })
+        };
+        let paid = with(InvoiceStatus::Succeeded, true);
+        assert_eq!((paid.promo_discount, paid.promo_gross), (money(2_000), money(18_000)));
+        assert_eq!((paid.referred_gross, paid.referral_rewards), (money(18_000), 1));
+        let refunded = with(InvoiceStatus::Failed, true);
+        assert_eq!((refunded.promo_discount, refunded.referred_gross), (Money::ZERO, Money::ZERO));
+        assert_eq!(with(InvoiceStatus::Pending, false).referral_rewards, 0);
+        for c in Channel::ALL {
+            assert_eq!(Channel::parse(c.code()), Some(c));
+        }
+        assert_eq!(Channel::of(true, true), Channel::Bot, "the bot's when both know the client");
+        assert_eq!(Channel::of(false, true), Channel::Web);
+        assert_eq!(Channel::of(false, false), Channel::Api);
     }
 
     #[test]

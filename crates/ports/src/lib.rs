@@ -68,10 +68,10 @@ pub use shop_bot::{ShopBotCustomer, ShopBotDatabase, ShopBotError, ShopBotPromoC
 pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, AdoptedClient, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
-    CustomerChatRepo, DailyLimit, DailyQuota, DailySales, DeliveryBacklog, EventRepo, GiftRecord, GiftRepo,
-    ImportedBalance, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PanelAdoption, PanelAdoptionRepo, PromoRepo,
-    ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SalesRepo, SettingsRepo, ShopCustomer, ShopRepo, ShopSession,
-    ShopSignIn, ShopSubscription, StarsRepo, Store, StoreError, Tx,
+    CustomerChatRepo, DailyLimit, DailyQuota, DailySales, DeliveryBacklog, EndedSubscription, EventRepo, GiftRecord,
+    GiftRepo, ImportedBalance, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PanelAdoption, PanelAdoptionRepo,
+    PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SaleFacts, SalesRepo, SettingsRepo, ShopCustomer,
+    ShopRepo, ShopSession, ShopSignIn, ShopSubscription, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

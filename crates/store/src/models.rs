@@ -462,11 +462,12 @@ pub(crate) struct ShopSubscriptionRow {
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]
-#[diesel(table_name = daily_sales)]
+#[diesel(table_name = daily_channel_sales)]
 #[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
 pub(crate) struct DailySalesRow {
     pub account_id: String,
     pub day: String,
+    pub channel: String,
     pub method: String,
     pub issued: i32,
     pub paid: i32,
@@ -477,6 +478,16 @@ pub(crate) struct DailySalesRow {
     pub partner_share: i64,
     pub new_clients: i32,
     pub trials: i32,
+    pub first_purchases: i32,
+    pub converted: i32,
+    pub renewals_manual: i32,
+    pub renewals_card: i32,
+    pub renewals_stars: i32,
+    pub ended: i32,
+    pub promo_discount: i64,
+    pub promo_gross: i64,
+    pub referral_rewards: i32,
+    pub referred_gross: i64,
 }
 
 #[derive(Debug, Queryable, Selectable, Insertable)]

@@ -233,10 +233,12 @@ diesel::table! {
 
 diesel::joinable!(subscriptions -> clients (client_ref));
 diesel::joinable!(invoices -> clients (client_ref));
+diesel::joinable!(trial_grants -> clients (client_ref));
 
 diesel::joinable!(api_keys -> accounts (account_id));
 
 diesel::allow_tables_to_appear_in_same_query!(clients, subscriptions, invoices);
+diesel::allow_tables_to_appear_in_same_query!(trial_grants, clients);
 diesel::allow_tables_to_appear_in_same_query!(api_keys, accounts);
 
 diesel::joinable!(client_chats -> clients (client_ref));
@@ -516,9 +518,10 @@ diesel::table! {
 }
 
 diesel::table! {
-    daily_sales (account_id, day, method) {
+    daily_channel_sales (account_id, day, channel, method) {
         account_id -> Text,
         day -> Text,
+        channel -> Text,
         method -> Text,
         issued -> Integer,
         paid -> Integer,
@@ -529,6 +532,16 @@ diesel::table! {
         partner_share -> BigInt,
         new_clients -> Integer,
         trials -> Integer,
+        first_purchases -> Integer,
+        converted -> Integer,
+        renewals_manual -> Integer,
+        renewals_card -> Integer,
+        renewals_stars -> Integer,
+        ended -> Integer,
+        promo_discount -> BigInt,
+        promo_gross -> BigInt,
+        referral_rewards -> Integer,
+        referred_gross -> BigInt,
     }
 }
 
@@ -707,6 +720,7 @@ diesel::table! {
     }
 }
 diesel::allow_tables_to_appear_in_same_query!(accounts, shop_slugs);
+diesel::allow_tables_to_appear_in_same_query!(shop_customers, clients);
 
 diesel::table! {
     shop_sign_ins (id) {

@@ -52,7 +52,7 @@ pub use read_ahead::ReadAhead;
 pub use referrals::ReferralRepo;
 pub use reminders::ReminderRepo;
 pub use renewals::RenewalRepo;
-pub use sales::{DailySales, SalesRepo};
+pub use sales::{DailySales, EndedSubscription, SaleFacts, SalesRepo};
 pub use settings::SettingsRepo;
 pub use shop::{ShopCustomer, ShopRepo, ShopSession, ShopSignIn, ShopSubscription};
 pub use stars::StarsRepo;

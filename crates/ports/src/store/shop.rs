@@ -89,6 +89,9 @@ pub trait ShopRepo: Send {
     async fn shop_subscriptions(&mut self, account_id: &str, email: &str) -> StoreResult<Vec<ShopSubscription>>;
     /// Records a further subscription, or its new name at the same position.
     async fn put_shop_subscription(&mut self, subscription: &ShopSubscription) -> StoreResult<()>;
+    /// Of these clients of the account (by the partner's `client_id`), those the web shop
+    /// serves (an address's first subscription or a further one), in no particular order.
+    async fn shop_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>>;
     /// The further subscription whose client has this `client_id`, if it is one.
     async fn shop_subscription_of_client(
         &mut self,

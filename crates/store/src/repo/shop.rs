@@ -383,6 +383,34 @@ impl ShopRepo for StoreTx {
         upsert!(conn, s::shop_subscriptions, (s::account_id, s::email, s::position), &row)
     }
 
+    async fn shop_customers_among(&mut self, account_id: &str, client_ids: &[String]) -> StoreResult<Vec<String>> {
+        use crate::schema::clients;
+        use diesel::JoinOnDsl;
+        let conn = self.conn().await?;
+        let mut firsts: Vec<String> = db_run!(conn, c => {
+            shop_customers::table
+                .inner_join(clients::table.on(shop_customers::client_ref.eq(clients::id)))
+                .filter(shop_customers::account_id.eq(account_id))
+                .filter(clients::account_id.eq(account_id))
+                .filter(clients::client_id.eq_any(client_ids))
+                .select(clients::client_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        let further: Vec<String> = db_run!(conn, c => {
+            shop_subscriptions::table
+                .filter(shop_subscriptions::account_id.eq(account_id))
+                .filter(shop_subscriptions::client_id.eq_any(client_ids))
+                .select(shop_subscriptions::client_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        firsts.extend(further);
+        Ok(firsts)
+    }
+
     async fn shop_subscription_of_client(
         &mut self,
         account_id: &str,

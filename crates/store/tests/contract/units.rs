@@ -91,6 +91,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261206000056",
             "20261206000057",
             "20261206000058",
+            "20261206000059",
         ]
     );
     let mut tx = begin(&ctx.store).await;
