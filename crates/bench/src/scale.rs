@@ -3,7 +3,9 @@
 //!
 //! Seeding copies rows the service itself wrote (`scale/seed.rs`). 1,000 accounts share the
 //! customers; each has a device, three paid invoices with their ledger entries and events. The
-//! requests use the demo partner, one of the 1,000.
+//! requests use the demo partner, one of the 1,000, made busy: 200,000 more invoices over the
+//! last year, its daily sales figures rebuilt for the year, so its overview and its year's
+//! export are measured as a busy seller's.
 //!
 //! Both databases are seeded and served at once, and each request step runs on them in turn,
 //! `ROUNDS` times (small, big, then big, small, ...), each round on new `vp-api` processes: a
@@ -35,6 +37,15 @@ use seed::{NOW, make_due, seed};
 const ACCOUNTS: usize = 1_000;
 /// Invoices (each with a ledger entry and an event) per customer.
 const INVOICES_PER_CUSTOMER: usize = 3;
+/// Invoices of the demo partner's customers over the last year beyond their three each, on
+/// both databases: a busy account (about 550 a day), whose overview reads a year of daily
+/// figures and whose year exports as one file.
+const BUSY_INVOICES: usize = 200_000;
+const BUSY_INVOICES_SHORT: usize = 5_000;
+/// The overview's latency target (issue 59): the page with the 90 days' charts, p99.
+const OVERVIEW_P99: Duration = Duration::from_millis(50);
+/// The export's rate target: rows a second of a year of the busy account's invoices.
+const EXPORT_ROWS_PER_SECOND: f64 = 50_000.0;
 /// Times each request step runs on each database (once with `--short`).
 const ROUNDS: usize = 3;
 /// Sequentially read rows in one step above which a table is named, if it holds more than
@@ -53,6 +64,11 @@ pub struct Measured {
     pub jobs_due: Vec<(usize, Duration)>,
     pub event_lag_p50: Duration,
     pub event_lag_p99: Duration,
+    /// `vp-api sales rebuild` of the busy account's year, right after seeding.
+    pub rebuild_year: Duration,
+    /// `vp-api export invoices` of the busy account's year: rows written, and the time taken.
+    pub export_rows: usize,
+    pub export_time: Duration,
     /// (step, table, rows read by sequential scans) above `SCAN_REPORTED`.
     pub scans: Vec<(String, String, i64)>,
     pub errors: u64,
@@ -63,6 +79,10 @@ pub struct Compared {
     pub name: &'static str,
     pub small: Vec<f64>,
     pub big: Vec<f64>,
+    /// The big database's p99 latency per round.
+    pub big_p99: Vec<Duration>,
+    /// The p99 the step must stay within, where the issue sets one.
+    pub p99_target: Option<Duration>,
 }
 
 /// Parses `1m`, `100k` or a plain number.
@@ -88,6 +108,7 @@ pub async fn run(o: &Options, customers: usize) -> Result<bool, String> {
         [prepare(o, small, per_account, "scale_small").await?, prepare(o, customers, per_account, "scale_big").await?];
     let compared = requests(o, &mut sides).await?;
     for side in &mut sides {
+        export_year(side)?;
         dispatch_and_jobs(o, side).await?;
     }
     let [fresh, grown] = sides;
@@ -128,12 +149,19 @@ async fn prepare(o: &Options, customers: usize, per_account: usize, name: &str) 
         return Err("the template payment's event was not delivered".into());
     }
     let started = Instant::now();
-    seed(&url, &service.account, &template, customers, accounts)?;
+    let busy = if o.short { BUSY_INVOICES_SHORT } else { BUSY_INVOICES };
+    seed(&url, &service.account, &template, customers, accounts, busy)?;
     // As autovacuum would leave the tables, without it running while the steps are measured,
     // and with the seeding's pages written out.
     psql(&url, "VACUUM ANALYZE")?;
     psql(&url, "CHECKPOINT")?;
     let seeding = started.elapsed();
+    // The daily figures of the busy account's year, as `vp-api sales rebuild` makes them after
+    // an upgrade (the jobs keep them since): the overview reads these.
+    let started = Instant::now();
+    let [from, to] = year(&url)?;
+    service.cli(&["sales", "rebuild", &service.account, "--from", &from, "--to", &to])?;
+    let rebuild_year = started.elapsed();
     let size: f64 = psql(&url, "SELECT pg_database_size(current_database())")?.parse().map_err(|_| "no size")?;
     println!("\nPostgreSQL, {customers} customers over {accounts} accounts: seeded in {:.1} s", seeding.as_secs_f64());
 
@@ -147,6 +175,9 @@ async fn prepare(o: &Options, customers: usize, per_account: usize, name: &str) 
         jobs_due: vec![],
         event_lag_p50: Duration::ZERO,
         event_lag_p99: Duration::ZERO,
+        rebuild_year,
+        export_rows: 0,
+        export_time: Duration::ZERO,
         scans: vec![],
         errors: 0,
     };
@@ -171,11 +202,19 @@ enum Step {
     Payments,
     CabinetList,
     CabinetSearch,
+    CabinetOverview,
 }
 
 impl Step {
-    const ALL: [Step; 6] =
-        [Step::Account, Step::Client, Step::List, Step::Payments, Step::CabinetList, Step::CabinetSearch];
+    const ALL: [Step; 7] = [
+        Step::Account,
+        Step::Client,
+        Step::List,
+        Step::Payments,
+        Step::CabinetList,
+        Step::CabinetSearch,
+        Step::CabinetOverview,
+    ];
 
     /// The request's name in the latency table.
     fn name(self) -> &'static str {
@@ -186,6 +225,7 @@ impl Step {
             Step::Payments => "POST /payments",
             Step::CabinetList => "cabinet client list",
             Step::CabinetSearch => "cabinet search",
+            Step::CabinetOverview => "cabinet overview, 90 days",
         }
     }
 
@@ -198,7 +238,12 @@ impl Step {
             Step::Payments => "POST /payments, invoices/s",
             Step::CabinetList => "cabinet client list, pages/s",
             Step::CabinetSearch => "cabinet search by client_id, requests/s",
+            Step::CabinetOverview => "cabinet overview (90 days' charts), pages/s",
         }
+    }
+
+    fn p99_target(self) -> Option<Duration> {
+        matches!(self, Step::CabinetOverview).then_some(OVERVIEW_P99)
     }
 
     /// The connections' settings and the requests they send on `side`.
@@ -226,6 +271,7 @@ impl Step {
             Step::CabinetSearch => {
                 (&side.cabinet, get(name, move |n| format!("/cabinet/clients?client_id={}", customer(n))))
             }
+            Step::CabinetOverview => (&side.cabinet, get(name, |_| "/cabinet?range=90d".into())),
         }
     }
 }
@@ -237,6 +283,7 @@ async fn requests(o: &Options, sides: &mut [Side; 2]) -> Result<Vec<Compared>, S
     for (i, step) in Step::ALL.into_iter().enumerate() {
         let before = [scans(&sides[0].service.db.url)?, scans(&sides[1].service.db.url)?];
         let mut rates = [vec![], vec![]];
+        let mut big_p99 = vec![];
         for round in 0..rounds {
             for side in sides.iter_mut() {
                 side.restart().await?;
@@ -251,6 +298,9 @@ async fn requests(o: &Options, sides: &mut [Side; 2]) -> Result<Vec<Compared>, S
                 // Each round numbers its requests apart: new clients and keys, never replays.
                 let (mut t, e) = drive(with, pick, 20 + (i * rounds + round) as u64).await;
                 rates[s].push(load::rate(&t, step.name(), e));
+                if s == 1 {
+                    big_p99.push(t.get_mut(step.name()).map_or(Duration::ZERO, |l| l.percentile(0.99)));
+                }
                 side.m.errors += load::errors(&t);
                 let title = format!("PostgreSQL, {} customers, round {}: {}", side.m.customers, round + 1, step.name());
                 stats::print(&title, &mut t, e);
@@ -260,7 +310,7 @@ async fn requests(o: &Options, sides: &mut [Side; 2]) -> Result<Vec<Compared>, S
             note_scans(&side.service.db.url, before, step.name(), &mut side.m.scans)?;
         }
         let [small, big] = rates;
-        compared.push(Compared { name: step.label(), small, big });
+        compared.push(Compared { name: step.label(), small, big, big_p99, p99_target: step.p99_target() });
     }
     Ok(compared)
 }
@@ -298,6 +348,32 @@ async fn dispatch_and_jobs(o: &Options, side: &mut Side) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The first and last day of the last year (a day past today in UTC, so the account's zone's
+/// today is in), as `vp-api sales` and `vp-api export` take them.
+fn year(url: &str) -> Result<[String; 2], String> {
+    let days = psql(
+        url,
+        "SELECT to_char(current_date - 364, 'YYYY-MM-DD') || ' ' || to_char(current_date + 1, 'YYYY-MM-DD')",
+    )?;
+    match days.split(' ').collect::<Vec<_>>()[..] {
+        [from, to] => Ok([from.to_owned(), to.to_owned()]),
+        _ => Err(format!("not two days: {days}")),
+    }
+}
+
+/// A year of the busy account's invoices as one CSV file, as `vp-api export` writes it.
+fn export_year(side: &mut Side) -> Result<(), String> {
+    let (service, m) = (&side.service, &mut side.m);
+    let [from, to] = year(&service.db.url)?;
+    let before = scans(&service.db.url)?;
+    let started = Instant::now();
+    let csv = service.cli_output(&["export", "invoices", &service.account, "--from", &from, "--to", &to])?;
+    m.export_time = started.elapsed();
+    // A row a line: no invoice's cell holds a line break, and the header is not a row.
+    m.export_rows = csv.iter().filter(|b| **b == b'\n').count().saturating_sub(1);
+    note_scans(&service.db.url, &before, "export of a year", &mut m.scans)
 }
 
 /// A cabinet session of the demo partner: invited by the operator, the password set on the

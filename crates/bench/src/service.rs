@@ -139,6 +139,11 @@ fn vp_api() -> Result<PathBuf, String> {
 
 /// Runs an operator command on `db`; returns its JSON.
 pub fn cli(db: &str, env: &[(String, String)], args: &[&str]) -> Result<serde_json::Value, String> {
+    serde_json::from_slice(&cli_output(db, env, args)?).map_err(|e| e.to_string())
+}
+
+/// Runs an operator command on `db`; returns what it wrote on standard output.
+pub fn cli_output(db: &str, env: &[(String, String)], args: &[&str]) -> Result<Vec<u8>, String> {
     let out = Command::new(vp_api()?)
         .args(args)
         .env("DATABASE_URL", db)
@@ -150,7 +155,7 @@ pub fn cli(db: &str, env: &[(String, String)], args: &[&str]) -> Result<serde_js
     if !out.status.success() {
         return Err(format!("vp-api {args:?}: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())
+    Ok(out.stdout)
 }
 
 /// Lifts every limit of `account` so the bench measures the service, not the limits.
@@ -225,6 +230,11 @@ impl Service {
     /// Runs an operator command against the service's database (with its settings).
     pub fn cli(&self, args: &[&str]) -> Result<serde_json::Value, String> {
         cli(&self.db.url, &self.env, args)
+    }
+
+    /// Runs an operator command against the service's database; returns its standard output.
+    pub fn cli_output(&self, args: &[&str]) -> Result<Vec<u8>, String> {
+        cli_output(&self.db.url, &self.env, args)
     }
 
     pub fn pid(&self) -> u32 {

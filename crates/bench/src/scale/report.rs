@@ -47,6 +47,19 @@ pub fn print(compared: &[Compared], fresh: &Measured, grown: &Measured, due: &[u
             format!("scale: {} = {:.0}% of the small database's, {over} (target >= 90%)", step.name, ratio * 100.0),
             ratio >= 0.9,
         ));
+        if let Some(target) = step.p99_target {
+            let p99 = step.big_p99.iter().copied().max().unwrap_or_default();
+            checks.push((
+                format!(
+                    "scale: {} at {} customers, p99 {:.1} ms, the slowest of its rounds (target <= {:.0} ms)",
+                    step.name,
+                    grown.customers,
+                    ms(p99),
+                    ms(target)
+                ),
+                p99 <= target,
+            ));
+        }
     }
     for (name, a, b) in [
         ("event lag p50, ms", fresh.event_lag_p50, grown.event_lag_p50),
@@ -63,6 +76,29 @@ pub fn print(compared: &[Compared], fresh: &Measured, grown: &Measured, due: &[u
         "database bytes per customer", fresh.bytes_per_customer, grown.bytes_per_customer
     );
     println!("  {:<44} {:>14.1} {:>14.1}", "seeding, s", fresh.seeding.as_secs_f64(), grown.seeding.as_secs_f64());
+    println!(
+        "  {:<44} {:>14.1} {:>14.1}",
+        "sales rebuild of the busy account's year, s",
+        fresh.rebuild_year.as_secs_f64(),
+        grown.rebuild_year.as_secs_f64()
+    );
+    let export_rate = |m: &Measured| m.export_rows as f64 / m.export_time.as_secs_f64().max(0.001);
+    println!(
+        "  {:<44} {:>14.0} {:>14.0}",
+        format!("export of a year ({} invoices), rows/s", grown.export_rows),
+        export_rate(fresh),
+        export_rate(grown)
+    );
+    checks.push((
+        format!(
+            "scale: a year of the busy account's invoices ({} rows) exports at {:.0} rows/s at {} customers (target > {:.0})",
+            grown.export_rows,
+            export_rate(grown),
+            grown.customers,
+            super::EXPORT_ROWS_PER_SECOND
+        ),
+        export_rate(grown) > super::EXPORT_ROWS_PER_SECOND,
+    ));
     // The term check's own work: the run with each count due less the run with none.
     if let [(_, small), (_, big)] = grown.jobs_due[..] {
         let work = |d: Duration| d.saturating_sub(grown.jobs_idle).as_secs_f64().max(0.001);

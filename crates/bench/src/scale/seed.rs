@@ -30,7 +30,16 @@ fn copies(table: &str, key: &str, id: &str, series: &str, changes: &str) -> Stri
     )
 }
 
-pub fn seed(url: &str, demo: &str, payment_id: &str, customers: usize, accounts: usize) -> Result<(), String> {
+/// Seeds `customers` over `accounts`, and `busy` more invoices of the demo partner's own
+/// customers over the last year (a busy account, for its figures and exports).
+pub fn seed(
+    url: &str,
+    demo: &str,
+    payment_id: &str,
+    customers: usize,
+    accounts: usize,
+    busy: usize,
+) -> Result<(), String> {
     let owner = |customer: &str| owner(demo, customer, accounts);
     let ids = psql(
         url,
@@ -103,6 +112,18 @@ pub fn seed(url: &str, demo: &str, payment_id: &str, customers: usize, accounts:
                 "'payment_id', 'pay_scale' || g, 'client_ref', 'cli_scale' || {customer_of}, 'account_id', {}, \
                  'gateway_payment_id', 'sbx_scale' || g, 'created_at', {NOW} - (g % 8760) * interval '1 hour'",
                 owner(&customer_of)
+            ),
+        ),
+        // The busy account's year: its customers (every `accounts`-th) pay round the clock.
+        copies(
+            "invoices",
+            "payment_id",
+            payment_id,
+            &format!("1, {busy}"),
+            &format!(
+                "'payment_id', 'pay_busy' || g, 'client_ref', 'cli_scale' || ((g % {}) + 1) * {accounts}, \
+                 'gateway_payment_id', 'sbx_busy' || g, 'created_at', {NOW} - (g % 525000) * interval '1 minute'",
+                customers / accounts
             ),
         ),
         // Partners send a key with each invoice; their lookups go by the primary key.
