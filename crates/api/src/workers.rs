@@ -35,9 +35,9 @@ const BROADCAST_IDLE: Duration = Duration::from_secs(2);
 /// How often due mail is looked for, and how many messages a round sends.
 const MAIL_INTERVAL: Duration = Duration::from_secs(2);
 const MAIL_BATCH: u32 = 20;
-/// How often the sales figures of the last two days are rebuilt (and, the first time after
-/// midnight UTC, of the last 92).
-const SALES_INTERVAL: Duration = Duration::from_secs(300);
+/// How often each process looks whether the sales figures are due (`vp_app::sales::RECENT_EVERY`
+/// and once a day, across the instances).
+const SALES_LOOK_EVERY: Duration = Duration::from_secs(60);
 /// The update poller's long poll: well inside the poll lease, which each round renews.
 const UPDATE_POLL_WAIT: Duration = Duration::from_secs(8);
 /// How often a process without the poll lease tries for it, and a poller's pause after a
@@ -120,7 +120,7 @@ pub fn spawn_all(services: &Services, config: &Config, shifted_clock: Option<Arc
         |services| async move { send_mail(&services).await },
     )));
     let sender = holder.clone();
-    tasks.push(tokio::spawn(rebuild_sales(services.clone())));
+    tasks.push(tokio::spawn(rebuild_sales(services.clone(), holder.clone())));
     tasks.push(tokio::spawn(every(REMINDER_INTERVAL, services.clone(), move |services| {
         let holder = sender.clone();
         async move { send_reminders(&services, &holder).await }
@@ -156,26 +156,16 @@ where
     }
 }
 
-/// The sales figures: the last two days every `SALES_INTERVAL`, the last 92 once a day.
-async fn rebuild_sales(services: Services) {
-    let mut tick = tokio::time::interval(SALES_INTERVAL);
+/// The sales figures, when due: the last two days every five minutes, the last 92 once a day,
+/// by whichever instance takes the lease first.
+async fn rebuild_sales(services: Services, holder: String) {
+    let mut tick = tokio::time::interval(SALES_LOOK_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // Nothing at start (an interval's first tick is at once): a restart of every instance in
-    // turn would otherwise rebuild every account each time; the figures move by the next tick.
-    tick.tick().await;
-    // The nightly rebuild waits for the first midnight.
-    let mut nightly_done = time::OffsetDateTime::now_utc().date();
     loop {
         tick.tick().await;
-        let today = time::OffsetDateTime::now_utc().date();
-        let nightly = today > nightly_done;
-        match services.sales.rebuild_recent(nightly).await {
-            Ok(accounts) => {
-                if nightly {
-                    nightly_done = today;
-                    tracing::info!(accounts, "rebuilt the sales figures of the last 92 days");
-                }
-            }
+        match services.sales.rebuild_when_due(&holder).await {
+            Ok(Some(true)) => tracing::info!("rebuilt the sales figures of the last 92 days"),
+            Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "rebuilding the sales figures failed"),
         }
     }

@@ -8,10 +8,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use time::{Date, Duration};
 use vp_domain::sales::{Channel, Figures, InvoiceFact, Sale, SalesRange, days_between, previous_period};
 use vp_domain::{ClientId, ClientRef, PaymentId, Purpose};
-use vp_ports::{AccountRecord, Clock, Cursor, DailySales, InvoiceRecord, SaleFacts, Store};
+use vp_ports::{
+    AccountRecord, Clock, Cursor, DailySales, InvoiceRecord, Lease, SaleFacts, SettingKey, SettingRecord, Store,
+};
 
 use crate::accounts::load_account;
 use crate::error::AppResult;
@@ -25,6 +28,19 @@ const PAGE: u32 = 1000;
 const RECENT_DAYS: i64 = 2;
 /// The days the nightly rebuild covers, the longest range the cabinet shows.
 pub const NIGHTLY_DAYS: i64 = 92;
+/// How often the recent days are rebuilt, across every instance.
+pub const RECENT_EVERY: Duration = Duration::minutes(5);
+/// How long a rebuild holds its lease: an instance stopped mid-way leaves it to run out.
+const LEASE_FOR: Duration = Duration::minutes(30);
+
+/// When the jobs last rebuilt the figures (`SettingKey::SalesRebuilt`).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Rebuilt {
+    /// The last rebuild of the recent days (Unix seconds).
+    recent_at: i64,
+    /// The UTC day of the last nightly rebuild (`YYYY-MM-DD`; empty before the first).
+    nightly_on: String,
+}
 
 /// A range's figures as the cabinet shows them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,9 +163,42 @@ impl Sales {
         Ok(Channels { bot: bot.into_iter().collect(), web: web.into_iter().collect() })
     }
 
+    /// The jobs' rebuild when it is due and no other instance runs it: the recent days every
+    /// `RECENT_EVERY`, the last `NIGHTLY_DAYS` once a UTC day (the first run after an upgrade
+    /// is a nightly one). `None` when it did not run; else whether it was the nightly.
+    pub async fn rebuild_when_due(&self, holder: &str) -> AppResult<Option<bool>> {
+        let now = self.clock.now();
+        let today = now.date().to_string();
+        let mut tx = self.store.begin().await?;
+        let last: Rebuilt = tx
+            .setting(SettingKey::SalesRebuilt)
+            .await?
+            .and_then(|s| serde_json::from_str(&s.value).ok())
+            .unwrap_or_default();
+        // ISO days compare as text.
+        let nightly = last.nightly_on < today;
+        let due = nightly || last.recent_at + RECENT_EVERY.whole_seconds() <= now.unix_timestamp();
+        let held = due && tx.take_lease(Lease::SalesFigures, holder, now, now + LEASE_FOR).await?;
+        tx.commit().await?;
+        if !held {
+            return Ok(None);
+        }
+        let rebuilt = self.rebuild_recent(nightly).await;
+        let mut tx = self.store.begin().await?;
+        if rebuilt.is_ok() {
+            let done =
+                Rebuilt { recent_at: now.unix_timestamp(), nightly_on: if nightly { today } else { last.nightly_on } };
+            let value = serde_json::to_string(&done).unwrap_or_default();
+            tx.put_setting(&SettingRecord { key: SettingKey::SalesRebuilt, value, updated_at: now }).await?;
+        }
+        tx.release_lease(Lease::SalesFigures, holder).await?;
+        tx.commit().await?;
+        rebuilt.map(|_| Some(nightly))
+    }
+
     /// The jobs' rebuild: today and yesterday of every account (with `nightly`, the last
     /// `NIGHTLY_DAYS`); returns the accounts rebuilt.
-    pub async fn rebuild_recent(&self, nightly: bool) -> AppResult<usize> {
+    async fn rebuild_recent(&self, nightly: bool) -> AppResult<usize> {
         let accounts = read!(self.store, |tx| tx.accounts());
         let days = if nightly { NIGHTLY_DAYS } else { RECENT_DAYS };
         for account in &accounts {

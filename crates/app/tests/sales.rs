@@ -183,3 +183,54 @@ proptest! {
         runtime.block_on(run(ops));
     }
 }
+
+#[tokio::test]
+async fn the_jobs_rebuild_the_recent_days_every_five_minutes_and_the_last_92_once_a_day_across_instances() {
+    let w = World::new().await;
+    let account = w.account().await;
+    let request = support::order("c1", 1, "card");
+    let key = IdempotencyKey::parse(Some("job-1")).unwrap();
+    let issued = w.app.payments.create_invoice(&account, key, request).await.unwrap().invoice;
+    w.app.payments.apply_payment_outcome(&issued.payment_id, PaymentOutcome::Paid).await.unwrap();
+    let paid_today = |w: &World| {
+        let (store, zone, id) = (w.store.clone(), account.time_zone.clone(), account.id.clone());
+        let today = zone.day(w.clock.now_for_test());
+        async move {
+            let mut tx = store.read().await.unwrap();
+            let rows = tx.daily_sales(&id, today, today).await.unwrap();
+            tx.commit().await.unwrap();
+            rows.iter().map(|r| r.figures.paid).sum::<u32>()
+        }
+    };
+    let sales = &w.app.sales;
+
+    // The first run after an upgrade is the nightly one; another instance then finds it done.
+    assert_eq!(sales.rebuild_when_due("instance-a").await.unwrap(), Some(true));
+    assert_eq!(paid_today(&w).await, 1);
+    assert_eq!(sales.rebuild_when_due("instance-b").await.unwrap(), None, "not due again yet");
+
+    // Five minutes on, the recent days are due once, for whichever instance looks first.
+    w.clock.advance(vp_app::sales::RECENT_EVERY);
+    let key = IdempotencyKey::parse(Some("job-2")).unwrap();
+    let issued = w.app.payments.create_invoice(&account, key, support::order("c2", 1, "card")).await.unwrap().invoice;
+    w.app.payments.apply_payment_outcome(&issued.payment_id, PaymentOutcome::Paid).await.unwrap();
+    // An instance in the middle of a rebuild holds the lease: nobody else starts one.
+    let now = w.clock.now_for_test();
+    let mut tx = w.store.begin().await.unwrap();
+    assert!(
+        tx.take_lease(vp_ports::Lease::SalesFigures, "instance-c", now, now + Duration::minutes(30)).await.unwrap()
+    );
+    tx.commit().await.unwrap();
+    assert_eq!(sales.rebuild_when_due("instance-b").await.unwrap(), None, "instance-c holds the lease");
+    let mut tx = w.store.begin().await.unwrap();
+    tx.release_lease(vp_ports::Lease::SalesFigures, "instance-c").await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(sales.rebuild_when_due("instance-b").await.unwrap(), Some(false), "the recent days only");
+    assert_eq!(paid_today(&w).await, 2);
+    assert_eq!(sales.rebuild_when_due("instance-a").await.unwrap(), None);
+
+    // The next UTC day brings the nightly rebuild again, once.
+    w.clock.advance(Duration::days(1));
+    assert_eq!(sales.rebuild_when_due("instance-a").await.unwrap(), Some(true));
+    assert_eq!(sales.rebuild_when_due("instance-b").await.unwrap(), None);
+}

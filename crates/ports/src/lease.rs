@@ -14,11 +14,19 @@ pub enum Lease {
     PaidAccess,
     /// Reading the panel's traffic counts for the customers' traffic notices.
     TrafficCheck,
+    /// Rebuilding the partners' sales figures (one instance at a time).
+    SalesFigures,
 }
 
 impl Lease {
-    pub const ALL: [Lease; 5] =
-        [Lease::BotUpdates, Lease::Reminders, Lease::Broadcasts, Lease::PaidAccess, Lease::TrafficCheck];
+    pub const ALL: [Lease; 6] = [
+        Lease::BotUpdates,
+        Lease::Reminders,
+        Lease::Broadcasts,
+        Lease::PaidAccess,
+        Lease::TrafficCheck,
+        Lease::SalesFigures,
+    ];
 
     /// The lease's name as stored (kept from the releases that named them as strings).
     pub const fn name(self) -> &'static str {
@@ -28,6 +36,7 @@ impl Lease {
             Lease::Broadcasts => "telegram-broadcasts",
             Lease::PaidAccess => "payments-paid-access",
             Lease::TrafficCheck => "panel-traffic-check",
+            Lease::SalesFigures => "sales-figures",
         }
     }
 }

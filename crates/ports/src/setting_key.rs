@@ -26,6 +26,8 @@ pub enum SettingKey {
     PlatformBotWebhook,
     /// What the last check that paid invoices have their access found (`PaidAccessChecked`).
     PaidAccessCheck,
+    /// When the jobs last rebuilt the sales figures, the recent days and the nightly ones.
+    SalesRebuilt,
 }
 
 impl SettingKey {
@@ -42,6 +44,7 @@ impl SettingKey {
             SettingKey::UpdateOffset { bot_id } => format!("telegram.update_offset.{bot_id}"),
             SettingKey::PlatformBotWebhook => "telegram.platform_bot_webhook".into(),
             SettingKey::PaidAccessCheck => "payments.paid_access_check".into(),
+            SettingKey::SalesRebuilt => "sales.rebuilt".into(),
         }
     }
 }
@@ -63,6 +66,7 @@ mod tests {
             SettingKey::UpdateOffset { bot_id: 42 },
             SettingKey::PlatformBotWebhook,
             SettingKey::PaidAccessCheck,
+            SettingKey::SalesRebuilt,
         ];
         let names: Vec<String> = keys.iter().map(SettingKey::name).collect();
         for name in &names {

@@ -3,8 +3,8 @@
 -- and the promotions' effect (docs/decisions.md, "Sales figures"). A table of its own: the
 -- release before keeps writing daily_sales while this one serves (docs/operations.md,
 -- "Migrations while serving"); a later release drops daily_sales. The figures are derived from
--- the facts only: the first nightly rebuild after the upgrade fills the last 92 days,
--- `vp-api sales rebuild` any older range.
+-- the facts only: the jobs' first run after the upgrade fills the last 92 days, `vp-api sales
+-- rebuild` any older range.
 CREATE TABLE daily_channel_sales (
     account_id TEXT NOT NULL REFERENCES accounts (id),
     day TEXT NOT NULL,
