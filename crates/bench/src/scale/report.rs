@@ -51,7 +51,7 @@ pub fn print(compared: &[Compared], fresh: &Measured, grown: &Measured, due: &[u
             let p99 = step.big_p99.iter().copied().max().unwrap_or_default();
             checks.push((
                 format!(
-                    "scale: {} at {} customers, p99 {:.1} ms, the slowest of its rounds (target <= {:.0} ms)",
+                    "scale: {} at {} customers, one request at a time: p99 {:.1} ms, the slowest of its rounds (target <= {:.0} ms)",
                     step.name,
                     grown.customers,
                     ms(p99),
