@@ -92,6 +92,7 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261206000057",
             "20261206000058",
             "20261206000059",
+            "20261206000060",
         ]
     );
     let mut tx = begin(&ctx.store).await;

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS renewal_charges_payment;

@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS renewal_charges_payment;
