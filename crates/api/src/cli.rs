@@ -91,6 +91,10 @@ pub enum Command {
     /// People who sign in to a partner's web cabinet (/cabinet).
     #[command(subcommand)]
     Cabinet(CabinetCommand),
+    /// The platform's operators, who sign in to the operator's view (/operator): every
+    /// account's sales, the accounts ranked, what the platform owes partners.
+    #[command(subcommand)]
+    Operator(OperatorCommand),
     /// Mail to people: check that it leaves (VP_SMTP_URL), look at one message of the outbox.
     #[command(subcommand)]
     Mail(MailCommand),
@@ -296,6 +300,23 @@ pub enum CabinetCommand {
     Users { account_id: AccountId },
     /// End a user's access: their sessions end now and their links stop working.
     Revoke { user_id: CabinetUserId },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OperatorCommand {
+    /// Print a one-time link (valid 72 h) where the person sets a password for the operator's
+    /// view, and mail it to them; for an operator with a password it is a reset link, and a
+    /// revoked operator is let in again once they set a new one.
+    Invite {
+        email: String,
+        /// The language of the message carrying the link: en or ru.
+        #[arg(long, default_value = "en", value_parser = lang)]
+        lang: vp_domain::Lang,
+    },
+    /// Every operator, oldest first.
+    List,
+    /// End an operator's access: their sessions end now and their links stop working.
+    Revoke { email: String },
 }
 
 #[derive(Debug, Subcommand)]

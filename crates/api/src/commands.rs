@@ -17,9 +17,9 @@ use vp_ports::WithdrawalFilter;
 
 use crate::cli::{
     AccountCommand, AutoRenewState, CabinetCommand, ClientCommand, ContentCommand, DevicesCommand, ExportCommand,
-    GatewayCommand, ImportCommand, InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, PanelCommand,
-    PlanCommand, SalesCommand, SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs, SubscriptionCommand,
-    WithdrawalCommand,
+    GatewayCommand, ImportCommand, InvoiceCommand, KeyCommand, LimitsArgs, MailCommand, MethodCommand, OperatorCommand,
+    PanelCommand, PlanCommand, SalesCommand, SandboxCommand, SavedCardsOutcome, StarsArgs, StyleArgs,
+    SubscriptionCommand, WithdrawalCommand,
 };
 use crate::output;
 
@@ -443,6 +443,20 @@ pub async fn cabinet(services: &Services, cmd: CabinetCommand) -> CommandResult 
         CabinetCommand::Revoke { user_id } => {
             let (user, sessions_ended) = services.cabinet_access.revoke_user(&user_id).await?;
             let mut out = output::cabinet_user(&user);
+            out["sessions_ended"] = sessions_ended.into();
+            out
+        }
+    })
+}
+
+pub async fn operator(services: &Services, cmd: OperatorCommand) -> CommandResult {
+    let access = &services.operator_access;
+    Ok(match cmd {
+        OperatorCommand::Invite { email, lang } => output::operator_invitation(&access.invite(&email, lang).await?),
+        OperatorCommand::List => access.operators().await?.iter().map(output::operator).collect(),
+        OperatorCommand::Revoke { email } => {
+            let (operator, sessions_ended) = access.revoke(&email).await?;
+            let mut out = output::operator(&operator);
             out["sessions_ended"] = sessions_ended.into();
             out
         }

@@ -95,6 +95,7 @@ async fn run(command: Command, config: Config) -> Result<Option<serde_json::Valu
         Command::Sales(c) => commands::sales(&services, c).await?,
         Command::Endpoint(c) => event_commands::endpoint_command(&services, c).await?,
         Command::Cabinet(c) => commands::cabinet(&services, c).await?,
+        Command::Operator(c) => commands::operator(&services, c).await?,
         Command::Mail(c) => commands::mail(&services, c).await?,
         Command::Withdrawal(c) => commands::withdrawal(&services, c).await?,
         Command::Bot(c) => bot_commands::bot_command(&services, c).await?,

@@ -313,6 +313,28 @@ pub fn cabinet_invitation(i: &vp_app::cabinet::Invitation) -> Value {
     })
 }
 
+pub fn operator_invitation(i: &vp_app::operator_view::OperatorInvitation) -> Value {
+    json!({
+        "operator_id": i.operator.id,
+        "email": i.operator.email,
+        "purpose": i.purpose.as_str(),
+        "link": i.link,
+        "expires_at": timestamp(i.expires_at),
+        "mail_id": i.mail_id,
+        "note": "the link is mailed to the address too; give it to the person only: it works once and is stored as a hash",
+    })
+}
+
+pub fn operator(o: &vp_ports::OperatorRecord) -> Value {
+    json!({
+        "operator_id": o.id,
+        "email": o.email,
+        "password_set": o.password_hash.is_some(),
+        "created_at": timestamp(o.created_at),
+        "revoked_at": opt_timestamp(o.revoked_at),
+    })
+}
+
 /// A partner balance: what may be withdrawn and what open requests hold.
 pub fn balance(b: vp_domain::withdrawal::Balance) -> Value {
     json!({ "available": b.available.to_string(), "held": b.held.to_string() })

@@ -252,7 +252,12 @@ fn invoice_fact(invoice: &InvoiceRecord, first: bool, facts: &SaleFacts) -> Invo
 }
 
 /// A report from the rows of both periods.
-fn report_of(range: SalesRange, (first, last): (Date, Date), before: (Date, Date), rows: &[DailySales]) -> SalesReport {
+pub(crate) fn report_of(
+    range: SalesRange,
+    (first, last): (Date, Date),
+    before: (Date, Date),
+    rows: &[DailySales],
+) -> SalesReport {
     let mut by_day: BTreeMap<Date, Figures> = days_between(first, last).map(|d| (d, Figures::default())).collect();
     let mut by_method: BTreeMap<String, Figures> = BTreeMap::new();
     let whole = |by: BTreeMap<Channel, Figures>| -> Vec<(Channel, Figures)> {

@@ -15,9 +15,10 @@ use crate::bots::sender::BotSender;
 use crate::bots::wording::BotWording;
 use crate::bots::{PartnerBots, PlatformBot};
 use crate::broadcasts::Broadcasts;
-use crate::cabinet::{Cabinet, CabinetAccess, CabinetServices};
+use crate::cabinet::{Cabinet, CabinetAccess, CabinetDoor, CabinetServices};
 use crate::catalog::{Catalog, Offers};
 use crate::clients::{Clients, PanelImport, PanelSync};
+use crate::entrance::Entrance;
 use crate::events::{EventOutbox, EventRenderer, Events};
 use crate::exports::Exports;
 use crate::gifts::{GiftNotices, Gifts};
@@ -26,6 +27,7 @@ use crate::mail::{Mail, MailQueue};
 use crate::notices::{Notices, Notifier};
 use crate::observability::Observability;
 use crate::operator::Operator;
+use crate::operator_view::{OperatorAccess, OperatorDoor, OperatorView};
 use crate::payments::StarsRail;
 use crate::payments::{Gateways, Payments, Settled};
 use crate::promotions::Promotions;
@@ -144,6 +146,10 @@ pub struct Services {
     pub cabinet: Arc<Cabinet>,
     /// The platform operator's use cases.
     pub operator: Arc<Operator>,
+    /// Signing in to the operator's view.
+    pub operator_access: Arc<OperatorAccess>,
+    /// What the operator's view shows, audited.
+    pub operator_view: Arc<OperatorView>,
     /// Secrets sealed at rest.
     pub secrets: Arc<Secrets>,
     /// Metrics, readiness, request ids.
@@ -418,16 +424,28 @@ impl Services {
             gifts: gifts.clone(),
             public_base_url: public_base_url.clone(),
         });
-        let cabinet_access = Arc::new(CabinetAccess {
+        // Both doors count failed sign-ins alike, against the limit API keys share.
+        let cabinet_entrance = Entrance {
+            door: CabinetDoor { audit: audit.clone() },
             store: store.clone(),
             clock: clock.clone(),
             ids: ids.clone(),
-            tokens,
-            audit: audit.clone(),
-            limiter,
+            tokens: tokens.clone(),
+            limiter: limiter.clone(),
             failed_auth_per_minute,
-            public_base_url,
+        };
+        let operator_entrance = cabinet_entrance.beside(OperatorDoor { stamp: stamp.clone() });
+        let cabinet_access = Arc::new(CabinetAccess {
+            entrance: cabinet_entrance,
+            public_base_url: public_base_url.clone(),
             mail: mail_queue.clone(),
+        });
+        let operator_access =
+            Arc::new(OperatorAccess { entrance: operator_entrance, public_base_url, mail: mail_queue.clone() });
+        let operator_view = Arc::new(OperatorView {
+            store: store.clone(),
+            clock: clock.clone(),
+            audit: OperatorDoor { stamp: stamp.clone() },
         });
         let promotions = Arc::new(Promotions {
             store: store.clone(),
@@ -487,6 +505,8 @@ impl Services {
             cabinet_access,
             cabinet,
             operator,
+            operator_access,
+            operator_view,
             secrets,
             observability,
             mail,

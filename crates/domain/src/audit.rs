@@ -140,9 +140,67 @@ impl FromStr for AuditAction {
     }
 }
 
+/// What the platform's operators did, as `operator_audit` keeps it: getting in, and each page
+/// of the operator's view they opened (with what it showed in the entry's detail).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OperatorAction {
+    Invited,
+    ResetLink,
+    Revoked,
+    PasswordSet,
+    SignedIn,
+    SignedOut,
+    ViewedSales,
+    ViewedLedger,
+    ViewedActivity,
+}
+
+impl OperatorAction {
+    pub const ALL: [OperatorAction; 9] = [
+        OperatorAction::Invited,
+        OperatorAction::ResetLink,
+        OperatorAction::Revoked,
+        OperatorAction::PasswordSet,
+        OperatorAction::SignedIn,
+        OperatorAction::SignedOut,
+        OperatorAction::ViewedSales,
+        OperatorAction::ViewedLedger,
+        OperatorAction::ViewedActivity,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            OperatorAction::Invited => "operator.invited",
+            OperatorAction::ResetLink => "operator.reset_link",
+            OperatorAction::Revoked => "operator.revoked",
+            OperatorAction::PasswordSet => "operator.password_set",
+            OperatorAction::SignedIn => "operator.signed_in",
+            OperatorAction::SignedOut => "operator.signed_out",
+            OperatorAction::ViewedSales => "operator.viewed_sales",
+            OperatorAction::ViewedLedger => "operator.viewed_ledger",
+            OperatorAction::ViewedActivity => "operator.viewed_activity",
+        }
+    }
+}
+
+impl FromStr for OperatorAction {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OperatorAction::ALL.into_iter().find(|a| a.as_str() == s).ok_or_else(|| UnknownValue(s.to_owned()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_operator_action_reads_back_from_its_code_and_none_is_a_cabinet_action() {
+        for action in OperatorAction::ALL {
+            assert_eq!(action.as_str().parse::<OperatorAction>(), Ok(action));
+            assert!(action.as_str().parse::<AuditAction>().is_err(), "{action:?}");
+        }
+    }
 
     #[test]
     fn every_action_reads_back_from_its_code_and_no_two_share_one() {

@@ -194,6 +194,13 @@ issued_id!(
 );
 
 issued_id!(
+    /// A platform operator, who signs in at `/operator` (`opr_…`).
+    OperatorId,
+    "opr",
+    "operator id"
+);
+
+issued_id!(
     /// A partner API key, by its public id (`key_…`), not its secret.
     ApiKeyId,
     "key",
@@ -226,9 +233,10 @@ mod tests {
 
     #[test]
     fn each_kind_takes_only_ids_with_its_own_prefix() {
-        let samples = ["acc_1", "cli_1", "we_1", "pay_1", "msg_1", "wd_1", "bcs_1", "usr_1", "key_1", "mail_1"];
+        let samples =
+            ["acc_1", "cli_1", "we_1", "pay_1", "msg_1", "wd_1", "bcs_1", "usr_1", "key_1", "mail_1", "opr_1"];
         type Parses = fn(&str) -> bool;
-        let kinds: [(&str, Parses); 10] = [
+        let kinds: [(&str, Parses); 11] = [
             ("acc", |t| AccountId::parse(t).is_ok()),
             ("cli", |t| ClientRef::parse(t).is_ok()),
             ("we", |t| EndpointId::parse(t).is_ok()),
@@ -239,6 +247,7 @@ mod tests {
             ("usr", |t| CabinetUserId::parse(t).is_ok()),
             ("key", |t| ApiKeyId::parse(t).is_ok()),
             ("mail", |t| MailId::parse(t).is_ok()),
+            ("opr", |t| OperatorId::parse(t).is_ok()),
         ];
         for (prefix, parses) in kinds {
             for sample in samples {

@@ -39,8 +39,8 @@ pub mod withdrawal;
 pub use devices::{DeviceLimit, DevicePurchaseRefused, DeviceSettings, check_device_purchase, devices_for_sale};
 pub use identifiers::{BrandName, ClientId, IdempotencyKey, IdempotencyKeyError, InvalidValue, MethodCode, ReturnUrl};
 pub use ids::{
-    AccountId, ApiKeyId, BroadcastId, CabinetUserId, ClientRef, EndpointId, EventId, InvalidId, MailId, PaymentId,
-    WithdrawalId,
+    AccountId, ApiKeyId, BroadcastId, CabinetUserId, ClientRef, EndpointId, EventId, InvalidId, MailId, OperatorId,
+    PaymentId, WithdrawalId,
 };
 pub use invoice::{GatewayState, InvoiceRequest, InvoiceStatus, PaymentOutcome, Purpose};
 pub use lang::Lang;

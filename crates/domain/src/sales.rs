@@ -236,6 +236,12 @@ impl Figures {
         (decided > 0).then(|| u32::try_from(u64::from(self.paid) * 100 / decided).unwrap_or(100))
     }
 
+    /// The share of the payments the gateway decided that it declined, in whole percent;
+    /// `None` before any was decided.
+    pub fn failure_percent(&self) -> Option<u32> {
+        self.success_percent().map(|success| 100 - success.min(100))
+    }
+
     /// The share of the trials started that converted to a first purchase, in whole percent
     /// (of the same period's trials; `None` without any).
     pub fn conversion_percent(&self) -> Option<u32> {
@@ -249,6 +255,50 @@ impl Figures {
 pub fn change_percent(now: i64, before: i64) -> Option<i64> {
     let percent = (before != 0).then(|| (i128::from(now) - i128::from(before)) * 100 / i128::from(before).abs())?;
     Some(i64::try_from(percent).unwrap_or(if percent > 0 { i64::MAX } else { i64::MIN }))
+}
+
+/// How the operator's table of accounts is ranked (`?by=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountOrder {
+    /// What customers paid in the range, most first.
+    Revenue,
+    /// What customers paid against the period before, fastest growing first; an account with
+    /// nothing before has no rate and comes after those that have one.
+    Growth,
+    /// The share of decided payments declined, highest first; an account with none decided
+    /// comes last.
+    Failures,
+}
+
+impl AccountOrder {
+    pub const ALL: [AccountOrder; 3] = [AccountOrder::Revenue, AccountOrder::Growth, AccountOrder::Failures];
+
+    pub const fn code(self) -> &'static str {
+        match self {
+            AccountOrder::Revenue => "revenue",
+            AccountOrder::Growth => "growth",
+            AccountOrder::Failures => "failures",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<AccountOrder> {
+        AccountOrder::ALL.into_iter().find(|o| o.code() == code)
+    }
+
+    /// Whether the account with figures `a` (the range's, the period before's) ranks before
+    /// `b`'s, as `Ordering::Less`; ties go to the higher revenue.
+    pub fn compare(self, a: (&Figures, &Figures), b: (&Figures, &Figures)) -> std::cmp::Ordering {
+        let revenue = |f: (&Figures, &Figures)| f.0.gross;
+        let growth = |f: (&Figures, &Figures)| change_percent(f.0.gross.kopecks(), f.1.gross.kopecks());
+        let failures = |f: (&Figures, &Figures)| (f.0.failure_percent(), f.0.failed);
+        let first = match self {
+            AccountOrder::Revenue => std::cmp::Ordering::Equal,
+            // `Some` above `None`, then the larger first.
+            AccountOrder::Growth => growth(b).cmp(&growth(a)),
+            AccountOrder::Failures => failures(b).cmp(&failures(a)),
+        };
+        first.then_with(|| revenue(b).cmp(&revenue(a)))
+    }
 }
 
 /// The ranges the cabinet offers.
@@ -324,6 +374,46 @@ pub fn previous_period(range: SalesRange, first: Date, last: Date) -> (Date, Dat
 /// The days `first` to `last`, both included (none when `last` is before `first`).
 pub fn days_between(first: Date, last: Date) -> impl Iterator<Item = Date> {
     std::iter::successors(Some(first).filter(|f| *f <= last), move |d| d.next_day().filter(|n| *n <= last))
+}
+
+#[cfg(test)]
+mod ranking_tests {
+    use super::*;
+
+    fn figures(gross: i64, paid: u32, failed: u32) -> Figures {
+        Figures { gross: Money::from_kopecks(gross), paid, failed, ..Figures::default() }
+    }
+
+    fn ranked(order: AccountOrder, accounts: &[(&'static str, Figures, Figures)]) -> Vec<&'static str> {
+        let mut sorted = accounts.to_vec();
+        sorted.sort_by(|a, b| order.compare((&a.1, &a.2), (&b.1, &b.2)));
+        sorted.into_iter().map(|(name, ..)| name).collect()
+    }
+
+    #[test]
+    fn accounts_rank_by_revenue_by_growth_with_new_ones_after_and_by_failure_rate() {
+        let accounts = [
+            ("big", figures(100_000, 90, 10), figures(90_000, 0, 0)),
+            ("growing", figures(30_000, 10, 0), figures(10_000, 0, 0)),
+            ("new", figures(50_000, 5, 5), Figures::default()),
+            ("quiet", Figures::default(), figures(1_000, 0, 0)),
+        ];
+        assert_eq!(ranked(AccountOrder::Revenue, &accounts), ["big", "new", "growing", "quiet"]);
+        // growing +200 %, big +11 %, quiet −100 %, new has nothing before to compare with.
+        assert_eq!(ranked(AccountOrder::Growth, &accounts), ["growing", "big", "quiet", "new"]);
+        // new declined 50 %, big 10 %, growing 0 %; quiet had no payment decided.
+        assert_eq!(ranked(AccountOrder::Failures, &accounts), ["new", "big", "growing", "quiet"]);
+        assert_eq!(figures(0, 1, 3).failure_percent(), Some(75));
+        assert_eq!(Figures::default().failure_percent(), None);
+    }
+
+    #[test]
+    fn an_order_reads_back_from_its_code_and_nothing_else_is_one() {
+        for order in AccountOrder::ALL {
+            assert_eq!(AccountOrder::parse(order.code()), Some(order));
+        }
+        assert_eq!(AccountOrder::parse("REVENUE"), None);
+    }
 }
 
 #[cfg(test)]

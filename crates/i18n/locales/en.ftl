@@ -869,6 +869,10 @@ mail-invitation-subject = { $brand }: your access to the partner cabinet
 mail-invitation-body = You are invited to the { $brand } partner cabinet. Open the link to set your password.
 mail-reset-subject = { $brand }: set a new password for the partner cabinet
 mail-reset-body = A new password was asked for your { $brand } partner cabinet account. Open the link to set it; your old password works until then.
+mail-operator-invitation-subject = { $brand }: your access to the operator's view
+mail-operator-invitation-body = You are invited to the { $brand } operator's view: every partner's sales and what the platform owes them. Open the link to set your password.
+mail-operator-reset-subject = { $brand }: set a new password for the operator's view
+mail-operator-reset-body = A new password was asked for your { $brand } operator's view account. Open the link to set it; your old password works until then.
 mail-link-until = The link works once, until { $until }.
 mail-invitation-button = Set the password
 mail-order-subject = { $brand }: your order is paid
@@ -1126,3 +1130,57 @@ cabinet-action-broadcast-resumed = Broadcast resumed
 cabinet-action-broadcast-cancelled = Broadcast cancelled
 cabinet-action-stars-rate-set = Telegram Stars rate set
 cabinet-action-gift-refunded = Gift refunded
+
+## The operator's view (/operator; docs/decisions.md, "The operator's view")
+operator-sign-in-title = Sign in to the operator's view
+operator-sign-in-help = Operators are invited with vp-api operator invite; ask whoever runs the platform for an invitation or a new password link.
+operator-sign-in-welcome-title = Welcome to the operator's view
+operator-back = Back to the operator's view
+operator-menu = Operator's view
+operator-section-sales = Sales
+operator-section-owed = Owed to partners
+operator-section-audit = Audit
+operator-sales-title = Sales of every partner
+operator-sales-help = Every account's figures summed. Each account counts its days in its own time zone; the range ends today in UTC. The figures are brought up to date every few minutes.
+operator-accounts = Accounts
+operator-accounts-order = Rank accounts by
+operator-by-revenue = Revenue
+operator-by-growth = Growth
+operator-by-failures = Failure rate
+operator-account = Account
+operator-growth = Growth
+operator-failure-rate = Declined
+operator-accounts-help = Growth compares what customers paid with the period before; an account with nothing before has no rate and comes after those that have one. The declined share is of the payments the gateway decided.
+operator-owed-title = What the platform owes partners
+operator-owed-total = { MONEY($total) } owed to { $accounts ->
+    [one] one account
+   *[other] { $accounts } accounts
+}.
+operator-available = Available
+operator-held = Held by withdrawals
+operator-owed = Owed
+operator-total = Total
+operator-waiting = Withdrawals waiting
+operator-waiting-none = No withdrawal is waiting.
+operator-waiting-total = { MONEY($total) } in { $count ->
+    [one] one withdrawal
+   *[other] { $count } withdrawals
+} asked for or approved and not paid yet (vp-api withdrawal takes each on).
+operator-asked = Asked for
+operator-amount = Amount
+operator-withdrawal-status = Status
+operator-withdrawal = Withdrawal
+operator-withdrawal-requested = Waiting for approval
+operator-withdrawal-approved = Approved, to be paid
+operator-owed-help = A balance is the partner's share of the payments kept, less what was paid out; what a withdrawal asks for is held until it is paid or rejected.
+operator-audit-title = The operators' audit
+operator-audit-help = Every page of this view an operator opens is written here with what it showed, as are sign-ins, invitations and revocations. Times in UTC.
+operator-action-invited = Invited
+operator-action-reset-link = Sent a new password link
+operator-action-revoked = Access ended
+operator-action-password-set = Set the password
+operator-action-signed-in = Signed in
+operator-action-signed-out = Signed out
+operator-action-viewed-sales = Looked at the sales
+operator-action-viewed-ledger = Looked at what is owed
+operator-action-viewed-audit = Looked at the audit

@@ -894,6 +894,10 @@ mail-invitation-subject = { $brand }: доступ к кабинету парт�
 mail-invitation-body = Вас пригласили в кабинет партнёра { $brand }. Откройте ссылку, чтобы задать пароль.
 mail-reset-subject = { $brand }: новый пароль для кабинета партнёра
 mail-reset-body = Для вашей учётной записи в кабинете партнёра { $brand } запрошен новый пароль. Откройте ссылку, чтобы задать его; до тех пор действует старый пароль.
+mail-operator-invitation-subject = { $brand }: доступ к панели оператора
+mail-operator-invitation-body = Вас пригласили в панель оператора { $brand }: продажи всех партнёров и то, что платформа им должна. Откройте ссылку, чтобы задать пароль.
+mail-operator-reset-subject = { $brand }: новый пароль для панели оператора
+mail-operator-reset-body = Для вашей учётной записи в панели оператора { $brand } запрошен новый пароль. Откройте ссылку, чтобы задать его; до тех пор действует старый пароль.
 mail-link-until = Ссылка действует один раз, до { $until }.
 mail-invitation-button = Задать пароль
 mail-order-subject = { $brand }: заказ оплачен
@@ -1159,3 +1163,57 @@ cabinet-action-broadcast-resumed = рассылка продолжена
 cabinet-action-broadcast-cancelled = рассылка отменена
 cabinet-action-stars-rate-set = курс Telegram Stars установлен
 cabinet-action-gift-refunded = возврат за подарок
+
+## Панель оператора (/operator; docs/decisions.md, "The operator's view")
+operator-sign-in-title = Вход в панель оператора
+operator-sign-in-help = Операторов приглашают командой vp-api operator invite; попросите того, кто ведёт платформу, прислать приглашение или ссылку для нового пароля.
+operator-sign-in-welcome-title = Добро пожаловать в панель оператора
+operator-back = Вернуться в панель оператора
+operator-menu = Панель оператора
+operator-section-sales = Продажи
+operator-section-owed = Долг партнёрам
+operator-section-audit = Журнал
+operator-sales-title = Продажи всех партнёров
+operator-sales-help = Показатели всех аккаунтов вместе. Каждый аккаунт считает дни в своём часовом поясе; период заканчивается сегодняшним днём по UTC. Показатели обновляются каждые несколько минут.
+operator-accounts = Аккаунты
+operator-accounts-order = Упорядочить аккаунты по
+operator-by-revenue = Выручке
+operator-by-growth = Росту
+operator-by-failures = Доле отказов
+operator-account = Аккаунт
+operator-growth = Рост
+operator-failure-rate = Отклонено
+operator-accounts-help = Рост сравнивает оплаченное клиентами с предыдущим периодом; у аккаунта без оплат раньше роста нет, и он идёт после остальных. Доля отклонённых считается от платежей, по которым шлюз принял решение.
+operator-owed-title = Сколько платформа должна партнёрам
+operator-owed-total = Долг { MONEY($total) } { $accounts ->
+    [one] { $accounts } аккаунту
+   *[other] { $accounts } аккаунтам
+}.
+operator-available = Доступно
+operator-held = В заявках на вывод
+operator-owed = Долг
+operator-total = Всего
+operator-waiting = Заявки на вывод в ожидании
+operator-waiting-none = Заявок в ожидании нет.
+operator-waiting-total = { MONEY($total) } в { $count ->
+    [one] { $count } заявке
+   *[other] { $count } заявках
+}: запрошены или одобрены и ещё не выплачены (их ведёт vp-api withdrawal).
+operator-asked = Запрошено
+operator-amount = Сумма
+operator-withdrawal-status = Статус
+operator-withdrawal = Заявка
+operator-withdrawal-requested = Ждёт одобрения
+operator-withdrawal-approved = Одобрена, к выплате
+operator-owed-help = Баланс — доля партнёра в сохранённых платежах за вычетом выплаченного; сумма заявки на вывод удерживается, пока заявку не выплатят или не отклонят.
+operator-audit-title = Журнал операторов
+operator-audit-help = Здесь записана каждая открытая оператором страница этой панели и то, что она показала, а также входы, приглашения и отзывы доступа. Время по UTC.
+operator-action-invited = Приглашён
+operator-action-reset-link = Отправлена ссылка для нового пароля
+operator-action-revoked = Доступ закрыт
+operator-action-password-set = Задан пароль
+operator-action-signed-in = Вход
+operator-action-signed-out = Выход
+operator-action-viewed-sales = Просмотр продаж
+operator-action-viewed-ledger = Просмотр долга партнёрам
+operator-action-viewed-audit = Просмотр журнала

@@ -15,6 +15,7 @@ pub mod local_panel;
 pub mod mail;
 pub mod metrics;
 pub mod notice;
+pub mod operator;
 pub mod pages;
 pub mod panel;
 pub mod promo;
@@ -54,6 +55,7 @@ pub use mail::{
 };
 pub use metrics::{AttemptOutcome, BotRole, External, Gauges, InvoiceCreation, Metrics, NoMetrics, PoolState};
 pub use notice::*;
+pub use operator::{OperatorAuditEntry, OperatorRecord};
 pub use panel::{
     ExistingAccess, ExistingDeviceLimit, ExistingPanelUser, ExistingPanelUsers, PanelDevice, PanelDirectory,
     PanelDrift, PanelError, PanelEventError, PanelEvents, PanelInfo, PanelUser, PanelUserChange, PanelUserChecked,
@@ -69,9 +71,9 @@ pub use stars::{StarsCharge, StarsInvoice, StarsSubscription};
 pub use store::{
     AccountRepo, AdoptedClient, BalanceRepo, BotCustomerRepo, BotRepo, BroadcastRepo, CabinetRepo, Claim, ClientRepo,
     CustomerChatRepo, DailyLimit, DailyQuota, DailySales, DeliveryBacklog, EndedSubscription, EventRepo, GiftRecord,
-    GiftRepo, ImportedBalance, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, PanelAdoption, PanelAdoptionRepo,
-    PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SaleFacts, SalesRepo, SettingsRepo, ShopCustomer,
-    ShopRepo, ShopSession, ShopSignIn, ShopSubscription, StarsRepo, Store, StoreError, Tx,
+    GiftRepo, ImportedBalance, InvoiceRepo, MailRepo, NoticeRepo, OfferRepo, OperatorRepo, PanelAdoption,
+    PanelAdoptionRepo, PromoRepo, ReadAhead, ReferralRepo, ReminderRepo, RenewalRepo, SaleFacts, SalesRepo,
+    SettingsRepo, ShopCustomer, ShopRepo, ShopSession, ShopSignIn, ShopSubscription, StarsRepo, Store, StoreError, Tx,
 };
 pub use webhook::*;
 pub use windows::{RequestWindow, SharedWindows, WindowCheck, WindowsUnavailable};

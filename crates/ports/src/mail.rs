@@ -18,6 +18,8 @@ pub enum MailContent {
     Test,
     /// A cabinet invitation or password reset: the one-time link and until when it holds.
     CabinetInvitation { link: String, expires_at: OffsetDateTime, reset: bool },
+    /// An invitation to the platform's operator's view, or its password reset.
+    OperatorInvitation { link: String, expires_at: OffsetDateTime, reset: bool },
     /// A customer's one-time code and link to sign in to a web shop's account.
     ShopSignIn { code: String, link: String, expires_at: OffsetDateTime },
     /// A web shop purchase was paid: the order and where to connect.
@@ -76,6 +78,7 @@ impl MailContent {
         match self {
             MailContent::Test => "test",
             MailContent::CabinetInvitation { .. } => "cabinet_invitation",
+            MailContent::OperatorInvitation { .. } => "operator_invitation",
             MailContent::ShopSignIn { .. } => "shop_sign_in",
             MailContent::ShopOrderPaid { .. } => "shop_order_paid",
             MailContent::ShopTrialStarted { .. } => "shop_trial_started",

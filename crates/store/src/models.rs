@@ -714,3 +714,26 @@ pub(crate) struct BroadcastChatRow {
     pub sent_at: Option<PrimitiveDateTime>,
     pub last_error: Option<String>,
 }
+
+#[derive(Debug, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = operators, treat_none_as_null = true)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct OperatorRow {
+    pub id: String,
+    pub email: String,
+    pub password_hash: Option<String>,
+    pub created_at: PrimitiveDateTime,
+    pub revoked_at: Option<PrimitiveDateTime>,
+}
+
+#[derive(Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = operator_audit)]
+#[diesel(check_for_backend(diesel::pg::Pg, diesel::sqlite::Sqlite))]
+pub(crate) struct OperatorAuditRow {
+    pub id: String,
+    pub operator_id: Option<String>,
+    pub actor: String,
+    pub action: String,
+    pub detail: String,
+    pub at: PrimitiveDateTime,
+}

@@ -849,3 +849,45 @@ diesel::table! {
         last_error -> Nullable<Text>,
     }
 }
+
+diesel::table! {
+    operators (id) {
+        id -> Text,
+        email -> Text,
+        password_hash -> Nullable<Text>,
+        created_at -> Timestamp,
+        revoked_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    operator_links (token_hash) {
+        token_hash -> Text,
+        operator_id -> Text,
+        purpose -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    operator_sessions (token_hash) {
+        token_hash -> Text,
+        operator_id -> Text,
+        csrf_token -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    operator_audit (id) {
+        id -> Text,
+        operator_id -> Nullable<Text>,
+        actor -> Text,
+        action -> Text,
+        detail -> Text,
+        at -> Timestamp,
+    }
+}

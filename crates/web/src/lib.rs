@@ -5,6 +5,7 @@
 
 pub mod cabinet;
 pub mod mail;
+pub mod operator;
 pub mod pages;
 
 use actix_web::web;
@@ -53,9 +54,12 @@ pub fn configure(state: WebState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(web::Data::from(s.broadcasts.clone()))
             .app_data(web::Data::from(s.gifts.clone()))
             .app_data(web::Data::from(s.sales.clone()))
+            .app_data(web::Data::from(s.operator_access.clone()))
+            .app_data(web::Data::from(s.operator_view.clone()))
             .app_data(web::Data::new(cookies))
             .app_data(state.proxies.clone())
             .configure(pages::routes)
-            .configure(cabinet::routes);
+            .configure(cabinet::routes)
+            .configure(operator::routes);
     }
 }

@@ -44,12 +44,15 @@ fn body(content: &MailContent, tx: Texts, signer: &MailSigner) -> Body {
             paragraphs: vec![tx.with("mail-test-body", &[("brand", brand.into())])],
             link: None,
         },
-        MailContent::CabinetInvitation { link, expires_at, reset } => {
+        MailContent::CabinetInvitation { link, expires_at, reset }
+        | MailContent::OperatorInvitation { link, expires_at, reset } => {
             let until = tx.moment(&signer.time_zone, *expires_at);
-            let (subject, lead) = if *reset {
-                ("mail-reset-subject", "mail-reset-body")
-            } else {
-                ("mail-invitation-subject", "mail-invitation-body")
+            let operator = matches!(content, MailContent::OperatorInvitation { .. });
+            let (subject, lead) = match (operator, *reset) {
+                (false, true) => ("mail-reset-subject", "mail-reset-body"),
+                (false, false) => ("mail-invitation-subject", "mail-invitation-body"),
+                (true, true) => ("mail-operator-reset-subject", "mail-operator-reset-body"),
+                (true, false) => ("mail-operator-invitation-subject", "mail-operator-invitation-body"),
             };
             Body {
                 subject: tx.with(subject, &[("brand", brand.into())]),

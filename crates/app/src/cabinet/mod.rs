@@ -8,13 +8,12 @@ mod bot;
 mod clients;
 mod endpoints;
 mod money;
-mod password;
 
 use std::sync::Arc;
 
 use vp_ports::{Store, VpnPanel};
 
-pub use access::{CabinetAccess, Invitation, LinkView, SignInRefusal, SignedIn};
+pub use access::{CabinetAccess, CabinetDoor, Invitation, LinkView, SignInRefusal, SignedIn};
 pub use clients::{CLIENT_INVOICES, ClientDetail, ClientList};
 pub use endpoints::DELIVERY_LOG_PAGE;
 pub use money::WITHDRAWAL_PAGE;

@@ -32,6 +32,8 @@ pub trait BalanceRepo: Send {
     async fn withdrawal_ledger(&mut self, withdrawal_id: &str) -> StoreResult<Vec<LedgerEntry>>;
     /// The sums of the account's ledger.
     async fn partner_balance(&mut self, account_id: &str) -> StoreResult<vp_domain::withdrawal::Balance>;
+    /// What the platform owes each account that has ledger entries.
+    async fn partner_balances(&mut self) -> StoreResult<Vec<(vp_domain::AccountId, vp_domain::withdrawal::Balance)>>;
     async fn insert_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()>;
     async fn update_withdrawal(&mut self, withdrawal: &WithdrawalRecord) -> StoreResult<()>;
     async fn withdrawal(&mut self, id: &str) -> StoreResult<Option<WithdrawalRecord>>;

@@ -17,6 +17,7 @@ mod invoices;
 mod mail;
 mod notices;
 mod offer;
+mod operators;
 mod panel_adoption;
 mod promo;
 mod read_ahead;
@@ -46,6 +47,7 @@ pub use invoices::InvoiceRepo;
 pub use mail::MailRepo;
 pub use notices::NoticeRepo;
 pub use offer::OfferRepo;
+pub use operators::OperatorRepo;
 pub use panel_adoption::{AdoptedClient, ImportedBalance, PanelAdoption, PanelAdoptionRepo};
 pub use promo::PromoRepo;
 pub use read_ahead::ReadAhead;
@@ -210,6 +212,7 @@ pub trait Tx:
     + PanelAdoptionRepo
     + GiftRepo
     + SalesRepo
+    + OperatorRepo
     + Send
 {
     /// A write that returns nothing may be sent with the unit's next statement (PostgreSQL,

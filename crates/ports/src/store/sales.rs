@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use async_trait::async_trait;
 use time::{Date, OffsetDateTime};
 use vp_domain::sales::{Channel, Figures, Renewal};
-use vp_domain::{ClientId, ClientRef, PaymentId};
+use vp_domain::{AccountId, ClientId, ClientRef, PaymentId};
 
 use super::StoreResult;
 
@@ -55,6 +55,12 @@ pub trait SalesRepo: Send {
     ) -> StoreResult<()>;
     /// The account's figures of the days `first` to `last`, by day, channel and method.
     async fn daily_sales(&mut self, account_id: &str, first: Date, last: Date) -> StoreResult<Vec<DailySales>>;
+    /// Every account's figures of the days `first` to `last` summed by day, channel and method
+    /// (each account's days in its own zone): the operator's view.
+    async fn daily_sales_of_all(&mut self, first: Date, last: Date) -> StoreResult<Vec<DailySales>>;
+    /// Each account's figures of the days `first` to `last` summed, for the accounts that have
+    /// any.
+    async fn sales_by_account(&mut self, first: Date, last: Date) -> StoreResult<Vec<(AccountId, Figures)>>;
     /// The account's trials granted in `[from, to)`: to which client, and when.
     async fn trials_granted_between(
         &mut self,

@@ -168,6 +168,33 @@ impl BalanceRepo for StoreTx {
         })
     }
 
+    async fn partner_balances(&mut self) -> StoreResult<Vec<(AccountId, Balance)>> {
+        let conn = self.conn().await?;
+        let rows: Vec<(String, Option<i64>, Option<i64>)> = db_run!(conn, c => {
+            ledger_entries::table
+                .group_by(ledger_entries::account_id)
+                .select((
+                    ledger_entries::account_id,
+                    sql::<Nullable<BigInt>>("CAST(SUM(amount) AS BIGINT)"),
+                    sql::<Nullable<BigInt>>("CAST(SUM(held) AS BIGINT)"),
+                ))
+                .order(ledger_entries::account_id)
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        Ok(rows
+            .into_iter()
+            .map(|(account_id, available, held)| {
+                let balance = Balance {
+                    available: Money::from_kopecks(available.unwrap_or(0)),
+                    held: Money::from_kopecks(held.unwrap_or(0)),
+                };
+                (AccountId::issued(account_id), balance)
+            })
+            .collect())
+    }
+
     async fn insert_withdrawal(&mut self, w: &WithdrawalRecord) -> StoreResult<()> {
         let conn = self.conn().await?;
         let row = withdrawal_row(w);

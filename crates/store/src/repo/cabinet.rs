@@ -41,6 +41,31 @@ fn user(r: CabinetUserRow) -> CabinetUser {
     }
 }
 
+/// A link as read, from the cabinet's table or the operators' (the same columns in order).
+pub(crate) fn link_of(r: CabinetLinkRow) -> StoreResult<CabinetLink> {
+    let purpose = CabinetLinkPurpose::parse(&r.purpose)
+        .ok_or_else(|| corrupt(format!("stored link purpose {:?} is not valid", r.purpose)))?;
+    Ok(CabinetLink {
+        token_hash: r.token_hash,
+        user_id: r.user_id,
+        purpose,
+        created_at: utc(r.created_at),
+        expires_at: utc(r.expires_at),
+        used_at: r.used_at.map(utc),
+    })
+}
+
+/// A session as read, from the cabinet's table or the operators' (the same columns in order).
+pub(crate) fn session_of(r: CabinetSessionRow) -> CabinetSession {
+    CabinetSession {
+        token_hash: r.token_hash,
+        user_id: r.user_id,
+        csrf_token: r.csrf_token,
+        created_at: utc(r.created_at),
+        last_seen_at: utc(r.last_seen_at),
+    }
+}
+
 #[async_trait]
 impl CabinetRepo for StoreTx {
     async fn insert_cabinet_user(&mut self, u: &CabinetUser) -> StoreResult<()> {
@@ -115,19 +140,7 @@ impl CabinetRepo for StoreTx {
             cabinet_links::table.find(token_hash).select(CabinetLinkRow::as_select()).first(c).await.optional()
         })
         .map_err(db)?;
-        row.map(|r| {
-            let purpose = CabinetLinkPurpose::parse(&r.purpose)
-                .ok_or_else(|| corrupt(format!("stored link purpose {:?} is not valid", r.purpose)))?;
-            Ok(CabinetLink {
-                token_hash: r.token_hash,
-                user_id: r.user_id,
-                purpose,
-                created_at: utc(r.created_at),
-                expires_at: utc(r.expires_at),
-                used_at: r.used_at.map(utc),
-            })
-        })
-        .transpose()
+        row.map(link_of).transpose()
     }
 
     async fn spend_cabinet_links(&mut self, user_id: &str, at: OffsetDateTime) -> StoreResult<()> {
@@ -162,13 +175,7 @@ impl CabinetRepo for StoreTx {
             cabinet_sessions::table.find(token_hash).select(CabinetSessionRow::as_select()).first(c).await.optional()
         })
         .map_err(db)?;
-        Ok(row.map(|r| CabinetSession {
-            token_hash: r.token_hash,
-            user_id: r.user_id,
-            csrf_token: r.csrf_token,
-            created_at: utc(r.created_at),
-            last_seen_at: utc(r.last_seen_at),
-        }))
+        Ok(row.map(session_of))
     }
 
     async fn touch_cabinet_session(&mut self, token_hash: &str, at: OffsetDateTime) -> StoreResult<()> {

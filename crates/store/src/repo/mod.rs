@@ -23,6 +23,7 @@ pub(crate) mod local_panel;
 pub(crate) mod mail;
 pub(crate) mod notices;
 pub(crate) mod offer;
+pub(crate) mod operators;
 pub(crate) mod panel_adoption;
 pub(crate) mod promo;
 pub(crate) mod quotas;

@@ -5,12 +5,14 @@
 use std::collections::{HashMap, HashSet};
 
 use async_trait::async_trait;
+use diesel::dsl::sql;
+use diesel::sql_types::BigInt;
 use diesel::{BoolExpressionMethods, ExpressionMethods, QueryDsl, SelectableHelper};
 use diesel_async::RunQueryDsl;
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 use vp_domain::sales::{Channel, Figures, Renewal};
 use vp_domain::time_zone::parse_day;
-use vp_domain::{ClientId, ClientRef, Money, PaymentId};
+use vp_domain::{AccountId, ClientId, ClientRef, Money, PaymentId};
 use vp_ports::store::StoreResult;
 use vp_ports::{DailySales, EndedSubscription, SaleFacts, SalesRepo};
 
@@ -69,6 +71,38 @@ impl SalesRepo for StoreTx {
         })
         .map_err(db)?;
         rows.into_iter().map(daily).collect()
+    }
+
+    async fn daily_sales_of_all(&mut self, first: Date, last: Date) -> StoreResult<Vec<DailySales>> {
+        let conn = self.conn().await?;
+        let rows: Vec<(String, String, String, Sums)> = db_run!(conn, c => {
+            daily_channel_sales::table
+                .filter(daily_channel_sales::day.ge(first.to_string()))
+                .filter(daily_channel_sales::day.le(last.to_string()))
+                .group_by((daily_channel_sales::day, daily_channel_sales::channel, daily_channel_sales::method))
+                .order((daily_channel_sales::day.asc(), daily_channel_sales::channel.asc(), daily_channel_sales::method.asc()))
+                .select((daily_channel_sales::day, daily_channel_sales::channel, daily_channel_sales::method, sql::<SumTypes>(SUMS)))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(|(day, channel, method, sums)| daily_of(&day, &channel, method, sums)).collect()
+    }
+
+    async fn sales_by_account(&mut self, first: Date, last: Date) -> StoreResult<Vec<(AccountId, Figures)>> {
+        let conn = self.conn().await?;
+        let rows: Vec<(String, Sums)> = db_run!(conn, c => {
+            daily_channel_sales::table
+                .filter(daily_channel_sales::day.ge(first.to_string()))
+                .filter(daily_channel_sales::day.le(last.to_string()))
+                .group_by(daily_channel_sales::account_id)
+                .order(daily_channel_sales::account_id.asc())
+                .select((daily_channel_sales::account_id, sql::<SumTypes>(SUMS)))
+                .load(c)
+                .await
+        })
+        .map_err(db)?;
+        rows.into_iter().map(|(account_id, sums)| Ok((AccountId::issued(account_id), figures(sums)?))).collect()
     }
 
     async fn trials_granted_between(
@@ -268,32 +302,96 @@ fn row(account_id: &str, r: &DailySales) -> StoreResult<DailySalesRow> {
     })
 }
 
-fn daily(r: DailySalesRow) -> StoreResult<DailySales> {
-    let count = |v: i32, what: &str| u32::try_from(v).map_err(|_| corrupt(format!("{what} {v}")));
-    Ok(DailySales {
-        day: parse_day(&r.day).ok_or_else(|| corrupt(format!("sales day {}", r.day)))?,
-        channel: Channel::parse(&r.channel).ok_or_else(|| corrupt(format!("sales channel {}", r.channel)))?,
-        figures: Figures {
-            issued: count(r.issued, "invoices issued")?,
-            paid: count(r.paid, "invoices paid")?,
-            refunded: count(r.refunded, "invoices refunded")?,
-            failed: count(r.failed, "invoices failed")?,
-            expired: count(r.expired, "invoices expired")?,
-            gross: Money::from_kopecks(r.gross),
-            partner_share: Money::from_kopecks(r.partner_share),
-            new_clients: count(r.new_clients, "clients made")?,
-            trials: count(r.trials, "trials started")?,
-            first_purchases: count(r.first_purchases, "first purchases")?,
-            converted: count(r.converted, "trials converted")?,
-            renewals_manual: count(r.renewals_manual, "manual renewals")?,
-            renewals_card: count(r.renewals_card, "card renewals")?,
-            renewals_stars: count(r.renewals_stars, "Stars renewals")?,
-            ended: count(r.ended, "subscriptions ended")?,
-            promo_discount: Money::from_kopecks(r.promo_discount),
-            promo_gross: Money::from_kopecks(r.promo_gross),
-            referral_rewards: count(r.referral_rewards, "referral rewards")?,
-            referred_gross: Money::from_kopecks(r.referred_gross),
-        },
-        method: r.method,
+/// The figures' columns in the order of `Figures`, summed: one literal of the select, its
+/// sums cast so both backends give 64-bit integers (SUM of a BIGINT is NUMERIC on PostgreSQL).
+const SUMS: &str = "CAST(SUM(issued) AS BIGINT), CAST(SUM(paid) AS BIGINT), CAST(SUM(refunded) AS BIGINT), \
+    CAST(SUM(failed) AS BIGINT), CAST(SUM(expired) AS BIGINT), CAST(SUM(gross) AS BIGINT), \
+    CAST(SUM(partner_share) AS BIGINT), CAST(SUM(new_clients) AS BIGINT), CAST(SUM(trials) AS BIGINT), \
+    CAST(SUM(first_purchases) AS BIGINT), CAST(SUM(converted) AS BIGINT), CAST(SUM(renewals_manual) AS BIGINT), \
+    CAST(SUM(renewals_card) AS BIGINT), CAST(SUM(renewals_stars) AS BIGINT), CAST(SUM(ended) AS BIGINT), \
+    CAST(SUM(promo_discount) AS BIGINT), CAST(SUM(promo_gross) AS BIGINT), CAST(SUM(referral_rewards) AS BIGINT), \
+    CAST(SUM(referred_gross) AS BIGINT)";
+
+type SumTypes = (
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+    BigInt,
+);
+
+/// The figures' columns as read, in the order of `Figures`.
+type Sums = (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64);
+
+fn figures(s: Sums) -> StoreResult<Figures> {
+    let count = |v: i64, what: &str| u32::try_from(v).map_err(|_| corrupt(format!("{what} {v}")));
+    Ok(Figures {
+        issued: count(s.0, "invoices issued")?,
+        paid: count(s.1, "invoices paid")?,
+        refunded: count(s.2, "invoices refunded")?,
+        failed: count(s.3, "invoices failed")?,
+        expired: count(s.4, "invoices expired")?,
+        gross: Money::from_kopecks(s.5),
+        partner_share: Money::from_kopecks(s.6),
+        new_clients: count(s.7, "clients made")?,
+        trials: count(s.8, "trials started")?,
+        first_purchases: count(s.9, "first purchases")?,
+        converted: count(s.10, "trials converted")?,
+        renewals_manual: count(s.11, "manual renewals")?,
+        renewals_card: count(s.12, "card renewals")?,
+        renewals_stars: count(s.13, "Stars renewals")?,
+        ended: count(s.14, "subscriptions ended")?,
+        promo_discount: Money::from_kopecks(s.15),
+        promo_gross: Money::from_kopecks(s.16),
+        referral_rewards: count(s.17, "referral rewards")?,
+        referred_gross: Money::from_kopecks(s.18),
     })
+}
+
+fn daily_of(day: &str, channel: &str, method: String, sums: Sums) -> StoreResult<DailySales> {
+    Ok(DailySales {
+        day: parse_day(day).ok_or_else(|| corrupt(format!("sales day {day}")))?,
+        channel: Channel::parse(channel).ok_or_else(|| corrupt(format!("sales channel {channel}")))?,
+        method,
+        figures: figures(sums)?,
+    })
+}
+
+fn daily(r: DailySalesRow) -> StoreResult<DailySales> {
+    let sums = (
+        i64::from(r.issued),
+        i64::from(r.paid),
+        i64::from(r.refunded),
+        i64::from(r.failed),
+        i64::from(r.expired),
+        r.gross,
+        r.partner_share,
+        i64::from(r.new_clients),
+        i64::from(r.trials),
+        i64::from(r.first_purchases),
+        i64::from(r.converted),
+        i64::from(r.renewals_manual),
+        i64::from(r.renewals_card),
+        i64::from(r.renewals_stars),
+        i64::from(r.ended),
+        r.promo_discount,
+        r.promo_gross,
+        i64::from(r.referral_rewards),
+        r.referred_gross,
+    );
+    daily_of(&r.day, &r.channel, r.method, sums)
 }

@@ -93,6 +93,8 @@ async fn migrations_go_up_down_and_up_again(ctx: Ctx) {
             "20261206000058",
             "20261206000059",
             "20261206000060",
+            "20261206000061",
+            "20261206000062",
         ]
     );
     let mut tx = begin(&ctx.store).await;

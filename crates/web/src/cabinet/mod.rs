@@ -15,9 +15,9 @@ mod notices;
 mod overview;
 mod promotions;
 mod referrals;
-mod sales;
+pub(crate) mod sales;
 pub mod session;
-mod sign_in;
+pub(crate) mod sign_in;
 mod webhooks;
 
 use actix_web::http::StatusCode;
@@ -231,7 +231,7 @@ impl<'a> Shell<'a> {
             .style(&account.style)
             .private_with_nav(self.menu())
             .render(status, body);
-        if let Some(cookie) = session::remember_lang_cookie(self.cookies, self.req) {
+        if let Some(cookie) = session::CABINET.remember_lang_cookie(self.cookies, self.req) {
             session::add_cookie(&mut res, cookie);
         }
         res
@@ -250,7 +250,7 @@ struct Missing {
 pub struct Fields(Vec<(String, String)>);
 
 impl Fields {
-    fn get(&self, name: &str) -> &str {
+    pub(crate) fn get(&self, name: &str) -> &str {
         self.0.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
     }
 
@@ -259,8 +259,8 @@ impl Fields {
     }
 
     /// Whether the form carries the session's token.
-    fn carries_token_of(&self, actor: &Actor) -> bool {
-        session::same_token(self.get("csrf"), &actor.csrf_token)
+    fn carries_token(&self, form_token: &str) -> bool {
+        session::same_token(self.get("csrf"), form_token)
     }
 }
 
@@ -273,12 +273,12 @@ impl From<web::Form<Vec<(String, String)>>> for Fields {
 /// The query of a list page: `?before=` names the last row of the page before (its
 /// `cursor_value`). A cursor that does not read shows the first page.
 #[derive(Debug, Default, Deserialize)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     before: Option<String>,
 }
 
 impl ListQuery {
-    fn cursor(&self) -> Option<Cursor> {
+    pub(crate) fn cursor(&self) -> Option<Cursor> {
         let (micros, id) = self.before.as_deref()?.split_once('.')?;
         let at = OffsetDateTime::from_unix_timestamp_nanos(micros.parse::<i128>().ok()?.checked_mul(1_000)?).ok()?;
         Some(Cursor { at, id: id.to_owned() })
@@ -286,7 +286,7 @@ impl ListQuery {
 }
 
 /// The `before` cursor of a list's next page: `<unix microseconds>.<id>` of its last row.
-fn cursor_value(at: OffsetDateTime, id: &str) -> String {
+pub(crate) fn cursor_value(at: OffsetDateTime, id: &str) -> String {
     format!("{}.{id}", at.unix_timestamp_nanos() / 1_000)
 }
 
@@ -302,12 +302,12 @@ fn said_first(top: &Option<(&'static str, String)>) -> Markup {
 
 /// A moment as the cabinet shows it, in the account's zone with the zone named:
 /// `2026-11-23 13:05 MSK` (ISO day, 24-hour clock, alike in both languages).
-fn when(zone: &vp_domain::TimeZone, t: OffsetDateTime) -> String {
+pub(crate) fn when(zone: &vp_domain::TimeZone, t: OffsetDateTime) -> String {
     format!("{} {}", vp_i18n::date(Lang::En, zone.day(t)), vp_i18n::clock(zone, t))
 }
 
 /// The page for a failure on our side, logged.
-fn failed(req: &HttpRequest, e: &vp_app::AppError) -> HttpResponse {
+pub(crate) fn failed(req: &HttpRequest, e: &vp_app::AppError) -> HttpResponse {
     tracing::error!(error = %e, "cabinet request failed");
     crate::pages::kit::unavailable(req, session::lang(req))
 }

@@ -11,11 +11,10 @@ use vp_app::sales::SalesReport;
 use vp_domain::sales::{Channel, Figures, SalesRange, change_percent};
 use vp_i18n::Texts;
 
-use super::Shell;
 use crate::pages::kit::{self, Bar, Column};
 
 /// The catalogue key naming a range on the page.
-fn range_key(range: SalesRange) -> &'static str {
+pub(crate) fn range_key(range: SalesRange) -> &'static str {
     match range {
         SalesRange::Days7 => "cabinet-sales-range-7d",
         SalesRange::Days30 => "cabinet-sales-range-30d",
@@ -35,7 +34,7 @@ fn channel_key(channel: Channel) -> &'static str {
 }
 
 /// `+12 %`, `−5 %`, or a dash with nothing before to compare with.
-fn change(now: i64, before: i64) -> String {
+pub(crate) fn change(now: i64, before: i64) -> String {
     match change_percent(now, before) {
         Some(p) if p > 0 => format!("+{p} %"),
         Some(p) if p < 0 => format!("−{} %", p.unsigned_abs()),
@@ -44,8 +43,17 @@ fn change(now: i64, before: i64) -> String {
     }
 }
 
-pub(super) fn section(shell: &Shell<'_>, report: &SalesReport) -> Markup {
-    let tx = shell.tx;
+/// Where the figures are shown: the page the range links lead to (`/cabinet`, `/operator`),
+/// what each link keeps of the page's query (`&by=growth`), and the note on whose days they are.
+pub(crate) struct Shown<'a> {
+    pub page: &'a str,
+    pub keep: &'a str,
+    pub help: &'static str,
+}
+
+/// The figures of `report`.
+pub(crate) fn section(tx: Texts, report: &SalesReport, shown: &Shown<'_>) -> Markup {
+    let Shown { page, keep, help } = shown;
     let (now, before) = (&report.total, &report.previous);
     let money_row = |key: &str, now: vp_domain::Money, before: vp_domain::Money| {
         vec![
@@ -110,7 +118,7 @@ pub(super) fn section(shell: &Shell<'_>, report: &SalesReport) -> Markup {
             h2 { (tx.get("cabinet-sales")) }
             nav.choices aria-label=(tx.get("cabinet-sales-ranges")) {
                 @for range in SalesRange::ALL {
-                    a href={ "/cabinet?range=" (range.code()) "#sales" } aria-current=[(range == report.range).then_some("page")] {
+                    a href={ (page) "?range=" (range.code()) (keep) "#sales" } aria-current=[(range == report.range).then_some("page")] {
                         (tx.get(range_key(range)))
                     }
                 }
@@ -159,7 +167,7 @@ pub(super) fn section(shell: &Shell<'_>, report: &SalesReport) -> Markup {
             ))
             h3 #promotions { (tx.get("cabinet-sales-promotions")) }
             (kit::table(&compared(), promotions))
-            p.muted { (tx.get("cabinet-sales-help")) }
+            p.muted { (tx.get(help)) }
             p.muted { (tx.get("cabinet-sales-channels-help")) }
         }
     }

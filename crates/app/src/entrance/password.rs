@@ -1,5 +1,5 @@
-//! Cabinet passwords: Argon2id with the crate's default cost (19 MiB, 2 passes), hashed on a
-//! blocking thread so a sign-in never stalls the async workers.
+//! Passwords of the cabinet and the operator's view: Argon2id with the crate's default cost
+//! (19 MiB, 2 passes), hashed on a blocking thread so a sign-in never stalls the async workers.
 
 use std::sync::OnceLock;
 

@@ -1,0 +1,1 @@
+DROP INDEX CONCURRENTLY IF EXISTS daily_channel_sales_day;

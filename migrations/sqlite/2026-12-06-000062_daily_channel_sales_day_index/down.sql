@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS daily_channel_sales_day;
