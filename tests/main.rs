@@ -26,6 +26,7 @@ mod mail;
 mod managed_bots;
 mod observability;
 mod operations;
+mod operator_view;
 mod promo_codes;
 mod referrals;
 mod remnawave;

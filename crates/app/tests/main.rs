@@ -11,6 +11,7 @@ mod customer_bot;
 mod events;
 mod gateway_flows;
 mod mail;
+mod operator_view;
 mod partner_flows;
 mod reminders;
 mod renewals;

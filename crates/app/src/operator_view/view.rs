@@ -71,25 +71,28 @@ pub struct OperatorView {
 }
 
 impl OperatorView {
-    /// The days of `range` for the operator: they end today in UTC. Each account's figures
-    /// are kept by its own days (docs/decisions.md, "The operator's view").
+    /// The days of `range` for the operator end with the latest day any account has reached:
+    /// each account's figures are kept by its own days (docs/decisions.md, "The operator's
+    /// view"), so the platform's today is the day of the zone furthest ahead.
     pub async fn sales(
         &self,
         actor: &OperatorActor,
         range: SalesRange,
         order: AccountOrder,
     ) -> AppResult<PlatformSales> {
-        let today = self.clock.now().date();
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let accounts = tx.accounts().await?;
+        let today = accounts.iter().map(|a| a.time_zone.day(now)).max().unwrap_or(now.date());
         let (first, last) = range.days(today);
         let before = previous_period(range, first, last);
-        let mut tx = self.store.begin().await?;
         let rows = tx.daily_sales_of_all(before.0, last).await?;
-        let now = tx.sales_by_account(first, last).await?;
+        let in_range = tx.sales_by_account(first, last).await?;
         let then = tx.sales_by_account(before.0, before.1).await?;
-        let brands = brands(tx.accounts().await?);
+        let brands = brands(accounts);
         let report = report_of(range, (first, last), before, &rows);
         let mut by_account: HashMap<AccountId, (Figures, Figures)> = HashMap::new();
-        for (id, figures) in now {
+        for (id, figures) in in_range {
             by_account.entry(id).or_default().0 = figures;
         }
         for (id, figures) in then {

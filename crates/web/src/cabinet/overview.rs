@@ -113,7 +113,7 @@ async fn render(
         } @else if outcome.saved {
             p.ok role="status" { (tx.get("cabinet-overview-brand-saved")) }
         }
-        (super::sales::section(shell.tx, &report, &super::sales::Shown { page: "/cabinet", keep: "", help: "cabinet-sales-help" }))
+        (super::sales::section(shell.tx, &report, &super::sales::Shown { page: "/cabinet", keep: "", help: "cabinet-sales-help", share: "cabinet-sales-share" }))
         form method="post" action="/cabinet/brand" {
             (shell.csrf_field())
             label for="brand_name" { (tx.get("cabinet-overview-brand")) }

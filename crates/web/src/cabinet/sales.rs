@@ -49,11 +49,13 @@ pub(crate) struct Shown<'a> {
     pub page: &'a str,
     pub keep: &'a str,
     pub help: &'static str,
+    /// What the partner's share is called there (the partner's own, or the partners').
+    pub share: &'static str,
 }
 
 /// The figures of `report`.
 pub(crate) fn section(tx: Texts, report: &SalesReport, shown: &Shown<'_>) -> Markup {
-    let Shown { page, keep, help } = shown;
+    let Shown { page, keep, help, share } = shown;
     let (now, before) = (&report.total, &report.previous);
     let money_row = |key: &str, now: vp_domain::Money, before: vp_domain::Money| {
         vec![
@@ -73,7 +75,7 @@ pub(crate) fn section(tx: Texts, report: &SalesReport, shown: &Shown<'_>) -> Mar
     };
     let rows = vec![
         money_row("cabinet-sales-gross", now.gross, before.gross),
-        money_row("cabinet-sales-share", now.partner_share, before.partner_share),
+        money_row(share, now.partner_share, before.partner_share),
         count_row("cabinet-sales-paid", now.paid, before.paid),
         count_row("cabinet-sales-refunded", now.refunded, before.refunded),
         count_row("cabinet-sales-new-clients", now.new_clients, before.new_clients),

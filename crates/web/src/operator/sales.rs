@@ -48,7 +48,8 @@ pub async fn show(
     let tx = shell.tx;
     let title = tx.get("operator-sales-title");
     let keep = format!("&by={}", order.code());
-    let shown = Figures { page: "/operator", keep: &keep, help: "operator-sales-help" };
+    let shown =
+        Figures { page: "/operator", keep: &keep, help: "operator-sales-help", share: "operator-partners-share" };
     let body = html! {
         h1 { (title) }
         (section(tx, &sales.report, &shown))
@@ -68,7 +69,7 @@ pub async fn show(
                     &[
                         Column::text(tx.get("operator-account")),
                         Column::amount(tx.get("cabinet-sales-gross")),
-                        Column::amount(tx.get("cabinet-sales-share")),
+                        Column::amount(tx.get("operator-partners-share")),
                         Column::amount(tx.get("cabinet-sales-gross-before")),
                         Column::amount(tx.get("operator-growth")),
                         Column::amount(tx.get("cabinet-sales-paid")),
