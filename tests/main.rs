@@ -9,6 +9,7 @@ mod alerts;
 mod backup_restore;
 mod broadcasts;
 mod browser_cabinet;
+mod browser_operator;
 mod browser_pages;
 mod browser_reference;
 mod browser_shop;

@@ -35,7 +35,7 @@ pub async fn show(req: HttpRequest, view: Data<OperatorView>, SignedIn(actor): O
                 Column::amount(tx.get("operator-owed")),
             ],
             owed.balances.iter().map(|(id, name, b)| vec![
-                html! { (name) br; small.muted { code { (id) } } },
+                html! { span { (name) br; small.muted { code { (id) } } } },
                 html! { (tx.money(b.available)) },
                 html! { (tx.money(b.held)) },
                 html! { (tx.money(b.total())) },

@@ -90,7 +90,7 @@ fn account_row(tx: Texts, a: &AccountSales) -> Vec<Markup> {
     let (f, before) = (&a.figures, &a.before);
     let failure = f.failure_percent().map_or_else(|| "—".to_owned(), |p| format!("{p} %"));
     vec![
-        html! { (a.brand_name) br; small.muted { code { (a.account_id) } } },
+        html! { span { (a.brand_name) br; small.muted { code { (a.account_id) } } } },
         html! { (tx.money(f.gross)) },
         html! { (tx.money(f.partner_share)) },
         html! { (tx.money(before.gross)) },
