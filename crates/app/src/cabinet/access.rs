@@ -46,6 +46,10 @@ impl Person for CabinetUser {
     fn set_password_hash(&mut self, hash: String) {
         self.password_hash = Some(hash);
     }
+    fn let_in_again(&mut self) {
+        self.revoked_at = None;
+        self.password_hash = None;
+    }
 }
 
 /// The cabinet's door: `cabinet_users`, `cabinet_links`, `cabinet_sessions`; getting in is
@@ -150,14 +154,10 @@ impl CabinetAccess {
             Some(user) if user.account_id != account_id => {
                 return Err(AppError::Conflict(format!("{email} is a user of another account")));
             }
-            Some(mut user) if user.revoked_at.is_some() => {
-                user.revoked_at = None;
-                user.password_hash = None;
-                tx.update_cabinet_user(&user).await?;
-                (user, CabinetLinkPurpose::Invite)
+            Some(mut user) => {
+                let purpose = self.link_purpose(tx.as_mut(), &mut user).await?;
+                (user, purpose)
             }
-            Some(user) if user.password_hash.is_some() => (user, CabinetLinkPurpose::Reset),
-            Some(user) => (user, CabinetLinkPurpose::Invite),
             None => {
                 let user = CabinetUser {
                     id: CabinetUserId::issued(self.ids().new_id("usr")),

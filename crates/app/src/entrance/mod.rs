@@ -54,6 +54,8 @@ pub trait Person: Clone + Send + Sync {
     fn password_hash(&self) -> Option<&str>;
     fn revoked(&self) -> bool;
     fn set_password_hash(&mut self, hash: String);
+    /// Lifts a revocation; the old password stops working (a new one is set through the link).
+    fn let_in_again(&mut self);
 }
 
 /// What the door's audit records of getting in.
@@ -140,6 +142,17 @@ impl<D: Door> Entrance<D> {
         };
         self.door.insert_link(tx, &link).await?;
         Ok((token, link))
+    }
+
+    /// What a new link for a known person is, in the caller's unit of work: a reset for someone
+    /// with a password, an invitation for someone without one, and for a revoked person an
+    /// invitation that lets them in again once they set a new password.
+    pub(crate) async fn link_purpose(&self, tx: &mut dyn Tx, person: &mut D::Person) -> AppResult<CabinetLinkPurpose> {
+        if person.revoked() {
+            person.let_in_again();
+            self.door.save_person(tx, person).await?;
+        }
+        Ok(if person.password_hash().is_some() { CabinetLinkPurpose::Reset } else { CabinetLinkPurpose::Invite })
     }
 
     /// Ends a person's access in the caller's unit of work: their sessions end and their links

@@ -54,6 +54,10 @@ impl Person for OperatorRecord {
     fn set_password_hash(&mut self, hash: String) {
         self.password_hash = Some(hash);
     }
+    fn let_in_again(&mut self) {
+        self.revoked_at = None;
+        self.password_hash = None;
+    }
 }
 
 /// The operators' door.
@@ -160,14 +164,10 @@ impl OperatorAccess {
         let email = Email::parse(email).map_err(|e| AppError::field("email", e))?;
         let mut tx = self.store.begin().await?;
         let (operator, purpose) = match tx.operator_by_email(email.as_str()).await? {
-            Some(mut operator) if operator.revoked_at.is_some() => {
-                operator.revoked_at = None;
-                operator.password_hash = None;
-                tx.update_operator(&operator).await?;
-                (operator, CabinetLinkPurpose::Invite)
+            Some(mut operator) => {
+                let purpose = self.link_purpose(tx.as_mut(), &mut operator).await?;
+                (operator, purpose)
             }
-            Some(operator) if operator.password_hash.is_some() => (operator, CabinetLinkPurpose::Reset),
-            Some(operator) => (operator, CabinetLinkPurpose::Invite),
             None => {
                 let operator = OperatorRecord {
                     id: OperatorId::issued(self.ids.new_id("opr")),
