@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use vp_domain::cabinet::Email;
 use vp_domain::{AccountId, CabinetUserId};
 use vp_ports::store::StoreResult;
-use vp_ports::{CabinetLink, CabinetLinkPurpose, CabinetSession, CabinetUser, IdGenerator, Tx};
+use vp_ports::{AccountRecord, CabinetLink, CabinetLinkPurpose, CabinetSession, CabinetUser, IdGenerator, Tx};
 
 use super::{Actor, LINK_PATH};
 use crate::audit::{Audit, AuditAction, Who};
@@ -30,26 +30,40 @@ pub struct Invitation {
     pub mail_id: String,
 }
 
-impl Person for CabinetUser {
+/// Who signs in at the cabinet's door: a user with their account, read together so a page's
+/// session check is one unit of work.
+#[derive(Debug, Clone)]
+pub struct CabinetMember {
+    pub user: CabinetUser,
+    pub account: AccountRecord,
+}
+
+impl Person for CabinetMember {
     fn id(&self) -> &str {
-        self.id.as_str()
+        self.user.id.as_str()
     }
     fn email(&self) -> &str {
-        &self.email
+        &self.user.email
     }
     fn password_hash(&self) -> Option<&str> {
-        self.password_hash.as_deref()
+        self.user.password_hash.as_deref()
     }
     fn revoked(&self) -> bool {
-        self.revoked_at.is_some()
+        self.user.revoked_at.is_some()
     }
     fn set_password_hash(&mut self, hash: String) {
-        self.password_hash = Some(hash);
+        self.user.password_hash = Some(hash);
     }
     fn let_in_again(&mut self) {
-        self.revoked_at = None;
-        self.password_hash = None;
+        self.user.revoked_at = None;
+        self.user.password_hash = None;
     }
+}
+
+/// The user's account beside them.
+async fn member_of(tx: &mut dyn Tx, user: Option<CabinetUser>) -> StoreResult<Option<CabinetMember>> {
+    let Some(user) = user else { return Ok(None) };
+    Ok(tx.account(&user.account_id).await?.map(|account| CabinetMember { user, account }))
 }
 
 /// The cabinet's door: `cabinet_users`, `cabinet_links`, `cabinet_sessions`; getting in is
@@ -60,16 +74,18 @@ pub struct CabinetDoor {
 
 #[async_trait]
 impl Door for CabinetDoor {
-    type Person = CabinetUser;
+    type Person = CabinetMember;
 
-    async fn person(&self, tx: &mut dyn Tx, id: &str) -> StoreResult<Option<CabinetUser>> {
-        tx.cabinet_user(id).await
+    async fn person(&self, tx: &mut dyn Tx, id: &str) -> StoreResult<Option<CabinetMember>> {
+        let user = tx.cabinet_user(id).await?;
+        member_of(tx, user).await
     }
-    async fn person_by_email(&self, tx: &mut dyn Tx, email: &str) -> StoreResult<Option<CabinetUser>> {
-        tx.cabinet_user_by_email(email).await
+    async fn person_by_email(&self, tx: &mut dyn Tx, email: &str) -> StoreResult<Option<CabinetMember>> {
+        let user = tx.cabinet_user_by_email(email).await?;
+        member_of(tx, user).await
     }
-    async fn save_person(&self, tx: &mut dyn Tx, user: &CabinetUser) -> StoreResult<()> {
-        tx.update_cabinet_user(user).await
+    async fn save_person(&self, tx: &mut dyn Tx, member: &CabinetMember) -> StoreResult<()> {
+        tx.update_cabinet_user(&member.user).await
     }
     async fn insert_link(&self, tx: &mut dyn Tx, link: &CabinetLink) -> StoreResult<()> {
         tx.insert_cabinet_link(link).await
@@ -95,12 +111,13 @@ impl Door for CabinetDoor {
     async fn delete_sessions(&self, tx: &mut dyn Tx, user_id: &str) -> StoreResult<u64> {
         tx.delete_cabinet_sessions(user_id).await
     }
-    async fn record(&self, tx: &mut dyn Tx, user: &CabinetUser, what: Entered, detail: String) -> AppResult<()> {
+    async fn record(&self, tx: &mut dyn Tx, member: &CabinetMember, what: Entered, detail: String) -> AppResult<()> {
         let action = match what {
             Entered::PasswordSet => AuditAction::PasswordSet,
             Entered::SignedIn => AuditAction::SignedIn,
             Entered::SignedOut => AuditAction::SignedOut,
         };
+        let user = &member.user;
         let who = Who::User { id: &user.id, email: &user.email };
         self.audit.record(tx, &user.account_id, who, action, detail).await
     }
@@ -149,14 +166,15 @@ impl CabinetAccess {
         let email = Email::parse(email).map_err(|e| AppError::field("email", e))?;
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
-        tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
+        let account = tx.account(account_id).await?.ok_or(AppError::NotFound("account"))?;
         let (user, purpose) = match tx.cabinet_user_by_email(email.as_str()).await? {
             Some(user) if user.account_id != account_id => {
                 return Err(AppError::Conflict(format!("{email} is a user of another account")));
             }
-            Some(mut user) => {
-                let purpose = self.link_purpose(tx.as_mut(), &mut user).await?;
-                (user, purpose)
+            Some(user) => {
+                let mut member = CabinetMember { user, account };
+                let purpose = self.link_purpose(tx.as_mut(), &mut member).await?;
+                (member.user, purpose)
             }
             None => {
                 let user = CabinetUser {
@@ -219,16 +237,18 @@ impl CabinetAccess {
     /// The signed-in person behind a session cookie, or `None` when the session is unknown,
     /// ended, expired (idle 12 hours, or 30 days after sign-in) or its user was revoked.
     pub async fn actor(&self, token: &str) -> AppResult<Option<Actor>> {
-        let Some((user, session)) = self.session(token).await? else {
-            return Ok(None);
-        };
-        let account = read!(self.store, |tx| tx.account(&user.account_id));
-        Ok(account.map(|account| Actor { user, account, csrf_token: session.csrf_token, session: session.token_hash }))
+        Ok(self.session(token).await?.map(|(CabinetMember { user, account }, session)| Actor {
+            user,
+            account,
+            csrf_token: session.csrf_token,
+            session: session.token_hash,
+        }))
     }
 
     /// Ends the actor's session.
     pub async fn sign_out(&self, actor: &Actor) -> AppResult<()> {
-        self.entrance.sign_out(&actor.user, &actor.session).await
+        let member = CabinetMember { user: actor.user.clone(), account: actor.account.clone() };
+        self.entrance.sign_out(&member, &actor.session).await
     }
 
     /// Forgets sessions that can no longer be used (the cabinet's and the operators'), failed

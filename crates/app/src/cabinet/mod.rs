@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use vp_ports::{Store, VpnPanel};
 
-pub use access::{CabinetAccess, CabinetDoor, Invitation, LinkView, SignInRefusal, SignedIn};
+pub use access::{CabinetAccess, CabinetDoor, CabinetMember, Invitation, LinkView, SignInRefusal, SignedIn};
 pub use clients::{CLIENT_INVOICES, ClientDetail, ClientList};
 pub use endpoints::DELIVERY_LOG_PAGE;
 pub use money::WITHDRAWAL_PAGE;

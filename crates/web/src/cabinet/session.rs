@@ -124,6 +124,7 @@ impl Signed for OperatorActor {
         })
     }
 }
+
 /// The browser keeps the session cookie as long as a session can live (30 days); the server
 /// ends it sooner when idle.
 const SESSION_MAX_AGE: i64 = vp_domain::cabinet::SESSION_ABSOLUTE.whole_seconds();
