@@ -32,6 +32,8 @@ CREATE TABLE operator_sessions (
 );
 CREATE INDEX operator_sessions_operator ON operator_sessions (operator_id);
 CREATE INDEX operator_sessions_last_seen ON operator_sessions (last_seen_at);
+-- A session also ends at its age limit, whatever its last use: the expiry job reads both.
+CREATE INDEX operator_sessions_created ON operator_sessions (created_at);
 
 CREATE TABLE operator_audit (
     id TEXT PRIMARY KEY NOT NULL,
