@@ -196,3 +196,27 @@ async fn the_operator_sees_every_accounts_sales_summed_and_ranked_and_what_is_ow
         "looking at the audit is audited too"
     );
 }
+
+#[tokio::test]
+async fn the_owed_page_says_when_more_withdrawals_wait_than_it_shows() {
+    let w = World::new().await;
+    let account = w.account().await;
+    w.pay(&account, "alice").await;
+    let member = w.actor(account.id.as_str(), "member@example.com").await;
+    let ops = operator(&w, "ops@example.com").await;
+    for n in 0..200 {
+        w.clock.advance(Duration::seconds(1));
+        w.app.cabinet.request_withdrawal(&member, "0.01", &format!("IBAN {n}")).await.unwrap();
+    }
+    let owed = w.app.operator_view.owed(&ops).await.unwrap();
+    assert_eq!((owed.waiting.len(), owed.more_waiting), (200, true), "the newest 200, and a line saying more wait");
+    assert_eq!(owed.waiting[0].0.payout_details, "IBAN 199", "newest first");
+    assert_eq!(owed.total.held, Money::from_kopecks(200), "the balance holds every one of them");
+    w.clock.advance(Duration::seconds(1));
+    let fewer = {
+        let asked = w.app.cabinet.withdrawals(&member, None).await.unwrap();
+        w.app.ledger.step_withdrawal(&asked[0].id, vp_domain::withdrawal::WithdrawalStep::Reject, None).await.unwrap();
+        w.app.operator_view.owed(&ops).await.unwrap()
+    };
+    assert_eq!((fewer.waiting.len(), fewer.more_waiting), (199, false));
+}

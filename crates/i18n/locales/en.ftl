@@ -1167,6 +1167,7 @@ operator-waiting-total = { MONEY($total) } in { $count ->
     [one] one withdrawal
    *[other] { $count } withdrawals
 } asked for or approved and not paid yet (vp-api withdrawal takes each on).
+operator-waiting-more = More withdrawals are waiting than this page shows (the newest 200 of each status): vp-api withdrawal list --status requested lists them all.
 operator-asked = Asked for
 operator-amount = Amount
 operator-withdrawal-status = Status

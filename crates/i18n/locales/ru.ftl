@@ -1200,6 +1200,7 @@ operator-waiting-total = { MONEY($total) } в { $count ->
     [one] { $count } заявке
    *[other] { $count } заявках
 }: запрошены или одобрены и ещё не выплачены (их ведёт vp-api withdrawal).
+operator-waiting-more = Заявок в ожидании больше, чем показано (здесь по 200 новейших каждого статуса): все покажет vp-api withdrawal list --status requested.
 operator-asked = Запрошено
 operator-amount = Сумма
 operator-withdrawal-status = Статус

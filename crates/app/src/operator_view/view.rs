@@ -17,7 +17,8 @@ use crate::sales::{SalesReport, report_of};
 
 /// The operators' audit, newest first, at most this many a page.
 pub const AUDIT_PAGE: u32 = 50;
-/// Withdrawals waiting shown, of each status (requested, approved).
+/// Withdrawals waiting shown, of each status (requested, approved), oldest first: the
+/// operator pays them by hand, so more than this waiting is itself the news.
 const WAITING_SHOWN: u32 = 200;
 
 /// One account's line of the ranked table.
@@ -45,9 +46,13 @@ pub struct OwedToPartners {
     /// Each account with a balance, the largest owed first.
     pub balances: Vec<(AccountId, String, Balance)>,
     pub total: Balance,
-    /// Withdrawals requested or approved and not paid yet, oldest first.
+    /// Withdrawals requested or approved and not paid yet, newest first, at most
+    /// `WAITING_SHOWN` of each status.
     pub waiting: Vec<(WithdrawalRecord, String)>,
+    /// What they come to.
     pub waiting_total: Money,
+    /// More are waiting than are shown (`vp-api withdrawal list` has them all).
+    pub more_waiting: bool,
 }
 
 /// Sums of money the platform holds cannot reach `i64::MAX` kopecks; a sum that would stays put.
@@ -141,15 +146,17 @@ impl OperatorView {
             available: add(sum.available, b.available),
             held: add(sum.held, b.held),
         });
-        let mut waiting = vec![];
+        let (mut waiting, mut more_waiting) = (vec![], false);
         for status in [WithdrawalStatus::Requested, WithdrawalStatus::Approved] {
             let filter = WithdrawalFilter { status: Some(status), limit: WAITING_SHOWN, ..WithdrawalFilter::default() };
-            waiting.extend(tx.withdrawals(&filter).await?.into_iter().map(|w| {
+            let found = tx.withdrawals(&filter).await?;
+            more_waiting |= found.len() == WAITING_SHOWN as usize;
+            waiting.extend(found.into_iter().map(|w| {
                 let name = brand(&brands, &w.account_id);
                 (w, name)
             }));
         }
-        waiting.sort_by(|a, b| (a.0.created_at, a.0.id.as_str()).cmp(&(b.0.created_at, b.0.id.as_str())));
+        waiting.sort_by(|a, b| (b.0.created_at, b.0.id.as_str()).cmp(&(a.0.created_at, a.0.id.as_str())));
         let waiting_total = waiting.iter().fold(Money::ZERO, |sum, (w, _)| add(sum, w.amount));
         let detail = format!(
             "owed {} to {} accounts ({} available, {} held), {} withdrawals waiting ({})",
@@ -162,7 +169,7 @@ impl OperatorView {
         );
         self.audit.audit(tx.as_mut(), Some(&actor.operator), OperatorAction::ViewedLedger, detail).await?;
         tx.commit().await?;
-        Ok(OwedToPartners { balances, total, waiting, waiting_total })
+        Ok(OwedToPartners { balances, total, waiting, waiting_total, more_waiting })
     }
 
     /// A page of the operators' audit, newest first, strictly before `before`. Looking at it

@@ -51,6 +51,9 @@ pub async fn show(req: HttpRequest, view: Data<OperatorView>, SignedIn(actor): O
             p { (tx.get("operator-waiting-none")) }
         } @else {
             p { (tx.with("operator-waiting-total", &[("total", owed.waiting_total.into()), ("count", owed.waiting.len().into())])) }
+            @if owed.more_waiting {
+                p.error role="status" { (tx.get("operator-waiting-more")) }
+            }
             (kit::table(
                 &[
                     Column::text(tx.get("operator-asked")),
