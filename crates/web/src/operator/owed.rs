@@ -1,5 +1,5 @@
 //! What the platform owes partners: each account's balance (available and held by withdrawals
-//! asked for), the total, and the withdrawals waiting to be paid, oldest first.
+//! asked for), the total, and the withdrawals waiting to be paid, newest first.
 
 use actix_web::web::Data;
 use actix_web::{HttpRequest, HttpResponse};
