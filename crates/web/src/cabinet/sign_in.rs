@@ -208,8 +208,9 @@ fn alert(message: Option<String>) -> Markup {
     html! { @if let Some(message) = message { p.error role="alert" { (message) } } }
 }
 
-/// Before signing in the account is not known: sign-in pages show UTC, named.
-fn utc() -> vp_domain::TimeZone {
+/// Before signing in the account is not known: sign-in pages show UTC, named (as does the
+/// operator's view, which spans accounts of every zone).
+pub(crate) fn utc() -> vp_domain::TimeZone {
     vp_domain::TimeZone::parse("UTC").unwrap_or_default()
 }
 

@@ -105,7 +105,5 @@ impl<'a> Shell<'a> {
     }
 }
 
-/// The operator's view shows moments in UTC, named: it spans accounts of every zone.
-fn utc() -> vp_domain::TimeZone {
-    vp_domain::TimeZone::parse("UTC").unwrap_or_default()
-}
+// The operator's view shows moments in UTC, named: it spans accounts of every zone.
+use crate::cabinet::sign_in::utc;
